@@ -1,0 +1,112 @@
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+
+const text = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'text', isNullable: true, ...extra });
+const int = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'integer', isNullable: true, ...extra });
+const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
+
+/**
+ * Schema v1 (SPEC 3.1): the shape of databases made by earlier hub versions, with the same tables,
+ * columns, keys and defaults as the fixed DDL. Written with the schema API so that it can serve
+ * another database later.
+ */
+export class SchemaV11760000000000 implements MigrationInterface {
+  static readonly schemaVersion = 1;
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.createTable(
+      new Table({ name: 'setting', columns: [text('key', { isPrimary: true, isNullable: false }), text('value', { isNullable: false })] }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'issue',
+        columns: [
+          text('key', { isPrimary: true, isNullable: false }),
+          ...['summary', 'issue_type', 'status', 'sprint', 'assignee', 'priority', 'duedate'].map((c) => text(c)),
+          text('labels', { isNullable: false, default: "'[]'" }),
+          text('fields', { isNullable: false, default: "'{}'" }),
+          ...['created', 'updated', 'synced_at'].map((c) => text(c)),
+        ],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'issue_link',
+        columns: [id, text('source_key', { isNullable: false }), text('target_key', { isNullable: false }), text('link_type', { isNullable: false })],
+        uniques: [{ columnNames: ['source_key', 'target_key', 'link_type'] }],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'issue_note',
+        columns: [text('key', { isPrimary: true, isNullable: false }), text('fact_status'), text('comment'), text('source'), text('updated_at')],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'batch',
+        columns: [id, text('title', { isNullable: false }), text('author', { isNullable: false }), text('created_at', { isNullable: false }), text('cancelled_at')],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'command',
+        columns: [
+          id,
+          int('batch_id', { isNullable: false }),
+          int('seq', { isNullable: false }),
+          text('type', { isNullable: false }),
+          text('params', { isNullable: false }),
+          text('status', { isNullable: false, default: "'queued'" }),
+          int('pause_seconds'),
+          text('claimed_at'),
+          text('finished_at'),
+          text('result'),
+          text('error'),
+          int('jira_calls', { isNullable: false, default: 0 }),
+          int('rate_limited', { isNullable: false, default: 0 }),
+        ],
+        foreignKeys: [{ columnNames: ['batch_id'], referencedTableName: 'batch', referencedColumnNames: ['id'] }],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'sync_run',
+        columns: [
+          id,
+          text('started_at', { isNullable: false }),
+          text('finished_at'),
+          text('kind', { isNullable: false }),
+          text('query'),
+          int('command_id'),
+          int('issues'),
+          int('links'),
+          text('missing'),
+          text('error'),
+        ],
+        foreignKeys: [{ columnNames: ['command_id'], referencedTableName: 'command', referencedColumnNames: ['id'] }],
+      }),
+    );
+    await q.createTable(
+      new Table({
+        name: 'agent_status',
+        columns: [
+          int('id', { isPrimary: true, isNullable: false }),
+          text('last_seen_at'),
+          text('agent_version'),
+          int('settings_version'),
+          text('last_jira_call_at'),
+          int('current_command_id'),
+        ],
+        checks: [{ name: 'agent_status_single_row', expression: 'id = 1' }],
+      }),
+    );
+    await q.manager.createQueryBuilder().insert().into('setting').values({ key: 'schema_version', value: '1' }).execute();
+    await q.manager.createQueryBuilder().insert().into('agent_status').values({ id: 1 }).execute();
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const t of ['agent_status', 'sync_run', 'command', 'batch', 'issue_note', 'issue_link', 'issue', 'setting']) {
+      await q.dropTable(t);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { IdPipe } from '../common/id.pipe.js';
+import { DeliveryService } from '../queue/delivery.service.js';
+import { CommandView } from '../queue/rows.js';
+import { AgentSettingsView } from '../settings/settings.dto.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { AgentStatusService } from './agent-status.service.js';
+import { AgentStatusView, ClaimDto, ClaimView, ReportDto } from './agent.dto.js';
+import { ClaimService } from './claim.service.js';
+
+/** An AbortSignal that fires when the client goes away before its answer is sent. */
+function closedSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+@ApiTags('agent')
+@Controller('agent')
+export class AgentController {
+  constructor(
+    private readonly delivery: DeliveryService,
+    private readonly claims: ClaimService,
+    private readonly settings: SettingsService,
+    private readonly status: AgentStatusService,
+  ) {}
+
+  @Get()
+  @ApiBearerAuth('client')
+  @ApiOperation({ summary: 'Agent status for people (client token)' })
+  @ApiOkResponse({ type: AgentStatusView })
+  get(): Promise<AgentStatusView> {
+    return this.status.status();
+  }
+
+  @Post('claim')
+  @HttpCode(200)
+  @ApiBearerAuth('agent')
+  @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
+  @ApiOkResponse({ type: ClaimView })
+  async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response): Promise<ClaimView> {
+    const { wait_seconds, ...info } = dto;
+    const command = await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res));
+    return { command, settings_version: this.settings.get().version };
+  }
+
+  @Post('commands/:id/result')
+  @HttpCode(200)
+  @ApiBearerAuth('agent')
+  @ApiOperation({ summary: "Report a command's result (done or failed); idempotent for finished commands" })
+  @ApiOkResponse({ type: CommandView })
+  report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView> {
+    return this.delivery.report(id, dto);
+  }
+
+  @Get('settings')
+  @ApiBearerAuth('agent')
+  @ApiOkResponse({ type: AgentSettingsView })
+  agentSettings(): AgentSettingsView {
+    const { version, pacing, link_types, fields } = this.settings.get();
+    return { version, pacing, link_types, fields };
+  }
+}

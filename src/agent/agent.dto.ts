@@ -1,0 +1,74 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import { CommandView } from '../queue/rows.js';
+
+export class ClaimDto {
+  @ApiPropertyOptional({ example: '1.0.0' }) @IsOptional() @IsString() @MaxLength(100) agent_version?: string;
+  @ApiPropertyOptional({ example: 1, description: 'the settings version the agent works with' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  settings_version?: number;
+  @ApiPropertyOptional({ example: '2026-11-30T10:00:00.000Z' }) @IsOptional() @IsISO8601() last_jira_call_at?: string;
+  @ApiPropertyOptional({ example: 30, description: 'long poll: hold the request up to this many seconds (at most 60) while there is nothing to hand out' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(60)
+  wait_seconds?: number;
+}
+
+export class DeliveredCommandView {
+  @ApiProperty() id!: number;
+  @ApiProperty() type!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) params!: Record<string, unknown>;
+  @ApiProperty() pause_seconds!: number;
+  @ApiProperty() batch_id!: number;
+  @ApiProperty({ description: 'how many times this command has been handed out, this time included' }) deliveries!: number;
+}
+
+export class ClaimView {
+  @ApiProperty({ type: DeliveredCommandView, nullable: true }) command!: DeliveredCommandView | null;
+  @ApiProperty() settings_version!: number;
+}
+
+export class ReportDto {
+  @ApiProperty({ enum: ['done', 'failed'] })
+  @IsIn(['done', 'failed'], { message: 'status: допустимы done и failed' })
+  status!: 'done' | 'failed';
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } })
+  @IsOptional()
+  @IsObject({ message: 'result: нужен объект' })
+  result?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: 'HTTP 400: Field duedate is invalid' })
+  @IsOptional()
+  @IsString()
+  error?: string;
+
+  @ApiPropertyOptional({ example: 3 }) @IsOptional() @IsInt() @Min(0) jira_calls?: number;
+  @ApiPropertyOptional({ example: 0 }) @IsOptional() @IsInt() @Min(0) rate_limited?: number;
+}
+
+export class RedeliveredView {
+  @ApiProperty() id!: number;
+  @ApiProperty() type!: string;
+  @ApiProperty() claimed_at!: string;
+  @ApiProperty() deliveries!: number;
+}
+
+export class AgentStatusView {
+  @ApiProperty() online!: boolean;
+  @ApiProperty({ nullable: true, type: String }) last_seen_at!: string | null;
+  @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) settings_version!: number | null;
+  @ApiProperty({ description: "the agent's settings version is older than the hub's" }) settings_stale!: boolean;
+  @ApiProperty({ nullable: true, type: String }) last_jira_call_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) current_command_id!: number | null;
+  @ApiProperty() rate_limited_24h!: number;
+  @ApiProperty({ type: [RedeliveredView] }) redelivered!: RedeliveredView[];
+  @ApiProperty({ nullable: true, type: String }) warning!: string | null;
+}
+
+export { CommandView };

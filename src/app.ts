@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { LogLevel as NestLogLevel, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppModule } from './app.module.js';
+import type { Clock } from './common/clock.js';
+import type { HubConfig, LogLevel } from './common/config.js';
+import { errorBody, statusOf } from './common/error.filter.js';
+import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
+import { createValidationPipe } from './common/validation.js';
+
+/** Body limits of SPEC 11.1. */
+export const BODY_LIMIT = '5mb';
+export const LARGE_BODY_LIMIT = '10mb';
+
+const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
+  debug: ['debug', 'log', 'warn', 'error', 'fatal'],
+  info: ['log', 'warn', 'error', 'fatal'],
+  warn: ['warn', 'error', 'fatal'],
+  error: ['error', 'fatal'],
+};
+
+/** Body-parser failures (malformed JSON, too large) in the spec's error body, before any route runs. */
+function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const type = (err as { type?: string })?.type;
+  const known = type === 'entity.parse.failed' ? new BadJsonError() : type === 'entity.too.large' ? new PayloadTooLargeError() : undefined;
+  if (!known) return next(err);
+  res.status(statusOf(known.code)).json(errorBody(known));
+}
+
+function swagger(app: INestApplication): void {
+  const doc = new DocumentBuilder()
+    .setTitle('Jira Hub')
+    .setDescription(
+      'Queues idempotent Jira commands and hands them, one at a time and at a human pace, to one agent. ' +
+        'Client routes take the client token, /agent/* the agent token (Authorize with the matching one).',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' }, 'client')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' }, 'agent')
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
+}
+
+export interface AppOptions {
+  clock?: Clock;
+  /** Nest's own logger; tests pass false */
+  logger?: boolean;
+}
+
+/** The hub as an initialized (not yet listening) Nest application: migrations have run. */
+export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
+    bodyParser: false,
+    logger: options.logger === false ? false : NEST_LEVELS[config.logLevel],
+  });
+  app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT }));
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(bodyErrors);
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  swagger(app);
+  await app.init();
+  return app;
+}

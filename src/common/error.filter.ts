@@ -1,0 +1,90 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  BadJsonError,
+  DomainError,
+  ErrorCode,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationFailedError,
+} from './errors.js';
+
+/** HTTP status of each domain error code (SPEC 11.1). The switch is exhaustive: a new code will not compile without a status. */
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'validation_failed':
+    case 'duplicate_summary':
+      return 422;
+    case 'not_claimed':
+    case 'claimed':
+    case 'finished':
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'bad_json':
+      return 400;
+  }
+}
+
+export interface ErrorBody {
+  error: string;
+  detail: string;
+  errors?: unknown[];
+}
+
+export function errorBody(err: DomainError): ErrorBody {
+  const body: ErrorBody = { error: err.code, detail: err.detail };
+  const errors = (err as { errors?: unknown[] }).errors;
+  if (errors && errors.length > 0) body.errors = errors;
+  return body;
+}
+
+/** Errors raised by express/body-parser or Nest itself, turned into domain errors. */
+function fromForeign(exception: unknown): DomainError | undefined {
+  const e = exception as { type?: string; status?: number; statusCode?: number };
+  if (e?.type === 'entity.parse.failed') return new BadJsonError();
+  if (e?.type === 'entity.too.large' || e?.status === 413) return new PayloadTooLargeError();
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === HttpStatus.NOT_FOUND) return new NotFoundError('такого маршрута нет');
+    if (status === HttpStatus.PAYLOAD_TOO_LARGE) return new PayloadTooLargeError();
+    if (status === HttpStatus.UNAUTHORIZED) return new UnauthorizedError();
+    if (status === HttpStatus.FORBIDDEN) return new ForbiddenError();
+    if (status === HttpStatus.BAD_REQUEST || status === HttpStatus.UNPROCESSABLE_ENTITY) {
+      return new ValidationFailedError(`некорректный запрос: ${exception.message}`);
+    }
+  }
+  return undefined;
+}
+
+/** The one global filter: domain errors → their status and body; anything unknown → 500 without a stack trace. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const known = exception instanceof DomainError ? exception : fromForeign(exception);
+    if (res.headersSent) return;
+    if (known) {
+      res.status(statusOf(known.code)).json(errorBody(known));
+      return;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      res.status(status).json({ error: status >= 500 ? 'internal' : 'conflict', detail: exception.message });
+      return;
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    res.status(500).json({ error: 'internal', detail: 'внутренняя ошибка хаба; подробности в журнале сервера' });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Domain errors: plain classes with a machine `code` and a Russian `detail` for a person.
+ * Services throw them; the one global filter (error.filter.ts) maps each code to HTTP.
+ */
+export type ErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'validation_failed'
+  | 'duplicate_summary'
+  | 'not_claimed'
+  | 'claimed'
+  | 'finished'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'bad_json';
+
+export interface FieldError {
+  field: string;
+  detail: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly code: ErrorCode;
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly code = 'unauthorized' as const;
+  constructor(detail = 'нужен действительный токен в заголовке Authorization: Bearer') {
+    super(detail);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly code = 'forbidden' as const;
+  constructor(detail = 'этот токен не даёт доступа к этому маршруту') {
+    super(detail);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly code = 'not_found' as const;
+}
+
+export class ValidationFailedError extends DomainError {
+  readonly code = 'validation_failed' as const;
+  constructor(
+    detail: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+export class DuplicateSummaryError extends DomainError {
+  readonly code = 'duplicate_summary' as const;
+  constructor(
+    detail: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+export class NotClaimedError extends DomainError {
+  readonly code = 'not_claimed' as const;
+  constructor(id: number) {
+    super(`команда ${id} ещё не выдана агенту`);
+  }
+}
+
+export class ClaimedError extends DomainError {
+  readonly code = 'claimed' as const;
+  constructor(id: number) {
+    super(`команда ${id} выдана агенту; отменить её можно только с force: true`);
+  }
+}
+
+export class FinishedError extends DomainError {
+  readonly code = 'finished' as const;
+  constructor(id: number, status: string) {
+    super(`команда ${id} уже завершена (статус ${status})`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly code = 'conflict' as const;
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly code = 'payload_too_large' as const;
+  constructor(detail = 'тело запроса слишком большое') {
+    super(detail);
+  }
+}
+
+export class BadJsonError extends DomainError {
+  readonly code = 'bad_json' as const;
+  constructor(detail = 'тело запроса не является корректным JSON') {
+    super(detail);
+  }
+}

@@ -1,0 +1,55 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Clock } from '../common/clock.js';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { backupsFolder, copyDatabaseFile, databaseFile, stamp } from './sqlite-copy.js';
+
+const BATCH_BACKUP = /^\d{8}-\d{6}-batch-\d+\.sqlite$/;
+
+/**
+ * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
+ * transaction has committed; a failure is logged and kept as a warning for GET /agent, never thrown.
+ */
+@Injectable()
+export class BackupService {
+  private readonly logger = new Logger('Backups');
+  private readonly file: string | null;
+  private failure: { at: string; batchId: number; message: string } | null = null;
+
+  constructor(
+    @Inject(HUB_CONFIG) config: HubConfig,
+    private readonly clock: Clock,
+  ) {
+    this.file = databaseFile(config.dbPath);
+  }
+
+  /** The last failed copy, until a later copy succeeds. */
+  lastFailure() {
+    return this.failure;
+  }
+
+  async beforeBatch(batchId: number, keep: number): Promise<string | null> {
+    if (!this.file) return null;
+    const folder = backupsFolder(this.file);
+    const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);
+    try {
+      copyDatabaseFile(this.file, target);
+      await this.rotate(folder, keep);
+      this.failure = null;
+      this.logger.log(`copied the database to ${target} before batch ${batchId} writes`);
+      return target;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.failure = { at: this.clock.iso(), batchId, message };
+      this.logger.error(`backup before batch ${batchId} failed: ${message}`);
+      return null;
+    }
+  }
+
+  /** Keeps the newest `keep` batch copies; schema copies are never rotated. Names sort by time. */
+  private async rotate(folder: string, keep: number): Promise<void> {
+    const copies = (await readdir(folder)).filter((n) => BATCH_BACKUP.test(n)).sort();
+    for (const old of copies.slice(0, Math.max(0, copies.length - keep))) await rm(join(folder, old), { force: true });
+  }
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
+import type { HubConfig } from '../common/config.js';
+import { AgentStatusEntity } from '../agent/agent-status.entity.js';
+import { IssueLinkEntity } from '../mirror/issue-link.entity.js';
+import { IssueNoteEntity } from '../mirror/issue-note.entity.js';
+import { IssueEntity } from '../mirror/issue.entity.js';
+import { SyncRunEntity } from '../mirror/sync-run.entity.js';
+import { BatchEntity } from '../queue/batch.entity.js';
+import { CommandEntity } from '../queue/command.entity.js';
+import { SettingEntity } from '../settings/setting.entity.js';
+import { MIGRATIONS } from './migrations.js';
+import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
+
+export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteEntity, BatchEntity, CommandEntity, SyncRunEntity, AgentStatusEntity];
+
+/** Milliseconds a statement waits for another process's write lock before giving up. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * The embedded SQLite store (better-sqlite3: TypeORM 1.x has no node-sqlite3 driver). WAL with
+ * `synchronous=FULL`: a committed transaction is on disk before the hub answers 2xx (SPEC 3).
+ * Never `synchronize`: the schema is the migrations' (database/migrate.ts).
+ */
+export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
+  const file = databaseFile(config.dbPath);
+  if (file) mkdirSync(dirname(file), { recursive: true });
+  return {
+    type: 'better-sqlite3',
+    database: file ?? IN_MEMORY,
+    entities: ENTITIES,
+    migrations: [...MIGRATIONS],
+    synchronize: false,
+    migrationsRun: false,
+    statementCacheSize: 200,
+    timeout: BUSY_TIMEOUT_MS,
+    prepareDatabase: (db) => {
+      if (file) db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      // Unicode-aware lower() for case-insensitive search in Russian text (SQLite's own is ASCII only).
+      db.function('hub_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s) as string | null);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { Global, Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { BackupService } from './backup.service.js';
+import { dataSourceOptions } from './data-source.js';
+import { Db } from './db.service.js';
+import { migrate } from './migrate.js';
+import { databaseFile } from './sqlite-copy.js';
+
+/**
+ * The data source, migrated before anything else can use it (SPEC 3.1: pending migrations run at
+ * start-up), the serialized unit-of-work service `Db`, and backups.
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [HUB_CONFIG],
+      useFactory: (config: HubConfig) => dataSourceOptions(config),
+      dataSourceFactory: async (options) => {
+        const ds = await new DataSource(options!).initialize();
+        const logger = new Logger('Migrations');
+        const file = options!.database === ':memory:' ? null : databaseFile(String(options!.database));
+        const result = await migrate(ds, { file, logger });
+        logger.log(`schema version ${result.to}${result.applied.length ? ` (from ${result.from})` : ''}`);
+        return ds;
+      },
+    }),
+  ],
+  providers: [Db, BackupService],
+  exports: [Db, BackupService],
+})
+export class DatabaseModule {}

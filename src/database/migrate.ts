@@ -1,0 +1,98 @@
+import { Logger } from '@nestjs/common';
+import { join } from 'node:path';
+import { DataSource, QueryRunner, Table } from 'typeorm';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { backupsFolder, copyDatabaseFile, stamp } from './sqlite-copy.js';
+
+export const MIGRATIONS_TABLE = 'migrations';
+
+export interface MigrateOptions {
+  /** The database file, or null for an in-memory database (never copied). */
+  file: string | null;
+  now?: () => Date;
+  logger?: Pick<Logger, 'log'>;
+}
+
+export interface MigrateResult {
+  from: number;
+  to: number;
+  applied: string[];
+  adopted: string[];
+  backup: string | null;
+}
+
+async function readSchemaVersion(q: QueryRunner): Promise<number> {
+  if (!(await q.hasTable('setting'))) return 0;
+  const rows: { value: string }[] = await q.query(`SELECT value FROM setting WHERE key = 'schema_version'`);
+  return rows.length ? Number(JSON.parse(rows[0].value)) : 0;
+}
+
+async function ensureMigrationsTable(q: QueryRunner): Promise<boolean> {
+  if (await q.hasTable(MIGRATIONS_TABLE)) return false;
+  // The same shape TypeORM's own migration executor uses, so its tooling reads our records.
+  await q.createTable(
+    new Table({
+      name: MIGRATIONS_TABLE,
+      columns: [
+        { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+        { name: 'timestamp', type: 'bigint', isNullable: false },
+        { name: 'name', type: 'varchar', isNullable: false },
+      ],
+    }),
+  );
+  return true;
+}
+
+async function record(q: QueryRunner, name: string): Promise<void> {
+  const timestamp = Number(name.slice(-13));
+  await q.manager.createQueryBuilder().insert().into(MIGRATIONS_TABLE).values({ timestamp, name }).execute();
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION (SPEC 3.1). Everything happens under one write lock
+ * (`BEGIN IMMEDIATE`), and the version is read inside it, so two processes starting on one file never
+ * both migrate: the second waits for the first and then finds nothing to do. A database made by an
+ * earlier hub (a schema_version, no migrations table) is adopted: the migrations up to its version are
+ * recorded as applied. An existing file is copied to backups/ before its first change.
+ */
+export async function migrate(ds: DataSource, options: MigrateOptions): Promise<MigrateResult> {
+  const now = options.now ?? (() => new Date());
+  const q = ds.createQueryRunner();
+  // Table rebuilds (SQLite's way of altering) must not trip foreign keys; the pragma is a no-op inside a transaction.
+  await q.query('PRAGMA foreign_keys = OFF');
+  await q.query('BEGIN IMMEDIATE');
+  try {
+    const from = await readSchemaVersion(q);
+    if (from > SCHEMA_VERSION) {
+      throw new Error(`the database has schema version ${from}, newer than this hub's ${SCHEMA_VERSION}: upgrade the hub`);
+    }
+    const created = await ensureMigrationsTable(q);
+    const adopted: string[] = [];
+    if (created) {
+      for (const m of MIGRATIONS.filter((m) => m.schemaVersion <= from)) {
+        await record(q, m.name);
+        adopted.push(m.name);
+      }
+    }
+    const done = new Set((await q.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)).map((r: { name: string }) => r.name));
+    const pending = MIGRATIONS.filter((m) => !done.has(m.name));
+    let backup: string | null = null;
+    if (pending.length > 0 && options.file && from > 0) {
+      backup = join(backupsFolder(options.file), `${stamp(now())}-schema-v${from}.sqlite`);
+      copyDatabaseFile(options.file, backup);
+      options.logger?.log(`copied schema v${from} database to ${backup} before migrating`);
+    }
+    for (const m of pending) {
+      await new m().up(q);
+      await record(q, m.name);
+      options.logger?.log(`applied migration ${m.name}`);
+    }
+    await q.query('COMMIT');
+    return { from, to: await readSchemaVersion(q), applied: pending.map((m) => m.name), adopted, backup };
+  } catch (err) {
+    await q.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await q.query('PRAGMA foreign_keys = ON');
+  }
+}

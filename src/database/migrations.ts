@@ -1,0 +1,14 @@
+import type { MigrationInterface } from 'typeorm';
+import { SchemaV11760000000000 } from '../../migrations/1760000000000-SchemaV1.js';
+import { CommandDeliveries1764460800000 } from '../../migrations/1764460800000-CommandDeliveries.js';
+
+/** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
+export interface VersionedMigration {
+  new (): MigrationInterface;
+  readonly name: string;
+  readonly schemaVersion: number;
+}
+
+/** Every migration, oldest first. The last one's version is the schema version this hub runs on. */
+export const MIGRATIONS: readonly VersionedMigration[] = [SchemaV11760000000000, CommandDeliveries1764460800000];
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

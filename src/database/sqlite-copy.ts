@@ -1,0 +1,34 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export const IN_MEMORY = ':memory:';
+
+/** The file of a database path, or null for an in-memory database. */
+export function databaseFile(dbPath: string): string | null {
+  return dbPath === IN_MEMORY || dbPath === '' ? null : resolve(dbPath);
+}
+
+export function backupsFolder(dbFile: string): string {
+  return join(dirname(dbFile), 'backups');
+}
+
+/** `YYYYMMDD-HHMMSS` in UTC, the prefix of every backup file name (SPEC 3.1, 3.2). */
+export function stamp(date: Date): string {
+  const iso = date.toISOString(); // 2026-11-30T08:55:22.000Z
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
+}
+
+/**
+ * A consistent copy of a database file through a separate read-only connection (`VACUUM INTO`):
+ * it reads one snapshot, so writers on other connections neither disturb it nor are blocked by it.
+ */
+export function copyDatabaseFile(source: string, target: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const db = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    db.prepare('VACUUM INTO ?').run(target);
+  } finally {
+    db.close();
+  }
+}

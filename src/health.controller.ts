@@ -1,0 +1,23 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Db } from './database/db.service.js';
+import { Public } from './common/auth.guard.js';
+
+class HealthView {
+  @ApiProperty({ example: 'ok' }) status!: string;
+  @ApiProperty({ example: 2 }) schema_version!: number;
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly db: Db) {}
+
+  @Get()
+  @Public()
+  @ApiOkResponse({ type: HealthView })
+  async health(): Promise<HealthView> {
+    const [row]: { value: string }[] = await this.db.read((m) => m.query(`SELECT value FROM setting WHERE key = 'schema_version'`));
+    return { status: 'ok', schema_version: Number(JSON.parse(row.value)) };
+  }
+}

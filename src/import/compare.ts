@@ -1,0 +1,68 @@
+/** What a package expects of Jira's links, compared with the mirror (SPEC 8). Pure. */
+import { isJiraKey, isTempKey } from '../common/keys.js';
+import type { LinkRow, NoteRow } from './package-reader.js';
+
+export interface ExpectedLink {
+  source: string;
+  target: string;
+  link_type: string;
+}
+
+export interface ImportReport {
+  notes: number;
+  expected_links: ExpectedLink[];
+  missing_keys: string[];
+  missing_links: ExpectedLink[];
+  reversed_links: ExpectedLink[];
+}
+
+export interface CompareInput {
+  notes: NoteRow[];
+  links: LinkRow[];
+  /** temp key → Jira key (SPEC 6.3) */
+  tempKeys: ReadonlyMap<string, string>;
+  /** settings link_types: package name → Jira link type */
+  linkTypes: Readonly<Record<string, string>>;
+  hasLink(source: string, target: string, linkType: string): boolean;
+  hasIssue(key: string): boolean;
+}
+
+export function translateType(name: string, linkTypes: Readonly<Record<string, string>>): string {
+  const wanted = name.trim().toLowerCase();
+  const entry = Object.entries(linkTypes).find(([k]) => k.trim().toLowerCase() === wanted);
+  return entry ? entry[1] : name.trim();
+}
+
+/** A key as Jira knows it: a Jira key, a resolved temp key, or undefined (unresolved or empty). */
+function resolve(key: string, tempKeys: ReadonlyMap<string, string>): string | undefined {
+  if (isTempKey(key)) return tempKeys.get(key);
+  return isJiraKey(key) ? key : undefined;
+}
+
+export function compare(input: CompareInput): ImportReport {
+  const expected: ExpectedLink[] = [];
+  const seen = new Set<string>();
+  for (const row of input.links) {
+    const source = resolve(row.from, input.tempKeys);
+    const target = resolve(row.to, input.tempKeys);
+    if (!source || !target) continue;
+    const link = { source, target, link_type: translateType(row.type, input.linkTypes) };
+    const id = JSON.stringify(link);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    expected.push(link);
+  }
+  const missing_links: ExpectedLink[] = [];
+  const reversed_links: ExpectedLink[] = [];
+  for (const l of expected) {
+    if (input.hasLink(l.source, l.target, l.link_type)) continue;
+    if (input.hasLink(l.target, l.source, l.link_type)) reversed_links.push(l);
+    else missing_links.push(l);
+  }
+  const named = [
+    ...input.notes.map((n) => resolve(n.key, input.tempKeys)),
+    ...expected.flatMap((l) => [l.source, l.target]),
+  ].filter((k): k is string => k !== undefined);
+  const missing_keys = [...new Set(named)].filter((k) => !input.hasIssue(k)).sort();
+  return { notes: input.notes.length, expected_links: expected, missing_keys, missing_links, reversed_links };
+}

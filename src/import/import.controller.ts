@@ -1,0 +1,47 @@
+import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { FileFieldsInterceptor } from '@nestjs/platform-express';
+import { ImportService } from './import.service.js';
+
+export const MAX_PACKAGE_FILE_BYTES = 10 * 1024 * 1024;
+
+class ExpectedLinkView {
+  @ApiProperty({ example: 'AURORA-1533' }) source!: string;
+  @ApiProperty({ example: 'AURORA-1586' }) target!: string;
+  @ApiProperty({ example: 'Relates' }) link_type!: string;
+}
+
+class ImportReportView {
+  @ApiProperty({ description: 'notes rows imported' }) notes!: number;
+  @ApiProperty({ type: [ExpectedLinkView] }) expected_links!: ExpectedLinkView[];
+  @ApiProperty({ type: [String], description: 'Jira keys named by the package that the mirror lacks' }) missing_keys!: string[];
+  @ApiProperty({ type: [ExpectedLinkView] }) missing_links!: ExpectedLinkView[];
+  @ApiProperty({ type: [ExpectedLinkView], description: 'expected links that Jira holds the other way round' }) reversed_links!: ExpectedLinkView[];
+}
+
+type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
+
+@ApiTags('import')
+@ApiBearerAuth('client')
+@Controller('import')
+export class ImportController {
+  constructor(private readonly importer: ImportService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Import a planning package (notes.csv, links.csv) and compare its links with the mirror' })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: { notes: { type: 'string', format: 'binary' }, links: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiOkResponse({ type: ImportReportView })
+  @UseInterceptors(
+    FileFieldsInterceptor([{ name: 'notes', maxCount: 1 }, { name: 'links', maxCount: 1 }], { limits: { fileSize: MAX_PACKAGE_FILE_BYTES } }),
+  )
+  import(@UploadedFiles() files: Uploaded = {}): Promise<ImportReportView> {
+    return this.importer.import({ notes: files.notes?.[0]?.buffer, links: files.links?.[0]?.buffer });
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { SettingsModule } from '../settings/settings.module.js';
+import { ImportController } from './import.controller.js';
+import { ImportService } from './import.service.js';
+
+@Module({
+  imports: [SettingsModule],
+  controllers: [ImportController],
+  providers: [ImportService],
+  exports: [ImportService],
+})
+export class ImportModule {}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { ValidationFailedError } from '../common/errors.js';
+import { Db } from '../database/db.service.js';
+import { mirrorLookup } from '../mirror/mirror.store.js';
+import { tempKeyMapping } from '../queue/temp-key.store.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { compare, type ImportReport } from './compare.js';
+import { PackageError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
+
+export interface PackageFiles {
+  notes?: Buffer;
+  links?: Buffer;
+}
+
+/** Imports a planning package (SPEC 8): notes upserted, expected links compared with the mirror; all or nothing. */
+@Injectable()
+export class ImportService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async import(files: PackageFiles): Promise<ImportReport> {
+    let notes: NoteRow[] = [];
+    let links: LinkRow[] = [];
+    try {
+      if (files.notes) notes = readNotes(files.notes);
+      if (files.links) links = readLinks(files.links);
+    } catch (err) {
+      if (!(err instanceof PackageError)) throw err;
+      throw new ValidationFailedError(err.message, [{ field: err.row === null ? err.file : `${err.file}:${err.row}`, detail: err.problem }]);
+    }
+    const now = this.clock.iso();
+    return this.db.transaction(async (m) => {
+      for (const n of notes) {
+        await m.query(
+          `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, 'import', ?)
+           ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
+          [n.key, n.fact_status, n.comment, now],
+        );
+      }
+      const tempKeys = await tempKeyMapping(m);
+      const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
+      const mirror = await mirrorLookup(m, keys);
+      return compare({
+        notes,
+        links,
+        tempKeys,
+        linkTypes: this.settings.get().link_types,
+        hasLink: mirror.hasLink,
+        hasIssue: (key) => mirror.issue(key) !== undefined,
+      });
+    });
+  }
+}

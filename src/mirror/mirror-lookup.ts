@@ -1,0 +1,18 @@
+/** What the confirmation rules (queue/commands/confirmation.ts) read of the mirror. */
+export interface MirrorIssue {
+  status: string | null;
+  sprint: string | null;
+  summary: string | null;
+  description?: string | null;
+  duedate: string | null;
+  labels: string[];
+  assignee: string | null;
+  priority: string | null;
+  fields: Record<string, unknown>;
+}
+
+export interface MirrorLookup {
+  issue(key: string): MirrorIssue | undefined;
+  hasLink(source: string, target: string, linkType: string): boolean;
+}
+

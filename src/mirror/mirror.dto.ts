@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+
+export class ListIssuesQuery {
+  @ApiPropertyOptional({ description: 'comma-separated Jira keys', example: 'AURORA-1533,AURORA-1586' })
+  @IsOptional()
+  @IsString()
+  keys?: string;
+
+  @ApiPropertyOptional({ example: 'In Progress' }) @IsOptional() @IsString() status?: string;
+  @ApiPropertyOptional({ example: 'Спринт 2' }) @IsOptional() @IsString() sprint?: string;
+  @ApiPropertyOptional({ description: 'text in the summary (case-insensitive)', example: 'отчёт' }) @IsOptional() @IsString() q?: string;
+
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
+export class PageQuery {
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'only rows with a smaller id (the next page)' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  before_id?: number;
+}
+
+export class PutNoteDto {
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'в работе у подрядчика' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(2000)
+  fact_status?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'ждём ответа от юристов' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(20000)
+  comment?: string | null;
+}
+
+export class NoteView {
+  @ApiProperty({ example: 'AURORA-1533' }) key!: string;
+  @ApiProperty({ nullable: true, type: String }) fact_status!: string | null;
+  @ApiProperty({ nullable: true, type: String }) comment!: string | null;
+  @ApiProperty({ nullable: true, type: String, example: 'api' }) source!: string | null;
+  @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
+}
+
+export class IssueView {
+  @ApiProperty({ example: 'AURORA-1533' }) key!: string;
+  @ApiProperty({ nullable: true, type: String }) summary!: string | null;
+  @ApiProperty({ nullable: true, type: String }) issue_type!: string | null;
+  @ApiProperty({ nullable: true, type: String }) status!: string | null;
+  @ApiProperty({ nullable: true, type: String }) sprint!: string | null;
+  @ApiProperty({ nullable: true, type: String }) assignee!: string | null;
+  @ApiProperty({ nullable: true, type: String }) priority!: string | null;
+  @ApiProperty({ nullable: true, type: String }) duedate!: string | null;
+  @ApiProperty({ type: [String] }) labels!: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true }) fields!: Record<string, unknown>;
+  @ApiProperty({ nullable: true, type: String }) created!: string | null;
+  @ApiProperty({ nullable: true, type: String }) updated!: string | null;
+  @ApiProperty({ nullable: true, type: String }) synced_at!: string | null;
+}
+
+export class LinkOutView {
+  @ApiProperty() target_key!: string;
+  @ApiProperty() link_type!: string;
+}
+
+export class LinkInView {
+  @ApiProperty() source_key!: string;
+  @ApiProperty() link_type!: string;
+}
+
+export class IssueDetailView extends IssueView {
+  @ApiProperty({ type: [LinkOutView] }) links_out!: LinkOutView[];
+  @ApiProperty({ type: [LinkInView] }) links_in!: LinkInView[];
+  @ApiProperty({ type: NoteView, nullable: true }) note!: NoteView | null;
+}
+
+export class SyncRunView {
+  @ApiProperty() id!: number;
+  @ApiProperty() started_at!: string;
+  @ApiProperty({ nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty({ enum: ['keys', 'jql'] }) kind!: string;
+  @ApiProperty({ nullable: true, type: String }) query!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) command_id!: number | null;
+  @ApiProperty({ nullable: true, type: Number }) issues!: number | null;
+  @ApiProperty({ nullable: true, type: Number }) links!: number | null;
+  @ApiProperty({ type: [String], description: 'keys asked for and not returned' }) missing!: string[];
+  @ApiProperty({ nullable: true, type: String }) error!: string | null;
+}

@@ -1,0 +1,103 @@
+/**
+ * Writes to the mirror and notes inside a caller's transaction (the report of a refresh, the move of
+ * a note when an ensure_issue resolves). Raw SQL with cached statements: a refresh may carry ten
+ * thousand issues.
+ */
+import type { EntityManager } from 'typeorm';
+import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
+import { parseJson } from '../database/json.js';
+import type { RefreshResult } from './refresh-result.js';
+
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const marks = (n: number) => new Array(n).fill('?').join(', ');
+
+/** SPEC 7: upsert every reported issue; replace every link touching a reported issue by the reported links. */
+export async function applyRefresh(m: EntityManager, result: RefreshResult, now: string): Promise<void> {
+  for (const i of result.issues) {
+    await m.query(
+      `INSERT INTO issue (key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, created, updated, synced_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET summary = excluded.summary, issue_type = excluded.issue_type, status = excluded.status,
+         sprint = excluded.sprint, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
+         labels = excluded.labels, fields = excluded.fields, created = excluded.created, updated = excluded.updated,
+         synced_at = excluded.synced_at`,
+      [i.key, i.summary, i.issue_type, i.status, i.sprint, i.assignee, i.priority, i.duedate, JSON.stringify(i.labels), JSON.stringify(i.fields), i.created, i.updated, now],
+    );
+  }
+  const keys = result.issues.map((i) => i.key);
+  for (const part of chunks(keys)) {
+    await m.query(`DELETE FROM issue_link WHERE source_key IN (${marks(part.length)}) OR target_key IN (${marks(part.length)})`, [...part, ...part]);
+  }
+  for (const l of result.links) {
+    await m.query('INSERT INTO issue_link (source_key, target_key, link_type) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [l.source_key, l.target_key, l.link_type]);
+  }
+}
+
+interface IssueRow {
+  key: string;
+  summary: string | null;
+  status: string | null;
+  sprint: string | null;
+  assignee: string | null;
+  priority: string | null;
+  duedate: string | null;
+  labels: string;
+  fields: string;
+}
+
+/** A synchronous view of the mirror for the given keys, for the pure confirmation rules. */
+export async function mirrorLookup(m: EntityManager, keys: readonly string[]): Promise<MirrorLookup> {
+  const issues = new Map<string, MirrorIssue>();
+  const links = new Set<string>();
+  const unique = [...new Set(keys)];
+  for (const part of chunks(unique)) {
+    const rows: IssueRow[] = await m.query(`SELECT * FROM issue WHERE key IN (${marks(part.length)})`, part);
+    for (const r of rows) {
+      const fields = parseJson<Record<string, unknown>>(r.fields, {});
+      issues.set(r.key, { ...r, labels: parseJson<string[]>(r.labels, []), fields, description: (fields.description as string) ?? null });
+    }
+    const linkRows: { source_key: string; target_key: string; link_type: string }[] = await m.query(
+      `SELECT source_key, target_key, link_type FROM issue_link WHERE source_key IN (${marks(part.length)})`,
+      part,
+    );
+    for (const l of linkRows) links.add(JSON.stringify([l.source_key, l.target_key, l.link_type]));
+  }
+  return {
+    issue: (key) => issues.get(key),
+    hasLink: (s, t, type) => links.has(JSON.stringify([s, t, type])),
+  };
+}
+
+interface NoteRow {
+  key: string;
+  fact_status: string | null;
+  comment: string | null;
+  source: string | null;
+  updated_at: string | null;
+}
+
+/** Moves the note of a temp key to the Jira key it resolved to; a note already on the key wins field by field (SPEC 6.5). */
+export async function moveNote(m: EntityManager, from: string, to: string, now: string): Promise<void> {
+  if (from === to) return;
+  const [moving]: NoteRow[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [from]);
+  if (!moving) return;
+  const [existing]: NoteRow[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [to]);
+  const merged = {
+    fact_status: existing?.fact_status ?? moving.fact_status,
+    comment: existing?.comment ?? moving.comment,
+    source: existing?.source ?? moving.source,
+  };
+  await m.query(
+    `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
+    [to, merged.fact_status, merged.comment, merged.source, now],
+  );
+  await m.query('DELETE FROM issue_note WHERE key = ?', [from]);
+}

@@ -1,0 +1,65 @@
+/** The shape of a refresh result (SPEC 4) and its validation. Pure. */
+import { isJiraKey } from '../common/keys.js';
+
+export interface IssueInput {
+  key: string;
+  summary: string | null;
+  issue_type: string | null;
+  status: string | null;
+  sprint: string | null;
+  assignee: string | null;
+  priority: string | null;
+  duedate: string | null;
+  labels: string[];
+  created: string | null;
+  updated: string | null;
+  /** every other field the agent reported */
+  fields: Record<string, unknown>;
+}
+
+export interface LinkInput {
+  source_key: string;
+  target_key: string;
+  link_type: string;
+}
+
+export interface RefreshResult {
+  issues: IssueInput[];
+  links: LinkInput[];
+  missing_keys: string[];
+}
+
+const COLUMNS = ['summary', 'issue_type', 'status', 'sprint', 'assignee', 'priority', 'duedate', 'created', 'updated'] as const;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** Returns the normalized result, or a Russian problem. Unknown issue properties go into `fields`. */
+export function parseRefreshResult(raw: unknown): RefreshResult | string {
+  if (!isObject(raw) || !Array.isArray(raw.issues)) return 'результат refresh должен быть объектом с массивом issues';
+  const issues: IssueInput[] = [];
+  for (const [i, item] of raw.issues.entries()) {
+    if (!isObject(item) || !isJiraKey(item.key)) return `issues[${i}]: нужна задача с ключом Jira`;
+    const { key, labels, fields, ...rest } = item;
+    if (labels !== undefined && labels !== null && !(Array.isArray(labels) && labels.every((l) => typeof l === 'string'))) {
+      return `issues[${i}].labels: нужен массив строк`;
+    }
+    if (fields !== undefined && fields !== null && !isObject(fields)) return `issues[${i}].fields: нужен объект`;
+    const extra: Record<string, unknown> = { ...(isObject(fields) ? fields : {}) };
+    for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name)) extra[name] = value;
+    const issue = { key, labels: (labels as string[] | null | undefined) ?? [], fields: extra } as IssueInput;
+    for (const c of COLUMNS) issue[c] = text(rest[c]);
+    issues.push(issue);
+  }
+  const linksRaw = raw.links ?? [];
+  if (!Array.isArray(linksRaw)) return 'links: нужен массив';
+  const links: LinkInput[] = [];
+  for (const [i, l] of linksRaw.entries()) {
+    if (!isObject(l) || !isJiraKey(l.source_key) || !isJiraKey(l.target_key) || typeof l.link_type !== 'string' || l.link_type === '') {
+      return `links[${i}]: нужна связь {source_key, target_key, link_type}`;
+    }
+    links.push({ source_key: l.source_key, target_key: l.target_key, link_type: l.link_type });
+  }
+  const missing = raw.missing_keys ?? [];
+  if (!Array.isArray(missing) || !missing.every((k) => typeof k === 'string')) return 'missing_keys: нужен массив ключей';
+  return { issues, links, missing_keys: missing as string[] };
+}

@@ -1,0 +1,137 @@
+/** The claim (SPEC 6.2–6.4): one transaction, run by QueueService.claim. */
+import type { EntityManager } from 'typeorm';
+import { parseJson } from '../database/json.js';
+import type { Settings } from '../settings/defaults.js';
+import { insertBatch } from './batch.store.js';
+import { tempKeysNeeded, type Params } from './commands/catalogue.js';
+import { substitute } from './commands/temp-keys.js';
+import type { CommandRow } from './rows.js';
+import { resolveFor } from './temp-key.store.js';
+
+/** A command is handed out at most this many times; then it fails (SPEC 6.4). */
+export const MAX_DELIVERIES = 3;
+export const DELIVERY_LIMIT_ERROR = `агент не отчитался после ${MAX_DELIVERIES} выдач`;
+export const AUTO_REFRESH_TITLE = 'Автообновление';
+
+export interface AgentInfo {
+  agent_version?: string;
+  settings_version?: number;
+  last_jira_call_at?: string;
+}
+
+export interface Claimed {
+  command: CommandRow;
+  /** first delivery of the first command of a batch with writes: back the database up (SPEC 3.2) */
+  backupBatchId: number | null;
+}
+
+async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promise<void> {
+  await m.query(
+    `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version),
+       settings_version = coalesce(?, settings_version), last_jira_call_at = coalesce(?, last_jira_call_at) WHERE id = 1`,
+    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ?? null],
+  );
+}
+
+async function setCurrent(m: EntityManager, id: number | null): Promise<void> {
+  await m.query('UPDATE agent_status SET current_command_id = ? WHERE id = 1', [id]);
+}
+
+/** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
+async function redeliver(m: EntityManager, settings: Settings, now: string): Promise<CommandRow | undefined> {
+  for (;;) {
+    const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
+    if (!c) return undefined;
+    if (c.deliveries < MAX_DELIVERIES) {
+      const pause = settings.pacing[c.type];
+      await m.query('UPDATE command SET deliveries = deliveries + 1, claimed_at = ?, pause_seconds = ? WHERE id = ?', [now, pause, c.id]);
+      return { ...c, deliveries: c.deliveries + 1, claimed_at: now, pause_seconds: pause };
+    }
+    await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
+    if (c.type === 'refresh') {
+      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, DELIVERY_LIMIT_ERROR, c.id]);
+    }
+  }
+}
+
+/** The next queued command in queue order (SPEC 6.1): one probe of the partial index `idx_command_queued`. */
+async function nextQueued(m: EntityManager): Promise<CommandRow | undefined> {
+  const [c]: CommandRow[] = await m.query(
+    `SELECT c.* FROM command c JOIN batch b ON b.id = c.batch_id
+      WHERE c.status = 'queued' AND b.cancelled_at IS NULL ORDER BY c.batch_id, c.seq LIMIT 1`,
+  );
+  return c;
+}
+
+async function isFirstWriteOfBatch(m: EntityManager, c: CommandRow): Promise<boolean> {
+  const [row]: { first: number; writes: number }[] = await m.query(
+    `SELECT NOT EXISTS (SELECT 1 FROM command WHERE batch_id = ? AND id <> ? AND claimed_at IS NOT NULL) AS first,
+            EXISTS (SELECT 1 FROM command WHERE batch_id = ? AND type <> 'refresh') AS writes`,
+    [c.batch_id, c.id, c.batch_id],
+  );
+  return Boolean(row.first) && Boolean(row.writes);
+}
+
+async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): Promise<boolean> {
+  const { interval_minutes, jql } = settings.auto_refresh;
+  if (!interval_minutes || !jql) return false;
+  const [{ busy }]: { busy: number }[] = await m.query(
+    `SELECT EXISTS (SELECT 1 FROM command WHERE status = 'queued') OR EXISTS (SELECT 1 FROM command WHERE status = 'claimed') AS busy`,
+  );
+  if (busy) return false;
+  const [last]: { started_at: string | null }[] = await m.query('SELECT max(started_at) AS started_at FROM sync_run');
+  return !last?.started_at || now.getTime() - Date.parse(last.started_at) > interval_minutes * 60_000;
+}
+
+/** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */
+async function takeNext(m: EntityManager, settings: Settings, now: string): Promise<Claimed | null> {
+  for (;;) {
+    const c = await nextQueued(m);
+    if (!c) return null;
+    let params = parseJson<Params>(c.params, {});
+    const needed = tempKeysNeeded(c.type, params);
+    if (needed.length > 0) {
+      const resolutions = new Map(await Promise.all(needed.map(async (t) => [t, await resolveFor(m, c.batch_id, t)] as const)));
+      const s = substitute(c.type, params, (t) => resolutions.get(t)!);
+      if (s.kind === 'wait') return null;
+      if (s.kind === 'skip') {
+        await m.query(`UPDATE command SET status = 'skipped', error = ?, finished_at = ? WHERE id = ?`, [s.error, now, c.id]);
+        continue;
+      }
+      params = s.params;
+    }
+    const pause = settings.pacing[c.type];
+    const paramsText = JSON.stringify(params);
+    await m.query(`UPDATE command SET status = 'claimed', claimed_at = ?, deliveries = 1, pause_seconds = ?, params = ? WHERE id = ?`, [
+      now,
+      pause,
+      paramsText,
+      c.id,
+    ]);
+    if (c.type === 'refresh') {
+      const kind = Array.isArray(params.keys) ? 'keys' : 'jql';
+      const query = kind === 'keys' ? (params.keys as string[]).join(',') : String(params.jql);
+      await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [now, kind, query, c.id]);
+    }
+    const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: 1, pause_seconds: pause, params: paramsText };
+    return { command, backupBatchId: (await isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
+  }
+}
+
+/** The whole claim transaction body. */
+export async function claimInTransaction(m: EntityManager, info: AgentInfo, settings: Settings, now: Date): Promise<Claimed | null> {
+  const iso = now.toISOString();
+  await touchAgent(m, info, iso);
+  const again = await redeliver(m, settings, iso);
+  if (again) {
+    await setCurrent(m, again.id);
+    return { command: again, backupBatchId: null };
+  }
+  let next = await takeNext(m, settings, iso);
+  if (!next && (await autoRefreshDue(m, settings, now))) {
+    await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', commands: [{ type: 'refresh', params: { jql: settings.auto_refresh.jql } }] }, iso);
+    next = await takeNext(m, settings, iso);
+  }
+  await setCurrent(m, next?.command.id ?? null);
+  return next;
+}

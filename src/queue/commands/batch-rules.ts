@@ -1,0 +1,70 @@
+/**
+ * Batch-level rules of SPEC 4 and 5 (pure): duplicate summaries, temp-key definitions, the tail
+ * refresh, and the estimate.
+ */
+import { isTempKey, keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+
+export interface CommandInput {
+  type: CommandType;
+  params: Params;
+}
+
+/** Summaries (trimmed at both ends, case kept) of two or more ensure_issue commands, in order of first appearance. */
+export function duplicateSummaries(commands: readonly CommandInput[]): string[] {
+  const seen = new Map<string, number>();
+  for (const c of commands) {
+    if (c.type !== 'ensure_issue' || typeof c.params.summary !== 'string') continue;
+    const s = c.params.summary.trim();
+    seen.set(s, (seen.get(s) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n > 1).map(([s]) => s);
+}
+
+export function duplicateSummaryDetail(summaries: readonly string[]): string {
+  return `повторяется тема ensure_issue: ${summaries.map((s) => `«${s}»`).join(', ')}`;
+}
+
+export interface TempKeyCheck {
+  problems: { index: number; detail: string }[];
+  /** Temp keys used but not defined in the batch: they must be resolved by an earlier batch. */
+  external: string[];
+}
+
+/** SPEC 4: a temp key used in a batch is defined by an ensure_issue with a smaller seq (or resolved earlier); never defined twice. */
+export function checkTempKeys(commands: readonly CommandInput[]): TempKeyCheck {
+  const definedAt = new Map<string, number>();
+  commands.forEach((c, index) => {
+    if (c.type === 'ensure_issue' && isTempKey(c.params.temp_key) && !definedAt.has(c.params.temp_key)) definedAt.set(c.params.temp_key, index);
+  });
+  const problems: TempKeyCheck['problems'] = [];
+  const external = new Set<string>();
+  const defined = new Set<string>();
+  commands.forEach((c, index) => {
+    for (const t of tempKeysNeeded(c.type, c.params)) {
+      const at = definedAt.get(t);
+      if (at === undefined) external.add(t);
+      else if (at >= index) problems.push({ index, detail: `временный ключ ${t} используется раньше, чем его создаёт ensure_issue` });
+    }
+    if (c.type === 'ensure_issue' && isTempKey(c.params.temp_key)) {
+      if (defined.has(c.params.temp_key)) problems.push({ index, detail: `временный ключ ${c.params.temp_key} определён дважды` });
+      defined.add(c.params.temp_key);
+    }
+  });
+  return { problems, external: [...external] };
+}
+
+/** Keys of the tail refresh: every key and temp key the batch names, in order of first appearance, without repeats. */
+export function tailRefreshKeys(commands: readonly CommandInput[]): string[] {
+  return [...new Set(commands.flatMap((c) => keysNamed(c.type, c.params)))];
+}
+
+/** The batch as stored: the given commands plus one tail refresh unless every command is a refresh (SPEC 5). */
+export function withTailRefresh(commands: readonly CommandInput[]): CommandInput[] {
+  if (commands.every((c) => c.type === 'refresh')) return [...commands];
+  return [...commands, { type: 'refresh', params: { keys: tailRefreshKeys(commands) } }];
+}
+
+/** Sum of the pacing pause of each command's type (SPEC 5, 6.8). */
+export function pauseSum(types: readonly CommandType[], pacing: Readonly<Record<CommandType, number>>): number {
+  return types.reduce((sum, t) => sum + (pacing[t] ?? 0), 0);
+}

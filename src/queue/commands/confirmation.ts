@@ -1,0 +1,64 @@
+/** Confirmation by state (SPEC 4, last column; 6.6): is a command's desired result visible in the mirror? Pure. */
+import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { CommandType, Params } from './catalogue.js';
+
+/** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */
+export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh'];
+
+const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0) || v === '';
+
+function sameLabels(a: unknown, b: unknown): boolean {
+  const set = (v: unknown) => new Set(Array.isArray(v) ? v.map(String) : isEmpty(v) ? [] : [String(v)]);
+  const x = set(a);
+  const y = set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
+function sameValue(desired: unknown, actual: unknown): boolean {
+  if (isEmpty(desired) && isEmpty(actual)) return true;
+  if (typeof desired === 'object' || typeof actual === 'object') return JSON.stringify(desired) === JSON.stringify(actual);
+  return desired === actual;
+}
+
+function fieldOf(issue: MirrorIssue, name: string): unknown {
+  switch (name) {
+    case 'summary':
+    case 'duedate':
+    case 'assignee':
+    case 'priority':
+      return issue[name];
+    case 'description':
+      return issue.description ?? issue.fields.description ?? null;
+    default:
+      return issue.fields[name] ?? null;
+  }
+}
+
+/** True when every field an ensure_fields lists equals the mirror (labels as sets, null = empty). */
+function fieldsMatch(issue: MirrorIssue, params: Params): boolean {
+  return Object.entries(params)
+    .filter(([name]) => name !== 'key')
+    .every(([name, desired]) => (name === 'labels' ? sameLabels(desired, issue.labels) : sameValue(desired, fieldOf(issue, name))));
+}
+
+export function isConfirmedByState(type: CommandType, params: Params, mirror: MirrorLookup): boolean {
+  if (NEVER_CONFIRMED.includes(type)) return false;
+  if (type === 'ensure_link') {
+    const { source, target, link_type } = params as { source: string; target: string; link_type: string };
+    return mirror.hasLink(source, target, link_type) && !mirror.hasLink(target, source, link_type);
+  }
+  const issue = mirror.issue(String(params.key));
+  if (!issue) return false;
+  switch (type) {
+    case 'ensure_fields':
+      return fieldsMatch(issue, params);
+    case 'ensure_status': {
+      const path = params.path as string[];
+      return issue.status === path[path.length - 1];
+    }
+    case 'ensure_sprint':
+      return issue.sprint === params.sprint;
+    default:
+      return false;
+  }
+}

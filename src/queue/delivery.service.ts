@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { BackupService } from '../database/backup.service.js';
+import { Db } from '../database/db.service.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { claimInTransaction, type AgentInfo } from './claim.store.js';
+import { reportInTransaction, type Report } from './report.store.js';
+import { commandView, type CommandRow, type CommandView } from './rows.js';
+
+/** What the agent receives for a command (SPEC 6.2). */
+export interface DeliveredCommand {
+  id: number;
+  type: string;
+  params: Record<string, unknown>;
+  pause_seconds: number;
+  batch_id: number;
+  deliveries: number;
+}
+
+function delivered(row: CommandRow): DeliveredCommand {
+  const v = commandView(row);
+  return { id: v.id, type: v.type, params: v.params, pause_seconds: v.pause_seconds ?? 0, batch_id: v.batch_id, deliveries: v.deliveries };
+}
+
+/** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
+@Injectable()
+export class DeliveryService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+    private readonly backups: BackupService,
+  ) {}
+
+  /** One claim; null when there is nothing to hand out now. The backup of SPEC 3.2 runs after the commit. */
+  async claim(info: AgentInfo): Promise<DeliveredCommand | null> {
+    const settings = this.settings.get();
+    const claimed = await this.db.transaction((m) => claimInTransaction(m, info, settings, this.clock.now()));
+    if (!claimed) return null;
+    if (claimed.backupBatchId !== null) await this.backups.beforeBatch(claimed.backupBatchId, settings.backup_keep);
+    return delivered(claimed.command);
+  }
+
+  async report(id: number, report: Report): Promise<CommandView> {
+    const row = await this.db.transaction((m) => reportInTransaction(m, id, report, this.clock.iso()));
+    return commandView(row);
+  }
+}

@@ -1,0 +1,142 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+  ValidationArguments,
+  registerDecorator,
+} from 'class-validator';
+import { DUPLICATE_SUMMARY } from '../../common/validation.js';
+import { checkTempKeys, duplicateSummaries, duplicateSummaryDetail, type CommandInput } from '../commands/batch-rules.js';
+import { checkParams, COMMAND_TYPES, isCommandType, type CommandType, type Params } from '../commands/catalogue.js';
+
+export const MAX_COMMANDS = 1000;
+
+/** A string that is not empty after trimming. */
+function IsNonBlank() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'trimmedNonEmpty',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (v: unknown) => typeof v === 'string' && v.trim() !== '',
+        defaultMessage: (a: ValidationArguments) => `${a.property}: нужна непустая строка`,
+      },
+    });
+}
+
+const isPlainObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The command's params satisfy SPEC 4 for its type (custom fields are checked against settings by the service). */
+function IsValidParams() {
+  const problems = (args: ValidationArguments) => {
+    const type = (args.object as { type?: unknown }).type;
+    if (!isCommandType(type) || !isPlainObject(args.value)) return [];
+    return checkParams(type, args.value).problems;
+  };
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isValidParams',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (_: unknown, args: ValidationArguments) => problems(args).length === 0,
+        defaultMessage: (args: ValidationArguments) => problems(args).map((p) => `${p.param}: ${p.detail}`).join('; '),
+      },
+    });
+}
+
+const validCommands = (value: unknown): CommandInput[] =>
+  Array.isArray(value) ? value.filter((c) => isCommandType(c?.type) && isPlainObject(c?.params)) : [];
+
+/** SPEC 5: two or more ensure_issue with the same trimmed summary → 422 `duplicate_summary` naming each. */
+function NoDuplicateSummaries() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: DUPLICATE_SUMMARY,
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => duplicateSummaries(validCommands(value)).length === 0,
+        defaultMessage: (args: ValidationArguments) => duplicateSummaryDetail(duplicateSummaries(validCommands(args.value))),
+      },
+    });
+}
+
+/** SPEC 4: a temp key is defined before it is used in the batch, and at most once. */
+function TempKeysInOrder() {
+  const problems = (value: unknown) => checkTempKeys(validCommands(value)).problems;
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'tempKeysInOrder',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => problems(value).length === 0,
+        defaultMessage: (args: ValidationArguments) => problems(args.value).map((p) => `команда ${p.index + 1}: ${p.detail}`).join('; '),
+      },
+    });
+}
+
+export const COMMAND_EXAMPLES: Record<CommandType, Params> = {
+  ensure_issue: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт по продажам', description: 'Квартальный отчёт', parent: 'AURORA-10' },
+  ensure_fields: { key: 'new:1', duedate: '2026-12-20', labels: ['отчёты'], assignee: 'ivanov' },
+  ensure_status: { key: 'AURORA-1533', path: ['In Progress', 'Done'] },
+  ensure_link: { source: 'AURORA-1533', target: 'new:1', link_type: 'Blocks' },
+  ensure_sprint: { key: 'new:1', sprint: 'Спринт 2' },
+  ensure_comment: { key: 'AURORA-1533', body: 'Согласовано на планировании', marker: 'plan-2026-11' },
+  refresh: { keys: ['AURORA-1533', 'new:1'] },
+};
+
+export class CommandDto {
+  @ApiProperty({ enum: COMMAND_TYPES, example: 'ensure_fields' })
+  @IsIn(COMMAND_TYPES, { message: `type: неизвестный тип команды; допустимы: ${COMMAND_TYPES.join(', ')}` })
+  type!: CommandType;
+
+  @ApiProperty({
+    description:
+      'Params of the type (SPEC 4). Examples: ' + Object.entries(COMMAND_EXAMPLES).map(([t, p]) => `${t}: ${JSON.stringify(p)}`).join('; '),
+    example: COMMAND_EXAMPLES.ensure_fields,
+    type: 'object',
+    additionalProperties: true,
+  })
+  @IsObject({ message: 'params: нужен объект' })
+  @IsValidParams()
+  params!: Params;
+}
+
+export class CreateBatchDto {
+  @ApiProperty({ example: 'Планирование спринта 2' })
+  @IsString()
+  @MaxLength(500)
+  @IsNonBlank()
+  title!: string;
+
+  @ApiPropertyOptional({ description: "defaults to the caller's identity (`api` in open mode)", example: 'ivanov' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  author?: string;
+
+  @ApiProperty({
+    type: [CommandDto],
+    description: `1..${MAX_COMMANDS} commands; a tail refresh of every named key is appended unless all are refresh`,
+    example: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })),
+  })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'commands: нужна хотя бы одна команда' })
+  @ArrayMaxSize(MAX_COMMANDS, { message: `commands: не больше ${MAX_COMMANDS} команд в пакете` })
+  @ValidateNested({ each: true })
+  @Type(() => CommandDto)
+  @NoDuplicateSummaries()
+  @TempKeysInOrder()
+  commands!: CommandDto[];
+}

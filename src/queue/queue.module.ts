@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SettingsModule } from '../settings/settings.module.js';
+import { BatchesController } from './batches.controller.js';
+import { BatchesService } from './batches.service.js';
+import { CommandsController } from './commands.controller.js';
+import { DeliveryService } from './delivery.service.js';
+import { QueueEvents } from './queue.events.js';
+
+@Module({
+  imports: [SettingsModule],
+  controllers: [BatchesController, CommandsController],
+  providers: [BatchesService, DeliveryService, QueueEvents],
+  exports: [DeliveryService, QueueEvents],
+})
+export class QueueModule {}

@@ -1,0 +1,129 @@
+/** The report of a command's result (SPEC 6.5) and confirmation by state (6.6), in one transaction. */
+import type { EntityManager } from 'typeorm';
+import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common/errors.js';
+import { isJiraKey } from '../common/keys.js';
+import { parseJson } from '../database/json.js';
+import { applyRefresh, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
+import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
+import { findCommand } from './batch.store.js';
+import { isTerminal } from './command.entity.js';
+import { keysNamed, type Params } from './commands/catalogue.js';
+import { isConfirmedByState } from './commands/confirmation.js';
+import type { CommandRow } from './rows.js';
+
+export const MAX_ERROR_LENGTH = 1500;
+export const NO_REASON_ERROR = 'агент не сообщил причину';
+
+export interface Report {
+  status: 'done' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+  jira_calls?: number;
+  rate_limited?: number;
+}
+
+const resultKey = (r: Report): string | undefined => (isJiraKey(r.result?.key) ? (r.result!.key as string) : undefined);
+
+/** The result a `done` report must carry for some types; a problem is a 422 with nothing changed. */
+function checkDone(c: CommandRow, report: Report): RefreshResult | undefined {
+  if (c.type === 'refresh') {
+    const parsed = parseRefreshResult(report.result);
+    if (typeof parsed === 'string') throw new ValidationFailedError(parsed, [{ field: 'result', detail: parsed }]);
+    return parsed;
+  }
+  if (c.type === 'ensure_issue' && !resultKey(report)) {
+    const detail = 'результат ensure_issue должен содержать key — ключ задачи Jira';
+    throw new ValidationFailedError(detail, [{ field: 'result.key', detail }]);
+  }
+  return undefined;
+}
+
+/** Claimed commands whose desired result the mirror now shows become `confirmed_by_state` (SPEC 6.6). */
+async function confirmByState(m: EntityManager, syncRunId: number, now: string): Promise<void> {
+  const claimed: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed'`);
+  if (claimed.length === 0) return;
+  const parsed = claimed.map((c) => ({ c, params: parseJson<Params>(c.params, {}) }));
+  const lookup = await mirrorLookup(m, parsed.flatMap(({ c, params }) => keysNamed(c.type, params)));
+  const result = JSON.stringify({ confirmed_by_sync_run: syncRunId });
+  for (const { c, params } of parsed) {
+    if (!isConfirmedByState(c.type, params, lookup)) continue;
+    // `status = 'claimed'` again: a command that changed meanwhile is never overwritten.
+    await m.query(`UPDATE command SET status = 'confirmed_by_state', finished_at = ?, result = ? WHERE id = ? AND status = 'claimed'`, [now, result, c.id]);
+    await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [c.id]);
+  }
+}
+
+async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshResult, now: string): Promise<void> {
+  await applyRefresh(m, result, now);
+  const params = parseJson<Params>(c.params, {});
+  const returned = new Set(result.issues.map((i) => i.key));
+  const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
+  const missing = [...new Set([...asked.filter((k) => !returned.has(k)), ...result.missing_keys])];
+  let [run]: { id: number }[] = await m.query('SELECT id FROM sync_run WHERE command_id = ? ORDER BY id DESC LIMIT 1', [c.id]);
+  if (!run) {
+    // A refresh claimed by an older hub has no sync run yet.
+    const id = await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [
+      c.claimed_at ?? now,
+      asked.length ? 'keys' : 'jql',
+      asked.length ? asked.join(',') : String(params.jql ?? ''),
+      c.id,
+    ]);
+    run = { id: Number(id) };
+  }
+  await m.query('UPDATE sync_run SET finished_at = ?, issues = ?, links = ?, missing = ?, error = NULL WHERE id = ?', [
+    now,
+    result.issues.length,
+    result.links.length,
+    JSON.stringify(missing),
+    run.id,
+  ]);
+  await confirmByState(m, run.id, now);
+}
+
+/** The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards. */
+export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string): Promise<CommandRow> {
+  const c = await findCommand(m, id);
+  if (!c) throw new NotFoundError(`команды ${id} нет`);
+  if (c.status === 'queued') throw new NotClaimedError(id);
+  const params = parseJson<Params>(c.params, {});
+  const jiraCalls = report.jira_calls ?? 0;
+  const rateLimited = report.rate_limited ?? 0;
+
+  if (isTerminal(c.status)) {
+    // Idempotent, except a late `done` of a force-cancelled ensure_issue: its issue exists in Jira.
+    const key = resultKey(report);
+    if (c.status === 'cancelled' && c.type === 'ensure_issue' && c.result === null && report.status === 'done' && key) {
+      await m.query('UPDATE command SET result = ?, jira_calls = ?, rate_limited = ? WHERE id = ?', [JSON.stringify(report.result), jiraCalls, rateLimited, id]);
+      await moveNote(m, String(params.temp_key), key, now);
+    }
+    return (await findCommand(m, id))!;
+  }
+
+  if (report.status === 'done') {
+    const refresh = checkDone(c, report);
+    await m.query(`UPDATE command SET status = 'done', result = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, error = NULL WHERE id = ?`, [
+      JSON.stringify(report.result ?? {}),
+      jiraCalls,
+      rateLimited,
+      now,
+      id,
+    ]);
+    if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
+    if (refresh) await finishRefresh(m, c, refresh, now);
+  } else {
+    const error = report.error?.trim() ? report.error.slice(0, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
+    await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [
+      error,
+      jiraCalls,
+      rateLimited,
+      now,
+      report.result === undefined ? null : JSON.stringify(report.result),
+      id,
+    ]);
+    if (c.type === 'refresh') {
+      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, error, id]);
+    }
+  }
+  await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [id]);
+  return (await findCommand(m, id))!;
+}

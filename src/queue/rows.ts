@@ -1,0 +1,100 @@
+/** Raw rows of the queue's tables (snake_case, JSON as text) and their API views (SPEC 11.3). */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { parseJson } from '../database/json.js';
+import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
+import { COMMAND_STATUSES, type CommandStatus } from './command.entity.js';
+
+export interface CommandRow {
+  id: number;
+  batch_id: number;
+  seq: number;
+  type: CommandType;
+  params: string;
+  status: CommandStatus;
+  pause_seconds: number | null;
+  claimed_at: string | null;
+  deliveries: number;
+  finished_at: string | null;
+  result: string | null;
+  error: string | null;
+  jira_calls: number;
+  rate_limited: number;
+  retry_of: number | null;
+}
+
+export interface BatchRow {
+  id: number;
+  title: string;
+  author: string;
+  created_at: string;
+  cancelled_at: string | null;
+}
+
+export class CommandView {
+  @ApiProperty() id!: number;
+  @ApiProperty() batch_id!: number;
+  @ApiProperty({ description: '1-based order in the batch' }) seq!: number;
+  @ApiProperty({ enum: COMMAND_TYPES }) type!: CommandType;
+  @ApiProperty({ type: 'object', additionalProperties: true }) params!: Params;
+  @ApiProperty({ enum: COMMAND_STATUSES }) status!: CommandStatus;
+  @ApiProperty() deliveries!: number;
+  @ApiProperty({ nullable: true, type: Number }) pause_seconds!: number | null;
+  @ApiProperty({ nullable: true, type: String }) claimed_at!: string | null;
+  @ApiProperty({ nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) result!: unknown;
+  @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty() jira_calls!: number;
+  @ApiProperty() rate_limited!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'the command this one repeats' }) retry_of!: number | null;
+}
+
+export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled';
+
+export class BatchSummary {
+  @ApiProperty() id!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty() author!: string;
+  @ApiProperty() created_at!: string;
+  @ApiProperty({ nullable: true, type: String }) cancelled_at!: string | null;
+  @ApiProperty({ enum: ['queued', 'running', 'done', 'cancelled'] }) status!: BatchStatus;
+  @ApiProperty({ description: 'sum of the pacing pauses of all its commands' }) estimate_seconds!: number;
+  @ApiProperty({ description: 'pauses of its unfinished commands and of every unfinished command ahead of it' }) remaining_seconds!: number;
+  @ApiProperty({ example: { queued: 3, done: 2 } }) counts!: Record<CommandStatus, number>;
+}
+
+export class BatchView extends BatchSummary {
+  @ApiPropertyOptional({ type: [CommandView] }) commands!: CommandView[];
+}
+
+export function commandView(r: CommandRow): CommandView {
+  return {
+    id: r.id,
+    batch_id: r.batch_id,
+    seq: r.seq,
+    type: r.type,
+    params: parseJson<Params>(r.params, {}),
+    status: r.status,
+    deliveries: r.deliveries,
+    pause_seconds: r.pause_seconds,
+    claimed_at: r.claimed_at,
+    finished_at: r.finished_at,
+    result: parseJson<unknown>(r.result, null),
+    error: r.error,
+    jira_calls: r.jira_calls,
+    rate_limited: r.rate_limited,
+    retry_of: r.retry_of,
+  };
+}
+
+/** SPEC 6.8: derived, never stored. */
+export function batchStatus(cancelledAt: string | null, counts: Record<CommandStatus, number>): BatchStatus {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  if (cancelledAt && counts.claimed === 0) return 'cancelled';
+  if (counts.queued === total) return 'queued';
+  if (counts.queued === 0 && counts.claimed === 0) return 'done';
+  return 'running';
+}
+
+export function emptyCounts(): Record<CommandStatus, number> {
+  return Object.fromEntries(COMMAND_STATUSES.map((s) => [s, 0])) as Record<CommandStatus, number>;
+}

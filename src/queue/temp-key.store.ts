@@ -1,0 +1,57 @@
+/** Where temp keys are resolved (SPEC 6.3): the ensure_issue that defines them, and its result. */
+import type { EntityManager } from 'typeorm';
+import { isJiraKey } from '../common/keys.js';
+import { parseJson } from '../database/json.js';
+import { isTerminal, type CommandStatus } from './command.entity.js';
+import type { Resolution } from './commands/temp-keys.js';
+
+interface DefinerRow {
+  status: CommandStatus;
+  result: string | null;
+}
+
+const keyOf = (result: string | null): string | undefined => {
+  const key = parseJson<{ key?: unknown } | null>(result, null)?.key;
+  return isJiraKey(key) ? key : undefined;
+};
+
+/** The newest resolution of a temp key by any batch (optionally only batches before one), or undefined. */
+export async function resolvedKey(m: EntityManager, tempKey: string, beforeBatchId?: number): Promise<string | undefined> {
+  const rows: DefinerRow[] = await m.query(
+    `SELECT status, result FROM command
+      WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? AND json_extract(result, '$.key') IS NOT NULL
+        AND batch_id < ?
+      ORDER BY id DESC LIMIT 1`,
+    [tempKey, beforeBatchId ?? Number.MAX_SAFE_INTEGER],
+  );
+  return rows.length ? keyOf(rows[0].result) : undefined;
+}
+
+/** How a temp key stands for a command of `batchId`: its own batch's definer first, then earlier batches. */
+export async function resolveFor(m: EntityManager, batchId: number, tempKey: string): Promise<Resolution> {
+  const [definer]: DefinerRow[] = await m.query(
+    `SELECT status, result FROM command WHERE batch_id = ? AND type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? LIMIT 1`,
+    [batchId, tempKey],
+  );
+  if (definer) {
+    if (!isTerminal(definer.status)) return { state: 'pending' };
+    const key = keyOf(definer.result);
+    return key ? { state: 'resolved', key } : { state: 'failed' };
+  }
+  const key = await resolvedKey(m, tempKey, batchId);
+  return key ? { state: 'resolved', key } : { state: 'failed' };
+}
+
+/** The whole current mapping temp key → Jira key (newest resolution wins), for imports. */
+export async function tempKeyMapping(m: EntityManager): Promise<Map<string, string>> {
+  const rows: { temp_key: string; result: string }[] = await m.query(
+    `SELECT json_extract(params, '$.temp_key') AS temp_key, result FROM command
+      WHERE type = 'ensure_issue' AND json_extract(result, '$.key') IS NOT NULL ORDER BY id`,
+  );
+  const map = new Map<string, string>();
+  for (const r of rows) {
+    const key = keyOf(r.result);
+    if (key) map.set(r.temp_key, key);
+  }
+  return map;
+}

@@ -1,0 +1,46 @@
+import { COMMAND_TYPES, type CommandType } from '../queue/commands/catalogue.js';
+
+export type Pacing = Record<CommandType, number>;
+
+/** Every setting of SPEC 9, with `version` (starts at 1, bumped by every change). */
+export interface Settings {
+  version: number;
+  pacing: Pacing;
+  link_types: Record<string, string>;
+  fields: string[];
+  auto_refresh: { interval_minutes: number; jql: string | null };
+  backup_keep: number;
+  agent_offline_seconds: number;
+}
+
+export type SettingKey = Exclude<keyof Settings, 'version'>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  version: 1,
+  pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60 },
+  link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
+  fields: [],
+  auto_refresh: { interval_minutes: 0, jql: null },
+  backup_keep: 20,
+  agent_offline_seconds: 120,
+};
+
+export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS).filter((k) => k !== 'version') as SettingKey[];
+
+/** Keys whose PATCH merges per entry instead of replacing the whole value (SPEC 9). */
+export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh'];
+
+/** Applies a partial change (pure); `version` is the caller's business. */
+export function applyPatch(current: Settings, patch: Partial<Record<SettingKey, unknown>>): Settings {
+  const next: Settings = structuredClone(current);
+  for (const key of SETTING_KEYS) {
+    const value = patch[key];
+    if (value === undefined) continue;
+    (next as unknown as Record<string, unknown>)[key] = MERGED_KEYS.includes(key)
+      ? { ...(current[key] as object), ...(value as object) }
+      : structuredClone(value);
+  }
+  return next;
+}
+
+export { COMMAND_TYPES };

@@ -1,0 +1,26 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Settings } from './defaults.js';
+import { PatchSettingsDto, SettingsView } from './settings.dto.js';
+import { SettingsService } from './settings.service.js';
+
+@ApiTags('settings')
+@ApiBearerAuth('client')
+@Controller('settings')
+export class SettingsController {
+  constructor(private readonly settings: SettingsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'All settings with their version (SPEC 9)' })
+  @ApiOkResponse({ type: SettingsView })
+  get(): Settings {
+    return this.settings.get();
+  }
+
+  @Patch()
+  @ApiOperation({ summary: 'Change settings: each key given replaces it; pacing and auto_refresh merge per entry; bumps version' })
+  @ApiOkResponse({ type: SettingsView })
+  patch(@Body() dto: PatchSettingsDto): Promise<Settings> {
+    return this.settings.patch(dto);
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Db } from '../database/db.service.js';
+import { parseJson } from '../database/json.js';
+import { applyPatch, DEFAULT_SETTINGS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
+import type { PatchSettingsDto } from './settings.dto.js';
+
+/**
+ * Settings live in the `setting` table, one row per top-level key (absent = default). This process
+ * is the only writer, so the current value is kept in memory after start-up and after every change:
+ * the hot path (claim) reads pacing without a query.
+ */
+@Injectable()
+export class SettingsService implements OnModuleInit {
+  private current: Settings = structuredClone(DEFAULT_SETTINGS);
+
+  constructor(private readonly db: Db) {}
+
+  async onModuleInit(): Promise<void> {
+    this.current = await this.db.read((m) => this.load(m));
+  }
+
+  get(): Settings {
+    return this.current;
+  }
+
+  async patch(dto: PatchSettingsDto): Promise<Settings> {
+    const changes = Object.fromEntries(SETTING_KEYS.filter((k) => dto[k] !== undefined).map((k) => [k, dto[k]])) as Partial<Record<SettingKey, unknown>>;
+    if (Object.keys(changes).length === 0) return this.current;
+    const next = await this.db.transaction(async (m) => {
+      const stored = await this.load(m);
+      const updated = { ...applyPatch(stored, changes), version: stored.version + 1 };
+      for (const key of [...(Object.keys(changes) as SettingKey[]), 'version' as const]) {
+        await m.query('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
+          key,
+          JSON.stringify(updated[key]),
+        ]);
+      }
+      return updated;
+    });
+    this.current = next;
+    return next;
+  }
+
+  private async load(m: EntityManager): Promise<Settings> {
+    const rows: { key: string; value: string }[] = await m.query('SELECT key, value FROM setting');
+    const stored = new Map(rows.map((r) => [r.key, parseJson<unknown>(r.value, null)]));
+    const settings = structuredClone(DEFAULT_SETTINGS);
+    for (const key of [...SETTING_KEYS, 'version' as const]) {
+      if (stored.has(key)) (settings as unknown as Record<string, unknown>)[key] = stored.get(key);
+    }
+    // Merged keys keep defaults for entries an older hub did not know.
+    settings.pacing = { ...DEFAULT_SETTINGS.pacing, ...settings.pacing };
+    settings.auto_refresh = { ...DEFAULT_SETTINGS.auto_refresh, ...settings.auto_refresh };
+    return settings;
+  }
+}

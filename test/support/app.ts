@@ -1,0 +1,63 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { Clock } from '../../src/common/clock.js';
+import { loadConfig, type HubConfig } from '../../src/common/config.js';
+
+/** A clock that tests move by hand. */
+export class TestClock extends Clock {
+  constructor(private t = Date.parse('2026-11-30T10:00:00.000Z')) {
+    super();
+  }
+  override now(): Date {
+    return new Date(this.t);
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestHub {
+  app: NestExpressApplication;
+  http: ReturnType<typeof request>;
+  clock: TestClock;
+  config: HubConfig;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'jira-hub-test-'));
+}
+
+/**
+ * A real hub (real migrations, real better-sqlite3) on a temp-file database unless `dbPath` says
+ * otherwise; supertest drives it over HTTP.
+ */
+export async function startHub(env: Record<string, string> = {}, clock = new TestClock()): Promise<TestHub> {
+  const dir = tempDir();
+  const config = loadConfig({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env });
+  const app = await createApp(config, { clock, logger: false });
+  const http = request(app.getHttpServer());
+  return {
+    app,
+    http,
+    clock,
+    config,
+    dir,
+    close: async () => {
+      await app.close();
+      if (!env.HUB_DB_PATH) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const fields = (key: string, extra: Record<string, unknown> = { duedate: '2026-12-01' }) => ({ type: 'ensure_fields', params: { key, ...extra } });
+export const issue = (tempKey: string, summary: string, extra: Record<string, unknown> = {}) => ({
+  type: 'ensure_issue',
+  params: { temp_key: tempKey, issue_type: 'Task', summary, ...extra },
+});
+export const comment = (key: string, body = 'text') => ({ type: 'ensure_comment', params: { key, body } });
