@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { comment, fields, issue, startHub, type TestHub } from './support/app.js';
 
-describe('POST /batches', () => {
+describe('batches', () => {
   let hub: TestHub;
   beforeEach(async () => {
     hub = await startHub();
   });
   afterEach(() => hub.close());
+
+  const noBatches = async () => expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
 
   it('scenario 1: tail refresh and estimate on default pacing', async () => {
     const res = await hub.http
@@ -17,7 +19,123 @@ describe('POST /batches', () => {
     expect(res.body.commands.map((c: { seq: number }) => c.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(res.body.commands[5]).toMatchObject({ type: 'refresh', params: { keys: ['A-1', 'A-2', 'A-3'] }, status: 'queued', deliveries: 0 });
     expect(res.body.estimate_seconds).toBe(3 * 120 + 2 * 150 + 60);
+    expect(res.body.remaining_seconds).toBe(720);
     expect(res.body).toMatchObject({ title: 'Оценка', author: 'api', status: 'queued', cancelled_at: null });
-    expect(res.body.counts.queued).toBe(6);
+    expect(res.body.counts).toMatchObject({ queued: 6, claimed: 0, done: 0 });
+  });
+
+  it('scenario 2: duplicate summaries after trimming → 422 duplicate_summary, nothing written', async () => {
+    const res = await hub.http
+      .post('/batches')
+      .send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', ' Отчёт ')] })
+      .expect(422);
+    expect(res.body.error).toBe('duplicate_summary');
+    expect(res.body.detail).toContain('повторяется тема ensure_issue: «Отчёт»');
+    await noBatches();
+    await hub.http
+      .post('/batches')
+      .send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', 'отчёт')] })
+      .expect(201);
+  });
+
+  it('names every repeated summary', async () => {
+    const res = await hub.http
+      .post('/batches')
+      .send({ title: 't', commands: [issue('new:1', 'А'), issue('new:2', 'Б'), issue('new:3', 'А '), issue('new:4', ' Б')] })
+      .expect(422);
+    expect(res.body.detail).toContain('«А», «Б»');
+  });
+
+  const many = (n: number) => Array.from({ length: n }, (_, i) => fields(`A-${i + 1}`));
+  const bad: [string, unknown][] = [
+    ['unknown type', { title: 't', commands: [{ type: 'ensure_magic', params: {} }] }],
+    ['missing param', { title: 't', commands: [{ type: 'ensure_status', params: { key: 'A-1' } }] }],
+    ['unknown param', { title: 't', commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'S', extra: 1 } }] }],
+    ['bad key', { title: 't', commands: [fields('a-1')] }],
+    ['temp key not defined', { title: 't', commands: [fields('new:7')] }],
+    ['temp key used before its definer', { title: 't', commands: [fields('new:1'), issue('new:1', 'X')] }],
+    ['temp key defined twice', { title: 't', commands: [issue('new:1', 'X'), issue('new:1', 'Y')] }],
+    ['keys and jql together', { title: 't', commands: [{ type: 'refresh', params: { keys: ['A-1'], jql: 'project = A' } }] }],
+    ['empty path', { title: 't', commands: [{ type: 'ensure_status', params: { key: 'A-1', path: [] } }] }],
+    ['bad date', { title: 't', commands: [fields('A-1', { duedate: '2026-02-30' })] }],
+    ['0 commands', { title: 't', commands: [] }],
+    ['1001 commands', { title: 't', commands: many(1001) }],
+    ['empty title', { title: '  ', commands: [fields('A-1')] }],
+    ['no title', { commands: [fields('A-1')] }],
+    ['wrong param type', { title: 't', commands: [fields('A-1', { labels: 'x' })] }],
+    ['custom field not in settings', { title: 't', commands: [fields('A-1', { customfield_1: 'x' })] }],
+    ['params not an object', { title: 't', commands: [{ type: 'ensure_fields', params: ['A-1'] }] }],
+    ['unknown top-level property', { title: 't', commands: [fields('A-1')], colour: 'red' }],
+    ['commands not an array', { title: 't', commands: 'ensure_fields' }],
+  ];
+  it.each(bad)('%s → 422 validation_failed with a detail, nothing written', async (_, body) => {
+    const res = await hub.http.post('/batches').send(body as object).expect(422);
+    expect(res.body.error).toBe('validation_failed');
+    expect(typeof res.body.detail).toBe('string');
+    expect(res.body.detail.length).toBeGreaterThan(0);
+    await noBatches();
+  });
+
+  it('accepts 1000 commands and a custom field listed in settings', async () => {
+    await hub.http.post('/batches').send({ title: 't', commands: many(1000) }).expect(201);
+    await hub.http.patch('/settings').send({ fields: ['customfield_1'] }).expect(200);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1', { customfield_1: { value: 'x' } })] }).expect(201);
+  });
+
+  it('author defaults to the caller, or is taken as given', async () => {
+    expect((await hub.http.post('/batches').send({ title: 't', author: 'ivanov', commands: [fields('A-1')] })).body.author).toBe('ivanov');
+  });
+
+  it('a refresh-only batch gets no tail', async () => {
+    const res = await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
+    expect(res.body.commands).toHaveLength(1);
+    expect(res.body.estimate_seconds).toBe(60);
+  });
+
+  it('tail refresh names temp keys, parents, link ends in order of first appearance', async () => {
+    const res = await hub.http
+      .post('/batches')
+      .send({
+        title: 't',
+        commands: [
+          issue('new:1', 'X', { parent: 'A-9' }),
+          { type: 'ensure_link', params: { source: 'A-2', target: 'new:1', link_type: 'Blocks' } },
+          { type: 'refresh', params: { keys: ['A-3', 'A-2'] } },
+        ],
+      })
+      .expect(201);
+    expect(res.body.commands[3].params).toEqual({ keys: ['new:1', 'A-9', 'A-2', 'A-3'] });
+  });
+
+  it('lists newest first with paging and status filter; 404 for unknown ids', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await hub.http.post('/batches').send({ title: `b${i}`, commands: [fields('A-1')] })).body.id);
+    await hub.http.post(`/batches/${ids[1]}/cancel`).expect(200);
+    const all = (await hub.http.get('/batches').expect(200)).body;
+    expect(all.map((b: { id: number }) => b.id)).toEqual([...ids].reverse());
+    expect(all[0].commands).toBeUndefined();
+    expect((await hub.http.get('/batches?limit=1').expect(200)).body.map((b: { id: number }) => b.id)).toEqual([ids[2]]);
+    expect((await hub.http.get(`/batches?before_id=${ids[2]}`).expect(200)).body.map((b: { id: number }) => b.id)).toEqual([ids[1], ids[0]]);
+    expect((await hub.http.get('/batches?status=cancelled').expect(200)).body.map((b: { id: number }) => b.id)).toEqual([ids[1]]);
+    await hub.http.get('/batches?limit=0').expect(422);
+    await hub.http.get('/batches?status=nope').expect(422);
+    expect((await hub.http.get('/batches/999').expect(404)).body.error).toBe('not_found');
+    await hub.http.get('/batches/abc').expect(404);
+    await hub.http.get('/commands/999').expect(404);
+    await hub.http.post('/batches/999/cancel').expect(404);
+  });
+
+  it('scenario 10 (first half): cancel marks queued commands cancelled, idempotently', async () => {
+    const b = (await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1'), fields('A-2')] })).body;
+    const c1 = (await hub.http.post(`/batches/${b.id}/cancel`).expect(200)).body;
+    expect(c1.status).toBe('cancelled');
+    expect(c1.cancelled_at).toBe(hub.clock.iso());
+    expect(c1.commands.every((c: { status: string; finished_at: string }) => c.status === 'cancelled' && c.finished_at)).toBe(true);
+    expect(c1.remaining_seconds).toBe(0);
+    hub.clock.advance(1000);
+    const c2 = (await hub.http.post(`/batches/${b.id}/cancel`).expect(200)).body;
+    expect(c2.cancelled_at).toBe(c1.cancelled_at);
+    const cmd = (await hub.http.get(`/commands/${b.commands[0].id}`).expect(200)).body;
+    expect(cmd).toMatchObject({ id: b.commands[0].id, batch_id: b.id, seq: 1, status: 'cancelled', retry_of: null, deliveries: 0 });
   });
 });

@@ -61,3 +61,33 @@ export const issue = (tempKey: string, summary: string, extra: Record<string, un
   params: { temp_key: tempKey, issue_type: 'Task', summary, ...extra },
 });
 export const comment = (key: string, body = 'text') => ({ type: 'ensure_comment', params: { key, body } });
+
+/** The agent's two calls, as a test drives them. */
+export function agentOf(hub: TestHub) {
+  return {
+    claim: async (body: Record<string, unknown> = {}) => (await hub.http.post('/agent/claim').send(body).expect(200)).body,
+    report: (id: number, body: Record<string, unknown>) => hub.http.post(`/agent/commands/${id}/result`).send(body),
+    done: async (id: number, result: Record<string, unknown> = {}) =>
+      (await hub.http.post(`/agent/commands/${id}/result`).send({ status: 'done', result }).expect(200)).body,
+  };
+}
+
+/** A refresh result in SPEC 4's shape. */
+export function refreshResult(issues: Record<string, unknown>[], links: { source_key: string; target_key: string; link_type: string }[] = []) {
+  return {
+    issues: issues.map((i) => ({
+      summary: 's',
+      issue_type: 'Task',
+      status: 'To Do',
+      sprint: null,
+      assignee: null,
+      priority: null,
+      duedate: null,
+      labels: [],
+      created: null,
+      updated: null,
+      ...i,
+    })),
+    links,
+  };
+}

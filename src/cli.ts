@@ -1,0 +1,123 @@
+/**
+ * `jira-hub <command>`: serve (default), migrate, import <folder> [--json], agent, jira-sim.
+ * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createApp } from './app.js';
+import { AppModule } from './app.module.js';
+import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
+import { dataSourceOptions } from './database/data-source.js';
+import { migrate } from './database/migrate.js';
+import { databaseFile } from './database/sqlite-copy.js';
+import type { ImportReport } from './import/compare.js';
+import { ImportService } from './import/import.service.js';
+
+const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | help]`;
+
+/** Starts the hub and prints where it listens. */
+export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig(env);
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  const auth = config.clientToken ? 'bearer tokens required' : 'open mode (no tokens, loopback only)';
+  console.log(`Jira Hub listening on ${url}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  return { url, close: () => app.close() };
+}
+
+async function migrateOnly(config: HubConfig): Promise<void> {
+  const ds = await new DataSource(dataSourceOptions(config)).initialize();
+  try {
+    const result = await migrate(ds, { file: databaseFile(config.dbPath), logger: new Logger('Migrations') });
+    console.log(
+      result.applied.length
+        ? `migrated ${databaseFile(config.dbPath) ?? ':memory:'} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
+        : `schema v${result.to}: nothing to migrate`,
+    );
+  } finally {
+    await ds.destroy();
+  }
+}
+
+async function readIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export function formatReport(r: ImportReport): string {
+  const links = (title: string, list: ImportReport['missing_links']) =>
+    `${title}: ${list.length}${list.map((l) => `\n  ${l.source} —${l.link_type}→ ${l.target}`).join('')}`;
+  return [
+    `notes imported: ${r.notes}`,
+    `expected links: ${r.expected_links.length}`,
+    links('missing in Jira', r.missing_links),
+    links('reversed in Jira', r.reversed_links),
+    `keys not in the mirror: ${r.missing_keys.length ? r.missing_keys.join(', ') : 'none'}`,
+  ].join('\n');
+}
+
+async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
+  try {
+    const report = await app.get(ImportService).import({
+      notes: await readIfExists(join(folder, 'notes.csv')),
+      links: await readIfExists(join(folder, 'links.csv')),
+    });
+    console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
+  } finally {
+    await app.close();
+  }
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command = 'serve', ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        await serve(env);
+        return -1; // keeps running
+      case 'migrate':
+        await migrateOnly(loadConfig(env));
+        return 0;
+      case 'import': {
+        const folder = args.find((a) => !a.startsWith('--'));
+        if (!folder) throw new ConfigError('import needs a folder with notes.csv and/or links.csv');
+        await importFolder(loadConfig(env), folder, args.includes('--json'));
+        return 0;
+      }
+      case 'help':
+      case '--help':
+        console.log(USAGE);
+        return 0;
+      default:
+        console.error(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`jira-hub: ${err.message}`);
+      return 2;
+    }
+    const detail = (err as { detail?: string }).detail;
+    console.error(`jira-hub: ${detail ?? (err instanceof Error ? err.message : String(err))}`);
+    return 1;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  loadDotEnv();
+  const code = await main(process.argv.slice(2), process.env);
+  if (code >= 0) process.exit(code);
+}

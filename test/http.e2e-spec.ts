@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ConfigError } from '../src/common/config.js';
+import { serve } from '../src/cli.js';
+import { fields, startHub, type TestHub } from './support/app.js';
+
+const CLIENT = 'client-secret';
+const AGENT = 'agent-secret';
+
+describe('auth (SPEC 11.1)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub({ HUB_CLIENT_TOKEN: CLIENT, HUB_AGENT_TOKEN: AGENT });
+  });
+  afterAll(() => hub.close());
+
+  const clientRoutes: [string, string][] = [
+    ['get', '/batches'],
+    ['post', '/batches'],
+    ['get', '/settings'],
+    ['get', '/agent'],
+    ['get', '/issues'],
+    ['get', '/notes'],
+    ['get', '/sync-runs'],
+    ['post', '/import'],
+  ];
+  const agentRoutes: [string, string][] = [
+    ['post', '/agent/claim'],
+    ['get', '/agent/settings'],
+    ['post', '/agent/commands/1/result'],
+  ];
+  const call = (method: string, path: string) => (hub.http as unknown as Record<string, (p: string) => ReturnType<TestHub['http']['get']>>)[method](path);
+
+  it.each([...clientRoutes, ...agentRoutes])('%s %s: no token → 401, wrong token → 401', async (method, path) => {
+    expect((await call(method, path).expect(401)).body).toMatchObject({ error: 'unauthorized' });
+    await call(method, path).set('Authorization', 'Bearer nope').expect(401);
+    await call(method, path).set('Authorization', `Basic ${CLIENT}`).expect(401);
+  });
+
+  it.each(clientRoutes)('%s %s: the agent token → 403', async (method, path) => {
+    expect((await call(method, path).set('Authorization', `Bearer ${AGENT}`).expect(403)).body.error).toBe('forbidden');
+  });
+
+  it.each(agentRoutes)('%s %s: the client token → 403', async (method, path) => {
+    expect((await call(method, path).set('Authorization', `Bearer ${CLIENT}`).expect(403)).body.error).toBe('forbidden');
+  });
+
+  it('the right tokens pass; /health and /docs are open', async () => {
+    await hub.http.get('/batches').set('Authorization', `Bearer ${CLIENT}`).expect(200);
+    await hub.http.get('/agent').set('Authorization', `Bearer ${CLIENT}`).expect(200);
+    await hub.http.get('/agent/settings').set('Authorization', `Bearer ${AGENT}`).expect(200);
+    await hub.http.post('/agent/claim').set('Authorization', `Bearer ${AGENT}`).send({}).expect(200);
+    expect((await hub.http.get('/health').expect(200)).body).toEqual({ status: 'ok', schema_version: 2 });
+    expect((await hub.http.get('/docs').expect(200)).text).toContain('swagger');
+    const doc = (await hub.http.get('/docs/json').expect(200)).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/batches', '/agent/claim', '/agent/commands/{id}/result', '/import', '/notes/{key}']));
+    expect(doc.components.securitySchemes).toHaveProperty('client');
+    expect(doc.components.securitySchemes).toHaveProperty('agent');
+  });
+
+  it('the author defaults to the caller role', async () => {
+    const res = await hub.http.post('/batches').set('Authorization', `Bearer ${CLIENT}`).send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    expect(res.body.author).toBe('client');
+  });
+});
+
+describe('errors (SPEC 11.1)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+  });
+  afterAll(() => hub.close());
+
+  it('malformed JSON → 400 bad_json, nothing written', async () => {
+    const res = await hub.http.post('/batches').set('Content-Type', 'application/json').send('{"title": "t", "commands": [').expect(400);
+    expect(res.body).toEqual({ error: 'bad_json', detail: expect.any(String) });
+    expect((await hub.http.get('/batches')).body).toEqual([]);
+  });
+
+  it('a body over 5 MB → 413 payload_too_large; the result route takes up to 10 MB', async () => {
+    const big = 'x'.repeat(5 * 1024 * 1024 + 10);
+    const res = await hub.http.post('/batches').send({ title: big, commands: [fields('A-1')] }).expect(413);
+    expect(res.body.error).toBe('payload_too_large');
+    const six = 'y'.repeat(6 * 1024 * 1024);
+    // 6 MB reaches the result route (unknown command → 404 rather than 413)
+    await hub.http.post('/agent/commands/999/result').send({ status: 'failed', error: six }).expect(404);
+    await hub.http.post('/agent/commands/999/result').send({ status: 'failed', error: 'z'.repeat(11 * 1024 * 1024) }).expect(413);
+  });
+
+  it('unknown routes → 404 not_found in the spec body', async () => {
+    expect((await hub.http.get('/nope').expect(404)).body).toMatchObject({ error: 'not_found', detail: expect.any(String) });
+  });
+
+  it('a body that is a JSON array or string is rejected', async () => {
+    await hub.http.post('/batches').set('Content-Type', 'application/json').send('"hello"').expect(400);
+    const res = await hub.http.post('/agent/claim').send([1, 2]);
+    expect([400, 422]).toContain(res.status);
+  });
+});
+
+describe('start-up', () => {
+  it('refuses a non-loopback address without tokens, before listening', async () => {
+    await expect(serve({ HUB_HOST: '0.0.0.0', HUB_DB_PATH: ':memory:', HUB_PORT: '0' })).rejects.toThrow(ConfigError);
+    await expect(serve({ HUB_HOST: '0.0.0.0', HUB_DB_PATH: ':memory:', HUB_PORT: '0' })).rejects.toThrow(/loopback/);
+  });
+
+  it('serves on a loopback address in open mode and on 0.0.0.0 with both tokens', async () => {
+    const open = await serve({ HUB_DB_PATH: ':memory:', HUB_PORT: '0' });
+    expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${open.url}/health`);
+    expect(health.status).toBe(200);
+    await open.close();
+    const secured = await serve({ HUB_HOST: '0.0.0.0', HUB_DB_PATH: ':memory:', HUB_PORT: '0', HUB_CLIENT_TOKEN: 'a', HUB_AGENT_TOKEN: 'b' });
+    await secured.close();
+  });
+});
