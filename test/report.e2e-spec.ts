@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentOf, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+
+describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
+  let hub: TestHub;
+  let agent: ReturnType<typeof agentOf>;
+  beforeEach(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+  });
+  afterEach(() => hub.close());
+
+  const batch = async (commands: object[]) => (await hub.http.post('/batches').send({ title: 't', commands }).expect(201)).body;
+  const command = async (id: number) => (await hub.http.get(`/commands/${id}`).expect(200)).body;
+
+  it('done stores result, jira_calls, rate_limited, finished_at; a repeated report changes nothing', async () => {
+    await batch([fields('A-1')]);
+    const c = (await agent.claim()).command;
+    const res = await agent.report(c.id, { status: 'done', result: { changed: ['duedate'] }, jira_calls: 2, rate_limited: 1 }).expect(200);
+    expect(res.body).toMatchObject({ id: c.id, status: 'done', result: { changed: ['duedate'] }, jira_calls: 2, rate_limited: 1, finished_at: hub.clock.iso() });
+    hub.clock.advance(1000);
+    const again = await agent.report(c.id, { status: 'failed', error: 'late' }).expect(200);
+    expect(again.body).toEqual(res.body);
+    expect((await hub.http.get('/agent')).body.rate_limited_24h).toBe(1);
+  });
+
+  it('scenario 7: a report for a command never handed out → 409 not_claimed, it stays queued', async () => {
+    const b = await batch([fields('A-1')]);
+    const res = await agent.report(b.commands[0].id, { status: 'done', result: {} }).expect(409);
+    expect(res.body).toMatchObject({ error: 'not_claimed', detail: expect.any(String) });
+    expect((await command(b.commands[0].id)).status).toBe('queued');
+    await agent.report(99999, { status: 'done' }).expect(404);
+  });
+
+  it('failed cuts the error to 1500 characters; no error → the fixed text', async () => {
+    await batch([fields('A-1'), fields('A-2')]);
+    const c = (await agent.claim()).command;
+    const long = `HTTP 400: ${'ж'.repeat(2000)}`;
+    expect((await agent.report(c.id, { status: 'failed', error: long }).expect(200)).body.error).toBe(long.slice(0, 1500));
+    const d = (await agent.claim()).command;
+    expect((await agent.report(d.id, { status: 'failed', error: '  ' }).expect(200)).body.error).toBe('агент не сообщил причину');
+  });
+
+  const badReports: [string, object][] = [
+    ['unknown status', { status: 'ok' }],
+    ['non-object result', { status: 'done', result: [1] }],
+    ['string result', { status: 'done', result: 'fine' }],
+    ['negative jira_calls', { status: 'done', jira_calls: -1 }],
+    ['fractional rate_limited', { status: 'done', rate_limited: 0.5 }],
+    ['unknown property', { status: 'done', colour: 'red' }],
+  ];
+  it.each(badReports)('%s → 422, nothing changed', async (_, body) => {
+    await batch([fields('A-1')]);
+    const c = (await agent.claim()).command;
+    expect((await agent.report(c.id, body as Record<string, unknown>).expect(422)).body.error).toBe('validation_failed');
+    expect(await command(c.id)).toMatchObject({ status: 'claimed', result: null });
+  });
+
+  it('a refresh done without issues, or an ensure_issue done without a key → 422, nothing changed', async () => {
+    await batch([{ type: 'refresh', params: { keys: ['A-1'] } }]);
+    const r = (await agent.claim()).command;
+    await agent.report(r.id, { status: 'done', result: { links: [] } }).expect(422);
+    await agent.report(r.id, { status: 'done', result: { issues: [{ key: 'bad key' }] } }).expect(422);
+    expect((await command(r.id)).status).toBe('claimed');
+    expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ command_id: r.id, finished_at: null });
+    await agent.done(r.id, refreshResult([{ key: 'A-1' }]));
+    await batch([issue('new:1', 'X')]);
+    const i = (await agent.claim()).command;
+    await agent.report(i.id, { status: 'done', result: { created: true } }).expect(422);
+    expect((await command(i.id)).status).toBe('claimed');
+  });
+
+  it('scenario 6: a lost ensure_issue report → re-delivered; done with the found key moves the note and feeds dependents', async () => {
+    await hub.http.put('/notes/new:5').send({ fact_status: 'план', comment: 'важно' }).expect(200);
+    const b = await batch([issue('new:5', 'Отчёт'), fields('new:5')]);
+    const first = (await agent.claim()).command;
+    const again = (await agent.claim()).command; // the report was lost; the agent claims again
+    expect(again).toMatchObject({ id: first.id, deliveries: 2 });
+    await agent.done(first.id, { key: 'A-20', created: false });
+    const dep = (await agent.claim()).command;
+    expect(dep).toMatchObject({ id: b.commands[1].id, params: { key: 'A-20' } });
+    await hub.http.get('/notes/new:5').expect(404);
+    expect((await hub.http.get('/notes/A-20').expect(200)).body).toMatchObject({ key: 'A-20', fact_status: 'план', comment: 'важно' });
+  });
+
+  it('a note already on the key wins field by field when the temp key note moves', async () => {
+    await hub.http.put('/notes/new:1').send({ fact_status: 'из плана', comment: 'план' }).expect(200);
+    await hub.http.put('/notes/A-7').send({ comment: 'своё' }).expect(200);
+    await batch([issue('new:1', 'X')]);
+    await agent.done((await agent.claim()).command.id, { key: 'A-7', created: false });
+    expect((await hub.http.get('/notes/A-7')).body).toMatchObject({ fact_status: 'из плана', comment: 'своё' });
+  });
+
+  it('scenario 8: a force-cancelled ensure_issue keeps cancelled on a late done, stores the result once, moves the note', async () => {
+    await hub.http.put('/notes/new:1').send({ comment: 'n' }).expect(200);
+    await batch([issue('new:1', 'X')]);
+    const c = (await agent.claim()).command;
+    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body.error).toBe('claimed');
+    const cancelled = (await hub.http.post(`/commands/${c.id}/cancel`).send({ force: true }).expect(200)).body;
+    expect(cancelled).toMatchObject({ status: 'cancelled', finished_at: hub.clock.iso() });
+    hub.clock.advance(60_000);
+    const late = (await agent.report(c.id, { status: 'done', result: { key: 'A-20', created: true }, jira_calls: 3 }).expect(200)).body;
+    expect(late).toMatchObject({ status: 'cancelled', finished_at: cancelled.finished_at, result: { key: 'A-20', created: true }, jira_calls: 3 });
+    expect((await hub.http.get('/notes/A-20').expect(200)).body.comment).toBe('n');
+    const second = (await agent.report(c.id, { status: 'done', result: { key: 'A-21', created: true } }).expect(200)).body;
+    expect(second).toEqual(late);
+    const failed = (await agent.report(c.id, { status: 'failed', error: 'x' }).expect(200)).body;
+    expect(failed).toEqual(late);
+    await hub.http.get('/notes/A-21').expect(404);
+    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body.error).toBe('finished');
+  });
+
+  it('retry: failed/cancelled/skipped → new batch «Повтор команды #id» with retry_of; other statuses → 409', async () => {
+    const b = await batch([fields('A-1'), fields('A-2')]);
+    const c = (await agent.claim()).command;
+    expect((await hub.http.post(`/commands/${c.id}/retry`).expect(409)).body.error).toBe('conflict'); // claimed
+    await agent.report(c.id, { status: 'failed', error: 'HTTP 500: boom' }).expect(200);
+    const retry = (await hub.http.post(`/commands/${c.id}/retry`).expect(201)).body;
+    expect(retry).toMatchObject({ title: `Повтор команды #${c.id}`, status: 'queued', estimate_seconds: 180 });
+    expect(retry.commands).toHaveLength(2);
+    expect(retry.commands[0]).toMatchObject({ type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' }, retry_of: c.id });
+    expect(retry.commands[1]).toMatchObject({ type: 'refresh', params: { keys: ['A-1'] }, retry_of: null });
+    expect((await command(c.id)).status).toBe('failed');
+    const d = (await agent.claim()).command;
+    await agent.done(d.id);
+    expect((await hub.http.post(`/commands/${d.id}/retry`).expect(409)).body.error).toBe('conflict'); // done
+    await hub.http.post(`/commands/${b.commands[2].id}/cancel`).send({}).expect(200);
+    await hub.http.post(`/commands/${b.commands[2].id}/retry`).expect(201);
+    await hub.http.post('/commands/99999/retry').expect(404);
+  });
+});
+
+describe('sync runs and backups (SPEC 3.2, 13 scenario 9)', () => {
+  let hub: TestHub;
+  let agent: ReturnType<typeof agentOf>;
+  beforeEach(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+  });
+  afterEach(() => hub.close());
+
+  const backups = () => (existsSync(join(hub.dir, 'backups')) ? readdirSync(join(hub.dir, 'backups')).sort() : []);
+
+  it('a re-delivered refresh keeps one sync run; a re-delivered first write keeps one backup', async () => {
+    const b = await (await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] })).body;
+    const c = (await agent.claim()).command;
+    expect(backups()).toEqual([`20261130-100000-batch-${b.id}.sqlite`]);
+    hub.clock.advance(1000);
+    await agent.claim();
+    expect(backups()).toHaveLength(1);
+    await agent.done(c.id);
+    const r = (await agent.claim()).command;
+    await agent.claim();
+    await agent.claim();
+    const runs = (await hub.http.get('/sync-runs').expect(200)).body;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ command_id: r.id, kind: 'keys', query: 'A-1', finished_at: null });
+    await agent.done(r.id, refreshResult([]));
+    expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ issues: 0, links: 0, missing: ['A-1'], finished_at: hub.clock.iso() });
+    expect(backups()).toHaveLength(1);
+  });
+
+  it('a refresh-only batch makes no backup; rotation keeps the newest backup_keep copies', async () => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] });
+    await agent.done((await agent.claim()).command.id, refreshResult([]));
+    expect(backups()).toEqual([]);
+    await hub.http.patch('/settings').send({ backup_keep: 2 }).expect(200);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] })).body.id);
+      hub.clock.advance(1000);
+      for (let k = 0; k < 2; k++) {
+        const c = (await agent.claim()).command;
+        await agent.done(c.id, c.type === 'refresh' ? refreshResult([]) : {});
+      }
+    }
+    expect(backups()).toEqual([`20261130-100002-batch-${ids[1]}.sqlite`, `20261130-100003-batch-${ids[2]}.sqlite`]);
+  });
+
+  it('a failed backup is a warning in GET /agent and does not stop the queue', async () => {
+    mkdirSync(join(hub.dir, 'backups'));
+    chmodSync(join(hub.dir, 'backups'), 0o500);
+    try {
+      if (process.getuid?.() === 0) {
+        // root ignores directory permissions: make the target name a directory instead
+        chmodSync(join(hub.dir, 'backups'), 0o700);
+        mkdirSync(join(hub.dir, 'backups', '20261130-100000-batch-1.sqlite'));
+      }
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] });
+      const c = (await agent.claim()).command;
+      expect(c).toMatchObject({ type: 'ensure_fields' });
+      const status = (await hub.http.get('/agent')).body;
+      expect(status.warning).toContain('резервную копию');
+    } finally {
+      chmodSync(join(hub.dir, 'backups'), 0o700);
+    }
+  });
+});
