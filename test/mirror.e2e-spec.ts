@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+
+describe('mirror and notes (SPEC 7)', () => {
+  let hub: TestHub;
+  let agent: ReturnType<typeof agentOf>;
+  beforeEach(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+  });
+  afterEach(() => hub.close());
+
+  /** Runs one refresh batch through the agent with the given result. */
+  async function refresh(params: Record<string, unknown>, result: object) {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params }] }).expect(201);
+    const c = (await agent.claim()).command;
+    return (await agent.report(c.id, { status: 'done', result }).expect(200)).body;
+  }
+
+  it('upserts issues, keeps unknown fields in `fields`, lists and filters them', async () => {
+    await refresh(
+      { keys: ['A-1', 'A-2', 'A-3'] },
+      refreshResult(
+        [
+          { key: 'A-1', summary: 'Отчёт о продажах', status: 'In Progress', sprint: 'Спринт 2', labels: ['x'], customfield_10042: 5, fields: { story_points: 3 } },
+          { key: 'A-2', summary: 'Другое', status: 'Done' },
+        ],
+        [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }],
+      ),
+    );
+    const one = (await hub.http.get('/issues/A-1').expect(200)).body;
+    expect(one).toMatchObject({
+      key: 'A-1',
+      summary: 'Отчёт о продажах',
+      status: 'In Progress',
+      sprint: 'Спринт 2',
+      labels: ['x'],
+      fields: { customfield_10042: 5, story_points: 3 },
+      synced_at: hub.clock.iso(),
+      links_out: [{ target_key: 'A-2', link_type: 'Blocks' }],
+      links_in: [],
+      note: null,
+    });
+    expect((await hub.http.get('/issues/A-2')).body.links_in).toEqual([{ source_key: 'A-1', link_type: 'Blocks' }]);
+    expect((await hub.http.get('/issues?q=ОТЧЁТ')).body.map((i: { key: string }) => i.key)).toEqual(['A-1']);
+    expect((await hub.http.get('/issues?status=Done')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
+    expect((await hub.http.get('/issues?sprint=Спринт 2')).body.map((i: { key: string }) => i.key)).toEqual(['A-1']);
+    expect((await hub.http.get('/issues?keys=A-2,A-9')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
+    expect((await hub.http.get('/issues?limit=1&offset=1')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
+    await hub.http.get('/issues/A-3').expect(404);
+    const run = (await hub.http.get('/sync-runs')).body[0];
+    expect(run).toMatchObject({ kind: 'keys', query: 'A-1,A-2,A-3', issues: 2, links: 1, missing: ['A-3'], error: null });
+  });
+
+  it('a link removed in Jira disappears; an issue not returned stays', async () => {
+    await refresh({ keys: ['A-1', 'A-2'] }, refreshResult([{ key: 'A-1' }, { key: 'A-2' }], [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }]));
+    await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1', status: 'Done' }], []));
+    expect((await hub.http.get('/issues/A-1')).body).toMatchObject({ status: 'Done', links_out: [] });
+    expect((await hub.http.get('/issues/A-2')).body.links_in).toEqual([]);
+    await refresh({ keys: ['A-1', 'A-2'] }, { issues: [], links: [], missing_keys: ['A-1', 'A-2'] });
+    await hub.http.get('/issues/A-1').expect(200);
+    expect((await hub.http.get('/sync-runs')).body[0].missing).toEqual(['A-1', 'A-2']);
+  });
+
+  it('a failed refresh closes its sync run with the error', async () => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] });
+    const c = (await agent.claim()).command;
+    await agent.report(c.id, { status: 'failed', error: 'HTTP 400: bad JQL' }).expect(200);
+    expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ kind: 'jql', query: 'project = A', error: 'HTTP 400: bad JQL', finished_at: hub.clock.iso() });
+  });
+
+  it('notes: PUT creates and changes (a field left out is kept), GET lists; bad keys → 422', async () => {
+    expect((await hub.http.put('/notes/A-1').send({ fact_status: 'готово' }).expect(200)).body).toMatchObject({
+      key: 'A-1',
+      fact_status: 'готово',
+      comment: null,
+      source: 'api',
+      updated_at: hub.clock.iso(),
+    });
+    await hub.http.put('/notes/A-1').send({ comment: 'ок' }).expect(200);
+    expect((await hub.http.get('/notes/A-1')).body).toMatchObject({ fact_status: 'готово', comment: 'ок' });
+    await hub.http.put('/notes/A-1').send({ fact_status: null }).expect(200);
+    expect((await hub.http.get('/notes/A-1')).body.fact_status).toBeNull();
+    await hub.http.put('/notes/new:3').send({ comment: 'план' }).expect(200);
+    expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).toEqual(['A-1', 'new:3']);
+    await hub.http.put('/notes/not-a-key').send({ comment: 'x' }).expect(422);
+    await hub.http.put('/notes/A-2').send({ comment: 5 }).expect(422);
+    await hub.http.get('/notes/A-2').expect(404);
+    await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1' }]));
+    expect((await hub.http.get('/issues/A-1')).body.note).toMatchObject({ key: 'A-1', comment: 'ок' });
+  });
+
+  it('the tail refresh of a batch confirms nothing it did not see; a done refresh batch is done', async () => {
+    const b = (await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_sprint', params: { key: 'A-7', sprint: 'Спринт 2' } }] })).body;
+    const s = (await agent.claim()).command;
+    await agent.done(s.id, { sprint_id: 12 });
+    const tail = (await agent.claim()).command;
+    await agent.done(tail.id, refreshResult([{ key: 'A-7', sprint: 'Спринт 2' }]));
+    expect((await hub.http.get(`/batches/${b.id}`)).body).toMatchObject({ status: 'done', counts: { done: 2 } });
+  });
+});
