@@ -8,10 +8,19 @@ export class CommandDeliveries1764460800000 implements MigrationInterface {
   static readonly schemaVersion = 2;
 
   async up(q: QueryRunner): Promise<void> {
-    await q.addColumns('command', [
+    const columns = [
       new TableColumn({ name: 'deliveries', type: 'integer', isNullable: false, default: 0 }),
       new TableColumn({ name: 'retry_of', type: 'integer', isNullable: true }),
-    ]);
+    ];
+    if (q.connection.driver.options.type === 'better-sqlite3') {
+      // TypeORM's SQLite addColumns rebuilds the table, and its parser drops the AUTOINCREMENT of the
+      // unquoted `id` of databases made by earlier hubs (SPEC 3.1 DDL). SQLite can add these columns in place.
+      for (const c of columns) {
+        await q.query(`ALTER TABLE command ADD COLUMN ${c.name} INTEGER ${c.isNullable ? 'NULL' : `NOT NULL DEFAULT ${c.default}`}`);
+      }
+    } else {
+      await q.addColumns('command', columns);
+    }
     await q.manager.createQueryBuilder().update('command').set({ deliveries: 1 }).where('status = :s', { s: 'claimed' }).execute();
     // The next queued command in queue order, and the oldest claimed one: one index probe each.
     await q.createIndex('command', new TableIndex({ name: 'idx_command_queued', columnNames: ['batch_id', 'seq'], where: "status = 'queued'" }));

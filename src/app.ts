@@ -54,6 +54,8 @@ export interface AppOptions {
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
+    // A failed start (a bad database, say) rejects here instead of ending the process.
+    abortOnError: false,
     logger: options.logger === false ? false : NEST_LEVELS[config.logLevel],
   });
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT }));

@@ -1,5 +1,6 @@
 /**
- * `jira-hub <command>`: serve (default), migrate, import <folder> [--json], agent, jira-sim.
+ * `jira-hub <command>`: serve (default), migrate, import <folder> [--json], agent (the reference agent,
+ * src/jira-agent), jira-sim (the Jira simulator, src/jira-sim).
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
 import 'reflect-metadata';
@@ -95,6 +96,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         const folder = args.find((a) => !a.startsWith('--'));
         if (!folder) throw new ConfigError('import needs a folder with notes.csv and/or links.csv');
         await importFolder(loadConfig(env), folder, args.includes('--json'));
+        return 0;
+      }
+      case 'agent': {
+        const { runAgentFromEnv } = await import('./jira-agent/main.js');
+        await runAgentFromEnv(env);
+        return 0;
+      }
+      case 'jira-sim': {
+        const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
+        await runSimulatorFromEnv(env);
         return 0;
       }
       case 'help':

@@ -17,12 +17,16 @@ import { databaseFile } from './sqlite-copy.js';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [HUB_CONFIG],
-      useFactory: (config: HubConfig) => dataSourceOptions(config),
+      // One attempt: a database that cannot be opened or migrated will not get better by retrying.
+      useFactory: (config: HubConfig) => ({ ...dataSourceOptions(config), retryAttempts: 1 }),
       dataSourceFactory: async (options) => {
         const ds = await new DataSource(options!).initialize();
         const logger = new Logger('Migrations');
         const file = options!.database === ':memory:' ? null : databaseFile(String(options!.database));
-        const result = await migrate(ds, { file, logger });
+        const result = await migrate(ds, { file, logger }).catch(async (err) => {
+          await ds.destroy();
+          throw err;
+        });
         logger.log(`schema version ${result.to}${result.applied.length ? ` (from ${result.from})` : ''}`);
         return ds;
       },

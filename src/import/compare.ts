@@ -59,10 +59,10 @@ export function compare(input: CompareInput): ImportReport {
     if (input.hasLink(l.target, l.source, l.link_type)) reversed_links.push(l);
     else missing_links.push(l);
   }
-  const named = [
-    ...input.notes.map((n) => resolve(n.key, input.tempKeys)),
-    ...expected.flatMap((l) => [l.source, l.target]),
-  ].filter((k): k is string => k !== undefined);
+  // Every Jira key the package names counts, also the known end of a row skipped for its other end.
+  const named = [...input.notes.map((n) => n.key), ...input.links.flatMap((l) => [l.from, l.to])]
+    .map((k) => resolve(k, input.tempKeys))
+    .filter((k): k is string => k !== undefined);
   const missing_keys = [...new Set(named)].filter((k) => !input.hasIssue(k)).sort();
   return { notes: input.notes.length, expected_links: expected, missing_keys, missing_links, reversed_links };
 }

@@ -42,9 +42,9 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** `;` when the header line has more semicolons than commas, else `,`. */
+/** `;` when the header (the first non-empty line) has more semicolons than commas, else `,`. */
 export function detectDelimiter(text: string): ',' | ';' {
-  const header = text.split(/\r?\n/, 1)[0] ?? '';
+  const header = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
   const count = (c: string) => header.split(c).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
@@ -55,24 +55,27 @@ function readTable(file: PackageFile, data: Buffer): { row: number; values: Reco
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   let records: string[][];
   try {
-    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: true, trim: true, info: false });
+    // Empty lines are kept while parsing so that every record keeps its line number in the file.
+    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: false, trim: true });
   } catch (err) {
     const line = (err as { lines?: number }).lines ?? null;
     throw new PackageError(file, line, `CSV не читается: ${(err as Error).message}`);
   }
-  const [header, ...body] = records;
+  const numbered = records.map((cells, i) => ({ row: i + 1, cells })).filter(({ cells }) => cells.some((c) => c !== ''));
+  if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
+  const [{ row: headerRow, cells: header }, ...body] = numbered;
   const names = header.map((h) => HEADERS[file][h.trim().toLowerCase()]);
   if (names.every((n) => n === undefined)) {
-    throw new PackageError(file, 1, `нет известных столбцов; ожидаются ${Object.keys(HEADERS[file]).join(', ')}`);
+    throw new PackageError(file, headerRow, `нет известных столбцов; ожидаются ${Object.keys(HEADERS[file]).join(', ')}`);
   }
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
-  if (missing.length) throw new PackageError(file, 1, `нет обязательных столбцов: ${missing.join(', ')}`);
-  return body.map((cells, i) => {
+  if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
+  return body.map(({ row, cells }) => {
     const values: Record<string, string> = {};
     names.forEach((n, j) => {
       if (n && values[n] === undefined) values[n] = cells[j] ?? '';
     });
-    return { row: i + 2, values };
+    return { row, values };
   });
 }
 

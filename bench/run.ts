@@ -1,0 +1,169 @@
+/**
+ * `npm run bench`: the speed and memory targets of the issues, measured on a temp-file database
+ * through the real app. Prints one line per figure with its target; exits 1 when a target is missed.
+ */
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/common/config.js';
+import { ImportService } from '../src/import/import.service.js';
+import { BatchesService } from '../src/queue/batches.service.js';
+import { DeliveryService } from '../src/queue/delivery.service.js';
+import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
+
+const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
+function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
+  results.push({ name, value, unit, ok, target });
+  console.log(`${ok ? 'ok  ' : 'MISS'} ${name}: ${value.toFixed(unit === 'MB' || unit === 'ms' ? 1 : 0)} ${unit} (target ${target})`);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
+
+async function hub(dir: string, name = 'hub.sqlite') {
+  const config = loadConfig({ HUB_DB_PATH: join(dir, name), HUB_LOG_LEVEL: 'error' });
+  const app = await createApp(config, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, url: `http://127.0.0.1:${port}`, config };
+}
+
+const resultFor = (type: string) => (type === 'refresh' ? { issues: [], links: [] } : {});
+
+const fieldsBatch = (n: number, title = 'bench'): CreateBatchDto =>
+  ({ title, commands: Array.from({ length: n }, (_, i) => ({ type: 'ensure_fields', params: { key: `A-${i + 1}`, duedate: '2026-12-01' } })) }) as CreateBatchDto;
+
+async function post(url: string, body: unknown): Promise<Response> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+  return res;
+}
+
+async function batchPost(dir: string): Promise<void> {
+  const { app, url } = await hub(dir, 'post.sqlite');
+  const times: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t = performance.now();
+    await (await post(`${url}/batches`, fieldsBatch(1000))).json();
+    times.push(performance.now() - t);
+  }
+  report('POST /batches with 1000 commands, median of 30', median(times), 'ms', median(times) < 150, '< 150 ms');
+  await app.close();
+}
+
+/** Claim + report cycles over HTTP by one sequential keep-alive client. */
+async function httpCycles(url: string, n: number): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; i < n; i++) {
+    const { command } = await (await post(`${url}/agent/claim`, {})).json();
+    await (await post(`${url}/agent/commands/${command.id}/result`, { status: 'done', result: resultFor(command.type) })).json();
+  }
+  return n / ((performance.now() - t) / 1000);
+}
+
+async function cycles(dir: string): Promise<void> {
+  const small = await hub(dir, 'cycles-small.sqlite');
+  const batches = small.app.get(BatchesService);
+  for (let i = 0; i < 6; i++) await batches.create(fieldsBatch(1000), 'bench');
+  await httpCycles(small.url, 200); // warm-up
+  const rateSmall = await httpCycles(small.url, 2000);
+  report('claim+report over HTTP, ~100..3000 queued', rateSmall, 'cycles/s', rateSmall >= 1000, '>= 1000 cycles/s');
+
+  const delivery = small.app.get(DeliveryService);
+  const t = performance.now();
+  const n = 3000;
+  for (let i = 0; i < n; i++) {
+    const c = await delivery.claim({});
+    await delivery.report(c!.id, { status: 'done', result: resultFor(c!.type) });
+  }
+  const rateService = n / ((performance.now() - t) / 1000);
+  report('claim+report through the service (file database, synchronous=FULL)', rateService, 'cycles/s', rateService >= 5000, '>= 5000 cycles/s');
+  await small.app.close();
+
+  const big = await hub(dir, 'cycles-big.sqlite');
+  const bigBatches = big.app.get(BatchesService);
+  for (let i = 0; i < 100; i++) await bigBatches.create(fieldsBatch(1000), 'bench');
+  await httpCycles(big.url, 200);
+  const rateBig = await httpCycles(big.url, 2000);
+  report('claim+report over HTTP with 100,000 queued, share of the small-queue rate', (100 * rateBig) / rateSmall, '%', rateBig >= 0.8 * rateSmall, '>= 80 %');
+  await big.app.close();
+}
+
+async function refreshBench(dir: string): Promise<void> {
+  const { app, url } = await hub(dir, 'refresh.sqlite');
+  const issues = Array.from({ length: 10_000 }, (_, i) => ({
+    key: `A-${i + 1}`,
+    summary: `Задача ${i + 1}`,
+    issue_type: 'Task',
+    status: 'In Progress',
+    sprint: 'Спринт 2',
+    assignee: 'ivanov',
+    priority: 'Medium',
+    duedate: '2026-12-01',
+    labels: ['a', 'b'],
+    created: '2026-01-01T00:00:00.000+00:00',
+    updated: '2026-11-01T00:00:00.000+00:00',
+    customfield_10042: i,
+  }));
+  const links = Array.from({ length: 20_000 }, (_, i) => ({ source_key: `A-${(i % 10_000) + 1}`, target_key: `A-${((i * 7 + 3) % 10_000) + 1}`, link_type: i % 2 ? 'Blocks' : 'Relates' }));
+  await post(`${url}/batches`, { title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] });
+  const { command } = await (await post(`${url}/agent/claim`, {})).json();
+  const before = rssMb();
+  const t = performance.now();
+  await (await post(`${url}/agent/commands/${command.id}/result`, { status: 'done', result: { issues, links } })).json();
+  const ms = performance.now() - t;
+  report('refresh result of 10,000 issues and 20,000 links applied, with confirmation, over HTTP', ms, 'ms', ms < 2000, '< 2000 ms');
+  const peak = Math.max(before, rssMb(), process.resourceUsage().maxRSS / 1024);
+  report('peak RSS of the process during the refresh', peak, 'MB', peak < 400, '< 400 MB');
+
+  const rows = ['from,type,to,note', ...links.slice(0, 10_000).map((l) => `${l.source_key},блокирует,${l.target_key},`)].join('\n');
+  const t2 = performance.now();
+  await app.get(ImportService).import({ links: Buffer.from(rows) });
+  const ms2 = performance.now() - t2;
+  report('import of a 10,000-row links.csv', ms2, 'ms', ms2 < 2000, '< 2000 ms');
+  await app.close();
+}
+
+/** Start to listening of the built CLI on an existing database, and its RSS after start. */
+async function startup(dir: string): Promise<void> {
+  const db = join(dir, 'startup.sqlite');
+  const first = await hub(dir, 'startup.sqlite');
+  await first.app.get(BatchesService).create(fieldsBatch(1000), 'bench');
+  await first.app.close();
+  const cli = new URL('../src/cli.js', import.meta.url).pathname;
+  const times: number[] = [];
+  let rss = 0;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('listening on') && resolve());
+      child.on('exit', (code) => reject(new Error(`hub exited with ${code}`)));
+    });
+    times.push(performance.now() - t);
+    const { readFileSync } = await import('node:fs');
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    rss = Math.max(rss, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+    child.removeAllListeners('exit');
+    child.kill();
+    await new Promise((r) => child.once('exit', r));
+  }
+  report('start to listening on an existing database (median of 5)', median(times), 'ms', median(times) < 2000, '< 2000 ms');
+  report('RSS after start', rss, 'MB', rss < 150, '< 150 MB');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'jira-hub-bench-'));
+try {
+  await batchPost(dir);
+  await startup(dir);
+  await cycles(dir);
+  await refreshBench(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const missed = results.filter((r) => !r.ok);
+console.log(missed.length ? `${missed.length} target(s) missed` : 'all targets met');
+process.exit(missed.length ? 1 : 0);

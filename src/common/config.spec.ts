@@ -1,0 +1,150 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, isLoopback, loadConfig } from './config.js';
+
+const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret' };
+
+/** The ConfigError message thrown by loadConfig(env), or a failure when it loads. */
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError, the configuration loaded');
+}
+
+describe('loadConfig (SPEC 14)', () => {
+  it('has the defaults of SPEC 14 for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      dbPath: './data/hub.sqlite',
+      databaseUrl: undefined,
+      host: '127.0.0.1',
+      port: 3000,
+      clientToken: undefined,
+      agentToken: undefined,
+      logLevel: 'info',
+      claimMaxWaitSeconds: 60,
+    });
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ HUB_DB_PATH: ' ', HUB_HOST: '', HUB_PORT: ' ', HUB_LOG_LEVEL: '', HUB_CLIENT_TOKEN: ' ', HUB_AGENT_TOKEN: '' })).toEqual(loadConfig({}));
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        ...TOKENS,
+        HUB_DB_PATH: ':memory:',
+        HUB_HOST: '0.0.0.0',
+        HUB_PORT: '8080',
+        HUB_LOG_LEVEL: 'debug',
+        HUB_CLAIM_MAX_WAIT_SECONDS: '5',
+      }),
+    ).toEqual({
+      dbPath: ':memory:',
+      databaseUrl: undefined,
+      host: '0.0.0.0',
+      port: 8080,
+      clientToken: 'client-secret',
+      agentToken: 'agent-secret',
+      logLevel: 'debug',
+      claimMaxWaitSeconds: 5,
+    });
+  });
+
+  it.each([
+    ['0', 0],
+    ['65535', 65535],
+  ])('HUB_PORT %s is accepted', (raw, port) => {
+    expect(loadConfig({ HUB_PORT: raw }).port).toBe(port);
+  });
+
+  it.each([['debug'], ['info'], ['warn'], ['error']])('HUB_LOG_LEVEL %s is accepted', (level) => {
+    expect(loadConfig({ HUB_LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it.each([
+    ['0', 0],
+    ['60', 60],
+  ])('HUB_CLAIM_MAX_WAIT_SECONDS %s is accepted', (raw, n) => {
+    expect(loadConfig({ HUB_CLAIM_MAX_WAIT_SECONDS: raw }).claimMaxWaitSeconds).toBe(n);
+  });
+
+  it.each([
+    ['HUB_PORT', 'abc'],
+    ['HUB_PORT', '-1'],
+    ['HUB_PORT', '65536'],
+    ['HUB_PORT', '3000.5'],
+    ['HUB_LOG_LEVEL', 'verbose'],
+    ['HUB_LOG_LEVEL', 'trace'],
+    ['HUB_CLAIM_MAX_WAIT_SECONDS', '61'],
+    ['HUB_CLAIM_MAX_WAIT_SECONDS', '-1'],
+    ['HUB_CLAIM_MAX_WAIT_SECONDS', 'ten'],
+  ])('%s=%s → error naming the variable and the value', (name, raw) => {
+    const message = configError({ [name]: raw });
+    expect(message).toContain(name);
+    expect(message).toContain(raw);
+  });
+
+  it.each([['127.0.0.1'], ['127.0.0.2'], ['::1'], ['localhost']])('serves without tokens on loopback %s', (host) => {
+    const config = loadConfig({ HUB_HOST: host });
+    expect(config.host).toBe(host);
+    expect(config.clientToken).toBeUndefined();
+    expect(config.agentToken).toBeUndefined();
+  });
+
+  it.each([['0.0.0.0'], ['::'], ['192.168.1.10'], ['hub.example.com']])('refuses %s without tokens, with a clear message', (host) => {
+    const message = configError({ HUB_HOST: host });
+    expect(message).toContain(host);
+    expect(message).toContain('HUB_CLIENT_TOKEN');
+    expect(message).toContain('HUB_AGENT_TOKEN');
+    expect(message).toMatch(/loopback/);
+  });
+
+  it.each([['0.0.0.0'], ['192.168.1.10']])('serves on %s with both tokens', (host) => {
+    expect(loadConfig({ ...TOKENS, HUB_HOST: host }).host).toBe(host);
+  });
+
+  it.each([
+    ['only the client token', { HUB_CLIENT_TOKEN: 'c' }],
+    ['only the agent token', { HUB_AGENT_TOKEN: 'a' }],
+    ['only the client token, on 0.0.0.0', { HUB_CLIENT_TOKEN: 'c', HUB_HOST: '0.0.0.0' }],
+  ])('%s → error asking for both', (_name, env) => {
+    const message = configError(env);
+    expect(message).toContain('HUB_CLIENT_TOKEN');
+    expect(message).toContain('HUB_AGENT_TOKEN');
+  });
+
+  it.each([
+    ['same token', 'same', 'same'],
+    ['same token after trimming', ' same', 'same '],
+  ])('%s twice → error', (_name, client, agent) => {
+    expect(configError({ HUB_CLIENT_TOKEN: client, HUB_AGENT_TOKEN: agent })).toMatch(/differ/);
+  });
+
+  it.each([['postgres://hub@localhost/hub'], ['postgresql://x']])('HUB_DATABASE_URL=%s → error saying only SQLite is supported', (url) => {
+    const message = configError({ HUB_DATABASE_URL: url });
+    expect(message).toContain('HUB_DATABASE_URL');
+    expect(message).toContain('SQLite');
+  });
+});
+
+describe('isLoopback', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.255.255.254', true],
+    ['::1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['localhost', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['10.0.0.1', false],
+    ['128.0.0.1', false],
+    ['example.com', false],
+    ['127.example.com', false],
+  ])('%s → %p', (host, loopback) => {
+    expect(isLoopback(host)).toBe(loopback);
+  });
+});

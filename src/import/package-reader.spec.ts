@@ -1,0 +1,137 @@
+import { describe, expect, it } from '@jest/globals';
+import { detectDelimiter, PackageError, readLinks, readNotes, type PackageFile } from './package-reader.js';
+
+const buf = (text: string) => Buffer.from(text, 'utf8');
+const BOM = '\uFEFF';
+
+/** The PackageError thrown by `fn`, or a failure when none is thrown. */
+function packageError(fn: () => unknown): PackageError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(PackageError);
+    return err as PackageError;
+  }
+  throw new Error('expected a PackageError, nothing was thrown');
+}
+
+describe('detectDelimiter', () => {
+  it.each([
+    ['key,fact_status,comment\nA-1;x;y', ','],
+    ['Ключ;Факт. статус;Комментарий (внутр.)\nA-1,x', ';'],
+    ['key\nA-1', ','],
+    ['from;type;to\r\nA-1;Blocks;A-2', ';'],
+  ])('%j → %s', (text, delimiter) => {
+    expect(detectDelimiter(text)).toBe(delimiter);
+  });
+});
+
+describe('readNotes (SPEC 8)', () => {
+  const expected = [
+    { row: 2, key: 'AURORA-1', fact_status: 'Готово', comment: 'ок' },
+    { row: 3, key: 'new:1', fact_status: null, comment: null },
+  ];
+  it.each([
+    ['English header, comma', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,\n'],
+    ['Russian header, comma', 'Ключ,Факт. статус,Комментарий (внутр.)\nAURORA-1,Готово,ок\nnew:1,,\n'],
+    ['Russian header, semicolon', 'Ключ;Факт. статус;Комментарий (внутр.)\nAURORA-1;Готово;ок\nnew:1;;\n'],
+    ['with BOM', `${BOM}Ключ;Факт. статус;Комментарий (внутр.)\nAURORA-1;Готово;ок\nnew:1;;\n`],
+    ['with BOM, English, comma', `${BOM}key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,\n`],
+    ['headers in another case and padded', ' КЛЮЧ , факт. СТАТУС ,КОММЕНТАРИЙ (ВНУТР.)\nAURORA-1,Готово,ок\nnew:1,,\n'],
+    ['English header in upper case', 'KEY;Fact_Status;COMMENT\nAURORA-1;Готово;ок\nnew:1;;\n'],
+    ['columns in another order', 'comment,key,fact_status\nок,AURORA-1,Готово\n,new:1,\n'],
+    ['CRLF line ends', 'key,fact_status,comment\r\nAURORA-1,Готово,ок\r\nnew:1,,\r\n'],
+    ['no trailing newline', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,'],
+    ['short rows', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1\n'],
+    ['an unknown column beside known ones is ignored', 'key,owner,fact_status,comment\nAURORA-1,x,Готово,ок\nnew:1,y,,\n'],
+    ['empty lines at the end skipped', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,\n\n\n'],
+  ])('%s', (_name, text) => {
+    expect(readNotes(buf(text))).toEqual(expected);
+  });
+
+  it.each([
+    ['a comma inside a quoted field', 'key,fact_status,comment\nAURORA-1,Готово,"первое, второе"\n', 'первое, второе'],
+    ['a semicolon inside a quoted field', 'key;fact_status;comment\nAURORA-1;Готово;"первое; второе"\n', 'первое; второе'],
+    ['a quote inside a quoted field', 'key,fact_status,comment\nAURORA-1,Готово,"он сказал ""да"""\n', 'он сказал "да"'],
+  ])('%s', (_name, text, comment) => {
+    expect(readNotes(buf(text))).toEqual([{ row: 2, key: 'AURORA-1', fact_status: 'Готово', comment }]);
+  });
+
+  it('reads only the key column when the others are absent', () => {
+    expect(readNotes(buf('Ключ\nA-1\nnew:2\n'))).toEqual([
+      { row: 2, key: 'A-1', fact_status: null, comment: null },
+      { row: 3, key: 'new:2', fact_status: null, comment: null },
+    ]);
+  });
+
+  it('a header only gives no rows', () => {
+    expect(readNotes(buf('key,fact_status,comment\n'))).toEqual([]);
+  });
+});
+
+describe('readLinks (SPEC 8)', () => {
+  it.each([
+    ['Russian header, semicolon', 'Откуда;Тип;Куда;Пояснение (внутр.)\nAURORA-1533;связанные;AURORA-1586;см. план\n'],
+    ['English header, comma', 'from,type,to,note\nAURORA-1533,связанные,AURORA-1586,см. план\n'],
+    ['with BOM', `${BOM}from,type,to,note\nAURORA-1533,связанные,AURORA-1586,см. план\n`],
+    ['mixed-case padded headers', ' ОТКУДА ; тип ;Куда; Пояснение (Внутр.) \nAURORA-1533;связанные;AURORA-1586;см. план\n'],
+  ])('%s', (_name, text) => {
+    expect(readLinks(buf(text))).toEqual([{ row: 2, from: 'AURORA-1533', type: 'связанные', to: 'AURORA-1586', note: 'см. план' }]);
+  });
+
+  it('keeps rows with an empty end and temp keys (compare decides)', () => {
+    expect(readLinks(buf('from,type,to\nnew:1,Blocks,\n,Blocks,A-2\n'))).toEqual([
+      { row: 2, from: 'new:1', type: 'Blocks', to: '', note: null },
+      { row: 3, from: '', type: 'Blocks', to: 'A-2', note: null },
+    ]);
+  });
+});
+
+describe('malformed packages → PackageError naming file and row (SPEC 8)', () => {
+  const read = (file: PackageFile, text: string) => (file === 'notes.csv' ? readNotes(buf(text)) : readLinks(buf(text)));
+
+  it.each([
+    ['notes: no header (data in the first line)', 'notes.csv', 'AURORA-1,Готово,ок\nAURORA-2,,\n', 1],
+    ['notes: unknown columns only', 'notes.csv', 'issue,state\nAURORA-1,x\n', 1],
+    ['notes: missing required key column', 'notes.csv', 'fact_status,comment\nГотово,ок\n', 1],
+    ['notes: bad key in row 3', 'notes.csv', 'key,comment\nAURORA-1,ок\naurora-2,ок\nAURORA-3,ок\n', 3],
+    ['notes: empty key in row 2', 'notes.csv', 'key,comment\n,ок\n', 2],
+    ['notes: temp key new:0 in row 2', 'notes.csv', 'key\nnew:0\n', 2],
+    ['links: no header', 'links.csv', 'AURORA-1,связанные,AURORA-2\n', 1],
+    ['links: unknown columns only', 'links.csv', 'a;b;c\n1;2;3\n', 1],
+    ['links: missing required column to', 'links.csv', 'from,type,note\nA-1,Blocks,x\n', 1],
+    ['links: missing required column type', 'links.csv', 'Откуда;Куда\nA-1;A-2\n', 1],
+    ['links: bad from key in row 3', 'links.csv', 'from,type,to\nA-1,Blocks,A-2\nX,Blocks,A-2\n', 3],
+    ['links: bad to key in row 3', 'links.csv', 'from;type;to\nA-1;Blocks;A-2\nA-1;Blocks;A 2\n', 3],
+  ] as [string, PackageFile, string, number][])('%s', (_name, file, text, row) => {
+    const err = packageError(() => read(file, text));
+    expect(err.file).toBe(file);
+    expect(err.row).toBe(row);
+    expect(err.message).toContain(file);
+    expect(err.message).toContain(`строка ${row}`);
+  });
+
+  it.each([
+    ['notes.csv', ''],
+    ['notes.csv', `${BOM}\n\n`],
+    ['links.csv', '   '],
+  ] as [PackageFile, string][])('%s: empty file %j', (file, text) => {
+    const err = packageError(() => read(file, text));
+    expect(err.file).toBe(file);
+    expect(err.message).toContain(file);
+  });
+
+  it('names the bad key in the problem', () => {
+    const err = packageError(() => readNotes(buf('key\nA-1\nabc\n')));
+    expect(err.problem).toContain('abc');
+  });
+
+  it('counts skipped empty lines in the row number of an error', () => {
+    const err = packageError(() => readNotes(buf('key,comment\nAURORA-1,ок\n\nbad,ок\n')));
+    expect(err.row).toBe(4);
+  });
+
+  it('takes the delimiter from the first non-empty line', () => {
+    expect(readNotes(buf('\nkey;comment\nA-1;ок\n'))).toEqual([{ row: 3, key: 'A-1', fact_status: null, comment: 'ок' }]);
+  });
+});

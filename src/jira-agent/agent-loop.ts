@@ -1,0 +1,179 @@
+import { executeCommand } from './executors.js';
+import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
+import type { JiraClient } from './jira-client.js';
+import type { AgentJournal } from './journal.js';
+import { sleep as realSleep, type Sleep } from './sleep.js';
+import type { AgentSettings, ClaimedCommand, CommandOutcome, ReportBody } from './types.js';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface RunAgentOptions {
+  hub: HubClient;
+  jira: JiraClient;
+  journal: AgentJournal;
+  /** Jira project key for new issues. */
+  project: string;
+  /** One line per event; default console.log. */
+  log?: (line: string) => void;
+  stopSignal?: AbortSignal;
+  /** Handle at most one claim (after re-sending held results), then return. */
+  once?: boolean;
+  /** Long-poll of each claim (default 30 s, the hub caps it). */
+  waitSeconds?: number;
+  agentVersion?: string;
+  /** Test hook: stop after executing a command and journaling its result, before reporting it (a lost report). */
+  crashAfterExecute?: boolean;
+  sleep?: Sleep;
+  now?: () => number;
+}
+
+export interface AgentRunSummary {
+  executed: number;
+  reported: number;
+  stoppedBy: 'once' | 'signal' | 'crash';
+}
+
+const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}, fields: [] };
+
+/**
+ * The agent: re-send any result the journal still holds, then claim (long poll), wait until the command's
+ * pause has passed since the last Jira call, execute, journal the result, report it, mark it acknowledged.
+ * A result is never dropped: while the hub is unreachable the report is retried with back-off; only a hub
+ * that refuses it outright (404/409/413/422) makes the agent log it and let it go.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<AgentRunSummary> {
+  const loop = new AgentLoop(options);
+  try {
+    return await loop.run();
+  } catch (error) {
+    if (error instanceof HubStoppedError) return loop.summary('signal');
+    throw error;
+  }
+}
+
+class AgentLoop {
+  private readonly log: (line: string) => void;
+  private readonly sleep: Sleep;
+  private readonly now: () => number;
+  private settings: AgentSettings | undefined;
+  private executed = 0;
+  private reported = 0;
+
+  constructor(private readonly o: RunAgentOptions) {
+    this.log = o.log ?? ((line) => console.log(line));
+    this.sleep = o.sleep ?? realSleep;
+    this.now = o.now ?? Date.now;
+  }
+
+  summary(stoppedBy: AgentRunSummary['stoppedBy']): AgentRunSummary {
+    return { executed: this.executed, reported: this.reported, stoppedBy };
+  }
+
+  private get stopped(): boolean {
+    return this.o.stopSignal?.aborted ?? false;
+  }
+
+  async run(): Promise<AgentRunSummary> {
+    for (const pending of this.o.journal.pendingResults()) {
+      this.log(`#${pending.command_id} re-sending the result held in the journal (${pending.report.status})`);
+      await this.deliver(pending.command_id, pending.report);
+    }
+    while (!this.stopped) {
+      this.settings ??= await this.loadSettings();
+      const claim = await this.o.hub.claim({
+        agent_version: this.o.agentVersion ?? AGENT_VERSION,
+        settings_version: this.settings.version,
+        last_jira_call_at: this.lastJiraCallIso(),
+        wait_seconds: this.o.waitSeconds ?? 30,
+      });
+      if (claim.settings_version > this.settings.version) this.settings = await this.loadSettings();
+      if (claim.command) {
+        const outcome = await this.handle(claim.command);
+        if (outcome === 'crash') return this.summary('crash');
+      }
+      if (this.o.once) return this.summary('once');
+    }
+    return this.summary('signal');
+  }
+
+  private async handle(cmd: ClaimedCommand): Promise<'reported' | 'crash' | 'stopped'> {
+    await this.waitForPause(cmd);
+    if (this.stopped) return 'stopped'; // still claimed: the hub hands it out again
+    const before = this.o.jira.stats();
+    const started = this.now();
+    const outcome = await executeCommand(cmd, {
+      client: this.o.jira,
+      project: this.o.project,
+      journal: this.o.journal,
+      customFields: this.settings?.fields ?? [],
+    });
+    const after = this.o.jira.stats();
+    const report: ReportBody = {
+      ...(outcome.status === 'done' ? { status: 'done', result: outcome.result } : { status: 'failed', error: outcome.error }),
+      jira_calls: after.jiraCalls - before.jiraCalls,
+      rate_limited: after.rateLimited - before.rateLimited,
+    };
+    this.o.journal.recordResult(cmd.id, report, this.lastJiraCallIso());
+    this.executed++;
+    this.log(
+      `#${cmd.id} ${cmd.type} ${outcome.status} in ${((this.now() - started) / 1000).toFixed(1)} s, ` +
+        `jira_calls=${report.jira_calls} rate_limited=${report.rate_limited}, delivery ${cmd.deliveries}: ${describe(cmd, outcome)}`,
+    );
+    if (this.o.crashAfterExecute) return 'crash';
+    await this.deliver(cmd.id, report);
+    return 'reported';
+  }
+
+  /** Sleeps until pause_seconds have passed since the last Jira call (pacing survives restarts via the journal). */
+  private async waitForPause(cmd: ClaimedCommand): Promise<void> {
+    const last = this.lastJiraCallMs();
+    if (last === null) return;
+    const waitMs = last + cmd.pause_seconds * 1000 - this.now();
+    if (waitMs <= 0) return;
+    this.log(`#${cmd.id} ${cmd.type}: pausing ${Math.ceil(waitMs / 1000)} s since the last Jira call`);
+    await this.sleep(waitMs, this.o.stopSignal);
+  }
+
+  private async deliver(commandId: number, report: ReportBody): Promise<void> {
+    try {
+      await this.o.hub.report(commandId, report);
+      this.reported++;
+    } catch (error) {
+      if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
+      this.log(`#${commandId} the hub refused the result (${error.message}); dropping it`);
+    }
+    this.o.journal.markAcknowledged(commandId);
+  }
+
+  private async loadSettings(): Promise<AgentSettings> {
+    try {
+      const settings = await this.o.hub.settings();
+      return { ...DEFAULT_SETTINGS, ...settings };
+    } catch (error) {
+      if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
+      this.log(`settings unavailable (${error.message}); using defaults`);
+      return DEFAULT_SETTINGS;
+    }
+  }
+
+  private lastJiraCallMs(): number | null {
+    if (this.o.jira.lastCallAt !== null) return this.o.jira.lastCallAt;
+    const stored = this.o.journal.lastJiraCallAt();
+    return stored ? Date.parse(stored) : null;
+  }
+
+  private lastJiraCallIso(): string | null {
+    const ms = this.lastJiraCallMs();
+    return ms === null ? null : new Date(ms).toISOString();
+  }
+}
+
+function describe(cmd: ClaimedCommand, outcome: CommandOutcome): string {
+  if (outcome.status === 'failed') return outcome.error;
+  const r = outcome.result;
+  if (cmd.type === 'refresh') {
+    const missing = Array.isArray(r.missing_keys) ? ` missing=${r.missing_keys.length}` : '';
+    return `issues=${(r.issues as unknown[]).length} links=${(r.links as unknown[]).length}${missing}`;
+  }
+  return JSON.stringify(r);
+}

@@ -1,0 +1,29 @@
+import { CommandFailure } from '../command-failure.js';
+import { JiraApi } from '../jira-api.js';
+import { encodeValue, readValue, resolveField, sameValue } from '../field-values.js';
+import type { CommandResult, ExecutorContext } from './context.js';
+import { requireString } from './params.js';
+import type { AgentCommand } from '../types.js';
+
+/** ensure_fields → {changed: [names]}: reads the issue and sends only the fields that differ (one PUT, or none). */
+export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
+  const key = requireString(cmd.params, 'key');
+  const names = Object.keys(cmd.params).filter((name) => name !== 'key');
+  if (names.length === 0) throw new CommandFailure('не указано ни одного поля');
+  const api = JiraApi.for(ctx.client);
+  const fields = [];
+  for (const name of names) fields.push(await resolveField(api, name));
+
+  const issue = await api.getIssue(key, fields.map((f) => f.id));
+  const update: Record<string, unknown> = {};
+  const changed: string[] = [];
+  for (const field of fields) {
+    const desired = cmd.params[field.name];
+    const current = readValue(api, field, issue.fields[field.id]);
+    if (sameValue(field, current, desired)) continue;
+    update[field.id] = encodeValue(api, field, desired);
+    changed.push(field.name);
+  }
+  if (changed.length > 0) await api.editIssue(key, update);
+  return { changed };
+}

@@ -1,0 +1,39 @@
+import { CommandFailure } from '../command-failure.js';
+import { JiraApi, type JiraTransition } from '../jira-api.js';
+import type { CommandResult, ExecutorContext } from './context.js';
+import { requireString, requireStringArray } from './params.js';
+import type { AgentCommand } from '../types.js';
+
+const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** A transition to `step`: one whose target status is `step` first, else one named `step`. */
+export function pickTransition(transitions: JiraTransition[], step: string): JiraTransition | undefined {
+  return transitions.find((t) => same(t.to.name, step)) ?? transitions.find((t) => same(t.name, step));
+}
+
+/**
+ * ensure_status → {from, to}. Walks `path` from the current status: steps up to the current status are
+ * skipped (so a re-delivery does nothing), then each step re-reads the available transitions.
+ */
+export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
+  const key = requireString(cmd.params, 'key');
+  const path = requireStringArray(cmd.params, 'path');
+  const api = JiraApi.for(ctx.client);
+  const issue = await api.getIssue(key, ['status']);
+  const from = (issue.fields.status as { name: string }).name;
+
+  let current = from;
+  const reached = path.map((step) => same(step, current)).lastIndexOf(true);
+  if (same(path.at(-1)!, current)) return { from, to: current };
+  for (const step of path.slice(reached + 1)) {
+    const transitions = await api.transitions(key);
+    const transition = pickTransition(transitions, step);
+    if (!transition) {
+      const offered = transitions.map((t) => `«${t.name}» → «${t.to.name}»`).join(', ') || 'нет';
+      throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
+    }
+    await api.transition(key, transition.id);
+    current = transition.to.name;
+  }
+  return { from, to: current };
+}

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { executeCommand } from './executors.js';
+import { MemoryJournal } from './journal.js';
+import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
+import type { JiraFlavor } from './jira-client.js';
+
+let h: SimHarness;
+let nextId = 1;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h.sim.stop();
+});
+
+beforeEach(() => {
+  h.sim.clearRequests();
+  h.sim.setSearchLagMs(0);
+  h.sim.setRateLimit({ count: 0 });
+});
+
+const issue = (summary: string, extra: Record<string, unknown> = {}): string =>
+  h.sim.store.createIssue('AURORA', { summary, issueType: 'Task', ...extra }, h.sim.store.seed.users[0]!.accountId).key;
+
+const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>, journal = new MemoryJournal(), id = nextId++) =>
+  executeCommand({ id, type, params }, { ...h.ctx(flavor, journal), customFields: [] });
+
+const writes = () => h.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'));
+
+describe.each(FLAVORS)('executors on %s', (flavor) => {
+  const api = API_PREFIX[flavor];
+  const body = (text: string) =>
+    flavor === 'cloud' ? { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] } : text;
+
+  describe('ensure_issue', () => {
+    it('searches for an exact-summary duplicate, then creates', async () => {
+      const summary = `Отчёт ${flavor} (квартал: 3)`;
+      issue(`${summary} — черновик`); // a fuzzy match with another summary is not a duplicate
+      const out = await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Story', summary: ` ${summary} `, description: 'Текст' });
+      expect(out).toEqual({ status: 'done', result: { key: expect.stringMatching(/^AURORA-\d+$/), created: true } });
+      const search = h.sim.requests.find((r) => r.path.includes('/search'))!;
+      expect(search.path).toBe(flavor === 'cloud' ? '/rest/api/3/search/jql' : '/rest/api/2/search');
+      expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} квартал 3\\"" ORDER BY created ASC`);
+      const create = writes()[0]!;
+      expect(create.path).toBe(`${api}/issue`);
+      expect(create.body).toEqual({ fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary, description: body('Текст') } });
+      const key = resultOf<{ key: string }>(out).key;
+      expect(h.sim.getIssue(key)).toMatchObject({ summary, issueType: 'Story', description: 'Текст' });
+
+      const again = await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Story', summary });
+      expect(again).toEqual({ status: 'done', result: { key, created: false } });
+    });
+
+    it('uses the journal when search has not indexed the issue yet (a re-delivery creates no duplicate)', async () => {
+      h.sim.setSearchLagMs(60_000);
+      const journal = new MemoryJournal();
+      const params = { temp_key: 'new:5', issue_type: 'Task', summary: `Отчёт ${flavor} журнал` };
+      const first = await run(flavor, 'ensure_issue', params, journal, 500);
+      const before = h.sim.listIssues().length;
+      const second = await run(flavor, 'ensure_issue', params, journal, 500);
+      expect(second).toEqual(first);
+      expect(h.sim.listIssues().length).toBe(before);
+      expect(h.sim.listIssues().filter((i) => i.summary === params.summary)).toHaveLength(1);
+      // Without the journal, the lagging search cannot see it: exactly what the journal is for.
+      const blind = await run(flavor, 'ensure_issue', params, new MemoryJournal(), 501);
+      expect(resultOf<{ key: string }>(blind).key).not.toBe(resultOf<{ key: string }>(first).key);
+    });
+
+    it('passes parent and extra fields', async () => {
+      const parent = issue('Эпик');
+      const out = await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Task', summary: `Дочерняя ${flavor}`, parent, fields: { duedate: '2026-10-13', labels: ['a', 'b'], 'Story Points': 3 } });
+      const key = resultOf<{ key: string }>(out).key;
+      expect(h.sim.getIssue(key)).toMatchObject({ parent, duedate: '2026-10-13', labels: ['a', 'b'], custom: { customfield_10016: 3 } });
+    });
+  });
+
+  describe('ensure_fields', () => {
+    it('sends only the fields that differ', async () => {
+      const key = issue('Поля', { labels: ['x', 'y'], duedate: '2026-01-01', priority: 'Medium' });
+      const assignee = flavor === 'cloud' ? h.sim.store.seed.users[1]!.accountId : h.sim.store.seed.users[1]!.name;
+      const params = { key, summary: 'Поля', labels: ['y', 'x'], duedate: '2026-02-01', priority: 'High', assignee, description: 'Новое', 'Story Points': 5 };
+      const out = await run(flavor, 'ensure_fields', params);
+      expect(out).toEqual({ status: 'done', result: { changed: ['duedate', 'priority', 'assignee', 'description', 'Story Points'] } });
+      expect(writes().map((r) => [r.method, r.path])).toEqual([['PUT', `${api}/issue/${key}`]]);
+      expect(writes()[0]!.body).toEqual({
+        fields: {
+          duedate: '2026-02-01',
+          priority: { name: 'High' },
+          assignee: flavor === 'cloud' ? { accountId: assignee } : { name: assignee },
+          description: body('Новое'),
+          customfield_10016: 5,
+        },
+      });
+      expect(h.sim.getIssue(key)).toMatchObject({ duedate: '2026-02-01', priority: 'High', assignee: h.sim.store.seed.users[1]!.accountId, description: 'Новое' });
+
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_fields', params)).toEqual({ status: 'done', result: { changed: [] } });
+      expect(writes()).toEqual([]);
+    });
+
+    it('clears with null and reports Jira\'s refusal', async () => {
+      const key = issue('Очистка', { duedate: '2026-01-01', labels: ['a'] });
+      expect(await run(flavor, 'ensure_fields', { key, duedate: null, labels: null })).toEqual({ status: 'done', result: { changed: ['duedate', 'labels'] } });
+      expect(h.sim.getIssue(key)).toMatchObject({ duedate: null, labels: [] });
+      expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: 'HTTP 400: labels: The label must not contain spaces.' });
+      expect(await run(flavor, 'ensure_fields', { key: 'AURORA-9999', summary: 'x' })).toEqual({
+        status: 'failed',
+        error: 'HTTP 404: Issue does not exist or you do not have permission to see it.',
+      });
+    });
+  });
+
+  describe('ensure_status', () => {
+    it('walks the path, re-reading transitions at each step', async () => {
+      const key = issue('Статус');
+      const out = await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] });
+      expect(out).toEqual({ status: 'done', result: { from: 'To Do', to: 'Done' } });
+      expect(h.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        `GET ${api}/issue/${key}`,
+        `GET ${api}/issue/${key}/transitions`,
+        `POST ${api}/issue/${key}/transitions`,
+        `GET ${api}/issue/${key}/transitions`,
+        `POST ${api}/issue/${key}/transitions`,
+      ]);
+      expect(h.sim.requests[2]!.body).toEqual({ transition: { id: '11' } });
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] })).toEqual({ status: 'done', result: { from: 'Done', to: 'Done' } });
+      expect(writes()).toEqual([]);
+    });
+
+    it('matches a transition by its name too, and continues from a status inside the path', async () => {
+      const key = issue('Имя перехода', {});
+      h.sim.store.transition(key, '11');
+      expect(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Finish'] })).toEqual({ status: 'done', result: { from: 'In Progress', to: 'Done' } });
+    });
+
+    it('fails with a clear error when a step is unavailable', async () => {
+      const key = issue('Недоступно');
+      const out = await run(flavor, 'ensure_status', { key, path: ['Done'] });
+      expect(out).toEqual({ status: 'failed', error: 'переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)' });
+      expect(h.sim.getIssue(key)?.status).toBe('To Do');
+    });
+  });
+
+  describe('ensure_link', () => {
+    it('creates "source blocks target" with inwardIssue = source, once', async () => {
+      const a = issue('Блокирующая');
+      const b = issue('Заблокированная');
+      expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: true } });
+      expect(writes().map((r) => [r.path, r.body])).toEqual([[`${api}/issueLink`, { type: { name: 'Blocks' }, inwardIssue: { key: a }, outwardIssue: { key: b } }]]);
+      expect(h.sim.links()).toContainEqual({ source: a, target: b, type: 'Blocks' });
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: false } });
+      expect(writes()).toEqual([]);
+      // The reverse direction is another link.
+      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: true } });
+    });
+
+    it('reports an unknown link type as Jira says it', async () => {
+      const a = issue('L1');
+      const b = issue('L2');
+      expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Depends' })).toEqual({
+        status: 'failed',
+        error: "HTTP 404: No issue link type with name 'Depends' found.",
+      });
+    });
+  });
+
+  describe('ensure_sprint', () => {
+    it('moves the issue to the sprint found by name with the Agile API', async () => {
+      const key = issue('В спринт');
+      expect(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' })).toEqual({ status: 'done', result: { sprint_id: 2 } });
+      expect(writes().map((r) => [r.path, r.body])).toEqual([['/rest/agile/1.0/sprint/2/issue', { issues: [key] }]]);
+      expect(h.sim.sprintsOf(key)).toEqual(['Спринт 2']);
+    });
+
+    it('fails when the sprint is missing', async () => {
+      const key = issue('Без спринта');
+      expect(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 9' })).toEqual({
+        status: 'failed',
+        error: 'спринт «Спринт 9» не найден среди активных и будущих спринтов досок проекта AURORA',
+      });
+    });
+  });
+
+  describe('ensure_comment', () => {
+    it('adds the comment unless one contains the marker', async () => {
+      const key = issue('Комментарии');
+      expect(await run(flavor, 'ensure_comment', { key, body: 'Готово к проверке', marker: '[hub:c1]' })).toEqual({ status: 'done', result: { created: true } });
+      expect(writes()[0]!.body).toEqual({ body: flavor === 'cloud' ? {
+        type: 'doc', version: 1,
+        content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Готово к проверке' }] }, { type: 'paragraph', content: [{ type: 'text', text: '[hub:c1]' }] }],
+      } : 'Готово к проверке\n[hub:c1]' });
+      expect(await run(flavor, 'ensure_comment', { key, body: 'Другой текст', marker: '[hub:c1]' })).toEqual({ status: 'done', result: { created: false } });
+      expect(h.sim.comments(key).map((c) => c.body)).toEqual(['Готово к проверке\n[hub:c1]']);
+    });
+
+    it('without a marker, an identical comment counts as present', async () => {
+      const key = issue('Без маркера');
+      await run(flavor, 'ensure_comment', { key, body: 'Привет' });
+      expect(await run(flavor, 'ensure_comment', { key, body: 'Привет' })).toEqual({ status: 'done', result: { created: false } });
+      expect(h.sim.comments(key)).toHaveLength(1);
+    });
+  });
+
+  it('reports a 429 storm that outlasts the retries as HTTP 429 with the counts', async () => {
+    const key = issue('Шторм');
+    const ctx = h.ctx(flavor);
+    h.sim.setRateLimit({ count: 5, retryAfterSeconds: 0 });
+    const out = await executeCommand({ id: nextId++, type: 'ensure_comment', params: { key, body: 'x' } }, ctx);
+    expect(out).toEqual({ status: 'failed', error: 'HTTP 429: Rate limit exceeded.' });
+    expect(ctx.client.stats()).toEqual({ jiraCalls: 5, rateLimited: 5 });
+    h.sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
+    expect(await run(flavor, 'ensure_comment', { key, body: 'x' })).toEqual({ status: 'done', result: { created: true } });
+  });
+});
+
+describe('ensure_sprint ambiguity', () => {
+  it('fails when two boards of the project have sprints of that name; kanban boards are skipped', async () => {
+    const other = await startHarness({
+      seed: {
+        boards: [
+          { id: 1, name: 'A', type: 'scrum', projectKey: 'AURORA' },
+          { id: 2, name: 'B', type: 'scrum', projectKey: 'AURORA' },
+          { id: 3, name: 'K', type: 'kanban', projectKey: 'AURORA' },
+        ],
+        sprints: [
+          { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
+          { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
+          { id: 7, name: 'Спринт 2', state: 'future', boardId: 2 },
+          { id: 8, name: 'Спринт 3', state: 'closed', boardId: 2 },
+        ],
+      },
+    });
+    try {
+      const key = other.sim.store.createIssue('AURORA', { summary: 'x', issueType: 'Task' }, 'x').key;
+      for (const flavor of FLAVORS) {
+        expect(await executeCommand({ id: 1, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов (id 2, 7)',
+        });
+        expect((await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).status).toBe('failed');
+        expect(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 1 } });
+      }
+    } finally {
+      await other.sim.stop();
+    }
+  });
+});
+
+describe('executeCommand', () => {
+  it('fails unknown types and bad params with Russian reasons', async () => {
+    expect(await run('cloud', 'ensure_magic', {})).toEqual({ status: 'failed', error: 'неизвестный тип команды «ensure_magic»' });
+    expect(await run('cloud', 'ensure_status', { key: 'AURORA-1', path: [] })).toEqual({ status: 'failed', error: 'неверный параметр «path»: ожидается непустой список строк' });
+  });
+});

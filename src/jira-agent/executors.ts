@@ -1,0 +1,44 @@
+import { CommandFailure } from './command-failure.js';
+import type { CommandResult, ExecutorContext } from './commands/context.js';
+import { ensureComment } from './commands/ensure-comment.js';
+import { ensureFields } from './commands/ensure-fields.js';
+import { ensureIssue } from './commands/ensure-issue.js';
+import { ensureLink } from './commands/ensure-link.js';
+import { ensureSprint } from './commands/ensure-sprint.js';
+import { ensureStatus } from './commands/ensure-status.js';
+import { refresh } from './commands/refresh.js';
+import { JiraHttpError, JiraNetworkError } from './jira-client.js';
+import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
+
+export type { ExecutorContext } from './commands/context.js';
+
+type Executor = (cmd: AgentCommand, ctx: ExecutorContext) => Promise<CommandResult>;
+
+const EXECUTORS: Record<CommandType, Executor> = {
+  ensure_issue: ensureIssue,
+  ensure_fields: ensureFields,
+  ensure_status: ensureStatus,
+  ensure_link: ensureLink,
+  ensure_sprint: ensureSprint,
+  ensure_comment: ensureComment,
+  refresh,
+};
+
+/**
+ * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
+ * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
+ */
+export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
+  const executor = EXECUTORS[cmd.type as CommandType] as Executor | undefined;
+  if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
+  try {
+    return { status: 'done', result: await executor(cmd, ctx) };
+  } catch (error) {
+    return { status: 'failed', error: failureText(error) };
+  }
+}
+
+export function failureText(error: unknown): string {
+  if (error instanceof JiraHttpError || error instanceof JiraNetworkError || error instanceof CommandFailure) return error.message;
+  return `внутренняя ошибка агента: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,89 @@
+/** A tiny in-process stand-in for the hub's agent API (claim / result / settings), for the agent's specs. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AgentCommand, ClaimedCommand, ReportBody } from './types.js';
+
+export interface FakeHubEvent {
+  kind: 'claim' | 'report' | 'settings';
+  id?: number;
+  body?: unknown;
+  status: number;
+}
+
+export class FakeHub {
+  readonly events: FakeHubEvent[] = [];
+  readonly reports: Array<{ id: number; body: ReportBody }> = [];
+  private readonly queue: ClaimedCommand[] = [];
+  private claimed: ClaimedCommand | null = null;
+  private server: Server | undefined;
+  /** The next N requests answer 503 (hub restarting). */
+  unavailable = 0;
+  /** The next N reports answer 503. */
+  failReports = 0;
+  /** Status the next report gets instead of 200 (once). */
+  refuseNextReport: number | undefined;
+  settingsVersion = 1;
+  /** Called when a claim finds nothing to hand out. */
+  onIdle: (() => void) | undefined;
+
+  constructor(readonly token = 'agent-token') {}
+
+  enqueue(command: AgentCommand, pauseSeconds = 0): void {
+    this.queue.push({ ...command, pause_seconds: pauseSeconds, batch_id: 1, deliveries: 0 });
+  }
+
+  /** A command the agent claimed and never reported: handed out again with deliveries + 1. */
+  get claimedCommand(): ClaimedCommand | null {
+    return this.claimed;
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const body = text ? JSON.parse(text) : undefined;
+        const send = (kind: FakeHubEvent['kind'], status: number, payload: unknown, id?: number) => {
+          this.events.push({ kind, id, body, status });
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(payload));
+        };
+        const url = req.url ?? '';
+        const kind: FakeHubEvent['kind'] = url.startsWith('/agent/claim') ? 'claim' : url.startsWith('/agent/settings') ? 'settings' : 'report';
+        if (req.headers.authorization !== `Bearer ${this.token}`) return send(kind, 401, { error: 'unauthorized' });
+        if (this.unavailable > 0) {
+          this.unavailable--;
+          return send(kind, 503, { error: 'internal' });
+        }
+        if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, link_types: {}, fields: ['Story Points'] });
+        if (kind === 'claim') {
+          if (!this.claimed) this.claimed = this.queue.shift() ?? null;
+          if (this.claimed) this.claimed = { ...this.claimed, deliveries: this.claimed.deliveries + 1 };
+          else this.onIdle?.();
+          return send(kind, 200, { command: this.claimed, settings_version: this.settingsVersion });
+        }
+        const id = Number(/\/agent\/commands\/(\d+)\/result/.exec(url)?.[1]);
+        if (this.failReports > 0) {
+          this.failReports--;
+          return send(kind, 503, { error: 'internal' }, id);
+        }
+        if (this.refuseNextReport) {
+          const status = this.refuseNextReport;
+          this.refuseNextReport = undefined;
+          return send(kind, status, { error: 'not_claimed', detail: 'команда не выдана' }, id);
+        }
+        if (this.claimed?.id === id) this.claimed = null;
+        this.reports.push({ id, body: body as ReportBody });
+        send(kind, 200, { id, status: (body as ReportBody).status }, id);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

@@ -1,0 +1,118 @@
+import { sleep as realSleep, type Sleep } from './sleep.js';
+import type { AgentSettings, ClaimedCommand, ReportBody } from './types.js';
+
+export interface ClaimRequest {
+  agent_version?: string;
+  settings_version?: number;
+  last_jira_call_at?: string | null;
+  wait_seconds?: number;
+}
+
+export interface ClaimResponse {
+  command: ClaimedCommand | null;
+  settings_version: number;
+}
+
+export interface HubClientOptions {
+  baseUrl: string;
+  /** HUB_AGENT_TOKEN; omitted on a hub without auth. */
+  token?: string;
+  /** Ends the retries (HubStoppedError) and in-flight requests. */
+  stopSignal?: AbortSignal;
+  /** First back-off after a failed attempt (default 1000 ms), doubled up to retryMaxMs (default 30000 ms). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Timeout of one request, added to a claim's wait_seconds (default 30000 ms). */
+  requestTimeoutMs?: number;
+  sleep?: Sleep;
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+}
+
+/** The hub answered, but refused (4xx other than 408/429): retrying the same request will not help. */
+export class HubHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    const detail = body && typeof body === 'object' ? ((body as { detail?: string; error?: string }).detail ?? (body as { error?: string }).error) : undefined;
+    super(`хаб ответил HTTP ${status}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+/** The stop signal fired while the hub was being retried. */
+export class HubStoppedError extends Error {
+  constructor() {
+    super('агент остановлен');
+  }
+}
+
+/**
+ * Client of the hub's agent API (SPEC 6.2, 6.5, 9). An unreachable hub, a 5xx, 408 or 429 is retried with
+ * exponential back-off until it answers or the stop signal fires; other 4xx throw HubHttpError.
+ */
+export class HubClient {
+  private readonly baseUrl: string;
+  private readonly sleep: Sleep;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(private readonly options: HubClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.sleep = options.sleep ?? realSleep;
+    this.fetchFn = options.fetch ?? fetch;
+  }
+
+  /** POST /agent/claim; with wait_seconds > 0 the hub holds the request until a command is available. */
+  claim(request: ClaimRequest): Promise<ClaimResponse> {
+    return this.call<ClaimResponse>('POST', '/agent/claim', request, (request.wait_seconds ?? 0) * 1000);
+  }
+
+  /** POST /agent/commands/{id}/result → the command view. */
+  report(commandId: number, body: ReportBody): Promise<unknown> {
+    return this.call('POST', `/agent/commands/${commandId}/result`, body, 0);
+  }
+
+  /** GET /agent/settings. */
+  settings(): Promise<AgentSettings> {
+    return this.call<AgentSettings>('GET', '/agent/settings', undefined, 0);
+  }
+
+  private async call<T>(method: string, path: string, body: unknown, extraTimeoutMs: number): Promise<T> {
+    const { stopSignal } = this.options;
+    const base = this.options.retryBaseMs ?? 1000;
+    const max = this.options.retryMaxMs ?? 30_000;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.options.token) headers.Authorization = `Bearer ${this.options.token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    for (let attempt = 0; ; attempt++) {
+      if (stopSignal?.aborted) throw new HubStoppedError();
+      let problem: string;
+      try {
+        const timeout = AbortSignal.timeout((this.options.requestTimeoutMs ?? 30_000) + extraTimeoutMs);
+        const signal = stopSignal ? AbortSignal.any([stopSignal, timeout]) : timeout;
+        const response = await this.fetchFn(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        const text = await response.text();
+        const parsed = parseJson(text);
+        if (response.ok) return parsed as T;
+        if (response.status < 500 && response.status !== 408 && response.status !== 429) throw new HubHttpError(response.status, parsed);
+        problem = `HTTP ${response.status}`;
+      } catch (error) {
+        if (error instanceof HubHttpError) throw error;
+        if (stopSignal?.aborted) throw new HubStoppedError();
+        problem = (error as Error).message;
+      }
+      const delay = Math.min(base * 2 ** Math.min(attempt, 20), max);
+      this.options.log?.(`hub ${method} ${path} failed (${problem}); retry in ${Math.round(delay / 1000)} s`);
+      await this.sleep(delay, stopSignal);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

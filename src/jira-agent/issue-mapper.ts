@@ -1,0 +1,93 @@
+import type { JiraApi, JiraIssue } from './jira-api.js';
+import { readValue, type ResolvedField } from './field-values.js';
+import type { HubIssue, HubLink } from './types.js';
+
+/** Fields a refresh asks for, besides the sprint field and the custom fields from settings. */
+export const REFRESH_FIELDS = ['summary', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'description', 'parent', 'issuelinks'];
+
+/** Jira's "2026-10-13T10:00:00.000+0300" → ISO-8601 UTC "2026-10-13T07:00:00.000Z" (sorts as text). */
+export function toIsoUtc(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const ms = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}
+
+interface SprintInfo {
+  name: string;
+  state: string;
+}
+
+/** Sprints of the sprint field: objects on Cloud (and newer DC), "…Sprint@…[id=1,…,state=ACTIVE,name=…,startDate=…]" strings on older DC. */
+export function parseSprints(value: unknown): SprintInfo[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item): SprintInfo[] => {
+    if (item && typeof item === 'object') {
+      const s = item as { name?: unknown; state?: unknown };
+      return typeof s.name === 'string' ? [{ name: s.name, state: String(s.state ?? '').toLowerCase() }] : [];
+    }
+    if (typeof item === 'string') {
+      const name = /[[,]name=(.*?),(?:startDate|endDate|completeDate|activatedDate|sequence|goal)=/.exec(item)?.[1];
+      const state = /[[,]state=([A-Za-z]+)/.exec(item)?.[1] ?? '';
+      return name === undefined ? [] : [{ name, state: state.toLowerCase() }];
+    }
+    return [];
+  });
+}
+
+/** The sprint the issue is planned in: the active one, else a future one, else the last one listed. */
+export function currentSprintName(value: unknown): string | null {
+  const sprints = parseSprints(value);
+  return (sprints.find((s) => s.state === 'active') ?? sprints.find((s) => s.state === 'future') ?? sprints.at(-1))?.name ?? null;
+}
+
+function nameOf(value: unknown): string | null {
+  return value && typeof value === 'object' ? ((value as { name?: string }).name ?? null) : null;
+}
+
+/** A Jira issue in SPEC 4's Issue shape; `fields` carries description, parent and the settings' custom fields. */
+export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string | null, customFields: ResolvedField[]): HubIssue {
+  const f = issue.fields;
+  const extra: Record<string, unknown> = {
+    description: readValue(api, { name: 'description', id: 'description' }, f.description),
+    parent: (f.parent as { key?: string } | undefined)?.key ?? null,
+  };
+  for (const field of customFields) extra[field.name] = readValue(api, field, f[field.id]);
+  return {
+    key: issue.key,
+    summary: typeof f.summary === 'string' ? f.summary : null,
+    issue_type: nameOf(f.issuetype),
+    status: nameOf(f.status),
+    sprint: sprintFieldId ? currentSprintName(f[sprintFieldId]) : null,
+    assignee: api.userId(f.assignee),
+    priority: nameOf(f.priority),
+    duedate: typeof f.duedate === 'string' ? f.duedate : null,
+    labels: Array.isArray(f.labels) ? f.labels.map(String) : [],
+    created: toIsoUtc(f.created),
+    updated: toIsoUtc(f.updated),
+    fields: extra,
+  };
+}
+
+/** Links of an issue normalized to "source ⟨outward⟩ target": an `outwardIssue` entry means this issue is the source. */
+export function linksOf(issue: JiraIssue): HubLink[] {
+  const entries = Array.isArray(issue.fields.issuelinks) ? issue.fields.issuelinks : [];
+  return entries.flatMap((entry): HubLink[] => {
+    const e = entry as { type?: { name?: string }; outwardIssue?: { key?: string }; inwardIssue?: { key?: string } };
+    const type = e.type?.name;
+    if (!type) return [];
+    if (e.outwardIssue?.key) return [{ source_key: issue.key, target_key: e.outwardIssue.key, link_type: type }];
+    if (e.inwardIssue?.key) return [{ source_key: e.inwardIssue.key, target_key: issue.key, link_type: type }];
+    return [];
+  });
+}
+
+/** Keeps the first of each (source, target, type): a link between two refreshed issues appears on both. */
+export function uniqueLinks(links: HubLink[]): HubLink[] {
+  const seen = new Set<string>();
+  return links.filter((link) => {
+    const id = `${link.source_key}\u0000${link.target_key}\u0000${link.link_type}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

@@ -1,0 +1,239 @@
+import { adfToText, textToAdf } from './adf.js';
+import { JiraHttpError, type JiraClient } from './jira-client.js';
+
+export interface JiraIssue {
+  id: string;
+  key: string;
+  fields: Record<string, unknown>;
+}
+
+export interface JiraTransition {
+  id: string;
+  name: string;
+  to: { id?: string; name: string };
+}
+
+export interface JiraFieldMeta {
+  id: string;
+  name: string;
+  custom: boolean;
+  schema?: { type?: string; custom?: string; system?: string };
+}
+
+export interface JiraBoard {
+  id: number;
+  name: string;
+  type?: string;
+}
+
+export interface JiraSprint {
+  id: number;
+  name: string;
+  state: string;
+}
+
+interface PageOfValues<T> {
+  values: T[];
+  isLast?: boolean;
+  startAt?: number;
+  maxResults?: number;
+  total?: number;
+}
+
+const SPRINT_SCHEMA = 'com.pyxis.greenhopper.jira:gh-sprint';
+const PAGE_SIZE = 50;
+/** A safety bound on paging loops (a server that never says "last"). */
+const MAX_PAGES = 1000;
+
+const apis = new WeakMap<JiraClient, JiraApi>();
+
+/**
+ * Jira operations for both flavors over one JiraClient:
+ * Cloud v3 (ADF bodies, users by accountId, /search/jql with nextPageToken) and
+ * DC v2 (plain-text bodies, users by name, /search with startAt).
+ */
+export class JiraApi {
+  private fieldsCache: JiraFieldMeta[] | undefined;
+
+  private constructor(readonly client: JiraClient) {}
+
+  /** One JiraApi per client, so field metadata is read once per agent run. */
+  static for(client: JiraClient): JiraApi {
+    let api = apis.get(client);
+    if (!api) {
+      api = new JiraApi(client);
+      apis.set(client, api);
+    }
+    return api;
+  }
+
+  get flavor(): 'cloud' | 'dc' {
+    return this.client.flavor;
+  }
+
+  // ---- bodies and users ----------------------------------------------------------------------
+
+  encodeText(text: string): unknown {
+    return this.flavor === 'cloud' ? textToAdf(text) : text;
+  }
+
+  decodeText(body: unknown): string {
+    if (body === null || body === undefined) return '';
+    return typeof body === 'string' ? body : adfToText(body);
+  }
+
+  /** The identifier the hub uses for a user: accountId on Cloud, user name on DC. */
+  userId(user: unknown): string | null {
+    if (!user || typeof user !== 'object') return null;
+    const u = user as { accountId?: string; name?: string };
+    return (this.flavor === 'cloud' ? u.accountId : u.name) ?? null;
+  }
+
+  userRef(id: string | null): unknown {
+    if (id === null) return null;
+    return this.flavor === 'cloud' ? { accountId: id } : { name: id };
+  }
+
+  // ---- issues --------------------------------------------------------------------------------
+
+  getIssue(key: string, fields: string[]): Promise<JiraIssue> {
+    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') } });
+  }
+
+  /** The issue, or null when Jira answers 404. */
+  async findIssue(key: string, fields: string[]): Promise<JiraIssue | null> {
+    try {
+      return await this.getIssue(key, fields);
+    } catch (error) {
+      if (error instanceof JiraHttpError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  createIssue(fields: Record<string, unknown>): Promise<{ id: string; key: string }> {
+    return this.client.api('POST', '/issue', { body: { fields } });
+  }
+
+  async editIssue(key: string, fields: Record<string, unknown>): Promise<void> {
+    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields } });
+  }
+
+  /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
+  async search(jql: string, fields: string[], maxPages = MAX_PAGES): Promise<JiraIssue[]> {
+    const found: JiraIssue[] = [];
+    if (this.flavor === 'cloud') {
+      let nextPageToken: string | undefined;
+      for (let page = 0; page < maxPages; page++) {
+        const answer = await this.client.api<{ issues: JiraIssue[]; nextPageToken?: string; isLast?: boolean }>('POST', '/search/jql', {
+          body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
+        });
+        found.push(...answer.issues);
+        nextPageToken = answer.nextPageToken;
+        if (answer.isLast === true || !nextPageToken || answer.issues.length === 0) break;
+      }
+      return found;
+    }
+    let startAt = 0;
+    for (let page = 0; page < maxPages; page++) {
+      const answer = await this.client.api<{ issues: JiraIssue[]; total: number }>('POST', '/search', {
+        // validateQuery false (legacy synonym of "warn", understood by every DC version): a key that does not
+        // exist is a warning instead of a 400 for the whole query.
+        body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
+      });
+      found.push(...answer.issues);
+      startAt += answer.issues.length;
+      if (answer.issues.length === 0 || startAt >= answer.total) break;
+    }
+    return found;
+  }
+
+  // ---- workflow, links, comments -------------------------------------------------------------
+
+  async transitions(key: string): Promise<JiraTransition[]> {
+    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`);
+    return answer.transitions;
+  }
+
+  async transition(key: string, transitionId: string): Promise<void> {
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body: { transition: { id: transitionId } } });
+  }
+
+  /**
+   * Creates "source ⟨outward⟩ target", e.g. source blocks target.
+   * Jira's POST /issueLink puts the SOURCE in `inwardIssue` and the TARGET in `outwardIssue`: the names describe
+   * how the other end sees the link, not the end's role. After {type: Blocks, inwardIssue: A-1, outwardIssue: A-2}
+   * Jira shows "A-1 blocks A-2" and "A-2 is blocked by A-1"; GET A-1 lists the link with `outwardIssue: A-2`,
+   * GET A-2 with `inwardIssue: A-1`. (Atlassian's "Jira issue linking model" guide; the same mapping is used by
+   * pycontribs/jira create_issue_link and confirmed in several client bug reports against real Cloud and DC.)
+   */
+  async createLink(typeName: string, sourceKey: string, targetKey: string): Promise<void> {
+    await this.client.api('POST', '/issueLink', {
+      body: { type: { name: typeName }, inwardIssue: { key: sourceKey }, outwardIssue: { key: targetKey } },
+    });
+  }
+
+  async comments(key: string): Promise<Array<{ id: string; body: unknown }>> {
+    const all: Array<{ id: string; body: unknown }> = [];
+    let startAt = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await this.client.api<{ comments: Array<{ id: string; body: unknown }>; total: number }>('GET', `/issue/${encodeURIComponent(key)}/comment`, {
+        query: { startAt, maxResults: PAGE_SIZE },
+      });
+      all.push(...answer.comments);
+      startAt += answer.comments.length;
+      if (answer.comments.length === 0 || startAt >= answer.total) break;
+    }
+    return all;
+  }
+
+  async addComment(key: string, text: string): Promise<void> {
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) } });
+  }
+
+  // ---- agile ---------------------------------------------------------------------------------
+
+  boards(projectKey: string): Promise<JiraBoard[]> {
+    return this.agilePages<JiraBoard>('/board', { projectKeyOrId: projectKey });
+  }
+
+  sprints(boardId: number, states: string): Promise<JiraSprint[]> {
+    return this.agilePages<JiraSprint>(`/board/${boardId}/sprint`, { state: states });
+  }
+
+  async moveToSprint(sprintId: number, keys: string[]): Promise<void> {
+    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys } });
+  }
+
+  private async agilePages<T>(path: string, query: Record<string, string>): Promise<T[]> {
+    const all: T[] = [];
+    let startAt = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await this.client.agile<PageOfValues<T>>('GET', path, { query: { ...query, startAt, maxResults: PAGE_SIZE } });
+      all.push(...answer.values);
+      startAt += answer.values.length;
+      if (answer.isLast !== false || answer.values.length === 0) break;
+    }
+    return all;
+  }
+
+  // ---- field metadata ------------------------------------------------------------------------
+
+  async fieldsMeta(): Promise<JiraFieldMeta[]> {
+    this.fieldsCache ??= await this.client.api<JiraFieldMeta[]>('GET', '/field');
+    return this.fieldsCache;
+  }
+
+  /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */
+  async sprintFieldId(): Promise<string | null> {
+    const meta = await this.fieldsMeta();
+    return meta.find((f) => f.schema?.custom === SPRINT_SCHEMA)?.id ?? null;
+  }
+
+  /** Field id for a name from settings `fields`: customfield_NNNNN as is, else the field's display name (case-insensitive). */
+  async fieldIdFor(name: string): Promise<string | null> {
+    if (/^customfield_\d+$/.test(name)) return name;
+    const meta = await this.fieldsMeta();
+    const exact = meta.find((f) => f.id === name) ?? meta.find((f) => f.name.toLowerCase() === name.toLowerCase());
+    return exact?.id ?? null;
+  }
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { JiraClient, JiraHttpError, jiraErrorText } from './jira-client.js';
+import { startHarness, type SimHarness } from './test-support.js';
+
+let h: SimHarness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h.sim.stop();
+});
+
+beforeEach(() => {
+  h.sim.clearRequests();
+  h.sleeps.length = 0;
+  h.sim.setRateLimit({ count: 0 });
+});
+
+describe('JiraClient', () => {
+  it('authenticates with basic email:token on Cloud and a bearer PAT on DC', async () => {
+    await h.client('cloud').api('GET', '/myself');
+    await h.client('dc').api('GET', '/myself');
+    expect(h.sim.requests.map((r) => [r.path, r.authorization])).toEqual([
+      ['/rest/api/3/myself', `Basic ${Buffer.from('bot@example.com:token').toString('base64')}`],
+      ['/rest/api/2/myself', 'Bearer pat'],
+    ]);
+  });
+
+  it('retries a 429 storm after Retry-After with a 5 s floor, then succeeds and counts', async () => {
+    const client = h.client('cloud');
+    h.sim.setRateLimit({ count: 3, retryAfterSeconds: 0 });
+    await client.api('GET', '/myself');
+    expect(h.sleeps).toEqual([5000, 5000, 5000]);
+    expect(client.stats()).toEqual({ jiraCalls: 4, rateLimited: 3 });
+  });
+
+  it('honours a Retry-After above the floor and retries 503 too', async () => {
+    const client = h.client('dc');
+    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 12, status: 503 });
+    await client.api('GET', '/myself');
+    expect(h.sleeps).toEqual([12_000]);
+    expect(client.rateLimited).toBe(1);
+  });
+
+  it('gives up after maxTries with HTTP 429 and Jira\'s message', async () => {
+    const client = h.client('cloud');
+    h.sim.setRateLimit({ count: 10, retryAfterSeconds: 1 });
+    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JiraHttpError);
+    expect((error as Error).message).toBe('HTTP 429: Rate limit exceeded.');
+    expect(client.stats()).toEqual({ jiraCalls: 5, rateLimited: 5 });
+    expect(h.sleeps).toHaveLength(4);
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('reports other failures as HTTP <code>: <Jira message>', async () => {
+    const error = await h.client('dc').api('GET', '/issue/AURORA-404').catch((e: unknown) => e);
+    expect((error as Error).message).toBe('HTTP 404: Issue does not exist or you do not have permission to see it.');
+    expect(jiraErrorText('{"errorMessages":[],"errors":{"duedate":"Error parsing date string: x"}}', 'Bad Request')).toBe('duedate: Error parsing date string: x');
+    expect(jiraErrorText('<html>Bad gateway</html>', 'Bad Gateway')).toBe('<html>Bad gateway</html>');
+    expect(jiraErrorText('', 'Forbidden')).toBe('Forbidden');
+  });
+
+  it('records the time of the last call', async () => {
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, now: () => 1234 });
+    expect(client.lastCallAt).toBeNull();
+    await client.api('GET', '/myself');
+    expect(client.lastCallAt).toBe(1234);
+  });
+});

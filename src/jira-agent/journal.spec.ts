@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileJournal, MemoryJournal } from './journal.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-journal-'));
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('FileJournal', () => {
+  it('keeps created keys and pending results across restarts, until acknowledged', () => {
+    const path = join(dir, 'nested', 'journal.jsonl');
+    const first = new FileJournal(path);
+    first.recordCreated(7, 'AURORA-12');
+    first.recordResult(7, { status: 'done', result: { key: 'AURORA-12', created: true }, jira_calls: 2, rate_limited: 0 }, '2026-10-13T10:00:00.000Z');
+    first.close();
+
+    const second = new FileJournal(path);
+    expect(second.createdKeyFor(7)).toBe('AURORA-12');
+    expect(second.pendingResults()).toEqual([{ command_id: 7, report: { status: 'done', result: { key: 'AURORA-12', created: true }, jira_calls: 2, rate_limited: 0 } }]);
+    expect(second.lastJiraCallAt()).toBe('2026-10-13T10:00:00.000Z');
+    second.markAcknowledged(7);
+    second.close();
+
+    const third = new FileJournal(path);
+    expect(third.pendingResults()).toEqual([]);
+    expect(third.createdKeyFor(7)).toBeUndefined();
+    expect(third.lastJiraCallAt()).toBe('2026-10-13T10:00:00.000Z');
+    third.close();
+    // Compacted on open: only the last acknowledgement (carrying the pacing time) remains.
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('ignores a line torn by a crash and keeps appending cleanly', () => {
+    const path = join(dir, 'torn.jsonl');
+    const journal = new FileJournal(path);
+    journal.recordCreated(1, 'AURORA-1');
+    journal.close();
+    appendFileSync(path, '{"command_id":2,"state":"pend');
+    const reopened = new FileJournal(path);
+    expect(reopened.createdKeyFor(1)).toBe('AURORA-1');
+    reopened.recordCreated(3, 'AURORA-3');
+    reopened.close();
+    const last = new FileJournal(path);
+    expect([last.createdKeyFor(1), last.createdKeyFor(3), last.pendingResults()]).toEqual(['AURORA-1', 'AURORA-3', []]);
+    last.close();
+  });
+});
+
+describe('MemoryJournal', () => {
+  it('behaves like the file journal without a file', () => {
+    const journal = new MemoryJournal();
+    journal.recordCreated(1, 'A-1');
+    journal.recordResult(1, { status: 'failed', error: 'HTTP 400: x' }, null);
+    expect(journal.pendingResults()).toHaveLength(1);
+    journal.markAcknowledged(1);
+    expect(journal.pendingResults()).toEqual([]);
+    expect(journal.entries).toHaveLength(3);
+  });
+});

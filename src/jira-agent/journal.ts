@@ -1,0 +1,163 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ReportBody } from './types.js';
+
+/** What executors need: the key an earlier delivery of the same command created (Jira search lags behind). */
+export interface CreatedKeyJournal {
+  createdKeyFor(commandId: number): string | undefined;
+  recordCreated(commandId: number, key: string): void;
+}
+
+export interface PendingResult {
+  command_id: number;
+  report: ReportBody;
+}
+
+/**
+ * What the agent loop needs on top: a finished result is written BEFORE it is reported and marked
+ * acknowledged after the hub's 2xx; the loop claims only when no pending result is held.
+ */
+export interface AgentJournal extends CreatedKeyJournal {
+  recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void;
+  markAcknowledged(commandId: number): void;
+  /** Unacknowledged results, oldest first. */
+  pendingResults(): PendingResult[];
+  /** Time of the last Jira call recorded with a result (survives restarts, so pacing does too). */
+  lastJiraCallAt(): string | null;
+}
+
+/** One line of the journal file. */
+type Entry =
+  | { command_id: number; created_key: string; at: string }
+  | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
+  | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string };
+
+/** Journal state, rebuilt by replaying entries. */
+class JournalState {
+  readonly created = new Map<number, string>();
+  readonly pending = new Map<number, ReportBody>();
+  lastCall: string | null = null;
+  lastAcknowledged: number | null = null;
+
+  apply(entry: Entry): void {
+    if ('created_key' in entry) {
+      this.created.set(entry.command_id, entry.created_key);
+    } else if (entry.state === 'pending') {
+      this.pending.set(entry.command_id, entry.report);
+      this.lastCall = entry.last_jira_call_at ?? this.lastCall;
+    } else {
+      this.pending.delete(entry.command_id);
+      this.created.delete(entry.command_id);
+      this.lastCall = entry.last_jira_call_at ?? this.lastCall;
+      this.lastAcknowledged = entry.command_id;
+    }
+  }
+
+  /** The fewest entries that rebuild this state. */
+  compacted(at: string): Entry[] {
+    const entries: Entry[] = [];
+    if (this.lastAcknowledged !== null) entries.push({ command_id: this.lastAcknowledged, state: 'acknowledged', last_jira_call_at: this.lastCall, at });
+    for (const [command_id, created_key] of this.created) entries.push({ command_id, created_key, at });
+    for (const [command_id, report] of this.pending) entries.push({ command_id, state: 'pending', report, last_jira_call_at: this.lastCall, at });
+    return entries;
+  }
+}
+
+abstract class BaseJournal implements AgentJournal {
+  protected readonly state = new JournalState();
+
+  protected abstract append(entry: Entry): void;
+
+  createdKeyFor(commandId: number): string | undefined {
+    return this.state.created.get(commandId);
+  }
+
+  recordCreated(commandId: number, key: string): void {
+    this.write({ command_id: commandId, created_key: key, at: new Date().toISOString() });
+  }
+
+  recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void {
+    this.write({ command_id: commandId, state: 'pending', report, last_jira_call_at: lastJiraCallAt, at: new Date().toISOString() });
+  }
+
+  markAcknowledged(commandId: number): void {
+    this.write({ command_id: commandId, state: 'acknowledged', last_jira_call_at: null, at: new Date().toISOString() });
+  }
+
+  pendingResults(): PendingResult[] {
+    return [...this.state.pending].map(([command_id, report]) => ({ command_id, report }));
+  }
+
+  lastJiraCallAt(): string | null {
+    return this.state.lastCall;
+  }
+
+  private write(entry: Entry): void {
+    this.append(entry);
+    this.state.apply(entry);
+  }
+}
+
+/** In-memory journal for tests and throw-away runs. */
+export class MemoryJournal extends BaseJournal {
+  readonly entries: Entry[] = [];
+
+  protected append(entry: Entry): void {
+    this.entries.push(entry);
+  }
+}
+
+/**
+ * JSON-lines journal file. Every entry is appended and fsync'ed before the call returns, so a result written
+ * before a crash is re-sent after it. On open the file is replayed (a torn last line from a crash is dropped)
+ * and rewritten compacted (temp file, fsync, rename), keeping only what is still needed.
+ */
+export class FileJournal extends BaseJournal {
+  private fd: number;
+
+  constructor(readonly path: string) {
+    super();
+    mkdirSync(dirname(path), { recursive: true });
+    if (existsSync(path)) {
+      for (const line of readFileSync(path, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          this.state.apply(JSON.parse(line) as Entry);
+        } catch {
+          // A line cut short by a crash: the write it belonged to never returned, so nothing depends on it.
+        }
+      }
+    }
+    this.rewrite();
+    this.fd = openSync(path, 'a');
+  }
+
+  protected append(entry: Entry): void {
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private rewrite(): void {
+    const temp = `${this.path}.tmp`;
+    const fd = openSync(temp, 'w');
+    try {
+      for (const entry of this.state.compacted(new Date().toISOString())) writeSync(fd, `${JSON.stringify(entry)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, this.path);
+    try {
+      const dirFd = openSync(dirname(this.path), 'r');
+      fsyncSync(dirFd);
+      closeSync(dirFd);
+    } catch {
+      // Directory fsync is not supported everywhere (e.g. Windows); the rename is still atomic.
+    }
+  }
+}

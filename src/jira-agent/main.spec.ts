@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runSimulatorFromEnv } from '../jira-sim/main.js';
+import { JiraSimulator } from '../jira-sim/simulator.js';
+import { FakeHub } from './fake-hub.js';
+import { jiraClientFromEnv, runAgentFromEnv } from './main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
+let sim: JiraSimulator;
+let simUrl: string;
+
+beforeAll(async () => {
+  sim = new JiraSimulator();
+  simUrl = await sim.start();
+  jest.spyOn(console, 'log').mockImplementation(() => undefined);
+});
+
+afterAll(async () => {
+  await sim.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runAgentFromEnv', () => {
+  it('runs one claim against the hub and Jira named by the environment', async () => {
+    const hub = new FakeHub('secret');
+    const hubUrl = await hub.start();
+    const key = sim.store.createIssue('AURORA', { summary: 'env', issueType: 'Task' }, 'x').key;
+    hub.enqueue({ id: 1, type: 'ensure_comment', params: { key, body: 'из окружения' } });
+    try {
+      const summary = await runAgentFromEnv({
+        HUB_URL: hubUrl,
+        HUB_AGENT_TOKEN: 'secret',
+        JIRA_URL: simUrl,
+        JIRA_FLAVOR: 'dc',
+        JIRA_PAT: 'pat',
+        JIRA_PROJECT: 'AURORA',
+        AGENT_JOURNAL: join(dir, 'j', 'journal.jsonl'),
+        AGENT_ONCE: '1',
+        AGENT_WAIT_SECONDS: '0',
+      });
+      expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
+      expect(sim.comments(key).map((c) => c.body)).toEqual(['из окружения']);
+      expect(sim.requests.at(-1)?.authorization).toBe('Bearer pat');
+    } finally {
+      await hub.stop();
+    }
+  });
+
+  it('explains a missing or wrong variable in Russian', async () => {
+    await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не задана переменная окружения HUB_URL');
+    expect(() => jiraClientFromEnv({ JIRA_URL: simUrl, JIRA_FLAVOR: 'server' })).toThrow('JIRA_FLAVOR должен быть cloud или dc');
+  });
+});
+
+describe('runSimulatorFromEnv', () => {
+  it('serves until stopped', async () => {
+    const stop = new AbortController();
+    const running = runSimulatorFromEnv({ JIRA_SIM_PORT: '0', JIRA_SIM_PROJECT: 'ZED' }, stop.signal);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const line = (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Jira simulator on'))!;
+    const url = /on (http:\/\/\S+)/.exec(line)![1]!;
+    const boards = await (await fetch(`${url}/rest/agile/1.0/board?projectKeyOrId=ZED`)).json();
+    expect(boards.values[0].location.projectKey).toBe('ZED');
+    stop.abort();
+    await running;
+  });
+});

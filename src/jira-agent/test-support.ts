@@ -1,0 +1,46 @@
+/** Shared set-up for the agent's specs: a simulator on port 0 and a fast-retrying client of one flavor. */
+import { JiraSimulator, type JiraSimulatorOptions } from '../jira-sim/simulator.js';
+import { JiraClient, type JiraFlavor } from './jira-client.js';
+import { MemoryJournal } from './journal.js';
+import type { ExecutorContext } from './commands/context.js';
+import type { CommandOutcome } from './types.js';
+
+export interface SimHarness {
+  sim: JiraSimulator;
+  url: string;
+  client: (flavor: JiraFlavor) => JiraClient;
+  ctx: (flavor: JiraFlavor, journal?: MemoryJournal) => ExecutorContext;
+  sleeps: number[];
+}
+
+export async function startHarness(options: JiraSimulatorOptions = {}): Promise<SimHarness> {
+  const sim = new JiraSimulator(options);
+  const url = await sim.start();
+  const sleeps: number[] = [];
+  const client = (flavor: JiraFlavor): JiraClient =>
+    new JiraClient({
+      baseUrl: url,
+      flavor,
+      auth: flavor === 'cloud' ? { kind: 'basic', email: 'bot@example.com', apiToken: 'token' } : { kind: 'bearer', token: 'pat' },
+      minRetryAfterMs: 5000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+  return {
+    sim,
+    url,
+    client,
+    ctx: (flavor, journal = new MemoryJournal()) => ({ client: client(flavor), project: 'AURORA', journal }),
+    sleeps,
+  };
+}
+
+export const FLAVORS: JiraFlavor[] = ['cloud', 'dc'];
+export const API_PREFIX: Record<JiraFlavor, string> = { cloud: '/rest/api/3', dc: '/rest/api/2' };
+
+/** The result of a command that must have succeeded. */
+export function resultOf<T = Record<string, unknown>>(out: CommandOutcome): T {
+  if (out.status !== 'done') throw new Error(`expected done, got failed: ${out.error}`);
+  return out.result as T;
+}

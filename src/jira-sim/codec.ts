@@ -1,0 +1,127 @@
+import { adfToText, isAdfDoc, textToAdf } from './adf.js';
+import { SimError } from './errors.js';
+import type { IssuePatch, SimStore } from './store.js';
+import type { Flavor, SimUser } from './types.js';
+
+const ADF_REQUIRED = 'Operation value must be an Atlassian Document (see the Atlassian Document Format)';
+
+/**
+ * A rich-text body as the flavor expects it: Cloud (v3) takes ADF documents only,
+ * DC (v2) takes plain strings only; anything else is a 400 on `field`, as in Jira.
+ */
+export function decodeBody(value: unknown, flavor: Flavor, field: string): string | null {
+  if (value === null || value === undefined) return null;
+  if (flavor === 'cloud') {
+    if (!isAdfDoc(value)) throw new SimError(400, [], { [field]: ADF_REQUIRED });
+    return adfToText(value);
+  }
+  if (typeof value !== 'string') throw new SimError(400, [], { [field]: `Operation value must be a string` });
+  return value;
+}
+
+export function encodeBody(text: string | null, flavor: Flavor): unknown {
+  if (text === null) return null;
+  return flavor === 'cloud' ? textToAdf(text) : text;
+}
+
+/** Cloud identifies users by accountId only (GDPR strict mode); DC by user name. */
+export function decodeUser(value: unknown, flavor: Flavor, store: SimStore, field: string): string | null {
+  if (value === null) return null;
+  const ref = (value ?? {}) as { accountId?: unknown; name?: unknown };
+  const user = flavor === 'cloud'
+    ? store.seed.users.find((u) => u.accountId === ref.accountId)
+    : store.seed.users.find((u) => u.name === ref.name);
+  if (!user) {
+    const what = flavor === 'cloud' ? `accountId '${String(ref.accountId)}'` : `User '${String(ref.name)}'`;
+    throw new SimError(400, [], { [field]: `${what} does not exist.` });
+  }
+  return user.accountId;
+}
+
+export function encodeUser(accountId: string | null, flavor: Flavor, store: SimStore): unknown {
+  if (accountId === null) return null;
+  const user = store.seed.users.find((u) => u.accountId === accountId);
+  if (!user) return null;
+  return flavor === 'cloud'
+    ? { accountId: user.accountId, displayName: user.displayName, active: true, accountType: 'atlassian' }
+    : { name: user.name, key: user.name, displayName: user.displayName, emailAddress: user.emailAddress, active: true };
+}
+
+export function currentUser(store: SimStore): SimUser {
+  return store.seed.users[0]!;
+}
+
+function nameOf(value: unknown): string | null {
+  if (value === null) return null;
+  const ref = value as { name?: unknown; id?: unknown } | undefined;
+  return typeof ref?.name === 'string' ? ref.name : null;
+}
+
+/** Decodes the `fields` of a create or edit request. Unknown fields → 400 as in Jira. */
+export function decodeFields(fields: Record<string, unknown>, flavor: Flavor, store: SimStore): { project?: string; patch: IssuePatch } {
+  const patch: IssuePatch = {};
+  let project: string | undefined;
+  const errors: Record<string, string> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    try {
+      switch (field) {
+        case 'project': {
+          const ref = value as { key?: string; id?: string } | undefined;
+          project = ref?.key ?? ref?.id;
+          break;
+        }
+        case 'summary':
+          if (typeof value !== 'string') throw new SimError(400, [], { summary: 'Operation value must be a string' });
+          patch.summary = value;
+          break;
+        case 'description':
+          patch.description = decodeBody(value, flavor, 'description');
+          break;
+        case 'issuetype':
+          patch.issueType = nameOf(value) ?? store.seed.issueTypes[Number((value as { id?: string }).id) - 1] ?? '';
+          break;
+        case 'assignee':
+          patch.assignee = decodeUser(value, flavor, store, 'assignee');
+          break;
+        case 'priority':
+          patch.priority = nameOf(value);
+          break;
+        case 'duedate':
+          if (value !== null && typeof value !== 'string') throw new SimError(400, [], { duedate: 'Operation value must be a string' });
+          patch.duedate = value === '' ? null : (value as string | null);
+          break;
+        case 'labels':
+          if (value !== null && (!Array.isArray(value) || value.some((l) => typeof l !== 'string'))) throw new SimError(400, [], { labels: 'Operation value must be an array of strings' });
+          patch.labels = (value as string[] | null) ?? [];
+          break;
+        case 'parent': {
+          const ref = value as { key?: string; id?: string } | null;
+          const parent = ref === null ? null : ref?.key ?? store.listIssues().find((i) => i.id === ref?.id)?.key ?? '?';
+          patch.parent = parent;
+          break;
+        }
+        default:
+          decodeCustom(field, value, store, patch);
+      }
+    } catch (error) {
+      if (!(error instanceof SimError)) throw error;
+      Object.assign(errors, error.errors);
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
+  return { project, patch };
+}
+
+function decodeCustom(field: string, value: unknown, store: SimStore, patch: IssuePatch): void {
+  const known = store.seed.customFields.find((f) => f.id === field);
+  if (!known) throw new SimError(400, [], { [field]: `Field '${field}' cannot be set. It is not on the appropriate screen, or unknown.` });
+  if (field === store.seed.sprintFieldId) {
+    // Cloud accepts a sprint id (number) in the sprint field.
+    if (value === null) patch.sprintIds = [];
+    else if (typeof value === 'number' && store.findSprint(value)) patch.sprintIds = [value];
+    else throw new SimError(400, [], { [field]: 'Number value expected as the Sprint id.' });
+    return;
+  }
+  if (known.type === 'number' && value !== null && typeof value !== 'number') throw new SimError(400, [], { [field]: 'Operation value must be a number' });
+  patch.custom = { ...patch.custom, [field]: value };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { JqlError, parseJql, parseJqlDate, textMatches } from './jql.js';
+
+describe('JQL subset', () => {
+  it('parses clauses joined by AND and ORDER BY', () => {
+    const q = parseJql('project = AURORA AND key in (AURORA-1, "AURORA-2") AND summary ~ "\\"Отчёт за март\\"" ORDER BY created DESC, key');
+    expect(q.clauses).toEqual([
+      { kind: 'cmp', field: 'project', op: '=', value: 'AURORA' },
+      { kind: 'in', field: 'key', negated: false, values: ['AURORA-1', 'AURORA-2'] },
+      { kind: 'cmp', field: 'summary', op: '~', value: '"Отчёт за март"' },
+    ]);
+    expect(q.orderBy).toEqual([
+      { field: 'created', desc: true },
+      { field: 'key', desc: false },
+    ]);
+  });
+
+  it('accepts updated >= with absolute and relative dates', () => {
+    expect(parseJql('updated >= "2026-10-13 10:00"').clauses).toHaveLength(1);
+    expect(parseJqlDate('2026/10/13', 0)).toBe(Date.UTC(2026, 9, 13));
+    expect(parseJqlDate('-5m', 600_000)).toBe(300_000);
+  });
+
+  it('rejects what it does not understand', () => {
+    expect(() => parseJql('project = A OR project = B')).toThrow(JqlError);
+    expect(() => parseJql('summary ~ "open')).toThrow(JqlError);
+    expect(() => parseJql('updated >= yesterday')).toThrow(JqlError);
+  });
+
+  it('matches phrases and words case-insensitively', () => {
+    expect(textMatches('Отчёт за март', '"отчёт за"')).toBe(true);
+    expect(textMatches('Отчёт за март', '"за отчёт"')).toBe(false);
+    expect(textMatches('Отчёт за март', 'март отчёт')).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+import type { SimSeed } from './types.js';
+
+/** Default seed: one project, the usual issue types, a three-status workflow, one scrum board with two sprints. */
+export function defaultSeed(projectKey = 'AURORA'): SimSeed {
+  return {
+    projects: [{ id: '10000', key: projectKey, name: `Project ${projectKey}` }],
+    issueTypes: ['Task', 'Story', 'Bug', 'Epic', 'Sub-task'],
+    statuses: ['To Do', 'In Progress', 'Done'],
+    initialStatus: 'To Do',
+    transitions: [
+      { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
+      { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done' },
+      { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
+      { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
+    ],
+    linkTypes: [
+      { id: '10000', name: 'Blocks', inward: 'is blocked by', outward: 'blocks' },
+      { id: '10003', name: 'Relates', inward: 'relates to', outward: 'relates to' },
+      { id: '10002', name: 'Duplicate', inward: 'is duplicated by', outward: 'duplicates' },
+    ],
+    boards: [{ id: 1, name: `${projectKey} board`, type: 'scrum', projectKey }],
+    sprints: [
+      { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
+      { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
+    ],
+    users: [
+      { accountId: '557058:f0000000-0000-0000-0000-000000000001', name: 'jira-bot', displayName: 'Jira Bot', emailAddress: 'bot@example.com' },
+      { accountId: '557058:f0000000-0000-0000-0000-000000000002', name: 'ivanov', displayName: 'Иван Иванов', emailAddress: 'ivanov@example.com' },
+      { accountId: '557058:f0000000-0000-0000-0000-000000000003', name: 'petrova', displayName: 'Анна Петрова', emailAddress: 'petrova@example.com' },
+    ],
+    priorities: ['Highest', 'High', 'Medium', 'Low', 'Lowest'],
+    defaultPriority: 'Medium',
+    customFields: [
+      { id: 'customfield_10020', name: 'Sprint', custom: 'com.pyxis.greenhopper.jira:gh-sprint', type: 'array' },
+      { id: 'customfield_10016', name: 'Story Points', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:float', type: 'number' },
+      { id: 'customfield_10050', name: 'Team', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield', type: 'string' },
+    ],
+    sprintFieldId: 'customfield_10020',
+    issues: [],
+    links: [],
+  };
+}

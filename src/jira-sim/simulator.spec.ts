@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { JiraSimulator } from './simulator.js';
+
+let sim: JiraSimulator;
+let url: string;
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url + path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+const adf = (text: string) => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+
+beforeAll(async () => {
+  sim = new JiraSimulator({ maxPageSize: 2 });
+  url = await sim.start();
+});
+
+afterAll(async () => {
+  await sim.stop();
+});
+
+describe('JiraSimulator', () => {
+  it('creates issues with ADF on Cloud and text on DC, and rejects the other body kind', async () => {
+    const cloud = await call('POST', '/rest/api/3/issue', { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Task' }, summary: 'Облако', description: adf('Описание') } });
+    expect(cloud.status).toBe(201);
+    expect(cloud.body.key).toMatch(/^AURORA-\d+$/);
+    const wrong = await call('POST', '/rest/api/3/issue', { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Task' }, summary: 'x', description: 'text' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors.description).toMatch(/Atlassian Document/);
+    const dc = await call('POST', '/rest/api/2/issue', { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Bug' }, summary: 'Сервер', description: 'Описание' } });
+    expect(dc.status).toBe(201);
+    expect(sim.getIssue(cloud.body.key)?.description).toBe('Описание');
+    const read = await call('GET', `/rest/api/2/issue/${cloud.body.key}`);
+    expect(read.body.fields.description).toBe('Описание');
+    const read3 = await call('GET', `/rest/api/3/issue/${dc.body.key}?fields=description`);
+    expect(read3.body.fields).toEqual({ description: adf('Описание') });
+  });
+
+  it('answers errors in Jira shape', async () => {
+    const missing = await call('GET', '/rest/api/3/issue/AURORA-999');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} });
+    const badJql = await call('GET', '/rest/api/2/search?jql=' + encodeURIComponent('project = A OR x = y'));
+    expect(badJql.status).toBe(400);
+    expect(badJql.body.errorMessages[0]).toMatch(/JQL/);
+    const unknownKey = await call('POST', '/rest/api/2/search', { jql: 'key in (AURORA-1, AURORA-999)' });
+    expect(unknownKey.status).toBe(400);
+    expect(unknownKey.body.errorMessages).toEqual(["An issue with key 'AURORA-999' does not exist for field 'key'."]);
+    const lenient = await call('POST', '/rest/api/2/search', { jql: 'key in (AURORA-1, AURORA-999)', validateQuery: false });
+    expect(lenient.status).toBe(200);
+  });
+
+  it('stores POST /issueLink inwardIssue as the source: "inward blocks outward"', async () => {
+    const a = sim.store.createIssue('AURORA', { summary: 'A', issueType: 'Task' }, 'x').key;
+    const b = sim.store.createIssue('AURORA', { summary: 'B', issueType: 'Task' }, 'x').key;
+    const res = await call('POST', '/rest/api/2/issueLink', { type: { name: 'Blocks' }, inwardIssue: { key: a }, outwardIssue: { key: b } });
+    expect(res.status).toBe(201);
+    expect(sim.links()).toContainEqual({ source: a, target: b, type: 'Blocks' });
+    const onA = (await call('GET', `/rest/api/3/issue/${a}?fields=issuelinks`)).body.fields.issuelinks;
+    expect(onA).toHaveLength(1);
+    expect(onA[0].outwardIssue.key).toBe(b);
+    const onB = (await call('GET', `/rest/api/3/issue/${b}?fields=issuelinks`)).body.fields.issuelinks;
+    expect(onB[0].inwardIssue.key).toBe(a);
+    const unknown = await call('POST', '/rest/api/3/issueLink', { type: { name: 'Nope' }, inwardIssue: { key: a }, outwardIssue: { key: b } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('answers 429 with Retry-After for the next N requests', async () => {
+    sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
+    const first = await call('GET', '/rest/api/3/myself');
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('0');
+    expect((await call('GET', '/rest/api/3/myself')).status).toBe(429);
+    expect((await call('GET', '/rest/api/3/myself')).status).toBe(200);
+  });
+
+  it('hides new issues from search while the lag lasts', async () => {
+    sim.setSearchLagMs(60_000);
+    const created = await call('POST', '/rest/api/3/issue', { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Task' }, summary: 'Свежая задача' } });
+    const search = await call('POST', '/rest/api/3/search/jql', { jql: 'summary ~ "Свежая"', fields: ['summary'] });
+    expect(search.body.issues).toEqual([]);
+    expect((await call('GET', `/rest/api/3/issue/${created.body.key}`)).status).toBe(200);
+    sim.setSearchLagMs(0);
+    const later = await call('POST', '/rest/api/3/search/jql', { jql: 'summary ~ "Свежая"', fields: ['summary'] });
+    expect(later.body.issues.map((i: { key: string }) => i.key)).toEqual([created.body.key]);
+  });
+
+  it('pages Cloud search by nextPageToken and DC search by startAt', async () => {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await call('GET', `/rest/api/3/search/jql?jql=${encodeURIComponent('project = AURORA ORDER BY key ASC')}&fields=summary${token ? `&nextPageToken=${token}` : ''}`);
+      expect(page.body.issues.length).toBeLessThanOrEqual(2);
+      keys.push(...page.body.issues.map((i: { key: string }) => i.key));
+      token = page.body.nextPageToken;
+      if (token === undefined) expect(page.body.isLast).toBe(true);
+    } while (token);
+    expect(keys).toEqual(sim.listIssues().map((i) => i.key));
+    const dc = await call('POST', '/rest/api/2/search', { jql: 'project = AURORA ORDER BY key ASC', startAt: 2, maxResults: 50 });
+    expect(dc.body).toMatchObject({ startAt: 2, maxResults: 2, total: keys.length });
+    expect(dc.body.issues.map((i: { key: string }) => i.key)).toEqual(keys.slice(2, 4));
+  });
+
+  it('serves boards, sprints and sprint moves with the sprint custom field', async () => {
+    const key = sim.store.createIssue('AURORA', { summary: 'C', issueType: 'Task' }, 'x').key;
+    const boards = await call('GET', '/rest/agile/1.0/board?projectKeyOrId=AURORA');
+    expect(boards.body.values.map((b: { id: number }) => b.id)).toEqual([1]);
+    const sprints = await call('GET', '/rest/agile/1.0/board/1/sprint?state=active,future');
+    expect(sprints.body.values.map((s: { name: string }) => s.name)).toEqual(['Спринт 1', 'Спринт 2']);
+    expect((await call('POST', '/rest/agile/1.0/sprint/2/issue', { issues: [key] })).status).toBe(204);
+    const cloud = await call('GET', `/rest/api/3/issue/${key}?fields=customfield_10020`);
+    expect(cloud.body.fields.customfield_10020).toEqual([{ id: 2, name: 'Спринт 2', state: 'future', boardId: 1, goal: '' }]);
+    const dc = await call('GET', `/rest/api/2/issue/${key}?fields=customfield_10020`);
+    expect(dc.body.fields.customfield_10020[0]).toMatch(/state=FUTURE,name=Спринт 2,startDate=/);
+  });
+
+  it('offers transitions of the workflow and applies them', async () => {
+    const key = sim.store.createIssue('AURORA', { summary: 'D', issueType: 'Task' }, 'x').key;
+    const list = await call('GET', `/rest/api/3/issue/${key}/transitions`);
+    expect(list.body.transitions.map((t: { name: string; to: { name: string } }) => `${t.name}->${t.to.name}`)).toEqual(['Start->In Progress']);
+    expect((await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '21' } })).status).toBe(400);
+    expect((await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '11' } })).status).toBe(204);
+    expect(sim.getIssue(key)?.status).toBe('In Progress');
+  });
+});

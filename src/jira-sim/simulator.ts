@@ -1,0 +1,186 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SimError } from './errors.js';
+import { matchRoute } from './routes.js';
+import { defaultSeed } from './seed.js';
+import { SimStore } from './store.js';
+import type { RecordedRequest, SimSeed, StoredComment, StoredIssue, StoredLink } from './types.js';
+
+export interface JiraSimulatorOptions {
+  /** Replaces parts of the default seed (each given key replaces that key). */
+  seed?: Partial<SimSeed>;
+  /** Project key of the default seed. */
+  projectKey?: string;
+  /** Largest page any paged endpoint returns (Jira caps maxResults too). */
+  maxPageSize?: number;
+  /** Answer 401 to requests without an Authorization header. */
+  requireAuth?: boolean;
+}
+
+export interface RateLimitSwitch {
+  /** How many of the next requests are refused. */
+  count: number;
+  /** Retry-After header in seconds; omitted when undefined. */
+  retryAfterSeconds?: number;
+  /** 429 (default) or 503. */
+  status?: 429 | 503;
+}
+
+/**
+ * In-memory Jira (Cloud v3 under /rest/api/3, DC v2 under /rest/api/2, Agile 1.0) over node:http.
+ * Tests start it in-process on port 0 and inspect its state directly.
+ */
+export class JiraSimulator {
+  readonly store: SimStore;
+  readonly requests: RecordedRequest[] = [];
+  private server: Server | undefined;
+  private baseUrl = '';
+  private readonly maxPageSize: number;
+  private readonly requireAuth: boolean;
+  private rateLimit: Required<Omit<RateLimitSwitch, 'retryAfterSeconds'>> & { retryAfterSeconds?: number } = { count: 0, status: 429 };
+  private latencyMs = 0;
+  private searchLagMs = 0;
+
+  constructor(options: JiraSimulatorOptions = {}) {
+    this.store = new SimStore({ ...defaultSeed(options.projectKey), ...options.seed });
+    this.maxPageSize = options.maxPageSize ?? 100;
+    this.requireAuth = options.requireAuth ?? false;
+  }
+
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+    const address = server.address() as AddressInfo;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.baseUrl = `http://${shownHost}:${address.port}`;
+    return this.baseUrl;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  // ---- switches ------------------------------------------------------------------------------
+
+  /** The next `count` requests answer 429 (or 503) with Retry-After. */
+  setRateLimit(limit: RateLimitSwitch): void {
+    this.rateLimit = { count: limit.count, status: limit.status ?? 429, retryAfterSeconds: limit.retryAfterSeconds };
+  }
+
+  setLatencyMs(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  /** Issues created less than `ms` ago are invisible to search (Jira's index is eventually consistent). */
+  setSearchLagMs(ms: number): void {
+    this.searchLagMs = ms;
+  }
+
+  // ---- inspection ----------------------------------------------------------------------------
+
+  getIssue(key: string): StoredIssue | undefined {
+    return this.store.findIssue(key);
+  }
+
+  listIssues(): StoredIssue[] {
+    return this.store.listIssues();
+  }
+
+  /** Every link as {source, target, type}: "source <outward> target", e.g. source blocks target. */
+  links(): Array<{ source: string; target: string; type: string }> {
+    return this.store.links.map((l: StoredLink) => ({ source: l.sourceKey, target: l.targetKey, type: l.typeName }));
+  }
+
+  comments(key: string): StoredComment[] {
+    return this.store.comments.filter((c) => c.issueKey === key.toUpperCase());
+  }
+
+  /** Sprint names of an issue, in the order of its sprint field. */
+  sprintsOf(key: string): string[] {
+    return (this.store.findIssue(key)?.sprintIds ?? []).map((id) => this.store.findSprint(id)?.name ?? String(id));
+  }
+
+  clearRequests(): void {
+    this.requests.length = 0;
+  }
+
+  // ---- HTTP ----------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    const raw = await readBody(req);
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: undefined,
+      authorization: req.headers.authorization,
+      status: 0,
+    };
+    this.requests.push(record);
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+
+    let status: number;
+    let body: unknown;
+    const headers: Record<string, string> = {};
+    try {
+      if (raw.length > 0) {
+        try {
+          record.body = JSON.parse(raw);
+        } catch {
+          throw new SimError(400, ['Unexpected character in the JSON body.']);
+        }
+      }
+      if (this.rateLimit.count > 0) {
+        this.rateLimit.count--;
+        if (this.rateLimit.retryAfterSeconds !== undefined) headers['Retry-After'] = String(this.rateLimit.retryAfterSeconds);
+        throw new SimError(this.rateLimit.status, [this.rateLimit.status === 429 ? 'Rate limit exceeded.' : 'Service Unavailable']);
+      }
+      if (this.requireAuth && !req.headers.authorization) throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
+      const matched = matchRoute(method, url.pathname);
+      if ('error' in matched) throw matched.error;
+      const answer = matched.route.handler({
+        flavor: matched.flavor,
+        params: matched.params,
+        query: record.query,
+        body: record.body,
+        store: this.store,
+        baseUrl: this.baseUrl,
+        searchLagMs: this.searchLagMs,
+        maxPageSize: this.maxPageSize,
+      });
+      status = answer.status;
+      body = answer.body;
+    } catch (error) {
+      const simError = error instanceof SimError ? error : new SimError(500, [`Internal server error: ${(error as Error).message}`]);
+      status = simError.status;
+      body = simError.body();
+    }
+    record.status = status;
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, { ...headers, ...(text ? { 'Content-Type': 'application/json;charset=UTF-8' } : {}) });
+    res.end(text);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

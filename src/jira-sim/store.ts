@@ -1,0 +1,312 @@
+import { SimError, notFoundIssue } from './errors.js';
+import { JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type JqlQuery } from './jql.js';
+import type { SimSeed, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
+
+/** A decoded change to an issue (flavor-neutral: plain text, accountIds). */
+export interface IssuePatch {
+  summary?: string;
+  description?: string | null;
+  issueType?: string;
+  assignee?: string | null;
+  priority?: string | null;
+  duedate?: string | null;
+  labels?: string[];
+  parent?: string | null;
+  sprintIds?: number[];
+  custom?: Record<string, unknown>;
+}
+
+/**
+ * State and rules of the simulated Jira. Link direction follows real Jira:
+ * POST /issueLink {type: Blocks, inwardIssue: A, outwardIssue: B} stores A as the source and B as the target,
+ * and means "A blocks B" (A shows the outward description "blocks B", B shows "is blocked by A").
+ */
+export class SimStore {
+  readonly issues = new Map<string, StoredIssue>();
+  readonly links: StoredLink[] = [];
+  readonly comments: StoredComment[] = [];
+  private nextIssueId = 10001;
+  private nextLinkId = 20001;
+  private nextCommentId = 30001;
+  private readonly counters = new Map<string, number>();
+
+  constructor(readonly seed: SimSeed) {
+    for (const issue of seed.issues) {
+      const created = this.createIssue(issue.project ?? seed.projects[0]!.key, {
+        summary: issue.summary,
+        issueType: issue.issueType ?? 'Task',
+        description: issue.description ?? null,
+        assignee: issue.assignee ?? null,
+        priority: issue.priority === undefined ? seed.defaultPriority : issue.priority,
+        duedate: issue.duedate ?? null,
+        labels: issue.labels ?? [],
+        parent: issue.parent ?? null,
+        sprintIds: issue.sprintIds ?? [],
+        custom: issue.custom ?? {},
+      }, seed.users[0]!.accountId);
+      if (issue.status) created.status = issue.status;
+      if (issue.createdAtMs !== undefined) created.createdAtMs = created.updatedAtMs = issue.createdAtMs;
+    }
+    for (const link of seed.links) this.createLink(link.type, link.source, link.target);
+  }
+
+  // ---- issues -------------------------------------------------------------------------------
+
+  findIssue(key: string): StoredIssue | undefined {
+    return this.issues.get(key.toUpperCase());
+  }
+
+  requireIssue(key: string): StoredIssue {
+    const issue = this.findIssue(key);
+    if (!issue) throw notFoundIssue();
+    return issue;
+  }
+
+  createIssue(projectKey: string | undefined, patch: IssuePatch, reporter: string): StoredIssue {
+    const errors: Record<string, string> = {};
+    const project = this.seed.projects.find((p) => p.key === projectKey || p.id === projectKey);
+    if (!project) errors.project = 'valid project is required';
+    if (!patch.issueType || !this.seed.issueTypes.includes(patch.issueType)) errors.issuetype = 'valid issue type is required';
+    if (!patch.summary?.trim()) errors.summary = 'You must specify a summary of the issue.';
+    if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
+    this.validatePatch(patch);
+    const number = (this.counters.get(project!.key) ?? 0) + 1;
+    this.counters.set(project!.key, number);
+    const now = Date.now();
+    const issue: StoredIssue = {
+      id: String(this.nextIssueId++),
+      key: `${project!.key}-${number}`,
+      projectKey: project!.key,
+      summary: patch.summary!,
+      description: patch.description ?? null,
+      issueType: patch.issueType!,
+      status: this.seed.initialStatus,
+      assignee: patch.assignee ?? null,
+      reporter,
+      priority: patch.priority === undefined ? this.seed.defaultPriority : patch.priority,
+      duedate: patch.duedate ?? null,
+      labels: patch.labels ?? [],
+      parent: patch.parent ?? null,
+      sprintIds: patch.sprintIds ?? [],
+      custom: patch.custom ?? {},
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    this.issues.set(issue.key, issue);
+    return issue;
+  }
+
+  updateIssue(key: string, patch: IssuePatch): StoredIssue {
+    const issue = this.requireIssue(key);
+    if (patch.summary !== undefined && !patch.summary.trim()) throw new SimError(400, [], { summary: 'You must specify a summary of the issue.' });
+    this.validatePatch(patch);
+    const { custom, ...plain } = patch;
+    Object.assign(issue, plain);
+    if (custom) issue.custom = { ...issue.custom, ...custom };
+    this.touch(issue);
+    return issue;
+  }
+
+  private validatePatch(patch: IssuePatch): void {
+    const errors: Record<string, string> = {};
+    if (patch.priority && !this.seed.priorities.includes(patch.priority)) errors.priority = `Specify a valid 'id' or 'name' for Priority`;
+    if (patch.issueType && !this.seed.issueTypes.includes(patch.issueType)) errors.issuetype = 'Specify a valid issue type';
+    if (patch.duedate && !/^\d{4}-\d{2}-\d{2}$/.test(patch.duedate)) errors.duedate = `Error parsing date string: ${patch.duedate}`;
+    if (patch.labels?.some((label) => /\s/.test(label) || label === '')) errors.labels = 'The label must not contain spaces.';
+    if (patch.parent && !this.findIssue(patch.parent)) errors.parent = `Could not find issue by id or key.`;
+    if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
+  }
+
+  private touch(issue: StoredIssue): void {
+    issue.updatedAtMs = Math.max(Date.now(), issue.updatedAtMs + 1);
+  }
+
+  listIssues(): StoredIssue[] {
+    return [...this.issues.values()];
+  }
+
+  // ---- workflow ------------------------------------------------------------------------------
+
+  transitionsFor(key: string): SimTransition[] {
+    const issue = this.requireIssue(key);
+    return this.seed.transitions.filter((t) => (t.from === '*' ? t.to !== issue.status : t.from.includes(issue.status)));
+  }
+
+  transition(key: string, transitionId: string | undefined): void {
+    const issue = this.requireIssue(key);
+    const transition = this.transitionsFor(key).find((t) => t.id === String(transitionId));
+    if (!transition) throw new SimError(400, [`Transition id '${transitionId}' is not valid for this issue.`]);
+    issue.status = transition.to;
+    this.touch(issue);
+  }
+
+  // ---- links ---------------------------------------------------------------------------------
+
+  /** `source` is POST /issueLink's `inwardIssue`, `target` its `outwardIssue` (see the class comment). */
+  createLink(typeName: string, sourceKey: string, targetKey: string): StoredLink {
+    const type = this.seed.linkTypes.find((t) => t.name.toLowerCase() === typeName.toLowerCase());
+    if (!type) throw new SimError(404, [`No issue link type with name '${typeName}' found.`]);
+    const source = this.requireIssue(sourceKey);
+    const target = this.requireIssue(targetKey);
+    const existing = this.links.find((l) => l.typeName === type.name && l.sourceKey === source.key && l.targetKey === target.key);
+    if (existing) return existing;
+    const link: StoredLink = { id: String(this.nextLinkId++), typeName: type.name, sourceKey: source.key, targetKey: target.key };
+    this.links.push(link);
+    this.touch(source);
+    this.touch(target);
+    return link;
+  }
+
+  linksOf(key: string): StoredLink[] {
+    return this.links.filter((l) => l.sourceKey === key || l.targetKey === key);
+  }
+
+  // ---- comments ------------------------------------------------------------------------------
+
+  commentsOf(key: string): StoredComment[] {
+    const issue = this.requireIssue(key);
+    return this.comments.filter((c) => c.issueKey === issue.key);
+  }
+
+  addComment(key: string, body: string, author: string): StoredComment {
+    const issue = this.requireIssue(key);
+    if (!body.trim()) throw new SimError(400, [], { comment: 'Comment body can not be empty!' });
+    const comment: StoredComment = { id: String(this.nextCommentId++), issueKey: issue.key, body, author, createdAtMs: Date.now() };
+    this.comments.push(comment);
+    this.touch(issue);
+    return comment;
+  }
+
+  // ---- agile ---------------------------------------------------------------------------------
+
+  boardsOf(projectKeyOrId: string | undefined) {
+    const project = this.seed.projects.find((p) => p.key === projectKeyOrId || p.id === projectKeyOrId);
+    if (projectKeyOrId !== undefined && !project) throw new SimError(400, [`No project could be found with key or id '${projectKeyOrId}'.`]);
+    return this.seed.boards.filter((b) => !project || b.projectKey === project.key);
+  }
+
+  sprintsOf(boardId: number, states: SprintState[] | undefined): SimSprint[] {
+    const board = this.seed.boards.find((b) => b.id === boardId);
+    if (!board) throw new SimError(404, [`Board does not exist or you do not have permission to see it.`]);
+    if (board.type !== 'scrum') throw new SimError(400, ['The board does not support sprints']);
+    return this.seed.sprints.filter((s) => s.boardId === boardId && (!states || states.includes(s.state)));
+  }
+
+  findSprint(id: number): SimSprint | undefined {
+    return this.seed.sprints.find((s) => s.id === id);
+  }
+
+  /** Moves issues to a sprint: removes them from other open sprints, keeps closed ones (as Jira does). */
+  moveToSprint(sprintId: number, keys: string[]): void {
+    const sprint = this.findSprint(sprintId);
+    if (!sprint) throw new SimError(404, ['Sprint does not exist or you do not have permission to see it.']);
+    if (sprint.state === 'closed') throw new SimError(400, ['Cannot move issues to a closed sprint.']);
+    const issues = keys.map((key) => this.requireIssue(key));
+    for (const issue of issues) {
+      const closed = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed' && id !== sprintId);
+      issue.sprintIds = [...closed, sprintId];
+      this.touch(issue);
+    }
+  }
+
+  // ---- search --------------------------------------------------------------------------------
+
+  /**
+   * Issues matching `jql`; those created less than `lagMs` ago are not yet indexed (eventual consistency).
+   * `strictKeys` (DC's default validateQuery=strict): a key clause naming an issue that does not exist is a 400.
+   */
+  search(jql: string, lagMs: number, strictKeys = false): StoredIssue[] {
+    let query: JqlQuery;
+    try {
+      query = parseJql(jql);
+    } catch (error) {
+      if (error instanceof JqlError) throw new SimError(400, [error.message]);
+      throw error;
+    }
+    if (strictKeys) {
+      for (const clause of query.clauses) {
+        if (clause.field !== 'key') continue;
+        const keys = clause.kind === 'in' ? clause.values : [clause.value];
+        const unknown = keys.find((key) => !this.findIssue(key));
+        if (unknown) throw new SimError(400, [`An issue with key '${unknown}' does not exist for field 'key'.`]);
+      }
+    }
+    const now = Date.now();
+    const found = this.listIssues().filter((issue) => now - issue.createdAtMs >= lagMs && query.clauses.every((c) => this.matches(issue, c, now)));
+    const order = query.orderBy.length > 0 ? query.orderBy : [{ field: 'key', desc: true }];
+    return found.sort((a, b) => {
+      for (const { field, desc } of order) {
+        const diff = compareBy(field, a, b);
+        if (diff !== 0) return desc ? -diff : diff;
+      }
+      return 0;
+    });
+  }
+
+  private matches(issue: StoredIssue, clause: JqlClause, now: number): boolean {
+    const values = this.fieldValues(issue, clause.field);
+    if (clause.kind === 'in') {
+      const wanted = clause.values.map((v) => v.toLowerCase());
+      const hit = values.some((v) => wanted.includes(v.toLowerCase()));
+      return clause.negated ? !hit : hit;
+    }
+    if (clause.field === 'created' || clause.field === 'updated') {
+      const actual = clause.field === 'created' ? issue.createdAtMs : issue.updatedAtMs;
+      const bound = parseJqlDate(clause.value, now);
+      switch (clause.op) {
+        case '>=': return actual >= bound;
+        case '>': return actual > bound;
+        case '<=': return actual <= bound;
+        case '<': return actual < bound;
+        case '=': return actual === bound;
+        default: throw new SimError(400, [`Error in the JQL Query: operator '${clause.op}' is not supported for '${clause.field}'.`]);
+      }
+    }
+    switch (clause.op) {
+      case '~':
+        return values.some((v) => textMatches(v, clause.value));
+      case '=':
+        return values.some((v) => v.toLowerCase() === clause.value.toLowerCase());
+      case '!=':
+        return !values.some((v) => v.toLowerCase() === clause.value.toLowerCase());
+      default:
+        throw new SimError(400, [`Error in the JQL Query: operator '${clause.op}' is not supported for '${clause.field}'.`]);
+    }
+  }
+
+  private fieldValues(issue: StoredIssue, field: string): string[] {
+    switch (field) {
+      case 'project': return [issue.projectKey, this.seed.projects.find((p) => p.key === issue.projectKey)?.id ?? ''];
+      case 'key': return [issue.key, issue.id];
+      case 'summary': return [issue.summary];
+      case 'text': return [issue.summary, issue.description ?? ''];
+      case 'status': return [issue.status];
+      case 'issuetype': return [issue.issueType];
+      case 'labels': return issue.labels;
+      case 'assignee': {
+        const user = this.seed.users.find((u) => u.accountId === issue.assignee);
+        return user ? [user.accountId, user.name] : [];
+      }
+      case 'sprint':
+        return issue.sprintIds.flatMap((id) => [String(id), this.findSprint(id)?.name ?? '']);
+      default:
+        throw new SimError(400, [`Field '${field}' does not exist or you do not have permission to view it.`]);
+    }
+  }
+}
+
+function compareBy(field: string, a: StoredIssue, b: StoredIssue): number {
+  switch (field) {
+    case 'key':
+      return a.projectKey === b.projectKey ? keyNumber(a.key) - keyNumber(b.key) : a.projectKey.localeCompare(b.projectKey);
+    case 'created': return a.createdAtMs - b.createdAtMs;
+    case 'updated': return a.updatedAtMs - b.updatedAtMs;
+    case 'summary': return a.summary.localeCompare(b.summary);
+    case 'status': return a.status.localeCompare(b.status);
+    default: throw new SimError(400, [`Error in the JQL Query: field '${field}' does not support sorting.`]);
+  }
+}
+
+function keyNumber(key: string): number {
+  return Number(key.slice(key.lastIndexOf('-') + 1));
+}

@@ -1,0 +1,149 @@
+/** Types of the in-memory Jira simulator (seed data and stored state). */
+
+export type Flavor = 'cloud' | 'dc';
+
+export interface SimUser {
+  accountId: string;
+  name: string;
+  displayName: string;
+  emailAddress: string;
+}
+
+export interface SimProject {
+  id: string;
+  key: string;
+  name: string;
+}
+
+export interface SimTransition {
+  id: string;
+  name: string;
+  /** Statuses the transition is offered from; '*' = from any other status (a global transition). */
+  from: string[] | '*';
+  to: string;
+}
+
+export interface SimLinkType {
+  id: string;
+  name: string;
+  inward: string;
+  outward: string;
+}
+
+export interface SimBoard {
+  id: number;
+  name: string;
+  type: 'scrum' | 'kanban';
+  projectKey: string;
+}
+
+export type SprintState = 'active' | 'future' | 'closed';
+
+export interface SimSprint {
+  id: number;
+  name: string;
+  state: SprintState;
+  boardId: number;
+  goal?: string;
+}
+
+export interface SimCustomField {
+  id: string;
+  name: string;
+  /** Jira's schema.custom, e.g. 'com.pyxis.greenhopper.jira:gh-sprint'. */
+  custom: string;
+  type: string;
+}
+
+export interface SimSeedIssue {
+  project?: string;
+  summary: string;
+  issueType?: string;
+  status?: string;
+  description?: string | null;
+  assignee?: string | null;
+  priority?: string | null;
+  duedate?: string | null;
+  labels?: string[];
+  parent?: string | null;
+  sprintIds?: number[];
+  custom?: Record<string, unknown>;
+  /** Milliseconds since epoch; default: seed time. */
+  createdAtMs?: number;
+}
+
+export interface SimSeedLink {
+  /** The outward side: "source <outward description> target", e.g. source blocks target. */
+  source: string;
+  target: string;
+  type: string;
+}
+
+export interface SimSeed {
+  projects: SimProject[];
+  issueTypes: string[];
+  statuses: string[];
+  /** Status of a new issue. */
+  initialStatus: string;
+  transitions: SimTransition[];
+  linkTypes: SimLinkType[];
+  boards: SimBoard[];
+  sprints: SimSprint[];
+  users: SimUser[];
+  priorities: string[];
+  defaultPriority: string;
+  customFields: SimCustomField[];
+  /** Id of the sprint custom field (an array of sprint objects on Cloud). */
+  sprintFieldId: string;
+  issues: SimSeedIssue[];
+  links: SimSeedLink[];
+}
+
+export interface StoredIssue {
+  id: string;
+  key: string;
+  projectKey: string;
+  summary: string;
+  /** Plain text; Cloud renders it as ADF. */
+  description: string | null;
+  issueType: string;
+  status: string;
+  /** accountId of the assignee. */
+  assignee: string | null;
+  reporter: string | null;
+  priority: string | null;
+  duedate: string | null;
+  labels: string[];
+  parent: string | null;
+  sprintIds: number[];
+  custom: Record<string, unknown>;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface StoredLink {
+  id: string;
+  typeName: string;
+  /** The outward side (the issue sent as `inwardIssue` in POST /issueLink, see store.ts). */
+  sourceKey: string;
+  targetKey: string;
+}
+
+export interface StoredComment {
+  id: string;
+  issueKey: string;
+  /** Plain text; Cloud renders it as ADF. */
+  body: string;
+  author: string;
+  createdAtMs: number;
+}
+
+/** One request as the simulator saw it, for tests. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  authorization: string | undefined;
+  status: number;
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { CommandType, Params } from './catalogue.js';
+import { isConfirmedByState, NEVER_CONFIRMED } from './confirmation.js';
+
+const baseIssue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
+  status: 'В работе',
+  sprint: 'Спринт 2',
+  summary: 'Отчёт',
+  description: 'Описание',
+  duedate: '2026-10-13',
+  labels: ['a', 'b'],
+  assignee: 'ivan',
+  priority: 'High',
+  fields: { 'Story Points': 5, Team: 'Core' },
+  ...over,
+});
+
+/** A mirror of issues and links `source|target|type`. */
+function mirrorOf(issues: Record<string, MirrorIssue>, links: string[] = []): MirrorLookup {
+  const set = new Set(links);
+  return {
+    issue: (key) => issues[key],
+    hasLink: (s, t, type) => set.has(`${s}|${t}|${type}`),
+  };
+}
+
+const mirror = mirrorOf(
+  {
+    'A-1': baseIssue(),
+    'A-2': baseIssue({ labels: [], duedate: null, assignee: null, description: null }),
+    'A-3': baseIssue({ labels: undefined as unknown as string[] }),
+  },
+  ['A-1|A-2|Blocks', 'A-1|A-3|Relates', 'A-3|A-1|Relates', 'A-2|A-3|Blocks'],
+);
+
+describe('isConfirmedByState: ensure_fields (SPEC 4, 6.6)', () => {
+  it.each([
+    ['same summary', { key: 'A-1', summary: 'Отчёт' }, true],
+    ['different summary', { key: 'A-1', summary: 'План' }, false],
+    ['labels in another order', { key: 'A-1', labels: ['b', 'a'] }, true],
+    ['labels with a repeat', { key: 'A-1', labels: ['a', 'b', 'a'] }, true],
+    ['labels subset', { key: 'A-1', labels: ['a'] }, false],
+    ['labels superset', { key: 'A-1', labels: ['a', 'b', 'c'] }, false],
+    ['labels [] vs mirror []', { key: 'A-2', labels: [] }, true],
+    ['labels null vs mirror []', { key: 'A-2', labels: null }, true],
+    ['labels [] vs mirror missing', { key: 'A-3', labels: [] }, true],
+    ['labels null vs mirror missing', { key: 'A-3', labels: null }, true],
+    ['labels [] vs mirror non-empty', { key: 'A-1', labels: [] }, false],
+    ['duedate equal', { key: 'A-1', duedate: '2026-10-13' }, true],
+    ['duedate different', { key: 'A-1', duedate: '2026-10-14' }, false],
+    ['duedate null vs null', { key: 'A-2', duedate: null }, true],
+    ['duedate null vs a date', { key: 'A-1', duedate: null }, false],
+    ['assignee null vs null', { key: 'A-2', assignee: null }, true],
+    ['assignee null vs someone', { key: 'A-1', assignee: null }, false],
+    ['description equal', { key: 'A-1', description: 'Описание' }, true],
+    ['description null vs null', { key: 'A-2', description: null }, true],
+    ['priority equal', { key: 'A-1', priority: 'High' }, true],
+    ['custom field in fields equal', { key: 'A-1', 'Story Points': 5 }, true],
+    ['custom field in fields different', { key: 'A-1', 'Story Points': 8 }, false],
+    ['custom string field', { key: 'A-1', Team: 'Core' }, true],
+    ['custom field absent from the mirror, desired null', { key: 'A-1', Epic: null }, true],
+    ['custom field absent from the mirror, desired a value', { key: 'A-1', Epic: 'E' }, false],
+    ['every field equal', { key: 'A-1', summary: 'Отчёт', labels: ['b', 'a'], duedate: '2026-10-13', priority: 'High', Team: 'Core' }, true],
+    ['one field of several differs', { key: 'A-1', summary: 'Отчёт', labels: ['b', 'a'], priority: 'Low' }, false],
+  ] as [string, Params, boolean][])('%s → %p', (_name, params, confirmed) => {
+    expect(isConfirmedByState('ensure_fields', params, mirror)).toBe(confirmed);
+  });
+});
+
+describe('isConfirmedByState: ensure_status, ensure_sprint', () => {
+  it.each([
+    ['status equals the last path element', 'ensure_status', { key: 'A-1', path: ['Новая', 'В работе'] }, true],
+    ['status equals the one path element', 'ensure_status', { key: 'A-1', path: ['В работе'] }, true],
+    ['status equals an earlier path element only', 'ensure_status', { key: 'A-1', path: ['В работе', 'Готово'] }, false],
+    ['sprint equal', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, true],
+    ['sprint different', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 3' }, false],
+  ] as [string, CommandType, Params, boolean][])('%s → %p', (_name, type, params, confirmed) => {
+    expect(isConfirmedByState(type, params, mirror)).toBe(confirmed);
+  });
+});
+
+describe('isConfirmedByState: ensure_link', () => {
+  it.each([
+    ['source→target present, no reverse', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, true],
+    ['only the reverse is present (reversed = conflict)', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }, false],
+    ['both directions present', { source: 'A-1', target: 'A-3', link_type: 'Relates' }, false],
+    ['present with another type only', { source: 'A-1', target: 'A-2', link_type: 'Relates' }, false],
+    ['absent both ways', { source: 'A-3', target: 'A-2', link_type: 'Duplicate' }, false],
+    ['source→target present, reverse of another type does not matter', { source: 'A-2', target: 'A-3', link_type: 'Blocks' }, true],
+  ] as [string, Params, boolean][])('%s → %p', (_name, params, confirmed) => {
+    expect(isConfirmedByState('ensure_link', params, mirror)).toBe(confirmed);
+  });
+});
+
+describe('isConfirmedByState: never confirmed types', () => {
+  it('lists exactly ensure_issue, ensure_comment and refresh', () => {
+    expect([...NEVER_CONFIRMED].sort()).toEqual(['ensure_comment', 'ensure_issue', 'refresh']);
+  });
+
+  it.each([
+    ['ensure_issue whose issue is in the mirror with that summary', 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт', key: 'A-1' }],
+    ['ensure_comment on a mirrored issue', 'ensure_comment', { key: 'A-1', body: 'b' }],
+    ['refresh of mirrored keys', 'refresh', { keys: ['A-1', 'A-2'] }],
+  ] as [string, CommandType, Params][])('%s → false', (_name, type, params) => {
+    expect(isConfirmedByState(type, params, mirror)).toBe(false);
+  });
+});
+
+describe('isConfirmedByState: issue missing from the mirror', () => {
+  it.each([
+    ['ensure_fields', { key: 'A-99', labels: [] }],
+    ['ensure_fields, desired null', { key: 'A-99', duedate: null }],
+    ['ensure_status', { key: 'A-99', path: ['В работе'] }],
+    ['ensure_sprint', { key: 'A-99', sprint: 'Спринт 2' }],
+  ] as [CommandType, Params][])('%s → false', (type, params) => {
+    expect(isConfirmedByState(type, params, mirror)).toBe(false);
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * Issue 5 acceptance, end to end over real HTTP: a real hub (`serve`, temp-file SQLite), the Jira simulator
+ * in-process on port 0, and the reference agent (`runAgent` + HubClient + JiraClient + FileJournal).
+ */
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../src/cli.js';
+import { runAgent, type AgentRunSummary } from '../src/jira-agent/agent-loop.js';
+import { duplicateSearchJql } from '../src/jira-agent/commands/ensure-issue.js';
+import { HubClient } from '../src/jira-agent/hub-client.js';
+import { JiraClient } from '../src/jira-agent/jira-client.js';
+import { FileJournal } from '../src/jira-agent/journal.js';
+import type { ReportBody } from '../src/jira-agent/types.js';
+import { JiraSimulator } from '../src/jira-sim/simulator.js';
+
+const PROJECT = 'AURORA';
+const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
+const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface World {
+  hubUrl: string;
+  sim: JiraSimulator;
+  simUrl: string;
+  dir: string;
+  journalPath: string;
+  call(method: string, path: string, body?: unknown): Promise<Json>;
+  close(): Promise<void>;
+}
+
+async function startWorld(): Promise<World> {
+  const dir = mkdtempSync(join(tmpdir(), 'jira-hub-agent-e2e-'));
+  const log = console.log;
+  console.log = () => undefined; // serve() announces where it listens
+  let hub: { url: string; close: () => Promise<void> };
+  try {
+    hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' });
+  } finally {
+    console.log = log;
+  }
+  const sim = new JiraSimulator({
+    projectKey: PROJECT,
+    seed: { issues: [{ summary: 'Существующая задача', issueType: 'Task', priority: 'Medium' }] }, // AURORA-1
+  });
+  const simUrl = await sim.start();
+  const world_simUrl = simUrl;
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const response = await fetch(hub.url + path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  await call('PATCH', '/settings', { pacing: ZERO_PACING });
+  return {
+    hubUrl: hub.url,
+    sim,
+    simUrl,
+    dir,
+    journalPath: join(dir, 'agent', 'journal.jsonl'),
+    call,
+    close: async () => {
+      const c0 = Date.now();
+      await sim.stop();
+      const c1 = Date.now();
+      const closing = hub.close();
+      const iv = setInterval(() => console.error('handles', hub.url, world_simUrl, (process as any)._getActiveHandles().map((h: any) => h.constructor.name + (h.remotePort ? ':' + h.remotePort + ':' + h.localPort : ''))), 1000);
+      await closing; clearInterval(iv);
+      console.error('close', c1 - c0, Date.now() - c1);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface AgentOptions {
+  journal?: FileJournal;
+  crashAfterExecute?: boolean;
+}
+
+/** One agent "process": its own HubClient, JiraClient and (re-opened) journal file. */
+function startAgent(world: World, options: AgentOptions = {}) {
+  const controller = new AbortController();
+  const journal = options.journal ?? new FileJournal(world.journalPath);
+  const lines: string[] = [];
+  const log = (line: string): void => void lines.push(`${Date.now() % 100000} ${line}`);
+  const hub = new HubClient({ baseUrl: world.hubUrl, stopSignal: controller.signal, retryBaseMs: 20, retryMaxMs: 200, log });
+  const jira = new JiraClient({
+    baseUrl: world.simUrl,
+    flavor: 'cloud',
+    auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' },
+    minRetryAfterMs: 5,
+    maxRetryAfterMs: 50,
+  });
+  const finished = runAgent({
+    hub,
+    jira,
+    journal,
+    project: PROJECT,
+    log,
+    stopSignal: controller.signal,
+    waitSeconds: 2,
+    crashAfterExecute: options.crashAfterExecute,
+  }).finally(() => journal.close());
+  return { finished, lines, stop: () => controller.abort() };
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    console.error('probe', Date.now() % 100000, value === undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs an agent until the batch is done (every command terminal), then stops it. */
+async function runUntilDone(world: World, batchId: number, options: AgentOptions = {}): Promise<{ batch: Json; summary: AgentRunSummary; lines: string[] }> {
+  const agent = startAgent(world, options);
+  let batch: Json;
+  try {
+    batch = await waitFor(`batch ${batchId} done`, async () => {
+      const view = await world.call('GET', `/batches/${batchId}`);
+      return view.status === 'done' ? view : undefined;
+    });
+  } catch (error) {
+    agent.stop();
+    await agent.finished.catch(() => undefined);
+    throw new Error(`${(error as Error).message}\nagent log:\n${agent.lines.join('\n')}`);
+  }
+  const t0 = Date.now();
+  agent.stop();
+  const summary = await agent.finished;
+  console.error('stop took', Date.now() - t0);
+  return { batch, summary, lines: agent.lines };
+}
+
+const issue = (tempKey: string, summary: string, extra: Record<string, unknown> = {}) => ({
+  type: 'ensure_issue',
+  params: { temp_key: tempKey, issue_type: 'Task', summary, ...extra },
+});
+
+/** Every command type: two new issues, fields (new and existing), a status path, a link, a sprint, a comment, a refresh. */
+function everyTypeBatch(tag: string) {
+  return {
+    title: `E2E ${tag}`,
+    author: 'e2e',
+    commands: [
+      issue('new:1', `${tag}: отчёт по продажам`, { description: 'Квартальный отчёт', fields: { priority: 'High' } }),
+      issue('new:2', `${tag}: выгрузка данных`, { issue_type: 'Story' }),
+      { type: 'ensure_fields', params: { key: 'new:1', duedate: '2026-12-15', labels: ['e2e', 'отчёт'], assignee: IVANOV } },
+      { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20', priority: 'Low' } },
+      { type: 'ensure_status', params: { key: 'new:1', path: ['In Progress', 'Done'] } },
+      { type: 'ensure_link', params: { source: 'new:1', target: 'new:2', link_type: 'Blocks' } },
+      { type: 'ensure_sprint', params: { key: 'new:2', sprint: 'Спринт 2' } },
+      { type: 'ensure_comment', params: { key: 'new:1', body: 'Отчёт готов, см. вложение', marker: `[hub:${tag}]` } },
+      { type: 'refresh', params: { keys: ['new:1', 'new:2'] } },
+    ],
+  };
+}
+
+/** The simulator's issues in the mirror's shape. */
+function simIssues(sim: JiraSimulator) {
+  return sim.listIssues().map((i) => ({
+    key: i.key,
+    summary: i.summary,
+    issue_type: i.issueType,
+    status: i.status,
+    sprint: sim.sprintsOf(i.key).at(-1) ?? null,
+    assignee: i.assignee,
+    priority: i.priority,
+    duedate: i.duedate,
+    labels: [...i.labels].sort(),
+  }));
+}
+
+async function mirrorIssues(world: World) {
+  const list: Json[] = await world.call('GET', '/issues?limit=1000');
+  return list.map((i) => ({
+    key: i.key,
+    summary: i.summary,
+    issue_type: i.issue_type,
+    status: i.status,
+    sprint: i.sprint,
+    assignee: i.assignee,
+    priority: i.priority,
+    duedate: i.duedate,
+    labels: [...i.labels].sort(),
+  }));
+}
+
+async function mirrorLinks(world: World, keys: string[]) {
+  const links: Array<{ source: string; target: string; type: string }> = [];
+  for (const key of keys) {
+    const detail = await world.call('GET', `/issues/${key}`);
+    for (const l of detail.links_out) links.push({ source: key, target: l.target_key, type: l.link_type });
+  }
+  return links;
+}
+
+const byKey = <T extends { key: string }>(list: T[]): T[] => [...list].sort((a, b) => a.key.localeCompare(b.key));
+const sortLinks = <T extends { source: string; target: string; type: string }>(list: T[]): T[] =>
+  [...list].sort((a, b) => `${a.source} ${a.target} ${a.type}`.localeCompare(`${b.source} ${b.target} ${b.type}`));
+const commandOf = (batch: Json, seq: number): Json => batch.commands.find((c: Json) => c.seq === seq);
+
+async function submit(world: World, body: unknown): Promise<Json> {
+  return world.call('POST', '/batches', body);
+}
+
+describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
+  let world: World;
+
+  beforeEach(async () => {
+    world = await startWorld();
+  });
+
+  afterEach(async () => {
+    await world?.close();
+  });
+
+  it('a batch with every command type ends done; Jira has the desired state; the mirror equals Jira', async () => {
+    const submitted = await submit(world, everyTypeBatch('e2e'));
+    expect(submitted.commands).toHaveLength(10); // 9 + the tail refresh
+
+    const { batch, summary } = await runUntilDone(world, submitted.id);
+
+    expect(summary.stoppedBy).toBe('signal');
+    expect(batch.commands.map((c: Json) => [c.seq, c.type, c.status, c.error])).toEqual(
+      batch.commands.map((c: Json) => [c.seq, c.type, 'done', null]),
+    );
+    expect(batch.counts).toMatchObject({ done: 10 });
+    const key1: string = commandOf(batch, 1).result.key;
+    const key2: string = commandOf(batch, 2).result.key;
+    expect(commandOf(batch, 1).result).toEqual({ key: key1, created: true });
+    expect(commandOf(batch, 2).result).toEqual({ key: key2, created: true });
+    expect(new Set([key1, key2, 'AURORA-1']).size).toBe(3);
+    // temp keys were substituted in the stored params
+    expect(commandOf(batch, 6).params).toEqual({ source: key1, target: key2, link_type: 'Blocks' });
+    expect(commandOf(batch, 10).params.keys).toEqual([key1, key2, 'AURORA-1']);
+    expect(commandOf(batch, 5).result).toEqual({ from: 'To Do', to: 'Done' });
+    expect(batch.commands.every((c: Json) => c.deliveries === 1 && c.jira_calls > 0)).toBe(true);
+
+    // Jira (the simulator) has the desired state
+    const sim = world.sim;
+    const one = sim.getIssue(key1)!;
+    const two = sim.getIssue(key2)!;
+    expect(one).toMatchObject({ summary: 'e2e: отчёт по продажам', issueType: 'Task', status: 'Done', duedate: '2026-12-15', assignee: IVANOV, priority: 'High' });
+    expect(one.description).toBe('Квартальный отчёт');
+    expect([...one.labels].sort()).toEqual(['e2e', 'отчёт']);
+    expect(two).toMatchObject({ summary: 'e2e: выгрузка данных', issueType: 'Story', status: 'To Do' });
+    expect(sim.sprintsOf(key2)).toEqual(['Спринт 2']);
+    expect(sim.getIssue('AURORA-1')).toMatchObject({ duedate: '2026-12-20', priority: 'Low' });
+    expect(sim.links()).toEqual([{ source: key1, target: key2, type: 'Blocks' }]); // key1 blocks key2
+    const comments = sim.comments(key1);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain('Отчёт готов');
+    expect(comments[0]!.body).toContain('[hub:e2e]');
+    expect(sim.listIssues()).toHaveLength(3);
+
+    // the mirror equals the simulator
+    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(sim)));
+    expect(sortLinks(await mirrorLinks(world, [key1, key2, 'AURORA-1']))).toEqual(sortLinks(sim.links()));
+    const detail2 = await world.call('GET', `/issues/${key2}`);
+    expect(detail2.links_in).toEqual([{ source_key: key1, link_type: 'Blocks' }]);
+
+    // a second delivery of the same desired state changes nothing in Jira (idempotent commands)
+    const again = await submit(world, { ...everyTypeBatch('e2e'), commands: everyTypeBatch('e2e').commands });
+    const rerun = await runUntilDone(world, again.id);
+    expect(rerun.batch.counts).toMatchObject({ done: 10 });
+    expect(commandOf(rerun.batch, 1).result).toEqual({ key: key1, created: false });
+    expect(commandOf(rerun.batch, 8).result).toEqual({ created: false });
+    expect(commandOf(rerun.batch, 6).result).toEqual({ created: false });
+    expect(sim.listIssues()).toHaveLength(3);
+    expect(sim.comments(key1)).toHaveLength(1);
+    expect(sim.links()).toHaveLength(1);
+  });
+
+  it('lost report: the agent stops after executing ensure_issue, a new agent process finishes the batch; one issue, done with its key', async () => {
+    const submitted = await submit(world, everyTypeBatch('lost'));
+    const ensureIssueId: number = commandOf(submitted, 1).id;
+
+    // process 1: executes ensure_issue, journals the result, "dies" before reporting
+    const t1 = Date.now();
+    const first = startAgent(world, { crashAfterExecute: true });
+    const summary1 = await first.finished;
+    console.error('first took', Date.now() - t1, first.lines);
+    expect(summary1).toEqual({ executed: 1, reported: 0, stoppedBy: 'crash' });
+    const afterCrash = await world.call('GET', `/commands/${ensureIssueId}`);
+    expect(afterCrash).toMatchObject({ status: 'claimed', deliveries: 1, result: null });
+    expect(world.sim.listIssues().filter((i) => i.summary === 'lost: отчёт по продажам')).toHaveLength(1);
+
+    // process 2: a new HubClient/JiraClient, the same journal file re-opened
+    const { batch, summary, lines } = await runUntilDone(world, submitted.id);
+    console.error(lines.join("\n"));
+    expect(lines.some((l) => l.includes(`#${ensureIssueId} re-sending the result held in the journal`))).toBe(true);
+    expect(summary.reported).toBeGreaterThanOrEqual(batch.commands.length);
+
+    const created = world.sim.listIssues().filter((i) => i.summary === 'lost: отчёт по продажам');
+    expect(created).toHaveLength(1);
+    const cmd = commandOf(batch, 1);
+    expect(cmd).toMatchObject({ status: 'done', result: { key: created[0]!.key, created: true }, deliveries: 1 });
+    expect(batch.counts).toMatchObject({ done: 10 });
+    expect(world.sim.listIssues()).toHaveLength(3); // AURORA-1 + the two new ones
+    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(world.sim)));
+  });
+
+  it('lost report and lost journal entry, search consistent: the hub re-delivers and the duplicate search finds the issue', async () => {
+    const submitted = await submit(world, everyTypeBatch('redeliver'));
+    const first = startAgent(world, { crashAfterExecute: true });
+    await first.finished;
+    rmSync(world.journalPath); // a new agent on another machine: no journal
+
+    const { batch } = await runUntilDone(world, submitted.id);
+    const created = world.sim.listIssues().filter((i) => i.summary === 'redeliver: отчёт по продажам');
+    expect(created).toHaveLength(1);
+    expect(commandOf(batch, 1)).toMatchObject({ status: 'done', deliveries: 2, result: { key: created[0]!.key, created: false } });
+    expect(batch.counts).toMatchObject({ done: 10 });
+  });
+
+  it('eventually consistent search, with re-delivery: still no duplicate issue', async () => {
+    world.sim.setSearchLagMs(120_000); // a new issue stays invisible to search for the whole test
+    const summaryText = 'lag: отчёт по продажам';
+    const submitted = await submit(world, everyTypeBatch('lag'));
+    const ensureIssueId: number = commandOf(submitted, 1).id;
+
+    // Process 1 creates the issue in Jira (the executor journals the created key at once) and dies before the
+    // result itself reaches the journal, so nothing will re-send it: the hub has to re-deliver the command.
+    class CrashBeforeResult extends FileJournal {
+      override recordResult(_id: number, _report: ReportBody, _last: string | null): void {
+        throw new Error('simulated crash before the result was journaled');
+      }
+    }
+    const first = startAgent(world, { journal: new CrashBeforeResult(world.journalPath) });
+    await expect(first.finished).rejects.toThrow('simulated crash');
+    expect(world.sim.listIssues().filter((i) => i.summary === summaryText)).toHaveLength(1);
+    expect(await world.call('GET', `/commands/${ensureIssueId}`)).toMatchObject({ status: 'claimed', deliveries: 1 });
+    // the duplicate search cannot see it
+    expect(world.sim.store.search(duplicateSearchJql(PROJECT, summaryText), 120_000)).toHaveLength(0);
+
+    // process 2, same journal file: the hub re-delivers ensure_issue
+    const { batch, lines } = await runUntilDone(world, submitted.id);
+    expect(lines.some((l) => l.includes(`#${ensureIssueId} ensure_issue done`) && l.includes('delivery 2'))).toBe(true);
+    const created = world.sim.listIssues().filter((i) => i.summary === summaryText);
+    expect(created).toHaveLength(1);
+    expect(commandOf(batch, 1)).toMatchObject({ status: 'done', deliveries: 2, result: { key: created[0]!.key } });
+    expect(batch.counts).toMatchObject({ done: 10 });
+    expect(world.sim.listIssues()).toHaveLength(3);
+    // the refreshes read the not-yet-indexed issues one by one: the mirror still equals Jira
+    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(world.sim)));
+  });
+
+  it('a 429 storm: commands still complete and rate_limited is counted', async () => {
+    const sim = world.sim;
+    // bursts of three 429s (Retry-After: 0), re-armed after every few requests for the whole batch
+    let armedAt = 0;
+    let storms = 0;
+    const arm = (): void => {
+      sim.setRateLimit({ count: 3, retryAfterSeconds: 0 });
+      armedAt = sim.requests.length;
+      storms++;
+    };
+    arm();
+    const timer = setInterval(() => {
+      if (sim.requests.length >= armedAt + 6) arm();
+    }, 2);
+    let batch: Json;
+    try {
+      const submitted = await submit(world, everyTypeBatch('storm'));
+      ({ batch } = await runUntilDone(world, submitted.id));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(storms).toBeGreaterThan(3);
+    expect(sim.requests.filter((r) => r.status === 429).length).toBeGreaterThan(9);
+    expect(batch.commands.every((c: Json) => c.status === 'done')).toBe(true);
+    const rateLimited = batch.commands.reduce((sum: number, c: Json) => sum + c.rate_limited, 0);
+    expect(rateLimited).toBeGreaterThan(0);
+    expect(rateLimited).toBe(sim.requests.filter((r) => r.status === 429).length);
+    expect(batch.commands.every((c: Json) => c.jira_calls >= c.rate_limited + 1)).toBe(true);
+    const agent = await world.call('GET', '/agent');
+    expect(agent.rate_limited_24h).toBe(rateLimited);
+    expect(sim.listIssues()).toHaveLength(3);
+    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(sim)));
+  });
+});
