@@ -5,7 +5,7 @@
 import { connect, type Socket } from 'node:net';
 
 export class RawClient {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private waiting: ((body: string) => void) | null = null;
 
   private constructor(private readonly socket: Socket) {

@@ -46,7 +46,6 @@ async function startWorld(): Promise<World> {
     seed: { issues: [{ summary: 'Существующая задача', issueType: 'Task', priority: 'Medium' }] }, // AURORA-1
   });
   const simUrl = await sim.start();
-  const world_simUrl = simUrl;
   const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
     const response = await fetch(hub.url + path, {
       method,
@@ -66,13 +65,8 @@ async function startWorld(): Promise<World> {
     journalPath: join(dir, 'agent', 'journal.jsonl'),
     call,
     close: async () => {
-      const c0 = Date.now();
       await sim.stop();
-      const c1 = Date.now();
-      const closing = hub.close();
-      const iv = setInterval(() => console.error('handles', hub.url, world_simUrl, (process as any)._getActiveHandles().map((h: any) => h.constructor.name + (h.remotePort ? ':' + h.remotePort + ':' + h.localPort : ''))), 1000);
-      await closing; clearInterval(iv);
-      console.error('close', c1 - c0, Date.now() - c1);
+      await hub.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -85,11 +79,12 @@ interface AgentOptions {
 
 /** One agent "process": its own HubClient, JiraClient and (re-opened) journal file. */
 function startAgent(world: World, options: AgentOptions = {}) {
+  // stop(): the loop ends after its current claim (a long poll of 1 s) comes back; the hub request is not cut off
   const controller = new AbortController();
   const journal = options.journal ?? new FileJournal(world.journalPath);
   const lines: string[] = [];
-  const log = (line: string): void => void lines.push(`${Date.now() % 100000} ${line}`);
-  const hub = new HubClient({ baseUrl: world.hubUrl, stopSignal: controller.signal, retryBaseMs: 20, retryMaxMs: 200, log });
+  const log = (line: string): void => void lines.push(line);
+  const hub = new HubClient({ baseUrl: world.hubUrl, retryBaseMs: 20, retryMaxMs: 200, log });
   const jira = new JiraClient({
     baseUrl: world.simUrl,
     flavor: 'cloud',
@@ -104,7 +99,7 @@ function startAgent(world: World, options: AgentOptions = {}) {
     project: PROJECT,
     log,
     stopSignal: controller.signal,
-    waitSeconds: 2,
+    waitSeconds: 1,
     crashAfterExecute: options.crashAfterExecute,
   }).finally(() => journal.close());
   return { finished, lines, stop: () => controller.abort() };
@@ -114,7 +109,6 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    console.error('probe', Date.now() % 100000, value === undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -135,10 +129,8 @@ async function runUntilDone(world: World, batchId: number, options: AgentOptions
     await agent.finished.catch(() => undefined);
     throw new Error(`${(error as Error).message}\nagent log:\n${agent.lines.join('\n')}`);
   }
-  const t0 = Date.now();
   agent.stop();
   const summary = await agent.finished;
-  console.error('stop took', Date.now() - t0);
   return { batch, summary, lines: agent.lines };
 }
 
@@ -287,10 +279,8 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     const ensureIssueId: number = commandOf(submitted, 1).id;
 
     // process 1: executes ensure_issue, journals the result, "dies" before reporting
-    const t1 = Date.now();
     const first = startAgent(world, { crashAfterExecute: true });
     const summary1 = await first.finished;
-    console.error('first took', Date.now() - t1, first.lines);
     expect(summary1).toEqual({ executed: 1, reported: 0, stoppedBy: 'crash' });
     const afterCrash = await world.call('GET', `/commands/${ensureIssueId}`);
     expect(afterCrash).toMatchObject({ status: 'claimed', deliveries: 1, result: null });
@@ -298,7 +288,6 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
 
     // process 2: a new HubClient/JiraClient, the same journal file re-opened
     const { batch, summary, lines } = await runUntilDone(world, submitted.id);
-    console.error(lines.join("\n"));
     expect(lines.some((l) => l.includes(`#${ensureIssueId} re-sending the result held in the journal`))).toBe(true);
     expect(summary.reported).toBeGreaterThanOrEqual(batch.commands.length);
 
@@ -354,6 +343,30 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     expect(world.sim.listIssues()).toHaveLength(3);
     // the refreshes read the not-yet-indexed issues one by one: the mirror still equals Jira
     expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(world.sim)));
+  });
+
+  it('eventually consistent search, lost report held in the journal: the new process re-sends it, no duplicate', async () => {
+    world.sim.setSearchLagMs(120_000);
+    const submitted = await submit(world, everyTypeBatch('lag2'));
+    const first = startAgent(world, { crashAfterExecute: true });
+    expect(await first.finished).toMatchObject({ stoppedBy: 'crash', reported: 0 });
+    const { batch } = await runUntilDone(world, submitted.id);
+    const created = world.sim.listIssues().filter((i) => i.summary === 'lag2: отчёт по продажам');
+    expect(created).toHaveLength(1);
+    expect(commandOf(batch, 1)).toMatchObject({ status: 'done', deliveries: 1, result: { key: created[0]!.key, created: true } });
+    expect(batch.counts).toMatchObject({ done: 10 });
+    expect(world.sim.listIssues()).toHaveLength(3);
+  });
+
+  // LIMITATION (agent, not hub): with the journal lost as well, nothing can find an issue that Jira's search
+  // has not indexed yet, so a re-delivered ensure_issue creates a second one. Kept to show the boundary.
+  it.skip('eventually consistent search, lost report AND lost journal: re-delivery creates no duplicate', async () => {
+    world.sim.setSearchLagMs(120_000);
+    const submitted = await submit(world, everyTypeBatch('lag3'));
+    await startAgent(world, { crashAfterExecute: true }).finished;
+    rmSync(world.journalPath);
+    await runUntilDone(world, submitted.id);
+    expect(world.sim.listIssues().filter((i) => i.summary === 'lag3: отчёт по продажам')).toHaveLength(1);
   });
 
   it('a 429 storm: commands still complete and rate_limited is counted', async () => {
