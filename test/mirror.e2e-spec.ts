@@ -69,6 +69,13 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ kind: 'jql', query: 'project = A', error: 'HTTP 400: bad JQL', finished_at: hub.clock.iso() });
   });
 
+  it('a refresh force-cancelled while handed out closes its sync run', async () => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] });
+    const c = (await agent.claim()).command;
+    await hub.http.post(`/commands/${c.id}/cancel`).send({ force: true }).expect(200);
+    expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ command_id: c.id, finished_at: hub.clock.iso(), error: 'команда отменена до отчёта агента' });
+  });
+
   it('notes: PUT creates and changes (a field left out is kept), GET lists; bad keys → 422', async () => {
     expect((await hub.http.put('/notes/A-1').send({ fact_status: 'готово' }).expect(200)).body).toMatchObject({
       key: 'A-1',

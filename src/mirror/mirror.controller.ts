@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PageQuery, PutNoteDto, SyncRunView } from './mirror.dto.js';
+import { PageQuery } from '../common/page.dto.js';
+import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
 
 @ApiTags('mirror')

@@ -28,23 +28,6 @@ export class ListIssuesQuery {
   offset?: number;
 }
 
-export class PageQuery {
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'only rows with a smaller id (the next page)' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  before_id?: number;
-}
-
 export class PutNoteDto {
   @ApiPropertyOptional({ nullable: true, type: String, example: 'в работе у подрядчика' })
   @IsOptional()

@@ -16,6 +16,7 @@ import { resolvedKey } from './temp-key.store.js';
 
 export const RETRY_TITLE = (id: number) => `Повтор команды #${id}`;
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
+export const CANCELLED_RUN_ERROR = 'команда отменена до отчёта агента';
 
 /** The client side of the queue: batches and commands (SPEC 5, 6.7, 6.8). */
 @Injectable()
@@ -90,8 +91,11 @@ export class BatchesService {
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (isTerminal(c.status)) throw new FinishedError(id, c.status);
       if (c.status === 'claimed' && !force) throw new ClaimedError(id);
-      await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE id = ?`, [this.clock.iso(), id]);
+      const now = this.clock.iso();
+      await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE id = ?`, [now, id]);
       await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [id]);
+      // A refresh cancelled while handed out will never report: close its sync run.
+      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, CANCELLED_RUN_ERROR, id]);
       return commandView((await findCommand(m, id))!);
     });
   }
