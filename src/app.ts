@@ -56,6 +56,8 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
     abortOnError: false,
+    // Closing must not wait for idle keep-alive connections (an agent's aborted long poll leaves one).
+    forceCloseConnections: true,
     logger: options.logger === false ? false : NEST_LEVELS[config.logLevel],
   });
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT }));
