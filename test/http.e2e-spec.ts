@@ -57,6 +57,15 @@ describe('auth (SPEC 11.1)', () => {
     expect(doc.components.securitySchemes).toHaveProperty('agent');
   });
 
+  it('every example of POST /batches in the OpenAPI document is accepted', async () => {
+    const doc = (await hub.http.get('/docs/json').expect(200)).body;
+    const examples = doc.paths['/batches'].post.requestBody.content['application/json'].examples;
+    expect(Object.keys(examples)).toEqual(expect.arrayContaining(['plan', 'ensure_issue', 'ensure_fields', 'ensure_status', 'ensure_link', 'ensure_sprint', 'ensure_comment', 'refresh']));
+    for (const { value } of Object.values(examples) as { value: object }[]) {
+      await hub.http.post('/batches').set('Authorization', `Bearer ${CLIENT}`).send(value).expect(201);
+    }
+  });
+
   it('the author defaults to the caller role', async () => {
     const res = await hub.http.post('/batches').set('Authorization', `Bearer ${CLIENT}`).send({ title: 't', commands: [fields('A-1')] }).expect(201);
     expect(res.body.author).toBe('client');

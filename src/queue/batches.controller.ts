@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { callerOf } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
-import { CreateBatchDto } from './dto/create-batch.dto.js';
+import { COMMAND_EXAMPLES, CreateBatchDto } from './dto/create-batch.dto.js';
 import { ListBatchesQuery } from './dto/queries.dto.js';
 import { BatchSummary, BatchView } from './rows.js';
 
@@ -16,6 +16,27 @@ export class BatchesController {
 
   @Post()
   @ApiOperation({ summary: 'Create a batch of commands (SPEC 5); a tail refresh is appended unless all are refresh' })
+  @ApiBody({
+    type: CreateBatchDto,
+    examples: {
+      plan: {
+        summary: 'every command type',
+        value: { title: 'Планирование спринта 2', commands: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })) },
+      },
+      ...Object.fromEntries(
+        Object.entries(COMMAND_EXAMPLES).map(([type, params]) => [
+          type,
+          {
+            summary: type,
+            value: {
+              title: `Пример ${type}`,
+              commands: type === 'ensure_issue' || !JSON.stringify(params).includes('new:1') ? [{ type, params }] : [{ type: 'ensure_issue', params: COMMAND_EXAMPLES.ensure_issue }, { type, params }],
+            },
+          },
+        ]),
+      ),
+    },
+  })
   @ApiCreatedResponse({ type: BatchView })
   create(@Body() dto: CreateBatchDto, @Req() req: Request): Promise<BatchView> {
     return this.batches.create(dto, callerOf(req));
