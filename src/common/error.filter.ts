@@ -50,7 +50,7 @@ export function errorBody(err: DomainError): ErrorBody {
 
 /** Errors raised by express/body-parser or Nest itself, turned into domain errors. */
 function fromForeign(exception: unknown): DomainError | undefined {
-  const e = exception as { type?: string; status?: number; statusCode?: number };
+  const e = exception as { type?: string; status?: number };
   if (e?.type === 'entity.parse.failed') return new BadJsonError();
   if (e?.type === 'entity.too.large' || e?.status === 413) return new PayloadTooLargeError();
   if (exception instanceof HttpException) {
@@ -59,9 +59,8 @@ function fromForeign(exception: unknown): DomainError | undefined {
     if (status === HttpStatus.PAYLOAD_TOO_LARGE) return new PayloadTooLargeError();
     if (status === HttpStatus.UNAUTHORIZED) return new UnauthorizedError();
     if (status === HttpStatus.FORBIDDEN) return new ForbiddenError();
-    if (status === HttpStatus.BAD_REQUEST || status === HttpStatus.UNPROCESSABLE_ENTITY) {
-      return new ValidationFailedError(`некорректный запрос: ${exception.message}`);
-    }
+    // Any other client error Nest or a library raises (multer's "Unexpected field", say): the request is wrong.
+    if (status >= 400 && status < 500) return new ValidationFailedError(`некорректный запрос: ${exception.message}`);
   }
   return undefined;
 }
@@ -77,11 +76,6 @@ export class ErrorFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (known) {
       res.status(statusOf(known.code)).json(errorBody(known));
-      return;
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      res.status(status).json({ error: status >= 500 ? 'internal' : 'conflict', detail: exception.message });
       return;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
