@@ -25,6 +25,12 @@ export interface Claimed {
   backupBatchId: number | null;
 }
 
+/** What else a claim decided, for the log: commands failed at the delivery limit, dependents skipped. */
+export interface ClaimNotes {
+  expired: number[];
+  skipped: { id: number; error: string }[];
+}
+
 async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promise<void> {
   await m.query(
     `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version),
@@ -38,7 +44,7 @@ async function setCurrent(m: EntityManager, id: number | null): Promise<void> {
 }
 
 /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
-async function redeliver(m: EntityManager, settings: Settings, now: string): Promise<CommandRow | undefined> {
+async function redeliver(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes): Promise<CommandRow | undefined> {
   for (;;) {
     const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
     if (!c) return undefined;
@@ -48,6 +54,7 @@ async function redeliver(m: EntityManager, settings: Settings, now: string): Pro
       return { ...c, deliveries: c.deliveries + 1, claimed_at: now, pause_seconds: pause };
     }
     await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
+    notes.expired.push(c.id);
     if (c.type === 'refresh') {
       await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, DELIVERY_LIMIT_ERROR, c.id]);
     }
@@ -84,7 +91,7 @@ async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): 
 }
 
 /** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */
-async function takeNext(m: EntityManager, settings: Settings, now: string): Promise<Claimed | null> {
+async function takeNext(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes): Promise<Claimed | null> {
   for (;;) {
     const c = await nextQueued(m);
     if (!c) return null;
@@ -96,6 +103,7 @@ async function takeNext(m: EntityManager, settings: Settings, now: string): Prom
       if (s.kind === 'wait') return null;
       if (s.kind === 'skip') {
         await m.query(`UPDATE command SET status = 'skipped', error = ?, finished_at = ? WHERE id = ?`, [s.error, now, c.id]);
+        notes.skipped.push({ id: c.id, error: s.error });
         continue;
       }
       params = s.params;
@@ -119,18 +127,24 @@ async function takeNext(m: EntityManager, settings: Settings, now: string): Prom
 }
 
 /** The whole claim transaction body. */
-export async function claimInTransaction(m: EntityManager, info: AgentInfo, settings: Settings, now: Date): Promise<Claimed | null> {
+export async function claimInTransaction(
+  m: EntityManager,
+  info: AgentInfo,
+  settings: Settings,
+  now: Date,
+  notes: ClaimNotes = { expired: [], skipped: [] },
+): Promise<Claimed | null> {
   const iso = now.toISOString();
   await touchAgent(m, info, iso);
-  const again = await redeliver(m, settings, iso);
+  const again = await redeliver(m, settings, iso, notes);
   if (again) {
     await setCurrent(m, again.id);
     return { command: again, backupBatchId: null };
   }
-  let next = await takeNext(m, settings, iso);
+  let next = await takeNext(m, settings, iso, notes);
   if (!next && (await autoRefreshDue(m, settings, now))) {
     await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', commands: [{ type: 'refresh', params: { jql: settings.auto_refresh.jql } }] }, iso);
-    next = await takeNext(m, settings, iso);
+    next = await takeNext(m, settings, iso, notes);
   }
   await setCurrent(m, next?.command.id ?? null);
   return next;

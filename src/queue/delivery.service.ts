@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { claimInTransaction, type AgentInfo } from './claim.store.js';
+import { claimInTransaction, DELIVERY_LIMIT_ERROR, type AgentInfo, type ClaimNotes } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import { commandView, type CommandRow, type CommandView } from './rows.js';
 
@@ -25,6 +25,8 @@ function delivered(row: CommandRow): DeliveredCommand {
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
 @Injectable()
 export class DeliveryService {
+  private readonly logger = new Logger('Queue');
+
   constructor(
     private readonly db: Db,
     private readonly settings: SettingsService,
@@ -35,14 +37,20 @@ export class DeliveryService {
   /** One claim; null when there is nothing to hand out now. The backup of SPEC 3.2 runs after the commit. */
   async claim(info: AgentInfo): Promise<DeliveredCommand | null> {
     const settings = this.settings.get();
-    const claimed = await this.db.transaction((m) => claimInTransaction(m, info, settings, this.clock.now()));
+    const notes: ClaimNotes = { expired: [], skipped: [] };
+    const claimed = await this.db.transaction((m) => claimInTransaction(m, info, settings, this.clock.now(), notes));
+    for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
+    for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return null;
     if (claimed.backupBatchId !== null) await this.backups.beforeBatch(claimed.backupBatchId, settings.backup_keep);
-    return delivered(claimed.command);
+    const c = claimed.command;
+    this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
+    return delivered(c);
   }
 
   async report(id: number, report: Report): Promise<CommandView> {
     const row = await this.db.transaction((m) => reportInTransaction(m, id, report, this.clock.iso()));
+    this.logger.log(`report for command ${id} (${report.status}): now ${row.status}${row.error ? `, error: ${row.error.slice(0, 200)}` : ''}`);
     return commandView(row);
   }
 }
