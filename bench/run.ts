@@ -71,7 +71,7 @@ function httpCycles(port: number, cycles: number): Promise<number> {
 async function serviceCycles(delivery: DeliveryService, n: number): Promise<number> {
   const t = performance.now();
   for (let i = 0; i < n; i++) {
-    const c = await delivery.claim({});
+    const { command: c } = await delivery.claim({});
     await delivery.report(c!.id, { status: 'done', result: resultFor(c!.type) });
   }
   return n / ((performance.now() - t) / 1000);

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { DeliveryService } from '../src/queue/delivery.service.js';
+import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 
 describe('claim (SPEC 6.1–6.4)', () => {
@@ -47,6 +49,14 @@ describe('claim (SPEC 6.1–6.4)', () => {
       { id: first.id, type: 'ensure_fields', claimed_at: hub.clock.iso(), deliveries: 2 },
     ]);
     expect((await command(b.commands[1].id)).status).toBe('queued');
+  });
+
+  it('a claim queued right behind a settings change uses the new pacing and reports its version', async () => {
+    await batch([fields('A-1')]);
+    const patched = hub.app.get(SettingsService).patch({ pacing: { ensure_fields: 9 } });
+    const claimed = await hub.app.get(DeliveryService).claim({});
+    await patched;
+    expect(claimed).toMatchObject({ command: { pause_seconds: 9 }, settingsVersion: 2 });
   });
 
   it('scenario 4: past 3 deliveries the command fails with the fixed text and the next one is handed out', async () => {

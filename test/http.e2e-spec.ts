@@ -44,6 +44,19 @@ describe('auth (SPEC 11.1)', () => {
     expect((await call(method, path).set('Authorization', `Bearer ${CLIENT}`).expect(403)).body.error).toBe('forbidden');
   });
 
+  it('the role comes from the route, not the letter case or form of the path', async () => {
+    for (const [method, path] of [
+      ['post', '/AGENT/claim'],
+      ['post', '/Agent/Claim'],
+      ['get', '/AGENT/settings'],
+      ['post', '/AGENT/commands/1/result'],
+    ] as [string, string][]) {
+      expect((await call(method, path).set('Authorization', `Bearer ${CLIENT}`).send({ status: 'failed' })).status).toBe(403);
+    }
+    await hub.http.get('/agent/').set('Authorization', `Bearer ${CLIENT}`).expect(200);
+    await hub.http.get('/agent/').set('Authorization', `Bearer ${AGENT}`).expect(403);
+  });
+
   it('the right tokens pass; /health and /docs are open', async () => {
     await hub.http.get('/batches').set('Authorization', `Bearer ${CLIENT}`).expect(200);
     await hub.http.get('/agent').set('Authorization', `Bearer ${CLIENT}`).expect(200);

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { AgentRoute } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { DeliveryService } from '../queue/delivery.service.js';
 import { CommandView } from '../queue/rows.js';
@@ -39,17 +40,19 @@ export class AgentController {
 
   @Post('claim')
   @HttpCode(200)
+  @AgentRoute()
   @ApiBearerAuth('agent')
   @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
   @ApiOkResponse({ type: ClaimView })
   async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response): Promise<ClaimView> {
     const { wait_seconds, ...info } = dto;
-    const command = await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res));
-    return { command, settings_version: this.settings.get().version };
+    const { command, settingsVersion } = await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res));
+    return { command, settings_version: settingsVersion };
   }
 
   @Post('commands/:id/result')
   @HttpCode(200)
+  @AgentRoute()
   @ApiBearerAuth('agent')
   @ApiOperation({ summary: "Report a command's result (done or failed); idempotent for finished commands" })
   @ApiOkResponse({ type: CommandView })
@@ -58,6 +61,7 @@ export class AgentController {
   }
 
   @Get('settings')
+  @AgentRoute()
   @ApiBearerAuth('agent')
   @ApiOkResponse({ type: AgentSettingsView })
   agentSettings(): AgentSettingsView {

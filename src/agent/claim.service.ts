@@ -13,13 +13,13 @@ export class ClaimService {
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
-  async claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<DeliveredCommand | null> {
+  async claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const deadline = Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000;
-    let command = await this.delivery.claim(info);
-    while (!command && Date.now() < deadline && !signal?.aborted) {
+    let answer = await this.delivery.claim(info);
+    while (!answer.command && Date.now() < deadline && !signal?.aborted) {
       if (!(await this.waiters.wait(deadline - Date.now(), signal))) break;
-      command = await this.delivery.claim(info);
+      answer = await this.delivery.claim(info);
     }
-    return command;
+    return answer;
   }
 }

@@ -7,14 +7,16 @@ import { ForbiddenError, UnauthorizedError } from './errors.js';
 
 export type Role = 'client' | 'agent';
 const PUBLIC = 'jira-hub:public';
+const ROLE = 'jira-hub:role';
 
 /** Marks a route that needs no token (/health). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
-/** Which role a path belongs to (SPEC 1, 11.1): `/agent/*` is the agent's, everything else the client's. */
-export function roleOfPath(path: string): Role {
-  return path.startsWith('/agent/') ? 'agent' : 'client';
-}
+/**
+ * Marks the agent's routes (`/agent/*`, SPEC 1, 11.1); every other route is the client's. The role
+ * comes from the route's handler, never from the request path, whose letter case Express ignores.
+ */
+export const AgentRoute = () => SetMetadata(ROLE, 'agent' satisfies Role);
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -45,7 +47,7 @@ export class AuthGuard implements CanActivate {
     const token = match[1].trim();
     const presented: Role | undefined = same(token, clientToken) ? 'client' : same(token, agentToken) ? 'agent' : undefined;
     if (!presented) throw new UnauthorizedError('токен не подошёл');
-    const needed = roleOfPath(req.path);
+    const needed = this.reflector.getAllAndOverride<Role>(ROLE, [context.getHandler(), context.getClass()]) ?? 'client';
     if (presented !== needed) {
       throw new ForbiddenError(
         needed === 'agent' ? 'маршруты /agent/* доступны только с токеном агента' : 'этот маршрут доступен только с токеном клиента',

@@ -22,13 +22,20 @@ export class Db {
     return run;
   }
 
-  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in one transaction. `afterCommit` callbacks run right after COMMIT, before the next unit
+   * of work starts: in-memory state that mirrors the database (the settings) changes exactly when the
+   * database does, as every later unit sees it.
+   */
+  transaction<T>(fn: (m: EntityManager, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
+      const callbacks: (() => void)[] = [];
       await q.query('BEGIN IMMEDIATE');
       try {
-        const result = await fn(q.manager);
+        const result = await fn(q.manager, { afterCommit: (cb) => callbacks.push(cb) });
         await q.query('COMMIT');
+        for (const cb of callbacks) cb();
         return result;
       } catch (err) {
         await q.query('ROLLBACK').catch(() => undefined);

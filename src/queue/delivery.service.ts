@@ -34,18 +34,25 @@ export class DeliveryService {
     private readonly backups: BackupService,
   ) {}
 
-  /** One claim; null when there is nothing to hand out now. The backup of SPEC 3.2 runs after the commit. */
-  async claim(info: AgentInfo): Promise<DeliveredCommand | null> {
-    const settings = this.settings.get();
+  /**
+   * One claim: the command (null when there is nothing to hand out now) and the settings version it
+   * was handed out under. Settings are read inside the transaction, so a PATCH that committed first
+   * always sets the pause. The backup of SPEC 3.2 runs after the commit.
+   */
+  async claim(info: AgentInfo): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
-    const claimed = await this.db.transaction((m) => claimInTransaction(m, info, settings, this.clock.now(), notes));
+    let settings = this.settings.get();
+    const claimed = await this.db.transaction((m) => {
+      settings = this.settings.get();
+      return claimInTransaction(m, info, settings, this.clock.now(), notes);
+    });
     for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
-    if (!claimed) return null;
+    if (!claimed) return { command: null, settingsVersion: settings.version };
     if (claimed.backupBatchId !== null) await this.backups.beforeBatch(claimed.backupBatchId, settings.backup_keep);
     const c = claimed.command;
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
-    return delivered(c);
+    return { command: delivered(c), settingsVersion: settings.version };
   }
 
   async report(id: number, report: Report): Promise<CommandView> {

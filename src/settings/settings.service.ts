@@ -20,6 +20,7 @@ export class SettingsService implements OnModuleInit {
     this.current = await this.db.read((m) => this.load(m));
   }
 
+  /** The committed settings; inside a unit of work of `Db`, exactly those of the database. */
   get(): Settings {
     return this.current;
   }
@@ -27,7 +28,7 @@ export class SettingsService implements OnModuleInit {
   async patch(dto: PatchSettingsDto): Promise<Settings> {
     const changes = Object.fromEntries(SETTING_KEYS.filter((k) => dto[k] !== undefined).map((k) => [k, dto[k]])) as Partial<Record<SettingKey, unknown>>;
     if (Object.keys(changes).length === 0) return this.current;
-    const next = await this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       const stored = await this.load(m);
       const updated = { ...applyPatch(stored, changes), version: stored.version + 1 };
       for (const key of [...(Object.keys(changes) as SettingKey[]), 'version' as const]) {
@@ -36,10 +37,9 @@ export class SettingsService implements OnModuleInit {
           JSON.stringify(updated[key]),
         ]);
       }
+      tx.afterCommit(() => (this.current = updated));
       return updated;
     });
-    this.current = next;
-    return next;
   }
 
   private async load(m: EntityManager): Promise<Settings> {
