@@ -112,6 +112,27 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body.error).toBe('finished');
   });
 
+  it('a failed ensure_issue never resolves its temp key, even when its result names a key', async () => {
+    const b = await batch([issue('new:1', 'X'), fields('new:1')]);
+    const c = (await agent.claim()).command;
+    await agent.report(c.id, { status: 'failed', error: 'HTTP 500: boom', result: { key: 'A-77' } }).expect(200);
+    expect((await agent.claim()).command).toBeNull(); // the dependent and the tail refresh (only new:1) are skipped
+    expect(await command(b.commands[1].id)).toMatchObject({ status: 'skipped', error: 'задача new:1 не создана' });
+    expect(await command(b.commands[2].id)).toMatchObject({ type: 'refresh', status: 'skipped' });
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('new:1')] }).expect(422);
+  });
+
+  it('a late done for an ensure_issue cancelled before it was ever handed out changes nothing', async () => {
+    await hub.http.put('/notes/new:4').send({ comment: 'n' }).expect(200);
+    const b = await batch([issue('new:4', 'X')]);
+    await hub.http.post(`/batches/${b.id}/cancel`).expect(200);
+    const before = await command(b.commands[0].id);
+    const after = (await agent.report(b.commands[0].id, { status: 'done', result: { key: 'A-66', created: true } }).expect(200)).body;
+    expect(after).toEqual(before);
+    await hub.http.get('/notes/new:4').expect(200);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('new:4')] }).expect(422);
+  });
+
   it('retry: failed/cancelled/skipped → new batch «Повтор команды #id» with retry_of; other statuses → 409', async () => {
     const b = await batch([fields('A-1'), fields('A-2')]);
     const c = (await agent.claim()).command;

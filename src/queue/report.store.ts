@@ -90,9 +90,10 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
   const rateLimited = report.rate_limited ?? 0;
 
   if (isTerminal(c.status)) {
-    // Idempotent, except a late `done` of a force-cancelled ensure_issue: its issue exists in Jira.
+    // Idempotent, except a late `done` of a force-cancelled ensure_issue that was handed out: its issue exists in Jira.
     const key = resultKey(report);
-    if (c.status === 'cancelled' && c.type === 'ensure_issue' && c.result === null && report.status === 'done' && key) {
+    const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.deliveries > 0 && c.result === null;
+    if (lateCreate && report.status === 'done' && key) {
       await m.query('UPDATE command SET result = ?, jira_calls = ?, rate_limited = ? WHERE id = ?', [JSON.stringify(report.result), jiraCalls, rateLimited, id]);
       await moveNote(m, String(params.temp_key), key, now);
     }

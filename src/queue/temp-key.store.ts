@@ -10,21 +10,32 @@ interface DefinerRow {
   result: string | null;
 }
 
-const keyOf = (result: string | null): string | undefined => {
-  const key = parseJson<{ key?: unknown } | null>(result, null)?.key;
+/**
+ * A definer's key: from a `done` result, or from the late report of a force-cancelled one (SPEC 6.5);
+ * a `failed` report never resolves a temp key, whatever its result says.
+ */
+const RESOLVING: readonly CommandStatus[] = ['done', 'cancelled'];
+const RESOLVING_SQL = `status IN ('done', 'cancelled')`;
+
+const keyOf = (d: DefinerRow): string | undefined => {
+  if (!RESOLVING.includes(d.status)) return undefined;
+  const key = parseJson<{ key?: unknown } | null>(d.result, null)?.key;
   return isJiraKey(key) ? key : undefined;
 };
 
-/** The newest resolution of a temp key by any batch (optionally only batches before one), or undefined. */
+/**
+ * The newest resolution of a temp key by any batch (optionally only batches before one), or undefined.
+ * The expression index `idx_command_temp_key` makes this a probe, not a scan of the history.
+ */
 export async function resolvedKey(m: EntityManager, tempKey: string, beforeBatchId?: number): Promise<string | undefined> {
   const rows: DefinerRow[] = await m.query(
     `SELECT status, result FROM command
-      WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? AND json_extract(result, '$.key') IS NOT NULL
-        AND batch_id < ?
+      WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? AND ${RESOLVING_SQL}
+        AND json_extract(result, '$.key') IS NOT NULL AND batch_id < ?
       ORDER BY id DESC LIMIT 1`,
     [tempKey, beforeBatchId ?? Number.MAX_SAFE_INTEGER],
   );
-  return rows.length ? keyOf(rows[0].result) : undefined;
+  return rows.length ? keyOf(rows[0]) : undefined;
 }
 
 /** How a temp key stands for a command of `batchId`: its own batch's definer first, then earlier batches. */
@@ -35,7 +46,7 @@ export async function resolveFor(m: EntityManager, batchId: number, tempKey: str
   );
   if (definer) {
     if (!isTerminal(definer.status)) return { state: 'pending' };
-    const key = keyOf(definer.result);
+    const key = keyOf(definer);
     return key ? { state: 'resolved', key } : { state: 'failed' };
   }
   const key = await resolvedKey(m, tempKey, batchId);
@@ -44,13 +55,13 @@ export async function resolveFor(m: EntityManager, batchId: number, tempKey: str
 
 /** The whole current mapping temp key → Jira key (newest resolution wins), for imports. */
 export async function tempKeyMapping(m: EntityManager): Promise<Map<string, string>> {
-  const rows: { temp_key: string; result: string }[] = await m.query(
-    `SELECT json_extract(params, '$.temp_key') AS temp_key, result FROM command
-      WHERE type = 'ensure_issue' AND json_extract(result, '$.key') IS NOT NULL ORDER BY id`,
+  const rows: (DefinerRow & { temp_key: string })[] = await m.query(
+    `SELECT json_extract(params, '$.temp_key') AS temp_key, status, result FROM command
+      WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND json_extract(result, '$.key') IS NOT NULL ORDER BY id`,
   );
   const map = new Map<string, string>();
   for (const r of rows) {
-    const key = keyOf(r.result);
+    const key = keyOf(r);
     if (key) map.set(r.temp_key, key);
   }
   return map;
