@@ -18,7 +18,7 @@ import {
   V1_TABLES,
   type Db,
 } from './support/legacy.js';
-import { startHub, tempDir, type TestHub } from './support/app.js';
+import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 
 const V1_COMMAND_COLUMNS = [
   'id',
@@ -372,6 +372,21 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(storedSchemaVersion(file)).toBe('99');
     expect(tableColumns(file, 'command').map((c) => c.name)).toEqual(V1_COMMAND_COLUMNS);
     expect(backupFiles(file)).toEqual([]);
+  });
+
+  it('hands out queued batches of an earlier hub in created_at order even when their ids disagree', async () => {
+    createV1Database(file, (db) => {
+      const late = insertBatch(db, { title: 'поздний', created_at: '2026-11-01T10:00:00.000Z' });
+      const early = insertBatch(db, { title: 'ранний', created_at: '2026-11-01T09:00:00.000Z' });
+      insertCommand(db, { batch_id: late, seq: 1, type: 'refresh', params: { keys: ['A-1'] } });
+      insertCommand(db, { batch_id: early, seq: 1, type: 'refresh', params: { keys: ['A-2'] } });
+    });
+    const hub = await start();
+    const agent = agentOf(hub);
+    const first = (await agent.claim()).command;
+    expect(first).toMatchObject({ batch_id: 2, params: { keys: ['A-2'] } });
+    await agent.done(first.id, refreshResult([]));
+    expect((await agent.claim()).command).toMatchObject({ batch_id: 1 });
   });
 
   describe('scenario 5 on a migrated database (SPEC 6.6)', () => {

@@ -61,11 +61,28 @@ async function redeliver(m: EntityManager, settings: Settings, now: string, note
   }
 }
 
-/** The next queued command in queue order (SPEC 6.1): one probe of the partial index `idx_command_queued`. */
-async function nextQueued(m: EntityManager): Promise<CommandRow | undefined> {
+/**
+ * How to find the next command in queue order (`created_at`, `id`, `seq`; SPEC 6.1). This hub never
+ * lets `created_at` go backwards (batch.store.ts), so the order is id order and the next command is
+ * one probe of the partial index `idx_command_queued` ('ids'). A database from an earlier hub may hold
+ * queued batches whose times disagree with their ids; then the claim sorts by time ('created').
+ */
+export type QueueOrder = 'ids' | 'created';
+
+export async function queueOrderOf(m: EntityManager): Promise<QueueOrder> {
+  const open: { created_at: string }[] = await m.query(
+    `SELECT b.created_at FROM batch b
+      WHERE b.cancelled_at IS NULL AND EXISTS (SELECT 1 FROM command c WHERE c.batch_id = b.id AND c.status = 'queued')
+      ORDER BY b.id`,
+  );
+  return open.every((b, i) => i === 0 || open[i - 1].created_at <= b.created_at) ? 'ids' : 'created';
+}
+
+async function nextQueued(m: EntityManager, order: QueueOrder): Promise<CommandRow | undefined> {
   const [c]: CommandRow[] = await m.query(
     `SELECT c.* FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'queued' AND b.cancelled_at IS NULL ORDER BY c.batch_id, c.seq LIMIT 1`,
+      WHERE c.status = 'queued' AND b.cancelled_at IS NULL
+      ORDER BY ${order === 'ids' ? 'c.batch_id, c.seq' : 'b.created_at, b.id, c.seq'} LIMIT 1`,
   );
   return c;
 }
@@ -91,9 +108,9 @@ async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): 
 }
 
 /** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */
-async function takeNext(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes): Promise<Claimed | null> {
+async function takeNext(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes, order: QueueOrder): Promise<Claimed | null> {
   for (;;) {
-    const c = await nextQueued(m);
+    const c = await nextQueued(m, order);
     if (!c) return null;
     let params = parseJson<Params>(c.params, {});
     const needed = tempKeysNeeded(c.type, params);
@@ -133,6 +150,7 @@ export async function claimInTransaction(
   settings: Settings,
   now: Date,
   notes: ClaimNotes = { expired: [], skipped: [] },
+  order: QueueOrder = 'ids',
 ): Promise<Claimed | null> {
   const iso = now.toISOString();
   await touchAgent(m, info, iso);
@@ -141,10 +159,10 @@ export async function claimInTransaction(
     await setCurrent(m, again.id);
     return { command: again, backupBatchId: null };
   }
-  let next = await takeNext(m, settings, iso, notes);
+  let next = await takeNext(m, settings, iso, notes, order);
   if (!next && (await autoRefreshDue(m, settings, now))) {
     await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', commands: [{ type: 'refresh', params: { jql: settings.auto_refresh.jql } }] }, iso);
-    next = await takeNext(m, settings, iso, notes);
+    next = await takeNext(m, settings, iso, notes, order);
   }
   await setCurrent(m, next?.command.id ?? null);
   return next;

@@ -1,9 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { claimInTransaction, DELIVERY_LIMIT_ERROR, type AgentInfo, type ClaimNotes } from './claim.store.js';
+import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type AgentInfo, type ClaimNotes, type QueueOrder } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import { commandView, type CommandRow, type CommandView } from './rows.js';
 
@@ -24,8 +24,10 @@ function delivered(row: CommandRow): DeliveredCommand {
 
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
 @Injectable()
-export class DeliveryService {
+export class DeliveryService implements OnModuleInit {
   private readonly logger = new Logger('Queue');
+  /** Decided once at start: only batches of an earlier hub can be out of id order, and no new ones join them. */
+  private order: QueueOrder = 'ids';
 
   constructor(
     private readonly db: Db,
@@ -33,6 +35,11 @@ export class DeliveryService {
     private readonly clock: Clock,
     private readonly backups: BackupService,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.order = await this.db.read(queueOrderOf);
+    if (this.order === 'created') this.logger.warn('queued batches of an earlier hub are out of id order: claims sort by created_at');
+  }
 
   /**
    * One claim: the command (null when there is nothing to hand out now) and the settings version it
@@ -44,7 +51,7 @@ export class DeliveryService {
     let settings = this.settings.get();
     const claimed = await this.db.transaction((m) => {
       settings = this.settings.get();
-      return claimInTransaction(m, info, settings, this.clock.now(), notes);
+      return claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
     });
     for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
