@@ -112,6 +112,27 @@ describe('errors (SPEC 11.1)', () => {
     expect((await hub.http.get('/nope').expect(404)).body).toMatchObject({ error: 'not_found', detail: expect.any(String) });
   });
 
+  it.each([
+    ['post', '/batches', { title: 't', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }], extra: 1 }],
+    ['get', '/batches?limit=0', undefined],
+    ['post', '/agent/claim', { wait_seconds: 61, last_jira_call_at: 'x' }],
+    ['post', '/commands/1/cancel', { force: 'yes' }],
+    ['patch', '/settings', { pacing: { refresh: 'fast' }, backup_keep: 0 }],
+    ['put', '/notes/A-1', { comment: 5 }],
+  ])('%s %s: the 422 detail is Russian', async (method, path, body) => {
+    await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }] });
+    const req = (hub.http as unknown as Record<string, (p: string) => ReturnType<TestHub['http']['get']>>)[method](path);
+    const res = await (body ? req.send(body) : req).expect(422);
+    expect(res.body.detail).toMatch(/[а-я]/);
+    expect(res.body.detail).not.toMatch(/\b(must|should|property)\b/);
+    for (const e of res.body.errors) expect(e.detail).not.toMatch(/\b(must|should|property)\b/);
+  });
+
+  it('an unknown file field of /import → 422 in Russian', async () => {
+    const res = await hub.http.post('/import').attach('other', Buffer.from('x'), 'other.csv').expect(422);
+    expect(res.body.detail).toBe('неизвестное поле файла «other»: допустимы notes и links');
+  });
+
   it('a body that is a JSON array or string is rejected', async () => {
     await hub.http.post('/batches').set('Content-Type', 'application/json').send('"hello"').expect(400);
     const res = await hub.http.post('/agent/claim').send([1, 2]);

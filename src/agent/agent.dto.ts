@@ -34,12 +34,12 @@ export class ClaimView {
 
 export class ReportDto {
   @ApiProperty({ enum: ['done', 'failed'] })
-  @IsIn(['done', 'failed'], { message: 'status: допустимы done и failed' })
+  @IsIn(['done', 'failed'], { message: 'допустимы done и failed' })
   status!: 'done' | 'failed';
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } })
   @IsOptional()
-  @IsObject({ message: 'result: нужен объект' })
+  @IsObject({ message: 'нужен объект' })
   result?: Record<string, unknown>;
 
   @ApiPropertyOptional({ example: 'HTTP 400: Field duedate is invalid' })

@@ -60,6 +60,13 @@ describe('ErrorFilter', () => {
     expect(res.body).toMatchObject({ error: code, detail: expect.any(String) });
   });
 
+  it('translates multer\'s unexpected file field', () => {
+    expect(run(new BadRequestException('Unexpected file field - other')).body).toEqual({
+      error: 'validation_failed',
+      detail: 'неизвестное поле файла «other»: допустимы notes и links',
+    });
+  });
+
   it('keeps per-field errors of a validation failure', () => {
     expect(run(new ValidationFailedError('плохо', [{ field: 'title', detail: 'пусто' }])).body).toEqual({
       error: 'validation_failed',

@@ -59,8 +59,11 @@ function fromForeign(exception: unknown): DomainError | undefined {
     if (status === HttpStatus.PAYLOAD_TOO_LARGE) return new PayloadTooLargeError();
     if (status === HttpStatus.UNAUTHORIZED) return new UnauthorizedError();
     if (status === HttpStatus.FORBIDDEN) return new ForbiddenError();
-    // Any other client error Nest or a library raises (multer's "Unexpected field", say): the request is wrong.
-    if (status >= 400 && status < 500) return new ValidationFailedError(`некорректный запрос: ${exception.message}`);
+    // multer (POST /import) names a file field it was not told about.
+    const field = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(exception.message);
+    if (field) return new ValidationFailedError(`неизвестное поле файла${field[1] ? ` «${field[1]}»` : ''}: допустимы notes и links`);
+    // Any other client error Nest or a library raises: the request is wrong.
+    if (status >= 400 && status < 500) return new ValidationFailedError('некорректный запрос');
   }
   return undefined;
 }

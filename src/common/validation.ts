@@ -4,11 +4,46 @@ import { DuplicateSummaryError, FieldError, ValidationFailedError } from './erro
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
 export const DUPLICATE_SUMMARY = 'noDuplicateSummaries';
 
+const number = (message: string) => /(-?\d+(?:\.\d+)?)\s*(?:characters|elements)?\s*$/.exec(message)?.[1] ?? '';
+const after = (message: string, marker: string) => message.slice(message.indexOf(marker) + marker.length).trim();
+
+/**
+ * Russian texts for class-validator's built-in constraints (SPEC 12: texts for people are Russian).
+ * Our own constraints already speak Russian and pass through.
+ */
+const RUSSIAN: Record<string, (english: string) => string> = {
+  whitelistValidation: () => 'неизвестное поле',
+  isDefined: () => 'обязательное поле',
+  isInt: () => 'нужно целое число',
+  isNumber: () => 'нужно число',
+  min: (m) => `не меньше ${number(m)}`,
+  max: (m) => `не больше ${number(m)}`,
+  isString: () => 'нужна строка',
+  isBoolean: () => 'нужно true или false',
+  isIn: (m) => `допустимые значения: ${after(m, 'following values:')}`,
+  isObject: () => 'нужен объект',
+  isArray: () => 'нужен массив',
+  isIso8601: () => 'нужны дата и время в формате ISO-8601, например 2026-11-30T10:00:00.000Z',
+  maxLength: (m) => `не длиннее ${number(m)} символов`,
+  minLength: (m) => `не короче ${number(m)} символов`,
+  arrayMinSize: (m) => `нужно не меньше ${number(m)} элементов`,
+  arrayMaxSize: (m) => `нужно не больше ${number(m)} элементов`,
+  nestedValidation: () => 'нужен объект',
+  matches: () => 'значение не подходит по формату',
+};
+
+const CYRILLIC = /[А-Яа-яЁё]/;
+
+function russian(constraint: string, message: string): string {
+  if (CYRILLIC.test(message)) return message;
+  return RUSSIAN[constraint]?.(message) ?? 'некорректное значение';
+}
+
 function flatten(errors: ValidationError[], prefix = ''): (FieldError & { constraint: string })[] {
   const out: (FieldError & { constraint: string })[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const [constraint, detail] of Object.entries(e.constraints ?? {})) out.push({ field, detail, constraint });
+    for (const [constraint, message] of Object.entries(e.constraints ?? {})) out.push({ field, detail: russian(constraint, message), constraint });
     if (e.children?.length) out.push(...flatten(e.children, field));
   }
   return out;

@@ -12,7 +12,6 @@ import {
   MinLength,
   ValidateIf,
   ValidateNested,
-  ValidationArguments,
   registerDecorator,
 } from 'class-validator';
 
@@ -55,7 +54,7 @@ function IsStringMap() {
         validate: (value: unknown) =>
           typeof value === 'object' && value !== null && !Array.isArray(value) &&
           Object.entries(value).every(([k, v]) => k.trim() !== '' && typeof v === 'string' && v.trim() !== ''),
-        defaultMessage: (a: ValidationArguments) => `${a.property}: нужен объект «название в пакете» → «тип связи в Jira» из непустых строк`,
+        defaultMessage: () => 'нужен объект «название в пакете» → «тип связи в Jira» из непустых строк',
       },
     });
 }
@@ -74,11 +73,11 @@ export class PatchSettingsDto {
   @IsStringMap()
   link_types?: Record<string, string>;
 
-  @ApiPropertyOptional({ example: ['customfield_10042'], description: 'custom field names allowed in ensure_fields' })
+  @ApiPropertyOptional({ example: ['customfield_10042', 'Story Points'], description: 'custom field names (ids or Jira display names) allowed in ensure_fields' })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
-  @Matches(/^[A-Za-z_][A-Za-z0-9_.-]*$/, { each: true, message: 'fields: имя поля — латинские буквы, цифры, _ . -' })
+  @Matches(/\S/, { each: true, message: 'имя поля не может быть пустым' })
   fields?: string[];
 
   @ApiPropertyOptional({ type: AutoRefreshDto })

@@ -28,7 +28,7 @@ function IsNonBlank() {
       propertyName,
       validator: {
         validate: (v: unknown) => typeof v === 'string' && v.trim() !== '',
-        defaultMessage: (a: ValidationArguments) => `${a.property}: нужна непустая строка`,
+        defaultMessage: () => 'нужна непустая строка',
       },
     });
 }
@@ -98,7 +98,7 @@ export const COMMAND_EXAMPLES: Record<CommandType, Params> = {
 
 export class CommandDto {
   @ApiProperty({ enum: COMMAND_TYPES, example: 'ensure_fields' })
-  @IsIn(COMMAND_TYPES, { message: `type: неизвестный тип команды; допустимы: ${COMMAND_TYPES.join(', ')}` })
+  @IsIn(COMMAND_TYPES, { message: `неизвестный тип команды; допустимы: ${COMMAND_TYPES.join(', ')}` })
   type!: CommandType;
 
   @ApiProperty({
@@ -108,7 +108,7 @@ export class CommandDto {
     type: 'object',
     additionalProperties: true,
   })
-  @IsObject({ message: 'params: нужен объект' })
+  @IsObject({ message: 'нужен объект' })
   @IsValidParams()
   params!: Params;
 }
@@ -132,8 +132,8 @@ export class CreateBatchDto {
     example: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })),
   })
   @IsArray()
-  @ArrayMinSize(1, { message: 'commands: нужна хотя бы одна команда' })
-  @ArrayMaxSize(MAX_COMMANDS, { message: `commands: не больше ${MAX_COMMANDS} команд в пакете` })
+  @ArrayMinSize(1, { message: 'нужна хотя бы одна команда' })
+  @ArrayMaxSize(MAX_COMMANDS, { message: `не больше ${MAX_COMMANDS} команд в пакете` })
   @ValidateNested({ each: true })
   @Type(() => CommandDto)
   @NoDuplicateSummaries()
