@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -70,6 +71,7 @@ export function formatReport(r: ImportReport): string {
 }
 
 async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} is not a folder (expected one with notes.csv and/or links.csv)`);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
     const report = await app.get(ImportService).import({

@@ -170,12 +170,18 @@ describe('claim (SPEC 6.1–6.4)', () => {
     expect((await agent.claim()).command).toMatchObject({ type: 'refresh' });
   });
 
+  it('last_jira_call_at is stored in UTC', async () => {
+    await agent.claim({ last_jira_call_at: '2026-11-30T13:00:00+03:00' });
+    expect((await hub.http.get('/agent')).body.last_jira_call_at).toBe('2026-11-30T10:00:00.000Z');
+  });
+
   it('bad claim bodies → 422, nothing handed out', async () => {
     await batch([fields('A-1')]);
     await hub.http.post('/agent/claim').send({ wait_seconds: 61 }).expect(422);
     await hub.http.post('/agent/claim').send({ wait_seconds: -1 }).expect(422);
     await hub.http.post('/agent/claim').send({ settings_version: 'x' }).expect(422);
     await hub.http.post('/agent/claim').send({ last_jira_call_at: 'yesterday' }).expect(422);
+    await hub.http.post('/agent/claim').send({ last_jira_call_at: '2026-11-30' }).expect(422);
     expect((await hub.http.get('/batches')).body[0].counts.claimed).toBe(0);
   });
 });

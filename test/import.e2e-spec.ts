@@ -54,7 +54,9 @@ describe('import of a planning package (SPEC 8)', () => {
       missing_links: [],
       reversed_links: [],
     });
-    expect((await hub.http.get('/notes/new:1')).body).toMatchObject({ fact_status: 'в работе', comment: 'ждём', source: 'import' });
+    // new:1 is already A-10: its note goes to the issue
+    expect((await hub.http.get('/notes/A-10')).body).toMatchObject({ fact_status: 'в работе', comment: 'ждём', source: 'import' });
+    await hub.http.get('/notes/new:1').expect(404);
     expect((await hub.http.get('/notes/A-12')).body).toMatchObject({ fact_status: null, comment: null, source: 'import' });
   });
 
@@ -94,5 +96,14 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(report).toMatchObject({ notes: 1, missing_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }], missing_keys: ['A-1', 'A-2'] });
     expect(out[1]).toBe(formatReport(report));
     expect(out[1]).toContain('A-1 —Blocks→ A-2');
+    const errors: string[] = [];
+    const error = console.error;
+    console.error = (s: string) => errors.push(s);
+    try {
+      expect(await main(['import', join(hub.dir, 'nope')], { HUB_DB_PATH: hub.config.dbPath })).toBe(2);
+    } finally {
+      console.error = error;
+    }
+    expect(errors[0]).toContain('is not a folder');
   });
 });

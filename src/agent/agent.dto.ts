@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, MaxLength, Min, Max } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max } from 'class-validator';
 import { CommandView } from '../queue/rows.js';
 
 export class ClaimDto {
@@ -9,7 +9,11 @@ export class ClaimDto {
   @IsInt()
   @Min(0)
   settings_version?: number;
-  @ApiPropertyOptional({ example: '2026-11-30T10:00:00.000Z' }) @IsOptional() @IsISO8601() last_jira_call_at?: string;
+  @ApiPropertyOptional({ example: '2026-11-30T10:00:00.000Z', description: 'a date and time with offset; stored in UTC' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/, { message: 'нужны дата и время со смещением, например 2026-11-30T10:00:00.000Z' })
+  last_jira_call_at?: string;
   @ApiPropertyOptional({ example: 30, description: 'long poll: hold the request up to this many seconds (at most 60) while there is nothing to hand out' })
   @IsOptional()
   @IsInt()

@@ -34,14 +34,15 @@ export class ImportService {
     }
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
+      const tempKeys = await tempKeyMapping(m);
+      // A note for a temp key that is already resolved belongs to its issue, where the move of SPEC 6.5 would have put it.
       for (const n of notes) {
         await m.query(
           `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, 'import', ?)
            ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
-          [n.key, n.fact_status, n.comment, now],
+          [tempKeys.get(n.key) ?? n.key, n.fact_status, n.comment, now],
         );
       }
-      const tempKeys = await tempKeyMapping(m);
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);
       return compare({

@@ -35,7 +35,7 @@ async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promi
   await m.query(
     `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version),
        settings_version = coalesce(?, settings_version), last_jira_call_at = coalesce(?, last_jira_call_at) WHERE id = 1`,
-    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ?? null],
+    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null],
   );
 }
 
