@@ -3,13 +3,14 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
-import { backupsFolder, copyDatabaseFile, databaseFile, stamp } from './sqlite-copy.js';
+import { backupsFolder, copyDatabaseFileInBackground, databaseFile, stamp } from './sqlite-copy.js';
 
 const BATCH_BACKUP = /^\d{8}-\d{6}-batch-\d+\.sqlite$/;
 
 /**
  * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
- * transaction has committed; a failure is logged and kept as a warning for GET /agent, never thrown.
+ * transaction has committed, in a worker thread (a large database must not stall other requests);
+ * a failure is logged and kept as a warning for GET /agent, never thrown.
  */
 @Injectable()
 export class BackupService {
@@ -34,7 +35,7 @@ export class BackupService {
     const folder = backupsFolder(this.file);
     const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);
     try {
-      copyDatabaseFile(this.file, target);
+      await copyDatabaseFileInBackground(this.file, target);
       await this.rotate(folder, keep);
       this.failure = null;
       this.logger.log(`copied the database to ${target} before batch ${batchId} writes`);

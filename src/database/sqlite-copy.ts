@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export const IN_MEMORY = ':memory:';
 
@@ -31,4 +33,25 @@ export function copyDatabaseFile(source: string, target: string): void {
   } finally {
     db.close();
   }
+}
+
+const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+
+/** The copy of `copyDatabaseFile`, run in a worker thread so that the hub keeps answering meanwhile. */
+const WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
+try { db.prepare('VACUUM INTO ?').run(workerData.target); } finally { db.close(); }
+parentPort.postMessage('done');
+`;
+
+export function copyDatabaseFileInBackground(source: string, target: string): Promise<void> {
+  mkdirSync(dirname(target), { recursive: true });
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: { driver: DRIVER, source, target } });
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the copy stopped with code ${code}`))));
+  });
 }
