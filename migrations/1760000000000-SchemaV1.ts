@@ -4,15 +4,43 @@ const text = (name: string, extra: Record<string, unknown> = {}) => ({ name, typ
 const int = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'integer', isNullable: true, ...extra });
 const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
 
+/** SPEC 3.1's fixed DDL of schema v1, verbatim: databases made by earlier hub versions have exactly this shape. */
+export const V1_SQLITE_DDL = [
+  `CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE issue (key TEXT PRIMARY KEY, summary TEXT, issue_type TEXT, status TEXT, sprint TEXT,
+  assignee TEXT, priority TEXT, duedate TEXT, labels TEXT NOT NULL DEFAULT '[]',
+  fields TEXT NOT NULL DEFAULT '{}', created TEXT, updated TEXT, synced_at TEXT)`,
+  `CREATE TABLE issue_link (id INTEGER PRIMARY KEY AUTOINCREMENT, source_key TEXT NOT NULL,
+  target_key TEXT NOT NULL, link_type TEXT NOT NULL, UNIQUE (source_key, target_key, link_type))`,
+  `CREATE TABLE issue_note (key TEXT PRIMARY KEY, fact_status TEXT, comment TEXT, source TEXT, updated_at TEXT)`,
+  `CREATE TABLE batch (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL, author TEXT NOT NULL,
+  created_at TEXT NOT NULL, cancelled_at TEXT)`,
+  `CREATE TABLE command (id INTEGER PRIMARY KEY AUTOINCREMENT, batch_id INTEGER NOT NULL REFERENCES batch(id),
+  seq INTEGER NOT NULL, type TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'queued',
+  pause_seconds INTEGER, claimed_at TEXT, finished_at TEXT, result TEXT, error TEXT,
+  jira_calls INTEGER NOT NULL DEFAULT 0, rate_limited INTEGER NOT NULL DEFAULT 0)`,
+  `CREATE TABLE sync_run (id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, finished_at TEXT,
+  kind TEXT NOT NULL, query TEXT, command_id INTEGER REFERENCES command(id), issues INTEGER, links INTEGER,
+  missing TEXT, error TEXT)`,
+  `CREATE TABLE agent_status (id INTEGER PRIMARY KEY CHECK (id = 1), last_seen_at TEXT, agent_version TEXT,
+  settings_version INTEGER, last_jira_call_at TEXT, current_command_id INTEGER)`,
+  `INSERT INTO setting (key, value) VALUES ('schema_version', '1')`,
+  `INSERT INTO agent_status (id) VALUES (1)`,
+];
+
 /**
- * Schema v1 (SPEC 3.1): the shape of databases made by earlier hub versions, with the same tables,
- * columns, keys and defaults as the fixed DDL. Written with the schema API so that it can serve
- * another database later.
+ * Schema v1 (SPEC 3.1). On SQLite it runs the fixed DDL verbatim, so that a new database and one made
+ * by an earlier hub are the same; on another database the schema API builds the same tables, columns,
+ * keys and defaults.
  */
 export class SchemaV11760000000000 implements MigrationInterface {
   static readonly schemaVersion = 1;
 
   async up(q: QueryRunner): Promise<void> {
+    if (q.connection.driver.options.type === 'better-sqlite3') {
+      for (const statement of V1_SQLITE_DDL) await q.query(statement);
+      return;
+    }
     await q.createTable(
       new Table({ name: 'setting', columns: [text('key', { isPrimary: true, isNullable: false }), text('value', { isNullable: false })] }),
     );

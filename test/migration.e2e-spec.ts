@@ -374,6 +374,17 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(backupFiles(file)).toEqual([]);
   });
 
+  it('a new database and a migrated v1 database end with the same schema', async () => {
+    createV1Database(file);
+    await stop(await start());
+    const other = join(dir, 'fresh.sqlite');
+    await stop(await start({ HUB_DB_PATH: other }));
+    const schema = (f: string) =>
+      readOnly(f, (db) => db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`).all());
+    expect(schema(other)).toEqual(schema(file));
+    expect(JSON.stringify(schema(other))).toContain('AUTOINCREMENT');
+  });
+
   it('hands out queued batches of an earlier hub in created_at order even when their ids disagree', async () => {
     createV1Database(file, (db) => {
       const late = insertBatch(db, { title: 'поздний', created_at: '2026-11-01T10:00:00.000Z' });
