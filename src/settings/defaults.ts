@@ -1,4 +1,4 @@
-import { COMMAND_TYPES, type CommandType } from '../queue/commands/catalogue.js';
+import type { CommandType } from '../common/command-types.js';
 
 export type Pacing = Record<CommandType, number>;
 
@@ -42,5 +42,3 @@ export function applyPatch(current: Settings, patch: Partial<Record<SettingKey, 
   }
   return next;
 }
-
-export { COMMAND_TYPES };

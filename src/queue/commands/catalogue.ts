@@ -2,12 +2,12 @@
  * The command catalogue (SPEC 4): for each command type, its params and the keys it names.
  * Pure: no Nest, no ORM. Problems are Russian sentences for the person who wrote the batch.
  */
+import { COMMAND_TYPES, type CommandType } from '../../common/command-types.js';
 import { isJiraKey, isTempKey } from '../../common/keys.js';
 
 export { isJiraKey, isTempKey };
 
-export const COMMAND_TYPES = ['ensure_issue', 'ensure_fields', 'ensure_status', 'ensure_link', 'ensure_sprint', 'ensure_comment', 'refresh'] as const;
-export type CommandType = (typeof COMMAND_TYPES)[number];
+export { COMMAND_TYPES, type CommandType };
 export const WRITE_TYPES: readonly CommandType[] = COMMAND_TYPES.filter((t) => t !== 'refresh');
 
 
