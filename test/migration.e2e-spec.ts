@@ -18,6 +18,7 @@ import {
   V1_TABLES,
   type Db,
 } from './support/legacy.js';
+import { main } from '../src/cli.js';
 import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 
 const V1_COMMAND_COLUMNS = [
@@ -372,6 +373,23 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(storedSchemaVersion(file)).toBe('99');
     expect(tableColumns(file, 'command').map((c) => c.name)).toEqual(V1_COMMAND_COLUMNS);
     expect(backupFiles(file)).toEqual([]);
+  });
+
+  it('`jira-hub migrate` migrates once and then finds nothing to do', async () => {
+    createV1Database(file);
+    const out: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => out.push(line);
+    try {
+      expect(await main(['migrate'], { HUB_DB_PATH: file, HUB_LOG_LEVEL: 'error' })).toBe(0);
+      expect(await main(['migrate'], { HUB_DB_PATH: file, HUB_LOG_LEVEL: 'error' })).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    expect(out[0]).toMatch(/from schema v1 to v2; copy before: .*-schema-v1\.sqlite$/);
+    expect(out[1]).toBe('schema v2: nothing to migrate');
+    expect(storedSchemaVersion(file)).toBe('2');
+    expect(backupFiles(file)).toHaveLength(1);
   });
 
   it('a new database and a migrated v1 database end with the same schema', async () => {

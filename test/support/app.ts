@@ -50,7 +50,7 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
     dir,
     close: async () => {
       await app.close();
-      if (!env.HUB_DB_PATH) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true }); // the database's folder only when HUB_DB_PATH was not given
     },
   };
 }
