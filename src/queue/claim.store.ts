@@ -1,4 +1,4 @@
-/** The claim (SPEC 6.2–6.4): one transaction, run by QueueService.claim. */
+/** The claim (SPEC 6.2–6.4): the body of one transaction, run by DeliveryService.claim. */
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { Settings } from '../settings/defaults.js';
