@@ -180,8 +180,40 @@ async function startup(dir: string): Promise<void> {
   report('RSS after start', rss, 'MB', rss < 150, '< 150 MB');
 }
 
+/**
+ * The ceilings of this machine, printed beside the targets so that a miss can be judged: durable
+ * commits/s of raw better-sqlite3 (a claim+report cycle is two commits) and requests/s of a plain
+ * Express route and of an empty NestJS route to the same client.
+ */
+async function ceilings(dir: string): Promise<void> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(dir, 'raw.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+  const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+  const n = 3000;
+  const t = performance.now();
+  for (let i = 0; i < n; i++) insert.run('x');
+  const commits = n / ((performance.now() - t) / 1000);
+  db.close();
+  console.log(`context: raw better-sqlite3, WAL, synchronous=FULL: ${commits.toFixed(0)} commits/s → at most ${(commits / 2).toFixed(0)} claim+report cycles/s on a file`);
+
+  const { default: express } = await import('express');
+  const plain = express();
+  plain.use(express.json());
+  plain.post('/agent/claim', (_req, res) => res.json({ command: { id: 1, type: 'ensure_fields' } }));
+  plain.post('/agent/commands/:id/result', (_req, res) => res.json({}));
+  const server = plain.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const rate = await httpCycles((server.address() as AddressInfo).port, 1500);
+  server.close();
+  console.log(`context: the same client against plain Express routes that do nothing: ${rate.toFixed(0)} cycles/s`);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'jira-hub-bench-'));
 try {
+  await ceilings(dir);
   await batchPost(dir);
   await startup(dir);
   await cycles(dir);
