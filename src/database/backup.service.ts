@@ -5,7 +5,14 @@ import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { backupsFolder, copyDatabaseFileInBackground, databaseFile, stamp } from './sqlite-copy.js';
 
-const BATCH_BACKUP = /^\d{8}-\d{6}-batch-\d+\.sqlite$/;
+const BATCH_BACKUP = /^(\d{8}-\d{6})-batch-(\d+)\.sqlite$/;
+
+/** Oldest first: by time stamp, then by batch id as a number (batch-9 before batch-10 in the same second). */
+export function byAge(a: string, b: string): number {
+  const [, ta, ia] = BATCH_BACKUP.exec(a)!;
+  const [, tb, ib] = BATCH_BACKUP.exec(b)!;
+  return ta === tb ? Number(ia) - Number(ib) : ta < tb ? -1 : 1;
+}
 
 /**
  * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
@@ -48,9 +55,9 @@ export class BackupService {
     }
   }
 
-  /** Keeps the newest `keep` batch copies; schema copies are never rotated. Names sort by time. */
+  /** Keeps the newest `keep` batch copies; schema copies are never rotated. */
   private async rotate(folder: string, keep: number): Promise<void> {
-    const copies = (await readdir(folder)).filter((n) => BATCH_BACKUP.test(n)).sort();
+    const copies = (await readdir(folder)).filter((n) => BATCH_BACKUP.test(n)).sort(byAge);
     for (const old of copies.slice(0, Math.max(0, copies.length - keep))) await rm(join(folder, old), { force: true });
   }
 }
