@@ -68,6 +68,8 @@ describe('auth (SPEC 11.1)', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/batches', '/agent/claim', '/agent/commands/{id}/result', '/import', '/notes/{key}']));
     expect(doc.components.securitySchemes).toHaveProperty('client');
     expect(doc.components.securitySchemes).toHaveProperty('agent');
+    expect(doc.paths['/batches'].post.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorBodyView');
+    expect(doc.paths['/agent/commands/{id}/result'].post.responses).toHaveProperty('409');
   });
 
   it('every example of POST /batches in the OpenAPI document is accepted', async () => {

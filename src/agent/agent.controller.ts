@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AgentRoute } from '../common/auth.guard.js';
@@ -21,6 +22,7 @@ function closedSignal(res: Response): AbortSignal {
 }
 
 @ApiTags('agent')
+@ApiErrors(400, 401, 403, 404, 409, 413, 422)
 @Controller('agent')
 export class AgentController {
   constructor(

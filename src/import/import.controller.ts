@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ImportService } from './import.service.js';
@@ -23,6 +24,7 @@ type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
 
 @ApiTags('import')
 @ApiBearerAuth('client')
+@ApiErrors(401, 403, 413, 422)
 @Controller('import')
 export class ImportController {
   constructor(private readonly importer: ImportService) {}

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PageQuery } from '../common/page.dto.js';
 import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
@@ -6,6 +7,7 @@ import { MirrorService } from './mirror.service.js';
 
 @ApiTags('mirror')
 @ApiBearerAuth('client')
+@ApiErrors(400, 401, 403, 404, 422)
 @Controller()
 export class MirrorController {
   constructor(private readonly mirror: MirrorService) {}

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { callerOf } from '../common/auth.guard.js';
@@ -10,6 +11,7 @@ import { BatchSummary, BatchView } from './rows.js';
 
 @ApiTags('batches')
 @ApiBearerAuth('client')
+@ApiErrors(400, 401, 403, 404, 413, 422)
 @Controller('batches')
 export class BatchesController {
   constructor(private readonly batches: BatchesService) {}

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { callerOf } from '../common/auth.guard.js';
@@ -9,6 +10,7 @@ import { BatchView, CommandView } from './rows.js';
 
 @ApiTags('commands')
 @ApiBearerAuth('client')
+@ApiErrors(400, 401, 403, 404, 409, 422)
 @Controller('commands')
 export class CommandsController {
   constructor(private readonly batches: BatchesService) {}

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto, SettingsView } from './settings.dto.js';
@@ -6,6 +7,7 @@ import { SettingsService } from './settings.service.js';
 
 @ApiTags('settings')
 @ApiBearerAuth('client')
+@ApiErrors(400, 401, 403, 422)
 @Controller('settings')
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
