@@ -10,13 +10,15 @@ import { serve } from '../src/cli.js';
 import { runAgent, type AgentRunSummary } from '../src/jira-agent/agent-loop.js';
 import { duplicateSearchJql } from '../src/jira-agent/commands/ensure-issue.js';
 import { HubClient } from '../src/jira-agent/hub-client.js';
-import { JiraClient } from '../src/jira-agent/jira-client.js';
+import { JiraClient, type JiraFlavor } from '../src/jira-agent/jira-client.js';
 import { FileJournal } from '../src/jira-agent/journal.js';
 import type { ReportBody } from '../src/jira-agent/types.js';
 import { JiraSimulator } from '../src/jira-sim/simulator.js';
 
 const PROJECT = 'AURORA';
 const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
+/** How the hub names a user: accountId on Cloud, user name on Data Center. */
+const IVANOV_ID: Record<JiraFlavor, string> = { cloud: IVANOV, dc: 'ivanov' };
 const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -80,6 +82,8 @@ async function startWorld(): Promise<World> {
 interface AgentOptions {
   journal?: FileJournal;
   crashAfterExecute?: boolean;
+  /** Jira flavor the agent speaks (default cloud); the simulator serves both. */
+  flavor?: JiraFlavor;
 }
 
 /** One agent "process": its own HubClient, JiraClient and (re-opened) journal file. */
@@ -94,8 +98,8 @@ function startAgent(world: World, options: AgentOptions = {}) {
   const hub = new HubClient({ baseUrl: world.hubUrl, stopSignal: killer.signal, retryBaseMs: 20, retryMaxMs: 200, log });
   const jira = new JiraClient({
     baseUrl: world.simUrl,
-    flavor: 'cloud',
-    auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' },
+    flavor: options.flavor ?? 'cloud',
+    auth: options.flavor === 'dc' ? { kind: 'bearer', token: 'pat' } : { kind: 'basic', email: 'bot@example.com', apiToken: 'token' },
     minRetryAfterMs: 5,
     maxRetryAfterMs: 50,
   });
@@ -155,14 +159,14 @@ const issue = (tempKey: string, summary: string, extra: Record<string, unknown> 
 });
 
 /** Every command type: two new issues, fields (new and existing), a status path, a link, a sprint, a comment, a refresh. */
-function everyTypeBatch(tag: string) {
+function everyTypeBatch(tag: string, flavor: JiraFlavor = 'cloud') {
   return {
     title: `E2E ${tag}`,
     author: 'e2e',
     commands: [
       issue('new:1', `${tag}: отчёт по продажам`, { description: 'Квартальный отчёт', fields: { priority: 'High' } }),
       issue('new:2', `${tag}: выгрузка данных`, { issue_type: 'Story' }),
-      { type: 'ensure_fields', params: { key: 'new:1', duedate: '2026-12-15', labels: ['e2e', 'отчёт'], assignee: IVANOV } },
+      { type: 'ensure_fields', params: { key: 'new:1', duedate: '2026-12-15', labels: ['e2e', 'отчёт'], assignee: IVANOV_ID[flavor] } },
       { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20', priority: 'Low' } },
       { type: 'ensure_status', params: { key: 'new:1', path: ['In Progress', 'Done'] } },
       { type: 'ensure_link', params: { source: 'new:1', target: 'new:2', link_type: 'Blocks' } },
@@ -173,15 +177,17 @@ function everyTypeBatch(tag: string) {
   };
 }
 
-/** The simulator's issues in the mirror's shape. */
-function simIssues(sim: JiraSimulator) {
+/** The simulator's issues in the mirror's shape (users as the flavor names them). */
+function simIssues(sim: JiraSimulator, flavor: JiraFlavor = 'cloud') {
+  const userId = (accountId: string | null): string | null =>
+    flavor === 'cloud' || accountId === null ? accountId : (sim.store.seed.users.find((u) => u.accountId === accountId)?.name ?? null);
   return sim.listIssues().map((i) => ({
     key: i.key,
     summary: i.summary,
     issue_type: i.issueType,
     status: i.status,
     sprint: sim.sprintsOf(i.key).at(-1) ?? null,
-    assignee: i.assignee,
+    assignee: userId(i.assignee),
     priority: i.priority,
     duedate: i.duedate,
     labels: [...i.labels].sort(),
@@ -232,11 +238,11 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     await world?.close();
   });
 
-  it('a batch with every command type ends done; Jira has the desired state; the mirror equals Jira', async () => {
-    const submitted = await submit(world, everyTypeBatch('e2e'));
+  it.each(['cloud', 'dc'] as const)('%s: a batch with every command type ends done; Jira has the desired state; the mirror equals Jira', async (flavor) => {
+    const submitted = await submit(world, everyTypeBatch('e2e', flavor));
     expect(submitted.commands).toHaveLength(10); // 9 + the tail refresh
 
-    const { batch, summary } = await runUntilDone(world, submitted.id);
+    const { batch, summary } = await runUntilDone(world, submitted.id, { flavor });
 
     expect(summary.stoppedBy).toBe('signal');
     expect(batch.commands.map((c: Json) => [c.seq, c.type, c.status, c.error])).toEqual(
@@ -272,14 +278,17 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     expect(sim.listIssues()).toHaveLength(3);
 
     // the mirror equals the simulator
-    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(sim)));
+    expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(sim, flavor)));
     expect(sortLinks(await mirrorLinks(world, [key1, key2, 'AURORA-1']))).toEqual(sortLinks(sim.links()));
+    // every Jira request went to the flavor's REST version
+    const platform = sim.requests.filter((r) => r.path.startsWith('/rest/api/'));
+    expect(platform.every((r) => r.path.startsWith(flavor === 'cloud' ? '/rest/api/3/' : '/rest/api/2/'))).toBe(true);
     const detail2 = await world.call('GET', `/issues/${key2}`);
     expect(detail2.links_in).toEqual([{ source_key: key1, link_type: 'Blocks' }]);
 
     // a second delivery of the same desired state changes nothing in Jira (idempotent commands)
-    const again = await submit(world, everyTypeBatch('e2e'));
-    const rerun = await runUntilDone(world, again.id);
+    const again = await submit(world, everyTypeBatch('e2e', flavor));
+    const rerun = await runUntilDone(world, again.id, { flavor });
     expect(rerun.batch.counts).toMatchObject({ done: 10 });
     expect(commandOf(rerun.batch, 1).result).toEqual({ key: key1, created: false });
     expect(commandOf(rerun.batch, 8).result).toEqual({ created: false });
@@ -356,7 +365,7 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     expect(commandOf(batch, 1)).toMatchObject({ status: 'done', deliveries: 2, result: { key: created[0]!.key } });
     expect(batch.counts).toMatchObject({ done: 10 });
     expect(world.sim.listIssues()).toHaveLength(3);
-    // the refreshes read the not-yet-indexed issues one by one: the mirror still equals Jira
+    // the refreshes by keys read Cloud's database (bulkfetch), not the lagging search: the mirror still equals Jira
     expect(byKey(await mirrorIssues(world))).toEqual(byKey(simIssues(world.sim)));
   });
 
@@ -371,6 +380,27 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     expect(commandOf(batch, 1)).toMatchObject({ status: 'done', deliveries: 1, result: { key: created[0]!.key, created: true } });
     expect(batch.counts).toMatchObject({ done: 10 });
     expect(world.sim.listIssues()).toHaveLength(3);
+  });
+
+  it('stale Cloud search: the tail refresh right after ensure_status/ensure_fields reports the new state (bulkfetch)', async () => {
+    const sim = world.sim;
+    sim.getIssue('AURORA-1')!.createdAtMs = Date.now() - 600_000; // indexed long ago: only its changes lag
+    sim.setSearchLagMs(120_000, { stale: true });
+    const submitted = await submit(world, {
+      title: 'E2E stale',
+      author: 'e2e',
+      commands: [
+        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress'] } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-11-30', labels: ['stale'] } },
+      ],
+    });
+    const { batch } = await runUntilDone(world, submitted.id);
+    const tail = batch.commands.at(-1);
+    expect(tail).toMatchObject({ type: 'refresh', status: 'done' });
+    expect(tail.result.issues).toEqual([expect.objectContaining({ key: 'AURORA-1', status: 'In Progress', duedate: '2026-11-30', labels: ['stale'] })]);
+    // the search still serves the old state, the mirror does not
+    expect(sim.store.search('key = AURORA-1', 120_000, false, true)[0]).toMatchObject({ status: 'To Do', duedate: null });
+    expect(await mirrorIssues(world)).toEqual(simIssues(sim));
   });
 
   it('a 429 storm: commands still complete and rate_limited is counted', async () => {

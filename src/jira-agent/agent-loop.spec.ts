@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runAgent } from './agent-loop.js';
 import { FakeHub } from './fake-hub.js';
 import { HubClient } from './hub-client.js';
+import { JiraClient } from './jira-client.js';
 import { FileJournal, MemoryJournal } from './journal.js';
 import { startHarness, type SimHarness } from './test-support.js';
 
@@ -40,6 +41,20 @@ async function setup(flavor: 'cloud' | 'dc' = 'cloud') {
   const jira = h.client(flavor);
   const options = { hub: hubClient, jira, project: 'AURORA', log: (l: string) => lines.push(l), stopSignal: stop.signal, waitSeconds: 0, sleep };
   return { hub, stop, sleeps, lines, jira, options };
+}
+
+/** A Jira client whose first `failures` requests fail: 'network' throws like fetch does, a number is that HTTP answer. */
+function flakyJira(failures: number, how: 'network' | 401) {
+  let left = failures;
+  const flaky = (async (...args: Parameters<typeof fetch>) => {
+    if (left > 0) {
+      left--;
+      if (how === 'network') throw new TypeError('fetch failed');
+      return new Response(JSON.stringify({ errorMessages: ['Client must be authenticated to access this resource.'], errors: {} }), { status: how });
+    }
+    return fetch(...args);
+  }) as typeof fetch;
+  return new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, maxTries: 1, sleep: async () => undefined, fetch: flaky });
 }
 
 const issue = (summary: string) => h.sim.store.createIssue('AURORA', { summary, issueType: 'Task' }, 'x').key;
@@ -143,5 +158,110 @@ describe('runAgent', () => {
     await runAgent({ ...options, journal, once: true });
     expect(journal.pendingResults()).toEqual([]);
     expect(lines.some((l) => l.includes('#50 the hub refused the result (хаб ответил HTTP 409: команда не выдана)'))).toBe(true);
+  });
+
+  it.each([
+    [413, { error: 'payload_too_large', detail: 'тело запроса больше 10 МБ' }, 'хаб не принял результат: HTTP 413: тело запроса больше 10 МБ'],
+    [422, { error: 'validation_failed', detail: 'плохо', errors: [{ field: 'result.issues', detail: 'ожидается список' }] }, 'хаб не принял результат: HTTP 422: плохо (result.issues: ожидается список)'],
+  ])('a done the hub refuses with %i is reported as failed with the hub\'s reason', async (status, body, reason) => {
+    const { hub, lines, options } = await setup();
+    hub.enqueue({ id: 70, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: `Отказ хаба ${status}` } });
+    hub.refuseNextReport = status;
+    hub.refuseNextReportBody = body;
+    const journal = new MemoryJournal();
+    await runAgent({ ...options, journal, once: true });
+    const reports = hub.events.filter((e) => e.kind === 'report');
+    expect(reports.map((e) => [e.status, (e.body as { status: string }).status])).toEqual([[status, 'done'], [200, 'failed']]);
+    expect(hub.reports).toEqual([{ id: 70, body: { status: 'failed', error: reason, jira_calls: 2, rate_limited: 0 } }]);
+    expect(lines.some((l) => l.startsWith(`#70 the hub refused the result (хаб ответил HTTP ${status}`) && l.endsWith('reporting the command as failed'))).toBe(true);
+    expect(journal.pendingResults()).toEqual([]);
+    expect(journal.createdKeyFor(70)).toBeUndefined(); // the hub holds a terminal status now
+  });
+
+  it('a result dropped after a 409 keeps the key ensure_issue created (the command may come again)', async () => {
+    const { hub, options } = await setup();
+    hub.enqueue({ id: 71, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отказ 409' } });
+    hub.refuseNextReport = 409;
+    const journal = new MemoryJournal();
+    await runAgent({ ...options, journal, once: true });
+    expect(hub.reports).toEqual([]);
+    expect(journal.pendingResults()).toEqual([]);
+    const key = h.sim.listIssues().find((i) => i.summary === 'Отказ 409')!.key;
+    expect(journal.createdKeyFor(71)).toBe(key);
+  });
+
+  it('a new settings_version reloads the settings and makes the next refresh read the field list again', async () => {
+    const { hub, stop, options } = await setup();
+    const key = issue('Настройки');
+    hub.enqueue({ id: 80, type: 'refresh', params: { keys: [key] } });
+    hub.enqueue({ id: 81, type: 'refresh', params: { keys: [key] } });
+    hub.enqueue({ id: 82, type: 'refresh', params: { keys: [key] } });
+    hub.onReport = (id) => {
+      if (id === 81) hub.settingsVersion = 2;
+    };
+    hub.onIdle = () => stop.abort();
+    h.sim.clearRequests();
+    await runAgent({ ...options, journal: new MemoryJournal() });
+    expect(hub.reports.map((r) => [r.id, r.body.status])).toEqual([[80, 'done'], [81, 'done'], [82, 'done']]);
+    expect(hub.events.filter((e) => e.kind === 'settings')).toHaveLength(2);
+    // read for #80, kept for #81, read again for #82 after the settings changed
+    expect(h.sim.requests.filter((r) => r.path.endsWith('/field'))).toHaveLength(2);
+  });
+
+  it('asks the hub for a long poll of at most 60 whole seconds', async () => {
+    const { hub, options } = await setup();
+    await runAgent({ ...options, journal: new MemoryJournal(), once: true, waitSeconds: 90.5 });
+    expect(hub.events.find((e) => e.kind === 'claim')!.body).toMatchObject({ wait_seconds: 60 });
+  });
+
+  it('a Jira outage (401, network) is not reported: one log line, back-off up to 60 s, the same command again', async () => {
+    const { hub, sleeps, lines, options } = await setup('dc');
+    const key = issue('Jira лежит');
+    hub.enqueue({ id: 60, type: 'ensure_comment', params: { key, body: 'после сбоя', marker: '[c60]' } });
+    const journal = new MemoryJournal();
+    const summary = await runAgent({ ...options, jira: flakyJira(6, 401), journal, once: true });
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
+    expect(sleeps).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+    const outageLines = lines.filter((l) => l.startsWith('#60 ensure_comment: Jira unavailable (HTTP 401: Client must be authenticated'));
+    expect(outageLines).toHaveLength(6);
+    expect(outageLines[0]).toContain('not reported, the same command again in 5 s');
+    expect(hub.events.filter((e) => e.kind === 'claim')).toHaveLength(1); // it kept the command, did not claim again
+    expect(hub.reports).toEqual([{ id: 60, body: expect.objectContaining({ status: 'done', result: { created: true }, jira_calls: 8 }) }]);
+    expect(h.sim.comments(key)).toHaveLength(1);
+  });
+
+  it('a network outage during ensure_issue: no report, no second create, and a stop signal ends the back-off', async () => {
+    const { hub, stop, sleeps, options } = await setup('dc');
+    hub.enqueue({ id: 61, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Во время сбоя' } });
+    const journal = new MemoryJournal();
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      if (sleeps.length === 3) stop.abort();
+    };
+    const summary = await runAgent({ ...options, jira: flakyJira(100, 'network'), journal, sleep });
+    expect(summary).toEqual({ executed: 0, reported: 0, stoppedBy: 'signal' });
+    expect(hub.reports).toEqual([]);
+    expect(hub.claimedCommand?.id).toBe(61); // still claimed: the hub hands it out again
+    expect(journal.pendingResults()).toEqual([]);
+  });
+
+  it('the answer to a create is lost (network): the command runs again and finds the issue instead of creating it twice', async () => {
+    const { hub, options } = await setup('dc');
+    const summaryText = 'Создана, ответ потерян';
+    hub.enqueue({ id: 62, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: summaryText } });
+    let lost = false;
+    const losing = (async (...args: Parameters<typeof fetch>) => {
+      const response = await fetch(...args);
+      if (!lost && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/issue')) {
+        lost = true;
+        throw new TypeError('socket hang up'); // Jira created it, the agent never hears back
+      }
+      return response;
+    }) as typeof fetch;
+    const jira = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, sleep: async () => undefined, fetch: losing });
+    await runAgent({ ...options, jira, journal: new MemoryJournal(), once: true });
+    const created = h.sim.listIssues().filter((i) => i.summary === summaryText);
+    expect(created).toHaveLength(1);
+    expect(hub.reports).toEqual([{ id: 62, body: expect.objectContaining({ status: 'done', result: { key: created[0]!.key, created: false } }) }]);
   });
 });

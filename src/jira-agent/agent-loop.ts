@@ -1,5 +1,6 @@
 import { executeCommand } from './executors.js';
 import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
+import { JiraApi } from './jira-api.js';
 import type { JiraClient } from './jira-client.js';
 import type { AgentJournal } from './journal.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
@@ -18,13 +19,16 @@ export interface RunAgentOptions {
   stopSignal?: AbortSignal;
   /** Handle at most one claim (after re-sending held results), then return. */
   once?: boolean;
-  /** Long-poll of each claim (default 30 s, the hub caps it). */
+  /** Long-poll of each claim in whole seconds, 0..60 (default 30; the hub answers 422 above 60). */
   waitSeconds?: number;
   agentVersion?: string;
   /** Test hook: stop after executing a command and journaling its result, before reporting it (a lost report). */
   crashAfterExecute?: boolean;
   sleep?: Sleep;
   now?: () => number;
+  /** Back-off while Jira is down (network failure or 401): first wait (default 5000 ms), doubled up to the max (default 60000 ms). */
+  outageRetryBaseMs?: number;
+  outageRetryMaxMs?: number;
 }
 
 export interface AgentRunSummary {
@@ -38,8 +42,10 @@ const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}
 /**
  * The agent: re-send any result the journal still holds, then claim (long poll), wait until the command's
  * pause has passed since the last Jira call, execute, journal the result, report it, mark it acknowledged.
- * A result is never dropped: while the hub is unreachable the report is retried with back-off; only a hub
- * that refuses it outright (404/409/413/422) makes the agent log it and let it go.
+ * A result is never dropped: while the hub is unreachable the report is retried with back-off; a `done` the
+ * hub refuses (413/422) is reported as `failed` with the hub's reason; only a hub that refuses a report
+ * outright otherwise (404/409) makes the agent log it and let it go. While Jira itself is down (network
+ * failure, 401) nothing is reported: the agent backs off and runs the same command again.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunSummary> {
   const loop = new AgentLoop(options);
@@ -84,9 +90,12 @@ class AgentLoop {
         agent_version: this.o.agentVersion ?? AGENT_VERSION,
         settings_version: this.settings.version,
         last_jira_call_at: this.lastJiraCallIso(),
-        wait_seconds: this.o.waitSeconds ?? 30,
+        wait_seconds: clampWaitSeconds(this.o.waitSeconds),
       });
-      if (claim.settings_version > this.settings.version) this.settings = await this.loadSettings();
+      if (claim.settings_version !== this.settings.version) {
+        this.settings = await this.loadSettings();
+        JiraApi.for(this.o.jira).clearFieldCache(); // settings `fields` may name a field Jira got since
+      }
       if (claim.command) {
         const outcome = await this.handle(claim.command);
         if (outcome === 'crash') return this.summary('crash');
@@ -101,12 +110,25 @@ class AgentLoop {
     if (this.stopped) return 'stopped'; // still claimed: the hub hands it out again
     const before = this.o.jira.stats();
     const started = this.now();
-    const outcome = await executeCommand(cmd, {
-      client: this.o.jira,
-      project: this.o.project,
-      journal: this.o.journal,
-      customFields: this.settings?.fields ?? [],
-    });
+    let outcome: CommandOutcome;
+    for (let attempt = 0; ; attempt++) {
+      outcome = await executeCommand(cmd, {
+        client: this.o.jira,
+        project: this.o.project,
+        journal: this.o.journal,
+        customFields: this.settings?.fields ?? [],
+        log: (line) => this.log(`#${cmd.id} ${line}`),
+      });
+      if (outcome.status === 'done' || !outcome.outage) break;
+      // Jira as a whole is unusable: not this command's failure. Keep the command (the agent still holds it,
+      // nothing is claimed meanwhile) and run it again after a back-off; commands are idempotent, and
+      // ensure_issue's journal keeps a created key from being created twice.
+      const base = this.o.outageRetryBaseMs ?? 5000;
+      const delay = Math.min(base * 2 ** Math.min(attempt, 20), this.o.outageRetryMaxMs ?? 60_000);
+      this.log(`#${cmd.id} ${cmd.type}: Jira unavailable (${outcome.error}); not reported, the same command again in ${Math.round(delay / 1000)} s`);
+      await this.sleep(delay, this.o.stopSignal);
+      if (this.stopped) return 'stopped'; // still claimed: the hub hands it out again
+    }
     const after = this.o.jira.stats();
     const report: ReportBody = {
       ...(outcome.status === 'done' ? { status: 'done', result: outcome.result } : { status: 'failed', error: outcome.error }),
@@ -134,15 +156,30 @@ class AgentLoop {
     await this.sleep(waitMs, this.o.stopSignal);
   }
 
+  /**
+   * Reports a journaled result until the hub answers. A `done` the hub refuses as too large (413) or invalid
+   * (422) is replaced by a `failed` carrying the hub's reason, journaled and sent in its place, so the command
+   * does not stay claimed with its outcome lost. Any other refusal (404, 409) is logged and the result dropped;
+   * the journal keeps a key ensure_issue created until the hub holds a terminal status for the command.
+   */
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
     try {
       await this.o.hub.report(commandId, report);
       this.reported++;
+      this.o.journal.markAcknowledged(commandId);
     } catch (error) {
       if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
+      if (report.status === 'done' && (error.status === 413 || error.status === 422)) {
+        const reason = `хаб не принял результат: HTTP ${error.status}${error.detail ? `: ${error.detail}` : ''}`;
+        const failed: ReportBody = { status: 'failed', error: reason.slice(0, 1500), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
+        this.log(`#${commandId} the hub refused the result (${error.message}); reporting the command as failed`);
+        this.o.journal.recordResult(commandId, failed, this.lastJiraCallIso());
+        await this.deliver(commandId, failed);
+        return;
+      }
       this.log(`#${commandId} the hub refused the result (${error.message}); dropping it`);
+      this.o.journal.dropResult(commandId);
     }
-    this.o.journal.markAcknowledged(commandId);
   }
 
   private async loadSettings(): Promise<AgentSettings> {
@@ -166,6 +203,12 @@ class AgentLoop {
     const ms = this.lastJiraCallMs();
     return ms === null ? null : new Date(ms).toISOString();
   }
+}
+
+/** The long poll in whole seconds 0..60 (default 30): the hub answers 422 to more than 60. */
+export function clampWaitSeconds(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return 30;
+  return Math.min(60, Math.max(0, Math.trunc(value)));
 }
 
 function describe(cmd: ClaimedCommand, outcome: CommandOutcome): string {

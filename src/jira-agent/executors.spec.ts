@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { executeCommand } from './executors.js';
+import { executeCommand, isOutage } from './executors.js';
+import { JiraHttpError, JiraNetworkError } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
 import type { JiraFlavor } from './jira-client.js';
@@ -218,19 +219,21 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
 });
 
 describe('ensure_sprint ambiguity', () => {
-  it('fails when two boards of the project have sprints of that name; kanban boards are skipped', async () => {
+  it('fails when two boards of the project have sprints of that name; kanban boards are skipped, simple ones searched', async () => {
     const other = await startHarness({
       seed: {
         boards: [
           { id: 1, name: 'A', type: 'scrum', projectKey: 'AURORA' },
           { id: 2, name: 'B', type: 'scrum', projectKey: 'AURORA' },
           { id: 3, name: 'K', type: 'kanban', projectKey: 'AURORA' },
+          { id: 4, name: 'Team-managed', type: 'simple', projectKey: 'AURORA' },
         ],
         sprints: [
           { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
           { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
           { id: 7, name: 'Спринт 2', state: 'future', boardId: 2 },
           { id: 8, name: 'Спринт 3', state: 'closed', boardId: 2 },
+          { id: 9, name: 'Спринт команды', state: 'active', boardId: 4 },
         ],
       },
     });
@@ -243,6 +246,8 @@ describe('ensure_sprint ambiguity', () => {
         });
         expect((await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).status).toBe('failed');
         expect(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 1 } });
+        expect(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 9 } });
+        expect(other.sim.sprintsOf(key)).toEqual(['Спринт команды']);
       }
     } finally {
       await other.sim.stop();
@@ -254,5 +259,14 @@ describe('executeCommand', () => {
   it('fails unknown types and bad params with Russian reasons', async () => {
     expect(await run('cloud', 'ensure_magic', {})).toEqual({ status: 'failed', error: 'неизвестный тип команды «ensure_magic»' });
     expect(await run('cloud', 'ensure_status', { key: 'AURORA-1', path: [] })).toEqual({ status: 'failed', error: 'неверный параметр «path»: ожидается непустой список строк' });
+  });
+});
+
+describe('outage classification', () => {
+  it('a network failure or 401 is Jira\'s outage (retried, not reported); other refusals are the command\'s', () => {
+    expect(isOutage(new JiraNetworkError('Jira недоступна'))).toBe(true);
+    expect(isOutage(new JiraHttpError(401, 'Unauthorized'))).toBe(true);
+    for (const status of [400, 403, 404, 429, 500, 502]) expect(isOutage(new JiraHttpError(status, 'x'))).toBe(false);
+    expect(isOutage(new Error('boom'))).toBe(false);
   });
 });

@@ -27,6 +27,7 @@ const EXECUTORS: Record<CommandType, Executor> = {
 /**
  * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
  * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
+ * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it.
  */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
   const executor = EXECUTORS[cmd.type as CommandType] as Executor | undefined;
@@ -34,8 +35,13 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   try {
     return { status: 'done', result: await executor(cmd, ctx) };
   } catch (error) {
-    return { status: 'failed', error: failureText(error) };
+    return isOutage(error) ? { status: 'failed', error: failureText(error), outage: true } : { status: 'failed', error: failureText(error) };
   }
+}
+
+/** Jira unreachable, or refusing the agent's credentials (401): nothing about this command, the same command is run again later. */
+export function isOutage(error: unknown): boolean {
+  return error instanceof JiraNetworkError || (error instanceof JiraHttpError && error.status === 401);
 }
 
 export function failureText(error: unknown): string {

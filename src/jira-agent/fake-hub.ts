@@ -22,9 +22,13 @@ export class FakeHub {
   failReports = 0;
   /** Status the next report gets instead of 200 (once). */
   refuseNextReport: number | undefined;
+  /** Body of that refusal (default: not_claimed). */
+  refuseNextReportBody: unknown;
   settingsVersion = 1;
   /** Called when a claim finds nothing to hand out. */
   onIdle: (() => void) | undefined;
+  /** Called after a report was accepted. */
+  onReport: ((id: number) => void) | undefined;
 
   constructor(readonly token = 'agent-token') {}
 
@@ -70,11 +74,14 @@ export class FakeHub {
         }
         if (this.refuseNextReport) {
           const status = this.refuseNextReport;
+          const payload = this.refuseNextReportBody ?? { error: 'not_claimed', detail: 'команда не выдана' };
           this.refuseNextReport = undefined;
-          return send(kind, status, { error: 'not_claimed', detail: 'команда не выдана' }, id);
+          this.refuseNextReportBody = undefined;
+          return send(kind, status, payload, id);
         }
         if (this.claimed?.id === id) this.claimed = null;
         this.reports.push({ id, body: body as ReportBody });
+        this.onReport?.(id);
         send(kind, 200, { id, status: (body as ReportBody).status }, id);
       });
     });

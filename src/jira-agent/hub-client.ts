@@ -31,13 +31,29 @@ export interface HubClientOptions {
 
 /** The hub answered, but refused (4xx other than 408/429): retrying the same request will not help. */
 export class HubHttpError extends Error {
+  /** The hub's explanation: `detail` (else `error`) and the per-field `errors`, e.g. "плохо (result.issues: …)". */
+  readonly detail: string | undefined;
+
   constructor(
     readonly status: number,
     readonly body: unknown,
   ) {
-    const detail = body && typeof body === 'object' ? ((body as { detail?: string; error?: string }).detail ?? (body as { error?: string }).error) : undefined;
+    const detail = hubErrorDetail(body);
     super(`хаб ответил HTTP ${status}${detail ? `: ${detail}` : ''}`);
+    this.detail = detail;
   }
+}
+
+function hubErrorDetail(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as { detail?: unknown; error?: unknown; errors?: unknown };
+  const main = typeof b.detail === 'string' ? b.detail : typeof b.error === 'string' ? b.error : undefined;
+  const fields = Array.isArray(b.errors)
+    ? b.errors.map((e: { field?: unknown; detail?: unknown }) => (e && typeof e === 'object' ? `${String(e.field ?? '')}: ${String(e.detail ?? '')}` : String(e))).join('; ')
+    : '';
+  if (!fields) return main;
+  return main ? `${main} (${fields})` : fields;
 }
 
 /** The stop signal fired while the hub was being retried. */

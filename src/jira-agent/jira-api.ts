@@ -126,6 +126,7 @@ export class JiraApi {
       for (let page = 0; page < maxPages; page++) {
         const answer = await this.client.api<{ issues: JiraIssue[]; nextPageToken?: string; isLast?: boolean }>('POST', '/search/jql', {
           body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
+          idempotent: true,
         });
         found.push(...answer.issues);
         nextPageToken = answer.nextPageToken;
@@ -139,12 +140,30 @@ export class JiraApi {
         // validateQuery false (legacy synonym of "warn", understood by every DC version): a key that does not
         // exist is a warning instead of a 400 for the whole query.
         body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
+        idempotent: true,
       });
       found.push(...answer.issues);
       startAt += answer.issues.length;
       if (answer.issues.length === 0 || startAt >= answer.total) break;
     }
     return found;
+  }
+
+  /**
+   * Cloud only: POST /rest/api/3/issue/bulkfetch {issueIdsOrKeys: [≤100], fields} → {issues, issueErrors}.
+   * Unlike /search/jql, which has no read-after-write consistency (Atlassian, "Search After Write with Search
+   * And Reconcile", developer.atlassian.com/cloud/jira/platform/search-and-reconcile), it reads the database,
+   * so a refresh right after writes sees them. Shape per the Cloud REST v3 OpenAPI ("Bulk fetch issues":
+   * BulkFetchIssueRequestBean {issueIdsOrKeys, fields, expand, fieldsByKeys, properties}; BulkIssueResults
+   * {issues, issueErrors: [{id, errorMessage}]}): up to 100 issues per call, ascending id order; issues not
+   * found or not visible are in neither list, issueErrors holds only retriable failures (by issue id).
+   */
+  async bulkFetch(keys: string[], fields: string[]): Promise<{ issues: JiraIssue[]; issueErrors: Array<{ id?: string; errorMessage?: string }> }> {
+    const answer = await this.client.api<{ issues?: JiraIssue[]; issueErrors?: Array<{ id?: string; errorMessage?: string }> }>('POST', '/issue/bulkfetch', {
+      body: { issueIdsOrKeys: keys, fields },
+      idempotent: true,
+    });
+    return { issues: answer.issues ?? [], issueErrors: answer.issueErrors ?? [] };
   }
 
   // ---- workflow, links, comments -------------------------------------------------------------
@@ -201,7 +220,8 @@ export class JiraApi {
   }
 
   async moveToSprint(sprintId: number, keys: string[]): Promise<void> {
-    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys } });
+    // Moving an issue into the sprint it is in changes nothing: safe to send again.
+    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true });
   }
 
   private async agilePages<T>(path: string, query: Record<string, string>): Promise<T[]> {
@@ -223,6 +243,11 @@ export class JiraApi {
     return this.fieldsCache;
   }
 
+  /** Forgets the field list (the hub's settings changed): the next lookup reads GET /field again. */
+  clearFieldCache(): void {
+    this.fieldsCache = undefined;
+  }
+
   /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */
   async sprintFieldId(): Promise<string | null> {
     const meta = await this.fieldsMeta();
@@ -231,9 +256,29 @@ export class JiraApi {
 
   /** Field id for a name from settings `fields`: customfield_NNNNN as is, else the field's display name (case-insensitive). */
   async fieldIdFor(name: string): Promise<string | null> {
-    if (/^customfield_\d+$/.test(name)) return name;
-    const meta = await this.fieldsMeta();
-    const exact = meta.find((f) => f.id === name) ?? meta.find((f) => f.name.toLowerCase() === name.toLowerCase());
-    return exact?.id ?? null;
+    return (await this.fieldIdsFor([name])).get(name) ?? null;
   }
+
+  /**
+   * Field ids for several names (null = not in Jira). A name missing from a field list read earlier makes the
+   * list be read once more, so a field created in Jira after the agent started is found without a restart.
+   */
+  async fieldIdsFor(names: string[]): Promise<Map<string, string | null>> {
+    const cachedBefore = this.fieldsCache !== undefined;
+    let ids = lookupFields(names, await this.fieldsMeta());
+    if (cachedBefore && [...ids.values()].includes(null)) {
+      this.fieldsCache = undefined;
+      ids = lookupFields(names, await this.fieldsMeta());
+    }
+    return ids;
+  }
+}
+
+function lookupFields(names: string[], meta: JiraFieldMeta[]): Map<string, string | null> {
+  const ids = new Map<string, string | null>();
+  for (const name of names) {
+    if (/^customfield_\d+$/.test(name)) ids.set(name, name);
+    else ids.set(name, (meta.find((f) => f.id === name) ?? meta.find((f) => f.name.toLowerCase() === name.toLowerCase()))?.id ?? null);
+  }
+  return ids;
 }

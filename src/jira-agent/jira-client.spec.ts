@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { JiraClient, JiraHttpError, jiraErrorText } from './jira-client.js';
+import { JiraClient, JiraHttpError, JiraNetworkError, jiraErrorText } from './jira-client.js';
 import { startHarness, type SimHarness } from './test-support.js';
 
 let h: SimHarness;
@@ -63,10 +63,58 @@ describe('JiraClient', () => {
     expect(jiraErrorText('', 'Forbidden')).toBe('Forbidden');
   });
 
-  it('records the time of the last call', async () => {
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, now: () => 1234 });
+  it.each([500, 502, 504] as const)('retries a %i for reads (not counted as rate limiting), then reports it', async (status) => {
+    const client = h.client('dc');
+    h.sim.setRateLimit({ count: 1, status, retryAfterSeconds: 0 });
+    await client.api('POST', '/search', { body: { jql: 'project = AURORA' }, idempotent: true });
+    expect(h.sleeps).toEqual([5000]);
+    expect(client.stats()).toEqual({ jiraCalls: 2, rateLimited: 0 });
+
+    h.sleeps.length = 0;
+    h.sim.setRateLimit({ count: 10, status });
+    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(new RegExp(`^HTTP ${status}: `));
+    expect(h.sleeps).toHaveLength(4);
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('does not repeat a write after a 502 (it may have happened), but does after a 429', async () => {
+    const client = h.client('cloud');
+    h.sim.setRateLimit({ count: 1, status: 502 });
+    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('HTTP 502: Bad Gateway');
+    expect(client.jiraCalls).toBe(1);
+    h.sim.setRateLimit({ count: 1, status: 429 });
+    const second = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+    expect((second as JiraHttpError).status).toBe(400); // retried, then the simulator's own answer
+    expect(client.jiraCalls).toBe(3);
+  });
+
+  it('records the time the last answer (or failure) arrived, not when the request started', async () => {
+    let clock = 1000;
+    const slowFetch = (async (...args: Parameters<typeof fetch>) => {
+      const response = await fetch(...args);
+      clock = 5000; // the answer arrives later
+      return response;
+    }) as typeof fetch;
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, now: () => clock, fetch: slowFetch });
     expect(client.lastCallAt).toBeNull();
     await client.api('GET', '/myself');
-    expect(client.lastCallAt).toBe(1234);
+    expect(client.lastCallAt).toBe(5000);
+
+    clock = 7000;
+    const failing = new JiraClient({
+      baseUrl: h.url,
+      flavor: 'cloud',
+      auth: { kind: 'none' },
+      now: () => clock,
+      maxTries: 1,
+      fetch: (async () => {
+        clock = 9000;
+        throw new TypeError('fetch failed');
+      }) as typeof fetch,
+    });
+    await expect(failing.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
+    expect(failing.lastCallAt).toBe(9000);
   });
 });

@@ -38,9 +38,17 @@ export class JiraNetworkError extends Error {}
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /**
+   * Safe to send twice (default: GET, PUT and DELETE; reads sent as POST, like searches, say so). Only such
+   * requests are retried after a network failure or a 500/502/504, which may hide a write that happened.
+   */
+  idempotent?: boolean;
 }
 
-const RETRYABLE = new Set([429, 503]);
+/** Rate limiting: retried for every method (Jira refused before doing anything) and counted in rateLimited. */
+const RATE_LIMITED = new Set([429, 503]);
+/** Server and gateway errors: retried (bounded) for idempotent requests only, not counted as rate limiting. */
+const SERVER_ERRORS = new Set([500, 502, 504]);
 
 /** Small fetch-based Jira REST transport: auth, JSON, counters, and the 429/503 retry policy. */
 export class JiraClient {
@@ -49,7 +57,7 @@ export class JiraClient {
   jiraCalls = 0;
   /** Answers 429/503 received. */
   rateLimited = 0;
-  /** Epoch ms of the last request sent, null before the first. */
+  /** Epoch ms when the answer (or the failure) of the last request arrived, null before the first. */
   lastCallAt: number | null = null;
 
   private readonly baseUrl: string;
@@ -98,8 +106,9 @@ export class JiraClient {
 
   /**
    * Sends one request. 429 and 503 are retried after Retry-After (at least minRetryAfterMs) up to maxTries,
-   * then reported as `HTTP 429: …`. Network failures are retried the same way for GET only
-   * (a lost answer to a write may hide a write that happened). 2xx bodies are parsed as JSON when present.
+   * then reported as `HTTP 429: …`. 500, 502, 504 and network failures are retried the same way (bounded by
+   * maxTries) for idempotent requests only (a lost answer to a write may hide a write that happened), then
+   * reported as `HTTP 502: …` or thrown as JiraNetworkError. 2xx bodies are parsed as JSON when present.
    */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
@@ -108,28 +117,30 @@ export class JiraClient {
     if (this.authHeader) headers.Authorization = this.authHeader;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const idempotent = options.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
 
     for (let attempt = 1; ; attempt++) {
       this.jiraCalls++;
-      this.lastCallAt = this.now();
       let response: Response;
+      let text: string;
       try {
         response = await this.fetchFn(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        text = await response.text();
       } catch (error) {
-        if (method === 'GET' && attempt < this.maxTries) {
+        this.lastCallAt = this.now();
+        if (idempotent && attempt < this.maxTries) {
           await this.sleep(this.minRetryAfterMs);
           continue;
         }
         throw new JiraNetworkError(`Jira недоступна (${method} ${url.pathname}): ${(error as Error).message}`);
       }
-      const text = await response.text();
+      this.lastCallAt = this.now();
       if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-      if (RETRYABLE.has(response.status)) {
-        this.rateLimited++;
-        if (attempt < this.maxTries) {
-          await this.sleep(this.retryDelayMs(response.headers.get('retry-after')));
-          continue;
-        }
+      const rateLimited = RATE_LIMITED.has(response.status);
+      if (rateLimited) this.rateLimited++;
+      if ((rateLimited || (idempotent && SERVER_ERRORS.has(response.status))) && attempt < this.maxTries) {
+        await this.sleep(this.retryDelayMs(response.headers.get('retry-after')));
+        continue;
       }
       throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText));
     }

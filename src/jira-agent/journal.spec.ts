@@ -11,6 +11,19 @@ afterAll(() => {
 });
 
 describe('FileJournal', () => {
+  it('a dropped result is forgotten across restarts, the created key is kept', () => {
+    const path = join(dir, 'dropped.jsonl');
+    const first = new FileJournal(path);
+    first.recordCreated(9, 'AURORA-30');
+    first.recordResult(9, { status: 'done', result: { key: 'AURORA-30', created: true } }, null);
+    first.dropResult(9);
+    first.close();
+    const second = new FileJournal(path);
+    expect(second.pendingResults()).toEqual([]);
+    expect(second.createdKeyFor(9)).toBe('AURORA-30');
+    second.close();
+  });
+
   it('keeps created keys and pending results across restarts, until acknowledged', () => {
     const path = join(dir, 'nested', 'journal.jsonl');
     const first = new FileJournal(path);

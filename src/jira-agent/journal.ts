@@ -20,6 +20,11 @@ export interface PendingResult {
 export interface AgentJournal extends CreatedKeyJournal {
   recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void;
   markAcknowledged(commandId: number): void;
+  /**
+   * Forgets a result the hub refused outright (404/409…): the hub holds no terminal status for the command,
+   * so a key ensure_issue created for it is kept (a later delivery of the command must not create another).
+   */
+  dropResult(commandId: number): void;
   /** Unacknowledged results, oldest first. */
   pendingResults(): PendingResult[];
   /** Time of the last Jira call recorded with a result (survives restarts, so pacing does too). */
@@ -30,7 +35,8 @@ export interface AgentJournal extends CreatedKeyJournal {
 type Entry =
   | { command_id: number; created_key: string; at: string }
   | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
-  | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string };
+  | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string }
+  | { command_id: number; state: 'dropped'; at: string };
 
 /** Journal state, rebuilt by replaying entries. */
 class JournalState {
@@ -45,6 +51,8 @@ class JournalState {
     } else if (entry.state === 'pending') {
       this.pending.set(entry.command_id, entry.report);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
+    } else if (entry.state === 'dropped') {
+      this.pending.delete(entry.command_id);
     } else {
       this.pending.delete(entry.command_id);
       this.created.delete(entry.command_id);
@@ -82,6 +90,10 @@ abstract class BaseJournal implements AgentJournal {
 
   markAcknowledged(commandId: number): void {
     this.write({ command_id: commandId, state: 'acknowledged', last_jira_call_at: null, at: new Date().toISOString() });
+  }
+
+  dropResult(commandId: number): void {
+    this.write({ command_id: commandId, state: 'dropped', at: new Date().toISOString() });
   }
 
   pendingResults(): PendingResult[] {

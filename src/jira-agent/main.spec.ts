@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runSimulatorFromEnv } from '../jira-sim/main.js';
 import { JiraSimulator } from '../jira-sim/simulator.js';
 import { FakeHub } from './fake-hub.js';
-import { jiraClientFromEnv, runAgentFromEnv } from './main.js';
+import { jiraClientFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
 let sim: JiraSimulator;
@@ -46,6 +46,16 @@ describe('runAgentFromEnv', () => {
     } finally {
       await hub.stop();
     }
+  });
+
+  it('clamps AGENT_WAIT_SECONDS to a whole number of seconds 0..60 (the hub refuses more than 60)', () => {
+    expect(waitSecondsFromEnv({})).toBe(30);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '' })).toBe(30);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: 'abc' })).toBe(30);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '0' })).toBe(0);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '12.7' })).toBe(12);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '120' })).toBe(60);
+    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '-5' })).toBe(0);
   });
 
   it('explains a missing or wrong variable in Russian', async () => {

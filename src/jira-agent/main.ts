@@ -1,4 +1,4 @@
-import { runAgent, type AgentRunSummary } from './agent-loop.js';
+import { clampWaitSeconds, runAgent, type AgentRunSummary } from './agent-loop.js';
 import { HubClient } from './hub-client.js';
 import { JiraClient, type JiraAuth, type JiraFlavor } from './jira-client.js';
 import { FileJournal } from './journal.js';
@@ -22,7 +22,8 @@ export function jiraClientFromEnv(env: Env): JiraClient {
 /**
  * `jira-hub agent`: runs the reference agent until SIGINT/SIGTERM (or `stopSignal`).
  * Reads HUB_URL, HUB_AGENT_TOKEN, JIRA_URL, JIRA_FLAVOR, JIRA_EMAIL, JIRA_API_TOKEN, JIRA_PAT, JIRA_PROJECT,
- * AGENT_JOURNAL (default ./data/agent-journal.jsonl), AGENT_WAIT_SECONDS (default 30), AGENT_ONCE (1 = one claim).
+ * AGENT_JOURNAL (default ./data/agent-journal.jsonl), AGENT_WAIT_SECONDS (default 30, a whole number 0..60),
+ * AGENT_ONCE (1 = one claim).
  */
 export async function runAgentFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<AgentRunSummary> {
   const hubUrl = required(env, 'HUB_URL');
@@ -47,7 +48,7 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
       log,
       stopSignal: controller.signal,
       once: env.AGENT_ONCE === '1' || env.AGENT_ONCE === 'true',
-      waitSeconds: env.AGENT_WAIT_SECONDS ? Number(env.AGENT_WAIT_SECONDS) : undefined,
+      waitSeconds: waitSecondsFromEnv(env),
     });
     log(`stopped (${summary.stoppedBy}): executed ${summary.executed}, reported ${summary.reported}`);
     return summary;
@@ -56,6 +57,12 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
     process.off('SIGTERM', stop);
     journal.close();
   }
+}
+
+/** AGENT_WAIT_SECONDS as a whole number of seconds 0..60 (the hub answers 422 above 60); unset or not a number → 30. */
+export function waitSecondsFromEnv(env: Env): number {
+  const raw = env.AGENT_WAIT_SECONDS?.trim();
+  return clampWaitSeconds(raw ? Number(raw) : undefined);
 }
 
 function required(env: Env, name: string): string {

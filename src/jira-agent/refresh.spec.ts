@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { executeCommand } from './executors.js';
 import { currentSprintName, toIsoUtc } from './issue-mapper.js';
+import { JiraClient } from './jira-client.js';
+import { MemoryJournal } from './journal.js';
 import { FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
 import type { HubIssue, HubLink } from './types.js';
 
@@ -65,6 +67,17 @@ describe.each(FLAVORS)('refresh on %s', (flavor) => {
       { source_key: keys[2], target_key: keys[0], link_type: 'Relates' },
     ]);
     expect(result.missing_keys).toEqual(['AURORA-999']);
+    // Cloud reads keys from the database (bulkfetch, one call), DC through the search
+    const reads = h.sim.requests.map((r) => `${r.method} ${r.path}`);
+    if (flavor === 'cloud') {
+      expect(reads.filter((r) => r.includes('bulkfetch') || r.includes('/search'))).toEqual(['POST /rest/api/3/issue/bulkfetch']);
+      expect(h.sim.requests.find((r) => r.path.endsWith('/bulkfetch'))!.body).toEqual({
+        issueIdsOrKeys: [keys[0], keys[1], keys[2], 'AURORA-999'],
+        fields: expect.arrayContaining(['status', 'issuelinks', 'customfield_10020', 'customfield_10016']),
+      });
+    } else {
+      expect(reads.some((r) => r.includes('/search'))).toBe(true);
+    }
   });
 
   it('by keys finds issues the search has not indexed yet (GET fallback)', async () => {
@@ -93,6 +106,72 @@ describe.each(FLAVORS)('refresh on %s', (flavor) => {
   it('fails with Jira\'s JQL error', async () => {
     const out = await executeCommand({ id: 4, type: 'refresh', params: { jql: 'project = AURORA OR project = X' } }, h.ctx(flavor));
     expect(out).toEqual({ status: 'failed', error: expect.stringMatching(/^HTTP 400: Error in the JQL Query/) });
+  });
+});
+
+describe.each(FLAVORS)('refresh with settings fields Jira does not know, on %s', (flavor) => {
+  it('leaves an unknown field out with one log line, and finds it once Jira has it (no restart)', async () => {
+    const lines: string[] = [];
+    const ctx = { ...h.ctx(flavor), customFields: ['Story Points', 'Риск'], log: (l: string) => lines.push(l) };
+    const first = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 20, type: 'refresh', params: { keys: [keys[0]] } }, ctx));
+    expect(first.issues[0]!.fields).toEqual({ description: 'Описание', parent: null, 'Story Points': 8 });
+    expect(lines).toEqual(['refresh: field «Риск» from settings is not in Jira; left out']);
+
+    const seed = h.sim.store.seed;
+    seed.customFields.push({ id: 'customfield_10060', name: 'Риск', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield', type: 'string' });
+    try {
+      h.sim.getIssue(keys[0]!)!.custom.customfield_10060 = 'высокий';
+      const second = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 21, type: 'refresh', params: { keys: [keys[0]] } }, ctx));
+      expect(second.issues[0]!.fields).toMatchObject({ 'Story Points': 8, Риск: 'высокий' });
+      expect(lines).toHaveLength(1);
+      // the field list was read again once, then kept
+      const third = await executeCommand({ id: 22, type: 'refresh', params: { keys: [keys[0]] } }, ctx);
+      expect(third.status).toBe('done');
+      expect(h.sim.requests.filter((r) => r.path.endsWith('/field'))).toHaveLength(2);
+    } finally {
+      seed.customFields.pop();
+      delete h.sim.getIssue(keys[0]!)!.custom.customfield_10060;
+    }
+  });
+});
+
+describe('refresh on cloud while search is stale (no read-after-write consistency)', () => {
+  it('a refresh by keys right after ensure_status and ensure_fields reports the new state', async () => {
+    const key = h.sim.store.createIssue('AURORA', { summary: 'Давняя', issueType: 'Task' }, 'x').key;
+    h.sim.getIssue(key)!.createdAtMs = Date.now() - 600_000; // long indexed: only its changes lag
+    h.sim.setSearchLagMs(60_000, { stale: true });
+    const ctx = h.ctx('cloud');
+    expect(await executeCommand({ id: 10, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx)).toMatchObject({ status: 'done' });
+    expect(await executeCommand({ id: 11, type: 'ensure_fields', params: { key, labels: ['свежая'] } }, ctx)).toMatchObject({ status: 'done' });
+
+    const byKeys = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 12, type: 'refresh', params: { keys: [key] } }, ctx));
+    expect(byKeys.issues).toEqual([expect.objectContaining({ key, status: 'Done', labels: ['свежая'] })]);
+    // the search itself is stale: a JQL refresh still sees the old state
+    const byJql = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 13, type: 'refresh', params: { jql: `key = ${key}` } }, ctx));
+    expect(byJql.issues).toEqual([expect.objectContaining({ key, status: 'To Do', labels: [] })]);
+  });
+});
+
+describe('refresh on cloud when bulkfetch lists retriable issueErrors', () => {
+  it('reads the left-out keys with GET /issue; only a 404 makes a key missing', async () => {
+    // Jira left keys[1] out with a retriable error (issueErrors name issue ids, not keys)
+    const dropping = (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      const response = await fetch(input, init);
+      if (!String(input).endsWith('/issue/bulkfetch')) return response;
+      const body = (await response.json()) as { issues: Array<{ id: string; key: string }> };
+      const left = body.issues.find((i) => i.key === keys[1])!;
+      const answer = { issues: body.issues.filter((i) => i !== left), issueErrors: [{ id: left.id, errorMessage: 'Retry later' }] };
+      return new Response(JSON.stringify(answer), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }) as typeof fetch;
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, fetch: dropping });
+    const out = await executeCommand({ id: 30, type: 'refresh', params: { keys: [keys[0], keys[1], 'AURORA-999'] } }, { client, project: 'AURORA', journal: new MemoryJournal() });
+    const result = resultOf<{ issues: HubIssue[]; missing_keys: string[] }>(out);
+    expect(result.issues.map((i) => i.key)).toEqual([keys[0], keys[1]]);
+    expect(result.missing_keys).toEqual(['AURORA-999']);
+    expect(h.sim.requests.filter((r) => r.method === 'GET' && /\/issue\/[^/]+$/.test(r.path)).map((r) => r.path)).toEqual([
+      `/rest/api/3/issue/${keys[1]}`,
+      '/rest/api/3/issue/AURORA-999',
+    ]);
   });
 });
 

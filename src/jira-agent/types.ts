@@ -15,7 +15,11 @@ export interface ClaimedCommand extends AgentCommand {
   deliveries: number;
 }
 
-export type CommandOutcome = { status: 'done'; result: Record<string, unknown> } | { status: 'failed'; error: string };
+/**
+ * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
+ * failure is the environment's, not the command's: the agent does not report it and runs the command again.
+ */
+export type CommandOutcome = { status: 'done'; result: Record<string, unknown> } | { status: 'failed'; error: string; outage?: boolean };
 
 /** Body of `POST /agent/commands/{id}/result`. */
 export interface ReportBody {

@@ -2,7 +2,7 @@ import { currentUser, decodeBody, decodeFields } from './codec.js';
 import { SimError } from './errors.js';
 import { fieldFilter, renderComment, renderIssue, type RenderContext } from './render.js';
 import type { SimStore } from './store.js';
-import type { Flavor, SprintState } from './types.js';
+import type { Flavor, SprintState, StoredIssue } from './types.js';
 
 export interface RouteRequest {
   flavor: Flavor;
@@ -12,6 +12,7 @@ export interface RouteRequest {
   store: SimStore;
   baseUrl: string;
   searchLagMs: number;
+  searchStale: boolean;
   maxPageSize: number;
 }
 
@@ -74,7 +75,7 @@ function cloudSearch(req: RouteRequest): RouteResponse {
     if (!Number.isInteger(offset) || offset < 0) throw new SimError(400, ['The provided next page token is invalid or expired.']);
   }
   const { maxResults } = paging(req, 0, input.maxResults);
-  const found = req.store.search(jql, req.searchLagMs);
+  const found = req.store.search(jql, req.searchLagMs, false, req.searchStale);
   const page = found.slice(offset, offset + maxResults);
   const include = fieldFilter(input.fields as string | string[] | undefined, 'none');
   const issues = page.map((issue) => renderIssue(issue, ctxOf(req), include));
@@ -87,13 +88,34 @@ function dcSearch(req: RouteRequest): RouteResponse {
   const { startAt, maxResults } = paging(req, input.startAt, input.maxResults);
   // validateQuery: strict (default, also `true`) | warn (also `false`) | none.
   const strict = !['false', 'warn', 'none'].includes(String(input.validateQuery ?? 'strict'));
-  const found = req.store.search(String(input.jql ?? ''), req.searchLagMs, strict);
+  const found = req.store.search(String(input.jql ?? ''), req.searchLagMs, strict, req.searchStale);
   const include = fieldFilter(input.fields as string | string[] | undefined, 'all');
   const issues = found.slice(startAt, startAt + maxResults).map((issue) => renderIssue(issue, ctxOf(req), include));
   return ok({ expand: 'schema,names', startAt, maxResults, total: found.length, issues });
 }
 
+/**
+ * Cloud's POST /rest/api/3/issue/bulkfetch {issueIdsOrKeys: [≤100], fields?: [...]} → {issues, issueErrors}.
+ * Reads the database, not the search index (current state). Issues come in ascending id order; an id or key
+ * that matches no issue is left out of both lists (Jira lists only retriable failures in issueErrors).
+ */
+function bulkFetch(req: RouteRequest): RouteResponse {
+  const body = objectBody(req);
+  const wanted = body.issueIdsOrKeys;
+  if (!Array.isArray(wanted) || wanted.length === 0) throw new SimError(400, ['issueIdsOrKeys must not be empty.']);
+  if (wanted.length > 100) throw new SimError(400, ['You can request up to 100 issues.']);
+  const found = new Map<string, StoredIssue>();
+  for (const idOrKey of wanted) {
+    const issue = req.store.findIssue(String(idOrKey)) ?? req.store.listIssues().find((i) => i.id === String(idOrKey));
+    if (issue) found.set(issue.id, issue);
+  }
+  const include = fieldFilter(body.fields as string | string[] | undefined, 'all');
+  const issues = [...found.values()].sort((a, b) => Number(a.id) - Number(b.id)).map((issue) => renderIssue(issue, ctxOf(req), include));
+  return ok({ expand: 'schema,names', issues, issueErrors: [] });
+}
+
 export const routes: Route[] = [
+  { method: 'POST', pattern: /^\/rest\/api\/3\/issue\/bulkfetch$/, flavor: 'cloud', handler: bulkFetch },
   {
     method: 'GET',
     pattern: new RegExp(`^${API}/myself$`),

@@ -91,6 +91,43 @@ describe('JiraSimulator', () => {
     expect(later.body.issues.map((i: { key: string }) => i.key)).toEqual([created.body.key]);
   });
 
+  it('stale search serves issues as they were lagMs ago, while GET and bulkfetch serve them as they are', async () => {
+    const key = sim.store.createIssue('AURORA', { summary: 'Старая задача', issueType: 'Task' }, 'x').key;
+    sim.getIssue(key)!.createdAtMs = Date.now() - 600_000; // indexed long ago
+    sim.setSearchLagMs(60_000, { stale: true });
+    try {
+      sim.store.transition(key, '11');
+      sim.store.updateIssue(key, { labels: ['новая'] });
+      const fresh = sim.store.createIssue('AURORA', { summary: 'Старая задача 2', issueType: 'Task' }, 'x').key;
+      const search = await call('POST', '/rest/api/3/search/jql', { jql: 'summary ~ "Старая"', fields: ['status', 'labels'] });
+      expect(search.body.issues.map((i: any) => [i.key, i.fields.status.name, i.fields.labels])).toEqual([[key, 'To Do', []]]);
+      const byStatus = await call('POST', '/rest/api/2/search', { jql: `key = ${key} AND status = "In Progress"` });
+      expect(byStatus.body.issues).toEqual([]);
+      const read = await call('GET', `/rest/api/3/issue/${key}?fields=status`);
+      expect(read.body.fields.status.name).toBe('In Progress');
+      const bulk = await call('POST', '/rest/api/3/issue/bulkfetch', { issueIdsOrKeys: [fresh, key.toLowerCase()], fields: ['status', 'labels'] });
+      expect(bulk.body.issues.map((i: any) => [i.key, i.fields.status.name, i.fields.labels])).toEqual([[key, 'In Progress', ['новая']], [fresh, 'To Do', []]]);
+    } finally {
+      sim.setSearchLagMs(0);
+    }
+  });
+
+  it('bulkfetch (Cloud only): issues in ascending id order, unknown ones left out, at most 100', async () => {
+    const a = sim.store.createIssue('AURORA', { summary: 'BF A', issueType: 'Task' }, 'x');
+    const b = sim.store.createIssue('AURORA', { summary: 'BF B', issueType: 'Bug' }, 'x');
+    const res = await call('POST', '/rest/api/3/issue/bulkfetch', { issueIdsOrKeys: [b.key, 'AURORA-9999', a.id], fields: ['summary'] });
+    expect(res.status).toBe(200);
+    expect(res.body.issueErrors).toEqual([]);
+    expect(res.body.issues.map((i: any) => [i.id, i.key, i.fields])).toEqual([
+      [a.id, a.key, { summary: 'BF A' }],
+      [b.id, b.key, { summary: 'BF B' }],
+    ]);
+    const tooMany = await call('POST', '/rest/api/3/issue/bulkfetch', { issueIdsOrKeys: Array.from({ length: 101 }, (_, i) => `AURORA-${i + 1}`) });
+    expect(tooMany.status).toBe(400);
+    expect((await call('POST', '/rest/api/3/issue/bulkfetch', {})).status).toBe(400);
+    expect((await call('POST', '/rest/api/2/issue/bulkfetch', { issueIdsOrKeys: [a.key] })).status).toBe(405);
+  });
+
   it('pages Cloud search by nextPageToken and DC search by startAt', async () => {
     const keys: string[] = [];
     let token: string | undefined;

@@ -22,8 +22,8 @@ export interface RateLimitSwitch {
   count: number;
   /** Retry-After header in seconds; omitted when undefined. */
   retryAfterSeconds?: number;
-  /** 429 (default) or 503. */
-  status?: 429 | 503;
+  /** 429 (default) or 503; 500, 502 or 504 to simulate a failing server or gateway. */
+  status?: 429 | 503 | 500 | 502 | 504;
 }
 
 /**
@@ -40,6 +40,7 @@ export class JiraSimulator {
   private rateLimit: Required<Omit<RateLimitSwitch, 'retryAfterSeconds'>> & { retryAfterSeconds?: number } = { count: 0, status: 429 };
   private latencyMs = 0;
   private searchLagMs = 0;
+  private searchStale = false;
 
   constructor(options: JiraSimulatorOptions = {}) {
     this.store = new SimStore({ ...defaultSeed(options.projectKey), ...options.seed });
@@ -83,9 +84,14 @@ export class JiraSimulator {
     this.latencyMs = ms;
   }
 
-  /** Issues created less than `ms` ago are invisible to search (Jira's index is eventually consistent). */
-  setSearchLagMs(ms: number): void {
+  /**
+   * Issues created less than `ms` ago are invisible to search (Jira's index is eventually consistent).
+   * With `stale: true` search also serves every issue as it was `ms` ago (old status, fields, sprints), as
+   * Cloud's /search/jql does without read-after-write consistency; GET /issue and bulkfetch stay current.
+   */
+  setSearchLagMs(ms: number, options: { stale?: boolean } = {}): void {
     this.searchLagMs = ms;
+    this.searchStale = options.stale ?? false;
   }
 
   // ---- inspection ----------------------------------------------------------------------------
@@ -147,7 +153,7 @@ export class JiraSimulator {
       if (this.rateLimit.count > 0) {
         this.rateLimit.count--;
         if (this.rateLimit.retryAfterSeconds !== undefined) headers['Retry-After'] = String(this.rateLimit.retryAfterSeconds);
-        throw new SimError(this.rateLimit.status, [this.rateLimit.status === 429 ? 'Rate limit exceeded.' : 'Service Unavailable']);
+        throw new SimError(this.rateLimit.status, [REFUSAL_TEXT[this.rateLimit.status]]);
       }
       if (this.requireAuth && !req.headers.authorization) throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
       const matched = matchRoute(method, url.pathname);
@@ -160,6 +166,7 @@ export class JiraSimulator {
         store: this.store,
         baseUrl: this.baseUrl,
         searchLagMs: this.searchLagMs,
+        searchStale: this.searchStale,
         maxPageSize: this.maxPageSize,
       });
       status = answer.status;
@@ -175,6 +182,14 @@ export class JiraSimulator {
     res.end(text);
   }
 }
+
+const REFUSAL_TEXT: Record<NonNullable<RateLimitSwitch['status']>, string> = {
+  429: 'Rate limit exceeded.',
+  503: 'Service Unavailable',
+  500: 'Internal server error',
+  502: 'Bad Gateway',
+  504: 'Gateway Timeout',
+};
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

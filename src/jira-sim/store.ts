@@ -29,6 +29,8 @@ export class SimStore {
   private nextLinkId = 20001;
   private nextCommentId = 30001;
   private readonly counters = new Map<string, number>();
+  /** Earlier states of each issue, oldest first: `state` was current until `untilMs` (for stale search). */
+  private readonly history = new Map<string, Array<{ untilMs: number; state: StoredIssue }>>();
 
   constructor(readonly seed: SimSeed) {
     for (const issue of seed.issues) {
@@ -100,6 +102,7 @@ export class SimStore {
     const issue = this.requireIssue(key);
     if (patch.summary !== undefined && !patch.summary.trim()) throw new SimError(400, [], { summary: 'You must specify a summary of the issue.' });
     this.validatePatch(patch);
+    this.remember(issue);
     const { custom, ...plain } = patch;
     Object.assign(issue, plain);
     if (custom) issue.custom = { ...issue.custom, ...custom };
@@ -115,6 +118,20 @@ export class SimStore {
     if (patch.labels?.some((label) => /\s/.test(label) || label === '')) errors.labels = 'The label must not contain spaces.';
     if (patch.parent && !this.findIssue(patch.parent)) errors.parent = `Could not find issue by id or key.`;
     if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
+  }
+
+  /** Keeps the issue's state before a change, so a stale search can serve it (bounded per issue). */
+  private remember(issue: StoredIssue): void {
+    const past = this.history.get(issue.key) ?? [];
+    past.push({ untilMs: Date.now(), state: structuredClone(issue) });
+    if (past.length > 50) past.shift();
+    this.history.set(issue.key, past);
+  }
+
+  /** The issue as it was at `atMs` (undefined if it did not exist yet). */
+  issueAsOf(issue: StoredIssue, atMs: number): StoredIssue | undefined {
+    if (issue.createdAtMs > atMs) return undefined;
+    return this.history.get(issue.key)?.find((h) => h.untilMs > atMs)?.state ?? issue;
   }
 
   private touch(issue: StoredIssue): void {
@@ -136,6 +153,7 @@ export class SimStore {
     const issue = this.requireIssue(key);
     const transition = this.transitionsFor(key).find((t) => t.id === String(transitionId));
     if (!transition) throw new SimError(400, [`Transition id '${transitionId}' is not valid for this issue.`]);
+    this.remember(issue);
     issue.status = transition.to;
     this.touch(issue);
   }
@@ -151,6 +169,8 @@ export class SimStore {
     const existing = this.links.find((l) => l.typeName === type.name && l.sourceKey === source.key && l.targetKey === target.key);
     if (existing) return existing;
     const link: StoredLink = { id: String(this.nextLinkId++), typeName: type.name, sourceKey: source.key, targetKey: target.key };
+    this.remember(source);
+    this.remember(target);
     this.links.push(link);
     this.touch(source);
     this.touch(target);
@@ -172,6 +192,7 @@ export class SimStore {
     const issue = this.requireIssue(key);
     if (!body.trim()) throw new SimError(400, [], { comment: 'Comment body can not be empty!' });
     const comment: StoredComment = { id: String(this.nextCommentId++), issueKey: issue.key, body, author, createdAtMs: Date.now() };
+    this.remember(issue);
     this.comments.push(comment);
     this.touch(issue);
     return comment;
@@ -188,7 +209,7 @@ export class SimStore {
   sprintsOf(boardId: number, states: SprintState[] | undefined): SimSprint[] {
     const board = this.seed.boards.find((b) => b.id === boardId);
     if (!board) throw new SimError(404, [`Board does not exist or you do not have permission to see it.`]);
-    if (board.type !== 'scrum') throw new SimError(400, ['The board does not support sprints']);
+    if (board.type === 'kanban') throw new SimError(400, ['The board does not support sprints']);
     return this.seed.sprints.filter((s) => s.boardId === boardId && (!states || states.includes(s.state)));
   }
 
@@ -203,6 +224,7 @@ export class SimStore {
     if (sprint.state === 'closed') throw new SimError(400, ['Cannot move issues to a closed sprint.']);
     const issues = keys.map((key) => this.requireIssue(key));
     for (const issue of issues) {
+      this.remember(issue);
       const closed = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed' && id !== sprintId);
       issue.sprintIds = [...closed, sprintId];
       this.touch(issue);
@@ -213,9 +235,11 @@ export class SimStore {
 
   /**
    * Issues matching `jql`; those created less than `lagMs` ago are not yet indexed (eventual consistency).
+   * `stale`: the index also lags behind changes — every issue is matched and returned as it was `lagMs` ago
+   * (status, fields, sprints; links are current), like Cloud's /search/jql without read-after-write consistency.
    * `strictKeys` (DC's default validateQuery=strict): a key clause naming an issue that does not exist is a 400.
    */
-  search(jql: string, lagMs: number, strictKeys = false): StoredIssue[] {
+  search(jql: string, lagMs: number, strictKeys = false, stale = false): StoredIssue[] {
     let query: JqlQuery;
     try {
       query = parseJql(jql);
@@ -232,7 +256,12 @@ export class SimStore {
       }
     }
     const now = Date.now();
-    const found = this.listIssues().filter((issue) => now - issue.createdAtMs >= lagMs && query.clauses.every((c) => this.matches(issue, c, now)));
+    const indexed = this.listIssues().flatMap((issue) => {
+      if (now - issue.createdAtMs < lagMs) return [];
+      const seen = stale && lagMs > 0 ? this.issueAsOf(issue, now - lagMs) : issue;
+      return seen ? [seen] : [];
+    });
+    const found = indexed.filter((issue) => query.clauses.every((c) => this.matches(issue, c, now)));
     const order = query.orderBy.length > 0 ? query.orderBy : [{ field: 'key', desc: true }];
     return found.sort((a, b) => {
       for (const { field, desc } of order) {

@@ -33,7 +33,8 @@ export interface SimLinkType {
 export interface SimBoard {
   id: number;
   name: string;
-  type: 'scrum' | 'kanban';
+  /** `simple`: a team-managed (next-gen) Cloud board; with the sprints feature it has sprints like scrum. */
+  type: 'scrum' | 'kanban' | 'simple';
   projectKey: string;
 }
 

@@ -8,6 +8,8 @@ export interface ExecutorContext {
   journal: CreatedKeyJournal;
   /** Custom field names from the hub's settings `fields`; refresh reports them under Issue.fields. */
   customFields?: string[];
+  /** One line for the agent's log (e.g. a settings field left out of a refresh); default: none. */
+  log?: (line: string) => void;
 }
 
 export type CommandResult = Record<string, unknown>;

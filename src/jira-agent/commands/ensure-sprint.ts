@@ -7,7 +7,8 @@ import type { AgentCommand } from '../types.js';
 
 /**
  * ensure_sprint → {sprint_id}. Finds the sprint by exact name among the active and future sprints of the
- * boards of the issue's project (a sprint shared by several boards counts once); none or several → failed.
+ * boards of the issue's project, whatever their type (a sprint shared by several boards counts once); none or
+ * several → failed.
  * Moving an issue to the sprint it is in already changes nothing in Jira, so no read comes first.
  */
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
@@ -18,12 +19,12 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
   const found = new Map<number, JiraSprint>();
   for (const board of await api.boards(project)) {
-    if (board.type && board.type !== 'scrum') continue;
     let sprints: JiraSprint[];
     try {
       sprints = await api.sprints(board.id, 'active,future');
     } catch (error) {
-      // A board without sprints (kanban) answers 400; it cannot hold the sprint.
+      // Boards are not filtered by type: `simple` boards of Cloud team-managed projects have sprints too.
+      // A board without sprints (kanban, or simple with sprints off) answers 400; it cannot hold the sprint.
       if (error instanceof JiraHttpError && error.status === 400) continue;
       throw error;
     }

@@ -1,30 +1,43 @@
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
-import { resolveField, type ResolvedField } from '../field-values.js';
+import { STANDARD_FIELDS, type ResolvedField } from '../field-values.js';
 import { REFRESH_FIELDS, linksOf, toHubIssue, uniqueLinks } from '../issue-mapper.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import type { AgentCommand } from '../types.js';
 
 const KEYS_PER_SEARCH = 50;
+/** Cloud's bulkfetch takes at most 100 issues per call. */
+const KEYS_PER_BULKFETCH = 100;
 
 /**
  * refresh → {issues, links, missing_keys?}.
- * By JQL: every page of the search. By keys: `key in (…)` searches of 50 keys; a key the search does not
- * return (not indexed yet, or gone) is read with GET /issue/{key}, and only a 404 makes it missing.
+ * By JQL: every page of the search. By keys on Cloud: POST /issue/bulkfetch by 100 keys (it reads the database,
+ * while /search/jql may serve the state before the writes this batch just made); a key it does not return is
+ * missing. By keys on DC: `key in (…)` searches of 50 keys; a key the search does not return (not indexed yet,
+ * or gone) is read with GET /issue/{key}, and only a 404 makes it missing.
  */
 export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const api = JiraApi.for(ctx.client);
-  const sprintFieldId = await api.sprintFieldId();
+  // A settings field Jira does not know (deleted, renamed, a typo) is left out with a log line: it must not
+  // stop the mirror from being refreshed.
   const custom: ResolvedField[] = [];
-  for (const name of ctx.customFields ?? []) custom.push(await resolveField(api, name));
+  const standard = new Set<string>(STANDARD_FIELDS);
+  const names = [...new Set(ctx.customFields ?? [])];
+  const ids = await api.fieldIdsFor(names.filter((name) => !standard.has(name)));
+  for (const name of names) {
+    const id = standard.has(name) ? name : ids.get(name);
+    if (id) custom.push({ name, id });
+    else ctx.log?.(`refresh: field «${name}» from settings is not in Jira; left out`);
+  }
+  const sprintFieldId = await api.sprintFieldId(); // after the lookup above, which may have re-read the field list
   const fields = [...REFRESH_FIELDS, ...(sprintFieldId ? [sprintFieldId] : []), ...custom.map((f) => f.id)];
 
   const { keys, jql } = cmd.params;
   let issues: JiraIssue[];
   let missing: string[] | undefined;
   if (Array.isArray(keys) && keys.length > 0 && jql === undefined) {
-    ({ issues, missing } = await byKeys(api, keys.map(String), fields));
+    ({ issues, missing } = api.flavor === 'cloud' ? await byKeysCloud(api, keys.map(String), fields) : await byKeys(api, keys.map(String), fields));
   } else if (typeof jql === 'string' && jql.trim() !== '' && keys === undefined) {
     issues = await api.search(jql, fields);
   } else {
@@ -39,8 +52,35 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
   return result;
 }
 
+function normalizeKeys(keys: string[]): string[] {
+  return [...new Set(keys.map((k) => k.trim().toUpperCase()))];
+}
+
+async function byKeysCloud(api: JiraApi, keys: string[], fields: string[]): Promise<{ issues: JiraIssue[]; missing: string[] }> {
+  const wanted = normalizeKeys(keys);
+  const byKey = new Map<string, JiraIssue>();
+  let retriableErrors = false;
+  for (let i = 0; i < wanted.length; i += KEYS_PER_BULKFETCH) {
+    const answer = await api.bulkFetch(wanted.slice(i, i + KEYS_PER_BULKFETCH), fields);
+    for (const issue of answer.issues) byKey.set(issue.key.toUpperCase(), issue);
+    if (answer.issueErrors.length > 0) retriableErrors = true;
+  }
+  const issues: JiraIssue[] = [];
+  const missing: string[] = [];
+  for (const key of wanted) {
+    // A key bulkfetch left out is gone (or moved: Jira returns the issue under its new key). Only when Jira
+    // also listed retriable issueErrors (ids, not keys) is a left-out key read once more with GET /issue.
+    const issue = byKey.get(key) ?? (retriableErrors ? await api.findIssue(key, fields) : null);
+    if (!issue) missing.push(key);
+    else if (!issues.some((known) => known.id === issue.id)) issues.push(issue);
+  }
+  // A moved issue requested by its old key comes back under the new one: report it too.
+  for (const issue of byKey.values()) if (!issues.some((known) => known.id === issue.id)) issues.push(issue);
+  return { issues, missing };
+}
+
 async function byKeys(api: JiraApi, keys: string[], fields: string[]): Promise<{ issues: JiraIssue[]; missing: string[] }> {
-  const wanted = [...new Set(keys.map((k) => k.trim().toUpperCase()))];
+  const wanted = normalizeKeys(keys);
   const byKey = new Map<string, JiraIssue>();
   for (let i = 0; i < wanted.length; i += KEYS_PER_SEARCH) {
     const chunk = wanted.slice(i, i + KEYS_PER_SEARCH);
