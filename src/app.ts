@@ -22,7 +22,10 @@ const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
   error: ['error', 'fatal'],
 };
 
-/** Body-parser failures (malformed JSON, too large) in the spec's error body, before any route runs. */
+/**
+ * Body-parser failures (malformed JSON, too large) in the spec's error body, before any route runs:
+ * past this point Nest would wrap them into generic HTTP errors and their kind would be lost.
+ */
 function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const type = (err as { type?: string })?.type;
   const known = type === 'entity.parse.failed' ? new BadJsonError() : type === 'entity.too.large' ? new PayloadTooLargeError() : undefined;

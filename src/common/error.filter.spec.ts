@@ -49,8 +49,6 @@ describe('ErrorFilter', () => {
     [new ConflictError('нельзя'), 409, 'conflict'],
     [new PayloadTooLargeError(), 413, 'payload_too_large'],
     [new BadJsonError(), 400, 'bad_json'],
-    [Object.assign(new Error('x'), { type: 'entity.parse.failed' }), 400, 'bad_json'],
-    [Object.assign(new Error('x'), { type: 'entity.too.large' }), 413, 'payload_too_large'],
     [new NotFoundException(), 404, 'not_found'],
     [new PayloadTooLargeException(), 413, 'payload_too_large'],
     [new BadRequestException('Unexpected field'), 422, 'validation_failed'],

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import {
-  BadJsonError,
   DomainError,
   ErrorCode,
   ForbiddenError,
@@ -48,11 +47,11 @@ export function errorBody(err: DomainError): ErrorBody {
   return body;
 }
 
-/** Errors raised by express/body-parser or Nest itself, turned into domain errors. */
+/**
+ * Errors raised by Nest or a library, turned into domain errors. (Body-parser's own errors never get
+ * here: Nest would wrap them and lose their type, so app.ts answers them first, with the same body.)
+ */
 function fromForeign(exception: unknown): DomainError | undefined {
-  const e = exception as { type?: string; status?: number };
-  if (e?.type === 'entity.parse.failed') return new BadJsonError();
-  if (e?.type === 'entity.too.large' || e?.status === 413) return new PayloadTooLargeError();
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === HttpStatus.NOT_FOUND) return new NotFoundError('такого маршрута нет');

@@ -59,7 +59,8 @@ function readTable(file: PackageFile, data: Buffer): { row: number; values: Reco
     records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: false, trim: true });
   } catch (err) {
     const line = (err as { lines?: number }).lines ?? null;
-    throw new PackageError(file, line, `CSV не читается: ${(err as Error).message}`);
+    // csv-parse explains in English; the person gets the row and a Russian hint.
+    throw new PackageError(file, line, 'CSV не читается: проверьте кавычки и разделители');
   }
   const numbered = records.map((cells, i) => ({ row: i + 1, cells })).filter(({ cells }) => cells.some((c) => c !== ''));
   if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
