@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
-import type { AgentInfo } from '../queue/claim.store.js';
+import type { AgentInfo } from '../queue/agent-status.store.js';
 import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
 import { Waiters } from './waiters.js';
 

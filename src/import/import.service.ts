@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { ValidationFailedError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup } from '../mirror/mirror.store.js';
+import { mirrorLookup, upsertNote } from '../mirror/mirror.store.js';
 import { tempKeyMapping } from '../queue/temp-key.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
@@ -37,11 +37,7 @@ export class ImportService {
       const tempKeys = await tempKeyMapping(m);
       // A note for a temp key that is already resolved belongs to its issue, where the move of SPEC 6.5 would have put it.
       for (const n of notes) {
-        await m.query(
-          `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, 'import', ?)
-           ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
-          [tempKeys.get(n.key) ?? n.key, n.fact_status, n.comment, now],
-        );
+        await upsertNote(m, { key: tempKeys.get(n.key) ?? n.key, fact_status: n.fact_status, comment: n.comment, source: 'import', updated_at: now });
       }
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);

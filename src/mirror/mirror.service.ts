@@ -4,6 +4,7 @@ import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
+import { upsertNote } from './mirror.store.js';
 import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -77,11 +78,7 @@ export class MirrorService {
         source: 'api',
         updated_at: this.clock.iso(),
       };
-      await m.query(
-        `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
-        [note.key, note.fact_status, note.comment, note.source, note.updated_at],
-      );
+      await upsertNote(m, note);
       return note;
     });
   }

@@ -75,12 +75,38 @@ export async function mirrorLookup(m: EntityManager, keys: readonly string[]): P
   };
 }
 
-interface NoteRow {
+export interface NoteRow {
   key: string;
   fact_status: string | null;
   comment: string | null;
   source: string | null;
   updated_at: string | null;
+}
+
+/** Creates or replaces the note of a key. */
+export async function upsertNote(m: EntityManager, note: NoteRow): Promise<void> {
+  await m.query(
+    `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
+    [note.key, note.fact_status, note.comment, note.source, note.updated_at],
+  );
+}
+
+/** Opens the sync run of a refresh (SPEC 6.2 step 3): `keys` or `jql`, and its query. */
+export async function openSyncRun(m: EntityManager, commandId: number, params: { keys?: unknown; jql?: unknown }, startedAt: string): Promise<number> {
+  const keys = Array.isArray(params.keys) ? (params.keys as string[]) : null;
+  const id = await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [
+    startedAt,
+    keys ? 'keys' : 'jql',
+    keys ? keys.join(',') : String(params.jql ?? ''),
+    commandId,
+  ]);
+  return Number(id);
+}
+
+/** Closes the open sync run of a refresh that will not report a result. */
+export async function failSyncRun(m: EntityManager, commandId: number, now: string, error: string): Promise<void> {
+  await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, error, commandId]);
 }
 
 /** Moves the note of a temp key to the Jira key it resolved to; a note already on the key wins field by field (SPEC 6.5). */
@@ -89,15 +115,12 @@ export async function moveNote(m: EntityManager, from: string, to: string, now: 
   const [moving]: NoteRow[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [from]);
   if (!moving) return;
   const [existing]: NoteRow[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [to]);
-  const merged = {
+  await upsertNote(m, {
+    key: to,
     fact_status: existing?.fact_status ?? moving.fact_status,
     comment: existing?.comment ?? moving.comment,
     source: existing?.source ?? moving.source,
-  };
-  await m.query(
-    `INSERT INTO issue_note (key, fact_status, comment, source, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(key) DO UPDATE SET fact_status = excluded.fact_status, comment = excluded.comment, source = excluded.source, updated_at = excluded.updated_at`,
-    [to, merged.fact_status, merged.comment, merged.source, now],
-  );
+    updated_at: now,
+  });
   await m.query('DELETE FROM issue_note WHERE key = ?', [from]);
 }

@@ -4,7 +4,9 @@ import { Clock } from '../common/clock.js';
 import { ClaimedError, ConflictError, FinishedError, NotFoundError, ValidationFailedError, type FieldError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
+import { failSyncRun } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
+import { releaseCurrent } from './agent-status.store.js';
 import { batchView, cancelBatch, findBatch, findCommand, insertBatch, listBatches, type BatchListQuery } from './batch.store.js';
 import { isTerminal } from './command.entity.js';
 import { checkTempKeys, withTailRefresh, type CommandInput } from './commands/batch-rules.js';
@@ -93,9 +95,9 @@ export class BatchesService {
       if (c.status === 'claimed' && !force) throw new ClaimedError(id);
       const now = this.clock.iso();
       await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE id = ?`, [now, id]);
-      await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [id]);
+      await releaseCurrent(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
-      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, CANCELLED_RUN_ERROR, id]);
+      await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
       return commandView((await findCommand(m, id))!);
     });
   }

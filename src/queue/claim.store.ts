@@ -2,6 +2,8 @@
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { Settings } from '../settings/defaults.js';
+import { failSyncRun, openSyncRun } from '../mirror/mirror.store.js';
+import { setCurrent, touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
 import { tempKeysNeeded, type Params } from './commands/catalogue.js';
 import { substitute } from './commands/temp-keys.js';
@@ -13,12 +15,6 @@ export const MAX_DELIVERIES = 3;
 export const DELIVERY_LIMIT_ERROR = `агент не отчитался после ${MAX_DELIVERIES} выдач`;
 export const AUTO_REFRESH_TITLE = 'Автообновление';
 
-export interface AgentInfo {
-  agent_version?: string;
-  settings_version?: number;
-  last_jira_call_at?: string;
-}
-
 export interface Claimed {
   command: CommandRow;
   /** first delivery of the first command of a batch with writes: back the database up (SPEC 3.2) */
@@ -29,18 +25,6 @@ export interface Claimed {
 export interface ClaimNotes {
   expired: number[];
   skipped: { id: number; error: string }[];
-}
-
-async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promise<void> {
-  await m.query(
-    `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version),
-       settings_version = coalesce(?, settings_version), last_jira_call_at = coalesce(?, last_jira_call_at) WHERE id = 1`,
-    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null],
-  );
-}
-
-async function setCurrent(m: EntityManager, id: number | null): Promise<void> {
-  await m.query('UPDATE agent_status SET current_command_id = ? WHERE id = 1', [id]);
 }
 
 /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
@@ -55,9 +39,7 @@ async function redeliver(m: EntityManager, settings: Settings, now: string, note
     }
     await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
     notes.expired.push(c.id);
-    if (c.type === 'refresh') {
-      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, DELIVERY_LIMIT_ERROR, c.id]);
-    }
+    if (c.type === 'refresh') await failSyncRun(m, c.id, now, DELIVERY_LIMIT_ERROR);
   }
 }
 
@@ -133,11 +115,7 @@ async function takeNext(m: EntityManager, settings: Settings, now: string, notes
       paramsText,
       c.id,
     ]);
-    if (c.type === 'refresh') {
-      const kind = Array.isArray(params.keys) ? 'keys' : 'jql';
-      const query = kind === 'keys' ? (params.keys as string[]).join(',') : String(params.jql);
-      await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [now, kind, query, c.id]);
-    }
+    if (c.type === 'refresh') await openSyncRun(m, c.id, params, now);
     const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: 1, pause_seconds: pause, params: paramsText };
     return { command, backupBatchId: (await isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
   }

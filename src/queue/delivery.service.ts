@@ -3,7 +3,8 @@ import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type AgentInfo, type ClaimNotes, type QueueOrder } from './claim.store.js';
+import type { AgentInfo } from './agent-status.store.js';
+import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type QueueOrder } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import { commandView, type CommandRow, type CommandView } from './rows.js';
 

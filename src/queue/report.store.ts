@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey } from '../common/keys.js';
 import { parseJson } from '../database/json.js';
-import { applyRefresh, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
+import { applyRefresh, failSyncRun, mirrorLookup, moveNote, openSyncRun } from '../mirror/mirror.store.js';
+import { releaseCurrent } from './agent-status.store.js';
 import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
 import { findCommand } from './batch.store.js';
 import { isTerminal } from './command.entity.js';
@@ -49,7 +50,7 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string):
     if (!isConfirmedByState(c.type, params, lookup)) continue;
     // `status = 'claimed'` again: a command that changed meanwhile is never overwritten.
     await m.query(`UPDATE command SET status = 'confirmed_by_state', finished_at = ?, result = ? WHERE id = ? AND status = 'claimed'`, [now, result, c.id]);
-    await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [c.id]);
+    await releaseCurrent(m, c.id);
   }
 }
 
@@ -60,16 +61,8 @@ async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshRes
   const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
   const missing = [...new Set([...asked.filter((k) => !returned.has(k)), ...result.missing_keys])];
   let [run]: { id: number }[] = await m.query('SELECT id FROM sync_run WHERE command_id = ? ORDER BY id DESC LIMIT 1', [c.id]);
-  if (!run) {
-    // A refresh claimed by an older hub has no sync run yet.
-    const id = await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [
-      c.claimed_at ?? now,
-      asked.length ? 'keys' : 'jql',
-      asked.length ? asked.join(',') : String(params.jql ?? ''),
-      c.id,
-    ]);
-    run = { id: Number(id) };
-  }
+  // A refresh claimed by an older hub has no sync run yet.
+  if (!run) run = { id: await openSyncRun(m, c.id, params, c.claimed_at ?? now) };
   await m.query('UPDATE sync_run SET finished_at = ?, issues = ?, links = ?, missing = ?, error = NULL WHERE id = ?', [
     now,
     result.issues.length,
@@ -121,10 +114,8 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
       report.result === undefined ? null : JSON.stringify(report.result),
       id,
     ]);
-    if (c.type === 'refresh') {
-      await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, error, id]);
-    }
+    if (c.type === 'refresh') await failSyncRun(m, id, now, error);
   }
-  await m.query('UPDATE agent_status SET current_command_id = NULL WHERE id = 1 AND current_command_id = ?', [id]);
+  await releaseCurrent(m, id);
   return (await findCommand(m, id))!;
 }
