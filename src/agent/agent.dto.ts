@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max } from 'class-validator';
-import { CommandView } from '../queue/rows.js';
 
 export class ClaimDto {
   @ApiPropertyOptional({ example: '1.0.0' }) @IsOptional() @IsString() @MaxLength(100) agent_version?: string;
@@ -74,5 +73,3 @@ export class AgentStatusView {
   @ApiProperty({ type: [RedeliveredView] }) redelivered!: RedeliveredView[];
   @ApiProperty({ nullable: true, type: String }) warning!: string | null;
 }
-
-export { CommandView };

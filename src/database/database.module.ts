@@ -22,7 +22,7 @@ import { databaseFile } from './sqlite-copy.js';
       dataSourceFactory: async (options) => {
         const ds = await new DataSource(options!).initialize();
         const logger = new Logger('Migrations');
-        const file = options!.database === ':memory:' ? null : databaseFile(String(options!.database));
+        const file = databaseFile(String(options!.database));
         const result = await migrate(ds, { file, logger }).catch(async (err) => {
           await ds.destroy();
           throw err;

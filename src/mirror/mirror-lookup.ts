@@ -3,6 +3,7 @@ export interface MirrorIssue {
   status: string | null;
   sprint: string | null;
   summary: string | null;
+  /** the agent reports it among `fields` (SPEC 4's Issue has no description column) */
   description?: string | null;
   duedate: string | null;
   labels: string[];

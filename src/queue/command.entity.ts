@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export const COMMAND_STATUSES = ['queued', 'claimed', 'done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
@@ -7,7 +7,6 @@ export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 
 /** A command row (SPEC 3). `params` and `result` are JSON text. */
 @Entity('command')
-@Index('idx_command_batch_seq', ['batchId', 'seq'])
 export class CommandEntity {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -13,8 +13,7 @@ export class QueueEvents {
     this.emitter.emit('work');
   }
 
-  onWork(listener: () => void): () => void {
+  onWork(listener: () => void): void {
     this.emitter.on('work', listener);
-    return () => this.emitter.off('work', listener);
   }
 }

@@ -48,7 +48,8 @@ export class CommandView {
   @ApiProperty({ nullable: true, type: Number, description: 'the command this one repeats' }) retry_of!: number | null;
 }
 
-export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled';
+export const BATCH_STATUSES = ['queued', 'running', 'done', 'cancelled'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export class BatchSummary {
   @ApiProperty() id!: number;
@@ -56,7 +57,7 @@ export class BatchSummary {
   @ApiProperty() author!: string;
   @ApiProperty() created_at!: string;
   @ApiProperty({ nullable: true, type: String }) cancelled_at!: string | null;
-  @ApiProperty({ enum: ['queued', 'running', 'done', 'cancelled'] }) status!: BatchStatus;
+  @ApiProperty({ enum: BATCH_STATUSES }) status!: BatchStatus;
   @ApiProperty({ description: 'sum of the pacing pauses of all its commands' }) estimate_seconds!: number;
   @ApiProperty({ description: 'pauses of its unfinished commands and of every unfinished command ahead of it' }) remaining_seconds!: number;
   @ApiProperty({ example: { queued: 3, done: 2 } }) counts!: Record<CommandStatus, number>;

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { applyPatch, DEFAULT_SETTINGS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
+import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
 import type { PatchSettingsDto } from './settings.dto.js';
 
 /**
@@ -50,8 +50,9 @@ export class SettingsService implements OnModuleInit {
       if (stored.has(key)) (settings as unknown as Record<string, unknown>)[key] = stored.get(key);
     }
     // Merged keys keep defaults for entries an older hub did not know.
-    settings.pacing = { ...DEFAULT_SETTINGS.pacing, ...settings.pacing };
-    settings.auto_refresh = { ...DEFAULT_SETTINGS.auto_refresh, ...settings.auto_refresh };
+    for (const key of MERGED_KEYS) {
+      (settings as unknown as Record<string, object>)[key] = { ...(DEFAULT_SETTINGS[key] as object), ...(settings[key] as object) };
+    }
     return settings;
   }
 }

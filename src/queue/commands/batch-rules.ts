@@ -2,7 +2,8 @@
  * Batch-level rules of SPEC 4 and 5 (pure): duplicate summaries, temp-key definitions, the tail
  * refresh, and the estimate.
  */
-import { isTempKey, keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+import { isTempKey } from '../../common/keys.js';
+import { keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
 
 export interface CommandInput {
   type: CommandType;

@@ -5,10 +5,7 @@
 import { COMMAND_TYPES, type CommandType } from '../../common/command-types.js';
 import { isJiraKey, isTempKey } from '../../common/keys.js';
 
-export { isJiraKey, isTempKey };
-
 export { COMMAND_TYPES, type CommandType };
-export const WRITE_TYPES: readonly CommandType[] = COMMAND_TYPES.filter((t) => t !== 'refresh');
 
 
 export type Params = Record<string, unknown>;

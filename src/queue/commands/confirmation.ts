@@ -28,7 +28,7 @@ function fieldOf(issue: MirrorIssue, name: string): unknown {
     case 'priority':
       return issue[name];
     case 'description':
-      return issue.description ?? issue.fields.description ?? null;
+      return issue.description ?? null;
     default:
       return issue.fields[name] ?? null;
   }

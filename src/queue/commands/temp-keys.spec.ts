@@ -37,7 +37,7 @@ describe('substitute (SPEC 6.3)', () => {
     ['ensure_status key', 'ensure_status', { key: 'new:2', path: ['Готово'] }, { key: 'A-102', path: ['Готово'] }],
     ['refresh keys in order', 'refresh', { keys: ['A-1', 'new:2', 'new:1'] }, { keys: ['A-1', 'A-102', 'A-101'] }],
   ] as [string, CommandType, Params, Params][])('resolved: %s', (_name, type, params, expected) => {
-    expect(substitute(type, params, resolve)).toEqual({ kind: 'ready', params: expected, changed: true });
+    expect(substitute(type, params, resolve)).toEqual({ kind: 'ready', params: expected });
   });
 
   it.each([
@@ -47,7 +47,7 @@ describe('substitute (SPEC 6.3)', () => {
     ['refresh of Jira keys', 'refresh', { keys: ['A-1', 'A-2'] }],
     ['refresh jql', 'refresh', { jql: 'key = new:5' }],
   ] as [string, CommandType, Params][])('Jira keys untouched: %s', (_name, type, params) => {
-    expect(substitute(type, params, resolve)).toEqual({ kind: 'ready', params, changed: false });
+    expect(substitute(type, params, resolve)).toEqual({ kind: 'ready', params });
   });
 
   it('does not change the params given', () => {
@@ -57,13 +57,13 @@ describe('substitute (SPEC 6.3)', () => {
   });
 
   it.each([
-    ['ensure_fields key pending', 'ensure_fields', { key: 'new:3', summary: 'x' }, 'new:3'],
-    ['ensure_link target pending', 'ensure_link', { source: 'new:1', target: 'new:4', link_type: 'Blocks' }, 'new:4'],
-    ['ensure_issue parent pending', 'ensure_issue', { temp_key: 'new:9', issue_type: 'T', summary: 's', parent: 'new:3' }, 'new:3'],
-    ['refresh with a pending key', 'refresh', { keys: ['new:1', 'new:3'] }, 'new:3'],
-    ['refresh with a pending key beside a failed one', 'refresh', { keys: ['new:5', 'new:4'] }, 'new:4'],
-  ] as [string, CommandType, Params, string][])('pending → wait: %s', (_name, type, params, tempKey) => {
-    expect(substitute(type, params, resolve)).toEqual({ kind: 'wait', tempKey });
+    ['ensure_fields key pending', 'ensure_fields', { key: 'new:3', summary: 'x' }],
+    ['ensure_link target pending', 'ensure_link', { source: 'new:1', target: 'new:4', link_type: 'Blocks' }],
+    ['ensure_issue parent pending', 'ensure_issue', { temp_key: 'new:9', issue_type: 'T', summary: 's', parent: 'new:3' }],
+    ['refresh with a pending key', 'refresh', { keys: ['new:1', 'new:3'] }],
+    ['refresh with a pending key beside a failed one', 'refresh', { keys: ['new:5', 'new:4'] }],
+  ] as [string, CommandType, Params][])('pending → wait: %s', (_name, type, params) => {
+    expect(substitute(type, params, resolve)).toEqual({ kind: 'wait' });
   });
 
   it.each([
@@ -84,6 +84,5 @@ describe('substitute (SPEC 6.3)', () => {
     const result = substitute('refresh', params, resolve) as Extract<Substitution, { kind: 'ready' }>;
     expect(result.kind).toBe('ready');
     expect(result.params).toEqual({ keys });
-    expect(result.changed).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 /** Temp-key substitution before a command is handed out (SPEC 6.3). Pure. */
-import { isTempKey, KEY_PARAMS, type CommandType, type Params } from './catalogue.js';
+import { isTempKey } from '../../common/keys.js';
+import { KEY_PARAMS, type CommandType, type Params } from './catalogue.js';
 
 /** What is known of a temp key when a command needing it comes up. */
 export type Resolution =
@@ -10,8 +11,9 @@ export type Resolution =
   | { state: 'failed' };
 
 export type Substitution =
-  | { kind: 'ready'; params: Params; changed: boolean }
-  | { kind: 'wait'; tempKey: string }
+  | { kind: 'ready'; params: Params }
+  /** a needed temp key's definer has not ended yet */
+  | { kind: 'wait' }
   | { kind: 'skip'; error: string };
 
 export const notCreatedError = (tempKey: string) => `задача ${tempKey} не создана`;
@@ -23,15 +25,13 @@ export const notCreatedError = (tempKey: string) => `задача ${tempKey} н�
  */
 export function substitute(type: CommandType, params: Params, resolve: (tempKey: string) => Resolution): Substitution {
   const out: Params = { ...params };
-  let changed = false;
   for (const name of KEY_PARAMS) {
     const value = params[name];
     if (!isTempKey(value)) continue;
     const r = resolve(value);
-    if (r.state === 'pending') return { kind: 'wait', tempKey: value };
+    if (r.state === 'pending') return { kind: 'wait' };
     if (r.state === 'failed') return { kind: 'skip', error: notCreatedError(value) };
     out[name] = r.key;
-    changed = true;
   }
   if (type === 'refresh' && Array.isArray(params.keys)) {
     const keys: string[] = [];
@@ -42,13 +42,12 @@ export function substitute(type: CommandType, params: Params, resolve: (tempKey:
         continue;
       }
       const r = resolve(k);
-      if (r.state === 'pending') return { kind: 'wait', tempKey: k };
+      if (r.state === 'pending') return { kind: 'wait' };
       if (r.state === 'resolved') keys.push(r.key);
       else firstDropped ??= k;
-      changed = true;
     }
     if (keys.length === 0) return { kind: 'skip', error: notCreatedError(firstDropped ?? String(params.keys[0])) };
     out.keys = [...new Set(keys)];
   }
-  return { kind: 'ready', params: out, changed };
+  return { kind: 'ready', params: out };
 }

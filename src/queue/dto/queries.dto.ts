@@ -1,12 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { PageQuery } from '../../common/page.dto.js';
+import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
 
 export class ListBatchesQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ['queued', 'running', 'done', 'cancelled'] })
+  @ApiPropertyOptional({ enum: BATCH_STATUSES })
   @IsOptional()
-  @IsIn(['queued', 'running', 'done', 'cancelled'])
-  status?: 'queued' | 'running' | 'done' | 'cancelled';
+  @IsIn(BATCH_STATUSES)
+  status?: BatchStatus;
 }
 
 export class CancelCommandDto {
