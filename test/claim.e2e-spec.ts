@@ -153,6 +153,8 @@ describe('claim (SPEC 6.1–6.4)', () => {
     expect((await hub.http.get(`/batches/${b1.id}`)).body.remaining_seconds).toBe(60);
     expect((await hub.http.get(`/batches/${b2.id}`)).body.remaining_seconds).toBe(60 + 210);
     expect((await hub.http.get(`/batches/${b2.id}`)).body.estimate_seconds).toBe(210);
+    const listed = (await hub.http.get('/batches')).body;
+    expect(listed.map((b: { remaining_seconds: number }) => b.remaining_seconds)).toEqual([60 + 210, 60]);
   });
 
   it('auto-refresh: when idle and due, the claim creates «Автообновление» and hands out its refresh', async () => {

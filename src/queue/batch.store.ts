@@ -46,21 +46,29 @@ export async function findCommand(m: EntityManager, id: number): Promise<Command
   return row;
 }
 
-/** Pauses of every unfinished command up to and including a batch in queue order (SPEC 6.8). */
-async function remainingSeconds(m: EntityManager, batchId: number, pacing: Pacing): Promise<number> {
-  const rows: { type: CommandType; n: number }[] = await m.query(
-    `SELECT type, count(*) AS n FROM command WHERE status = 'queued' AND batch_id <= ? GROUP BY type
+/**
+ * remaining_seconds (SPEC 6.8) of any batch up to `lastBatchId`: the pacing pauses of its unfinished
+ * commands and of every unfinished command ahead of it (queue order is id order, batch.store's
+ * insertBatch). One grouped query over the partial indexes, then running sums; a finished batch has 0.
+ */
+async function remainingUpTo(m: EntityManager, lastBatchId: number, pacing: Pacing): Promise<(batchId: number) => number> {
+  const rows: { batch_id: number; type: CommandType; n: number }[] = await m.query(
+    `SELECT batch_id, type, count(*) AS n FROM command WHERE status = 'queued' AND batch_id <= ? GROUP BY batch_id, type
      UNION ALL
-     SELECT type, count(*) AS n FROM command WHERE status = 'claimed' AND batch_id <= ? GROUP BY type`,
-    [batchId, batchId],
+     SELECT batch_id, type, count(*) AS n FROM command WHERE status = 'claimed' AND batch_id <= ? GROUP BY batch_id, type`,
+    [lastBatchId, lastBatchId],
   );
-  return rows.reduce((sum, r) => sum + (pacing[r.type] ?? 0) * r.n, 0);
+  const own = new Map<number, number>();
+  for (const r of rows) own.set(r.batch_id, (own.get(r.batch_id) ?? 0) + (pacing[r.type] ?? 0) * r.n);
+  const upTo = new Map<number, number>();
+  let total = 0;
+  for (const id of [...own.keys()].sort((x, y) => x - y)) upTo.set(id, (total += own.get(id)!));
+  return (batchId) => upTo.get(batchId) ?? 0;
 }
 
-async function summarize(m: EntityManager, batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'>[], pacing: Pacing): Promise<BatchSummary> {
+function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'>[], pacing: Pacing, remaining: (batchId: number) => number): BatchSummary {
   const counts = emptyCounts();
   for (const c of commands) counts[c.status] += 1;
-  const unfinished = counts.queued + counts.claimed;
   return {
     id: batch.id,
     title: batch.title,
@@ -69,14 +77,15 @@ async function summarize(m: EntityManager, batch: BatchRow, commands: Pick<Comma
     cancelled_at: batch.cancelled_at,
     status: batchStatus(batch.cancelled_at, counts),
     estimate_seconds: pauseSum(commands.map((c) => c.type), pacing),
-    remaining_seconds: unfinished === 0 ? 0 : await remainingSeconds(m, batch.id, pacing),
+    remaining_seconds: remaining(batch.id),
     counts,
   };
 }
 
 export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacing): Promise<BatchView> {
   const commands: CommandRow[] = await m.query('SELECT * FROM command WHERE batch_id = ? ORDER BY seq', [batch.id]);
-  return { ...(await summarize(m, batch, commands, pacing)), commands: commands.map(commandView) };
+  const remaining = await remainingUpTo(m, batch.id, pacing);
+  return { ...summarize(batch, commands, pacing, remaining), commands: commands.map(commandView) };
 }
 
 export interface BatchListQuery {
@@ -93,9 +102,10 @@ export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: P
   while (out.length < q.limit) {
     const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < ? ORDER BY id DESC LIMIT ?', [before, page]);
     if (batches.length === 0) break;
+    const remaining = await remainingUpTo(m, batches[0].id, pacing);
     for (const b of batches) {
       const commands: Pick<CommandRow, 'type' | 'status'>[] = await m.query('SELECT type, status FROM command WHERE batch_id = ?', [b.id]);
-      const summary = await summarize(m, b, commands, pacing);
+      const summary = summarize(b, commands, pacing, remaining);
       if (!q.status || summary.status === q.status) out.push(summary);
       if (out.length === q.limit) break;
     }
