@@ -58,15 +58,16 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
   }
 }
 
+/** The import report for a person (Russian, SPEC 12); `--json` prints the report itself. */
 export function formatReport(r: ImportReport): string {
   const links = (title: string, list: ImportReport['missing_links']) =>
     `${title}: ${list.length}${list.map((l) => `\n  ${l.source} —${l.link_type}→ ${l.target}`).join('')}`;
   return [
-    `notes imported: ${r.notes}`,
-    `expected links: ${r.expected_links.length}`,
-    links('missing in Jira', r.missing_links),
-    links('reversed in Jira', r.reversed_links),
-    `keys not in the mirror: ${r.missing_keys.length ? r.missing_keys.join(', ') : 'none'}`,
+    `Заметок импортировано: ${r.notes}`,
+    `Ожидаемых связей: ${r.expected_links.length}`,
+    links('Нет в Jira', r.missing_links),
+    links('В Jira в обратную сторону', r.reversed_links),
+    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (прочитайте их командой refresh)` : 'нет'}`,
   ].join('\n');
 }
 

@@ -97,7 +97,7 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/issues/A-1')).body.note).toMatchObject({ key: 'A-1', comment: 'ок' });
   });
 
-  it('the tail refresh of a batch confirms nothing it did not see; a done refresh batch is done', async () => {
+  it('a batch whose commands and tail refresh are done is done', async () => {
     const b = (await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_sprint', params: { key: 'A-7', sprint: 'Спринт 2' } }] })).body;
     const s = (await agent.claim()).command;
     await agent.done(s.id, { sprint_id: 12 });

@@ -58,7 +58,7 @@ async function record(q: QueryRunner, name: string): Promise<void> {
 export async function migrate(ds: DataSource, options: MigrateOptions): Promise<MigrateResult> {
   const now = options.now ?? (() => new Date());
   const q = ds.createQueryRunner();
-  // Table rebuilds (SQLite's way of altering) must not trip foreign keys; the pragma is a no-op inside a transaction.
+  // A future migration that rebuilds a table (SQLite's way of altering) must not trip foreign keys; the pragma is a no-op inside a transaction.
   await q.query('PRAGMA foreign_keys = OFF');
   await q.query('BEGIN IMMEDIATE');
   try {
