@@ -1,21 +1,66 @@
-import type { JiraApi } from './jira-api.js';
+import type { JiraApi, JiraFieldMeta } from './jira-api.js';
 import { CommandFailure } from './command-failure.js';
 
 /** Fields every ensure_fields / ensure_issue.fields may set, besides custom fields from settings `fields`. */
 export const STANDARD_FIELDS = ['summary', 'description', 'duedate', 'labels', 'assignee', 'priority'] as const;
+
+/**
+ * How a custom field's value is converted, from its `schema` in GET /rest/api/N/field:
+ * - option   — schema.type "option" (select list, radio buttons): sent as {value: "High"}, read back as the value;
+ * - options  — schema.type "array", items "option" (multi select, checkboxes): [{value: "a"}, …] ↔ ["a", …], a set;
+ * - user     — schema.type "user" (user picker): Cloud {accountId}, DC {name} ↔ the id / name string;
+ * - number   — schema.type "number"; string — schema.type "string" (text field); date — schema.type "date"
+ *              ('YYYY-MM-DD'): as is both ways;
+ * - textarea — schema.type "string" with schema.custom …customfieldtypes:textarea: Cloud v3 takes and returns
+ *              an ADF document, DC v2 plain text;
+ * - raw      — anything else (cascading selects, multi user pickers, app fields…): sent as given, read back raw.
+ * Sources for these shapes: Atlassian's "Jira REST API examples" and "JIRA REST API Example - Edit issues"
+ * (developer.atlassian.com/server/jira/platform/jira-rest-api-examples, …/jira-rest-api-example-edit-issues-6291632:
+ * `fields` of PUT /issue takes a select list as {"value": …}, a multi select as [{"value": …}, …], a user as
+ * {"name": …} on DC, a date picker as "YYYY-MM-DD", numbers and text as plain JSON values); the Cloud REST v3
+ * OpenAPI's CustomFieldValueUpdate (string → a string, number → a number, user → an object with `accountId`);
+ * ADF for rich-text fields in v3 (Atlassian Document Format, used for description, comment "and other rich text
+ * fields", i.e. textarea custom fields); JiraPS's about_JiraPS_CustomFields (select values as @{value = …}).
+ * Not checked against a live site here: the exact 400 texts, and the order Jira returns multi-select values in.
+ */
+export type FieldKind = 'option' | 'options' | 'user' | 'number' | 'string' | 'date' | 'textarea' | 'raw';
+
+const TEXTAREA = 'com.atlassian.jira.plugin.system.customfieldtypes:textarea';
+
+export function fieldKind(meta: Pick<JiraFieldMeta, 'schema'> | undefined): FieldKind {
+  const schema = meta?.schema;
+  switch (schema?.type) {
+    case 'option':
+      return 'option';
+    case 'array':
+      return schema.items === 'option' ? 'options' : 'raw';
+    case 'user':
+      return 'user';
+    case 'number':
+      return 'number';
+    case 'date':
+      return 'date';
+    case 'string':
+      return schema.custom === TEXTAREA ? 'textarea' : 'string';
+    default:
+      return 'raw';
+  }
+}
 
 export interface ResolvedField {
   /** The name the hub uses (a standard name or the settings name of a custom field). */
   name: string;
   /** Jira field id. */
   id: string;
+  /** How a custom field's value is converted (undefined = raw; standard fields go by name). */
+  kind?: FieldKind;
 }
 
 export async function resolveField(api: JiraApi, name: string): Promise<ResolvedField> {
   if ((STANDARD_FIELDS as readonly string[]).includes(name)) return { name, id: name };
   const id = await api.fieldIdFor(name);
   if (!id) throw new CommandFailure(`поле «${name}» не найдено в Jira`);
-  return { name, id };
+  return { name, id, kind: fieldKind(await api.fieldMeta(id)) };
 }
 
 /** The hub's comparable value of a field as Jira returned it. */
@@ -36,7 +81,33 @@ export function readValue(api: JiraApi, field: ResolvedField, raw: unknown): unk
     case 'priority':
       return raw && typeof raw === 'object' ? ((raw as { name?: string }).name ?? null) : null;
     default:
-      return raw === undefined ? null : raw;
+      return readCustom(api, field.kind ?? 'raw', raw);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A Jira option {value, id, self} → its value; anything else unchanged. */
+function optionValue(v: unknown): unknown {
+  return isObject(v) && 'value' in v ? v.value : v;
+}
+
+/** The plain value of a custom field as Jira returned it (see FieldKind). */
+function readCustom(api: JiraApi, kind: FieldKind, raw: unknown): unknown {
+  if (raw === undefined || raw === null) return kind === 'options' ? [] : null;
+  switch (kind) {
+    case 'option':
+      return optionValue(raw) ?? null;
+    case 'options':
+      return Array.isArray(raw) ? raw.map((v) => optionValue(v)) : [optionValue(raw)];
+    case 'user':
+      return typeof raw === 'string' ? raw : api.userId(raw);
+    case 'textarea': {
+      const text = api.decodeText(raw);
+      return text === '' ? null : text;
+    }
+    default:
+      return raw;
   }
 }
 
@@ -54,8 +125,38 @@ export function encodeValue(api: JiraApi, field: ResolvedField, desired: unknown
     case 'priority':
       return desired === null ? null : { name: String(desired) };
     default:
+      return encodeCustom(api, field.kind ?? 'raw', desired);
+  }
+}
+
+/** Jira's shape of a plain custom value (see FieldKind); an object (or an array of objects) is sent as given. */
+function encodeCustom(api: JiraApi, kind: FieldKind, desired: unknown): unknown {
+  if (isObject(desired)) return desired;
+  const empty = desired === null || desired === undefined || desired === '';
+  switch (kind) {
+    case 'option':
+      return empty ? null : { value: String(desired) };
+    case 'options': {
+      if (empty) return [];
+      const list = Array.isArray(desired) ? desired : [desired];
+      return list.map((v) => (isObject(v) ? v : { value: String(v) }));
+    }
+    case 'user':
+      return api.userRef(empty ? null : String(desired));
+    case 'date':
+      return empty ? null : desired;
+    case 'textarea':
+      return empty ? null : api.encodeText(String(desired));
+    default:
       return desired;
   }
+}
+
+/** A hub value given in Jira's shape ({value}, {name}, {accountId}) → its plain form; arrays element-wise. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (isObject(v)) return v.value ?? v.name ?? v.accountId ?? v;
+  return v === undefined || v === '' ? null : v;
 }
 
 /** Whether the current value already equals the desired one (labels as sets, null = empty, text by content). */
@@ -71,6 +172,29 @@ export function sameValue(field: ResolvedField, current: unknown, desired: unkno
     case 'assignee':
     case 'priority':
       return emptyToNull(current) === emptyToNull(desired);
+    default:
+      return sameCustomValue(field.kind ?? 'raw', current, desired);
+  }
+}
+
+/** `current` is the plain value readValue gave; `desired` the hub's (plain, or in Jira's shape). */
+function sameCustomValue(kind: FieldKind, current: unknown, desired: unknown): boolean {
+  switch (kind) {
+    case 'option':
+    case 'user':
+    case 'string':
+    case 'date':
+      return JSON.stringify(plain(current)) === JSON.stringify(plain(desired));
+    case 'options': {
+      const list = (v: unknown) => (v === null || v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]);
+      return sameSet(list(plain(current)), list(plain(desired)));
+    }
+    case 'number': {
+      const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
+      return num(current) === num(desired);
+    }
+    case 'textarea':
+      return normalizeText(current) === normalizeText(desired);
     default:
       return sameCustom(current, desired);
   }

@@ -17,7 +17,7 @@ export interface JiraFieldMeta {
   id: string;
   name: string;
   custom: boolean;
-  schema?: { type?: string; custom?: string; system?: string };
+  schema?: { type?: string; custom?: string; system?: string; items?: string };
 }
 
 export interface JiraBoard {
@@ -246,6 +246,11 @@ export class JiraApi {
   /** Forgets the field list (the hub's settings changed): the next lookup reads GET /field again. */
   clearFieldCache(): void {
     this.fieldsCache = undefined;
+  }
+
+  /** The GET /field entry of a field id (undefined when Jira does not list it). */
+  async fieldMeta(id: string): Promise<JiraFieldMeta | undefined> {
+    return (await this.fieldsMeta()).find((f) => f.id === id);
   }
 
   /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */

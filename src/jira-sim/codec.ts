@@ -1,7 +1,7 @@
 import { adfToText, isAdfDoc, textToAdf } from './adf.js';
 import { SimError } from './errors.js';
 import type { IssuePatch, SimStore } from './store.js';
-import type { Flavor, SimUser } from './types.js';
+import type { Flavor, SimCustomField, SimUser } from './types.js';
 
 const ADF_REQUIRED = 'Operation value must be an Atlassian Document (see the Atlassian Document Format)';
 
@@ -101,7 +101,7 @@ export function decodeFields(fields: Record<string, unknown>, flavor: Flavor, st
           break;
         }
         default:
-          decodeCustom(field, value, store, patch);
+          decodeCustom(field, value, flavor, store, patch);
       }
     } catch (error) {
       if (!(error instanceof SimError)) throw error;
@@ -112,7 +112,7 @@ export function decodeFields(fields: Record<string, unknown>, flavor: Flavor, st
   return { project, patch };
 }
 
-function decodeCustom(field: string, value: unknown, store: SimStore, patch: IssuePatch): void {
+function decodeCustom(field: string, value: unknown, flavor: Flavor, store: SimStore, patch: IssuePatch): void {
   const known = store.seed.customFields.find((f) => f.id === field);
   if (!known) throw new SimError(400, [], { [field]: `Field '${field}' cannot be set. It is not on the appropriate screen, or unknown.` });
   if (field === store.seed.sprintFieldId) {
@@ -122,6 +122,82 @@ function decodeCustom(field: string, value: unknown, store: SimStore, patch: Iss
     else throw new SimError(400, [], { [field]: 'Number value expected as the Sprint id.' });
     return;
   }
-  if (known.type === 'number' && value !== null && typeof value !== 'number') throw new SimError(400, [], { [field]: 'Operation value must be a number' });
-  patch.custom = { ...patch.custom, [field]: value };
+  patch.custom = { ...patch.custom, [field]: decodeCustomValue(known, value, flavor, store) };
+}
+
+const TEXTAREA = 'com.atlassian.jira.plugin.system.customfieldtypes:textarea';
+
+/** Stored option of a select field: Jira's {id, value} (rendered with `self`). */
+export interface StoredOption {
+  id: string;
+  value: string;
+}
+
+function optionOf(known: SimCustomField, ref: unknown): StoredOption {
+  const field = known.id;
+  // Jira answers a bare string (or number) in a select field with a 400: it wants an option object.
+  if (typeof ref !== 'object' || ref === null || Array.isArray(ref)) {
+    throw new SimError(400, [], { [field]: `Specify a valid 'id' or 'value' for ${known.name}` });
+  }
+  const o = ref as { id?: unknown; value?: unknown };
+  const options = known.options ?? [];
+  const index = o.id !== undefined ? options.findIndex((_, i) => optionId(known, i) === String(o.id)) : options.indexOf(String(o.value));
+  if (index < 0) throw new SimError(400, [], { [field]: `Option ${o.id !== undefined ? `id '${String(o.id)}'` : `value '${String(o.value)}'`} is not valid` });
+  return { id: optionId(known, index), value: options[index]! };
+}
+
+function optionId(known: SimCustomField, index: number): string {
+  return String(Number(known.id.replace(/\D/g, '')) * 10 + index);
+}
+
+/**
+ * A custom value in Jira's shape, checked by the field's schema and stored flavor-neutral: options as
+ * {id, value}, users by accountId, text areas as plain text (Cloud sends and gets ADF), other values as given.
+ */
+function decodeCustomValue(known: SimCustomField, value: unknown, flavor: Flavor, store: SimStore): unknown {
+  const field = known.id;
+  if (value === null) return known.type === 'array' && known.items === 'option' ? [] : null;
+  switch (known.type) {
+    case 'number':
+      if (typeof value !== 'number') throw new SimError(400, [], { [field]: 'Operation value must be a number' });
+      return value;
+    case 'option':
+      return optionOf(known, value);
+    case 'user':
+      return decodeUser(value, flavor, store, field);
+    case 'date':
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new SimError(400, [], { [field]: `Error parsing date string: ${String(value)}` });
+      return value;
+    case 'string':
+      if (known.custom === TEXTAREA) return decodeBody(value, flavor, field);
+      if (typeof value !== 'string') throw new SimError(400, [], { [field]: 'Operation value must be a string' });
+      return value;
+    case 'array':
+      if (known.items === 'option') {
+        if (!Array.isArray(value)) throw new SimError(400, [], { [field]: 'Operation value must be an array of options' });
+        return value.map((v) => optionOf(known, v));
+      }
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** A stored custom value as the flavor returns it. */
+export function encodeCustomValue(known: SimCustomField, stored: unknown, flavor: Flavor, store: SimStore, baseUrl: string): unknown {
+  if (stored === null || stored === undefined) return null;
+  const option = (o: StoredOption) => ({ self: `${baseUrl}/rest/api/${flavor === 'cloud' ? 3 : 2}/customFieldOption/${o.id}`, value: o.value, id: o.id });
+  switch (known.type) {
+    case 'option':
+      return option(stored as StoredOption);
+    case 'user':
+      return encodeUser(stored as string, flavor, store);
+    case 'string':
+      return known.custom === TEXTAREA ? encodeBody(stored as string, flavor) : stored;
+    case 'array':
+      if (known.items === 'option') return (stored as StoredOption[]).length === 0 ? null : (stored as StoredOption[]).map(option);
+      return stored;
+    default:
+      return stored;
+  }
 }

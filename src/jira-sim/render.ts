@@ -1,4 +1,4 @@
-import { encodeBody, encodeUser } from './codec.js';
+import { encodeBody, encodeCustomValue, encodeUser } from './codec.js';
 import type { SimStore } from './store.js';
 import type { Flavor, SimSprint, StoredComment, StoredIssue, StoredLink } from './types.js';
 
@@ -96,7 +96,7 @@ export function renderIssue(issue: StoredIssue, ctx: RenderContext, include: (fi
   };
   if (parent) all.parent = issueRef(parent, ctx);
   for (const field of store.seed.customFields) {
-    if (field.id !== store.seed.sprintFieldId) all[field.id] = issue.custom[field.id] ?? null;
+    if (field.id !== store.seed.sprintFieldId) all[field.id] = encodeCustomValue(field, issue.custom[field.id], flavor, store, ctx.baseUrl);
   }
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(all)) if (include(name)) fields[name] = value;

@@ -131,7 +131,7 @@ export const routes: Route[] = [
       ok([
         ...['summary', 'description', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'issuelinks', 'parent', 'project']
           .map((id) => ({ id, key: id, name: id[0]!.toUpperCase() + id.slice(1), custom: false, schema: { system: id } })),
-        ...req.store.seed.customFields.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
+        ...req.store.seed.customFields.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
       ]),
   },
   {

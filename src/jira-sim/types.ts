@@ -53,7 +53,12 @@ export interface SimCustomField {
   name: string;
   /** Jira's schema.custom, e.g. 'com.pyxis.greenhopper.jira:gh-sprint'. */
   custom: string;
+  /** Jira's schema.type: 'number', 'string', 'option', 'array', 'user', 'date', … */
   type: string;
+  /** schema.items of an array field, e.g. 'option' for a multi select. */
+  items?: string;
+  /** Allowed option values of a select / multi select / radio / checkbox field. */
+  options?: string[];
 }
 
 export interface SimSeedIssue {

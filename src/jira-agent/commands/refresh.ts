@@ -1,7 +1,7 @@
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
-import { STANDARD_FIELDS, type ResolvedField } from '../field-values.js';
+import { STANDARD_FIELDS, fieldKind, type ResolvedField } from '../field-values.js';
 import { REFRESH_FIELDS, linksOf, toHubIssue, uniqueLinks } from '../issue-mapper.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import type { AgentCommand } from '../types.js';
@@ -27,7 +27,7 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
   const ids = await api.fieldIdsFor(names.filter((name) => !standard.has(name)));
   for (const name of names) {
     const id = standard.has(name) ? name : ids.get(name);
-    if (id) custom.push({ name, id });
+    if (id) custom.push(standard.has(name) ? { name, id } : { name, id, kind: fieldKind(await api.fieldMeta(id)) });
     else ctx.log?.(`refresh: field «${name}» from settings is not in Jira; left out`);
   }
   const sprintFieldId = await api.sprintFieldId(); // after the lookup above, which may have re-read the field list
