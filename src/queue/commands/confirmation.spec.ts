@@ -12,7 +12,7 @@ const baseIssue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
   labels: ['a', 'b'],
   assignee: 'ivan',
   priority: 'High',
-  fields: { 'Story Points': 5, Team: 'Core' },
+  fields: { 'Story Points': 5, Team: 'Core', Platforms: ['ios', 'web'] },
   ...over,
 });
 
@@ -61,6 +61,9 @@ describe('isConfirmedByState: ensure_fields (SPEC 4, 6.6)', () => {
     ['custom string field', { key: 'A-1', Team: 'Core' }, true],
     ['custom field absent from the mirror, desired null', { key: 'A-1', Epic: null }, true],
     ['custom field absent from the mirror, desired a value', { key: 'A-1', Epic: 'E' }, false],
+    ['multi-select in another order', { key: 'A-1', Platforms: ['web', 'ios'] }, true],
+    ['multi-select with a value missing', { key: 'A-1', Platforms: ['ios'] }, false],
+    ['multi-select with an extra value', { key: 'A-1', Platforms: ['ios', 'web', 'android'] }, false],
     ['every field equal', { key: 'A-1', summary: 'Отчёт', labels: ['b', 'a'], duedate: '2026-10-13', priority: 'High', Team: 'Core' }, true],
     ['one field of several differs', { key: 'A-1', summary: 'Отчёт', labels: ['b', 'a'], priority: 'Low' }, false],
   ] as [string, Params, boolean][])('%s → %p', (_name, params, confirmed) => {

@@ -14,8 +14,12 @@ function sameLabels(a: unknown, b: unknown): boolean {
   return x.size === y.size && [...x].every((v) => y.has(v));
 }
 
+const isPlainList = (v: unknown): v is unknown[] => Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object');
+
 function sameValue(desired: unknown, actual: unknown): boolean {
   if (isEmpty(desired) && isEmpty(actual)) return true;
+  // A list of plain values (a multi-select, checkboxes) is a set in Jira: Jira may return it in its own order.
+  if (isPlainList(desired) && isPlainList(actual)) return sameLabels(desired, actual);
   if (typeof desired === 'object' || typeof actual === 'object') return JSON.stringify(desired) === JSON.stringify(actual);
   return desired === actual;
 }
