@@ -262,6 +262,61 @@ describe('runAgent', () => {
     await runAgent({ ...options, jira, journal: new MemoryJournal(), once: true });
     const created = h.sim.listIssues().filter((i) => i.summary === summaryText);
     expect(created).toHaveLength(1);
-    expect(hub.reports).toEqual([{ id: 62, body: expect.objectContaining({ status: 'done', result: { key: created[0]!.key, created: false } }) }]);
+    // The journal's create attempt marks the found issue as the one this command's lost POST created.
+    expect(hub.reports).toEqual([{ id: 62, body: expect.objectContaining({ status: 'done', result: { key: created[0]!.key, created: true } }) }]);
+  });
+
+  it('the answer to a create is lost while search lags: the retry searches again with back-off, no duplicate', async () => {
+    const { hub, stop, lines, options } = await setup('dc');
+    h.sim.setSearchLagMs(60_000);
+    const summaryText = 'Создана, ответ потерян, поиск отстаёт';
+    hub.enqueue({ id: 63, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: summaryText } });
+    hub.onIdle = () => stop.abort();
+    let lost = false;
+    const losing = (async (...args: Parameters<typeof fetch>) => {
+      const response = await fetch(...args);
+      if (!lost && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/issue')) {
+        lost = true;
+        await response.text();
+        throw new TypeError('socket hang up'); // Jira created it, the agent never hears back
+      }
+      return response;
+    }) as typeof fetch;
+    const jira = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, maxTries: 1, sleep: async () => undefined, fetch: losing });
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      if (ms === 13) h.sim.setSearchLagMs(0); // the index catches up during the second wait
+    };
+    const journal = new MemoryJournal();
+
+    const summary = await runAgent({ ...options, jira, journal, sleep, outageRetryBaseMs: 7, createRecheckDelaysMs: [11, 13, 17, 19] });
+
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
+    expect(sleeps).toEqual([7, 11, 13]); // outage back-off, then two re-searches: found before the third
+    const created = h.sim.listIssues().filter((i) => i.summary === summaryText);
+    expect(created).toHaveLength(1);
+    expect(hub.reports).toEqual([{ id: 63, body: expect.objectContaining({ status: 'done', result: { key: created[0]!.key, created: true } }) }]);
+    expect(lines.filter((l) => l.startsWith('#63 ensure_issue: the answer to POST /issue sent at '))).toHaveLength(1);
+    expect(journal.entries.filter((e) => 'create_attempt' in e)).toHaveLength(1);
+    expect([journal.createAttemptFor(63), journal.createdKeyFor(63)]).toEqual([undefined, undefined]); // acknowledged
+  });
+
+  it('a stop signal during the re-search wait ends it: nothing created, nothing reported, the attempt kept', async () => {
+    const { hub, stop, options } = await setup('dc');
+    h.sim.setSearchLagMs(60_000);
+    const summaryText = 'Остановка во время повторного поиска';
+    hub.enqueue({ id: 64, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: summaryText } });
+    const journal = new MemoryJournal();
+    journal.recordCreateAttempt(64, summaryText); // an earlier run's POST /issue got no answer (and Jira did not create it)
+    const sleep = async (ms: number) => {
+      if (ms === 11) stop.abort();
+    };
+    const summary = await runAgent({ ...options, journal, sleep, createRecheckDelaysMs: [11, 13] });
+    expect(summary).toEqual({ executed: 0, reported: 0, stoppedBy: 'signal' });
+    expect(hub.reports).toEqual([]);
+    expect(hub.claimedCommand?.id).toBe(64);
+    expect(h.sim.listIssues().filter((i) => i.summary === summaryText)).toHaveLength(0);
+    expect(journal.createAttemptFor(64)).toEqual({ summary: summaryText, at: expect.any(String) });
   });
 });

@@ -29,6 +29,8 @@ export interface RunAgentOptions {
   /** Back-off while Jira is down (network failure or 401): first wait (default 5000 ms), doubled up to the max (default 60000 ms). */
   outageRetryBaseMs?: number;
   outageRetryMaxMs?: number;
+  /** ensure_issue's waits before re-searching after a create whose answer was lost (default 5, 10, 20, 20 s); see ExecutorContext. */
+  createRecheckDelaysMs?: number[];
 }
 
 export interface AgentRunSummary {
@@ -118,11 +120,16 @@ class AgentLoop {
         journal: this.o.journal,
         customFields: this.settings?.fields ?? [],
         log: (line) => this.log(`#${cmd.id} ${line}`),
+        sleep: this.sleep,
+        stopSignal: this.o.stopSignal,
+        createRecheckDelaysMs: this.o.createRecheckDelaysMs,
       });
+      if (outcome.status === 'failed' && outcome.stopped) return 'stopped'; // still claimed: the hub hands it out again
       if (outcome.status === 'done' || !outcome.outage) break;
       // Jira as a whole is unusable: not this command's failure. Keep the command (the agent still holds it,
       // nothing is claimed meanwhile) and run it again after a back-off; commands are idempotent, and
-      // ensure_issue's journal keeps a created key from being created twice.
+      // ensure_issue's journal keeps a created key from being created twice (and, when POST /issue's answer
+      // was lost, its create attempt makes the retry search again with back-off before creating).
       const base = this.o.outageRetryBaseMs ?? 5000;
       const delay = Math.min(base * 2 ** Math.min(attempt, 20), this.o.outageRetryMaxMs ?? 60_000);
       this.log(`#${cmd.id} ${cmd.type}: Jira unavailable (${outcome.error}); not reported, the same command again in ${Math.round(delay / 1000)} s`);

@@ -69,6 +69,69 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(resultOf<{ key: string }>(blind).key).not.toBe(resultOf<{ key: string }>(first).key);
     });
 
+    it('journals a create attempt before POST /issue and clears it with the key; without an attempt nothing waits', async () => {
+      h.sim.setSearchLagMs(60_000);
+      const summary = `Без попытки ${flavor}`;
+      const existing = issue(summary); // someone else's, not indexed yet: invisible to the duplicate search
+      const journal = new MemoryJournal();
+      const sleeps: number[] = [];
+      const lines: string[] = [];
+      const ctx = { ...h.ctx(flavor, journal), log: (l: string) => lines.push(l), sleep: async (ms: number) => void sleeps.push(ms), createRecheckDelaysMs: [11, 13] };
+      const out = await executeCommand({ id: 700, type: 'ensure_issue', params: { temp_key: 'new:7', issue_type: 'Task', summary } }, ctx);
+      const key = resultOf<{ key: string; created: boolean }>(out);
+      expect(key).toEqual({ key: expect.any(String), created: true });
+      expect(key.key).not.toBe(existing); // unchanged behaviour: the lagging search cannot see it, created at once
+      expect([sleeps, lines]).toEqual([[], []]);
+      expect(journal.entries.map((e) => Object.keys(e).filter((k) => k !== 'command_id' && k !== 'at'))).toEqual([['create_attempt'], ['created_key']]);
+      expect([journal.createAttemptFor(700), journal.createdKeyFor(700)]).toEqual([undefined, key.key]);
+    });
+
+    it('with a create attempt and no key: searches again after each wait, creates only if still not found', async () => {
+      h.sim.setSearchLagMs(60_000);
+      const summary = `Попытка без ответа ${flavor}`;
+      const journal = new MemoryJournal();
+      journal.recordCreateAttempt(701, summary); // the POST never reached Jira
+      const sleeps: number[] = [];
+      const lines: string[] = [];
+      const ctx = { ...h.ctx(flavor, journal), log: (l: string) => lines.push(l), sleep: async (ms: number) => void sleeps.push(ms), createRecheckDelaysMs: [11, 13] };
+      h.sim.clearRequests();
+      const out = await executeCommand({ id: 701, type: 'ensure_issue', params: { temp_key: 'new:8', issue_type: 'Task', summary } }, ctx);
+      const key = resultOf<{ key: string }>(out).key;
+      expect(resultOf(out)).toEqual({ key, created: true });
+      expect(sleeps).toEqual([11, 13]);
+      expect(h.sim.requests.filter((r) => r.path.includes('/search'))).toHaveLength(3);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^ensure_issue: the answer to POST \/issue sent at .* was lost .* up to 0 s before creating$/);
+      expect(h.sim.listIssues().filter((i) => i.summary === summary)).toHaveLength(1);
+      expect([journal.createAttemptFor(701), journal.createdKeyFor(701)]).toEqual([undefined, key]);
+    });
+
+    it('with a create attempt, an issue the search finds is taken as the one created (created: true, key journaled)', async () => {
+      const summary = `Найдена после потери ответа ${flavor}`;
+      const existing = issue(summary);
+      const journal = new MemoryJournal();
+      journal.recordCreateAttempt(702, summary);
+      const sleeps: number[] = [];
+      const ctx = { ...h.ctx(flavor, journal), sleep: async (ms: number) => void sleeps.push(ms), createRecheckDelaysMs: [11] };
+      const out = await executeCommand({ id: 702, type: 'ensure_issue', params: { temp_key: 'new:9', issue_type: 'Task', summary } }, ctx);
+      expect(resultOf(out)).toEqual({ key: existing, created: true });
+      expect(sleeps).toEqual([]);
+      expect([journal.createAttemptFor(702), journal.createdKeyFor(702)]).toEqual([undefined, existing]);
+    });
+
+    it('a stop signal during the re-search wait: nothing created, the outcome is marked stopped', async () => {
+      h.sim.setSearchLagMs(60_000);
+      const summary = `Остановка ${flavor}`;
+      const journal = new MemoryJournal();
+      journal.recordCreateAttempt(703, summary);
+      const stop = new AbortController();
+      const ctx = { ...h.ctx(flavor, journal), stopSignal: stop.signal, sleep: async () => stop.abort(), createRecheckDelaysMs: [11, 13] };
+      const out = await executeCommand({ id: 703, type: 'ensure_issue', params: { temp_key: 'new:10', issue_type: 'Task', summary } }, ctx);
+      expect(out).toEqual({ status: 'failed', error: expect.any(String), stopped: true });
+      expect(h.sim.listIssues().filter((i) => i.summary === summary)).toHaveLength(0);
+      expect(journal.createAttemptFor(703)).toBeDefined();
+    });
+
     it('passes parent and extra fields', async () => {
       const parent = issue('Эпик');
       const out = await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Task', summary: `Дочерняя ${flavor}`, parent, fields: { duedate: '2026-10-13', labels: ['a', 'b'], 'Story Points': 3 } });

@@ -1,4 +1,4 @@
-import { CommandFailure } from './command-failure.js';
+import { CommandFailure, CommandStopped } from './command-failure.js';
 import type { CommandResult, ExecutorContext } from './commands/context.js';
 import { ensureComment } from './commands/ensure-comment.js';
 import { ensureFields } from './commands/ensure-fields.js';
@@ -27,7 +27,8 @@ const EXECUTORS: Record<CommandType, Executor> = {
 /**
  * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
  * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
- * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it.
+ * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it;
+ * an execution the stop signal ended midway is marked `stopped`: the loop neither reports nor retries it.
  */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
   const executor = EXECUTORS[cmd.type as CommandType] as Executor | undefined;
@@ -35,6 +36,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   try {
     return { status: 'done', result: await executor(cmd, ctx) };
   } catch (error) {
+    if (error instanceof CommandStopped) return { status: 'failed', error: error.message, stopped: true };
     return isOutage(error) ? { status: 'failed', error: failureText(error), outage: true } : { status: 'failed', error: failureText(error) };
   }
 }

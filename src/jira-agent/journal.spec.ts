@@ -47,6 +47,49 @@ describe('FileJournal', () => {
     expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
+  it('keeps a create attempt across restarts until its key is recorded', () => {
+    const path = join(dir, 'attempt-key.jsonl');
+    const first = new FileJournal(path);
+    first.recordCreateAttempt(11, 'Задача');
+    const attempt = first.createAttemptFor(11);
+    expect(attempt).toEqual({ summary: 'Задача', at: expect.any(String) });
+    first.close();
+
+    const second = new FileJournal(path); // compacted on open: the attempt, with its original time, is kept
+    expect(second.createAttemptFor(11)).toEqual(attempt);
+    expect(second.createdKeyFor(11)).toBeUndefined();
+    second.recordCreated(11, 'AURORA-40');
+    expect(second.createAttemptFor(11)).toBeUndefined();
+    second.close();
+
+    const third = new FileJournal(path);
+    expect([third.createAttemptFor(11), third.createdKeyFor(11)]).toEqual([undefined, 'AURORA-40']);
+    third.close();
+    expect(readFileSync(path, 'utf8')).not.toContain('create_attempt');
+  });
+
+  it('keeps a create attempt across restarts until the result is acknowledged (a dropped result keeps it)', () => {
+    const path = join(dir, 'attempt-ack.jsonl');
+    const first = new FileJournal(path);
+    first.recordCreateAttempt(12, 'Задача 12');
+    first.recordResult(12, { status: 'failed', error: 'HTTP 400: x' }, null);
+    first.dropResult(12);
+    first.close();
+
+    const second = new FileJournal(path);
+    expect(second.createAttemptFor(12)).toEqual({ summary: 'Задача 12', at: expect.any(String) });
+    expect(second.pendingResults()).toEqual([]);
+    second.recordResult(12, { status: 'failed', error: 'HTTP 400: x' }, null);
+    second.markAcknowledged(12);
+    expect(second.createAttemptFor(12)).toBeUndefined();
+    second.close();
+
+    const third = new FileJournal(path);
+    expect(third.createAttemptFor(12)).toBeUndefined();
+    third.close();
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(1); // only the acknowledgement
+  });
+
   it('ignores a line torn by a crash and keeps appending cleanly', () => {
     const path = join(dir, 'torn.jsonl');
     const journal = new FileJournal(path);

@@ -2,10 +2,22 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { dirname } from 'node:path';
 import type { ReportBody } from './types.js';
 
+/** A POST /issue sent for a command whose answer (the key) was never recorded: Jira may or may not hold the issue. */
+export interface CreateAttempt {
+  summary: string;
+  /** When the attempt was journaled (ISO time), kept as is through compaction. */
+  at: string;
+}
+
 /** What executors need: the key an earlier delivery of the same command created (Jira search lags behind). */
 export interface CreatedKeyJournal {
   createdKeyFor(commandId: number): string | undefined;
+  /** Also clears the command's create attempt. */
   recordCreated(commandId: number, key: string): void;
+  /** The create attempt journaled for the command and not yet cleared (by its key, or the result's acknowledgement). */
+  createAttemptFor(commandId: number): CreateAttempt | undefined;
+  /** Written (durably) just before POST /issue, so a lost answer is known to a retry or a re-delivery. */
+  recordCreateAttempt(commandId: number, summary: string): void;
 }
 
 export interface PendingResult {
@@ -22,7 +34,8 @@ export interface AgentJournal extends CreatedKeyJournal {
   markAcknowledged(commandId: number): void;
   /**
    * Forgets a result the hub refused outright (404/409…): the hub holds no terminal status for the command,
-   * so a key ensure_issue created for it is kept (a later delivery of the command must not create another).
+   * so a key ensure_issue created for it is kept (a later delivery of the command must not create another),
+   * and so is a create attempt whose key was never recorded.
    */
   dropResult(commandId: number): void;
   /** Unacknowledged results, oldest first. */
@@ -34,6 +47,7 @@ export interface AgentJournal extends CreatedKeyJournal {
 /** One line of the journal file. */
 type Entry =
   | { command_id: number; created_key: string; at: string }
+  | { command_id: number; create_attempt: CreateAttempt; at: string }
   | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'dropped'; at: string };
@@ -41,6 +55,7 @@ type Entry =
 /** Journal state, rebuilt by replaying entries. */
 class JournalState {
   readonly created = new Map<number, string>();
+  readonly attempts = new Map<number, CreateAttempt>();
   readonly pending = new Map<number, ReportBody>();
   lastCall: string | null = null;
   lastAcknowledged: number | null = null;
@@ -48,6 +63,9 @@ class JournalState {
   apply(entry: Entry): void {
     if ('created_key' in entry) {
       this.created.set(entry.command_id, entry.created_key);
+      this.attempts.delete(entry.command_id);
+    } else if ('create_attempt' in entry) {
+      this.attempts.set(entry.command_id, entry.create_attempt);
     } else if (entry.state === 'pending') {
       this.pending.set(entry.command_id, entry.report);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
@@ -56,6 +74,7 @@ class JournalState {
     } else {
       this.pending.delete(entry.command_id);
       this.created.delete(entry.command_id);
+      this.attempts.delete(entry.command_id);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
       this.lastAcknowledged = entry.command_id;
     }
@@ -66,6 +85,7 @@ class JournalState {
     const entries: Entry[] = [];
     if (this.lastAcknowledged !== null) entries.push({ command_id: this.lastAcknowledged, state: 'acknowledged', last_jira_call_at: this.lastCall, at });
     for (const [command_id, created_key] of this.created) entries.push({ command_id, created_key, at });
+    for (const [command_id, create_attempt] of this.attempts) entries.push({ command_id, create_attempt, at });
     for (const [command_id, report] of this.pending) entries.push({ command_id, state: 'pending', report, last_jira_call_at: this.lastCall, at });
     return entries;
   }
@@ -82,6 +102,15 @@ abstract class BaseJournal implements AgentJournal {
 
   recordCreated(commandId: number, key: string): void {
     this.write({ command_id: commandId, created_key: key, at: new Date().toISOString() });
+  }
+
+  createAttemptFor(commandId: number): CreateAttempt | undefined {
+    return this.state.attempts.get(commandId);
+  }
+
+  recordCreateAttempt(commandId: number, summary: string): void {
+    const at = new Date().toISOString();
+    this.write({ command_id: commandId, create_attempt: { summary, at }, at });
   }
 
   recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void {

@@ -18,8 +18,11 @@ export interface ClaimedCommand extends AgentCommand {
 /**
  * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
  * failure is the environment's, not the command's: the agent does not report it and runs the command again.
+ * `stopped`: the stop signal ended the execution midway; the agent does not report it (the command stays claimed).
  */
-export type CommandOutcome = { status: 'done'; result: Record<string, unknown> } | { status: 'failed'; error: string; outage?: boolean };
+export type CommandOutcome =
+  | { status: 'done'; result: Record<string, unknown> }
+  | { status: 'failed'; error: string; outage?: boolean; stopped?: boolean };
 
 /** Body of `POST /agent/commands/{id}/result`. */
 export interface ReportBody {

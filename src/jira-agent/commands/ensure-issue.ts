@@ -1,4 +1,6 @@
-import { JiraApi } from '../jira-api.js';
+import { CommandStopped } from '../command-failure.js';
+import { JiraApi, type JiraIssue } from '../jira-api.js';
+import { sleep as realSleep } from '../sleep.js';
 import { encodeValue, resolveField } from '../field-values.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { optionalObject, optionalString, requireString } from './params.js';
@@ -14,12 +16,21 @@ export function duplicateSearchJql(project: string, summary: string): string {
   return phrase ? `${projectClause} AND summary ~ "\\"${phrase}\\"" ORDER BY created ASC` : `${projectClause} ORDER BY created ASC`;
 }
 
+/** ensure_issue's waits before each re-search after a create whose answer was lost: about a minute in all. */
+export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
+
 /**
  * ensure_issue → {key, created}.
  * 1. The journal: a key created by an earlier delivery of this command wins (Jira search is eventually
  *    consistent, so a just-created issue may not be found yet).
  * 2. A duplicate search in the project, comparing summaries exactly (after trimming) on the client; the oldest wins.
- * 3. Create, then record the key in the journal at once.
+ * 3. If the journal holds a create attempt for this command (a POST /issue was sent but its answer, the key,
+ *    never recorded: e.g. a network error after Jira created the issue) and search found nothing, search
+ *    again after each of `createRecheckDelaysMs` (the index may not hold the new issue yet) before creating.
+ *    An issue found then is taken as the one the lost POST created: its key is journaled and reported with
+ *    `created: true` (likewise when the first search already finds it). Without an attempt, a found issue
+ *    is someone else's: `created: false`.
+ * 4. Journal the create attempt, create, then record the key in the journal at once (clearing the attempt).
  */
 export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const earlier = ctx.journal.createdKeyFor(cmd.id);
@@ -32,9 +43,14 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   const extra = optionalObject(cmd.params, 'fields') ?? {};
   const api = JiraApi.for(ctx.client);
 
-  const candidates = await api.search(duplicateSearchJql(ctx.project, summary), ['summary', 'created'], 20);
-  const duplicate = candidates.find((issue) => typeof issue.fields.summary === 'string' && issue.fields.summary.trim() === summary);
-  if (duplicate) return { key: duplicate.key, created: false };
+  const attempt = ctx.journal.createAttemptFor(cmd.id);
+  let duplicate = await findDuplicate(api, ctx.project, summary);
+  if (!duplicate && attempt) duplicate = await recheck(api, ctx, summary, attempt.at);
+  if (duplicate) {
+    if (!attempt) return { key: duplicate.key, created: false };
+    ctx.journal.recordCreated(cmd.id, duplicate.key);
+    return { key: duplicate.key, created: true };
+  }
 
   const fields: Record<string, unknown> = {
     project: { key: ctx.project },
@@ -47,7 +63,32 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     const field = await resolveField(api, name);
     fields[field.id] = encodeValue(api, field, value);
   }
+  ctx.journal.recordCreateAttempt(cmd.id, summary);
   const created = await api.createIssue(fields);
   ctx.journal.recordCreated(cmd.id, created.key);
   return { key: created.key, created: true };
+}
+
+async function findDuplicate(api: JiraApi, project: string, summary: string): Promise<JiraIssue | undefined> {
+  const candidates = await api.search(duplicateSearchJql(project, summary), ['summary', 'created'], 20);
+  return candidates.find((issue) => typeof issue.fields.summary === 'string' && issue.fields.summary.trim() === summary);
+}
+
+/** Searches again after each configured wait (honouring the stop signal); the issue found, or undefined. */
+async function recheck(api: JiraApi, ctx: ExecutorContext, summary: string, attemptedAt: string): Promise<JiraIssue | undefined> {
+  const delays = ctx.createRecheckDelaysMs ?? DEFAULT_CREATE_RECHECK_DELAYS_MS;
+  if (delays.length === 0) return undefined;
+  const sleep = ctx.sleep ?? realSleep;
+  const total = delays.reduce((sum, ms) => sum + ms, 0);
+  ctx.log?.(
+    `ensure_issue: the answer to POST /issue sent at ${attemptedAt} was lost and search does not find the issue yet; ` +
+      `searching again for up to ${Math.round(total / 1000)} s before creating`,
+  );
+  for (const delay of delays) {
+    await sleep(delay, ctx.stopSignal);
+    if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время повторного поиска созданной задачи');
+    const found = await findDuplicate(api, ctx.project, summary);
+    if (found) return found;
+  }
+  return undefined;
 }
