@@ -178,7 +178,7 @@ describe('runAgent', () => {
     expect(journal.createdKeyFor(70)).toBeUndefined(); // the hub holds a terminal status now
   });
 
-  it('a result dropped after a 409 keeps the key ensure_issue created (the command may come again)', async () => {
+  it('a result dropped after a 409 clears the key ensure_issue created: a new hub reusing the id gets a new issue', async () => {
     const { hub, options } = await setup();
     hub.enqueue({ id: 71, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отказ 409' } });
     hub.refuseNextReport = 409;
@@ -186,8 +186,25 @@ describe('runAgent', () => {
     await runAgent({ ...options, journal, once: true });
     expect(hub.reports).toEqual([]);
     expect(journal.pendingResults()).toEqual([]);
-    const key = h.sim.listIssues().find((i) => i.summary === 'Отказ 409')!.key;
-    expect(journal.createdKeyFor(71)).toBe(key);
+    expect(journal.createdKeyFor(71)).toBeUndefined();
+    // A new hub database hands id 71 out again, for another command.
+    const fresh = await setup();
+    fresh.hub.enqueue({ id: 71, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Другая команда 71' } });
+    await runAgent({ ...fresh.options, journal, once: true });
+    const other = h.sim.listIssues().find((i) => i.summary === 'Другая команда 71')!;
+    expect(fresh.hub.reports).toEqual([{ id: 71, body: expect.objectContaining({ status: 'done', result: { key: other.key, created: true } }) }]);
+  });
+
+  it('ensure_issue ignores a journaled key made for another summary under the same id', async () => {
+    const { hub, options } = await setup();
+    const stale = issue('Старая команда 72');
+    const journal = new MemoryJournal();
+    journal.recordCreated(72, stale, { summary: 'Старая команда 72', project: 'AURORA' });
+    hub.enqueue({ id: 72, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая команда 72' } });
+    await runAgent({ ...options, journal, once: true });
+    const fresh = h.sim.listIssues().find((i) => i.summary === 'Новая команда 72')!;
+    expect(fresh.key).not.toBe(stale);
+    expect(hub.reports).toEqual([{ id: 72, body: expect.objectContaining({ status: 'done', result: { key: fresh.key, created: true } }) }]);
   });
 
   it('a new settings_version reloads the settings and makes the next refresh read the field list again', async () => {
@@ -214,20 +231,73 @@ describe('runAgent', () => {
     expect(hub.events.find((e) => e.kind === 'claim')!.body).toMatchObject({ wait_seconds: 60 });
   });
 
-  it('a Jira outage (401, network) is not reported: one log line, back-off up to 60 s, the same command again', async () => {
-    const { hub, sleeps, lines, options } = await setup('dc');
+  it('a Jira outage (network) is not reported: one log line, back-off up to 60 s, the same command again', async () => {
+    const { hub, stop, sleeps, lines, options } = await setup('dc');
     const key = issue('Jira лежит');
     hub.enqueue({ id: 60, type: 'ensure_comment', params: { key, body: 'после сбоя', marker: '[c60]' } });
+    hub.onIdle = () => stop.abort();
     const journal = new MemoryJournal();
-    const summary = await runAgent({ ...options, jira: flakyJira(6, 401), journal, once: true });
-    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
+    const summary = await runAgent({ ...options, jira: flakyJira(6, 'network'), journal });
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
     expect(sleeps).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
-    const outageLines = lines.filter((l) => l.startsWith('#60 ensure_comment: Jira unavailable (HTTP 401: Client must be authenticated'));
+    const outageLines = lines.filter((l) => l.startsWith('#60 ensure_comment: Jira unavailable (Jira недоступна'));
     expect(outageLines).toHaveLength(6);
     expect(outageLines[0]).toContain('not reported, the same command again in 5 s');
-    expect(hub.events.filter((e) => e.kind === 'claim')).toHaveLength(1); // it kept the command, did not claim again
+    expect(hub.events.filter((e) => e.kind === 'claim')).toHaveLength(2); // it kept the command; the next claim came after the report
     expect(hub.reports).toEqual([{ id: 60, body: expect.objectContaining({ status: 'done', result: { created: true }, jira_calls: 8 }) }]);
     expect(h.sim.comments(key)).toHaveLength(1);
+  });
+
+  it('gives up after 3 consecutive 401s and reports failed with the HTTP 401 text', async () => {
+    const { hub, stop, sleeps, lines, options } = await setup('dc');
+    const key = issue('Чужие креды');
+    hub.enqueue({ id: 65, type: 'ensure_comment', params: { key, body: 'x' } });
+    hub.onIdle = () => stop.abort();
+    const summary = await runAgent({ ...options, jira: flakyJira(100, 401), journal: new MemoryJournal() });
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
+    expect(sleeps).toEqual([5000, 10_000]);
+    expect(hub.reports).toEqual([
+      { id: 65, body: expect.objectContaining({ status: 'failed', error: 'HTTP 401: Client must be authenticated to access this resource.' }) },
+    ]);
+    expect(lines.some((l) => l.startsWith('#65 ensure_comment: Jira unavailable (HTTP 401') && l.includes('giving up'))).toBe(true);
+  });
+
+  it('gives up an outage after outageGiveUpMs of failed retries and reports the network error', async () => {
+    const { hub, stop, options } = await setup('dc');
+    const key = issue('Долгий сбой');
+    hub.enqueue({ id: 66, type: 'ensure_comment', params: { key, body: 'x' } });
+    hub.onIdle = () => stop.abort();
+    let clock = 0;
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      clock += ms;
+    };
+    const summary = await runAgent({ ...options, jira: flakyJira(1000, 'network'), journal: new MemoryJournal(), sleep, now: () => clock, outageGiveUpMs: 60_000 });
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
+    expect(sleeps).toEqual([5000, 10_000, 20_000, 40_000]); // the fifth failure comes 75 s after the first
+    expect(hub.reports).toEqual([{ id: 66, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^Jira недоступна \(/) }) }]);
+  });
+
+  it('in once mode an outage is given up after the first failed retry', async () => {
+    const { hub, sleeps, options } = await setup('dc');
+    const key = issue('Сбой в once');
+    hub.enqueue({ id: 67, type: 'ensure_comment', params: { key, body: 'x' } });
+    const summary = await runAgent({ ...options, jira: flakyJira(1000, 'network'), journal: new MemoryJournal(), once: true });
+    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
+    expect(sleeps).toEqual([5000]);
+    expect(hub.reports).toEqual([{ id: 67, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^Jira недоступна \(/) }) }]);
+  });
+
+  it('with wait_seconds 0 an empty claim is followed by a pause of about 1 s', async () => {
+    const { hub, stop, sleeps, options } = await setup();
+    let idle = 0;
+    hub.onIdle = () => {
+      if (++idle === 3) stop.abort();
+    };
+    await runAgent({ ...options, journal: new MemoryJournal() });
+    expect(hub.events.filter((e) => e.kind === 'claim')).toHaveLength(3);
+    expect(sleeps).toEqual([1000, 1000]);
   });
 
   it('a network outage during ensure_issue: no report, no second create, and a stop signal ends the back-off', async () => {

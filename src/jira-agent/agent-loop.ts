@@ -29,6 +29,14 @@ export interface RunAgentOptions {
   /** Back-off while Jira is down (network failure or 401): first wait (default 5000 ms), doubled up to the max (default 60000 ms). */
   outageRetryBaseMs?: number;
   outageRetryMaxMs?: number;
+  /**
+   * Give up a command Jira's outage keeps from running once this long (default 30 min) has passed since its
+   * first outage failure, and report it `failed` with the last error; likewise after 3 consecutive 401s.
+   * In `once` mode the command is given up after the first failed retry.
+   */
+  outageGiveUpMs?: number;
+  /** After an empty claim with wait_seconds 0, wait this long before claiming again (default 1000 ms). */
+  idleClaimDelayMs?: number;
   /** ensure_issue's waits before re-searching after a create whose answer was lost (default 5, 10, 20, 20 s); see ExecutorContext. */
   createRecheckDelaysMs?: number[];
 }
@@ -39,6 +47,11 @@ export interface AgentRunSummary {
   stoppedBy: 'once' | 'signal' | 'crash';
 }
 
+/** A command Jira's outage keeps from running is given up after this long (then reported failed). */
+const DEFAULT_OUTAGE_GIVE_UP_MS = 30 * 60_000;
+/** Consecutive 401s after which the command is reported failed: credentials do not fix themselves quickly. */
+const MAX_UNAUTHORIZED_IN_A_ROW = 3;
+
 const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}, fields: [] };
 
 /**
@@ -47,7 +60,9 @@ const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}
  * A result is never dropped: while the hub is unreachable the report is retried with back-off; a `done` the
  * hub refuses (413/422) is reported as `failed` with the hub's reason; only a hub that refuses a report
  * outright otherwise (404/409) makes the agent log it and let it go. While Jira itself is down (network
- * failure, 401) nothing is reported: the agent backs off and runs the same command again.
+ * failure, 401) nothing is reported: the agent backs off and runs the same command again — for at most
+ * `outageGiveUpMs` (30 min), 3 consecutive 401s, or one retry in `once` mode; then it reports `failed` with
+ * the last error. With wait_seconds 0 an empty claim is followed by a pause of about 1 s.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunSummary> {
   const loop = new AgentLoop(options);
@@ -103,6 +118,8 @@ class AgentLoop {
         if (outcome === 'crash') return this.summary('crash');
       }
       if (this.o.once) return this.summary('once');
+      // No long poll: do not hammer the hub with claims.
+      if (!claim.command && !this.stopped && clampWaitSeconds(this.o.waitSeconds) === 0) await this.sleep(this.o.idleClaimDelayMs ?? 1000, this.o.stopSignal);
     }
     return this.summary('signal');
   }
@@ -113,6 +130,8 @@ class AgentLoop {
     const before = this.o.jira.stats();
     const started = this.now();
     let outcome: CommandOutcome;
+    let outageSince: number | null = null;
+    let unauthorizedInARow = 0;
     for (let attempt = 0; ; attempt++) {
       outcome = await executeCommand(cmd, {
         client: this.o.jira,
@@ -126,6 +145,21 @@ class AgentLoop {
       });
       if (outcome.status === 'failed' && outcome.stopped) return 'stopped'; // still claimed: the hub hands it out again
       if (outcome.status === 'done' || !outcome.outage) break;
+      outageSince ??= this.now();
+      unauthorizedInARow = outcome.unauthorized ? unauthorizedInARow + 1 : 0;
+      const giveUp =
+        unauthorizedInARow >= MAX_UNAUTHORIZED_IN_A_ROW
+          ? 'after 3 consecutive HTTP 401'
+          : this.now() - outageSince >= (this.o.outageGiveUpMs ?? DEFAULT_OUTAGE_GIVE_UP_MS)
+            ? 'the outage outlasted the retry limit'
+            : this.o.once && attempt >= 1
+              ? 'once mode: the retry failed too'
+              : null;
+      if (giveUp) {
+        // Bounded: credentials do not fix themselves quickly, and a long outage must not hold the queue forever.
+        this.log(`#${cmd.id} ${cmd.type}: Jira unavailable (${outcome.error}); giving up (${giveUp}), reporting failed`);
+        break;
+      }
       // Jira as a whole is unusable: not this command's failure. Keep the command (the agent still holds it,
       // nothing is claimed meanwhile) and run it again after a back-off; commands are idempotent, and
       // ensure_issue's journal keeps a created key from being created twice (and, when POST /issue's answer
@@ -166,8 +200,8 @@ class AgentLoop {
   /**
    * Reports a journaled result until the hub answers. A `done` the hub refuses as too large (413) or invalid
    * (422) is replaced by a `failed` carrying the hub's reason, journaled and sent in its place, so the command
-   * does not stay claimed with its outcome lost. Any other refusal (404, 409) is logged and the result dropped;
-   * the journal keeps a key ensure_issue created until the hub holds a terminal status for the command.
+   * does not stay claimed with its outcome lost. Any other refusal (404, 409) is logged and the result dropped,
+   * with the key and create attempt ensure_issue journaled for the id (a new hub database reuses ids).
    */
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { executeCommand, isOutage } from './executors.js';
-import { JiraHttpError, JiraNetworkError } from './jira-client.js';
+import { JiraClient, JiraHttpError, JiraNetworkError } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
 import type { JiraFlavor } from './jira-client.js';
@@ -82,7 +82,7 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(key).toEqual({ key: expect.any(String), created: true });
       expect(key.key).not.toBe(existing); // unchanged behaviour: the lagging search cannot see it, created at once
       expect([sleeps, lines]).toEqual([[], []]);
-      expect(journal.entries.map((e) => Object.keys(e).filter((k) => k !== 'command_id' && k !== 'at'))).toEqual([['create_attempt'], ['created_key']]);
+      expect(journal.entries.map((e) => Object.keys(e).filter((k) => k !== 'command_id' && k !== 'at'))).toEqual([['create_attempt'], ['created_key', 'summary', 'project']]);
       expect([journal.createAttemptFor(700), journal.createdKeyFor(700)]).toEqual([undefined, key.key]);
     });
 
@@ -117,6 +117,47 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(resultOf(out)).toEqual({ key: existing, created: true });
       expect(sleeps).toEqual([]);
       expect([journal.createAttemptFor(702), journal.createdKeyFor(702)]).toEqual([undefined, existing]);
+    });
+
+    /** A client whose first POST /issue is answered 502 — after Jira created the issue (`created`) or without it. */
+    const failingCreate = (created: boolean) => {
+      let failed = false;
+      const fetchFn = (async (...args: Parameters<typeof fetch>) => {
+        if (!failed && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/issue')) {
+          failed = true;
+          if (created) await (await fetch(...args)).text();
+          return new Response(JSON.stringify({ errorMessages: ['Bad Gateway'] }), { status: 502 });
+        }
+        return fetch(...args);
+      }) as typeof fetch;
+      const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'b@example.com', apiToken: 't' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
+      return new JiraClient({ baseUrl: h.url, flavor, auth, sleep: async () => undefined, fetch: fetchFn });
+    };
+
+    it('a 502 to POST /issue after Jira created it: searches again and reports the issue found, no duplicate', async () => {
+      const summary = `502 после создания ${flavor}`;
+      const journal = new MemoryJournal();
+      const sleeps: number[] = [];
+      const ctx = { ...h.ctx(flavor, journal), client: failingCreate(true), sleep: async (ms: number) => void sleeps.push(ms), createRecheckDelaysMs: [11, 13] };
+      const out = await executeCommand({ id: 704, type: 'ensure_issue', params: { temp_key: 'new:11', issue_type: 'Task', summary } }, ctx);
+      const created = h.sim.listIssues().filter((i) => i.summary === summary);
+      expect(created).toHaveLength(1);
+      expect(resultOf(out)).toEqual({ key: created[0]!.key, created: true });
+      expect(sleeps).toEqual([11]);
+      expect([journal.createAttemptFor(704), journal.createdKeyFor(704)]).toEqual([undefined, created[0]!.key]);
+    });
+
+    it('a 502 to POST /issue and the issue never shows: an outage to retry (not failed), the attempt kept', async () => {
+      const summary = `502 без создания ${flavor}`;
+      const journal = new MemoryJournal();
+      const ctx = { ...h.ctx(flavor, journal), client: failingCreate(false), sleep: async () => undefined, createRecheckDelaysMs: [11] };
+      const out = await executeCommand({ id: 705, type: 'ensure_issue', params: { temp_key: 'new:12', issue_type: 'Task', summary } }, ctx);
+      expect(out).toEqual({ status: 'failed', error: 'HTTP 502: Bad Gateway', outage: true });
+      expect(journal.createAttemptFor(705)).toMatchObject({ summary });
+      // The retry the loop makes creates it (once).
+      const again = await executeCommand({ id: 705, type: 'ensure_issue', params: { temp_key: 'new:12', issue_type: 'Task', summary } }, ctx);
+      expect(resultOf(again)).toEqual({ key: expect.any(String), created: true });
+      expect(h.sim.listIssues().filter((i) => i.summary === summary)).toHaveLength(1);
     });
 
     it('a stop signal during the re-search wait: nothing created, the outcome is marked stopped', async () => {

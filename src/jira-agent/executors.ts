@@ -1,4 +1,4 @@
-import { CommandFailure, CommandStopped } from './command-failure.js';
+import { CommandFailure, CommandStopped, RetryLater } from './command-failure.js';
 import type { CommandResult, ExecutorContext } from './commands/context.js';
 import { ensureComment } from './commands/ensure-comment.js';
 import { ensureFields } from './commands/ensure-fields.js';
@@ -37,13 +37,18 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     return { status: 'done', result: await executor(cmd, ctx) };
   } catch (error) {
     if (error instanceof CommandStopped) return { status: 'failed', error: error.message, stopped: true };
-    return isOutage(error) ? { status: 'failed', error: failureText(error), outage: true } : { status: 'failed', error: failureText(error) };
+    if (!isOutage(error)) return { status: 'failed', error: failureText(error) };
+    const unauthorized = error instanceof JiraHttpError && error.status === 401;
+    return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };
   }
 }
 
-/** Jira unreachable, or refusing the agent's credentials (401): nothing about this command, the same command is run again later. */
+/**
+ * Jira unreachable, or refusing the agent's credentials (401): nothing about this command, the same command is
+ * run again later; so is a command whose outcome Jira left unknown (RetryLater: a 5xx to POST /issue).
+ */
 export function isOutage(error: unknown): boolean {
-  return error instanceof JiraNetworkError || (error instanceof JiraHttpError && error.status === 401);
+  return error instanceof JiraNetworkError || error instanceof RetryLater || (error instanceof JiraHttpError && error.status === 401);
 }
 
 export function failureText(error: unknown): string {

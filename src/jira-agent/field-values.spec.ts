@@ -113,6 +113,10 @@ const COMPARISONS: Array<[FieldKind, unknown, unknown, boolean]> = [
   ['string', 'a', 'a', true],
   ['string', 'a', 'A', false],
   ['string', null, '', true],
+  ['string', '5', 5, true],
+  ['string', 5, '5', true],
+  ['string', '5', 6, false],
+  ['number', 3.5, ' 3.5 ', true],
   ['date', '2026-10-13', '2026-10-13', true],
   ['date', '2026-10-13', '2026-10-14', false],
   ['textarea', 'a\nb', 'a\r\nb\n', true],
@@ -122,6 +126,22 @@ const COMPARISONS: Array<[FieldKind, unknown, unknown, boolean]> = [
   ['raw', [{ value: 'x' }], ['x'], true],
   ['raw', 5, 6, false],
 ];
+
+describe('number and text custom fields convert between numbers and strings', () => {
+  it('a numeric string for a number field is sent as a number; a non-number fails in Russian', () => {
+    const api = apiOf('cloud');
+    expect(encodeValue(api, field('number'), '3.5')).toBe(3.5);
+    expect(encodeValue(api, field('number'), ' 8 ')).toBe(8);
+    expect(encodeValue(api, field('number'), 8)).toBe(8);
+    expect(encodeValue(api, field('number'), '')).toBeNull();
+    expect(() => encodeValue(api, field('number'), 'восемь')).toThrow('поле «My number» числовое, а значение «восемь» не число');
+  });
+
+  it('a number for a text field is sent as its text', () => {
+    expect(encodeValue(apiOf('dc'), field('string'), 42)).toBe('42');
+    expect(encodeValue(apiOf('dc'), field('string'), 'x')).toBe('x');
+  });
+});
 
 describe('sameValue', () => {
   it.each(COMPARISONS)('%s: %j vs %j → %s', (kind, current, desired, same) => {

@@ -9,8 +9,9 @@ export const STANDARD_FIELDS = ['summary', 'description', 'duedate', 'labels', '
  * - option   — schema.type "option" (select list, radio buttons): sent as {value: "High"}, read back as the value;
  * - options  — schema.type "array", items "option" (multi select, checkboxes): [{value: "a"}, …] ↔ ["a", …], a set;
  * - user     — schema.type "user" (user picker): Cloud {accountId}, DC {name} ↔ the id / name string;
- * - number   — schema.type "number"; string — schema.type "string" (text field); date — schema.type "date"
- *              ('YYYY-MM-DD'): as is both ways;
+ * - number   — schema.type "number": a numeric string is sent as a number (not a number → a clear failure);
+ * - string   — schema.type "string" (text field): a number is sent as its text;
+ * - date     — schema.type "date" ('YYYY-MM-DD'): as is both ways;
  * - textarea — schema.type "string" with schema.custom …customfieldtypes:textarea: Cloud v3 takes and returns
  *              an ADF document, DC v2 plain text;
  * - raw      — anything else (cascading selects, multi user pickers, app fields…): sent as given, read back raw.
@@ -125,15 +126,24 @@ export function encodeValue(api: JiraApi, field: ResolvedField, desired: unknown
     case 'priority':
       return desired === null ? null : { name: String(desired) };
     default:
-      return encodeCustom(api, field.kind ?? 'raw', desired);
+      return encodeCustom(api, field, desired);
   }
 }
 
 /** Jira's shape of a plain custom value (see FieldKind); an object (or an array of objects) is sent as given. */
-function encodeCustom(api: JiraApi, kind: FieldKind, desired: unknown): unknown {
+function encodeCustom(api: JiraApi, field: ResolvedField, desired: unknown): unknown {
   if (isObject(desired)) return desired;
   const empty = desired === null || desired === undefined || desired === '';
-  switch (kind) {
+  switch (field.kind ?? 'raw') {
+    case 'number': {
+      if (empty) return null;
+      if (typeof desired !== 'string') return desired;
+      const number = Number(desired.trim());
+      if (desired.trim() === '' || Number.isNaN(number)) throw new CommandFailure(`поле «${field.name}» числовое, а значение «${desired}» не число`);
+      return number;
+    }
+    case 'string':
+      return typeof desired === 'number' ? String(desired) : desired;
     case 'option':
       return empty ? null : { value: String(desired) };
     case 'options': {
@@ -180,9 +190,13 @@ export function sameValue(field: ResolvedField, current: unknown, desired: unkno
 /** `current` is the plain value readValue gave; `desired` the hub's (plain, or in Jira's shape). */
 function sameCustomValue(kind: FieldKind, current: unknown, desired: unknown): boolean {
   switch (kind) {
+    case 'string': {
+      // a number given for a text field is sent as its text (encodeCustom): compare the same way
+      const text = (v: unknown) => (typeof v === 'number' ? String(v) : v);
+      return JSON.stringify(plain(text(current))) === JSON.stringify(plain(text(desired)));
+    }
     case 'option':
     case 'user':
-    case 'string':
     case 'date':
       return JSON.stringify(plain(current)) === JSON.stringify(plain(desired));
     case 'options': {

@@ -11,16 +11,35 @@ afterAll(() => {
 });
 
 describe('FileJournal', () => {
-  it('a dropped result is forgotten across restarts, the created key is kept', () => {
+  it('a dropped result is forgotten across restarts, with its created key and create attempt', () => {
     const path = join(dir, 'dropped.jsonl');
     const first = new FileJournal(path);
-    first.recordCreated(9, 'AURORA-30');
+    first.recordCreated(9, 'AURORA-30', { summary: 'A', project: 'AURORA' });
+    first.recordCreateAttempt(10, 'B', 'AURORA');
     first.recordResult(9, { status: 'done', result: { key: 'AURORA-30', created: true } }, null);
     first.dropResult(9);
+    first.dropResult(10);
+    expect([first.createdKeyFor(9), first.createAttemptFor(10)]).toEqual([undefined, undefined]);
     first.close();
     const second = new FileJournal(path);
     expect(second.pendingResults()).toEqual([]);
-    expect(second.createdKeyFor(9)).toBe('AURORA-30');
+    expect([second.createdKeyFor(9), second.createAttemptFor(10)]).toEqual([undefined, undefined]);
+    second.close();
+  });
+
+  it('a created key or attempt made for another summary or project is ignored (ids are reused by a new hub)', () => {
+    const path = join(dir, 'origin.jsonl');
+    const first = new FileJournal(path);
+    first.recordCreated(5, 'AURORA-5', { summary: 'Старая', project: 'AURORA' });
+    first.recordCreateAttempt(6, 'Старая 6', 'AURORA');
+    first.close();
+    const second = new FileJournal(path);
+    expect(second.createdKeyFor(5, { summary: 'Старая', project: 'AURORA' })).toBe('AURORA-5');
+    expect(second.createdKeyFor(5, { summary: 'Новая', project: 'AURORA' })).toBeUndefined();
+    expect(second.createdKeyFor(5, { summary: 'Старая', project: 'OTHER' })).toBeUndefined();
+    expect(second.createAttemptFor(6, { summary: 'Старая 6', project: 'AURORA' })).toEqual({ summary: 'Старая 6', project: 'AURORA', at: expect.any(String) });
+    expect(second.createAttemptFor(6, { summary: 'Новая 6', project: 'AURORA' })).toBeUndefined();
+    expect(second.createAttemptFor(6, { summary: 'Старая 6', project: 'OTHER' })).toBeUndefined();
     second.close();
   });
 
@@ -68,18 +87,16 @@ describe('FileJournal', () => {
     expect(readFileSync(path, 'utf8')).not.toContain('create_attempt');
   });
 
-  it('keeps a create attempt across restarts until the result is acknowledged (a dropped result keeps it)', () => {
+  it('keeps a create attempt across restarts until the result is acknowledged', () => {
     const path = join(dir, 'attempt-ack.jsonl');
     const first = new FileJournal(path);
     first.recordCreateAttempt(12, 'Задача 12');
     first.recordResult(12, { status: 'failed', error: 'HTTP 400: x' }, null);
-    first.dropResult(12);
     first.close();
 
     const second = new FileJournal(path);
     expect(second.createAttemptFor(12)).toEqual({ summary: 'Задача 12', at: expect.any(String) });
-    expect(second.pendingResults()).toEqual([]);
-    second.recordResult(12, { status: 'failed', error: 'HTTP 400: x' }, null);
+    expect(second.pendingResults()).toHaveLength(1);
     second.markAcknowledged(12);
     expect(second.createAttemptFor(12)).toBeUndefined();
     second.close();

@@ -5,19 +5,32 @@ import type { ReportBody } from './types.js';
 /** A POST /issue sent for a command whose answer (the key) was never recorded: Jira may or may not hold the issue. */
 export interface CreateAttempt {
   summary: string;
+  /** The project the issue was to be created in (absent in entries written before it was recorded). */
+  project?: string;
   /** When the attempt was journaled (ISO time), kept as is through compaction. */
   at: string;
 }
 
-/** What executors need: the key an earlier delivery of the same command created (Jira search lags behind). */
+/** The command a created key or a create attempt belongs to: its summary (trimmed) and project. */
+export interface CreateOrigin {
+  summary: string;
+  project: string;
+}
+
+/**
+ * What executors need: the key an earlier delivery of the same command created (Jira search lags behind).
+ * Command ids are the hub's: a new hub database hands out the same ids again, so a key and an attempt carry
+ * the summary and project they were made for, and a lookup with `origin` ignores an entry made for another
+ * command (an entry written without them, by an older agent, is taken as matching).
+ */
 export interface CreatedKeyJournal {
-  createdKeyFor(commandId: number): string | undefined;
+  createdKeyFor(commandId: number, origin?: CreateOrigin): string | undefined;
   /** Also clears the command's create attempt. */
-  recordCreated(commandId: number, key: string): void;
-  /** The create attempt journaled for the command and not yet cleared (by its key, or the result's acknowledgement). */
-  createAttemptFor(commandId: number): CreateAttempt | undefined;
+  recordCreated(commandId: number, key: string, origin?: CreateOrigin): void;
+  /** The create attempt journaled for the command and not yet cleared (by its key, or the result's acknowledgement or drop). */
+  createAttemptFor(commandId: number, origin?: CreateOrigin): CreateAttempt | undefined;
   /** Written (durably) just before POST /issue, so a lost answer is known to a retry or a re-delivery. */
-  recordCreateAttempt(commandId: number, summary: string): void;
+  recordCreateAttempt(commandId: number, summary: string, project?: string): void;
 }
 
 export interface PendingResult {
@@ -33,9 +46,9 @@ export interface AgentJournal extends CreatedKeyJournal {
   recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void;
   markAcknowledged(commandId: number): void;
   /**
-   * Forgets a result the hub refused outright (404/409…): the hub holds no terminal status for the command,
-   * so a key ensure_issue created for it is kept (a later delivery of the command must not create another),
-   * and so is a create attempt whose key was never recorded.
+   * Forgets a result the hub refused outright (404/409…), with the command's created key and create attempt:
+   * the hub does not know the command (e.g. a new hub database, which hands the same ids out again for other
+   * commands), so nothing journaled for the id may be reused.
    */
   dropResult(commandId: number): void;
   /** Unacknowledged results, oldest first. */
@@ -46,7 +59,7 @@ export interface AgentJournal extends CreatedKeyJournal {
 
 /** One line of the journal file. */
 type Entry =
-  | { command_id: number; created_key: string; at: string }
+  | { command_id: number; created_key: string; summary?: string; project?: string; at: string }
   | { command_id: number; create_attempt: CreateAttempt; at: string }
   | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string }
@@ -54,7 +67,7 @@ type Entry =
 
 /** Journal state, rebuilt by replaying entries. */
 class JournalState {
-  readonly created = new Map<number, string>();
+  readonly created = new Map<number, { key: string; summary?: string; project?: string }>();
   readonly attempts = new Map<number, CreateAttempt>();
   readonly pending = new Map<number, ReportBody>();
   lastCall: string | null = null;
@@ -62,7 +75,7 @@ class JournalState {
 
   apply(entry: Entry): void {
     if ('created_key' in entry) {
-      this.created.set(entry.command_id, entry.created_key);
+      this.created.set(entry.command_id, { key: entry.created_key, summary: entry.summary, project: entry.project });
       this.attempts.delete(entry.command_id);
     } else if ('create_attempt' in entry) {
       this.attempts.set(entry.command_id, entry.create_attempt);
@@ -71,6 +84,8 @@ class JournalState {
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
     } else if (entry.state === 'dropped') {
       this.pending.delete(entry.command_id);
+      this.created.delete(entry.command_id);
+      this.attempts.delete(entry.command_id);
     } else {
       this.pending.delete(entry.command_id);
       this.created.delete(entry.command_id);
@@ -84,11 +99,19 @@ class JournalState {
   compacted(at: string): Entry[] {
     const entries: Entry[] = [];
     if (this.lastAcknowledged !== null) entries.push({ command_id: this.lastAcknowledged, state: 'acknowledged', last_jira_call_at: this.lastCall, at });
-    for (const [command_id, created_key] of this.created) entries.push({ command_id, created_key, at });
+    for (const [command_id, { key, summary, project }] of this.created) entries.push({ command_id, created_key: key, summary, project, at });
     for (const [command_id, create_attempt] of this.attempts) entries.push({ command_id, create_attempt, at });
     for (const [command_id, report] of this.pending) entries.push({ command_id, state: 'pending', report, last_jira_call_at: this.lastCall, at });
     return entries;
   }
+}
+
+/** An entry made for `origin`'s command (fields the entry lacks, from an older agent, are not compared). */
+function matches(entry: { summary?: string; project?: string }, origin: CreateOrigin | undefined): boolean {
+  if (!origin) return true;
+  if (entry.summary !== undefined && entry.summary.trim() !== origin.summary.trim()) return false;
+  if (entry.project !== undefined && entry.project !== origin.project) return false;
+  return true;
 }
 
 abstract class BaseJournal implements AgentJournal {
@@ -96,21 +119,23 @@ abstract class BaseJournal implements AgentJournal {
 
   protected abstract append(entry: Entry): void;
 
-  createdKeyFor(commandId: number): string | undefined {
-    return this.state.created.get(commandId);
+  createdKeyFor(commandId: number, origin?: CreateOrigin): string | undefined {
+    const created = this.state.created.get(commandId);
+    return created && matches(created, origin) ? created.key : undefined;
   }
 
-  recordCreated(commandId: number, key: string): void {
-    this.write({ command_id: commandId, created_key: key, at: new Date().toISOString() });
+  recordCreated(commandId: number, key: string, origin?: CreateOrigin): void {
+    this.write({ command_id: commandId, created_key: key, ...(origin ? { summary: origin.summary, project: origin.project } : {}), at: new Date().toISOString() });
   }
 
-  createAttemptFor(commandId: number): CreateAttempt | undefined {
-    return this.state.attempts.get(commandId);
+  createAttemptFor(commandId: number, origin?: CreateOrigin): CreateAttempt | undefined {
+    const attempt = this.state.attempts.get(commandId);
+    return attempt && matches(attempt, origin) ? attempt : undefined;
   }
 
-  recordCreateAttempt(commandId: number, summary: string): void {
+  recordCreateAttempt(commandId: number, summary: string, project?: string): void {
     const at = new Date().toISOString();
-    this.write({ command_id: commandId, create_attempt: { summary, at }, at });
+    this.write({ command_id: commandId, create_attempt: { summary, ...(project !== undefined ? { project } : {}), at }, at });
   }
 
   recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void {

@@ -96,6 +96,9 @@ describe.each(FLAVORS)('refresh on %s', (flavor) => {
     expect(searches.length).toBe(Math.ceil(h.sim.listIssues().length / 2));
     if (flavor === 'cloud') {
       expect(searches[1]!.body).toMatchObject({ nextPageToken: expect.any(String) });
+      // the issues themselves are read with bulkfetch, in chunks of at most 100 ids
+      const fetches = h.sim.requests.filter((r) => r.path.endsWith('/issue/bulkfetch'));
+      expect(fetches.length).toBe(Math.ceil(h.sim.listIssues().length / 100));
     } else {
       expect(searches.map((s) => (s.body as { startAt: number }).startAt)).toEqual(searches.map((_, i) => i * 2));
     }
@@ -146,9 +149,12 @@ describe('refresh on cloud while search is stale (no read-after-write consistenc
 
     const byKeys = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 12, type: 'refresh', params: { keys: [key] } }, ctx));
     expect(byKeys.issues).toEqual([expect.objectContaining({ key, status: 'Done', labels: ['свежая'] })]);
-    // the search itself is stale: a JQL refresh still sees the old state
+    // the search itself is stale, but a JQL refresh only takes the ids from it and reads the issues with bulkfetch
+    h.sim.clearRequests();
     const byJql = resultOf<{ issues: HubIssue[] }>(await executeCommand({ id: 13, type: 'refresh', params: { jql: `key = ${key}` } }, ctx));
-    expect(byJql.issues).toEqual([expect.objectContaining({ key, status: 'To Do', labels: [] })]);
+    expect(byJql.issues).toEqual([expect.objectContaining({ key, status: 'Done', labels: ['свежая'] })]);
+    expect(h.sim.requests.filter((r) => r.path.endsWith('/search/jql')).map((r) => (r.body as { fields: string[] }).fields)).toEqual([['id']]);
+    expect(h.sim.requests.filter((r) => r.path.endsWith('/issue/bulkfetch'))).toHaveLength(1);
   });
 });
 

@@ -22,7 +22,7 @@ export interface ClaimedCommand extends AgentCommand {
  */
 export type CommandOutcome =
   | { status: 'done'; result: Record<string, unknown> }
-  | { status: 'failed'; error: string; outage?: boolean; stopped?: boolean };
+  | { status: 'failed'; error: string; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
 
 /** Body of `POST /agent/commands/{id}/result`. */
 export interface ReportBody {

@@ -1,4 +1,5 @@
-import { CommandStopped } from '../command-failure.js';
+import { CommandStopped, RetryLater } from '../command-failure.js';
+import { JiraHttpError } from '../jira-client.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
 import { sleep as realSleep } from '../sleep.js';
 import { encodeValue, resolveField } from '../field-values.js';
@@ -16,13 +17,17 @@ export function duplicateSearchJql(project: string, summary: string): string {
   return phrase ? `${projectClause} AND summary ~ "\\"${phrase}\\"" ORDER BY created ASC` : `${projectClause} ORDER BY created ASC`;
 }
 
+/** Answers to POST /issue after which Jira may still have created the issue. */
+const CREATE_MAYBE_DONE = new Set([500, 502, 504]);
+
 /** ensure_issue's waits before each re-search after a create whose answer was lost: about a minute in all. */
 export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
 
 /**
  * ensure_issue → {key, created}.
  * 1. The journal: a key created by an earlier delivery of this command wins (Jira search is eventually
- *    consistent, so a just-created issue may not be found yet).
+ *    consistent, so a just-created issue may not be found yet) — if it was journaled for the same summary and
+ *    project (a new hub database reuses command ids); so does a create attempt below.
  * 2. A duplicate search in the project, comparing summaries exactly (after trimming) on the client; the oldest wins.
  * 3. If the journal holds a create attempt for this command (a POST /issue was sent but its answer, the key,
  *    never recorded: e.g. a network error after Jira created the issue) and search found nothing, search
@@ -31,24 +36,27 @@ export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
  *    `created: true` (likewise when the first search already finds it). Without an attempt, a found issue
  *    is someone else's: `created: false`.
  * 4. Journal the create attempt, create, then record the key in the journal at once (clearing the attempt).
+ *    A 500/502/504 answer is taken as a lost answer: search again as in 3; an issue found is the one created,
+ *    else RetryLater (the loop runs the command again like after an outage, bounded; never `failed` at once).
  */
 export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
-  const earlier = ctx.journal.createdKeyFor(cmd.id);
+  const summary = requireString(cmd.params, 'summary').trim();
+  const origin = { summary, project: ctx.project };
+  const earlier = ctx.journal.createdKeyFor(cmd.id, origin);
   if (earlier) return { key: earlier, created: true };
 
-  const summary = requireString(cmd.params, 'summary').trim();
   const issueType = requireString(cmd.params, 'issue_type');
   const description = optionalString(cmd.params, 'description');
   const parent = optionalString(cmd.params, 'parent');
   const extra = optionalObject(cmd.params, 'fields') ?? {};
   const api = JiraApi.for(ctx.client);
 
-  const attempt = ctx.journal.createAttemptFor(cmd.id);
+  const attempt = ctx.journal.createAttemptFor(cmd.id, origin);
   let duplicate = await findDuplicate(api, ctx.project, summary);
   if (!duplicate && attempt) duplicate = await recheck(api, ctx, summary, attempt.at);
   if (duplicate) {
     if (!attempt) return { key: duplicate.key, created: false };
-    ctx.journal.recordCreated(cmd.id, duplicate.key);
+    ctx.journal.recordCreated(cmd.id, duplicate.key, origin);
     return { key: duplicate.key, created: true };
   }
 
@@ -63,9 +71,20 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     const field = await resolveField(api, name);
     fields[field.id] = encodeValue(api, field, value);
   }
-  ctx.journal.recordCreateAttempt(cmd.id, summary);
-  const created = await api.createIssue(fields);
-  ctx.journal.recordCreated(cmd.id, created.key);
+  ctx.journal.recordCreateAttempt(cmd.id, summary, ctx.project);
+  let created: { key: string };
+  try {
+    created = await api.createIssue(fields);
+  } catch (error) {
+    // A 500/502/504 may come after Jira created the issue: like a lost answer, the attempt stays journaled and
+    // search is tried again with back-off; if the issue still does not show, the loop runs the command again
+    // (as for an outage), which searches once more before creating.
+    if (!(error instanceof JiraHttpError && CREATE_MAYBE_DONE.has(error.status))) throw error;
+    const found = await recheck(api, ctx, summary, ctx.journal.createAttemptFor(cmd.id)?.at ?? new Date().toISOString());
+    if (!found) throw new RetryLater(error.message);
+    created = found;
+  }
+  ctx.journal.recordCreated(cmd.id, created.key, origin);
   return { key: created.key, created: true };
 }
 

@@ -12,7 +12,9 @@ const KEYS_PER_BULKFETCH = 100;
 
 /**
  * refresh → {issues, links, missing_keys?}.
- * By JQL: every page of the search. By keys on Cloud: POST /issue/bulkfetch by 100 keys (it reads the database,
+ * By JQL: every page of the search; on Cloud the search gives only the ids (in its order), and the issues are
+ * read with POST /issue/bulkfetch by 100 (the search index may still hold their state from before this batch's
+ * writes; an id bulkfetch no longer returns is left out). By keys on Cloud: POST /issue/bulkfetch by 100 keys (it reads the database,
  * while /search/jql may serve the state before the writes this batch just made); a key it does not return is
  * missing. By keys on DC: `key in (…)` searches of 50 keys; a key the search does not return (not indexed yet,
  * or gone) is read with GET /issue/{key}, and only a 404 makes it missing.
@@ -39,7 +41,7 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
   if (Array.isArray(keys) && keys.length > 0 && jql === undefined) {
     ({ issues, missing } = api.flavor === 'cloud' ? await byKeysCloud(api, keys.map(String), fields) : await byKeys(api, keys.map(String), fields));
   } else if (typeof jql === 'string' && jql.trim() !== '' && keys === undefined) {
-    issues = await api.search(jql, fields);
+    issues = api.flavor === 'cloud' ? await byJqlCloud(api, jql, fields) : await api.search(jql, fields);
   } else {
     throw new CommandFailure('refresh: нужен либо непустой список keys, либо непустой jql');
   }
@@ -54,6 +56,16 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
 
 function normalizeKeys(keys: string[]): string[] {
   return [...new Set(keys.map((k) => k.trim().toUpperCase()))];
+}
+
+async function byJqlCloud(api: JiraApi, jql: string, fields: string[]): Promise<JiraIssue[]> {
+  const ids = [...new Set((await api.search(jql, ['id'])).map((issue) => issue.id))];
+  const byId = new Map<string, JiraIssue>();
+  for (let i = 0; i < ids.length; i += KEYS_PER_BULKFETCH) {
+    const answer = await api.bulkFetch(ids.slice(i, i + KEYS_PER_BULKFETCH), fields);
+    for (const issue of answer.issues) byId.set(issue.id, issue);
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 async function byKeysCloud(api: JiraApi, keys: string[], fields: string[]): Promise<{ issues: JiraIssue[]; missing: string[] }> {
