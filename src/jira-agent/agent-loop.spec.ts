@@ -389,4 +389,24 @@ describe('runAgent', () => {
     expect(h.sim.listIssues().filter((i) => i.summary === summaryText)).toHaveLength(0);
     expect(journal.createAttemptFor(64)).toEqual({ summary: summaryText, at: expect.any(String) });
   });
+
+  it('a stop during a Jira request in flight: the command is neither reported nor retried, it stays claimed', async () => {
+    const { hub, stop, sleeps, options } = await setup('dc');
+    const key = issue('Остановка во время запроса');
+    hub.enqueue({ id: 65, type: 'ensure_status', params: { key, path: ['Done'] } });
+    const hanging = ((_url: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init!.signal!;
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        setTimeout(() => stop.abort(), 5); // SIGTERM while Jira has not answered yet
+      })) as typeof fetch;
+    const jira = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, stopSignal: stop.signal, sleep: async () => undefined, fetch: hanging });
+    const journal = new MemoryJournal();
+    const summary = await runAgent({ ...options, jira, journal });
+    expect(summary).toEqual({ executed: 0, reported: 0, stoppedBy: 'signal' });
+    expect(hub.reports).toEqual([]);
+    expect(hub.claimedCommand?.id).toBe(65);
+    expect(journal.pendingResults()).toEqual([]);
+    expect(sleeps).toEqual([]); // no outage back-off either
+  });
 });

@@ -29,6 +29,16 @@ const puts = () => h.sim.requests.filter((r) => r.method === 'PUT');
 const adf = (...lines: string[]) => ({ type: 'doc', version: 1, content: lines.map((line) => ({ type: 'paragraph', content: [{ type: 'text', text: line }] })) });
 
 describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
+  it('a repeat given in Jira\'s shape ({id} options, an ADF text area) changes nothing', async () => {
+    const key = issue(`Jira shape ${flavor}`);
+    const params = { key, Severity: 'High', Platforms: ['web', 'ios'], Notes: 'Строка 1\nСтрока 2' };
+    expect(await run(flavor, 'ensure_fields', params)).toEqual({ status: 'done', result: { changed: ['Severity', 'Platforms', 'Notes'] } });
+    h.sim.clearRequests();
+    const again = { key, Severity: { id: '100700' }, Platforms: [{ id: '100711' }, { value: 'web' }], Notes: adf('Строка 1', 'Строка 2') };
+    expect(await run(flavor, 'ensure_fields', again)).toEqual({ status: 'done', result: { changed: [] } });
+    expect(puts()).toEqual([]);
+  });
+
   // users are read inside the tests, once the simulator has started
   const reviewer = () => (flavor === 'cloud' ? h.sim.store.seed.users[1]!.accountId : h.sim.store.seed.users[1]!.name);
 

@@ -353,6 +353,11 @@ describe('ensure_sprint ambiguity', () => {
         expect(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 9 } });
         expect(other.sim.sprintsOf(key)).toEqual(['Спринт команды']);
       }
+      // The kanban board is not asked for sprints at all (it would answer 400); scrum and simple ones are.
+      const sprintReads = other.sim.requests.filter((r) => /^\/rest\/agile\/1\.0\/board\/\d+\/sprint$/.test(r.path)).map((r) => r.path);
+      expect(sprintReads.length).toBeGreaterThan(0);
+      expect(sprintReads.filter((p) => p.includes('/board/3/'))).toEqual([]);
+      expect(new Set(sprintReads)).toEqual(new Set([1, 2, 4].map((id) => `/rest/agile/1.0/board/${id}/sprint`)));
     } finally {
       await other.sim.stop();
     }

@@ -7,7 +7,7 @@ import { ensureLink } from './commands/ensure-link.js';
 import { ensureSprint } from './commands/ensure-sprint.js';
 import { ensureStatus } from './commands/ensure-status.js';
 import { refresh } from './commands/refresh.js';
-import { JiraHttpError, JiraNetworkError } from './jira-client.js';
+import { JiraHttpError, JiraNetworkError, JiraStoppedError } from './jira-client.js';
 import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
 
 export type { ExecutorContext } from './commands/context.js';
@@ -28,7 +28,7 @@ const EXECUTORS: Record<CommandType, Executor> = {
  * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
  * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
  * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it;
- * an execution the stop signal ended midway is marked `stopped`: the loop neither reports nor retries it.
+ * an execution the stop signal ended midway (a wait, or a Jira request: JiraStoppedError) is marked `stopped`: the loop neither reports nor retries it.
  */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
   const executor = EXECUTORS[cmd.type as CommandType] as Executor | undefined;
@@ -36,7 +36,7 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   try {
     return { status: 'done', result: await executor(cmd, ctx) };
   } catch (error) {
-    if (error instanceof CommandStopped) return { status: 'failed', error: error.message, stopped: true };
+    if (error instanceof CommandStopped || error instanceof JiraStoppedError) return { status: 'failed', error: error.message, stopped: true };
     if (!isOutage(error)) return { status: 'failed', error: failureText(error) };
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
     return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };

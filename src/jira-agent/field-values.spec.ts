@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { encodeValue, fieldKind, readValue, sameValue, type FieldKind, type ResolvedField } from './field-values.js';
+import { encodeValue, fieldKind, readOptionIds, readValue, sameValue, type FieldKind, type ResolvedField } from './field-values.js';
 import { JiraApi } from './jira-api.js';
 import { JiraClient, type JiraFlavor } from './jira-client.js';
 
@@ -146,5 +146,37 @@ describe('number and text custom fields convert between numbers and strings', ()
 describe('sameValue', () => {
   it.each(COMPARISONS)('%s: %j vs %j → %s', (kind, current, desired, same) => {
     expect(sameValue(field(kind), current, desired)).toBe(same);
+  });
+});
+
+// A desired value already in Jira's shape against the value read back: [kind, flavor, Jira's answer, desired, same?]
+const JIRA_SHAPED: Array<[FieldKind, JiraFlavor, unknown, unknown, boolean]> = [
+  ['textarea', 'cloud', adf('Строка 1', 'Строка 2'), adf('Строка 1', 'Строка 2'), true],
+  ['textarea', 'cloud', adf('Строка 1', 'Строка 2'), adf('Строка 1', 'Другая'), false],
+  ['textarea', 'dc', 'Строка 1\nСтрока 2', adf('Строка 1', 'Строка 2'), true],
+  ['textarea', 'cloud', null, adf(''), true],
+  ['option', 'cloud', { self: 'x', value: 'High', id: '10001' }, { value: 'High' }, true],
+  ['option', 'cloud', { self: 'x', value: 'High', id: '10001' }, { value: 'Low' }, false],
+  ['option', 'cloud', { self: 'x', value: 'High', id: '10001' }, { id: '10001' }, true],
+  ['option', 'dc', { self: 'x', value: 'High', id: '10001' }, { id: 10001 }, true],
+  ['option', 'cloud', { self: 'x', value: 'High', id: '10001' }, { id: '10002' }, false],
+  ['option', 'cloud', null, { id: '10001' }, false],
+  ['options', 'cloud', [{ value: 'a', id: '1' }, { value: 'b', id: '2' }], [{ id: '2' }, { id: '1' }], true],
+  ['options', 'dc', [{ value: 'a', id: '1' }, { value: 'b', id: '2' }], [{ id: '1' }, { value: 'b' }], true],
+  ['options', 'cloud', [{ value: 'a', id: '1' }, { value: 'b', id: '2' }], [{ id: '1' }, { id: '3' }], false],
+  ['options', 'cloud', [{ value: 'a', id: '1' }], [{ id: '1' }, 'b'], false],
+];
+
+describe('a desired value in Jira\'s shape equals the plain value read back', () => {
+  it.each(JIRA_SHAPED)('%s on %s: %j vs %j → %s', (kind, flavor, answer, desired, same) => {
+    const api = apiOf(flavor);
+    expect(sameValue(field(kind), readValue(api, field(kind), answer), desired, readOptionIds(answer))).toBe(same);
+  });
+
+  it('readOptionIds keeps the ids Jira returned (id → value)', () => {
+    expect(readOptionIds({ self: 'x', value: 'High', id: '10001' })).toEqual(new Map([['10001', 'High']]));
+    expect(readOptionIds([{ value: 'a', id: '1' }, { value: 'b', id: 2 }])).toEqual(new Map<string, unknown>([['1', 'a'], ['2', 'b']]));
+    expect(readOptionIds(null)).toEqual(new Map());
+    expect(readOptionIds('text')).toEqual(new Map());
   });
 });

@@ -1,3 +1,4 @@
+import { adfToText } from './adf.js';
 import type { JiraApi, JiraFieldMeta } from './jira-api.js';
 import { CommandFailure } from './command-failure.js';
 
@@ -112,6 +113,18 @@ function readCustom(api: JiraApi, kind: FieldKind, raw: unknown): unknown {
   }
 }
 
+/**
+ * The option ids of a select / multi-select value as Jira returned it ({value, id, self} or a list of them),
+ * id → value: the hub's value readValue gives drops them, but a desired option given as {id} is compared by id.
+ */
+export function readOptionIds(raw: unknown): Map<string, unknown> {
+  const ids = new Map<string, unknown>();
+  for (const v of Array.isArray(raw) ? raw : [raw]) {
+    if (isObject(v) && (typeof v.id === 'string' || typeof v.id === 'number')) ids.set(String(v.id), v.value);
+  }
+  return ids;
+}
+
 /** The value to send to Jira for a desired hub value. */
 export function encodeValue(api: JiraApi, field: ResolvedField, desired: unknown): unknown {
   switch (field.name) {
@@ -169,8 +182,11 @@ function plain(v: unknown): unknown {
   return v === undefined || v === '' ? null : v;
 }
 
-/** Whether the current value already equals the desired one (labels as sets, null = empty, text by content). */
-export function sameValue(field: ResolvedField, current: unknown, desired: unknown): boolean {
+/**
+ * Whether the current value already equals the desired one (labels as sets, null = empty, text by content).
+ * `optionIds` (readOptionIds of Jira's answer) lets a desired option given as {id} match the option read back.
+ */
+export function sameValue(field: ResolvedField, current: unknown, desired: unknown, optionIds: Map<string, unknown> = new Map()): boolean {
   switch (field.name) {
     case 'summary':
       return typeof current === 'string' && current.trim() === String(desired).trim();
@@ -183,32 +199,42 @@ export function sameValue(field: ResolvedField, current: unknown, desired: unkno
     case 'priority':
       return emptyToNull(current) === emptyToNull(desired);
     default:
-      return sameCustomValue(field.kind ?? 'raw', current, desired);
+      return sameCustomValue(field.kind ?? 'raw', current, desired, optionIds);
   }
 }
 
+/** A desired option in Jira's shape → the value to compare: {value} its value, {id} the value of that option read back. */
+function desiredOption(v: unknown, optionIds: Map<string, unknown>): unknown {
+  if (!isObject(v) || v.value !== undefined || (typeof v.id !== 'string' && typeof v.id !== 'number')) return plain(v);
+  // {id} alone: equal only to the option of that id read back (an id not there matches no value read back)
+  return optionIds.has(String(v.id)) ? optionIds.get(String(v.id)) : { missingOptionId: String(v.id) };
+}
+
 /** `current` is the plain value readValue gave; `desired` the hub's (plain, or in Jira's shape). */
-function sameCustomValue(kind: FieldKind, current: unknown, desired: unknown): boolean {
+function sameCustomValue(kind: FieldKind, current: unknown, desired: unknown, optionIds: Map<string, unknown>): boolean {
   switch (kind) {
+    case 'option':
+      return JSON.stringify(plain(current)) === JSON.stringify(desiredOption(desired, optionIds) ?? null);
     case 'string': {
       // a number given for a text field is sent as its text (encodeCustom): compare the same way
       const text = (v: unknown) => (typeof v === 'number' ? String(v) : v);
       return JSON.stringify(plain(text(current))) === JSON.stringify(plain(text(desired)));
     }
-    case 'option':
     case 'user':
     case 'date':
       return JSON.stringify(plain(current)) === JSON.stringify(plain(desired));
     case 'options': {
       const list = (v: unknown) => (v === null || v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]);
-      return sameSet(list(plain(current)), list(plain(desired)));
+      const wanted = list(desired).map((v) => desiredOption(v, optionIds));
+      return sameSet(list(plain(current)), wanted.map((v) => (isObject(v) ? JSON.stringify(v) : v)));
     }
     case 'number': {
       const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
       return num(current) === num(desired);
     }
     case 'textarea':
-      return normalizeText(current) === normalizeText(desired);
+      // an ADF document given for a Cloud text area compares by its text, as the value read back does
+      return normalizeText(current) === normalizeText(isObject(desired) ? adfToText(desired) : desired);
     default:
       return sameCustom(current, desired);
   }

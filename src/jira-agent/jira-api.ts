@@ -54,6 +54,8 @@ const apis = new WeakMap<JiraClient, JiraApi>();
  */
 export class JiraApi {
   private fieldsCache: JiraFieldMeta[] | undefined;
+  /** The field list was read again for a missing name since the last clearFieldCache (once per settings version). */
+  private refetchedForMissing = false;
 
   private constructor(readonly client: JiraClient) {}
 
@@ -243,9 +245,13 @@ export class JiraApi {
     return this.fieldsCache;
   }
 
-  /** Forgets the field list (the hub's settings changed): the next lookup reads GET /field again. */
+  /**
+   * Forgets the field list (the hub's settings changed): the next lookup reads GET /field again, and a name
+   * missing from it may make the list be read once more.
+   */
   clearFieldCache(): void {
     this.fieldsCache = undefined;
+    this.refetchedForMissing = false;
   }
 
   /** The GET /field entry of a field id (undefined when Jira does not list it). */
@@ -266,12 +272,14 @@ export class JiraApi {
 
   /**
    * Field ids for several names (null = not in Jira). A name missing from a field list read earlier makes the
-   * list be read once more, so a field created in Jira after the agent started is found without a restart.
+   * list be read once more, so a field created in Jira after the agent started is found without a restart; this
+   * re-read happens at most once until clearFieldCache (a new settings version), not on every refresh.
    */
   async fieldIdsFor(names: string[]): Promise<Map<string, string | null>> {
     const cachedBefore = this.fieldsCache !== undefined;
     let ids = lookupFields(names, await this.fieldsMeta());
-    if (cachedBefore && [...ids.values()].includes(null)) {
+    if (cachedBefore && !this.refetchedForMissing && [...ids.values()].includes(null)) {
+      this.refetchedForMissing = true;
       this.fieldsCache = undefined;
       ids = lookupFields(names, await this.fieldsMeta());
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { JiraClient, JiraHttpError, JiraNetworkError, jiraErrorText } from './jira-client.js';
+import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText } from './jira-client.js';
 import { startHarness, type SimHarness } from './test-support.js';
 
 let h: SimHarness;
@@ -116,5 +116,51 @@ describe('JiraClient', () => {
     });
     await expect(failing.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
     expect(failing.lastCallAt).toBe(9000);
+  });
+
+  it('the stop signal ends a long Retry-After wait at once with JiraStoppedError', async () => {
+    const stop = new AbortController();
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, stopSignal: stop.signal }); // real sleep
+    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 120 });
+    const started = Date.now();
+    const pending = client.api('GET', '/myself').catch((e: unknown) => e);
+    setTimeout(() => stop.abort(), 50);
+    const error = await pending;
+    expect(error).toBeInstanceOf(JiraStoppedError);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(client.stats()).toEqual({ jiraCalls: 1, rateLimited: 1 }); // not sent again
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('the stop signal aborts a request in flight (combined with the timeout), not retried as a network failure', async () => {
+    const stop = new AbortController();
+    const seen: AbortSignal[] = [];
+    const hanging = ((_url: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init!.signal!;
+        seen.push(signal);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      })) as typeof fetch;
+    const sleeps: number[] = [];
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: stop.signal, fetch: hanging, sleep: async (ms) => void sleeps.push(ms) });
+    const pending = client.api('GET', '/myself').catch((e: unknown) => e);
+    setTimeout(() => stop.abort(), 20);
+    const error = await pending;
+    expect(error).toBeInstanceOf(JiraStoppedError);
+    expect((error as Error).message).toContain('GET /rest/api/2/myself');
+    expect(seen).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    // Once stopped, nothing more is sent.
+    await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraStoppedError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('without a stop, the request timeout still aborts a hanging fetch (a network failure)', async () => {
+    const hanging = ((_url: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason), { once: true });
+      })) as typeof fetch;
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: new AbortController().signal, timeoutMs: 30, maxTries: 1, fetch: hanging });
+    await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
   });
 });

@@ -17,6 +17,11 @@ export interface JiraClientOptions {
   maxRetryAfterMs?: number;
   /** Per-request timeout (default 60000 ms). */
   timeoutMs?: number;
+  /**
+   * The agent's stop signal: ends a retry wait and aborts a request in flight; the request then throws
+   * JiraStoppedError (the command is neither reported nor retried: the hub hands it out again).
+   */
+  stopSignal?: AbortSignal;
   sleep?: Sleep;
   fetch?: typeof fetch;
   now?: () => number;
@@ -34,6 +39,9 @@ export class JiraHttpError extends Error {
 
 /** Jira could not be reached at all (no HTTP status). */
 export class JiraNetworkError extends Error {}
+
+/** The stop signal ended a request (in flight or waiting to be retried); whether a write took effect is unknown. */
+export class JiraStoppedError extends Error {}
 
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
@@ -65,6 +73,7 @@ export class JiraClient {
   private readonly minRetryAfterMs: number;
   private readonly maxRetryAfterMs: number;
   private readonly timeoutMs: number;
+  private readonly stopSignal: AbortSignal | undefined;
   private readonly sleep: Sleep;
   private readonly fetchFn: typeof fetch;
   private readonly now: () => number;
@@ -77,6 +86,7 @@ export class JiraClient {
     this.minRetryAfterMs = options.minRetryAfterMs ?? 5000;
     this.maxRetryAfterMs = Math.max(this.minRetryAfterMs, options.maxRetryAfterMs ?? 300_000);
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.stopSignal = options.stopSignal;
     this.sleep = options.sleep ?? realSleep;
     this.fetchFn = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
@@ -109,6 +119,7 @@ export class JiraClient {
    * then reported as `HTTP 429: …`. 500, 502, 504 and network failures are retried the same way (bounded by
    * maxTries) for idempotent requests only (a lost answer to a write may hide a write that happened), then
    * reported as `HTTP 502: …` or thrown as JiraNetworkError. 2xx bodies are parsed as JSON when present.
+   * The stop signal ends a retry wait or a request in flight with JiraStoppedError (none is sent once it fired).
    */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
@@ -120,16 +131,20 @@ export class JiraClient {
     const idempotent = options.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
 
     for (let attempt = 1; ; attempt++) {
+      this.throwIfStopped(method, url);
       this.jiraCalls++;
       let response: Response;
       let text: string;
       try {
-        response = await this.fetchFn(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        const timeout = AbortSignal.timeout(this.timeoutMs);
+        const signal = this.stopSignal ? AbortSignal.any([this.stopSignal, timeout]) : timeout;
+        response = await this.fetchFn(url, { method, headers, body, signal });
         text = await response.text();
       } catch (error) {
         this.lastCallAt = this.now();
+        this.throwIfStopped(method, url);
         if (idempotent && attempt < this.maxTries) {
-          await this.sleep(this.minRetryAfterMs);
+          await this.retrySleep(this.minRetryAfterMs, method, url);
           continue;
         }
         throw new JiraNetworkError(`Jira недоступна (${method} ${url.pathname}): ${(error as Error).message}`);
@@ -139,11 +154,20 @@ export class JiraClient {
       const rateLimited = RATE_LIMITED.has(response.status);
       if (rateLimited) this.rateLimited++;
       if ((rateLimited || (idempotent && SERVER_ERRORS.has(response.status))) && attempt < this.maxTries) {
-        await this.sleep(this.retryDelayMs(response.headers.get('retry-after')));
+        await this.retrySleep(this.retryDelayMs(response.headers.get('retry-after')), method, url);
         continue;
       }
       throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText));
     }
+  }
+
+  private async retrySleep(ms: number, method: string, url: URL): Promise<void> {
+    await this.sleep(ms, this.stopSignal);
+    this.throwIfStopped(method, url);
+  }
+
+  private throwIfStopped(method: string, url: URL): void {
+    if (this.stopSignal?.aborted) throw new JiraStoppedError(`остановлено во время запроса к Jira (${method} ${url.pathname})`);
   }
 
   private retryDelayMs(header: string | null): number {

@@ -6,7 +6,7 @@ import { FileJournal } from './journal.js';
 export type Env = Record<string, string | undefined>;
 
 /** Jira client settings from the environment: JIRA_URL, JIRA_FLAVOR (cloud|dc), JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (DC). */
-export function jiraClientFromEnv(env: Env): JiraClient {
+export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal): JiraClient {
   const baseUrl = required(env, 'JIRA_URL');
   const flavor = (env.JIRA_FLAVOR ?? 'cloud').trim().toLowerCase();
   if (flavor !== 'cloud' && flavor !== 'dc') throw new Error(`JIRA_FLAVOR должен быть cloud или dc, а не «${flavor}»`);
@@ -16,7 +16,7 @@ export function jiraClientFromEnv(env: Env): JiraClient {
   } else {
     auth = env.JIRA_PAT ? { kind: 'bearer', token: env.JIRA_PAT } : { kind: 'none' };
   }
-  return new JiraClient({ baseUrl, flavor: flavor as JiraFlavor, auth });
+  return new JiraClient({ baseUrl, flavor: flavor as JiraFlavor, auth, stopSignal });
 }
 
 /**
@@ -28,11 +28,12 @@ export function jiraClientFromEnv(env: Env): JiraClient {
 export async function runAgentFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<AgentRunSummary> {
   const hubUrl = required(env, 'HUB_URL');
   const project = required(env, 'JIRA_PROJECT');
-  const jira = jiraClientFromEnv(env);
+  const controller = new AbortController();
+  // The stop signal also ends Jira's retry waits and requests in flight, so SIGTERM is not held up by them.
+  const jira = jiraClientFromEnv(env, controller.signal);
   const journal = new FileJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
   const log = (line: string): void => console.log(`${new Date().toISOString()} agent ${line}`);
 
-  const controller = new AbortController();
   const stop = (): void => controller.abort();
   stopSignal?.addEventListener('abort', stop, { once: true });
   process.once('SIGINT', stop);

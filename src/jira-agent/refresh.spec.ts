@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { executeCommand } from './executors.js';
 import { currentSprintName, toIsoUtc } from './issue-mapper.js';
+import { JiraApi } from './jira-api.js';
 import { JiraClient } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import { FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
@@ -135,6 +136,19 @@ describe.each(FLAVORS)('refresh with settings fields Jira does not know, on %s',
       seed.customFields.pop();
       delete h.sim.getIssue(keys[0]!)!.custom.customfield_10060;
     }
+  });
+});
+
+describe.each(FLAVORS)('refresh with a settings field Jira never gets, on %s', (flavor) => {
+  it('reads the field list again at most once per settings version, not on every refresh', async () => {
+    const ctx = { ...h.ctx(flavor), customFields: ['Никогда'], log: () => undefined };
+    h.sim.clearRequests();
+    const fieldReads = () => h.sim.requests.filter((r) => r.path.endsWith('/field')).length;
+    for (let id = 30; id < 34; id++) expect((await executeCommand({ id, type: 'refresh', params: { keys: [keys[0]] } }, ctx)).status).toBe('done');
+    expect(fieldReads()).toBe(2); // the first read, then one re-read for the missing name
+    JiraApi.for(ctx.client).clearFieldCache(); // a new settings version
+    for (let id = 34; id < 37; id++) expect((await executeCommand({ id, type: 'refresh', params: { keys: [keys[0]] } }, ctx)).status).toBe('done');
+    expect(fieldReads()).toBe(4);
   });
 });
 

@@ -1,6 +1,6 @@
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi } from '../jira-api.js';
-import { encodeValue, readValue, resolveField, sameValue } from '../field-values.js';
+import { encodeValue, readOptionIds, readValue, resolveField, sameValue } from '../field-values.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
@@ -19,8 +19,9 @@ export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Pro
   const changed: string[] = [];
   for (const field of fields) {
     const desired = cmd.params[field.name];
-    const current = readValue(api, field, issue.fields[field.id]);
-    if (sameValue(field, current, desired)) continue;
+    const raw = issue.fields[field.id];
+    const current = readValue(api, field, raw);
+    if (sameValue(field, current, desired, readOptionIds(raw))) continue;
     update[field.id] = encodeValue(api, field, desired);
     changed.push(field.name);
   }

@@ -7,8 +7,8 @@ import type { AgentCommand } from '../types.js';
 
 /**
  * ensure_sprint → {sprint_id}. Finds the sprint by exact name among the active and future sprints of the
- * boards of the issue's project, whatever their type (a sprint shared by several boards counts once); none or
- * several → failed.
+ * scrum and simple boards of the issue's project (kanban boards have no sprints and are not asked; a sprint
+ * shared by several boards counts once); none or several → failed.
  * Moving an issue to the sprint it is in already changes nothing in Jira, so no read comes first.
  */
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
@@ -19,12 +19,13 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
   const found = new Map<number, JiraSprint>();
   for (const board of await api.boards(project)) {
+    if (board.type?.toLowerCase() === 'kanban') continue; // no sprints: asking costs a call and a 400
     let sprints: JiraSprint[];
     try {
       sprints = await api.sprints(board.id, 'active,future');
     } catch (error) {
-      // Boards are not filtered by type: `simple` boards of Cloud team-managed projects have sprints too.
-      // A board without sprints (kanban, or simple with sprints off) answers 400; it cannot hold the sprint.
+      // `simple` boards of Cloud team-managed projects have sprints too, when the feature is on. A board
+      // without sprints (simple with sprints off, or a kanban one of an unexpected type) answers 400.
       if (error instanceof JiraHttpError && error.status === 400) continue;
       throw error;
     }
