@@ -1,20 +1,9 @@
 import { SimError, notFoundIssue } from './errors.js';
 import { JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type JqlQuery } from './jql.js';
-import type { SimSeed, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
+import type { SimSeed, SimSeedIssue, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
 
-/** A decoded change to an issue (flavor-neutral: plain text, accountIds). */
-export interface IssuePatch {
-  summary?: string;
-  description?: string | null;
-  issueType?: string;
-  assignee?: string | null;
-  priority?: string | null;
-  duedate?: string | null;
-  labels?: string[];
-  parent?: string | null;
-  sprintIds?: number[];
-  custom?: Record<string, unknown>;
-}
+/** A decoded change to an issue (flavor-neutral: plain text, accountIds): the editable fields of a seed issue. */
+export type IssuePatch = Partial<Omit<SimSeedIssue, 'project' | 'status' | 'createdAtMs'>>;
 
 /**
  * State and rules of the simulated Jira. Link direction follows real Jira:
