@@ -40,8 +40,8 @@ export class RawClient {
     const data = Buffer.from(JSON.stringify(body));
     return new Promise<string>((resolve) => {
       this.waiting = resolve;
-      this.socket.write(`POST ${path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`);
-      this.socket.write(data);
+      // One write per request, as undici does (it corks the socket around head and body): one packet.
+      this.socket.write(Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`, 'latin1'), data]));
     }).then((text) => JSON.parse(text) as T);
   }
 

@@ -1,0 +1,27 @@
+/** The smallest NestJS app with the hub's two agent routes, doing nothing: a ceiling for the bench. */
+import { Controller, HttpCode, Module, Post, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+@Controller('agent')
+class EmptyAgentController {
+  @Post('claim')
+  @HttpCode(200)
+  claim(): unknown {
+    return { command: { id: 1, type: 'ensure_fields' }, settings_version: 1 };
+  }
+
+  @Post('commands/:id/result')
+  @HttpCode(200)
+  report(): unknown {
+    return {};
+  }
+}
+
+@Module({ controllers: [EmptyAgentController] })
+class EmptyModule {}
+
+export async function emptyNestApp(): Promise<INestApplication> {
+  const app = await NestFactory.create(EmptyModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return app;
+}
