@@ -1,25 +1,49 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { AgentInfo } from '../queue/agent-status.store.js';
 import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
 import { Waiters } from './waiters.js';
 
-/** A claim with the long poll of SPEC 6.2: claim; while nothing and time left, wait for new work and claim again. */
+type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number };
+
+/**
+ * A claim with the long poll of SPEC 6.2: claim; while nothing and time left, wait for new work and
+ * claim again. When the time passes it claims once more (an auto-refresh may have come due meanwhile);
+ * a closed connection or a shutdown answers with what it has, and nothing more is handed out.
+ */
 @Injectable()
-export class ClaimService {
+export class ClaimService implements BeforeApplicationShutdown {
+  private readonly active = new Set<Promise<ClaimAnswer>>();
+
   constructor(
     private readonly delivery: DeliveryService,
     private readonly waiters: Waiters,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
-  async claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
-    const deadline = Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000;
-    let answer = await this.delivery.claim(info);
-    while (!answer.command && Date.now() < deadline && !signal?.aborted) {
-      if (!(await this.waiters.wait(deadline - Date.now(), signal))) break;
-      answer = await this.delivery.claim(info);
+  claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
+    const run = this.poll(info, Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
+    this.active.add(run);
+    void run.finally(() => this.active.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  private async poll(info: AgentInfo, deadline: number, signal?: AbortSignal): Promise<ClaimAnswer> {
+    for (;;) {
+      const ticket = this.waiters.ticket();
+      const answer = await this.delivery.claim(info);
+      if (answer.command || Date.now() >= deadline || signal?.aborted) return answer;
+      if ((await this.waiters.wait(deadline - Date.now(), ticket, signal)) === 'closed') return answer;
     }
-    return answer;
+  }
+
+  /**
+   * Before Nest closes the HTTP server (which cuts open connections): held claims answer
+   * `command: null` and their answers are written.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.waiters.close();
+    await Promise.allSettled([...this.active]);
+    await new Promise((resolve) => setImmediate(resolve)); // the controller's reply runs in the continuation
   }
 }

@@ -1,46 +1,64 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { QueueEvents } from '../queue/queue.events.js';
+import { SettingsService } from '../settings/settings.service.js';
+
+/** Why a wait ended: new work may be there, the time passed, or the claim must answer now (closed connection, shutdown). */
+export type WaitOutcome = 'woken' | 'timeout' | 'closed';
 
 /**
- * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work is queued,
- * its time passes, its connection closes, or the hub shuts down; then it claims once more.
+ * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work may be
+ * there (a batch was queued, or the settings changed: an auto-refresh may be due), its time passes,
+ * its connection closes, or the hub shuts down.
+ *
+ * A claim takes a `ticket` before it looks at the queue and waits with it: a wake-up that came in
+ * between (after its transaction, before its wait began) ends the wait at once instead of being lost.
  */
 @Injectable()
-export class Waiters implements OnApplicationShutdown {
-  private readonly waiting = new Set<(woken: boolean) => void>();
+export class Waiters {
+  private readonly waiting = new Set<(outcome: WaitOutcome) => void>();
+  private wakes = 0;
   private closed = false;
 
-  constructor(events: QueueEvents) {
-    events.onWork(() => this.releaseAll(true));
+  constructor(events: QueueEvents, settings: SettingsService) {
+    events.onWork(() => this.wakeAll());
+    settings.onChange(() => this.wakeAll());
   }
 
   get size(): number {
     return this.waiting.size;
   }
 
-  /** Resolves true when woken by new work; false on timeout, abort or shutdown. */
-  wait(ms: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.closed || signal?.aborted || ms <= 0) return Promise.resolve(false);
+  /** Taken before a claim looks at the queue. */
+  ticket(): number {
+    return this.wakes;
+  }
+
+  wait(ms: number, ticket: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    if (this.closed || signal?.aborted) return Promise.resolve('closed');
+    if (ticket !== this.wakes) return Promise.resolve('woken');
+    if (ms <= 0) return Promise.resolve('timeout');
     return new Promise((resolve) => {
-      const finish = (woken: boolean) => {
+      const finish = (outcome: WaitOutcome) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         this.waiting.delete(finish);
-        resolve(woken);
+        resolve(outcome);
       };
-      const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), ms);
+      const onAbort = () => finish('closed');
+      const timer = setTimeout(() => finish('timeout'), ms);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.add(finish);
     });
   }
 
-  private releaseAll(woken: boolean): void {
-    for (const finish of [...this.waiting]) finish(woken);
+  private wakeAll(): void {
+    this.wakes++;
+    for (const finish of [...this.waiting]) finish('woken');
   }
 
-  onApplicationShutdown(): void {
+  /** Every waiting claim answers now; no new claim waits. */
+  close(): void {
     this.closed = true;
-    this.releaseAll(false);
+    for (const finish of [...this.waiting]) finish('closed');
   }
 }

@@ -24,6 +24,7 @@ export class BackupService {
   private readonly logger = new Logger('Backups');
   private readonly file: string | null;
   private failure: { at: string; batchId: number; message: string } | null = null;
+  private readonly inFlight = new Set<Promise<string | null>>();
 
   constructor(
     @Inject(HUB_CONFIG) config: HubConfig,
@@ -37,7 +38,23 @@ export class BackupService {
     return this.failure;
   }
 
-  async beforeBatch(batchId: number, keep: number): Promise<string | null> {
+  /**
+   * Resolves when no copy is being made. A claim answers only after this: a command re-delivered
+   * while its batch's copy runs (the agent claimed again) must not reach Jira, and its report must not
+   * reach the database, before the copy has its snapshot.
+   */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  beforeBatch(batchId: number, keep: number): Promise<string | null> {
+    const copy = this.copy(batchId, keep);
+    this.inFlight.add(copy);
+    void copy.finally(() => this.inFlight.delete(copy)).catch(() => undefined);
+    return copy;
+  }
+
+  private async copy(batchId: number, keep: number): Promise<string | null> {
     if (!this.file) return null;
     const folder = backupsFolder(this.file);
     const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);

@@ -45,7 +45,8 @@ export class DeliveryService implements OnModuleInit {
   /**
    * One claim: the command (null when there is nothing to hand out now) and the settings version it
    * was handed out under. Settings are read inside the transaction, so a PATCH that committed first
-   * always sets the pause. The backup of SPEC 3.2 runs after the commit.
+   * always sets the pause. The backup of SPEC 3.2 runs after the commit, and any claim answered
+   * while a copy runs waits for it.
    */
   async claim(info: AgentInfo): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
@@ -58,6 +59,7 @@ export class DeliveryService implements OnModuleInit {
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
     if (claimed.backupBatchId !== null) await this.backups.beforeBatch(claimed.backupBatchId, settings.backup_keep);
+    else await this.backups.idle();
     const c = claimed.command;
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
     return { command: delivered(c), settingsVersion: settings.version };

@@ -13,6 +13,7 @@ import type { PatchSettingsDto } from './settings.dto.js';
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
+  private readonly listeners: ((settings: Settings) => void)[] = [];
 
   constructor(private readonly db: Db) {}
 
@@ -23,6 +24,11 @@ export class SettingsService implements OnModuleInit {
   /** The committed settings; inside a unit of work of `Db`, exactly those of the database. */
   get(): Settings {
     return this.current;
+  }
+
+  /** Called after each committed change (the Agent module's long poll wakes: auto-refresh may be due now). */
+  onChange(listener: (settings: Settings) => void): void {
+    this.listeners.push(listener);
   }
 
   async patch(dto: PatchSettingsDto): Promise<Settings> {
@@ -37,7 +43,10 @@ export class SettingsService implements OnModuleInit {
           JSON.stringify(updated[key]),
         ]);
       }
-      tx.afterCommit(() => (this.current = updated));
+      tx.afterCommit(() => {
+        this.current = updated;
+        for (const listener of this.listeners) listener(updated);
+      });
       return updated;
     });
   }
