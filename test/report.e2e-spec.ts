@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentOf, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { Db } from '../src/database/db.service.js';
+import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 
 describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
   let hub: TestHub;
@@ -41,6 +43,15 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     expect((await agent.report(c.id, { status: 'failed', error: long }).expect(200)).body.error).toBe(long.slice(0, 1500));
     const d = (await agent.claim()).command;
     expect((await agent.report(d.id, { status: 'failed', error: '  ' }).expect(200)).body.error).toBe('агент не сообщил причину');
+  });
+
+  it('the cut counts characters, not UTF-16 units: an emoji at the 1500th character is kept whole', async () => {
+    await batch([fields('A-1')]);
+    const c = (await agent.claim()).command;
+    const head = `${'a'.repeat(1499)}😀`;
+    const stored = (await agent.report(c.id, { status: 'failed', error: `${head} и дальше` }).expect(200)).body.error;
+    expect(stored).toBe(head);
+    expect((await command(c.id)).error).toBe(head);
   });
 
   const badReports: [string, object][] = [
@@ -133,6 +144,18 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     await hub.http.post('/batches').send({ title: 't', commands: [fields('new:4')] }).expect(422);
   });
 
+  it('a late done of a force-cancelled ensure_issue whose deliveries were lost still stores its result', async () => {
+    await hub.http.put('/notes/new:2').send({ comment: 'n' }).expect(200);
+    await batch([issue('new:2', 'X')]);
+    const c = (await agent.claim()).command;
+    await hub.http.post(`/commands/${c.id}/cancel`).send({ force: true }).expect(200);
+    // as a row claimed by an earlier hub and cancelled there: claimed_at set, no deliveries counted
+    await hub.app.get(Db).transaction((m) => m.query('UPDATE command SET deliveries = 0 WHERE id = ?', [c.id]));
+    const late = (await agent.report(c.id, { status: 'done', result: { key: 'A-22', created: true } }).expect(200)).body;
+    expect(late).toMatchObject({ status: 'cancelled', deliveries: 0, result: { key: 'A-22', created: true } });
+    expect((await hub.http.get('/notes/A-22').expect(200)).body.comment).toBe('n');
+  });
+
   it('retry: failed/cancelled/skipped → new batch «Повтор команды #id» with retry_of; other statuses → 409', async () => {
     const b = await batch([fields('A-1'), fields('A-2')]);
     const c = (await agent.claim()).command;
@@ -150,6 +173,51 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     await hub.http.post(`/commands/${b.commands[2].id}/cancel`).send({}).expect(200);
     await hub.http.post(`/commands/${b.commands[2].id}/retry`).expect(201);
     await hub.http.post('/commands/99999/retry').expect(404);
+  });
+});
+
+describe('late reports on a database of an earlier hub (SPEC 3.1, 6.5)', () => {
+  let dir: string;
+  let hub: TestHub | undefined;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    await hub?.close();
+    hub = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a v1 ensure_issue force-cancelled after it was handed out takes a late done; one cancelled while queued does not', async () => {
+    const file = join(dir, 'hub.sqlite');
+    let handedOut = 0;
+    let neverHandedOut = 0;
+    createV1Database(file, (db) => {
+      const b = insertBatch(db, { created_at: '2026-11-01T09:00:00.000Z', cancelled_at: '2026-11-01T09:10:00.000Z' });
+      const cancelled = { status: 'cancelled', finished_at: '2026-11-01T09:10:00.000Z' };
+      handedOut = insertCommand(db, {
+        batch_id: b,
+        seq: 1,
+        type: 'ensure_issue',
+        params: { temp_key: 'new:7', issue_type: 'Task', summary: 'X' },
+        pause_seconds: 180,
+        claimed_at: '2026-11-01T09:01:00.000Z',
+        ...cancelled,
+      });
+      neverHandedOut = insertCommand(db, { batch_id: b, seq: 2, type: 'ensure_issue', params: { temp_key: 'new:8', issue_type: 'Task', summary: 'Y' }, ...cancelled });
+      insertNote(db, { key: 'new:7', comment: 'семь' });
+      insertNote(db, { key: 'new:8', comment: 'восемь' });
+    });
+    hub = await startHub({ HUB_DB_PATH: file });
+    const agent = agentOf(hub);
+    const late = (await agent.report(handedOut, { status: 'done', result: { key: 'A-70', created: true }, jira_calls: 2 }).expect(200)).body;
+    expect(late).toMatchObject({ status: 'cancelled', finished_at: '2026-11-01T09:10:00.000Z', deliveries: 0, result: { key: 'A-70', created: true }, jira_calls: 2 });
+    expect((await hub.http.get('/notes/A-70').expect(200)).body.comment).toBe('семь');
+    const before = (await hub.http.get(`/commands/${neverHandedOut}`).expect(200)).body;
+    expect((await agent.report(neverHandedOut, { status: 'done', result: { key: 'A-80', created: true } }).expect(200)).body).toEqual(before);
+    expect(before).toMatchObject({ claimed_at: null, result: null });
+    await hub.http.get('/notes/new:8').expect(200);
+    await hub.http.get('/notes/A-80').expect(404);
   });
 });
 

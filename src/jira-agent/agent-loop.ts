@@ -212,7 +212,7 @@ class AgentLoop {
       if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
       if (report.status === 'done' && (error.status === 413 || error.status === 422)) {
         const reason = `хаб не принял результат: HTTP ${error.status}${error.detail ? `: ${error.detail}` : ''}`;
-        const failed: ReportBody = { status: 'failed', error: reason.slice(0, 1500), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
+        const failed: ReportBody = { status: 'failed', error: Array.from(reason).slice(0, 1500).join(''), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
         this.log(`#${commandId} the hub refused the result (${error.message}); reporting the command as failed`);
         this.o.journal.recordResult(commandId, failed, this.lastJiraCallIso());
         await this.deliver(commandId, failed);

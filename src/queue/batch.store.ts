@@ -46,23 +46,39 @@ export async function findCommand(m: EntityManager, id: number): Promise<Command
   return row;
 }
 
+/** A batch's place in queue order (`created_at`, `id`; SPEC 6.1). */
+type QueuePlace = Pick<BatchRow, 'id' | 'created_at'>;
+
+const byQueueOrder = (a: QueuePlace, b: QueuePlace): number => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
+
 /**
- * remaining_seconds (SPEC 6.8) of any batch up to `lastBatchId`: the pacing pauses of its unfinished
- * commands and of every unfinished command ahead of it (queue order is id order, batch.store's
- * insertBatch). One grouped query over the partial indexes, then running sums; a finished batch has 0.
+ * remaining_seconds (SPEC 6.8) of any batch up to `last` in queue order: the pacing pauses of its
+ * unfinished commands and of every unfinished command ahead of it. Queue order is (created_at, id), as
+ * the claim's: for this hub's own batches that is id order (insertBatch), but a database of an earlier
+ * hub may hold batches whose times disagree with their ids. One grouped query that reads only the
+ * partial indexes of queued and claimed commands (plus a primary-key probe into batch), then running
+ * sums; a batch with nothing unfinished has 0.
  */
-async function remainingUpTo(m: EntityManager, lastBatchId: number, pacing: Pacing): Promise<(batchId: number) => number> {
-  const rows: { batch_id: number; type: CommandType; n: number }[] = await m.query(
-    `SELECT batch_id, type, count(*) AS n FROM command WHERE status = 'queued' AND batch_id <= ? GROUP BY batch_id, type
+async function remainingUpTo(m: EntityManager, last: QueuePlace, pacing: Pacing): Promise<(batchId: number) => number> {
+  const ahead = `(b.created_at < ? OR (b.created_at = ? AND b.id <= ?))`;
+  const bound = [last.created_at, last.created_at, last.id];
+  const rows: { batch_id: number; created_at: string; type: CommandType; n: number }[] = await m.query(
+    `SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
+      WHERE c.status = 'queued' AND ${ahead} GROUP BY c.batch_id, c.type
      UNION ALL
-     SELECT batch_id, type, count(*) AS n FROM command WHERE status = 'claimed' AND batch_id <= ? GROUP BY batch_id, type`,
-    [lastBatchId, lastBatchId],
+     SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
+      WHERE c.status = 'claimed' AND ${ahead} GROUP BY c.batch_id, c.type`,
+    [...bound, ...bound],
   );
-  const own = new Map<number, number>();
-  for (const r of rows) own.set(r.batch_id, (own.get(r.batch_id) ?? 0) + (pacing[r.type] ?? 0) * r.n);
+  const own = new Map<number, { place: QueuePlace; seconds: number }>();
+  for (const r of rows) {
+    const entry = own.get(r.batch_id) ?? { place: { id: r.batch_id, created_at: r.created_at }, seconds: 0 };
+    entry.seconds += (pacing[r.type] ?? 0) * r.n;
+    own.set(r.batch_id, entry);
+  }
   const upTo = new Map<number, number>();
   let total = 0;
-  for (const id of [...own.keys()].sort((x, y) => x - y)) upTo.set(id, (total += own.get(id)!));
+  for (const { place, seconds } of [...own.values()].sort((x, y) => byQueueOrder(x.place, y.place))) upTo.set(place.id, (total += seconds));
   return (batchId) => upTo.get(batchId) ?? 0;
 }
 
@@ -84,7 +100,8 @@ function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'
 
 export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacing): Promise<BatchView> {
   const commands: CommandRow[] = await m.query('SELECT * FROM command WHERE batch_id = ? ORDER BY seq', [batch.id]);
-  const remaining = await remainingUpTo(m, batch.id, pacing);
+  const unfinished = commands.some((c) => c.status === 'queued' || c.status === 'claimed');
+  const remaining = unfinished ? await remainingUpTo(m, batch, pacing) : () => 0;
   return { ...summarize(batch, commands, pacing, remaining), commands: commands.map(commandView) };
 }
 
@@ -102,7 +119,7 @@ export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: P
   while (out.length < q.limit) {
     const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < ? ORDER BY id DESC LIMIT ?', [before, page]);
     if (batches.length === 0) break;
-    const remaining = await remainingUpTo(m, batches[0].id, pacing);
+    const remaining = await remainingUpTo(m, batches.reduce((a, b) => (byQueueOrder(a, b) >= 0 ? a : b)), pacing);
     for (const b of batches) {
       const commands: Pick<CommandRow, 'type' | 'status'>[] = await m.query('SELECT type, status FROM command WHERE batch_id = ?', [b.id]);
       const summary = summarize(b, commands, pacing, remaining);

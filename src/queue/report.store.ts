@@ -2,6 +2,7 @@
 import type { EntityManager } from 'typeorm';
 import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey } from '../common/keys.js';
+import { cutToCharacters } from '../common/text.js';
 import { parseJson } from '../database/json.js';
 import { applyRefresh, failSyncRun, mirrorLookup, moveNote, openSyncRun } from '../mirror/mirror.store.js';
 import { releaseCurrent } from './agent-status.store.js';
@@ -12,6 +13,7 @@ import { keysNamed, type Params } from './commands/catalogue.js';
 import { isConfirmedByState } from './commands/confirmation.js';
 import type { CommandRow } from './rows.js';
 
+/** In characters (code points): an emoji is never cut in half. */
 export const MAX_ERROR_LENGTH = 1500;
 export const NO_REASON_ERROR = 'агент не сообщил причину';
 
@@ -84,8 +86,9 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
 
   if (isTerminal(c.status)) {
     // Idempotent, except a late `done` of a force-cancelled ensure_issue that was handed out: its issue exists in Jira.
+    // `claimed_at` tells "handed out": rows of an earlier hub that were cancelled there have no deliveries counted.
     const key = resultKey(report);
-    const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.deliveries > 0 && c.result === null;
+    const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.claimed_at !== null && c.result === null;
     if (lateCreate && report.status === 'done' && key) {
       await m.query('UPDATE command SET result = ?, jira_calls = ?, rate_limited = ? WHERE id = ?', [JSON.stringify(report.result), jiraCalls, rateLimited, id]);
       await moveNote(m, String(params.temp_key), key, now);
@@ -105,7 +108,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
     if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
     if (refresh) await finishRefresh(m, c, refresh, now);
   } else {
-    const error = report.error?.trim() ? report.error.slice(0, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
+    const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
     await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [
       error,
       jiraCalls,
