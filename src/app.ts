@@ -22,15 +22,39 @@ const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
   error: ['error', 'fatal'],
 };
 
+/** What a body-parser failure tells the person, by the failure's `type`; too large is its own error. */
+const BODY_FAILURES: Record<string, string> = {
+  'entity.parse.failed': 'тело запроса не является корректным JSON',
+  'charset.unsupported': 'тело запроса должно быть в кодировке UTF-8',
+  'encoding.unsupported': 'тело запроса сжато неподдерживаемым способом (Content-Encoding); поддерживаются gzip, deflate, br или без сжатия',
+};
+
 /**
- * Body-parser failures (malformed JSON, too large) in the spec's error body, before any route runs:
- * past this point Nest would wrap them into generic HTTP errors and their kind would be lost.
+ * Body-parser failures (malformed JSON, too large, an unknown charset or compression) in the spec's
+ * error body, before any route runs: past this point Nest would wrap them into generic HTTP errors
+ * and their kind would be lost.
  */
 function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const type = (err as { type?: string })?.type;
-  const known = type === 'entity.parse.failed' ? new BadJsonError() : type === 'entity.too.large' ? new PayloadTooLargeError() : undefined;
-  if (!known) return next(err);
+  if (type === undefined) return next(err);
+  const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
   res.status(statusOf(known.code)).json(errorBody(known));
+}
+
+/** JSON media types the parsers read (SPEC 11.1: JSON in); `application/*+json` too. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * A body that is not JSON is refused with 400 `bad_json` (SPEC 11.1) instead of being read as no
+ * body at all, which would let a `PATCH /settings` sent as text/plain answer 200 with nothing done.
+ * POST /import takes multipart/form-data and answers for itself.
+ */
+function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
+  // An empty body (POST /batches/1/cancel without one, say) is no body.
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody || /^\/import\/?$/i.test(req.path) || req.is(JSON_TYPES)) return next();
+  const error = new BadJsonError(`тело запроса должно быть JSON с заголовком Content-Type: application/json, а пришло ${req.headers['content-type'] ?? 'без Content-Type'}`);
+  res.status(statusOf(error.code)).json(errorBody(error));
 }
 
 function swagger(app: INestApplication): void {
@@ -63,8 +87,9 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     forceCloseConnections: true,
     logger: options.logger === false ? false : NEST_LEVELS[config.logLevel],
   });
-  app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT }));
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(jsonBodiesOnly);
+  app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
+  app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
