@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { comment, fields, issue, startHub, type TestHub } from './support/app.js';
+import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentOf, comment, fields, issue, startHub, tempDir, type TestHub } from './support/app.js';
 
 describe('batches', () => {
   let hub: TestHub;
@@ -72,6 +75,151 @@ describe('batches', () => {
     const res = await hub.http.post('/batches').send(body as object).expect(422);
     expect(res.body.error).toBe('validation_failed');
     expect(res.body.detail).toContain(expected);
+    await noBatches();
+  });
+
+  /** Sends the body as written, so that JSON.parse makes `__proto__` an own property as it does for any client. */
+  const postRaw = (json: string) => hub.http.post('/batches').set('Content-Type', 'application/json').send(json);
+
+  // Keys named like Object.prototype members are unknown fields at any depth (SPEC 4, 11.1): the pipe
+  // refuses them before class-transformer could drop them.
+  const builtInNames: [string, unknown, string][] = [
+    ['ensure_issue + hasOwnProperty', { title: 't', commands: [issue('new:1', 'X', { hasOwnProperty: 'x' })] }, 'commands.0.params.hasOwnProperty: неизвестное поле'],
+    [
+      'ensure_link + hasOwnProperty',
+      { title: 't', commands: [{ type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Blocks', hasOwnProperty: 'x' } }] },
+      'commands.0.params.hasOwnProperty: неизвестное поле',
+    ],
+    ['refresh + valueOf', { title: 't', commands: [{ type: 'refresh', params: { keys: ['A-1'], valueOf: 'x' } }] }, 'commands.0.params.valueOf: неизвестное поле'],
+    ['ensure_sprint + valueOf', { title: 't', commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'S', valueOf: 1 } }] }, 'commands.0.params.valueOf: неизвестное поле'],
+    ['ensure_comment + toString', { title: 't', commands: [{ type: 'ensure_comment', params: { key: 'A-1', body: 'b', toString: 'x' } }] }, 'commands.0.params.toString: неизвестное поле'],
+    [
+      'ensure_status + isPrototypeOf',
+      { title: 't', commands: [{ type: 'ensure_status', params: { key: 'A-1', path: ['Готово'], isPrototypeOf: true } }] },
+      'commands.0.params.isPrototypeOf: неизвестное поле',
+    ],
+    ['ensure_issue + __defineGetter__', { title: 't', commands: [issue('new:1', 'X', { __defineGetter__: 'x' })] }, 'commands.0.params.__defineGetter__: неизвестное поле'],
+    ['ensure_fields + toString only', { title: 't', commands: [fields('A-1', { toString: 'x' })] }, 'commands.0.params.toString: неизвестное поле'],
+    ['ensure_fields + propertyIsEnumerable beside a field', { title: 't', commands: [fields('A-1', { summary: 's', propertyIsEnumerable: 1 })] }, 'commands.0.params.propertyIsEnumerable: неизвестное поле'],
+    ['the batch + toString', { title: 't', commands: [fields('A-1')], toString: 'x' }, 'toString: неизвестное поле'],
+    ['a command + hasOwnProperty', { title: 't', commands: [{ ...fields('A-1'), hasOwnProperty: 'x' }] }, 'commands.0.hasOwnProperty: неизвестное поле'],
+  ];
+  it.each(builtInNames)('%s → 422 naming the param, nothing written', async (_, body, expected) => {
+    const res = await hub.http.post('/batches').send(body as object).expect(422);
+    expect(res.body.error).toBe('validation_failed');
+    expect(res.body.detail).toContain(expected);
+    await noBatches();
+  });
+
+  // Nest's ValidationPipe would delete these keys silently; the hub's pipe refuses them (common/validation.ts).
+  it.each([
+    ['ensure_issue + constructor', '{"type":"ensure_issue","params":{"temp_key":"new:1","issue_type":"Task","summary":"X","constructor":"x"}}'],
+    ['refresh + constructor', '{"type":"refresh","params":{"keys":["A-1"],"constructor":"x"}}'],
+    ['ensure_sprint + prototype', '{"type":"ensure_sprint","params":{"key":"A-1","sprint":"S","prototype":{}}}'],
+    ['ensure_issue + __proto__', '{"type":"ensure_issue","params":{"temp_key":"new:1","issue_type":"Task","summary":"X","__proto__":{"parent":"A-1"}}}'],
+    ['ensure_fields + __proto__ only', '{"type":"ensure_fields","params":{"key":"A-1","__proto__":{"summary":"x"}}}'],
+    ['ensure_fields + __proto__ beside a field', '{"type":"ensure_fields","params":{"key":"A-1","summary":"x","__proto__":"y"}}'],
+    ['refresh + __proto__', '{"type":"refresh","params":{"keys":["A-1"],"__proto__":null}}'],
+  ])('%s → 422 naming the param, nothing written', async (_, command) => {
+    const res = await postRaw(`{"title":"t","commands":[${command}]}`);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('validation_failed');
+    expect(res.body.detail).toMatch(/^commands\.0\.params\.(constructor|prototype|__proto__): неизвестное поле$/);
+    await noBatches();
+  });
+
+  it('a "__proto__" param in the JSON neither crashes nor pollutes anything', async () => {
+    const res = await postRaw('{"title":"t","commands":[{"type":"ensure_fields","params":{"key":"A-1","summary":"x","__proto__":{"parent":"new:9","polluted":1}}}]}');
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toContain('commands.0.params.__proto__: неизвестное поле');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).parent).toBeUndefined();
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-2')] }).expect(201);
+  });
+
+  it('a custom field named like a key param of another type is a field, not a key (SPEC 4, 5)', async () => {
+    // PATCH /settings may refuse such names; a database saved before that rule can still hold them.
+    const dir = tempDir();
+    try {
+      const file = join(dir, 'hub.sqlite');
+      await (await startHub({ HUB_DB_PATH: file })).close();
+      const db = new Database(file);
+      db.prepare(`INSERT INTO setting (key, value) VALUES ('fields', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+        JSON.stringify(['parent', 'source', 'target']),
+      );
+      db.close();
+      const old = await startHub({ HUB_DB_PATH: file });
+      try {
+        expect((await old.http.get('/settings').expect(200)).body.fields).toEqual(['parent', 'source', 'target']);
+        const res = await old.http
+          .post('/batches')
+          .send({ title: 't', commands: [fields('A-1', { parent: 'hello world' }), fields('A-2', { source: 'new:5', target: 'new:6', parent: 'A-9' })] })
+          .expect(201);
+        expect(res.body.commands[2].params).toEqual({ keys: ['A-1', 'A-2'] });
+        // Handed out as written: a field value that looks like a temp key is neither waited for nor substituted.
+        await agentOf(old).done((await agentOf(old).claim()).command.id);
+        expect((await agentOf(old).claim()).command.params).toEqual({ key: 'A-2', source: 'new:5', target: 'new:6', parent: 'A-9' });
+      } finally {
+        await old.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a temp key used before its definer is refused even when an earlier batch resolved it', async () => {
+    await hub.http.post('/batches').send({ title: 'a', commands: [issue('new:1', 'X')] }).expect(201);
+    const claimed = (await hub.http.post('/agent/claim').send({}).expect(200)).body.command;
+    await hub.http.post(`/agent/commands/${claimed.id}/result`).send({ status: 'done', result: { key: 'A-100', created: true } }).expect(200);
+    // Used alone it stands for A-100 ...
+    await hub.http.post('/batches').send({ title: 'b', commands: [fields('new:1')] }).expect(201);
+    // ... but a later definer in the same batch would make one temp key name two issues.
+    const res = await hub.http.post('/batches').send({ title: 'c', commands: [fields('new:1'), issue('new:1', 'Y')] }).expect(422);
+    expect(res.body.error).toBe('validation_failed');
+    expect(res.body.detail).toContain('команда 1: временный ключ new:1 используется раньше, чем его создаёт ensure_issue');
+    expect(res.body.detail).toContain('команда 2');
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(2);
+  });
+
+  const typeErrors: [string, unknown, string][] = [
+    ['title a number', { title: 5, commands: [fields('A-1')] }, 'title: нужна строка'],
+    ['title an object', { title: { ru: 't' }, commands: [fields('A-1')] }, 'title: нужна строка'],
+    ['title null', { title: null, commands: [fields('A-1')] }, 'title:'],
+    ['author a number', { title: 't', author: 7, commands: [fields('A-1')] }, 'author: нужна строка'],
+    ['author an array', { title: 't', author: ['a'], commands: [fields('A-1')] }, 'author: нужна строка'],
+    ['a null command', { title: 't', commands: [fields('A-1'), null] }, 'commands.1'],
+    ['a string command', { title: 't', commands: ['ensure_fields'] }, 'commands.0'],
+    ['a command without params', { title: 't', commands: [{ type: 'ensure_fields' }] }, 'commands.0.params: нужен объект'],
+    ['params null', { title: 't', commands: [{ type: 'ensure_fields', params: null }] }, 'commands.0.params: нужен объект'],
+    ['type not a string', { title: 't', commands: [{ type: 1, params: { key: 'A-1', summary: 'x' } }] }, 'commands.0.type: неизвестный тип команды'],
+  ];
+  it.each(typeErrors)('%s → 422 validation_failed, nothing written', async (_, body, expected) => {
+    const res = await hub.http.post('/batches').send(body as object).expect(422);
+    expect(res.body.error).toBe('validation_failed');
+    expect(res.body.detail).toContain(expected);
+    await noBatches();
+  });
+
+  it('a duplicate summary beside another error → 422 naming both, nothing written', async () => {
+    const res = await hub.http
+      .post('/batches')
+      .send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', 'Отчёт '), fields('a-1'), { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'S', colour: 'x' } }] })
+      .expect(422);
+    expect(res.body.error).toBe('duplicate_summary');
+    expect(res.body.detail).toContain('повторяется тема ensure_issue: «Отчёт»');
+    const fieldsNamed = res.body.errors.map((e: { field: string }) => e.field);
+    expect(fieldsNamed).toEqual(expect.arrayContaining(['commands', 'commands.2.params', 'commands.3.params']));
+    expect(res.body.errors.find((e: { field: string }) => e.field === 'commands.3.params').detail).toContain('colour: неизвестный параметр');
+    await noBatches();
+  });
+
+  it('a duplicate summary beside an unlisted custom field → 422, nothing written', async () => {
+    const res = await hub.http
+      .post('/batches')
+      .send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', 'Отчёт'), fields('A-1', { customfield_1: 'x' })] })
+      .expect(422);
+    expect(res.body.error).toBe('duplicate_summary');
+    expect(res.body.detail).toContain('повторяется тема ensure_issue: «Отчёт»');
     await noBatches();
   });
 

@@ -59,9 +59,51 @@ export function validationException(errors: ValidationError[]): Error {
   return new ValidationFailedError(detail, list);
 }
 
+/**
+ * Keys no body of this API has, at any depth: the members of `Object.prototype` (`__proto__`,
+ * `constructor`, `toString`, …) and `prototype`. Nest's pipe deletes three of them silently and
+ * class-transformer drops the rest (the instance already has them), so they would vanish instead of
+ * being refused as unknown fields.
+ */
+const BUILT_IN_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** Paths (`commands.0.params.constructor`) of every own key named like a built-in member, in a parsed body. */
+export function builtInKeyPaths(value: unknown): string[] {
+  const paths: string[] = [];
+  const seen = new WeakSet<object>();
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    for (const key of Object.keys(current)) {
+      const at = path ? `${path}.${key}` : key;
+      if (BUILT_IN_KEYS.has(key)) paths.push(at);
+      else stack.push([(current as Record<string, unknown>)[key], at]);
+    }
+  }
+  return paths.sort();
+}
+
+/**
+ * Refuses (422) a body with a key named like a built-in member instead of dropping the key silently:
+ * an unknown field is an error (SPEC 4, 11.1), and class-transformer cannot be given such a key (it
+ * takes an own `constructor` for the value's class).
+ */
+class HubValidationPipe extends ValidationPipe {
+  protected override stripProtoKeys(value: unknown): void {
+    const paths = builtInKeyPaths(value);
+    if (paths.length > 0) {
+      const errors = paths.map((field) => ({ field, detail: 'неизвестное поле' }));
+      throw new ValidationFailedError(errors.map((e) => `${e.field}: ${e.detail}`).join('; '), errors);
+    }
+    super.stripProtoKeys(value);
+  }
+}
+
 /** The one global ValidationPipe. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new HubValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -6,6 +6,7 @@ import {
   duplicateSummaryDetail,
   pauseSum,
   tailRefreshKeys,
+  usedBeforeDefinerDetail,
   withTailRefresh,
   type CommandInput,
 } from './batch-rules.js';
@@ -81,6 +82,26 @@ describe('checkTempKeys (SPEC 4)', () => {
     expect(problems).toEqual([{ index: 1, detail: expect.stringContaining('new:1') }]);
   });
 
+  it('a use before the definer explains why a key resolved by an earlier batch does not help, and names the definer', () => {
+    const { problems, external } = checkTempKeys([fields('new:1'), comment('A-1'), issue('new:1', 'a')]);
+    expect(external).toEqual([]);
+    expect(problems).toEqual([{ index: 0, detail: usedBeforeDefinerDetail('new:1', 2) }]);
+    expect(problems[0]!.detail).toBe(
+      'временный ключ new:1 используется раньше, чем его создаёт ensure_issue (команда 3); ' +
+        'в пакете, который определяет new:1, этот ключ означает задачу из этой ensure_issue, даже если new:1 уже создан прошлым пакетом, — ' +
+        'поставьте команду после ensure_issue или дайте новой задаче другой временный ключ',
+    );
+  });
+
+  it('an ensure_issue whose parent is its own temp key says so', () => {
+    expect(checkTempKeys([issue('new:1', 'a', 'new:1')]).problems).toEqual([{ index: 0, detail: 'ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key new:1' }]);
+  });
+
+  it('an ensure_fields custom field named parent is no temp-key use', () => {
+    const custom: CommandInput = { type: 'ensure_fields', params: { key: 'A-1', parent: 'new:9', target: 'new:1' } };
+    expect(checkTempKeys([custom, issue('new:1', 'a')])).toEqual({ problems: [], external: [] });
+  });
+
   it('names the index and the key of the second definition', () => {
     const { problems } = checkTempKeys([issue('new:4', 'a'), fields('A-1'), issue('new:4', 'b')]);
     expect(problems).toEqual([{ index: 2, detail: expect.stringContaining('new:4') }]);
@@ -96,6 +117,11 @@ describe('tailRefreshKeys (SPEC 5)', () => {
     ],
     ['one key', [fields('A-1'), fields('A-1'), comment('A-1')], ['A-1']],
     ['a jql refresh names no key', [fields('A-1'), refreshJql('project = A')], ['A-1']],
+    [
+      'ensure_fields custom fields named like key params are no keys',
+      [{ type: 'ensure_fields', params: { key: 'A-1', parent: 'hello world', source: 'A-9' } }, comment('A-2')],
+      ['A-1', 'A-2'],
+    ],
   ] as [string, CommandInput[], string[]][])('%s', (_name, commands, keys) => {
     expect(tailRefreshKeys(commands)).toEqual(keys);
   });

@@ -25,13 +25,27 @@ export function duplicateSummaryDetail(summaries: readonly string[]): string {
   return `повторяется тема ensure_issue: ${summaries.map((s) => `«${s}»`).join(', ')}`;
 }
 
+/** The 422 detail of a temp key used before its definer (`definerIndex` from 0). */
+export const usedBeforeDefinerDetail = (tempKey: string, definerIndex: number) =>
+  `временный ключ ${tempKey} используется раньше, чем его создаёт ensure_issue (команда ${definerIndex + 1}); ` +
+  `в пакете, который определяет ${tempKey}, этот ключ означает задачу из этой ensure_issue, даже если ${tempKey} уже создан прошлым пакетом, — ` +
+  `поставьте команду после ensure_issue или дайте новой задаче другой временный ключ`;
+
 export interface TempKeyCheck {
   problems: { index: number; detail: string }[];
   /** Temp keys used but not defined in the batch: they must be resolved by an earlier batch. */
   external: string[];
 }
 
-/** SPEC 4: a temp key used in a batch is defined by an ensure_issue with a smaller seq (or resolved earlier); never defined twice. */
+/**
+ * SPEC 4: a temp key used in a batch is defined by an ensure_issue with a smaller seq, or (when the
+ * batch does not define it at all) resolved by an earlier batch; never defined twice.
+ *
+ * A use BEFORE the batch's own definer is refused even when an earlier batch resolved the key:
+ * within a batch that defines a temp key, the key stands for the issue that definer creates (SPEC
+ * 6.3 resolves the batch's own definer first), so the use would wait for a definer queued after it,
+ * and reading it as the earlier issue instead would make one temp key name two issues in one batch.
+ */
 export function checkTempKeys(commands: readonly CommandInput[]): TempKeyCheck {
   const definedAt = new Map<string, number>();
   commands.forEach((c, index) => {
@@ -44,7 +58,8 @@ export function checkTempKeys(commands: readonly CommandInput[]): TempKeyCheck {
     for (const t of tempKeysNeeded(c.type, c.params)) {
       const at = definedAt.get(t);
       if (at === undefined) external.add(t);
-      else if (at >= index) problems.push({ index, detail: `временный ключ ${t} используется раньше, чем его создаёт ensure_issue` });
+      else if (at === index) problems.push({ index, detail: `ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key ${t}` });
+      else if (at > index) problems.push({ index, detail: usedBeforeDefinerDetail(t, at) });
     }
     if (c.type === 'ensure_issue' && isTempKey(c.params.temp_key)) {
       if (defined.has(c.params.temp_key)) problems.push({ index, detail: `временный ключ ${c.params.temp_key} определён дважды` });

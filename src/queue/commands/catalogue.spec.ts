@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkParams, COMMAND_TYPES, isCommandType, keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+import {
+  checkParams,
+  COMMAND_TYPES,
+  isCommandType,
+  keyParams,
+  keysNamed,
+  STANDARD_PARAM_NAMES,
+  tempKeysNeeded,
+  type CommandType,
+  type Params,
+} from './catalogue.js';
 
 /** The params named by the problems of one check, in order. */
 const problemParams = (type: CommandType, params: Params) => checkParams(type, params).problems.map((p) => p.param);
@@ -154,6 +164,94 @@ describe('checkParams: custom fields of ensure_fields', () => {
   );
 });
 
+describe('checkParams: names of Object.prototype members are params like any other', () => {
+  /** One valid params object per type. */
+  const VALID: Record<CommandType, Params> = {
+    ensure_issue: { temp_key: 'new:1', issue_type: 'Task', summary: 'x' },
+    ensure_fields: { key: 'A-1', summary: 'x' },
+    ensure_status: { key: 'A-1', path: ['Готово'] },
+    ensure_link: { source: 'A-1', target: 'A-2', link_type: 'Blocks' },
+    ensure_sprint: { key: 'A-1', sprint: 'S' },
+    ensure_comment: { key: 'A-1', body: 'b' },
+    refresh: { keys: ['A-1'] },
+  };
+  const BUILT_IN = ['constructor', 'hasOwnProperty', 'valueOf', 'toString', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
+  const OTHER_TYPES = COMMAND_TYPES.filter((t) => t !== 'ensure_fields');
+
+  it.each(OTHER_TYPES.flatMap((t) => BUILT_IN.map((name) => [t, name] as const)))('%s + own %s → unknown param', (type, name) => {
+    const result = checkParams(type, { ...VALID[type], [name]: 'x' });
+    expect(result.problems).toEqual([{ param: name, detail: 'неизвестный параметр' }]);
+    expect(result.customFields).toEqual([]);
+  });
+
+  it.each(BUILT_IN)('ensure_fields + own %s → a custom field for settings to allow, never a standard field check', (name) => {
+    expect(checkParams('ensure_fields', { key: 'A-1', [name]: 'x' })).toEqual({ problems: [], customFields: [name] });
+  });
+
+  it.each(COMMAND_TYPES.map((t) => [t] as const))('%s + own "__proto__" (as JSON.parse makes it) → unknown param', (type) => {
+    const params = JSON.parse(`{"__proto__": {"key": "A-1", "polluted": 1}}`) as Params;
+    Object.assign(params, VALID[type]);
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+    const result = checkParams(type, params);
+    expect(result.problems).toEqual([{ param: '__proto__', detail: 'неизвестный параметр' }]);
+    expect(result.customFields).toEqual([]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('ensure_fields with only "__proto__" besides key: no field to set, and an unknown param', () => {
+    expect(problemParams('ensure_fields', JSON.parse('{"key": "A-1", "__proto__": {"summary": "x"}}') as Params)).toEqual(['params', '__proto__']);
+  });
+
+  it('params inherited from the prototype do not count', () => {
+    const inherited = (own: Params, proto: Params): Params => Object.assign(Object.create(proto) as Params, own);
+    expect(problemParams('ensure_status', inherited({ key: 'A-1' }, { path: ['Готово'] }))).toEqual(['path']);
+    expect(problemParams('ensure_fields', inherited({ summary: 'x' }, { key: 'A-1' }))).toEqual(['key']);
+    expect(problemParams('refresh', inherited({}, { jql: 'x' }))).toEqual(['params']);
+  });
+});
+
+describe('STANDARD_PARAM_NAMES', () => {
+  it('lists every standard param of every type once, in catalogue order', () => {
+    expect(STANDARD_PARAM_NAMES).toEqual([
+      'temp_key',
+      'issue_type',
+      'summary',
+      'description',
+      'parent',
+      'fields',
+      'key',
+      'duedate',
+      'labels',
+      'assignee',
+      'priority',
+      'path',
+      'source',
+      'target',
+      'link_type',
+      'sprint',
+      'body',
+      'marker',
+      'keys',
+      'jql',
+    ]);
+    expect(Object.isFrozen(STANDARD_PARAM_NAMES)).toBe(true);
+  });
+});
+
+describe('keyParams: the key params depend on the type (SPEC 4)', () => {
+  it.each([
+    ['ensure_issue', ['parent']],
+    ['ensure_fields', ['key']],
+    ['ensure_status', ['key']],
+    ['ensure_link', ['source', 'target']],
+    ['ensure_sprint', ['key']],
+    ['ensure_comment', ['key']],
+    ['refresh', []],
+  ] as [CommandType, string[]][])('%s → %p', (type, names) => {
+    expect(keyParams(type)).toEqual(names);
+  });
+});
+
 describe('keysNamed', () => {
   it.each([
     ['ensure_issue: temp_key then parent', 'ensure_issue', { temp_key: 'new:2', issue_type: 'T', summary: 's', parent: 'new:1' }, ['new:2', 'new:1']],
@@ -165,6 +263,7 @@ describe('keysNamed', () => {
     ['ensure_comment', 'ensure_comment', { key: 'A-4', body: 'b' }, ['A-4']],
     ['refresh keys with repeats kept', 'refresh', { keys: ['A-1', 'new:1', 'A-1'] }, ['A-1', 'new:1', 'A-1']],
     ['refresh jql names nothing', 'refresh', { jql: 'key = A-1' }, []],
+    ['ensure_fields custom fields named parent/source/target are values', 'ensure_fields', { key: 'A-1', parent: 'hello world', source: 'A-7', target: 'new:2' }, ['A-1']],
   ] as [string, CommandType, Params, string[]][])('%s', (_name, type, params, keys) => {
     expect(keysNamed(type, params)).toEqual(keys);
   });
@@ -181,6 +280,8 @@ describe('tempKeysNeeded', () => {
     ['ensure_link mixed', 'ensure_link', { source: 'A-1', target: 'new:1', link_type: 'Blocks' }, ['new:1']],
     ['refresh keys without repeats', 'refresh', { keys: ['new:1', 'A-1', 'new:2', 'new:1'] }, ['new:1', 'new:2']],
     ['refresh jql', 'refresh', { jql: 'x' }, []],
+    ['ensure_fields custom field parent holding a temp key is no need', 'ensure_fields', { key: 'A-1', parent: 'new:5', source: 'new:6' }, []],
+    ['ensure_fields key beside a custom field parent', 'ensure_fields', { key: 'new:1', parent: 'new:5' }, ['new:1']],
   ] as [string, CommandType, Params, string[]][])('%s', (_name, type, params, needed) => {
     expect(tempKeysNeeded(type, params)).toEqual(needed);
   });

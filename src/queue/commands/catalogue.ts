@@ -79,36 +79,52 @@ export interface ParamsCheck {
   customFields: string[];
 }
 
+/**
+ * A param's value only when the params object has it as its own property: a name such as
+ * `constructor` or `toString` must not find Object.prototype's member.
+ */
+const own = (params: Params, name: string): unknown => (Object.hasOwn(params, name) ? params[name] : undefined);
+
+/**
+ * `__proto__` is never a param nor a field name: JSON.parse makes it an own property, but assigned
+ * anywhere later it would set a prototype instead of a value.
+ */
+const FORBIDDEN_NAME = '__proto__';
+
+const unknownParam = (name: string): ParamProblem => ({ param: name, detail: 'неизвестный параметр' });
+
 function checkByRules(params: Params, rules: Record<string, ParamRule>): ParamProblem[] {
   const problems: ParamProblem[] = [];
   for (const [name, rule] of Object.entries(rules)) {
-    if (params[name] === undefined) {
+    const value = own(params, name);
+    if (value === undefined) {
       if (rule.required) problems.push({ param: name, detail: 'обязательный параметр' });
       continue;
     }
-    const problem = rule.check(params[name]);
+    const problem = rule.check(value);
     if (problem) problems.push({ param: name, detail: problem });
   }
   for (const name of Object.keys(params)) {
-    if (!(name in rules)) problems.push({ param: name, detail: 'неизвестный параметр' });
+    if (!Object.hasOwn(rules, name)) problems.push(unknownParam(name));
   }
   return problems;
 }
 
 function checkFields(params: Params): ParamsCheck {
   const problems: ParamProblem[] = [];
-  const keyProblem = params.key === undefined ? 'обязательный параметр' : key(params.key);
+  const keyValue = own(params, 'key');
+  const keyProblem = keyValue === undefined ? 'обязательный параметр' : key(keyValue);
   if (keyProblem) problems.push({ param: 'key', detail: keyProblem });
-  const names = Object.keys(params).filter((n) => n !== 'key');
+  const names = Object.keys(params).filter((n) => n !== 'key' && n !== FORBIDDEN_NAME);
   if (names.length === 0) problems.push({ param: 'params', detail: 'нужно хотя бы одно поле для установки' });
+  if (Object.hasOwn(params, FORBIDDEN_NAME)) problems.push(unknownParam(FORBIDDEN_NAME));
   const customFields: string[] = [];
   for (const name of names) {
-    const check = STANDARD_FIELDS[name];
-    if (!check) {
+    if (!Object.hasOwn(STANDARD_FIELDS, name)) {
       customFields.push(name);
       continue;
     }
-    const problem = check(params[name]);
+    const problem = STANDARD_FIELDS[name]!(params[name]);
     if (problem) problems.push({ param: name, detail: problem });
   }
   return { problems, customFields };
@@ -116,20 +132,22 @@ function checkFields(params: Params): ParamsCheck {
 
 function checkRefresh(params: Params): ParamsCheck {
   const problems: ParamProblem[] = [];
-  const hasKeys = params.keys !== undefined;
-  const hasJql = params.jql !== undefined;
+  const keys = own(params, 'keys');
+  const jql = own(params, 'jql');
+  const hasKeys = keys !== undefined;
+  const hasJql = jql !== undefined;
   if (hasKeys && hasJql) problems.push({ param: 'params', detail: 'нужно одно из двух: keys или jql, не оба' });
   else if (!hasKeys && !hasJql) problems.push({ param: 'params', detail: 'нужно одно из двух: keys или jql' });
   if (hasKeys) {
-    const p = keyList(params.keys);
+    const p = keyList(keys);
     if (p) problems.push({ param: 'keys', detail: p });
   }
   if (hasJql) {
-    const p = nonEmptyString(params.jql);
+    const p = nonEmptyString(jql);
     if (p) problems.push({ param: 'jql', detail: p });
   }
   for (const name of Object.keys(params)) {
-    if (name !== 'keys' && name !== 'jql') problems.push({ param: name, detail: 'неизвестный параметр' });
+    if (name !== 'keys' && name !== 'jql') problems.push(unknownParam(name));
   }
   return { problems, customFields: [] };
 }
@@ -139,14 +157,48 @@ export function checkParams(type: CommandType, params: Params): ParamsCheck {
   if (type === 'ensure_fields') return checkFields(params);
   if (type === 'refresh') return checkRefresh(params);
   const problems = checkByRules(params, RULES[type]);
-  if (type === 'ensure_link' && params.source !== undefined && params.source === params.target) {
+  const source = own(params, 'source');
+  if (type === 'ensure_link' && source !== undefined && source === own(params, 'target')) {
     problems.push({ param: 'target', detail: 'связь задачи с самой собой' });
   }
   return { problems, customFields: [] };
 }
 
-/** The params that may hold a key to substitute (SPEC 4: key, source, target, parent and refresh.keys). */
-export const KEY_PARAMS = ['key', 'source', 'target', 'parent'] as const;
+/** The standard param names of each type (ensure_fields: `key` and the standard fields; custom fields come on top). */
+const PARAM_NAMES: Record<CommandType, readonly string[]> = {
+  ensure_issue: Object.keys(RULES.ensure_issue),
+  ensure_fields: ['key', ...Object.keys(STANDARD_FIELDS)],
+  ensure_status: Object.keys(RULES.ensure_status),
+  ensure_link: Object.keys(RULES.ensure_link),
+  ensure_sprint: Object.keys(RULES.ensure_sprint),
+  ensure_comment: Object.keys(RULES.ensure_comment),
+  refresh: ['keys', 'jql'],
+};
+
+/**
+ * Every standard param name of every command type, each once, in catalogue order. A custom field
+ * (settings `fields`) named like one of these is ambiguous to a person reading a batch.
+ */
+export const STANDARD_PARAM_NAMES: readonly string[] = Object.freeze([...new Set(COMMAND_TYPES.flatMap((t) => PARAM_NAMES[t]))]);
+
+/**
+ * The single-key params of each type, where a temp key may stand and is substituted (SPEC 4: `key`,
+ * `source`, `target`, `parent`, each only where the catalogue defines it; `refresh.keys` is a list and
+ * `ensure_issue.temp_key` a definition, both handled apart). An ensure_fields custom field named
+ * `parent` or `source` is a field value, never a key.
+ */
+const KEY_PARAMS: Record<CommandType, readonly string[]> = {
+  ensure_issue: ['parent'],
+  ensure_fields: ['key'],
+  ensure_status: ['key'],
+  ensure_link: ['source', 'target'],
+  ensure_sprint: ['key'],
+  ensure_comment: ['key'],
+  refresh: [],
+};
+
+/** The single-key params of a command type (see KEY_PARAMS). */
+export const keyParams = (type: CommandType): readonly string[] => KEY_PARAMS[type];
 
 /** Every key and temp key a command names, in order of appearance, with repeats. */
 export function keysNamed(type: CommandType, params: Params): string[] {
@@ -154,9 +206,10 @@ export function keysNamed(type: CommandType, params: Params): string[] {
   const push = (v: unknown) => {
     if (typeof v === 'string') out.push(v);
   };
-  if (type === 'ensure_issue') push(params.temp_key);
-  for (const name of KEY_PARAMS) push(params[name]);
-  if (type === 'refresh' && Array.isArray(params.keys)) params.keys.forEach(push);
+  if (type === 'ensure_issue') push(own(params, 'temp_key'));
+  for (const name of KEY_PARAMS[type]) push(own(params, name));
+  const keys = own(params, 'keys');
+  if (type === 'refresh' && Array.isArray(keys)) keys.forEach(push);
   return out;
 }
 

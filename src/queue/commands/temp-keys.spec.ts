@@ -50,6 +50,18 @@ describe('substitute (SPEC 6.3)', () => {
     expect(substitute(type, params, resolve)).toEqual({ kind: 'ready', params });
   });
 
+  it.each([
+    ['custom fields parent/source/target', { key: 'new:1', parent: 'new:2', source: 'new:5', target: 'new:3' }, { key: 'A-101', parent: 'new:2', source: 'new:5', target: 'new:3' }],
+    ['custom field parent beside a Jira key', { key: 'A-1', parent: 'new:4' }, { key: 'A-1', parent: 'new:4' }],
+  ] as [string, Params, Params][])('ensure_fields: only `key` is a key, custom fields are values: %s', (_name, params, expected) => {
+    expect(substitute('ensure_fields', params, resolve)).toEqual({ kind: 'ready', params: expected });
+  });
+
+  it('a `key` param inherited from the prototype is not substituted', () => {
+    const params: Params = Object.assign(Object.create({ key: 'new:5' }) as Params, { source: 'new:1', target: 'A-2', link_type: 'Blocks' });
+    expect(substitute('ensure_link', params, resolve)).toEqual({ kind: 'ready', params: { source: 'A-101', target: 'A-2', link_type: 'Blocks' } });
+  });
+
   it('does not change the params given', () => {
     const params = { source: 'new:1', target: 'new:2', link_type: 'Blocks' };
     substitute('ensure_link', params, resolve);

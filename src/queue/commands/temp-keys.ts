@@ -1,6 +1,6 @@
 /** Temp-key substitution before a command is handed out (SPEC 6.3). Pure. */
 import { isTempKey } from '../../common/keys.js';
-import { KEY_PARAMS, type CommandType, type Params } from './catalogue.js';
+import { keyParams, type CommandType, type Params } from './catalogue.js';
 
 /** What is known of a temp key when a command needing it comes up. */
 export type Resolution =
@@ -19,21 +19,22 @@ export type Substitution =
 export const notCreatedError = (tempKey: string) => `задача ${tempKey} не создана`;
 
 /**
- * Substitutes resolved temp keys in `key`, `source`, `target`, `parent` and `refresh.keys`.
+ * Substitutes resolved temp keys in the type's key params (`key`, `source`, `target`, `parent`, each
+ * only where the type has it) and `refresh.keys`.
  * A pending one → wait; a failed one → skip with the first such key (a refresh drops it instead,
  * and is skipped only when no key remains).
  */
 export function substitute(type: CommandType, params: Params, resolve: (tempKey: string) => Resolution): Substitution {
   const out: Params = { ...params };
-  for (const name of KEY_PARAMS) {
-    const value = params[name];
+  for (const name of keyParams(type)) {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (!isTempKey(value)) continue;
     const r = resolve(value);
     if (r.state === 'pending') return { kind: 'wait' };
     if (r.state === 'failed') return { kind: 'skip', error: notCreatedError(value) };
     out[name] = r.key;
   }
-  if (type === 'refresh' && Array.isArray(params.keys)) {
+  if (type === 'refresh' && Object.hasOwn(params, 'keys') && Array.isArray(params.keys)) {
     const keys: string[] = [];
     let firstDropped: string | undefined;
     for (const k of params.keys as string[]) {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -108,6 +108,14 @@ export class CommandDto {
     type: 'object',
     additionalProperties: true,
   })
+  /*
+   * The params exactly as sent. class-transformer's own copy would silently drop a key named like a
+   * member of Object.prototype (`hasOwnProperty`, `toString`, `valueOf`, …) and assign `__proto__` as
+   * a prototype, so the catalogue would never see them as unknown params (SPEC 4: unknown params →
+   * 422). (`__proto__`, `constructor` and `prototype` are deleted even earlier, by Nest's
+   * ValidationPipe, at any depth of the body.)
+   */
+  @Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, 'params') ? obj.params : undefined), { toClassOnly: true })
   @IsObject({ message: 'нужен объект' })
   @IsValidParams()
   params!: Params;
