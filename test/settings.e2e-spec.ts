@@ -20,6 +20,14 @@ describe('settings (SPEC 9)', () => {
     });
   });
 
+  it('a PATCH that changes nothing keeps the version (agents are not made stale)', async () => {
+    const before = (await hub.http.get('/settings').expect(200)).body;
+    for (const body of [{}, { pacing: {} }, { auto_refresh: {} }, { backup_keep: before.backup_keep }, { pacing: { refresh: before.pacing.refresh } }, { link_types: before.link_types }, { link_types: Object.fromEntries(Object.entries(before.link_types).reverse()) }]) {
+      expect((await hub.http.patch('/settings').send(body).expect(200)).body).toEqual(before);
+    }
+    expect((await hub.http.patch('/settings').send({ backup_keep: before.backup_keep + 1 }).expect(200)).body.version).toBe(before.version + 1);
+  });
+
   it('PATCH merges pacing and auto_refresh per entry, replaces other keys, bumps the version, and survives a restart', async () => {
     const res = await hub.http
       .patch('/settings')
@@ -45,20 +53,62 @@ describe('settings (SPEC 9)', () => {
     }
   });
 
-  const bad: [string, unknown][] = [
-    ['pause above 3600', { pacing: { refresh: 3601 } }],
-    ['negative pause', { pacing: { refresh: -1 } }],
-    ['unknown pacing type', { pacing: { ensure_magic: 1 } }],
-    ['fractional pause', { pacing: { refresh: 1.5 } }],
-    ['link types not strings', { link_types: { a: 1 } }],
-    ['fields not strings', { fields: [1] }],
-    ['backup_keep 0', { backup_keep: 0 }],
-    ['unknown key', { colour: 'red' }],
-    ['interval negative', { auto_refresh: { interval_minutes: -5 } }],
+  // [case, body, what the Russian detail must say]
+  const bad: [string, unknown, RegExp][] = [
+    ['pause above 3600', { pacing: { refresh: 3601 } }, /^pacing\.refresh: /],
+    ['negative pause', { pacing: { refresh: -1 } }, /^pacing\.refresh: /],
+    ['unknown pacing type', { pacing: { ensure_magic: 1 } }, /^pacing\.ensure_magic: /],
+    ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh: /],
+    ['link types not strings', { link_types: { a: 1 } }, /^link_types: /],
+    ['fields not strings', { fields: [1] }, /^fields: /],
+    ['blank field name', { fields: ['  '] }, /^fields: /],
+    ['backup_keep 0', { backup_keep: 0 }, /^backup_keep: /],
+    ['unknown key', { colour: 'red' }, /^colour: /],
+    ['interval negative', { auto_refresh: { interval_minutes: -5 } }, /^auto_refresh\.interval_minutes: /],
+    // null is not "leave as is": only auto_refresh.jql may be null (no auto-refresh query).
+    ['pacing null', { pacing: null }, /^pacing: null недопустим/],
+    ['a pause null', { pacing: { refresh: null } }, /^pacing\.refresh: null недопустим/],
+    ['a pause null beside a valid one', { pacing: { ensure_issue: 5, refresh: null } }, /^pacing\.refresh: null недопустим/],
+    ['link_types null', { link_types: null }, /^link_types: null недопустим/],
+    ['fields null', { fields: null }, /^fields: null недопустим/],
+    ['a field name null', { fields: ['Story Points', null] }, /^fields: /],
+    ['auto_refresh null', { auto_refresh: null }, /^auto_refresh: null недопустим/],
+    ['interval null', { auto_refresh: { interval_minutes: null } }, /^auto_refresh\.interval_minutes: null недопустим/],
+    ['backup_keep null', { backup_keep: null }, /^backup_keep: null недопустим/],
+    ['agent_offline_seconds null', { agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
+    ['null beside a valid key', { backup_keep: 3, agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
+    // auto_refresh.jql: a string that is non-blank after trim (as refresh jql in a batch), or null.
+    ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql: /],
+    ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql: /],
+    ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql: /],
+    // fields: custom field names must not be param names of commands (SPEC 4) nor repeat.
+    ['field name "key"', { fields: ['key'] }, /«key»/],
+    ['standard field name', { fields: ['Story Points', 'summary'] }, /«summary»/],
+    ['key param names', { fields: ['source', 'target', 'parent', 'temp_key'] }, /«source», «target», «parent», «temp_key»/],
+    ['other param names', { fields: ['issue_type', 'labels', 'duedate', 'keys', 'jql'] }, /«issue_type», «labels», «duedate», «keys», «jql»/],
+    ['repeated field name', { fields: ['Story Points', 'customfield_10042', 'Story Points'] }, /повтор[^;]*«Story Points»/],
   ];
-  it.each(bad)('%s → 422, nothing changed', async (_, body) => {
+  it.each(bad)('%s → 422, nothing changed', async (_, body, detail) => {
+    const before = (await hub.http.get('/settings').expect(200)).body;
     const res = await hub.http.patch('/settings').send(body as object).expect(422);
-    expect(res.body.error).toBe('validation_failed');
-    expect((await hub.http.get('/settings')).body.version).toBe(1);
+    expect(res.body).toEqual({ error: 'validation_failed', detail: expect.any(String), errors: expect.any(Array) });
+    expect(res.body.detail).toMatch(/[А-Яа-яЁё]/);
+    expect(res.body.detail).toMatch(detail);
+    const after = (await hub.http.get('/settings').expect(200)).body;
+    expect(after).toEqual(before);
+    expect(after.version).toBe(1);
+  });
+
+  it('auto_refresh.jql may be set to null, and other keys stay as they are', async () => {
+    await hub.http.patch('/settings').send({ auto_refresh: { interval_minutes: 5, jql: 'project = A' }, fields: ['Story Points'] }).expect(200);
+    const res = await hub.http.patch('/settings').send({ auto_refresh: { jql: null } }).expect(200);
+    expect(res.body).toMatchObject({ version: 3, auto_refresh: { interval_minutes: 5, jql: null }, fields: ['Story Points'] });
+    expect((await hub.http.get('/settings').expect(200)).body).toEqual(res.body);
+  });
+
+  it('accepts custom field names that only resemble param names', async () => {
+    const fields = ['Key', 'Summary', 'customfield_10042', 'Story Points', 'parent link'];
+    const res = await hub.http.patch('/settings').send({ fields }).expect(200);
+    expect(res.body).toMatchObject({ version: 2, fields });
   });
 });

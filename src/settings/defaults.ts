@@ -31,13 +31,16 @@ export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS).filter((k) => k !== 'v
 export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh'];
 
 /** Applies a partial change (pure); `version` is the caller's business. */
+const definedEntries = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
 export function applyPatch(current: Settings, patch: Partial<Record<SettingKey, unknown>>): Settings {
   const next: Settings = structuredClone(current);
   for (const key of SETTING_KEYS) {
     const value = patch[key];
     if (value === undefined) continue;
+    // Merged keys take the entries given; an entry left out (or undefined on a DTO instance) keeps its value.
     (next as unknown as Record<string, unknown>)[key] = MERGED_KEYS.includes(key)
-      ? { ...(current[key] as object), ...(value as object) }
+      ? { ...(current[key] as object), ...definedEntries(value as object) }
       : structuredClone(value);
   }
   return next;

@@ -1,45 +1,81 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-  registerDecorator,
-} from 'class-validator';
+import { IsArray, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import { customFieldNameProblems } from './field-names.js';
+
+/** `v.trim() !== ''`: the rule of non-empty strings in commands (SPEC 4, e.g. refresh `jql`). */
+const isNonBlank = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+
+/**
+ * The key may be left out (PATCH is partial), but given it is validated, `null` included: `null`
+ * never means "leave as is" nor "back to the default". (`@IsOptional()` would let `null` through and
+ * it would be stored.) Only `auto_refresh.jql` may be null, and says so itself.
+ * Put it last, nearest the property: decorators register bottom-up, so its message comes first.
+ */
+function Optional(): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((_, v) => v !== undefined),
+    (object: object, propertyName: string | symbol) =>
+      registerDecorator({
+        name: 'isNotNull',
+        target: object.constructor,
+        propertyName: propertyName as string,
+        validator: { validate: (v: unknown) => v !== null, defaultMessage: () => 'null недопустим: чтобы не менять значение, не передавайте ключ' },
+      }),
+  );
+}
+
+/** A string that is not blank after trimming (the same rule as refresh `jql` in a batch). */
+function IsNonBlank(message: string, each = false) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isNonBlank',
+      target: object.constructor,
+      propertyName,
+      options: { each },
+      validator: { validate: isNonBlank, defaultMessage: () => message },
+    });
+}
+
+/** Custom field names (settings `fields`): none a standard param name of a command, none repeated. */
+function IsCustomFieldNames() {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCustomFieldNames',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        // Shape (array of non-blank strings) is for the other constraints; this one checks the names.
+        validate: (value: unknown) => !Array.isArray(value) || customFieldNameProblems(value.filter(isNonBlank)) === null,
+        defaultMessage: (args?: ValidationArguments) => customFieldNameProblems(Array.isArray(args?.value) ? args.value.filter(isNonBlank) : []) ?? '',
+      },
+    });
+}
 
 const PAUSE = { min: 0, max: 3600 };
 
 export class PacingDto {
-  @ApiPropertyOptional({ example: 180 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_issue?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_fields?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_status?: number;
-  @ApiPropertyOptional({ example: 90 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_link?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_sprint?: number;
-  @ApiPropertyOptional({ example: 150 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) ensure_comment?: number;
-  @ApiPropertyOptional({ example: 60 }) @IsOptional() @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) refresh?: number;
+  @ApiPropertyOptional({ example: 180 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_issue?: number;
+  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_fields?: number;
+  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_status?: number;
+  @ApiPropertyOptional({ example: 90 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_link?: number;
+  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_sprint?: number;
+  @ApiPropertyOptional({ example: 150 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_comment?: number;
+  @ApiPropertyOptional({ example: 60 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() refresh?: number;
 }
 
 export class AutoRefreshDto {
   @ApiPropertyOptional({ description: 'minutes between automatic refreshes; 0 = off', example: 30 })
-  @IsOptional()
   @IsInt()
   @Min(0)
   @Max(10080)
+  @Optional()
   interval_minutes?: number;
 
-  @ApiPropertyOptional({ description: 'JQL of the automatic refresh, or null', example: 'project = AURORA', nullable: true, type: String })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsString()
-  @MinLength(1)
+  @ApiPropertyOptional({ description: 'JQL of the automatic refresh (non-blank after trim), or null: no automatic refresh', example: 'project = AURORA', nullable: true, type: String })
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsNonBlank('нужна непустая строка JQL или null')
   jql?: string | null;
 }
 
@@ -61,44 +97,44 @@ function IsStringMap() {
 
 /** PATCH /settings: each key given replaces that setting; `pacing` and `auto_refresh` merge per entry (SPEC 9). */
 export class PatchSettingsDto {
-  @ApiPropertyOptional({ type: PacingDto, description: 'pause in seconds per command type (0..3600)' })
-  @IsOptional()
+  @ApiPropertyOptional({ type: PacingDto, description: 'pause in seconds per command type (0..3600); null is refused, here and for every key but auto_refresh.jql' })
   @IsObject()
   @ValidateNested()
   @Type(() => PacingDto)
+  @Optional()
   pacing?: PacingDto;
 
   @ApiPropertyOptional({ example: { блокирует: 'Blocks', связанные: 'Relates' }, description: 'link type name in packages → Jira link type' })
-  @IsOptional()
   @IsStringMap()
+  @Optional()
   link_types?: Record<string, string>;
 
-  @ApiPropertyOptional({ example: ['customfield_10042', 'Story Points'], description: 'custom field names (ids or Jira display names) allowed in ensure_fields' })
-  @IsOptional()
+  @ApiPropertyOptional({ example: ['customfield_10042', 'Story Points'], description: 'custom field names (ids or Jira display names) allowed in ensure_fields: non-blank, no repeats, none a standard param name of a command (key, summary, source, …)' })
   @IsArray()
-  @IsString({ each: true })
-  @Matches(/\S/, { each: true, message: 'имя поля не может быть пустым' })
+  @IsNonBlank('имя поля должно быть непустой строкой', true)
+  @IsCustomFieldNames()
+  @Optional()
   fields?: string[];
 
   @ApiPropertyOptional({ type: AutoRefreshDto })
-  @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => AutoRefreshDto)
+  @Optional()
   auto_refresh?: AutoRefreshDto;
 
   @ApiPropertyOptional({ example: 20, description: 'how many batch backups to keep (1..1000)' })
-  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1000)
+  @Optional()
   backup_keep?: number;
 
   @ApiPropertyOptional({ example: 120, description: 'the agent counts as offline after this many seconds unseen' })
-  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(86400)
+  @Optional()
   agent_offline_seconds?: number;
 }
 

@@ -10,6 +10,13 @@ import type { PatchSettingsDto } from './settings.dto.js';
  * is the only writer, so the current value is kept in memory after start-up and after every change:
  * the hot path (claim) reads pacing without a query.
  */
+/** Settings are JSON: equal when their JSON is, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const sorted = (_: string, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v;
+  return JSON.stringify(a, sorted) === JSON.stringify(b, sorted);
+}
+
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
@@ -36,7 +43,11 @@ export class SettingsService implements OnModuleInit {
     if (Object.keys(changes).length === 0) return this.current;
     return this.db.transaction(async (m, tx) => {
       const stored = await this.load(m);
-      const updated = { ...applyPatch(stored, changes), version: stored.version + 1 };
+      const patched = applyPatch(stored, changes);
+      // SPEC 9: every change bumps the version; a patch that changes nothing ({pacing: {}}, or the
+      // values already stored) is not a change, and agents are not told their settings are stale.
+      if (sameJson(patched, stored)) return stored;
+      const updated = { ...patched, version: stored.version + 1 };
       for (const key of [...(Object.keys(changes) as SettingKey[]), 'version' as const]) {
         await m.query('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
           key,
