@@ -6,8 +6,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, statSync, type Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
@@ -49,13 +49,14 @@ async function migrateOnly(config: HubConfig): Promise<void> {
   }
 }
 
-async function readIfExists(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+/**
+ * The file of a package named `name` (notes.csv, links.csv), its name matched case-insensitively
+ * (Notes.csv saved on Windows); undefined when the folder has none.
+ */
+async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
+  const found = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase() === name).map((e) => e.name);
+  if (found.length > 1) throw new ConfigError(`в папке ${folder} несколько файлов ${name}: ${found.sort().join(', ')}; оставьте один`);
+  return found.length ? readFile(join(folder, found[0])) : undefined;
 }
 
 /** The import report for a person (Russian, SPEC 12); `--json` prints the report itself. */
@@ -72,13 +73,13 @@ export function formatReport(r: ImportReport): string {
 }
 
 async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} is not a folder (expected one with notes.csv and/or links.csv)`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
+  const entries = await readdir(folder, { withFileTypes: true });
+  const files = { notes: await packageFile(folder, entries, 'notes.csv'), links: await packageFile(folder, entries, 'links.csv') };
+  if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
-    const report = await app.get(ImportService).import({
-      notes: await readIfExists(join(folder, 'notes.csv')),
-      links: await readIfExists(join(folder, 'links.csv')),
-    });
+    const report = await app.get(ImportService).import(files);
     console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
   } finally {
     await app.close();
@@ -97,7 +98,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 0;
       case 'import': {
         const folder = args.find((a) => !a.startsWith('--'));
-        if (!folder) throw new ConfigError('import needs a folder with notes.csv and/or links.csv');
+        if (!folder) throw new ConfigError('укажите папку пакета: jira-hub import <папка> (в ней notes.csv и/или links.csv)');
         await importFolder(loadConfig(env), folder, args.includes('--json'));
         return 0;
       }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { formatReport, main } from '../src/cli.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
@@ -56,12 +58,139 @@ describe('import of a planning package (SPEC 8)', () => {
     });
     // new:1 is already A-10: its note goes to the issue
     expect((await hub.http.get('/notes/A-10')).body).toMatchObject({ fact_status: 'в работе', comment: 'ждём', source: 'import' });
-    await hub.http.get('/notes/new:1').expect(404);
+    expect((await hub.http.get('/notes/new:1').expect(200)).body.key).toBe('A-10'); // read through to the issue's note
+    expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).not.toContain('new:1');
     expect((await hub.http.get('/notes/A-12')).body).toMatchObject({ fact_status: null, comment: null, source: 'import' });
   });
 
-  it('no files → the empty report', async () => {
-    expect((await hub.http.post('/import').expect(200)).body).toEqual({ notes: 0, expected_links: [], missing_keys: [], missing_links: [], reversed_links: [] });
+  const EMPTY = { notes: 0, expected_links: [], missing_keys: [], missing_links: [], reversed_links: [] };
+  const notesNow = async () => (await hub.http.get('/notes')).body;
+
+  it('a multipart request without files → the empty report', async () => {
+    expect((await hub.http.post('/import').field('comment', 'пакет без файлов').expect(200)).body).toEqual(EMPTY);
+  });
+
+  describe('notes and links must come as files of multipart/form-data', () => {
+    const csv = 'key,comment\nA-1,ок\n';
+    it.each([
+      ['notes as a text field (curl -F notes=<notes.csv)', () => upload({ links: 'from,type,to\n' }).field('notes', csv)],
+      ['links as a text field', () => hub.http.post('/import').field('links', 'from,type,to\nA-1,Blocks,A-2\n')],
+      ['a JSON body', () => hub.http.post('/import').send({ notes: csv })],
+      ['a urlencoded body', () => hub.http.post('/import').type('form').send({ notes: csv })],
+      ['no body at all', () => hub.http.post('/import')],
+    ])('%s → 422, nothing imported', async (_name, send) => {
+      const res = await send().expect(422);
+      expect(res.body.error).toBe('validation_failed');
+      expect(res.body.detail).toContain('multipart/form-data');
+      expect(res.body.detail).toMatch(/файл/);
+      expect(await notesNow()).toEqual([]);
+    });
+  });
+
+  it('two files in one field → 422 saying one file per field', async () => {
+    const res = await hub.http
+      .post('/import')
+      .attach('notes', Buffer.from('key\nA-1\n'), 'notes.csv')
+      .attach('notes', Buffer.from('key\nA-2\n'), 'notes2.csv')
+      .expect(422);
+    expect(res.body.detail).toContain('notes');
+    expect(res.body.detail).toContain('только один файл');
+    expect(res.body.detail).not.toContain('неизвестное');
+    expect(await notesNow()).toEqual([]);
+  });
+
+  describe('notes keep what the package does not name', () => {
+    beforeEach(async () => {
+      await hub.http.put('/notes/A-1').send({ fact_status: 'в работе', comment: 'старый' }).expect(200);
+    });
+    const noteOf = async (key: string) => (await hub.http.get(`/notes/${key}`).expect(200)).body;
+
+    it('a file without a fact_status column keeps the stored fact_status', async () => {
+      await upload({ notes: 'key,comment\nA-1,новый\n' }).expect(200);
+      expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'новый', source: 'import' });
+    });
+
+    it('a misspelled header (Факт статус) is ignored and clears nothing', async () => {
+      await upload({ notes: 'Ключ;Факт статус;Коментарий\nA-1;Готово;новый\n' }).expect(200);
+      expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'старый' });
+    });
+
+    it('a present column with an empty cell clears the value', async () => {
+      await upload({ notes: 'key,fact_status,comment\nA-1,,новый\n' }).expect(200);
+      expect(await noteOf('A-1')).toMatchObject({ fact_status: null, comment: 'новый' });
+    });
+
+    it('a note redirected from a resolved temp key keeps the issue note\'s other field', async () => {
+      await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'X')] });
+      await agent.done((await agent.claim()).command.id, { key: 'A-1', created: true });
+      await upload({ notes: 'key,comment\nnew:1,из плана\n' }).expect(200);
+      expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'из плана' });
+    });
+  });
+
+  it('a file not in UTF-8 → 422 naming the file, nothing imported', async () => {
+    // «Ключ;Комментарий» / «A-1;ок» in Windows-1251
+    const cp1251 = Buffer.from([0xca, 0xeb, 0xfe, 0xf7, 0x3b, 0xea, 0xee, 0xec, 0x0d, 0x0a, 0x41, 0x2d, 0x31, 0x3b, 0xee, 0xea, 0x0d, 0x0a]);
+    const res = await hub.http
+      .post('/import')
+      .attach('links', Buffer.from('from,type,to\nA-1,Blocks,A-2\n'), 'links.csv')
+      .attach('notes', cp1251, 'notes.csv')
+      .expect(422);
+    expect(res.body.detail).toContain('notes.csv');
+    expect(res.body.detail).toContain('UTF-8');
+    expect(await notesNow()).toEqual([]);
+  });
+
+  it('row numbers in errors are file lines, after a quoted multi-line cell too', async () => {
+    const res = await upload({ notes: 'key,comment\r\nA-1,"первая\r\nвторая"\r\nbad,x\r\n' }).expect(422);
+    expect(res.body.detail).toContain('notes.csv, строка 4');
+  });
+
+  describe('the whole request is capped at 10 MB (SPEC 11.1)', () => {
+    const SIX_MB = 6 * 1024 * 1024;
+    const bigNotes = `key,comment\nA-1,${'x'.repeat(SIX_MB)}\n`;
+    const bigLinks = `from,type,to,note\nA-1,Blocks,A-2,${'y'.repeat(SIX_MB)}\n`;
+
+    it('two files of 6 MB each → 413, nothing imported', async () => {
+      const res = await upload({ notes: bigNotes, links: bigLinks }).expect(413);
+      expect(res.body).toEqual({ error: 'payload_too_large', detail: expect.stringContaining('10 МБ') });
+      expect(await notesNow()).toEqual([]);
+    });
+
+    it('without Content-Length (chunked) the bytes are counted → 413, nothing imported', async () => {
+      const server: Server = hub.app.getHttpServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const boundary = 'jira-hub-test-boundary';
+      const part = (field: string, content: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${field}.csv"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n`;
+      const chunks = [part('notes', bigNotes), part('links', bigLinks), `--${boundary}--\r\n`];
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { port, host: '127.0.0.1', method: 'POST', path: '/import', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        for (const c of chunks) req.write(c);
+        req.end();
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'payload_too_large' });
+      expect(await notesNow()).toEqual([]);
+    });
+
+    it('a package just under the cap is imported', async () => {
+      // about 9.5 MB: 500 notes of 19,000 characters (a comment may have 20,000)
+      const rows = Array.from({ length: 500 }, (_, i) => `A-${i + 1},${'z'.repeat(19_000)}`);
+      const big = `key,comment\n${rows.join('\n')}\n`;
+      expect(big.length).toBeGreaterThan(9 * 1024 * 1024);
+      expect((await upload({ notes: big, links: 'from,type,to\nA-1,Blocks,A-2\n' }).expect(200)).body.notes).toBe(500);
+    });
   });
 
   const malformed: [string, Record<string, string>, RegExp][] = [
@@ -104,6 +233,55 @@ describe('import of a planning package (SPEC 8)', () => {
     } finally {
       console.error = error;
     }
-    expect(errors[0]).toContain('is not a folder');
+    expect(errors[0]).toContain('не папка');
+  });
+
+  describe('CLI file names and messages', () => {
+    let folder: string;
+    let out: string[];
+    let errors: string[];
+    const run = async (args: string[]) => {
+      const log = console.log;
+      const error = console.error;
+      console.log = (s: string) => out.push(s);
+      console.error = (s: string) => errors.push(s);
+      try {
+        return await main(args, { HUB_DB_PATH: hub.config.dbPath });
+      } finally {
+        console.log = log;
+        console.error = error;
+      }
+    };
+    beforeEach(async () => {
+      await hub.app.close();
+      folder = join(hub.dir, 'package');
+      mkdirSync(folder);
+      out = [];
+      errors = [];
+    });
+
+    it('finds Notes.csv and LINKS.CSV whatever the case of their names', async () => {
+      writeFileSync(join(folder, 'Notes.csv'), 'key,comment\nA-1,hi\n');
+      writeFileSync(join(folder, 'LINKS.CSV'), 'from,type,to\nA-1,блокирует,A-2\n');
+      expect(await run(['import', folder, '--json'])).toBe(0);
+      expect(JSON.parse(out[0])).toMatchObject({ notes: 1, expected_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }] });
+      expect(errors).toEqual([]);
+    });
+
+    it('a folder without notes.csv and links.csv: the empty report and a Russian warning on stderr', async () => {
+      writeFileSync(join(folder, 'notes.txt'), 'key\nA-1\n');
+      expect(await run(['import', folder, '--json'])).toBe(0);
+      expect(JSON.parse(out[0])).toEqual(EMPTY);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain('notes.csv');
+      expect(errors[0]).toContain('links.csv');
+      expect(errors[0]).toMatch(/нет/);
+    });
+
+    it('no folder given → a Russian message', async () => {
+      expect(await run(['import'])).toBe(2);
+      expect(errors[0]).toMatch(/папк/);
+      expect(errors[0]).not.toMatch(/needs a folder/);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 
 describe('mirror and notes (SPEC 7)', () => {
   let hub: TestHub;
@@ -95,6 +95,19 @@ describe('mirror and notes (SPEC 7)', () => {
     await hub.http.get('/notes/A-2').expect(404);
     await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1' }]));
     expect((await hub.http.get('/issues/A-1')).body.note).toMatchObject({ key: 'A-1', comment: 'ок' });
+  });
+
+  it('PUT and GET /notes/new:N after new:N resolved to a Jira key use the note of that key, as import does', async () => {
+    await hub.http.put('/notes/A-10').send({ fact_status: 'в работе' }).expect(200);
+    await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Отчёт')] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { key: 'A-10', created: true });
+    const res = await hub.http.put('/notes/new:1').send({ comment: 'план' }).expect(200);
+    expect(res.body).toEqual({ key: 'A-10', fact_status: 'в работе', comment: 'план', source: 'api', updated_at: hub.clock.iso() });
+    // reading new:1 reads the note of its key too
+    expect((await hub.http.get('/notes/new:1').expect(200)).body).toEqual(res.body);
+    expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).toEqual(['A-10']);
+    // an unresolved temp key keeps its own note
+    expect((await hub.http.put('/notes/new:2').send({ comment: 'x' }).expect(200)).body.key).toBe('new:2');
   });
 
   it('a batch whose commands and tail refresh are done is done', async () => {

@@ -92,7 +92,8 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     await agent.done(first.id, { key: 'A-20', created: false });
     const dep = (await agent.claim()).command;
     expect(dep).toMatchObject({ id: b.commands[1].id, params: { key: 'A-20' } });
-    await hub.http.get('/notes/new:5').expect(404);
+    expect((await hub.http.get('/notes').expect(200)).body.map((n: { key: string }) => n.key)).toEqual(['A-20']); // moved, not copied
+    expect((await hub.http.get('/notes/new:5').expect(200)).body.key).toBe('A-20'); // the temp key reads through to its issue
     expect((await hub.http.get('/notes/A-20').expect(200)).body).toMatchObject({ key: 'A-20', fact_status: 'план', comment: 'важно' });
   });
 

@@ -1,10 +1,8 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ImportService } from './import.service.js';
-
-export const MAX_PACKAGE_FILE_BYTES = 10 * 1024 * 1024;
+import { PackageUploadInterceptor } from './package-upload.interceptor.js';
 
 class ExpectedLinkView {
   @ApiProperty({ example: 'AURORA-1533' }) source!: string;
@@ -31,7 +29,10 @@ export class ImportController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Import a planning package (notes.csv, links.csv) and compare its links with the mirror' })
+  @ApiOperation({
+    summary: 'Import a planning package (notes.csv, links.csv) and compare its links with the mirror',
+    description: 'multipart/form-data with at most one file in each of the fields notes and links; 10 MB for the whole request.',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -40,9 +41,7 @@ export class ImportController {
     },
   })
   @ApiOkResponse({ type: ImportReportView })
-  @UseInterceptors(
-    FileFieldsInterceptor([{ name: 'notes', maxCount: 1 }, { name: 'links', maxCount: 1 }], { limits: { fileSize: MAX_PACKAGE_FILE_BYTES } }),
-  )
+  @UseInterceptors(PackageUploadInterceptor)
   import(@UploadedFiles() files: Uploaded = {}): Promise<ImportReportView> {
     return this.importer.import({ notes: files.notes?.[0]?.buffer, links: files.links?.[0]?.buffer });
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { ValidationFailedError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup, upsertNote } from '../mirror/mirror.store.js';
+import { mirrorLookup, writeNote } from '../mirror/mirror.store.js';
 import { tempKeyMapping } from '../queue/temp-key.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
@@ -35,9 +35,10 @@ export class ImportService {
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
       const tempKeys = await tempKeyMapping(m);
-      // A note for a temp key that is already resolved belongs to its issue, where the move of SPEC 6.5 would have put it.
+      // A note for a temp key that is already resolved belongs to its issue, where the move of SPEC 6.5
+      // would have put it; a column the file lacks keeps the stored value.
       for (const n of notes) {
-        await upsertNote(m, { key: tempKeys.get(n.key) ?? n.key, fact_status: n.fact_status, comment: n.comment, source: 'import', updated_at: now });
+        await writeNote(m, tempKeys.get(n.key) ?? n.key, { fact_status: n.fact_status, comment: n.comment }, 'import', now);
       }
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);

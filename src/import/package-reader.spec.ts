@@ -57,15 +57,76 @@ describe('readNotes (SPEC 8)', () => {
     expect(readNotes(buf(text))).toEqual([{ row: 2, key: 'AURORA-1', fact_status: 'Готово', comment }]);
   });
 
-  it('reads only the key column when the others are absent', () => {
-    expect(readNotes(buf('Ключ\nA-1\nnew:2\n'))).toEqual([
-      { row: 2, key: 'A-1', fact_status: null, comment: null },
-      { row: 3, key: 'new:2', fact_status: null, comment: null },
+  it('a column absent from the header is left out of the rows (the stored value is kept), not read as empty', () => {
+    expect(readNotes(buf('Ключ\nA-1\nnew:2\n'))).toStrictEqual([
+      { row: 2, key: 'A-1' },
+      { row: 3, key: 'new:2' },
     ]);
+    expect(readNotes(buf('key,comment\nA-1,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
+  });
+
+  it('a misspelled header is an unknown column: ignored, and its column counts as absent', () => {
+    expect(readNotes(buf('key,Факт статус,comment\nA-1,Готово,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
+  });
+
+  it('a present column with an empty cell gives null (it clears the stored value)', () => {
+    expect(readNotes(buf('key,fact_status,comment\nA-1,,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', fact_status: null, comment: 'ок' }]);
   });
 
   it('a header only gives no rows', () => {
     expect(readNotes(buf('key,fact_status,comment\n'))).toEqual([]);
+  });
+});
+
+describe('row numbers: the file line where the record starts (SPEC 8)', () => {
+  it('counts the lines of a quoted multi-line cell', () => {
+    expect(readNotes(buf('key,comment\nA-1,"первая\nвторая\nтретья"\nA-2,ок\n')).map((n) => n.row)).toEqual([2, 5]);
+  });
+
+  it('keeps a CRLF inside quotes and counts it as one line break', () => {
+    expect(readNotes(buf('key,comment\r\nA-1,"один\r\nдва"\r\nA-2,ок\r\n'))).toEqual([
+      { row: 2, key: 'A-1', comment: 'один\r\nдва' },
+      { row: 4, key: 'A-2', comment: 'ок' },
+    ]);
+  });
+
+  it('a bad key after a quoted multi-line cell is named by its own line', () => {
+    const err = packageError(() => readNotes(buf('key,comment\nA-1,"первая\nвторая"\nA-2,ок\nbad,x\nA-3,ок\n')));
+    expect(err.row).toBe(5);
+    expect(err.message).toContain('строка 5');
+  });
+
+  it('an unclosed quote is named by the line where its record starts, not the end of the file', () => {
+    const err = packageError(() => readNotes(buf('key,comment\nA-1,ок\nA-2,"открыта\nи не закрыта\nA-3,ок\nA-4,ок\n')));
+    expect(err.row).toBe(3);
+    expect(err.message).toContain('notes.csv, строка 3');
+  });
+
+  it('a bad closing quote after a multi-line cell is named by the line where its record starts', () => {
+    const err = packageError(() => readLinks(buf('from,type,to,note\r\nA-1,Blocks,A-2,"раз\r\nдва"\r\nA-1,Blocks,A-3,"x"y\r\n')));
+    expect(err.row).toBe(4);
+  });
+});
+
+describe('encoding (SPEC 8: UTF-8 with or without BOM)', () => {
+  // «Ключ;Комментарий (внутр.)» / «A-1;ок» as Excel saves them in Windows-1251
+  const cp1251 = Buffer.from([
+    0xca, 0xeb, 0xfe, 0xf7, 0x3b, 0xca, 0xee, 0xec, 0xec, 0xe5, 0xed, 0xf2, 0xe0, 0xf0, 0xe8, 0xe9, 0x20, 0x28, 0xe2, 0xed, 0xf3, 0xf2, 0xf0, 0x2e, 0x29, 0x0d, 0x0a,
+    0x41, 0x2d, 0x31, 0x3b, 0xee, 0xea, 0x0d, 0x0a,
+  ]);
+
+  it('a file not in UTF-8 (cp1251 from Excel) → PackageError naming the file', () => {
+    const err = packageError(() => readNotes(cp1251));
+    expect(err.file).toBe('notes.csv');
+    expect(err.message).toContain('notes.csv');
+    expect(err.message).toContain('UTF-8');
+  });
+
+  it('names links.csv too, also when only a cell far below the header is not UTF-8', () => {
+    const text = Buffer.concat([buf('from,type,to,note\nA-1,Blocks,A-2,'), Buffer.from([0xee, 0xea]), buf('\n')]);
+    const err = packageError(() => readLinks(text));
+    expect(err.file).toBe('links.csv');
+    expect(err.message).toContain('UTF-8');
   });
 });
 
@@ -121,6 +182,17 @@ describe('malformed packages → PackageError naming file and row (SPEC 8)', () 
     expect(err.message).toContain(file);
   });
 
+  it.each([
+    ['fact_status', 2000, 'Факт. статус'],
+    ['comment', 20000, 'Комментарий (внутр.)'],
+  ])('a %s longer than PUT /notes allows (%i characters) is refused, naming the row', (column, limit, title) => {
+    const ok = readNotes(buf(`key,${column}\nA-1,${'я'.repeat(limit as number)}\n`));
+    expect([...(ok[0][column as 'comment'] ?? '')].length).toBe(limit);
+    const err = packageError(() => readNotes(buf(`key,${column}\nA-1,ок\nA-2,${'😀'.repeat((limit as number) + 1)}\n`)));
+    expect(err.row).toBe(3);
+    expect(err.problem).toBe(`«${title}» длиннее ${limit} символов (${(limit as number) + 1})`);
+  });
+
   it('names the bad key in the problem', () => {
     const err = packageError(() => readNotes(buf('key\nA-1\nabc\n')));
     expect(err.problem).toContain('abc');
@@ -132,6 +204,6 @@ describe('malformed packages → PackageError naming file and row (SPEC 8)', () 
   });
 
   it('takes the delimiter from the first non-empty line', () => {
-    expect(readNotes(buf('\nkey;comment\nA-1;ок\n'))).toEqual([{ row: 3, key: 'A-1', fact_status: null, comment: 'ок' }]);
+    expect(readNotes(buf('\nkey;comment\nA-1;ок\n'))).toEqual([{ row: 3, key: 'A-1', comment: 'ок' }]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { isJiraKey, isTempKey } from '../common/keys.js';
+import { NOTE_LIMITS } from '../mirror/note-limits.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv';
 
@@ -23,11 +24,15 @@ const HEADERS: Record<PackageFile, Record<string, string>> = {
 };
 const REQUIRED: Record<PackageFile, string[]> = { 'notes.csv': ['key'], 'links.csv': ['from', 'type', 'to'] };
 
+/**
+ * A notes row. A field is left out (undefined) when the file has no such column: the stored value is
+ * kept; a present column with an empty cell gives null, which clears it.
+ */
 export interface NoteRow {
   row: number;
   key: string;
-  fact_status: string | null;
-  comment: string | null;
+  fact_status?: string | null;
+  comment?: string | null;
 }
 
 export interface LinkRow {
@@ -38,8 +43,28 @@ export interface LinkRow {
   note: string | null;
 }
 
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/** Strict UTF-8; a BOM is dropped (TextDecoder's default). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(file: PackageFile, data: Buffer): string {
+  try {
+    return UTF8.decode(data);
+  } catch {
+    throw new PackageError(file, null, 'файл не в кодировке UTF-8 (похоже, Windows-1251); сохраните его как «CSV UTF-8»');
+  }
+}
+
+/** The 1-based line of each byte offset asked for, in increasing order; CRLF, LF and a lone CR each end a line. */
+function lineCounter(bytes: Buffer): (offset: number) => number {
+  let pos = 0;
+  let line = 1;
+  return (offset) => {
+    for (; pos < offset; pos++) {
+      const b = bytes[pos];
+      if (b === 0x0a || (b === 0x0d && bytes[pos + 1] !== 0x0a)) line++;
+    }
+    return line;
+  };
 }
 
 /** `;` when the header (the first non-empty line) has more semicolons than commas, else `,`. */
@@ -49,20 +74,39 @@ export function detectDelimiter(text: string): ',' | ';' {
   return count(';') > count(',') ? ';' : ',';
 }
 
-/** Rows as objects of canonical column names, with their line numbers (the header is line 1). */
+/**
+ * Rows as objects of the canonical names of the columns the header has, each with the file line where
+ * its record starts (the header is line 1; a quoted cell may span lines).
+ */
 function readTable(file: PackageFile, data: Buffer): { row: number; values: Record<string, string> }[] {
-  const text = stripBom(data.toString('utf8'));
+  const text = decode(file, data);
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
+  // csv-parse counts bytes reliably but not lines (a CRLF inside quotes counts twice), so lines are
+  // counted here from the byte offset where each record starts.
+  const bytes = Buffer.from(text, 'utf8');
+  const lineAt = lineCounter(bytes);
+  const starts: number[] = [];
+  let end = 0;
   let records: string[][];
   try {
-    // Empty lines are kept while parsing so that every record keeps its line number in the file.
-    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, skip_empty_lines: false, trim: true });
-  } catch (err) {
-    const line = (err as { lines?: number }).lines ?? null;
-    // csv-parse explains in English; the person gets the row and a Russian hint.
-    throw new PackageError(file, line, 'CSV не читается: проверьте кавычки и разделители');
+    // Empty lines are kept while parsing so that they are counted like any other record.
+    records = parse(bytes, {
+      delimiter: detectDelimiter(text),
+      relax_column_count: true,
+      skip_empty_lines: false,
+      trim: true,
+      on_record: (record: string[], context: { bytes: number }) => {
+        starts.push(lineAt(end));
+        end = context.bytes;
+        return record;
+      },
+    });
+  } catch {
+    // The failing record starts where the last good one ended; csv-parse explains in English, the
+    // person gets that line and a Russian hint.
+    throw new PackageError(file, lineAt(end), 'CSV не читается: проверьте кавычки и разделители');
   }
-  const numbered = records.map((cells, i) => ({ row: i + 1, cells })).filter(({ cells }) => cells.some((c) => c !== ''));
+  const numbered = records.map((cells, i) => ({ row: starts[i], cells })).filter(({ cells }) => cells.some((c) => c !== ''));
   if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   const [{ row: headerRow, cells: header }, ...body] = numbered;
   const names = header.map((h) => HEADERS[file][h.trim().toLowerCase()]);
@@ -72,6 +116,7 @@ function readTable(file: PackageFile, data: Buffer): { row: number; values: Reco
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
   if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
   return body.map(({ row, cells }) => {
+    // Only columns the header has get a value: an unknown (or misspelled) column sets nothing.
     const values: Record<string, string> = {};
     names.forEach((n, j) => {
       if (n && values[n] === undefined) values[n] = cells[j] ?? '';
@@ -92,7 +137,15 @@ export function readNotes(data: Buffer): NoteRow[] {
   return readTable('notes.csv', data).map(({ row, values }) => {
     if (values.key === '') throw new PackageError('notes.csv', row, 'пустой ключ');
     checkKey('notes.csv', row, values.key, 'ключ');
-    return { row, key: values.key, fact_status: orNull(values.fact_status), comment: orNull(values.comment) };
+    const note: NoteRow = { row, key: values.key };
+    // A column the file does not have stays out of the row, so the stored value is kept.
+    if (values.fact_status !== undefined) note.fact_status = orNull(values.fact_status);
+    if (values.comment !== undefined) note.comment = orNull(values.comment);
+    for (const [field, column] of [['fact_status', 'Факт. статус'], ['comment', 'Комментарий (внутр.)']] as const) {
+      const length = [...(note[field] ?? '')].length;
+      if (length > NOTE_LIMITS[field]) throw new PackageError('notes.csv', row, `«${column}» длиннее ${NOTE_LIMITS[field]} символов (${length})`);
+    }
+    return note;
   });
 }
 

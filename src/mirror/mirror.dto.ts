@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { NOTE_LIMITS } from './note-limits.js';
 
 export class ListIssuesQuery {
   @ApiPropertyOptional({ description: 'comma-separated Jira keys', example: 'AURORA-1533,AURORA-1586' })
@@ -33,14 +34,14 @@ export class PutNoteDto {
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
-  @MaxLength(2000)
+  @MaxLength(NOTE_LIMITS.fact_status)
   fact_status?: string | null;
 
   @ApiPropertyOptional({ nullable: true, type: String, example: 'ждём ответа от юристов' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
-  @MaxLength(20000)
+  @MaxLength(NOTE_LIMITS.comment)
   comment?: string | null;
 }
 

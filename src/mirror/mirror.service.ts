@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { upsertNote } from './mirror.store.js';
+import { resolvedKey } from '../queue/temp-key.store.js';
+import { writeNote } from './mirror.store.js';
 import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
+
+/** The key a note is kept under: a temp key already resolved (SPEC 6.3) is its issue's Jira key. */
+async function noteKey(m: EntityManager, key: string): Promise<string> {
+  return (isTempKey(key) && (await resolvedKey(m, key))) || key;
+}
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
   labels: string;
@@ -55,32 +62,26 @@ export class MirrorService {
     return this.db.read((m) => m.query('SELECT * FROM issue_note ORDER BY key'));
   }
 
+  /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it. */
   getNote(key: string): Promise<NoteView> {
     return this.db.read(async (m) => {
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [key]);
+      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKey(m, key)]);
       if (!note) throw new NotFoundError(`заметки для ${key} нет`);
       return note;
     });
   }
 
-  /** Creates or changes a note; a field left out keeps its value, null clears it. */
+  /**
+   * Creates or changes a note; a field left out keeps its value, null clears it. A temp key that is
+   * already resolved writes (and answers with) the note of its Jira key.
+   */
   putNote(key: string, dto: PutNoteDto): Promise<NoteView> {
     if (!isJiraKey(key) && !isTempKey(key)) {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    return this.db.transaction(async (m) => {
-      const [old]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [key]);
-      const note: NoteView = {
-        key,
-        fact_status: dto.fact_status !== undefined ? dto.fact_status : (old?.fact_status ?? null),
-        comment: dto.comment !== undefined ? dto.comment : (old?.comment ?? null),
-        source: 'api',
-        updated_at: this.clock.iso(),
-      };
-      await upsertNote(m, note);
-      return note;
-    });
+    // A temp key already resolved writes its issue's note, the same way an import does (SPEC 6.5).
+    return this.db.transaction(async (m) => writeNote(m, await noteKey(m, key), dto, 'api', this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {

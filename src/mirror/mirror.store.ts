@@ -92,6 +92,30 @@ export async function upsertNote(m: EntityManager, note: NoteRow): Promise<void>
   );
 }
 
+/** The fields a write of a note sets: undefined keeps the stored value, null clears it. */
+export interface NotePatch {
+  fact_status?: string | null;
+  comment?: string | null;
+}
+
+/**
+ * Writes the note of `key` for `PUT /notes` and imports: the fields of `patch` that are set replace,
+ * the others keep what is stored. Callers pass a temp key already resolved as its Jira key (where
+ * the move of SPEC 6.5 put the note). Returns the note as stored.
+ */
+export async function writeNote(m: EntityManager, key: string, patch: NotePatch, source: string, now: string): Promise<NoteRow> {
+  const [old]: NoteRow[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [key]);
+  const note: NoteRow = {
+    key,
+    fact_status: patch.fact_status !== undefined ? patch.fact_status : (old?.fact_status ?? null),
+    comment: patch.comment !== undefined ? patch.comment : (old?.comment ?? null),
+    source,
+    updated_at: now,
+  };
+  await upsertNote(m, note);
+  return note;
+}
+
 /** Opens the sync run of a refresh (SPEC 6.2 step 3): `keys` or `jql`, and its query. */
 export async function openSyncRun(m: EntityManager, commandId: number, params: { keys?: unknown; jql?: unknown }, startedAt: string): Promise<number> {
   const keys = Array.isArray(params.keys) ? (params.keys as string[]) : null;

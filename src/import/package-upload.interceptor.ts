@@ -1,0 +1,75 @@
+/**
+ * How `POST /import` takes a package (SPEC 8, 11.1): multipart/form-data with at most one file in each
+ * of the fields `notes` and `links`, and 10 MB for the whole request, not per file. Anything else is
+ * refused before the import runs, so nothing is imported.
+ */
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platform-express';
+import type { Request } from 'express';
+import { Transform, type Writable } from 'node:stream';
+import { defer, type Observable } from 'rxjs';
+import { PayloadTooLargeError, ValidationFailedError } from '../common/errors.js';
+
+/** SPEC 11.1: 10 MB for /import, the request as a whole. */
+export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
+export const PACKAGE_FIELDS = ['notes', 'links'] as const;
+
+export const TOO_LARGE_DETAIL = 'пакет больше 10 МБ: файлы notes и links вместе должны занимать не больше 10 МБ; ничего не импортировано';
+export const NOT_FILES_DETAIL =
+  'notes и links нужно прислать файлами в multipart/form-data (например, curl -F "notes=@notes.csv"), а не текстовыми полями или JSON; ничего не импортировано';
+
+/**
+ * multer's `streamHandler` (multer ≥ 2.5): feeds the body to busboy through a byte count that fails the
+ * upload once the body passes `limit`. multer's own limits are per file or field, never a total, and a
+ * chunked body has no Content-Length to check up front.
+ */
+export function cappedStream(limit: number): (req: Request, busboy: Writable) => void {
+  return (req, busboy) => {
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        if (bytes > limit) done(new PayloadTooLargeError(TOO_LARGE_DETAIL));
+        else done(null, chunk);
+      },
+    });
+    // busboy fails its open file and reports the error to multer, which drains the rest of the
+    // request and rejects the upload with this error (the request unpipes the failed counter).
+    counter.on('error', (err) => busboy.destroy(err));
+    req.pipe(counter).pipe(busboy);
+  };
+}
+
+const multerOptions: MulterModuleOptions & { streamHandler: ReturnType<typeof cappedStream> } = {
+  // A text field may hold a whole CSV (curl -F 'notes=<notes.csv'): it must reach the check below
+  // instead of failing on busboy's 1 MB default.
+  limits: { fileSize: MAX_PACKAGE_BYTES, fieldSize: MAX_PACKAGE_BYTES },
+  streamHandler: cappedStream(MAX_PACKAGE_BYTES),
+};
+
+const Upload = FileFieldsInterceptor(
+  PACKAGE_FIELDS.map((name) => ({ name, maxCount: 1 })),
+  multerOptions,
+);
+
+/** Checks the request's shape and size, runs multer, then refuses notes or links sent as text fields. */
+@Injectable()
+export class PackageUploadInterceptor implements NestInterceptor {
+  private readonly upload = new Upload();
+
+  intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> | Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    // A JSON or urlencoded body, or none at all: the files cannot be in it.
+    if (!req.is('multipart/form-data')) throw new ValidationFailedError(NOT_FILES_DETAIL);
+    if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(TOO_LARGE_DETAIL);
+    return this.upload.intercept(context, {
+      handle: () =>
+        defer(() => {
+          const body = req.body as Record<string, unknown> | undefined;
+          const asText = PACKAGE_FIELDS.filter((f) => body && Object.hasOwn(body, f));
+          if (asText.length) throw new ValidationFailedError(NOT_FILES_DETAIL, asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
+          return next.handle();
+        }),
+    });
+  }
+}
