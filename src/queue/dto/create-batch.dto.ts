@@ -112,8 +112,8 @@ export class CommandDto {
    * The params exactly as sent. class-transformer's own copy would silently drop a key named like a
    * member of Object.prototype (`hasOwnProperty`, `toString`, `valueOf`, …) and assign `__proto__` as
    * a prototype, so the catalogue would never see them as unknown params (SPEC 4: unknown params →
-   * 422). (`__proto__`, `constructor` and `prototype` are deleted even earlier, by Nest's
-   * ValidationPipe, at any depth of the body.)
+   * 422). Over HTTP the hub's pipe refuses such keys even earlier, at any depth of the body
+   * (common/validation.ts); this keeps the DTO right on its own.
    */
   @Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, 'params') ? obj.params : undefined), { toClassOnly: true })
   @IsObject({ message: 'нужен объект' })
