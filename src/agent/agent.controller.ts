@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AgentRoute } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -45,6 +45,7 @@ export class AgentController {
   @AgentRoute()
   @ApiBearerAuth('agent')
   @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
+  @ApiBody({ type: ClaimDto, required: false, description: 'optional: an empty body claims without waiting' })
   @ApiOkResponse({ type: ClaimView })
   async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response): Promise<ClaimView> {
     const { wait_seconds, ...info } = dto;

@@ -39,8 +39,15 @@ export function tempDir(): string {
  */
 export async function startHub(env: Record<string, string> = {}, clock = new TestClock()): Promise<TestHub> {
   const dir = tempDir();
-  const config = loadConfig({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env });
-  const app = await createApp(config, { clock, logger: false });
+  let config: HubConfig;
+  let app: NestExpressApplication;
+  try {
+    config = loadConfig({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env });
+    app = await createApp(config, { clock, logger: false });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind
+    throw err;
+  }
   const http = request(app.getHttpServer());
   return {
     app,
