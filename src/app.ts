@@ -8,6 +8,7 @@ import { AppModule } from './app.module.js';
 import type { Clock } from './common/clock.js';
 import type { HubConfig, LogLevel } from './common/config.js';
 import { errorBody, statusOf } from './common/error.filter.js';
+import { HubLogger } from './common/hub-logger.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
 
@@ -85,7 +86,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     abortOnError: false,
     // Closing must not wait for idle keep-alive connections (an agent's aborted long poll leaves one).
     forceCloseConnections: true,
-    logger: options.logger === false ? false : NEST_LEVELS[config.logLevel],
+    logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
   app.use(jsonBodiesOnly);
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
