@@ -17,6 +17,27 @@ describe('mirror and notes (SPEC 7)', () => {
     return (await agent.report(c.id, { status: 'done', result }).expect(200)).body;
   }
 
+  it("keeps a field value from Jira whose keys are named like built-in members (an app field's object)", async () => {
+    const value = { valueOf: 1, toString: 'a', hasOwnProperty: true, constructor: 'dropped', nested: { prototype: 'dropped', isPrototypeOf: 2 } };
+    await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1', fields: { 'Story Points': value, customfield_1: [{ ['__proto__']: 'dropped', valueOf: 3 }] } }]));
+    expect((await hub.http.get('/issues/A-1').expect(200)).body.fields).toEqual({
+      'Story Points': { valueOf: 1, toString: 'a', hasOwnProperty: true, nested: { isPrototypeOf: 2 } },
+      customfield_1: [{ valueOf: 3 }],
+    });
+  });
+
+  it('refuses a result whose own keys include constructor, __proto__ or prototype, with nothing changed', async () => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    const res = await hub.http
+      .post(`/agent/commands/${c.id}/result`)
+      .set('Content-Type', 'application/json')
+      .send('{"status":"done","result":{"issues":[],"links":[],"constructor":"x"}}')
+      .expect(422);
+    expect(res.body.detail).toBe('result.constructor: неизвестное поле');
+    expect((await hub.http.get(`/commands/${c.id}`).expect(200)).body.status).toBe('claimed');
+  });
+
   it('upserts issues, keeps unknown fields in `fields`, lists and filters them', async () => {
     await refresh(
       { keys: ['A-1', 'A-2', 'A-3'] },
@@ -108,6 +129,21 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).toEqual(['A-10']);
     // an unresolved temp key keeps its own note
     expect((await hub.http.put('/notes/new:2').send({ comment: 'x' }).expect(200)).body.key).toBe('new:2');
+  });
+
+  it('a temp key defined again by a batch still waiting keeps its own note, which moves to the new issue', async () => {
+    await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Первая')] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { key: 'A-10', created: true });
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'A-10' }])); // the tail refresh
+    const again = (await hub.http.post('/batches').send({ title: 'i2', commands: [issue('new:1', 'Вторая')] }).expect(201)).body;
+    expect((await hub.http.put('/notes/new:1').send({ comment: 'для второй' }).expect(200)).body.key).toBe('new:1');
+    expect((await hub.http.get('/notes/new:1').expect(200)).body.comment).toBe('для второй');
+    const c = (await agent.claim()).command;
+    expect(c.id).toBe(again.commands[0].id);
+    await agent.done(c.id, { key: 'A-50', created: true });
+    expect((await hub.http.get('/notes/A-50').expect(200)).body.comment).toBe('для второй');
+    await hub.http.get('/notes/A-10').expect(404);
+    expect((await hub.http.get('/notes/new:1').expect(200)).body.key).toBe('A-50'); // now resolved to the newest
   });
 
   it('a batch whose commands and tail refresh are done is done', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max } from 'class-validator';
+import { OpaqueJson } from '../common/validation.js';
 
 export class ClaimDto {
   @ApiPropertyOptional({ example: '1.0.0' }) @IsOptional() @IsString() @MaxLength(100) agent_version?: string;
@@ -43,6 +44,7 @@ export class ReportDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } })
   @IsOptional()
   @IsObject({ message: 'нужен объект' })
+  @OpaqueJson() // Jira's data: a custom field value may hold any key
   result?: Record<string, unknown>;
 
   @ApiPropertyOptional({ example: 'HTTP 400: Field duedate is invalid' })

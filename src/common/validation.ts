@@ -1,4 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
 
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
@@ -60,44 +61,74 @@ export function validationException(errors: ValidationError[]): Error {
 }
 
 /**
- * Keys no body of this API has, at any depth: the members of `Object.prototype` (`__proto__`,
+ * Keys no structured part of a body has: the members of `Object.prototype` (`__proto__`,
  * `constructor`, `toString`, …) and `prototype`. Nest's pipe deletes three of them silently and
  * class-transformer drops the rest (the instance already has them), so they would vanish instead of
  * being refused as unknown fields.
  */
 const BUILT_IN_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
-/** Paths (`commands.0.params.constructor`) of every own key named like a built-in member, in a parsed body. */
-export function builtInKeyPaths(value: unknown): string[] {
-  const paths: string[] = [];
+/** The keys class-transformer cannot copy at all (it reads an own `constructor` as the value's class). */
+const UNCOPYABLE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Names of the DTO properties marked `@OpaqueJson()`: their values are data, not this API's fields. */
+const OPAQUE = new Set<string>();
+
+/**
+ * A DTO property whose value is free JSON kept as sent: a command's `params` (the catalogue checks
+ * their names itself, `toString` included) and a report's `result` (Jira's data). The pipe checks only
+ * the value's own keys for the three that cannot be copied (see `checkBuiltInKeys`), and
+ * class-transformer's copy is replaced by the value itself.
+ */
+export function OpaqueJson(): PropertyDecorator {
+  return (target: object, key: string | symbol) => {
+    OPAQUE.add(String(key));
+    Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, key) ? obj[key as string] : undefined), { toClassOnly: true })(target, key);
+  };
+}
+
+type Part = 'structured' | 'opaque' | 'inside-opaque';
+
+/**
+ * Walks a parsed body. In its structured part a key named like a built-in member is refused (its
+ * path is returned: `commands.0.constructor`); so is an uncopyable key among the own keys of an
+ * opaque value (`commands.0.params.constructor`). Deeper inside an opaque value (a custom field's
+ * value from Jira, say) uncopyable keys are deleted, as Nest does everywhere, and the rest is kept.
+ */
+export function checkBuiltInKeys(body: unknown): string[] {
+  const refused: string[] = [];
   const seen = new WeakSet<object>();
-  const stack: [unknown, string][] = [[value, '']];
+  const stack: [unknown, string, Part][] = [[body, '', 'structured']];
   while (stack.length > 0) {
-    const [current, path] = stack.pop()!;
+    const [current, path, part] = stack.pop()!;
     if (current === null || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
-    for (const key of Object.keys(current)) {
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
       const at = path ? `${path}.${key}` : key;
-      if (BUILT_IN_KEYS.has(key)) paths.push(at);
-      else stack.push([(current as Record<string, unknown>)[key], at]);
+      if (part === 'structured' ? BUILT_IN_KEYS.has(key) : UNCOPYABLE_KEYS.has(key)) {
+        if (part === 'inside-opaque') delete record[key];
+        else refused.push(at);
+        continue;
+      }
+      const next: Part = part !== 'structured' ? 'inside-opaque' : OPAQUE.has(key) && !Array.isArray(record) ? 'opaque' : 'structured';
+      stack.push([record[key], at, next]);
     }
   }
-  return paths.sort();
+  return refused.sort();
 }
 
 /**
- * Refuses (422) a body with a key named like a built-in member instead of dropping the key silently:
- * an unknown field is an error (SPEC 4, 11.1), and class-transformer cannot be given such a key (it
- * takes an own `constructor` for the value's class).
+ * Refuses (422) a body with a key named like a built-in member in its structured part instead of
+ * dropping the key silently: an unknown field is an error (SPEC 4, 11.1).
  */
 class HubValidationPipe extends ValidationPipe {
   protected override stripProtoKeys(value: unknown): void {
-    const paths = builtInKeyPaths(value);
+    const paths = checkBuiltInKeys(value);
     if (paths.length > 0) {
       const errors = paths.map((field) => ({ field, detail: 'неизвестное поле' }));
       throw new ValidationFailedError(errors.map((e) => `${e.field}: ${e.detail}`).join('; '), errors);
     }
-    super.stripProtoKeys(value);
   }
 }
 

@@ -6,11 +6,10 @@ import { CreateBatchDto } from './create-batch.dto.js';
 
 /**
  * The DTO as the global pipe drives it (class-transformer, then class-validator with whitelist), on
- * bodies parsed by JSON.parse like express.json does. Nest's own stripping of `__proto__`,
- * `constructor` and `prototype` is not applied here: these tests show what the DTO does with the keys
- * it is given. (`constructor` is left out: class-transformer takes an own `constructor` for the
- * value's class and throws, so the global pipe must keep such a key from the DTO — today by deleting
- * it, better by refusing the body with 422.)
+ * bodies parsed by JSON.parse like express.json does, without the pipe's own check of built-in keys
+ * (common/validation.ts): these tests show what the DTO does with the keys it is given. (`constructor`
+ * is left out: class-transformer takes an own `constructor` for the value's class and throws, which is
+ * why the pipe refuses it among the own keys of params with 422.)
  */
 async function check(json: string): Promise<{ dto: CreateBatchDto; messages: string[] }> {
   const dto = plainToInstance(CreateBatchDto, JSON.parse(json) as object);

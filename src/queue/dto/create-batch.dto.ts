@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -13,7 +13,7 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { DUPLICATE_SUMMARY } from '../../common/validation.js';
+import { DUPLICATE_SUMMARY, OpaqueJson } from '../../common/validation.js';
 import { checkTempKeys, duplicateSummaries, duplicateSummaryDetail, type CommandInput } from '../commands/batch-rules.js';
 import { checkParams, COMMAND_TYPES, isCommandType, type CommandType, type Params } from '../commands/catalogue.js';
 
@@ -108,14 +108,9 @@ export class CommandDto {
     type: 'object',
     additionalProperties: true,
   })
-  /*
-   * The params exactly as sent. class-transformer's own copy would silently drop a key named like a
-   * member of Object.prototype (`hasOwnProperty`, `toString`, `valueOf`, …) and assign `__proto__` as
-   * a prototype, so the catalogue would never see them as unknown params (SPEC 4: unknown params →
-   * 422). Over HTTP the hub's pipe refuses such keys even earlier, at any depth of the body
-   * (common/validation.ts); this keeps the DTO right on its own.
-   */
-  @Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, 'params') ? obj.params : undefined), { toClassOnly: true })
+  // The params exactly as sent: the catalogue checks their names itself (SPEC 4: unknown params →
+  // 422, also `toString` or `__proto__`), which class-transformer's copy would drop or misread.
+  @OpaqueJson()
   @IsObject({ message: 'нужен объект' })
   @IsValidParams()
   params!: Params;
