@@ -3,7 +3,7 @@ import { Clock } from '../common/clock.js';
 import { ValidationFailedError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
 import { mirrorLookup, writeNote } from '../mirror/mirror.store.js';
-import { tempKeyMapping } from '../queue/temp-key.store.js';
+import { noteKeys, tempKeyMapping } from '../queue/temp-key.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
 import { PackageError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
@@ -35,10 +35,12 @@ export class ImportService {
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
       const tempKeys = await tempKeyMapping(m);
+      const noteKey = await noteKeys(m);
       // A note for a temp key that is already resolved belongs to its issue, where the move of SPEC 6.5
-      // would have put it; a column the file lacks keeps the stored value.
+      // would have put it, unless an unfinished ensure_issue defines the key again (noteKeys); a column
+      // the file lacks keeps the stored value.
       for (const n of notes) {
-        await writeNote(m, tempKeys.get(n.key) ?? n.key, { fact_status: n.fact_status, comment: n.comment }, 'import', now);
+        await writeNote(m, noteKey(n.key), { fact_status: n.fact_status, comment: n.comment }, 'import', now);
       }
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);

@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { resolvedKey } from '../queue/temp-key.store.js';
+import { noteKeyFor } from '../queue/temp-key.store.js';
 import { writeNote } from './mirror.store.js';
 import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
-
-/** The key a note is kept under: a temp key already resolved (SPEC 6.3) is its issue's Jira key. */
-async function noteKey(m: EntityManager, key: string): Promise<string> {
-  return (isTempKey(key) && (await resolvedKey(m, key))) || key;
-}
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
   labels: string;
@@ -62,10 +56,10 @@ export class MirrorService {
     return this.db.read((m) => m.query('SELECT * FROM issue_note ORDER BY key'));
   }
 
-  /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it. */
+  /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it (noteKeyFor). */
   getNote(key: string): Promise<NoteView> {
     return this.db.read(async (m) => {
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKey(m, key)]);
+      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyFor(m, key)]);
       if (!note) throw new NotFoundError(`заметки для ${key} нет`);
       return note;
     });
@@ -73,15 +67,15 @@ export class MirrorService {
 
   /**
    * Creates or changes a note; a field left out keeps its value, null clears it. A temp key that is
-   * already resolved writes (and answers with) the note of its Jira key.
+   * already resolved writes (and answers with) the note of its Jira key, unless an unfinished
+   * ensure_issue defines it again (noteKeyFor).
    */
   putNote(key: string, dto: PutNoteDto): Promise<NoteView> {
     if (!isJiraKey(key) && !isTempKey(key)) {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    // A temp key already resolved writes its issue's note, the same way an import does (SPEC 6.5).
-    return this.db.transaction(async (m) => writeNote(m, await noteKey(m, key), dto, 'api', this.clock.iso()));
+    return this.db.transaction(async (m) => writeNote(m, await noteKeyFor(m, key), dto, 'api', this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {

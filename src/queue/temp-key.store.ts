@@ -1,6 +1,6 @@
 /** Where temp keys are resolved (SPEC 6.3): the ensure_issue that defines them, and its result. */
 import type { EntityManager } from 'typeorm';
-import { isJiraKey } from '../common/keys.js';
+import { isJiraKey, isTempKey } from '../common/keys.js';
 import { parseJson } from '../database/json.js';
 import { isTerminal, type CommandStatus } from './command.entity.js';
 import type { Resolution } from './commands/temp-keys.js';
@@ -65,4 +65,31 @@ export async function tempKeyMapping(m: EntityManager): Promise<Map<string, stri
     if (key) map.set(r.temp_key, key);
   }
   return map;
+}
+
+/** Temp keys that an `ensure_issue` still queued or handed out defines: its report will move their notes. */
+async function pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
+  const rows: { temp_key: string }[] = await m.query(
+    `SELECT DISTINCT json_extract(params, '$.temp_key') AS temp_key FROM command
+      WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed')${tempKey === undefined ? '' : ` AND json_extract(params, '$.temp_key') = ?`}`,
+    tempKey === undefined ? [] : [tempKey],
+  );
+  return new Set(rows.map((r) => r.temp_key));
+}
+
+/**
+ * Where notes of temp keys live (SPEC 6.5), for imports: a temp key that an unfinished `ensure_issue`
+ * defines keeps its own note (the report moves it to the new issue), even when an earlier batch
+ * resolved the same temp key; otherwise the note of its newest resolution; any other key is itself.
+ */
+export async function noteKeys(m: EntityManager): Promise<(key: string) => string> {
+  const mapping = await tempKeyMapping(m);
+  const pending = await pendingTempKeys(m);
+  return (key) => (pending.has(key) ? key : (mapping.get(key) ?? key));
+}
+
+/** `noteKeys` for one key (PUT and GET /notes/{key}): a probe or two, no scan. */
+export async function noteKeyFor(m: EntityManager, key: string): Promise<string> {
+  if (!isTempKey(key) || (await pendingTempKeys(m, key)).size > 0) return key;
+  return (await resolvedKey(m, key)) ?? key;
 }
