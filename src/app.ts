@@ -9,6 +9,7 @@ import type { Clock } from './common/clock.js';
 import type { HubConfig, LogLevel } from './common/config.js';
 import { errorBody, statusOf } from './common/error.filter.js';
 import { HubLogger } from './common/hub-logger.js';
+import { hasBody } from './common/request-body.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
 
@@ -52,8 +53,7 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  */
 function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   // An empty body (POST /batches/1/cancel without one, say) is no body.
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody || /^\/import\/?$/i.test(req.path) || req.is(JSON_TYPES)) return next();
+  if (!hasBody(req) || /^\/import\/?$/i.test(req.path) || req.is(JSON_TYPES)) return next();
   const error = new BadJsonError(`тело запроса должно быть JSON с заголовком Content-Type: application/json, а пришло ${req.headers['content-type'] ?? 'без Content-Type'}`);
   res.status(statusOf(error.code)).json(errorBody(error));
 }

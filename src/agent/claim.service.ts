@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { AgentInfo } from '../queue/agent-status.store.js';
 import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
+import { SettingsService } from '../settings/settings.service.js';
 import { Waiters } from './waiters.js';
 
 type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number };
@@ -14,14 +15,18 @@ type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number }
 @Injectable()
 export class ClaimService implements BeforeApplicationShutdown {
   private readonly active = new Set<Promise<ClaimAnswer>>();
+  private closing = false;
 
   constructor(
     private readonly delivery: DeliveryService,
     private readonly waiters: Waiters,
+    private readonly settings: SettingsService,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
+    // Shutting down: nothing more is handed out (the answer could be cut, and the delivery wasted).
+    if (this.closing) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
     const run = this.poll(info, Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
     this.active.add(run);
     void run.finally(() => this.active.delete(run)).catch(() => undefined);
@@ -42,8 +47,9 @@ export class ClaimService implements BeforeApplicationShutdown {
    * `command: null` and their answers are written.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
     this.waiters.close();
-    await Promise.allSettled([...this.active]);
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
     await new Promise((resolve) => setImmediate(resolve)); // the controller's reply runs in the continuation
   }
 }

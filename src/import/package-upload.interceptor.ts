@@ -9,6 +9,7 @@ import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
 import { PayloadTooLargeError, ValidationFailedError } from '../common/errors.js';
+import { hasBody } from '../common/request-body.js';
 
 /** SPEC 11.1: 10 MB for /import, the request as a whole. */
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
@@ -59,7 +60,9 @@ export class PackageUploadInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> | Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
-    // A JSON or urlencoded body, or none at all: the files cannot be in it.
+    // No body at all: a package with no files, the empty report (SPEC 8).
+    if (!hasBody(req)) return next.handle();
+    // A JSON, urlencoded or text body: the files cannot be in it.
     if (!req.is('multipart/form-data')) throw new ValidationFailedError(NOT_FILES_DETAIL);
     if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(TOO_LARGE_DETAIL);
     return this.upload.intercept(context, {

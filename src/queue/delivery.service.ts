@@ -45,11 +45,13 @@ export class DeliveryService implements OnModuleInit {
   /**
    * One claim: the command (null when there is nothing to hand out now) and the settings version it
    * was handed out under. Settings are read inside the transaction, so a PATCH that committed first
-   * always sets the pause. The backup of SPEC 3.2 runs after the commit, and any claim answered
-   * while a copy runs waits for it.
+   * always sets the pause. The backup of SPEC 3.2 runs after the commit; a claim that comes while a
+   * copy runs waits for it before its transaction, and answers only after it.
    */
   async claim(info: AgentInfo): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
+    // A copy in progress first: a re-delivery counted while it runs would use up the agent's deliveries.
+    await this.backups.idle();
     let settings = this.settings.get();
     const claimed = await this.db.transaction((m) => {
       settings = this.settings.get();
