@@ -128,6 +128,14 @@ describe('batches', () => {
     await noBatches();
   });
 
+  it('constructor, __proto__ or prototype deep inside params (sent on to Jira) → 422 naming the path, not dropped', async () => {
+    const res = await postRaw(
+      '{"title":"t","commands":[{"type":"ensure_issue","params":{"temp_key":"new:1","issue_type":"Task","summary":"X","fields":{"customfield_1":{"value":"x","constructor":"c","nested":{"__proto__":{}}}}}}]}',
+    ).expect(422);
+    expect(res.body.detail).toBe('commands.0.params.fields.customfield_1.constructor: неизвестное поле; commands.0.params.fields.customfield_1.nested.__proto__: неизвестное поле');
+    await noBatches();
+  });
+
   it('a "__proto__" param in the JSON neither crashes nor pollutes anything', async () => {
     const res = await postRaw('{"title":"t","commands":[{"type":"ensure_fields","params":{"key":"A-1","summary":"x","__proto__":{"parent":"new:9","polluted":1}}}]}');
     expect(res.status).toBe(422);

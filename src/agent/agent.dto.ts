@@ -44,7 +44,7 @@ export class ReportDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } })
   @IsOptional()
   @IsObject({ message: 'нужен объект' })
-  @OpaqueJson() // Jira's data: a custom field value may hold any key
+  @OpaqueJson('drop') // Jira's data: a custom field value may hold any key
   result?: Record<string, unknown>;
 
   @ApiPropertyOptional({ example: 'HTTP 400: Field duedate is invalid' })

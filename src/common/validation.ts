@@ -71,34 +71,43 @@ const BUILT_IN_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 
 /** The keys class-transformer cannot copy at all (it reads an own `constructor` as the value's class). */
 const UNCOPYABLE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Names of the DTO properties marked `@OpaqueJson()`: their values are data, not this API's fields. */
-const OPAQUE = new Set<string>();
+/**
+ * What the pipe does with `constructor`, `__proto__` and `prototype` below the own keys of an opaque
+ * value: `refuse` for what the hub passes on to Jira (a command's params), `drop` for what it receives
+ * from Jira (a report's result: an app's field value is kept, less the keys nothing could carry).
+ */
+export type DeepUncopyable = 'refuse' | 'drop';
+
+/** The DTO properties marked `@OpaqueJson()`, by name: their values are data, not this API's fields. */
+const OPAQUE = new Map<string, DeepUncopyable>();
 
 /**
  * A DTO property whose value is free JSON kept as sent: a command's `params` (the catalogue checks
  * their names itself, `toString` included) and a report's `result` (Jira's data). The pipe checks only
- * the value's own keys for the three that cannot be copied (see `checkBuiltInKeys`), and
- * class-transformer's copy is replaced by the value itself.
+ * the three keys class-transformer cannot copy (see `checkBuiltInKeys`), and class-transformer's copy
+ * is replaced by the value itself.
  */
-export function OpaqueJson(): PropertyDecorator {
+export function OpaqueJson(deep: DeepUncopyable): PropertyDecorator {
   return (target: object, key: string | symbol) => {
-    OPAQUE.add(String(key));
+    const known = OPAQUE.get(String(key));
+    if (known !== undefined && known !== deep) throw new Error(`@OpaqueJson: ${String(key)} is declared with two rules`);
+    OPAQUE.set(String(key), deep);
     Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, key) ? obj[key as string] : undefined), { toClassOnly: true })(target, key);
   };
 }
 
-type Part = 'structured' | 'opaque' | 'inside-opaque';
+type Part = { kind: 'structured' } | { kind: 'opaque'; deep: DeepUncopyable } | { kind: 'inside-opaque'; deep: DeepUncopyable };
 
 /**
  * Walks a parsed body. In its structured part a key named like a built-in member is refused (its
  * path is returned: `commands.0.constructor`); so is an uncopyable key among the own keys of an
- * opaque value (`commands.0.params.constructor`). Deeper inside an opaque value (a custom field's
- * value from Jira, say) uncopyable keys are deleted, as Nest does everywhere, and the rest is kept.
+ * opaque value (`commands.0.params.constructor`). Deeper inside an opaque value uncopyable keys are
+ * refused too (`refuse`), or deleted, as Nest does everywhere (`drop`); the rest is kept.
  */
 export function checkBuiltInKeys(body: unknown): string[] {
   const refused: string[] = [];
   const seen = new WeakSet<object>();
-  const stack: [unknown, string, Part][] = [[body, '', 'structured']];
+  const stack: [unknown, string, Part][] = [[body, '', { kind: 'structured' }]];
   while (stack.length > 0) {
     const [current, path, part] = stack.pop()!;
     if (current === null || typeof current !== 'object' || seen.has(current)) continue;
@@ -106,12 +115,13 @@ export function checkBuiltInKeys(body: unknown): string[] {
     const record = current as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const at = path ? `${path}.${key}` : key;
-      if (part === 'structured' ? BUILT_IN_KEYS.has(key) : UNCOPYABLE_KEYS.has(key)) {
-        if (part === 'inside-opaque') delete record[key];
+      if (part.kind === 'structured' ? BUILT_IN_KEYS.has(key) : UNCOPYABLE_KEYS.has(key)) {
+        if (part.kind === 'inside-opaque' && part.deep === 'drop') delete record[key];
         else refused.push(at);
         continue;
       }
-      const next: Part = part !== 'structured' ? 'inside-opaque' : OPAQUE.has(key) && !Array.isArray(record) ? 'opaque' : 'structured';
+      const deep = part.kind === 'structured' && !Array.isArray(record) ? OPAQUE.get(key) : undefined;
+      const next: Part = part.kind !== 'structured' ? { kind: 'inside-opaque', deep: part.deep } : deep ? { kind: 'opaque', deep } : part;
       stack.push([record[key], at, next]);
     }
   }

@@ -110,7 +110,7 @@ export class CommandDto {
   })
   // The params exactly as sent: the catalogue checks their names itself (SPEC 4: unknown params →
   // 422, also `toString` or `__proto__`), which class-transformer's copy would drop or misread.
-  @OpaqueJson()
+  @OpaqueJson('refuse')
   @IsObject({ message: 'нужен объект' })
   @IsValidParams()
   params!: Params;
