@@ -146,6 +146,18 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/notes/new:1').expect(200)).body.key).toBe('A-50'); // now resolved to the newest
   });
 
+  it('a note kept under a temp key whose new ensure_issue was cancelled stays readable and writable there', async () => {
+    await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Первая')] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { key: 'A-10', created: true });
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'A-10' }]));
+    const again = (await hub.http.post('/batches').send({ title: 'i2', commands: [issue('new:1', 'Вторая')] }).expect(201)).body;
+    await hub.http.put('/notes/new:1').send({ comment: 'для второй' }).expect(200);
+    await hub.http.post(`/batches/${again.id}/cancel`).expect(200);
+    expect((await hub.http.get('/notes/new:1').expect(200)).body).toMatchObject({ key: 'new:1', comment: 'для второй' });
+    expect((await hub.http.put('/notes/new:1').send({ fact_status: 'отменено' }).expect(200)).body).toMatchObject({ key: 'new:1', comment: 'для второй' });
+    await hub.http.get('/notes/A-10').expect(404);
+  });
+
   it('a batch whose commands and tail refresh are done is done', async () => {
     const b = (await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_sprint', params: { key: 'A-7', sprint: 'Спринт 2' } }] })).body;
     const s = (await agent.claim()).command;

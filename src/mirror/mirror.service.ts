@@ -4,8 +4,8 @@ import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { noteKeyFor } from '../queue/temp-key.store.js';
-import { writeNote } from './mirror.store.js';
+import { currentResolution } from '../queue/temp-key.store.js';
+import { noteKeyOf, writeNote } from './mirror.store.js';
 import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -56,10 +56,10 @@ export class MirrorService {
     return this.db.read((m) => m.query('SELECT * FROM issue_note ORDER BY key'));
   }
 
-  /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it (noteKeyFor). */
+  /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it (noteKeyOf). */
   getNote(key: string): Promise<NoteView> {
     return this.db.read(async (m) => {
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyFor(m, key)]);
+      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyOf(m, key, (t) => currentResolution(m, t))]);
       if (!note) throw new NotFoundError(`заметки для ${key} нет`);
       return note;
     });
@@ -68,14 +68,14 @@ export class MirrorService {
   /**
    * Creates or changes a note; a field left out keeps its value, null clears it. A temp key that is
    * already resolved writes (and answers with) the note of its Jira key, unless an unfinished
-   * ensure_issue defines it again (noteKeyFor).
+   * ensure_issue defines it again (noteKeyOf).
    */
   putNote(key: string, dto: PutNoteDto): Promise<NoteView> {
     if (!isJiraKey(key) && !isTempKey(key)) {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    return this.db.transaction(async (m) => writeNote(m, await noteKeyFor(m, key), dto, 'api', this.clock.iso()));
+    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => currentResolution(m, t)), dto, 'api', this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {

@@ -4,6 +4,7 @@
  * thousand issues.
  */
 import type { EntityManager } from 'typeorm';
+import { isTempKey } from '../common/keys.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import { parseJson } from '../database/json.js';
 import type { RefreshResult } from './refresh-result.js';
@@ -96,6 +97,18 @@ export async function upsertNote(m: EntityManager, note: NoteRow): Promise<void>
 export interface NotePatch {
   fact_status?: string | null;
   comment?: string | null;
+}
+
+/**
+ * The key the note of `key` is kept under (SPEC 6.5): a note already under the temp key stays there
+ * (its ensure_issue is still to run, or never created the issue); otherwise a temp key that stands for
+ * an issue now (`resolve`: currentResolution(s) of the temp-key store) is its issue's Jira key; any
+ * other key is itself.
+ */
+export async function noteKeyOf(m: EntityManager, key: string, resolve: (tempKey: string) => Promise<string | undefined> | string | undefined): Promise<string> {
+  if (!isTempKey(key)) return key;
+  const [own] = await m.query('SELECT 1 AS x FROM issue_note WHERE key = ?', [key]);
+  return own ? key : ((await resolve(key)) ?? key);
 }
 
 /**

@@ -67,8 +67,8 @@ export async function tempKeyMapping(m: EntityManager): Promise<Map<string, stri
   return map;
 }
 
-/** Temp keys that an `ensure_issue` still queued or handed out defines: its report will move their notes. */
-async function pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
+/** Temp keys that an `ensure_issue` still queued or handed out defines (one key, or all). */
+export async function pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
   const rows: { temp_key: string }[] = await m.query(
     `SELECT DISTINCT json_extract(params, '$.temp_key') AS temp_key FROM command
       WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed')${tempKey === undefined ? '' : ` AND json_extract(params, '$.temp_key') = ?`}`,
@@ -78,18 +78,18 @@ async function pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<
 }
 
 /**
- * Where notes of temp keys live (SPEC 6.5), for imports: a temp key that an unfinished `ensure_issue`
- * defines keeps its own note (the report moves it to the new issue), even when an earlier batch
- * resolved the same temp key; otherwise the note of its newest resolution; any other key is itself.
+ * The temp keys that stand for an issue now, for a package (SPEC 8 resolves them through 6.3): the
+ * newest resolution of each, except a temp key that an unfinished `ensure_issue` defines again —
+ * until it runs, that key does not say which issue it means.
  */
-export async function noteKeys(m: EntityManager): Promise<(key: string) => string> {
+export async function currentResolutions(m: EntityManager): Promise<Map<string, string>> {
   const mapping = await tempKeyMapping(m);
-  const pending = await pendingTempKeys(m);
-  return (key) => (pending.has(key) ? key : (mapping.get(key) ?? key));
+  for (const key of await pendingTempKeys(m)) mapping.delete(key);
+  return mapping;
 }
 
-/** `noteKeys` for one key (PUT and GET /notes/{key}): a probe or two, no scan. */
-export async function noteKeyFor(m: EntityManager, key: string): Promise<string> {
-  if (!isTempKey(key) || (await pendingTempKeys(m, key)).size > 0) return key;
-  return (await resolvedKey(m, key)) ?? key;
+/** `currentResolutions` for one key: a probe or two, no scan. */
+export async function currentResolution(m: EntityManager, tempKey: string): Promise<string | undefined> {
+  if (!isTempKey(tempKey) || (await pendingTempKeys(m, tempKey)).size > 0) return undefined;
+  return resolvedKey(m, tempKey);
 }
