@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ClaimService } from '../src/agent/claim.service.js';
+import { DeliveryService } from '../src/queue/delivery.service.js';
 import { Waiters } from '../src/agent/waiters.js';
 import { agentOf, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 
@@ -166,6 +167,28 @@ describe('backups before a batch writes (SPEC 3.2)', () => {
       { copies: 1, deliveries: 1 },
       { copies: 1, deliveries: 1 },
     ]);
+  });
+});
+
+describe('backups and claims queued behind the one that starts the copy (SPEC 3.2)', () => {
+  it('two claims at once through the service: the copy holds neither the re-delivery nor a later state', async () => {
+    const hub = await startHub();
+    try {
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+      const delivery = hub.app.get(DeliveryService);
+      const answers = await Promise.all([delivery.claim({}), delivery.claim({})]);
+      expect(answers.map((a) => a.command?.deliveries)).toEqual([1, 2]);
+      const folder = join(hub.dir, 'backups');
+      const [name] = readdirSync(folder).filter((n) => n.includes('-batch-'));
+      const db = new Database(join(folder, name), { readonly: true, fileMustExist: true });
+      try {
+        expect(db.prepare('SELECT status, deliveries FROM command ORDER BY id LIMIT 1').get()).toEqual({ status: 'claimed', deliveries: 1 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await hub.close();
+    }
   });
 });
 

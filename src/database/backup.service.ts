@@ -39,12 +39,17 @@ export class BackupService {
   }
 
   /**
-   * Resolves when no copy is being made. A claim answers only after this: a command re-delivered
-   * while its batch's copy runs (the agent claimed again) must not reach Jira, and its report must not
-   * reach the database, before the copy has its snapshot.
+   * Resolves when no copy is being made. A claim waits for this before it looks at the queue and
+   * before it answers (DeliveryService.claim): a command re-delivered while its batch's copy runs must
+   * not reach Jira, nor its report the database, before the copy is made.
    */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** A copy is being made (registered synchronously by `beforeBatch`). */
+  busy(): boolean {
+    return this.inFlight.size > 0;
   }
 
   beforeBatch(batchId: number, keep: number): Promise<string | null> {

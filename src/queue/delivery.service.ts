@@ -4,9 +4,12 @@ import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import { SettingsService } from '../settings/settings.service.js';
 import type { AgentInfo } from './agent-status.store.js';
-import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type QueueOrder } from './claim.store.js';
+import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type Claimed, type QueueOrder } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import { commandView, type CommandRow, type CommandView } from './rows.js';
+
+/** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */
+const COPYING = Symbol('copying');
 
 /** What the agent receives for a command (SPEC 6.2). */
 export interface DeliveredCommand {
@@ -45,23 +48,35 @@ export class DeliveryService implements OnModuleInit {
   /**
    * One claim: the command (null when there is nothing to hand out now) and the settings version it
    * was handed out under. Settings are read inside the transaction, so a PATCH that committed first
-   * always sets the pause. The backup of SPEC 3.2 runs after the commit; a claim that comes while a
-   * copy runs waits for it before its transaction, and answers only after it.
+   * always sets the pause.
+   *
+   * The backup of SPEC 3.2 runs after the commit, registered in the commit's `afterCommit` (before any
+   * other unit of work starts). No claim looks at the queue while a copy runs: it waits first, and a
+   * claim already queued behind the one that started the copy sees the copy inside its transaction,
+   * changes nothing and waits too. So a copy never holds a re-delivery made after it, and a long copy
+   * never uses up the agent's deliveries. The claim that started the copy answers once it is made.
    */
   async claim(info: AgentInfo): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
-    // A copy in progress first: a re-delivery counted while it runs would use up the agent's deliveries.
-    await this.backups.idle();
     let settings = this.settings.get();
-    const claimed = await this.db.transaction((m) => {
-      settings = this.settings.get();
-      return claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
-    });
+    let claimed: Claimed | null | typeof COPYING;
+    do {
+      await this.backups.idle();
+      claimed = await this.db.transaction(async (m, tx) => {
+        if (this.backups.busy()) return COPYING;
+        settings = this.settings.get();
+        const c = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
+        if (c?.backupBatchId != null) {
+          const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
+          tx.afterCommit(() => void this.backups.beforeBatch(batchId, keep));
+        }
+        return c;
+      });
+    } while (claimed === COPYING);
     for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
-    if (claimed.backupBatchId !== null) await this.backups.beforeBatch(claimed.backupBatchId, settings.backup_keep);
-    else await this.backups.idle();
+    await this.backups.idle(); // the copy this claim started
     const c = claimed.command;
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
     return { command: delivered(c), settingsVersion: settings.version };
