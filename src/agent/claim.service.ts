@@ -36,7 +36,7 @@ export class ClaimService implements BeforeApplicationShutdown {
   private async poll(info: AgentInfo, deadline: number, signal?: AbortSignal): Promise<ClaimAnswer> {
     for (;;) {
       const ticket = this.waiters.ticket();
-      const answer = await this.delivery.claim(info);
+      const answer = await this.delivery.claim(info, () => this.closing || Boolean(signal?.aborted));
       if (answer.command || Date.now() >= deadline || signal?.aborted) return answer;
       if ((await this.waiters.wait(deadline - Date.now(), ticket, signal)) === 'closed') return answer;
     }

@@ -3,7 +3,7 @@ import { Clock } from '../common/clock.js';
 import { ValidationFailedError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
 import { mirrorLookup, noteKeyOf, writeNote } from '../mirror/mirror.store.js';
-import { currentResolutions } from '../queue/temp-key.store.js';
+import { currentResolutions, tempKeyMapping } from '../queue/temp-key.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
 import { PackageError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
@@ -34,12 +34,14 @@ export class ImportService {
     }
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
-      // Temp keys that stand for an issue now; one an unfinished ensure_issue defines again does not yet.
-      const tempKeys = await currentResolutions(m);
-      // A note for a temp key that stands for an issue belongs to that issue, where the move of SPEC 6.5
-      // would have put it (noteKeyOf); a column the file lacks keeps the stored value.
+      // Links resolve temp keys through SPEC 6.3: the newest resolution wins.
+      const tempKeys = await tempKeyMapping(m);
+      // A note for a temp key belongs to its issue, where the move of SPEC 6.5 would have put it
+      // (noteKeyOf) — unless an unfinished ensure_issue defines the key again: its report will move
+      // the note to the issue it creates. A column the file lacks keeps the stored value.
+      const noteTargets = await currentResolutions(m);
       for (const n of notes) {
-        await writeNote(m, await noteKeyOf(m, n.key, (t) => tempKeys.get(t)), { fact_status: n.fact_status, comment: n.comment }, 'import', now);
+        await writeNote(m, await noteKeyOf(m, n.key, (t) => noteTargets.get(t)), { fact_status: n.fact_status, comment: n.comment }, 'import', now);
       }
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);

@@ -67,8 +67,8 @@ export class MirrorService {
 
   /**
    * Creates or changes a note; a field left out keeps its value, null clears it. A temp key that is
-   * already resolved writes (and answers with) the note of its Jira key, unless an unfinished
-   * ensure_issue defines it again (noteKeyOf).
+   * already resolved writes (and answers with) the note of its Jira key, unless a note is kept under the
+   * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf).
    */
   putNote(key: string, dto: PutNoteDto): Promise<NoteView> {
     if (!isJiraKey(key) && !isTempKey(key)) {

@@ -55,20 +55,24 @@ export class DeliveryService implements OnModuleInit {
    * claim already queued behind the one that started the copy sees the copy inside its transaction,
    * changes nothing and waits too. So a copy never holds a re-delivery made after it, and a long copy
    * never uses up the agent's deliveries. The claim that started the copy answers once it is made.
+   *
+   * `stop` is asked before each look at the queue: a closed connection or a shutdown gets null.
    */
-  async claim(info: AgentInfo): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
+  async claim(info: AgentInfo, stop: () => boolean = () => false): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
     let settings = this.settings.get();
     let claimed: Claimed | null | typeof COPYING;
+    let copy: Promise<unknown> | undefined;
     do {
       await this.backups.idle();
+      if (stop()) return { command: null, settingsVersion: settings.version };
       claimed = await this.db.transaction(async (m, tx) => {
         if (this.backups.busy()) return COPYING;
         settings = this.settings.get();
         const c = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
         if (c?.backupBatchId != null) {
           const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
-          tx.afterCommit(() => void this.backups.beforeBatch(batchId, keep));
+          tx.afterCommit(() => (copy = this.backups.beforeBatch(batchId, keep)));
         }
         return c;
       });
@@ -76,7 +80,7 @@ export class DeliveryService implements OnModuleInit {
     for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
-    await this.backups.idle(); // the copy this claim started
+    await copy; // the copy this claim started, if any
     const c = claimed.command;
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
     return { command: delivered(c), settingsVersion: settings.version };

@@ -78,9 +78,8 @@ export async function pendingTempKeys(m: EntityManager, tempKey?: string): Promi
 }
 
 /**
- * The temp keys that stand for an issue now, for a package (SPEC 8 resolves them through 6.3): the
- * newest resolution of each, except a temp key that an unfinished `ensure_issue` defines again —
- * until it runs, that key does not say which issue it means.
+ * Where notes of temp keys go (SPEC 6.5): the newest resolution of each temp key, except one that an
+ * unfinished `ensure_issue` defines again — its report will move the note to the issue it creates.
  */
 export async function currentResolutions(m: EntityManager): Promise<Map<string, string>> {
   const mapping = await tempKeyMapping(m);
@@ -88,7 +87,7 @@ export async function currentResolutions(m: EntityManager): Promise<Map<string, 
   return mapping;
 }
 
-/** `currentResolutions` for one key: a probe or two, no scan. */
+/** `currentResolutions` for one key (PUT and GET /notes/{key}): a probe or two, no scan. */
 export async function currentResolution(m: EntityManager, tempKey: string): Promise<string | undefined> {
   if (!isTempKey(tempKey) || (await pendingTempKeys(m, tempKey)).size > 0) return undefined;
   return resolvedKey(m, tempKey);
