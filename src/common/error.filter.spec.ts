@@ -58,30 +58,6 @@ describe('ErrorFilter', () => {
     expect(res.body).toMatchObject({ error: code, detail: expect.any(String) });
   });
 
-  it('translates multer\'s unexpected file field', () => {
-    expect(run(new BadRequestException('Unexpected file field - other')).body).toEqual({
-      error: 'validation_failed',
-      detail: 'неизвестное поле файла «other»: допустимы notes и links',
-    });
-  });
-
-  it.each(['notes', 'links'])('a second file in the known field %s → one file per field, not "unknown field"', (field) => {
-    const body = run(new BadRequestException(`Unexpected field - ${field}`)).body as { detail: string };
-    expect(body).toMatchObject({ error: 'validation_failed' });
-    expect(body.detail).toContain(`«${field}»`);
-    expect(body.detail).toContain('только один файл');
-    expect(body.detail).not.toContain('неизвестное');
-  });
-
-  it('reads the field from the multer error kept as the cause', () => {
-    const cause = Object.assign(new Error('Unexpected field'), { code: 'LIMIT_UNEXPECTED_FILE', field: 'notes' });
-    expect((run(new BadRequestException('Unexpected field - notes', { cause })).body as { detail: string }).detail).toContain('только один файл');
-    const other = Object.assign(new Error('Unexpected field'), { code: 'LIMIT_UNEXPECTED_FILE', field: 'x' });
-    expect((run(new BadRequestException('Unexpected field - x', { cause: other })).body as { detail: string }).detail).toBe(
-      'неизвестное поле файла «x»: допустимы notes и links',
-    );
-  });
-
   it('keeps per-field errors of a validation failure', () => {
     expect(run(new ValidationFailedError('плохо', [{ field: 'title', detail: 'пусто' }])).body).toEqual({
       error: 'validation_failed',

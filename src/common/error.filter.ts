@@ -47,25 +47,6 @@ export function errorBody(err: DomainError): ErrorBody {
   return body;
 }
 
-/** The file fields of POST /import (SPEC 8), each taking one file. */
-const PACKAGE_FILE_FIELDS = ['notes', 'links'];
-
-/**
- * multer's "Unexpected field" (POST /import): a field it was not told about, or a second file in a
- * known one (its maxCount is 1). The field comes from the multer error Nest keeps as the cause, else
- * from the message (`Unexpected field - <name>`).
- */
-function unexpectedFileField(exception: HttpException): ValidationFailedError | undefined {
-  const cause = exception.cause as { code?: unknown; field?: unknown } | undefined;
-  const match = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(exception.message);
-  if (cause?.code !== 'LIMIT_UNEXPECTED_FILE' && !match) return undefined;
-  const field = typeof cause?.field === 'string' ? cause.field : match?.[1];
-  if (field !== undefined && PACKAGE_FILE_FIELDS.includes(field)) {
-    return new ValidationFailedError(`в поле «${field}» можно прислать только один файл`, [{ field, detail: 'больше одного файла' }]);
-  }
-  return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы notes и links`);
-}
-
 /**
  * Errors raised by Nest or a library, turned into domain errors. (Body-parser's own errors never get
  * here: Nest would wrap them and lose their type, so app.ts answers them first, with the same body.)
@@ -77,8 +58,6 @@ function fromForeign(exception: unknown): DomainError | undefined {
     if (status === HttpStatus.PAYLOAD_TOO_LARGE) return new PayloadTooLargeError();
     if (status === HttpStatus.UNAUTHORIZED) return new UnauthorizedError();
     if (status === HttpStatus.FORBIDDEN) return new ForbiddenError();
-    const unexpected = unexpectedFileField(exception);
-    if (unexpected) return unexpected;
     // Any other client error Nest or a library raises: the request is wrong.
     if (status >= 400 && status < 500) return new ValidationFailedError('некорректный запрос');
   }

@@ -3,7 +3,7 @@
  * of the fields `notes` and `links`, and 10 MB for the whole request, not per file. Anything else is
  * refused before the import runs, so nothing is imported.
  */
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { HttpException, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
@@ -53,26 +53,47 @@ const Upload = FileFieldsInterceptor(
   multerOptions,
 );
 
+/**
+ * multer's "Unexpected field", which Nest raises as a 400, in words for a person: a field it was not
+ * told about, or a second file in a known one (maxCount is 1). The field comes from the multer error
+ * Nest keeps as the cause, else from the message (`Unexpected field - <name>`).
+ */
+export function uploadError(err: unknown): ValidationFailedError | undefined {
+  if (!(err instanceof HttpException)) return undefined;
+  const cause = err.cause as { code?: unknown; field?: unknown } | undefined;
+  const match = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(err.message);
+  if (cause?.code !== 'LIMIT_UNEXPECTED_FILE' && !match) return undefined;
+  const field = typeof cause?.field === 'string' ? cause.field : match?.[1];
+  if (field !== undefined && (PACKAGE_FIELDS as readonly string[]).includes(field)) {
+    return new ValidationFailedError(`в поле «${field}» можно прислать только один файл`, [{ field, detail: 'больше одного файла' }]);
+  }
+  return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы notes и links`);
+}
+
 /** Checks the request's shape and size, runs multer, then refuses notes or links sent as text fields. */
 @Injectable()
 export class PackageUploadInterceptor implements NestInterceptor {
   private readonly upload = new Upload();
 
-  intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> | Observable<unknown> {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<Request>();
     // No body at all: a package with no files, the empty report (SPEC 8).
     if (!hasBody(req)) return next.handle();
     // A JSON, urlencoded or text body: the files cannot be in it.
     if (!req.is('multipart/form-data')) throw new ValidationFailedError(NOT_FILES_DETAIL);
     if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(TOO_LARGE_DETAIL);
-    return this.upload.intercept(context, {
-      handle: () =>
-        defer(() => {
-          const body = req.body as Record<string, unknown> | undefined;
-          const asText = PACKAGE_FIELDS.filter((f) => body && Object.hasOwn(body, f));
-          if (asText.length) throw new ValidationFailedError(NOT_FILES_DETAIL, asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
-          return next.handle();
-        }),
-    });
+    try {
+      return await this.upload.intercept(context, {
+        handle: () =>
+          defer(() => {
+            const body = req.body as Record<string, unknown> | undefined;
+            const asText = PACKAGE_FIELDS.filter((f) => body && Object.hasOwn(body, f));
+            if (asText.length) throw new ValidationFailedError(NOT_FILES_DETAIL, asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
+            return next.handle();
+          }),
+      });
+    } catch (err) {
+      throw uploadError(err) ?? err;
+    }
   }
 }
