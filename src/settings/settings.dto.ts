@@ -2,10 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import { isNonBlank, IsNonBlank } from '../common/non-blank.js';
 import { customFieldNameProblems } from './field-names.js';
-
-/** `v.trim() !== ''`: the rule of non-empty strings in commands (SPEC 4, e.g. refresh `jql`). */
-const isNonBlank = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
 
 /**
  * The key may be left out (PATCH is partial), but given it is validated, `null` included: `null`
@@ -24,18 +22,6 @@ function Optional(): PropertyDecorator {
         validator: { validate: (v: unknown) => v !== null, defaultMessage: () => 'null недопустим: чтобы не менять значение, не передавайте ключ' },
       }),
   );
-}
-
-/** A string that is not blank after trimming (the same rule as refresh `jql` in a batch). */
-function IsNonBlank(message: string, each = false) {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isNonBlank',
-      target: object.constructor,
-      propertyName,
-      options: { each },
-      validator: { validate: isNonBlank, defaultMessage: () => message },
-    });
 }
 
 /** Custom field names (settings `fields`): none a standard param name of a command, none repeated. */

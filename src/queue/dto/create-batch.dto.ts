@@ -13,25 +13,12 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
+import { IsNonBlank } from '../../common/non-blank.js';
 import { DUPLICATE_SUMMARY, OpaqueJson } from '../../common/validation.js';
 import { checkTempKeys, duplicateSummaries, duplicateSummaryDetail, type CommandInput } from '../commands/batch-rules.js';
 import { checkParams, COMMAND_TYPES, isCommandType, type CommandType, type Params } from '../commands/catalogue.js';
 
 export const MAX_COMMANDS = 1000;
-
-/** A string that is not empty after trimming. */
-function IsNonBlank() {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'trimmedNonEmpty',
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (v: unknown) => typeof v === 'string' && v.trim() !== '',
-        defaultMessage: () => 'нужна непустая строка',
-      },
-    });
-}
 
 const isPlainObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 
