@@ -14,6 +14,7 @@ import { JiraClient, type JiraFlavor } from '../src/jira-agent/jira-client.js';
 import { FileJournal } from '../src/jira-agent/journal.js';
 import type { ReportBody } from '../src/jira-agent/types.js';
 import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { waitFor } from './support/wait.js';
 
 const PROJECT = 'AURORA';
 const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
@@ -122,16 +123,6 @@ function startAgent(world: World, options: AgentOptions = {}) {
   };
   world.running.add(kill);
   return { finished, lines, stop: () => controller.abort(), kill };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Runs an agent until the batch is done (every command terminal), then stops it. */

@@ -7,15 +7,10 @@ import { ClaimService } from '../src/agent/claim.service.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import { Waiters } from '../src/agent/waiters.js';
 import { agentOf, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { waitFor } from './support/wait.js';
 
-/** Resolves once `cond` holds; fails the test after 5 s (a slow machine gets time, a bug does not pass). */
-async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('the condition did not hold within 5 s');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits until `cond` holds (a slow machine gets time, a bug does not pass). */
+const until = (cond: () => boolean) => waitFor('the condition', () => (cond() ? true : undefined), 5000);
 
 describe('long poll (SPEC 6.2)', () => {
   let hub: TestHub;
