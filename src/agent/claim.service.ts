@@ -15,7 +15,6 @@ type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number }
 @Injectable()
 export class ClaimService implements BeforeApplicationShutdown {
   private readonly active = new Set<Promise<ClaimAnswer>>();
-  private closing = false;
 
   constructor(
     private readonly delivery: DeliveryService,
@@ -26,7 +25,7 @@ export class ClaimService implements BeforeApplicationShutdown {
 
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
     // Shutting down: nothing more is handed out (the answer could be cut, and the delivery wasted).
-    if (this.closing) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
+    if (this.waiters.closed) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
     const run = this.poll(info, Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
     this.active.add(run);
     void run.finally(() => this.active.delete(run)).catch(() => undefined);
@@ -36,7 +35,7 @@ export class ClaimService implements BeforeApplicationShutdown {
   private async poll(info: AgentInfo, deadline: number, signal?: AbortSignal): Promise<ClaimAnswer> {
     for (;;) {
       const ticket = this.waiters.ticket();
-      const answer = await this.delivery.claim(info, () => this.closing || Boolean(signal?.aborted));
+      const answer = await this.delivery.claim(info, () => this.waiters.closed || Boolean(signal?.aborted));
       if (answer.command || Date.now() >= deadline || signal?.aborted) return answer;
       if ((await this.waiters.wait(deadline - Date.now(), ticket, signal)) === 'closed') return answer;
     }
@@ -47,7 +46,6 @@ export class ClaimService implements BeforeApplicationShutdown {
    * `command: null` and their answers are written.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.closing = true;
     this.waiters.close();
     while (this.active.size > 0) await Promise.allSettled([...this.active]);
     await new Promise((resolve) => setImmediate(resolve)); // the controller's reply runs in the continuation

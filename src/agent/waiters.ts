@@ -17,11 +17,16 @@ export type WaitOutcome = 'woken' | 'timeout' | 'closed';
 export class Waiters {
   private readonly waiting = new Set<(outcome: WaitOutcome) => void>();
   private wakes = 0;
-  private closed = false;
+  private isClosed = false;
 
   constructor(events: QueueEvents, settings: SettingsService) {
     events.onWork(() => this.wakeAll());
     settings.onChange(() => this.wakeAll());
+  }
+
+  /** The hub is shutting down: no claim waits, and none should look at the queue again. */
+  get closed(): boolean {
+    return this.isClosed;
   }
 
   get size(): number {
@@ -34,7 +39,7 @@ export class Waiters {
   }
 
   wait(ms: number, ticket: number, signal?: AbortSignal): Promise<WaitOutcome> {
-    if (this.closed || signal?.aborted) return Promise.resolve('closed');
+    if (this.isClosed || signal?.aborted) return Promise.resolve('closed');
     if (ticket !== this.wakes) return Promise.resolve('woken');
     if (ms <= 0) return Promise.resolve('timeout');
     return new Promise((resolve) => {
@@ -58,7 +63,7 @@ export class Waiters {
 
   /** Every waiting claim answers now; no new claim waits. */
   close(): void {
-    this.closed = true;
+    this.isClosed = true;
     for (const finish of [...this.waiting]) finish('closed');
   }
 }
