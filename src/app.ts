@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppModule } from './app.module.js';
+import { Meter } from './metrics/meter.js';
 import type { Clock } from './common/clock.js';
 import type { HubConfig, LogLevel } from './common/config.js';
 import { errorBody, statusOf } from './common/error.filter.js';
@@ -88,6 +89,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     forceCloseConnections: true,
     logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
+  app.use(app.get(Meter).httpTimer());
   app.use(jsonBodiesOnly);
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));

@@ -3,6 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { Meter } from '../metrics/meter.js';
 import { backupsFolder, copyDatabaseFileInBackground, databaseFile, stamp } from './sqlite-copy.js';
 
 const BATCH_BACKUP = /^(\d{8}-\d{6})-batch-(\d+)\.sqlite$/;
@@ -29,6 +30,7 @@ export class BackupService {
   constructor(
     @Inject(HUB_CONFIG) config: HubConfig,
     private readonly clock: Clock,
+    private readonly meter: Meter,
   ) {
     this.file = databaseFile(config.dbPath);
   }
@@ -67,11 +69,13 @@ export class BackupService {
       await copyDatabaseFileInBackground(this.file, target);
       await this.rotate(folder, keep);
       this.failure = null;
+      this.meter.backup('made');
       this.logger.log(`copied the database to ${target} before batch ${batchId} writes`);
       return target;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.failure = { at: this.clock.iso(), batchId, message };
+      this.meter.backup('failed');
       this.logger.error(`backup before batch ${batchId} failed: ${message}`);
       return null;
     }

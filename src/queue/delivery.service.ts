@@ -2,8 +2,10 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
+import { Meter } from '../metrics/meter.js';
 import { SettingsService } from '../settings/settings.service.js';
 import type { AgentInfo } from './agent-status.store.js';
+import { findCommand } from './batch.store.js';
 import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type Claimed, type QueueOrder } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import { commandView, type CommandRow, type CommandView } from './rows.js';
@@ -38,6 +40,7 @@ export class DeliveryService implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly backups: BackupService,
+    private readonly meter: Meter,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -77,17 +80,25 @@ export class DeliveryService implements OnModuleInit {
         return c;
       });
     } while (claimed === COPYING);
+    this.meter.failedAtDeliveryLimit(notes.expired.length);
     for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
     await copy; // the copy this claim started, if any
     const c = claimed.command;
+    this.meter.claimed(c.deliveries);
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
     return { command: delivered(c), settingsVersion: settings.version };
   }
 
   async report(id: number, report: Report): Promise<CommandView> {
-    const row = await this.db.transaction((m) => reportInTransaction(m, id, report, this.clock.iso()));
+    const now = this.clock.iso();
+    const { row, handedOutAt } = await this.db.transaction(async (m) => {
+      const before = await findCommand(m, id);
+      return { row: await reportInTransaction(m, id, report, now), handedOutAt: before?.status === 'claimed' ? before.claimed_at : null };
+    });
+    // Only a report that finished a handed-out command counts (a repeated one changes nothing).
+    if (handedOutAt && row.status !== 'claimed') this.meter.reported(row.status, handedOutAt, now);
     this.logger.log(`report for command ${id} (${report.status}): now ${row.status}${row.error ? `, error: ${row.error.slice(0, 200)}` : ''}`);
     return commandView(row);
   }

@@ -1,0 +1,23 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { prometheusContentType } from 'prom-client';
+import { ApiErrors } from '../common/api-errors.js';
+import { Meter } from './meter.js';
+
+@ApiTags('metrics')
+@ApiBearerAuth('client')
+@ApiErrors(401, 403)
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly meter: Meter) {}
+
+  @Get()
+  @Header('Content-Type', prometheusContentType)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Prometheus text format: queue depth, claims, re-deliveries, report latency, backups, HTTP durations' })
+  @ApiProduces(prometheusContentType)
+  @ApiOkResponse({ description: 'Prometheus exposition format 0.0.4', schema: { type: 'string' } })
+  metrics(): Promise<string> {
+    return this.meter.scrape();
+  }
+}
