@@ -8,9 +8,10 @@ import { AppModule } from './app.module.js';
 import { Meter } from './metrics/meter.js';
 import type { Clock } from './common/clock.js';
 import type { HubConfig, LogLevel } from './common/config.js';
+import { answerClientError } from './common/client-errors.js';
 import { errorBody, statusOf } from './common/error.filter.js';
 import { HubLogger } from './common/hub-logger.js';
-import { hasBody } from './common/request-body.js';
+import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/request-body.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
 
@@ -42,6 +43,16 @@ function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFuncti
   if (type === undefined) return next(err);
   const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
   res.status(statusOf(known.code)).json(errorBody(known));
+}
+
+/**
+ * A JSON body nested deeper than MAX_JSON_DEPTH is refused before any route transforms it (its
+ * recursion would overflow the stack and answer 500).
+ */
+function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void {
+  if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
+  const error = new BadJsonError(`JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает`);
+  res.status(statusOf(error.code)).json(errorBody(error));
 }
 
 /** JSON media types the parsers read (SPEC 11.1: JSON in); `application/*+json` too. */
@@ -89,11 +100,13 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     forceCloseConnections: true,
     logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
+  app.getHttpServer().on('clientError', answerClientError);
   app.use(app.get(Meter).httpTimer());
   app.use(jsonBodiesOnly);
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
+  app.use(shallowJsonOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   swagger(app);

@@ -197,7 +197,7 @@ describe('batches', () => {
     ['author an array', { title: 't', author: ['a'], commands: [fields('A-1')] }, 'author: нужна строка'],
     ['a null command', { title: 't', commands: [fields('A-1'), null] }, 'commands.1'],
     ['a string command', { title: 't', commands: ['ensure_fields'] }, 'commands.0'],
-    ['a command without params', { title: 't', commands: [{ type: 'ensure_fields' }] }, 'commands.0.params: нужен объект'],
+    ['a command without params', { title: 't', commands: [{ type: 'ensure_fields' }] }, 'commands.0.params: обязательное поле'],
     ['params null', { title: 't', commands: [{ type: 'ensure_fields', params: null }] }, 'commands.0.params: нужен объект'],
     ['type not a string', { title: 't', commands: [{ type: 1, params: { key: 'A-1', summary: 'x' } }] }, 'commands.0.type: неизвестный тип команды'],
   ];

@@ -10,7 +10,7 @@ export class FieldErrorView {
 export class ErrorBodyView {
   @ApiProperty({
     example: 'validation_failed',
-    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'internal'],
+    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
   })
   error!: string;
   @ApiProperty({ example: 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' }) detail!: string;

@@ -30,7 +30,12 @@ export function statusOf(code: ErrorCode): number {
     case 'payload_too_large':
       return 413;
     case 'bad_json':
+    case 'bad_request':
       return 400;
+    case 'request_timeout':
+      return 408;
+    case 'headers_too_large':
+      return 431;
   }
 }
 

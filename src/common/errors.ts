@@ -13,7 +13,10 @@ export type ErrorCode =
   | 'finished'
   | 'conflict'
   | 'payload_too_large'
-  | 'bad_json';
+  | 'bad_json'
+  | 'bad_request'
+  | 'headers_too_large'
+  | 'request_timeout';
 
 export interface FieldError {
   field: string;
@@ -103,4 +106,17 @@ export class BadJsonError extends DomainError {
   constructor(detail = 'тело запроса не является корректным JSON') {
     super(detail);
   }
+}
+
+/** A request Node's HTTP parser refused before any route (a raw non-ASCII character in the URL, say). */
+export class BadRequestError extends DomainError {
+  readonly code = 'bad_request' as const;
+}
+
+export class HeadersTooLargeError extends DomainError {
+  readonly code = 'headers_too_large' as const;
+}
+
+export class RequestTimeoutError extends DomainError {
+  readonly code = 'request_timeout' as const;
 }

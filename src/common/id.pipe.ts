@@ -6,7 +6,7 @@ import { NotFoundError } from './errors.js';
 export class IdPipe implements PipeTransform<string, number> {
   transform(value: string): number {
     const id = Number(value);
-    if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(id)) throw new NotFoundError(`нет объекта с идентификатором «${value}»`);
+    if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(id)) throw new NotFoundError(`нет объекта с идентификатором «${value}»: идентификатор — целое число от 1`);
     return id;
   }
 }

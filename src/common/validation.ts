@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
 
@@ -40,11 +40,29 @@ function russian(constraint: string, message: string): string {
   return RUSSIAN[constraint]?.(message) ?? 'некорректное значение';
 }
 
+/**
+ * Constraints about a value's kind, most telling first (settings' own `isNotNull` explains a null):
+ * when one fails, the others and the limits on that kind (length, size, range) say nothing more.
+ */
+const KIND = ['isNotNull', 'isString', 'isArray', 'isObject', 'isInt', 'isNumber', 'isBoolean', 'nestedValidation'];
+
+/**
+ * The constraints worth telling for one field, one message per problem: a missing value is only
+ * "required" (not also too short and of the wrong kind), a value of the wrong kind only that.
+ */
+export function problemsOf(e: Pick<ValidationError, 'value' | 'constraints'>): [string, string][] {
+  const all = Object.entries(e.constraints ?? {});
+  if (all.length === 0) return [];
+  if (e.value === undefined) return [['isDefined', e.constraints?.isDefined ?? 'обязательное поле']];
+  const kind = KIND.find((constraint) => e.constraints?.[constraint] !== undefined);
+  return kind ? [[kind, e.constraints![kind]]] : all;
+}
+
 function flatten(errors: ValidationError[], prefix = ''): (FieldError & { constraint: string })[] {
   const out: (FieldError & { constraint: string })[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const [constraint, message] of Object.entries(e.constraints ?? {})) out.push({ field, detail: russian(constraint, message), constraint });
+    for (const [constraint, message] of problemsOf(e)) out.push({ field, detail: russian(constraint, message), constraint });
     if (e.children?.length) out.push(...flatten(e.children, field));
   }
   return out;
@@ -133,6 +151,14 @@ export function checkBuiltInKeys(body: unknown): string[] {
  * dropping the key silently: an unknown field is an error (SPEC 4, 11.1).
  */
 class HubValidationPipe extends ValidationPipe {
+  /**
+   * Route params stay strings: each goes through its own pipe (IdPipe), which names the value as
+   * sent («abc»), not as Number() made it (NaN).
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
+
   protected override stripProtoKeys(value: unknown): void {
     const paths = checkBuiltInKeys(value);
     if (paths.length > 0) {
@@ -150,6 +176,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     errorHttpStatusCode: 422,
     exceptionFactory: validationException,
-    validationError: { target: false, value: false },
+    // `value` tells a missing field from a wrong one (problemsOf); it never reaches the answer.
+    validationError: { target: false, value: true },
   });
 }

@@ -21,11 +21,12 @@ export class ListIssuesQuery {
   @Max(1000)
   limit?: number;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: Number.MAX_SAFE_INTEGER })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER) // SQLite's OFFSET takes a 64-bit integer: 1e19 would be a 500
   offset?: number;
 }
 

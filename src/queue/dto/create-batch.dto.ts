@@ -73,6 +73,24 @@ function TempKeysInOrder() {
     });
 }
 
+/**
+ * Each command is an object. class-validator's nested validation lets an array through as a list of
+ * nested values (`commands: [[]]` would reach the service with no type); a non-object it reports itself.
+ */
+function NoArraysAsCommands() {
+  const arrays = (value: unknown) => (Array.isArray(value) ? value.flatMap((c, i) => (Array.isArray(c) ? [i + 1] : [])) : []);
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'noArraysAsCommands',
+      target: object.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => arrays(value).length === 0,
+        defaultMessage: (args: ValidationArguments) => arrays(args.value).map((n) => `команда ${n}: нужен объект {type, params}, а не массив`).join('; '),
+      },
+    });
+}
+
 export const COMMAND_EXAMPLES: Record<CommandType, Params> = {
   ensure_issue: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт по продажам', description: 'Квартальный отчёт', parent: 'AURORA-10' },
   ensure_fields: { key: 'new:1', duedate: '2026-12-20', labels: ['отчёты'], assignee: 'ivanov' },
@@ -124,6 +142,7 @@ export class CreateBatchDto {
   @IsArray()
   @ArrayMinSize(1, { message: 'нужна хотя бы одна команда' })
   @ArrayMaxSize(MAX_COMMANDS, { message: `не больше ${MAX_COMMANDS} команд в пакете` })
+  @NoArraysAsCommands()
   @ValidateNested({ each: true })
   @Type(() => CommandDto)
   @NoDuplicateSummaries()

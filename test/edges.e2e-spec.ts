@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connect, type AddressInfo } from 'node:net';
+import { startHub, type TestHub } from './support/app.js';
+
+/** Sends raw bytes (what supertest would encode) and reads the whole answer: status line and body. */
+function rawRequest(port: number, raw: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: body ? JSON.parse(body) : undefined });
+    });
+  });
+}
+
+/** JSON nested `levels` deep around `inner`. */
+const deep = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
+
+describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () => {
+  let hub: TestHub;
+  let port: number;
+  beforeAll(async () => {
+    hub = await startHub();
+    await new Promise<void>((resolve) => hub.app.getHttpServer().listen(0, '127.0.0.1', () => resolve()));
+    port = (hub.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => hub.close());
+
+  const nothingWritten = async () => expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
+
+  it('Cyrillic typed raw into a query string: 400 with the error body, telling how to encode it', async () => {
+    const res = await rawRequest(port, 'GET /issues?q=выгруз HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('%D0%B2%D1%8B%D0%B3%D1%80%D1%83%D0%B7') });
+  });
+
+  it('a request line plus headers over 16 KB: 431 with the error body', async () => {
+    const res = await rawRequest(port, `GET /issues?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({ error: 'headers_too_large', detail: expect.stringContaining('16 КБ') });
+    const header = await rawRequest(port, `GET /batches HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'b'.repeat(17_000)}\r\n\r\n`);
+    expect(header.status).toBe(431);
+  });
+
+  it('a request the parser cannot read at all: 400 with the error body', async () => {
+    const res = await rawRequest(port, 'NOT HTTP\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'bad_request', detail: expect.stringContaining('HTTP-запрос не удалось разобрать') });
+  });
+
+  it.each(['/batches/abc', '/commands/abc', '/batches/abc/cancel'])('%s names abc, not NaN', async (path) => {
+    const res = path.endsWith('cancel') ? await hub.http.post(path).expect(404) : await hub.http.get(path).expect(404);
+    expect(res.body).toEqual({ error: 'not_found', detail: 'нет объекта с идентификатором «abc»: идентификатор — целое число от 1' });
+  });
+
+  it('{} to POST /batches: one message per missing field, no length or count limits', async () => {
+    const res = await hub.http.post('/batches').send({}).expect(422);
+    expect(res.body).toEqual({
+      error: 'validation_failed',
+      detail: 'title: обязательное поле; commands: обязательное поле',
+      errors: [
+        { field: 'title', detail: 'обязательное поле' },
+        { field: 'commands', detail: 'обязательное поле' },
+      ],
+    });
+    await nothingWritten();
+  });
+
+  it('a field of the wrong kind gets only that message', async () => {
+    const res = await hub.http.post('/batches').send({ title: 5, commands: 'x' }).expect(422);
+    expect(res.body.errors).toEqual([
+      { field: 'title', detail: 'нужна строка' },
+      { field: 'commands', detail: 'нужен массив' },
+    ]);
+  });
+
+  it('a list query of the wrong kind gets one message per field', async () => {
+    const res = await hub.http.get('/issues?limit=abc').expect(422);
+    expect(res.body.errors).toEqual([{ field: 'limit', detail: 'нужно целое число' }]);
+  });
+
+  it('{"title":"t","commands":[[]]} → 422 naming the command, not 500', async () => {
+    const res = await hub.http.post('/batches').send({ title: 't', commands: [[]] }).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'commands', detail: 'команда 1: нужен объект {type, params}, а не массив' }] });
+    const mixed = await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }, [{ type: 'refresh' }]] }).expect(422);
+    expect(mixed.body.detail).toContain('команда 2: нужен объект');
+    await nothingWritten();
+  });
+
+  it.each([
+    ['post', '/batches'],
+    ['post', '/agent/claim'],
+    ['post', '/agent/commands/1/result'],
+    ['patch', '/settings'],
+    ['put', '/notes/AURORA-1'],
+  ] as const)('JSON nested 2,000 levels deep to %s %s: 400, not a stack overflow', async (method, path) => {
+    const res = await hub.http[method](path).set('Content-Type', 'application/json').send(deep(2000)).expect(400);
+    expect(res.body).toEqual({ error: 'bad_json', detail: 'JSON вложен глубже 100 уровней; хаб такие тела не принимает' });
+    const inside = await hub.http[method](path).set('Content-Type', 'application/json').send(`{"title":"t","commands":[{"type":"refresh","params":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}]}`);
+    expect(inside.status).toBe(400);
+    await nothingWritten();
+  });
+
+  it('JSON within the depth limit is read as before', async () => {
+    const body = { title: 't', commands: [{ type: 'ensure_comment', params: { key: 'A-1', body: 'x', marker: 'm' } }] };
+    await hub.http.post('/batches').set('Content-Type', 'application/json').send(JSON.stringify(body)).expect(201);
+    await hub.http.post('/batches/1/cancel').expect(200);
+    const res = await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_fields', params: { key: 'A-1', x: JSON.parse(deep(90)) } }] }).expect(422);
+    expect(res.body.error).toBe('validation_failed'); // the catalogue's answer about the param, not the depth check
+  });
+
+  it.each(['1e19', '99999999999999999999', '9007199254740992'])('GET /issues?offset=%s → 422, not 500', async (offset) => {
+    const res = await hub.http.get(`/issues?offset=${offset}`).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'offset', detail: 'не больше 9007199254740991' }] });
+  });
+
+  it('GET /issues?offset past the end is an empty page', async () => {
+    expect((await hub.http.get('/issues?offset=9007199254740991').expect(200)).body).toEqual([]);
+  });
+
+  it('GET /batches?before_id=1e19 is a page, not a 500', async () => {
+    expect((await hub.http.get('/batches?before_id=1e19').expect(200)).body).toHaveLength(1);
+  });
+});
