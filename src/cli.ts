@@ -1,14 +1,16 @@
 /**
- * `jira-hub <command>`: serve (default), migrate, import <folder> [--json], agent (the reference agent,
- * src/jira-agent), jira-sim (the Jira simulator, src/jira-sim).
+ * `jira-hub <command>` (commander): serve (default), migrate, import <folder> [--json], agent (the
+ * reference agent, src/jira-agent), jira-sim (the Jira simulator, src/jira-sim); `--help` for each
+ * lists its options and the environment variables it reads.
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { Command, CommanderError } from 'commander';
 import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
@@ -18,8 +20,6 @@ import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import type { ImportReport } from './import/compare.js';
 import { ImportService } from './import/import.service.js';
-
-const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | help]`;
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
@@ -76,6 +76,11 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
   const entries = await readdir(folder, { withFileTypes: true });
   const files = { notes: await packageFile(folder, entries, 'notes.csv'), links: await packageFile(folder, entries, 'links.csv') };
+  // First, which database is written: the CLI does not talk to a running hub (README).
+  const file = databaseFile(config.dbPath);
+  const database = `база данных: ${file ? resolve(file) : ':memory: (временная: импорт не сохранится)'}`;
+  if (json) console.error(database);
+  else console.log(database);
   if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
   try {
@@ -86,41 +91,184 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   }
 }
 
+/** A variable a command reads, for its help. */
+type Variable = [name: string, meaning: string];
+
+const HUB_VARIABLES: Variable[] = [
+  ['HUB_DB_PATH', 'файл SQLite (по умолчанию ./data/hub.sqlite; :memory: — временная база)'],
+  ['HUB_HOST', 'адрес (по умолчанию 127.0.0.1; без токенов — только loopback)'],
+  ['HUB_PORT', 'порт (по умолчанию 3000; 0 — любой свободный)'],
+  ['HUB_CLIENT_TOKEN, HUB_AGENT_TOKEN', 'токены клиента и агента: оба или ни одного'],
+  ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error'],
+  ['HUB_CLAIM_MAX_WAIT_SECONDS', 'предел долгого опроса агента, 0..60 (по умолчанию 60)'],
+  ['HUB_DATABASE_URL', 'PostgreSQL: пока не поддерживается, хаб с ним не стартует'],
+  ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
+];
+const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];
+const AGENT_VARIABLES: Variable[] = [
+  ['HUB_URL', 'адрес хаба, например http://127.0.0.1:3000 (обязательно)'],
+  ['HUB_AGENT_TOKEN', 'токен агента, если хаб с токенами'],
+  ['JIRA_URL', 'базовый адрес Jira без /rest/api/N (обязательно)'],
+  ['JIRA_FLAVOR', 'cloud (по умолчанию) или dc'],
+  ['JIRA_EMAIL, JIRA_API_TOKEN', 'учётные данные Jira Cloud'],
+  ['JIRA_PAT', 'персональный токен Jira Data Center'],
+  ['JIRA_PROJECT', 'ключ проекта, где ensure_issue ищет и создаёт задачи (обязательно)'],
+  ['AGENT_JOURNAL', 'файл журнала (по умолчанию ./data/agent-journal.jsonl)'],
+  ['AGENT_WAIT_SECONDS', 'секунды долгого опроса, 0..60 (по умолчанию 30)'],
+  ['AGENT_ONCE', '1 — обработать одну выдачу и остановиться'],
+];
+const SIM_VARIABLES: Variable[] = [
+  ['JIRA_SIM_HOST', 'адрес (по умолчанию 127.0.0.1)'],
+  ['JIRA_SIM_PORT', 'порт (по умолчанию 8080; 0 — любой свободный)'],
+  ['JIRA_SIM_PROJECT', 'ключ проекта (по умолчанию AURORA)'],
+  ['JIRA_SIM_SEED', 'JSON-файл с частями начальных данных взамен стандартных (пример: examples/jira-sim-seed.json)'],
+  ['JIRA_SIM_SEARCH_LAG_MS', 'задержка, с которой поиск видит изменения'],
+  ['JIRA_SIM_LATENCY_MS', 'задержка каждого ответа'],
+  ['JIRA_SIM_PAGE_SIZE', 'наибольший размер страницы (по умолчанию 100)'],
+];
+
+function variablesHelp(variables: Variable[]): string {
+  const width = Math.max(...variables.map(([name]) => name.length));
+  return `\nПеременные окружения (и файл .env в текущей папке; переменные оболочки важнее):\n${variables.map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`).join('\n')}`;
+}
+
+const TITLES: Record<string, string> = {
+  'Usage:': 'Запуск:',
+  'Options:': 'Параметры:',
+  'Commands:': 'Команды:',
+  'Arguments:': 'Аргументы:',
+  'Global Options:': 'Общие параметры:',
+};
+
+/** Commander's usage errors, in Russian (texts for people, SPEC 12); an unknown one passes as it is. */
+const USAGE_ERRORS: [RegExp, (...m: string[]) => string][] = [
+  [/^error: unknown command '(.*)'$/, (name) => `неизвестная команда «${name}»`],
+  [/^error: unknown option '(.*)'$/, (flag) => `неизвестный параметр «${flag}»`],
+  [/^error: missing required argument '(.*)'$/, (name) => `не хватает аргумента «${name}»`],
+  [/^error: option '(.*)' argument missing$/, (flags) => `параметру «${flags}» нужно значение`],
+  [/^error: too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+)\.$/, (name, expected, got) => `лишние аргументы${name ? ` у команды ${name}` : ''}: ожидалось ${expected}, получено ${got}`],
+];
+
+export function russianUsageError(english: string): string {
+  const [first, ...rest] = english.trim().split('\n');
+  const suggestion = /^\(Did you mean (.*)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  for (const [pattern, say] of USAGE_ERRORS) {
+    const m = pattern.exec(first);
+    if (m) return `${say(...m.slice(1))}${suggestion ? `; может быть, ${suggestion}?` : ''}`;
+  }
+  return first.replace(/^error: /, '');
+}
+
+/** The variables of `env` with the given options written over them (an option wins over its variable). */
+const withOptions = (env: NodeJS.ProcessEnv, values: Record<string, string | undefined>): NodeJS.ProcessEnv => ({
+  ...env,
+  ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+});
+
+/**
+ * The `jira-hub` program: one commander command per entry. Each action returns the exit code, or -1
+ * for a command that keeps running (serve). A new command (`mcp`, say) is one more entry here.
+ */
+function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command {
+  const cli = new Command('jira-hub')
+    .description('Jira Hub — очередь идемпотентных команд Jira, которые агент выполняет в человеческом темпе')
+    .usage('[команда] [параметры]')
+    .helpOption('-h, --help', 'показать справку')
+    .helpCommand('help [команда]', 'справка по команде')
+    .configureHelp({
+      styleTitle: (title) => TITLES[title] ?? title,
+      subcommandTerm: (cmd) =>
+        [cmd.name(), ...(cmd.options.length ? ['[параметры]'] : []), ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`))].join(' '),
+    })
+    .configureOutput({
+      writeOut: (text) => console.log(text.replace(/\n$/, '')),
+      writeErr: (text) => console.error(text.replace(/\n$/, '')),
+      outputError: (text, write) => write(`jira-hub: ${russianUsageError(text)}\nсписок команд и параметров: jira-hub --help\n`),
+    })
+    .exitOverride()
+    .addHelpText('after', '\nБез команды запускается serve. Справка по команде: jira-hub <команда> --help');
+
+  cli
+    .command('serve')
+    .description('запустить хаб (команда по умолчанию)')
+    .usage('[параметры]')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--host <адрес>', 'адрес (вместо HUB_HOST)')
+    .option('-p, --port <порт>', 'порт (вместо HUB_PORT)')
+    .addHelpText('after', variablesHelp(HUB_VARIABLES))
+    .action(async (o: { db?: string; host?: string; port?: string }) => {
+      await serve(withOptions(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }));
+      exit(-1);
+    });
+
+  cli
+    .command('migrate')
+    .description('привести базу к текущей схеме (с копией до миграции) и выйти')
+    .usage('[параметры]')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .action(async (o: { db?: string }) => {
+      await migrateOnly(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })));
+      exit(0);
+    });
+
+  cli
+    .command('import')
+    .description('импортировать пакет планирования (notes.csv и/или links.csv из папки) прямо в базу хаба и напечатать отчёт')
+    .usage('[параметры] <папка>')
+    .argument('<папка>', 'папка с notes.csv и/или links.csv, например examples/plan')
+    .option('--json', 'напечатать отчёт в JSON (строка о базе — в stderr)')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .action(async (folder: string, o: { json?: boolean; db?: string }) => {
+      await importFolder(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
+      exit(0);
+    });
+
+  cli
+    .command('agent')
+    .description('запустить эталонного агента: берёт команды у хаба и выполняет их в Jira (до SIGINT/SIGTERM)')
+    .usage('[параметры]')
+    .option('--once', 'обработать одну выдачу и остановиться (вместо AGENT_ONCE=1)')
+    .addHelpText('after', variablesHelp(AGENT_VARIABLES))
+    .action(async (o: { once?: boolean }) => {
+      const { runAgentFromEnv } = await import('./jira-agent/main.js');
+      await runAgentFromEnv(withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined }));
+      exit(0);
+    });
+
+  cli
+    .command('jira-sim')
+    .description('запустить симулятор Jira в памяти (Cloud /rest/api/3 и DC /rest/api/2) до SIGINT/SIGTERM')
+    .usage('[параметры]')
+    .option('-p, --port <порт>', 'порт (вместо JIRA_SIM_PORT)')
+    .option('--seed <файл>', 'JSON-файл начальных данных (вместо JIRA_SIM_SEED)')
+    .addHelpText('after', variablesHelp(SIM_VARIABLES))
+    .action(async (o: { port?: string; seed?: string }) => {
+      const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
+      await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed }));
+      exit(0);
+    });
+
+  return cli;
+}
+
+/** Commander's own ends that are not errors. */
+const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+/**
+ * Runs `jira-hub <argv>`; the exit code (-1: a server keeps running). Usage errors and bad
+ * configuration exit 2, a failure 1; messages are Russian, on stderr.
+ */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const [command = 'serve', ...args] = argv;
+  let code = 0;
+  // No command, or only options of serve: serve (the default).
+  const args = argv.length === 0 || (argv[0].startsWith('-') && !['-h', '--help'].includes(argv[0])) ? ['serve', ...argv] : argv;
   try {
-    switch (command) {
-      case 'serve':
-        await serve(env);
-        return -1; // keeps running
-      case 'migrate':
-        await migrateOnly(loadConfig(env));
-        return 0;
-      case 'import': {
-        const folder = args.find((a) => !a.startsWith('--'));
-        if (!folder) throw new ConfigError('укажите папку пакета: jira-hub import <папка> (в ней notes.csv и/или links.csv)');
-        await importFolder(loadConfig(env), folder, args.includes('--json'));
-        return 0;
-      }
-      case 'agent': {
-        const { runAgentFromEnv } = await import('./jira-agent/main.js');
-        await runAgentFromEnv(env);
-        return 0;
-      }
-      case 'jira-sim': {
-        const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
-        await runSimulatorFromEnv(env);
-        return 0;
-      }
-      case 'help':
-      case '--help':
-        console.log(USAGE);
-        return 0;
-      default:
-        console.error(USAGE);
-        return 2;
-    }
+    await program(env, (c) => (code = c)).parseAsync(args, { from: 'user' });
+    return code;
   } catch (err) {
+    if (err instanceof CommanderError) return HELP_CODES.has(err.code) ? 0 : 2;
     if (err instanceof ConfigError) {
       console.error(`jira-hub: ${err.message}`);
       return 2;

@@ -236,8 +236,9 @@ describe('import of a planning package (SPEC 8)', () => {
     }
     const report = JSON.parse(out[0]);
     expect(report).toMatchObject({ notes: 1, missing_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }], missing_keys: ['A-1', 'A-2'] });
-    expect(out[1]).toBe(formatReport(report));
-    expect(out[1]).toContain('A-1 —Blocks→ A-2');
+    expect(out[1]).toBe(`база данных: ${hub.config.dbPath}`); // the readable report says first which database it wrote
+    expect(out[2]).toBe(formatReport(report));
+    expect(out[2]).toContain('A-1 —Blocks→ A-2');
     const errors: string[] = [];
     const error = console.error;
     console.error = (s: string) => errors.push(s);
@@ -278,17 +279,18 @@ describe('import of a planning package (SPEC 8)', () => {
       writeFileSync(join(folder, 'LINKS.CSV'), 'from,type,to\nA-1,блокирует,A-2\n');
       expect(await run(['import', folder, '--json'])).toBe(0);
       expect(JSON.parse(out[0])).toMatchObject({ notes: 1, expected_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }] });
-      expect(errors).toEqual([]);
+      expect(errors).toEqual([`база данных: ${hub.config.dbPath}`]); // with --json, on stderr
     });
 
     it('a folder without notes.csv and links.csv: the empty report and a Russian warning on stderr', async () => {
       writeFileSync(join(folder, 'notes.txt'), 'key\nA-1\n');
       expect(await run(['import', folder, '--json'])).toBe(0);
       expect(JSON.parse(out[0])).toEqual(EMPTY);
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toContain('notes.csv');
-      expect(errors[0]).toContain('links.csv');
-      expect(errors[0]).toMatch(/нет/);
+      expect(errors).toHaveLength(2);
+      expect(errors[0]).toBe(`база данных: ${hub.config.dbPath}`);
+      expect(errors[1]).toContain('notes.csv');
+      expect(errors[1]).toContain('links.csv');
+      expect(errors[1]).toMatch(/нет/);
     });
 
     it('no folder given → a Russian message', async () => {

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { main, russianUsageError } from '../src/cli.js';
+import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
+
+/** Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr. */
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const [log, error] = [console.log, console.error];
+  console.log = (s: unknown) => void out.push(String(s));
+  console.error = (s: unknown) => void err.push(String(s));
+  try {
+    const code = await main(args, env);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+const COMMANDS = ['serve', 'migrate', 'import', 'agent', 'jira-sim'];
+
+describe('jira-hub command line (commander)', () => {
+  it.each([['--help'], ['-h'], ['help']])('%s lists every command with its description', async (flag) => {
+    const { code, out, err } = await run([flag]);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toContain('Запуск: jira-hub');
+    for (const command of COMMANDS) expect(out).toMatch(new RegExp(`^  ${command}\\b.*[а-я]`, 'm'));
+    expect(out).toContain('Без команды запускается serve');
+  });
+
+  it.each([
+    ['serve', ['--db <файл>', '--port <порт>'], ['HUB_DB_PATH', 'HUB_PORT', 'HUB_CLIENT_TOKEN, HUB_AGENT_TOKEN', 'HUB_LOG_LEVEL', 'NO_COLOR']],
+    ['migrate', ['--db <файл>'], ['HUB_DB_PATH']],
+    ['import', ['--json', '--db <файл>', '<папка>'], ['HUB_DB_PATH']],
+    ['agent', ['--once'], ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT', 'JIRA_PAT', 'AGENT_JOURNAL', 'AGENT_WAIT_SECONDS']],
+    ['jira-sim', ['--port <порт>', '--seed <файл>'], ['JIRA_SIM_PORT', 'JIRA_SIM_SEED', 'JIRA_SIM_PROJECT']],
+  ])('%s --help shows its options and the environment variables it reads', async (command, options, variables) => {
+    for (const args of [[command, '--help'], ['help', command]]) {
+      const { code, out } = await run(args);
+      expect(code).toBe(0);
+      expect(out).toContain(`Запуск: jira-hub ${command}`);
+      expect(out).toContain('Переменные окружения');
+      for (const o of options) expect(out).toContain(o);
+      for (const v of variables) expect(out).toMatch(new RegExp(`^  ${v} +\\S`, 'm'));
+    }
+  });
+
+  it('an unknown command says so in Russian and exits non-zero', async () => {
+    const { code, out, err } = await run(['frobnicate']);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain('jira-hub: неизвестная команда «frobnicate»');
+    expect(err).toContain('jira-hub --help');
+    expect((await run(['improt'])).err).toContain('неизвестная команда «improt»; может быть, import?');
+  });
+
+  it.each([
+    [['serve', '--bogus'], 'неизвестный параметр «--bogus»'],
+    [['import'], 'не хватает аргумента «папка»'],
+    [['migrate', 'extra'], 'лишние аргументы у команды migrate: ожидалось 0, получено 1'],
+  ])('%j is a usage error (exit 2) in Russian', async (args, message) => {
+    const { code, err } = await run(args);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+  });
+
+  it('translates what it knows of commander and keeps the rest', () => {
+    expect(russianUsageError("error: unknown command 'x'\n(Did you mean serve?)")).toBe('неизвестная команда «x»; может быть, serve?');
+    expect(russianUsageError("error: option '--db <файл>' argument missing")).toBe('параметру «--db <файл>» нужно значение');
+    expect(russianUsageError('error: something new')).toBe('something new');
+  });
+
+  describe('with a database', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = tempDir();
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('migrate --db writes the file the option names, not HUB_DB_PATH', async () => {
+      const file = join(dir, 'by-option.sqlite');
+      const { code, out } = await run(['migrate', '--db', file], { HUB_DB_PATH: join(dir, 'by-env.sqlite'), HUB_LOG_LEVEL: 'error' });
+      expect(code).toBe(0);
+      expect(out).toContain(`migrated ${file}`);
+    });
+
+    it('a bad variable is a usage error naming it', async () => {
+      const { code, err } = await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite'), HUB_LOG_LEVEL: 'loud' });
+      expect(code).toBe(2);
+      expect(err).toContain('HUB_LOG_LEVEL');
+    });
+  });
+});
+
+describe('examples/plan imported against examples/jira-sim-seed.json (README)', () => {
+  it('prints the database first, then a report with one reversed link, missing links and one unknown key', async () => {
+    // The simulator with the example seed, as `JIRA_SIM_SEED=examples/jira-sim-seed.json jira-hub jira-sim` starts it.
+    const sim = new JiraSimulator({ seed: JSON.parse(readFileSync('examples/jira-sim-seed.json', 'utf8')) });
+    const issues = [1, 2, 3, 4, 5].map((n) => sim.store.findIssue(`AURORA-${n}`));
+    expect(issues.map((i) => i?.summary)).toEqual(['Квартальная отчётность (эпик)', 'Подготовить квартальный отчёт', 'Выгрузить данные продаж', 'Согласовать отчёт с финансами', undefined]);
+    // The hub's mirror after a refresh of that Jira (what the agent would report).
+    const hub = await startHub();
+    try {
+      await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = AURORA' } }] }).expect(201);
+      const agent = agentOf(hub);
+      const { command } = await agent.claim();
+      const result = refreshResult(
+        issues.flatMap((i) => (i ? [{ key: i.key, summary: i.summary, issue_type: i.issueType, status: i.status }] : [])),
+        sim.store.links.map((l) => ({ source_key: l.sourceKey, target_key: l.targetKey, link_type: l.typeName })),
+      );
+      await agent.done(command.id, result);
+      await hub.app.close();
+
+      const env = { HUB_DB_PATH: hub.config.dbPath };
+      const text = await run(['import', 'examples/plan'], env);
+      expect(text.code).toBe(0);
+      const lines = text.out.split('\n');
+      expect(lines[0]).toBe(`база данных: ${resolve(hub.config.dbPath)}`);
+      expect(lines).toContain('В Jira в обратную сторону: 1');
+      expect(text.out).toContain('AURORA-2 —Blocks→ AURORA-3');
+      expect(lines).toContain('Нет в Jira: 2'); // a reversed link is not also missing (SPEC 8)
+
+      const json = await run(['import', 'examples/plan', '--json'], env);
+      expect(json.err).toBe(`база данных: ${resolve(hub.config.dbPath)}`); // stdout stays pure JSON
+      expect(JSON.parse(json.out)).toEqual({
+        notes: 3,
+        expected_links: [
+          { source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' },
+          { source: 'AURORA-2', target: 'AURORA-1', link_type: 'Relates' },
+          { source: 'AURORA-4', target: 'AURORA-2', link_type: 'Blocks' },
+          { source: 'AURORA-5', target: 'AURORA-4', link_type: 'Blocks' },
+        ],
+        missing_links: [
+          { source: 'AURORA-4', target: 'AURORA-2', link_type: 'Blocks' },
+          { source: 'AURORA-5', target: 'AURORA-4', link_type: 'Blocks' },
+        ],
+        reversed_links: [{ source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' }],
+        missing_keys: ['AURORA-5'],
+      });
+    } finally {
+      await hub.close().catch(() => undefined);
+    }
+  });
+});
