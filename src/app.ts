@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { LogLevel as NestLogLevel, type INestApplication } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -7,10 +7,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { AppModule } from './app.module.js';
 import { Meter } from './metrics/meter.js';
 import type { Clock } from './common/clock.js';
-import type { HubConfig, LogLevel } from './common/config.js';
+import type { HubConfig } from './common/config.js';
 import { answerClientError } from './common/client-errors.js';
 import { errorBody, statusOf } from './common/error.filter.js';
-import { HubLogger } from './common/hub-logger.js';
+import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/request-body.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
@@ -18,13 +18,6 @@ import { createValidationPipe } from './common/validation.js';
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
 export const LARGE_BODY_LIMIT = '10mb';
-
-const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
-  debug: ['debug', 'log', 'warn', 'error', 'fatal'],
-  info: ['log', 'warn', 'error', 'fatal'],
-  warn: ['warn', 'error', 'fatal'],
-  error: ['error', 'fatal'],
-};
 
 /** What a body-parser failure tells the person, by the failure's `type`; too large is its own error. */
 const BODY_FAILURES: Record<string, string> = {

@@ -5,7 +5,6 @@
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { Command, CommanderError } from 'commander';
 import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync, type Dirent } from 'node:fs';
@@ -15,6 +14,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
+import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
@@ -38,7 +38,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
 async function migrateOnly(config: HubConfig): Promise<void> {
   const ds = await new DataSource(dataSourceOptions(config)).initialize();
   try {
-    const result = await migrate(ds, { file: databaseFile(config.dbPath), logger: new Logger('Migrations') });
+    const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
+    const result = await migrate(ds, { file: databaseFile(config.dbPath), logger });
     console.log(
       result.applied.length
         ? `migrated ${databaseFile(config.dbPath) ?? ':memory:'} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
@@ -82,7 +83,7 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   if (json) console.error(database);
   else console.log(database);
   if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
   try {
     const report = await app.get(ImportService).import(files);
     console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));

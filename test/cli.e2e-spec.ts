@@ -89,6 +89,24 @@ describe('jira-hub command line (commander)', () => {
       expect(out).toContain(`migrated ${file}`);
     });
 
+    it('migrate logs without ANSI colours when stdout is not a terminal', async () => {
+      const raw: string[] = [];
+      const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+      Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
+      const write = process.stdout.write;
+      process.stdout.write = ((chunk: string | Uint8Array) => raw.push(String(chunk)) > 0) as typeof process.stdout.write;
+      try {
+        expect((await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite') })).code).toBe(0);
+      } finally {
+        process.stdout.write = write;
+        if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+        else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      }
+      const lines = raw.join('');
+      expect(lines).toContain('[Migrations] applied migration');
+      expect(lines).not.toMatch(/\x1b\[/);
+    });
+
     it('a bad variable is a usage error naming it', async () => {
       const { code, err } = await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite'), HUB_LOG_LEVEL: 'loud' });
       expect(code).toBe(2);

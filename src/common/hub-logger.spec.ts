@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { LogLevel } from '@nestjs/common';
-import { HubLogger } from './hub-logger.js';
+import { coloursWanted, HubLogger } from './hub-logger.js';
 
 /** What the logger writes for each (message, context), at the given levels. */
 function printed(levels: LogLevel[], lines: [string, string][]): string[] {
@@ -33,5 +33,43 @@ describe('HubLogger', () => {
   it("prints Nest's start-up lines as DEBUG when debug is on", () => {
     const [line] = printed(['debug', 'log'], [['Mapped {/batches, POST} route', 'RouterExplorer']]);
     expect(line).toMatch(/DEBUG \[RouterExplorer\] Mapped \{\/batches, POST\} route/);
+  });
+
+  it.each([
+    [{}, true, true],
+    [{}, false, false],
+    [{}, undefined, false],
+    [{ NO_COLOR: '1' }, true, false],
+    [{ NO_COLOR: '' }, true, true],
+  ])('colours with env %j and stdout.isTTY %p: %p', (env, isTTY, expected) => {
+    expect(coloursWanted(env, { isTTY })).toBe(expected);
+  });
+
+  it.each([
+    [false, {}, false],
+    [true, { NO_COLOR: '1' }, false],
+    [true, {}, true],
+  ])('a line written with stdout a TTY %p and env %j has ANSI colours: %p', (isTTY, env, coloured) => {
+    const raw: string[] = [];
+    const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+    const noColor = process.env.NO_COLOR;
+    Object.defineProperty(process.stdout, 'isTTY', { value: isTTY, configurable: true });
+    if ('NO_COLOR' in env) process.env.NO_COLOR = (env as { NO_COLOR: string }).NO_COLOR;
+    else delete process.env.NO_COLOR;
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      raw.push(String(chunk));
+      return true;
+    });
+    try {
+      new HubLogger({ logLevels: ['log'] }).log('hello', 'Queue');
+    } finally {
+      write.mockRestore();
+      if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+      else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      if (noColor === undefined) delete process.env.NO_COLOR;
+      else process.env.NO_COLOR = noColor;
+    }
+    expect(raw.join('')).toContain('hello');
+    expect(/\x1b\[/.test(raw.join(''))).toBe(coloured);
   });
 });

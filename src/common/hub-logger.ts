@@ -1,17 +1,39 @@
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type ConsoleLoggerOptions, type LogLevel as NestLogLevel } from '@nestjs/common';
+import type { LogLevel } from './config.js';
+
+/** Nest's levels printed at each HUB_LOG_LEVEL. */
+export const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
+  debug: ['debug', 'log', 'warn', 'error', 'fatal'],
+  info: ['log', 'warn', 'error', 'fatal'],
+  warn: ['warn', 'error', 'fatal'],
+  error: ['error', 'fatal'],
+};
 
 /** Nest's own start-up lines: one per module and per route, every start. */
 const NEST_STARTUP = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /**
+ * ANSI colours only on a terminal: a log written to a file or a pipe keeps plain lines
+ * (https://no-color.org: NO_COLOR set to anything non-empty turns them off on a terminal too).
+ */
+export function coloursWanted(env: NodeJS.ProcessEnv = process.env, stdout: { isTTY?: boolean } = process.stdout): boolean {
+  return stdout.isTTY === true && !env.NO_COLOR;
+}
+
+/**
  * Nest's console logger, with Nest's start-up chatter (about 40 lines) moved from `info` to `debug`:
  * at the default level a start prints the hub's own lines (migrations, where it listens) and no more.
+ * Colours as `coloursWanted` decides unless the options say.
  */
 export class HubLogger extends ConsoleLogger {
+  constructor(options: ConsoleLoggerOptions = {}) {
+    super({ ...options, colors: options.colors ?? coloursWanted() });
+  }
+
   protected override printMessages(
     messages: unknown[],
     context?: string,
-    logLevel?: LogLevel,
+    logLevel?: NestLogLevel,
     writeStreamType?: 'stdout' | 'stderr',
     errorStack?: unknown,
     params?: Record<string, unknown>,
