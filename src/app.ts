@@ -71,8 +71,9 @@ function swagger(app: INestApplication): void {
         'Client routes take the client token, /agent/* the agent token (Authorize with the matching one).',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' }, 'client')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' }, 'agent')
+    // addSecurity, not addBearerAuth: that one adds `bearerFormat: JWT`, and the hub's tokens are opaque strings.
+    .addSecurity('client', { type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' })
+    .addSecurity('agent', { type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' })
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
 }

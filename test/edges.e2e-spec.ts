@@ -126,3 +126,50 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect((await hub.http.get('/batches?before_id=1e19').expect(200)).body).toHaveLength(1);
   });
 });
+
+describe('the OpenAPI document (/docs)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+  });
+  afterAll(() => hub.close());
+
+  const CODES: Record<string, string[]> = {
+    '400': ['bad_json'],
+    '401': ['unauthorized'],
+    '403': ['forbidden'],
+    '404': ['not_found'],
+    '409': ['not_claimed', 'claimed', 'finished', 'conflict'],
+    '413': ['payload_too_large'],
+    '422': ['validation_failed', 'duplicate_summary'],
+  };
+
+  it('every error answer of every route has an example of its own status', async () => {
+    const doc = (await hub.http.get('/docs/json').expect(200)).body;
+    let checked = 0;
+    const wrong: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: { error: string } }> }> }>>)) {
+      for (const [method, op] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (!CODES[status]) continue;
+          const example = response.content?.['application/json']?.example;
+          if (!CODES[status].includes(example?.error ?? '')) wrong.push(`${method} ${path} ${status}: ${example?.error}`);
+          checked++;
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('lists the notes routes once, and describes the tokens as opaque bearer tokens', async () => {
+    const doc = (await hub.http.get('/docs/json').expect(200)).body;
+    for (const path of ['/notes', '/notes/{key}']) {
+      for (const op of Object.values(doc.paths[path]) as { tags: string[] }[]) expect(op.tags).toHaveLength(1);
+    }
+    for (const scheme of Object.values(doc.components.securitySchemes) as Record<string, string>[]) {
+      expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(scheme).not.toHaveProperty('bearerFormat');
+    }
+  });
+});

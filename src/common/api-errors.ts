@@ -27,6 +27,21 @@ const MEANING: Record<number, string> = {
   422: 'validation_failed (or duplicate_summary for POST /batches); nothing was written',
 };
 
-/** Documents error answers of a route or controller with the spec's error body. */
+/** An answer of each status as the hub gives it (each status its own code and text, not one shared example). */
+export const ERROR_EXAMPLES: Record<number, { error: string; detail: string; errors?: { field: string; detail: string }[] }> = {
+  400: { error: 'bad_json', detail: 'тело запроса не является корректным JSON' },
+  401: { error: 'unauthorized', detail: 'нужен действительный токен в заголовке Authorization: Bearer' },
+  403: { error: 'forbidden', detail: 'этот токен не даёт доступа к этому маршруту' },
+  404: { error: 'not_found', detail: 'пакета 42 нет' },
+  409: { error: 'claimed', detail: 'команда 42 выдана агенту; отменить её можно только с force: true' },
+  413: { error: 'payload_too_large', detail: 'тело запроса слишком большое' },
+  422: {
+    error: 'validation_failed',
+    detail: 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)',
+    errors: [{ field: 'commands.0.params.key', detail: 'нужен ключ Jira (ABC-123) или временный ключ (new:N)' }],
+  },
+};
+
+/** Documents error answers of a route or controller with the spec's error body and an example that fits each status. */
 export const ApiErrors = (...statuses: number[]) =>
-  applyDecorators(...statuses.map((status) => ApiResponse({ status, type: ErrorBodyView, description: MEANING[status] })));
+  applyDecorators(...statuses.map((status) => ApiResponse({ status, type: ErrorBodyView, description: MEANING[status], example: ERROR_EXAMPLES[status] })));

@@ -27,21 +27,18 @@ export class MirrorController {
   }
 
   @Get('notes')
-  @ApiTags('notes')
   @ApiOkResponse({ type: [NoteView] })
   notes(): Promise<NoteView[]> {
     return this.mirror.listNotes();
   }
 
   @Get('notes/:key')
-  @ApiTags('notes')
   @ApiOkResponse({ type: NoteView })
   note(@Param('key') key: string): Promise<NoteView> {
     return this.mirror.getNote(key);
   }
 
   @Put('notes/:key')
-  @ApiTags('notes')
   @ApiOperation({ summary: 'Create or change the internal note of a Jira key or temp key (never sent to Jira)' })
   @ApiOkResponse({ type: NoteView })
   putNote(@Param('key') key: string, @Body() dto: PutNoteDto): Promise<NoteView> {
