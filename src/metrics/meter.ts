@@ -9,6 +9,16 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const REPORT_BUCKETS = [1, 5, 15, 30, 60, 90, 120, 180, 300, 600, 900];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/** The process's own series (memory, CPU, event loop, GC): one set per process, shared by every hub in it. */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /**
  * The hub's Prometheus registry and the counters other modules increment at the source. It depends
  * on nothing, so the queue and the database can inject it without knowing where the numbers go;
@@ -56,7 +66,6 @@ export class Meter {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
     this.backups.inc({ outcome: 'made' }, 0);
     this.backups.inc({ outcome: 'failed' }, 0);
   }
@@ -111,6 +120,6 @@ export class Meter {
   }
 
   scrape(): Promise<string> {
-    return this.registry.metrics();
+    return Registry.merge([this.registry, processMetrics()]).metrics();
   }
 }
