@@ -4,13 +4,14 @@ import { BatchesController } from './batches.controller.js';
 import { BatchesService } from './batches.service.js';
 import { CommandsController } from './commands.controller.js';
 import { DeliveryService } from './delivery.service.js';
+import { PlanService } from './plan.service.js';
 import { QueueDepth } from './queue-depth.js';
 import { QueueEvents } from './queue.events.js';
 
 @Module({
   imports: [SettingsModule],
   controllers: [BatchesController, CommandsController],
-  providers: [BatchesService, DeliveryService, QueueEvents, QueueDepth],
-  exports: [DeliveryService, QueueEvents],
+  providers: [BatchesService, DeliveryService, PlanService, QueueEvents, QueueDepth],
+  exports: [BatchesService, DeliveryService, PlanService, QueueEvents],
 })
 export class QueueModule {}
