@@ -71,6 +71,13 @@ describe('verdictOf (SPEC 15.4)', () => {
     ]);
   });
 
+  it('an ensure_issue names the issues of the mirror with exactly its summary, trimmed', () => {
+    const same = (summary: string) => (summary === 'Отчёт' ? ['A-5'] : []);
+    const v = verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: ' Отчёт ' }, mirror, tempKey, NOW, same);
+    expect(v).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-5') });
+    expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'План' }, mirror, tempKey, NOW, same).why).not.toContain('A-5');
+  });
+
   it('unknown keys are named and ask for a refresh', () => {
     const v = verdict('ensure_link', { source: 'B-1', target: 'B-2', link_type: 'Blocks' });
     expect(v.unknown_keys).toEqual(['B-1', 'B-2']);
