@@ -26,7 +26,9 @@ export function clientErrorOf(code: string | undefined): DomainError {
  * writes the spec's `{error, detail}` body (SPEC 11.1) and closes the connection, as Node does.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's own handler: nothing is written where a response has already begun (a pipelined request).
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return;
   }
