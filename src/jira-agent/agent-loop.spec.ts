@@ -38,6 +38,7 @@ async function setup(flavor: 'cloud' | 'dc' = 'cloud') {
   const stop = new AbortController();
   const hubClient = new HubClient({ baseUrl: url, token: hub.token, stopSignal: stop.signal, sleep, retryBaseMs: 1000 });
   const lines: string[] = [];
+  h.clock.now = Date.now(); // the loop paces on real time here; the client's clock must agree
   const jira = h.client(flavor);
   const options = { hub: hubClient, jira, project: 'AURORA', log: (l: string) => lines.push(l), stopSignal: stop.signal, waitSeconds: 0, sleep };
   return { hub, stop, sleeps, lines, jira, options };
@@ -257,7 +258,7 @@ describe('runAgent', () => {
     expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
     expect(sleeps).toEqual([5000, 10_000]);
     expect(hub.reports).toEqual([
-      { id: 65, body: expect.objectContaining({ status: 'failed', error: 'HTTP 401: Client must be authenticated to access this resource.' }) },
+      { id: 65, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^HTTP 401 \(AURORA-\d+\): Client must be authenticated to access this resource\.$/) }) },
     ]);
     expect(lines.some((l) => l.startsWith('#65 ensure_comment: Jira unavailable (HTTP 401') && l.includes('giving up'))).toBe(true);
   });

@@ -104,7 +104,7 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
 
   it('an unknown option is Jira\'s 400', async () => {
     const key = issue(`Нет такого ${flavor}`);
-    expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({ status: 'failed', error: "HTTP 400: customfield_10070: Option value 'Critical' is not valid" });
+    expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): customfield_10070: Option value 'Critical' is not valid` });
   });
 
   it('the simulator answers a plain string in a select field with 400, like Jira', async () => {

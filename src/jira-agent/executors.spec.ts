@@ -209,10 +209,10 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const key = issue('Очистка', { duedate: '2026-01-01', labels: ['a'] });
       expect(await run(flavor, 'ensure_fields', { key, duedate: null, labels: null })).toEqual({ status: 'done', result: { changed: ['duedate', 'labels'] } });
       expect(h.sim.getIssue(key)).toMatchObject({ duedate: null, labels: [] });
-      expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: 'HTTP 400: labels: The label must not contain spaces.' });
+      expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): labels: The label must not contain spaces.` });
       expect(await run(flavor, 'ensure_fields', { key: 'AURORA-9999', summary: 'x' })).toEqual({
         status: 'failed',
-        error: 'HTTP 404: Issue does not exist or you do not have permission to see it.',
+        error: 'HTTP 404 (AURORA-9999): Issue does not exist or you do not have permission to see it.',
       });
     });
   });
@@ -268,7 +268,7 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const b = issue('L2');
       expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Depends' })).toEqual({
         status: 'failed',
-        error: "HTTP 404: No issue link type with name 'Depends' found.",
+        error: expect.stringMatching(/^HTTP 404 \(AURORA-\d+ → AURORA-\d+\): No issue link type with name 'Depends' found\.$/),
       });
     });
   });
@@ -310,13 +310,13 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
     });
   });
 
-  it('reports a 429 storm that outlasts the retries as HTTP 429 with the counts', async () => {
+  it('reports a 429 storm that outlasts the 30 min budget as HTTP 429 with the key and the counts', async () => {
     const key = issue('Шторм');
     const ctx = h.ctx(flavor);
-    h.sim.setRateLimit({ count: 5, retryAfterSeconds: 0 });
+    h.sim.setRateLimit({ count: 100, retryAfterSeconds: 300 });
     const out = await executeCommand({ id: nextId++, type: 'ensure_comment', params: { key, body: 'x' } }, ctx);
-    expect(out).toEqual({ status: 'failed', error: 'HTTP 429: Rate limit exceeded.' });
-    expect(ctx.client.stats()).toEqual({ jiraCalls: 5, rateLimited: 5 });
+    expect(out).toEqual({ status: 'failed', error: `HTTP 429 (${key}): Rate limit exceeded.` });
+    expect(ctx.client.stats()).toEqual({ jiraCalls: 7, rateLimited: 7 }); // six waits of 5 min, then the budget is spent
     h.sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
     expect(await run(flavor, 'ensure_comment', { key, body: 'x' })).toEqual({ status: 'done', result: { created: true } });
   });

@@ -99,7 +99,7 @@ export class JiraApi {
   // ---- issues --------------------------------------------------------------------------------
 
   getIssue(key: string, fields: string[]): Promise<JiraIssue> {
-    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') } });
+    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') }, subject: key });
   }
 
   /** The issue, or null when Jira answers 404. */
@@ -117,7 +117,7 @@ export class JiraApi {
   }
 
   async editIssue(key: string, fields: Record<string, unknown>): Promise<void> {
-    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields } });
+    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields }, subject: key });
   }
 
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
@@ -171,12 +171,12 @@ export class JiraApi {
   // ---- workflow, links, comments -------------------------------------------------------------
 
   async transitions(key: string): Promise<JiraTransition[]> {
-    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`);
+    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`, { subject: key });
     return answer.transitions;
   }
 
   async transition(key: string, transitionId: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body: { transition: { id: transitionId } } });
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body: { transition: { id: transitionId } }, subject: key });
   }
 
   /**
@@ -190,6 +190,7 @@ export class JiraApi {
   async createLink(typeName: string, sourceKey: string, targetKey: string): Promise<void> {
     await this.client.api('POST', '/issueLink', {
       body: { type: { name: typeName }, inwardIssue: { key: sourceKey }, outwardIssue: { key: targetKey } },
+      subject: `${sourceKey} → ${targetKey}`,
     });
   }
 
@@ -199,6 +200,7 @@ export class JiraApi {
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await this.client.api<{ comments: Array<{ id: string; body: unknown }>; total: number }>('GET', `/issue/${encodeURIComponent(key)}/comment`, {
         query: { startAt, maxResults: PAGE_SIZE },
+        subject: key,
       });
       all.push(...answer.comments);
       startAt += answer.comments.length;
@@ -208,7 +210,7 @@ export class JiraApi {
   }
 
   async addComment(key: string, text: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) } });
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key });
   }
 
   // ---- agile ---------------------------------------------------------------------------------
@@ -223,7 +225,7 @@ export class JiraApi {
 
   async moveToSprint(sprintId: number, keys: string[]): Promise<void> {
     // Moving an issue into the sprint it is in changes nothing: safe to send again.
-    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true });
+    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true, subject: keys.join(', ') });
   }
 
   private async agilePages<T>(path: string, query: Record<string, string>): Promise<T[]> {

@@ -6,7 +6,7 @@ import { FileJournal } from './journal.js';
 export type Env = Record<string, string | undefined>;
 
 /** Jira client settings from the environment: JIRA_URL, JIRA_FLAVOR (cloud|dc), JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (DC). */
-export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal): JiraClient {
+export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal, log?: (line: string) => void): JiraClient {
   const baseUrl = required(env, 'JIRA_URL');
   const flavor = (env.JIRA_FLAVOR ?? 'cloud').trim().toLowerCase();
   if (flavor !== 'cloud' && flavor !== 'dc') throw new Error(`JIRA_FLAVOR должен быть cloud или dc, а не «${flavor}»`);
@@ -16,7 +16,7 @@ export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal): JiraClien
   } else {
     auth = env.JIRA_PAT ? { kind: 'bearer', token: env.JIRA_PAT } : { kind: 'none' };
   }
-  return new JiraClient({ baseUrl, flavor: flavor as JiraFlavor, auth, stopSignal });
+  return new JiraClient({ baseUrl, flavor: flavor as JiraFlavor, auth, stopSignal, log });
 }
 
 /**

@@ -22,6 +22,13 @@ export interface RateLimitSwitch {
   count: number;
   /** Retry-After header in seconds; omitted when undefined. */
   retryAfterSeconds?: number;
+  /** Send Retry-After as an HTTP date (now + retryAfterSeconds) instead of seconds, as some proxies do. */
+  retryAfterAsDate?: boolean;
+  /**
+   * X-RateLimit-Reset (an ISO 8601 timestamp, as Cloud sends it) this many seconds ahead, with
+   * X-RateLimit-Limit and X-RateLimit-Remaining: 0; omitted when undefined.
+   */
+  resetAfterSeconds?: number;
   /** 429 (default) or 503; 500, 502 or 504 to simulate a failing server or gateway. */
   status?: 429 | 503 | 500 | 502 | 504;
 }
@@ -37,7 +44,7 @@ export class JiraSimulator {
   private baseUrl = '';
   private readonly maxPageSize: number;
   private readonly requireAuth: boolean;
-  private rateLimit: Required<Omit<RateLimitSwitch, 'retryAfterSeconds'>> & { retryAfterSeconds?: number } = { count: 0, status: 429 };
+  private rateLimit: RateLimitSwitch & { status: NonNullable<RateLimitSwitch['status']> } = { count: 0, status: 429 };
   private latencyMs = 0;
   private searchLagMs = 0;
   private searchStale = false;
@@ -77,7 +84,7 @@ export class JiraSimulator {
 
   /** The next `count` requests answer 429 (or 503) with Retry-After. */
   setRateLimit(limit: RateLimitSwitch): void {
-    this.rateLimit = { count: limit.count, status: limit.status ?? 429, retryAfterSeconds: limit.retryAfterSeconds };
+    this.rateLimit = { ...limit, status: limit.status ?? 429 };
   }
 
   setLatencyMs(ms: number): void {
@@ -152,7 +159,13 @@ export class JiraSimulator {
       }
       if (this.rateLimit.count > 0) {
         this.rateLimit.count--;
-        if (this.rateLimit.retryAfterSeconds !== undefined) headers['Retry-After'] = String(this.rateLimit.retryAfterSeconds);
+        const { retryAfterSeconds, retryAfterAsDate, resetAfterSeconds } = this.rateLimit;
+        if (retryAfterSeconds !== undefined) {
+          headers['Retry-After'] = retryAfterAsDate ? new Date(Date.now() + retryAfterSeconds * 1000).toUTCString() : String(retryAfterSeconds);
+        }
+        if (resetAfterSeconds !== undefined) {
+          Object.assign(headers, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': new Date(Date.now() + resetAfterSeconds * 1000).toISOString() });
+        }
         throw new SimError(this.rateLimit.status, [REFUSAL_TEXT[this.rateLimit.status]]);
       }
       if (this.requireAuth && !req.headers.authorization) throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
