@@ -79,7 +79,7 @@ describe('runAgent', () => {
     expect(hub.reports.map((r) => [r.id, r.body.status])).toEqual([[1, 'done'], [2, 'done'], [3, 'failed'], [4, 'done']]);
     const created = hub.reports[0]!.body;
     expect(created).toEqual({ status: 'done', result: { key: expect.any(String), created: true }, jira_calls: 3, rate_limited: 1 });
-    expect(hub.reports[1]!.body).toEqual({ status: 'done', result: { created: true }, jira_calls: 2, rate_limited: 0 });
+    expect(hub.reports[1]!.body).toEqual({ status: 'done', result: { created: true }, jira_calls: 3, rate_limited: 0 }); // issue, link types, create
     expect(hub.reports[2]!.body.error).toBe('переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)');
     expect(hub.reports[3]!.body.result).toMatchObject({ links: [{ source_key: a, target_key: b, link_type: 'Blocks' }], missing_keys: [] });
     expect(journal.pendingResults()).toEqual([]);

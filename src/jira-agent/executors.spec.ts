@@ -259,8 +259,23 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       h.sim.clearRequests();
       expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: false } });
       expect(writes()).toEqual([]);
-      // The reverse direction is another link.
-      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: true } });
+      // The reverse of a directional link contradicts it: failed, nothing written.
+      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Blocks' })).toEqual({
+        status: 'failed',
+        error: `в Jira уже есть обратная связь: ${a} blocks ${b} (тип «Blocks»); связь ${b} blocks ${a} ей противоречит`,
+      });
+      expect(writes()).toEqual([]);
+      expect(h.sim.links().filter((l) => l.source === b && l.target === a)).toEqual([]);
+    });
+
+    it('for a symmetric type (inward = outward) a link either way counts as existing', async () => {
+      const a = issue('Связанная 1');
+      const b = issue('Связанная 2');
+      expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'relates' })).toEqual({ status: 'done', result: { created: true } });
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Relates' })).toEqual({ status: 'done', result: { created: false } });
+      expect(writes()).toEqual([]);
+      expect(h.sim.links().filter((l) => l.type === 'Relates' && [a, b].includes(l.source))).toEqual([{ source: a, target: b, type: 'Relates' }]);
     });
 
     it('reports an unknown link type as Jira says it', async () => {
@@ -279,6 +294,19 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' })).toEqual({ status: 'done', result: { sprint_id: 2 } });
       expect(writes().map((r) => [r.path, r.body])).toEqual([['/rest/agile/1.0/sprint/2/issue', { issues: [key] }]]);
       expect(h.sim.sprintsOf(key)).toEqual(['Спринт 2']);
+    });
+
+    it('fails a sub-task clearly before any write (Jira moves it only with its parent)', async () => {
+      const parent = issue('Родитель');
+      const sub = h.sim.store.createIssue('AURORA', { summary: 'Подзадача', issueType: 'Sub-task', parent }, 'x').key;
+      expect(await run(flavor, 'ensure_sprint', { key: sub, sprint: 'Спринт 2' })).toEqual({
+        status: 'failed',
+        error: `${sub} — подзадача («Sub-task»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей ${parent}`,
+      });
+      expect(writes()).toEqual([]);
+      // the simulator refuses it too, as Jira does
+      const refused = await h.client(flavor).agile('POST', '/sprint/2/issue', { body: { issues: [sub] } }).catch((e: unknown) => e);
+      expect((refused as JiraHttpError).status).toBe(400);
     });
 
     it('fails when the sprint is missing', async () => {
@@ -346,9 +374,23 @@ describe('ensure_sprint ambiguity', () => {
       for (const flavor of FLAVORS) {
         expect(await executeCommand({ id: 1, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2' } }, other.ctx(flavor))).toEqual({
           status: 'failed',
-          error: 'спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов (id 2, 7)',
+          error: 'спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов — «A»: «Спринт 2» (id 2), «B»: «Спринт 2» (id 7); укажите доску в параметре board',
         });
-        expect((await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).status).toBe('failed');
+        expect(await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'спринт «Спринт 3» закрыт («B»: «Спринт 3» (id 8)): Jira не переносит задачи в закрытый спринт',
+        });
+        // `board` by name or id picks among sprints that share a name
+        expect(await executeCommand({ id: 5, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'b' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 7 } });
+        expect(await executeCommand({ id: 6, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 1 } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 2 } });
+        expect(await executeCommand({ id: 7, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'Нет такой' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'доска «Нет такой» не найдена среди досок проекта AURORA со спринтами: «A» (id 1), «B» (id 2), «Team-managed» (id 4)',
+        });
+        expect(await executeCommand({ id: 8, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1', board: 'B' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'спринт «Спринт 1» не найден среди активных и будущих спринтов доски «B»',
+        });
         expect(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 1 } });
         expect(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 9 } });
         expect(other.sim.sprintsOf(key)).toEqual(['Спринт команды']);

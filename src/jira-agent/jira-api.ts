@@ -20,6 +20,13 @@ export interface JiraFieldMeta {
   schema?: { type?: string; custom?: string; system?: string; items?: string };
 }
 
+export interface JiraLinkType {
+  id: string;
+  name: string;
+  inward: string;
+  outward: string;
+}
+
 export interface JiraBoard {
   id: number;
   name: string;
@@ -54,6 +61,7 @@ const apis = new WeakMap<JiraClient, JiraApi>();
  */
 export class JiraApi {
   private fieldsCache: JiraFieldMeta[] | undefined;
+  private linkTypesCache: JiraLinkType[] | undefined;
   /** The field list was read again for a missing name since the last clearFieldCache (once per settings version). */
   private refetchedForMissing = false;
 
@@ -194,6 +202,12 @@ export class JiraApi {
     });
   }
 
+  /** GET /issueLinkType (read once per agent run). */
+  async linkTypes(): Promise<JiraLinkType[]> {
+    this.linkTypesCache ??= (await this.client.api<{ issueLinkTypes: JiraLinkType[] }>('GET', '/issueLinkType')).issueLinkTypes;
+    return this.linkTypesCache;
+  }
+
   async comments(key: string): Promise<Array<{ id: string; body: unknown }>> {
     const all: Array<{ id: string; body: unknown }> = [];
     let startAt = 0;
@@ -253,6 +267,7 @@ export class JiraApi {
    */
   clearFieldCache(): void {
     this.fieldsCache = undefined;
+    this.linkTypesCache = undefined;
     this.refetchedForMissing = false;
   }
 

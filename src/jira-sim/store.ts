@@ -212,6 +212,9 @@ export class SimStore {
     if (!sprint) throw new SimError(404, ['Sprint does not exist or you do not have permission to see it.']);
     if (sprint.state === 'closed') throw new SimError(400, ['Cannot move issues to a closed sprint.']);
     const issues = keys.map((key) => this.requireIssue(key));
+    const subtask = issues.find((issue) => issue.issueType === 'Sub-task');
+    // Jira Software: a sub-task follows its parent into a sprint and cannot be moved on its own.
+    if (subtask) throw new SimError(400, [`Issue ${subtask.key} is a sub-task; sub-tasks cannot be moved to a sprint on their own, only with their parent.`]);
     for (const issue of issues) {
       this.remember(issue);
       const closed = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed' && id !== sprintId);
