@@ -43,7 +43,7 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(out).toEqual({ status: 'done', result: { key: expect.stringMatching(/^AURORA-\d+$/), created: true } });
       const search = h.sim.requests.find((r) => r.path.includes('/search'))!;
       expect(search.path).toBe(flavor === 'cloud' ? '/rest/api/3/search/jql' : '/rest/api/2/search');
-      expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} квартал 3\\"" ORDER BY created ASC`);
+      expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} \\\\(квартал\\\\: 3\\\\)\\"" ORDER BY created ASC`);
       const create = writes()[0]!;
       expect(create.path).toBe(`${api}/issue`);
       expect(create.body).toEqual({ fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary, description: body('Текст') } });
@@ -99,11 +99,45 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const key = resultOf<{ key: string }>(out).key;
       expect(resultOf(out)).toEqual({ key, created: true });
       expect(sleeps).toEqual([11, 13]);
-      expect(h.sim.requests.filter((r) => r.path.includes('/search'))).toHaveLength(3);
+      // bounded by the attempt, then the whole project, then bounded again after each wait
+      const jqls = h.sim.requests.filter((r) => r.path.includes('/search')).map((r) => (r.body as { jql: string }).jql);
+      expect(jqls.map((j) => /created >= "-[56]m" ORDER BY created DESC$/.test(j))).toEqual([true, false, true, true]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^ensure_issue: the answer to POST \/issue sent at .* was lost .* up to 0 s before creating$/);
       expect(h.sim.listIssues().filter((i) => i.summary === summary)).toHaveLength(1);
       expect([journal.createAttemptFor(701), journal.createdKeyFor(701)]).toEqual([undefined, key]);
+    });
+
+    it('with a create attempt, searches newest first since the attempt (minus a margin): an older namesake is not taken as ours', async () => {
+      const summary = `Свежая после попытки ${flavor}`;
+      const old = h.sim.store.createIssue('AURORA', { summary, issueType: 'Task' }, 'x');
+      old.createdAtMs -= 3 * 3_600_000; // someone else's, three hours old
+      const journal = new MemoryJournal();
+      journal.recordCreateAttempt(703, summary);
+      const first = issue(summary);
+      const second = issue(summary); // the newest exact match after the attempt
+      h.sim.getIssue(first)!.createdAtMs -= 1000;
+      h.sim.clearRequests();
+      const out = await executeCommand({ id: 703, type: 'ensure_issue', params: { temp_key: 'new:9', issue_type: 'Task', summary } }, { ...h.ctx(flavor, journal), createRecheckDelaysMs: [] });
+      expect(resultOf(out)).toEqual({ key: second, created: true });
+      expect(first).not.toBe(second);
+      const jql = (h.sim.requests.find((r) => r.path.includes('/search'))!.body as { jql: string }).jql;
+      expect(jql).toMatch(/ AND created >= "-[56]m" ORDER BY created DESC$/);
+      expect(writes()).toEqual([]);
+
+      // without the attempt the oldest exact match is someone else's: created false
+      expect(await run(flavor, 'ensure_issue', { temp_key: 'new:9', issue_type: 'Task', summary })).toEqual({ status: 'done', result: { key: old.key, created: false } });
+    });
+
+    it('a summary made only of JQL special characters still searches (escaped, the clause kept)', async () => {
+      const summary = flavor === 'cloud' ? '+++ ???' : '[*] (!)';
+      const existing = issue(summary);
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary })).toEqual({ status: 'done', result: { key: existing, created: false } });
+      const jql = (h.sim.requests.find((r) => r.path.includes('/search'))!.body as { jql: string }).jql;
+      const escaped = [...summary].map((c) => (c === ' ' ? ' ' : `\\\\${c}`)).join('');
+      expect(jql).toBe(`project = "AURORA" AND summary ~ "\\"${escaped}\\"" ORDER BY created ASC`);
+      expect(writes()).toEqual([]);
     });
 
     it('with a create attempt, an issue the search finds is taken as the one created (created: true, key journaled)', async () => {
@@ -347,6 +381,26 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
     expect(ctx.client.stats()).toEqual({ jiraCalls: 7, rateLimited: 7 }); // six waits of 5 min, then the budget is spent
     h.sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
     expect(await run(flavor, 'ensure_comment', { key, body: 'x' })).toEqual({ status: 'done', result: { created: true } });
+  });
+});
+
+describe('ensure_issue page cap', () => {
+  it.each(FLAVORS)('on %s fails clearly instead of creating when the duplicate search reaches its page cap undecided', async (flavor) => {
+    const small = await startHarness({ maxPageSize: 1 });
+    try {
+      for (let i = 1; i <= 21; i++) small.sim.store.createIssue('AURORA', { summary: `Похожая задача ${i}`, issueType: 'Task' }, 'x');
+      const out = await executeCommand({ id: 1, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Похожая задача' } }, small.ctx(flavor));
+      expect(out).toEqual({
+        status: 'failed',
+        error:
+          'поиск дубликата не завершён: просмотрено 20 задач проекта AURORA с похожим названием, точного совпадения среди них нет, а Jira нашла больше; ' +
+          'задача не создана, чтобы не завести дубликат — уточните название или создайте задачу вручную',
+      });
+      expect(small.sim.requests.filter((r) => r.path.includes('/search'))).toHaveLength(20);
+      expect(small.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issue'))).toEqual([]);
+    } finally {
+      await small.sim.stop();
+    }
   });
 });
 

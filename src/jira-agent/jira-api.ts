@@ -131,6 +131,15 @@ export class JiraApi {
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
   async search(jql: string, fields: string[], maxPages = MAX_PAGES): Promise<JiraIssue[]> {
     const found: JiraIssue[] = [];
+    for await (const page of this.searchPages(jql, fields, maxPages)) found.push(...page.issues);
+    return found;
+  }
+
+  /**
+   * The pages of a search, one request each, so a caller can stop early; `last` is true on the final page
+   * (false on the page the `maxPages` bound cuts a longer result at).
+   */
+  async *searchPages(jql: string, fields: string[], maxPages = MAX_PAGES): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
     if (this.flavor === 'cloud') {
       let nextPageToken: string | undefined;
       for (let page = 0; page < maxPages; page++) {
@@ -138,11 +147,12 @@ export class JiraApi {
           body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
           idempotent: true,
         });
-        found.push(...answer.issues);
         nextPageToken = answer.nextPageToken;
-        if (answer.isLast === true || !nextPageToken || answer.issues.length === 0) break;
+        const last = answer.isLast === true || !nextPageToken || answer.issues.length === 0;
+        yield { issues: answer.issues, last };
+        if (last) return;
       }
-      return found;
+      return;
     }
     let startAt = 0;
     for (let page = 0; page < maxPages; page++) {
@@ -152,11 +162,11 @@ export class JiraApi {
         body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
         idempotent: true,
       });
-      found.push(...answer.issues);
       startAt += answer.issues.length;
-      if (answer.issues.length === 0 || startAt >= answer.total) break;
+      const last = answer.issues.length === 0 || startAt >= answer.total;
+      yield { issues: answer.issues, last };
+      if (last) return;
     }
-    return found;
   }
 
   /**

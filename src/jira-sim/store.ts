@@ -265,8 +265,8 @@ export class SimStore {
   }
 
   private matches(issue: StoredIssue, clause: JqlClause, now: number): boolean {
-    const values = this.fieldValues(issue, clause.field);
     if (clause.kind === 'in') {
+      const values = this.fieldValues(issue, clause.field);
       const wanted = clause.values.map((v) => v.toLowerCase());
       const hit = values.some((v) => wanted.includes(v.toLowerCase()));
       return clause.negated ? !hit : hit;
@@ -283,6 +283,7 @@ export class SimStore {
         default: throw new SimError(400, [`Error in the JQL Query: operator '${clause.op}' is not supported for '${clause.field}'.`]);
       }
     }
+    const values = this.fieldValues(issue, clause.field);
     switch (clause.op) {
       case '~':
         return values.some((v) => textMatches(v, clause.value));
