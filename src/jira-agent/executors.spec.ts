@@ -207,11 +207,28 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(journal.createAttemptFor(703)).toBeDefined();
     });
 
-    it('passes parent and extra fields', async () => {
-      const parent = issue('Эпик');
+    it('passes parent (DC: an epic through the Epic Link field) and extra fields', async () => {
+      const parent = issue('Эпик', { issueType: 'Epic' });
       const out = await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Task', summary: `Дочерняя ${flavor}`, parent, fields: { duedate: '2026-10-13', labels: ['a', 'b'], 'Story Points': 3 } });
       const key = resultOf<{ key: string }>(out).key;
       expect(h.sim.getIssue(key)).toMatchObject({ parent, duedate: '2026-10-13', labels: ['a', 'b'], custom: { customfield_10016: 3 } });
+      const create = writes().find((r) => r.method === 'POST' && r.path === `${api}/issue`)!;
+      const sentFields = (create.body as { fields: Record<string, unknown> }).fields;
+      if (flavor === 'cloud') expect(sentFields.parent).toEqual({ key: parent });
+      else expect([sentFields.parent, sentFields.customfield_10014]).toEqual([undefined, parent]);
+      // a sub-task goes through `parent` on both flavors
+      const sub = resultOf<{ key: string }>(await run(flavor, 'ensure_issue', { temp_key: 'new:3', issue_type: 'Sub-task', summary: `Подзадача ${flavor}`, parent: key }));
+      expect(h.sim.getIssue(sub.key)).toMatchObject({ parent: key, issueType: 'Sub-task' });
+      // refresh reads both into `parent`
+      const read = resultOf<{ issues: Array<{ key: string; fields: { parent: string | null } }> }>(await run(flavor, 'refresh', { keys: [key, sub.key] }));
+      expect(read.issues.map((i) => [i.key, i.fields.parent])).toEqual([[key, parent], [sub.key, key]]);
+    });
+
+    it('the simulator refuses `parent` for a non-sub-task on DC, as Data Center does', async () => {
+      const epic = issue('Эпик DC', { issueType: 'Epic' });
+      const refused = await h.client('dc').api('POST', '/issue', { body: { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary: 'x', parent: { key: epic } } } }).catch((e: unknown) => e);
+      expect((refused as JiraHttpError).status).toBe(400);
+      expect((refused as JiraHttpError).jiraMessage).toContain("Field 'parent' cannot be set");
     });
   });
 

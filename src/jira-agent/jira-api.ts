@@ -48,6 +48,16 @@ interface PageOfValues<T> {
 }
 
 const SPRINT_SCHEMA = 'com.pyxis.greenhopper.jira:gh-sprint';
+const EPIC_LINK_SCHEMA = 'com.pyxis.greenhopper.jira:gh-epic-link';
+
+export interface JiraIssueType {
+  id: string;
+  name: string;
+  subtask: boolean;
+}
+
+/** A settings field name looked up in GET /field: one id, several candidates (Jira allows equal names), or none. */
+export type FieldLookup = { id: string } | { ambiguous: string[] } | null;
 const PAGE_SIZE = 50;
 /** A safety bound on paging loops (a server that never says "last"). */
 const MAX_PAGES = 1000;
@@ -62,6 +72,7 @@ const apis = new WeakMap<JiraClient, JiraApi>();
 export class JiraApi {
   private fieldsCache: JiraFieldMeta[] | undefined;
   private linkTypesCache: JiraLinkType[] | undefined;
+  private readonly issueTypesCache = new Map<string, JiraIssueType[]>();
   /** The field list was read again for a missing name since the last clearFieldCache (once per settings version). */
   private refetchedForMissing = false;
 
@@ -286,6 +297,44 @@ export class JiraApi {
     return (await this.fieldsMeta()).find((f) => f.id === id);
   }
 
+  /** Id of Jira Software's Epic Link field (Data Center: how an issue is put into an epic), null without it. */
+  async epicLinkFieldId(): Promise<string | null> {
+    return (await this.fieldsMeta()).find((f) => f.schema?.custom === EPIC_LINK_SCHEMA)?.id ?? null;
+  }
+
+  /** The issue types of a project (GET /project/{key}, read once per project and run). */
+  async projectIssueTypes(projectKey: string): Promise<JiraIssueType[]> {
+    let types = this.issueTypesCache.get(projectKey);
+    if (!types) {
+      const project = await this.client.api<{ issueTypes?: JiraIssueType[] }>('GET', `/project/${encodeURIComponent(projectKey)}`, { subject: projectKey });
+      types = project.issueTypes ?? [];
+      this.issueTypesCache.set(projectKey, types);
+    }
+    return types;
+  }
+
+  /**
+   * A name from settings `fields` (or a command's field param): customfield_N as is, a field id, else the
+   * display name case-insensitively — several fields of that name (Jira allows it) give their ids as candidates.
+   * A name missing from a list read earlier makes it be read once more (see fieldIdsFor).
+   */
+  async lookupField(name: string): Promise<FieldLookup> {
+    if (/^customfield_\d+$/.test(name)) return { id: name };
+    const find = (meta: JiraFieldMeta[]): FieldLookup => {
+      const byId = meta.find((f) => f.id === name);
+      if (byId) return { id: byId.id };
+      const byName = meta.filter((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+      if (byName.length > 1) return { ambiguous: byName.map((f) => f.id) };
+      return byName[0] ? { id: byName[0].id } : null;
+    };
+    const cachedBefore = this.fieldsCache !== undefined;
+    const found = find(await this.fieldsMeta());
+    if (found || !cachedBefore || this.refetchedForMissing) return found;
+    this.refetchedForMissing = true;
+    this.fieldsCache = undefined;
+    return find(await this.fieldsMeta());
+  }
+
   /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */
   async sprintFieldId(): Promise<string | null> {
     const meta = await this.fieldsMeta();
@@ -314,11 +363,15 @@ export class JiraApi {
   }
 }
 
+/** Ids by name (see lookupField); a name several fields share gives null here: it has no one id. */
 function lookupFields(names: string[], meta: JiraFieldMeta[]): Map<string, string | null> {
   const ids = new Map<string, string | null>();
   for (const name of names) {
     if (/^customfield_\d+$/.test(name)) ids.set(name, name);
-    else ids.set(name, (meta.find((f) => f.id === name) ?? meta.find((f) => f.name.toLowerCase() === name.toLowerCase()))?.id ?? null);
+    else {
+      const byName = meta.filter((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+      ids.set(name, meta.find((f) => f.id === name)?.id ?? (byName.length === 1 ? byName[0]!.id : null));
+    }
   }
   return ids;
 }

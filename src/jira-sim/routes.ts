@@ -1,5 +1,6 @@
 import { currentUser, decodeBody, decodeFields } from './codec.js';
 import { SimError } from './errors.js';
+import { SYSTEM_FIELDS } from './seed.js';
 import { fieldFilter, renderComment, renderIssue, type RenderContext } from './render.js';
 import type { SimStore } from './store.js';
 import type { Flavor, SprintState, StoredIssue } from './types.js';
@@ -129,10 +130,29 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/field$`),
     handler: (req) =>
       ok([
-        ...['summary', 'description', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'issuelinks', 'parent', 'project']
-          .map((id) => ({ id, key: id, name: id[0]!.toUpperCase() + id.slice(1), custom: false, schema: { system: id } })),
-        ...req.store.seed.customFields.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
+        ...SYSTEM_FIELDS.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: false, schema: f.schema })),
+        ...req.store.seed.customFields
+          .filter((f) => !(req.flavor === 'cloud' && f.id === req.store.seed.epicLinkFieldId)) // Cloud sites dropped Epic Link for `parent`
+          .map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
       ]),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^${API}/project/([^/]+)$`),
+    handler: (req) => {
+      const wanted = keyParam(req);
+      const project = req.store.seed.projects.find((p) => p.key === wanted.toUpperCase() || p.id === wanted);
+      if (!project) throw new SimError(404, [`No project could be found with key '${wanted}'.`]);
+      const issueTypes = req.store.seed.issueTypes.map((name, i) => ({
+        self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/issuetype/${i + 1}`,
+        id: String(i + 1),
+        name,
+        description: '',
+        subtask: name === 'Sub-task',
+        ...(req.flavor === 'cloud' ? { hierarchyLevel: name === 'Sub-task' ? -1 : name === 'Epic' ? 1 : 0 } : {}),
+      }));
+      return ok({ self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/project/${project.id}`, id: project.id, key: project.key, name: project.name, issueTypes });
+    },
   },
   {
     method: 'GET',
@@ -143,7 +163,12 @@ export const routes: Route[] = [
     method: 'POST',
     pattern: new RegExp(`^${API}/issue$`),
     handler: (req) => {
-      const { project, patch } = decodeFields((objectBody(req).fields ?? {}) as Record<string, unknown>, req.flavor, req.store);
+      const fields = (objectBody(req).fields ?? {}) as Record<string, unknown>;
+      const { project, patch } = decodeFields(fields, req.flavor, req.store);
+      // Data Center: `parent` belongs to sub-tasks; a story goes into an epic through the Epic Link field.
+      if (req.flavor === 'dc' && fields.parent !== undefined && fields.parent !== null && patch.issueType !== 'Sub-task') {
+        throw new SimError(400, [], { parent: "Field 'parent' cannot be set. It is not on the appropriate screen, or unknown." });
+      }
       const issue = req.store.createIssue(project, patch, currentUser(req.store).accountId);
       return { status: 201, body: { id: issue.id, key: issue.key, self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/issue/${issue.id}` } };
     },

@@ -3,7 +3,10 @@ import { JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type Jql
 import type { SimSeed, SimSeedIssue, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
 
 /** A decoded change to an issue (flavor-neutral: plain text, accountIds): the editable fields of a seed issue. */
-export type IssuePatch = Partial<Omit<SimSeedIssue, 'project' | 'status' | 'createdAtMs'>>;
+export type IssuePatch = Partial<Omit<SimSeedIssue, 'project' | 'status' | 'createdAtMs'>> & {
+  /** DC: `parent` came through the Epic Link field (an epic), not the sub-task parent. */
+  epicLink?: boolean;
+};
 
 /**
  * State and rules of the simulated Jira. Link direction follows real Jira:

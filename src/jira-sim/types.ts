@@ -61,6 +61,13 @@ export interface SimCustomField {
   options?: string[];
 }
 
+/** A system field of GET /field (as Jira names and describes it: "Due date", schema.system "duedate"). */
+export interface SimSystemField {
+  id: string;
+  name: string;
+  schema: { type: string; system: string; items?: string };
+}
+
 export interface SimSeedIssue {
   project?: string;
   summary: string;
@@ -99,6 +106,12 @@ export interface SimSeed {
   priorities: string[];
   defaultPriority: string;
   customFields: SimCustomField[];
+  /** Components of the projects (names), for the `components` system field; default none. */
+  components?: string[];
+  /** Versions of the projects (names), for `fixVersions` and `versions`; default none. */
+  versions?: string[];
+  /** Data Center: the Epic Link custom field (schema.custom …gh-epic-link) carries an issue's epic; Cloud uses `parent`. */
+  epicLinkFieldId?: string;
   /** Id of the sprint custom field (an array of sprint objects on Cloud). */
   sprintFieldId: string;
   issues: SimSeedIssue[];

@@ -83,7 +83,7 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     summary,
   };
   if (description) fields.description = api.encodeText(description);
-  if (parent) fields.parent = { key: parent };
+  if (parent) Object.assign(fields, await parentFields(api, ctx.project, issueType, parent));
   for (const [name, value] of Object.entries(extra)) {
     const field = await resolveField(api, name);
     fields[field.id] = encodeValue(api, field, value);
@@ -103,6 +103,18 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   }
   ctx.journal.recordCreated(cmd.id, created.key, origin);
   return { key: created.key, created: true };
+}
+
+/**
+ * How a new issue names its parent. Cloud: `parent` for sub-tasks and epics alike. Data Center: `parent` only for a
+ * sub-task type (per the project's issue types); any other type goes into its epic through the Epic Link field
+ * (found by its schema), as DC refuses `parent` there.
+ */
+async function parentFields(api: JiraApi, project: string, issueType: string, parent: string): Promise<Record<string, unknown>> {
+  if (api.flavor === 'cloud') return { parent: { key: parent } };
+  const type = (await api.projectIssueTypes(project)).find((t) => t.name.trim().toLowerCase() === issueType.trim().toLowerCase());
+  const epicLink = type?.subtask ? null : await api.epicLinkFieldId();
+  return epicLink ? { [epicLink]: parent } : { parent: { key: parent } };
 }
 
 function journaled(ctx: ExecutorContext, commandId: number, key: string, origin: { summary: string; project: string }): CommandResult {
