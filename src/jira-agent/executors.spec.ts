@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { requiredTransitionFields } from './commands/ensure-status.js';
 import { executeCommand, isOutage } from './executors.js';
+import type { JiraTransition } from './jira-api.js';
 import { JiraClient, JiraHttpError, JiraNetworkError } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
@@ -281,6 +283,10 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
         `POST ${api}/issue/${key}/transitions`,
       ]);
       expect(h.sim.requests[2]!.body).toEqual({ transition: { id: '11' } });
+      // Done's screen requires Resolution (as real workflows do): the agent fills it from the values offered
+      expect(h.sim.requests[3]!.query).toEqual({ expand: 'transitions.fields' });
+      expect(h.sim.requests[4]!.body).toEqual({ transition: { id: '21' }, fields: { resolution: { name: 'Done' } } });
+      expect(h.sim.getIssue(key)!.custom.resolution).toBe('Done');
       h.sim.clearRequests();
       expect(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] })).toEqual({ status: 'done', result: { from: 'Done', to: 'Done' } });
       expect(writes()).toEqual([]);
@@ -482,6 +488,23 @@ describe('ensure_sprint ambiguity', () => {
     } finally {
       await other.sim.stop();
     }
+  });
+});
+
+describe('requiredTransitionFields', () => {
+  const transition = (fields: JiraTransition['fields']): JiraTransition => ({ id: '5', name: 'Закрыть', to: { name: 'Done' }, fields });
+
+  it('fills a required resolution (Done, Fixed, else the first offered) and skips optional or defaulted fields', () => {
+    expect(requiredTransitionFields(transition(undefined))).toEqual({});
+    expect(requiredTransitionFields(transition({ resolution: { required: true, allowedValues: [{ id: '3', name: "Won't Fix" }, { id: '1', name: 'Fixed' }] } }))).toEqual({ resolution: { name: 'Fixed' } });
+    expect(requiredTransitionFields(transition({ resolution: { required: true, allowedValues: [{ id: '7' }] } }))).toEqual({ resolution: { id: '7' } });
+    expect(requiredTransitionFields(transition({ comment: { required: false }, assignee: { required: true, hasDefaultValue: true } }))).toEqual({});
+  });
+
+  it('fails clearly, naming the field, when the screen requires anything else', () => {
+    expect(() => requiredTransitionFields(transition({ customfield_10100: { required: true, name: 'Причина' } }))).toThrow(
+      'переход «Закрыть» требует заполнить поле «Причина» (customfield_10100); агент заполняет только резолюцию — уберите поле с экрана перехода или сделайте переход вручную',
+    );
   });
 });
 

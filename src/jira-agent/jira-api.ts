@@ -11,6 +11,8 @@ export interface JiraTransition {
   id: string;
   name: string;
   to: { id?: string; name: string };
+  /** The transition screen's fields (asked with expand=transitions.fields). */
+  fields?: Record<string, { required?: boolean; hasDefaultValue?: boolean; name?: string; allowedValues?: Array<{ id?: string; name?: string; value?: string }> }>;
 }
 
 export interface JiraFieldMeta {
@@ -200,12 +202,17 @@ export class JiraApi {
   // ---- workflow, links, comments -------------------------------------------------------------
 
   async transitions(key: string): Promise<JiraTransition[]> {
-    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`, { subject: key });
+    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`, {
+      query: { expand: 'transitions.fields' },
+      subject: key,
+    });
     return answer.transitions;
   }
 
-  async transition(key: string, transitionId: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body: { transition: { id: transitionId } }, subject: key });
+  /** POST …/transitions; `fields` fills the transition screen's required fields (e.g. resolution). */
+  async transition(key: string, transitionId: string, fields: Record<string, unknown> = {}): Promise<void> {
+    const body = Object.keys(fields).length > 0 ? { transition: { id: transitionId }, fields } : { transition: { id: transitionId } };
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body, subject: key });
   }
 
   /**

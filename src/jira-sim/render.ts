@@ -94,6 +94,8 @@ export function renderIssue(issue: StoredIssue, ctx: RenderContext, include: (fi
     issuelinks: store.linksOf(issue.key).map((link) => renderLink(link, issue.key, ctx)),
     [store.seed.sprintFieldId]: sprints.length === 0 ? null : sprints.map((s) => renderSprint(s, flavor)),
   };
+  const resolution = issue.custom.resolution as string | null | undefined;
+  all.resolution = resolution ? { id: String(store.resolutions().indexOf(resolution) + 1), name: resolution } : null;
   all.environment = encodeBody((issue.custom.environment as string | null | undefined) ?? null, flavor);
   for (const id of ['components', 'fixVersions', 'versions']) {
     const known = id === 'components' ? (store.seed.components ?? []) : (store.seed.versions ?? []);

@@ -31,7 +31,7 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
     initialStatus: 'To Do',
     transitions: [
       { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
-      { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done' },
+      { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done', requiredFields: ['resolution'] },
       { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
       { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
     ],
@@ -64,6 +64,7 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
       { id: 'customfield_10075', name: 'Approvers', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:multiuserpicker', type: 'array', items: 'user' },
       { id: 'customfield_10014', name: 'Epic Link', custom: 'com.pyxis.greenhopper.jira:gh-epic-link', type: 'any' },
     ],
+    resolutions: ['Done', "Won't Do"],
     components: ['Backend', 'Frontend'],
     versions: ['1.0', '2.0'],
     epicLinkFieldId: 'customfield_10014',

@@ -13,9 +13,18 @@ export interface JiraSimulatorOptions {
   projectKey?: string;
   /** Largest page any paged endpoint returns (Jira caps maxResults too). */
   maxPageSize?: number;
-  /** Answer 401 to requests without an Authorization header. */
+  /** Answer 401 to requests without an Authorization header (same as anonymous: 'refuse'). */
   requireAuth?: boolean;
+  /** How requests without an Authorization header are answered (default 'allow'; see setAnonymous). */
+  anonymous?: AnonymousMode;
 }
+
+/**
+ * Requests without credentials: 'allow' serves them as the seed's first user; 'refuse' answers 401 to all;
+ * 'as-jira' answers as a real site with anonymous access does: 401 for /myself and writes, 404 for issues and
+ * projects, empty searches and board lists, every permission false — never a plain 401 the agent could notice.
+ */
+export type AnonymousMode = 'allow' | 'refuse' | 'as-jira';
 
 export interface RateLimitSwitch {
   /** How many of the next requests are refused. */
@@ -43,7 +52,7 @@ export class JiraSimulator {
   private server: Server | undefined;
   private baseUrl = '';
   private readonly maxPageSize: number;
-  private readonly requireAuth: boolean;
+  private anonymous: AnonymousMode;
   private rateLimit: RateLimitSwitch & { status: NonNullable<RateLimitSwitch['status']> } = { count: 0, status: 429 };
   private latencyMs = 0;
   private searchLagMs = 0;
@@ -52,7 +61,7 @@ export class JiraSimulator {
   constructor(options: JiraSimulatorOptions = {}) {
     this.store = new SimStore({ ...defaultSeed(options.projectKey), ...options.seed });
     this.maxPageSize = options.maxPageSize ?? 100;
-    this.requireAuth = options.requireAuth ?? false;
+    this.anonymous = options.anonymous ?? (options.requireAuth ? 'refuse' : 'allow');
   }
 
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
@@ -85,6 +94,11 @@ export class JiraSimulator {
   /** The next `count` requests answer 429 (or 503) with Retry-After. */
   setRateLimit(limit: RateLimitSwitch): void {
     this.rateLimit = { ...limit, status: limit.status ?? 429 };
+  }
+
+  /** How requests without credentials are answered (see AnonymousMode). */
+  setAnonymous(mode: AnonymousMode): void {
+    this.anonymous = mode;
   }
 
   setLatencyMs(ms: number): void {
@@ -168,10 +182,12 @@ export class JiraSimulator {
         }
         throw new SimError(this.rateLimit.status, [REFUSAL_TEXT[this.rateLimit.status]]);
       }
-      if (this.requireAuth && !req.headers.authorization) throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
+      const anonymous = !req.headers.authorization && this.anonymous !== 'allow';
+      if (anonymous && this.anonymous === 'refuse') throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
       const matched = matchRoute(method, url.pathname);
       if ('error' in matched) throw matched.error;
-      const answer = matched.route.handler({
+      const asAnonymous = anonymous ? anonymousAnswer(method, url.pathname, record.query) : undefined;
+      const answer = asAnonymous ?? matched.route.handler({
         flavor: matched.flavor,
         params: matched.params,
         query: record.query,
@@ -194,6 +210,25 @@ export class JiraSimulator {
     res.writeHead(status, { ...headers, ...(text ? { 'Content-Type': 'application/json;charset=UTF-8' } : {}) });
     res.end(text);
   }
+}
+
+/** What a real site answers an anonymous caller (AnonymousMode 'as-jira'); undefined = served normally (GET /field). */
+function anonymousAnswer(method: string, path: string, query: Record<string, string>): { status: number; body?: unknown } | undefined {
+  const unauthenticated = new SimError(401, ['Client must be authenticated to access this resource.']);
+  if (/\/myself$/.test(path)) throw unauthenticated;
+  if (/\/search(\/jql)?$/.test(path)) return { status: 200, body: path.endsWith('/jql') ? { issues: [], isLast: true } : { startAt: 0, maxResults: 50, total: 0, issues: [] } };
+  if (method === 'POST' && path.endsWith('/issue/bulkfetch')) return { status: 200, body: { issues: [], issueErrors: [] } };
+  if (method !== 'GET') throw unauthenticated;
+  if (/\/issue\//.test(path)) throw new SimError(404, ['Issue does not exist or you do not have permission to see it.']);
+  const project = /\/project\/([^/]+)$/.exec(path);
+  if (project) throw new SimError(404, [`No project could be found with key '${decodeURIComponent(project[1]!)}'.`]);
+  if (path.endsWith('/mypermissions')) {
+    const keys = (query.permissions ?? '').split(',').filter(Boolean);
+    return { status: 200, body: { permissions: Object.fromEntries(keys.map((key, i) => [key, { id: String(i + 1), key, name: key, type: 'PROJECT', description: '', havePermission: false }])) } };
+  }
+  if (path.endsWith('/rest/agile/1.0/board')) return { status: 200, body: { maxResults: 50, startAt: 0, total: 0, isLast: true, values: [] } };
+  if (/\/board\/\d+\/sprint$/.test(path)) throw new SimError(404, ['Board does not exist or you do not have permission to see it.']);
+  return undefined;
 }
 
 const REFUSAL_TEXT: Record<NonNullable<RateLimitSwitch['status']>, string> = {

@@ -62,6 +62,7 @@ export class SimStore {
     if (!project) errors.project = 'valid project is required';
     if (!patch.issueType || !this.seed.issueTypes.includes(patch.issueType)) errors.issuetype = 'valid issue type is required';
     if (!patch.summary?.trim()) errors.summary = 'You must specify a summary of the issue.';
+    else if (patch.summary.length > 255) errors.summary = 'Summary must be less than 255 characters.';
     if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
     this.validatePatch(patch);
     const number = (this.counters.get(project!.key) ?? 0) + 1;
@@ -93,6 +94,7 @@ export class SimStore {
   updateIssue(key: string, patch: IssuePatch): StoredIssue {
     const issue = this.requireIssue(key);
     if (patch.summary !== undefined && !patch.summary.trim()) throw new SimError(400, [], { summary: 'You must specify a summary of the issue.' });
+    if (patch.summary !== undefined && patch.summary.length > 255) throw new SimError(400, [], { summary: 'Summary must be less than 255 characters.' });
     this.validatePatch(patch);
     this.remember(issue);
     const { custom, ...plain } = patch;
@@ -141,13 +143,29 @@ export class SimStore {
     return this.seed.transitions.filter((t) => (t.from === '*' ? t.to !== issue.status : t.from.includes(issue.status)));
   }
 
-  transition(key: string, transitionId: string | undefined): void {
+  /** Applies a transition; `fields` are the POST's `fields` (a required `resolution` as {name} or {id}). */
+  transition(key: string, transitionId: string | undefined, fields: Record<string, unknown> = {}): void {
     const issue = this.requireIssue(key);
     const transition = this.transitionsFor(key).find((t) => t.id === String(transitionId));
     if (!transition) throw new SimError(400, [`Transition id '${transitionId}' is not valid for this issue.`]);
+    const resolutions = this.resolutions();
+    let resolution: string | null = null;
+    if (fields.resolution !== undefined) {
+      const ref = (fields.resolution ?? {}) as { name?: unknown; id?: unknown };
+      resolution = typeof ref.name === 'string' ? ref.name : (resolutions[Number(ref.id) - 1] ?? null);
+      if (!resolution || !resolutions.includes(resolution)) throw new SimError(400, [], { resolution: `Resolution '${String(ref.name ?? ref.id)}' is not valid.` });
+    }
+    for (const required of transition.requiredFields ?? []) {
+      if (required === 'resolution' && resolution === null) throw new SimError(400, [], { resolution: 'Resolution is required.' });
+    }
     this.remember(issue);
+    issue.custom = { ...issue.custom, resolution: transition.requiredFields?.includes('resolution') ? resolution : null };
     issue.status = transition.to;
     this.touch(issue);
+  }
+
+  resolutions(): string[] {
+    return this.seed.resolutions ?? ['Done', "Won't Do"];
   }
 
   // ---- links ---------------------------------------------------------------------------------

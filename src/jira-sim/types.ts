@@ -21,6 +21,8 @@ export interface SimTransition {
   /** Statuses the transition is offered from; '*' = from any other status (a global transition). */
   from: string[] | '*';
   to: string;
+  /** Fields the transition's screen requires (only `resolution` is modelled): a 400 unless the POST gives them. */
+  requiredFields?: string[];
 }
 
 export interface SimLinkType {
@@ -106,6 +108,10 @@ export interface SimSeed {
   priorities: string[];
   defaultPriority: string;
   customFields: SimCustomField[];
+  /** Resolutions (names) offered where a transition requires `resolution`; default Done, Won't Do. */
+  resolutions?: string[];
+  /** Permission keys of GET /mypermissions the user lacks in every project (default: none lacking). */
+  deniedPermissions?: string[];
   /** Components of the projects (names), for the `components` system field; default none. */
   components?: string[];
   /** Versions of the projects (names), for `fixVersions` and `versions`; default none. */
