@@ -19,7 +19,7 @@ import { databaseFile } from './database/sqlite-copy.js';
 import type { ImportReport } from './import/compare.js';
 import { ImportService } from './import/import.service.js';
 
-const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | help]`;
+const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent [--check] | jira-sim | help]`;
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
@@ -103,9 +103,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 0;
       }
       case 'agent': {
-        const { runAgentFromEnv } = await import('./jira-agent/main.js');
-        await runAgentFromEnv(env);
-        return 0;
+        const { agentMain } = await import('./jira-agent/main.js');
+        return await agentMain(args, env);
       }
       case 'jira-sim': {
         const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
