@@ -206,6 +206,7 @@ export class JiraSimulator {
       body = simError.body();
     }
     record.status = status;
+    record.response = body;
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, { ...headers, ...(text ? { 'Content-Type': 'application/json;charset=UTF-8' } : {}) });
     res.end(text);

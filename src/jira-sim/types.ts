@@ -171,4 +171,6 @@ export interface RecordedRequest {
   body: unknown;
   authorization: string | undefined;
   status: number;
+  /** The answer's JSON body (undefined when empty). */
+  response?: unknown;
 }
