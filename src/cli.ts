@@ -233,11 +233,11 @@ function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command 
     .description('запустить эталонного агента: берёт команды у хаба и выполняет их в Jira (до SIGINT/SIGTERM)')
     .usage('[параметры]')
     .option('--once', 'обработать одну выдачу и остановиться (вместо AGENT_ONCE=1)')
+    .option('--check', 'только проверить подключение к хабу и Jira (список ✓/✗), ничего не меняя; код выхода 1 при любом ✗')
     .addHelpText('after', variablesHelp(AGENT_VARIABLES))
-    .action(async (o: { once?: boolean }) => {
-      const { runAgentFromEnv } = await import('./jira-agent/main.js');
-      await runAgentFromEnv(withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined }));
-      exit(0);
+    .action(async (o: { once?: boolean; check?: boolean }) => {
+      const { agentMain } = await import('./jira-agent/main.js');
+      exit(await agentMain(o.check ? ['--check'] : [], withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined })));
     });
 
   cli

@@ -21,7 +21,8 @@ beforeEach(() => {
   h.sim.clearRequests();
 });
 
-const SETTINGS = ['Severity', 'Platforms', 'Reviewer', 'Story Points', 'Team', 'Release date', 'Notes'];
+const SETTINGS = ['Severity', 'Platforms', 'Reviewer', 'Story Points', 'Team', 'Release date', 'Notes', 'Approvers', 'Components', 'Fix versions', 'Environment'];
+const LISTS = ['Platforms', 'Approvers', 'Components', 'Fix versions'];
 const issue = (summary: string): string => h.sim.store.createIssue('AURORA', { summary, issueType: 'Task' }, h.sim.store.seed.users[0]!.accountId).key;
 const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>) =>
   executeCommand({ id: nextId++, type, params }, { ...h.ctx(flavor), customFields: SETTINGS });
@@ -51,6 +52,13 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
     ['Team', 'customfield_10050', () => 'Альфа', () => 'Альфа', () => 'Альфа', () => 'Альфа'],
     ['Release date', 'customfield_10073', () => '2026-10-13', () => '2026-10-13', () => '2026-10-13', () => '2026-10-13'],
     ['Notes', 'customfield_10074', () => 'Строка 1\nСтрока 2', () => (flavor === 'cloud' ? adf('Строка 1', 'Строка 2') : 'Строка 1\nСтрока 2'), () => 'Строка 1\nСтрока 2', () => 'Строка 1\r\nСтрока 2\n'],
+    // a multi user picker takes plain user ids
+    ['Approvers', 'customfield_10075', () => [reviewer()], () => [flavor === 'cloud' ? { accountId: reviewer() } : { name: reviewer() }], () => [h.sim.store.seed.users[1]!.accountId], () => [reviewer()]],
+    // components and versions take plain names (system fields, by their schema)
+    ['Components', 'components', () => ['Backend', 'Frontend'], () => [{ name: 'Backend' }, { name: 'Frontend' }], () => ['Backend', 'Frontend'], () => [{ name: 'Frontend' }, 'Backend']],
+    ['Fix versions', 'fixVersions', () => ['2.0'], () => [{ name: '2.0' }], () => ['2.0'], () => '2.0'],
+    // every rich-text field by its schema is ADF on Cloud, the system field environment too
+    ['Environment', 'environment', () => 'Прод', () => (flavor === 'cloud' ? adf('Прод') : 'Прод'), () => 'Прод', () => 'Прод\n'],
   ];
 
   it.each(cases)('%s: ensure_fields sends Jira\'s shape, refresh returns the plain value, a repeat changes nothing', async (name, id, hub, sent, stored, equal) => {
@@ -70,7 +78,7 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
     // cleared with null, and reported as empty
     expect(await run(flavor, 'ensure_fields', { key, [name]: null })).toEqual({ status: 'done', result: { changed: [name] } });
     const cleared = resultOf<{ issues: HubIssue[] }>(await run(flavor, 'refresh', { keys: [key] }));
-    expect(cleared.issues[0]!.fields![name]).toEqual(name === 'Platforms' ? [] : null);
+    expect(cleared.issues[0]!.fields![name]).toEqual(LISTS.includes(name) ? [] : null);
   });
 
   it('a refresh reports every type in its plain form; ensure_issue converts its fields too', async () => {
@@ -92,6 +100,10 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
       Team: null,
       'Release date': null,
       Notes: 'Заметка',
+      Approvers: [],
+      Components: [],
+      'Fix versions': [],
+      Environment: null,
     });
   });
 
@@ -104,7 +116,7 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
 
   it('an unknown option is Jira\'s 400', async () => {
     const key = issue(`Нет такого ${flavor}`);
-    expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({ status: 'failed', error: "HTTP 400: customfield_10070: Option value 'Critical' is not valid" });
+    expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): customfield_10070: Option value 'Critical' is not valid` });
   });
 
   it('the simulator answers a plain string in a select field with 400, like Jira', async () => {
@@ -121,5 +133,36 @@ describe.each(FLAVORS)('custom fields by type on %s', (flavor) => {
     }
     const field = (await client.api<Array<{ id: string; schema?: unknown }>>('GET', '/field')).find((f) => f.id === 'customfield_10071');
     expect(field?.schema).toMatchObject({ type: 'array', items: 'option', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:multiselect' });
+  });
+});
+
+describe.each(FLAVORS)('fields sharing a display name on %s', (flavor) => {
+  let twin: SimHarness;
+
+  beforeAll(async () => {
+    const base = (await import('../jira-sim/seed.js')).defaultSeed();
+    twin = await startHarness({
+      seed: { customFields: [...base.customFields, { id: 'customfield_10090', name: 'team', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield', type: 'string' }] },
+    });
+  });
+
+  afterAll(async () => {
+    await twin.sim.stop();
+  });
+
+  it('an ambiguous name fails the command naming the candidates\' ids, nothing written; customfield_N always works', async () => {
+    const key = twin.sim.store.createIssue('AURORA', { summary: 'Двойник', issueType: 'Task' }, 'x').key;
+    const ctx = { ...twin.ctx(flavor), customFields: ['Team', 'customfield_10090'] };
+    expect(await executeCommand({ id: 1, type: 'ensure_fields', params: { key, Team: 'Альфа' } }, ctx)).toEqual({
+      status: 'failed',
+      error: 'поле «Team» неоднозначно: в Jira несколько полей с таким названием (customfield_10050, customfield_10090); укажите в настройках id нужного поля вида customfield_N',
+    });
+    expect(await executeCommand({ id: 2, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Двойник 2', fields: { Team: 'x' } } }, ctx)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('поле «Team» неоднозначно'),
+    });
+    expect(twin.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'))).toEqual([]);
+    expect(await executeCommand({ id: 3, type: 'ensure_fields', params: { key, customfield_10090: 'Бета' } }, ctx)).toEqual({ status: 'done', result: { changed: ['customfield_10090'] } });
+    expect(twin.sim.getIssue(key)!.custom.customfield_10090).toBe('Бета');
   });
 });

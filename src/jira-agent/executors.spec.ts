@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { requiredTransitionFields } from './commands/ensure-status.js';
 import { executeCommand, isOutage } from './executors.js';
+import type { JiraTransition } from './jira-api.js';
 import { JiraClient, JiraHttpError, JiraNetworkError } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
@@ -43,7 +45,7 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(out).toEqual({ status: 'done', result: { key: expect.stringMatching(/^AURORA-\d+$/), created: true } });
       const search = h.sim.requests.find((r) => r.path.includes('/search'))!;
       expect(search.path).toBe(flavor === 'cloud' ? '/rest/api/3/search/jql' : '/rest/api/2/search');
-      expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} квартал 3\\"" ORDER BY created ASC`);
+      expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} \\\\(квартал\\\\: 3\\\\)\\"" ORDER BY created ASC`);
       const create = writes()[0]!;
       expect(create.path).toBe(`${api}/issue`);
       expect(create.body).toEqual({ fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary, description: body('Текст') } });
@@ -99,11 +101,45 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const key = resultOf<{ key: string }>(out).key;
       expect(resultOf(out)).toEqual({ key, created: true });
       expect(sleeps).toEqual([11, 13]);
-      expect(h.sim.requests.filter((r) => r.path.includes('/search'))).toHaveLength(3);
+      // bounded by the attempt, then the whole project, then bounded again after each wait
+      const jqls = h.sim.requests.filter((r) => r.path.includes('/search')).map((r) => (r.body as { jql: string }).jql);
+      expect(jqls.map((j) => /created >= "-[56]m" ORDER BY created DESC$/.test(j))).toEqual([true, false, true, true]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^ensure_issue: the answer to POST \/issue sent at .* was lost .* up to 0 s before creating$/);
       expect(h.sim.listIssues().filter((i) => i.summary === summary)).toHaveLength(1);
       expect([journal.createAttemptFor(701), journal.createdKeyFor(701)]).toEqual([undefined, key]);
+    });
+
+    it('with a create attempt, searches newest first since the attempt (minus a margin): an older namesake is not taken as ours', async () => {
+      const summary = `Свежая после попытки ${flavor}`;
+      const old = h.sim.store.createIssue('AURORA', { summary, issueType: 'Task' }, 'x');
+      old.createdAtMs -= 3 * 3_600_000; // someone else's, three hours old
+      const journal = new MemoryJournal();
+      journal.recordCreateAttempt(703, summary);
+      const first = issue(summary);
+      const second = issue(summary); // the newest exact match after the attempt
+      h.sim.getIssue(first)!.createdAtMs -= 1000;
+      h.sim.clearRequests();
+      const out = await executeCommand({ id: 703, type: 'ensure_issue', params: { temp_key: 'new:9', issue_type: 'Task', summary } }, { ...h.ctx(flavor, journal), createRecheckDelaysMs: [] });
+      expect(resultOf(out)).toEqual({ key: second, created: true });
+      expect(first).not.toBe(second);
+      const jql = (h.sim.requests.find((r) => r.path.includes('/search'))!.body as { jql: string }).jql;
+      expect(jql).toMatch(/ AND created >= "-[56]m" ORDER BY created DESC$/);
+      expect(writes()).toEqual([]);
+
+      // without the attempt the oldest exact match is someone else's: created false
+      expect(await run(flavor, 'ensure_issue', { temp_key: 'new:9', issue_type: 'Task', summary })).toEqual({ status: 'done', result: { key: old.key, created: false } });
+    });
+
+    it('a summary made only of JQL special characters still searches (escaped, the clause kept)', async () => {
+      const summary = flavor === 'cloud' ? '+++ ???' : '[*] (!)';
+      const existing = issue(summary);
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary })).toEqual({ status: 'done', result: { key: existing, created: false } });
+      const jql = (h.sim.requests.find((r) => r.path.includes('/search'))!.body as { jql: string }).jql;
+      const escaped = [...summary].map((c) => (c === ' ' ? ' ' : `\\\\${c}`)).join('');
+      expect(jql).toBe(`project = "AURORA" AND summary ~ "\\"${escaped}\\"" ORDER BY created ASC`);
+      expect(writes()).toEqual([]);
     });
 
     it('with a create attempt, an issue the search finds is taken as the one created (created: true, key journaled)', async () => {
@@ -173,11 +209,28 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(journal.createAttemptFor(703)).toBeDefined();
     });
 
-    it('passes parent and extra fields', async () => {
-      const parent = issue('Эпик');
+    it('passes parent (DC: an epic through the Epic Link field) and extra fields', async () => {
+      const parent = issue('Эпик', { issueType: 'Epic' });
       const out = await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Task', summary: `Дочерняя ${flavor}`, parent, fields: { duedate: '2026-10-13', labels: ['a', 'b'], 'Story Points': 3 } });
       const key = resultOf<{ key: string }>(out).key;
       expect(h.sim.getIssue(key)).toMatchObject({ parent, duedate: '2026-10-13', labels: ['a', 'b'], custom: { customfield_10016: 3 } });
+      const create = writes().find((r) => r.method === 'POST' && r.path === `${api}/issue`)!;
+      const sentFields = (create.body as { fields: Record<string, unknown> }).fields;
+      if (flavor === 'cloud') expect(sentFields.parent).toEqual({ key: parent });
+      else expect([sentFields.parent, sentFields.customfield_10014]).toEqual([undefined, parent]);
+      // a sub-task goes through `parent` on both flavors
+      const sub = resultOf<{ key: string }>(await run(flavor, 'ensure_issue', { temp_key: 'new:3', issue_type: 'Sub-task', summary: `Подзадача ${flavor}`, parent: key }));
+      expect(h.sim.getIssue(sub.key)).toMatchObject({ parent: key, issueType: 'Sub-task' });
+      // refresh reads both into `parent`
+      const read = resultOf<{ issues: Array<{ key: string; fields: { parent: string | null } }> }>(await run(flavor, 'refresh', { keys: [key, sub.key] }));
+      expect(read.issues.map((i) => [i.key, i.fields.parent])).toEqual([[key, parent], [sub.key, key]]);
+    });
+
+    it('the simulator refuses `parent` for a non-sub-task on DC, as Data Center does', async () => {
+      const epic = issue('Эпик DC', { issueType: 'Epic' });
+      const refused = await h.client('dc').api('POST', '/issue', { body: { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary: 'x', parent: { key: epic } } } }).catch((e: unknown) => e);
+      expect((refused as JiraHttpError).status).toBe(400);
+      expect((refused as JiraHttpError).jiraMessage).toContain("Field 'parent' cannot be set");
     });
   });
 
@@ -209,10 +262,10 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const key = issue('Очистка', { duedate: '2026-01-01', labels: ['a'] });
       expect(await run(flavor, 'ensure_fields', { key, duedate: null, labels: null })).toEqual({ status: 'done', result: { changed: ['duedate', 'labels'] } });
       expect(h.sim.getIssue(key)).toMatchObject({ duedate: null, labels: [] });
-      expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: 'HTTP 400: labels: The label must not contain spaces.' });
+      expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): labels: The label must not contain spaces.` });
       expect(await run(flavor, 'ensure_fields', { key: 'AURORA-9999', summary: 'x' })).toEqual({
         status: 'failed',
-        error: 'HTTP 404: Issue does not exist or you do not have permission to see it.',
+        error: 'HTTP 404 (AURORA-9999): Issue does not exist or you do not have permission to see it.',
       });
     });
   });
@@ -230,6 +283,10 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
         `POST ${api}/issue/${key}/transitions`,
       ]);
       expect(h.sim.requests[2]!.body).toEqual({ transition: { id: '11' } });
+      // Done's screen requires Resolution (as real workflows do): the agent fills it from the values offered
+      expect(h.sim.requests[3]!.query).toEqual({ expand: 'transitions.fields' });
+      expect(h.sim.requests[4]!.body).toEqual({ transition: { id: '21' }, fields: { resolution: { name: 'Done' } } });
+      expect(h.sim.getIssue(key)!.custom.resolution).toBe('Done');
       h.sim.clearRequests();
       expect(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] })).toEqual({ status: 'done', result: { from: 'Done', to: 'Done' } });
       expect(writes()).toEqual([]);
@@ -259,8 +316,23 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       h.sim.clearRequests();
       expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: false } });
       expect(writes()).toEqual([]);
-      // The reverse direction is another link.
-      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Blocks' })).toEqual({ status: 'done', result: { created: true } });
+      // The reverse of a directional link contradicts it: failed, nothing written.
+      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Blocks' })).toEqual({
+        status: 'failed',
+        error: `в Jira уже есть обратная связь: ${a} blocks ${b} (тип «Blocks»); связь ${b} blocks ${a} ей противоречит`,
+      });
+      expect(writes()).toEqual([]);
+      expect(h.sim.links().filter((l) => l.source === b && l.target === a)).toEqual([]);
+    });
+
+    it('for a symmetric type (inward = outward) a link either way counts as existing', async () => {
+      const a = issue('Связанная 1');
+      const b = issue('Связанная 2');
+      expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'relates' })).toEqual({ status: 'done', result: { created: true } });
+      h.sim.clearRequests();
+      expect(await run(flavor, 'ensure_link', { source: b, target: a, link_type: 'Relates' })).toEqual({ status: 'done', result: { created: false } });
+      expect(writes()).toEqual([]);
+      expect(h.sim.links().filter((l) => l.type === 'Relates' && [a, b].includes(l.source))).toEqual([{ source: a, target: b, type: 'Relates' }]);
     });
 
     it('reports an unknown link type as Jira says it', async () => {
@@ -268,7 +340,7 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       const b = issue('L2');
       expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Depends' })).toEqual({
         status: 'failed',
-        error: "HTTP 404: No issue link type with name 'Depends' found.",
+        error: expect.stringMatching(/^HTTP 404 \(AURORA-\d+ → AURORA-\d+\): No issue link type with name 'Depends' found\.$/),
       });
     });
   });
@@ -279,6 +351,19 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' })).toEqual({ status: 'done', result: { sprint_id: 2 } });
       expect(writes().map((r) => [r.path, r.body])).toEqual([['/rest/agile/1.0/sprint/2/issue', { issues: [key] }]]);
       expect(h.sim.sprintsOf(key)).toEqual(['Спринт 2']);
+    });
+
+    it('fails a sub-task clearly before any write (Jira moves it only with its parent)', async () => {
+      const parent = issue('Родитель');
+      const sub = h.sim.store.createIssue('AURORA', { summary: 'Подзадача', issueType: 'Sub-task', parent }, 'x').key;
+      expect(await run(flavor, 'ensure_sprint', { key: sub, sprint: 'Спринт 2' })).toEqual({
+        status: 'failed',
+        error: `${sub} — подзадача («Sub-task»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей ${parent}`,
+      });
+      expect(writes()).toEqual([]);
+      // the simulator refuses it too, as Jira does
+      const refused = await h.client(flavor).agile('POST', '/sprint/2/issue', { body: { issues: [sub] } }).catch((e: unknown) => e);
+      expect((refused as JiraHttpError).status).toBe(400);
     });
 
     it('fails when the sprint is missing', async () => {
@@ -297,9 +382,17 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
       expect(writes()[0]!.body).toEqual({ body: flavor === 'cloud' ? {
         type: 'doc', version: 1,
         content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Готово к проверке' }] }, { type: 'paragraph', content: [{ type: 'text', text: '[hub:c1]' }] }],
-      } : 'Готово к проверке\n[hub:c1]' });
+      } : 'Готово к проверке\n\\[hub:c1\\]' }); // DC: escaped, so the wiki markup does not render the marker as a link
       expect(await run(flavor, 'ensure_comment', { key, body: 'Другой текст', marker: '[hub:c1]' })).toEqual({ status: 'done', result: { created: false } });
-      expect(h.sim.comments(key).map((c) => c.body)).toEqual(['Готово к проверке\n[hub:c1]']);
+      expect(h.sim.comments(key).map((c) => c.body)).toEqual([flavor === 'cloud' ? 'Готово к проверке\n[hub:c1]' : 'Готово к проверке\n\\[hub:c1\\]']);
+    });
+
+    it('compares markers and bodies after normalising line ends and spaces', async () => {
+      const key = issue('Нормализация');
+      h.sim.store.addComment(key, 'Отчёт  готов\r\n  [hub:c 2]  ', 'x'); // edited by hand in Jira: CR LF, doubled spaces
+      expect(await run(flavor, 'ensure_comment', { key, body: 'Другое', marker: '[hub:c  2]' })).toEqual({ status: 'done', result: { created: false } });
+      expect(await run(flavor, 'ensure_comment', { key, body: 'Отчёт готов\n[hub:c 2]' })).toEqual({ status: 'done', result: { created: false } });
+      expect(h.sim.comments(key)).toHaveLength(1);
     });
 
     it('without a marker, an identical comment counts as present', async () => {
@@ -310,15 +403,35 @@ describe.each(FLAVORS)('executors on %s', (flavor) => {
     });
   });
 
-  it('reports a 429 storm that outlasts the retries as HTTP 429 with the counts', async () => {
+  it('reports a 429 storm that outlasts the 30 min budget as HTTP 429 with the key and the counts', async () => {
     const key = issue('Шторм');
     const ctx = h.ctx(flavor);
-    h.sim.setRateLimit({ count: 5, retryAfterSeconds: 0 });
+    h.sim.setRateLimit({ count: 100, retryAfterSeconds: 300 });
     const out = await executeCommand({ id: nextId++, type: 'ensure_comment', params: { key, body: 'x' } }, ctx);
-    expect(out).toEqual({ status: 'failed', error: 'HTTP 429: Rate limit exceeded.' });
-    expect(ctx.client.stats()).toEqual({ jiraCalls: 5, rateLimited: 5 });
+    expect(out).toEqual({ status: 'failed', error: `HTTP 429 (${key}): Rate limit exceeded.` });
+    expect(ctx.client.stats()).toEqual({ jiraCalls: 7, rateLimited: 7 }); // six waits of 5 min, then the budget is spent
     h.sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
     expect(await run(flavor, 'ensure_comment', { key, body: 'x' })).toEqual({ status: 'done', result: { created: true } });
+  });
+});
+
+describe('ensure_issue page cap', () => {
+  it.each(FLAVORS)('on %s fails clearly instead of creating when the duplicate search reaches its page cap undecided', async (flavor) => {
+    const small = await startHarness({ maxPageSize: 1 });
+    try {
+      for (let i = 1; i <= 21; i++) small.sim.store.createIssue('AURORA', { summary: `Похожая задача ${i}`, issueType: 'Task' }, 'x');
+      const out = await executeCommand({ id: 1, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Похожая задача' } }, small.ctx(flavor));
+      expect(out).toEqual({
+        status: 'failed',
+        error:
+          'поиск дубликата не завершён: просмотрено 20 задач проекта AURORA с похожим названием, точного совпадения среди них нет, а Jira нашла больше; ' +
+          'задача не создана, чтобы не завести дубликат — уточните название или создайте задачу вручную',
+      });
+      expect(small.sim.requests.filter((r) => r.path.includes('/search'))).toHaveLength(20);
+      expect(small.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/issue'))).toEqual([]);
+    } finally {
+      await small.sim.stop();
+    }
   });
 });
 
@@ -346,9 +459,23 @@ describe('ensure_sprint ambiguity', () => {
       for (const flavor of FLAVORS) {
         expect(await executeCommand({ id: 1, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2' } }, other.ctx(flavor))).toEqual({
           status: 'failed',
-          error: 'спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов (id 2, 7)',
+          error: 'спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов — «A»: «Спринт 2» (id 2), «B»: «Спринт 2» (id 7); укажите доску в параметре board',
         });
-        expect((await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).status).toBe('failed');
+        expect(await executeCommand({ id: 2, type: 'ensure_sprint', params: { key, sprint: 'Спринт 3' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'спринт «Спринт 3» закрыт («B»: «Спринт 3» (id 8)): Jira не переносит задачи в закрытый спринт',
+        });
+        // `board` by name or id picks among sprints that share a name
+        expect(await executeCommand({ id: 5, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'b' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 7 } });
+        expect(await executeCommand({ id: 6, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 1 } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 2 } });
+        expect(await executeCommand({ id: 7, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'Нет такой' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'доска «Нет такой» не найдена среди досок проекта AURORA со спринтами: «A» (id 1), «B» (id 2), «Team-managed» (id 4)',
+        });
+        expect(await executeCommand({ id: 8, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1', board: 'B' } }, other.ctx(flavor))).toEqual({
+          status: 'failed',
+          error: 'спринт «Спринт 1» не найден среди активных и будущих спринтов доски «B»',
+        });
         expect(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 1 } });
         expect(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 9 } });
         expect(other.sim.sprintsOf(key)).toEqual(['Спринт команды']);
@@ -361,6 +488,23 @@ describe('ensure_sprint ambiguity', () => {
     } finally {
       await other.sim.stop();
     }
+  });
+});
+
+describe('requiredTransitionFields', () => {
+  const transition = (fields: JiraTransition['fields']): JiraTransition => ({ id: '5', name: 'Закрыть', to: { name: 'Done' }, fields });
+
+  it('fills a required resolution (Done, Fixed, else the first offered) and skips optional or defaulted fields', () => {
+    expect(requiredTransitionFields(transition(undefined))).toEqual({});
+    expect(requiredTransitionFields(transition({ resolution: { required: true, allowedValues: [{ id: '3', name: "Won't Fix" }, { id: '1', name: 'Fixed' }] } }))).toEqual({ resolution: { name: 'Fixed' } });
+    expect(requiredTransitionFields(transition({ resolution: { required: true, allowedValues: [{ id: '7' }] } }))).toEqual({ resolution: { id: '7' } });
+    expect(requiredTransitionFields(transition({ comment: { required: false }, assignee: { required: true, hasDefaultValue: true } }))).toEqual({});
+  });
+
+  it('fails clearly, naming the field, when the screen requires anything else', () => {
+    expect(() => requiredTransitionFields(transition({ customfield_10100: { required: true, name: 'Причина' } }))).toThrow(
+      'переход «Закрыть» требует заполнить поле «Причина» (customfield_10100); агент заполняет только резолюцию — уберите поле с экрана перехода или сделайте переход вручную',
+    );
   });
 });
 

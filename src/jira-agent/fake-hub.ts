@@ -25,6 +25,8 @@ export class FakeHub {
   /** Body of that refusal (default: not_claimed). */
   refuseNextReportBody: unknown;
   settingsVersion = 1;
+  /** link_types and fields GET /agent/settings hands out. */
+  settings: { link_types: Record<string, string>; fields: string[] } = { link_types: {}, fields: ['Story Points'] };
   /** Called when a claim finds nothing to hand out. */
   onIdle: (() => void) | undefined;
   /** Called after a report was accepted. */
@@ -60,7 +62,7 @@ export class FakeHub {
           this.unavailable--;
           return send(kind, 503, { error: 'internal' });
         }
-        if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, link_types: {}, fields: ['Story Points'] });
+        if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, ...this.settings });
         if (kind === 'claim') {
           if (!this.claimed) this.claimed = this.queue.shift() ?? null;
           if (this.claimed) this.claimed = { ...this.claimed, deliveries: this.claimed.deliveries + 1 };

@@ -15,7 +15,14 @@ export const STANDARD_FIELDS = ['summary', 'description', 'duedate', 'labels', '
  * - date     — schema.type "date" ('YYYY-MM-DD'): as is both ways;
  * - textarea — schema.type "string" with schema.custom …customfieldtypes:textarea: Cloud v3 takes and returns
  *              an ADF document, DC v2 plain text;
- * - raw      — anything else (cascading selects, multi user pickers, app fields…): sent as given, read back raw.
+ * - named    — schema.type "array", items "component" or "version" (Components, Fix versions, version pickers):
+ *              plain names ["Backend"] ↔ [{name: "Backend"}], a set;
+ * - version  — schema.type "version" (a single version picker): "1.0" ↔ {name: "1.0"};
+ * - users    — schema.type "array", items "user" (multi user picker): plain ids ↔ [{accountId}] (Cloud) or
+ *              [{name}] (DC), a set;
+ * - raw      — anything else (cascading selects, app fields…): sent as given, read back raw.
+ * Rich text goes by schema too: a textarea custom field and the system fields description and environment
+ * are ADF documents on Cloud (plain text on DC).
  * Sources for these shapes: Atlassian's "Jira REST API examples" and "JIRA REST API Example - Edit issues"
  * (developer.atlassian.com/server/jira/platform/jira-rest-api-examples, …/jira-rest-api-example-edit-issues-6291632:
  * `fields` of PUT /issue takes a select list as {"value": …}, a multi select as [{"value": …}, …], a user as
@@ -25,9 +32,11 @@ export const STANDARD_FIELDS = ['summary', 'description', 'duedate', 'labels', '
  * fields", i.e. textarea custom fields); JiraPS's about_JiraPS_CustomFields (select values as @{value = …}).
  * Not checked against a live site here: the exact 400 texts, and the order Jira returns multi-select values in.
  */
-export type FieldKind = 'option' | 'options' | 'user' | 'number' | 'string' | 'date' | 'textarea' | 'raw';
+export type FieldKind = 'option' | 'options' | 'user' | 'users' | 'named' | 'version' | 'number' | 'string' | 'date' | 'textarea' | 'raw';
 
 const TEXTAREA = 'com.atlassian.jira.plugin.system.customfieldtypes:textarea';
+/** System fields whose value is rich text (ADF on Cloud v3). */
+const RICH_TEXT_SYSTEM = new Set(['description', 'environment']);
 
 export function fieldKind(meta: Pick<JiraFieldMeta, 'schema'> | undefined): FieldKind {
   const schema = meta?.schema;
@@ -35,7 +44,11 @@ export function fieldKind(meta: Pick<JiraFieldMeta, 'schema'> | undefined): Fiel
     case 'option':
       return 'option';
     case 'array':
-      return schema.items === 'option' ? 'options' : 'raw';
+      if (schema.items === 'option') return 'options';
+      if (schema.items === 'component' || schema.items === 'version') return 'named';
+      return schema.items === 'user' ? 'users' : 'raw';
+    case 'version':
+      return 'version';
     case 'user':
       return 'user';
     case 'number':
@@ -43,7 +56,7 @@ export function fieldKind(meta: Pick<JiraFieldMeta, 'schema'> | undefined): Fiel
     case 'date':
       return 'date';
     case 'string':
-      return schema.custom === TEXTAREA ? 'textarea' : 'string';
+      return schema.custom === TEXTAREA || RICH_TEXT_SYSTEM.has(schema.system ?? '') ? 'textarea' : 'string';
     default:
       return 'raw';
   }
@@ -60,9 +73,15 @@ export interface ResolvedField {
 
 export async function resolveField(api: JiraApi, name: string): Promise<ResolvedField> {
   if ((STANDARD_FIELDS as readonly string[]).includes(name)) return { name, id: name };
-  const id = await api.fieldIdFor(name);
-  if (!id) throw new CommandFailure(`поле «${name}» не найдено в Jira`);
-  return { name, id, kind: fieldKind(await api.fieldMeta(id)) };
+  const found = await api.lookupField(name);
+  if (!found) throw new CommandFailure(`поле «${name}» не найдено в Jira`);
+  if ('ambiguous' in found) throw new CommandFailure(ambiguousFieldText(name, found.ambiguous));
+  return { name, id: found.id, kind: fieldKind(await api.fieldMeta(found.id)) };
+}
+
+/** The failure text of a display name several Jira fields share (the command and the pre-flight check use it). */
+export function ambiguousFieldText(name: string, ids: string[]): string {
+  return `поле «${name}» неоднозначно: в Jira несколько полей с таким названием (${ids.join(', ')}); укажите в настройках id нужного поля вида customfield_N`;
 }
 
 /** The hub's comparable value of a field as Jira returned it. */
@@ -96,7 +115,7 @@ function optionValue(v: unknown): unknown {
 
 /** The plain value of a custom field as Jira returned it (see FieldKind). */
 function readCustom(api: JiraApi, kind: FieldKind, raw: unknown): unknown {
-  if (raw === undefined || raw === null) return kind === 'options' ? [] : null;
+  if (raw === undefined || raw === null) return kind === 'options' || kind === 'users' || kind === 'named' ? [] : null;
   switch (kind) {
     case 'option':
       return optionValue(raw) ?? null;
@@ -104,6 +123,12 @@ function readCustom(api: JiraApi, kind: FieldKind, raw: unknown): unknown {
       return Array.isArray(raw) ? raw.map((v) => optionValue(v)) : [optionValue(raw)];
     case 'user':
       return typeof raw === 'string' ? raw : api.userId(raw);
+    case 'users':
+      return (Array.isArray(raw) ? raw : [raw]).map((u) => (typeof u === 'string' ? u : api.userId(u)));
+    case 'named':
+      return (Array.isArray(raw) ? raw : [raw]).map((v) => (isObject(v) ? (v.name ?? v) : v));
+    case 'version':
+      return isObject(raw) ? (raw.name ?? null) : raw;
     case 'textarea': {
       const text = api.decodeText(raw);
       return text === '' ? null : text;
@@ -166,6 +191,12 @@ function encodeCustom(api: JiraApi, field: ResolvedField, desired: unknown): unk
     }
     case 'user':
       return api.userRef(empty ? null : String(desired));
+    case 'users':
+      return listOf(desired).map((v) => (isObject(v) ? v : api.userRef(String(v))));
+    case 'named':
+      return listOf(desired).map((v) => (isObject(v) ? v : { name: String(v) }));
+    case 'version':
+      return empty ? null : { name: String(desired) };
     case 'date':
       return empty ? null : desired;
     case 'textarea':
@@ -173,6 +204,11 @@ function encodeCustom(api: JiraApi, field: ResolvedField, desired: unknown): unk
     default:
       return desired;
   }
+}
+
+/** A plain value as a list: null / '' → [], one value → [it]. */
+function listOf(v: unknown): unknown[] {
+  return v === null || v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v];
 }
 
 /** A hub value given in Jira's shape ({value}, {name}, {accountId}) → its plain form; arrays element-wise. */
@@ -222,7 +258,11 @@ function sameCustomValue(kind: FieldKind, current: unknown, desired: unknown, op
     }
     case 'user':
     case 'date':
-      return JSON.stringify(plain(current)) === JSON.stringify(plain(desired));
+    case 'version':
+      return JSON.stringify(plain(current) ?? null) === JSON.stringify(plain(desired) ?? null);
+    case 'users':
+    case 'named':
+      return sameSet(plain(listOf(current)), plain(listOf(desired)));
     case 'options': {
       const list = (v: unknown) => (v === null || v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]);
       const wanted = list(desired).map((v) => desiredOption(v, optionIds));

@@ -44,12 +44,16 @@ function nameOf(value: unknown): string | null {
   return value && typeof value === 'object' ? ((value as { name?: string }).name ?? null) : null;
 }
 
-/** A Jira issue in SPEC 4's Issue shape; `fields` carries description, parent and the settings' custom fields. */
-export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string | null, customFields: ResolvedField[]): HubIssue {
+/**
+ * A Jira issue in SPEC 4's Issue shape; `fields` carries description, parent and the settings' custom fields.
+ * `parent` is the sub-task's parent or, on Data Center, the epic of the Epic Link field (`epicLinkFieldId`).
+ */
+export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string | null, customFields: ResolvedField[], epicLinkFieldId: string | null = null): HubIssue {
   const f = issue.fields;
+  const epic = epicLinkFieldId ? f[epicLinkFieldId] : undefined;
   const extra: Record<string, unknown> = {
     description: readValue(api, { name: 'description', id: 'description' }, f.description),
-    parent: (f.parent as { key?: string } | undefined)?.key ?? null,
+    parent: (f.parent as { key?: string } | undefined)?.key ?? (typeof epic === 'string' && epic !== '' ? epic : null),
   };
   for (const field of customFields) extra[field.name] = readValue(api, field, f[field.id]);
   return {

@@ -11,6 +11,8 @@ export interface JiraTransition {
   id: string;
   name: string;
   to: { id?: string; name: string };
+  /** The transition screen's fields (asked with expand=transitions.fields). */
+  fields?: Record<string, { required?: boolean; hasDefaultValue?: boolean; name?: string; allowedValues?: Array<{ id?: string; name?: string; value?: string }> }>;
 }
 
 export interface JiraFieldMeta {
@@ -18,6 +20,13 @@ export interface JiraFieldMeta {
   name: string;
   custom: boolean;
   schema?: { type?: string; custom?: string; system?: string; items?: string };
+}
+
+export interface JiraLinkType {
+  id: string;
+  name: string;
+  inward: string;
+  outward: string;
 }
 
 export interface JiraBoard {
@@ -41,6 +50,16 @@ interface PageOfValues<T> {
 }
 
 const SPRINT_SCHEMA = 'com.pyxis.greenhopper.jira:gh-sprint';
+const EPIC_LINK_SCHEMA = 'com.pyxis.greenhopper.jira:gh-epic-link';
+
+export interface JiraIssueType {
+  id: string;
+  name: string;
+  subtask: boolean;
+}
+
+/** A settings field name looked up in GET /field: one id, several candidates (Jira allows equal names), or none. */
+export type FieldLookup = { id: string } | { ambiguous: string[] } | null;
 const PAGE_SIZE = 50;
 /** A safety bound on paging loops (a server that never says "last"). */
 const MAX_PAGES = 1000;
@@ -54,6 +73,8 @@ const apis = new WeakMap<JiraClient, JiraApi>();
  */
 export class JiraApi {
   private fieldsCache: JiraFieldMeta[] | undefined;
+  private linkTypesCache: JiraLinkType[] | undefined;
+  private readonly issueTypesCache = new Map<string, JiraIssueType[]>();
   /** The field list was read again for a missing name since the last clearFieldCache (once per settings version). */
   private refetchedForMissing = false;
 
@@ -99,7 +120,7 @@ export class JiraApi {
   // ---- issues --------------------------------------------------------------------------------
 
   getIssue(key: string, fields: string[]): Promise<JiraIssue> {
-    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') } });
+    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') }, subject: key });
   }
 
   /** The issue, or null when Jira answers 404. */
@@ -117,12 +138,21 @@ export class JiraApi {
   }
 
   async editIssue(key: string, fields: Record<string, unknown>): Promise<void> {
-    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields } });
+    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields }, subject: key });
   }
 
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
   async search(jql: string, fields: string[], maxPages = MAX_PAGES): Promise<JiraIssue[]> {
     const found: JiraIssue[] = [];
+    for await (const page of this.searchPages(jql, fields, maxPages)) found.push(...page.issues);
+    return found;
+  }
+
+  /**
+   * The pages of a search, one request each, so a caller can stop early; `last` is true on the final page
+   * (false on the page the `maxPages` bound cuts a longer result at).
+   */
+  async *searchPages(jql: string, fields: string[], maxPages = MAX_PAGES): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
     if (this.flavor === 'cloud') {
       let nextPageToken: string | undefined;
       for (let page = 0; page < maxPages; page++) {
@@ -130,11 +160,12 @@ export class JiraApi {
           body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
           idempotent: true,
         });
-        found.push(...answer.issues);
         nextPageToken = answer.nextPageToken;
-        if (answer.isLast === true || !nextPageToken || answer.issues.length === 0) break;
+        const last = answer.isLast === true || !nextPageToken || answer.issues.length === 0;
+        yield { issues: answer.issues, last };
+        if (last) return;
       }
-      return found;
+      return;
     }
     let startAt = 0;
     for (let page = 0; page < maxPages; page++) {
@@ -144,11 +175,11 @@ export class JiraApi {
         body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
         idempotent: true,
       });
-      found.push(...answer.issues);
       startAt += answer.issues.length;
-      if (answer.issues.length === 0 || startAt >= answer.total) break;
+      const last = answer.issues.length === 0 || startAt >= answer.total;
+      yield { issues: answer.issues, last };
+      if (last) return;
     }
-    return found;
   }
 
   /**
@@ -171,12 +202,17 @@ export class JiraApi {
   // ---- workflow, links, comments -------------------------------------------------------------
 
   async transitions(key: string): Promise<JiraTransition[]> {
-    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`);
+    const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`, {
+      query: { expand: 'transitions.fields' },
+      subject: key,
+    });
     return answer.transitions;
   }
 
-  async transition(key: string, transitionId: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body: { transition: { id: transitionId } } });
+  /** POST …/transitions; `fields` fills the transition screen's required fields (e.g. resolution). */
+  async transition(key: string, transitionId: string, fields: Record<string, unknown> = {}): Promise<void> {
+    const body = Object.keys(fields).length > 0 ? { transition: { id: transitionId }, fields } : { transition: { id: transitionId } };
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body, subject: key });
   }
 
   /**
@@ -190,7 +226,14 @@ export class JiraApi {
   async createLink(typeName: string, sourceKey: string, targetKey: string): Promise<void> {
     await this.client.api('POST', '/issueLink', {
       body: { type: { name: typeName }, inwardIssue: { key: sourceKey }, outwardIssue: { key: targetKey } },
+      subject: `${sourceKey} → ${targetKey}`,
     });
+  }
+
+  /** GET /issueLinkType (read once per agent run). */
+  async linkTypes(): Promise<JiraLinkType[]> {
+    this.linkTypesCache ??= (await this.client.api<{ issueLinkTypes: JiraLinkType[] }>('GET', '/issueLinkType')).issueLinkTypes;
+    return this.linkTypesCache;
   }
 
   async comments(key: string): Promise<Array<{ id: string; body: unknown }>> {
@@ -199,6 +242,7 @@ export class JiraApi {
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await this.client.api<{ comments: Array<{ id: string; body: unknown }>; total: number }>('GET', `/issue/${encodeURIComponent(key)}/comment`, {
         query: { startAt, maxResults: PAGE_SIZE },
+        subject: key,
       });
       all.push(...answer.comments);
       startAt += answer.comments.length;
@@ -208,7 +252,7 @@ export class JiraApi {
   }
 
   async addComment(key: string, text: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) } });
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key });
   }
 
   // ---- agile ---------------------------------------------------------------------------------
@@ -223,7 +267,7 @@ export class JiraApi {
 
   async moveToSprint(sprintId: number, keys: string[]): Promise<void> {
     // Moving an issue into the sprint it is in changes nothing: safe to send again.
-    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true });
+    await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true, subject: keys.join(', ') });
   }
 
   private async agilePages<T>(path: string, query: Record<string, string>): Promise<T[]> {
@@ -251,12 +295,51 @@ export class JiraApi {
    */
   clearFieldCache(): void {
     this.fieldsCache = undefined;
+    this.linkTypesCache = undefined;
     this.refetchedForMissing = false;
   }
 
   /** The GET /field entry of a field id (undefined when Jira does not list it). */
   async fieldMeta(id: string): Promise<JiraFieldMeta | undefined> {
     return (await this.fieldsMeta()).find((f) => f.id === id);
+  }
+
+  /** Id of Jira Software's Epic Link field (Data Center: how an issue is put into an epic), null without it. */
+  async epicLinkFieldId(): Promise<string | null> {
+    return (await this.fieldsMeta()).find((f) => f.schema?.custom === EPIC_LINK_SCHEMA)?.id ?? null;
+  }
+
+  /** The issue types of a project (GET /project/{key}, read once per project and run). */
+  async projectIssueTypes(projectKey: string): Promise<JiraIssueType[]> {
+    let types = this.issueTypesCache.get(projectKey);
+    if (!types) {
+      const project = await this.client.api<{ issueTypes?: JiraIssueType[] }>('GET', `/project/${encodeURIComponent(projectKey)}`, { subject: projectKey });
+      types = project.issueTypes ?? [];
+      this.issueTypesCache.set(projectKey, types);
+    }
+    return types;
+  }
+
+  /**
+   * A name from settings `fields` (or a command's field param): customfield_N as is, a field id, else the
+   * display name case-insensitively — several fields of that name (Jira allows it) give their ids as candidates.
+   * A name missing from a list read earlier makes it be read once more (see fieldIdsFor).
+   */
+  async lookupField(name: string): Promise<FieldLookup> {
+    if (/^customfield_\d+$/.test(name)) return { id: name };
+    const find = (meta: JiraFieldMeta[]): FieldLookup => {
+      const byId = meta.find((f) => f.id === name);
+      if (byId) return { id: byId.id };
+      const byName = meta.filter((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+      if (byName.length > 1) return { ambiguous: byName.map((f) => f.id) };
+      return byName[0] ? { id: byName[0].id } : null;
+    };
+    const cachedBefore = this.fieldsCache !== undefined;
+    const found = find(await this.fieldsMeta());
+    if (found || !cachedBefore || this.refetchedForMissing) return found;
+    this.refetchedForMissing = true;
+    this.fieldsCache = undefined;
+    return find(await this.fieldsMeta());
   }
 
   /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */
@@ -287,11 +370,15 @@ export class JiraApi {
   }
 }
 
+/** Ids by name (see lookupField); a name several fields share gives null here: it has no one id. */
 function lookupFields(names: string[], meta: JiraFieldMeta[]): Map<string, string | null> {
   const ids = new Map<string, string | null>();
   for (const name of names) {
     if (/^customfield_\d+$/.test(name)) ids.set(name, name);
-    else ids.set(name, (meta.find((f) => f.id === name) ?? meta.find((f) => f.name.toLowerCase() === name.toLowerCase()))?.id ?? null);
+    else {
+      const byName = meta.filter((f) => f.name.trim().toLowerCase() === name.trim().toLowerCase());
+      ids.set(name, meta.find((f) => f.id === name)?.id ?? (byName.length === 1 ? byName[0]!.id : null));
+    }
   }
   return ids;
 }

@@ -15,6 +15,8 @@ afterAll(async () => {
 beforeEach(() => {
   h.sim.clearRequests();
   h.sleeps.length = 0;
+  h.logs.length = 0;
+  h.clock.now = Date.now();
   h.sim.setRateLimit({ count: 0 });
 });
 
@@ -44,15 +46,76 @@ describe('JiraClient', () => {
     expect(client.rateLimited).toBe(1);
   });
 
-  it('gives up after maxTries with HTTP 429 and Jira\'s message', async () => {
+  it('takes Retry-After as an HTTP date, and X-RateLimit-Reset when there is no Retry-After', async () => {
     const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 10, retryAfterSeconds: 1 });
-    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(JiraHttpError);
+    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 40, retryAfterAsDate: true });
+    await client.api('GET', '/myself');
+    expect(h.sleeps).toHaveLength(1);
+    // an HTTP date has whole seconds: 39..40 s from now
+    expect(h.sleeps[0]).toBeGreaterThan(38_000);
+    expect(h.sleeps[0]).toBeLessThanOrEqual(41_000);
+    expect(h.logs[0]).toMatch(/^Jira answered 429 to GET \/rest\/api\/3\/myself; waiting \d+\.\d s \(Retry-After\), wait 1/);
+
+    h.sleeps.length = 0;
+    h.clock.now = Date.now();
+    h.sim.setRateLimit({ count: 1, resetAfterSeconds: 90 });
+    await client.api('GET', '/myself');
+    expect(h.sleeps[0]).toBeGreaterThan(88_000);
+    expect(h.sleeps[0]).toBeLessThanOrEqual(91_000);
+    expect(h.logs[1]).toContain('(X-RateLimit-Reset)');
+  });
+
+  it('without a hint backs off exponentially with jitter from 5 s, at most 5 min a wait, one log line each', async () => {
+    const client = h.client('dc');
+    h.sim.setRateLimit({ count: 9 });
+    await client.api('GET', '/myself');
+    // random() = 0.5 in the harness: each step 10 % above 5 s · 2^n, capped at 300 s
+    expect(h.sleeps).toEqual([5500, 11_000, 22_000, 44_000, 88_000, 176_000, 300_000, 300_000, 300_000]);
+    expect(h.logs).toHaveLength(9);
+    expect(h.logs.every((l) => l.includes('(back-off)'))).toBe(true);
+    expect(client.stats()).toEqual({ jiraCalls: 10, rateLimited: 9 });
+  });
+
+  it('a 429 storm ends in HTTP 429 only once the 30 min budget is spent (request times on the injected clock)', async () => {
+    const times: number[] = [];
+    const start = h.clock.now;
+    const client = new JiraClient({
+      baseUrl: h.url,
+      flavor: 'cloud',
+      auth: { kind: 'none' },
+      now: () => h.clock.now,
+      random: () => 0,
+      sleep: async (ms) => {
+        h.clock.now += ms;
+      },
+      fetch: ((...args: Parameters<typeof fetch>) => {
+        times.push(h.clock.now - start);
+        return fetch(...args);
+      }) as typeof fetch,
+    });
+    h.sim.setRateLimit({ count: 1000 });
+    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
     expect((error as Error).message).toBe('HTTP 429: Rate limit exceeded.');
-    expect(client.stats()).toEqual({ jiraCalls: 5, rateLimited: 5 });
-    expect(h.sleeps).toHaveLength(4);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(gaps.slice(0, 7)).toEqual([5000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000]);
+    expect(times.at(-1)).toBe(30 * 60_000); // the last wait is cut to end at the budget, then one more try
+    expect(gaps.every((g) => g <= 300_000)).toBe(true);
+    expect(client.rateLimited).toBe(times.length);
     h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('a smaller budget gives up sooner, the last wait cut to what is left', async () => {
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 12_000, now: () => h.clock.now, random: () => 0, sleep: async (ms) => void (h.clock.now += ms) });
+    h.sim.setRateLimit({ count: 100, retryAfterSeconds: 10 });
+    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+    expect((error as JiraHttpError).status).toBe(429);
+    expect(client.stats()).toEqual({ jiraCalls: 3, rateLimited: 3 }); // waits 10 s, then the 2 s left
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('names the subject of a refused request in the message', async () => {
+    const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA-404' }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('HTTP 404 (AURORA-404): Issue does not exist or you do not have permission to see it.');
   });
 
   it('reports other failures as HTTP <code>: <Jira message>', async () => {

@@ -9,12 +9,21 @@ export interface JiraClientOptions {
   baseUrl: string;
   flavor: JiraFlavor;
   auth: JiraAuth;
-  /** Tries per request, the first included, before a 429/503 is given up (default 5). */
+  /** Tries per request, the first included, before a network failure or a 500/502/504 is given up (default 5). */
   maxTries?: number;
-  /** Floor of the wait after a 429/503 (default 5000 ms; Retry-After: 0 happens). */
+  /** Floor of the wait after a 429/503, and the first back-off step when Jira names no wait (default 5000 ms; Retry-After: 0 happens). */
   minRetryAfterMs?: number;
-  /** Ceiling of the wait after a 429/503 (default 300000 ms). */
+  /** Ceiling of one wait after a 429/503 (default 300000 ms = 5 min). */
   maxRetryAfterMs?: number;
+  /**
+   * Total time one request may spend waiting out 429/503 answers (default 1800000 ms = 30 min); the wait that
+   * would pass it is shortened to end at the budget, and a 429 after that is thrown as `HTTP 429: …`.
+   */
+  rateLimitBudgetMs?: number;
+  /** One line per rate-limit wait (default: none). */
+  log?: (line: string) => void;
+  /** Jitter source for back-off without a server hint (default Math.random; tests pass a fixed one). */
+  random?: () => number;
   /** Per-request timeout (default 60000 ms). */
   timeoutMs?: number;
   /**
@@ -27,13 +36,17 @@ export interface JiraClientOptions {
   now?: () => number;
 }
 
-/** A Jira answer other than 2xx; the message is `HTTP <code>: <Jira's message>`, as the hub shows it. */
+/**
+ * A Jira answer other than 2xx; the message is `HTTP <code>: <Jira's message>`, as the hub shows it, or
+ * `HTTP <code> (<subject>): …` when the request was about an issue (its key) or a pair of issues.
+ */
 export class JiraHttpError extends Error {
   constructor(
     readonly status: number,
     readonly jiraMessage: string,
+    readonly subject?: string,
   ) {
-    super(`HTTP ${status}: ${jiraMessage}`);
+    super(`HTTP ${status}${subject ? ` (${subject})` : ''}: ${jiraMessage}`);
   }
 }
 
@@ -51,6 +64,26 @@ export interface RequestOptions {
    * requests are retried after a network failure or a 500/502/504, which may hide a write that happened.
    */
   idempotent?: boolean;
+  /** What the request is about (an issue key, "A-1 → A-2"): named in the error message of a refusal. */
+  subject?: string;
+}
+
+/** Jira's hint how long to wait after a 429/503, in ms from `nowMs`; null when it gives none that parses. */
+export function serverWaitMs(headers: { get(name: string): string | null }, nowMs: number): { ms: number; source: string } | null {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (retryAfter) {
+    // RFC 9110: delay-seconds or an HTTP-date.
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return { ms: Number(retryAfter) * 1000, source: 'Retry-After' };
+    const at = Date.parse(retryAfter);
+    if (Number.isFinite(at)) return { ms: Math.max(0, at - nowMs), source: 'Retry-After' };
+  }
+  const reset = headers.get('x-ratelimit-reset')?.trim();
+  if (reset) {
+    // Cloud sends an ISO 8601 timestamp; some proxies epoch seconds.
+    const at = /^\d{9,}$/.test(reset) ? Number(reset) * 1000 : Date.parse(reset);
+    if (Number.isFinite(at)) return { ms: Math.max(0, at - nowMs), source: 'X-RateLimit-Reset' };
+  }
+  return null;
 }
 
 /** Rate limiting: retried for every method (Jira refused before doing anything) and counted in rateLimited. */
@@ -72,6 +105,9 @@ export class JiraClient {
   private readonly maxTries: number;
   private readonly minRetryAfterMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly rateLimitBudgetMs: number;
+  private readonly log: ((line: string) => void) | undefined;
+  private readonly random: () => number;
   private readonly timeoutMs: number;
   private readonly stopSignal: AbortSignal | undefined;
   private readonly sleep: Sleep;
@@ -85,6 +121,9 @@ export class JiraClient {
     this.maxTries = Math.max(1, options.maxTries ?? 5);
     this.minRetryAfterMs = options.minRetryAfterMs ?? 5000;
     this.maxRetryAfterMs = Math.max(this.minRetryAfterMs, options.maxRetryAfterMs ?? 300_000);
+    this.rateLimitBudgetMs = options.rateLimitBudgetMs ?? 30 * 60_000;
+    this.log = options.log;
+    this.random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.stopSignal = options.stopSignal;
     this.sleep = options.sleep ?? realSleep;
@@ -115,11 +154,13 @@ export class JiraClient {
   }
 
   /**
-   * Sends one request. 429 and 503 are retried after Retry-After (at least minRetryAfterMs) up to maxTries,
-   * then reported as `HTTP 429: …`. 500, 502, 504 and network failures are retried the same way (bounded by
-   * maxTries) for idempotent requests only (a lost answer to a write may hide a write that happened), then
-   * reported as `HTTP 502: …` or thrown as JiraNetworkError. 2xx bodies are parsed as JSON when present.
-   * The stop signal ends a retry wait or a request in flight with JiraStoppedError (none is sent once it fired).
+   * Sends one request. 429 and 503 (rate limiting) are retried for every method: after Retry-After (seconds or
+   * an HTTP date), else X-RateLimit-Reset, else an exponential back-off with jitter (minRetryAfterMs doubling, at
+   * most maxRetryAfterMs); each wait at least minRetryAfterMs, one log line each; once rateLimitBudgetMs of
+   * waiting is spent, the refusal is thrown as `HTTP 429: …`. 500, 502, 504 and network failures are retried
+   * (bounded by maxTries) for idempotent requests only (a lost answer to a write may hide a write that
+   * happened), then reported as `HTTP 502: …` or thrown as JiraNetworkError. 2xx bodies are parsed as JSON
+   * when present. The stop signal ends a wait or a request in flight with JiraStoppedError.
    */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
@@ -130,7 +171,10 @@ export class JiraClient {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const idempotent = options.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
 
-    for (let attempt = 1; ; attempt++) {
+    let failures = 0;
+    let rateLimitWaits = 0;
+    let waitedMs = 0;
+    for (;;) {
       this.throwIfStopped(method, url);
       this.jiraCalls++;
       let response: Response;
@@ -143,7 +187,7 @@ export class JiraClient {
       } catch (error) {
         this.lastCallAt = this.now();
         this.throwIfStopped(method, url);
-        if (idempotent && attempt < this.maxTries) {
+        if (idempotent && ++failures < this.maxTries) {
           await this.retrySleep(this.minRetryAfterMs, method, url);
           continue;
         }
@@ -151,14 +195,34 @@ export class JiraClient {
       }
       this.lastCallAt = this.now();
       if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-      const rateLimited = RATE_LIMITED.has(response.status);
-      if (rateLimited) this.rateLimited++;
-      if ((rateLimited || (idempotent && SERVER_ERRORS.has(response.status))) && attempt < this.maxTries) {
-        await this.retrySleep(this.retryDelayMs(response.headers.get('retry-after')), method, url);
+      if (RATE_LIMITED.has(response.status)) {
+        this.rateLimited++;
+        const remaining = this.rateLimitBudgetMs - waitedMs;
+        if (remaining > 0) {
+          const hint = serverWaitMs(response.headers, this.now());
+          const wanted = hint ? hint.ms : this.backoffMs(rateLimitWaits);
+          const ms = Math.min(Math.max(wanted, this.minRetryAfterMs), this.maxRetryAfterMs, remaining);
+          rateLimitWaits++;
+          waitedMs += ms;
+          this.log?.(
+            `Jira answered ${response.status} to ${method} ${url.pathname}; waiting ${(ms / 1000).toFixed(1)} s ` +
+              `(${hint ? hint.source : 'back-off'}), wait ${rateLimitWaits}, ${Math.round(waitedMs / 1000)} s of the ${Math.round(this.rateLimitBudgetMs / 1000)} s budget used`,
+          );
+          await this.retrySleep(ms, method, url);
+          continue;
+        }
+      } else if (idempotent && SERVER_ERRORS.has(response.status) && ++failures < this.maxTries) {
+        await this.retrySleep(this.minRetryAfterMs, method, url);
         continue;
       }
-      throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText));
+      throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText), options.subject);
     }
+  }
+
+  /** Exponential back-off with up to 20 % jitter: minRetryAfterMs · 2^n, at most maxRetryAfterMs. */
+  private backoffMs(previousWaits: number): number {
+    const base = this.minRetryAfterMs * 2 ** Math.min(previousWaits, 30);
+    return Math.min(this.maxRetryAfterMs, base * (1 + 0.2 * this.random()));
   }
 
   private async retrySleep(ms: number, method: string, url: URL): Promise<void> {
@@ -168,16 +232,6 @@ export class JiraClient {
 
   private throwIfStopped(method: string, url: URL): void {
     if (this.stopSignal?.aborted) throw new JiraStoppedError(`остановлено во время запроса к Jira (${method} ${url.pathname})`);
-  }
-
-  private retryDelayMs(header: string | null): number {
-    let asked = 0;
-    if (header) {
-      const seconds = Number(header);
-      asked = Number.isFinite(seconds) ? seconds * 1000 : Math.max(0, Date.parse(header) - this.now());
-      if (!Number.isFinite(asked)) asked = 0;
-    }
-    return Math.min(Math.max(asked, this.minRetryAfterMs), this.maxRetryAfterMs);
   }
 }
 

@@ -59,7 +59,7 @@ describe('runAgentFromEnv', () => {
   });
 
   it('explains a missing or wrong variable in Russian', async () => {
-    await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не задана переменная окружения HUB_URL');
+    await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не заданы переменные окружения: HUB_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN');
     expect(() => jiraClientFromEnv({ JIRA_URL: simUrl, JIRA_FLAVOR: 'server' })).toThrow('JIRA_FLAVOR должен быть cloud или dc');
   });
 });

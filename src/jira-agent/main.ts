@@ -1,38 +1,135 @@
 import { clampWaitSeconds, runAgent, type AgentRunSummary } from './agent-loop.js';
 import { HubClient } from './hub-client.js';
-import { JiraClient, type JiraAuth, type JiraFlavor } from './jira-client.js';
+import { JiraClient, type JiraAuth, type JiraClientOptions, type JiraFlavor } from './jira-client.js';
 import { FileJournal } from './journal.js';
+import { formatChecklist, preflight, type CheckLine } from './preflight.js';
+import type { AgentSettings } from './types.js';
 
 export type Env = Record<string, string | undefined>;
 
+const value = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
+
+/** The credentials each flavor needs: Cloud an account e-mail and an API token, DC a personal access token. */
+const CREDENTIALS: Record<JiraFlavor, string[]> = { cloud: ['JIRA_EMAIL', 'JIRA_API_TOKEN'], dc: ['JIRA_PAT'] };
+
+/** JIRA_FLAVOR as cloud | dc (default cloud), or null when it is something else. */
+function flavorOf(env: Env): JiraFlavor | null {
+  const flavor = (value(env, 'JIRA_FLAVOR') ?? 'cloud').toLowerCase();
+  return flavor === 'cloud' || flavor === 'dc' ? flavor : null;
+}
+
+/**
+ * Every problem of the agent's environment at once (Russian, for the operator): missing HUB_URL, JIRA_URL,
+ * JIRA_PROJECT, the flavor's credentials, a wrong JIRA_FLAVOR. Empty when the agent can start.
+ */
+export function envProblems(env: Env): string[] {
+  const problems: string[] = [];
+  const flavor = flavorOf(env);
+  const missing = ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT', ...(flavor ? CREDENTIALS[flavor] : [])].filter((name) => !value(env, name));
+  if (missing.length > 0) problems.push(`не заданы переменные окружения: ${missing.join(', ')}`);
+  if (!flavor) problems.push(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
+  return problems;
+}
+
+/** The credentials line of the checklist: the agent never runs anonymously (Jira answers that with 404s and empty searches). */
+function credentialsLine(env: Env): CheckLine {
+  const flavor = flavorOf(env) ?? 'cloud';
+  const names = CREDENTIALS[flavor];
+  const missing = names.filter((name) => !value(env, name));
+  const where = flavor === 'cloud' ? 'Jira Cloud' : 'Jira Data Center';
+  return missing.length === 0
+    ? { ok: true, text: `учётные данные для ${where} заданы (${names.join(', ')})` }
+    : { ok: false, text: `учётные данные для ${where} не заданы: ${missing.join(', ')} — анонимно агент не работает (Jira отвечает анонимному пользователю 404 и пустыми поисками)` };
+}
+
 /** Jira client settings from the environment: JIRA_URL, JIRA_FLAVOR (cloud|dc), JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (DC). */
-export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal): JiraClient {
-  const baseUrl = required(env, 'JIRA_URL');
-  const flavor = (env.JIRA_FLAVOR ?? 'cloud').trim().toLowerCase();
-  if (flavor !== 'cloud' && flavor !== 'dc') throw new Error(`JIRA_FLAVOR должен быть cloud или dc, а не «${flavor}»`);
+export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal, log?: (line: string) => void, options: Partial<JiraClientOptions> = {}): JiraClient {
+  const baseUrl = value(env, 'JIRA_URL');
+  if (!baseUrl) throw new Error('не задана переменная окружения JIRA_URL');
+  const flavor = flavorOf(env);
+  if (!flavor) throw new Error(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
   let auth: JiraAuth;
   if (flavor === 'cloud') {
     auth = env.JIRA_EMAIL && env.JIRA_API_TOKEN ? { kind: 'basic', email: env.JIRA_EMAIL, apiToken: env.JIRA_API_TOKEN } : { kind: 'none' };
   } else {
     auth = env.JIRA_PAT ? { kind: 'bearer', token: env.JIRA_PAT } : { kind: 'none' };
   }
-  return new JiraClient({ baseUrl, flavor: flavor as JiraFlavor, auth, stopSignal });
+  return new JiraClient({ baseUrl, flavor, auth, stopSignal, log, ...options });
+}
+
+/** GET /agent/settings once (no retries: the check must answer), or why it failed. */
+async function hubSettingsOnce(env: Env, timeoutMs = 10_000): Promise<AgentSettings | { error: string }> {
+  const url = `${value(env, 'HUB_URL')!.replace(/\/+$/, '')}/agent/settings`;
+  const token = value(env, 'HUB_AGENT_TOKEN');
+  try {
+    const response = await fetch(url, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) return { error: `хаб ответил HTTP ${response.status}${response.status === 401 ? ': проверьте HUB_AGENT_TOKEN' : ''}` };
+    return (await response.json()) as AgentSettings;
+  } catch (error) {
+    return { error: `хаб недоступен по адресу ${value(env, 'HUB_URL')}: ${(error as Error).message}` };
+  }
+}
+
+/** The whole checklist for an environment: variables, credentials, the hub's settings, then Jira (preflight). */
+export async function checkEnvironment(env: Env, log?: (line: string) => void): Promise<CheckLine[]> {
+  const lines: CheckLine[] = [];
+  const missingBasics = ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT'].filter((name) => !value(env, name));
+  const badFlavor = flavorOf(env) === null;
+  if (missingBasics.length > 0) lines.push({ ok: false, text: `не заданы переменные окружения: ${missingBasics.join(', ')}` });
+  if (badFlavor) lines.push({ ok: false, text: `JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»` });
+  if (missingBasics.length === 0 && !badFlavor) lines.push({ ok: true, text: `адреса заданы: хаб ${value(env, 'HUB_URL')}, Jira ${value(env, 'JIRA_URL')} (${flavorOf(env)}), проект ${value(env, 'JIRA_PROJECT')}` });
+  const credentials = credentialsLine(env);
+  lines.push(credentials);
+  if (lines.some((l) => !l.ok)) return lines; // nothing is sent anywhere without addresses and credentials
+
+  const settings = await hubSettingsOnce(env);
+  if (!('error' in settings)) lines.push({ ok: true, hub: true, text: `хаб отвечает: настройки версии ${settings.version}` });
+  // One try per request: the checklist must answer now, not after a minute of retries against a Jira that is down.
+  const jira = jiraClientFromEnv(env, undefined, log, { maxTries: 1, timeoutMs: 20_000 });
+  lines.push(...(await preflight({ jira, project: value(env, 'JIRA_PROJECT')!, settings })));
+  return lines;
 }
 
 /**
- * `jira-hub agent`: runs the reference agent until SIGINT/SIGTERM (or `stopSignal`).
+ * `jira-hub agent [--check]`: with --check prints the pre-flight checklist (Russian, ✓/✗ per line) and returns
+ * 0 when every line is ✓, else 1, writing nothing anywhere; without it runs the agent (see runAgentFromEnv).
+ */
+export async function agentMain(args: string[], env: Env = process.env): Promise<number> {
+  if (args.includes('--check')) {
+    const lines = await checkEnvironment(env);
+    console.log(formatChecklist(`Проверка подключения агента к Jira (${value(env, 'JIRA_URL') ?? 'JIRA_URL не задан'})`, lines));
+    return lines.every((l) => l.ok) ? 0 : 1;
+  }
+  const unknown = args.filter((a) => a !== '--check');
+  if (unknown.length > 0) throw new Error(`неизвестный параметр агента: ${unknown.join(' ')} (есть только --check)`);
+  await runAgentFromEnv(env);
+  return 0;
+}
+
+/**
+ * `jira-hub agent`: checks the environment and Jira like `--check` (the checklist goes to the log), refuses to
+ * start on any ✗ about Jira or the environment (a hub that does not answer yet is only logged: the loop waits
+ * for it), then runs the reference agent until SIGINT/SIGTERM (or `stopSignal`).
  * Reads HUB_URL, HUB_AGENT_TOKEN, JIRA_URL, JIRA_FLAVOR, JIRA_EMAIL, JIRA_API_TOKEN, JIRA_PAT, JIRA_PROJECT,
  * AGENT_JOURNAL (default ./data/agent-journal.jsonl), AGENT_WAIT_SECONDS (default 30, a whole number 0..60),
  * AGENT_ONCE (1 = one claim).
  */
 export async function runAgentFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<AgentRunSummary> {
-  const hubUrl = required(env, 'HUB_URL');
-  const project = required(env, 'JIRA_PROJECT');
+  const problems = envProblems(env);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  const hubUrl = value(env, 'HUB_URL')!;
+  const project = value(env, 'JIRA_PROJECT')!;
+  const log = (line: string): void => console.log(`${new Date().toISOString()} agent ${line}`);
+
+  const checks = await checkEnvironment(env, log);
+  for (const line of checks) log(`check ${line.ok ? '✓' : '✗'} ${line.text}`);
+  const blocking = checks.filter((l) => !l.ok && !l.hub);
+  if (blocking.length > 0) throw new Error(`проверка перед стартом не пройдена: ${blocking.map((l) => l.text).join('; ')}`);
+
   const controller = new AbortController();
   // The stop signal also ends Jira's retry waits and requests in flight, so SIGTERM is not held up by them.
-  const jira = jiraClientFromEnv(env, controller.signal);
+  const jira = jiraClientFromEnv(env, controller.signal, log);
   const journal = new FileJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
-  const log = (line: string): void => console.log(`${new Date().toISOString()} agent ${line}`);
 
   const stop = (): void => controller.abort();
   stopSignal?.addEventListener('abort', stop, { once: true });
@@ -64,10 +161,4 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
 export function waitSecondsFromEnv(env: Env): number {
   const raw = env.AGENT_WAIT_SECONDS?.trim();
   return clampWaitSeconds(raw ? Number(raw) : undefined);
-}
-
-function required(env: Env, name: string): string {
-  const value = env[name]?.trim();
-  if (!value) throw new Error(`не задана переменная окружения ${name}`);
-  return value;
 }

@@ -11,20 +11,30 @@ export interface SimHarness {
   client: (flavor: JiraFlavor) => JiraClient;
   ctx: (flavor: JiraFlavor, journal?: MemoryJournal) => ExecutorContext;
   sleeps: number[];
+  /** The clients' clock: real time at start, moved on by every (fake) sleep, so no test waits for real. */
+  clock: { now: number };
+  /** Lines the clients logged (rate-limit waits). */
+  logs: string[];
 }
 
 export async function startHarness(options: JiraSimulatorOptions = {}): Promise<SimHarness> {
   const sim = new JiraSimulator(options);
   const url = await sim.start();
   const sleeps: number[] = [];
+  const clock = { now: Date.now() };
+  const logs: string[] = [];
   const client = (flavor: JiraFlavor): JiraClient =>
     new JiraClient({
       baseUrl: url,
       flavor,
       auth: flavor === 'cloud' ? { kind: 'basic', email: 'bot@example.com', apiToken: 'token' } : { kind: 'bearer', token: 'pat' },
       minRetryAfterMs: 5000,
+      now: () => clock.now,
+      log: (line) => logs.push(line),
+      random: () => 0.5,
       sleep: async (ms) => {
         sleeps.push(ms);
+        clock.now += ms;
       },
     });
   return {
@@ -33,6 +43,8 @@ export async function startHarness(options: JiraSimulatorOptions = {}): Promise<
     client,
     ctx: (flavor, journal = new MemoryJournal()) => ({ client: client(flavor), project: 'AURORA', journal }),
     sleeps,
+    clock,
+    logs,
   };
 }
 

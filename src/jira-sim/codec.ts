@@ -100,6 +100,14 @@ export function decodeFields(fields: Record<string, unknown>, flavor: Flavor, st
           patch.parent = parent;
           break;
         }
+        case 'environment':
+          patch.custom = { ...patch.custom, environment: decodeBody(value, flavor, 'environment') };
+          break;
+        case 'components':
+        case 'fixVersions':
+        case 'versions':
+          patch.custom = { ...patch.custom, [field]: decodeNamed(field, value, field === 'components' ? (store.seed.components ?? []) : (store.seed.versions ?? [])) };
+          break;
         default:
           decodeCustom(field, value, flavor, store, patch);
       }
@@ -112,9 +120,37 @@ export function decodeFields(fields: Record<string, unknown>, flavor: Flavor, st
   return { project, patch };
 }
 
+/** Components and versions: a list of {name} or {id} (id = 1-based position in the seed list), stored as names. */
+function decodeNamed(field: string, value: unknown, known: string[]): string[] {
+  if (value === null) return [];
+  if (!Array.isArray(value)) throw new SimError(400, [], { [field]: 'Operation value must be an array' });
+  return value.map((ref) => {
+    const r = (ref ?? {}) as { name?: unknown; id?: unknown };
+    if (typeof ref !== 'object' || ref === null) throw new SimError(400, [], { [field]: `Specify a valid 'id' or 'name' for ${field}` });
+    const name = typeof r.name === 'string' ? r.name : known[Number(r.id) - 1];
+    if (name === undefined || !known.includes(name)) throw new SimError(400, [], { [field]: `${field === 'components' ? 'Component' : 'Version'} name '${String(r.name ?? r.id)}' is not valid` });
+    return name;
+  });
+}
+
 function decodeCustom(field: string, value: unknown, flavor: Flavor, store: SimStore, patch: IssuePatch): void {
   const known = store.seed.customFields.find((f) => f.id === field);
-  if (!known) throw new SimError(400, [], { [field]: `Field '${field}' cannot be set. It is not on the appropriate screen, or unknown.` });
+  const cannotBeSet = new SimError(400, [], { [field]: `Field '${field}' cannot be set. It is not on the appropriate screen, or unknown.` });
+  if (!known) throw cannotBeSet;
+  if (field === store.seed.epicLinkFieldId) {
+    // Data Center: the Epic Link field puts an issue into an epic (its key as a string); Cloud has `parent` for that.
+    if (flavor === 'cloud') throw cannotBeSet;
+    if (value === null) patch.parent = null;
+    else if (typeof value !== 'string') throw new SimError(400, [], { [field]: 'Epic Link must be an issue key.' });
+    else {
+      const epic = store.findIssue(value);
+      if (!epic) throw new SimError(400, [], { [field]: `Issue '${value}' does not exist.` });
+      if (epic.issueType !== 'Epic') throw new SimError(400, [], { [field]: `Issue '${value}' is not an epic.` });
+      patch.parent = epic.key;
+      patch.epicLink = true;
+    }
+    return;
+  }
   if (field === store.seed.sprintFieldId) {
     // Cloud accepts a sprint id (number) in the sprint field.
     if (value === null) patch.sprintIds = [];
@@ -177,6 +213,11 @@ function decodeCustomValue(known: SimCustomField, value: unknown, flavor: Flavor
         if (!Array.isArray(value)) throw new SimError(400, [], { [field]: 'Operation value must be an array of options' });
         return value.map((v) => optionOf(known, v));
       }
+      if (known.items === 'user') {
+        // a multi-user picker: a list of user references ({accountId} on Cloud, {name} on DC), never bare ids
+        if (!Array.isArray(value)) throw new SimError(400, [], { [field]: 'Operation value must be an array of users' });
+        return value.map((v) => decodeUser(v, flavor, store, field));
+      }
       return value;
     default:
       return value;
@@ -196,6 +237,7 @@ export function encodeCustomValue(known: SimCustomField, stored: unknown, flavor
       return known.custom === TEXTAREA ? encodeBody(stored as string, flavor) : stored;
     case 'array':
       if (known.items === 'option') return (stored as StoredOption[]).length === 0 ? null : (stored as StoredOption[]).map(option);
+      if (known.items === 'user') return (stored as string[]).length === 0 ? null : (stored as string[]).map((id) => encodeUser(id, flavor, store));
       return stored;
     default:
       return stored;

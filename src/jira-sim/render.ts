@@ -94,9 +94,23 @@ export function renderIssue(issue: StoredIssue, ctx: RenderContext, include: (fi
     issuelinks: store.linksOf(issue.key).map((link) => renderLink(link, issue.key, ctx)),
     [store.seed.sprintFieldId]: sprints.length === 0 ? null : sprints.map((s) => renderSprint(s, flavor)),
   };
-  if (parent) all.parent = issueRef(parent, ctx);
+  const resolution = issue.custom.resolution as string | null | undefined;
+  all.resolution = resolution ? { id: String(store.resolutions().indexOf(resolution) + 1), name: resolution } : null;
+  all.environment = encodeBody((issue.custom.environment as string | null | undefined) ?? null, flavor);
+  for (const id of ['components', 'fixVersions', 'versions']) {
+    const known = id === 'components' ? (store.seed.components ?? []) : (store.seed.versions ?? []);
+    all[id] = ((issue.custom[id] as string[] | undefined) ?? []).map((name) => ({ id: String(known.indexOf(name) + 1), name }));
+  }
+  // Cloud: `parent` for sub-tasks and epics alike. DC: `parent` for a sub-task only; an epic is the Epic Link field's.
+  const viaEpicLink = flavor === 'dc' && issue.issueType !== 'Sub-task' && store.seed.epicLinkFieldId !== undefined;
+  if (parent && !viaEpicLink) all.parent = issueRef(parent, ctx);
   for (const field of store.seed.customFields) {
-    if (field.id !== store.seed.sprintFieldId) all[field.id] = encodeCustomValue(field, issue.custom[field.id], flavor, store, ctx.baseUrl);
+    if (field.id === store.seed.sprintFieldId) continue;
+    if (field.id === store.seed.epicLinkFieldId) {
+      if (flavor === 'dc') all[field.id] = viaEpicLink && parent ? parent.key : null;
+      continue;
+    }
+    all[field.id] = encodeCustomValue(field, issue.custom[field.id], flavor, store, ctx.baseUrl);
   }
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(all)) if (include(name)) fields[name] = value;

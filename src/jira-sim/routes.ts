@@ -1,5 +1,6 @@
 import { currentUser, decodeBody, decodeFields } from './codec.js';
 import { SimError } from './errors.js';
+import { SYSTEM_FIELDS } from './seed.js';
 import { fieldFilter, renderComment, renderIssue, type RenderContext } from './render.js';
 import type { SimStore } from './store.js';
 import type { Flavor, SprintState, StoredIssue } from './types.js';
@@ -66,7 +67,22 @@ function searchInput(req: RouteRequest): Record<string, unknown> {
   return req.body === undefined ? req.query : objectBody(req);
 }
 
+const INVALID_PAYLOAD = 'Invalid request payload. Refer to the REST API documentation and try again.';
+
+/** Cloud's request beans refuse unknown properties (additionalProperties: false) with a 400. */
+function onlyKnownProperties(req: RouteRequest, allowed: string[]): void {
+  if (req.body === undefined) return;
+  const unknown = Object.keys(objectBody(req)).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) throw new SimError(400, [INVALID_PAYLOAD]);
+}
+
+/** SearchAndReconcileRequestBean (POST /rest/api/3/search/jql). */
+const SEARCH_JQL_PROPERTIES = ['jql', 'nextPageToken', 'maxResults', 'fields', 'expand', 'properties', 'fieldsByKeys', 'failFast', 'reconcileIssues'];
+/** BulkFetchIssueRequestBean (POST /rest/api/3/issue/bulkfetch). */
+const BULKFETCH_PROPERTIES = ['issueIdsOrKeys', 'fields', 'expand', 'fieldsByKeys', 'properties'];
+
 function cloudSearch(req: RouteRequest): RouteResponse {
+  onlyKnownProperties(req, SEARCH_JQL_PROPERTIES);
   const input = searchInput(req);
   const jql = String(input.jql ?? '');
   let offset = 0;
@@ -97,24 +113,77 @@ function dcSearch(req: RouteRequest): RouteResponse {
 /**
  * Cloud's POST /rest/api/3/issue/bulkfetch {issueIdsOrKeys: [≤100], fields?: [...]} → {issues, issueErrors}.
  * Reads the database, not the search index (current state). Issues come in ascending id order; an id or key
- * that matches no issue is left out of both lists (Jira lists only retriable failures in issueErrors).
+ * that matches no issue is listed in issueErrors (as real sites do, though the description says only retriable
+ * failures are), so the agent meets both.
  */
 function bulkFetch(req: RouteRequest): RouteResponse {
+  onlyKnownProperties(req, BULKFETCH_PROPERTIES);
   const body = objectBody(req);
   const wanted = body.issueIdsOrKeys;
   if (!Array.isArray(wanted) || wanted.length === 0) throw new SimError(400, ['issueIdsOrKeys must not be empty.']);
   if (wanted.length > 100) throw new SimError(400, ['You can request up to 100 issues.']);
   const found = new Map<string, StoredIssue>();
+  const issueErrors: Array<{ id: string; errorMessage: string }> = [];
   for (const idOrKey of wanted) {
     const issue = req.store.findIssue(String(idOrKey)) ?? req.store.listIssues().find((i) => i.id === String(idOrKey));
     if (issue) found.set(issue.id, issue);
+    else issueErrors.push({ id: String(idOrKey), errorMessage: 'Issue does not exist or you do not have permission to see it.' });
   }
   const include = fieldFilter(body.fields as string | string[] | undefined, 'all');
   const issues = [...found.values()].sort((a, b) => Number(a.id) - Number(b.id)).map((issue) => renderIssue(issue, ctxOf(req), include));
-  return ok({ expand: 'schema,names', issues, issueErrors: [] });
+  // BulkIssueResults has only issues and issueErrors (additionalProperties: false); real sites list unknown keys there too.
+  return ok({ issues, issueErrors });
 }
 
+/** The screen fields of a transition (GET …/transitions?expand=transitions.fields): FieldMetadata by field id. */
+function transitionFields(req: RouteRequest, required: string[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (required.includes('resolution')) {
+    fields.resolution = {
+      required: true,
+      schema: { type: 'resolution', system: 'resolution' },
+      name: 'Resolution',
+      key: 'resolution',
+      hasDefaultValue: false,
+      operations: ['set'],
+      allowedValues: req.store.resolutions().map((name, i) => ({ self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/resolution/${i + 1}`, id: String(i + 1), name })),
+    };
+  }
+  return fields;
+}
+
+/** Permissions the pre-flight check asks GET /mypermissions about, with Jira's names. */
+const PERMISSION_NAMES: Record<string, string> = {
+  BROWSE_PROJECTS: 'Browse Projects',
+  CREATE_ISSUES: 'Create Issues',
+  EDIT_ISSUES: 'Edit Issues',
+  TRANSITION_ISSUES: 'Transition Issues',
+  LINK_ISSUES: 'Link Issues',
+  ADD_COMMENTS: 'Add Comments',
+  SCHEDULE_ISSUES: 'Schedule Issues',
+  ASSIGN_ISSUES: 'Assign Issues',
+  RESOLVE_ISSUES: 'Resolve Issues',
+};
+
 export const routes: Route[] = [
+  {
+    method: 'GET',
+    pattern: new RegExp(`^${API}/mypermissions$`),
+    handler: (req) => {
+      const asked = (req.query.permissions ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      if (req.flavor === 'cloud' && asked.length === 0) throw new SimError(400, ['The permissions query parameter is required.']);
+      const projectKey = req.query.projectKey;
+      if (projectKey && !req.store.seed.projects.some((p) => p.key === projectKey || p.id === projectKey)) {
+        throw new SimError(404, [`No project could be found with key '${projectKey}'.`]);
+      }
+      const denied = new Set(req.store.seed.deniedPermissions ?? []);
+      const permissions: Record<string, unknown> = {};
+      for (const key of asked.length > 0 ? asked : Object.keys(PERMISSION_NAMES)) {
+        permissions[key] = { id: String(Object.keys(PERMISSION_NAMES).indexOf(key) + 1), key, name: PERMISSION_NAMES[key] ?? key, type: 'PROJECT', description: '', havePermission: !denied.has(key) };
+      }
+      return ok({ permissions });
+    },
+  },
   { method: 'POST', pattern: /^\/rest\/api\/3\/issue\/bulkfetch$/, flavor: 'cloud', handler: bulkFetch },
   {
     method: 'GET',
@@ -129,10 +198,29 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/field$`),
     handler: (req) =>
       ok([
-        ...['summary', 'description', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'issuelinks', 'parent', 'project']
-          .map((id) => ({ id, key: id, name: id[0]!.toUpperCase() + id.slice(1), custom: false, schema: { system: id } })),
-        ...req.store.seed.customFields.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
+        ...SYSTEM_FIELDS.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: false, schema: f.schema })),
+        ...req.store.seed.customFields
+          .filter((f) => !(req.flavor === 'cloud' && f.id === req.store.seed.epicLinkFieldId)) // Cloud sites dropped Epic Link for `parent`
+          .map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
       ]),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^${API}/project/([^/]+)$`),
+    handler: (req) => {
+      const wanted = keyParam(req);
+      const project = req.store.seed.projects.find((p) => p.key === wanted.toUpperCase() || p.id === wanted);
+      if (!project) throw new SimError(404, [`No project could be found with key '${wanted}'.`]);
+      const issueTypes = req.store.seed.issueTypes.map((name, i) => ({
+        self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/issuetype/${i + 1}`,
+        id: String(i + 1),
+        name,
+        description: '',
+        subtask: name === 'Sub-task',
+        ...(req.flavor === 'cloud' ? { hierarchyLevel: name === 'Sub-task' ? -1 : name === 'Epic' ? 1 : 0 } : {}),
+      }));
+      return ok({ self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/project/${project.id}`, id: project.id, key: project.key, name: project.name, issueTypes });
+    },
   },
   {
     method: 'GET',
@@ -143,7 +231,12 @@ export const routes: Route[] = [
     method: 'POST',
     pattern: new RegExp(`^${API}/issue$`),
     handler: (req) => {
-      const { project, patch } = decodeFields((objectBody(req).fields ?? {}) as Record<string, unknown>, req.flavor, req.store);
+      const fields = (objectBody(req).fields ?? {}) as Record<string, unknown>;
+      const { project, patch } = decodeFields(fields, req.flavor, req.store);
+      // Data Center: `parent` belongs to sub-tasks; a story goes into an epic through the Epic Link field.
+      if (req.flavor === 'dc' && fields.parent !== undefined && fields.parent !== null && patch.issueType !== 'Sub-task') {
+        throw new SimError(400, [], { parent: "Field 'parent' cannot be set. It is not on the appropriate screen, or unknown." });
+      }
       const issue = req.store.createIssue(project, patch, currentUser(req.store).accountId);
       return { status: 201, body: { id: issue.id, key: issue.key, self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/issue/${issue.id}` } };
     },
@@ -171,14 +264,16 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/issue/([^/]+)/transitions$`),
     handler: (req) => {
       const issue = findIssue(req, keyParam(req));
+      const withFields = (req.query.expand ?? '').split(',').includes('transitions.fields');
       const transitions = req.store.transitionsFor(issue.key).map((t) => ({
         id: t.id,
         name: t.name,
         to: { id: String(req.store.seed.statuses.indexOf(t.to) + 1), name: t.to },
-        hasScreen: false,
+        hasScreen: (t.requiredFields ?? []).length > 0,
         isGlobal: t.from === '*',
         isInitial: false,
         isConditional: false,
+        ...(withFields ? { fields: transitionFields(req, t.requiredFields ?? []) } : {}),
       }));
       return ok({ expand: 'transitions', transitions });
     },
@@ -188,8 +283,10 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/issue/([^/]+)/transitions$`),
     handler: (req) => {
       const issue = findIssue(req, keyParam(req));
-      const transition = objectBody(req).transition as { id?: string | number } | undefined;
-      req.store.transition(issue.key, transition?.id === undefined ? undefined : String(transition.id));
+      const body = objectBody(req);
+      const transition = body.transition as { id?: string | number } | undefined;
+      const fields = (body.fields ?? {}) as Record<string, unknown>;
+      req.store.transition(issue.key, transition?.id === undefined ? undefined : String(transition.id), fields);
       return noContent;
     },
   },

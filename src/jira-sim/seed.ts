@@ -1,4 +1,26 @@
-import type { SimSeed } from './types.js';
+import type { SimSeed, SimSystemField } from './types.js';
+
+/** System fields as GET /field describes them (names as Jira shows them). */
+export const SYSTEM_FIELDS: SimSystemField[] = [
+  { id: 'summary', name: 'Summary', schema: { type: 'string', system: 'summary' } },
+  { id: 'description', name: 'Description', schema: { type: 'string', system: 'description' } },
+  { id: 'environment', name: 'Environment', schema: { type: 'string', system: 'environment' } },
+  { id: 'issuetype', name: 'Issue Type', schema: { type: 'issuetype', system: 'issuetype' } },
+  { id: 'status', name: 'Status', schema: { type: 'status', system: 'status' } },
+  { id: 'assignee', name: 'Assignee', schema: { type: 'user', system: 'assignee' } },
+  { id: 'reporter', name: 'Reporter', schema: { type: 'user', system: 'reporter' } },
+  { id: 'priority', name: 'Priority', schema: { type: 'priority', system: 'priority' } },
+  { id: 'duedate', name: 'Due date', schema: { type: 'date', system: 'duedate' } },
+  { id: 'labels', name: 'Labels', schema: { type: 'array', items: 'string', system: 'labels' } },
+  { id: 'components', name: 'Components', schema: { type: 'array', items: 'component', system: 'components' } },
+  { id: 'fixVersions', name: 'Fix versions', schema: { type: 'array', items: 'version', system: 'fixVersions' } },
+  { id: 'versions', name: 'Affects versions', schema: { type: 'array', items: 'version', system: 'versions' } },
+  { id: 'created', name: 'Created', schema: { type: 'datetime', system: 'created' } },
+  { id: 'updated', name: 'Updated', schema: { type: 'datetime', system: 'updated' } },
+  { id: 'issuelinks', name: 'Linked Issues', schema: { type: 'array', items: 'issuelinks', system: 'issuelinks' } },
+  { id: 'parent', name: 'Parent', schema: { type: 'issuelink', system: 'parent' } },
+  { id: 'project', name: 'Project', schema: { type: 'project', system: 'project' } },
+];
 
 /** Default seed: one project, the usual issue types, a three-status workflow, one scrum board with two sprints. */
 export function defaultSeed(projectKey = 'AURORA'): SimSeed {
@@ -9,7 +31,7 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
     initialStatus: 'To Do',
     transitions: [
       { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
-      { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done' },
+      { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done', requiredFields: ['resolution'] },
       { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
       { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
     ],
@@ -39,7 +61,13 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
       { id: 'customfield_10072', name: 'Reviewer', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:userpicker', type: 'user' },
       { id: 'customfield_10073', name: 'Release date', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:datepicker', type: 'date' },
       { id: 'customfield_10074', name: 'Notes', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textarea', type: 'string' },
+      { id: 'customfield_10075', name: 'Approvers', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:multiuserpicker', type: 'array', items: 'user' },
+      { id: 'customfield_10014', name: 'Epic Link', custom: 'com.pyxis.greenhopper.jira:gh-epic-link', type: 'any' },
     ],
+    resolutions: ['Done', "Won't Do"],
+    components: ['Backend', 'Frontend'],
+    versions: ['1.0', '2.0'],
+    epicLinkFieldId: 'customfield_10014',
     sprintFieldId: 'customfield_10020',
     issues: [],
     links: [],

@@ -112,12 +112,13 @@ describe('JiraSimulator', () => {
     }
   });
 
-  it('bulkfetch (Cloud only): issues in ascending id order, unknown ones left out, at most 100', async () => {
+  it('bulkfetch (Cloud only): issues in ascending id order, unknown ones in issueErrors, at most 100, no expand', async () => {
     const a = sim.store.createIssue('AURORA', { summary: 'BF A', issueType: 'Task' }, 'x');
     const b = sim.store.createIssue('AURORA', { summary: 'BF B', issueType: 'Bug' }, 'x');
     const res = await call('POST', '/rest/api/3/issue/bulkfetch', { issueIdsOrKeys: [b.key, 'AURORA-9999', a.id], fields: ['summary'] });
     expect(res.status).toBe(200);
-    expect(res.body.issueErrors).toEqual([]);
+    expect(res.body.issueErrors).toEqual([{ id: 'AURORA-9999', errorMessage: 'Issue does not exist or you do not have permission to see it.' }]);
+    expect(Object.keys(res.body)).toEqual(['issues', 'issueErrors']);
     expect(res.body.issues.map((i: any) => [i.id, i.key, i.fields])).toEqual([
       [a.id, a.key, { summary: 'BF A' }],
       [b.id, b.key, { summary: 'BF B' }],
@@ -164,5 +165,89 @@ describe('JiraSimulator', () => {
     expect((await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '21' } })).status).toBe(400);
     expect((await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '11' } })).status).toBe(204);
     expect(sim.getIssue(key)?.status).toBe('In Progress');
+  });
+
+  it('refuses unknown properties in a /search/jql or bulkfetch body with 400 «Invalid request payload»', async () => {
+    const search = await call('POST', '/rest/api/3/search/jql', { jql: 'project = AURORA', startAt: 0 });
+    expect(search.status).toBe(400);
+    expect(search.body).toEqual({ errorMessages: ['Invalid request payload. Refer to the REST API documentation and try again.'], errors: {} });
+    expect((await call('POST', '/rest/api/3/search/jql', { jql: 'project = AURORA', fields: ['summary'], maxResults: 1 })).status).toBe(200);
+    expect((await call('POST', '/rest/api/3/issue/bulkfetch', { issueIdsOrKeys: ['AURORA-1'], validateQuery: false })).status).toBe(400);
+  });
+
+  it('refuses a summary over 255 characters, on create and on edit', async () => {
+    const long = 'ж'.repeat(256);
+    const created = await call('POST', '/rest/api/2/issue', { fields: { project: { key: 'AURORA' }, issuetype: { name: 'Task' }, summary: long } });
+    expect(created.status).toBe(400);
+    expect(created.body.errors.summary).toBe('Summary must be less than 255 characters.');
+    const key = sim.store.createIssue('AURORA', { summary: 'короткая', issueType: 'Task' }, 'x').key;
+    expect((await call('PUT', `/rest/api/2/issue/${key}`, { fields: { summary: long } })).status).toBe(400);
+    expect((await call('PUT', `/rest/api/2/issue/${key}`, { fields: { summary: 'ж'.repeat(255) } })).status).toBe(204);
+  });
+
+  it('a transition whose screen requires Resolution answers 400 unless it is given, and lists it with expand', async () => {
+    const key = sim.store.createIssue('AURORA', { summary: 'Резолюция', issueType: 'Task' }, 'x').key;
+    sim.store.transition(key, '11');
+    const plain = await call('GET', `/rest/api/3/issue/${key}/transitions`);
+    expect(plain.body.transitions[0].fields).toBeUndefined();
+    const expanded = await call('GET', `/rest/api/3/issue/${key}/transitions?expand=transitions.fields`);
+    const finish = expanded.body.transitions.find((t: any) => t.id === '21');
+    expect(finish.fields.resolution).toMatchObject({ required: true, hasDefaultValue: false, allowedValues: [{ name: 'Done' }, { name: "Won't Do" }] });
+    const refused = await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '21' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ resolution: 'Resolution is required.' });
+    expect((await call('POST', `/rest/api/3/issue/${key}/transitions`, { transition: { id: '21' }, fields: { resolution: { name: 'Done' } } })).status).toBe(204);
+    expect((await call('GET', `/rest/api/3/issue/${key}?fields=resolution,status`)).body.fields).toMatchObject({ resolution: { name: 'Done' }, status: { name: 'Done' } });
+  });
+
+  it('sends X-RateLimit-* headers and a Retry-After as an HTTP date when asked', async () => {
+    sim.setRateLimit({ count: 1, retryAfterSeconds: 30, retryAfterAsDate: true, resetAfterSeconds: 30 });
+    const limited = await call('GET', '/rest/api/3/myself');
+    expect(limited.status).toBe(429);
+    expect(Date.parse(limited.headers.get('retry-after')!)).toBeGreaterThan(Date.now());
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('x-ratelimit-reset')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await call('GET', '/rest/api/3/myself')).status).toBe(200);
+  });
+
+  it('names system fields as Jira does and allows two fields of one name', async () => {
+    const twin = new JiraSimulator({ seed: { customFields: [{ id: 'customfield_1', name: 'Team', custom: 'x:textfield', type: 'string' }, { id: 'customfield_2', name: 'Team', custom: 'x:textfield', type: 'string' }] } });
+    const twinUrl = await twin.start();
+    try {
+      const fields = (await (await fetch(`${twinUrl}/rest/api/3/field`)).json()) as Array<{ id: string; name: string }>;
+      expect(fields.find((f) => f.id === 'duedate')?.name).toBe('Due date');
+      expect(fields.filter((f) => f.name === 'Team').map((f) => f.id)).toEqual(['customfield_1', 'customfield_2']);
+    } finally {
+      await twin.stop();
+    }
+  });
+
+  it('anonymous access answered as Jira does: 401 for /myself and writes, 404 for issues, empty searches, no permissions', async () => {
+    const key = sim.store.createIssue('AURORA', { summary: 'Аноним', issueType: 'Task' }, 'x').key;
+    sim.setAnonymous('as-jira');
+    try {
+      expect((await call('GET', '/rest/api/3/myself')).status).toBe(401);
+      expect((await call('GET', `/rest/api/3/issue/${key}`)).status).toBe(404);
+      expect((await call('GET', '/rest/api/2/project/AURORA')).status).toBe(404);
+      expect((await call('POST', '/rest/api/3/search/jql', { jql: 'project = AURORA' })).body).toEqual({ issues: [], isLast: true });
+      expect((await call('POST', '/rest/api/2/search', { jql: 'project = AURORA' })).body.total).toBe(0);
+      expect((await call('POST', '/rest/api/3/issue', { fields: {} })).status).toBe(401);
+      const perms = await call('GET', '/rest/api/3/mypermissions?projectKey=AURORA&permissions=CREATE_ISSUES');
+      expect(perms.body.permissions.CREATE_ISSUES.havePermission).toBe(false);
+      expect((await call('GET', '/rest/agile/1.0/board?projectKeyOrId=AURORA')).body.values).toEqual([]);
+      // with credentials everything is served
+      const authed = await fetch(`${url}/rest/api/3/myself`, { headers: { Authorization: 'Bearer x' } });
+      expect(authed.status).toBe(200);
+    } finally {
+      sim.setAnonymous('allow');
+    }
+  });
+
+  it('answers GET /mypermissions for the asked keys, and GET /project with its issue types', async () => {
+    const perms = await call('GET', '/rest/api/3/mypermissions?projectKey=AURORA&permissions=CREATE_ISSUES,LINK_ISSUES');
+    expect(perms.body.permissions).toMatchObject({ CREATE_ISSUES: { havePermission: true }, LINK_ISSUES: { havePermission: true } });
+    expect((await call('GET', '/rest/api/3/mypermissions?projectKey=NOPE&permissions=CREATE_ISSUES')).status).toBe(404);
+    const project = await call('GET', '/rest/api/2/project/AURORA');
+    expect(project.body.issueTypes.find((t: any) => t.name === 'Sub-task')).toMatchObject({ subtask: true });
   });
 });

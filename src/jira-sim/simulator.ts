@@ -13,15 +13,31 @@ export interface JiraSimulatorOptions {
   projectKey?: string;
   /** Largest page any paged endpoint returns (Jira caps maxResults too). */
   maxPageSize?: number;
-  /** Answer 401 to requests without an Authorization header. */
+  /** Answer 401 to requests without an Authorization header (same as anonymous: 'refuse'). */
   requireAuth?: boolean;
+  /** How requests without an Authorization header are answered (default 'allow'; see setAnonymous). */
+  anonymous?: AnonymousMode;
 }
+
+/**
+ * Requests without credentials: 'allow' serves them as the seed's first user; 'refuse' answers 401 to all;
+ * 'as-jira' answers as a real site with anonymous access does: 401 for /myself and writes, 404 for issues and
+ * projects, empty searches and board lists, every permission false — never a plain 401 the agent could notice.
+ */
+export type AnonymousMode = 'allow' | 'refuse' | 'as-jira';
 
 export interface RateLimitSwitch {
   /** How many of the next requests are refused. */
   count: number;
   /** Retry-After header in seconds; omitted when undefined. */
   retryAfterSeconds?: number;
+  /** Send Retry-After as an HTTP date (now + retryAfterSeconds) instead of seconds, as some proxies do. */
+  retryAfterAsDate?: boolean;
+  /**
+   * X-RateLimit-Reset (an ISO 8601 timestamp, as Cloud sends it) this many seconds ahead, with
+   * X-RateLimit-Limit and X-RateLimit-Remaining: 0; omitted when undefined.
+   */
+  resetAfterSeconds?: number;
   /** 429 (default) or 503; 500, 502 or 504 to simulate a failing server or gateway. */
   status?: 429 | 503 | 500 | 502 | 504;
 }
@@ -36,8 +52,8 @@ export class JiraSimulator {
   private server: Server | undefined;
   private baseUrl = '';
   private readonly maxPageSize: number;
-  private readonly requireAuth: boolean;
-  private rateLimit: Required<Omit<RateLimitSwitch, 'retryAfterSeconds'>> & { retryAfterSeconds?: number } = { count: 0, status: 429 };
+  private anonymous: AnonymousMode;
+  private rateLimit: RateLimitSwitch & { status: NonNullable<RateLimitSwitch['status']> } = { count: 0, status: 429 };
   private latencyMs = 0;
   private searchLagMs = 0;
   private searchStale = false;
@@ -45,7 +61,7 @@ export class JiraSimulator {
   constructor(options: JiraSimulatorOptions = {}) {
     this.store = new SimStore({ ...defaultSeed(options.projectKey), ...options.seed });
     this.maxPageSize = options.maxPageSize ?? 100;
-    this.requireAuth = options.requireAuth ?? false;
+    this.anonymous = options.anonymous ?? (options.requireAuth ? 'refuse' : 'allow');
   }
 
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
@@ -77,7 +93,12 @@ export class JiraSimulator {
 
   /** The next `count` requests answer 429 (or 503) with Retry-After. */
   setRateLimit(limit: RateLimitSwitch): void {
-    this.rateLimit = { count: limit.count, status: limit.status ?? 429, retryAfterSeconds: limit.retryAfterSeconds };
+    this.rateLimit = { ...limit, status: limit.status ?? 429 };
+  }
+
+  /** How requests without credentials are answered (see AnonymousMode). */
+  setAnonymous(mode: AnonymousMode): void {
+    this.anonymous = mode;
   }
 
   setLatencyMs(ms: number): void {
@@ -152,13 +173,21 @@ export class JiraSimulator {
       }
       if (this.rateLimit.count > 0) {
         this.rateLimit.count--;
-        if (this.rateLimit.retryAfterSeconds !== undefined) headers['Retry-After'] = String(this.rateLimit.retryAfterSeconds);
+        const { retryAfterSeconds, retryAfterAsDate, resetAfterSeconds } = this.rateLimit;
+        if (retryAfterSeconds !== undefined) {
+          headers['Retry-After'] = retryAfterAsDate ? new Date(Date.now() + retryAfterSeconds * 1000).toUTCString() : String(retryAfterSeconds);
+        }
+        if (resetAfterSeconds !== undefined) {
+          Object.assign(headers, { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': new Date(Date.now() + resetAfterSeconds * 1000).toISOString() });
+        }
         throw new SimError(this.rateLimit.status, [REFUSAL_TEXT[this.rateLimit.status]]);
       }
-      if (this.requireAuth && !req.headers.authorization) throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
+      const anonymous = !req.headers.authorization && this.anonymous !== 'allow';
+      if (anonymous && this.anonymous === 'refuse') throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
       const matched = matchRoute(method, url.pathname);
       if ('error' in matched) throw matched.error;
-      const answer = matched.route.handler({
+      const asAnonymous = anonymous ? anonymousAnswer(method, url.pathname, record.query) : undefined;
+      const answer = asAnonymous ?? matched.route.handler({
         flavor: matched.flavor,
         params: matched.params,
         query: record.query,
@@ -177,10 +206,30 @@ export class JiraSimulator {
       body = simError.body();
     }
     record.status = status;
+    record.response = body;
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, { ...headers, ...(text ? { 'Content-Type': 'application/json;charset=UTF-8' } : {}) });
     res.end(text);
   }
+}
+
+/** What a real site answers an anonymous caller (AnonymousMode 'as-jira'); undefined = served normally (GET /field). */
+function anonymousAnswer(method: string, path: string, query: Record<string, string>): { status: number; body?: unknown } | undefined {
+  const unauthenticated = new SimError(401, ['Client must be authenticated to access this resource.']);
+  if (/\/myself$/.test(path)) throw unauthenticated;
+  if (/\/search(\/jql)?$/.test(path)) return { status: 200, body: path.endsWith('/jql') ? { issues: [], isLast: true } : { startAt: 0, maxResults: 50, total: 0, issues: [] } };
+  if (method === 'POST' && path.endsWith('/issue/bulkfetch')) return { status: 200, body: { issues: [], issueErrors: [] } };
+  if (method !== 'GET') throw unauthenticated;
+  if (/\/issue\//.test(path)) throw new SimError(404, ['Issue does not exist or you do not have permission to see it.']);
+  const project = /\/project\/([^/]+)$/.exec(path);
+  if (project) throw new SimError(404, [`No project could be found with key '${decodeURIComponent(project[1]!)}'.`]);
+  if (path.endsWith('/mypermissions')) {
+    const keys = (query.permissions ?? '').split(',').filter(Boolean);
+    return { status: 200, body: { permissions: Object.fromEntries(keys.map((key, i) => [key, { id: String(i + 1), key, name: key, type: 'PROJECT', description: '', havePermission: false }])) } };
+  }
+  if (path.endsWith('/rest/agile/1.0/board')) return { status: 200, body: { maxResults: 50, startAt: 0, total: 0, isLast: true, values: [] } };
+  if (/\/board\/\d+\/sprint$/.test(path)) throw new SimError(404, ['Board does not exist or you do not have permission to see it.']);
+  return undefined;
 }
 
 const REFUSAL_TEXT: Record<NonNullable<RateLimitSwitch['status']>, string> = {

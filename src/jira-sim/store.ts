@@ -3,7 +3,10 @@ import { JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type Jql
 import type { SimSeed, SimSeedIssue, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
 
 /** A decoded change to an issue (flavor-neutral: plain text, accountIds): the editable fields of a seed issue. */
-export type IssuePatch = Partial<Omit<SimSeedIssue, 'project' | 'status' | 'createdAtMs'>>;
+export type IssuePatch = Partial<Omit<SimSeedIssue, 'project' | 'status' | 'createdAtMs'>> & {
+  /** DC: `parent` came through the Epic Link field (an epic), not the sub-task parent. */
+  epicLink?: boolean;
+};
 
 /**
  * State and rules of the simulated Jira. Link direction follows real Jira:
@@ -59,6 +62,7 @@ export class SimStore {
     if (!project) errors.project = 'valid project is required';
     if (!patch.issueType || !this.seed.issueTypes.includes(patch.issueType)) errors.issuetype = 'valid issue type is required';
     if (!patch.summary?.trim()) errors.summary = 'You must specify a summary of the issue.';
+    else if (patch.summary.length > 255) errors.summary = 'Summary must be less than 255 characters.';
     if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
     this.validatePatch(patch);
     const number = (this.counters.get(project!.key) ?? 0) + 1;
@@ -90,6 +94,7 @@ export class SimStore {
   updateIssue(key: string, patch: IssuePatch): StoredIssue {
     const issue = this.requireIssue(key);
     if (patch.summary !== undefined && !patch.summary.trim()) throw new SimError(400, [], { summary: 'You must specify a summary of the issue.' });
+    if (patch.summary !== undefined && patch.summary.length > 255) throw new SimError(400, [], { summary: 'Summary must be less than 255 characters.' });
     this.validatePatch(patch);
     this.remember(issue);
     const { custom, ...plain } = patch;
@@ -138,13 +143,29 @@ export class SimStore {
     return this.seed.transitions.filter((t) => (t.from === '*' ? t.to !== issue.status : t.from.includes(issue.status)));
   }
 
-  transition(key: string, transitionId: string | undefined): void {
+  /** Applies a transition; `fields` are the POST's `fields` (a required `resolution` as {name} or {id}). */
+  transition(key: string, transitionId: string | undefined, fields: Record<string, unknown> = {}): void {
     const issue = this.requireIssue(key);
     const transition = this.transitionsFor(key).find((t) => t.id === String(transitionId));
     if (!transition) throw new SimError(400, [`Transition id '${transitionId}' is not valid for this issue.`]);
+    const resolutions = this.resolutions();
+    let resolution: string | null = null;
+    if (fields.resolution !== undefined) {
+      const ref = (fields.resolution ?? {}) as { name?: unknown; id?: unknown };
+      resolution = typeof ref.name === 'string' ? ref.name : (resolutions[Number(ref.id) - 1] ?? null);
+      if (!resolution || !resolutions.includes(resolution)) throw new SimError(400, [], { resolution: `Resolution '${String(ref.name ?? ref.id)}' is not valid.` });
+    }
+    for (const required of transition.requiredFields ?? []) {
+      if (required === 'resolution' && resolution === null) throw new SimError(400, [], { resolution: 'Resolution is required.' });
+    }
     this.remember(issue);
+    issue.custom = { ...issue.custom, resolution: transition.requiredFields?.includes('resolution') ? resolution : null };
     issue.status = transition.to;
     this.touch(issue);
+  }
+
+  resolutions(): string[] {
+    return this.seed.resolutions ?? ['Done', "Won't Do"];
   }
 
   // ---- links ---------------------------------------------------------------------------------
@@ -212,6 +233,9 @@ export class SimStore {
     if (!sprint) throw new SimError(404, ['Sprint does not exist or you do not have permission to see it.']);
     if (sprint.state === 'closed') throw new SimError(400, ['Cannot move issues to a closed sprint.']);
     const issues = keys.map((key) => this.requireIssue(key));
+    const subtask = issues.find((issue) => issue.issueType === 'Sub-task');
+    // Jira Software: a sub-task follows its parent into a sprint and cannot be moved on its own.
+    if (subtask) throw new SimError(400, [`Issue ${subtask.key} is a sub-task; sub-tasks cannot be moved to a sprint on their own, only with their parent.`]);
     for (const issue of issues) {
       this.remember(issue);
       const closed = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed' && id !== sprintId);
@@ -262,8 +286,8 @@ export class SimStore {
   }
 
   private matches(issue: StoredIssue, clause: JqlClause, now: number): boolean {
-    const values = this.fieldValues(issue, clause.field);
     if (clause.kind === 'in') {
+      const values = this.fieldValues(issue, clause.field);
       const wanted = clause.values.map((v) => v.toLowerCase());
       const hit = values.some((v) => wanted.includes(v.toLowerCase()));
       return clause.negated ? !hit : hit;
@@ -280,6 +304,7 @@ export class SimStore {
         default: throw new SimError(400, [`Error in the JQL Query: operator '${clause.op}' is not supported for '${clause.field}'.`]);
       }
     }
+    const values = this.fieldValues(issue, clause.field);
     switch (clause.op) {
       case '~':
         return values.some((v) => textMatches(v, clause.value));

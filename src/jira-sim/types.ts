@@ -21,6 +21,8 @@ export interface SimTransition {
   /** Statuses the transition is offered from; '*' = from any other status (a global transition). */
   from: string[] | '*';
   to: string;
+  /** Fields the transition's screen requires (only `resolution` is modelled): a 400 unless the POST gives them. */
+  requiredFields?: string[];
 }
 
 export interface SimLinkType {
@@ -61,6 +63,13 @@ export interface SimCustomField {
   options?: string[];
 }
 
+/** A system field of GET /field (as Jira names and describes it: "Due date", schema.system "duedate"). */
+export interface SimSystemField {
+  id: string;
+  name: string;
+  schema: { type: string; system: string; items?: string };
+}
+
 export interface SimSeedIssue {
   project?: string;
   summary: string;
@@ -99,6 +108,16 @@ export interface SimSeed {
   priorities: string[];
   defaultPriority: string;
   customFields: SimCustomField[];
+  /** Resolutions (names) offered where a transition requires `resolution`; default Done, Won't Do. */
+  resolutions?: string[];
+  /** Permission keys of GET /mypermissions the user lacks in every project (default: none lacking). */
+  deniedPermissions?: string[];
+  /** Components of the projects (names), for the `components` system field; default none. */
+  components?: string[];
+  /** Versions of the projects (names), for `fixVersions` and `versions`; default none. */
+  versions?: string[];
+  /** Data Center: the Epic Link custom field (schema.custom …gh-epic-link) carries an issue's epic; Cloud uses `parent`. */
+  epicLinkFieldId?: string;
   /** Id of the sprint custom field (an array of sprint objects on Cloud). */
   sprintFieldId: string;
   issues: SimSeedIssue[];
@@ -152,4 +171,6 @@ export interface RecordedRequest {
   body: unknown;
   authorization: string | undefined;
   status: number;
+  /** The answer's JSON body (undefined when empty). */
+  response?: unknown;
 }

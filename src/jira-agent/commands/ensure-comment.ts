@@ -3,19 +3,43 @@ import type { CommandResult, ExecutorContext } from './context.js';
 import { optionalString, requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
 
+/** Characters of Jira's wiki markup (DC comment bodies) that would turn a marker like [hub:1] into a link or a macro. */
+const WIKI_SPECIALS = /[[\]{}|]/g;
+
+/** A marker as sent in a DC comment: wiki characters escaped with a backslash, so "[hub:1]" shows as written. */
+export function escapeWikiMarker(marker: string): string {
+  return marker.replace(WIKI_SPECIALS, '\\$&');
+}
+
+/**
+ * Text as compared: wiki escapes before [ ] { } | dropped, CR LF and CR as LF, runs of spaces and tabs as one space,
+ * spaces around line ends and at both ends trimmed (Jira and editors change these freely).
+ */
+export function normalizeCommentText(text: string): string {
+  return text
+    .replace(/\\([[\]{}|])/g, '$1')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .trim();
+}
+
 /**
  * ensure_comment → {created}. Reads every comment; with a `marker`, one containing the marker means done
  * (the marker is appended on a new line when the body lacks it, so the comment it adds is found next time);
- * without one, a comment with the same text means done.
+ * without one, a comment with the same text means done. Both compare normalised text (normalizeCommentText).
+ * On Data Center, where comment bodies are wiki markup, the marker is sent escaped so it does not render as a link.
  */
 export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   const body = requireString(cmd.params, 'body');
-  const marker = optionalString(cmd.params, 'marker') || undefined;
+  const marker = optionalString(cmd.params, 'marker')?.trim() || undefined;
   const api = JiraApi.for(ctx.client);
-  const texts = (await api.comments(key)).map((c) => api.decodeText(c.body));
-  const exists = marker ? texts.some((t) => t.includes(marker)) : texts.some((t) => t.trim() === body.trim());
+  const texts = (await api.comments(key)).map((c) => normalizeCommentText(api.decodeText(c.body)));
+  const exists = marker ? texts.some((t) => t.includes(normalizeCommentText(marker))) : texts.some((t) => t === normalizeCommentText(body));
   if (exists) return { created: false };
-  await api.addComment(key, marker && !body.includes(marker) ? `${body}\n${marker}` : body);
+  let text = marker && !body.includes(marker) ? `${body}\n${marker}` : body;
+  if (marker && api.flavor === 'dc') text = text.split(marker).join(escapeWikiMarker(marker));
+  await api.addComment(key, text);
   return { created: true };
 }

@@ -1,4 +1,4 @@
-import { CommandStopped, RetryLater } from '../command-failure.js';
+import { CommandFailure, CommandStopped, RetryLater } from '../command-failure.js';
 import { JiraHttpError } from '../jira-client.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
 import { sleep as realSleep } from '../sleep.js';
@@ -7,14 +7,30 @@ import type { CommandResult, ExecutorContext } from './context.js';
 import { optionalObject, optionalString, requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
 
-/** Characters with a meaning in Jira's text search (Lucene); they are replaced by spaces in the `~` phrase. */
+/** Characters with a meaning in Jira's text search (Lucene): escaped with a backslash in the `~` phrase. */
 const TEXT_SEARCH_SPECIALS = /[+\-&|!(){}[\]^~*?\\:"'/]/g;
 
-/** JQL for possible duplicates: a phrase search on the summary (fuzzy in Jira; the caller compares exactly). */
-export function duplicateSearchJql(project: string, summary: string): string {
-  const phrase = summary.replace(TEXT_SEARCH_SPECIALS, ' ').replace(/\s+/g, ' ').trim();
-  const projectClause = `project = "${project.replace(/["\\]/g, '\\$&')}"`;
-  return phrase ? `${projectClause} AND summary ~ "\\"${phrase}\\"" ORDER BY created ASC` : `${projectClause} ORDER BY created ASC`;
+/** Minutes added to a create attempt's age when bounding the search: the agent's and Jira's clocks may differ. */
+export const ATTEMPT_MARGIN_MINUTES = 5;
+
+/** Pages of 50 the duplicate search reads before giving up (1000 similar summaries). */
+export const DUPLICATE_SEARCH_MAX_PAGES = 20;
+
+/** A JQL string literal: backslashes and double quotes escaped. */
+const jqlString = (text: string): string => `"${text.replace(/["\\]/g, '\\$&')}"`;
+
+/**
+ * JQL for possible duplicates: a phrase search on the summary (fuzzy in Jira; the caller compares exactly).
+ * Lucene's special characters are escaped, not dropped, so a summary made only of them still has its clause.
+ * `sinceMinutes`: only issues created in the last that many minutes, newest first (a create attempt's own
+ * issue); else every issue of the project, oldest first. The bound is relative ("-15m"), so Jira's time zone
+ * for the user does not shift it.
+ */
+export function duplicateSearchJql(project: string, summary: string, sinceMinutes?: number): string {
+  const phrase = summary.replace(/\s+/g, ' ').trim().replace(TEXT_SEARCH_SPECIALS, '\\$&');
+  const clauses = [`project = ${jqlString(project)}`, `summary ~ ${jqlString(`"${phrase}"`)}`];
+  if (sinceMinutes !== undefined) clauses.push(`created >= "-${sinceMinutes}m"`);
+  return `${clauses.join(' AND ')} ORDER BY created ${sinceMinutes === undefined ? 'ASC' : 'DESC'}`;
 }
 
 /** Answers to POST /issue after which Jira may still have created the issue. */
@@ -28,13 +44,15 @@ export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
  * 1. The journal: a key created by an earlier delivery of this command wins (Jira search is eventually
  *    consistent, so a just-created issue may not be found yet) — if it was journaled for the same summary and
  *    project (a new hub database reuses command ids); so does a create attempt below.
- * 2. A duplicate search in the project, comparing summaries exactly (after trimming) on the client; the oldest wins.
- * 3. If the journal holds a create attempt for this command (a POST /issue was sent but its answer, the key,
- *    never recorded: e.g. a network error after Jira created the issue) and search found nothing, search
- *    again after each of `createRecheckDelaysMs` (the index may not hold the new issue yet) before creating.
- *    An issue found then is taken as the one the lost POST created: its key is journaled and reported with
- *    `created: true` (likewise when the first search already finds it). Without an attempt, a found issue
- *    is someone else's: `created: false`.
+ * 2. If the journal holds a create attempt for this command (a POST /issue was sent but its answer, the key,
+ *    never recorded: e.g. a network error after Jira created the issue): a search bounded by the attempt's
+ *    time (minus ATTEMPT_MARGIN_MINUTES), newest first; an exact match is the issue the lost POST created:
+ *    its key is journaled and reported with `created: true`.
+ * 3. A duplicate search in the project, oldest first, comparing summaries exactly (after trimming) on the
+ *    client; the oldest match is someone else's: `created: false`. A search that reads
+ *    DUPLICATE_SEARCH_MAX_PAGES pages without a decision fails the command (nothing is created).
+ *    With an attempt and no match, the bounded search runs again after each of `createRecheckDelaysMs` (the
+ *    index may not hold the new issue yet) before creating.
  * 4. Journal the create attempt, create, then record the key in the journal at once (clearing the attempt).
  *    A 500/502/504 answer is taken as a lost answer: search again as in 3; an issue found is the one created,
  *    else RetryLater (the loop runs the command again like after an outage, bounded; never `failed` at once).
@@ -52,13 +70,12 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   const api = JiraApi.for(ctx.client);
 
   const attempt = ctx.journal.createAttemptFor(cmd.id, origin);
-  let duplicate = await findDuplicate(api, ctx.project, summary);
-  if (!duplicate && attempt) duplicate = await recheck(api, ctx, summary, attempt.at);
-  if (duplicate) {
-    if (!attempt) return { key: duplicate.key, created: false };
-    ctx.journal.recordCreated(cmd.id, duplicate.key, origin);
-    return { key: duplicate.key, created: true };
-  }
+  const ours = attempt ? await findDuplicate(api, ctx.project, summary, attempt.at) : undefined;
+  if (ours) return journaled(ctx, cmd.id, ours.key, origin);
+  const other = await findDuplicate(api, ctx.project, summary);
+  if (other) return { key: other.key, created: false };
+  const late = attempt ? await recheck(api, ctx, summary, attempt.at) : undefined;
+  if (late) return journaled(ctx, cmd.id, late.key, origin);
 
   const fields: Record<string, unknown> = {
     project: { key: ctx.project },
@@ -66,7 +83,7 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     summary,
   };
   if (description) fields.description = api.encodeText(description);
-  if (parent) fields.parent = { key: parent };
+  if (parent) Object.assign(fields, await parentFields(api, ctx.project, issueType, parent));
   for (const [name, value] of Object.entries(extra)) {
     const field = await resolveField(api, name);
     fields[field.id] = encodeValue(api, field, value);
@@ -88,9 +105,41 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   return { key: created.key, created: true };
 }
 
-async function findDuplicate(api: JiraApi, project: string, summary: string): Promise<JiraIssue | undefined> {
-  const candidates = await api.search(duplicateSearchJql(project, summary), ['summary', 'created'], 20);
-  return candidates.find((issue) => typeof issue.fields.summary === 'string' && issue.fields.summary.trim() === summary);
+/**
+ * How a new issue names its parent. Cloud: `parent` for sub-tasks and epics alike. Data Center: `parent` only for a
+ * sub-task type (per the project's issue types); any other type goes into its epic through the Epic Link field
+ * (found by its schema), as DC refuses `parent` there.
+ */
+async function parentFields(api: JiraApi, project: string, issueType: string, parent: string): Promise<Record<string, unknown>> {
+  if (api.flavor === 'cloud') return { parent: { key: parent } };
+  const type = (await api.projectIssueTypes(project)).find((t) => t.name.trim().toLowerCase() === issueType.trim().toLowerCase());
+  const epicLink = type?.subtask ? null : await api.epicLinkFieldId();
+  return epicLink ? { [epicLink]: parent } : { parent: { key: parent } };
+}
+
+function journaled(ctx: ExecutorContext, commandId: number, key: string, origin: { summary: string; project: string }): CommandResult {
+  ctx.journal.recordCreated(commandId, key, origin);
+  return { key, created: true };
+}
+
+/**
+ * The first issue of the search whose summary equals `summary` exactly (after trimming): oldest first, or with
+ * `attemptAt` newest first among those created since then (minus the margin). Pages are read until a match;
+ * DUPLICATE_SEARCH_MAX_PAGES pages without one and without the end fail the command rather than risk a duplicate.
+ */
+async function findDuplicate(api: JiraApi, project: string, summary: string, attemptAt?: string): Promise<JiraIssue | undefined> {
+  const sinceMinutes = attemptAt === undefined ? undefined : Math.max(0, Math.ceil((Date.now() - Date.parse(attemptAt)) / 60_000)) + ATTEMPT_MARGIN_MINUTES;
+  let seen = 0;
+  for await (const page of api.searchPages(duplicateSearchJql(project, summary, sinceMinutes), ['summary', 'created'], DUPLICATE_SEARCH_MAX_PAGES)) {
+    const match = page.issues.find((issue) => typeof issue.fields.summary === 'string' && issue.fields.summary.trim() === summary);
+    if (match) return match;
+    seen += page.issues.length;
+    if (page.last) return undefined;
+  }
+  throw new CommandFailure(
+    `поиск дубликата не завершён: просмотрено ${seen} задач проекта ${project} с похожим названием, точного совпадения среди них нет, а Jira нашла больше; ` +
+      `задача не создана, чтобы не завести дубликат — уточните название или создайте задачу вручную`,
+  );
 }
 
 /** Searches again after each configured wait (honouring the stop signal); the issue found, or undefined. */
@@ -106,7 +155,7 @@ async function recheck(api: JiraApi, ctx: ExecutorContext, summary: string, atte
   for (const delay of delays) {
     await sleep(delay, ctx.stopSignal);
     if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время повторного поиска созданной задачи');
-    const found = await findDuplicate(api, ctx.project, summary);
+    const found = await findDuplicate(api, ctx.project, summary, attemptedAt);
     if (found) return found;
   }
   return undefined;

@@ -1,39 +1,88 @@
 import { CommandFailure } from '../command-failure.js';
-import { JiraApi, type JiraSprint } from '../jira-api.js';
+import { JiraApi, type JiraBoard, type JiraSprint } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
 
+interface Candidate {
+  sprint: JiraSprint;
+  board: JiraBoard;
+}
+
 /**
- * ensure_sprint → {sprint_id}. Finds the sprint by exact name among the active and future sprints of the
- * scrum and simple boards of the issue's project (kanban boards have no sprints and are not asked; a sprint
- * shared by several boards counts once); none or several → failed.
- * Moving an issue to the sprint it is in already changes nothing in Jira, so no read comes first.
+ * ensure_sprint → {sprint_id} (SPEC 4 as amended). Finds the sprint by exact name among the active and future
+ * sprints of the scrum and simple boards of the issue's project — only the board named by `board` (its name or
+ * id) when given (kanban boards have no sprints and are not asked; a sprint shared by several boards counts once).
+ * Fails clearly, before any write: no such sprint (naming a closed one of that name: Jira refuses to move issues
+ * into a closed sprint), several (each candidate as «board»: «sprint» (id)), an unknown board, and a sub-task
+ * (Jira moves sub-tasks only with their parent). Moving an issue to the sprint it is in already changes nothing.
  */
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   const name = requireString(cmd.params, 'sprint').trim();
+  const boardParam = cmd.params.board;
+  if (boardParam !== undefined && boardParam !== null && !(typeof boardParam === 'number' || (typeof boardParam === 'string' && boardParam.trim() !== ''))) {
+    throw new CommandFailure('неверный параметр «board»: ожидается название доски или её id');
+  }
   const project = /^(.+)-\d+$/.exec(key)?.[1] ?? ctx.project;
   const api = JiraApi.for(ctx.client);
 
-  const found = new Map<number, JiraSprint>();
-  for (const board of await api.boards(project)) {
-    if (board.type?.toLowerCase() === 'kanban') continue; // no sprints: asking costs a call and a 400
+  const issue = await api.getIssue(key, ['issuetype', 'parent']);
+  const issueType = issue.fields.issuetype as { name?: string; subtask?: boolean } | undefined;
+  if (issueType?.subtask) {
+    const parent = (issue.fields.parent as { key?: string } | undefined)?.key;
+    throw new CommandFailure(
+      `${key} — подзадача («${issueType.name ?? 'Sub-task'}»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей${parent ? ` ${parent}` : ''}`,
+    );
+  }
+
+  const boards = pickBoards((await api.boards(project)).filter((b) => b.type?.toLowerCase() !== 'kanban'), boardParam as string | number | undefined, project);
+  const open = await candidates(api, boards, name, 'active,future');
+  if (open.length === 0) {
+    const closed = await candidates(api, boards, name, 'closed');
+    if (closed.length > 0) throw new CommandFailure(`спринт «${name}» закрыт (${describe(closed)}): Jira не переносит задачи в закрытый спринт`);
+    const where = boardParam === undefined || boardParam === null ? `досок проекта ${project}` : `доски «${boards[0]!.name}»`;
+    throw new CommandFailure(`спринт «${name}» не найден среди активных и будущих спринтов ${where}`);
+  }
+  if (open.length > 1) {
+    throw new CommandFailure(`спринт «${name}» неоднозначен: в проекте ${project} несколько таких спринтов — ${describe(open)}; укажите доску в параметре board`);
+  }
+  const sprint = open[0]!.sprint;
+  await api.moveToSprint(sprint.id, [key]);
+  return { sprint_id: sprint.id };
+}
+
+/** The boards to search: all, or the one `board` names (by id, or by name case-insensitively). */
+function pickBoards(boards: JiraBoard[], board: string | number | undefined | null, project: string): JiraBoard[] {
+  if (board === undefined || board === null) return boards;
+  const wanted = String(board).trim();
+  const found = boards.filter((b) => String(b.id) === wanted || b.name.trim().toLowerCase() === wanted.toLowerCase());
+  const byId = found.filter((b) => String(b.id) === wanted);
+  if (byId.length === 1) return byId;
+  if (found.length === 1) return found;
+  const list = boards.map((b) => `«${b.name}» (id ${b.id})`).join(', ') || 'нет';
+  if (found.length === 0) throw new CommandFailure(`доска «${wanted}» не найдена среди досок проекта ${project} со спринтами: ${list}`);
+  throw new CommandFailure(`доска «${wanted}» неоднозначна: в проекте ${project} несколько досок с таким названием — ${found.map((b) => `id ${b.id}`).join(', ')}; укажите id`);
+}
+
+async function candidates(api: JiraApi, boards: JiraBoard[], name: string, states: string): Promise<Candidate[]> {
+  const found = new Map<number, Candidate>();
+  for (const board of boards) {
     let sprints: JiraSprint[];
     try {
-      sprints = await api.sprints(board.id, 'active,future');
+      sprints = await api.sprints(board.id, states);
     } catch (error) {
       // `simple` boards of Cloud team-managed projects have sprints too, when the feature is on. A board
       // without sprints (simple with sprints off, or a kanban one of an unexpected type) answers 400.
       if (error instanceof JiraHttpError && error.status === 400) continue;
       throw error;
     }
-    for (const sprint of sprints) if (sprint.name.trim() === name) found.set(sprint.id, sprint);
+    for (const sprint of sprints) if (sprint.name.trim() === name && !found.has(sprint.id)) found.set(sprint.id, { sprint, board });
   }
-  if (found.size === 0) throw new CommandFailure(`спринт «${name}» не найден среди активных и будущих спринтов досок проекта ${project}`);
-  if (found.size > 1) throw new CommandFailure(`спринт «${name}» неоднозначен: в проекте ${project} несколько таких спринтов (id ${[...found.keys()].join(', ')})`);
-  const sprint = [...found.values()][0]!;
-  await api.moveToSprint(sprint.id, [key]);
-  return { sprint_id: sprint.id };
+  return [...found.values()];
+}
+
+function describe(list: Candidate[]): string {
+  return list.map((c) => `«${c.board.name}»: «${c.sprint.name}» (id ${c.sprint.id})`).join(', ');
 }

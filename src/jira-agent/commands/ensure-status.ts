@@ -11,6 +11,29 @@ export function pickTransition(transitions: JiraTransition[], step: string): Jir
   return transitions.find((t) => same(t.to.name, step)) ?? transitions.find((t) => same(t.name, step));
 }
 
+/** Resolutions taken, in this order, for a transition screen that requires one (else the first Jira offers). */
+const PREFERRED_RESOLUTIONS = ['done', 'fixed', 'готово', 'решено', 'выполнено'];
+
+/**
+ * Values for the required fields of a transition's screen that have no default (Resolution on Done, as real
+ * workflows have): `resolution` gets Done / Fixed (else the first offered); any other required field fails the
+ * command clearly, naming it, before the transition is tried.
+ */
+export function requiredTransitionFields(transition: JiraTransition): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [id, meta] of Object.entries(transition.fields ?? {})) {
+    if (!meta.required || meta.hasDefaultValue) continue;
+    const offered = meta.allowedValues ?? [];
+    if (id === 'resolution' && offered.length > 0) {
+      const pick = PREFERRED_RESOLUTIONS.map((name) => offered.find((v) => v.name?.trim().toLowerCase() === name)).find(Boolean) ?? offered[0]!;
+      fields.resolution = pick.name ? { name: pick.name } : { id: pick.id };
+      continue;
+    }
+    throw new CommandFailure(`переход «${transition.name}» требует заполнить поле «${meta.name ?? id}» (${id}); агент заполняет только резолюцию — уберите поле с экрана перехода или сделайте переход вручную`);
+  }
+  return fields;
+}
+
 /**
  * ensure_status → {from, to}. Walks `path` from the current status: steps up to the current status are
  * skipped (so a re-delivery does nothing), then each step re-reads the available transitions.
@@ -32,7 +55,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
       const offered = transitions.map((t) => `«${t.name}» → «${t.to.name}»`).join(', ') || 'нет';
       throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
     }
-    await api.transition(key, transition.id);
+    await api.transition(key, transition.id, requiredTransitionFields(transition));
     current = transition.to.name;
   }
   return { from, to: current };

@@ -33,7 +33,8 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
     else ctx.log?.(`refresh: field «${name}» from settings is not in Jira; left out`);
   }
   const sprintFieldId = await api.sprintFieldId(); // after the lookup above, which may have re-read the field list
-  const fields = [...REFRESH_FIELDS, ...(sprintFieldId ? [sprintFieldId] : []), ...custom.map((f) => f.id)];
+  const epicLinkId = api.flavor === 'dc' ? await api.epicLinkFieldId() : null; // DC: an epic is the Epic Link's, not `parent`
+  const fields = [...REFRESH_FIELDS, ...(sprintFieldId ? [sprintFieldId] : []), ...(epicLinkId ? [epicLinkId] : []), ...custom.map((f) => f.id)];
 
   const { keys, jql } = cmd.params;
   let issues: JiraIssue[];
@@ -47,7 +48,7 @@ export async function refresh(cmd: AgentCommand, ctx: ExecutorContext): Promise<
   }
 
   const result: CommandResult = {
-    issues: issues.map((issue) => toHubIssue(api, issue, sprintFieldId, custom)),
+    issues: issues.map((issue) => toHubIssue(api, issue, sprintFieldId, custom, epicLinkId)),
     links: uniqueLinks(issues.flatMap(linksOf)),
   };
   if (missing) result.missing_keys = missing;

@@ -22,6 +22,9 @@ const nullableString: Check = (v) => (v === null || typeof v === 'string' ? null
 const key: Check = (v) => (isKey(v) ? null : 'нужен ключ Jira (ABC-123) или временный ключ (new:N)');
 const tempKey: Check = (v) => (isTempKey(v) ? null : 'нужен временный ключ вида new:N');
 const object: Check = (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? null : 'нужен объект');
+/** ensure_sprint's board: a board name (non-blank) or a board id (a positive whole number, or its digits). */
+const boardRef: Check = (v) =>
+  (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужно название доски или её id (целое больше 0)';
 const stringArray: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'нужен массив строк');
 
 function isCalendarDate(v: string): boolean {
@@ -64,7 +67,7 @@ const RULES: Record<Exclude<CommandType, 'ensure_fields' | 'refresh'>, Record<st
     target: { check: key, required: true },
     link_type: { check: nonEmptyString, required: true },
   },
-  ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyString, required: true } },
+  ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyString, required: true }, board: { check: boardRef } },
   ensure_comment: { key: { check: key, required: true }, body: { check: nonEmptyString, required: true }, marker: { check: nonEmptyString } },
 };
 

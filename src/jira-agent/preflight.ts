@@ -1,0 +1,150 @@
+import { ambiguousFieldText } from './field-values.js';
+import { JiraApi, type JiraBoard } from './jira-api.js';
+import { JiraHttpError, JiraNetworkError, type JiraClient } from './jira-client.js';
+import type { AgentSettings } from './types.js';
+
+/** One line of the pre-flight checklist. */
+export interface CheckLine {
+  ok: boolean;
+  text: string;
+  /** About the hub rather than Jira: at agent start a hub that does not answer yet does not stop the agent (the loop waits for it). */
+  hub?: boolean;
+}
+
+/** The project permissions the agent's commands need (GET /mypermissions keys), with what they are for. */
+export const NEEDED_PERMISSIONS: ReadonlyArray<[string, string]> = [
+  ['BROWSE_PROJECTS', 'просмотр проекта и задач'],
+  ['CREATE_ISSUES', 'создание задач (ensure_issue)'],
+  ['EDIT_ISSUES', 'изменение полей (ensure_fields)'],
+  ['TRANSITION_ISSUES', 'смена статуса (ensure_status)'],
+  ['LINK_ISSUES', 'связи между задачами (ensure_link)'],
+  ['ADD_COMMENTS', 'комментарии (ensure_comment)'],
+  ['SCHEDULE_ISSUES', 'планирование: спринты и сроки (ensure_sprint, duedate)'],
+];
+
+export interface PreflightOptions {
+  jira: JiraClient;
+  project: string;
+  /** The hub's settings (link types, fields), or why they could not be read. */
+  settings: AgentSettings | { error: string };
+}
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The pre-flight checks (issue 12), read-only: nothing is written to Jira. Credentials valid (GET /myself),
+ * the project (GET /project/{key}) and its issue types, the permissions the commands need (GET /mypermissions),
+ * each link type of settings `link_types` (GET /issueLinkType), each name of settings `fields` resolving to
+ * exactly one field (GET /field), the boards of the project and their sprints readable (Agile API).
+ * A failure that makes the following checks meaningless (Jira unreachable, credentials refused, no project) ends
+ * the list there. Missing credentials are checked before (see credentialProblems): the agent never runs anonymously.
+ */
+export async function preflight(options: PreflightOptions): Promise<CheckLine[]> {
+  const { jira, project } = options;
+  const api = JiraApi.for(jira);
+  const lines: CheckLine[] = [];
+  const ok = (text: string): void => void lines.push({ ok: true, text });
+  const fail = (text: string): void => void lines.push({ ok: false, text });
+
+  try {
+    const me = await jira.api<{ displayName?: string; accountId?: string; name?: string; emailAddress?: string }>('GET', '/myself');
+    ok(`вход в Jira: ${me.displayName ?? me.name ?? me.accountId ?? 'пользователь'}${me.emailAddress ? ` <${me.emailAddress}>` : ''}`);
+  } catch (error) {
+    if (error instanceof JiraNetworkError) fail(`Jira недоступна: ${error.message}`);
+    else if (error instanceof JiraHttpError && (error.status === 401 || error.status === 403)) fail(`Jira не принимает учётные данные (HTTP ${error.status}: ${error.jiraMessage}) — проверьте токен и адрес`);
+    else fail(`вход в Jira не удался: ${reason(error)}`);
+    return lines;
+  }
+
+  if ('error' in options.settings) lines.push({ ok: false, hub: true, text: `настройки хаба не прочитаны (${options.settings.error}): типы связей и поля не проверены` });
+
+  try {
+    const types = await api.projectIssueTypes(project);
+    ok(`проект ${project} найден; типы задач: ${types.map((t) => t.name).join(', ') || 'нет'}`);
+  } catch (error) {
+    fail(error instanceof JiraHttpError && error.status === 404 ? `проект ${project} не найден или не виден этому пользователю (HTTP 404) — проверьте JIRA_PROJECT и права` : `проект ${project} не прочитан: ${reason(error)}`);
+    return lines;
+  }
+
+  try {
+    const answer = await jira.api<{ permissions: Record<string, { havePermission?: boolean }> }>('GET', '/mypermissions', {
+      query: { projectKey: project, permissions: NEEDED_PERMISSIONS.map(([key]) => key).join(',') },
+    });
+    for (const [key, what] of NEEDED_PERMISSIONS) {
+      if (answer.permissions[key]?.havePermission) ok(`право ${key}: ${what}`);
+      else fail(`нет права ${key} в проекте ${project}: ${what} — выдайте его пользователю агента в схеме прав проекта`);
+    }
+  } catch (error) {
+    fail(`права в проекте ${project} не прочитаны: ${reason(error)}`);
+  }
+
+  if (!('error' in options.settings)) {
+    await checkLinkTypes(api, options.settings, lines);
+    await checkFields(api, options.settings, lines);
+  }
+  await checkBoards(api, project, lines);
+  return lines;
+}
+
+async function checkLinkTypes(api: JiraApi, settings: AgentSettings, lines: CheckLine[]): Promise<void> {
+  const wanted = Object.entries(settings.link_types ?? {});
+  if (wanted.length === 0) return;
+  let known;
+  try {
+    known = await api.linkTypes();
+  } catch (error) {
+    lines.push({ ok: false, text: `типы связей не прочитаны: ${reason(error)}` });
+    return;
+  }
+  for (const [alias, name] of wanted) {
+    const type = known.find((t) => t.name.trim().toLowerCase() === name.trim().toLowerCase());
+    lines.push(
+      type
+        ? { ok: true, text: `тип связи «${name}» (${alias}): ${type.outward} / ${type.inward}` }
+        : { ok: false, text: `тип связи «${name}» (${alias}) из настроек хаба в Jira не найден; есть: ${known.map((t) => t.name).join(', ') || 'нет'}` },
+    );
+  }
+}
+
+async function checkFields(api: JiraApi, settings: AgentSettings, lines: CheckLine[]): Promise<void> {
+  for (const name of settings.fields ?? []) {
+    try {
+      const found = await api.lookupField(name);
+      if (!found) lines.push({ ok: false, text: `поле «${name}» из настроек хаба в Jira не найдено` });
+      else if ('ambiguous' in found) lines.push({ ok: false, text: ambiguousFieldText(name, found.ambiguous) });
+      else if (/^customfield_\d+$/.test(name) && !(await api.fieldMeta(name))) lines.push({ ok: false, text: `поле ${name} из настроек хаба в Jira не найдено` });
+      else lines.push({ ok: true, text: `поле «${name}» → ${found.id}` });
+    } catch (error) {
+      lines.push({ ok: false, text: `поле «${name}» не проверено: ${reason(error)}` });
+    }
+  }
+}
+
+async function checkBoards(api: JiraApi, project: string, lines: CheckLine[]): Promise<void> {
+  let boards: JiraBoard[];
+  try {
+    boards = (await api.boards(project)).filter((b) => b.type?.toLowerCase() !== 'kanban');
+  } catch (error) {
+    lines.push({ ok: false, text: `доски проекта ${project} не прочитаны: ${reason(error)}` });
+    return;
+  }
+  if (boards.length === 0) {
+    lines.push({ ok: true, text: `досок со спринтами в проекте ${project} нет: команды ensure_sprint будут завершаться ошибкой` });
+    return;
+  }
+  for (const board of boards) {
+    try {
+      const sprints = await api.sprints(board.id, 'active,future');
+      lines.push({ ok: true, text: `доска «${board.name}» (id ${board.id}): активных и будущих спринтов ${sprints.length}` });
+    } catch (error) {
+      if (error instanceof JiraHttpError && error.status === 400) lines.push({ ok: true, text: `доска «${board.name}» (id ${board.id}): без спринтов` });
+      else lines.push({ ok: false, text: `спринты доски «${board.name}» (id ${board.id}) не прочитаны: ${reason(error)}` });
+    }
+  }
+}
+
+/** The checklist as printed: a title, one ✓/✗ line each, and a verdict. */
+export function formatChecklist(title: string, lines: CheckLine[]): string {
+  const failed = lines.filter((l) => !l.ok).length;
+  return [title, ...lines.map((l) => `${l.ok ? '✓' : '✗'} ${l.text}`), failed === 0 ? 'Итог: всё в порядке' : `Итог: проблем ${failed} — агент с такими настройками работать не сможет`].join('\n');
+}
