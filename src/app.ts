@@ -12,6 +12,7 @@ import { HubLogger } from './common/hub-logger.js';
 import { hasBody } from './common/request-body.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
+import { assertWritableDatabase } from './database/writable.js';
 
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
@@ -80,6 +81,8 @@ export interface AppOptions {
 
 /** The hub as an initialized (not yet listening) Nest application: migrations have run. */
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
+  // Before Nest starts: a read-only database folder is one clear line, not a logged stack trace.
+  assertWritableDatabase(config.dbPath);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
