@@ -91,6 +91,10 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     forceCloseConnections: true,
     logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
+  // The agent's path stays lean (SPEC 6): no ETag hashing of every JSON answer (nothing here is
+  // cached by validators), no X-Powered-By header.
+  app.set('etag', false);
+  app.disable('x-powered-by');
   app.use(jsonBodiesOnly);
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));

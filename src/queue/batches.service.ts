@@ -36,7 +36,7 @@ export class BatchesService {
       await this.checkAgainstState(m, commands);
       const id = await insertBatch(m, { title: dto.title.trim(), author: dto.author?.trim() || caller, commands: withTailRefresh(commands) }, this.clock.iso());
       return this.view(m, id);
-    });
+    }, 'bulk'); // behind the agent's claims and reports (Db's lanes)
     this.events.workAvailable();
     return view;
   }
