@@ -14,6 +14,7 @@ import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/request-body.js';
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
+import { assertWritableDatabase } from './database/writable.js';
 
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
@@ -88,6 +89,8 @@ export interface AppOptions {
 
 /** The hub as an initialized (not yet listening) Nest application: migrations have run. */
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
+  // Before Nest starts: a read-only database folder is one clear line, not a logged stack trace.
+  assertWritableDatabase(config.dbPath);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
@@ -98,6 +101,10 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   });
   app.getHttpServer().on('clientError', answerClientError);
   app.use(app.get(Meter).httpTimer());
+  // The agent's path stays lean (SPEC 6): no ETag hashing of every JSON answer (nothing here is
+  // cached by validators), no X-Powered-By header.
+  app.set('etag', false);
+  app.disable('x-powered-by');
   app.use(jsonBodiesOnly);
   app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));

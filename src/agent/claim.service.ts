@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { AgentInfo } from '../queue/agent-status.store.js';
 import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
@@ -10,7 +11,8 @@ type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number }
 /**
  * A claim with the long poll of SPEC 6.2: claim; while nothing and time left, wait for new work and
  * claim again. When the time passes it claims once more (an auto-refresh may have come due meanwhile);
- * a closed connection or a shutdown answers with what it has, and nothing more is handed out.
+ * a closed connection or a shutdown answers with what it has, and nothing more is handed out. The
+ * deadline is on the hub's `Clock`, as every other time of the hub.
  */
 @Injectable()
 export class ClaimService implements BeforeApplicationShutdown {
@@ -21,12 +23,13 @@ export class ClaimService implements BeforeApplicationShutdown {
     private readonly waiters: Waiters,
     private readonly settings: SettingsService,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    private readonly clock: Clock,
   ) {}
 
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
     // Shutting down: nothing more is handed out (the answer could be cut, and the delivery wasted).
     if (this.waiters.closed) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
-    const run = this.poll(info, Date.now() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
+    const run = this.poll(info, this.clock.now().getTime() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
     this.active.add(run);
     void run.finally(() => this.active.delete(run)).catch(() => undefined);
     return run;
@@ -36,8 +39,8 @@ export class ClaimService implements BeforeApplicationShutdown {
     for (;;) {
       const ticket = this.waiters.ticket();
       const answer = await this.delivery.claim(info, () => this.waiters.closed || Boolean(signal?.aborted));
-      if (answer.command || Date.now() >= deadline || signal?.aborted) return answer;
-      if ((await this.waiters.wait(deadline - Date.now(), ticket, signal)) === 'closed') return answer;
+      if (answer.command || this.clock.now().getTime() >= deadline || signal?.aborted) return answer;
+      if ((await this.waiters.wait(deadline - this.clock.now().getTime(), ticket, signal)) === 'closed') return answer;
     }
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { QueueEvents } from '../queue/queue.events.js';
 import { SettingsService } from '../settings/settings.service.js';
 
@@ -8,7 +9,7 @@ export type WaitOutcome = 'woken' | 'timeout' | 'closed';
 /**
  * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work may be
  * there (a batch was queued, or the settings changed: an auto-refresh may be due), its time passes,
- * its connection closes, or the hub shuts down.
+ * its connection closes, or the hub shuts down. Its time is the hub's `Clock`'s.
  *
  * A claim takes a `ticket` before it looks at the queue and waits with it: a wake-up that came in
  * between (after its transaction, before its wait began) ends the wait at once instead of being lost.
@@ -19,7 +20,11 @@ export class Waiters {
   private wakes = 0;
   private isClosed = false;
 
-  constructor(events: QueueEvents, settings: SettingsService) {
+  constructor(
+    events: QueueEvents,
+    settings: SettingsService,
+    private readonly clock: Clock,
+  ) {
     events.onWork(() => this.wakeAll());
     settings.onChange(() => this.wakeAll());
   }
@@ -44,13 +49,13 @@ export class Waiters {
     if (ms <= 0) return Promise.resolve('timeout');
     return new Promise((resolve) => {
       const finish = (outcome: WaitOutcome) => {
-        clearTimeout(timer);
+        cancel();
         signal?.removeEventListener('abort', onAbort);
         this.waiting.delete(finish);
         resolve(outcome);
       };
       const onAbort = () => finish('closed');
-      const timer = setTimeout(() => finish('timeout'), ms);
+      const cancel = this.clock.after(ms, () => finish('timeout'));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.add(finish);
     });

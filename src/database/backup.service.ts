@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Clock } from '../common/clock.js';
@@ -15,10 +16,18 @@ export function byAge(a: string, b: string): number {
   return ta === tb ? Number(ia) - Number(ib) : ta < tb ? -1 : 1;
 }
 
+/** A failure's text for the log: never `[object Object]`. */
+export function reasonOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'object' && err !== null) return JSON.stringify(err);
+  return String(err);
+}
+
 /**
  * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
  * transaction has committed, in a worker thread (a large database must not stall other requests);
- * a failure is logged and kept as a warning for GET /agent, never thrown.
+ * a failure is logged with its reason and kept as a warning for GET /agent, never thrown, and
+ * leaves no file under a copy's name (sqlite-copy.ts writes a partial name and renames).
  */
 @Injectable()
 export class BackupService {
@@ -33,6 +42,17 @@ export class BackupService {
     private readonly meter: Meter,
   ) {
     this.file = databaseFile(config.dbPath);
+  }
+
+  /**
+   * Whether a batch has its copy (SPEC 3.2 as amended): false when the hub died between the claim's
+   * commit and the end of the copy, or the copy failed. Always true for an in-memory database.
+   */
+  hasCopy(batchId: number): boolean {
+    if (!this.file) return true;
+    const folder = backupsFolder(this.file);
+    const suffix = `-batch-${batchId}.sqlite`;
+    return existsSync(folder) && readdirSync(folder).some((n) => n.endsWith(suffix) && BATCH_BACKUP.test(n));
   }
 
   /** The last failed copy, until a later copy succeeds. */
@@ -73,7 +93,7 @@ export class BackupService {
       this.logger.log(`copied the database to ${target} before batch ${batchId} writes`);
       return target;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = reasonOf(err);
       this.failure = { at: this.clock.iso(), batchId, message };
       this.meter.backup('failed');
       this.logger.error(`backup before batch ${batchId} failed: ${message}`);
@@ -81,9 +101,14 @@ export class BackupService {
     }
   }
 
-  /** Keeps the newest `keep` batch copies; schema copies are never rotated. */
+  /**
+   * Keeps the newest `keep` batch copies; schema copies are never rotated. Partial copies left by a
+   * crash go too (one copy runs at a time, and this one is whole by now).
+   */
   private async rotate(folder: string, keep: number): Promise<void> {
-    const copies = (await readdir(folder)).filter((n) => BATCH_BACKUP.test(n)).sort(byAge);
-    for (const old of copies.slice(0, Math.max(0, copies.length - keep))) await rm(join(folder, old), { force: true });
+    const names = await readdir(folder);
+    const copies = names.filter((n) => BATCH_BACKUP.test(n)).sort(byAge);
+    const partial = names.filter((n) => n.endsWith('.partial'));
+    for (const old of [...partial, ...copies.slice(0, Math.max(0, copies.length - keep))]) await rm(join(folder, old), { force: true });
   }
 }

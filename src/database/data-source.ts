@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
 import type { HubConfig } from '../common/config.js';
 import { AgentStatusEntity } from '../agent/agent-status.entity.js';
@@ -14,6 +12,7 @@ import { IdempotencyKeyEntity } from '../queue/idempotency-key.entity.js';
 import { SettingEntity } from '../settings/setting.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
+import { assertWritableDatabase } from './writable.js';
 
 export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteEntity, BatchEntity, CommandEntity, SyncRunEntity, AgentStatusEntity, DeliveryEntity, IdempotencyKeyEntity];
 
@@ -27,7 +26,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  */
 export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
   const file = databaseFile(config.dbPath);
-  if (file) mkdirSync(dirname(file), { recursive: true });
+  assertWritableDatabase(config.dbPath); // creates the folder; a read-only one is refused in one line
   return {
     type: 'better-sqlite3',
     database: file ?? IN_MEMORY,

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -22,36 +22,79 @@ export function stamp(date: Date): string {
 }
 
 /**
+ * Where a copy is written before it gets its name: a copy that fails half-way (a full disk) must
+ * leave nothing under a copy's name, which rotation would count and which would open as an empty
+ * database (SPEC 3.2). The suffix keeps it out of the backup name patterns; one left by a crash is
+ * swept by the next rotation (BackupService).
+ */
+export function partialName(target: string): string {
+  return `${target}.partial`;
+}
+
+/** Renames a finished partial copy to its name; a failed one is removed. */
+function settle(target: string, error: unknown): void {
+  if (error === undefined) return renameSync(partialName(target), target);
+  rmSync(partialName(target), { force: true });
+  throw error;
+}
+
+/**
  * A consistent copy of a database file through a separate read-only connection (`VACUUM INTO`):
  * it reads one snapshot, so writers on other connections neither disturb it nor are blocked by it.
+ * Written under a partial name and renamed when whole.
  */
 export function copyDatabaseFile(source: string, target: string): void {
   mkdirSync(dirname(target), { recursive: true });
-  const db = new Database(source, { readonly: true, fileMustExist: true });
+  let error: unknown;
   try {
-    db.prepare('VACUUM INTO ?').run(target);
-  } finally {
-    db.close();
+    const db = new Database(source, { readonly: true, fileMustExist: true });
+    try {
+      db.prepare('VACUUM INTO ?').run(partialName(target));
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    error = err;
   }
+  settle(target, error);
 }
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** The copy of `copyDatabaseFile`, run in a worker thread so that the hub keeps answering meanwhile. */
+/**
+ * The copy of `copyDatabaseFile`, run in a worker thread so that the hub keeps answering meanwhile.
+ * The worker answers with the failure's text: an error thrown across the thread boundary arrives as
+ * a plain object (which logs as `[object Object]`).
+ */
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
-try { db.prepare('VACUUM INTO ?').run(workerData.target); } finally { db.close(); }
-parentPort.postMessage('done');
+try {
+  const Database = require(workerData.driver);
+  const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
+  try { db.prepare('VACUUM INTO ?').run(workerData.target); } finally { db.close(); }
+  parentPort.postMessage({ ok: true });
+} catch (err) {
+  parentPort.postMessage({ ok: false, message: String(err && err.message || err), code: err && err.code });
+}
 `;
 
-export function copyDatabaseFileInBackground(source: string, target: string): Promise<void> {
-  mkdirSync(dirname(target), { recursive: true });
+/** Why a copy failed, with SQLite's or the system's code when there is one (SQLITE_FULL, ENOSPC). */
+export class CopyError extends Error {}
+
+function copyInWorker(source: string, target: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { eval: true, workerData: { driver: DRIVER, source, target } });
-    worker.once('message', () => resolve());
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the copy stopped with code ${code}`))));
+    worker.once('message', (m: { ok: boolean; message?: string; code?: string }) =>
+      m.ok ? resolve() : reject(new CopyError(m.code ? `${m.message} (${m.code})` : String(m.message))),
+    );
+    worker.once('error', (err) => reject(new CopyError(err instanceof Error ? err.message : JSON.stringify(err))));
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new CopyError(`the copy stopped with code ${code}`))));
   });
+}
+
+export async function copyDatabaseFileInBackground(source: string, target: string): Promise<void> {
+  mkdirSync(dirname(target), { recursive: true });
+  let error: unknown;
+  await copyInWorker(source, partialName(target)).catch((err: unknown) => (error = err));
+  settle(target, error);
 }

@@ -53,6 +53,6 @@ export class ImportService {
         hasLink: mirror.hasLink,
         hasIssue: (key) => mirror.issue(key) !== undefined,
       });
-    });
+    }, 'bulk');
   }
 }

@@ -79,7 +79,7 @@ export class BatchesService {
       if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
       if (!awaitingApproval) tx.afterCommit(() => this.events.workAvailable());
       return { view: await this.view(m, id), replayed: false };
-    });
+    }, 'bulk'); // behind the agent's claims and reports (Db's lanes)
     return out;
   }
 

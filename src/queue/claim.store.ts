@@ -18,7 +18,10 @@ export const AUTO_REFRESH_TITLE = 'Автообновление';
 
 export interface Claimed {
   command: CommandRow;
-  /** first delivery of the first command of a batch with writes: back the database up (SPEC 3.2) */
+  /**
+   * A delivery of the first command of a batch with writes: back the database up (SPEC 3.2) — at the
+   * first delivery, and at a re-delivery when the batch has no copy yet.
+   */
   backupBatchId: number | null;
 }
 
@@ -130,7 +133,8 @@ export async function claimInTransaction(
   const again = await redeliver(m, info, settings, iso, notes);
   if (again) {
     await setCurrent(m, again.id);
-    return { command: again, backupBatchId: null };
+    // The caller makes the copy only if the batch has none (SPEC 3.2: a copy lost to a crash).
+    return { command: again, backupBatchId: (await isFirstWriteOfBatch(m, again)) ? again.batch_id : null };
   }
   let next = await takeNext(m, info, settings, iso, notes);
   if (!next && (await autoRefreshDue(m, settings, now))) {

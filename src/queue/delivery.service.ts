@@ -73,7 +73,9 @@ export class DeliveryService {
         if (this.backups.busy()) return COPYING;
         settings = this.settings.get();
         const c = await claimInTransaction(m, info, settings, this.clock.now(), notes);
-        if (c?.backupBatchId != null) {
+        // The first delivery makes the copy; a re-delivery makes it only when the batch has none
+        // (the hub died between the claim's commit and the end of the copy, or the copy failed).
+        if (c?.backupBatchId != null && (c.command.deliveries === 1 || !this.backups.hasCopy(c.backupBatchId))) {
           const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
           tx.afterCommit(() => (copy = this.backups.beforeBatch(batchId, keep)));
         }

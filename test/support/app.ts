@@ -7,16 +7,30 @@ import { createApp } from '../../src/app.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig, type HubConfig } from '../../src/common/config.js';
 
-/** A clock that tests move by hand. */
+/** A clock that tests move by hand: its timers (the long poll's deadline) fire as it passes them. */
 export class TestClock extends Clock {
+  private timers: { at: number; fn: () => void }[] = [];
+
   constructor(private t = Date.parse('2026-11-30T10:00:00.000Z')) {
     super();
   }
   override now(): Date {
     return new Date(this.t);
   }
+  override after(ms: number, fn: () => void): () => void {
+    const timer = { at: this.t + ms, fn };
+    this.timers.push(timer);
+    return () => (this.timers = this.timers.filter((x) => x !== timer));
+  }
+  /** Timers waiting on this clock. */
+  get pending(): number {
+    return this.timers.length;
+  }
   advance(ms: number): void {
     this.t += ms;
+    const due = this.timers.filter((x) => x.at <= this.t).sort((a, b) => a.at - b.at);
+    this.timers = this.timers.filter((x) => x.at > this.t);
+    for (const x of due) x.fn();
   }
 }
 

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { Db } from './db.service.js';
+
+describe('Db lanes: the agent is not starved by batch creation', () => {
+  let ds: DataSource;
+  let db: Db;
+  beforeAll(async () => {
+    ds = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    await ds.query('CREATE TABLE t (v TEXT)');
+    db = new Db(ds);
+  });
+  afterAll(() => ds.destroy());
+
+  it('units run one at a time; a normal unit runs before bulk units that are still waiting, each lane in arrival order', async () => {
+    const order: string[] = [];
+    let inside = 0;
+    const unit = (name: string) => async () => {
+      expect(++inside).toBe(1);
+      await new Promise((r) => setImmediate(r));
+      order.push(name);
+      inside--;
+    };
+    const all = [
+      db.transaction(unit('bulk 1'), 'bulk'), // starts at once: nothing else waits
+      db.transaction(unit('bulk 2'), 'bulk'),
+      db.transaction(unit('bulk 3'), 'bulk'),
+      db.transaction(unit('claim 1')),
+      db.read(unit('read')),
+      db.transaction(unit('claim 2')),
+    ];
+    await Promise.all(all);
+    expect(order).toEqual(['bulk 1', 'claim 1', 'read', 'claim 2', 'bulk 2', 'bulk 3']);
+  });
+
+  it('the event loop runs between units: a request read meanwhile gets in before the bulk units still waiting', async () => {
+    const order: string[] = [];
+    // Units that only await the database (microtasks), as real ones do.
+    const unit = (name: string) => async (m: import('typeorm').EntityManager) => {
+      await m.query(`INSERT INTO t (v) VALUES (?)`, [name]);
+      order.push(name);
+    };
+    const bulk = [1, 2, 3, 4].map((i) => db.transaction(unit(`bulk ${i}`), 'bulk'));
+    // A claim that arrives from a socket while the first batch is written: an event-loop callback.
+    const claim = new Promise((resolve) => setImmediate(() => resolve(db.transaction(unit('claim')))));
+    await Promise.all([...bulk, claim]);
+    expect(order).toEqual(['bulk 1', 'claim', 'bulk 2', 'bulk 3', 'bulk 4']);
+    await db.transaction((m) => m.query('DELETE FROM t'));
+  });
+
+  it('a failed unit rolls back and the next one runs', async () => {
+    const failed = db.transaction(async (m) => {
+      await m.query(`INSERT INTO t (v) VALUES ('gone')`);
+      throw new Error('no');
+    }, 'bulk');
+    const next = db.transaction((m) => m.query(`INSERT INTO t (v) VALUES ('kept')`));
+    await expect(failed).rejects.toThrow('no');
+    await next;
+    expect(await db.read((m) => m.query('SELECT v FROM t'))).toEqual([{ v: 'kept' }]);
+  });
+});

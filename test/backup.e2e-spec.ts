@@ -1,0 +1,87 @@
+/**
+ * Backups before a batch writes (SPEC 3.2 as amended): a copy lost to a crash is made at the next
+ * delivery; a failed copy (a full disk) leaves no file under a copy's name, is logged with its reason,
+ * shows in GET /agent and does not stop the queue.
+ */
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentOf, fields, startHub, type TestHub } from './support/app.js';
+
+describe('backups before a batch writes (SPEC 3.2 as amended)', () => {
+  let hub: TestHub;
+  let folder: string;
+  const copies = () => (existsSync(folder) ? readdirSync(folder).filter((n) => n.includes('-batch-')) : []);
+  beforeEach(async () => {
+    hub = await startHub();
+    folder = join(hub.dir, 'backups');
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await hub.close();
+  });
+
+  it('a re-delivery makes no second copy when the batch has one', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    expect((await agent.claim()).command.deliveries).toBe(1);
+    expect(copies()).toEqual(['20261130-100000-batch-1.sqlite']);
+    hub.clock.advance(5000);
+    expect((await agent.claim()).command.deliveries).toBe(2);
+    expect(copies()).toEqual(['20261130-100000-batch-1.sqlite']);
+  });
+
+  it('a copy lost to a crash (after the claim committed, before the copy ended) is made at the next delivery, before the command is handed out', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1'), fields('A-2')] }).expect(201);
+    const first = (await agent.claim()).command;
+    // The crash state: the claim is committed (command claimed, delivery 1), the copy never finished.
+    rmSync(folder, { recursive: true });
+    hub.clock.advance(5000);
+    const again = (await agent.claim()).command;
+    expect(again).toMatchObject({ id: first.id, deliveries: 2 });
+    // Answered after the copy: it exists and is a whole database holding the batch.
+    expect(copies()).toEqual(['20261130-100005-batch-1.sqlite']);
+    const db = new Database(join(folder, copies()[0]), { readonly: true, fileMustExist: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM command WHERE batch_id = 1').get()).toEqual({ n: 3 }); // its two commands and the tail refresh
+    } finally {
+      db.close();
+    }
+    // The batch's later commands make none.
+    await agent.done(first.id);
+    hub.clock.advance(5000);
+    expect((await agent.claim()).command.id).toBe(first.id + 1);
+    expect(copies()).toHaveLength(1);
+  });
+
+  it('a failed copy (disk full) leaves no file under a copy name, is logged with its reason, warns in GET /agent and does not stop the queue', async () => {
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    // A full disk: the copy is written through a file where every write fails with ENOSPC.
+    mkdirSync(folder);
+    symlinkSync('/dev/full', join(folder, '20261130-100000-batch-1.sqlite.partial'));
+    const { command } = await agent.claim();
+    expect(command).toMatchObject({ id: 1, deliveries: 1 });
+    expect(readdirSync(folder)).toEqual([]);
+    const logged = errors.mock.calls.map((c) => String(c[0])).join('\n');
+    expect(logged).toContain('backup before batch 1 failed');
+    expect(logged).toMatch(/full/i);
+    expect(logged).not.toContain('[object Object]');
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+
+    // The queue goes on: the report lands, the next batch is handed out, its copy clears the warning.
+    await agent.done(command.id);
+    const tail = (await agent.claim()).command; // batch 1's tail refresh
+    expect(tail).toMatchObject({ type: 'refresh', batch_id: 1 });
+    await agent.done(tail.id, { issues: [], links: [] });
+    await hub.http.post('/batches').send({ title: 't2', commands: [fields('A-2')] }).expect(201);
+    hub.clock.advance(1000);
+    expect((await agent.claim()).command).toMatchObject({ batch_id: 2, deliveries: 1 });
+    expect(copies()).toEqual(['20261130-100001-batch-2.sqlite']);
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toBeNull();
+  });
+});
