@@ -1,6 +1,6 @@
 /**
  * `jira-hub <command>`: serve (default), migrate, import <folder> [--json], agent (the reference agent,
- * src/jira-agent), jira-sim (the Jira simulator, src/jira-sim).
+ * src/jira-agent), jira-sim (the Jira simulator, src/jira-sim), mcp (the MCP server on stdio, src/mcp).
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
 import 'reflect-metadata';
@@ -16,10 +16,10 @@ import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/co
 import { dataSourceOptions } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
-import type { ImportReport } from './import/compare.js';
 import { ImportService } from './import/import.service.js';
+import { formatReport } from './import/report-text.js';
 
-const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | help]`;
+const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | mcp | help]`;
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
@@ -60,17 +60,7 @@ async function packageFile(folder: string, entries: Dirent[], name: string): Pro
 }
 
 /** The import report for a person (Russian, SPEC 12); `--json` prints the report itself. */
-export function formatReport(r: ImportReport): string {
-  const links = (title: string, list: ImportReport['missing_links']) =>
-    `${title}: ${list.length}${list.map((l) => `\n  ${l.source} —${l.link_type}→ ${l.target}`).join('')}`;
-  return [
-    `Заметок импортировано: ${r.notes}`,
-    `Ожидаемых связей: ${r.expected_links.length}`,
-    links('Нет в Jira', r.missing_links),
-    links('В Jira в обратную сторону', r.reversed_links),
-    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (прочитайте их командой refresh)` : 'нет'}`,
-  ].join('\n');
-}
+export { formatReport };
 
 async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
@@ -105,6 +95,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       case 'agent': {
         const { runAgentFromEnv } = await import('./jira-agent/main.js');
         await runAgentFromEnv(env);
+        return 0;
+      }
+      case 'mcp': {
+        const { runMcpStdio } = await import('./mcp/stdio.js');
+        await runMcpStdio(env);
         return 0;
       }
       case 'jira-sim': {

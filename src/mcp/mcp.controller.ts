@@ -1,0 +1,51 @@
+import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Request, Response } from 'express';
+import type { AddressInfo } from 'node:net';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { HttpHubApi } from './http-hub-api.js';
+import { createMcpServer, MCP_VERSION } from './server.js';
+
+/** Where this hub listens, as seen from inside: an unspecified address (0.0.0.0, ::) becomes loopback. */
+export function selfUrl(address: AddressInfo | string | null): string {
+  if (!address || typeof address === 'string') throw new Error('the hub is not listening on a TCP port; /mcp needs its own address');
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/**
+ * The MCP tools over Streamable HTTP (stateless: one server and transport per request). The tools
+ * reach the hub through its own REST API with the caller's Authorization header, so auth,
+ * validation, approval and idempotency are decided where they are for every other client.
+ */
+@ApiTags('mcp')
+@Controller('mcp')
+export class McpController {
+  constructor(
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (JSON-RPC) for AI assistants: the jira-hub tools' })
+  async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const api = new HttpHubApi({ baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()), authorization: req.headers.authorization });
+    const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, version: MCP_VERSION });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  /** Stateless: no server-sent stream to open (GET) and no session to end (DELETE). */
+  @All()
+  @ApiExcludeEndpoint()
+  other(@Res() res: Response): void {
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'метод не поддерживается: MCP-сервер хаба работает без сессий, используйте POST' }, id: null });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * `jira-hub mcp`: the MCP server over stdio, for an assistant that starts it as a local process. It
+ * talks to a running hub over HTTP: HUB_URL (default http://127.0.0.1:3000), HUB_ASSISTANT_TOKEN
+ * (none in open mode), HUB_MCP_READ_ONLY=1 for the tools that write nothing. Every request carries
+ * `X-Hub-Source: assistant`. stdout is the protocol's: logs go to stderr only.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import { isOn } from '../common/config.js';
+import { HttpHubApi } from './http-hub-api.js';
+import { createMcpServer, MCP_VERSION } from './server.js';
+
+export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
+
+
+export interface StdioOptions {
+  input?: Readable;
+  output?: Writable;
+}
+
+/** Serves the tools on stdin/stdout until the input closes. */
+export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions = {}): Promise<void> {
+  const baseUrl = env.HUB_URL?.trim() || DEFAULT_HUB_URL;
+  const token = env.HUB_ASSISTANT_TOKEN?.trim();
+  const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
+  const readOnly = isOn(env.HUB_MCP_READ_ONLY);
+  const server = createMcpServer(api, { readOnly, version: MCP_VERSION });
+  const transport = new StdioServerTransport(options.input, options.output);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  (options.input ?? process.stdin).once('end', () => void server.close());
+  await server.connect(transport);
+  console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}${readOnly ? ', read-only' : ''}`);
+  await closed;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runMcpStdio(process.env);
+}
