@@ -25,7 +25,7 @@ export function argumentErrors(error: z.ZodError): string {
   return error.issues
     .map((i) => {
       const where = i.path.length ? i.path.join('.') : 'аргументы';
-      const message = i.code === 'invalid_type' && /получено undefined$/.test(i.message) ? 'обязательный аргумент не передан' : i.message;
+      const message = i.code === 'invalid_type' && i.input === undefined ? 'обязательный аргумент не передан' : i.message;
       return `${where}: ${message}`;
     })
     .join('; ');
@@ -49,7 +49,7 @@ export async function callTool(api: HubApi, tools: ToolDef[], name: string, args
   if (!t) {
     return failure(`инструмента ${name} нет; доступны: ${tools.map((x) => x.name).join(', ')}`, { error: 'unknown_tool', detail: name });
   }
-  const parsed = t.input.safeParse(args ?? {}, { error: RU });
+  const parsed = t.input.safeParse(args ?? {}, { error: RU, reportInput: true });
   if (!parsed.success) {
     const detail = `неверные аргументы ${name}: ${argumentErrors(parsed.error)}`;
     return failure(detail, { error: 'invalid_arguments', detail });
