@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo } from 'node:net';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
-import { connect, listen, type McpUnderTest, type Transport } from './support/mcp.js';
+import { spawn } from 'node:child_process';
+import { connect, listen, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 
 const ALL_TOOLS = [
   'agent_status',
@@ -194,12 +195,36 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s, read-only (HUB_
   });
 });
 
+/** A loopback port nobody listens on. */
+async function deadPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 describe('stdio without a hub', () => {
+  it('a script that pipes its requests and closes stdin gets every answer, then the process ends', async () => {
+    const port = await deadPort();
+    const child = spawn(STDIO_ENTRY.command, STDIO_ENTRY.args, { cwd: STDIO_ENTRY.cwd, env: { ...process.env, HUB_URL: `http://127.0.0.1:${port}` } });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'script', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'agent_status', arguments: {} } },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const answers = out.trim().split('\n').map((line) => JSON.parse(line));
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1].result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^хаб недоступен/) }] });
+  });
+
   it('answers a tool call with a Russian tool error naming HUB_URL', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve)); // a port nobody listens on
+    const port = await deadPort();
     const mcp = await connect('stdio', `http://127.0.0.1:${port}`);
     try {
       const result = await mcp.call('agent_status');

@@ -16,6 +16,8 @@ export interface McpServerOptions {
   /** list and run only the tools that write nothing (HUB_MCP_READ_ONLY=1) */
   readOnly: boolean;
   version: string;
+  /** told of every tool call in progress (stdio waits for them before it closes) */
+  track?: (call: Promise<unknown>) => void;
 }
 
 const RU = z.locales.ru().localeError;
@@ -76,6 +78,10 @@ export function createMcpServer(api: HubApi, options: McpServerOptions): Server 
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describe) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(api, tools, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const call = callTool(api, tools, request.params.name, request.params.arguments);
+    options.track?.(call);
+    return call;
+  });
   return server;
 }

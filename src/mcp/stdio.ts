@@ -24,12 +24,23 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
   const token = env.HUB_ASSISTANT_TOKEN?.trim();
   const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
   const readOnly = isOn(env.HUB_MCP_READ_ONLY);
-  const server = createMcpServer(api, { readOnly, version: MCP_VERSION });
+  const calls = new Set<Promise<unknown>>();
+  const track = (call: Promise<unknown>) => {
+    calls.add(call);
+    void call.finally(() => calls.delete(call));
+  };
+  const server = createMcpServer(api, { readOnly, version: MCP_VERSION, track });
   const transport = new StdioServerTransport(options.input, options.output);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  (options.input ?? process.stdin).once('end', () => void server.close());
+  // The input ended (the assistant quit, or a script piped its requests): answer what is in progress, then stop.
+  (options.input ?? process.stdin).once('end', async () => {
+    // Each turn: the messages read reach their handlers, the answers of finished calls are written.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    for (await turn(); calls.size; await turn()) await Promise.allSettled([...calls]);
+    await server.close();
+  });
   await server.connect(transport);
   console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}${readOnly ? ', read-only' : ''}`);
   await closed;

@@ -16,6 +16,9 @@ export async function listen(hub: TestHub): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/** How tests start `jira-hub mcp`: its entry run from source (no build needed). */
+export const STDIO_ENTRY = { command: process.execPath, args: ['--import', REGISTER, 'src/mcp/stdio.ts'], cwd: ROOT };
+
 export type Transport = 'stdio' | 'http';
 
 export interface McpUnderTest {
@@ -35,9 +38,7 @@ export async function connect(kind: Transport, hubUrl: string, env: Record<strin
   const transport =
     kind === 'stdio'
       ? new StdioClientTransport({
-          command: process.execPath,
-          args: ['--import', REGISTER, 'src/mcp/stdio.ts'],
-          cwd: ROOT,
+          ...STDIO_ENTRY,
           env: { HUB_URL: hubUrl, ...env },
           stderr: 'pipe',
         })
