@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AgentStatusView, BatchView, IssueDetailView } from './hub-api.js';
-import { agentStatusText, batchText, duration, issueLinks, linkName } from './texts.js';
+import { agentStatusText, batchText, duration, issueLinks, linkName, planText } from './texts.js';
 
 const LINK_TYPES = { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' };
 
@@ -101,6 +101,27 @@ describe('batchText', () => {
       expect.stringMatching(/^Пакет ждёт одобрения человека: агент не возьмёт ни одной его команды, пока человек не одобрит пакет .*POST \/batches\/7\/approve/),
       '#11 (1) ensure_link A-1 —Blocks→ A-2 — в очереди',
       '#12 (2) refresh A-1, A-2 — в очереди',
+    ]);
+  });
+});
+
+describe('planText', () => {
+  it("uses the hub's sentences for the plan and each command and marks the tail refresh", () => {
+    const text = planText({
+      text: 'Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
+      estimate_seconds: 180,
+      awaiting_approval: true,
+      commands: [
+        { seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' }, verdict: 'holds', tail_refresh: false, text: 'Уже выполнено (данные зеркала 5 мин назад).' },
+        { seq: 2, type: 'refresh', params: { keys: ['A-1'] }, verdict: 'cannot_judge', tail_refresh: true },
+      ],
+    });
+    expect(text.split('\n')).toEqual([
+      'Проверка пакета, ничего не записано. Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
+      '(1) ensure_fields A-1: duedate=2026-12-01 — Уже выполнено (данные зеркала 5 мин назад).',
+      '(2) refresh A-1 (завершающий refresh, хаб добавляет его сам) — не оценить по зеркалу',
+      'Оценка времени: 3 мин. Отправленный пакет будет ждать одобрения человека.',
+      'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
     ]);
   });
 });

@@ -175,22 +175,23 @@ const VERDICT: Record<string, string> = {
   cannot_judge: 'не оценить по зеркалу',
 };
 
-/** The first Russian sentence the hub gave for a verdict, whatever the field is called. */
-function sentence(v: PlanCommandView): string {
-  for (const f of ['text', 'detail', 'explanation', 'reason', 'message']) if (typeof v[f] === 'string' && v[f]) return v[f] as string;
-  return '';
-}
-
+/** The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name. */
 export function planText(p: PlanView): string {
   const commands = p.commands ?? [];
-  const tally = Object.entries(
-    commands.reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.verdict]: (acc[c.verdict] ?? 0) + 1 }), {}),
-  )
-    .map(([v, n]) => `${word(VERDICT, v)}: ${n}`)
-    .join(', ');
+  const line = (c: PlanCommandView) => {
+    const what = typeof c.text === 'string' && c.text ? c.text : word(VERDICT, c.verdict);
+    const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
+    return `(${c.seq}) ${c.type} ${commandTarget(c as unknown as { type: string; params: Record<string, unknown> })}${tail} — ${what}`;
+  };
+  const estimate = typeof p.estimate_seconds === 'number' ? `Оценка времени: ${duration(p.estimate_seconds)}.` : '';
+  const approval =
+    p.awaiting_approval === true ? 'Отправленный пакет будет ждать одобрения человека.' : p.awaiting_approval === false ? 'Отправленный пакет сразу встанет в очередь.' : '';
   return [
-    `Проверка пакета (ничего не записано). Команд: ${commands.length}${tally ? ` (${tally})` : ''}${p.estimate_seconds !== undefined ? `; оценка ${duration(p.estimate_seconds)}` : ''}.`,
-    ...commands.map((c) => `(${c.seq}) ${c.type} ${commandTarget(c as unknown as { type: string; params: Record<string, unknown> })} — ${word(VERDICT, c.verdict)}${sentence(c) ? `: ${sentence(c)}` : ''}`),
-    'Чтобы отправить пакет, вызовите submit_batch с тем же телом; он будет ждать одобрения человека.',
-  ].join('\n');
+    `Проверка пакета, ничего не записано. ${typeof p.text === 'string' ? p.text : ''}`.trim(),
+    ...commands.map(line),
+    [estimate, approval].filter(Boolean).join(' '),
+    'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
