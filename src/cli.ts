@@ -30,7 +30,9 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const auth = config.clientToken ? 'bearer tokens required' : 'open mode (no tokens, loopback only)';
+  const auth = config.clientToken
+    ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
+    : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
   console.log(`Jira Hub listening on ${url}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
   return { url, close: () => app.close() };
 }
