@@ -9,30 +9,16 @@
 import type { AgentStatusView } from '../agent/agent.dto.js';
 import type { ImportReport } from '../import/compare.js';
 import type { IssueDetailView, IssueView, NoteView } from '../mirror/mirror.dto.js';
+import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
 import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
 
-export type { AgentStatusView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView };
+export type { AgentStatusView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };
 
 /** The body of POST /batches and POST /batches/plan. */
 export interface BatchBody {
   title: string;
   author?: string;
   commands: { type: string; params: Record<string, unknown> }[];
-}
-
-/** One command's verdict against the mirror in a plan (SPEC 15.4); the hub may add fields. */
-export interface PlanCommandView {
-  seq: number;
-  type: string;
-  verdict: 'holds' | 'would_change' | 'unknown_key' | 'cannot_judge' | string;
-  [field: string]: unknown;
-}
-
-/** The answer of POST /batches/plan: the estimate and a verdict per command. */
-export interface PlanView {
-  estimate_seconds?: number;
-  commands?: PlanCommandView[];
-  [field: string]: unknown;
 }
 
 export interface BatchQuery {

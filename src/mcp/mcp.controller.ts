@@ -1,9 +1,10 @@
 import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { AddressInfo } from 'node:net';
+import { Roles } from '../common/auth.guard.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
@@ -16,11 +17,14 @@ export function selfUrl(address: AddressInfo | string | null): string {
 }
 
 /**
- * The MCP tools over Streamable HTTP (stateless: one server and transport per request). The tools
+ * The MCP tools over Streamable HTTP (stateless: one server and transport per request), for the
+ * assistant's token only (in open mode: open, and the tools call as the assistant). The tools
  * reach the hub through its own REST API with the caller's Authorization header, so auth,
  * validation, approval and idempotency are decided where they are for every other client.
  */
 @ApiTags('mcp')
+@ApiBearerAuth('assistant')
+@Roles('assistant')
 @Controller('mcp')
 export class McpController {
   constructor(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AgentStatusView, BatchView, IssueDetailView } from './hub-api.js';
+import type { AgentStatusView, BatchView, IssueDetailView, PlanView } from './hub-api.js';
 import { agentStatusText, batchText, duration, issueLinks, linkName, planText } from './texts.js';
 
 const LINK_TYPES = { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' };
@@ -115,7 +115,7 @@ describe('planText', () => {
         { seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' }, verdict: 'holds', tail_refresh: false, text: 'Уже выполнено (данные зеркала 5 мин назад).' },
         { seq: 2, type: 'refresh', params: { keys: ['A-1'] }, verdict: 'cannot_judge', tail_refresh: true },
       ],
-    });
+    } as unknown as PlanView);
     expect(text.split('\n')).toEqual([
       'Проверка пакета, ничего не записано. Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
       '(1) ensure_fields A-1: duedate=2026-12-01 — Уже выполнено (данные зеркала 5 мин назад).',

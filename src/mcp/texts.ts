@@ -2,7 +2,7 @@
  * The hub's answers in words for a model (Russian, like every text for people). Pure; the tools put
  * these beside the views themselves (`structuredContent`).
  */
-import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlanCommandView, PlanView } from './hub-api.js';
+import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView } from './hub-api.js';
 
 const BATCH_STATUS: Record<string, string> = {
   awaiting_approval: 'ждёт одобрения человека',
@@ -73,9 +73,7 @@ export function commandLine(c: CommandView): string {
   return `#${c.id} (${c.seq}) ${c.type} ${commandTarget(c)} — ${word(COMMAND_STATUS, c.status)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }
 
-type Approval = { source?: string | null; approved_by?: string | null; approved_at?: string | null; rejected_reason?: string | null };
-
-export function batchHeadline(b: BatchSummary & Approval): string {
+export function batchHeadline(b: BatchSummary): string {
   const counts = Object.entries(b.counts ?? {})
     .filter(([, n]) => n)
     .map(([status, n]) => `${word(COMMAND_STATUS, status)}: ${n}`)
@@ -93,15 +91,14 @@ export function batchHeadline(b: BatchSummary & Approval): string {
 
 /** What a model should tell the person about a batch's next step. */
 function nextStep(b: BatchSummary): string {
-  const status: string = b.status;
-  if (status === 'awaiting_approval') {
+  if (b.status === 'awaiting_approval') {
     return `Пакет ждёт одобрения человека: агент не возьмёт ни одной его команды, пока человек не одобрит пакет (в панели хаба или POST /batches/${b.id}/approve с токеном клиента). Попросите пользователя одобрить или отклонить его; следите за ним инструментом get_batch.`;
   }
-  if (status === 'queued' || status === 'running') return 'Агент выполняет команды по очереди, с паузами; следите за пакетом инструментом get_batch.';
+  if (b.status === 'queued' || b.status === 'running') return 'Агент выполняет команды по очереди, с паузами; следите за пакетом инструментом get_batch.';
   return '';
 }
 
-export function batchText(b: BatchView & Approval, intro = ''): string {
+export function batchText(b: BatchView, intro = ''): string {
   return [intro, batchHeadline(b), nextStep(b), ...(b.commands ?? []).map(commandLine)].filter(Boolean).join('\n');
 }
 
@@ -110,7 +107,7 @@ export function batchListText(list: BatchSummary[]): string {
   return [`Пакетов: ${list.length} (новые первыми).`, ...list.map(batchHeadline)].join('\n');
 }
 
-export function commandText(c: CommandView & { history?: { n: number; handed_out_at: string; outcome: string }[] }, intro = ''): string {
+export function commandText(c: CommandView, intro = ''): string {
   const history = (c.history ?? []).map((d) => `  выдача ${d.n} ${d.handed_out_at}: ${word(OUTCOME, d.outcome)}`);
   return [intro, commandLine(c), ...(history.length ? ['История выдач:', ...history] : [])].filter(Boolean).join('\n');
 }
@@ -178,18 +175,17 @@ const VERDICT: Record<string, string> = {
 /** The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name. */
 export function planText(p: PlanView): string {
   const commands = p.commands ?? [];
-  const line = (c: PlanCommandView) => {
-    const what = typeof c.text === 'string' && c.text ? c.text : word(VERDICT, c.verdict);
+  const line = (c: PlannedCommandView) => {
+    const what = c.text || word(VERDICT, c.verdict);
     const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
-    return `(${c.seq}) ${c.type} ${commandTarget(c as unknown as { type: string; params: Record<string, unknown> })}${tail} — ${what}`;
+    return `(${c.seq}) ${c.type} ${commandTarget(c)}${tail} — ${what}`;
   };
-  const estimate = typeof p.estimate_seconds === 'number' ? `Оценка времени: ${duration(p.estimate_seconds)}.` : '';
-  const approval =
-    p.awaiting_approval === true ? 'Отправленный пакет будет ждать одобрения человека.' : p.awaiting_approval === false ? 'Отправленный пакет сразу встанет в очередь.' : '';
+  const estimate = `Оценка времени: ${duration(p.estimate_seconds)}.`;
+  const approval = p.awaiting_approval ? 'Отправленный пакет будет ждать одобрения человека.' : 'Отправленный пакет сразу встанет в очередь.';
   return [
-    `Проверка пакета, ничего не записано. ${typeof p.text === 'string' ? p.text : ''}`.trim(),
+    `Проверка пакета, ничего не записано. ${p.text}`,
     ...commands.map(line),
-    [estimate, approval].filter(Boolean).join(' '),
+    `${estimate} ${approval}`,
     'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
   ]
     .filter(Boolean)
