@@ -3,18 +3,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiBearerAuth, ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
-import type { AddressInfo } from 'node:net';
 import { Roles } from '../common/auth.guard.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { HttpHubApi } from './http-hub-api.js';
+import { selfUrl } from './self-url.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
-
-/** Where this hub listens, as seen from inside: an unspecified address (0.0.0.0, ::) becomes loopback. */
-export function selfUrl(address: AddressInfo | string | null): string {
-  if (!address || typeof address === 'string') throw new Error('the hub is not listening on a TCP port; /mcp needs its own address');
-  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-}
 
 /**
  * The MCP tools over Streamable HTTP (stateless: one server and transport per request), for the
