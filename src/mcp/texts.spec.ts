@@ -103,6 +103,34 @@ describe('batchText', () => {
       '#12 (2) refresh A-1, A-2 — в очереди',
     ]);
   });
+
+  it('shows the handouts of a command handed out more than once', () => {
+    const handout = (n: number, outcome: string) => ({ n, handed_out_at: `2026-11-30T10:0${n}:00.000Z`, agent_version: '1', outcome, reported_at: null, jira_calls: null });
+    const batch = {
+      id: 8,
+      title: 'Сроки',
+      author: 'client',
+      source: 'client',
+      created_at: '2026-11-30T10:00:00.000Z',
+      cancelled_at: null,
+      status: 'done',
+      estimate_seconds: 120,
+      remaining_seconds: 0,
+      counts: { done: 2 },
+      commands: [
+        { id: 21, batch_id: 8, seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: null }, status: 'done', deliveries: 3, history: [handout(1, 'lost'), handout(2, 'lost'), handout(3, 'reported_done')] },
+        { id: 22, batch_id: 8, seq: 2, type: 'refresh', params: { keys: ['A-1'] }, status: 'done', deliveries: 1, history: [handout(1, 'reported_done')] },
+      ],
+    } as unknown as BatchView;
+    expect(batchText(batch).split('\n')).toEqual([
+      'Пакет #8 «Сроки» — завершён (автор client, источник client; создан 2026-11-30T10:00:00.000Z; оценка 2 мин). Команды: выполнена: 2.',
+      '#21 (1) ensure_fields A-1: duedate=null — выполнена (выдач 3)',
+      '  выдача 1 2026-11-30T10:01:00.000Z: отчёт потерян, выдана снова',
+      '  выдача 2 2026-11-30T10:02:00.000Z: отчёт потерян, выдана снова',
+      '  выдача 3 2026-11-30T10:03:00.000Z: выполнена',
+      '#22 (2) refresh A-1 — выполнена',
+    ]);
+  });
 });
 
 describe('planText', () => {

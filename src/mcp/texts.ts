@@ -29,6 +29,7 @@ const OUTCOME: Record<string, string> = {
   lost: 'отчёт потерян, выдана снова',
   expired: 'лимит выдач',
   cancelled: 'отменена во время выполнения',
+  confirmed_by_state: 'подтверждена по зеркалу',
 };
 
 /** 0 → «0 с», 90 → «1 мин 30 с», 7260 → «2 ч 1 мин». */
@@ -98,8 +99,13 @@ function nextStep(b: BatchSummary): string {
   return '';
 }
 
+/** The handouts of a command (SPEC 15.3), one line each. */
+const historyLines = (c: CommandView): string[] => (c.history ?? []).map((d) => `  выдача ${d.n} ${d.handed_out_at}: ${word(OUTCOME, d.outcome)}`);
+
 export function batchText(b: BatchView, intro = ''): string {
-  return [intro, batchHeadline(b), nextStep(b), ...(b.commands ?? []).map(commandLine)].filter(Boolean).join('\n');
+  // A command handed out more than once shows its handouts: where a report got lost.
+  const commands = (b.commands ?? []).flatMap((c) => [commandLine(c), ...((c.history?.length ?? 0) > 1 ? historyLines(c) : [])]);
+  return [intro, batchHeadline(b), nextStep(b), ...commands].filter(Boolean).join('\n');
 }
 
 export function batchListText(list: BatchSummary[]): string {
@@ -108,7 +114,7 @@ export function batchListText(list: BatchSummary[]): string {
 }
 
 export function commandText(c: CommandView, intro = ''): string {
-  const history = (c.history ?? []).map((d) => `  выдача ${d.n} ${d.handed_out_at}: ${word(OUTCOME, d.outcome)}`);
+  const history = historyLines(c);
   return [intro, commandLine(c), ...(history.length ? ['История выдач:', ...history] : [])].filter(Boolean).join('\n');
 }
 
