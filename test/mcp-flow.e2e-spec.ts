@@ -126,6 +126,21 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', 
     expect(mcp.text(refused)).toMatch(/[а-яё]/);
     expect((await mcp.call('get_batch', { batch_id: batch.id })).structuredContent).toMatchObject({ status: 'running', approved_by: 'client' });
   });
+
+  it('every reading and note tool works with the assistant token', async () => {
+    for (const [name, args] of [
+      ['agent_status', {}],
+      ['list_batches', {}],
+      ['search_issues', { q: 'отчёт' }], // reads settings link_types too
+      ['put_note', { key: 'AURORA-9', comment: 'от ассистента' }],
+      ['get_note', { key: 'AURORA-9' }],
+      ['compare_package', { links_csv: 'from,type,to\nAURORA-1,блокирует,AURORA-2\n' }],
+      ['plan_batch', { title: 'П', commands: [fields('AURORA-1')] }],
+    ] as const) {
+      const result = await mcp.call(name, args);
+      expect({ name, isError: result.isError ?? false, text: result.isError ? mcp.text(result) : '' }).toEqual({ name, isError: false, text: '' });
+    }
+  });
 });
 
 describe('/mcp over HTTP, auth (SPEC 15.1)', () => {
