@@ -26,6 +26,8 @@ export interface HttpHubApiOptions {
   baseUrl: string;
   /** the value of the Authorization header (`Bearer <HUB_ASSISTANT_TOKEN>`), none in open mode */
   authorization?: string;
+  /** how long one request may take (default 30 s): a hung hub gives a tool error, not a hung tool */
+  timeoutMs?: number;
 }
 
 interface Answer<T> {
@@ -61,14 +63,19 @@ export class HttpHubApi implements HubApi {
       payload = JSON.stringify(body);
       all['Content-Type'] = 'application/json';
     }
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
     let res: Response;
+    let text: string;
     try {
-      res = await fetch(`${this.base}${path}`, { method, headers: all, body: payload });
+      res = await fetch(`${this.base}${path}`, { method, headers: all, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+      text = await res.text();
     } catch (err) {
+      if ((err as Error).name === 'TimeoutError') {
+        throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
+      }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}; проверьте, что он запущен, и переменную HUB_URL`);
     }
-    const text = await res.text();
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
