@@ -9,6 +9,7 @@ import { ErrorFilter } from './common/error.filter.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthController } from './health.controller.js';
 import { ImportModule } from './import/import.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
 import { QueueModule } from './queue/queue.module.js';
@@ -19,7 +20,7 @@ export class AppModule {
   static forRoot(config: HubConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, clock), MetricsModule, DatabaseModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule],
+      imports: [CommonModule.forRoot(config, clock), MetricsModule, DatabaseModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule, McpModule],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,6 +1,6 @@
 /**
  * `jira-hub <command>` (commander): serve (default), migrate, import <folder> [--json], agent (the
- * reference agent, src/jira-agent), jira-sim (the Jira simulator, src/jira-sim); `--help` for each
+ * reference agent, src/jira-agent), jira-sim (the Jira simulator, src/jira-sim), mcp (the MCP server on stdio, src/mcp); `--help` for each
  * lists its options and the environment variables it reads.
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
@@ -18,8 +18,8 @@ import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
-import type { ImportReport } from './import/compare.js';
 import { ImportService } from './import/import.service.js';
+import { formatReport } from './import/report-text.js';
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
@@ -63,17 +63,7 @@ async function packageFile(folder: string, entries: Dirent[], name: string): Pro
 }
 
 /** The import report for a person (Russian, SPEC 12); `--json` prints the report itself. */
-export function formatReport(r: ImportReport): string {
-  const links = (title: string, list: ImportReport['missing_links']) =>
-    `${title}: ${list.length}${list.map((l) => `\n  ${l.source} —${l.link_type}→ ${l.target}`).join('')}`;
-  return [
-    `Заметок импортировано: ${r.notes}`,
-    `Ожидаемых связей: ${r.expected_links.length}`,
-    links('Нет в Jira', r.missing_links),
-    links('В Jira в обратную сторону', r.reversed_links),
-    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (прочитайте их командой refresh)` : 'нет'}`,
-  ].join('\n');
-}
+export { formatReport };
 
 async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
@@ -119,6 +109,11 @@ const AGENT_VARIABLES: Variable[] = [
   ['AGENT_JOURNAL', 'файл журнала (по умолчанию ./data/agent-journal.jsonl)'],
   ['AGENT_WAIT_SECONDS', 'секунды долгого опроса, 0..60 (по умолчанию 30)'],
   ['AGENT_ONCE', '1 — обработать одну выдачу и остановиться'],
+];
+const MCP_VARIABLES: Variable[] = [
+  ['HUB_URL', 'адрес работающего хаба (по умолчанию http://127.0.0.1:3000)'],
+  ['HUB_ASSISTANT_TOKEN', 'токен ассистента, если хаб с токенами'],
+  ['HUB_MCP_READ_ONLY', '1 — только инструменты, которые ничего не пишут'],
 ];
 const SIM_VARIABLES: Variable[] = [
   ['JIRA_SIM_HOST', 'адрес (по умолчанию 127.0.0.1)'],
@@ -250,6 +245,18 @@ function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command 
     .action(async (o: { port?: string; seed?: string }) => {
       const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
       await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed }));
+      exit(0);
+    });
+
+  cli
+    .command('mcp')
+    .description('MCP-сервер для ИИ-ассистента на stdin/stdout: инструменты хаба через его HTTP API (записи ждут одобрения человека)')
+    .usage('[параметры]')
+    .option('--read-only', 'только инструменты, которые ничего не пишут (вместо HUB_MCP_READ_ONLY=1)')
+    .addHelpText('after', variablesHelp(MCP_VARIABLES))
+    .action(async (o: { readOnly?: boolean }) => {
+      const { runMcpStdio } = await import('./mcp/stdio.js');
+      await runMcpStdio(withOptions(env, { HUB_MCP_READ_ONLY: o.readOnly ? '1' : undefined }));
       exit(0);
     });
 

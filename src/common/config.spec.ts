@@ -25,6 +25,7 @@ describe('loadConfig (SPEC 14)', () => {
       agentToken: undefined,
       logLevel: 'info',
       claimMaxWaitSeconds: 60,
+      mcpReadOnly: false,
     });
   });
 
@@ -41,6 +42,7 @@ describe('loadConfig (SPEC 14)', () => {
         HUB_PORT: '8080',
         HUB_LOG_LEVEL: 'debug',
         HUB_CLAIM_MAX_WAIT_SECONDS: '5',
+        HUB_MCP_READ_ONLY: '1',
       }),
     ).toEqual({
       dbPath: ':memory:',
@@ -51,6 +53,7 @@ describe('loadConfig (SPEC 14)', () => {
       agentToken: 'agent-secret',
       logLevel: 'debug',
       claimMaxWaitSeconds: 5,
+      mcpReadOnly: true,
     });
   });
 
@@ -63,6 +66,18 @@ describe('loadConfig (SPEC 14)', () => {
 
   it.each([['debug'], ['info'], ['warn'], ['error']])('HUB_LOG_LEVEL %s is accepted', (level) => {
     expect(loadConfig({ HUB_LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it.each([
+    ['1', true],
+    ['TRUE', true],
+    [' yes ', true],
+    ['on', true],
+    ['0', false],
+    ['no', false],
+    ['', false],
+  ])('HUB_MCP_READ_ONLY %j reads as %s', (raw, on) => {
+    expect(loadConfig({ HUB_MCP_READ_ONLY: raw }).mcpReadOnly).toBe(on);
   });
 
   it.each([

@@ -14,6 +14,8 @@ export interface HubConfig {
   assistantToken?: string;
   logLevel: LogLevel;
   claimMaxWaitSeconds: number;
+  /** HUB_MCP_READ_ONLY: /mcp lists only the tools that write nothing */
+  mcpReadOnly: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -31,6 +33,9 @@ function intIn(name: string, raw: string | undefined, fallback: number, min: num
   }
   return n;
 }
+
+/** A yes/no variable: 1, true, yes, on (any case) → true; anything else or unset → false. */
+export const isOn = (raw: string | undefined): boolean => /^(1|true|yes|on)$/i.test(raw?.trim() ?? '');
 
 function optional(raw: string | undefined): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     assistantToken: optional(env.HUB_ASSISTANT_TOKEN),
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
+    mcpReadOnly: isOn(env.HUB_MCP_READ_ONLY),
   };
   if (config.databaseUrl) {
     throw new ConfigError(

@@ -1,0 +1,14 @@
+/** The import report in words for a person (Russian): the CLI prints it, the MCP tool answers with it. Pure. */
+import type { ImportReport } from './compare.js';
+
+export function formatReport(r: ImportReport): string {
+  const links = (title: string, list: ImportReport['missing_links']) =>
+    `${title}: ${list.length}${list.map((l) => `\n  ${l.source} —${l.link_type}→ ${l.target}`).join('')}`;
+  return [
+    `Заметок импортировано: ${r.notes}`,
+    `Ожидаемых связей: ${r.expected_links.length}`,
+    links('Нет в Jira', r.missing_links),
+    links('В Jira в обратную сторону', r.reversed_links),
+    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (прочитайте их командой refresh)` : 'нет'}`,
+  ].join('\n');
+}

@@ -1,0 +1,155 @@
+/** HubApi over the hub's REST API (SPEC 11, 15): the stdio server's way in, and /mcp's too. */
+import {
+  HubError,
+  type AgentStatusView,
+  type BatchBody,
+  type BatchQuery,
+  type BatchSummary,
+  type BatchView,
+  type CommandView,
+  type HubApi,
+  type ImportReport,
+  type IssueDetailView,
+  type IssueQuery,
+  type IssueView,
+  type NoteChange,
+  type NoteView,
+  type PackageTexts,
+  type PlanView,
+} from './hub-api.js';
+
+/** The header that marks a request as the assistant's in open mode (SPEC 15.1); the MCP server always sends it. */
+export const SOURCE_HEADER = 'X-Hub-Source';
+
+export interface HttpHubApiOptions {
+  /** the hub's address, e.g. http://127.0.0.1:3000 */
+  baseUrl: string;
+  /** the value of the Authorization header (`Bearer <HUB_ASSISTANT_TOKEN>`), none in open mode */
+  authorization?: string;
+  /** how long one request may take (default 30 s): a hung hub gives a tool error, not a hung tool */
+  timeoutMs?: number;
+}
+
+interface Answer<T> {
+  body: T;
+  headers: Headers;
+}
+
+const query = (q: object): string => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null || (Array.isArray(v) && !v.length)) continue;
+    params.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+};
+
+const seg = (key: string) => encodeURIComponent(key);
+
+export class HttpHubApi implements HubApi {
+  private readonly base: string;
+
+  constructor(private readonly options: HttpHubApiOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const all: Record<string, string> = { Accept: 'application/json', [SOURCE_HEADER]: 'assistant', ...headers };
+    if (this.options.authorization) all.Authorization = this.options.authorization;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      all['Content-Type'] = 'application/json';
+    }
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${this.base}${path}`, { method, headers: all, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+      text = await res.text();
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') {
+        throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
+      }
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}; проверьте, что он запущен, и переменную HUB_URL`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) {
+      const e = (parsed ?? {}) as { error?: string; detail?: string };
+      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`);
+    }
+    return { body: parsed as T, headers: res.headers };
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.call<T>(method, path, body)).body;
+  }
+
+  planBatch(body: BatchBody): Promise<PlanView> {
+    return this.json('POST', '/batches/plan', body);
+  }
+
+  async createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }> {
+    const answer = await this.call<BatchView>('POST', '/batches', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+    return { batch: answer.body, replayed: answer.headers.get('Idempotent-Replayed') === 'true' };
+  }
+
+  getBatch(id: number): Promise<BatchView> {
+    return this.json('GET', `/batches/${id}`);
+  }
+
+  listBatches(q: BatchQuery): Promise<BatchSummary[]> {
+    return this.json('GET', `/batches${query(q)}`);
+  }
+
+  cancelBatch(id: number): Promise<BatchView> {
+    return this.json('POST', `/batches/${id}/cancel`);
+  }
+
+  cancelCommand(id: number): Promise<CommandView> {
+    return this.json('POST', `/commands/${id}/cancel`, {});
+  }
+
+  retryCommand(id: number): Promise<BatchView> {
+    return this.json('POST', `/commands/${id}/retry`);
+  }
+
+  agentStatus(): Promise<AgentStatusView> {
+    return this.json('GET', '/agent');
+  }
+
+  listIssues(q: IssueQuery): Promise<IssueView[]> {
+    return this.json('GET', `/issues${query(q)}`);
+  }
+
+  getIssue(key: string): Promise<IssueDetailView> {
+    return this.json('GET', `/issues/${seg(key)}`);
+  }
+
+  getNote(key: string): Promise<NoteView> {
+    return this.json('GET', `/notes/${seg(key)}`);
+  }
+
+  putNote(key: string, change: NoteChange): Promise<NoteView> {
+    return this.json('PUT', `/notes/${seg(key)}`, change);
+  }
+
+  async linkTypes(): Promise<Record<string, string>> {
+    return (await this.json<{ link_types?: Record<string, string> }>('GET', '/settings')).link_types ?? {};
+  }
+
+  importPackage(files: PackageTexts): Promise<ImportReport> {
+    const form = new FormData();
+    if (files.notes !== undefined) form.set('notes', new Blob([files.notes], { type: 'text/csv' }), 'notes.csv');
+    if (files.links !== undefined) form.set('links', new Blob([files.links], { type: 'text/csv' }), 'links.csv');
+    return this.json('POST', '/import', form);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The port the MCP tools are written against: what an assistant may ask of the hub. One
+ * implementation (http-hub-api.ts) talks to the hub's REST API; the stdio server points it at
+ * HUB_URL, the hub's own /mcp endpoint at the hub itself, so every rule (auth, validation, approval,
+ * idempotency) stays in the REST pipeline.
+ *
+ * The views are the REST API's (SPEC 11.3, 15); type-only imports keep this file free of Nest.
+ */
+import type { AgentStatusView } from '../agent/agent.dto.js';
+import type { ImportReport } from '../import/compare.js';
+import type { IssueDetailView, IssueView, NoteView } from '../mirror/mirror.dto.js';
+import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
+import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
+
+export type { AgentStatusView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };
+
+/** The body of POST /batches and POST /batches/plan. */
+export interface BatchBody {
+  title: string;
+  author?: string;
+  commands: { type: string; params: Record<string, unknown> }[];
+}
+
+export interface BatchQuery {
+  status?: string;
+  limit?: number;
+  before_id?: number;
+}
+
+export interface IssueQuery {
+  keys?: string[];
+  status?: string;
+  sprint?: string;
+  q?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface NoteChange {
+  fact_status?: string | null;
+  comment?: string | null;
+}
+
+/** CSV texts of a planning package (SPEC 8): notes.csv and/or links.csv. */
+export interface PackageTexts {
+  notes?: string;
+  links?: string;
+}
+
+export interface HubApi {
+  planBatch(body: BatchBody): Promise<PlanView>;
+  /** `replayed`: the hub answered an earlier submit with the same idempotency key. */
+  createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }>;
+  getBatch(id: number): Promise<BatchView>;
+  listBatches(query: BatchQuery): Promise<BatchSummary[]>;
+  cancelBatch(id: number): Promise<BatchView>;
+  cancelCommand(id: number): Promise<CommandView>;
+  retryCommand(id: number): Promise<BatchView>;
+  agentStatus(): Promise<AgentStatusView>;
+  listIssues(query: IssueQuery): Promise<IssueView[]>;
+  getIssue(key: string): Promise<IssueDetailView>;
+  getNote(key: string): Promise<NoteView>;
+  putNote(key: string, change: NoteChange): Promise<NoteView>;
+  /** settings `link_types`: package name → Jira link type */
+  linkTypes(): Promise<Record<string, string>>;
+  importPackage(files: PackageTexts): Promise<ImportReport>;
+}
+
+/** An error answer of the hub (`{error, detail}`), or the hub out of reach (`status` 0). */
+export class HubError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}

@@ -1,0 +1,48 @@
+import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiBearerAuth, ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Request, Response } from 'express';
+import { Roles } from '../common/auth.guard.js';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { HttpHubApi } from './http-hub-api.js';
+import { selfUrl } from './self-url.js';
+import { createMcpServer, MCP_VERSION } from './server.js';
+
+/**
+ * The MCP tools over Streamable HTTP (stateless: one server and transport per request), for the
+ * assistant's token only (in open mode: open, and the tools call as the assistant). The tools
+ * reach the hub through its own REST API with the caller's Authorization header, so auth,
+ * validation, approval and idempotency are decided where they are for every other client.
+ */
+@ApiTags('mcp')
+@ApiBearerAuth('assistant')
+@Roles('assistant')
+@Controller('mcp')
+export class McpController {
+  constructor(
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (JSON-RPC) for AI assistants: the jira-hub tools' })
+  async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const api = new HttpHubApi({ baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()), authorization: req.headers.authorization });
+    const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, version: MCP_VERSION });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  /** Stateless: no server-sent stream to open (GET) and no session to end (DELETE). */
+  @All()
+  @ApiExcludeEndpoint()
+  other(@Res() res: Response): void {
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'метод не поддерживается: MCP-сервер хаба работает без сессий, используйте POST' }, id: null });
+  }
+}

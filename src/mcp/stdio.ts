@@ -1,0 +1,51 @@
+/**
+ * `jira-hub mcp`: the MCP server over stdio, for an assistant that starts it as a local process. It
+ * talks to a running hub over HTTP: HUB_URL (default http://127.0.0.1:3000), HUB_ASSISTANT_TOKEN
+ * (none in open mode), HUB_MCP_READ_ONLY=1 for the tools that write nothing. Every request carries
+ * `X-Hub-Source: assistant`. stdout is the protocol's: logs go to stderr only.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import { isOn } from '../common/config.js';
+import { HttpHubApi } from './http-hub-api.js';
+import { createMcpServer, MCP_VERSION } from './server.js';
+
+export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
+
+
+export interface StdioOptions {
+  input?: Readable;
+  output?: Writable;
+}
+
+/** Serves the tools on stdin/stdout until the input closes. */
+export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions = {}): Promise<void> {
+  const baseUrl = env.HUB_URL?.trim() || DEFAULT_HUB_URL;
+  const token = env.HUB_ASSISTANT_TOKEN?.trim();
+  const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
+  const readOnly = isOn(env.HUB_MCP_READ_ONLY);
+  const calls = new Set<Promise<unknown>>();
+  const track = (call: Promise<unknown>) => {
+    calls.add(call);
+    void call.finally(() => calls.delete(call));
+  };
+  const server = createMcpServer(api, { readOnly, version: MCP_VERSION, track });
+  const transport = new StdioServerTransport(options.input, options.output);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  // The input ended (the assistant quit, or a script piped its requests): answer what is in progress, then stop.
+  (options.input ?? process.stdin).once('end', async () => {
+    // Each turn: the messages read reach their handlers, the answers of finished calls are written.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    for (await turn(); calls.size; await turn()) await Promise.allSettled([...calls]);
+    await server.close();
+  });
+  await server.connect(transport);
+  console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}${readOnly ? ', read-only' : ''}`);
+  await closed;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runMcpStdio(process.env);
+}

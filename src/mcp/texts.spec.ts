@@ -1,0 +1,155 @@
+import { describe, expect, it } from '@jest/globals';
+import type { AgentStatusView, BatchView, IssueDetailView, PlanView } from './hub-api.js';
+import { agentStatusText, batchText, duration, issueLinks, linkName, planText } from './texts.js';
+
+const LINK_TYPES = { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' };
+
+describe('duration', () => {
+  it.each([
+    [0, '0 с'],
+    [45, '45 с'],
+    [60, '1 мин'],
+    [90, '1 мин 30 с'],
+    [3600, '1 ч'],
+    [7260, '2 ч 1 мин'],
+    [7265, '2 ч 1 мин'],
+    [-5, '0 с'],
+  ])('%i s → %s', (s, text) => expect(duration(s)).toBe(text));
+});
+
+describe('linkName', () => {
+  it.each([
+    ['Blocks', 'блокирует'],
+    ['blocks', 'блокирует'],
+    ['Relates', 'связанные'],
+    ['Cloners', 'Cloners'],
+  ])('%s → %s', (jira, name) => expect(linkName(jira, LINK_TYPES)).toBe(name));
+});
+
+describe('issueLinks', () => {
+  it('names outgoing links from the issue and incoming ones to it', () => {
+    const issue = {
+      key: 'AURORA-2',
+      links_out: [{ target_key: 'AURORA-3', link_type: 'Relates' }],
+      links_in: [{ source_key: 'AURORA-1', link_type: 'Blocks' }],
+    } as IssueDetailView;
+    expect(issueLinks(issue, LINK_TYPES)).toEqual(['AURORA-2 связанные AURORA-3', 'AURORA-1 блокирует AURORA-2']);
+  });
+});
+
+describe('agentStatusText', () => {
+  const status: AgentStatusView = {
+    online: false,
+    last_seen_at: null,
+    agent_version: null,
+    settings_version: null,
+    settings_stale: false,
+    last_jira_call_at: null,
+    current_command_id: null,
+    rate_limited_24h: 3,
+    redelivered: [],
+    warning: null,
+  };
+
+  it('an agent never seen is offline, with nothing in hand', () => {
+    expect(agentStatusText(status)).toBe(
+      'Агент офлайн (ни разу не выходил на связь; версия неизвестна; настройки v?).\nСейчас у агента нет команды.\nПовторно выданных команд нет.\nОтветов 429 (лимит Jira) за 24 ч: 3.',
+    );
+  });
+
+  it('names every re-delivered command with its deliveries and the warning', () => {
+    const text = agentStatusText({
+      ...status,
+      online: true,
+      last_seen_at: '2026-11-30T10:00:00.000Z',
+      settings_stale: true,
+      settings_version: 1,
+      current_command_id: 40,
+      redelivered: [
+        { id: 40, type: 'ensure_fields', claimed_at: '2026-11-30T09:59:00.000Z', deliveries: 2 },
+        { id: 41, type: 'refresh', claimed_at: '2026-11-30T09:58:00.000Z', deliveries: 3 },
+      ],
+      warning: 'Агент работает со старыми настройками.',
+    });
+    expect(text).toMatch(/^Агент онлайн \(последний контакт 2026-11-30T10:00:00.000Z; версия неизвестна; настройки v1, устарели\)/);
+    expect(text).toContain('#40 ensure_fields — выдач 2, последняя выдача 2026-11-30T09:59:00.000Z; #41 refresh — выдач 3');
+    expect(text).toContain('Внимание: Агент работает со старыми настройками.');
+  });
+});
+
+describe('batchText', () => {
+  it('tells the model that a batch awaiting approval needs a person, and lists its commands', () => {
+    const batch = {
+      id: 7,
+      title: 'План',
+      author: 'assistant',
+      created_at: '2026-11-30T10:00:00.000Z',
+      cancelled_at: null,
+      status: 'awaiting_approval',
+      estimate_seconds: 180,
+      remaining_seconds: 180,
+      counts: { queued: 2 },
+      commands: [
+        { id: 11, batch_id: 7, seq: 1, type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, status: 'queued', deliveries: 0 },
+        { id: 12, batch_id: 7, seq: 2, type: 'refresh', params: { keys: ['A-1', 'A-2'] }, status: 'queued', deliveries: 0 },
+      ],
+    } as unknown as BatchView;
+    const text = batchText(batch, 'Пакет создан.');
+    expect(text.split('\n')).toEqual([
+      'Пакет создан.',
+      'Пакет #7 «План» — ждёт одобрения человека (автор assistant; создан 2026-11-30T10:00:00.000Z; оценка 3 мин; до завершения ≈ 3 мин). Команды: в очереди: 2.',
+      expect.stringMatching(/^Пакет ждёт одобрения человека: агент не возьмёт ни одной его команды, пока человек не одобрит пакет .*POST \/batches\/7\/approve/),
+      '#11 (1) ensure_link A-1 —Blocks→ A-2 — в очереди',
+      '#12 (2) refresh A-1, A-2 — в очереди',
+    ]);
+  });
+
+  it('shows the handouts of a command handed out more than once', () => {
+    const handout = (n: number, outcome: string) => ({ n, handed_out_at: `2026-11-30T10:0${n}:00.000Z`, agent_version: '1', outcome, reported_at: null, jira_calls: null });
+    const batch = {
+      id: 8,
+      title: 'Сроки',
+      author: 'client',
+      source: 'client',
+      created_at: '2026-11-30T10:00:00.000Z',
+      cancelled_at: null,
+      status: 'done',
+      estimate_seconds: 120,
+      remaining_seconds: 0,
+      counts: { done: 2 },
+      commands: [
+        { id: 21, batch_id: 8, seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: null }, status: 'done', deliveries: 3, history: [handout(1, 'lost'), handout(2, 'lost'), handout(3, 'reported_done')] },
+        { id: 22, batch_id: 8, seq: 2, type: 'refresh', params: { keys: ['A-1'] }, status: 'done', deliveries: 1, history: [handout(1, 'reported_done')] },
+      ],
+    } as unknown as BatchView;
+    expect(batchText(batch).split('\n')).toEqual([
+      'Пакет #8 «Сроки» — завершён (автор client, источник client; создан 2026-11-30T10:00:00.000Z; оценка 2 мин). Команды: выполнена: 2.',
+      '#21 (1) ensure_fields A-1: duedate=null — выполнена (выдач 3)',
+      '  выдача 1 2026-11-30T10:01:00.000Z: отчёт потерян, выдана снова',
+      '  выдача 2 2026-11-30T10:02:00.000Z: отчёт потерян, выдана снова',
+      '  выдача 3 2026-11-30T10:03:00.000Z: выполнена',
+      '#22 (2) refresh A-1 — выполнена',
+    ]);
+  });
+});
+
+describe('planText', () => {
+  it("uses the hub's sentences for the plan and each command and marks the tail refresh", () => {
+    const text = planText({
+      text: 'Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
+      estimate_seconds: 180,
+      awaiting_approval: true,
+      commands: [
+        { seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' }, verdict: 'holds', tail_refresh: false, text: 'Уже выполнено (данные зеркала 5 мин назад).' },
+        { seq: 2, type: 'refresh', params: { keys: ['A-1'] }, verdict: 'cannot_judge', tail_refresh: true },
+      ],
+    } as unknown as PlanView);
+    expect(text.split('\n')).toEqual([
+      'Проверка пакета, ничего не записано. Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
+      '(1) ensure_fields A-1: duedate=2026-12-01 — Уже выполнено (данные зеркала 5 мин назад).',
+      '(2) refresh A-1 (завершающий refresh, хаб добавляет его сам) — не оценить по зеркалу',
+      'Оценка времени: 3 мин. Отправленный пакет будет ждать одобрения человека.',
+      'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
+    ]);
+  });
+});

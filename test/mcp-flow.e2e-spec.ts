@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
+import { connect, listen, type McpUnderTest, type Transport } from './support/mcp.js';
+
+const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
+
+/** The agent's side over REST: claims and reports until nothing is left; a refresh reports `issues`. */
+async function drain(agent: ReturnType<typeof agentOf>, issues: Record<string, unknown>[]): Promise<number[]> {
+  const done: number[] = [];
+  for (let c = (await agent.claim()).command; c; c = (await agent.claim()).command) {
+    await agent.done(c.id, c.type === 'refresh' ? refreshResult(issues) : { changed: ['duedate'] });
+    done.push(c.id);
+  }
+  return done;
+}
+
+describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → submit → a person approves → the agent drains → done', (kind) => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+  let agent: ReturnType<typeof agentOf>;
+
+  beforeAll(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+    mcp = await connect(kind, await listen(hub));
+    // The mirror knows both issues: AURORA-1 is already due 2026-12-01, AURORA-2 has no due date.
+    await hub.http.post('/batches').send({ title: 'refresh', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] }).expect(201);
+    await drain(agent, [
+      { key: 'AURORA-1', duedate: '2026-12-01' },
+      { key: 'AURORA-2', duedate: null },
+    ]);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  const plan = { title: 'Сроки спринта', commands: [fields('AURORA-1', { duedate: '2026-12-01' }), fields('AURORA-2', { duedate: '2026-12-15' })] };
+
+  it('walks the whole way', async () => {
+    const batchesBefore = (await hub.http.get('/batches').expect(200)).body.length;
+
+    const planned = await mcp.call('plan_batch', plan);
+    expect(planned.isError).toBeFalsy();
+    expect(planned.structuredContent?.commands.map((c: { verdict: string }) => c.verdict).slice(0, 2)).toEqual(['holds', 'would_change']);
+    expect(planned.structuredContent).toMatchObject({ source: 'assistant', awaiting_approval: true });
+    const planText = mcp.text(planned);
+    expect(planText).toMatch(/^\(1\) ensure_fields AURORA-1: duedate=2026-12-01 — /m);
+    expect(planText).toMatch(/^\(2\) ensure_fields AURORA-2: duedate=2026-12-15 — .*«2026-12-15»/m);
+    expect((await hub.http.get('/batches').expect(200)).body.length).toBe(batchesBefore);
+
+    const submitted = await mcp.call('submit_batch', { ...plan, idempotency_key: `plan-${kind}` });
+    expect(submitted.isError).toBeFalsy();
+    const batch = submitted.structuredContent!;
+    expect(batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant', replayed: false });
+    expect(mcp.text(submitted)).toContain('ждёт одобрения человека');
+    expect((await agent.claim()).command).toBeNull(); // never claimed while it waits
+
+    const again = await mcp.call('submit_batch', { ...plan, idempotency_key: `plan-${kind}` });
+    expect(again.structuredContent).toMatchObject({ id: batch.id, replayed: true });
+    expect(mcp.text(again)).toMatch(/^Пакет с ключом идемпотентности «plan-\w+» уже был отправлен/);
+    const mismatch = await mcp.call('submit_batch', { ...plan, title: 'Другой', idempotency_key: `plan-${kind}` });
+    expect(mismatch.isError).toBe(true);
+    expect(mismatch.structuredContent).toMatchObject({ error: 'idempotency_mismatch' });
+    expect(mcp.text(mismatch)).toMatch(/[а-яё]/);
+
+    const waiting = await mcp.call('list_batches', { status: 'awaiting_approval' });
+    expect(waiting.structuredContent?.batches.map((b: { id: number }) => b.id)).toEqual([batch.id]);
+
+    await hub.http.post(`/batches/${batch.id}/approve`).send({ by: 'ivanov' }).expect(200);
+    const ran = await drain(agent, [
+      { key: 'AURORA-1', duedate: '2026-12-01' },
+      { key: 'AURORA-2', duedate: '2026-12-15' },
+    ]);
+    expect(ran).toEqual(batch.commands.map((c: { id: number }) => c.id));
+
+    const finished = await mcp.call('get_batch', { batch_id: batch.id });
+    expect(finished.structuredContent).toMatchObject({ id: batch.id, status: 'done', approved_by: 'ivanov' });
+    expect(mcp.text(finished)).toMatch(new RegExp(`^Пакет #${batch.id} «Сроки спринта» — завершён \\(.*одобрил ivanov`));
+  });
+
+  it('retry_command makes a new batch that waits for approval too; cancel_batch cancels it', async () => {
+    const submitted = (await mcp.call('submit_batch', { title: 'Отменю', commands: [fields('AURORA-2')] })).structuredContent!;
+    const cancelled = await mcp.call('cancel_command', { command_id: submitted.commands[0].id });
+    expect(cancelled.structuredContent).toMatchObject({ status: 'cancelled' });
+    const retried = await mcp.call('retry_command', { command_id: submitted.commands[0].id });
+    expect(retried.structuredContent).toMatchObject({ title: `Повтор команды #${submitted.commands[0].id}`, status: 'awaiting_approval', source: 'assistant' });
+    const gone = await mcp.call('cancel_batch', { batch_id: retried.structuredContent!.id });
+    expect(gone.structuredContent).toMatchObject({ status: 'cancelled' });
+    expect(mcp.text(gone)).toMatch(/^Пакет отменён\./);
+  });
+});
+
+describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', (kind) => {
+  let hub: TestHub;
+  let url: string;
+  let mcp: McpUnderTest;
+  let agent: ReturnType<typeof agentOf>;
+  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    hub = await startHub(TOKENS);
+    url = await listen(hub);
+    agent = {
+      claim: async () => (await hub.http.post('/agent/claim').set(as(TOKENS.HUB_AGENT_TOKEN)).send({}).expect(200)).body,
+      report: (id: number, body: Record<string, unknown>) => hub.http.post(`/agent/commands/${id}/result`).set(as(TOKENS.HUB_AGENT_TOKEN)).send(body),
+      done: async (id: number, result: Record<string, unknown> = {}) =>
+        (await hub.http.post(`/agent/commands/${id}/result`).set(as(TOKENS.HUB_AGENT_TOKEN)).send({ status: 'done', result }).expect(200)).body,
+    };
+    mcp = await connect(kind, url, { HUB_ASSISTANT_TOKEN: TOKENS.HUB_ASSISTANT_TOKEN }, as(TOKENS.HUB_ASSISTANT_TOKEN));
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  it("submits as the assistant; a person's token approves; the assistant cannot cancel what the agent holds", async () => {
+    const batch = (await mcp.call('submit_batch', { title: 'С токеном', commands: [fields('AURORA-1'), fields('AURORA-2')] })).structuredContent!;
+    expect(batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant', author: 'assistant' });
+    await hub.http.post(`/batches/${batch.id}/approve`).set(as(TOKENS.HUB_CLIENT_TOKEN)).send({}).expect(200);
+    const held = (await agent.claim()).command;
+    expect(held.id).toBe(batch.commands[0].id);
+    const refused = await mcp.call('cancel_command', { command_id: held.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: 'claimed', status: 409 });
+    expect(mcp.text(refused)).toMatch(/[а-яё]/);
+    expect((await mcp.call('get_batch', { batch_id: batch.id })).structuredContent).toMatchObject({ status: 'running', approved_by: 'client' });
+  });
+
+  it('every reading and note tool works with the assistant token', async () => {
+    for (const [name, args] of [
+      ['agent_status', {}],
+      ['list_batches', {}],
+      ['search_issues', { q: 'отчёт' }], // reads settings link_types too
+      ['put_note', { key: 'AURORA-9', comment: 'от ассистента' }],
+      ['get_note', { key: 'AURORA-9' }],
+      ['compare_package', { links_csv: 'from,type,to\nAURORA-1,блокирует,AURORA-2\n' }],
+      ['plan_batch', { title: 'П', commands: [fields('AURORA-1')] }],
+    ] as const) {
+      const result = await mcp.call(name, args);
+      expect({ name, isError: result.isError ?? false, text: result.isError ? mcp.text(result) : '' }).toEqual({ name, isError: false, text: '' });
+    }
+  });
+});
+
+describe('/mcp over HTTP, auth (SPEC 15.1)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(TOKENS);
+    await listen(hub);
+  });
+  afterAll(() => hub?.close());
+
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const post = () => hub.http.post('/mcp').set('Accept', 'application/json, text/event-stream');
+
+  it('needs the assistant token: none → 401, a wrong one → 401, the agent’s or the client’s → 403', async () => {
+    expect((await post().send(initialize).expect(401)).body.error).toBe('unauthorized');
+    await post().set('Authorization', 'Bearer nope').send(initialize).expect(401);
+    expect((await post().set('Authorization', `Bearer ${TOKENS.HUB_AGENT_TOKEN}`).send(initialize).expect(403)).body.error).toBe('forbidden');
+    expect((await post().set('Authorization', `Bearer ${TOKENS.HUB_CLIENT_TOKEN}`).send(initialize).expect(403)).body.error).toBe('forbidden');
+    const ok = await post().set('Authorization', `Bearer ${TOKENS.HUB_ASSISTANT_TOKEN}`).send(initialize).expect(200);
+    expect(ok.body.result.serverInfo.name).toBe('jira-hub');
+  });
+
+  it('is stateless: GET and DELETE answer 405', async () => {
+    for (const method of ['get', 'delete'] as const) {
+      const res = await hub.http[method]('/mcp').set('Authorization', `Bearer ${TOKENS.HUB_ASSISTANT_TOKEN}`).expect(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.body.error.message).toMatch(/POST/);
+    }
+  });
+});
