@@ -19,6 +19,7 @@ import {
   type Db,
 } from './support/legacy.js';
 import { main } from '../src/cli.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 
 const V1_COMMAND_COLUMNS = [
@@ -37,10 +38,10 @@ const V1_COMMAND_COLUMNS = [
   'rate_limited',
 ];
 const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of'];
-const MIGRATION_ROWS = [
-  { id: 1, timestamp: 1760000000000, name: 'SchemaV11760000000000' },
-  { id: 2, timestamp: 1764460800000, name: 'CommandDeliveries1764460800000' },
-];
+/** Columns later schema versions add to v1's tables (v2: command; v4: the mirror at scale). */
+const NEW_COLUMNS: Record<string, string[]> = { command: NEW_COMMAND_COLUMNS, issue: ['search_id', 'sync_mark'], issue_link: ['sync_mark'], sync_run: ['delivery', 'parts'] };
+/** Every migration recorded once, in order (from the list, so that a later migration joins it). */
+const MIGRATION_ROWS = MIGRATIONS.map((m, i) => ({ id: i + 1, timestamp: Number(m.name.slice(-13)), name: m.name }));
 
 const SCHEMA_BACKUP = /^\d{8}-\d{6}-schema-v1\.sqlite$/;
 
@@ -132,7 +133,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       expect(hasTable(file, 'migrations')).toBe(false);
 
       const first = await start();
-      await first.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await first.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
 
       const views = await Promise.all(ids.map(async (id) => (await first.http.get(`/commands/${id}`).expect(200)).body));
       expect(views.map((v) => v.deliveries)).toEqual([1, 0, 0]);
@@ -157,7 +158,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       await stop(first);
 
       const second = await start();
-      await second.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await second.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
       expect(backupFiles(file)).toEqual(backups);
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
 
@@ -246,17 +247,17 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(before.command).toHaveLength(7);
 
     const hub = await start();
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
     await stop(hub);
 
     for (const table of V1_TABLES) {
       const after = tableRows(file, table).map((row) => {
         const copy = { ...row };
-        if (table === 'command') for (const c of NEW_COMMAND_COLUMNS) delete copy[c];
+        for (const c of NEW_COLUMNS[table] ?? []) delete copy[c];
         return copy;
       });
       let expected = before[table];
-      if (table === 'setting') expected = expected.map((r) => (r.key === 'schema_version' ? { key: 'schema_version', value: '2' } : r));
+      if (table === 'setting') expected = expected.map((r) => (r.key === 'schema_version' ? { key: 'schema_version', value: String(SCHEMA_VERSION) } : r));
       // New rows a v2 hub may add are allowed; every v1 row must be there, unchanged.
       for (const row of expected) expect(after).toContainEqual(row);
       if (table !== 'setting') expect(after).toHaveLength(expected.length);
@@ -299,13 +300,13 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
 
   it('makes no backup of a new database', async () => {
     const hub = await start();
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
     expect(existsSync(file)).toBe(true);
     expect(backupFiles(file)).toEqual([]);
     expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
     await stop(hub);
     const again = await start();
-    await again.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await again.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
     expect(backupFiles(file)).toEqual([]);
   });
 
@@ -313,7 +314,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     const cwdBackups = join(process.cwd(), 'backups');
     const hadCwdBackups = existsSync(cwdBackups);
     const hub = await start({ HUB_DB_PATH: ':memory:' });
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
     const created = await hub.http
       .post('/batches')
       .send({ title: 'В памяти', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' } }] })
@@ -330,7 +331,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       createV1Database(file);
       expect(hasTable(file, 'migrations')).toBe(false);
       const hub = await start();
-      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
       expect(tableColumns(file, 'command').map((c) => c.name)).toEqual([...V1_COMMAND_COLUMNS, ...NEW_COMMAND_COLUMNS]);
     });
@@ -341,7 +342,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
         db.prepare('INSERT INTO migrations (timestamp, name) VALUES (?, ?)').run(1760000000000, 'SchemaV11760000000000');
       });
       const hub = await start();
-      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
       expect(backupFiles(file)).toHaveLength(1);
     });
@@ -355,7 +356,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     const started = Date.now();
     const [a, b] = await Promise.all([start(), start()]);
     const elapsed = Date.now() - started;
-    for (const hub of [a, b]) await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    for (const hub of [a, b]) await hub.http.get('/health').expect(200, { status: 'ok', schema_version: SCHEMA_VERSION });
     expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
     expect(backupFiles(file).filter((f) => SCHEMA_BACKUP.test(f))).toHaveLength(1);
     expect(backupFiles(file)).toHaveLength(1);
@@ -386,9 +387,9 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     } finally {
       console.log = log;
     }
-    expect(out[0]).toMatch(/from schema v1 to v2; copy before: .*-schema-v1\.sqlite$/);
-    expect(out[1]).toBe('schema v2: nothing to migrate');
-    expect(storedSchemaVersion(file)).toBe('2');
+    expect(out[0]).toMatch(new RegExp(`from schema v1 to v${SCHEMA_VERSION}; copy before: .*-schema-v1\\.sqlite$`));
+    expect(out[1]).toBe(`schema v${SCHEMA_VERSION}: nothing to migrate`);
+    expect(storedSchemaVersion(file)).toBe(String(SCHEMA_VERSION));
     expect(backupFiles(file)).toHaveLength(1);
   });
 
