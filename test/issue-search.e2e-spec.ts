@@ -16,7 +16,7 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
   });
   afterEach(() => hub.close());
 
-  async function refresh(result: object) {
+  async function refresh(result: Record<string, unknown>) {
     const agent = agentOf(hub);
     await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
     await agent.done((await agent.claim()).command.id, result);

@@ -44,6 +44,8 @@ const SPRINT_SCHEMA = 'com.pyxis.greenhopper.jira:gh-sprint';
 const PAGE_SIZE = 50;
 /** A safety bound on paging loops (a server that never says "last"). */
 const MAX_PAGES = 1000;
+/** Searches may be a whole project: 100,000 pages of 50 is five million issues. */
+const MAX_SEARCH_PAGES = 100_000;
 
 const apis = new WeakMap<JiraClient, JiraApi>();
 
@@ -121,8 +123,14 @@ export class JiraApi {
   }
 
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
-  async search(jql: string, fields: string[], maxPages = MAX_PAGES): Promise<JiraIssue[]> {
+  async search(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): Promise<JiraIssue[]> {
     const found: JiraIssue[] = [];
+    for await (const page of this.searchPages(jql, fields, maxPages)) found.push(...page);
+    return found;
+  }
+
+  /** The pages of a search one at a time, so that a caller can pass each on before reading the next. */
+  async *searchPages(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): AsyncGenerator<JiraIssue[]> {
     if (this.flavor === 'cloud') {
       let nextPageToken: string | undefined;
       for (let page = 0; page < maxPages; page++) {
@@ -130,11 +138,11 @@ export class JiraApi {
           body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
           idempotent: true,
         });
-        found.push(...answer.issues);
+        if (answer.issues.length > 0) yield answer.issues;
         nextPageToken = answer.nextPageToken;
         if (answer.isLast === true || !nextPageToken || answer.issues.length === 0) break;
       }
-      return found;
+      return;
     }
     let startAt = 0;
     for (let page = 0; page < maxPages; page++) {
@@ -144,11 +152,10 @@ export class JiraApi {
         body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
         idempotent: true,
       });
-      found.push(...answer.issues);
+      if (answer.issues.length > 0) yield answer.issues;
       startAt += answer.issues.length;
       if (answer.issues.length === 0 || startAt >= answer.total) break;
     }
-    return found;
   }
 
   /**
