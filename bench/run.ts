@@ -16,6 +16,7 @@ import { BatchesService } from '../src/queue/batches.service.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 import { emptyNestApp } from './empty-nest.js';
+import { mirrorBench } from './mirror.js';
 
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
@@ -240,13 +241,24 @@ async function ceilings(dir: string): Promise<void> {
   console.log(`context: so a NestJS hub whose cycle is nothing but its two durable commits gets at most ${bound.toFixed(0)} cycles/s over HTTP on a file here`);
 }
 
+/** Sections by name: `npm run bench -- mirror` runs only that one (the whole bench takes long). */
+const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
+  ceilings,
+  batches: batchPost,
+  startup,
+  cycles,
+  refresh: refreshBench,
+  mirror: (dir) => mirrorBench(dir, report),
+};
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in SECTIONS));
+if (unknown.length) {
+  console.error(`unknown bench section(s): ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'jira-hub-bench-'));
 try {
-  await ceilings(dir);
-  await batchPost(dir);
-  await startup(dir);
-  await cycles(dir);
-  await refreshBench(dir);
+  for (const [name, run] of Object.entries(SECTIONS)) if (chosen.length === 0 || chosen.includes(name)) await run(dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
