@@ -36,6 +36,14 @@ export class RawClient {
     resolve(body);
   }
 
+  /** GET with the answer's status and body text (for latency figures). */
+  get(path: string): Promise<string> {
+    return new Promise<string>((resolve) => {
+      this.waiting = resolve;
+      this.socket.write(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: bench\r\n\r\n`, 'latin1'));
+    });
+  }
+
   post<T>(path: string, body: unknown): Promise<T> {
     const data = Buffer.from(JSON.stringify(body));
     return new Promise<string>((resolve) => {

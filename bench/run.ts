@@ -20,6 +20,7 @@ import { startReference } from './reference.js';
 
 /** The bench submits as a client: its batches never wait for approval. */
 const BENCH = { name: 'bench', source: 'client' as const };
+import { mirrorBench } from './mirror.js';
 
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
@@ -280,7 +281,7 @@ async function ceilings(dir: string): Promise<void> {
   console.log(`context: so a NestJS hub whose cycle is nothing but its two durable commits gets at most ${bound.toFixed(0)} cycles/s over HTTP on a file here`);
 }
 
-const SECTIONS: Record<string, (dir: string) => Promise<void>> = { ceilings, cycle, contention, startup, batches: batchPost, scan, refresh: refreshBench };
+const SECTIONS: Record<string, (dir: string) => Promise<void>> = { ceilings, cycle, contention, startup, batches: batchPost, scan, refresh: refreshBench, mirror: (dir) => mirrorBench(dir, report) };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in SECTIONS));
 if (unknown.length) {

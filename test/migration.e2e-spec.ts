@@ -40,6 +40,14 @@ const V1_COMMAND_COLUMNS = [
 ];
 const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of', 'queue_pos'];
 const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos'];
+/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale). */
+const NEW_COLUMNS: Record<string, string[]> = {
+  command: NEW_COMMAND_COLUMNS,
+  batch: NEW_BATCH_COLUMNS,
+  issue: ['search_id', 'sync_mark'],
+  issue_link: ['sync_mark'],
+  sync_run: ['delivery', 'parts'],
+};
 const MIGRATION_ROWS = MIGRATIONS.map((m, i) => ({ id: i + 1, timestamp: Number(m.name.slice(-13)), name: m.name }));
 const HEALTHY = { status: 'ok', schema_version: SCHEMA_VERSION };
 
@@ -255,8 +263,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     for (const table of V1_TABLES) {
       const after = tableRows(file, table).map((row) => {
         const copy = { ...row };
-        if (table === 'command') for (const c of NEW_COMMAND_COLUMNS) delete copy[c];
-        if (table === 'batch') for (const c of NEW_BATCH_COLUMNS) delete copy[c];
+        for (const c of NEW_COLUMNS[table] ?? []) delete copy[c];
         return copy;
       });
       let expected = before[table];

@@ -59,7 +59,7 @@ export class AgentController {
   @HttpCode(200)
   @AgentRoute()
   @ApiBearerAuth('agent')
-  @ApiOperation({ summary: "Report a command's result (done or failed); idempotent for finished commands" })
+  @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands" })
   @ApiOkResponse({ type: CommandView })
   report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView> {
     return this.delivery.report(id, dto);

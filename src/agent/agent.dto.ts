@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf } from 'class-validator';
 import { OpaqueJson } from '../common/validation.js';
 
 export class ClaimDto {
@@ -37,9 +37,22 @@ export class ClaimView {
 }
 
 export class ReportDto {
-  @ApiProperty({ enum: ['done', 'failed'] })
-  @IsIn(['done', 'failed'], { message: 'допустимы done и failed' })
-  status!: 'done' | 'failed';
+  @ApiProperty({
+    enum: ['done', 'failed', 'partial'],
+    description: 'partial: one part of a large refresh result (`part` = 1, 2, …), then done (which may carry the last slice and missing_keys) or failed',
+  })
+  @IsIn(['done', 'failed', 'partial'], { message: 'допустимы done, failed и partial' })
+  status!: 'done' | 'failed' | 'partial';
+
+  @ApiPropertyOptional({ example: 1, description: 'with status partial only: the number of the part, from 1 in each delivery, in order' })
+  @ValidateIf((dto: ReportDto) => dto.status === 'partial' || dto.part !== undefined)
+  @ValidateBy({
+    name: 'partOnlyWhenPartial',
+    validator: { validate: (_, args) => (args?.object as ReportDto).status === 'partial', defaultMessage: () => 'номер части (part) бывает только при status: partial' },
+  })
+  @IsInt({ message: 'номер части (part) — целое число от 1' })
+  @Min(1, { message: 'номер части (part) — целое число от 1' })
+  part?: number;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } })
   @IsOptional()

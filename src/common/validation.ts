@@ -98,6 +98,8 @@ export type DeepUncopyable = 'refuse' | 'drop';
 
 /** The DTO properties marked `@OpaqueJson()`, by name: their values are data, not this API's fields. */
 const OPAQUE = new Map<string, DeepUncopyable>();
+/** The opaque properties declared directly on each DTO class (the top level of a body). */
+const OPAQUE_OF_CLASS = new Map<Function, Set<string>>(); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
 /**
  * A DTO property whose value is free JSON kept as sent: a command's `params` (the catalogue checks
@@ -110,6 +112,8 @@ export function OpaqueJson(deep: DeepUncopyable): PropertyDecorator {
     const known = OPAQUE.get(String(key));
     if (known !== undefined && known !== deep) throw new Error(`@OpaqueJson: ${String(key)} is declared with two rules`);
     OPAQUE.set(String(key), deep);
+    const owner = (target as { constructor: Function }).constructor; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+    OPAQUE_OF_CLASS.set(owner, new Set([...(OPAQUE_OF_CLASS.get(owner) ?? []), String(key)]));
     Transform(({ obj }: { obj: Record<string, unknown> }) => (Object.hasOwn(obj, key) ? obj[key as string] : undefined), { toClassOnly: true })(target, key);
   };
 }
@@ -159,6 +163,24 @@ class HubValidationPipe extends ValidationPipe {
     return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
   }
 
+  /**
+   * An opaque object at the top level of a body (a report's `result`: a part of a refresh is a
+   * megabyte of Jira's data) is kept out of class-transformer, which would copy it deeply only for
+   * OpaqueJson to put the original back: an empty object stands in for it while the DTO is built and
+   * validated (its own validators see an object, as they would), then the value itself is put back.
+   * Built-in keys are checked on the whole body first, as always.
+   */
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const keys = metadata.metatype ? OPAQUE_OF_CLASS.get(metadata.metatype) : undefined;
+    const body = value as Record<string, unknown>;
+    const heavy = keys && isPlainObject(value) ? [...keys].filter((k) => isPlainObject(body[k])) : [];
+    if (heavy.length === 0) return super.transform(value, metadata);
+    this.stripProtoKeys(value);
+    const dto = (await super.transform({ ...body, ...Object.fromEntries(heavy.map((k) => [k, {}])) }, metadata)) as Record<string, unknown>;
+    for (const k of heavy) dto[k] = body[k];
+    return dto;
+  }
+
   protected override stripProtoKeys(value: unknown): void {
     const paths = checkBuiltInKeys(value);
     if (paths.length > 0) {
@@ -167,6 +189,8 @@ class HubValidationPipe extends ValidationPipe {
     }
   }
 }
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The one global ValidationPipe. */
 export function createValidationPipe(): ValidationPipe {

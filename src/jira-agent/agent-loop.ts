@@ -1,3 +1,4 @@
+import { partSender } from './commands/refresh.js';
 import { executeCommand } from './executors.js';
 import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
 import { JiraApi } from './jira-api.js';
@@ -37,6 +38,8 @@ export interface RunAgentOptions {
   outageGiveUpMs?: number;
   /** After an empty claim with wait_seconds 0, wait this long before claiming again (default 1000 ms). */
   idleClaimDelayMs?: number;
+  /** refresh: issues per part of a large result (default 1,000), SPEC 15.5. */
+  refreshPartIssues?: number;
   /** ensure_issue's waits before re-searching after a create whose answer was lost (default 5, 10, 20, 20 s); see ExecutorContext. */
   createRecheckDelaysMs?: number[];
 }
@@ -132,6 +135,7 @@ class AgentLoop {
     let outcome: CommandOutcome;
     let outageSince: number | null = null;
     let unauthorizedInARow = 0;
+    const reportPart = cmd.type === 'refresh' ? partSender(this.o.hub, cmd.id) : undefined;
     for (let attempt = 0; ; attempt++) {
       outcome = await executeCommand(cmd, {
         client: this.o.jira,
@@ -142,6 +146,8 @@ class AgentLoop {
         sleep: this.sleep,
         stopSignal: this.o.stopSignal,
         createRecheckDelaysMs: this.o.createRecheckDelaysMs,
+        reportPart,
+        refreshPartIssues: this.o.refreshPartIssues,
       });
       if (outcome.status === 'failed' && outcome.stopped) return 'stopped'; // still claimed: the hub hands it out again
       if (outcome.status === 'done' || !outcome.outage) break;

@@ -1,5 +1,5 @@
 import { sleep as realSleep, type Sleep } from './sleep.js';
-import type { AgentSettings, ClaimedCommand, ReportBody } from './types.js';
+import type { AgentSettings, ClaimedCommand, HubIssue, HubLink, ReportBody } from './types.js';
 
 export interface ClaimRequest {
   agent_version?: string;
@@ -86,6 +86,14 @@ export class HubClient {
   /** POST /agent/commands/{id}/result → the command view. */
   report(commandId: number, body: ReportBody): Promise<unknown> {
     return this.call('POST', `/agent/commands/${commandId}/result`, body, 0);
+  }
+
+  /**
+   * One part of a large refresh result (SPEC 15.5): POST /agent/commands/{id}/result {status: "partial", part,
+   * result} → the command view. Retried like a report: a part sent again after a lost answer changes nothing.
+   */
+  reportPart(commandId: number, part: number, result: { issues: HubIssue[]; links: HubLink[] }): Promise<{ status?: string }> {
+    return this.call('POST', `/agent/commands/${commandId}/result`, { status: 'partial', part, result }, 0);
   }
 
   /** GET /agent/settings. */

@@ -63,6 +63,8 @@ export type FieldLookup = { id: string } | { ambiguous: string[] } | null;
 const PAGE_SIZE = 50;
 /** A safety bound on paging loops (a server that never says "last"). */
 const MAX_PAGES = 1000;
+/** Searches may be a whole project: 100,000 pages of 50 is five million issues. */
+const MAX_SEARCH_PAGES = 100_000;
 
 const apis = new WeakMap<JiraClient, JiraApi>();
 
@@ -142,7 +144,7 @@ export class JiraApi {
   }
 
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
-  async search(jql: string, fields: string[], maxPages = MAX_PAGES): Promise<JiraIssue[]> {
+  async search(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): Promise<JiraIssue[]> {
     const found: JiraIssue[] = [];
     for await (const page of this.searchPages(jql, fields, maxPages)) found.push(...page.issues);
     return found;
@@ -152,7 +154,7 @@ export class JiraApi {
    * The pages of a search, one request each, so a caller can stop early; `last` is true on the final page
    * (false on the page the `maxPages` bound cuts a longer result at).
    */
-  async *searchPages(jql: string, fields: string[], maxPages = MAX_PAGES): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
+  async *searchPages(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
     if (this.flavor === 'cloud') {
       let nextPageToken: string | undefined;
       for (let page = 0; page < maxPages; page++) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runSimulatorFromEnv } from '../jira-sim/main.js';
 import { JiraSimulator } from '../jira-sim/simulator.js';
 import { FakeHub } from './fake-hub.js';
-import { jiraClientFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
+import { jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
 let sim: JiraSimulator;
@@ -56,6 +56,12 @@ describe('runAgentFromEnv', () => {
     expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '12.7' })).toBe(12);
     expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '120' })).toBe(60);
     expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '-5' })).toBe(0);
+  });
+
+  it('reads AGENT_REFRESH_PART_ISSUES as a whole number from 1 (unset: the default)', () => {
+    expect(partIssuesFromEnv({})).toBeUndefined();
+    expect(partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: ' 500 ' })).toBe(500);
+    for (const bad of ['0', '-3', '2.5', 'много']) expect(() => partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: bad })).toThrow(/AGENT_REFRESH_PART_ISSUES/);
   });
 
   it('explains a missing or wrong variable in Russian', async () => {

@@ -112,7 +112,7 @@ export async function agentMain(args: string[], env: Env = process.env): Promise
  * for it), then runs the reference agent until SIGINT/SIGTERM (or `stopSignal`).
  * Reads HUB_URL, HUB_AGENT_TOKEN, JIRA_URL, JIRA_FLAVOR, JIRA_EMAIL, JIRA_API_TOKEN, JIRA_PAT, JIRA_PROJECT,
  * AGENT_JOURNAL (default ./data/agent-journal.jsonl), AGENT_WAIT_SECONDS (default 30, a whole number 0..60),
- * AGENT_ONCE (1 = one claim).
+ * AGENT_ONCE (1 = one claim), AGENT_REFRESH_PART_ISSUES (issues per part of a large refresh result, default 1000).
  */
 export async function runAgentFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<AgentRunSummary> {
   const problems = envProblems(env);
@@ -147,6 +147,7 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
       stopSignal: controller.signal,
       once: env.AGENT_ONCE === '1' || env.AGENT_ONCE === 'true',
       waitSeconds: waitSecondsFromEnv(env),
+      refreshPartIssues: partIssuesFromEnv(env),
     });
     log(`stopped (${summary.stoppedBy}): executed ${summary.executed}, reported ${summary.reported}`);
     return summary;
@@ -162,3 +163,13 @@ export function waitSecondsFromEnv(env: Env): number {
   const raw = env.AGENT_WAIT_SECONDS?.trim();
   return clampWaitSeconds(raw ? Number(raw) : undefined);
 }
+
+/** AGENT_REFRESH_PART_ISSUES as a whole number from 1; unset → the default (1,000). */
+export function partIssuesFromEnv(env: Env): number | undefined {
+  const raw = env.AGENT_REFRESH_PART_ISSUES?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`AGENT_REFRESH_PART_ISSUES должно быть целым числом от 1, а не «${raw}»`);
+  return n;
+}
+

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { CommandFailure, CommandStopped } from './command-failure.js';
+import { partSender } from './commands/refresh.js';
 import { executeCommand } from './executors.js';
+import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
 import { currentSprintName, toIsoUtc } from './issue-mapper.js';
 import { JiraApi } from './jira-api.js';
 import { JiraClient } from './jira-client.js';
@@ -110,6 +113,67 @@ describe.each(FLAVORS)('refresh on %s', (flavor) => {
   it('fails with Jira\'s JQL error', async () => {
     const out = await executeCommand({ id: 4, type: 'refresh', params: { jql: 'project = AURORA OR project = X' } }, h.ctx(flavor));
     expect(out).toEqual({ status: 'failed', error: expect.stringMatching(/^HTTP 400: Error in the JQL Query/) });
+  });
+});
+
+describe.each(FLAVORS)('refresh in parts on %s (SPEC 15.5)', (flavor) => {
+  type Slice = { issues: HubIssue[]; links: HubLink[] };
+  const run = async (params: Record<string, unknown>, partIssues: number) => {
+    const parts: Slice[] = [];
+    const ctx = { ...h.ctx(flavor), refreshPartIssues: partIssues, reportPart: async (s: Slice) => void parts.push(s) };
+    const last = resultOf<Slice & { missing_keys?: string[] }>(await executeCommand({ id: 40, type: 'refresh', params }, ctx));
+    return { parts, last };
+  };
+
+  it('by JQL: full parts of at most N issues go out as they are read, the last slice comes with done', async () => {
+    const all = h.sim.listIssues().map((i) => i.key);
+    const { parts, last } = await run({ jql: 'project = AURORA ORDER BY key ASC' }, 2);
+    expect(parts.map((p) => p.issues.length)).toEqual(Array(Math.ceil(all.length / 2) - 1).fill(2));
+    expect([...parts.flatMap((p) => p.issues), ...last.issues].map((i) => i.key)).toEqual(all);
+    // every link of an issue is in the slice of that issue
+    for (const slice of [...parts, last]) {
+      const keys = new Set(slice.issues.map((i) => i.key));
+      for (const l of h.sim.store.links.filter((l) => keys.has(l.sourceKey) || keys.has(l.targetKey))) {
+        expect(slice.links).toContainEqual({ source_key: l.sourceKey, target_key: l.targetKey, link_type: l.typeName });
+      }
+    }
+  });
+
+  it('a result that fits one part is reported whole', async () => {
+    const { parts, last } = await run({ jql: 'project = AURORA' }, h.sim.listIssues().length);
+    expect(parts).toEqual([]);
+    expect(last.issues).toHaveLength(h.sim.listIssues().length);
+  });
+
+  it('by keys: parts, and missing keys in the final report', async () => {
+    const { parts, last } = await run({ keys: [...keys, 'AURORA-999'] }, 2);
+    expect(parts.length).toBeGreaterThan(0);
+    expect([...parts.flatMap((p) => p.issues), ...last.issues].map((i) => i.key).sort()).toEqual([...keys].sort());
+    expect(last.missing_keys).toEqual(['AURORA-999']);
+  });
+});
+
+describe('partSender', () => {
+  const hubAnswering = (answer: (part: number) => Promise<{ status?: string }>) => {
+    const sent: number[] = [];
+    const hub = { reportPart: async (_id: number, part: number) => (sent.push(part), answer(part)) } as unknown as HubClient;
+    return { hub, sent };
+  };
+  const slice = { issues: [], links: [] };
+
+  it('numbers parts from 1 for as long as it lives (a run again after an outage goes on numbering)', async () => {
+    const { hub, sent } = hubAnswering(async () => ({ status: 'claimed' }));
+    const send = partSender(hub, 7);
+    for (let i = 0; i < 3; i++) await send(slice);
+    expect(sent).toEqual([1, 2, 3]);
+  });
+
+  it('a refused part fails the refresh with the hub reason; a finished command stops it; the stop signal stops it silently', async () => {
+    await expect(partSender(hubAnswering(async () => Promise.reject(new HubHttpError(413, { error: 'payload_too_large', detail: 'слишком большое' }))).hub, 7)(slice)).rejects.toThrow(
+      new CommandFailure('хаб не принял часть 1 результата: хаб ответил HTTP 413: слишком большое'),
+    );
+    await expect(partSender(hubAnswering(async () => ({ status: 'cancelled' })).hub, 7)(slice)).rejects.toBeInstanceOf(CommandFailure);
+    await expect(partSender(hubAnswering(async () => Promise.reject(new HubStoppedError())).hub, 7)(slice)).rejects.toBeInstanceOf(CommandStopped);
   });
 });
 

@@ -41,7 +41,7 @@ function ctxOf(req: RouteRequest): RenderContext {
 }
 
 function findIssue(req: RouteRequest, keyOrId: string) {
-  const issue = req.store.findIssue(keyOrId) ?? req.store.listIssues().find((i) => i.id === keyOrId);
+  const issue = req.store.findIssue(keyOrId) ?? req.store.findIssueById(keyOrId);
   if (!issue) throw new SimError(404, ['Issue does not exist or you do not have permission to see it.']);
   return issue;
 }
@@ -91,7 +91,7 @@ function cloudSearch(req: RouteRequest): RouteResponse {
     if (!Number.isInteger(offset) || offset < 0) throw new SimError(400, ['The provided next page token is invalid or expired.']);
   }
   const { maxResults } = paging(req, 0, input.maxResults);
-  const found = req.store.search(jql, req.searchLagMs, false, req.searchStale);
+  const found = offset > 0 ? req.store.searchAgain(jql, req.searchLagMs, false, req.searchStale) : req.store.search(jql, req.searchLagMs, false, req.searchStale);
   const page = found.slice(offset, offset + maxResults);
   const include = fieldFilter(input.fields as string | string[] | undefined, 'none');
   const issues = page.map((issue) => renderIssue(issue, ctxOf(req), include));
@@ -104,7 +104,8 @@ function dcSearch(req: RouteRequest): RouteResponse {
   const { startAt, maxResults } = paging(req, input.startAt, input.maxResults);
   // validateQuery: strict (default, also `true`) | warn (also `false`) | none.
   const strict = !['false', 'warn', 'none'].includes(String(input.validateQuery ?? 'strict'));
-  const found = req.store.search(String(input.jql ?? ''), req.searchLagMs, strict, req.searchStale);
+  const search = startAt > 0 ? req.store.searchAgain.bind(req.store) : req.store.search.bind(req.store);
+  const found = search(String(input.jql ?? ''), req.searchLagMs, strict, req.searchStale);
   const include = fieldFilter(input.fields as string | string[] | undefined, 'all');
   const issues = found.slice(startAt, startAt + maxResults).map((issue) => renderIssue(issue, ctxOf(req), include));
   return ok({ expand: 'schema,names', startAt, maxResults, total: found.length, issues });
@@ -125,7 +126,7 @@ function bulkFetch(req: RouteRequest): RouteResponse {
   const found = new Map<string, StoredIssue>();
   const issueErrors: Array<{ id: string; errorMessage: string }> = [];
   for (const idOrKey of wanted) {
-    const issue = req.store.findIssue(String(idOrKey)) ?? req.store.listIssues().find((i) => i.id === String(idOrKey));
+    const issue = req.store.findIssue(String(idOrKey)) ?? req.store.findIssueById(String(idOrKey));
     if (issue) found.set(issue.id, issue);
     else issueErrors.push({ id: String(idOrKey), errorMessage: 'Issue does not exist or you do not have permission to see it.' });
   }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SimError } from './errors.js';
 import { matchRoute } from './routes.js';
+import { generatedProject } from './generate.js';
 import { defaultSeed } from './seed.js';
 import { SimStore } from './store.js';
 import type { RecordedRequest, SimSeed, StoredComment, StoredIssue, StoredLink } from './types.js';
@@ -17,6 +18,8 @@ export interface JiraSimulatorOptions {
   requireAuth?: boolean;
   /** How requests without an Authorization header are answered (default 'allow'; see setAnonymous). */
   anonymous?: AnonymousMode;
+  /** A generated project of this many issues (and about twice as many links) instead of the seed's issues and links. */
+  generate?: number;
 }
 
 /**
@@ -59,7 +62,8 @@ export class JiraSimulator {
   private searchStale = false;
 
   constructor(options: JiraSimulatorOptions = {}) {
-    this.store = new SimStore({ ...defaultSeed(options.projectKey), ...options.seed });
+    const seed = { ...defaultSeed(options.projectKey), ...options.seed };
+    this.store = new SimStore(options.generate ? { ...seed, ...generatedProject(options.generate, seed) } : seed);
     this.maxPageSize = options.maxPageSize ?? 100;
     this.anonymous = options.anonymous ?? (options.requireAuth ? 'refuse' : 'allow');
   }

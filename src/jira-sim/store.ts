@@ -23,6 +23,14 @@ export class SimStore {
   private readonly counters = new Map<string, number>();
   /** Earlier states of each issue, oldest first: `state` was current until `untilMs` (for stale search). */
   private readonly history = new Map<string, Array<{ untilMs: number; state: StoredIssue }>>();
+  /** Indexes for projects of many issues: issues by id, links by either end. */
+  private readonly byId = new Map<string, StoredIssue>();
+  private readonly linksByKey = new Map<string, StoredLink[]>();
+  /** Bumped by every change through the store; a search's next page reuses its result while it holds. */
+  private version = 0;
+  private lastSearch: { query: string; version: number; found: StoredIssue[] } | undefined;
+  /** Seed links are the starting state: no history, no `updated` change. */
+  private seeding = true;
 
   constructor(readonly seed: SimSeed) {
     for (const issue of seed.issues) {
@@ -42,12 +50,17 @@ export class SimStore {
       if (issue.createdAtMs !== undefined) created.createdAtMs = created.updatedAtMs = issue.createdAtMs;
     }
     for (const link of seed.links) this.createLink(link.type, link.source, link.target);
+    this.seeding = false;
   }
 
   // ---- issues -------------------------------------------------------------------------------
 
   findIssue(key: string): StoredIssue | undefined {
     return this.issues.get(key.toUpperCase());
+  }
+
+  findIssueById(id: string): StoredIssue | undefined {
+    return this.byId.get(id);
   }
 
   requireIssue(key: string): StoredIssue {
@@ -88,6 +101,8 @@ export class SimStore {
       updatedAtMs: now,
     };
     this.issues.set(issue.key, issue);
+    this.byId.set(issue.id, issue);
+    this.version++;
     return issue;
   }
 
@@ -129,6 +144,7 @@ export class SimStore {
   }
 
   private touch(issue: StoredIssue): void {
+    this.version++;
     issue.updatedAtMs = Math.max(Date.now(), issue.updatedAtMs + 1);
   }
 
@@ -176,19 +192,24 @@ export class SimStore {
     if (!type) throw new SimError(404, [`No issue link type with name '${typeName}' found.`]);
     const source = this.requireIssue(sourceKey);
     const target = this.requireIssue(targetKey);
-    const existing = this.links.find((l) => l.typeName === type.name && l.sourceKey === source.key && l.targetKey === target.key);
+    const existing = this.linksOf(source.key).find((l) => l.typeName === type.name && l.sourceKey === source.key && l.targetKey === target.key);
     if (existing) return existing;
     const link: StoredLink = { id: String(this.nextLinkId++), typeName: type.name, sourceKey: source.key, targetKey: target.key };
-    this.remember(source);
-    this.remember(target);
+    if (!this.seeding) {
+      this.remember(source);
+      this.remember(target);
+    }
     this.links.push(link);
-    this.touch(source);
-    this.touch(target);
+    for (const key of new Set([source.key, target.key])) this.linksByKey.set(key, [...(this.linksByKey.get(key) ?? []), link]);
+    if (!this.seeding) {
+      this.touch(source);
+      this.touch(target);
+    }
     return link;
   }
 
   linksOf(key: string): StoredLink[] {
-    return this.links.filter((l) => l.sourceKey === key || l.targetKey === key);
+    return this.linksByKey.get(key) ?? [];
   }
 
   // ---- comments ------------------------------------------------------------------------------
@@ -253,6 +274,22 @@ export class SimStore {
    * `strictKeys` (DC's default validateQuery=strict): a key clause naming an issue that does not exist is a 400.
    */
   search(jql: string, lagMs: number, strictKeys = false, stale = false): StoredIssue[] {
+    const found = this.evaluate(jql, lagMs, strictKeys, stale);
+    if (lagMs === 0) this.lastSearch = { query: jql, version: this.version, found };
+    return found;
+  }
+
+  /**
+   * The next page of the last search: its result again while nothing changed through the store since
+   * (a project of many issues is not searched again for each page); otherwise a new search.
+   */
+  searchAgain(jql: string, lagMs: number, strictKeys = false, stale = false): StoredIssue[] {
+    const last = this.lastSearch;
+    if (lagMs === 0 && last && last.query === jql && last.version === this.version) return last.found;
+    return this.search(jql, lagMs, strictKeys, stale);
+  }
+
+  private evaluate(jql: string, lagMs: number, strictKeys: boolean, stale: boolean): StoredIssue[] {
     let query: JqlQuery;
     try {
       query = parseJql(jql);

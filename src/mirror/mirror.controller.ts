@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
@@ -16,10 +17,15 @@ export class MirrorController {
   constructor(private readonly mirror: MirrorService) {}
 
   @Get('issues')
-  @ApiOperation({ summary: 'Mirrored Jira issues (filled by refresh results)' })
-  @ApiOkResponse({ type: [IssueView] })
-  issues(@Query() q: ListIssuesQuery): Promise<IssueView[]> {
-    return this.mirror.listIssues(q);
+  @ApiOperation({
+    summary: 'Mirrored Jira issues (filled by refresh results), ordered by key',
+    description: 'A full page carries the header X-Next-Cursor: pass it as `cursor` for the next page.',
+  })
+  @ApiOkResponse({ type: [IssueView], headers: { 'X-Next-Cursor': { description: 'the cursor of the next page (absent on the last page)', schema: { type: 'string' } } } })
+  async issues(@Query() q: ListIssuesQuery, @Res({ passthrough: true }) res: Response): Promise<IssueView[]> {
+    const page = await this.mirror.listIssues(q);
+    if (page.next_cursor !== null) res.setHeader('X-Next-Cursor', page.next_cursor);
+    return page.items;
   }
 
   @Get('issues/:key')

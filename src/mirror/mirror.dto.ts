@@ -11,7 +11,25 @@ export class ListIssuesQuery {
 
   @ApiPropertyOptional({ example: 'In Progress' }) @IsOptional() @IsString() status?: string;
   @ApiPropertyOptional({ example: 'Спринт 2' }) @IsOptional() @IsString() sprint?: string;
-  @ApiPropertyOptional({ description: 'text in the summary (case-insensitive)', example: 'отчёт' }) @IsOptional() @IsString() q?: string;
+  @ApiPropertyOptional({ description: 'exact assignee (accountId on Cloud, user name on DC)', example: 'ivanov' }) @IsOptional() @IsString() assignee?: string;
+  @ApiPropertyOptional({ description: 'issues that have this label (exact)', example: 'backend' }) @IsOptional() @IsString() label?: string;
+  @ApiPropertyOptional({
+    description: 'words of the summary or key: every word given must start a word of the issue (case-insensitive, ё = е), e.g. «отч прод» finds «Отчёт о продажах»',
+    example: 'отчёт',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  q?: string;
+
+  @ApiPropertyOptional({
+    description: 'continue after this key (issues are ordered by key): pass the X-Next-Cursor header of the previous page',
+    example: 'AURORA-1533',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  cursor?: string;
 
   @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()
@@ -96,5 +114,7 @@ export class SyncRunView {
   @ApiProperty({ nullable: true, type: Number }) issues!: number | null;
   @ApiProperty({ nullable: true, type: Number }) links!: number | null;
   @ApiProperty({ type: [String], description: 'keys asked for and not returned' }) missing!: string[];
+  @ApiProperty({ description: 'parts of a large result applied (0: the result came whole)' }) parts!: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'the delivery of the command whose result the counts describe' }) delivery!: number | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
 }

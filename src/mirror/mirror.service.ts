@@ -6,11 +6,18 @@ import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
+import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, issueSearchSql } from './issue-search.js';
 import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
   labels: string;
   fields: string;
+}
+
+/** One page of GET /issues; `next_cursor` (the last key) when the page is full. */
+export interface IssuePage {
+  items: IssueView[];
+  next_cursor: string | null;
 }
 
 const issueView = (r: IssueRow): IssueView => ({ ...r, labels: parseJson<string[]>(r.labels, []), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
@@ -23,27 +30,19 @@ export class MirrorService {
     private readonly clock: Clock,
   ) {}
 
-  listIssues(q: ListIssuesQuery): Promise<IssueView[]> {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    const filter = (condition: string, ...values: unknown[]) => {
-      where.push(condition);
-      args.push(...values);
-    };
-    if (q.keys) {
-      const keys = q.keys.split(',').map((k) => k.trim()).filter(Boolean);
-      filter(`key IN (${keys.map(() => '?').join(', ') || 'NULL'})`, ...keys);
-    }
-    if (q.status) filter('status = ?', q.status);
-    if (q.sprint) filter('sprint = ?', q.sprint);
-    if (q.q) filter('instr(hub_lower(summary), hub_lower(?)) > 0', q.q);
-    const sql = `SELECT * FROM issue ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY key LIMIT ? OFFSET ?`;
-    return this.db.read(async (m) => ((await m.query(sql, [...args, q.limit ?? 100, q.offset ?? 0])) as IssueRow[]).map(issueView));
+  /** SPEC 7 and issue 14: filters, word search through the FTS index, pages by key (offset or cursor). */
+  listIssues(q: ListIssuesQuery): Promise<IssuePage> {
+    const { sql, args } = issueSearchSql(q);
+    return this.db.read(async (m) => {
+      const items = ((await m.query(sql, args)) as IssueRow[]).map(issueView);
+      const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
+      return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null };
+    });
   }
 
   getIssue(key: string): Promise<IssueDetailView> {
     return this.db.read(async (m) => {
-      const [row]: IssueRow[] = await m.query('SELECT * FROM issue WHERE key = ?', [key]);
+      const [row]: IssueRow[] = await m.query(`SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE key = ?`, [key]);
       if (!row) throw new NotFoundError(`задачи ${key} нет в зеркале; её можно прочитать командой refresh`);
       const links_out = await m.query('SELECT target_key, link_type FROM issue_link WHERE source_key = ? ORDER BY id', [key]);
       const links_in = await m.query('SELECT source_key, link_type FROM issue_link WHERE target_key = ? ORDER BY id', [key]);
@@ -81,7 +80,7 @@ export class MirrorService {
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {
     return this.db.read(async (m) => {
       const rows: (Omit<SyncRunView, 'missing'> & { missing: string | null })[] = await m.query(
-        'SELECT * FROM sync_run WHERE id < ? ORDER BY id DESC LIMIT ?',
+        'SELECT id, started_at, finished_at, kind, query, command_id, issues, links, missing, error, parts, delivery FROM sync_run WHERE id < ? ORDER BY id DESC LIMIT ?',
         [beforeId ?? Number.MAX_SAFE_INTEGER, limit],
       );
       return rows.map((r) => ({ ...r, missing: parseJson<string[]>(r.missing, []) }));

@@ -19,26 +19,71 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 
 const marks = (n: number) => new Array(n).fill('?').join(', ');
 
-/** SPEC 7: upsert every reported issue; replace every link touching a reported issue by the reported links. */
-export async function applyRefresh(m: EntityManager, result: RefreshResult, now: string): Promise<void> {
-  for (const i of result.issues) {
+/** What one slice of a refresh result added to its sync run: rows not yet reported by this delivery. */
+export interface SliceCounts {
+  issues: number;
+  links: number;
+}
+
+const ISSUE_COLUMNS = 'key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, created, updated, synced_at, sync_mark';
+const ISSUES_PER_STATEMENT = 200;
+const LINKS_PER_STATEMENT = 300;
+
+/**
+ * SPEC 7 for one slice of a refresh result (the whole result, or one part of it, 15.5): upsert each
+ * reported issue; replace every link that touches a reported issue by the reported links. `mark`
+ * names the delivery of the sync run that reports (syncMark): a link this delivery already reported
+ * in an earlier part is never deleted by a later part, so a link between issues of parts 1 and 3
+ * reported in part 1 survives part 3, and the parts together leave the mirror as one whole result
+ * would. Returns how many issues and links this delivery had not reported before (each counted once).
+ */
+export async function applySlice(m: EntityManager, slice: Pick<RefreshResult, 'issues' | 'links'>, mark: number, now: string): Promise<SliceCounts> {
+  const byKey = new Map(slice.issues.map((i) => [i.key, i]));
+  const issues = [...byKey.values()];
+  let seen = 0;
+  for (const part of chunks([...byKey.keys()])) {
+    const [row]: { n: number }[] = await m.query(`SELECT count(*) AS n FROM issue WHERE key IN (${marks(part.length)}) AND sync_mark = ?`, [...part, mark]);
+    seen += row.n;
+  }
+  for (const part of chunks(issues, ISSUES_PER_STATEMENT)) {
     await m.query(
-      `INSERT INTO issue (key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, created, updated, synced_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO issue (${ISSUE_COLUMNS}) VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
        ON CONFLICT(key) DO UPDATE SET summary = excluded.summary, issue_type = excluded.issue_type, status = excluded.status,
          sprint = excluded.sprint, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
          labels = excluded.labels, fields = excluded.fields, created = excluded.created, updated = excluded.updated,
-         synced_at = excluded.synced_at`,
-      [i.key, i.summary, i.issue_type, i.status, i.sprint, i.assignee, i.priority, i.duedate, JSON.stringify(i.labels), JSON.stringify(i.fields), i.created, i.updated, now],
+         synced_at = excluded.synced_at, sync_mark = excluded.sync_mark`,
+      part.flatMap((i) => [i.key, i.summary, i.issue_type, i.status, i.sprint, i.assignee, i.priority, i.duedate, JSON.stringify(i.labels), JSON.stringify(i.fields), i.created, i.updated, now, mark]),
     );
   }
-  const keys = result.issues.map((i) => i.key);
-  for (const part of chunks(keys)) {
-    await m.query(`DELETE FROM issue_link WHERE source_key IN (${marks(part.length)}) OR target_key IN (${marks(part.length)})`, [...part, ...part]);
+  for (const part of chunks(issues.map((i) => i.key))) {
+    await m.query(`DELETE FROM issue_link WHERE (source_key IN (${marks(part.length)}) OR target_key IN (${marks(part.length)})) AND sync_mark IS NOT ?`, [
+      ...part,
+      ...part,
+      mark,
+    ]);
   }
-  for (const l of result.links) {
-    await m.query('INSERT INTO issue_link (source_key, target_key, link_type) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [l.source_key, l.target_key, l.link_type]);
+  let links = 0;
+  for (const part of chunks(slice.links, LINKS_PER_STATEMENT)) {
+    // RETURNING lists the rows inserted or marked now, not those this delivery had already reported.
+    const changed: unknown[] = await m.query(
+      `INSERT INTO issue_link (source_key, target_key, link_type, sync_mark) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT(source_key, target_key, link_type) DO UPDATE SET sync_mark = excluded.sync_mark WHERE issue_link.sync_mark IS NOT excluded.sync_mark
+       RETURNING id`,
+      part.flatMap((l) => [l.source_key, l.target_key, l.link_type, mark]),
+    );
+    links += changed.length;
   }
+  return { issues: issues.length - seen, links };
+}
+
+/** Those of `keys` that the delivery `mark` has reported (SPEC 7: the rest of a keys refresh is missing). */
+export async function reportedKeys(m: EntityManager, keys: readonly string[], mark: number): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunks([...new Set(keys)])) {
+    const rows: { key: string }[] = await m.query(`SELECT key FROM issue WHERE key IN (${marks(part.length)}) AND sync_mark = ?`, [...part, mark]);
+    for (const r of rows) found.add(r.key);
+  }
+  return found;
 }
 
 interface IssueRow {

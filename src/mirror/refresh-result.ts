@@ -33,8 +33,14 @@ const COLUMNS = ['summary', 'issue_type', 'status', 'sprint', 'assignee', 'prior
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** Returns the normalized result, or a Russian problem. Unknown issue properties go into `fields`. */
-export function parseRefreshResult(raw: unknown): RefreshResult | string {
+/**
+ * Returns the normalized result, or a Russian problem. Unknown issue properties go into `fields`.
+ * `afterParts`: the final report of a refresh whose parts came first (SPEC 15.5) may leave out its
+ * result or its `issues` (no last slice).
+ */
+export function parseRefreshResult(raw: unknown, afterParts = false): RefreshResult | string {
+  if (afterParts && raw === undefined) return { issues: [], links: [], missing_keys: [] };
+  if (afterParts && isObject(raw) && raw.issues === undefined) raw = { ...raw, issues: [] };
   if (!isObject(raw) || !Array.isArray(raw.issues)) return 'результат refresh должен быть объектом с массивом issues';
   const issues: IssueInput[] = [];
   for (const [i, item] of raw.issues.entries()) {

@@ -4,14 +4,14 @@ import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common
 import { isJiraKey } from '../common/keys.js';
 import { cutToCharacters } from '../common/text.js';
 import { parseJson } from '../database/json.js';
-import { applyRefresh, failSyncRun, mirrorLookup, moveNote, openSyncRun } from '../mirror/mirror.store.js';
+import { failSyncRun, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
 import { releaseCurrent } from './agent-status.store.js';
-import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
 import { findCommand } from './batch.store.js';
 import { closeDelivery } from './delivery.store.js';
 import { isTerminal } from './command.entity.js';
 import { keysNamed, type Params } from './commands/catalogue.js';
 import { isConfirmedByState } from './commands/confirmation.js';
+import { applyPart, finishRefresh } from './refresh-report.store.js';
 import type { CommandRow } from './rows.js';
 
 /** In characters (code points): an emoji is never cut in half. */
@@ -19,7 +19,9 @@ export const MAX_ERROR_LENGTH = 1500;
 export const NO_REASON_ERROR = 'агент не сообщил причину';
 
 export interface Report {
-  status: 'done' | 'failed';
+  /** `partial`: one part of a refresh's result (SPEC 15.5), numbered by `part` from 1. */
+  status: 'done' | 'failed' | 'partial';
+  part?: number;
   result?: Record<string, unknown>;
   error?: string;
   jira_calls?: number;
@@ -28,18 +30,12 @@ export interface Report {
 
 const resultKey = (r: Report): string | undefined => (isJiraKey(r.result?.key) ? (r.result!.key as string) : undefined);
 
-/** The result a `done` report must carry for some types; a problem is a 422 with nothing changed. */
-function checkDone(c: CommandRow, report: Report): RefreshResult | undefined {
-  if (c.type === 'refresh') {
-    const parsed = parseRefreshResult(report.result);
-    if (typeof parsed === 'string') throw new ValidationFailedError(parsed, [{ field: 'result', detail: parsed }]);
-    return parsed;
-  }
+/** The result a `done` of an ensure_issue must carry; a problem is a 422 with nothing changed (a refresh's: refresh-report.store). */
+function checkDone(c: CommandRow, report: Report): void {
   if (c.type === 'ensure_issue' && !resultKey(report)) {
     const detail = 'результат ensure_issue должен содержать key — ключ задачи Jira';
     throw new ValidationFailedError(detail, [{ field: 'result.key', detail }]);
   }
-  return undefined;
 }
 
 /** Claimed commands whose desired result the mirror now shows become `confirmed_by_state` (SPEC 6.6). */
@@ -56,25 +52,6 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string):
     await closeDelivery(m, c.id, 'confirmed_by_state');
     await releaseCurrent(m, c.id);
   }
-}
-
-async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshResult, now: string): Promise<void> {
-  await applyRefresh(m, result, now);
-  const params = parseJson<Params>(c.params, {});
-  const returned = new Set(result.issues.map((i) => i.key));
-  const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
-  const missing = [...new Set([...asked.filter((k) => !returned.has(k)), ...result.missing_keys])];
-  let [run]: { id: number }[] = await m.query('SELECT id FROM sync_run WHERE command_id = ? ORDER BY id DESC LIMIT 1', [c.id]);
-  // A refresh claimed by an older hub has no sync run yet.
-  if (!run) run = { id: await openSyncRun(m, c.id, params, c.claimed_at ?? now) };
-  await m.query('UPDATE sync_run SET finished_at = ?, issues = ?, links = ?, missing = ?, error = NULL WHERE id = ?', [
-    now,
-    result.issues.length,
-    result.links.length,
-    JSON.stringify(missing),
-    run.id,
-  ]);
-  await confirmByState(m, run.id, now);
 }
 
 /** The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards. */
@@ -98,17 +75,23 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
     return (await findCommand(m, id))!;
   }
 
+  if (report.status === 'partial') {
+    // The command stays claimed; the mirror changes, confirmation waits for the final report.
+    await applyPart(m, c, report.part!, report.result, now);
+    return (await findCommand(m, id))!;
+  }
   if (report.status === 'done') {
-    const refresh = checkDone(c, report);
+    checkDone(c, report);
+    const refresh = c.type === 'refresh' ? await finishRefresh(m, c, report.result, now) : undefined;
     await m.query(`UPDATE command SET status = 'done', result = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, error = NULL WHERE id = ?`, [
-      JSON.stringify(report.result ?? {}),
+      JSON.stringify((refresh ? refresh.result : report.result) ?? {}),
       jiraCalls,
       rateLimited,
       now,
       id,
     ]);
     if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
-    if (refresh) await finishRefresh(m, c, refresh, now);
+    if (refresh) await confirmByState(m, refresh.runId, now);
   } else {
     const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
     await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [

@@ -1,6 +1,7 @@
 import type { JiraClient } from '../jira-client.js';
 import type { CreatedKeyJournal } from '../journal.js';
 import type { Sleep } from '../sleep.js';
+import type { HubIssue, HubLink } from '../types.js';
 
 export interface ExecutorContext {
   client: JiraClient;
@@ -20,6 +21,14 @@ export interface ExecutorContext {
    * each further search (default 5, 10, 20, 20 s), after which the issue is created if still not found.
    */
   createRecheckDelaysMs?: number[];
+  /**
+   * refresh: sends one part of a large result to the hub (SPEC 15.5; the caller numbers the parts). Absent, a
+   * refresh returns its result whole.
+   */
+  reportPart?: (slice: { issues: HubIssue[]; links: HubLink[] }) => Promise<void>;
+  /** refresh: issues per part (default 1,000) and the most bytes of a part's JSON (default 4 MB). */
+  refreshPartIssues?: number;
+  refreshPartBytes?: number;
 }
 
 export type CommandResult = Record<string, unknown>;

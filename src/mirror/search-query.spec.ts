@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import { foldForSearch, matchExpression, MAX_QUERY_WORDS } from './search-query.js';
+
+describe('matchExpression', () => {
+  it.each([
+    ['отчёт', '"отчет"*'],
+    ['ОТЧЁТ о продажах', '"ОТЧЕТ"* "о"* "продажах"*'],
+    ['  Export,  café!  ', '"Export"* "café"*'],
+    ['AURORA-15', '"AURORA"* "15"*'],
+    ['"quoted" OR NOT *', '"quoted"* "OR"* "NOT"*'],
+    ['v2.1', '"v2"* "1"*'],
+  ])('%j → %j', (q, expected) => {
+    expect(matchExpression(q)).toBe(expected);
+  });
+
+  it.each(['', '   ', '—', '"*"', '+-()'])('no word in %j → null (no filter)', (q) => {
+    expect(matchExpression(q)).toBeNull();
+  });
+
+  it('keeps a decomposed й one letter (NFC) and at most MAX_QUERY_WORDS words', () => {
+    expect(matchExpression('и\u0306од')).toBe('"йод"*');
+    const many = Array.from({ length: MAX_QUERY_WORDS + 5 }, (_, i) => `w${i}`).join(' ');
+    expect(matchExpression(many)!.split(' ')).toHaveLength(MAX_QUERY_WORDS);
+  });
+
+  it('folds ё/Ё only', () => {
+    expect(foldForSearch('Ёлка ёж й')).toBe('Елка еж й');
+  });
+});

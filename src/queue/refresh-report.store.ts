@@ -1,0 +1,64 @@
+/**
+ * A refresh's result applied to the mirror, whole or in parts (SPEC 6.5, 7, 15.5), inside the report's
+ * transaction. Each part is applied once per delivery, in order; the final report applies the last
+ * slice, closes the sync run with counts and `missing_keys` over all parts; the caller then runs the
+ * confirmation by state, once.
+ */
+import type { EntityManager } from 'typeorm';
+import { ConflictError, ValidationFailedError } from '../common/errors.js';
+import { parseJson } from '../database/json.js';
+import { applySlice, reportedKeys } from '../mirror/mirror.store.js';
+import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
+import { finishSyncRun, partsOf, recordSlice, startDelivery, syncMark, syncRunOf } from '../mirror/sync-run.store.js';
+import type { Params } from './commands/catalogue.js';
+import type { CommandRow } from './rows.js';
+
+function parsed(raw: unknown, afterParts: boolean): RefreshResult {
+  const result = parseRefreshResult(raw, afterParts);
+  if (typeof result === 'string') throw new ValidationFailedError(result, [{ field: 'result', detail: result }]);
+  return result;
+}
+
+/**
+ * `{status: "partial", part}` of a claimed command. A part this delivery already applied (its answer
+ * was lost and the agent sent it again) changes nothing; a part that skips ahead is a conflict; part 1
+ * of a new delivery (the refresh was handed out again) starts the sync run's counts again.
+ */
+export async function applyPart(m: EntityManager, c: CommandRow, part: number, raw: unknown, now: string): Promise<void> {
+  if (c.type !== 'refresh') {
+    const detail = `часть результата (status: partial) бывает только у refresh, а команда ${c.id} — ${c.type}`;
+    throw new ValidationFailedError(detail, [{ field: 'status', detail }]);
+  }
+  const params = parseJson<Params>(c.params, {});
+  let run = await syncRunOf(m, c.id, params, c.claimed_at ?? now);
+  const applied = partsOf(run, c.deliveries);
+  if (part <= applied) return;
+  if (part !== applied + 1) {
+    throw new ConflictError(`ожидается часть ${applied + 1} результата команды ${c.id}, а пришла часть ${part}: части отправляются по порядку, с 1 в каждой выдаче`);
+  }
+  const slice = parsed(raw, false);
+  if (applied === 0) run = await startDelivery(m, run, c.deliveries);
+  const counts = await applySlice(m, slice, syncMark(run.id, c.deliveries), now);
+  await recordSlice(m, run, part, counts, slice.missing_keys);
+}
+
+/**
+ * The `done` of a refresh: its result (whole, or the last slice after parts, which may be left out)
+ * applied, the sync run closed. Returns the run and what the command keeps as its result: the result
+ * itself when it came whole; after parts, `{parts, sync_run_id, missing_keys}` (the counts are the sync
+ * run's; the command does not keep a copy of a project).
+ */
+export async function finishRefresh(m: EntityManager, c: CommandRow, raw: unknown, now: string): Promise<{ runId: number; result: unknown }> {
+  const params = parseJson<Params>(c.params, {});
+  let run = await syncRunOf(m, c.id, params, c.claimed_at ?? now);
+  const parts = partsOf(run, c.deliveries);
+  const last = parsed(raw, parts > 0);
+  if (parts === 0) run = await startDelivery(m, run, c.deliveries);
+  const mark = syncMark(run.id, c.deliveries);
+  const counts = await applySlice(m, last, mark, now);
+  const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
+  const returned = await reportedKeys(m, asked, mark);
+  run = await recordSlice(m, run, parts, counts, [...asked.filter((k) => !returned.has(k)), ...last.missing_keys]);
+  await finishSyncRun(m, run.id, now);
+  return { runId: run.id, result: parts > 0 ? { parts, sync_run_id: run.id, missing_keys: run.missing } : raw };
+}

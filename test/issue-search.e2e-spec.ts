@@ -1,0 +1,128 @@
+/** Issue 14: GET /issues at scale — word search (FTS5), filters, cursor paging; links both ways from indexes. */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { Db } from '../src/database/db.service.js';
+import { issueSearchSql } from '../src/mirror/issue-search.js';
+import type { ListIssuesQuery } from '../src/mirror/mirror.dto.js';
+import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { createV1Database } from './support/legacy.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('GET /issues: search, filters, cursor (issue 14)', () => {
+  let hub: TestHub;
+  beforeEach(async () => {
+    hub = await startHub();
+  });
+  afterEach(() => hub.close());
+
+  async function refresh(result: Record<string, unknown>) {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, result);
+  }
+  const keys = async (query: string) => ((await hub.http.get(`/issues?${query}`).expect(200)).body as Json[]).map((i) => i.key);
+
+  const ISSUES = [
+    { key: 'A-1', summary: 'Отчёт о продажах за квартал', status: 'In Progress', sprint: 'Спринт 2', assignee: 'ivanov', labels: ['finance', 'q4'] },
+    { key: 'A-2', summary: 'ОТЧЕТ по складу', status: 'Done', sprint: 'Спринт 2', assignee: 'petrova', labels: ['warehouse'] },
+    { key: 'A-3', summary: 'Export the café report', status: 'In Progress', sprint: 'Спринт 1', assignee: 'ivanov', labels: ['finance'] },
+    { key: 'A-4', summary: 'Продажи: новая воронка', status: 'To Do', sprint: null, assignee: null, labels: [] },
+    { key: 'B-15', summary: 'Ёлка для офиса', status: 'To Do', sprint: 'Спринт 2', assignee: 'ivanov', labels: [] },
+  ];
+
+  it.each([
+    ['q=отчёт', ['A-1', 'A-2']],
+    ['q=ОТЧЕТ', ['A-1', 'A-2']],
+    ['q=отч', ['A-1', 'A-2']],
+    ['q=продаж', ['A-1', 'A-4']],
+    ['q=отчёт продаж', ['A-1']],
+    ['q=REPORT', ['A-3']],
+    ['q=cafe', ['A-3']],
+    ['q=елка', ['B-15']],
+    ['q=b-15', ['B-15']],
+    ['q=ажах', []],
+    ['q=' + encodeURIComponent('—'), ['A-1', 'A-2', 'A-3', 'A-4', 'B-15']],
+    ['q=отчёт&status=Done', ['A-2']],
+    ['status=In Progress', ['A-1', 'A-3']],
+    ['status=In Progress&sprint=Спринт 2', ['A-1']],
+    ['sprint=Спринт 2', ['A-1', 'A-2', 'B-15']],
+    ['assignee=ivanov', ['A-1', 'A-3', 'B-15']],
+    ['label=finance', ['A-1', 'A-3']],
+    ['label=finance&q=export', ['A-3']],
+    ['label=Finance', []],
+    ['keys=A-2,A-4,Z-1&q=продажи', ['A-4']],
+  ])('%s', async (query, expected) => {
+    await refresh(refreshResult(ISSUES));
+    expect(await keys(query)).toEqual(expected);
+  });
+
+  it('the index follows the mirror: a changed summary or label set is found by its new words only', async () => {
+    await refresh(refreshResult(ISSUES));
+    await refresh(refreshResult([{ ...ISSUES[0], summary: 'План закупок', labels: ['procurement'] }]));
+    expect(await keys('q=отчёт')).toEqual(['A-2']);
+    expect(await keys('q=закуп')).toEqual(['A-1']);
+    expect(await keys('label=finance')).toEqual(['A-3']);
+    expect(await keys('label=procurement')).toEqual(['A-1']);
+  });
+
+  it('pages by cursor: X-Next-Cursor on a full page, every issue once, the old offset still works', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ key: `C-${i + 1}`, summary: `Работа ${i + 1}`, status: 'To Do' }));
+    await refresh(refreshResult(many));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await hub.http.get(`/issues?status=To Do&q=работа&limit=10${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+      seen.push(...res.body.map((i: Json) => i.key));
+      cursor = res.headers['x-next-cursor'];
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(many.map((i) => i.key).sort());
+    expect(await keys('limit=3&offset=2')).toEqual(['C-11', 'C-12', 'C-13']);
+    const view = (await hub.http.get('/issues?limit=1').expect(200)).body[0];
+    expect(Object.keys(view).sort()).toEqual(['assignee', 'created', 'duedate', 'fields', 'issue_type', 'key', 'labels', 'priority', 'sprint', 'status', 'summary', 'synced_at', 'updated']);
+  });
+
+  it('bad query parameters → 422', async () => {
+    expect((await hub.http.get('/issues?limit=0').expect(422)).body).toMatchObject({ error: 'validation_failed', detail: expect.any(String) });
+    await hub.http.get(`/issues?q=${'x'.repeat(501)}`).expect(422);
+  });
+
+  it('searches, filters and both sides of links are index probes, not scans of the issue or link table', async () => {
+    const plan = (sql: string, args: unknown[]) =>
+      hub.app.get(Db).read(async (m) => ((await m.query(`EXPLAIN QUERY PLAN ${sql}`, args)) as { detail: string }[]).map((r) => r.detail).join('\n'));
+    const planOf = (q: ListIssuesQuery) => {
+      const { sql, args } = issueSearchSql(q);
+      return plan(sql, args);
+    };
+    const noScan = /SCAN (i|issue|issue_link)\b(?! USING)/;
+    expect(await planOf({ q: 'отчёт' })).toMatch(/VIRTUAL TABLE INDEX/);
+    expect(await planOf({ q: 'отчёт' })).not.toMatch(noScan);
+    for (const q of [{ status: 'Done', sprint: 'Спринт 2' }, { status: 'Done' }, { assignee: 'ivanov' }, { label: 'finance' }, { sprint: 'Спринт 2' }] as ListIssuesQuery[]) {
+      expect(await planOf(q)).not.toMatch(noScan);
+    }
+    expect(await plan('SELECT target_key FROM issue_link WHERE source_key = ?', ['A-1'])).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_issue_link_1/);
+    expect(await plan('SELECT source_key FROM issue_link WHERE target_key = ?', ['A-1'])).toMatch(/USING INDEX idx_issue_link_target/);
+  });
+});
+
+describe('the search index of a migrated database (schema v4)', () => {
+  it('is built from the issues already mirrored', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'v1.sqlite');
+    createV1Database(file, (db) => {
+      const insert = db.prepare('INSERT INTO issue (key, summary, status, labels) VALUES (?, ?, ?, ?)');
+      insert.run('OLD-1', 'Старый отчёт', 'Done', '["legacy"]');
+      insert.run('OLD-2', 'Другое', 'Done', '[1, "x"]');
+    });
+    const hub = await startHub({ HUB_DB_PATH: file });
+    try {
+      expect((await hub.http.get('/issues?q=отчет').expect(200)).body.map((i: Json) => i.key)).toEqual(['OLD-1']);
+      expect((await hub.http.get('/issues?label=legacy').expect(200)).body.map((i: Json) => i.key)).toEqual(['OLD-1']);
+      expect((await hub.http.get('/issues?q=другое').expect(200)).body.map((i: Json) => i.key)).toEqual(['OLD-2']);
+      expect((await hub.http.get('/issues?label=x').expect(200)).body.map((i: Json) => i.key)).toEqual(['OLD-2']);
+    } finally {
+      await hub.close();
+    }
+  });
+});
