@@ -7,8 +7,10 @@ import { CommonModule } from './common/common.module.js';
 import type { HubConfig } from './common/config.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EventsModule } from './events/events.module.js';
 import { HealthController } from './health.controller.js';
 import { ImportModule } from './import/import.module.js';
+import { LiveModule } from './live/live.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { SettingsModule } from './settings/settings.module.js';
@@ -18,7 +20,7 @@ export class AppModule {
   static forRoot(config: HubConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, clock), DatabaseModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule],
+      imports: [CommonModule.forRoot(config, clock), DatabaseModule, EventsModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule, LiveModule],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -25,6 +25,7 @@ describe('loadConfig (SPEC 14)', () => {
       agentToken: undefined,
       logLevel: 'info',
       claimMaxWaitSeconds: 60,
+      eventsHeartbeatSeconds: 15,
     });
   });
 
@@ -41,6 +42,7 @@ describe('loadConfig (SPEC 14)', () => {
         HUB_PORT: '8080',
         HUB_LOG_LEVEL: 'debug',
         HUB_CLAIM_MAX_WAIT_SECONDS: '5',
+        HUB_EVENTS_HEARTBEAT_SECONDS: '2',
       }),
     ).toEqual({
       dbPath: ':memory:',
@@ -51,6 +53,7 @@ describe('loadConfig (SPEC 14)', () => {
       agentToken: 'agent-secret',
       logLevel: 'debug',
       claimMaxWaitSeconds: 5,
+      eventsHeartbeatSeconds: 2,
     });
   });
 

@@ -12,6 +12,8 @@ export interface HubConfig {
   agentToken?: string;
   logLevel: LogLevel;
   claimMaxWaitSeconds: number;
+  /** how often GET /events sends a heartbeat comment */
+  eventsHeartbeatSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     agentToken: optional(env.HUB_AGENT_TOKEN),
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
+    eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
   };
   if (config.databaseUrl) {
     throw new ConfigError(

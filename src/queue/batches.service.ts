@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { ClaimedError, ConflictError, FinishedError, NotFoundError, ValidationFailedError, type FieldError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
+import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
 import { failSyncRun } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
@@ -12,7 +13,6 @@ import { isTerminal } from './command.entity.js';
 import { checkTempKeys, withTailRefresh, type CommandInput } from './commands/batch-rules.js';
 import { checkParams, type Params } from './commands/catalogue.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
-import { QueueEvents } from './queue.events.js';
 import { commandView, type BatchSummary, type BatchView, type CommandView } from './rows.js';
 import { resolvedKey } from './temp-key.store.js';
 
@@ -27,18 +27,17 @@ export class BatchesService {
     private readonly db: Db,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
-    private readonly events: QueueEvents,
+    private readonly events: EventBus,
   ) {}
 
   async create(dto: CreateBatchDto, caller: string): Promise<BatchView> {
     const commands: CommandInput[] = dto.commands.map((c) => ({ type: c.type, params: c.params }));
-    const view = await this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       await this.checkAgainstState(m, commands);
       const id = await insertBatch(m, { title: dto.title.trim(), author: dto.author?.trim() || caller, commands: withTailRefresh(commands) }, this.clock.iso());
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id }]);
       return this.view(m, id);
     });
-    this.events.workAvailable();
-    return view;
   }
 
   /** The rules that need stored state: custom fields listed in settings, temp keys resolved by earlier batches. */
@@ -71,9 +70,10 @@ export class BatchesService {
   }
 
   cancel(id: number): Promise<BatchView> {
-    return this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       if (!(await findBatch(m, id))) throw new NotFoundError(`пакета ${id} нет`);
       await cancelBatch(m, id, this.clock.iso());
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id }]);
       return this.view(m, id);
     });
   }
@@ -88,7 +88,7 @@ export class BatchesService {
 
   /** SPEC 6.7: queued → cancelled; claimed only with force; a finished command → 409. */
   cancelCommand(id: number, force: boolean): Promise<CommandView> {
-    return this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       const c = await findCommand(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (isTerminal(c.status)) throw new FinishedError(id, c.status);
@@ -98,13 +98,18 @@ export class BatchesService {
       await releaseCurrent(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
       await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
+      this.events.afterCommit(tx, [
+        { kind: 'command', change: 'cancelled', command_id: id, batch_id: c.batch_id },
+        { kind: 'batch', change: 'progress', batch_id: c.batch_id },
+        ...(c.status === 'claimed' ? [{ kind: 'agent', change: 'status' } as const] : []),
+      ]);
       return commandView((await findCommand(m, id))!);
     });
   }
 
   /** SPEC 6.7: a new batch with the same command (plus its tail refresh); the old command stays as it was. */
-  async retry(id: number, caller: string): Promise<BatchView> {
-    const view = await this.db.transaction(async (m) => {
+  retry(id: number, caller: string): Promise<BatchView> {
+    return this.db.transaction(async (m, tx) => {
       const c = await findCommand(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (!RETRYABLE.includes(c.status)) {
@@ -113,9 +118,11 @@ export class BatchesService {
       const commands: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
       await this.checkAgainstState(m, commands);
       const batchId = await insertBatch(m, { title: RETRY_TITLE(id), author: caller, commands: withTailRefresh(commands), retryOf: id }, this.clock.iso());
+      this.events.afterCommit(tx, [
+        { kind: 'command', change: 'retried', command_id: id, batch_id: c.batch_id },
+        { kind: 'batch', change: 'created', batch_id: batchId },
+      ]);
       return this.view(m, batchId);
     });
-    this.events.workAvailable();
-    return view;
   }
 }

@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
+import { EventBus } from '../events/event-bus.js';
+import type { HubEvent } from '../events/hub-events.js';
 import { SettingsService } from '../settings/settings.service.js';
 import type { AgentInfo } from './agent-status.store.js';
 import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type Claimed, type QueueOrder } from './claim.store.js';
@@ -26,6 +28,27 @@ function delivered(row: CommandRow): DeliveredCommand {
   return { id: v.id, type: v.type, params: v.params, pause_seconds: v.pause_seconds ?? 0, batch_id: v.batch_id, deliveries: v.deliveries };
 }
 
+/** What a claim changed: the agent was seen; commands handed out, failed at the limit, skipped; an auto-refresh. */
+function claimEvents(c: Claimed | null, notes: ClaimNotes): HubEvent[] {
+  const events: HubEvent[] = [{ kind: 'agent', change: 'claim' }];
+  const batches = new Set<number>();
+  if (notes.created != null) events.push({ kind: 'batch', change: 'created', batch_id: notes.created });
+  for (const e of notes.expired) events.push({ kind: 'command', change: 'expired', command_id: e.id, batch_id: e.batch_id }), batches.add(e.batch_id);
+  for (const e of notes.skipped) events.push({ kind: 'command', change: 'skipped', command_id: e.id, batch_id: e.batch_id }), batches.add(e.batch_id);
+  if (c) events.push({ kind: 'command', change: 'claimed', command_id: c.command.id, batch_id: c.command.batch_id }), batches.add(c.command.batch_id);
+  for (const b of batches) events.push({ kind: 'batch', change: 'progress', batch_id: b });
+  return events;
+}
+
+/** What a report changed: its command, those a refresh confirmed by state, their batches, the agent's current command. */
+function reportEvents(c: CommandRow, confirmed: CommandRow[]): HubEvent[] {
+  const events: HubEvent[] = [{ kind: 'command', change: 'reported', command_id: c.id, batch_id: c.batch_id }];
+  for (const o of confirmed) events.push({ kind: 'command', change: 'confirmed', command_id: o.id, batch_id: o.batch_id });
+  for (const b of new Set([c.batch_id, ...confirmed.map((o) => o.batch_id)])) events.push({ kind: 'batch', change: 'progress', batch_id: b });
+  events.push({ kind: 'agent', change: 'status' });
+  return events;
+}
+
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
 @Injectable()
 export class DeliveryService implements OnModuleInit {
@@ -38,6 +61,7 @@ export class DeliveryService implements OnModuleInit {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly backups: BackupService,
+    private readonly events: EventBus,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -70,6 +94,7 @@ export class DeliveryService implements OnModuleInit {
         if (this.backups.busy()) return COPYING;
         settings = this.settings.get();
         const c = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
+        this.events.afterCommit(tx, () => claimEvents(c, notes));
         if (c?.backupBatchId != null) {
           const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
           tx.afterCommit(() => (copy = this.backups.beforeBatch(batchId, keep)));
@@ -77,7 +102,7 @@ export class DeliveryService implements OnModuleInit {
         return c;
       });
     } while (claimed === COPYING);
-    for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
+    for (const { id } of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
     await copy; // the copy this claim started, if any
@@ -87,7 +112,13 @@ export class DeliveryService implements OnModuleInit {
   }
 
   async report(id: number, report: Report): Promise<CommandView> {
-    const row = await this.db.transaction((m) => reportInTransaction(m, id, report, this.clock.iso()));
+    const row = await this.db.transaction(async (m, tx) => {
+      const confirmed: CommandRow[] = [];
+      const after = await reportInTransaction(m, id, report, this.clock.iso(), confirmed);
+      // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
+      this.events.afterCommit(tx, reportEvents(after, confirmed));
+      return after;
+    });
     this.logger.log(`report for command ${id} (${report.status}): now ${row.status}${row.error ? `, error: ${row.error.slice(0, 200)}` : ''}`);
     return commandView(row);
   }

@@ -4,12 +4,11 @@ import { BatchesController } from './batches.controller.js';
 import { BatchesService } from './batches.service.js';
 import { CommandsController } from './commands.controller.js';
 import { DeliveryService } from './delivery.service.js';
-import { QueueEvents } from './queue.events.js';
 
 @Module({
   imports: [SettingsModule],
   controllers: [BatchesController, CommandsController],
-  providers: [BatchesService, DeliveryService, QueueEvents],
-  exports: [DeliveryService, QueueEvents],
+  providers: [BatchesService, DeliveryService],
+  exports: [DeliveryService, BatchesService],
 })
 export class QueueModule {}

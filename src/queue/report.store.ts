@@ -42,7 +42,7 @@ function checkDone(c: CommandRow, report: Report): RefreshResult | undefined {
 }
 
 /** Claimed commands whose desired result the mirror now shows become `confirmed_by_state` (SPEC 6.6). */
-async function confirmByState(m: EntityManager, syncRunId: number, now: string): Promise<void> {
+async function confirmByState(m: EntityManager, syncRunId: number, now: string, confirmed: CommandRow[]): Promise<void> {
   const claimed: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed'`);
   if (claimed.length === 0) return;
   const parsed = claimed.map((c) => ({ c, params: parseJson<Params>(c.params, {}) }));
@@ -53,10 +53,11 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string):
     // `status = 'claimed'` again: a command that changed meanwhile is never overwritten.
     await m.query(`UPDATE command SET status = 'confirmed_by_state', finished_at = ?, result = ? WHERE id = ? AND status = 'claimed'`, [now, result, c.id]);
     await releaseCurrent(m, c.id);
+    confirmed.push(c);
   }
 }
 
-async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshResult, now: string): Promise<void> {
+async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshResult, now: string, confirmed: CommandRow[]): Promise<void> {
   await applyRefresh(m, result, now);
   const params = parseJson<Params>(c.params, {});
   const returned = new Set(result.issues.map((i) => i.key));
@@ -72,11 +73,14 @@ async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshRes
     JSON.stringify(missing),
     run.id,
   ]);
-  await confirmByState(m, run.id, now);
+  await confirmByState(m, run.id, now, confirmed);
 }
 
-/** The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards. */
-export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string): Promise<CommandRow> {
+/**
+ * The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards.
+ * `confirmed` receives the other commands a refresh confirmed by state.
+ */
+export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<CommandRow> {
   const c = await findCommand(m, id);
   if (!c) throw new NotFoundError(`команды ${id} нет`);
   if (c.status === 'queued') throw new NotClaimedError(id);
@@ -106,7 +110,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
       id,
     ]);
     if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
-    if (refresh) await finishRefresh(m, c, refresh, now);
+    if (refresh) await finishRefresh(m, c, refresh, now, confirmed);
   } else {
     const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
     await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [
