@@ -6,6 +6,7 @@ import { Clock } from './common/clock.js';
 import { CommonModule } from './common/common.module.js';
 import type { HubConfig } from './common/config.js';
 import { ErrorFilter } from './common/error.filter.js';
+import { dashboardModules } from './dashboard.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthController } from './health.controller.js';
@@ -20,7 +21,7 @@ export class AppModule {
   static forRoot(config: HubConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, clock), DatabaseModule, EventsModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule, LiveModule],
+      imports: [CommonModule.forRoot(config, clock), DatabaseModule, EventsModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule, LiveModule, ...dashboardModules()],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
