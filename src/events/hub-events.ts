@@ -13,6 +13,12 @@ export interface BatchChanged {
   kind: 'batch';
   change: BatchChange;
   batch_id: number;
+  /**
+   * The batch's view as the transaction that made the change read it, when it did (create, retry,
+   * cancel): a listener that shows the batch needs no read of its own. Opaque here (the bus knows no
+   * module's types); it is Queue's BatchView.
+   */
+  view?: object;
 }
 
 export interface CommandChanged {

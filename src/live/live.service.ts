@@ -100,8 +100,14 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
   }
 
   private async enrich(events: HubEvent[]): Promise<LiveMessage[]> {
-    const batchIds = new Set(events.flatMap((e) => (e.kind === 'batch' || e.kind === 'command' ? [e.batch_id] : [])));
+    // A view the transaction read itself (create, retry, cancel) is as of its commit: when no later
+    // event of this pass touched the batch, it is the batch's state now, and no read is needed.
     const views = new Map<number, BatchView | null>();
+    for (const e of events) {
+      if (e.kind === 'batch' && e.view) views.set(e.batch_id, e.view as BatchView);
+      else if (e.kind === 'batch' || e.kind === 'command') views.delete(e.batch_id);
+    }
+    const batchIds = new Set(events.flatMap((e) => (e.kind === 'batch' || e.kind === 'command' ? [e.batch_id] : [])).filter((id) => !views.has(id)));
     for (const id of batchIds) views.set(id, await this.batches.get(id).catch((err: unknown) => (err instanceof NotFoundError ? null : Promise.reject(err))));
     const agent = events.some((e) => e.kind === 'agent') ? await this.agent.status() : null;
     const sentAgent = new Set<string>();

@@ -35,8 +35,9 @@ export class BatchesService {
     return this.db.transaction(async (m, tx) => {
       await this.checkAgainstState(m, commands);
       const id = await insertBatch(m, { title: dto.title.trim(), author: dto.author?.trim() || caller, commands: withTailRefresh(commands) }, this.clock.iso());
-      this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id }]);
-      return this.view(m, id);
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
+      return view;
     });
   }
 
@@ -73,8 +74,9 @@ export class BatchesService {
     return this.db.transaction(async (m, tx) => {
       if (!(await findBatch(m, id))) throw new NotFoundError(`пакета ${id} нет`);
       await cancelBatch(m, id, this.clock.iso());
-      this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id }]);
-      return this.view(m, id);
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id, view }]);
+      return view;
     });
   }
 
@@ -118,11 +120,12 @@ export class BatchesService {
       const commands: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
       await this.checkAgainstState(m, commands);
       const batchId = await insertBatch(m, { title: RETRY_TITLE(id), author: caller, commands: withTailRefresh(commands), retryOf: id }, this.clock.iso());
+      const view = await this.view(m, batchId);
       this.events.afterCommit(tx, [
         { kind: 'command', change: 'retried', command_id: id, batch_id: c.batch_id },
-        { kind: 'batch', change: 'created', batch_id: batchId },
+        { kind: 'batch', change: 'created', batch_id: batchId, view },
       ]);
-      return this.view(m, batchId);
+      return view;
     });
   }
 }
