@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/common/config.js';
 import { DASHBOARD_ROOT } from '../src/dashboard.js';
@@ -28,6 +28,31 @@ const BATCHES = 10_000;
 const missed: string[] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1];
+
+/**
+ * Notes in the page when each row `tr[attr]` (with `text` in it) first appears, by the page's clock
+ * (a MutationObserver); `shownAt` waits for a row's time.
+ */
+async function watchRows(page: Page, attr: string, text: string): Promise<void> {
+  await page.evaluate(
+    ({ attr, text }) => {
+      const seen: Record<string, number> = {};
+      (window as unknown as { seen: Record<string, number> }).seen = seen;
+      new MutationObserver(() => {
+        for (const row of document.querySelectorAll(`tr[${attr}]`)) {
+          const id = row.getAttribute(attr)!;
+          if (!(id in seen) && row.textContent?.includes(text)) seen[id] = Date.now();
+        }
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    },
+    { attr, text },
+  );
+}
+
+async function shownAt(page: Page, id: number): Promise<number> {
+  const handle = await page.waitForFunction((id) => (window as unknown as { seen: Record<string, number> }).seen[id], String(id), { polling: 5 });
+  return Number(await handle.jsonValue());
+}
 
 function report(name: string, value: number, ok: boolean, target: string): void {
   if (!ok) missed.push(name);
@@ -59,7 +84,7 @@ try {
         { type: 'ensure_fields', params: { key: `AURORA-${i}`, duedate: '2026-12-01' } },
         { type: 'refresh', params: { keys: [`AURORA-${i}`] } },
       ] as const;
-      await insertBatch(m, { title: `Пакет ${i}`, author: 'bench', commands: commands.map((c) => ({ ...c, params: { ...c.params } })) }, new Date().toISOString());
+      await insertBatch(m, { title: `Пакет ${i}`, author: 'bench', source: 'client', awaitingApproval: false, commands: commands.map((c) => ({ ...c, params: { ...c.params } })) }, new Date().toISOString());
     }
   });
   console.log(`context: ${BATCHES} batches inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -83,22 +108,12 @@ try {
   app.get(EventBus).subscribe((e) => {
     if (e.kind === 'batch' && e.change === 'created') committedAt.set(e.batch_id, Date.now());
   });
-  await page.evaluate(() => {
-    const seen: Record<string, number> = {};
-    (window as unknown as { seen: Record<string, number> }).seen = seen;
-    new MutationObserver(() => {
-      for (const row of document.querySelectorAll('tr[data-batch]')) {
-        const id = row.getAttribute('data-batch')!;
-        if (!(id in seen)) seen[id] = Date.now();
-      }
-    }).observe(document.body, { childList: true, subtree: true });
-  });
+  await watchRows(page, 'data-batch', '');
   const batches = app.get(BatchesService);
   const latencies: number[] = [];
   for (let i = 0; i < 30; i++) {
-    const view = await batches.create({ title: `Живой ${i}`, commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }] } as CreateBatchDto, 'bench');
-    const shownAt = await page.waitForFunction((id) => (window as unknown as { seen: Record<string, number> }).seen[id], String(view.id), { polling: 5 });
-    latencies.push(Number(await shownAt.jsonValue()) - committedAt.get(view.id)!);
+    const { view } = await batches.create({ title: `Живой ${i}`, commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }] } as CreateBatchDto, { name: 'bench', source: 'client' });
+    latencies.push((await shownAt(page, view.id)) - committedAt.get(view.id)!);
     await new Promise((r) => setTimeout(r, 50));
   }
   console.log(`context: commit → Queue page, median ${median(latencies).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} new batches`);
@@ -111,23 +126,13 @@ try {
   app.get(EventBus).subscribe((e) => {
     if (e.kind === 'command' && e.change === 'reported') reportedAt.set(e.command_id, Date.now());
   });
-  await page.evaluate(() => {
-    const done: Record<string, number> = {};
-    (window as unknown as { done: Record<string, number> }).done = done;
-    new MutationObserver(() => {
-      for (const row of document.querySelectorAll('tr[data-command]')) {
-        const id = row.getAttribute('data-command')!;
-        if (!(id in done) && row.textContent?.includes('выполнена')) done[id] = Date.now();
-      }
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
+  await watchRows(page, 'data-command', 'выполнена');
   const delivery = app.get(DeliveryService);
   const progress: number[] = [];
   for (let i = 0; i < 2; i++) {
     const { command } = await delivery.claim({ agent_version: 'bench' });
     await delivery.report(command!.id, { status: 'done', result: command!.type === 'refresh' ? { issues: [], links: [] } : {} });
-    const shownAt = await page.waitForFunction((id) => (window as unknown as { done: Record<string, number> }).done[id], String(command!.id), { polling: 5 });
-    progress.push(Number(await shownAt.jsonValue()) - reportedAt.get(command!.id)!);
+    progress.push((await shownAt(page, command!.id)) - reportedAt.get(command!.id)!);
   }
   console.log(`context: commit of a report → Batch page: ${progress.map((x) => `${x.toFixed(0)} ms`).join(', ')}`);
   report('a report reaches the open Batch page after its commit, the slower of 2', Math.max(...progress), Math.max(...progress) < 200, '< 200 ms');

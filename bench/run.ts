@@ -17,6 +17,9 @@ import { DeliveryService } from '../src/queue/delivery.service.js';
 import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 import { emptyNestApp } from './empty-nest.js';
 
+/** The bench submits as a client: its batches never wait for approval. */
+const BENCH = { name: 'bench', source: 'client' as const };
+
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
   results.push({ name, value, unit, ok, target });
@@ -101,7 +104,7 @@ async function serviceCycles(delivery: DeliveryService, n: number): Promise<numb
 /** A hub with `batches` batches of `size` commands queued (each with its tail refresh). */
 async function queuedHub(dir: string, name: string, batches: number, size = 1000) {
   const h = await hub(dir, name);
-  for (let i = 0; i < batches; i++) await h.app.get(BatchesService).create(fieldsBatch(size), 'bench');
+  for (let i = 0; i < batches; i++) await h.app.get(BatchesService).create(fieldsBatch(size), BENCH);
   return { ...h, port: (h.app.getHttpServer().address() as AddressInfo).port };
 }
 
@@ -126,7 +129,7 @@ async function cycles(dir: string): Promise<void> {
   const few = await queuedHub(dir, 'cycles-few.sqlite', 0);
   const topUp = async () => {
     const batches = few.app.get(BatchesService);
-    for (let i = 0; i < 11; i++) await batches.create(fieldsBatch(100), 'bench');
+    for (let i = 0; i < 11; i++) await batches.create(fieldsBatch(100), BENCH);
   };
   const rateFew = await httpCycles(few.port, 1000, topUp);
   await few.app.close();
@@ -175,7 +178,7 @@ async function refreshBench(dir: string): Promise<void> {
 async function startup(dir: string): Promise<void> {
   const db = join(dir, 'startup.sqlite');
   const first = await hub(dir, 'startup.sqlite');
-  await first.app.get(BatchesService).create(fieldsBatch(1000), 'bench');
+  await first.app.get(BatchesService).create(fieldsBatch(1000), BENCH);
   await first.app.close();
   const cli = new URL('../src/cli.js', import.meta.url).pathname;
   const times: number[] = [];

@@ -63,11 +63,13 @@ function swagger(app: INestApplication): void {
     .setTitle('Jira Hub')
     .setDescription(
       'Queues idempotent Jira commands and hands them, one at a time and at a human pace, to one agent. ' +
-        'Client routes take the client token, /agent/* the agent token (Authorize with the matching one).',
+        'Client routes take the client token, /agent/* the agent token; the assistant token opens the routes marked assistant ' +
+        '(read, plan, submit, cancel queued commands, retry, notes, import) but never approve, reject, settings changes or force-cancel.',
     )
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' }, 'client')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' }, 'agent')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'HUB_ASSISTANT_TOKEN' }, 'assistant')
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
 }

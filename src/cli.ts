@@ -13,6 +13,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
+import { DASHBOARD_ROOT } from './dashboard.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
@@ -30,8 +31,11 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const auth = config.clientToken ? 'bearer tokens required' : 'open mode (no tokens, loopback only)';
-  console.log(`Jira Hub listening on ${url}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  const auth = config.clientToken
+    ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
+    : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
+  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
+  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
   return { url, close: () => app.close() };
 }
 

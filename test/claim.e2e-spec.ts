@@ -1,7 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { Db } from '../src/database/db.service.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
@@ -191,48 +188,5 @@ describe('claim (SPEC 6.1–6.4)', () => {
     await hub.http.post('/agent/claim').send({ last_jira_call_at: 'yesterday' }).expect(422);
     await hub.http.post('/agent/claim').send({ last_jira_call_at: '2026-11-30' }).expect(422);
     expect((await hub.http.get('/batches')).body[0].counts.claimed).toBe(0);
-  });
-});
-
-describe('queue order of batches whose times disagree with their ids (SPEC 6.1, 6.8)', () => {
-  let dir: string;
-  const hubs: TestHub[] = [];
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    for (const hub of hubs.splice(0)) await hub.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const start = async () => {
-    const hub = await startHub({ HUB_DB_PATH: join(dir, 'hub.sqlite') });
-    hubs.push(hub);
-    return hub;
-  };
-
-  it('remaining_seconds sums in the order the claim hands out: (created_at, id)', async () => {
-    const first = await start();
-    const batch = async (commands: object[]) => (await first.http.post('/batches').send({ title: 't', commands }).expect(201)).body;
-    const b1 = await batch([fields('A-1')]); // 120 + 60
-    const b2 = await batch([{ type: 'ensure_comment', params: { key: 'A-2', body: 'x' } }]); // 150 + 60
-    // as an earlier hub may have left them: the older id carries the later time
-    await first.app
-      .get(Db)
-      .transaction((m) =>
-        m.query('UPDATE batch SET created_at = CASE id WHEN ? THEN ? ELSE ? END WHERE id IN (?, ?)', [b1.id, '2026-11-30T10:05:00.000Z', '2026-11-30T10:01:00.000Z', b1.id, b2.id]),
-      );
-    await hubs.pop()!.close();
-    const hub = await start(); // the claim decides its order at start
-    const agent = agentOf(hub);
-    const remaining = async () => ({
-      b1: (await hub.http.get(`/batches/${b1.id}`)).body.remaining_seconds,
-      b2: (await hub.http.get(`/batches/${b2.id}`)).body.remaining_seconds,
-      listed: (await hub.http.get('/batches')).body.map((b: { id: number; remaining_seconds: number }) => [b.id, b.remaining_seconds]),
-    });
-    expect(await remaining()).toEqual({ b1: 210 + 180, b2: 210, listed: [[b2.id, 210], [b1.id, 210 + 180]] });
-    expect((await agent.claim()).command.id).toBe(b2.commands[0].id); // the claim agrees: b2 is ahead
-    expect(await remaining()).toEqual({ b1: 210 + 180, b2: 210, listed: [[b2.id, 210], [b1.id, 210 + 180]] });
-    await agent.done(b2.commands[0].id);
-    expect(await remaining()).toEqual({ b1: 60 + 180, b2: 60, listed: [[b2.id, 60], [b1.id, 60 + 180]] });
   });
 });

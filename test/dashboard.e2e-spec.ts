@@ -10,7 +10,7 @@ import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from 
 import { ensureDashboardBuilt, openBrowser, screenshot, type Browser } from './support/browser.js';
 import { listen } from './support/sse.js';
 
-const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret' };
+const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 
 describe('the dashboard in Chromium', () => {
   let hub: TestHub;
@@ -60,23 +60,55 @@ describe('the dashboard in Chromium', () => {
     await screenshot(page, 'queue');
   }, 60_000);
 
-  it('a fake agent drains a batch while the Batch page shows it reach 100 % live', async () => {
+  it('an assistant’s batch is approved from the Batch page, and a fake agent drains it while the progress reaches 100 % live', async () => {
     await open();
     const agent = agentOf(hub);
-    const batch = (await post('/batches', { title: 'Сроки задач', commands: [fields('AURORA-1'), fields('AURORA-2'), fields('AURORA-3')] }).expect(201)).body;
-    await page.goto(`${base}/#/batch/${batch.id}`);
-    await page.getByText('обновляется само').waitFor();
+    const batch = (
+      await post('/batches', { title: 'План ассистента', commands: [fields('AURORA-1'), fields('AURORA-2'), fields('AURORA-3')] })
+        .set('X-Hub-Source', 'assistant')
+        .expect(201)
+    ).body;
+    expect(batch.status).toBe('awaiting_approval');
+    await page.getByRole('link', { name: 'План ассистента' }).waitFor();
+    await expect(page.locator(`tr[data-batch="${batch.id}"]`).getByText('ассистент', { exact: true }).count()).resolves.toBe(1);
+    await screenshot(page, 'queue-awaiting');
+    await page.getByRole('link', { name: 'План ассистента' }).click();
+    await page.getByRole('heading', { name: /План ассистента/ }).waitFor();
+    expect((await agent.claim()).command).toBeNull(); // the claim never takes a waiting batch's commands
+    await screenshot(page, 'batch-awaiting');
+
+    await page.getByRole('button', { name: 'Одобрить' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Одобрить' }).click();
+    await page.locator('.card', { hasText: 'Одобрил' }).waitFor();
     await expect(progress(page).getAttribute('aria-valuenow')).resolves.toBe('0');
+    const seen: string[] = [];
     for (let c = (await agent.claim()).command; c; c = (await agent.claim()).command) {
       await page.locator(`tr[data-command="${c.id}"]`).getByText('у агента').waitFor();
+      seen.push((await progress(page).getAttribute('aria-valuenow'))!);
       await agent.done(c.id, c.type === 'refresh' ? refreshResult([{ key: 'AURORA-1' }]) : { changed: ['duedate'] });
     }
+    expect(seen).toEqual(['0', '1', '2', '3']);
     await page.locator('.progress-text', { hasText: '4 / 4 · 100 %' }).waitFor();
     await page.getByText('завершён').first().waitFor();
+    // The delivery history of a command, from the page.
+    await page.locator(`tr[data-command="${batch.commands[0].id}"]`).getByRole('button', { name: /1/ }).click();
+    await page.getByRole('cell', { name: 'выполнена' }).first().waitFor();
     await screenshot(page, 'batch');
     await page.goto(`${base}/#/agent`);
     await page.getByText('на связи', { exact: true }).waitFor();
     await screenshot(page, 'agent');
+  }, 60_000);
+
+  it('a batch is rejected from the page with a reason', async () => {
+    await open();
+    const batch = (await post('/batches', { title: 'Лишний план', commands: [fields('AURORA-1')] }).set('X-Hub-Source', 'assistant').expect(201)).body;
+    await page.goto(`${base}/#/batch/${batch.id}`);
+    await page.getByRole('button', { name: 'Отклонить' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Причина').fill('не тот спринт');
+    await dialog.getByRole('button', { name: 'Отклонить' }).click();
+    await page.locator('.card', { hasText: 'Отклонён' }).getByText('не тот спринт').waitFor();
+    expect((await hub.http.get(`/batches/${batch.id}`).expect(200)).body).toMatchObject({ status: 'cancelled', rejected_reason: 'не тот спринт' });
   }, 60_000);
 
   it('cancel and retry from the page, with a confirmation, and the API’s refusal shown', async () => {
@@ -165,9 +197,12 @@ describe('the dashboard in Chromium', () => {
     await input.fill('wrong');
     await page.getByRole('button', { name: 'Войти' }).click();
     await page.getByText('Токен не подошёл').waitFor();
-    await input.fill('agent-secret');
-    await page.getByRole('button', { name: 'Войти' }).click();
-    await page.getByText('Это не токен клиента').waitFor();
+    for (const other of ['agent-secret', 'assistant-secret']) {
+      await input.fill(other);
+      await page.getByRole('button', { name: 'Войти' }).click();
+      await page.getByText('Это не токен клиента').waitFor();
+      await expect(page.getByRole('heading', { name: 'Вход' }).count()).resolves.toBe(1);
+    }
     await screenshot(page, 'signin-refused');
     await input.fill('client-secret');
     await page.getByRole('button', { name: 'Войти' }).click();

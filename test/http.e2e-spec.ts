@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError } from '../src/common/config.js';
 import { serve } from '../src/cli.js';
+import { SCHEMA_VERSION } from '../src/database/migrations.js';
 import { fields, startHub, type TestHub } from './support/app.js';
 
 const CLIENT = 'client-secret';
@@ -62,7 +63,7 @@ describe('auth (SPEC 11.1)', () => {
     await hub.http.get('/agent').set('Authorization', `Bearer ${CLIENT}`).expect(200);
     await hub.http.get('/agent/settings').set('Authorization', `Bearer ${AGENT}`).expect(200);
     await hub.http.post('/agent/claim').set('Authorization', `Bearer ${AGENT}`).send({}).expect(200);
-    expect((await hub.http.get('/health').expect(200)).body).toEqual({ status: 'ok', schema_version: 2 });
+    expect((await hub.http.get('/health').expect(200)).body).toEqual({ status: 'ok', schema_version: SCHEMA_VERSION });
     expect((await hub.http.get('/docs').expect(200)).text).toContain('swagger');
     const doc = (await hub.http.get('/docs/json').expect(200)).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/batches', '/agent/claim', '/agent/commands/{id}/result', '/import', '/notes/{key}']));

@@ -19,6 +19,7 @@ import {
   type Db,
 } from './support/legacy.js';
 import { main } from '../src/cli.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 
 const V1_COMMAND_COLUMNS = [
@@ -36,11 +37,10 @@ const V1_COMMAND_COLUMNS = [
   'jira_calls',
   'rate_limited',
 ];
-const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of'];
-const MIGRATION_ROWS = [
-  { id: 1, timestamp: 1760000000000, name: 'SchemaV11760000000000' },
-  { id: 2, timestamp: 1764460800000, name: 'CommandDeliveries1764460800000' },
-];
+const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of', 'queue_pos'];
+const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos'];
+const MIGRATION_ROWS = MIGRATIONS.map((m, i) => ({ id: i + 1, timestamp: Number(m.name.slice(-13)), name: m.name }));
+const HEALTHY = { status: 'ok', schema_version: SCHEMA_VERSION };
 
 const SCHEMA_BACKUP = /^\d{8}-\d{6}-schema-v1\.sqlite$/;
 
@@ -132,12 +132,14 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       expect(hasTable(file, 'migrations')).toBe(false);
 
       const first = await start();
-      await first.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await first.http.get('/health').expect(200, HEALTHY);
 
       const views = await Promise.all(ids.map(async (id) => (await first.http.get(`/commands/${id}`).expect(200)).body));
       expect(views.map((v) => v.deliveries)).toEqual([1, 0, 0]);
       [claimed, done, queued].forEach((c, i) => {
-        expect(views[i]).toEqual({ id: ids[i], batch_id: batchId, ...c, deliveries: [1, 0, 0][i], retry_of: null });
+        // A command handed out before v3 gets its pending delivery row; the others have no history before v3.
+        const history = i === 0 ? [{ n: 1, handed_out_at: c.claimed_at, agent_version: null, outcome: 'pending', reported_at: null, jira_calls: null }] : [];
+        expect(views[i]).toEqual({ id: ids[i], batch_id: batchId, ...c, deliveries: [1, 0, 0][i], retry_of: null, history });
       });
 
       await first.http.get(`/notes/${note.key}`).expect(200, note);
@@ -157,7 +159,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       await stop(first);
 
       const second = await start();
-      await second.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await second.http.get('/health').expect(200, HEALTHY);
       expect(backupFiles(file)).toEqual(backups);
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
 
@@ -246,17 +248,18 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(before.command).toHaveLength(7);
 
     const hub = await start();
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, HEALTHY);
     await stop(hub);
 
     for (const table of V1_TABLES) {
       const after = tableRows(file, table).map((row) => {
         const copy = { ...row };
         if (table === 'command') for (const c of NEW_COMMAND_COLUMNS) delete copy[c];
+        if (table === 'batch') for (const c of NEW_BATCH_COLUMNS) delete copy[c];
         return copy;
       });
       let expected = before[table];
-      if (table === 'setting') expected = expected.map((r) => (r.key === 'schema_version' ? { key: 'schema_version', value: '2' } : r));
+      if (table === 'setting') expected = expected.map((r) => (r.key === 'schema_version' ? { key: 'schema_version', value: String(SCHEMA_VERSION) } : r));
       // New rows a v2 hub may add are allowed; every v1 row must be there, unchanged.
       for (const row of expected) expect(after).toContainEqual(row);
       if (table !== 'setting') expect(after).toHaveLength(expected.length);
@@ -265,6 +268,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect(newColumns.map(({ name, type, notnull, dflt_value }) => ({ name, type: type.toUpperCase(), notnull, dflt_value }))).toEqual([
       { name: 'deliveries', type: 'INTEGER', notnull: 1, dflt_value: '0' },
       { name: 'retry_of', type: 'INTEGER', notnull: 0, dflt_value: null },
+      { name: 'queue_pos', type: 'INTEGER', notnull: 0, dflt_value: null },
     ]);
     const deliveries = tableRows(file, 'command').map((r) => [r.status, r.deliveries, r.retry_of]);
     expect(deliveries).toEqual([
@@ -299,13 +303,13 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
 
   it('makes no backup of a new database', async () => {
     const hub = await start();
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, HEALTHY);
     expect(existsSync(file)).toBe(true);
     expect(backupFiles(file)).toEqual([]);
     expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
     await stop(hub);
     const again = await start();
-    await again.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await again.http.get('/health').expect(200, HEALTHY);
     expect(backupFiles(file)).toEqual([]);
   });
 
@@ -313,7 +317,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     const cwdBackups = join(process.cwd(), 'backups');
     const hadCwdBackups = existsSync(cwdBackups);
     const hub = await start({ HUB_DB_PATH: ':memory:' });
-    await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    await hub.http.get('/health').expect(200, HEALTHY);
     const created = await hub.http
       .post('/batches')
       .send({ title: 'В памяти', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' } }] })
@@ -330,7 +334,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
       createV1Database(file);
       expect(hasTable(file, 'migrations')).toBe(false);
       const hub = await start();
-      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await hub.http.get('/health').expect(200, HEALTHY);
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
       expect(tableColumns(file, 'command').map((c) => c.name)).toEqual([...V1_COMMAND_COLUMNS, ...NEW_COMMAND_COLUMNS]);
     });
@@ -341,7 +345,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
         db.prepare('INSERT INTO migrations (timestamp, name) VALUES (?, ?)').run(1760000000000, 'SchemaV11760000000000');
       });
       const hub = await start();
-      await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+      await hub.http.get('/health').expect(200, HEALTHY);
       expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
       expect(backupFiles(file)).toHaveLength(1);
     });
@@ -355,7 +359,7 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     const started = Date.now();
     const [a, b] = await Promise.all([start(), start()]);
     const elapsed = Date.now() - started;
-    for (const hub of [a, b]) await hub.http.get('/health').expect(200, { status: 'ok', schema_version: 2 });
+    for (const hub of [a, b]) await hub.http.get('/health').expect(200, HEALTHY);
     expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
     expect(backupFiles(file).filter((f) => SCHEMA_BACKUP.test(f))).toHaveLength(1);
     expect(backupFiles(file)).toHaveLength(1);
@@ -386,9 +390,9 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     } finally {
       console.log = log;
     }
-    expect(out[0]).toMatch(/from schema v1 to v2; copy before: .*-schema-v1\.sqlite$/);
-    expect(out[1]).toBe('schema v2: nothing to migrate');
-    expect(storedSchemaVersion(file)).toBe('2');
+    expect(out[0]).toMatch(new RegExp(`from schema v1 to v${SCHEMA_VERSION}; copy before: .*-schema-v1\\.sqlite$`));
+    expect(out[1]).toBe(`schema v${SCHEMA_VERSION}: nothing to migrate`);
+    expect(storedSchemaVersion(file)).toBe(String(SCHEMA_VERSION));
     expect(backupFiles(file)).toHaveLength(1);
   });
 
@@ -412,9 +416,13 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     });
     const hub = await start();
     const agent = agentOf(hub);
+    // remaining_seconds agrees with the claim: the earlier time is ahead (60 each)
+    const remaining = async () => (await hub.http.get('/batches').expect(200)).body.map((b: { id: number; remaining_seconds: number }) => [b.id, b.remaining_seconds]);
+    expect(await remaining()).toEqual([[2, 60], [1, 120]]);
     const first = (await agent.claim()).command;
     expect(first).toMatchObject({ batch_id: 2, params: { keys: ['A-2'] } });
     await agent.done(first.id, refreshResult([]));
+    expect(await remaining()).toEqual([[2, 0], [1, 60]]);
     expect((await agent.claim()).command).toMatchObject({ batch_id: 1 });
   });
 

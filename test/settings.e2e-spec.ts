@@ -17,7 +17,19 @@ describe('settings (SPEC 9)', () => {
       auto_refresh: { interval_minutes: 0, jql: null },
       backup_keep: 20,
       agent_offline_seconds: 120,
+      approval: { assistant: true, client: false, hub: false },
     });
+  });
+
+  it('approval (SPEC 15.2) merges per entry, takes booleans only, and refuses unknown sources and null', async () => {
+    const res = await hub.http.patch('/settings').send({ approval: { client: true } }).expect(200);
+    expect(res.body.approval).toEqual({ assistant: true, client: true, hub: false });
+    expect(res.body.version).toBe(2);
+    for (const approval of [{ assistant: 'yes' }, { robot: true }, null, [true], { hub: null }, true]) {
+      const bad = await hub.http.patch('/settings').send({ approval }).expect(422);
+      expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
+    }
+    expect((await hub.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, approval: { assistant: true, client: true, hub: false } });
   });
 
   it('a PATCH that changes nothing keeps the version (agents are not made stale)', async () => {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/commo
 import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AgentRoute } from '../common/auth.guard.js';
+import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { DeliveryService } from '../queue/delivery.service.js';
 import { CommandView } from '../queue/rows.js';
@@ -33,8 +33,10 @@ export class AgentController {
   ) {}
 
   @Get()
+  @AssistantToo()
   @ApiBearerAuth('client')
-  @ApiOperation({ summary: 'Agent status for people (client token)' })
+  @ApiBearerAuth('assistant')
+  @ApiOperation({ summary: 'Agent status for people and the assistant (client or assistant token)' })
   @ApiOkResponse({ type: AgentStatusView })
   get(): Promise<AgentStatusView> {
     return this.status.status();

@@ -10,7 +10,7 @@ export class FieldErrorView {
 export class ErrorBodyView {
   @ApiProperty({
     example: 'validation_failed',
-    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'internal'],
+    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'internal'],
   })
   error!: string;
   @ApiProperty({ example: 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' }) detail!: string;
@@ -24,7 +24,7 @@ const MEANING: Record<number, string> = {
   404: 'not_found',
   409: 'not_claimed, claimed, finished or conflict (see detail)',
   413: 'payload_too_large',
-  422: 'validation_failed (or duplicate_summary for POST /batches); nothing was written',
+  422: 'validation_failed (or duplicate_summary, idempotency_mismatch for POST /batches); nothing was written',
 };
 
 /** Documents error answers of a route or controller with the spec's error body. */

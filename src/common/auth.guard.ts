@@ -5,18 +5,29 @@ import { timingSafeEqual } from 'node:crypto';
 import { HUB_CONFIG, type HubConfig } from './config.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 
-export type Role = 'client' | 'agent';
+/** SPEC 15.1: who calls. A person (or a tool acting for one), the agent, or an AI assistant. */
+export type Role = 'client' | 'agent' | 'assistant';
+/** Where a batch comes from (SPEC 15.1): the two callers that submit, and the hub's own auto-refresh. */
+export type BatchSource = 'client' | 'assistant' | 'hub';
+export const BATCH_SOURCES: readonly BatchSource[] = ['client', 'assistant', 'hub'];
+
 const PUBLIC = 'jira-hub:public';
-const ROLE = 'jira-hub:role';
+const ROLES = 'jira-hub:roles';
+/** The header by which a request declares itself the assistant's (SPEC 15.1); the MCP server always sends it. */
+export const SOURCE_HEADER = 'x-hub-source';
 
 /** Marks a route that needs no token (/health). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
 /**
- * Marks the agent's routes (`/agent/*`, SPEC 1, 11.1); every other route is the client's. The role
- * comes from the route's handler, never from the request path, whose letter case Express ignores.
+ * The roles a route (handler or controller) admits. The role comes from the route's metadata, never
+ * from the request path, whose letter case Express ignores. A route without it admits the client only.
  */
-export const AgentRoute = () => SetMetadata(ROLE, 'agent' satisfies Role);
+export const Roles = (...roles: Role[]) => SetMetadata(ROLES, roles);
+/** The agent's routes (`/agent/*`, SPEC 1, 11.1). */
+export const AgentRoute = () => Roles('agent');
+/** What a client and the assistant both may do (SPEC 15.1): read, plan, submit, cancel, retry, notes. */
+export const AssistantToo = () => Roles('client', 'assistant');
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -24,9 +35,44 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The caller's identity for `author` defaults: the role of a token, `api` in open mode. */
+type WithRole = Request & { role?: Role };
+
+/** The caller's identity for `author` and `approved_by` defaults: the role of a token, `api` in open mode. */
 export function callerOf(req: Request): string {
-  return (req as Request & { role?: Role }).role ?? 'api';
+  return (req as WithRole).role ?? 'api';
+}
+
+/** The caller's role (undefined: open mode without `X-Hub-Source: assistant`, a person). */
+export function roleOf(req: Request): Role | undefined {
+  return (req as WithRole).role;
+}
+
+/** The source a batch the caller submits gets (SPEC 15.1). */
+export function sourceOf(req: Request): BatchSource {
+  return roleOf(req) === 'assistant' ? 'assistant' : 'client';
+}
+
+/** Who asks: the name for `author` / `approved_by` defaults, and the source of the batches they submit (SPEC 15.1). */
+export interface Caller {
+  name: string;
+  source: BatchSource;
+}
+
+export const callerFrom = (req: Request): Caller => ({ name: callerOf(req), source: sourceOf(req) });
+
+function declaresAssistant(req: Request): boolean {
+  const header = req.headers[SOURCE_HEADER];
+  return typeof header === 'string' && header.trim().toLowerCase() === 'assistant';
+}
+
+function refusal(allowed: readonly Role[], presented: Role): ForbiddenError {
+  if (allowed.includes('agent')) return new ForbiddenError('маршруты /agent/* доступны только с токеном агента');
+  if (presented === 'assistant') {
+    return new ForbiddenError('ассистенту это недоступно: одобрять и отклонять пакеты, менять настройки и отменять выданные команды может только человек');
+  }
+  return new ForbiddenError(
+    allowed.includes('assistant') ? 'этот маршрут доступен только с токеном клиента или ассистента' : 'этот маршрут доступен только с токеном клиента',
+  );
 }
 
 @Injectable()
@@ -37,23 +83,37 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const { clientToken, agentToken } = this.config;
-    if (!clientToken || !agentToken) return true; // open mode: loopback only, enforced at boot
-    const req = context.switchToHttp().getRequest<Request & { role?: Role }>();
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
+    const allowed = this.reflector.getAllAndOverride<Role[]>(ROLES, targets) ?? ['client'];
+    const req = context.switchToHttp().getRequest<WithRole>();
+    const role = this.roleOf(req);
+    // Open mode without the header: a person on loopback, every route open (SPEC 11.1).
+    if (role && !allowed.includes(role)) throw refusal(allowed, role);
+    req.role = role;
+    return true;
+  }
+
+  /**
+   * The role of the request: its token's; in open mode (no tokens, loopback only) the assistant's when
+   * it says so, else none. A client token that declares itself the assistant's gets the assistant's role
+   * (a voluntary step down, so approval applies to what the MCP server submits with any token); the
+   * header never raises a role.
+   */
+  private roleOf(req: Request): Role | undefined {
+    const { clientToken, agentToken, assistantToken } = this.config;
+    if (!clientToken || !agentToken) return declaresAssistant(req) ? 'assistant' : undefined;
+    const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (!match) throw new UnauthorizedError();
     const token = match[1].trim();
-    const presented: Role | undefined = same(token, clientToken) ? 'client' : same(token, agentToken) ? 'agent' : undefined;
+    const presented: Role | undefined = same(token, clientToken)
+      ? 'client'
+      : same(token, agentToken)
+        ? 'agent'
+        : assistantToken && same(token, assistantToken)
+          ? 'assistant'
+          : undefined;
     if (!presented) throw new UnauthorizedError('токен не подошёл');
-    const needed = this.reflector.getAllAndOverride<Role>(ROLE, [context.getHandler(), context.getClass()]) ?? 'client';
-    if (presented !== needed) {
-      throw new ForbiddenError(
-        needed === 'agent' ? 'маршруты /agent/* доступны только с токеном агента' : 'этот маршрут доступен только с токеном клиента',
-      );
-    }
-    req.role = presented;
-    return true;
+    return presented === 'client' && declaresAssistant(req) ? 'assistant' : presented;
   }
 }

@@ -127,6 +127,32 @@ describe('loadConfig (SPEC 14)', () => {
     expect(configError({ HUB_CLIENT_TOKEN: client, HUB_AGENT_TOKEN: agent })).toMatch(/differ/);
   });
 
+  it('reads HUB_ASSISTANT_TOKEN beside the other two; it is optional', () => {
+    expect(loadConfig({ ...TOKENS, HUB_ASSISTANT_TOKEN: ' helper ' }).assistantToken).toBe('helper');
+    expect(loadConfig({ ...TOKENS, HUB_HOST: '0.0.0.0' }).assistantToken).toBeUndefined();
+  });
+
+  it.each([
+    ['only the assistant token', { HUB_ASSISTANT_TOKEN: 's' }],
+    ['the assistant and the client token', { HUB_ASSISTANT_TOKEN: 's', HUB_CLIENT_TOKEN: 'c' }],
+    ['the assistant token on 0.0.0.0', { HUB_ASSISTANT_TOKEN: 's', HUB_HOST: '0.0.0.0' }],
+  ])('%s → error asking for the client and agent tokens', (_name, env) => {
+    const message = configError(env);
+    expect(message).toContain('HUB_CLIENT_TOKEN');
+    expect(message).toContain('HUB_AGENT_TOKEN');
+  });
+
+  it.each([
+    ['client', 'HUB_CLIENT_TOKEN'],
+    ['agent', 'HUB_AGENT_TOKEN'],
+  ])('the assistant token equal to the %s token → error naming both', (_name, other) => {
+    const env = { HUB_CLIENT_TOKEN: 'client', HUB_AGENT_TOKEN: 'agent', HUB_ASSISTANT_TOKEN: other === 'HUB_CLIENT_TOKEN' ? 'client' : 'agent' };
+    const message = configError(env);
+    expect(message).toMatch(/differ/);
+    expect(message).toContain(other);
+    expect(message).toContain('HUB_ASSISTANT_TOKEN');
+  });
+
   it.each([['postgres://hub@localhost/hub'], ['postgresql://x']])('HUB_DATABASE_URL=%s → error saying only SQLite is supported', (url) => {
     const message = configError({ HUB_DATABASE_URL: url });
     expect(message).toContain('HUB_DATABASE_URL');

@@ -10,6 +10,8 @@ export interface HubConfig {
   port: number;
   clientToken?: string;
   agentToken?: string;
+  /** SPEC 15.1: the AI assistant's token (optional even when the other two are set) */
+  assistantToken?: string;
   logLevel: LogLevel;
   claimMaxWaitSeconds: number;
   /** how often GET /events sends a heartbeat comment */
@@ -43,6 +45,35 @@ export function isLoopback(host: string): boolean {
   return false;
 }
 
+const TOKEN_NAMES = { clientToken: 'HUB_CLIENT_TOKEN', agentToken: 'HUB_AGENT_TOKEN', assistantToken: 'HUB_ASSISTANT_TOKEN' } as const;
+
+/**
+ * SPEC 11.1, 15.1: no token at all is open mode (loopback only). Once any token is set, the client and
+ * the agent tokens must both be set (an unset one would leave its routes open); the assistant token is
+ * optional (unset: no assistant can authenticate — nothing is opened by leaving it out). Every set
+ * token differs from the others, so a token names one role.
+ */
+function checkTokens(config: HubConfig): void {
+  const set = (Object.keys(TOKEN_NAMES) as (keyof typeof TOKEN_NAMES)[]).filter((k) => config[k]);
+  const open = set.length === 0;
+  if (!open && (!config.clientToken || !config.agentToken)) {
+    throw new ConfigError(
+      'set both HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN (HUB_ASSISTANT_TOKEN is optional beside them), or no token at all (open mode, loopback only)',
+    );
+  }
+  for (const [i, a] of set.entries()) {
+    for (const b of set.slice(i + 1)) {
+      if (config[a] === config[b]) throw new ConfigError(`${TOKEN_NAMES[a]} and ${TOKEN_NAMES[b]} must differ`);
+    }
+  }
+  if (open && !isLoopback(config.host)) {
+    throw new ConfigError(
+      `refusing to listen on ${config.host} without HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN: ` +
+        'without tokens the hub serves only on a loopback address (127.0.0.1, ::1, localhost)',
+    );
+  }
+}
+
 /** Reads SPEC 14's variables; throws ConfigError with a message a person can act on. */
 export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
   const logLevel = (optional(env.HUB_LOG_LEVEL) ?? 'info') as LogLevel;
@@ -56,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     port: intIn('HUB_PORT', env.HUB_PORT, 3000, 0, 65535),
     clientToken: optional(env.HUB_CLIENT_TOKEN),
     agentToken: optional(env.HUB_AGENT_TOKEN),
+    assistantToken: optional(env.HUB_ASSISTANT_TOKEN),
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
@@ -65,19 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
       'HUB_DATABASE_URL is set, but this hub version supports only its embedded SQLite store; unset it and use HUB_DB_PATH',
     );
   }
-  const open = !config.clientToken && !config.agentToken;
-  if (!open && (!config.clientToken || !config.agentToken)) {
-    throw new ConfigError('set both HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN, or neither (open mode, loopback only)');
-  }
-  if (config.clientToken && config.clientToken === config.agentToken) {
-    throw new ConfigError('HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN must differ');
-  }
-  if (open && !isLoopback(config.host)) {
-    throw new ConfigError(
-      `refusing to listen on ${config.host} without HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN: ` +
-        'without tokens the hub serves only on a loopback address (127.0.0.1, ::1, localhost)',
-    );
-  }
+  checkTokens(config);
   return config;
 }
 

@@ -21,6 +21,7 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case 'validation_failed':
     case 'duplicate_summary':
+    case 'idempotency_mismatch':
       return 422;
     case 'not_claimed':
     case 'claimed':

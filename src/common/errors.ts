@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'claimed'
   | 'finished'
   | 'conflict'
+  | 'idempotency_mismatch'
   | 'payload_too_large'
   | 'bad_json';
 
@@ -89,6 +90,14 @@ export class FinishedError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly code = 'conflict' as const;
+}
+
+/** SPEC 15.4: an Idempotency-Key already used with another body. */
+export class IdempotencyMismatchError extends DomainError {
+  readonly code = 'idempotency_mismatch' as const;
+  constructor(key: string, batchId: number) {
+    super(`ключ идемпотентности «${key}» уже использован с другим телом запроса (пакет ${batchId}); для другого пакета возьмите новый ключ`);
+  }
 }
 
 export class PayloadTooLargeError extends DomainError {

@@ -9,11 +9,13 @@ import { IssueEntity } from '../mirror/issue.entity.js';
 import { SyncRunEntity } from '../mirror/sync-run.entity.js';
 import { BatchEntity } from '../queue/batch.entity.js';
 import { CommandEntity } from '../queue/command.entity.js';
+import { DeliveryEntity } from '../queue/delivery.entity.js';
+import { IdempotencyKeyEntity } from '../queue/idempotency-key.entity.js';
 import { SettingEntity } from '../settings/setting.entity.js';
 import { MIGRATIONS } from './migrations.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 
-export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteEntity, BatchEntity, CommandEntity, SyncRunEntity, AgentStatusEntity];
+export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteEntity, BatchEntity, CommandEntity, SyncRunEntity, AgentStatusEntity, DeliveryEntity, IdempotencyKeyEntity];
 
 /** Milliseconds a statement waits for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;

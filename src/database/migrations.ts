@@ -1,6 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
 import { SchemaV11760000000000 } from '../../migrations/1760000000000-SchemaV1.js';
 import { CommandDeliveries1764460800000 } from '../../migrations/1764460800000-CommandDeliveries.js';
+import { ApprovalHistory1764547200000 } from '../../migrations/1764547200000-ApprovalHistory.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -10,5 +11,5 @@ export interface VersionedMigration {
 }
 
 /** Every migration, oldest first. The last one's version is the schema version this hub runs on. */
-export const MIGRATIONS: readonly VersionedMigration[] = [SchemaV11760000000000, CommandDeliveries1764460800000];
+export const MIGRATIONS: readonly VersionedMigration[] = [SchemaV11760000000000, CommandDeliveries1764460800000, ApprovalHistory1764547200000];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
+import { AssistantToo } from '../common/auth.guard.js';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ImportService } from './import.service.js';
 import { PackageUploadInterceptor } from './package-upload.interceptor.js';
@@ -22,6 +23,8 @@ type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
 
 @ApiTags('import')
 @ApiBearerAuth('client')
+@ApiBearerAuth('assistant')
+@AssistantToo()
 @ApiErrors(401, 403, 413, 422)
 @Controller('import')
 export class ImportController {

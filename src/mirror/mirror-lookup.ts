@@ -10,6 +10,8 @@ export interface MirrorIssue {
   assignee: string | null;
   priority: string | null;
   fields: Record<string, unknown>;
+  /** when a refresh last wrote it (the age of what a dry run reads) */
+  synced_at?: string | null;
 }
 
 export interface MirrorLookup {

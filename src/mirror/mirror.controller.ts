@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
+import { AssistantToo } from '../common/auth.guard.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PageQuery } from '../common/page.dto.js';
 import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
@@ -7,6 +8,8 @@ import { MirrorService } from './mirror.service.js';
 
 @ApiTags('mirror')
 @ApiBearerAuth('client')
+@ApiBearerAuth('assistant')
+@AssistantToo()
 @ApiErrors(400, 401, 403, 404, 422)
 @Controller()
 export class MirrorController {

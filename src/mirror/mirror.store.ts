@@ -51,6 +51,7 @@ interface IssueRow {
   duedate: string | null;
   labels: string;
   fields: string;
+  synced_at: string | null;
 }
 
 /** A synchronous view of the mirror for the given keys, for the pure confirmation rules. */

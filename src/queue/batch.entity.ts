@@ -16,4 +16,29 @@ export class BatchEntity {
 
   @Column('text', { name: 'cancelled_at', nullable: true })
   cancelledAt!: string | null;
+
+  /** SPEC 15.1: client, assistant or hub (auto-refresh) */
+  @Column('text', { default: 'client' })
+  source!: string;
+
+  /** SPEC 15.2: set when the batch was made waiting for a person's approval */
+  @Column('text', { name: 'awaiting_approval_since', nullable: true })
+  awaitingApprovalSince!: string | null;
+
+  @Column('text', { name: 'approved_by', nullable: true })
+  approvedBy!: string | null;
+
+  @Column('text', { name: 'approved_at', nullable: true })
+  approvedAt!: string | null;
+
+  @Column('text', { name: 'rejected_reason', nullable: true })
+  rejectedReason!: string | null;
+
+  /** when the batch joined the queue (creation, or approval); never goes backwards */
+  @Column('text', { name: 'runnable_at', nullable: true })
+  runnableAt!: string | null;
+
+  /** its place in queue order, given when it became runnable (null while it waits for approval) */
+  @Column('integer', { name: 'queue_pos', nullable: true })
+  queuePos!: number | null;
 }

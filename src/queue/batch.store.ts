@@ -1,39 +1,83 @@
-/** Batches: creation, views and cancellation; each write runs inside the caller's transaction. */
+/** Batches: creation, approval, views and cancellation; each write runs inside the caller's transaction. */
 import type { EntityManager } from 'typeorm';
+import type { BatchSource } from '../common/auth.guard.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from './commands/catalogue.js';
-import { batchStatus, commandView, emptyCounts, type BatchRow, type BatchStatus, type BatchSummary, type BatchView, type CommandRow } from './rows.js';
+import { batchHistory, commandHistory } from './delivery.store.js';
+import {
+  batchStatus,
+  commandView,
+  emptyCounts,
+  isAwaiting,
+  type BatchRow,
+  type BatchStatus,
+  type BatchSummary,
+  type BatchView,
+  type CommandRow,
+  type CommandView,
+} from './rows.js';
 
 export interface NewBatch {
   title: string;
   author: string;
+  source: BatchSource;
+  /** SPEC 15.2: the batch waits for a person's approval (the `approval` setting names its source) */
+  awaitingApproval: boolean;
   /** the commands as stored, tail refresh included */
   commands: CommandInput[];
   retryOf?: number;
 }
 
 /**
- * Inserts a batch and its commands. `created_at` never goes backwards (max of now and the newest batch),
- * so the queue order (created_at, id) is the order of ids and the next command is one index probe.
+ * The place a batch gets when it becomes runnable (created without approval, or approved): behind every
+ * batch runnable before it (SPEC 15.2). Queue order is (runnable_at, id, seq); `runnable_at` never goes
+ * backwards (max of now and the last one), and `queue_pos` numbers the batches in that order, so the
+ * claim's next command is one probe of an index on the commands' copy of it.
  */
+async function nextPlace(m: EntityManager, now: string): Promise<{ at: string; pos: number }> {
+  const [last]: { queue_pos: number; runnable_at: string }[] = await m.query(
+    'SELECT queue_pos, runnable_at FROM batch WHERE queue_pos IS NOT NULL ORDER BY queue_pos DESC LIMIT 1',
+  );
+  return { at: last && last.runnable_at > now ? last.runnable_at : now, pos: (last?.queue_pos ?? 0) + 1 };
+}
+
+/** Inserts a batch and its commands; runnable at once, or waiting for approval without a queue place. */
 export async function insertBatch(m: EntityManager, batch: NewBatch, now: string): Promise<number> {
   const [last]: { created_at: string | null }[] = await m.query('SELECT max(created_at) AS created_at FROM batch');
   const createdAt = last?.created_at && last.created_at > now ? last.created_at : now;
-  const inserted = await m.query('INSERT INTO batch (title, author, created_at) VALUES (?, ?, ?)', [batch.title, batch.author, createdAt]);
+  const place = batch.awaitingApproval ? null : await nextPlace(m, createdAt);
+  const inserted = await m.query(
+    'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [batch.title, batch.author, createdAt, batch.source, batch.awaitingApproval ? createdAt : null, place?.at ?? null, place?.pos ?? null],
+  );
   const batchId = Number(inserted);
   let seq = 0;
   for (const c of batch.commands) {
     seq += 1;
-    await m.query(`INSERT INTO command (batch_id, seq, type, params, status, retry_of) VALUES (?, ?, ?, ?, 'queued', ?)`, [
+    await m.query(`INSERT INTO command (batch_id, seq, type, params, status, retry_of, queue_pos) VALUES (?, ?, ?, ?, 'queued', ?, ?)`, [
       batchId,
       seq,
       c.type,
       JSON.stringify(c.params),
       seq === 1 ? (batch.retryOf ?? null) : null,
+      place?.pos ?? null,
     ]);
   }
   return batchId;
+}
+
+/** SPEC 15.2: the batch joins the queue behind everything runnable now; who approved and when are kept. */
+export async function approveBatch(m: EntityManager, id: number, by: string, now: string): Promise<void> {
+  const place = await nextPlace(m, now);
+  await m.query('UPDATE batch SET approved_by = ?, approved_at = ?, runnable_at = ?, queue_pos = ? WHERE id = ?', [by, now, place.at, place.pos, id]);
+  await m.query('UPDATE command SET queue_pos = ? WHERE batch_id = ?', [place.pos, id]);
+}
+
+/** SPEC 15.2: a rejected batch is cancelled with its reason. */
+export async function rejectBatch(m: EntityManager, id: number, reason: string, now: string): Promise<void> {
+  await cancelBatch(m, id, now);
+  await m.query('UPDATE batch SET rejected_reason = ? WHERE id = ?', [reason, id]);
 }
 
 export async function findBatch(m: EntityManager, id: number): Promise<BatchRow | undefined> {
@@ -46,43 +90,51 @@ export async function findCommand(m: EntityManager, id: number): Promise<Command
   return row;
 }
 
-/** A batch's place in queue order (`created_at`, `id`; SPEC 6.1). */
-type QueuePlace = Pick<BatchRow, 'id' | 'created_at'>;
+/** The command with its delivery history (SPEC 15.3). */
+export async function commandWithHistory(m: EntityManager, row: CommandRow): Promise<CommandView> {
+  return commandView(row, await commandHistory(m, row.id));
+}
 
-const byQueueOrder = (a: QueuePlace, b: QueuePlace): number => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
+/** remaining_seconds of a batch, given the pauses of its own queued commands. */
+type Remaining = (batch: BatchRow, ownQueued: number) => number;
+
+/** Pauses of every unfinished runnable command: what a batch made runnable now would wait behind. */
+export async function runnableSeconds(m: EntityManager, pacing: Pacing): Promise<number> {
+  return (await remainingUpTo(m, Number.MAX_SAFE_INTEGER, pacing)).total;
+}
 
 /**
- * remaining_seconds (SPEC 6.8) of any batch up to `last` in queue order: the pacing pauses of its
- * unfinished commands and of every unfinished command ahead of it. Queue order is (created_at, id), as
- * the claim's: for this hub's own batches that is id order (insertBatch), but a database of an earlier
- * hub may hold batches whose times disagree with their ids. One grouped query that reads only the
- * partial indexes of queued and claimed commands (plus a primary-key probe into batch), then running
- * sums; a batch with nothing unfinished has 0.
+ * remaining_seconds (SPEC 6.8, 15.2) of any runnable batch up to queue place `upTo`: the pacing pauses of
+ * its unfinished commands and of every unfinished runnable command ahead of it. A batch waiting for
+ * approval adds nothing to the others; its own is what it would be if approved now: everything runnable,
+ * then its own commands. One grouped query over the partial indexes of runnable and claimed commands,
+ * then running sums; a runnable batch with nothing unfinished has 0.
  */
-async function remainingUpTo(m: EntityManager, last: QueuePlace, pacing: Pacing): Promise<(batchId: number) => number> {
-  const ahead = `(b.created_at < ? OR (b.created_at = ? AND b.id <= ?))`;
-  const bound = [last.created_at, last.created_at, last.id];
-  const rows: { batch_id: number; created_at: string; type: CommandType; n: number }[] = await m.query(
-    `SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'queued' AND ${ahead} GROUP BY c.batch_id, c.type
+async function remainingUpTo(m: EntityManager, upTo: number, pacing: Pacing): Promise<{ of: Remaining; total: number }> {
+  const rows: { batch_id: number; queue_pos: number; type: CommandType; n: number }[] = await m.query(
+    `SELECT batch_id, queue_pos, type, count(*) AS n FROM command
+      WHERE status = 'queued' AND queue_pos IS NOT NULL AND queue_pos <= ? GROUP BY queue_pos, batch_id, type
      UNION ALL
-     SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'claimed' AND ${ahead} GROUP BY c.batch_id, c.type`,
-    [...bound, ...bound],
+     SELECT batch_id, queue_pos, type, count(*) AS n FROM command
+      WHERE status = 'claimed' AND queue_pos <= ? GROUP BY queue_pos, batch_id, type`,
+    [upTo, upTo],
   );
-  const own = new Map<number, { place: QueuePlace; seconds: number }>();
+  const own = new Map<number, { pos: number; seconds: number }>();
   for (const r of rows) {
-    const entry = own.get(r.batch_id) ?? { place: { id: r.batch_id, created_at: r.created_at }, seconds: 0 };
+    const entry = own.get(r.batch_id) ?? { pos: r.queue_pos, seconds: 0 };
     entry.seconds += (pacing[r.type] ?? 0) * r.n;
     own.set(r.batch_id, entry);
   }
-  const upTo = new Map<number, number>();
+  const sums = new Map<number, number>();
   let total = 0;
-  for (const { place, seconds } of [...own.values()].sort((x, y) => byQueueOrder(x.place, y.place))) upTo.set(place.id, (total += seconds));
-  return (batchId) => upTo.get(batchId) ?? 0;
+  for (const [id, { seconds }] of [...own].sort(([, x], [, y]) => x.pos - y.pos)) sums.set(id, (total += seconds));
+  return { total, of: (batch, ownQueued) => (isAwaiting(batch) ? total + ownQueued : (sums.get(batch.id) ?? 0)) };
 }
 
-function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'>[], pacing: Pacing, remaining: (batchId: number) => number): BatchSummary {
+/** Every runnable batch up to this one in queue order; for a batch that waits (or has no place), all of them. */
+const placeBound = (b: BatchRow): number => (b.queue_pos === null ? Number.MAX_SAFE_INTEGER : b.queue_pos);
+
+function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'>[], pacing: Pacing, remaining: Remaining): BatchSummary {
   const counts = emptyCounts();
   for (const c of commands) counts[c.status] += 1;
   return {
@@ -91,9 +143,15 @@ function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'
     author: batch.author,
     created_at: batch.created_at,
     cancelled_at: batch.cancelled_at,
-    status: batchStatus(batch.cancelled_at, counts),
+    source: batch.source,
+    awaiting_approval_since: batch.awaiting_approval_since,
+    approved_by: batch.approved_by,
+    approved_at: batch.approved_at,
+    rejected_reason: batch.rejected_reason,
+    runnable_at: batch.runnable_at,
+    status: batchStatus(batch, counts),
     estimate_seconds: pauseSum(commands.map((c) => c.type), pacing),
-    remaining_seconds: remaining(batch.id),
+    remaining_seconds: remaining(batch, pauseSum(commands.filter((c) => c.status === 'queued').map((c) => c.type), pacing)),
     counts,
   };
 }
@@ -101,8 +159,9 @@ function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'
 export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacing): Promise<BatchView> {
   const commands: CommandRow[] = await m.query('SELECT * FROM command WHERE batch_id = ? ORDER BY seq', [batch.id]);
   const unfinished = commands.some((c) => c.status === 'queued' || c.status === 'claimed');
-  const remaining = unfinished ? await remainingUpTo(m, batch, pacing) : () => 0;
-  return { ...summarize(batch, commands, pacing, remaining), commands: commands.map(commandView) };
+  const remaining: Remaining = unfinished ? (await remainingUpTo(m, placeBound(batch), pacing)).of : () => 0;
+  const history = await batchHistory(m, batch.id);
+  return { ...summarize(batch, commands, pacing, remaining), commands: commands.map((c) => commandView(c, history(c.id))) };
 }
 
 export interface BatchListQuery {
@@ -119,7 +178,7 @@ export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: P
   while (out.length < q.limit) {
     const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < ? ORDER BY id DESC LIMIT ?', [before, page]);
     if (batches.length === 0) break;
-    const remaining = await remainingUpTo(m, batches.reduce((a, b) => (byQueueOrder(a, b) >= 0 ? a : b)), pacing);
+    const remaining = (await remainingUpTo(m, Math.max(...batches.map(placeBound)), pacing)).of;
     for (const b of batches) {
       const commands: Pick<CommandRow, 'type' | 'status'>[] = await m.query('SELECT type, status FROM command WHERE batch_id = ?', [b.id]);
       const summary = summarize(b, commands, pacing, remaining);
@@ -136,4 +195,3 @@ export async function cancelBatch(m: EntityManager, id: number, now: string): Pr
   await m.query('UPDATE batch SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL', [now, id]);
   await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE batch_id = ? AND status = 'queued'`, [now, id]);
 }
-

@@ -1,47 +1,98 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { callerOf } from '../common/auth.guard.js';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
+import { ValidationFailedError } from '../common/errors.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
 import { COMMAND_EXAMPLES, CreateBatchDto } from './dto/create-batch.dto.js';
-import { ListBatchesQuery } from './dto/queries.dto.js';
+import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto } from './dto/queries.dto.js';
+import { PlanService } from './plan.service.js';
+import { PlanView } from './plan.view.js';
 import { BatchSummary, BatchView } from './rows.js';
+
+/** An Idempotency-Key: 1..200 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+const BATCH_EXAMPLES = {
+  plan: {
+    summary: 'every command type',
+    value: { title: 'Планирование спринта 2', commands: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })) },
+  },
+  ...Object.fromEntries(
+    Object.entries(COMMAND_EXAMPLES).map(([type, params]) => [
+      type,
+      {
+        summary: type,
+        value: {
+          title: `Пример ${type}`,
+          commands:
+            type === 'ensure_issue' || !JSON.stringify(params).includes('new:1')
+              ? [{ type, params }]
+              : [{ type: 'ensure_issue', params: COMMAND_EXAMPLES.ensure_issue }, { type, params }],
+        },
+      },
+    ]),
+  ),
+};
 
 @ApiTags('batches')
 @ApiBearerAuth('client')
+@ApiBearerAuth('assistant')
+@AssistantToo()
 @ApiErrors(400, 401, 403, 404, 413, 422)
 @Controller('batches')
 export class BatchesController {
-  constructor(private readonly batches: BatchesService) {}
+  constructor(
+    private readonly batches: BatchesService,
+    private readonly planner: PlanService,
+  ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a batch of commands (SPEC 5); a tail refresh is appended unless all are refresh' })
-  @ApiBody({
-    type: CreateBatchDto,
-    examples: {
-      plan: {
-        summary: 'every command type',
-        value: { title: 'Планирование спринта 2', commands: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })) },
-      },
-      ...Object.fromEntries(
-        Object.entries(COMMAND_EXAMPLES).map(([type, params]) => [
-          type,
-          {
-            summary: type,
-            value: {
-              title: `Пример ${type}`,
-              commands: type === 'ensure_issue' || !JSON.stringify(params).includes('new:1') ? [{ type, params }] : [{ type: 'ensure_issue', params: COMMAND_EXAMPLES.ensure_issue }, { type, params }],
-            },
-          },
-        ]),
-      ),
-    },
+  @ApiOperation({
+    summary: 'Create a batch of commands (SPEC 5); a tail refresh is appended unless all are refresh',
+    description:
+      "A batch from a source the `approval` setting names (by default the assistant's) waits in `awaiting_approval` until a person approves it. " +
+      'With an Idempotency-Key, a repeat of the same body answers the first batch (200, Idempotent-Replayed: true); another body → 422 idempotency_mismatch.',
   })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1..200 visible ASCII characters; kept at least 24 h' })
+  @ApiHeader({ name: 'X-Hub-Source', required: false, description: '`assistant`: the request is the assistant\'s (open mode, or a client token stepping down)' })
+  @ApiBody({ type: CreateBatchDto, examples: BATCH_EXAMPLES })
   @ApiCreatedResponse({ type: BatchView })
-  create(@Body() dto: CreateBatchDto, @Req() req: Request): Promise<BatchView> {
-    return this.batches.create(dto, callerOf(req));
+  @ApiOkResponse({ type: BatchView, description: 'a replay of an Idempotency-Key: the first batch, header Idempotent-Replayed: true' })
+  async create(
+    @Body() dto: CreateBatchDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<BatchView> {
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      const detail = 'заголовок Idempotency-Key: от 1 до 200 видимых символов ASCII';
+      throw new ValidationFailedError(detail, [{ field: 'Idempotency-Key', detail }]);
+    }
+    const { view, replayed } = await this.batches.create(dto, callerFrom(req), key);
+    if (replayed) res.status(200).setHeader('Idempotent-Replayed', 'true');
+    return view;
+  }
+
+  @Post('plan')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Dry run of a batch body: the 422 findings of a submit, the estimate, a verdict per command against the mirror; writes nothing',
+  })
+  @ApiBody({ type: CreateBatchDto, examples: BATCH_EXAMPLES })
+  @ApiOkResponse({ type: PlanView })
+  plan(@Body() dto: CreateBatchDto, @Req() req: Request): Promise<PlanView> {
+    return this.planner.plan(dto, sourceOf(req));
   }
 
   @Get()
@@ -63,5 +114,25 @@ export class BatchesController {
   @ApiOkResponse({ type: BatchView })
   cancel(@Param('id', IdPipe) id: number): Promise<BatchView> {
     return this.batches.cancel(id);
+  }
+
+  @Post(':id/approve')
+  @HttpCode(200)
+  @Roles('client')
+  @ApiErrors(409)
+  @ApiOperation({ summary: 'Approve a batch awaiting approval (client token only): it runs after every batch runnable now; 409 conflict when not awaiting' })
+  @ApiOkResponse({ type: BatchView })
+  approve(@Param('id', IdPipe) id: number, @Body() dto: ApproveBatchDto, @Req() req: Request): Promise<BatchView> {
+    return this.batches.approve(id, dto.by?.trim() || callerOf(req));
+  }
+
+  @Post(':id/reject')
+  @HttpCode(200)
+  @Roles('client')
+  @ApiErrors(409)
+  @ApiOperation({ summary: 'Reject a batch awaiting approval (client token only): it is cancelled with the reason; 409 conflict when not awaiting' })
+  @ApiOkResponse({ type: BatchView })
+  reject(@Param('id', IdPipe) id: number, @Body() dto: RejectBatchDto): Promise<BatchView> {
+    return this.batches.reject(id, dto.reason);
   }
 }

@@ -1,26 +1,51 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Caller } from '../common/auth.guard.js';
 import { Clock } from '../common/clock.js';
-import { ClaimedError, ConflictError, FinishedError, NotFoundError, ValidationFailedError, type FieldError } from '../common/errors.js';
+import {
+  ClaimedError,
+  ConflictError,
+  FinishedError,
+  IdempotencyMismatchError,
+  NotFoundError,
+  ValidationFailedError,
+  type FieldError,
+} from '../common/errors.js';
 import { Db } from '../database/db.service.js';
 import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
 import { failSyncRun } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { releaseCurrent } from './agent-status.store.js';
-import { batchView, cancelBatch, findBatch, findCommand, insertBatch, listBatches, type BatchListQuery } from './batch.store.js';
+import {
+  approveBatch,
+  batchView,
+  cancelBatch,
+  commandWithHistory,
+  findBatch,
+  findCommand,
+  insertBatch,
+  listBatches,
+  rejectBatch,
+  type BatchListQuery,
+} from './batch.store.js';
 import { isTerminal } from './command.entity.js';
 import { checkTempKeys, withTailRefresh, type CommandInput } from './commands/batch-rules.js';
 import { checkParams, type Params } from './commands/catalogue.js';
+import { closeDelivery } from './delivery.store.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
-import { commandView, type BatchSummary, type BatchView, type CommandView } from './rows.js';
+import { bodyHash, findKey, rememberKey } from './idempotency.store.js';
+import { isAwaiting, type BatchSummary, type BatchView, type CommandView } from './rows.js';
 import { resolvedKey } from './temp-key.store.js';
 
 export const RETRY_TITLE = (id: number) => `Повтор команды #${id}`;
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
 export const CANCELLED_RUN_ERROR = 'команда отменена до отчёта агента';
 
-/** The client side of the queue: batches and commands (SPEC 5, 6.7, 6.8). */
+/** The commands of a create body, as the rules read them. */
+export const commandsOf = (dto: CreateBatchDto): CommandInput[] => dto.commands.map((c) => ({ type: c.type, params: c.params }));
+
+/** The client side of the queue: batches and commands (SPEC 5, 6.7, 6.8, 15.2). */
 @Injectable()
 export class BatchesService {
   constructor(
@@ -30,19 +55,37 @@ export class BatchesService {
     private readonly events: EventBus,
   ) {}
 
-  async create(dto: CreateBatchDto, caller: string): Promise<BatchView> {
-    const commands: CommandInput[] = dto.commands.map((c) => ({ type: c.type, params: c.params }));
-    return this.db.transaction(async (m, tx) => {
+  /**
+   * SPEC 5, 15.2, 15.4. With an idempotency key, the key is looked up and recorded in the same
+   * transaction as the batch: a repeat (also a racing one — units of work run one at a time, and
+   * `BEGIN IMMEDIATE` orders processes) finds the first batch; `replayed` says so.
+   */
+  async create(dto: CreateBatchDto, caller: Caller, idempotencyKey?: string): Promise<{ view: BatchView; replayed: boolean }> {
+    const commands = commandsOf(dto);
+    const hash = idempotencyKey === undefined ? '' : bodyHash({ title: dto.title, author: dto.author ?? null, commands });
+    const out = await this.db.transaction(async (m, tx) => {
+      if (idempotencyKey !== undefined) {
+        const known = await findKey(m, idempotencyKey);
+        if (known && known.body_hash !== hash) throw new IdempotencyMismatchError(idempotencyKey, known.batch_id);
+        if (known) return { view: await this.view(m, known.batch_id), replayed: true };
+      }
       await this.checkAgainstState(m, commands);
-      const id = await insertBatch(m, { title: dto.title.trim(), author: dto.author?.trim() || caller, commands: withTailRefresh(commands) }, this.clock.iso());
+      const awaitingApproval = this.settings.get().approval[caller.source];
+      const id = await insertBatch(
+        m,
+        { title: dto.title.trim(), author: dto.author?.trim() || caller.name, source: caller.source, awaitingApproval, commands: withTailRefresh(commands) },
+        this.clock.iso(),
+      );
+      if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
-      return view;
+      return { view, replayed: false };
     });
+    return out;
   }
 
   /** The rules that need stored state: custom fields listed in settings, temp keys resolved by earlier batches. */
-  private async checkAgainstState(m: EntityManager, commands: CommandInput[]): Promise<void> {
+  async checkAgainstState(m: EntityManager, commands: CommandInput[]): Promise<void> {
     const allowed = new Set(this.settings.get().fields);
     const errors: FieldError[] = [];
     commands.forEach((c, i) => {
@@ -80,11 +123,47 @@ export class BatchesService {
     });
   }
 
+  /** SPEC 15.2: a waiting batch joins the queue behind what is runnable now; long-polling claims wake. */
+  approve(id: number, by: string): Promise<BatchView> {
+    return this.db.transaction(async (m, tx) => {
+      await this.awaiting(m, id, 'одобрить');
+      await approveBatch(m, id, by, this.clock.iso());
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'approved', batch_id: id, view }]);
+      return view;
+    });
+  }
+
+  /** SPEC 15.2: a waiting batch is cancelled with the reason; it never reaches the agent. */
+  reject(id: number, reason: string): Promise<BatchView> {
+    return this.db.transaction(async (m, tx) => {
+      await this.awaiting(m, id, 'отклонить');
+      await rejectBatch(m, id, reason.trim(), this.clock.iso());
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'rejected', batch_id: id, view }]);
+      return view;
+    });
+  }
+
+  private async awaiting(m: EntityManager, id: number, verb: string): Promise<void> {
+    const batch = await findBatch(m, id);
+    if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+    if (isAwaiting(batch)) return;
+    const why = batch.approved_at
+      ? `уже одобрен (${batch.approved_by}, ${batch.approved_at})`
+      : batch.rejected_reason !== null
+        ? `уже отклонён: ${batch.rejected_reason}`
+        : batch.cancelled_at
+          ? 'отменён'
+          : 'не ждал одобрения';
+    throw new ConflictError(`пакет ${id} не ждёт одобрения, ${verb} его нельзя: он ${why}`);
+  }
+
   getCommand(id: number): Promise<CommandView> {
     return this.db.read(async (m) => {
       const c = await findCommand(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
-      return commandView(c);
+      return commandWithHistory(m, c);
     });
   }
 
@@ -97,6 +176,7 @@ export class BatchesService {
       if (c.status === 'claimed' && !force) throw new ClaimedError(id);
       const now = this.clock.iso();
       await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE id = ?`, [now, id]);
+      await closeDelivery(m, id, 'cancelled');
       await releaseCurrent(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
       await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
@@ -105,12 +185,12 @@ export class BatchesService {
         { kind: 'batch', change: 'progress', batch_id: c.batch_id },
         ...(c.status === 'claimed' ? [{ kind: 'agent', change: 'status' } as const] : []),
       ]);
-      return commandView((await findCommand(m, id))!);
+      return commandWithHistory(m, (await findCommand(m, id))!);
     });
   }
 
-  /** SPEC 6.7: a new batch with the same command (plus its tail refresh); the old command stays as it was. */
-  retry(id: number, caller: string): Promise<BatchView> {
+  /** SPEC 6.7, 15.2: a new batch with the same command (plus its tail refresh), under the approval rule of the caller's source. */
+  async retry(id: number, caller: Caller): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
       const c = await findCommand(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
@@ -119,7 +199,12 @@ export class BatchesService {
       }
       const commands: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
       await this.checkAgainstState(m, commands);
-      const batchId = await insertBatch(m, { title: RETRY_TITLE(id), author: caller, commands: withTailRefresh(commands), retryOf: id }, this.clock.iso());
+      const awaitingApproval = this.settings.get().approval[caller.source];
+      const batchId = await insertBatch(
+        m,
+        { title: RETRY_TITLE(id), author: caller.name, source: caller.source, awaitingApproval, commands: withTailRefresh(commands), retryOf: id },
+        this.clock.iso(),
+      );
       const view = await this.view(m, batchId);
       this.events.afterCommit(tx, [
         { kind: 'command', change: 'retried', command_id: id, batch_id: c.batch_id },

@@ -2,6 +2,7 @@
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { Settings } from '../settings/defaults.js';
+import { closeDelivery, startDelivery } from './delivery.store.js';
 import { failSyncRun, openSyncRun } from '../mirror/mirror.store.js';
 import { setCurrent, touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
@@ -30,44 +31,32 @@ export interface ClaimNotes {
 }
 
 /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
-async function redeliver(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes): Promise<CommandRow | undefined> {
+async function redeliver(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes): Promise<CommandRow | undefined> {
   for (;;) {
     const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
     if (!c) return undefined;
     if (c.deliveries < MAX_DELIVERIES) {
       const pause = settings.pacing[c.type];
       await m.query('UPDATE command SET deliveries = deliveries + 1, claimed_at = ?, pause_seconds = ? WHERE id = ?', [now, pause, c.id]);
+      await closeDelivery(m, c.id, 'lost');
+      await startDelivery(m, c.id, c.deliveries + 1, info.agent_version, now);
       return { ...c, deliveries: c.deliveries + 1, claimed_at: now, pause_seconds: pause };
     }
     await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
+    await closeDelivery(m, c.id, 'expired');
     notes.expired.push({ id: c.id, batch_id: c.batch_id });
     if (c.type === 'refresh') await failSyncRun(m, c.id, now, DELIVERY_LIMIT_ERROR);
   }
 }
 
 /**
- * How to find the next command in queue order (`created_at`, `id`, `seq`; SPEC 6.1). This hub never
- * lets `created_at` go backwards (batch.store.ts), so the order is id order and the next command is
- * one probe of the partial index `idx_command_queued` ('ids'). A database from an earlier hub may hold
- * queued batches whose times disagree with their ids; then the claim sorts by time ('created').
+ * The next runnable command in queue order (runnable_at, id, seq; SPEC 6.1, 15.2): one probe of the
+ * partial index `idx_command_runnable` on (queue_pos, seq). A batch's queue_pos is given when it becomes
+ * runnable (batch.store.ts) and copied to its commands; commands of a batch waiting for approval have none.
+ * Cancelling a batch cancels its queued commands in the same transaction, so none of a cancelled batch is here.
  */
-export type QueueOrder = 'ids' | 'created';
-
-export async function queueOrderOf(m: EntityManager): Promise<QueueOrder> {
-  const open: { created_at: string }[] = await m.query(
-    `SELECT b.created_at FROM batch b
-      WHERE b.cancelled_at IS NULL AND EXISTS (SELECT 1 FROM command c WHERE c.batch_id = b.id AND c.status = 'queued')
-      ORDER BY b.id`,
-  );
-  return open.every((b, i) => i === 0 || open[i - 1].created_at <= b.created_at) ? 'ids' : 'created';
-}
-
-async function nextQueued(m: EntityManager, order: QueueOrder): Promise<CommandRow | undefined> {
-  const [c]: CommandRow[] = await m.query(
-    `SELECT c.* FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'queued' AND b.cancelled_at IS NULL
-      ORDER BY ${order === 'ids' ? 'c.batch_id, c.seq' : 'b.created_at, b.id, c.seq'} LIMIT 1`,
-  );
+async function nextQueued(m: EntityManager): Promise<CommandRow | undefined> {
+  const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`);
   return c;
 }
 
@@ -83,8 +72,12 @@ async function isFirstWriteOfBatch(m: EntityManager, c: CommandRow): Promise<boo
 async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): Promise<boolean> {
   const { interval_minutes, jql } = settings.auto_refresh;
   if (!interval_minutes || !jql) return false;
+  // Busy: runnable or handed-out work, or an auto-refresh already waiting for approval (SPEC 15.2: the
+  // hub's batches may need it too). Batches of others waiting for approval do not keep the mirror stale.
   const [{ busy }]: { busy: number }[] = await m.query(
-    `SELECT EXISTS (SELECT 1 FROM command WHERE status = 'queued') OR EXISTS (SELECT 1 FROM command WHERE status = 'claimed') AS busy`,
+    `SELECT EXISTS (SELECT 1 FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM command WHERE status = 'claimed')
+         OR EXISTS (SELECT 1 FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL AND source = 'hub') AS busy`,
   );
   if (busy) return false;
   const [last]: { started_at: string | null }[] = await m.query('SELECT max(started_at) AS started_at FROM sync_run');
@@ -92,9 +85,9 @@ async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): 
 }
 
 /** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */
-async function takeNext(m: EntityManager, settings: Settings, now: string, notes: ClaimNotes, order: QueueOrder): Promise<Claimed | null> {
+async function takeNext(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes): Promise<Claimed | null> {
   for (;;) {
-    const c = await nextQueued(m, order);
+    const c = await nextQueued(m);
     if (!c) return null;
     let params = parseJson<Params>(c.params, {});
     const needed = tempKeysNeeded(c.type, params);
@@ -117,6 +110,7 @@ async function takeNext(m: EntityManager, settings: Settings, now: string, notes
       paramsText,
       c.id,
     ]);
+    await startDelivery(m, c.id, 1, info.agent_version, now);
     if (c.type === 'refresh') await openSyncRun(m, c.id, params, now);
     const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: 1, pause_seconds: pause, params: paramsText };
     return { command, backupBatchId: (await isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
@@ -130,19 +124,19 @@ export async function claimInTransaction(
   settings: Settings,
   now: Date,
   notes: ClaimNotes = { expired: [], skipped: [] },
-  order: QueueOrder = 'ids',
 ): Promise<Claimed | null> {
   const iso = now.toISOString();
   await touchAgent(m, info, iso);
-  const again = await redeliver(m, settings, iso, notes);
+  const again = await redeliver(m, info, settings, iso, notes);
   if (again) {
     await setCurrent(m, again.id);
     return { command: again, backupBatchId: null };
   }
-  let next = await takeNext(m, settings, iso, notes, order);
+  let next = await takeNext(m, info, settings, iso, notes);
   if (!next && (await autoRefreshDue(m, settings, now))) {
-    notes.created = await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', commands: [{ type: 'refresh', params: { jql: settings.auto_refresh.jql } }] }, iso);
-    next = await takeNext(m, settings, iso, notes, order);
+    const commands = [{ type: 'refresh' as const, params: { jql: settings.auto_refresh.jql } }];
+    notes.created = await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
+    next = await takeNext(m, info, settings, iso, notes);
   }
   await setCurrent(m, next?.command.id ?? null);
   return next;

@@ -52,4 +52,8 @@ export class CommandEntity {
 
   @Column('integer', { name: 'retry_of', nullable: true })
   retryOf!: number | null;
+
+  /** its batch's queue_pos, copied so that the next runnable command is one index probe */
+  @Column('integer', { name: 'queue_pos', nullable: true })
+  queuePos!: number | null;
 }

@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/commo
 import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { callerOf } from '../common/auth.guard.js';
+import { AssistantToo, callerFrom, roleOf } from '../common/auth.guard.js';
+import { ForbiddenError } from '../common/errors.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
 import { CancelCommandDto } from './dto/queries.dto.js';
@@ -10,6 +11,8 @@ import { BatchView, CommandView } from './rows.js';
 
 @ApiTags('commands')
 @ApiBearerAuth('client')
+@ApiBearerAuth('assistant')
+@AssistantToo()
 @ApiErrors(400, 401, 403, 404, 409, 422)
 @Controller('commands')
 export class CommandsController {
@@ -23,16 +26,24 @@ export class CommandsController {
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a queued command; a claimed one only with force (409 claimed); a finished one → 409 finished' })
+  @ApiOperation({
+    summary: 'Cancel a queued command; a claimed one only with force (409 claimed; the assistant gets 403 for force); a finished one → 409 finished',
+  })
   @ApiOkResponse({ type: CommandView })
-  cancel(@Param('id', IdPipe) id: number, @Body() dto: CancelCommandDto): Promise<CommandView> {
+  cancel(@Param('id', IdPipe) id: number, @Body() dto: CancelCommandDto, @Req() req: Request): Promise<CommandView> {
+    // SPEC 15.1: the assistant cancels queued commands only; what the agent holds is a person's call.
+    if (dto.force === true && roleOf(req) === 'assistant') {
+      throw new ForbiddenError('ассистенту это недоступно: отменить выданную агенту команду (force) может только человек');
+    }
     return this.batches.cancelCommand(id, dto.force === true);
   }
 
   @Post(':id/retry')
-  @ApiOperation({ summary: 'Repeat a failed, cancelled or skipped command in a new batch «Повтор команды #id»' })
+  @ApiOperation({
+    summary: 'Repeat a failed, cancelled or skipped command in a new batch «Повтор команды #id» (its source is the caller\'s: approval applies)',
+  })
   @ApiCreatedResponse({ type: BatchView })
   retry(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<BatchView> {
-    return this.batches.retry(id, callerOf(req));
+    return this.batches.retry(id, callerFrom(req));
   }
 }

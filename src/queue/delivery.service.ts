@@ -1,14 +1,16 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import { EventBus } from '../events/event-bus.js';
 import type { HubEvent } from '../events/hub-events.js';
+import { parseJson } from '../database/json.js';
 import { SettingsService } from '../settings/settings.service.js';
 import type { AgentInfo } from './agent-status.store.js';
-import { claimInTransaction, DELIVERY_LIMIT_ERROR, queueOrderOf, type ClaimNotes, type Claimed, type QueueOrder } from './claim.store.js';
+import { commandWithHistory } from './batch.store.js';
+import { claimInTransaction, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
-import { commandView, type CommandRow, type CommandView } from './rows.js';
+import type { CommandRow, CommandView } from './rows.js';
 
 /** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */
 const COPYING = Symbol('copying');
@@ -24,8 +26,14 @@ export interface DeliveredCommand {
 }
 
 function delivered(row: CommandRow): DeliveredCommand {
-  const v = commandView(row);
-  return { id: v.id, type: v.type, params: v.params, pause_seconds: v.pause_seconds ?? 0, batch_id: v.batch_id, deliveries: v.deliveries };
+  return {
+    id: row.id,
+    type: row.type,
+    params: parseJson<Record<string, unknown>>(row.params, {}),
+    pause_seconds: row.pause_seconds ?? 0,
+    batch_id: row.batch_id,
+    deliveries: row.deliveries,
+  };
 }
 
 /** What a claim changed: the agent was seen; commands handed out, failed at the limit, skipped; an auto-refresh. */
@@ -51,10 +59,8 @@ function reportEvents(c: CommandRow, confirmed: CommandRow[]): HubEvent[] {
 
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
 @Injectable()
-export class DeliveryService implements OnModuleInit {
+export class DeliveryService {
   private readonly logger = new Logger('Queue');
-  /** Decided once at start: only batches of an earlier hub can be out of id order, and no new ones join them. */
-  private order: QueueOrder = 'ids';
 
   constructor(
     private readonly db: Db,
@@ -63,11 +69,6 @@ export class DeliveryService implements OnModuleInit {
     private readonly backups: BackupService,
     private readonly events: EventBus,
   ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.order = await this.db.read(queueOrderOf);
-    if (this.order === 'created') this.logger.warn('queued batches of an earlier hub are out of id order: claims sort by created_at');
-  }
 
   /**
    * One claim: the command (null when there is nothing to hand out now) and the settings version it
@@ -93,7 +94,7 @@ export class DeliveryService implements OnModuleInit {
       claimed = await this.db.transaction(async (m, tx) => {
         if (this.backups.busy()) return COPYING;
         settings = this.settings.get();
-        const c = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.order);
+        const c = await claimInTransaction(m, info, settings, this.clock.now(), notes);
         this.events.afterCommit(tx, () => claimEvents(c, notes));
         if (c?.backupBatchId != null) {
           const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
@@ -112,14 +113,14 @@ export class DeliveryService implements OnModuleInit {
   }
 
   async report(id: number, report: Report): Promise<CommandView> {
-    const row = await this.db.transaction(async (m, tx) => {
+    const view = await this.db.transaction(async (m, tx) => {
       const confirmed: CommandRow[] = [];
       const after = await reportInTransaction(m, id, report, this.clock.iso(), confirmed);
       // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
       this.events.afterCommit(tx, reportEvents(after, confirmed));
-      return after;
+      return commandWithHistory(m, after);
     });
-    this.logger.log(`report for command ${id} (${report.status}): now ${row.status}${row.error ? `, error: ${row.error.slice(0, 200)}` : ''}`);
-    return commandView(row);
+    this.logger.log(`report for command ${id} (${report.status}): now ${view.status}${view.error ? `, error: ${view.error.slice(0, 200)}` : ''}`);
+    return view;
   }
 }

@@ -4,11 +4,12 @@ import { BatchesController } from './batches.controller.js';
 import { BatchesService } from './batches.service.js';
 import { CommandsController } from './commands.controller.js';
 import { DeliveryService } from './delivery.service.js';
+import { PlanService } from './plan.service.js';
 
 @Module({
   imports: [SettingsModule],
   controllers: [BatchesController, CommandsController],
-  providers: [BatchesService, DeliveryService],
-  exports: [DeliveryService, BatchesService],
+  providers: [BatchesService, DeliveryService, PlanService],
+  exports: [BatchesService, DeliveryService, PlanService],
 })
 export class QueueModule {}

@@ -8,6 +8,7 @@ import { applyRefresh, failSyncRun, mirrorLookup, moveNote, openSyncRun } from '
 import { releaseCurrent } from './agent-status.store.js';
 import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
 import { findCommand } from './batch.store.js';
+import { closeDelivery } from './delivery.store.js';
 import { isTerminal } from './command.entity.js';
 import { keysNamed, type Params } from './commands/catalogue.js';
 import { isConfirmedByState } from './commands/confirmation.js';
@@ -52,6 +53,7 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string, 
     if (!isConfirmedByState(c.type, params, lookup)) continue;
     // `status = 'claimed'` again: a command that changed meanwhile is never overwritten.
     await m.query(`UPDATE command SET status = 'confirmed_by_state', finished_at = ?, result = ? WHERE id = ? AND status = 'claimed'`, [now, result, c.id]);
+    await closeDelivery(m, c.id, 'confirmed_by_state');
     await releaseCurrent(m, c.id);
     confirmed.push(c);
   }
@@ -123,6 +125,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
     ]);
     if (c.type === 'refresh') await failSyncRun(m, id, now, error);
   }
+  await closeDelivery(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
   await releaseCurrent(m, id);
   return (await findCommand(m, id))!;
 }

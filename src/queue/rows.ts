@@ -2,7 +2,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { parseJson } from '../database/json.js';
 import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
+import { BATCH_SOURCES, type BatchSource } from '../common/auth.guard.js';
 import { COMMAND_STATUSES, type CommandStatus } from './command.entity.js';
+import { DELIVERY_OUTCOMES, type DeliveryOutcome } from './delivery.entity.js';
 
 export interface CommandRow {
   id: number;
@@ -20,6 +22,7 @@ export interface CommandRow {
   jira_calls: number;
   rate_limited: number;
   retry_of: number | null;
+  queue_pos: number | null;
 }
 
 export interface BatchRow {
@@ -28,6 +31,44 @@ export interface BatchRow {
   author: string;
   created_at: string;
   cancelled_at: string | null;
+  source: BatchSource;
+  awaiting_approval_since: string | null;
+  approved_by: string | null;
+  approved_at: string | null;
+  rejected_reason: string | null;
+  runnable_at: string | null;
+  queue_pos: number | null;
+}
+
+export interface DeliveryRow {
+  id: number;
+  command_id: number;
+  n: number;
+  handed_out_at: string;
+  agent_version: string | null;
+  outcome: DeliveryOutcome;
+  reported_at: string | null;
+  jira_calls: number | null;
+}
+
+/** One handout of a command (SPEC 15.3). */
+export class DeliveryView {
+  @ApiProperty({ description: 'delivery number, 1..3' }) n!: number;
+  @ApiProperty() handed_out_at!: string;
+  @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;
+  @ApiProperty({
+    enum: DELIVERY_OUTCOMES,
+    description:
+      'pending: out now; reported_done / reported_failed: the agent reported; lost: handed out again; expired: the delivery limit; ' +
+      'cancelled: force-cancelled while out; confirmed_by_state: a refresh showed the result while it was out',
+  })
+  outcome!: DeliveryOutcome;
+  @ApiProperty({ nullable: true, type: String }) reported_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) jira_calls!: number | null;
+}
+
+export function deliveryView(r: DeliveryRow): DeliveryView {
+  return { n: r.n, handed_out_at: r.handed_out_at, agent_version: r.agent_version, outcome: r.outcome, reported_at: r.reported_at, jira_calls: r.jira_calls };
 }
 
 export class CommandView {
@@ -46,9 +87,10 @@ export class CommandView {
   @ApiProperty() jira_calls!: number;
   @ApiProperty() rate_limited!: number;
   @ApiProperty({ nullable: true, type: Number, description: 'the command this one repeats' }) retry_of!: number | null;
+  @ApiProperty({ type: [DeliveryView], description: 'every handout to the agent, oldest first (SPEC 15.3)' }) history!: DeliveryView[];
 }
 
-export const BATCH_STATUSES = ['queued', 'running', 'done', 'cancelled'] as const;
+export const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export class BatchSummary {
@@ -57,6 +99,12 @@ export class BatchSummary {
   @ApiProperty() author!: string;
   @ApiProperty() created_at!: string;
   @ApiProperty({ nullable: true, type: String }) cancelled_at!: string | null;
+  @ApiProperty({ enum: BATCH_SOURCES, description: 'client, assistant, or hub (auto-refresh)' }) source!: BatchSource;
+  @ApiProperty({ nullable: true, type: String, description: 'set when the batch was made waiting for approval' }) awaiting_approval_since!: string | null;
+  @ApiProperty({ nullable: true, type: String }) approved_by!: string | null;
+  @ApiProperty({ nullable: true, type: String }) approved_at!: string | null;
+  @ApiProperty({ nullable: true, type: String }) rejected_reason!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'when it joined the queue (created, or approved); null while it waits' }) runnable_at!: string | null;
   @ApiProperty({ enum: BATCH_STATUSES }) status!: BatchStatus;
   @ApiProperty({ description: 'sum of the pacing pauses of all its commands' }) estimate_seconds!: number;
   @ApiProperty({ description: 'pauses of its unfinished commands and of every unfinished command ahead of it' }) remaining_seconds!: number;
@@ -67,7 +115,7 @@ export class BatchView extends BatchSummary {
   @ApiPropertyOptional({ type: [CommandView] }) commands!: CommandView[];
 }
 
-export function commandView(r: CommandRow): CommandView {
+export function commandView(r: CommandRow, history: DeliveryView[]): CommandView {
   return {
     id: r.id,
     batch_id: r.batch_id,
@@ -84,13 +132,19 @@ export function commandView(r: CommandRow): CommandView {
     jira_calls: r.jira_calls,
     rate_limited: r.rate_limited,
     retry_of: r.retry_of,
+    history,
   };
 }
 
+/** Waiting for a person: made so, not yet approved, not cancelled (rejected). */
+export const isAwaiting = (b: Pick<BatchRow, 'awaiting_approval_since' | 'approved_at' | 'cancelled_at'>): boolean =>
+  b.awaiting_approval_since !== null && b.approved_at === null && b.cancelled_at === null;
+
 /** SPEC 6.8: derived, never stored. */
-export function batchStatus(cancelledAt: string | null, counts: Record<CommandStatus, number>): BatchStatus {
+export function batchStatus(batch: Pick<BatchRow, 'awaiting_approval_since' | 'approved_at' | 'cancelled_at'>, counts: Record<CommandStatus, number>): BatchStatus {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  if (cancelledAt && counts.claimed === 0) return 'cancelled';
+  if (isAwaiting(batch)) return 'awaiting_approval';
+  if (batch.cancelled_at && counts.claimed === 0) return 'cancelled';
   if (counts.queued === total) return 'queued';
   if (counts.queued === 0 && counts.claimed === 0) return 'done';
   return 'running';

@@ -11,6 +11,15 @@ export interface Settings {
   auto_refresh: { interval_minutes: number; jql: string | null };
   backup_keep: number;
   agent_offline_seconds: number;
+  /** SPEC 15.2: which sources' batches wait for a person's approval */
+  approval: Approval;
+}
+
+/** Per batch source (SPEC 15.1): does a batch from it wait for approval? */
+export interface Approval {
+  assistant: boolean;
+  client: boolean;
+  hub: boolean;
 }
 
 export type SettingKey = Exclude<keyof Settings, 'version'>;
@@ -23,12 +32,13 @@ export const DEFAULT_SETTINGS: Settings = {
   auto_refresh: { interval_minutes: 0, jql: null },
   backup_keep: 20,
   agent_offline_seconds: 120,
+  approval: { assistant: true, client: false, hub: false },
 };
 
 export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS).filter((k) => k !== 'version') as SettingKey[];
 
 /** Keys whose PATCH merges per entry instead of replacing the whole value (SPEC 9). */
-export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh'];
+export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh', 'approval'];
 
 /** Applies a partial change (pure); `version` is the caller's business. */
 const definedEntries = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
+import { AssistantToo } from '../common/auth.guard.js';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto, SettingsView } from './settings.dto.js';
@@ -13,6 +14,8 @@ export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
   @Get()
+  @AssistantToo()
+  @ApiBearerAuth('assistant')
   @ApiOperation({ summary: 'All settings with their version (SPEC 9)' })
   @ApiOkResponse({ type: SettingsView })
   get(): Settings {
@@ -20,7 +23,7 @@ export class SettingsController {
   }
 
   @Patch()
-  @ApiOperation({ summary: 'Change settings: each key given replaces it; pacing and auto_refresh merge per entry; bumps version' })
+  @ApiOperation({ summary: 'Change settings (client token only; the assistant gets 403): each key given replaces it; pacing and auto_refresh merge per entry; bumps version' })
   @ApiOkResponse({ type: SettingsView })
   patch(@Body() dto: PatchSettingsDto): Promise<Settings> {
     return this.settings.patch(dto);

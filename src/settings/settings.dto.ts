@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { isNonBlank, IsNonBlank } from '../common/non-blank.js';
 import { customFieldNameProblems } from './field-names.js';
 
@@ -65,6 +65,13 @@ export class AutoRefreshDto {
   jql?: string | null;
 }
 
+/** SPEC 15.2: per batch source, whether its batches wait for a person's approval. */
+export class ApprovalDto {
+  @ApiPropertyOptional({ example: true, description: "the AI assistant's batches" }) @IsBoolean() @Optional() assistant?: boolean;
+  @ApiPropertyOptional({ example: false, description: 'batches submitted with the client token (a person, a tool)' }) @IsBoolean() @Optional() client?: boolean;
+  @ApiPropertyOptional({ example: false, description: "the hub's own auto-refresh" }) @IsBoolean() @Optional() hub?: boolean;
+}
+
 /** Every value of the object is a non-empty string (link type names). */
 function IsStringMap() {
   return (object: object, propertyName: string) =>
@@ -122,6 +129,13 @@ export class PatchSettingsDto {
   @Max(86400)
   @Optional()
   agent_offline_seconds?: number;
+
+  @ApiPropertyOptional({ type: ApprovalDto, description: "which sources' batches wait for a person's approval (merged per entry)" })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ApprovalDto)
+  @Optional()
+  approval?: ApprovalDto;
 }
 
 export class SettingsView {
@@ -132,6 +146,7 @@ export class SettingsView {
   @ApiProperty({ type: AutoRefreshDto }) auto_refresh!: AutoRefreshDto;
   @ApiProperty() backup_keep!: number;
   @ApiProperty() agent_offline_seconds!: number;
+  @ApiProperty({ type: ApprovalDto }) approval!: ApprovalDto;
 }
 
 export class AgentSettingsView {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { api, ApiError, onUnauthorized, token } from './api';
+import { api, ApiError, onUnauthorized, probe, token } from './api';
 import { ErrorBox } from './components/ui';
 import { Hub } from './context';
 import { LiveClient, type LiveState } from './live';
@@ -31,9 +31,13 @@ export function App() {
   const [liveState, setLiveState] = useState<LiveState>('offline');
   const live = useMemo(() => new LiveClient('/events', () => setBoot({ kind: 'signin', message: 'Сеанс закончился: войдите снова.' })), []);
 
-  /** The first call tells whether the hub wants a token: 401 → the sign-in screen. */
+  /**
+   * The first call tells whether the hub wants a token: 401 → the sign-in screen. With a token, the
+   * live stream (client token only) must open too: the agent's and the assistant's are refused.
+   */
   const start = useCallback(async () => {
     const settings = await api.get<Settings>('/settings');
+    if (token.get()) await probe('/events');
     setBoot({ kind: 'ready', settings });
   }, []);
 

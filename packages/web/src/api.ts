@@ -61,6 +61,23 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return (await res.json()) as T;
 }
 
+/**
+ * Whether the hub lets this caller open `path` (a stream: only its status is read, then it is
+ * closed). The dashboard asks GET /events, which only the client token opens: the assistant's token
+ * reads the API too, and must still be refused here.
+ */
+export async function probe(path: string): Promise<void> {
+  const controller = new AbortController();
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: authHeaders(), signal: controller.signal });
+  } catch {
+    throw new ApiError(0, 'network', 'хаб недоступен: проверьте, что он запущен');
+  }
+  controller.abort();
+  if (!res.ok) throw await errorOf(res);
+}
+
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),

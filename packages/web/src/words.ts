@@ -28,6 +28,7 @@ export const OUTCOME: Record<string, string> = {
   lost: 'потеряна, выдана снова',
   expired: 'лимит выдач',
   cancelled: 'отменена',
+  confirmed_by_state: 'подтверждена по состоянию',
 };
 
 export const COMMAND_TYPE: Record<string, string> = {

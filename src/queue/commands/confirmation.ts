@@ -38,31 +38,55 @@ function fieldOf(issue: MirrorIssue, name: string): unknown {
   }
 }
 
-/** True when every field an ensure_fields lists equals the mirror (labels as sets, null = empty). */
-function fieldsMatch(issue: MirrorIssue, params: Params): boolean {
+/** One difference between what a command wants and what the mirror shows. */
+export interface Change {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** Each field an ensure_fields lists that differs from the mirror (labels as sets, null = empty). */
+function fieldChanges(issue: MirrorIssue, params: Params): Change[] {
   return Object.entries(params)
     .filter(([name]) => name !== 'key')
-    .every(([name, desired]) => (name === 'labels' ? sameLabels(desired, issue.labels) : sameValue(desired, fieldOf(issue, name))));
+    .filter(([name, desired]) => (name === 'labels' ? !sameLabels(desired, issue.labels) : !sameValue(desired, fieldOf(issue, name))))
+    .map(([name, desired]) => ({ field: name, from: name === 'labels' ? issue.labels : fieldOf(issue, name), to: desired }));
+}
+
+const arrow = (source: string, target: string, linkType: string) => `${source} → ${target} (${linkType})`;
+
+/**
+ * What a command would change against the mirror: none when its desired result is already there,
+ * undefined when the mirror cannot tell (a type never confirmed by state, or an issue it does not hold).
+ * Confirmation by state (SPEC 6.6) and the dry run's verdicts (SPEC 15.4) both read this one rule.
+ */
+export function changesAgainstMirror(type: CommandType, params: Params, mirror: MirrorLookup): Change[] | undefined {
+  if (NEVER_CONFIRMED.includes(type)) return undefined;
+  if (type === 'ensure_link') {
+    const { source, target, link_type } = params as { source: string; target: string; link_type: string };
+    const forward = mirror.hasLink(source, target, link_type);
+    const reverse = mirror.hasLink(target, source, link_type);
+    if (forward && !reverse) return [];
+    const from = forward ? `${arrow(source, target, link_type)} и ${arrow(target, source, link_type)}` : reverse ? arrow(target, source, link_type) : null;
+    return [{ field: 'link', from, to: arrow(source, target, link_type) }];
+  }
+  const issue = mirror.issue(String(params.key));
+  if (!issue) return undefined;
+  const one = (field: string, from: unknown, to: unknown): Change[] => (from === to ? [] : [{ field, from, to }]);
+  switch (type) {
+    case 'ensure_fields':
+      return fieldChanges(issue, params);
+    case 'ensure_status': {
+      const path = params.path as string[];
+      return one('status', issue.status, path[path.length - 1]);
+    }
+    case 'ensure_sprint':
+      return one('sprint', issue.sprint, params.sprint);
+    default:
+      return undefined;
+  }
 }
 
 export function isConfirmedByState(type: CommandType, params: Params, mirror: MirrorLookup): boolean {
-  if (NEVER_CONFIRMED.includes(type)) return false;
-  if (type === 'ensure_link') {
-    const { source, target, link_type } = params as { source: string; target: string; link_type: string };
-    return mirror.hasLink(source, target, link_type) && !mirror.hasLink(target, source, link_type);
-  }
-  const issue = mirror.issue(String(params.key));
-  if (!issue) return false;
-  switch (type) {
-    case 'ensure_fields':
-      return fieldsMatch(issue, params);
-    case 'ensure_status': {
-      const path = params.path as string[];
-      return issue.status === path[path.length - 1];
-    }
-    case 'ensure_sprint':
-      return issue.sprint === params.sprint;
-    default:
-      return false;
-  }
+  return changesAgainstMirror(type, params, mirror)?.length === 0;
 }

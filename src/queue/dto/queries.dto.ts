@@ -1,5 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
 import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
 
@@ -15,4 +16,21 @@ export class CancelCommandDto {
   @IsOptional()
   @IsBoolean()
   force?: boolean;
+}
+
+export class ApproveBatchDto {
+  @ApiPropertyOptional({ description: "who approves; defaults to the caller's identity (`client`, `api` in open mode)", example: 'ivanov' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @IsNonBlank()
+  by?: string;
+}
+
+export class RejectBatchDto {
+  @ApiProperty({ description: 'why the batch is rejected (kept as rejected_reason)', example: 'не тот спринт' })
+  @IsString()
+  @MaxLength(1000)
+  @IsNonBlank('нужна причина отказа — непустая строка')
+  reason!: string;
 }

@@ -1,0 +1,78 @@
+/** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
+import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
+import { keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+import { changesAgainstMirror, type Change } from './confirmation.js';
+import { substitute, type Resolution } from './temp-keys.js';
+
+export const VERDICTS = ['holds', 'would_change', 'unknown_key', 'cannot_judge'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export interface CommandVerdict {
+  verdict: Verdict;
+  /** would_change: each difference, from the mirror's value to the command's */
+  changes: Change[];
+  /** unknown_key: the Jira keys the mirror does not hold */
+  unknown_keys: string[];
+  /** cannot_judge: why (Russian) */
+  why: string | null;
+  /** the oldest `synced_at` of the mirror's issues the verdict read; null when it read none */
+  synced_at: string | null;
+  age_seconds: number | null;
+  /** one short Russian sentence for a person or a model */
+  text: string;
+}
+
+const NOT_JUDGED: Partial<Record<CommandType, string>> = {
+  refresh: 'refresh только читает Jira и обновляет зеркало',
+  ensure_issue: 'ensure_issue ищет задачу по теме в самой Jira при выполнении, зеркало этого не решает',
+  ensure_comment: 'комментарии не хранятся в зеркале',
+};
+
+/** «5 с», «3 мин», «2 ч», «4 дн». */
+export function ageText(seconds: number): string {
+  if (seconds < 60) return `${seconds} с`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} мин`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} ч`;
+  return `${Math.floor(seconds / 86400)} дн`;
+}
+
+const shown = (v: unknown): string =>
+  v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
+
+export const changeText = (c: Change) => `${c.field}: ${shown(c.from)} → ${shown(c.to)}`;
+
+function judged(verdict: Verdict, extra: Partial<CommandVerdict>, text: string): CommandVerdict {
+  return { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, text, ...extra };
+}
+
+/**
+ * The verdict of one command: `holds` (confirmation by state would confirm it now), `would_change`,
+ * `unknown_key` (the mirror lacks a key it names: refresh first) or `cannot_judge` (with why).
+ * `tempKey` says what a temp key stands for: `pending` when this batch's own ensure_issue defines it
+ * (nothing to look at before it runs), `resolved` when an earlier batch created it.
+ */
+export function verdictOf(type: CommandType, params: Params, mirror: MirrorLookup, tempKey: (t: string) => Resolution, now: Date): CommandVerdict {
+  const notJudged = NOT_JUDGED[type];
+  if (notJudged) return judged('cannot_judge', { why: notJudged }, `Не проверить заранее: ${notJudged}.`);
+  const s = substitute(type, params, tempKey);
+  if (s.kind !== 'ready') {
+    const t = tempKeysNeeded(type, params).find((k) => tempKey(k).state !== 'resolved') ?? '';
+    const why = `задача ${t} появится только после ensure_issue этого пакета`;
+    return judged('cannot_judge', { why }, `Не проверить заранее: ${why}.`);
+  }
+  const keys = keysNamed(type, s.params);
+  const unknown = keys.filter((k) => !mirror.issue(k));
+  if (unknown.length > 0) {
+    return judged('unknown_key', { unknown_keys: unknown }, `В зеркале нет ${unknown.join(', ')}: обновите зеркало (refresh), чтобы судить.`);
+  }
+  const synced = keys.map((k) => mirror.issue(k)?.synced_at).filter((t): t is string => typeof t === 'string').sort()[0] ?? null;
+  const age = synced === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(synced)) / 1000));
+  const when = age === null ? '' : ` (данные зеркала ${ageText(age)} назад)`;
+  const changes = changesAgainstMirror(type, s.params, mirror);
+  if (changes === undefined) {
+    const why = 'зеркало не показывает, что изменит эта команда';
+    return judged('cannot_judge', { why, synced_at: synced, age_seconds: age }, `Не проверить заранее: ${why}.`);
+  }
+  if (changes.length === 0) return judged('holds', { synced_at: synced, age_seconds: age }, `Уже выполнено${when}: агенту менять нечего.`);
+  return judged('would_change', { changes, synced_at: synced, age_seconds: age }, `Изменит${when}: ${changes.map(changeText).join('; ')}.`);
+}

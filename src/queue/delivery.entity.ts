@@ -1,0 +1,33 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export const DELIVERY_OUTCOMES = ['pending', 'reported_done', 'reported_failed', 'lost', 'expired', 'cancelled', 'confirmed_by_state'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** One handout of a command to the agent (SPEC 15.3), written by the claim's and the report's transactions. */
+@Entity('delivery')
+export class DeliveryEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column('integer', { name: 'command_id' })
+  commandId!: number;
+
+  /** 1..3 */
+  @Column('integer')
+  n!: number;
+
+  @Column('text', { name: 'handed_out_at' })
+  handedOutAt!: string;
+
+  @Column('text', { name: 'agent_version', nullable: true })
+  agentVersion!: string | null;
+
+  @Column('text', { default: 'pending' })
+  outcome!: DeliveryOutcome;
+
+  @Column('text', { name: 'reported_at', nullable: true })
+  reportedAt!: string | null;
+
+  @Column('integer', { name: 'jira_calls', nullable: true })
+  jiraCalls!: number | null;
+}

@@ -1,0 +1,116 @@
+/** SPEC 15.4: POST /batches/plan — the findings of a submit, the estimate and a verdict per command; nothing written. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Db } from '../src/database/db.service.js';
+import { agentOf, comment, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+
+const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'issue_note', 'sync_run', 'setting', 'agent_status'];
+
+describe('dry run (SPEC 15.4)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    // the mirror: A-1 and A-2, A-1 blocks A-2; synced at 10:00
+    await hub.http.post('/batches').send({ title: 'обновление', commands: [{ type: 'refresh', params: { keys: ['A-1', 'A-2'] } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    await agent.done(
+      c.id,
+      refreshResult(
+        [
+          { key: 'A-1', status: 'Done', sprint: 'Спринт 2', duedate: '2026-12-01', labels: ['b', 'a'] },
+          { key: 'A-2', status: 'To Do', assignee: 'ivanov' },
+        ],
+        [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }],
+      ),
+    );
+    hub.clock.advance(5 * 60_000);
+  });
+  afterAll(() => hub.close());
+
+  const plan = (body: object) => hub.http.post('/batches/plan').send(body);
+  const counts = () => hub.app.get(Db).read(async (m) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await m.query(`SELECT count(*) AS n FROM ${t}`))[0].n]))));
+  /** The database's bytes: the file and its write-ahead log. */
+  const file = () => Buffer.concat(['hub.sqlite', 'hub.sqlite-wal'].map((f) => join(hub.dir, f)).filter(existsSync).map((f) => readFileSync(f)));
+
+  it('a plan of commands that all hold says so for each and writes nothing', async () => {
+    const [rowsBefore, bytesBefore] = [await counts(), file()];
+    const res = await plan({
+      title: 'Проверка',
+      commands: [
+        fields('A-1', { duedate: '2026-12-01', labels: ['a', 'b'] }),
+        { type: 'ensure_status', params: { key: 'A-1', path: ['In Progress', 'Done'] } },
+        { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2' } },
+        { type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Blocks' } },
+      ],
+    }).expect(200);
+    expect(res.body).toMatchObject({
+      title: 'Проверка',
+      source: 'client',
+      awaiting_approval: false,
+      all_hold: true,
+      counts: { holds: 4, would_change: 0, unknown_key: 0, cannot_judge: 0 },
+      estimate_seconds: 120 + 120 + 120 + 90 + 60,
+      remaining_seconds: 510,
+      text: expect.stringContaining('уже выполнены'),
+    });
+    const [given, tail] = [res.body.commands.slice(0, 4), res.body.commands[4]];
+    for (const c of given) {
+      expect(c).toMatchObject({ verdict: 'holds', changes: [], synced_at: '2026-11-30T10:00:00.000Z', age_seconds: 300, tail_refresh: false });
+      expect(c.text).toBe('Уже выполнено (данные зеркала 5 мин назад): агенту менять нечего.');
+    }
+    expect(tail).toMatchObject({ seq: 5, type: 'refresh', tail_refresh: true, verdict: 'cannot_judge', params: { keys: ['A-1', 'A-2'] } });
+    expect(await counts()).toEqual(rowsBefore);
+    expect(file().equals(bytesBefore)).toBe(true);
+  });
+
+  it('would_change names from → to; unknown keys ask for a refresh; what the mirror cannot show says why', async () => {
+    const res = await plan({
+      title: 'Изменения',
+      commands: [
+        fields('A-2', { assignee: 'petrov', duedate: null }),
+        { type: 'ensure_status', params: { key: 'A-2', path: ['Done'] } },
+        { type: 'ensure_link', params: { source: 'A-2', target: 'A-1', link_type: 'Blocks' } },
+        fields('B-7'),
+        issue('new:1', 'Новая задача'),
+        { type: 'ensure_sprint', params: { key: 'new:1', sprint: 'Спринт 3' } },
+        comment('A-1'),
+      ],
+    }).expect(200);
+    const v = res.body.commands;
+    expect(v[0]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'assignee', from: 'ivanov', to: 'petrov' }], age_seconds: 300 });
+    expect(v[0].text).toBe('Изменит (данные зеркала 5 мин назад): assignee: «ivanov» → «petrov».');
+    expect(v[1]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'status', from: 'To Do', to: 'Done' }] });
+    expect(v[2]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' }] });
+    expect(v[3]).toMatchObject({ verdict: 'unknown_key', unknown_keys: ['B-7'], synced_at: null, age_seconds: null });
+    expect(v[3].text).toContain('refresh');
+    expect(v[4]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('ensure_issue') });
+    expect(v[5]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('new:1') });
+    expect(v[6]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('комментарии') });
+    expect(res.body.counts).toEqual({ holds: 0, would_change: 3, unknown_key: 1, cannot_judge: 3 });
+    expect(res.body.all_hold).toBe(false);
+    expect(res.body.text).toMatch(/^Из 7 команд изменят Jira: 3/);
+  });
+
+  it('answers the same 422 findings as a submit, from the same rules, and writes nothing', async () => {
+    const before = await counts();
+    const bodies = [
+      { title: 't', commands: [issue('new:1', 'Тема'), issue('new:2', 'Тема')] },
+      { title: 't', commands: [fields('A-1', { customfield_1: 'x' })] },
+      { title: 't', commands: [fields('new:5')] },
+      { title: ' ', commands: [] },
+    ];
+    for (const body of bodies) {
+      const planned = await plan(body).expect(422);
+      const submitted = await hub.http.post('/batches').send(body).expect(422);
+      expect(planned.body).toEqual(submitted.body);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('an assistant\'s plan says the batch would wait for approval', async () => {
+    const res = await plan({ title: 't', commands: [fields('A-1')] }).set('X-Hub-Source', 'assistant').expect(200);
+    expect(res.body).toMatchObject({ source: 'assistant', awaiting_approval: true });
+  });
+});
