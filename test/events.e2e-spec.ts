@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 import { openEvents, type SseMessage, type SseStream } from './support/sse.js';
 
-const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret' };
+const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 const data = (m: SseMessage) => m.data as Record<string, any>;
 
 describe('GET /events (SPEC 15.4): server-sent events after each commit', () => {
@@ -68,6 +68,23 @@ describe('GET /events (SPEC 15.4): server-sent events after each commit', () => 
     await stream.next((m) => m.event === 'command' && data(m).change === 'reported', from);
   });
 
+  it('sends approvals and rejections of waiting batches (SPEC 15.2)', async () => {
+    hub = await startHub();
+    stream = await openEvents(hub);
+    await stream.next((m) => m.event === 'hello');
+    const submit = async () =>
+      (await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ title: 'План', commands: [fields('A-1')] }).expect(201)).body;
+    const [a, b] = [await submit(), await submit()];
+    const created = await stream.next((m) => m.event === 'batch' && data(m).batch_id === a.id);
+    expect(data(created).batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant' });
+    await hub.http.post(`/batches/${a.id}/approve`).expect(200);
+    const approved = await stream.next((m) => m.event === 'batch' && data(m).change === 'approved');
+    expect(data(approved).batch).toMatchObject({ id: a.id, status: 'queued', approved_by: 'api' });
+    await hub.http.post(`/batches/${b.id}/reject`).send({ reason: 'не нужно' }).expect(200);
+    const rejected = await stream.next((m) => m.event === 'batch' && data(m).change === 'rejected');
+    expect(data(rejected).batch).toMatchObject({ id: b.id, status: 'cancelled', rejected_reason: 'не нужно' });
+  });
+
   it('sends heartbeats', async () => {
     hub = await startHub({ HUB_EVENTS_HEARTBEAT_SECONDS: '1' });
     stream = await openEvents(hub);
@@ -81,6 +98,8 @@ describe('GET /events (SPEC 15.4): server-sent events after each commit', () => 
     expect(none.status).toBe(401);
     const agentToken = await openEvents(hub, { authorization: 'Bearer agent-secret' });
     expect(agentToken.status).toBe(403);
+    const assistantToken = await openEvents(hub, { authorization: 'Bearer assistant-secret' });
+    expect(assistantToken.status).toBe(403);
     stream = await openEvents(hub, { authorization: 'Bearer client-secret' });
     expect(stream.status).toBe(200);
     await stream.next((m) => m.event === 'hello');
