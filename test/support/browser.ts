@@ -54,5 +54,6 @@ export async function openBrowser(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0)); // the menu is sticky: a scrolled page would shift it in a full-page shot
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
