@@ -161,7 +161,8 @@ describe('the dashboard in Chromium', () => {
     });
     await page.getByRole('button', { name: 'Загрузить' }).click();
     const reversed = page.getByLabel('Связи наоборот');
-    await reversed.getByRole('cell', { name: 'блокирует' }).waitFor();
+    await reversed.getByRole('cell', { name: 'блокирует', exact: true }).waitFor();
+    await reversed.getByRole('cell', { name: 'AURORA-2 блокирует AURORA-1' }).waitFor();
     await expect(reversed.getByRole('row').count()).resolves.toBe(2);
     await screenshot(page, 'import');
 

@@ -5,7 +5,7 @@ import { useHub } from '../context';
 import type { ExpectedLink, ImportReport } from '../types';
 import { linkWord } from '../words';
 
-function Links({ title, links, empty, hint }: { title: string; links: ExpectedLink[]; empty: string; hint?: string }) {
+function Links({ title, links, empty, hint, reversed }: { title: string; links: ExpectedLink[]; empty: string; hint?: string; reversed?: boolean }) {
   const { settings } = useHub();
   return (
     <div className="panel" aria-label={title}>
@@ -22,6 +22,7 @@ function Links({ title, links, empty, hint }: { title: string; links: ExpectedLi
               <th>Откуда</th>
               <th>Тип</th>
               <th>Куда</th>
+              {reversed && <th>В Jira</th>}
             </tr>
           </thead>
           <tbody>
@@ -34,6 +35,7 @@ function Links({ title, links, empty, hint }: { title: string; links: ExpectedLi
                 <td>
                   <a href={`#/mirror/${l.target}`}>{l.target}</a>
                 </td>
+                {reversed && <td className="muted">{`${l.target} ${linkWord(l.link_type, settings.link_types)} ${l.source}`}</td>}
               </tr>
             ))}
           </tbody>
@@ -125,6 +127,7 @@ export function ImportPage() {
             links={report.reversed_links}
             empty="Связей, которые в Jira направлены в другую сторону, нет."
             hint="В плане связь идёт так, а в Jira — в обратную сторону."
+            reversed
           />
           <Links title="Связей нет в Jira" links={report.missing_links} empty="Все связи плана есть в Jira." />
           <div className="panel" aria-label="Ключей нет в зеркале">
