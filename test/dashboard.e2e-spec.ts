@@ -42,6 +42,19 @@ describe('the dashboard in Chromium', () => {
   const post = (path: string, body: object = {}) => hub.http.post(path).send(body);
   const progress = (p: Page) => p.getByRole('progressbar').first();
 
+  it('is served at / by the hub, and the API keeps its own answers', async () => {
+    await open();
+    const index = await hub.http.get('/').expect(200);
+    expect(index.headers['content-type']).toMatch(/^text\/html/);
+    expect(index.text).toContain('<div id="root">');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(index.text)![1];
+    await hub.http.get(asset).expect(200).expect('content-type', /javascript/);
+    expect((await hub.http.get('/no-such-page').expect(404)).body).toMatchObject({ error: 'not_found' });
+    expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
+    await hub.http.get('/docs/json').expect(200);
+    await page.getByRole('heading', { name: 'Очередь' }).waitFor();
+  }, 60_000);
+
   it('a batch submitted through the API appears on the open Queue page without reload', async () => {
     await open();
     await page.getByText('Пакетов пока нет.').waitFor();
