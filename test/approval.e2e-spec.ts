@@ -24,6 +24,8 @@ describe('approval (SPEC 15.2)', () => {
     const waiting = await submit('A-1', AS_ASSISTANT);
     expect(waiting).toMatchObject({ status: 'awaiting_approval', source: 'assistant', approved_by: null, approved_at: null, rejected_reason: null, runnable_at: null });
     expect(waiting.commands.map((c: { status: string }) => c.status)).toEqual(['queued', 'queued']);
+    // nothing the agent could take: no "commands in the queue" warning for an agent never seen
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toBeNull();
     expect((await agent.claim()).command).toBeNull();
     const person = await submit('A-2');
     expect(person.remaining_seconds).toBe(180); // its own 120 + 60 only

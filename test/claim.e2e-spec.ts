@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { Db } from '../src/database/db.service.js';
+import { NEXT_RUNNABLE_SQL } from '../src/queue/claim.store.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
@@ -188,5 +190,12 @@ describe('claim (SPEC 6.1–6.4)', () => {
     await hub.http.post('/agent/claim').send({ last_jira_call_at: 'yesterday' }).expect(422);
     await hub.http.post('/agent/claim').send({ last_jira_call_at: '2026-11-30' }).expect(422);
     expect((await hub.http.get('/batches')).body[0].counts.claimed).toBe(0);
+  });
+
+  it('the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', async () => {
+    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${NEXT_RUNNABLE_SQL}`));
+    const details = plan.map((p) => p.detail).join(' | ');
+    expect(details).toContain('idx_command_runnable');
+    expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
   });
 });

@@ -426,6 +426,43 @@ describe('migration of a v1 database (SPEC 3.1)', () => {
     expect((await agent.claim()).command).toMatchObject({ batch_id: 1 });
   });
 
+  it('adopts a v2 database of an earlier hub: sources, runnable batches in their old order, a pending delivery for a handed-out command', async () => {
+    createV1Database(file, (db) => {
+      // what an earlier v2 hub left: migration 2's columns in place, no migrations table
+      db.exec(`ALTER TABLE command ADD COLUMN deliveries INTEGER NOT NULL DEFAULT 0; ALTER TABLE command ADD COLUMN retry_of INTEGER NULL;
+               UPDATE setting SET value = '2' WHERE key = 'schema_version'`);
+      const auto = insertBatch(db, { title: 'Автообновление', author: 'hub', created_at: '2026-11-01T09:00:00.000Z' });
+      db.prepare(`INSERT INTO command (batch_id, seq, type, params, status, claimed_at, deliveries) VALUES (?, 1, 'refresh', '{"jql":"project = A"}', 'claimed', ?, 2)`).run(
+        auto,
+        '2026-11-01T09:01:00.000Z',
+      );
+      const late = insertBatch(db, { title: 'поздний', author: 'ivan', created_at: '2026-11-01T10:00:00.000Z' });
+      const early = insertBatch(db, { title: 'Автообновление', author: 'ivan', created_at: '2026-11-01T09:30:00.000Z' });
+      insertCommand(db, { batch_id: late, seq: 1, type: 'refresh', params: { keys: ['A-1'] } });
+      insertCommand(db, { batch_id: early, seq: 1, type: 'refresh', params: { keys: ['A-2'] } });
+    });
+    const hub = await start();
+    await hub.http.get('/health').expect(200, HEALTHY);
+    expect(migrationRows(file)).toEqual(MIGRATION_ROWS);
+    const batches = (await hub.http.get('/batches').expect(200)).body as { id: number; source: string; status: string; runnable_at: string; created_at: string }[];
+    expect(batches.map((b) => [b.id, b.source, b.status, b.runnable_at === b.created_at])).toEqual([
+      [3, 'client', 'queued', true],
+      [2, 'client', 'queued', true],
+      [1, 'hub', 'running', true],
+    ]);
+    expect((await hub.http.get('/commands/1').expect(200)).body.history).toEqual([
+      { n: 2, handed_out_at: '2026-11-01T09:01:00.000Z', agent_version: null, outcome: 'pending', reported_at: null, jira_calls: null },
+    ]);
+    const agent = agentOf(hub);
+    expect((await agent.claim()).command).toMatchObject({ id: 1, deliveries: 3 }); // re-delivered: the pending one is lost
+    await agent.done(1, refreshResult([]));
+    expect((await hub.http.get('/commands/1').expect(200)).body.history.map((d: { n: number; outcome: string }) => [d.n, d.outcome])).toEqual([
+      [2, 'lost'],
+      [3, 'reported_done'],
+    ]);
+    expect((await agent.claim()).command).toMatchObject({ batch_id: 3 }); // created earlier than batch 2
+  });
+
   describe('scenario 5 on a migrated database (SPEC 6.6)', () => {
     const issue = {
       key: 'AURORA-7',

@@ -86,6 +86,7 @@ describe('dry run (SPEC 15.4)', () => {
     expect(v[3]).toMatchObject({ verdict: 'unknown_key', unknown_keys: ['B-7'], synced_at: null, age_seconds: null });
     expect(v[3].text).toContain('refresh');
     expect(v[4]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('ensure_issue') });
+    expect(v[4].why).not.toContain('уже есть');
     expect(v[5]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('new:1') });
     expect(v[6]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('комментарии') });
     expect(res.body.counts).toEqual({ holds: 0, would_change: 3, unknown_key: 1, cannot_judge: 3 });
@@ -112,5 +113,10 @@ describe('dry run (SPEC 15.4)', () => {
   it('an assistant\'s plan says the batch would wait for approval', async () => {
     const res = await plan({ title: 't', commands: [fields('A-1')] }).set('X-Hub-Source', 'assistant').expect(200);
     expect(res.body).toMatchObject({ source: 'assistant', awaiting_approval: true });
+  });
+
+  it('an ensure_issue whose summary the mirror already holds says which issue the agent would take', async () => {
+    const res = await plan({ title: 't', commands: [issue('new:1', ' s ')] }).expect(200);
+    expect(res.body.commands[0]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-1, A-2') });
   });
 });

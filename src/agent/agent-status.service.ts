@@ -33,7 +33,8 @@ export class AgentStatusService {
       const redelivered: RedeliveredView[] = await m.query(
         `SELECT id, type, claimed_at, deliveries FROM command WHERE status = 'claimed' AND deliveries > 1 ORDER BY id`,
       );
-      const [q] = await m.query(`SELECT 1 AS x FROM command WHERE status = 'queued' LIMIT 1`);
+      // Runnable work only: a batch waiting for a person's approval is nothing the agent could take.
+      const [q] = await m.query(`SELECT 1 AS x FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL LIMIT 1`);
       return { row, rateLimited: rl?.n ?? 0, redelivered, queued: Boolean(q) };
     });
     const online = row.last_seen_at !== null && now.getTime() - Date.parse(row.last_seen_at) <= settings.agent_offline_seconds * 1000;

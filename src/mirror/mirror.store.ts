@@ -77,6 +77,19 @@ export async function mirrorLookup(m: EntityManager, keys: readonly string[]): P
   };
 }
 
+/** The mirror's issues whose trimmed summary is exactly one of these (a dry run's hint for ensure_issue), by summary. */
+export async function issuesBySummary(m: EntityManager, summaries: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const part of chunks([...new Set(summaries)])) {
+    const rows: { key: string; summary: string }[] = await m.query(
+      `SELECT key, trim(summary) AS summary FROM issue WHERE trim(summary) IN (${marks(part.length)}) ORDER BY key`,
+      part,
+    );
+    for (const r of rows) out.set(r.summary, [...(out.get(r.summary) ?? []), r.key]);
+  }
+  return out;
+}
+
 export interface NoteRow {
   key: string;
   fact_status: string | null;

@@ -55,8 +55,10 @@ async function redeliver(m: EntityManager, info: AgentInfo, settings: Settings, 
  * runnable (batch.store.ts) and copied to its commands; commands of a batch waiting for approval have none.
  * Cancelling a batch cancels its queued commands in the same transaction, so none of a cancelled batch is here.
  */
+export const NEXT_RUNNABLE_SQL = `SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`;
+
 async function nextQueued(m: EntityManager): Promise<CommandRow | undefined> {
-  const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`);
+  const [c]: CommandRow[] = await m.query(NEXT_RUNNABLE_SQL);
   return c;
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/auth.guard.js';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup } from '../mirror/mirror.store.js';
+import { issuesBySummary, mirrorLookup } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { runnableSeconds } from './batch.store.js';
 import { BatchesService, commandsOf } from './batches.service.js';
@@ -51,13 +51,17 @@ export class PlanService {
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
       const keys = stored.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);
+      const sameSummary = await issuesBySummary(
+        m,
+        stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
+      );
       const now = this.clock.now();
       const commands = stored.map((c, i) => ({
         seq: i + 1,
         type: c.type,
         params: c.params,
         tail_refresh: i >= given.length,
-        ...verdictOf(c.type, c.params, mirror, tempKey, now),
+        ...verdictOf(c.type, c.params, mirror, tempKey, now, (summary) => sameSummary.get(summary) ?? []),
       }));
       const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
       for (const c of commands.slice(0, given.length)) counts[c.verdict] += 1;

@@ -49,10 +49,24 @@ function judged(verdict: Verdict, extra: Partial<CommandVerdict>, text: string):
  * The verdict of one command: `holds` (confirmation by state would confirm it now), `would_change`,
  * `unknown_key` (the mirror lacks a key it names: refresh first) or `cannot_judge` (with why).
  * `tempKey` says what a temp key stands for: `pending` when this batch's own ensure_issue defines it
- * (nothing to look at before it runs), `resolved` when an earlier batch created it.
+ * (nothing to look at before it runs), `resolved` when an earlier batch created it. `sameSummary` gives
+ * the mirror's issues with exactly a summary (an ensure_issue's hint).
  */
-export function verdictOf(type: CommandType, params: Params, mirror: MirrorLookup, tempKey: (t: string) => Resolution, now: Date): CommandVerdict {
+export function verdictOf(
+  type: CommandType,
+  params: Params,
+  mirror: MirrorLookup,
+  tempKey: (t: string) => Resolution,
+  now: Date,
+  sameSummary: (summary: string) => string[] = () => [],
+): CommandVerdict {
   const notJudged = NOT_JUDGED[type];
+  if (type === 'ensure_issue' && typeof params.summary === 'string') {
+    // The agent reuses an issue of the project with exactly this summary: say so when the mirror holds one.
+    const found = sameSummary(params.summary.trim());
+    const why = found.length ? `${notJudged}; в зеркале уже есть задача с такой темой: ${found.join(', ')} — агент возьмёт её, если она в том же проекте` : notJudged;
+    return judged('cannot_judge', { why }, `Не проверить заранее: ${why}.`);
+  }
   if (notJudged) return judged('cannot_judge', { why: notJudged }, `Не проверить заранее: ${notJudged}.`);
   const s = substitute(type, params, tempKey);
   if (s.kind !== 'ready') {

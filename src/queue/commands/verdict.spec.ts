@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { CommandType, Params } from './catalogue.js';
+import { changesAgainstMirror, isConfirmedByState } from './confirmation.js';
+import type { Resolution } from './temp-keys.js';
+import { ageText, verdictOf } from './verdict.js';
+
+const NOW = new Date('2026-11-30T12:00:00.000Z');
+
+const issueAt = (syncedAt: string, over: Partial<MirrorIssue> = {}): MirrorIssue => ({
+  status: 'To Do',
+  sprint: null,
+  summary: 's',
+  duedate: null,
+  labels: [],
+  assignee: null,
+  priority: null,
+  fields: {},
+  synced_at: syncedAt,
+  ...over,
+});
+
+const mirror: MirrorLookup = {
+  issue: (key) =>
+    ({
+      'A-1': issueAt('2026-11-30T11:55:00.000Z', { status: 'Done', sprint: 'S2', labels: ['x'] }),
+      'A-2': issueAt('2026-11-30T10:00:00.000Z'),
+      'A-9': issueAt('2026-11-29T12:00:00.000Z', { status: 'Done' }),
+    })[key],
+  hasLink: (s, t, type) => `${s}|${t}|${type}` === 'A-1|A-2|Blocks',
+};
+
+/** new:1 is this batch's own, new:2 was created by an earlier batch as A-9. */
+const tempKey = (t: string): Resolution => (t === 'new:2' ? { state: 'resolved', key: 'A-9' } : { state: 'pending' });
+const verdict = (type: CommandType, params: Params) => verdictOf(type, params, mirror, tempKey, NOW);
+
+describe('verdictOf (SPEC 15.4)', () => {
+  it.each([
+    ['ensure_status that holds', 'ensure_status', { key: 'A-1', path: ['Done'] }, 'holds', 300],
+    ['ensure_sprint that holds', 'ensure_sprint', { key: 'A-1', sprint: 'S2' }, 'holds', 300],
+    ['ensure_fields that holds (labels as a set)', 'ensure_fields', { key: 'A-1', labels: ['x'] }, 'holds', 300],
+    ['ensure_link that holds: the oldest of both issues', 'ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, 'holds', 7200],
+    ['ensure_status that would change', 'ensure_status', { key: 'A-2', path: ['In Progress', 'Done'] }, 'would_change', 7200],
+    ['a temp key of an earlier batch, judged as its key', 'ensure_status', { key: 'new:2', path: ['Done'] }, 'holds', 86400],
+    ['a key the mirror lacks', 'ensure_sprint', { key: 'B-1', sprint: 'S2' }, 'unknown_key', null],
+    ['a link to a key the mirror lacks', 'ensure_link', { source: 'A-1', target: 'B-1', link_type: 'Blocks' }, 'unknown_key', null],
+    ['a temp key this batch creates', 'ensure_fields', { key: 'new:1', duedate: '2026-12-01' }, 'cannot_judge', null],
+    ['ensure_issue', 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 's' }, 'cannot_judge', null],
+    ['ensure_comment', 'ensure_comment', { key: 'A-1', body: 'b' }, 'cannot_judge', null],
+    ['refresh', 'refresh', { keys: ['A-1'] }, 'cannot_judge', null],
+  ] as const)('%s → %s', (_name, type, params, expected, age) => {
+    const v = verdict(type, params as Params);
+    expect(v.verdict).toBe(expected);
+    expect(v.age_seconds).toBe(age);
+    expect(v.text).toMatch(/^[А-Я][^.]*.*\.$/);
+    if (expected === 'cannot_judge') expect(v.why).toEqual(expect.stringMatching(/[а-я]/));
+  });
+
+  it('would_change lists each difference from the mirror to the command, in words too', () => {
+    const v = verdict('ensure_fields', { key: 'A-2', assignee: 'ivan', labels: ['a'], duedate: null });
+    expect(v.changes).toEqual([
+      { field: 'assignee', from: null, to: 'ivan' },
+      { field: 'labels', from: [], to: ['a'] },
+    ]);
+    expect(v.text).toBe('Изменит (данные зеркала 2 ч назад): assignee: пусто → «ivan»; labels: пусто → ["a"].');
+  });
+
+  it('a reversed link would change from the reversed one', () => {
+    expect(verdict('ensure_link', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }).changes).toEqual([
+      { field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' },
+    ]);
+  });
+
+  it('an ensure_issue names the issues of the mirror with exactly its summary, trimmed', () => {
+    const same = (summary: string) => (summary === 'Отчёт' ? ['A-5'] : []);
+    const v = verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: ' Отчёт ' }, mirror, tempKey, NOW, same);
+    expect(v).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-5') });
+    expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'План' }, mirror, tempKey, NOW, same).why).not.toContain('A-5');
+  });
+
+  it('unknown keys are named and ask for a refresh', () => {
+    const v = verdict('ensure_link', { source: 'B-1', target: 'B-2', link_type: 'Blocks' });
+    expect(v.unknown_keys).toEqual(['B-1', 'B-2']);
+    expect(v.text).toBe('В зеркале нет B-1, B-2: обновите зеркало (refresh), чтобы судить.');
+  });
+
+  it('holds exactly when confirmation by state would confirm (one rule)', () => {
+    const cases: [CommandType, Params][] = [
+      ['ensure_status', { key: 'A-1', path: ['Done'] }],
+      ['ensure_status', { key: 'A-2', path: ['Done'] }],
+      ['ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }],
+      ['ensure_link', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }],
+      ['ensure_fields', { key: 'A-1', labels: ['x', 'x'] }],
+      ['ensure_sprint', { key: 'A-2', sprint: 'S2' }],
+    ];
+    for (const [type, params] of cases) {
+      expect(verdict(type, params).verdict === 'holds').toBe(isConfirmedByState(type, params, mirror));
+      expect(changesAgainstMirror(type, params, mirror)?.length === 0).toBe(isConfirmedByState(type, params, mirror));
+    }
+  });
+});
+
+describe('ageText', () => {
+  it.each([
+    [0, '0 с'],
+    [59, '59 с'],
+    [60, '1 мин'],
+    [3599, '59 мин'],
+    [3600, '1 ч'],
+    [86399, '23 ч'],
+    [86400, '1 дн'],
+  ])('%d → %s', (s, text) => expect(ageText(s)).toBe(text));
+});
