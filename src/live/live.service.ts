@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModul
 import type { Response } from 'express';
 import { AgentStatusService } from '../agent/agent-status.service.js';
 import type { AgentStatusView } from '../agent/agent.dto.js';
+import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { NotFoundError } from '../common/errors.js';
 import { EventBus } from '../events/event-bus.js';
@@ -43,12 +44,13 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
     private readonly bus: EventBus,
     private readonly batches: BatchesService,
     private readonly agent: AgentStatusService,
+    private readonly clock: Clock,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
   onModuleInit(): void {
     this.unsubscribe = this.bus.subscribe((e) => this.enqueue(e));
-    this.heartbeat = setInterval(() => this.write(`: heartbeat ${new Date().toISOString()}\n\n`), this.config.eventsHeartbeatSeconds * 1000);
+    this.heartbeat = setInterval(() => this.write(`: heartbeat ${this.clock.iso()}\n\n`), this.config.eventsHeartbeatSeconds * 1000);
     this.heartbeat.unref();
   }
 
