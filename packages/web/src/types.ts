@@ -1,4 +1,8 @@
-/** The hub's views as the dashboard reads them (SPEC 11.3, 15.3). Fields of the second wave are optional. */
+/**
+ * The hub's views as the dashboard reads them (SPEC 11.3, 15.3): the shapes of src/queue/rows.ts,
+ * src/mirror/mirror.dto.ts, src/agent/agent.dto.ts and the import report, written again because the
+ * page cannot import the hub. They belong in packages/contracts once that package exists (issue 9).
+ */
 export type CommandStatus = 'queued' | 'claimed' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'confirmed_by_state';
 export type BatchStatus = 'awaiting_approval' | 'queued' | 'running' | 'done' | 'cancelled';
 
