@@ -1,19 +1,25 @@
-// `npm start` builds first when the build is missing or older than any source file.
+// `npm start` builds first when a build is missing or older than any of its sources: the hub
+// (src, migrations, bench → dist/) and the dashboard (packages/web → packages/web/dist/).
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const target = 'dist/src/cli.js';
-function newest(dir) {
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
   let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    t = Math.max(t, newest(join(path, entry.name)));
   }
   return t;
 }
-const stale = !existsSync(target) || ['src', 'migrations', 'bench'].some((d) => existsSync(d) && newest(d) > statSync(target).mtimeMs);
-if (stale) {
-  console.log('building…');
+const stale = (target, sources) => !existsSync(target) || sources.some((s) => newest(s) > statSync(target).mtimeMs);
+
+if (stale('dist/src/cli.js', ['src', 'migrations', 'bench'])) {
+  console.log('building the hub…');
   execSync('npm run build', { stdio: 'inherit' });
+} else if (stale('packages/web/dist/index.html', ['packages/web/src', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/web/package.json'])) {
+  console.log('building the dashboard…');
+  execSync('npm run build -w @jira-hub/web', { stdio: 'inherit' });
 }

@@ -6,9 +6,12 @@ import { Clock } from './common/clock.js';
 import { CommonModule } from './common/common.module.js';
 import type { HubConfig } from './common/config.js';
 import { ErrorFilter } from './common/error.filter.js';
+import { dashboardModules } from './dashboard.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EventsModule } from './events/events.module.js';
 import { HealthController } from './health.controller.js';
 import { ImportModule } from './import/import.module.js';
+import { LiveModule } from './live/live.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
@@ -20,7 +23,20 @@ export class AppModule {
   static forRoot(config: HubConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [CommonModule.forRoot(config, clock), MetricsModule, DatabaseModule, SettingsModule, QueueModule, MirrorModule, AgentModule, ImportModule, McpModule],
+      imports: [
+        CommonModule.forRoot(config, clock),
+        MetricsModule,
+        DatabaseModule,
+        EventsModule,
+        SettingsModule,
+        QueueModule,
+        MirrorModule,
+        AgentModule,
+        ImportModule,
+        LiveModule,
+        McpModule,
+        ...dashboardModules(),
+      ],
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -15,6 +15,7 @@ import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
 import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
+import { DASHBOARD_ROOT } from './dashboard.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
@@ -33,7 +34,8 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
   const auth = config.clientToken
     ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
     : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
-  console.log(`Jira Hub listening on ${url}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
+  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
   return { url, close: () => app.close() };
 }
 

@@ -10,5 +10,6 @@ import { Waiters } from './waiters.js';
   imports: [QueueModule, SettingsModule],
   controllers: [AgentController],
   providers: [AgentStatusService, ClaimService, Waiters],
+  exports: [AgentStatusService],
 })
 export class AgentModule {}

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
-import { QueueEvents } from '../queue/queue.events.js';
-import { SettingsService } from '../settings/settings.service.js';
+import { EventBus } from '../events/event-bus.js';
+import type { HubEvent } from '../events/hub-events.js';
 
 /** Why a wait ended: new work may be there, the time passed, or the claim must answer now (closed connection, shutdown). */
 export type WaitOutcome = 'woken' | 'timeout' | 'closed';
+
+/** New work may be there: a batch became runnable (created, approved, a retry's), or the settings changed (an auto-refresh may be due). */
+function wakes(e: HubEvent): boolean {
+  return (e.kind === 'batch' && (e.change === 'created' || e.change === 'approved')) || e.kind === 'settings';
+}
 
 /**
  * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work may be
@@ -21,12 +26,12 @@ export class Waiters {
   private isClosed = false;
 
   constructor(
-    events: QueueEvents,
-    settings: SettingsService,
+    events: EventBus,
     private readonly clock: Clock,
   ) {
-    events.onWork(() => this.wakeAll());
-    settings.onChange(() => this.wakeAll());
+    events.subscribe((e) => {
+      if (wakes(e)) this.wakeAll();
+    });
   }
 
   /** The hub is shutting down: no claim waits, and none should look at the queue again. */

@@ -26,6 +26,7 @@ describe('loadConfig (SPEC 14)', () => {
       logLevel: 'info',
       claimMaxWaitSeconds: 60,
       mcpReadOnly: false,
+      eventsHeartbeatSeconds: 15,
     });
   });
 
@@ -43,6 +44,7 @@ describe('loadConfig (SPEC 14)', () => {
         HUB_LOG_LEVEL: 'debug',
         HUB_CLAIM_MAX_WAIT_SECONDS: '5',
         HUB_MCP_READ_ONLY: '1',
+        HUB_EVENTS_HEARTBEAT_SECONDS: '2',
       }),
     ).toEqual({
       dbPath: ':memory:',
@@ -54,6 +56,7 @@ describe('loadConfig (SPEC 14)', () => {
       logLevel: 'debug',
       claimMaxWaitSeconds: 5,
       mcpReadOnly: true,
+      eventsHeartbeatSeconds: 2,
     });
   });
 

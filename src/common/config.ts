@@ -16,6 +16,8 @@ export interface HubConfig {
   claimMaxWaitSeconds: number;
   /** HUB_MCP_READ_ONLY: /mcp lists only the tools that write nothing */
   mcpReadOnly: boolean;
+  /** how often GET /events sends a heartbeat comment */
+  eventsHeartbeatSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
     mcpReadOnly: isOn(env.HUB_MCP_READ_ONLY),
+    eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
   };
   if (config.databaseUrl) {
     throw new ConfigError(

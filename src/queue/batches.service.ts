@@ -12,6 +12,7 @@ import {
   type FieldError,
 } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
+import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
 import { failSyncRun } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
@@ -34,7 +35,6 @@ import { checkParams, type Params } from './commands/catalogue.js';
 import { closeDelivery } from './delivery.store.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash, findKey, rememberKey } from './idempotency.store.js';
-import { QueueEvents } from './queue.events.js';
 import { isAwaiting, type BatchSummary, type BatchView, type CommandView } from './rows.js';
 import { resolvedKey } from './temp-key.store.js';
 
@@ -52,7 +52,7 @@ export class BatchesService {
     private readonly db: Db,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
-    private readonly events: QueueEvents,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -77,8 +77,9 @@ export class BatchesService {
         this.clock.iso(),
       );
       if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
-      if (!awaitingApproval) tx.afterCommit(() => this.events.workAvailable());
-      return { view: await this.view(m, id), replayed: false };
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
+      return { view, replayed: false };
     }, 'bulk'); // behind the agent's claims and reports (Db's lanes)
     return out;
   }
@@ -113,10 +114,12 @@ export class BatchesService {
   }
 
   cancel(id: number): Promise<BatchView> {
-    return this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       if (!(await findBatch(m, id))) throw new NotFoundError(`пакета ${id} нет`);
       await cancelBatch(m, id, this.clock.iso());
-      return this.view(m, id);
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id, view }]);
+      return view;
     });
   }
 
@@ -125,17 +128,20 @@ export class BatchesService {
     return this.db.transaction(async (m, tx) => {
       await this.awaiting(m, id, 'одобрить');
       await approveBatch(m, id, by, this.clock.iso());
-      tx.afterCommit(() => this.events.workAvailable());
-      return this.view(m, id);
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'approved', batch_id: id, view }]);
+      return view;
     });
   }
 
   /** SPEC 15.2: a waiting batch is cancelled with the reason; it never reaches the agent. */
   reject(id: number, reason: string): Promise<BatchView> {
-    return this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       await this.awaiting(m, id, 'отклонить');
       await rejectBatch(m, id, reason.trim(), this.clock.iso());
-      return this.view(m, id);
+      const view = await this.view(m, id);
+      this.events.afterCommit(tx, [{ kind: 'batch', change: 'rejected', batch_id: id, view }]);
+      return view;
     });
   }
 
@@ -163,7 +169,7 @@ export class BatchesService {
 
   /** SPEC 6.7: queued → cancelled; claimed only with force; a finished command → 409. */
   cancelCommand(id: number, force: boolean): Promise<CommandView> {
-    return this.db.transaction(async (m) => {
+    return this.db.transaction(async (m, tx) => {
       const c = await findCommand(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (isTerminal(c.status)) throw new FinishedError(id, c.status);
@@ -174,6 +180,11 @@ export class BatchesService {
       await releaseCurrent(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
       await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
+      this.events.afterCommit(tx, [
+        { kind: 'command', change: 'cancelled', command_id: id, batch_id: c.batch_id },
+        { kind: 'batch', change: 'progress', batch_id: c.batch_id },
+        ...(c.status === 'claimed' ? [{ kind: 'agent', change: 'status' } as const] : []),
+      ]);
       return commandWithHistory(m, (await findCommand(m, id))!);
     });
   }
@@ -194,8 +205,12 @@ export class BatchesService {
         { title: RETRY_TITLE(id), author: caller.name, source: caller.source, awaitingApproval, commands: withTailRefresh(commands), retryOf: id },
         this.clock.iso(),
       );
-      if (!awaitingApproval) tx.afterCommit(() => this.events.workAvailable());
-      return this.view(m, batchId);
+      const view = await this.view(m, batchId);
+      this.events.afterCommit(tx, [
+        { kind: 'command', change: 'retried', command_id: id, batch_id: c.batch_id },
+        { kind: 'batch', change: 'created', batch_id: batchId, view },
+      ]);
+      return view;
     });
   }
 }

@@ -27,8 +27,10 @@ export interface Claimed {
 
 /** What else a claim decided, for the log: commands failed at the delivery limit, dependents skipped. */
 export interface ClaimNotes {
-  expired: number[];
-  skipped: { id: number; error: string }[];
+  expired: { id: number; batch_id: number }[];
+  skipped: { id: number; batch_id: number; error: string }[];
+  /** the batch of an auto-refresh this claim created */
+  created?: number;
 }
 
 /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
@@ -45,7 +47,7 @@ async function redeliver(m: EntityManager, info: AgentInfo, settings: Settings, 
     }
     await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
     await closeDelivery(m, c.id, 'expired');
-    notes.expired.push(c.id);
+    notes.expired.push({ id: c.id, batch_id: c.batch_id });
     if (c.type === 'refresh') await failSyncRun(m, c.id, now, DELIVERY_LIMIT_ERROR);
   }
 }
@@ -100,7 +102,7 @@ async function takeNext(m: EntityManager, info: AgentInfo, settings: Settings, n
       if (s.kind === 'wait') return null;
       if (s.kind === 'skip') {
         await m.query(`UPDATE command SET status = 'skipped', error = ?, finished_at = ? WHERE id = ?`, [s.error, now, c.id]);
-        notes.skipped.push({ id: c.id, error: s.error });
+        notes.skipped.push({ id: c.id, batch_id: c.batch_id, error: s.error });
         continue;
       }
       params = s.params;
@@ -139,7 +141,7 @@ export async function claimInTransaction(
   let next = await takeNext(m, info, settings, iso, notes);
   if (!next && (await autoRefreshDue(m, settings, now))) {
     const commands = [{ type: 'refresh' as const, params: { jql: settings.auto_refresh.jql } }];
-    await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
+    notes.created = await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
     next = await takeNext(m, info, settings, iso, notes);
   }
   await setCurrent(m, next?.command.id ?? null);

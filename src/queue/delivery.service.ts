@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
+import { EventBus } from '../events/event-bus.js';
+import type { HubEvent } from '../events/hub-events.js';
 import { parseJson } from '../database/json.js';
 import { Meter } from '../metrics/meter.js';
 import { SettingsService } from '../settings/settings.service.js';
@@ -35,6 +37,27 @@ function delivered(row: CommandRow): DeliveredCommand {
   };
 }
 
+/** What a claim changed: the agent was seen; commands handed out, failed at the limit, skipped; an auto-refresh. */
+function claimEvents(c: Claimed | null, notes: ClaimNotes): HubEvent[] {
+  const events: HubEvent[] = [{ kind: 'agent', change: 'claim' }];
+  const batches = new Set<number>();
+  if (notes.created != null) events.push({ kind: 'batch', change: 'created', batch_id: notes.created });
+  for (const e of notes.expired) events.push({ kind: 'command', change: 'expired', command_id: e.id, batch_id: e.batch_id }), batches.add(e.batch_id);
+  for (const e of notes.skipped) events.push({ kind: 'command', change: 'skipped', command_id: e.id, batch_id: e.batch_id }), batches.add(e.batch_id);
+  if (c) events.push({ kind: 'command', change: 'claimed', command_id: c.command.id, batch_id: c.command.batch_id }), batches.add(c.command.batch_id);
+  for (const b of batches) events.push({ kind: 'batch', change: 'progress', batch_id: b });
+  return events;
+}
+
+/** What a report changed: its command, those a refresh confirmed by state, their batches, the agent's current command. */
+function reportEvents(c: CommandRow, confirmed: CommandRow[]): HubEvent[] {
+  const events: HubEvent[] = [{ kind: 'command', change: 'reported', command_id: c.id, batch_id: c.batch_id }];
+  for (const o of confirmed) events.push({ kind: 'command', change: 'confirmed', command_id: o.id, batch_id: o.batch_id });
+  for (const b of new Set([c.batch_id, ...confirmed.map((o) => o.batch_id)])) events.push({ kind: 'batch', change: 'progress', batch_id: b });
+  events.push({ kind: 'agent', change: 'status' });
+  return events;
+}
+
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
 @Injectable()
 export class DeliveryService {
@@ -46,6 +69,7 @@ export class DeliveryService {
     private readonly clock: Clock,
     private readonly backups: BackupService,
     private readonly meter: Meter,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -73,6 +97,7 @@ export class DeliveryService {
         if (this.backups.busy()) return COPYING;
         settings = this.settings.get();
         const c = await claimInTransaction(m, info, settings, this.clock.now(), notes);
+        this.events.afterCommit(tx, () => claimEvents(c, notes));
         // The first delivery makes the copy; a re-delivery makes it only when the batch has none
         // (the hub died between the claim's commit and the end of the copy, or the copy failed).
         if (c?.backupBatchId != null && (c.command.deliveries === 1 || !this.backups.hasCopy(c.backupBatchId))) {
@@ -83,7 +108,7 @@ export class DeliveryService {
       });
     } while (claimed === COPYING);
     this.meter.failedAtDeliveryLimit(notes.expired.length);
-    for (const id of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
+    for (const { id } of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
     if (!claimed) return { command: null, settingsVersion: settings.version };
     await copy; // the copy this claim started, if any
@@ -95,10 +120,13 @@ export class DeliveryService {
 
   async report(id: number, report: Report): Promise<CommandView> {
     const now = this.clock.iso();
-    const { view, handedOutAt } = await this.db.transaction(async (m) => {
+    const { view, handedOutAt } = await this.db.transaction(async (m, tx) => {
       const before = await findCommand(m, id);
-      const view = await commandWithHistory(m, await reportInTransaction(m, id, report, now));
-      return { view, handedOutAt: before?.status === 'claimed' ? before.claimed_at : null };
+      const confirmed: CommandRow[] = [];
+      const after = await reportInTransaction(m, id, report, now, confirmed);
+      // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
+      this.events.afterCommit(tx, reportEvents(after, confirmed));
+      return { view: await commandWithHistory(m, after), handedOutAt: before?.status === 'claimed' ? before.claimed_at : null };
     });
     // Only a report that finished a handed-out command counts (a repeated one changes nothing).
     if (handedOutAt && view.status !== 'claimed') this.meter.reported(view.status, handedOutAt, now);

@@ -6,12 +6,11 @@ import { CommandsController } from './commands.controller.js';
 import { DeliveryService } from './delivery.service.js';
 import { PlanService } from './plan.service.js';
 import { QueueDepth } from './queue-depth.js';
-import { QueueEvents } from './queue.events.js';
 
 @Module({
   imports: [SettingsModule],
   controllers: [BatchesController, CommandsController],
-  providers: [BatchesService, DeliveryService, PlanService, QueueEvents, QueueDepth],
-  exports: [BatchesService, DeliveryService, PlanService, QueueEvents],
+  providers: [BatchesService, DeliveryService, PlanService, QueueDepth],
+  exports: [BatchesService, DeliveryService, PlanService],
 })
 export class QueueModule {}

@@ -39,7 +39,7 @@ function checkDone(c: CommandRow, report: Report): void {
 }
 
 /** Claimed commands whose desired result the mirror now shows become `confirmed_by_state` (SPEC 6.6). */
-async function confirmByState(m: EntityManager, syncRunId: number, now: string): Promise<void> {
+async function confirmByState(m: EntityManager, syncRunId: number, now: string, confirmed: CommandRow[]): Promise<void> {
   const claimed: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed'`);
   if (claimed.length === 0) return;
   const parsed = claimed.map((c) => ({ c, params: parseJson<Params>(c.params, {}) }));
@@ -51,11 +51,15 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string):
     await m.query(`UPDATE command SET status = 'confirmed_by_state', finished_at = ?, result = ? WHERE id = ? AND status = 'claimed'`, [now, result, c.id]);
     await closeDelivery(m, c.id, 'confirmed_by_state');
     await releaseCurrent(m, c.id);
+    confirmed.push(c);
   }
 }
 
-/** The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards. */
-export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string): Promise<CommandRow> {
+/**
+ * The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards.
+ * `confirmed` receives the other commands a refresh confirmed by state.
+ */
+export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<CommandRow> {
   const c = await findCommand(m, id);
   if (!c) throw new NotFoundError(`команды ${id} нет`);
   if (c.status === 'queued') throw new NotClaimedError(id);
@@ -91,7 +95,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
       id,
     ]);
     if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
-    if (refresh) await confirmByState(m, refresh.runId, now);
+    if (refresh) await confirmByState(m, refresh.runId, now, confirmed);
   } else {
     const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
     await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
+import { EventBus } from '../events/event-bus.js';
 import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
 import type { PatchSettingsDto } from './settings.dto.js';
 
@@ -20,9 +21,11 @@ function sameJson(a: unknown, b: unknown): boolean {
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
-  private readonly listeners: ((settings: Settings) => void)[] = [];
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.current = await this.db.read((m) => this.load(m));
@@ -31,11 +34,6 @@ export class SettingsService implements OnModuleInit {
   /** The committed settings; inside a unit of work of `Db`, exactly those of the database. */
   get(): Settings {
     return this.current;
-  }
-
-  /** Called after each committed change (the Agent module's long poll wakes: auto-refresh may be due now). */
-  onChange(listener: (settings: Settings) => void): void {
-    this.listeners.push(listener);
   }
 
   async patch(dto: PatchSettingsDto): Promise<Settings> {
@@ -54,10 +52,9 @@ export class SettingsService implements OnModuleInit {
           JSON.stringify(updated[key]),
         ]);
       }
-      tx.afterCommit(() => {
-        this.current = updated;
-        for (const listener of this.listeners) listener(updated);
-      });
+      // The in-memory copy first, then the event: a listener (the long poll) reads the new settings.
+      tx.afterCommit(() => (this.current = updated));
+      this.events.afterCommit(tx, [{ kind: 'settings', version: updated.version }]);
       return updated;
     });
   }

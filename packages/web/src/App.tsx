@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api, ApiError, onUnauthorized, probe, token } from './api';
+import { ErrorBox } from './components/ui';
+import { Hub } from './context';
+import { LiveClient, type LiveState } from './live';
+import { AgentPage } from './pages/Agent';
+import { BatchPage } from './pages/Batch';
+import { ImportPage } from './pages/Import';
+import { MirrorPage } from './pages/Mirror';
+import { QueuePage } from './pages/Queue';
+import { SettingsPage } from './pages/Settings';
+import { refusal, SignIn } from './pages/SignIn';
+import { useRoute } from './router';
+import type { Settings } from './types';
+
+const NAV = [
+  ['queue', 'Очередь'],
+  ['agent', 'Агент'],
+  ['mirror', 'Зеркало'],
+  ['import', 'Импорт'],
+  ['settings', 'Настройки'],
+] as const;
+
+const LIVE_TEXT: Record<LiveState, string> = { open: 'обновляется само', connecting: 'подключение…', offline: 'нет связи с хабом' };
+
+type Boot = { kind: 'loading' } | { kind: 'signin'; message?: string } | { kind: 'failed'; error: unknown } | { kind: 'ready'; settings: Settings };
+
+export function App() {
+  const route = useRoute();
+  const [boot, setBoot] = useState<Boot>({ kind: 'loading' });
+  const [liveState, setLiveState] = useState<LiveState>('offline');
+  const live = useMemo(() => new LiveClient('/events', () => setBoot({ kind: 'signin', message: 'Сеанс закончился: войдите снова.' })), []);
+
+  /**
+   * The first call tells whether the hub wants a token: 401 → the sign-in screen. With a token, the
+   * live stream (client token only) must open too: the agent's and the assistant's are refused.
+   */
+  const start = useCallback(async () => {
+    const settings = await api.get<Settings>('/settings');
+    if (token.get()) await probe('/events');
+    setBoot({ kind: 'ready', settings });
+  }, []);
+
+  useEffect(() => {
+    start().catch((err) => {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+        const had = token.get();
+        token.clear();
+        setBoot({ kind: 'signin', message: had ? refusal(err) : undefined });
+      } else setBoot({ kind: 'failed', error: err });
+    });
+    return onUnauthorized(() => setBoot({ kind: 'signin', message: 'Токен больше не подходит: войдите снова.' }));
+  }, [start]);
+
+  const ready = boot.kind === 'ready';
+  useEffect(() => {
+    if (!ready) return;
+    const off = live.onState(setLiveState);
+    const offSettings = live.subscribe((m) => {
+      if (m.event === 'settings' || m.event === 'resync') api.get<Settings>('/settings').then((settings) => setBoot({ kind: 'ready', settings }), () => undefined);
+    });
+    live.start();
+    return () => {
+      off();
+      offSettings();
+      live.stop();
+    };
+  }, [ready, live]);
+
+  if (boot.kind === 'loading') return <div className="boot muted">Загрузка…</div>;
+  if (boot.kind === 'signin') return <SignIn check={start} message={boot.message} />;
+  if (boot.kind === 'failed') {
+    return (
+      <div className="boot">
+        <ErrorBox error={boot.error} />
+        <button className="btn" onClick={() => window.location.reload()}>
+          Попробовать снова
+        </button>
+      </div>
+    );
+  }
+
+  const page = route.page === 'batch' ? 'queue' : route.page;
+  return (
+    <Hub.Provider value={{ live, settings: boot.settings }}>
+      <div className="layout">
+        <aside className="sidebar">
+          <div className="brand">
+            <span className="logo">◆</span> Jira Hub
+          </div>
+          <nav>
+            {NAV.map(([id, label]) => (
+              <a key={id} href={`#/${id}`} className={page === id ? 'nav nav-on' : 'nav'}>
+                {label}
+              </a>
+            ))}
+          </nav>
+          <div className={`live live-${liveState}`} title="Связь с хабом (GET /events)">
+            <span className="dot" /> {LIVE_TEXT[liveState]}
+          </div>
+          {token.get() && (
+            <button
+              className="btn btn-ghost"
+              onClick={() => {
+                token.clear();
+                live.stop();
+                setBoot({ kind: 'signin' });
+              }}
+            >
+              Выйти
+            </button>
+          )}
+        </aside>
+        <main className="content">
+          {route.page === 'batch' && route.id && <BatchPage key={route.id} id={Number(route.id)} />}
+          {route.page === 'queue' && <QueuePage />}
+          {route.page === 'agent' && <AgentPage />}
+          {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}
+          {route.page === 'import' && <ImportPage />}
+          {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
+          {!['batch', 'queue', 'agent', 'mirror', 'import', 'settings'].includes(route.page) && <ErrorBox error={`Страницы «${route.page}» нет.`} />}
+        </main>
+      </div>
+    </Hub.Provider>
+  );
+}

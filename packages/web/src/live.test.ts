@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LiveClient, parseBlock, type LiveMessage } from './live';
+
+/** A response body of these chunks; `open`: it stays open, as a live stream does. */
+function stream(chunks: string[], open = false): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  return new ReadableStream({
+    start(c) {
+      for (const chunk of chunks) c.enqueue(enc.encode(chunk));
+      if (!open) c.close();
+    },
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('parseBlock', () => {
+  it('reads an event with JSON data, and skips comments', () => {
+    expect(parseBlock('id: 3\nevent: batch\ndata: {"batch_id":1}')).toEqual({ event: 'batch', data: { batch_id: 1 } });
+    expect(parseBlock(': heartbeat 2026-11-30T10:00:00Z')).toBeNull();
+    expect(parseBlock('event: x\ndata: not json')).toBeNull();
+  });
+});
+
+describe('LiveClient', () => {
+  it('delivers events split across chunks, reconnects when the stream ends and says to resync', async () => {
+    const answers = [
+      () => new Response(stream(['retry: 2000\nevent: hello\ndata: {}\n\n', 'event: batch\nda', 'ta: {"batch_id":7}\n\n: heartbeat\n\n']), { status: 200 }),
+      () => new Response(null, { status: 502 }),
+      () => new Response(stream(['event: hello\ndata: {}\n\nevent: settings\ndata: {"version":2}\n\n'], true), { status: 200 }),
+    ];
+    const fetchMock = vi.fn(async () => answers.shift()!());
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new LiveClient();
+    const seen: LiveMessage[] = [];
+    client.subscribe((m) => seen.push(m));
+    const states: string[] = [];
+    client.onState((s) => states.push(s));
+    client.start();
+    await vi.waitFor(() => expect(seen.map((m) => m.event)).toEqual(['batch', 'resync', 'settings']), { timeout: 5000 });
+    expect(seen[0].data).toEqual({ batch_id: 7 });
+    expect(states).toContain('offline');
+    expect(states.at(-1)).toBe('open');
+    client.stop();
+  });
+
+  it('stops and reports when the hub refuses the token', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 401 })));
+    const refused = vi.fn();
+    const client = new LiveClient('/events', refused);
+    client.start();
+    await vi.waitFor(() => expect(refused).toHaveBeenCalledTimes(1));
+    expect(client.state).toBe('offline');
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * GET /events read with fetch (an EventSource cannot send the Authorization header): messages go
+ * to subscribers; when the stream ends (a hub restart) it connects again, and once it is back
+ * subscribers hear `resync` — events may have been missed, so pages load again what they show.
+ */
+import { authHeaders } from './api';
+
+export interface LiveMessage {
+  event: string;
+  data: any;
+}
+export type LiveState = 'connecting' | 'open' | 'offline';
+
+export function parseBlock(block: string): LiveMessage | null {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  if (data.length === 0) return null; // a comment (heartbeat) or an empty block
+  try {
+    return { event, data: JSON.parse(data.join('\n')) };
+  } catch {
+    return null;
+  }
+}
+
+export class LiveClient {
+  private readonly listeners = new Set<(m: LiveMessage) => void>();
+  private readonly stateListeners = new Set<(s: LiveState) => void>();
+  private controller: AbortController | null = null;
+  private stopped = true;
+  private everOpen = false;
+  private delay = 500;
+  state: LiveState = 'offline';
+
+  constructor(
+    private readonly url = '/events',
+    private readonly onUnauthorized: () => void = () => {},
+  ) {}
+
+  subscribe(listener: (m: LiveMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onState(listener: (s: LiveState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.controller?.abort();
+  }
+
+  private setState(s: LiveState): void {
+    this.state = s;
+    for (const l of this.stateListeners) l(s);
+  }
+
+  private emit(m: LiveMessage): void {
+    for (const l of this.listeners) l(m);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.setState('connecting');
+      this.controller = new AbortController();
+      try {
+        const res = await fetch(this.url, { headers: { ...authHeaders(), accept: 'text/event-stream' }, signal: this.controller.signal });
+        if (res.status === 401 || res.status === 403) {
+          this.stopped = true;
+          this.setState('offline');
+          this.onUnauthorized();
+          return;
+        }
+        if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
+        await this.read(res.body);
+      } catch {
+        // the hub went away or is not up yet
+      }
+      if (this.stopped) break;
+      this.setState('offline');
+      await new Promise((r) => setTimeout(r, this.delay));
+      this.delay = Math.min(this.delay * 2, 4000);
+    }
+    this.setState('offline');
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const m = parseBlock(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        if (!m) continue;
+        if (m.event === 'hello') {
+          this.delay = 500;
+          this.setState('open');
+          if (this.everOpen) this.emit({ event: 'resync', data: null });
+          this.everOpen = true;
+        } else this.emit(m);
+      }
+    }
+  }
+}

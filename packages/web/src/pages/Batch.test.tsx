@@ -1,0 +1,97 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, renderWithHub, summary } from '../test/support';
+import { BatchPage } from './Batch';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const command = (id: number, seq: number, type: string, params: object, extra: object = {}) => ({
+  id,
+  batch_id: 1,
+  seq,
+  type,
+  params,
+  status: 'queued',
+  deliveries: 0,
+  pause_seconds: null,
+  claimed_at: null,
+  finished_at: null,
+  result: null,
+  error: null,
+  jira_calls: 0,
+  rate_limited: 0,
+  retry_of: null,
+  ...extra,
+});
+
+const batch = (extra: object = {}) => ({
+  ...summary(1, { title: 'Спринт 2', source: 'assistant', status: 'awaiting_approval' }),
+  commands: [
+    command(11, 1, 'ensure_link', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }),
+    command(12, 2, 'ensure_sprint', { key: 'AURORA-7', sprint: 'Спринт 2' }, { status: 'failed', error: 'HTTP 404: AURORA-7 не найдена' }),
+  ],
+  ...extra,
+});
+
+describe('BatchPage', () => {
+  it('describes commands in words, with status and error', async () => {
+    fakeFetch({ 'GET /batches/1': batch() });
+    renderWithHub(<BatchPage id={1} />);
+    await screen.findByText('AURORA-1 блокирует AURORA-2');
+    expect(screen.getByText('AURORA-7 → «Спринт 2»')).toBeTruthy();
+    expect(screen.getByText('HTTP 404: AURORA-7 не найдена')).toBeTruthy();
+  });
+
+  it('approves after a confirmation', async () => {
+    const calls = fakeFetch({ 'GET /batches/1': batch(), 'POST /batches/1/approve': summary(1, { status: 'queued' }) });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Одобрить' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Одобрить' }));
+    await vi.waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url === '/batches/1/approve')).toBe(true));
+  });
+
+  it('rejects only with a reason, and sends it', async () => {
+    const calls = fakeFetch({ 'GET /batches/1': batch(), 'POST /batches/1/reject': summary(1, { status: 'cancelled' }) });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Отклонить' }));
+    const dialog = screen.getByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Отклонить' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText('Причина'), { target: { value: 'не тот спринт' } });
+    fireEvent.click(confirm);
+    await vi.waitFor(() => expect(calls.find((c) => c.url === '/batches/1/reject')?.body).toEqual({ reason: 'не тот спринт' }));
+  });
+
+  it('shows the hub’s refusal in the dialog', async () => {
+    fakeFetch({
+      'GET /batches/1': batch({ status: 'queued', source: 'client' }),
+      'POST /commands/11/cancel': () => ({ status: 409, body: { error: 'finished', detail: 'команда 11 уже завершена (статус done)' } }),
+    });
+    renderWithHub(<BatchPage id={1} />);
+    const row = (await screen.findByText('AURORA-1 блокирует AURORA-2')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Отменить' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Отменить команду' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('команда 11 уже завершена (статус done)');
+  });
+
+  it('applies a command event in place', async () => {
+    fakeFetch({ 'GET /batches/1': batch({ status: 'queued' }) });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    const row = (await screen.findByText('AURORA-1 блокирует AURORA-2')).closest('tr')!;
+    act(() =>
+      live.send('command', {
+        change: 'claimed',
+        command_id: 11,
+        batch_id: 1,
+        command: command(11, 1, 'ensure_link', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, { status: 'claimed', deliveries: 1 }),
+        batch: summary(1, { title: 'Спринт 2', status: 'running', counts: { queued: 0, claimed: 1, failed: 1 } }),
+      }),
+    );
+    expect(within(row).getByText('у агента')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Отменить принудительно' })).toBeTruthy();
+    act(() => live.send('command', { change: 'claimed', command_id: 99, batch_id: 2, command: null, batch: summary(2) }));
+    expect(screen.getByRole('heading', { name: /Спринт 2/ }).textContent).toBe('Спринт 2 #1'); // another batch's event changes nothing here
+    expect(within(row).getByText('у агента')).toBeTruthy();
+  });
+});

@@ -1,0 +1,144 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../api';
+import { ErrorBox } from '../components/ui';
+import { useHub } from '../context';
+import type { Settings } from '../types';
+import { COMMAND_TYPE, SOURCE } from '../words';
+
+type Draft = {
+  pacing: Record<string, string>;
+  interval: string;
+  jql: string;
+  approval: Record<string, boolean>;
+  linkTypes: [string, string][];
+  fields: string;
+};
+
+const draftOf = (s: Settings): Draft => ({
+  pacing: Object.fromEntries(Object.entries(s.pacing).map(([k, v]) => [k, String(v)])),
+  interval: String(s.auto_refresh.interval_minutes),
+  jql: s.auto_refresh.jql ?? '',
+  approval: { ...(s.approval ?? {}) },
+  linkTypes: Object.entries(s.link_types),
+  fields: s.fields.join(', '),
+});
+
+/** The PATCH body: only what differs from the settings shown. */
+export function patchOf(s: Settings, d: Draft): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  const pacing = Object.fromEntries(Object.entries(d.pacing).filter(([k, v]) => Number(v) !== s.pacing[k]).map(([k, v]) => [k, Number(v)]));
+  if (Object.keys(pacing).length) patch.pacing = pacing;
+  const auto = { interval_minutes: Number(d.interval), jql: d.jql.trim() || null };
+  if (auto.interval_minutes !== s.auto_refresh.interval_minutes || auto.jql !== s.auto_refresh.jql) patch.auto_refresh = auto;
+  if (s.approval && JSON.stringify(d.approval) !== JSON.stringify(s.approval)) patch.approval = d.approval;
+  const linkTypes = Object.fromEntries(d.linkTypes.filter(([k, v]) => k.trim() && v.trim()).map(([k, v]) => [k.trim(), v.trim()]));
+  if (JSON.stringify(linkTypes) !== JSON.stringify(s.link_types)) patch.link_types = linkTypes;
+  const fields = d.fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (JSON.stringify(fields) !== JSON.stringify(s.fields)) patch.fields = fields;
+  return patch;
+}
+
+export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
+  const { settings } = useHub();
+  const [draft, setDraft] = useState(() => draftOf(settings));
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setDraft(draftOf(settings)), [settings]);
+  const patch = patchOf(settings, draft);
+  const dirty = Object.keys(patch).length > 0;
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    try {
+      onSaved(await api.patch<Settings>('/settings', patch));
+      setError(null);
+      setSaved(true);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const setLink = (i: number, j: 0 | 1, v: string) => setDraft({ ...draft, linkTypes: draft.linkTypes.map((row, n) => (n === i ? (j ? [row[0], v] : [v, row[1]]) : row)) });
+
+  return (
+    <section>
+      <header className="page-head">
+        <h1>Настройки</h1>
+        <span className="muted">версия {settings.version}</span>
+      </header>
+      <form className="settings" onSubmit={save}>
+        <div className="panel form">
+          <h3>Темп: пауза после команды, секунд</h3>
+          <div className="grid">
+            {Object.keys(draft.pacing).map((type) => (
+              <label className="field" key={type}>
+                <span>{COMMAND_TYPE[type] ?? type}</span>
+                <input type="number" min={0} max={3600} value={draft.pacing[type]} onChange={(e) => setDraft({ ...draft, pacing: { ...draft.pacing, [type]: e.target.value } })} />
+              </label>
+            ))}
+          </div>
+        </div>
+        <div className="panel form">
+          <h3>Автообновление зеркала</h3>
+          <div className="grid">
+            <label className="field">
+              <span>Раз в, минут (0 — выключено)</span>
+              <input type="number" min={0} value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value })} />
+            </label>
+            <label className="field wide">
+              <span>JQL</span>
+              <input value={draft.jql} placeholder="project = AURORA" onChange={(e) => setDraft({ ...draft, jql: e.target.value })} />
+            </label>
+          </div>
+        </div>
+        {settings.approval && (
+          <div className="panel form">
+            <h3>Одобрение: чьи пакеты ждут человека</h3>
+            {Object.keys(draft.approval).map((source) => (
+              <label className="check" key={source}>
+                <input type="checkbox" checked={draft.approval[source]} onChange={(e) => setDraft({ ...draft, approval: { ...draft.approval, [source]: e.target.checked } })} />
+                {SOURCE[source] ?? source}
+              </label>
+            ))}
+          </div>
+        )}
+        <div className="panel form">
+          <h3>Типы связей: название в плане → тип связи Jira</h3>
+          {draft.linkTypes.map(([name, jira], i) => (
+            <div className="row" key={i}>
+              <input aria-label="Название в плане" value={name} onChange={(e) => setLink(i, 0, e.target.value)} />
+              <span>→</span>
+              <input aria-label="Тип связи Jira" value={jira} onChange={(e) => setLink(i, 1, e.target.value)} />
+              <button type="button" className="btn btn-small" onClick={() => setDraft({ ...draft, linkTypes: draft.linkTypes.filter((_, n) => n !== i) })}>
+                Убрать
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn btn-small" onClick={() => setDraft({ ...draft, linkTypes: [...draft.linkTypes, ['', '']] })}>
+            Добавить тип
+          </button>
+        </div>
+        <div className="panel form">
+          <h3>Дополнительные поля Jira</h3>
+          <label className="field">
+            <span>Имена полей через запятую (разрешены в командах «поля»)</span>
+            <input value={draft.fields} placeholder="customfield_10010, Story Points" onChange={(e) => setDraft({ ...draft, fields: e.target.value })} />
+          </label>
+        </div>
+        <ErrorBox error={error} />
+        <div className="actions">
+          <button className="btn btn-primary" type="submit" disabled={!dirty}>
+            Сохранить
+          </button>
+          <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(draftOf(settings))}>
+            Вернуть как было
+          </button>
+          {saved && !dirty && <span className="ok">Сохранено, версия {settings.version}</span>}
+        </div>
+      </form>
+    </section>
+  );
+}

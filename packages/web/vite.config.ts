@@ -1,0 +1,19 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The hub serves dist/ at /; `npm run dev` proxies the API to a hub on :3000.
+const HUB = process.env.HUB_URL ?? 'http://127.0.0.1:3000';
+const API = ['/batches', '/commands', '/agent', '/issues', '/notes', '/import', '/settings', '/events', '/sync-runs', '/health'];
+
+export default defineConfig({
+  plugins: [react()],
+  base: '/',
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
+  server: { proxy: Object.fromEntries(API.map((p) => [p, { target: HUB, changeOrigin: true }])) },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test-setup.ts'],
+  },
+});

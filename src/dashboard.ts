@@ -1,0 +1,27 @@
+import type { DynamicModule } from '@nestjs/common';
+import { ServeStaticModule } from '@nestjs/serve-static';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built dashboard (packages/web/dist), from src/ and from dist/src/ alike. */
+export const DASHBOARD_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../../packages/web/dist' : '../packages/web/dist', import.meta.url));
+
+/** Routes of the API that the dashboard's index.html never answers. */
+export const API_ROUTES = ['/batches', '/commands', '/agent', '/issues', '/notes', '/import', '/settings', '/sync-runs', '/events', '/metrics', '/health', '/docs', '/mcp'];
+
+/**
+ * The dashboard at `/`: its built files, served by the hub itself (nothing from outside the machine).
+ * Only `/` renders index.html (the pages are addressed by the hash), so an unknown API path keeps its
+ * JSON 404. Not built (`npm run build` builds it; tests of the API need not): not served.
+ */
+export function dashboardModules(): DynamicModule[] {
+  if (!existsSync(`${DASHBOARD_ROOT}/index.html`)) return [];
+  return [
+    ServeStaticModule.forRoot({
+      rootPath: DASHBOARD_ROOT,
+      renderPath: '/',
+      exclude: API_ROUTES.map((r) => `${r}/{*rest}`),
+      serveStaticOptions: { index: false, fallthrough: true, maxAge: 0 },
+    }),
+  ];
+}

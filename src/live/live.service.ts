@@ -1,0 +1,137 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Response } from 'express';
+import { AgentStatusService } from '../agent/agent-status.service.js';
+import type { AgentStatusView } from '../agent/agent.dto.js';
+import { Clock } from '../common/clock.js';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { NotFoundError } from '../common/errors.js';
+import { EventBus } from '../events/event-bus.js';
+import type { HubEvent } from '../events/hub-events.js';
+import { BatchesService } from '../queue/batches.service.js';
+import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
+
+/**
+ * One server-sent event of GET /events: the bus event plus what a page needs to update itself
+ * without asking (a batch's summary, a command's view, the agent's status).
+ */
+export type LiveMessage =
+  | { event: 'batch'; data: { change: string; batch_id: number; batch: BatchSummary | null } }
+  | { event: 'command'; data: { change: string; command_id: number; batch_id: number; command: CommandView | null; batch: BatchSummary | null } }
+  | { event: 'agent'; data: { change: string; agent: AgentStatusView } }
+  | { event: 'settings'; data: { version: number } };
+
+function summaryOf(view: BatchView | null): BatchSummary | null {
+  if (!view) return null;
+  const { commands: _commands, ...summary } = view;
+  return summary;
+}
+
+/**
+ * GET /events: listens to the bus and sends each event to every open stream. Events that come
+ * together (a report: its command, its batch, the agent) are read once, in one pass after the
+ * commit, and sent in the order they were published. No stream, no reads.
+ */
+@Injectable()
+export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly streams = new Set<Response>();
+  private pending: HubEvent[] = [];
+  private flushing: Promise<void> | null = null;
+  private unsubscribe = () => {};
+  private heartbeat?: NodeJS.Timeout;
+  private nextId = 1;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly batches: BatchesService,
+    private readonly agent: AgentStatusService,
+    private readonly clock: Clock,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.bus.subscribe((e) => this.enqueue(e));
+    this.heartbeat = setInterval(() => this.write(`: heartbeat ${this.clock.iso()}\n\n`), this.config.eventsHeartbeatSeconds * 1000);
+    this.heartbeat.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe();
+    clearInterval(this.heartbeat);
+  }
+
+  /** Streams end before the server closes; the page reconnects to the next hub. */
+  beforeApplicationShutdown(): void {
+    for (const res of this.streams) res.end();
+    this.streams.clear();
+  }
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  open(res: Response): void {
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    // `retry`: how long a browser's EventSource waits before reconnecting; `hello`: the stream is live.
+    res.write(`retry: 2000\nevent: hello\ndata: ${JSON.stringify({ heartbeat_seconds: this.config.eventsHeartbeatSeconds })}\n\n`);
+    this.streams.add(res);
+    res.on('close', () => this.streams.delete(res));
+  }
+
+  private enqueue(e: HubEvent): void {
+    if (this.streams.size === 0) return;
+    this.pending.push(e);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    const events = this.pending;
+    this.pending = [];
+    try {
+      const messages = await this.enrich(events);
+      for (const m of messages) this.write(`id: ${this.nextId++}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`);
+    } finally {
+      this.flushing = null;
+      if (this.pending.length) this.flushing = this.flush();
+    }
+  }
+
+  private async enrich(events: HubEvent[]): Promise<LiveMessage[]> {
+    // A view the transaction read itself (create, retry, cancel) is as of its commit: when no later
+    // event of this pass touched the batch, it is the batch's state now, and no read is needed.
+    const views = new Map<number, BatchView | null>();
+    for (const e of events) {
+      if (e.kind === 'batch' && e.view) views.set(e.batch_id, e.view as BatchView);
+      else if (e.kind === 'batch' || e.kind === 'command') views.delete(e.batch_id);
+    }
+    const batchIds = new Set(events.flatMap((e) => (e.kind === 'batch' || e.kind === 'command' ? [e.batch_id] : [])).filter((id) => !views.has(id)));
+    for (const id of batchIds) views.set(id, await this.batches.get(id).catch((err: unknown) => (err instanceof NotFoundError ? null : Promise.reject(err))));
+    const agent = events.some((e) => e.kind === 'agent') ? await this.agent.status() : null;
+    const sentAgent = new Set<string>();
+    const out: LiveMessage[] = [];
+    for (const e of events) {
+      if (e.kind === 'batch') out.push({ event: 'batch', data: { change: e.change, batch_id: e.batch_id, batch: summaryOf(views.get(e.batch_id) ?? null) } });
+      if (e.kind === 'command') {
+        const view = views.get(e.batch_id) ?? null;
+        const command = view?.commands.find((c) => c.id === e.command_id) ?? null;
+        out.push({ event: 'command', data: { change: e.change, command_id: e.command_id, batch_id: e.batch_id, command, batch: summaryOf(view) } });
+      }
+      // The agent's status is read once per pass: one message per kind of change is enough.
+      if (e.kind === 'agent' && agent && !sentAgent.has(e.change)) {
+        sentAgent.add(e.change);
+        out.push({ event: 'agent', data: { change: e.change, agent } });
+      }
+      if (e.kind === 'settings') out.push({ event: 'settings', data: { version: e.version } });
+    }
+    return out;
+  }
+
+  private write(chunk: string): void {
+    for (const res of this.streams) res.write(chunk);
+  }
+}
