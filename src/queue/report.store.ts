@@ -4,7 +4,7 @@ import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common
 import { isJiraKey } from '../common/keys.js';
 import { cutToCharacters } from '../common/text.js';
 import { parseJson } from '../database/json.js';
-import { applyRefresh, failSyncRun, mirrorLookup, moveNote, openSyncRun } from '../mirror/mirror.store.js';
+import { applyRefresh, failSyncRun, finishSyncRun, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
 import { releaseCurrent } from './agent-status.store.js';
 import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
 import { findCommand } from './batch.store.js';
@@ -64,17 +64,8 @@ async function finishRefresh(m: EntityManager, c: CommandRow, result: RefreshRes
   const returned = new Set(result.issues.map((i) => i.key));
   const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
   const missing = [...new Set([...asked.filter((k) => !returned.has(k)), ...result.missing_keys])];
-  let [run]: { id: number }[] = await m.query('SELECT id FROM sync_run WHERE command_id = ? ORDER BY id DESC LIMIT 1', [c.id]);
-  // A refresh claimed by an older hub has no sync run yet.
-  if (!run) run = { id: await openSyncRun(m, c.id, params, c.claimed_at ?? now) };
-  await m.query('UPDATE sync_run SET finished_at = ?, issues = ?, links = ?, missing = ?, error = NULL WHERE id = ?', [
-    now,
-    result.issues.length,
-    result.links.length,
-    JSON.stringify(missing),
-    run.id,
-  ]);
-  await confirmByState(m, run.id, now);
+  const runId = await finishSyncRun(m, c, params, { issues: result.issues.length, links: result.links.length, missing }, now);
+  await confirmByState(m, runId, now);
 }
 
 /** The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards. */
