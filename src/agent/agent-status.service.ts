@@ -2,17 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
+import type { RowOf } from '../database/row.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { agentWorkSignals } from '../queue/agent-signals.store.js';
+import type { AgentStatusEntity } from './agent-status.entity.js';
 import type { AgentStatusView } from './agent.dto.js';
 
-interface StatusRow {
-  last_seen_at: string | null;
-  agent_version: string | null;
-  settings_version: number | null;
-  last_jira_call_at: string | null;
-  current_command_id: number | null;
-}
+type StatusRow = RowOf<AgentStatusEntity>;
 
 /** GET /agent (SPEC 10): is the agent there, is it up to date, what went wrong lately. */
 @Injectable()
