@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Db } from './database/db.service.js';
 import { Public } from './common/auth.guard.js';
+import { readSchemaVersion } from './settings/schema-version.store.js';
 
 class HealthView {
   @ApiProperty({ example: 'ok' }) status!: string;
@@ -17,7 +18,6 @@ export class HealthController {
   @Public()
   @ApiOkResponse({ type: HealthView })
   async health(): Promise<HealthView> {
-    const [row]: { value: string }[] = await this.db.read((m) => m.query(`SELECT value FROM setting WHERE key = 'schema_version'`));
-    return { status: 'ok', schema_version: Number(JSON.parse(row.value)) };
+    return { status: 'ok', schema_version: await this.db.read(readSchemaVersion) };
   }
 }

@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The single agent status row (id = 1, always present). */
 @Entity('agent_status')
+@Check('id = 1')
 export class AgentStatusEntity {
   @PrimaryColumn('integer')
   id!: number;

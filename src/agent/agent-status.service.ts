@@ -2,16 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
+import type { RowOf } from '../database/row.js';
 import { SettingsService } from '../settings/settings.service.js';
-import type { AgentStatusView, RedeliveredView } from './agent.dto.js';
+import { agentWorkSignals } from '../queue/agent-signals.store.js';
+import type { AgentStatusEntity } from './agent-status.entity.js';
+import type { AgentStatusView } from './agent.dto.js';
 
-interface StatusRow {
-  last_seen_at: string | null;
-  agent_version: string | null;
-  settings_version: number | null;
-  last_jira_call_at: string | null;
-  current_command_id: number | null;
-}
+type StatusRow = RowOf<AgentStatusEntity>;
 
 /** GET /agent (SPEC 10): is the agent there, is it up to date, what went wrong lately. */
 @Injectable()
@@ -29,13 +26,7 @@ export class AgentStatusService {
     const since = new Date(now.getTime() - 24 * 3600_000).toISOString();
     const { row, rateLimited, redelivered, queued } = await this.db.read(async (m) => {
       const [row]: StatusRow[] = await m.query('SELECT * FROM agent_status WHERE id = 1');
-      const [rl]: { n: number | null }[] = await m.query('SELECT sum(rate_limited) AS n FROM command WHERE finished_at >= ?', [since]);
-      const redelivered: RedeliveredView[] = await m.query(
-        `SELECT id, type, claimed_at, deliveries FROM command WHERE status = 'claimed' AND deliveries > 1 ORDER BY id`,
-      );
-      // Runnable work only: a batch waiting for a person's approval is nothing the agent could take.
-      const [q] = await m.query(`SELECT 1 AS x FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL LIMIT 1`);
-      return { row, rateLimited: rl?.n ?? 0, redelivered, queued: Boolean(q) };
+      return { row, ...(await agentWorkSignals(m, since)) };
     });
     const online = row.last_seen_at !== null && now.getTime() - Date.parse(row.last_seen_at) <= settings.agent_offline_seconds * 1000;
     const stale = row.settings_version !== null && row.settings_version < settings.version;

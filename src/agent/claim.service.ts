@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
-import type { AgentInfo } from '../queue/agent-status.store.js';
+import type { AgentInfo } from '../queue/agent-info.js';
 import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { Waiters } from './waiters.js';

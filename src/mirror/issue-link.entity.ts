@@ -1,9 +1,11 @@
-import { Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
+/** A link between two mirrored issues (SPEC 3): schema v1's verbatim DDL, v2's index on the target. */
 @Entity('issue_link')
+@Index('idx_issue_link_target', ['targetKey'])
 @Unique(['sourceKey', 'targetKey', 'linkType'])
 export class IssueLinkEntity {
-  @PrimaryGeneratedColumn()
+  @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
 
   @Column('text', { name: 'source_key' }) sourceKey!: string;

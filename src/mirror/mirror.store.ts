@@ -205,6 +205,33 @@ export async function failSyncRun(m: EntityManager, commandId: number, now: stri
   await m.query('UPDATE sync_run SET finished_at = ?, error = ? WHERE command_id = ? AND finished_at IS NULL', [now, error, commandId]);
 }
 
+/** Records the outcome of a refresh command on its sync run (opened at claim; by an older hub maybe not), returning the run's id. */
+export async function finishSyncRun(
+  m: EntityManager,
+  command: { id: number; claimed_at: string | null },
+  params: { keys?: unknown; jql?: unknown },
+  counts: { issues: number; links: number; missing: string[] },
+  now: string,
+): Promise<number> {
+  let [run]: { id: number }[] = await m.query('SELECT id FROM sync_run WHERE command_id = ? ORDER BY id DESC LIMIT 1', [command.id]);
+  // A refresh claimed by an older hub has no sync run yet.
+  if (!run) run = { id: await openSyncRun(m, command.id, params, command.claimed_at ?? now) };
+  await m.query('UPDATE sync_run SET finished_at = ?, issues = ?, links = ?, missing = ?, error = NULL WHERE id = ?', [
+    now,
+    counts.issues,
+    counts.links,
+    JSON.stringify(counts.missing),
+    run.id,
+  ]);
+  return run.id;
+}
+
+/** When the latest refresh started (null before the first): the auto-refresh is due after its interval. */
+export async function lastSyncStart(m: EntityManager): Promise<string | null> {
+  const [last]: { started_at: string | null }[] = await m.query('SELECT max(started_at) AS started_at FROM sync_run');
+  return last?.started_at ?? null;
+}
+
 /** Moves the note of a temp key to the Jira key it resolved to; a note already on the key wins field by field (SPEC 6.5). */
 export async function moveNote(m: EntityManager, from: string, to: string, now: string): Promise<void> {
   if (from === to) return;

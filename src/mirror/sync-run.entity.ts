@@ -1,9 +1,15 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 
-/** The record of one refresh execution (SPEC 3). */
+/**
+ * The record of one refresh execution (SPEC 3). `command_id` references Queue's `command` (the refresh
+ * command that produced it); the relation names its target by entity name, so Mirror imports nothing
+ * of Queue for it.
+ */
 @Entity('sync_run')
+@Index('idx_sync_run_started', ['startedAt'])
+@Index('idx_sync_run_command', ['commandId'])
 export class SyncRunEntity {
-  @PrimaryGeneratedColumn()
+  @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
 
   @Column('text', { name: 'started_at' }) startedAt!: string;
@@ -11,6 +17,9 @@ export class SyncRunEntity {
   @Column('text') kind!: string;
   @Column('text', { nullable: true }) query!: string | null;
   @Column('integer', { name: 'command_id', nullable: true }) commandId!: number | null;
+  @ManyToOne('CommandEntity', { nullable: true })
+  @JoinColumn({ name: 'command_id' })
+  command?: object;
   @Column('integer', { nullable: true }) issues!: number | null;
   @Column('integer', { nullable: true }) links!: number | null;
   @Column('text', { nullable: true }) missing!: string | null;

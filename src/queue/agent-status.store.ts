@@ -1,11 +1,9 @@
 /** The queue's writes to the single agent_status row (SPEC 3, 6.2). */
 import type { EntityManager } from 'typeorm';
 
-export interface AgentInfo {
-  agent_version?: string;
-  settings_version?: number;
-  last_jira_call_at?: string;
-}
+import type { AgentInfo } from './agent-info.js';
+
+export type { AgentInfo };
 
 /** SPEC 6.2 step 1: the agent was seen now; version fields where given (times stored in UTC). */
 export async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promise<void> {

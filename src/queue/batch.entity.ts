@@ -1,8 +1,13 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { BatchSource } from '../common/auth.guard.js';
 
+/** A batch (SPEC 3, 15). Schema v1's verbatim DDL plus v3's approval and queue-position columns. */
 @Entity('batch')
+@Index('idx_batch_created', ['createdAt', 'id'])
+@Index('idx_batch_queue_pos', ['queuePos'])
+@Index('idx_batch_awaiting', ['id'], { where: 'awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL' })
 export class BatchEntity {
-  @PrimaryGeneratedColumn()
+  @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
 
   @Column('text')
@@ -19,7 +24,7 @@ export class BatchEntity {
 
   /** SPEC 15.1: client, assistant or hub (auto-refresh) */
   @Column('text', { default: 'client' })
-  source!: string;
+  source!: BatchSource;
 
   /** SPEC 15.2: set when the batch was made waiting for a person's approval */
   @Column('text', { name: 'awaiting_approval_since', nullable: true })

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { Settings } from '../settings/defaults.js';
 import { closeDelivery, startDelivery } from './delivery.store.js';
-import { failSyncRun, openSyncRun } from '../mirror/mirror.store.js';
+import { failSyncRun, lastSyncStart, openSyncRun } from '../mirror/mirror.store.js';
 import { setCurrent, touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
 import { tempKeysNeeded, type Params } from './commands/catalogue.js';
@@ -85,8 +85,8 @@ async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): 
          OR EXISTS (SELECT 1 FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL AND source = 'hub') AS busy`,
   );
   if (busy) return false;
-  const [last]: { started_at: string | null }[] = await m.query('SELECT max(started_at) AS started_at FROM sync_run');
-  return !last?.started_at || now.getTime() - Date.parse(last.started_at) > interval_minutes * 60_000;
+  const last = await lastSyncStart(m);
+  return !last || now.getTime() - Date.parse(last) > interval_minutes * 60_000;
 }
 
 /** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */

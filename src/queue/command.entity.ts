@@ -1,24 +1,44 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { CommandType } from '../common/command-types.js';
+import { BatchEntity } from './batch.entity.js';
 
 export const COMMAND_STATUSES = ['queued', 'claimed', 'done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly CommandStatus[] = ['done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'];
 export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 
-/** A command row (SPEC 3). `params` and `result` are JSON text. */
+/**
+ * A command row (SPEC 3). `params` and `result` are JSON text. Schema v1's verbatim DDL, v2's
+ * `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`.
+ *
+ * Not declared here: `idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE
+ * type = 'ensure_issue'` (migration v2, SQLite only). TypeORM's @Index takes column names only, not an
+ * expression; the index is named with `synchronize: false`, TypeORM's documented way to keep an index it
+ * cannot express out of the schema diff, so the diff neither drops nor rebuilds it.
+ */
 @Entity('command')
+@Index('idx_command_queued', ['batchId', 'seq'], { where: "status = 'queued'" })
+@Index('idx_command_claimed', ['claimedAt', 'id'], { where: "status = 'claimed'" })
+@Index('idx_command_batch', ['batchId', 'seq'])
+@Index('idx_command_finished', ['finishedAt'])
+@Index('idx_command_runnable', ['queuePos', 'seq'], { where: "status = 'queued' AND queue_pos IS NOT NULL" })
+@Index('idx_command_temp_key', { synchronize: false })
 export class CommandEntity {
-  @PrimaryGeneratedColumn()
+  @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
 
   @Column('integer', { name: 'batch_id' })
   batchId!: number;
 
+  @ManyToOne(() => BatchEntity, { nullable: false })
+  @JoinColumn({ name: 'batch_id' })
+  batch?: BatchEntity;
+
   @Column('integer')
   seq!: number;
 
   @Column('text')
-  type!: string;
+  type!: CommandType;
 
   @Column('text')
   params!: string;

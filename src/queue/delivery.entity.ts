@@ -1,16 +1,22 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CommandEntity } from './command.entity.js';
 
 export const DELIVERY_OUTCOMES = ['pending', 'reported_done', 'reported_failed', 'lost', 'expired', 'cancelled', 'confirmed_by_state'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** One handout of a command to the agent (SPEC 15.3), written by the claim's and the report's transactions. */
 @Entity('delivery')
+@Index('idx_delivery_command', ['commandId', 'n'], { unique: true })
 export class DeliveryEntity {
-  @PrimaryGeneratedColumn()
+  @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
 
   @Column('integer', { name: 'command_id' })
   commandId!: number;
+
+  @ManyToOne(() => CommandEntity, { nullable: false })
+  @JoinColumn({ name: 'command_id' })
+  command?: CommandEntity;
 
   /** 1..3 */
   @Column('integer')

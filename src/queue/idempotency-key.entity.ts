@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BatchEntity } from './batch.entity.js';
 
 /** An `Idempotency-Key` of POST /batches (SPEC 15.4): the batch it made and a hash of the body it came with. */
 @Entity('idempotency_key')
+@Index('idx_idempotency_created', ['createdAt'])
 export class IdempotencyKeyEntity {
   @PrimaryColumn('text')
   key!: string;
@@ -11,6 +13,10 @@ export class IdempotencyKeyEntity {
 
   @Column('integer', { name: 'batch_id' })
   batchId!: number;
+
+  @ManyToOne(() => BatchEntity, { nullable: false })
+  @JoinColumn({ name: 'batch_id' })
+  batch?: BatchEntity;
 
   @Column('text', { name: 'created_at' })
   createdAt!: string;

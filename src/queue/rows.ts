@@ -3,53 +3,15 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { parseJson } from '../database/json.js';
 import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
 import { BATCH_SOURCES, type BatchSource } from '../common/auth.guard.js';
-import { COMMAND_STATUSES, type CommandStatus } from './command.entity.js';
-import { DELIVERY_OUTCOMES, type DeliveryOutcome } from './delivery.entity.js';
+import type { RowOf } from '../database/row.js';
+import type { BatchEntity } from './batch.entity.js';
+import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
+import { DELIVERY_OUTCOMES, type DeliveryEntity, type DeliveryOutcome } from './delivery.entity.js';
 
-export interface CommandRow {
-  id: number;
-  batch_id: number;
-  seq: number;
-  type: CommandType;
-  params: string;
-  status: CommandStatus;
-  pause_seconds: number | null;
-  claimed_at: string | null;
-  deliveries: number;
-  finished_at: string | null;
-  result: string | null;
-  error: string | null;
-  jira_calls: number;
-  rate_limited: number;
-  retry_of: number | null;
-  queue_pos: number | null;
-}
-
-export interface BatchRow {
-  id: number;
-  title: string;
-  author: string;
-  created_at: string;
-  cancelled_at: string | null;
-  source: BatchSource;
-  awaiting_approval_since: string | null;
-  approved_by: string | null;
-  approved_at: string | null;
-  rejected_reason: string | null;
-  runnable_at: string | null;
-  queue_pos: number | null;
-}
-
-export interface DeliveryRow {
-  id: number;
-  command_id: number;
-  n: number;
-  handed_out_at: string;
-  agent_version: string | null;
-  outcome: DeliveryOutcome;
-  reported_at: string | null;
-  jira_calls: number | null;
-}
+/** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
+export type CommandRow = RowOf<CommandEntity>;
+export type BatchRow = RowOf<BatchEntity>;
+export type DeliveryRow = RowOf<DeliveryEntity>;
 
 /** One handout of a command (SPEC 15.3). */
 export class DeliveryView {

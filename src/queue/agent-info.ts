@@ -1,0 +1,6 @@
+/** What the agent says about itself when it claims (SPEC 6.2 step 1): the Agent module passes it to the queue's claim. */
+export interface AgentInfo {
+  agent_version?: string;
+  settings_version?: number;
+  last_jira_call_at?: string;
+}

@@ -1,0 +1,105 @@
+/**
+ * Module boundaries (issue 9, scope 3; ARCHITECTURE.md, "Table ownership"): no module names another
+ * module's tables in SQL, imports another module's private repository file, or imports up the layers
+ * (a cycle); no controller has SQL. Read from the source text (test/support/boundaries.ts).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readSources, sqlLiterals, violations, type SourceFile } from './support/boundaries.js';
+
+/**
+ * Today's violations that are not fixed yet, each with why. The test fails on any violation not listed
+ * here, and on an entry that no longer occurs (remove it when you fix it).
+ */
+const KNOWN: Record<string, string> = {
+  // The migration runner reads and raises `schema_version` in the migrations' own transaction, before
+  // any module runs (SPEC 3.1); migrations/ write every table by design. Permanent.
+  'tables  src/database/migrate.ts → setting (settings)':
+    'the migration runner owns the schema as a whole',
+  // Queue's claim, report and cancel transactions write agent_status (SPEC 6.2: last seen, versions,
+  // current command) atomically with the command. Moving these writes to Agent makes Queue import Agent,
+  // which imports Queue: it needs an Agent-status repository injected into Queue from below (scope 3).
+  'tables  src/queue/agent-status.store.ts → agent_status (agent)':
+    'claim/report/cancel write agent_status in the queue transaction; needs an injected Agent repository',
+  // The delivery row records the agent version, falling back to the last one the agent reported.
+  'tables  src/queue/delivery.store.ts → agent_status (agent)':
+    'delivery falls back to the stored agent version inside the claim; goes with the entry above',
+  // Notes on a temp key follow it to its Jira key (SPEC 6.5): Mirror asks Queue's ensure_issue commands.
+  // Queue imports Mirror's repository too, so this is the Queue↔Mirror cycle; the resolver should be
+  // passed in (noteKeyOf already takes it as a function) by a module above both.
+  'layers  src/mirror/mirror.service.ts → src/queue/temp-key.store.ts (queue above mirror)':
+    'Queue↔Mirror cycle through temp-key resolution of notes',
+  // Settings rejects custom field names that are standard params of a command type (SPEC 9), read from
+  // Queue's command catalogue: the catalogue is a shared contract and moves to packages/contracts (scope 1).
+  'layers  src/settings/field-names.ts → src/queue/commands/catalogue.ts (queue above settings)':
+    'Queue↔Settings cycle through the command catalogue',
+};
+
+describe('module boundaries', () => {
+  const found = violations(readSources(process.cwd()));
+
+  it('has no violation beyond the known ones', () => {
+    const fresh = found.filter((v) => !(v in KNOWN));
+    if (fresh.length) console.log(`new boundary violations:\n${fresh.join('\n')}`);
+    expect(fresh).toEqual([]);
+  });
+
+  it('lists no known violation that is gone (remove it from KNOWN)', () => {
+    expect(Object.keys(KNOWN).filter((v) => !found.includes(v))).toEqual([]);
+  });
+});
+
+describe('boundary rules (fixtures)', () => {
+  const file = (path: string, text: string): SourceFile => ({ path, text });
+  const repository = file('src/queue/claim.store.ts', "export const f = (m) => m.query('SELECT * FROM command WHERE id = ?', [1]);");
+
+  it("fails on a new write to another module's table, even in a file with a known violation", () => {
+    const agent = file(
+      'src/agent/agent-status.service.ts',
+      "await m.query(`UPDATE command SET status = 'done' WHERE id = ${id}`); await m.query('SELECT * FROM agent_status');",
+    );
+    const queue = file('src/queue/agent-status.store.ts', "await m.query('UPDATE agent_status SET x = 1'); await m.query('DELETE FROM sync_run');");
+    const v = violations([agent, queue]);
+    expect(v).toEqual([
+      'tables  src/agent/agent-status.service.ts → command (queue)',
+      'tables  src/queue/agent-status.store.ts → agent_status (agent)',
+      'tables  src/queue/agent-status.store.ts → sync_run (mirror)',
+    ]);
+    expect(v.filter((x) => !(x in KNOWN))).toHaveLength(2);
+  });
+
+  it("fails on an import of another module's private repository file, not of its public one", () => {
+    const mirror = file('src/mirror/mirror.store.ts', "export const g = (m) => m.query('SELECT key FROM issue');");
+    const agent = file('src/agent/x.ts', "import { f } from '../queue/claim.store.js';\nimport { g } from '../mirror/mirror.store.js';");
+    expect(violations([repository, mirror, agent])).toEqual(['imports src/agent/x.ts → src/queue/claim.store.ts (private repository)']);
+  });
+
+  it('fails on an import up the layers and on SQL in a controller', () => {
+    const settings = file('src/settings/x.ts', "import type { CommandRow } from '../queue/rows.js';");
+    const controller = file('src/health.controller.ts', "const rows = await m.query(\"SELECT value FROM setting WHERE key = 'schema_version'\");");
+    expect(violations([settings, file('src/queue/rows.ts', ''), controller])).toEqual([
+      'layers  src/settings/x.ts → src/queue/rows.ts (queue above settings)',
+      'tables  src/health.controller.ts → setting (settings)',
+      'sql-in-controller src/health.controller.ts',
+    ]);
+  });
+
+  it('reads SQL from literals only: not from comments, not `command_id`, not imports', () => {
+    const text = [
+      '// UPDATE command SET status = 1 (a comment)',
+      "import { x } from '../queue/select-update.js';",
+      "const a = 'SELECT id FROM sync_run WHERE command_id = ?';",
+      "const b = 'Пакет обновлён';",
+    ].join('\n');
+    expect(sqlLiterals(file('src/mirror/y.ts', text))).toEqual(['SELECT id FROM sync_run WHERE command_id = ?']);
+    expect(violations([file('src/mirror/y.ts', text)]).filter((v) => v.startsWith('tables'))).toEqual([]);
+  });
+
+  it('lets the data source register each module’s entities, and keeps entity files free of other modules', () => {
+    const registry = file('src/database/data-source.ts', "import { QUEUE_ENTITIES } from '../queue/entities.js';");
+    const entity = file('src/mirror/sync-run.entity.ts', "import { CommandEntity } from '../queue/command.entity.js';");
+    expect(violations([registry, entity])).toEqual([
+      'entities src/mirror/sync-run.entity.ts → src/queue/command.entity.ts (an entity file imports its module\'s entities and common/ only)',
+      'layers  src/mirror/sync-run.entity.ts → src/queue/command.entity.ts (queue above mirror)',
+    ]);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Issue 9, scope 4: the entities are the source of truth. A database built by the migrations (fresh, or a
+ * v1 database made by an earlier hub and adopted) has exactly the schema the entities declare: TypeORM's
+ * schema builder finds nothing to change.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source.js';
+import { migrate } from '../src/database/migrate.js';
+import { snakeCase } from '../src/database/row.js';
+import { createV1Database, insertBatch, insertCommand } from './support/legacy.js';
+import { tempDir } from './support/app.js';
+import { pendingSchemaChanges } from './support/schema-diff.js';
+
+describe('schema: entities = migrations', () => {
+  let ds: DataSource | undefined;
+  afterEach(async () => {
+    if (ds?.isInitialized) await ds.destroy();
+  });
+
+  it('a fresh database migrated to the current version has no schema diff against the entities', async () => {
+    const file = join(tempDir(), 'hub.sqlite');
+    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    await migrate(ds, { file });
+    const pending = await pendingSchemaChanges(ds);
+    if (pending.length) console.log(`pending schema changes:\n${pending.join(';\n')}`);
+    expect(pending).toEqual([]);
+  });
+
+  it('a v1 database made by an earlier hub, adopted and migrated, has no schema diff either', async () => {
+    const file = join(tempDir(), 'hub.sqlite');
+    createV1Database(file, (db) => {
+      const batch = insertBatch(db);
+      insertCommand(db, { batch_id: batch, seq: 1, type: 'ensure_comment', params: { key: 'P-1', body: 'x' } });
+    });
+    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    await migrate(ds, { file });
+    const pending = await pendingSchemaChanges(ds);
+    if (pending.length) console.log(`pending schema changes:\n${pending.join(';\n')}`);
+    expect(pending).toEqual([]);
+  });
+
+  it('the diff sees a difference: a migrated database missing one declared index gets it created', async () => {
+    const file = join(tempDir(), 'hub.sqlite');
+    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    await migrate(ds, { file });
+    await ds.query('DROP INDEX idx_batch_queue_pos');
+    expect(await pendingSchemaChanges(ds)).toEqual([expect.stringContaining('CREATE INDEX "idx_batch_queue_pos" ON "batch" ("queue_pos")')]);
+  });
+
+  it('keeps the expression index the entities cannot declare (idx_command_temp_key) and uses it for temp keys', async () => {
+    const file = join(tempDir(), 'hub.sqlite');
+    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    await migrate(ds, { file });
+    const [index] = await ds.query(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'idx_command_temp_key'`);
+    expect(index.sql).toContain(`json_extract(params, '$.temp_key')`);
+    const plan: { detail: string }[] = await ds.query(
+      `EXPLAIN QUERY PLAN SELECT id FROM command WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = 'tmp-1'`,
+    );
+    expect(plan.map((p) => p.detail).join()).toContain('idx_command_temp_key');
+  });
+
+  it('names every column in snake_case of its property, so RowOf<Entity> is the raw row type', async () => {
+    ds = await new DataSource(dataSourceOptions({ dbPath: ':memory:' })).initialize();
+    const mismatches = ds.entityMetadatas.flatMap((m) =>
+      m.columns.filter((c) => c.databaseName !== snakeCase(c.propertyName)).map((c) => `${m.tableName}.${c.databaseName} ← ${c.propertyName}`),
+    );
+    expect(mismatches).toEqual([]);
+  });
+});
