@@ -9,11 +9,10 @@ import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
-import { dataSourceOptions } from './database/data-source.js';
+import { databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import type { ImportReport } from './import/compare.js';
@@ -31,17 +30,18 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const auth = config.clientToken ? 'bearer tokens required' : 'open mode (no tokens, loopback only)';
-  console.log(`Jira Hub listening on ${url}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  console.log(`Jira Hub listening on ${url}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
   return { url, close: () => app.close() };
 }
 
 async function migrateOnly(config: HubConfig): Promise<void> {
-  const ds = await new DataSource(dataSourceOptions(config)).initialize();
+  const ds = await openDataSource(dataSourceOptions(config));
   try {
-    const result = await migrate(ds, { file: databaseFile(config.dbPath), logger: new Logger('Migrations') });
+    const file = config.databaseUrl ? null : databaseFile(config.dbPath);
+    const result = await migrate(ds, { file, logger: new Logger('Migrations') });
     console.log(
       result.applied.length
-        ? `migrated ${databaseFile(config.dbPath) ?? ':memory:'} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
+        ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
         : `schema v${result.to}: nothing to migrate`,
     );
   } finally {

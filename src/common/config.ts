@@ -57,10 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
   };
-  if (config.databaseUrl) {
-    throw new ConfigError(
-      'HUB_DATABASE_URL is set, but this hub version supports only its embedded SQLite store; unset it and use HUB_DB_PATH',
-    );
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
+    throw new ConfigError('HUB_DATABASE_URL must be a PostgreSQL connection string (postgres://user:password@host:5432/database); unset it to use the embedded SQLite store at HUB_DB_PATH');
   }
   const open = !config.clientToken && !config.agentToken;
   if (!open && (!config.clientToken || !config.agentToken)) {

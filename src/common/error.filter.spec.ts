@@ -13,6 +13,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   UnauthorizedError,
+  UnavailableError,
   ValidationFailedError,
 } from './errors.js';
 
@@ -49,6 +50,7 @@ describe('ErrorFilter', () => {
     [new ConflictError('нельзя'), 409, 'conflict'],
     [new PayloadTooLargeError(), 413, 'payload_too_large'],
     [new BadJsonError(), 400, 'bad_json'],
+    [new UnavailableError(), 503, 'unavailable'],
     [new NotFoundException(), 404, 'not_found'],
     [new PayloadTooLargeException(), 413, 'payload_too_large'],
     [new BadRequestException('Unexpected field'), 422, 'validation_failed'],

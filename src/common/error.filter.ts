@@ -31,6 +31,8 @@ export function statusOf(code: ErrorCode): number {
       return 413;
     case 'bad_json':
       return 400;
+    case 'unavailable':
+      return 503;
   }
 }
 

@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'finished'
   | 'conflict'
   | 'payload_too_large'
-  | 'bad_json';
+  | 'bad_json'
+  | 'unavailable';
 
 export interface FieldError {
   field: string;
@@ -101,6 +102,14 @@ export class PayloadTooLargeError extends DomainError {
 export class BadJsonError extends DomainError {
   readonly code = 'bad_json' as const;
   constructor(detail = 'тело запроса не является корректным JSON') {
+    super(detail);
+  }
+}
+
+/** The database server cannot be reached right now (PostgreSQL restarting, say); the request may be repeated. */
+export class UnavailableError extends DomainError {
+  readonly code = 'unavailable' as const;
+  constructor(detail = 'база данных хаба сейчас недоступна; повторите запрос через несколько секунд') {
     super(detail);
   }
 }

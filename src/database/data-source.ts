@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
-import type { HubConfig } from '../common/config.js';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ConfigError, type HubConfig } from '../common/config.js';
 import { AgentStatusEntity } from '../agent/agent-status.entity.js';
 import { IssueLinkEntity } from '../mirror/issue-link.entity.js';
 import { IssueNoteEntity } from '../mirror/issue-note.entity.js';
@@ -11,6 +13,7 @@ import { BatchEntity } from '../queue/batch.entity.js';
 import { CommandEntity } from '../queue/command.entity.js';
 import { SettingEntity } from '../settings/setting.entity.js';
 import { MIGRATIONS } from './migrations.js';
+import { describeConnectFailure, postgresOptions, redactUrl } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 
 export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteEntity, BatchEntity, CommandEntity, SyncRunEntity, AgentStatusEntity];
@@ -18,12 +21,18 @@ export const ENTITIES = [SettingEntity, IssueEntity, IssueLinkEntity, IssueNoteE
 /** Milliseconds a statement waits for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
+/** PostgreSQL when HUB_DATABASE_URL is set, else the embedded SQLite store. */
+export function dataSourceOptions(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): BetterSqlite3DataSourceOptions | PostgresDataSourceOptions {
+  if (config.databaseUrl) return { ...postgresOptions(config.databaseUrl), entities: ENTITIES, migrations: [...MIGRATIONS] };
+  return sqliteOptions(config);
+}
+
 /**
  * The embedded SQLite store (better-sqlite3: TypeORM 1.x has no node-sqlite3 driver). WAL with
  * `synchronous=FULL`: a committed transaction is on disk before the hub answers 2xx (SPEC 3).
  * Never `synchronize`: the schema is the migrations' (database/migrate.ts).
  */
-export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
+export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
   const file = databaseFile(config.dbPath);
   if (file) mkdirSync(dirname(file), { recursive: true });
   return {
@@ -43,4 +52,23 @@ export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqli
       db.function('hub_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s) as string | null);
     },
   };
+}
+
+/**
+ * Opens the data source. A PostgreSQL server that cannot be reached or refuses the hub stops the start
+ * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack.
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  try {
+    return await new DataSource(options).initialize();
+  } catch (err) {
+    if (options.type === 'postgres') throw new ConfigError(describeConnectFailure(String(options.url), err));
+    throw err;
+  }
+}
+
+/** The database for a person: the file, `:memory: (throw-away)`, or the PostgreSQL URL without its password. */
+export function databaseName(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): string {
+  if (config.databaseUrl) return redactUrl(config.databaseUrl);
+  return databaseFile(config.dbPath) ?? ':memory: (throw-away)';
 }

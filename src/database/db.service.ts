@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { UnavailableError } from '../common/errors.js';
+import { acceptQuestionMarks, engineOf, type Engine } from './engine.js';
+import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
 
 /**
  * The one way services touch the database. SQLite has one connection here, and TypeORM shares one
@@ -9,12 +12,29 @@ import { DataSource, EntityManager } from 'typeorm';
  * without a transaction. Both run in arrival order; two claims at the same moment are two units one
  * after the other (SPEC 6.2). Inside a unit use the given manager only, and no `save()` (it would
  * open a nested transaction): insert/update/query.
+ *
+ * On PostgreSQL each unit borrows a pooled connection whose runner takes the stores' `?` placeholders;
+ * a transaction is `BEGIN` + `pg_advisory_xact_lock` on one fixed key — the same single writer as
+ * SQLite's write lock, across every replica on the database. A unit that fails because the server
+ * cannot be reached throws UnavailableError (503).
  */
 @Injectable()
 export class Db {
+  readonly engine: Engine;
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly unitHooks: ((m: EntityManager) => Promise<void>)[] = [];
 
-  constructor(readonly dataSource: DataSource) {}
+  constructor(readonly dataSource: DataSource) {
+    this.engine = engineOf(dataSource);
+  }
+
+  /**
+   * PostgreSQL: `hook` runs first in every unit of work (inside the transaction, after its lock), for
+   * state this process keeps in memory that another replica may have changed.
+   */
+  onUnitStart(hook: (m: EntityManager) => Promise<void>): void {
+    this.unitHooks.push(hook);
+  }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.tail.then(work, work);
@@ -28,6 +48,7 @@ export class Db {
    * database does, as every later unit sees it.
    */
   transaction<T>(fn: (m: EntityManager, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
+    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(true, (q, tx) => fn(q.manager, tx)));
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
@@ -45,6 +66,31 @@ export class Db {
   }
 
   read<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(false, (q) => fn(q.manager)));
     return this.enqueue(() => fn(this.dataSource.manager));
+  }
+
+  private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
+    const q = acceptQuestionMarks(this.dataSource.createQueryRunner());
+    const callbacks: (() => void)[] = [];
+    let open = false;
+    try {
+      if (write) {
+        await q.query('BEGIN');
+        open = true;
+        await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+      }
+      for (const hook of this.unitHooks) await hook(q.manager);
+      const result = await fn(q, { afterCommit: (cb) => callbacks.push(cb) });
+      if (write) await q.query('COMMIT');
+      open = false;
+      for (const cb of callbacks) cb();
+      return result;
+    } catch (err) {
+      if (open) await q.query('ROLLBACK').catch(() => undefined);
+      throw isUnavailable(err) ? new UnavailableError() : err;
+    } finally {
+      await q.release().catch(() => undefined);
+    }
   }
 }
