@@ -16,6 +16,7 @@ import { BatchesService } from '../src/queue/batches.service.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 import { emptyNestApp } from './empty-nest.js';
+import { benchSchema, pgBossCycles } from './postgres.js';
 
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
@@ -240,13 +241,42 @@ async function ceilings(dir: string): Promise<void> {
   console.log(`context: so a NestJS hub whose cycle is nothing but its two durable commits gets at most ${bound.toFixed(0)} cycles/s over HTTP on a file here`);
 }
 
+/**
+ * The hub on PostgreSQL against pg-boss 10 on the same server, one sequential worker each: the hub's
+ * cycle is two HTTP requests and two transactions under the write lock; pg-boss's is two queries.
+ */
+async function postgresCycles(): Promise<void> {
+  const { url, drop } = await benchSchema('bench_hub');
+  try {
+    const config = loadConfig({ HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' });
+    const app = await createApp(config, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    for (let i = 0; i < 5; i++) await app.get(BatchesService).create(fieldsBatch(1000), 'bench');
+    const hubRate = await httpCycles(port);
+    await app.close();
+    const bossRate = await pgBossCycles();
+    console.log(`context: pg-boss 10 fetch+complete on the same PostgreSQL server, one sequential worker: ${bossRate.toFixed(0)} cycles/s`);
+    report('claim+report over HTTP on PostgreSQL, against pg-boss fetch+complete', hubRate / bossRate, '× pg-boss', hubRate / bossRate >= 1, '>= 1.0 ×');
+    console.log(`context: the hub on PostgreSQL: ${hubRate.toFixed(0)} cycles/s`);
+  } finally {
+    await drop();
+  }
+}
+
+/** `npm run bench` runs every section; `npm run bench -- pg` (or other names) only those named. */
+const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
+  ceilings,
+  post: batchPost,
+  startup,
+  cycles,
+  refresh: refreshBench,
+  pg: () => postgresCycles(),
+};
+const chosen = process.argv.slice(2).filter((a) => a in SECTIONS);
 const dir = mkdtempSync(join(tmpdir(), 'jira-hub-bench-'));
 try {
-  await ceilings(dir);
-  await batchPost(dir);
-  await startup(dir);
-  await cycles(dir);
-  await refreshBench(dir);
+  for (const [name, section] of Object.entries(SECTIONS)) if (chosen.length ? chosen.includes(name) : true) await section(dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

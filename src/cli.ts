@@ -13,12 +13,13 @@ import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
 import { databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
+import { copyFromSqlite } from './database/from-sqlite.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import type { ImportReport } from './import/compare.js';
 import { ImportService } from './import/import.service.js';
 
-const USAGE = `usage: jira-hub [serve | migrate | import <folder> [--json] | agent | jira-sim | help]`;
+const USAGE = `usage: jira-hub [serve | migrate [--from-sqlite <file>] | import <folder> [--json] | agent | jira-sim | help]`;
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
@@ -43,6 +44,21 @@ async function migrateOnly(config: HubConfig): Promise<void> {
       result.applied.length
         ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
         : `schema v${result.to}: nothing to migrate`,
+    );
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** `migrate --from-sqlite <file>`: a SQLite hub into the empty PostgreSQL database of HUB_DATABASE_URL. */
+async function migrateFromSqlite(config: HubConfig, file: string | undefined): Promise<void> {
+  if (!file || file.startsWith('--')) throw new ConfigError('укажите файл базы SQLite: jira-hub migrate --from-sqlite <файл>');
+  if (!config.databaseUrl) throw new ConfigError('задайте HUB_DATABASE_URL=postgres://… — базу PostgreSQL, в которую копировать');
+  const ds = await openDataSource(dataSourceOptions(config));
+  try {
+    const counts = await copyFromSqlite(file, ds);
+    console.log(
+      [`Скопировано из ${file} в ${databaseName(config)}; строк в таблицах (SQLite → PostgreSQL):`, ...counts.map((c) => `  ${c.table}: ${c.source} → ${c.target}`)].join('\n'),
     );
   } finally {
     await ds.destroy();
@@ -93,9 +109,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       case 'serve':
         await serve(env);
         return -1; // keeps running
-      case 'migrate':
-        await migrateOnly(loadConfig(env));
+      case 'migrate': {
+        const from = args.indexOf('--from-sqlite');
+        if (from >= 0) await migrateFromSqlite(loadConfig(env), args[from + 1]);
+        else await migrateOnly(loadConfig(env));
         return 0;
+      }
       case 'import': {
         const folder = args.find((a) => !a.startsWith('--'));
         if (!folder) throw new ConfigError('укажите папку пакета: jira-hub import <папка> (в ней notes.csv и/или links.csv)');

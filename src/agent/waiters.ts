@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { Notifier } from '../database/notifier.js';
 import { QueueEvents } from '../queue/queue.events.js';
 import { SettingsService } from '../settings/settings.service.js';
 
 /** Why a wait ended: new work may be there, the time passed, or the claim must answer now (closed connection, shutdown). */
 export type WaitOutcome = 'woken' | 'timeout' | 'closed';
 
+/** The Notifier channel of "new work may be there". */
+const WAKE = 'work';
+
 /**
  * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work may be
  * there (a batch was queued, or the settings changed: an auto-refresh may be due), its time passes,
  * its connection closes, or the hub shuts down.
+ *
+ * Wake-ups go through the Notifier, so a batch queued (or settings changed) on another replica of
+ * the same PostgreSQL database wakes the claims held here too.
  *
  * A claim takes a `ticket` before it looks at the queue and waits with it: a wake-up that came in
  * between (after its transaction, before its wait began) ends the wait at once instead of being lost.
@@ -19,9 +26,10 @@ export class Waiters {
   private wakes = 0;
   private isClosed = false;
 
-  constructor(events: QueueEvents, settings: SettingsService) {
-    events.onWork(() => this.wakeAll());
-    settings.onChange(() => this.wakeAll());
+  constructor(events: QueueEvents, settings: SettingsService, notifier: Notifier) {
+    notifier.listen(WAKE, () => this.wakeAll());
+    events.onWork(() => notifier.notify(WAKE));
+    settings.onChange(() => notifier.notify(WAKE));
   }
 
   /** The hub is shutting down: no claim waits, and none should look at the queue again. */

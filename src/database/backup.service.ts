@@ -15,7 +15,8 @@ export function byAge(a: string, b: string): number {
 }
 
 /**
- * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
+ * Copies of a file database before a batch first writes to Jira (SPEC 3.2). On PostgreSQL no file is
+ * copied: the time of the first write is logged instead (README, "Backups on PostgreSQL"). Runs after the claim's
  * transaction has committed, in a worker thread (a large database must not stall other requests);
  * a failure is logged and kept as a warning for GET /agent, never thrown.
  */
@@ -23,6 +24,7 @@ export function byAge(a: string, b: string): number {
 export class BackupService {
   private readonly logger = new Logger('Backups');
   private readonly file: string | null;
+  private readonly onPostgres: boolean;
   private failure: { at: string; batchId: number; message: string } | null = null;
   private readonly inFlight = new Set<Promise<string | null>>();
 
@@ -30,7 +32,8 @@ export class BackupService {
     @Inject(HUB_CONFIG) config: HubConfig,
     private readonly clock: Clock,
   ) {
-    this.file = databaseFile(config.dbPath);
+    this.onPostgres = Boolean(config.databaseUrl);
+    this.file = this.onPostgres ? null : databaseFile(config.dbPath);
   }
 
   /** The last failed copy, until a later copy succeeds. */
@@ -60,6 +63,12 @@ export class BackupService {
   }
 
   private async copy(batchId: number, keep: number): Promise<string | null> {
+    if (this.onPostgres) {
+      // The server's own backups and point-in-time recovery take the place of the copy: the log line
+      // names the moment to restore to, just before this batch's first write.
+      this.logger.log(`batch ${batchId}: first write handed out at ${this.clock.iso()}; to undo the batch, restore the database to a point just before this time`);
+      return null;
+    }
     if (!this.file) return null;
     const folder = backupsFolder(this.file);
     const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);

@@ -5,6 +5,7 @@ import { BackupService } from './backup.service.js';
 import { dataSourceOptions, openDataSource } from './data-source.js';
 import { Db } from './db.service.js';
 import { migrate } from './migrate.js';
+import { Notifier } from './notifier.js';
 import { databaseFile } from './sqlite-copy.js';
 
 /**
@@ -31,7 +32,7 @@ import { databaseFile } from './sqlite-copy.js';
       },
     }),
   ],
-  providers: [Db, BackupService],
-  exports: [Db, BackupService],
+  providers: [Db, BackupService, Notifier],
+  exports: [Db, BackupService, Notifier],
 })
 export class DatabaseModule {}

@@ -81,7 +81,7 @@ export class MirrorService {
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {
     return this.db.read(async (m) => {
       const rows: (Omit<SyncRunView, 'missing'> & { missing: string | null })[] = await m.query(
-        'SELECT * FROM sync_run WHERE id < ? ORDER BY id DESC LIMIT ?',
+        'SELECT * FROM sync_run WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?',
         [beforeId ?? Number.MAX_SAFE_INTEGER, limit],
       );
       return rows.map((r) => ({ ...r, missing: parseJson<string[]>(r.missing, []) }));

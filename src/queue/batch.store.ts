@@ -1,5 +1,6 @@
 /** Batches: creation, views and cancellation; each write runs inside the caller's transaction. */
 import type { EntityManager } from 'typeorm';
+import { insertReturningId } from '../database/engine.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from './commands/catalogue.js';
@@ -20,8 +21,7 @@ export interface NewBatch {
 export async function insertBatch(m: EntityManager, batch: NewBatch, now: string): Promise<number> {
   const [last]: { created_at: string | null }[] = await m.query('SELECT max(created_at) AS created_at FROM batch');
   const createdAt = last?.created_at && last.created_at > now ? last.created_at : now;
-  const inserted = await m.query('INSERT INTO batch (title, author, created_at) VALUES (?, ?, ?)', [batch.title, batch.author, createdAt]);
-  const batchId = Number(inserted);
+  const batchId = await insertReturningId(m, 'INSERT INTO batch (title, author, created_at) VALUES (?, ?, ?)', [batch.title, batch.author, createdAt]);
   let seq = 0;
   for (const c of batch.commands) {
     seq += 1;
@@ -64,10 +64,10 @@ async function remainingUpTo(m: EntityManager, last: QueuePlace, pacing: Pacing)
   const bound = [last.created_at, last.created_at, last.id];
   const rows: { batch_id: number; created_at: string; type: CommandType; n: number }[] = await m.query(
     `SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'queued' AND ${ahead} GROUP BY c.batch_id, c.type
+      WHERE c.status = 'queued' AND ${ahead} GROUP BY c.batch_id, b.created_at, c.type
      UNION ALL
      SELECT c.batch_id, b.created_at, c.type, count(*) AS n FROM command c JOIN batch b ON b.id = c.batch_id
-      WHERE c.status = 'claimed' AND ${ahead} GROUP BY c.batch_id, c.type`,
+      WHERE c.status = 'claimed' AND ${ahead} GROUP BY c.batch_id, b.created_at, c.type`,
     [...bound, ...bound],
   );
   const own = new Map<number, { place: QueuePlace; seconds: number }>();
@@ -117,7 +117,7 @@ export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: P
   let before = q.beforeId ?? Number.MAX_SAFE_INTEGER;
   const page = Math.max(q.limit, 50);
   while (out.length < q.limit) {
-    const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < ? ORDER BY id DESC LIMIT ?', [before, page]);
+    const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?', [before, page]);
     if (batches.length === 0) break;
     const remaining = await remainingUpTo(m, batches.reduce((a, b) => (byQueueOrder(a, b) >= 0 ? a : b)), pacing);
     for (const b of batches) {

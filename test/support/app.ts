@@ -45,7 +45,7 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
   let app: NestExpressApplication;
   try {
     config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env }));
-    app = await createApp(config, { clock, logger: false });
+    app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1' });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind
     throw err;

@@ -13,14 +13,17 @@ export const onPostgres = TEST_DATABASE_URL !== undefined;
 /** `it` on SQLite, `it.skip` on PostgreSQL: for what only a database file has (copies, v1 adoption, WAL). */
 export const sqliteOnly = <T>(run: T, skip: T): T => (onPostgres ? skip : run);
 
-const schemas = new Map<string, string>();
-let admin: pg.Client | undefined;
+/** Every schema made by this file, by the HUB_DB_PATH it stands for (or a unique name for fresh ones). */
+const schemas = new Map<string, Promise<string>>();
+let made = 0;
+let admin: Promise<pg.Client> | undefined;
 
-async function adminClient(): Promise<pg.Client> {
-  if (!admin) {
-    admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-  }
+function adminClient(): Promise<pg.Client> {
+  admin ??= (async () => {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    return client;
+  })();
   return admin;
 }
 
@@ -31,12 +34,19 @@ export function withSchema(url: string, schema: string): string {
   return u.toString();
 }
 
+function createSchema(key: string): Promise<string> {
+  const schema = `hub_test_${process.pid}_${Date.now().toString(36)}_${++made}`;
+  const created = adminClient().then(async (client) => {
+    await client.query(`CREATE SCHEMA ${schema}`);
+    return schema;
+  });
+  schemas.set(key, created);
+  return created;
+}
+
 /** A new empty schema on the test server; dropped after the file's tests. */
 export async function freshSchema(): Promise<string> {
-  const schema = `hub_test_${process.pid}_${Date.now().toString(36)}_${schemas.size}`;
-  await (await adminClient()).query(`CREATE SCHEMA ${schema}`);
-  schemas.set(`:fresh:${schema}`, schema);
-  return withSchema(TEST_DATABASE_URL!, schema);
+  return withSchema(TEST_DATABASE_URL!, await createSchema(`:fresh:${made}`));
 }
 
 /**
@@ -44,17 +54,17 @@ export async function freshSchema(): Promise<string> {
  * the schema that stands for HUB_DB_PATH (a new one for `:memory:` or a path seen first).
  */
 export async function testDatabaseEnv<E extends Record<string, string | undefined>>(env: E): Promise<E> {
-  if (!onPostgres || env.HUB_DATABASE_URL) return env;
+  if (!onPostgres || 'HUB_DATABASE_URL' in env) return env; // given (empty: SQLite, whatever the run)
   const path = env.HUB_DB_PATH;
-  if (path && path !== ':memory:' && schemas.has(path)) return { ...env, HUB_DATABASE_URL: withSchema(TEST_DATABASE_URL!, schemas.get(path)!) };
-  const url = await freshSchema();
-  if (path && path !== ':memory:') schemas.set(path, new URL(url).searchParams.get('options')!.split('=')[1]);
-  return { ...env, HUB_DATABASE_URL: url };
+  const key = path && path !== ":memory:" ? path : `:memory:${process.hrtime.bigint()}`;
+  const schema = await (schemas.get(key) ?? createSchema(key));
+  return { ...env, HUB_DATABASE_URL: withSchema(TEST_DATABASE_URL!, schema) };
 }
 
 afterAll(async () => {
   if (!admin) return;
-  for (const schema of new Set(schemas.values())) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  const client = await admin;
+  for (const schema of new Set(await Promise.all(schemas.values()))) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
   admin = undefined;
 });
