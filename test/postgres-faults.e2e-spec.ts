@@ -9,7 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
+import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { freshSchema, onPostgres } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
@@ -43,7 +43,7 @@ const pgctl = (action: string) => execFileSync('pg_ctlcluster', [...CLUSTER, act
     expect((await agentOf(b).claim()).command.id).toBe(first.commands[0].id);
     // The LISTEN connection came back too: a long poll on one replica wakes for a batch on the other.
     await agentOf(a).done(first.commands[0].id);
-    await agentOf(a).done((await agentOf(a).claim()).command.id); // the tail refresh
+    await agentOf(a).done((await agentOf(a).claim()).command.id, refreshResult([])); // the tail refresh
     const held = agentOf(a).claim({ wait_seconds: 20 });
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the listener re-opens within a second
     const started = Date.now();

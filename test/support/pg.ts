@@ -16,15 +16,17 @@ export const sqliteOnly = <T>(run: T, skip: T): T => (onPostgres ? skip : run);
 /** Every schema made by this file, by the HUB_DB_PATH it stands for (or a unique name for fresh ones). */
 const schemas = new Map<string, Promise<string>>();
 let made = 0;
-let admin: Promise<pg.Client> | undefined;
 
-function adminClient(): Promise<pg.Client> {
-  admin ??= (async () => {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    return client;
-  })();
-  return admin;
+/** One statement on the test server, on a connection of its own (a restart of the server in a test must not break the next one). */
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A connection string whose connections use `schema`. */
@@ -36,17 +38,14 @@ export function withSchema(url: string, schema: string): string {
 
 function createSchema(key: string): Promise<string> {
   const schema = `hub_test_${process.pid}_${Date.now().toString(36)}_${++made}`;
-  const created = adminClient().then(async (client) => {
-    await client.query(`CREATE SCHEMA ${schema}`);
-    return schema;
-  });
+  const created = admin(`CREATE SCHEMA ${schema}`).then(() => schema);
   schemas.set(key, created);
   return created;
 }
 
 /** A new empty schema on the test server; dropped after the file's tests. */
 export async function freshSchema(): Promise<string> {
-  return withSchema(TEST_DATABASE_URL!, await createSchema(`:fresh:${made}`));
+  return withSchema(TEST_DATABASE_URL!, await createSchema(`:fresh:${process.hrtime.bigint()}`));
 }
 
 /**
@@ -62,9 +61,8 @@ export async function testDatabaseEnv<E extends Record<string, string | undefine
 }
 
 afterAll(async () => {
-  if (!admin) return;
-  const client = await admin;
-  for (const schema of new Set(await Promise.all(schemas.values()))) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
-  admin = undefined;
+  if (schemas.size === 0) return;
+  const all = new Set(await Promise.all(schemas.values()));
+  await admin(`DROP SCHEMA IF EXISTS ${[...all].join(', ')} CASCADE`);
+  schemas.clear();
 });
