@@ -21,7 +21,7 @@ import { benchSchema, pgBossCycles } from './postgres.js';
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
   results.push({ name, value, unit, ok, target });
-  console.log(`${ok ? 'ok  ' : 'MISS'} ${name}: ${value.toFixed(unit === 'MB' || unit === 'ms' ? 1 : 0)} ${unit} (target ${target})`);
+  console.log(`${ok ? 'ok  ' : 'MISS'} ${name}: ${value.toFixed(unit === 'MB' || unit === 'ms' ? 1 : unit.startsWith('×') ? 2 : 0)} ${unit} (target ${target})`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024;

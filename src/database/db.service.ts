@@ -76,9 +76,9 @@ export class Db {
     let open = false;
     try {
       if (write) {
-        await q.query('BEGIN');
         open = true;
-        await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+        // One round trip: the simple query protocol runs both statements.
+        await q.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
       }
       for (const hook of this.unitHooks) await hook(q.manager);
       const result = await fn(q, { afterCommit: (cb) => callbacks.push(cb) });
