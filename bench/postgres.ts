@@ -27,29 +27,27 @@ export async function benchSchema(name: string): Promise<{ url: string; schema: 
   };
 }
 
-/** pg-boss fetch+complete cycles per second, one job at a time by one sequential worker: the median of three runs after a warm-up. */
-export async function pgBossCycles(cycles = 1000): Promise<number> {
+/** pg-boss on its own schema with 5 × `cycles` jobs queued; `run()` times `cycles` fetch+complete cycles by one sequential worker. */
+export async function pgBossWorker(cycles = 1000): Promise<{ run: () => Promise<number>; stop: () => Promise<void> }> {
   const { schema, drop } = await benchSchema('bench_pgboss');
   const boss = new PgBoss({ connectionString: BENCH_DATABASE_URL, schema, supervise: false, schedule: false });
   boss.on('error', () => undefined);
-  try {
-    await boss.start();
-    await boss.createQueue('bench');
-    const jobs = Array.from({ length: 5 * cycles }, (_, i) => ({ name: 'bench', data: { key: `A-${i + 1}`, duedate: '2026-12-01' } }));
-    for (let i = 0; i < jobs.length; i += 1000) await boss.insert(jobs.slice(i, i + 1000));
-    const run = async () => {
+  await boss.start();
+  await boss.createQueue('bench');
+  const jobs = Array.from({ length: 5 * cycles }, (_, i) => ({ name: 'bench', data: { key: `A-${i + 1}`, duedate: '2026-12-01' } }));
+  for (let i = 0; i < jobs.length; i += 1000) await boss.insert(jobs.slice(i, i + 1000));
+  return {
+    run: async () => {
       const t = performance.now();
       for (let i = 0; i < cycles; i++) {
         const [job] = await boss.fetch('bench');
         await boss.complete('bench', job.id);
       }
       return cycles / ((performance.now() - t) / 1000);
-    };
-    await run();
-    const rates = [await run(), await run(), await run()].sort((a, b) => a - b);
-    return rates[1];
-  } finally {
-    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
-    await drop();
-  }
+    },
+    stop: async () => {
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      await drop();
+    },
+  };
 }
