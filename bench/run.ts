@@ -21,6 +21,7 @@ import { startReference } from './reference.js';
 /** The bench submits as a client: its batches never wait for approval. */
 const BENCH = { name: 'bench', source: 'client' as const };
 import { mirrorBench } from './mirror.js';
+import { benchSchema, pgBossWorker } from './postgres.js';
 
 const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
@@ -281,7 +282,40 @@ async function ceilings(dir: string): Promise<void> {
   console.log(`context: so a NestJS hub whose cycle is nothing but its two durable commits gets at most ${bound.toFixed(0)} cycles/s over HTTP on a file here`);
 }
 
-const SECTIONS: Record<string, (dir: string) => Promise<void>> = { ceilings, cycle, contention, startup, batches: batchPost, scan, refresh: refreshBench, mirror: (dir) => mirrorBench(dir, report) };
+/**
+ * The hub on PostgreSQL against pg-boss 10 on the same server, one sequential worker each: the hub's
+ * cycle is two HTTP requests and two transactions under the write lock; pg-boss's is two queries.
+ */
+async function postgresCycles(): Promise<void> {
+  const { url, drop } = await benchSchema('bench_hub');
+  const boss = await pgBossWorker();
+  try {
+    const config = loadConfig({ HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' });
+    const app = await createApp(config, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    for (let i = 0; i < 5; i++) await app.get(BatchesService).create(fieldsBatch(1000), BENCH);
+    // Warm-up of both, then three rounds taken in turn (hub, pg-boss, …): a shared machine's load
+    // changes over minutes, and both sides should see the same.
+    (await httpRun(port, 500)).rate;
+    await boss.run();
+    const hub: number[] = [];
+    const other: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      hub.push((await httpRun(port, 1000)).rate);
+      other.push(await boss.run());
+    }
+    await app.close();
+    const [hubRate, bossRate] = [median(hub), median(other)];
+    console.log(`context: the hub on PostgreSQL: ${hubRate.toFixed(0)} cycles/s; pg-boss 10 fetch+complete on the same server, one sequential worker: ${bossRate.toFixed(0)} cycles/s`);
+    report('claim+report over HTTP on PostgreSQL, against pg-boss fetch+complete', hubRate / bossRate, '× pg-boss', hubRate / bossRate >= 1, '>= 1.0 ×');
+  } finally {
+    await boss.stop();
+    await drop();
+  }
+}
+
+const SECTIONS: Record<string, (dir: string) => Promise<void>> = { ceilings, cycle, contention, startup, batches: batchPost, scan, refresh: refreshBench, mirror: (dir) => mirrorBench(dir, report), pg: () => postgresCycles() };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in SECTIONS));
 if (unknown.length) {

@@ -28,10 +28,9 @@ export class CommandDeliveries1764460800000 implements MigrationInterface {
     await q.createIndex('command', new TableIndex({ name: 'idx_command_batch', columnNames: ['batch_id', 'seq'] }));
     await q.createIndex('command', new TableIndex({ name: 'idx_command_finished', columnNames: ['finished_at'] }));
     await q.createIndex('batch', new TableIndex({ name: 'idx_batch_created', columnNames: ['created_at', 'id'] }));
-    if (q.connection.driver.options.type === 'better-sqlite3') {
-      // Temp-key resolution (SPEC 6.3) looks up ensure_issue commands by params.temp_key: a probe, not a scan.
-      await q.query(`CREATE INDEX idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE type = 'ensure_issue'`);
-    }
+    // Temp-key resolution (SPEC 6.3) looks up ensure_issue commands by params.temp_key: a probe, not a scan.
+    // (On PostgreSQL json_extract is the hub's own immutable SQL function, database/postgres.ts.)
+    await q.query(`CREATE INDEX idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE type = 'ensure_issue'`);
     await q.createIndex('issue_link', new TableIndex({ name: 'idx_issue_link_target', columnNames: ['target_key'] }));
     await q.createIndex('sync_run', new TableIndex({ name: 'idx_sync_run_started', columnNames: ['started_at'] }));
     await q.createIndex('sync_run', new TableIndex({ name: 'idx_sync_run_command', columnNames: ['command_id'] }));
@@ -41,7 +40,7 @@ export class CommandDeliveries1764460800000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     for (const name of ['idx_command_queued', 'idx_command_claimed', 'idx_command_batch', 'idx_command_finished']) await q.dropIndex('command', name);
     await q.dropIndex('batch', 'idx_batch_created');
-    if (q.connection.driver.options.type === 'better-sqlite3') await q.query('DROP INDEX idx_command_temp_key');
+    await q.query('DROP INDEX idx_command_temp_key');
     await q.dropIndex('issue_link', 'idx_issue_link_target');
     await q.dropIndex('sync_run', 'idx_sync_run_started');
     await q.dropIndex('sync_run', 'idx_sync_run_command');

@@ -10,13 +10,13 @@ import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DataSource } from 'typeorm';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
 import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { dataSourceOptions } from './database/data-source.js';
+import { databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
+import { copyFromSqlite } from './database/from-sqlite.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import { ImportService } from './import/import.service.js';
@@ -35,19 +35,35 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
     ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
     : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
   const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
-  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseFile(config.dbPath) ?? ':memory: (throw-away)'}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
   return { url, close: () => app.close() };
 }
 
 async function migrateOnly(config: HubConfig): Promise<void> {
-  const ds = await new DataSource(dataSourceOptions(config)).initialize();
+  const ds = await openDataSource(dataSourceOptions(config));
   try {
     const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
-    const result = await migrate(ds, { file: databaseFile(config.dbPath), logger });
+    const file = config.databaseUrl ? null : databaseFile(config.dbPath);
+    const result = await migrate(ds, { file, logger });
     console.log(
       result.applied.length
-        ? `migrated ${databaseFile(config.dbPath) ?? ':memory:'} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
+        ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
         : `schema v${result.to}: nothing to migrate`,
+    );
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** `migrate --from-sqlite <file>`: a SQLite hub into the empty PostgreSQL database of HUB_DATABASE_URL. */
+async function migrateFromSqlite(config: HubConfig, file: string | undefined): Promise<void> {
+  if (!file || file.startsWith('--')) throw new ConfigError('укажите файл базы SQLite: jira-hub migrate --from-sqlite <файл>');
+  if (!config.databaseUrl) throw new ConfigError('задайте HUB_DATABASE_URL=postgres://… — базу PostgreSQL, в которую копировать');
+  const ds = await openDataSource(dataSourceOptions(config));
+  try {
+    const counts = await copyFromSqlite(file, ds);
+    console.log(
+      [`Скопировано из ${file} в ${databaseName(config)}; строк в таблицах (SQLite → PostgreSQL):`, ...counts.map((c) => `  ${c.table}: ${c.source} → ${c.target}`)].join('\n'),
     );
   } finally {
     await ds.destroy();
@@ -96,10 +112,10 @@ const HUB_VARIABLES: Variable[] = [
   ['HUB_CLIENT_TOKEN, HUB_AGENT_TOKEN', 'токены клиента и агента: оба или ни одного'],
   ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error'],
   ['HUB_CLAIM_MAX_WAIT_SECONDS', 'предел долгого опроса агента, 0..60 (по умолчанию 60)'],
-  ['HUB_DATABASE_URL', 'PostgreSQL: пока не поддерживается, хаб с ним не стартует'],
+  ['HUB_DATABASE_URL', 'postgres://… — PostgreSQL вместо SQLite (HUB_DB_PATH тогда не нужен)'],
   ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
 ];
-const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];
+const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];
 const AGENT_VARIABLES: Variable[] = [
   ['HUB_URL', 'адрес хаба, например http://127.0.0.1:3000 (обязательно)'],
   ['HUB_AGENT_TOKEN', 'токен агента, если хаб с токенами'],
@@ -206,9 +222,11 @@ function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command 
     .description('привести базу к текущей схеме (с копией до миграции) и выйти')
     .usage('[параметры]')
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--from-sqlite <файл>', 'скопировать хаб из файла SQLite (любой версии схемы) в пустую базу PostgreSQL из HUB_DATABASE_URL и сверить число строк')
     .addHelpText('after', variablesHelp(DB_VARIABLES))
-    .action(async (o: { db?: string }) => {
-      await migrateOnly(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })));
+    .action(async (o: { db?: string; fromSqlite?: string }) => {
+      const config = loadConfig(withOptions(env, { HUB_DB_PATH: o.db }));
+      await (o.fromSqlite !== undefined ? migrateFromSqlite(config, o.fromSqlite) : migrateOnly(config));
       exit(0);
     });
 

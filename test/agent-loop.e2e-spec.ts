@@ -1,5 +1,5 @@
 /**
- * Issue 5 acceptance, end to end over real HTTP: a real hub (`serve`, temp-file SQLite), the Jira simulator
+ * Issue 5 acceptance, end to end over real HTTP: a real hub (`serve`, temp-file SQLite or a PostgreSQL schema), the Jira simulator
  * in-process on port 0, and the reference agent (`runAgent` + HubClient + JiraClient + FileJournal).
  */
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
@@ -14,6 +14,7 @@ import { JiraClient, type JiraFlavor } from '../src/jira-agent/jira-client.js';
 import { FileJournal } from '../src/jira-agent/journal.js';
 import type { ReportBody } from '../src/jira-agent/types.js';
 import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
 const PROJECT = 'AURORA';
@@ -42,7 +43,7 @@ async function startWorld(): Promise<World> {
   console.log = () => undefined; // serve() announces where it listens
   let hub: { url: string; close: () => Promise<void> };
   try {
-    hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' });
+    hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
   } finally {
     console.log = log;
   }
@@ -436,7 +437,7 @@ describe('hub shutdown after an agent hung up', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jira-hub-close-'));
     const log = console.log;
     console.log = () => undefined;
-    const hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }).finally(() => {
+    const hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' })).finally(() => {
       console.log = log;
     });
     try {

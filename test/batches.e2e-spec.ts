@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
+import { Db } from '../src/database/db.service.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, comment, fields, issue, startHub, tempDir, type TestHub } from './support/app.js';
@@ -150,12 +150,13 @@ describe('batches', () => {
     const dir = tempDir();
     try {
       const file = join(dir, 'hub.sqlite');
-      await (await startHub({ HUB_DB_PATH: file })).close();
-      const db = new Database(file);
-      db.prepare(`INSERT INTO setting (key, value) VALUES ('fields', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
-        JSON.stringify(['parent', 'source', 'target']),
-      );
-      db.close();
+      const saved = await startHub({ HUB_DB_PATH: file });
+      await saved.app
+        .get(Db)
+        .transaction((m) =>
+          m.query(`INSERT INTO setting (key, value) VALUES ('fields', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [JSON.stringify(['parent', 'source', 'target'])]),
+        );
+      await saved.close();
       const old = await startHub({ HUB_DB_PATH: file });
       try {
         expect((await old.http.get('/settings').expect(200)).body.fields).toEqual(['parent', 'source', 'target']);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { formatReport, main } from '../src/cli.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { testDatabaseEnv } from './support/pg.js';
 
 describe('import of a planning package (SPEC 8)', () => {
   let hub: TestHub;
@@ -229,8 +230,8 @@ describe('import of a planning package (SPEC 8)', () => {
     const log = console.log;
     console.log = (s: string) => out.push(s);
     try {
-      expect(await main(['import', folder, '--json'], { HUB_DB_PATH: hub.config.dbPath })).toBe(0);
-      expect(await main(['import', folder], { HUB_DB_PATH: hub.config.dbPath })).toBe(0);
+      expect(await main(['import', folder, '--json'], await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }))).toBe(0);
+      expect(await main(['import', folder], await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }))).toBe(0);
     } finally {
       console.log = log;
     }
@@ -243,7 +244,7 @@ describe('import of a planning package (SPEC 8)', () => {
     const error = console.error;
     console.error = (s: string) => errors.push(s);
     try {
-      expect(await main(['import', join(hub.dir, 'nope')], { HUB_DB_PATH: hub.config.dbPath })).toBe(2);
+      expect(await main(['import', join(hub.dir, 'nope')], await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }))).toBe(2);
     } finally {
       console.error = error;
     }
@@ -260,7 +261,7 @@ describe('import of a planning package (SPEC 8)', () => {
       console.log = (s: string) => out.push(s);
       console.error = (s: string) => errors.push(s);
       try {
-        return await main(args, { HUB_DB_PATH: hub.config.dbPath });
+        return await main(args, await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }));
       } finally {
         console.log = log;
         console.error = error;

@@ -69,8 +69,8 @@ export class AgentController {
   @AgentRoute()
   @ApiBearerAuth('agent')
   @ApiOkResponse({ type: AgentSettingsView })
-  agentSettings(): AgentSettingsView {
-    const { version, pacing, link_types, fields } = this.settings.get();
+  async agentSettings(): Promise<AgentSettingsView> {
+    const { version, pacing, link_types, fields } = await this.settings.fresh();
     return { version, pacing, link_types, fields };
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EventBus } from '../events/event-bus.js';
 import type { HubEvent } from '../events/hub-events.js';
+import { Notifier } from '../database/notifier.js';
 
 /** Why a wait ended: new work may be there, the time passed, or the claim must answer now (closed connection, shutdown). */
 export type WaitOutcome = 'woken' | 'timeout' | 'closed';
@@ -11,10 +12,16 @@ function wakes(e: HubEvent): boolean {
   return (e.kind === 'batch' && (e.change === 'created' || e.change === 'approved')) || e.kind === 'settings';
 }
 
+/** The Notifier channel of "new work may be there". */
+const WAKE = 'work';
+
 /**
  * Long-poll waiters (SPEC 6.2): a claim with nothing to hand out sleeps here until new work may be
  * there (a batch was queued, or the settings changed: an auto-refresh may be due), its time passes,
  * its connection closes, or the hub shuts down. Its time is the hub's `Clock`'s.
+ *
+ * Wake-ups go through the Notifier, so a batch queued (or settings changed) on another replica of
+ * the same PostgreSQL database wakes the claims held here too.
  *
  * A claim takes a `ticket` before it looks at the queue and waits with it: a wake-up that came in
  * between (after its transaction, before its wait began) ends the wait at once instead of being lost.
@@ -27,10 +34,12 @@ export class Waiters {
 
   constructor(
     events: EventBus,
+    notifier: Notifier,
     private readonly clock: Clock,
   ) {
+    notifier.listen(WAKE, () => this.wakeAll());
     events.subscribe((e) => {
-      if (wakes(e)) this.wakeAll();
+      if (wakes(e)) notifier.notify(WAKE);
     });
   }
 

@@ -168,10 +168,14 @@ describe('loadConfig (SPEC 14)', () => {
     expect(message).toContain('HUB_ASSISTANT_TOKEN');
   });
 
-  it.each([['postgres://hub@localhost/hub'], ['postgresql://x']])('HUB_DATABASE_URL=%s → error saying only SQLite is supported', (url) => {
+  it.each([['postgres://hub@localhost/hub'], ['postgresql://x'], ['POSTGRES://hub:pw@db:5432/hub']])('HUB_DATABASE_URL=%s selects PostgreSQL', (url) => {
+    expect(loadConfig({ HUB_DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it.each([['mysql://hub@localhost/hub'], ['hub.sqlite'], ['sqlite:///data/hub.sqlite']])('HUB_DATABASE_URL=%s → error naming the expected form', (url) => {
     const message = configError({ HUB_DATABASE_URL: url });
     expect(message).toContain('HUB_DATABASE_URL');
-    expect(message).toContain('SQLite');
+    expect(message).toContain('postgres://');
   });
 });
 

@@ -98,10 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     mcpReadOnly: isOn(env.HUB_MCP_READ_ONLY),
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
   };
-  if (config.databaseUrl) {
-    throw new ConfigError(
-      'HUB_DATABASE_URL is set, but this hub version supports only its embedded SQLite store; unset it and use HUB_DB_PATH',
-    );
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
+    throw new ConfigError('HUB_DATABASE_URL must be a PostgreSQL connection string (postgres://user:password@host:5432/database); unset it to use the embedded SQLite store at HUB_DB_PATH');
   }
   checkTokens(config);
   return config;

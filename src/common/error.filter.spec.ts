@@ -14,6 +14,7 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   UnauthorizedError,
+  UnavailableError,
   ValidationFailedError,
 } from './errors.js';
 
@@ -51,6 +52,7 @@ describe('ErrorFilter', () => {
     [new IdempotencyMismatchError('k-1', 7), 422, 'idempotency_mismatch'],
     [new PayloadTooLargeError(), 413, 'payload_too_large'],
     [new BadJsonError(), 400, 'bad_json'],
+    [new UnavailableError(), 503, 'unavailable'],
     [new NotFoundException(), 404, 'not_found'],
     [new PayloadTooLargeException(), 413, 'payload_too_large'],
     [new BadRequestException('Unexpected field'), 422, 'validation_failed'],

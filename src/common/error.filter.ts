@@ -37,6 +37,8 @@ export function statusOf(code: ErrorCode): number {
       return 408;
     case 'headers_too_large':
       return 431;
+    case 'unavailable':
+      return 503;
   }
 }
 

@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'bad_json'
   | 'bad_request'
   | 'headers_too_large'
-  | 'request_timeout';
+  | 'request_timeout'
+  | 'unavailable';
 
 export interface FieldError {
   field: string;
@@ -128,4 +129,12 @@ export class HeadersTooLargeError extends DomainError {
 
 export class RequestTimeoutError extends DomainError {
   readonly code = 'request_timeout' as const;
+}
+
+/** The database server cannot be reached right now (PostgreSQL restarting, say); the request may be repeated. */
+export class UnavailableError extends DomainError {
+  readonly code = 'unavailable' as const;
+  constructor(detail = 'база данных хаба сейчас недоступна; повторите запрос через несколько секунд') {
+    super(detail);
+  }
 }

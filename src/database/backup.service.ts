@@ -24,7 +24,8 @@ export function reasonOf(err: unknown): string {
 }
 
 /**
- * Copies of a file database before a batch first writes to Jira (SPEC 3.2). Runs after the claim's
+ * Copies of a file database before a batch first writes to Jira (SPEC 3.2). On PostgreSQL no file is
+ * copied: the time of the first write is logged instead (README, "Backups on PostgreSQL"). Runs after the claim's
  * transaction has committed, in a worker thread (a large database must not stall other requests);
  * a failure is logged with its reason and kept as a warning for GET /agent, never thrown, and
  * leaves no file under a copy's name (sqlite-copy.ts writes a partial name and renames).
@@ -33,6 +34,7 @@ export function reasonOf(err: unknown): string {
 export class BackupService {
   private readonly logger = new Logger('Backups');
   private readonly file: string | null;
+  private readonly onPostgres: boolean;
   private failure: { at: string; batchId: number; message: string } | null = null;
   private readonly inFlight = new Set<Promise<string | null>>();
 
@@ -41,7 +43,8 @@ export class BackupService {
     private readonly clock: Clock,
     private readonly meter: Meter,
   ) {
-    this.file = databaseFile(config.dbPath);
+    this.onPostgres = Boolean(config.databaseUrl);
+    this.file = this.onPostgres ? null : databaseFile(config.dbPath);
   }
 
   /**
@@ -82,6 +85,12 @@ export class BackupService {
   }
 
   private async copy(batchId: number, keep: number): Promise<string | null> {
+    if (this.onPostgres) {
+      // The server's own backups and point-in-time recovery take the place of the copy: the log line
+      // names the moment to restore to, just before this batch's first write.
+      this.logger.log(`batch ${batchId}: first write handed out at ${this.clock.iso()}; to undo the batch, restore the database to a point just before this time`);
+      return null;
+    }
     if (!this.file) return null;
     const folder = backupsFolder(this.file);
     const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);

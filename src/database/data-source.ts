@@ -1,10 +1,13 @@
 import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
-import type { HubConfig } from '../common/config.js';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ConfigError, type HubConfig } from '../common/config.js';
 import { AGENT_ENTITIES } from '../agent/entities.js';
 import { MIRROR_ENTITIES } from '../mirror/entities.js';
 import { QUEUE_ENTITIES } from '../queue/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
 import { MIGRATIONS } from './migrations.js';
+import { describeConnectFailure, postgresOptions, redactUrl } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 import { assertWritableDatabase } from './writable.js';
 
@@ -17,12 +20,18 @@ export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTI
 /** Milliseconds a statement waits for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
+/** PostgreSQL when HUB_DATABASE_URL is set, else the embedded SQLite store. */
+export function dataSourceOptions(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): BetterSqlite3DataSourceOptions | PostgresDataSourceOptions {
+  if (config.databaseUrl) return { ...postgresOptions(config.databaseUrl), entities: ENTITIES, migrations: [...MIGRATIONS] };
+  return sqliteOptions(config);
+}
+
 /**
  * The embedded SQLite store (better-sqlite3: TypeORM 1.x has no node-sqlite3 driver). WAL with
  * `synchronous=FULL`: a committed transaction is on disk before the hub answers 2xx (SPEC 3).
  * Never `synchronize`: the schema is the migrations' (database/migrate.ts).
  */
-export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
+export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
   const file = databaseFile(config.dbPath);
   assertWritableDatabase(config.dbPath); // creates the folder; a read-only one is refused in one line
   return {
@@ -42,4 +51,23 @@ export function dataSourceOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqli
       db.function('hub_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s) as string | null);
     },
   };
+}
+
+/**
+ * Opens the data source. A PostgreSQL server that cannot be reached or refuses the hub stops the start
+ * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack.
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  try {
+    return await new DataSource(options).initialize();
+  } catch (err) {
+    if (options.type === 'postgres') throw new ConfigError(describeConnectFailure(String(options.url), err));
+    throw err;
+  }
+}
+
+/** The database for a person: the file, `:memory: (throw-away)`, or the PostgreSQL URL without its password. */
+export function databaseName(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): string {
+  if (config.databaseUrl) return redactUrl(config.databaseUrl);
+  return databaseFile(config.dbPath) ?? ':memory: (throw-away)';
 }

@@ -1,11 +1,11 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { BackupService } from './backup.service.js';
-import { dataSourceOptions } from './data-source.js';
+import { dataSourceOptions, openDataSource } from './data-source.js';
 import { Db } from './db.service.js';
 import { migrate } from './migrate.js';
+import { Notifier } from './notifier.js';
 import { databaseFile } from './sqlite-copy.js';
 
 /**
@@ -20,9 +20,9 @@ import { databaseFile } from './sqlite-copy.js';
       // One attempt: a database that cannot be opened or migrated will not get better by retrying.
       useFactory: (config: HubConfig) => ({ ...dataSourceOptions(config), retryAttempts: 1 }),
       dataSourceFactory: async (options) => {
-        const ds = await new DataSource(options!).initialize();
+        const ds = await openDataSource(options!);
         const logger = new Logger('Migrations');
-        const file = databaseFile(String(options!.database));
+        const file = options!.type === 'postgres' ? null : databaseFile(String(options!.database));
         const result = await migrate(ds, { file, logger }).catch(async (err) => {
           await ds.destroy();
           throw err;
@@ -32,7 +32,7 @@ import { databaseFile } from './sqlite-copy.js';
       },
     }),
   ],
-  providers: [Db, BackupService],
-  exports: [Db, BackupService],
+  providers: [Db, BackupService, Notifier],
+  exports: [Db, BackupService, Notifier],
 })
 export class DatabaseModule {}

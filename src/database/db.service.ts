@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { UnavailableError } from '../common/errors.js';
+import { acceptQuestionMarks, engineOf, type Engine } from './engine.js';
+import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
 
 /**
  * Which queue a unit of work waits in. `bulk` is for large writes people make (creating a batch, an
@@ -17,14 +20,31 @@ export type Lane = 'normal' | 'bulk';
  * without a transaction. They run one at a time, in arrival order within their lane (below); two
  * claims at the same moment are two units one after the other (SPEC 6.2). Inside a unit use the
  * given manager only, and no `save()` (it would open a nested transaction): insert/update/query.
+ *
+ * On PostgreSQL each unit borrows a pooled connection whose runner takes the stores' `?` placeholders;
+ * a transaction is `BEGIN` + `pg_advisory_xact_lock` on one fixed key — the same single writer as
+ * SQLite's write lock, across every replica on the database. A unit that fails because the server
+ * cannot be reached throws UnavailableError (503).
  */
 @Injectable()
 export class Db {
+  readonly engine: Engine;
+  private readonly unitHooks: ((m: EntityManager) => Promise<void>)[] = [];
   private readonly waiting: Record<Lane, (() => void)[]> = { normal: [], bulk: [] };
   /** A unit runs, or the hand-off to the next one is pending: new units wait their turn. */
   private busy = false;
 
-  constructor(readonly dataSource: DataSource) {}
+  constructor(readonly dataSource: DataSource) {
+    this.engine = engineOf(dataSource);
+  }
+
+  /**
+   * PostgreSQL: `hook` runs first in every unit of work (inside the transaction, after its lock), for
+   * state this process keeps in memory that another replica may have changed.
+   */
+  onUnitStart(hook: (m: EntityManager) => Promise<void>): void {
+    this.unitHooks.push(hook);
+  }
 
   private enqueue<T>(work: () => Promise<T>, lane: Lane = 'normal'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -53,6 +73,7 @@ export class Db {
    * database does, as every later unit sees it.
    */
   transaction<T>(fn: (m: EntityManager, tx: { afterCommit(cb: () => void): void }) => Promise<T>, lane: Lane = 'normal'): Promise<T> {
+    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(true, (q, tx) => fn(q.manager, tx)), lane);
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
@@ -70,6 +91,32 @@ export class Db {
   }
 
   read<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(false, (q) => fn(q.manager)));
     return this.enqueue(() => fn(this.dataSource.manager));
   }
+
+  private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
+    const q = acceptQuestionMarks(this.dataSource.createQueryRunner());
+    const callbacks: (() => void)[] = [];
+    let open = false;
+    try {
+      if (write) {
+        open = true;
+        // One round trip: the simple query protocol runs both statements.
+        await q.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+      }
+      for (const hook of this.unitHooks) await hook(q.manager);
+      const result = await fn(q, { afterCommit: (cb) => callbacks.push(cb) });
+      if (write) await q.query('COMMIT');
+      open = false;
+      for (const cb of callbacks) cb();
+      return result;
+    } catch (err) {
+      if (open) await q.query('ROLLBACK').catch(() => undefined);
+      throw isUnavailable(err) ? new UnavailableError() : err;
+    } finally {
+      await q.release().catch(() => undefined);
+    }
+  }
 }
+

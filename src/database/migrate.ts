@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { DataSource, QueryRunner, Table } from 'typeorm';
+import { acceptQuestionMarks, engineOf } from './engine.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { createCompatFunctions, WRITE_LOCK_KEY } from './postgres.js';
 import { backupsFolder, copyDatabaseFile, stamp } from './sqlite-copy.js';
 
 export const MIGRATIONS_TABLE = 'migrations';
@@ -50,49 +52,75 @@ async function record(q: QueryRunner, name: string): Promise<void> {
 
 /**
  * Brings the database to SCHEMA_VERSION (SPEC 3.1). Everything happens under one write lock
- * (`BEGIN IMMEDIATE`), and the version is read inside it, so two processes starting on one file never
- * both migrate: the second waits for the first and then finds nothing to do. A database made by an
- * earlier hub (a schema_version, no migrations table) is adopted: the migrations up to its version are
- * recorded as applied. An existing file is copied to backups/ before its first change.
+ * (`BEGIN IMMEDIATE` on SQLite, a transaction-scoped advisory lock on PostgreSQL), and the version is
+ * read inside it, so two processes starting on one database never both migrate: the second waits for
+ * the first and then finds nothing to do. A SQLite database made by an earlier hub (a schema_version,
+ * no migrations table) is adopted: the migrations up to its version are recorded as applied. An
+ * existing file is copied to backups/ before its first change. PostgreSQL's DDL is transactional:
+ * a failed migration leaves the schema as it was.
  */
 export async function migrate(ds: DataSource, options: MigrateOptions): Promise<MigrateResult> {
-  const now = options.now ?? (() => new Date());
+  if (engineOf(ds) === 'postgres') return migratePostgres(ds, options);
   const q = ds.createQueryRunner();
   // A future migration that rebuilds a table (SQLite's way of altering) must not trip foreign keys; the pragma is a no-op inside a transaction.
   await q.query('PRAGMA foreign_keys = OFF');
   await q.query('BEGIN IMMEDIATE');
   try {
-    const from = await readSchemaVersion(q);
-    if (from > SCHEMA_VERSION) {
-      throw new Error(`the database has schema version ${from}, newer than this hub's ${SCHEMA_VERSION}: upgrade the hub`);
-    }
-    const created = await ensureMigrationsTable(q);
-    const adopted: string[] = [];
-    if (created) {
-      for (const m of MIGRATIONS.filter((m) => m.schemaVersion <= from)) {
-        await record(q, m.name);
-        adopted.push(m.name);
-      }
-    }
-    const done = new Set((await q.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)).map((r: { name: string }) => r.name));
-    const pending = MIGRATIONS.filter((m) => !done.has(m.name));
-    let backup: string | null = null;
-    if (pending.length > 0 && options.file && from > 0) {
-      backup = join(backupsFolder(options.file), `${stamp(now())}-schema-v${from}.sqlite`);
-      copyDatabaseFile(options.file, backup);
-      options.logger?.log(`copied schema v${from} database to ${backup} before migrating`);
-    }
-    for (const m of pending) {
-      await new m().up(q);
-      await record(q, m.name);
-      options.logger?.log(`applied migration ${m.name}`);
-    }
+    const result = await migrateLocked(q, options, true);
     await q.query('COMMIT');
-    return { from, to: await readSchemaVersion(q), applied: pending.map((m) => m.name), adopted, backup };
+    return { ...result, to: await readSchemaVersion(q) };
   } catch (err) {
     await q.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
     await q.query('PRAGMA foreign_keys = ON');
   }
+}
+
+async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise<MigrateResult> {
+  const q = acceptQuestionMarks(ds.createQueryRunner());
+  try {
+    await q.query('BEGIN');
+    await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+    await createCompatFunctions(q);
+    const result = await migrateLocked(q, { ...options, file: null }, false);
+    await q.query('COMMIT');
+    return { ...result, to: await readSchemaVersion(q) };
+  } catch (err) {
+    await q.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await q.release();
+  }
+}
+
+/** The migration itself, inside the caller's transaction and lock; `to` is filled in after the commit. */
+async function migrateLocked(q: QueryRunner, options: MigrateOptions, adopt: boolean): Promise<MigrateResult> {
+  const now = options.now ?? (() => new Date());
+  const from = await readSchemaVersion(q);
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`the database has schema version ${from}, newer than this hub's ${SCHEMA_VERSION}: upgrade the hub`);
+  }
+  const created = await ensureMigrationsTable(q);
+  const adopted: string[] = [];
+  if (created && adopt) {
+    for (const m of MIGRATIONS.filter((m) => m.schemaVersion <= from)) {
+      await record(q, m.name);
+      adopted.push(m.name);
+    }
+  }
+  const done = new Set((await q.query(`SELECT name FROM ${MIGRATIONS_TABLE}`)).map((r: { name: string }) => r.name));
+  const pending = MIGRATIONS.filter((m) => !done.has(m.name));
+  let backup: string | null = null;
+  if (pending.length > 0 && options.file && from > 0) {
+    backup = join(backupsFolder(options.file), `${stamp(now())}-schema-v${from}.sqlite`);
+    copyDatabaseFile(options.file, backup);
+    options.logger?.log(`copied schema v${from} database to ${backup} before migrating`);
+  }
+  for (const m of pending) {
+    await new m().up(q);
+    await record(q, m.name);
+    options.logger?.log(`applied migration ${m.name}`);
+  }
+  return { from, to: from, applied: pending.map((m) => m.name), adopted, backup };
 }

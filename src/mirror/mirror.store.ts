@@ -4,6 +4,7 @@
  * thousand issues.
  */
 import type { EntityManager } from 'typeorm';
+import { insertReturningId } from '../database/engine.js';
 import { isTempKey } from '../common/keys.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import { parseJson } from '../database/json.js';
@@ -191,13 +192,12 @@ export async function writeNote(m: EntityManager, key: string, patch: NotePatch,
 /** Opens the sync run of a refresh (SPEC 6.2 step 3): `keys` or `jql`, and its query. */
 export async function openSyncRun(m: EntityManager, commandId: number, params: { keys?: unknown; jql?: unknown }, startedAt: string): Promise<number> {
   const keys = Array.isArray(params.keys) ? (params.keys as string[]) : null;
-  const id = await m.query('INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [
+  return insertReturningId(m, 'INSERT INTO sync_run (started_at, kind, query, command_id) VALUES (?, ?, ?, ?)', [
     startedAt,
     keys ? 'keys' : 'jql',
     keys ? keys.join(',') : String(params.jql ?? ''),
     commandId,
   ]);
-  return Number(id);
 }
 
 /** Closes the open sync run of a refresh that will not report a result. */

@@ -1,6 +1,7 @@
 /** Batches: creation, approval, views and cancellation; each write runs inside the caller's transaction. */
 import type { EntityManager } from 'typeorm';
 import type { BatchSource } from '../common/auth.guard.js';
+import { insertReturningId } from '../database/engine.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from './commands/catalogue.js';
@@ -47,11 +48,11 @@ export async function insertBatch(m: EntityManager, batch: NewBatch, now: string
   const [last]: { created_at: string | null }[] = await m.query('SELECT max(created_at) AS created_at FROM batch');
   const createdAt = last?.created_at && last.created_at > now ? last.created_at : now;
   const place = batch.awaitingApproval ? null : await nextPlace(m, createdAt);
-  const inserted = await m.query(
+  const batchId = await insertReturningId(
+    m,
     'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos) VALUES (?, ?, ?, ?, ?, ?, ?)',
     [batch.title, batch.author, createdAt, batch.source, batch.awaitingApproval ? createdAt : null, place?.at ?? null, place?.pos ?? null],
   );
-  const batchId = Number(inserted);
   let seq = 0;
   for (const c of batch.commands) {
     seq += 1;
@@ -176,7 +177,7 @@ export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: P
   let before = q.beforeId ?? Number.MAX_SAFE_INTEGER;
   const page = Math.max(q.limit, 50);
   while (out.length < q.limit) {
-    const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < ? ORDER BY id DESC LIMIT ?', [before, page]);
+    const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?', [before, page]);
     if (batches.length === 0) break;
     const remaining = (await remainingUpTo(m, Math.max(...batches.map(placeBound)), pacing)).of;
     for (const b of batches) {

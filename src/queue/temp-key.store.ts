@@ -31,7 +31,7 @@ export async function resolvedKey(m: EntityManager, tempKey: string, beforeBatch
   const rows: DefinerRow[] = await m.query(
     `SELECT status, result FROM command
       WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? AND ${RESOLVING_SQL}
-        AND json_extract(result, '$.key') IS NOT NULL AND batch_id < ?
+        AND json_extract(result, '$.key') IS NOT NULL AND batch_id < CAST(? AS BIGINT)
       ORDER BY id DESC LIMIT 1`,
     [tempKey, beforeBatchId ?? Number.MAX_SAFE_INTEGER],
   );

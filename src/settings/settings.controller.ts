@@ -18,8 +18,8 @@ export class SettingsController {
   @ApiBearerAuth('assistant')
   @ApiOperation({ summary: 'All settings with their version (SPEC 9)' })
   @ApiOkResponse({ type: SettingsView })
-  get(): Settings {
-    return this.settings.get();
+  get(): Promise<Settings> {
+    return this.settings.fresh();
   }
 
   @Patch()

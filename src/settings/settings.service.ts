@@ -7,9 +7,9 @@ import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKe
 import type { PatchSettingsDto } from './settings.dto.js';
 
 /**
- * Settings live in the `setting` table, one row per top-level key (absent = default). This process
- * is the only writer, so the current value is kept in memory after start-up and after every change:
- * the hot path (claim) reads pacing without a query.
+ * Settings live in the `setting` table, one row per top-level key (absent = default). On SQLite this
+ * process is the only writer, so the current value is kept in memory after start-up and after every
+ * change: the hot path (claim) reads pacing without a query. On PostgreSQL see the constructor.
  */
 /** Settings are JSON: equal when their JSON is, whatever the order of object keys. */
 function sameJson(a: unknown, b: unknown): boolean {
@@ -25,7 +25,22 @@ export class SettingsService implements OnModuleInit {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
-  ) {}
+  ) {
+    // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
+    // stored version (one indexed read) and reloads when another replica changed the settings.
+    if (db.engine === 'postgres') db.onUnitStart((m) => this.refresh(m));
+  }
+
+  /** The settings as stored now: on SQLite the kept copy; on PostgreSQL after a check of the stored version. */
+  async fresh(): Promise<Settings> {
+    if (this.db.engine === 'postgres') await this.db.read(async () => undefined);
+    return this.current;
+  }
+
+  private async refresh(m: EntityManager): Promise<void> {
+    const [row]: { value: string }[] = await m.query(`SELECT value FROM setting WHERE key = 'version'`);
+    if (parseJson<number>(row?.value, DEFAULT_SETTINGS.version) !== this.current.version) this.current = await this.load(m);
+  }
 
   async onModuleInit(): Promise<void> {
     this.current = await this.db.read((m) => this.load(m));

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig, type HubConfig } from '../../src/common/config.js';
+import { testDatabaseEnv } from './pg.js';
 
 /** A clock that tests move by hand: its timers (the long poll's deadline) fire as it passes them. */
 export class TestClock extends Clock {
@@ -49,15 +50,16 @@ export function tempDir(): string {
 
 /**
  * A real hub (real migrations, real better-sqlite3) on a temp-file database unless `dbPath` says
- * otherwise; supertest drives it over HTTP.
+ * otherwise; supertest drives it over HTTP. With HUB_TEST_DATABASE_URL set, on a PostgreSQL schema
+ * that stands for that file (support/pg.ts).
  */
 export async function startHub(env: Record<string, string> = {}, clock = new TestClock()): Promise<TestHub> {
   const dir = tempDir();
   let config: HubConfig;
   let app: NestExpressApplication;
   try {
-    config = loadConfig({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env });
-    app = await createApp(config, { clock, logger: false });
+    config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env }));
+    app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1' });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind
     throw err;

@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { ConfigError } from '../common/config.js';
+import { sqliteOptions } from './data-source.js';
+import { acceptQuestionMarks } from './engine.js';
+import { migrate, MIGRATIONS_TABLE } from './migrate.js';
+import { WRITE_LOCK_KEY } from './postgres.js';
+import { copyDatabaseFile } from './sqlite-copy.js';
+
+/** Tables in an order that satisfies their foreign keys; tables added later follow, by name. */
+const FIRST = ['setting', 'issue', 'issue_link', 'issue_note', 'batch', 'command', 'sync_run', 'agent_status'];
+/** Rows a freshly migrated, empty hub database holds. */
+const SEEDED = new Set(['setting', 'agent_status']);
+const ROWS_PER_INSERT = 500;
+
+export interface TableCount {
+  table: string;
+  source: number;
+  target: number;
+}
+
+/**
+ * `jira-hub migrate --from-sqlite <file>`: copies a SQLite hub into an empty PostgreSQL database
+ * (issue 13). The file itself is never changed: a copy is migrated to this hub's schema version first
+ * (any version, v1 included), then every table's rows go over in one transaction under the write
+ * lock — ids as they are, each id sequence set past its largest id — and the row counts of every table
+ * are compared. A target holding any hub data is refused.
+ */
+export async function copyFromSqlite(file: string, target: DataSource): Promise<TableCount[]> {
+  if (!existsSync(file)) throw new ConfigError(`${file}: нет такого файла базы SQLite`);
+  const dir = mkdtempSync(join(tmpdir(), 'jira-hub-from-sqlite-'));
+  try {
+    const copy = join(dir, 'hub.sqlite');
+    copyDatabaseFile(file, copy);
+    const ds = await new DataSource(sqliteOptions({ dbPath: copy })).initialize();
+    try {
+      await migrate(ds, { file: null });
+    } finally {
+      await ds.destroy();
+    }
+    await migrate(target, { file: null });
+    const source = new Database(copy, { readonly: true, fileMustExist: true });
+    try {
+      return await copyTables(source, target);
+    } finally {
+      source.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function tablesOf(source: Database.Database): string[] {
+  const names = (source.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[])
+    .map((r) => r.name)
+    .filter((n) => n !== MIGRATIONS_TABLE);
+  return [...FIRST.filter((t) => names.includes(t)), ...names.filter((t) => !FIRST.includes(t)).sort()];
+}
+
+async function count(q: QueryRunner, table: string): Promise<number> {
+  const [row]: { n: number }[] = await q.query(`SELECT count(*) AS n FROM "${table}"`);
+  return Number(row.n);
+}
+
+async function refuseNonEmpty(q: QueryRunner, tables: string[]): Promise<void> {
+  for (const table of tables) {
+    if (!(await q.hasTable(table))) continue;
+    const n = SEEDED.has(table)
+      ? Number((await q.query(table === 'setting' ? `SELECT count(*) AS n FROM setting WHERE key <> 'schema_version'` : `SELECT count(*) AS n FROM agent_status WHERE last_seen_at IS NOT NULL`))[0].n)
+      : await count(q, table);
+    if (n > 0) throw new ConfigError(`целевая база PostgreSQL не пуста (в таблице ${table} есть строки); укажите пустую базу`);
+  }
+}
+
+async function copyTables(source: Database.Database, target: DataSource): Promise<TableCount[]> {
+  const tables = tablesOf(source);
+  const q = acceptQuestionMarks(target.createQueryRunner());
+  try {
+    await q.query('BEGIN');
+    await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+    await refuseNonEmpty(q, tables);
+    for (const table of tables) {
+      if (!(await q.hasTable(table))) throw new Error(`table ${table} of the SQLite database has no counterpart in PostgreSQL`);
+      if (SEEDED.has(table)) await q.query(`DELETE FROM "${table}"`);
+      const rows = source.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[];
+      if (rows.length === 0) continue;
+      const columns = Object.keys(rows[0]);
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        const part = rows.slice(i, i + ROWS_PER_INSERT);
+        const marks = part.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+        await q.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${marks}`, part.flatMap((r) => columns.map((c) => r[c])));
+      }
+      if (columns.includes('id')) {
+        const [seq]: { s: string | null }[] = await q.query(`SELECT pg_get_serial_sequence(?, 'id') AS s`, [table]);
+        if (seq?.s) await q.query(`SELECT setval(?, (SELECT coalesce(max(id), 0) + 1 FROM "${table}"), false)`, [seq.s]);
+      }
+    }
+    const counts: TableCount[] = [];
+    for (const table of tables) {
+      const sourceRows = (source.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+      counts.push({ table, source: sourceRows, target: await count(q, table) });
+    }
+    const wrong = counts.filter((c) => c.source !== c.target);
+    if (wrong.length) throw new Error(`row counts differ after the copy: ${wrong.map((c) => `${c.table} ${c.source} → ${c.target}`).join(', ')}`);
+    await q.query('COMMIT');
+    return counts;
+  } catch (err) {
+    await q.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await q.release();
+  }
+}

@@ -1,0 +1,104 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { Db } from './db.service.js';
+
+/** Seconds between attempts to get the LISTEN connection back after it broke. */
+const RECONNECT_MS = 1_000;
+
+/**
+ * Wake-ups between the hubs on one database (SPEC 6.2's long poll across replicas). `notify(channel)`
+ * reaches every `listen(channel, fn)` of this process at once and, on PostgreSQL, of every other
+ * replica through NOTIFY (a dedicated LISTEN connection, re-opened after the server restarts; when it
+ * comes back every listener is woken once, as a notification may have been missed meanwhile). On
+ * SQLite the hub is one process and the notifier stays in it. Channels are scoped to the hub's schema.
+ * A wake-up only says "look again": listeners must tolerate extra ones.
+ */
+@Injectable()
+export class Notifier implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Notifier');
+  private readonly local = new EventEmitter().setMaxListeners(0);
+  private readonly self = randomUUID();
+  private prefix = 'hub';
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.db.engine !== 'postgres') return;
+    const [row]: { schema: string }[] = await this.db.read((m) => m.query('SELECT current_schema() AS schema'));
+    this.prefix = `hub_${row.schema}`;
+    await this.connect();
+  }
+
+  listen(channel: string, fn: () => void): void {
+    const known = this.local.listenerCount(channel) > 0;
+    this.local.on(channel, fn);
+    if (!known && this.client) this.client.query(`LISTEN "${this.pgChannel(channel)}"`).catch(() => undefined);
+  }
+
+  notify(channel: string): void {
+    this.local.emit(channel);
+    if (this.db.engine !== 'postgres') return;
+    // Fire and forget: a lost wake-up costs a waiting claim at most its long-poll time, never a command.
+    this.db.dataSource
+      .query('SELECT pg_notify($1, $2)', [this.pgChannel(channel), this.self])
+      .catch((err: Error) => this.logger.warn(`could not notify other replicas: ${err.message}`));
+  }
+
+  private pgChannel(channel: string): string {
+    return `${this.prefix}_${channel}`.toLowerCase();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.config.databaseUrl, application_name: 'jira-hub-listen' });
+    let dead = false;
+    const onDead = () => {
+      if (dead) return;
+      dead = true;
+      this.reconnectLater(client);
+    };
+    client.on('error', onDead);
+    client.on('end', onDead);
+    client.on('notification', (n) => {
+      if (n.payload === this.self) return;
+      const channel = n.channel.slice(this.prefix.length + 1);
+      this.local.emit(channel);
+    });
+    try {
+      await client.connect();
+      for (const channel of this.local.eventNames()) await client.query(`LISTEN "${this.pgChannel(String(channel))}"`);
+      this.client = client;
+    } catch (err) {
+      this.logger.warn(`LISTEN connection failed: ${(err as Error).message}; retrying`);
+      onDead();
+    }
+  }
+
+  private reconnectLater(broken: pg.Client): void {
+    if (this.client === broken) this.client = null;
+    broken.end().catch(() => undefined);
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.connect().then(() => {
+        if (this.client) for (const channel of this.local.eventNames()) this.local.emit(channel);
+      });
+    }, RECONNECT_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}

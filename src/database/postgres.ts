@@ -1,0 +1,96 @@
+import pg from 'pg';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
+ * `synchronize`. `bigint` results (count(*), sum()) come back as numbers, as on SQLite: the hub's counts
+ * are far below 2^53.
+ */
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/** Seconds a new connection may take before the attempt counts as failed. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export function postgresOptions(url: string): PostgresDataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    poolSize: 10,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
+    applicationName: 'jira-hub',
+    // A dropped connection (the server restarted) is logged by TypeORM and replaced by the pool on next use.
+    poolErrorHandler: () => undefined,
+  };
+}
+
+/**
+ * The SQLite functions the stores' SQL uses, as PostgreSQL functions of the same name and meaning,
+ * so that one SQL text serves both engines. Created (or replaced) in the hub's schema by every
+ * migration run, under the migration lock.
+ */
+export const SQLITE_COMPAT_FUNCTIONS = [
+  // Unicode-aware lower(): PostgreSQL's own is, under a UTF-8 database.
+  `CREATE OR REPLACE FUNCTION hub_lower(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(s) $$`,
+  `CREATE OR REPLACE FUNCTION instr(s text, sub text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT strpos(s, sub) $$`,
+  // json_extract(doc, '$.a.b') for the TEXT columns holding JSON: the value as text (NULL when absent).
+  `CREATE OR REPLACE FUNCTION json_extract(doc text, path text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.') $$`,
+];
+
+export async function createCompatFunctions(q: QueryRunner): Promise<void> {
+  for (const sql of SQLITE_COMPAT_FUNCTIONS) await q.query(sql);
+}
+
+/** Key of the advisory lock every writing unit of work (and the migration) takes: one writer at a time, as SQLite's write lock. */
+export const WRITE_LOCK_KEY = 0x4a697261; // "Jira"
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+
+/**
+ * The database server cannot be used right now: not reachable, shutting down or starting, or the
+ * connection broke. Such a request may succeed later, unlike a wrong query.
+ */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.driverError && e.driverError !== err && isUnavailable(e.driverError)) return true;
+  const code = e.code ?? '';
+  if (UNREACHABLE_CODES.has(code)) return true;
+  // 57P01–57P03: admin shutdown, crash shutdown, cannot connect now; class 08: connection exceptions.
+  if (/^57P0[1-3]$/.test(code) || code.startsWith('08')) return true;
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is not established/i.test(
+    e.message ?? '',
+  );
+}
+
+/** A connection string to show: its password replaced by ***. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+/** One line for a person about a database that refused the hub at start-up (no stack trace). */
+export function describeConnectFailure(url: string, err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const where = redactUrl(url);
+  const reason =
+    e.code === '28P01' || e.code === '28000'
+      ? 'the server refused the user or password'
+      : e.code === '3D000'
+        ? 'the database does not exist'
+        : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+          ? 'the host name does not resolve'
+          : e.code === 'ECONNREFUSED'
+            ? 'nothing listens at that host and port'
+            : (e.message ?? String(err));
+  return `cannot connect to PostgreSQL at ${where}: ${reason}`;
+}

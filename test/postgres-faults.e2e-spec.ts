@@ -1,0 +1,111 @@
+/**
+ * PostgreSQL faults (issue 13): the server restarted under running hubs, and a replica killed with
+ * SIGKILL mid-drain. Runs alone after the other PostgreSQL tests (`npm run test:pg`): stopping the
+ * server would break tests running beside it. Needs root and `pg_ctlcluster` (the CI machines) for
+ * the restart, and the built CLI (`npm run build`, done by test:pg) for the replica in a child process.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { freshSchema, onPostgres } from './support/pg.js';
+import { waitFor } from './support/wait.js';
+
+const CLUSTER = (process.env.HUB_TEST_PG_CLUSTER ?? '15 main').split(' ');
+const canRestart = onPostgres && process.getuid?.() === 0 && existsSync('/usr/bin/pg_ctlcluster');
+const CLI = join(process.cwd(), 'dist/src/cli.js');
+
+const pgctl = (action: string) => execFileSync('pg_ctlcluster', [...CLUSTER, action, ...(action === 'stop' ? ['-m', 'fast'] : [])], { stdio: 'ignore' });
+
+(canRestart ? describe : describe.skip)('PostgreSQL restarted while hubs run (issue 13)', () => {
+  let hubs: TestHub[] = [];
+  afterEach(async () => {
+    for (const hub of hubs.splice(0)) await hub.close();
+  });
+
+  it('requests get 503 {error, detail} while it is down and are served again after, with no restart of the hubs', async () => {
+    const url = await freshSchema();
+    hubs = [await startHub({ HUB_DATABASE_URL: url }), await startHub({ HUB_DATABASE_URL: url })];
+    const [a, b] = hubs;
+    const first = (await a.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201)).body;
+    pgctl('stop');
+    try {
+      for (const res of [await a.http.get('/batches'), await b.http.post('/agent/claim').send({}), await b.http.post('/batches').send({ title: 't', commands: [fields('A-2')] })]) {
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ error: 'unavailable', detail: expect.stringMatching(/недоступна/) });
+      }
+    } finally {
+      pgctl('start');
+    }
+    await waitFor('the hub to serve again', async () => ((await a.http.get('/batches')).status === 200 ? true : undefined), 30_000);
+    expect((await agentOf(b).claim()).command.id).toBe(first.commands[0].id);
+    // The LISTEN connection came back too: a long poll on one replica wakes for a batch on the other.
+    await agentOf(a).done(first.commands[0].id);
+    await agentOf(a).done((await agentOf(a).claim()).command.id, refreshResult([])); // the tail refresh
+    const held = agentOf(a).claim({ wait_seconds: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the listener re-opens within a second
+    const started = Date.now();
+    const next = (await b.http.post('/batches').send({ title: 't', commands: [fields('A-3')] }).expect(201)).body;
+    expect((await held).command.id).toBe(next.commands[0].id);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 90_000);
+});
+
+(onPostgres && existsSync(CLI) ? describe : describe.skip)('a replica killed with SIGKILL mid-drain (issue 13)', () => {
+  let dir: string;
+  let hub: TestHub | undefined;
+  let child: ChildProcess | undefined;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    await hub?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The hub CLI in a child process on `url`; resolves with its base URL once it listens. */
+  const spawnReplica = (url: string) =>
+    new Promise<string>((resolve, reject) => {
+      child = spawn(process.execPath, [CLI, 'serve'], {
+        env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the replica exited with ${code}`)));
+    });
+
+  it('the other replica re-delivers what the killed one handed out; nothing is lost', async () => {
+    const url = await freshSchema();
+    hub = await startHub({ HUB_DATABASE_URL: url });
+    const other = request(await spawnReplica(url));
+    const batch = (await hub.http.post('/batches').send({ title: 't', commands: Array.from({ length: 10 }, (_, i) => fields(`A-${i + 1}`)) }).expect(201)).body;
+    const agent = agentOf(hub);
+    // Half the drain through the child replica, then it dies with a claim answered but never reported.
+    for (let i = 0; i < 5; i++) {
+      const { command } = (await other.post('/agent/claim').send({}).expect(200)).body;
+      await other.post(`/agent/commands/${command.id}/result`).send({ status: 'done', result: {} }).expect(200);
+    }
+    const lost = (await other.post('/agent/claim').send({}).expect(200)).body.command;
+    const inFlight = other.post('/agent/claim').send({}).then(
+      () => undefined,
+      () => undefined,
+    );
+    child!.kill('SIGKILL');
+    await inFlight;
+    const again = (await agent.claim()).command;
+    expect(again.id).toBe(lost.id);
+    expect(again.deliveries).toBeGreaterThanOrEqual(2);
+    for (let c = again; c; c = (await agent.claim()).command) await agent.done(c.id, c.type === 'refresh' ? { issues: [], links: [] } : {});
+    const view = (await hub.http.get(`/batches/${batch.id}`).expect(200)).body;
+    expect(view.commands).toHaveLength(11);
+    expect(view.commands.every((c: { status: string }) => c.status === 'done')).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,219 @@
+/**
+ * PostgreSQL only (issue 13): several hubs on one database behave as one hub, the migration runs once,
+ * a bad connection string stops the start with one line, and backups give way to the server's own.
+ * Runs when HUB_TEST_DATABASE_URL is set (`npm run test:pg`); on a SQLite run there is nothing to test.
+ */
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { ConfigError, loadConfig } from '../src/common/config.js';
+import { createApp } from '../src/app.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
+import { Db } from '../src/database/db.service.js';
+import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
+import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
+import { drainLossily, expectLossyInvariants } from './support/lossy.js';
+import { freshSchema, onPostgres } from './support/pg.js';
+
+const describePg = onPostgres ? describe : describe.skip;
+
+describePg('replicas on one PostgreSQL database (issue 13)', () => {
+  let dir: string;
+  let hubs: TestHub[] = [];
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    for (const hub of hubs.splice(0)) await hub.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  /** Two hubs started at the same moment on one new database. */
+  const replicas = async (n = 2, env: Record<string, string> = {}) => {
+    hubs = await Promise.all(Array.from({ length: n }, () => startHub({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env })));
+    return hubs;
+  };
+
+  it('two hubs starting at once on an empty database migrate it once', async () => {
+    const [a, b] = await replicas();
+    const rows = await a.app.get(Db).read((m) => m.query('SELECT name FROM migrations ORDER BY id'));
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
+    await a.http.get('/health').expect(200);
+    await b.http.get('/health').expect(200);
+  });
+
+  it('3 concurrent claims spread over both replicas hand out one command', async () => {
+    const [a, b] = await replicas();
+    const batch = (await a.http.post('/batches').send({ title: 't', commands: [fields('A-1'), fields('A-2')] }).expect(201)).body;
+    const answers = await Promise.all([a, b, a].map((h) => agentOf(h).claim()));
+    expect(answers.map((x) => x.command.id)).toEqual([batch.commands[0].id, batch.commands[0].id, batch.commands[0].id]);
+    expect(answers.map((x) => x.command.deliveries).sort()).toEqual([1, 2, 3]);
+    const view = (await b.http.get(`/batches/${batch.id}`).expect(200)).body;
+    expect(view.commands.map((c: { status: string }) => c.status)).toEqual(['claimed', 'queued', 'queued']); // A-2 and the tail refresh
+  });
+
+  it('a report may reach the other replica; a long poll held on one wakes when a batch is queued on the other', async () => {
+    const [a, b] = await replicas();
+    const started = Date.now();
+    const held = agentOf(a).claim({ wait_seconds: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the claim is waiting on a
+    const batch = (await b.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201)).body;
+    const { command } = await held;
+    expect(command.id).toBe(batch.commands[0].id);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await agentOf(b).done(command.id);
+    expect((await a.http.get(`/commands/${command.id}`).expect(200)).body.status).toBe('done');
+  });
+
+  it('a settings change on one replica is seen by the next claim and GET /settings on the other', async () => {
+    const [a, b] = await replicas();
+    await a.http.get('/settings').expect(200);
+    await b.http.patch('/settings').send({ pacing: { ensure_fields: 7 } }).expect(200);
+    expect((await a.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, pacing: { ensure_fields: 7 } });
+    await b.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    expect(await agentOf(a).claim()).toMatchObject({ command: { pause_seconds: 7 }, settings_version: 2 });
+  });
+
+  it('300 commands drained by an agent alternating replicas, with lost answers and reports: every invariant holds', async () => {
+    expectLossyInvariants(await drainLossily(await replicas()));
+  }, 300_000);
+
+  it('copies no file before a batch writes; logs the time of its first write; GET /agent has no backup warning', async () => {
+    const [a] = await replicas(1);
+    await a.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    expect((await agentOf(a).claim()).command).toMatchObject({ deliveries: 1 });
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+    expect(existsSync(join(a.dir, 'backups'))).toBe(false);
+    expect((await a.http.get('/agent').expect(200)).body.warning).toBeNull();
+  });
+});
+
+describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
+  it.each([
+    ['nothing listens on the port', 'postgres://postgres@127.0.0.1:1/test', /cannot connect to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/test: nothing listens/],
+    ['the database does not exist', 'postgres://postgres:secret@127.0.0.1:5432/no_such_hub_db', /at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/no_such_hub_db: the database does not exist/],
+  ])('%s → the start stops with one line naming the server (password hidden)', async (_, databaseUrl, message) => {
+    const config = loadConfig({ HUB_DATABASE_URL: databaseUrl });
+    const failure = await createApp(config, { logger: false }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toMatch(message);
+    expect((failure as Error).message).not.toContain('\n');
+    const errors: string[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+    try {
+      expect(await main(['migrate'], { HUB_DATABASE_URL: databaseUrl, HUB_LOG_LEVEL: 'error' })).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(message);
+  });
+
+  it('`jira-hub migrate` migrates an empty database once and then finds nothing to do', async () => {
+    const env = { HUB_DATABASE_URL: await freshSchema(), HUB_LOG_LEVEL: 'error' };
+    const lines: string[] = [];
+    const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      expect(await main(['migrate'], env)).toBe(0);
+      expect(await main(['migrate'], env)).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines[0]).toMatch(new RegExp(`^migrated postgres://.* from schema v0 to v${SCHEMA_VERSION}$`));
+    expect(lines[1]).toBe(`schema v${SCHEMA_VERSION}: nothing to migrate`);
+  });
+});
+
+describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
+  let dir: string;
+  const hubs: TestHub[] = [];
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    for (const hub of hubs.splice(0)) await hub.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const sqliteHub = async (file: string) => {
+    const hub = await startHub({ HUB_DB_PATH: file, HUB_DATABASE_URL: '' }); // SQLite, whatever the run
+    hubs.push(hub);
+    return hub;
+  };
+  const pgHub = async (url: string) => {
+    const hub = await startHub({ HUB_DATABASE_URL: url });
+    hubs.push(hub);
+    return hub;
+  };
+  /** What a client sees of a hub: batches with their commands, the mirror, notes, sync runs. */
+  const views = async (hub: TestHub) => {
+    const batches = (await hub.http.get('/batches?limit=100').expect(200)).body;
+    const details = [];
+    for (const b of batches) details.push((await hub.http.get(`/batches/${b.id}`).expect(200)).body);
+    return {
+      batches,
+      details,
+      issues: (await hub.http.get('/issues').expect(200)).body,
+      notes: (await hub.http.get('/notes').expect(200)).body,
+      syncRuns: (await hub.http.get('/sync-runs').expect(200)).body,
+      settings: (await hub.http.get('/settings').expect(200)).body,
+    };
+  };
+  const copy = async (file: string, url: string) => {
+    const lines: string[] = [];
+    const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      return { code: await main(['migrate', '--from-sqlite', file], { HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' }), lines };
+    } finally {
+      spy.mockRestore();
+    }
+  };
+
+  it('copies a v1 database: equal row counts, the same views, ids go on after the largest', async () => {
+    const file = join(dir, 'v1.sqlite');
+    createV1Database(file, (db) => {
+      const b = insertBatch(db, { created_at: '2026-11-01T09:00:00.000Z' });
+      insertCommand(db, { batch_id: b, seq: 1, type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-01' }, status: 'done', finished_at: '2026-11-01T09:05:00.000Z', result: {} });
+      insertCommand(db, { batch_id: b, seq: 2, type: 'ensure_comment', params: { key: 'A-1', body: 'x' } });
+      insertNote(db, { key: 'A-1', comment: 'заметка' });
+    });
+    const url = await freshSchema();
+    const { code, lines } = await copy(file, url);
+    expect(code).toBe(0);
+    expect(lines.join('\n')).toMatch(/command: 2 → 2/);
+    const pg = await views(await pgHub(url));
+    const sqlite = await views(await sqliteHub(file));
+    expect(pg).toEqual(sqlite);
+    const next = (await hubs[0].http.post('/batches').send({ title: 't', commands: [fields('A-2')] }).expect(201)).body;
+    expect(next.id).toBe(sqlite.batches[0].id + 1);
+  });
+
+  it('copies a v2 database with live rows (claimed, done, mirror, notes, sync runs) and refuses a non-empty target', async () => {
+    const file = join(dir, 'v2.sqlite');
+    const old = await sqliteHub(file);
+    const agent = agentOf(old);
+    await old.http.patch('/settings').send({ pacing: { ensure_fields: 5 } }).expect(200);
+    await old.http.put('/notes/A-1').send({ fact_status: 'в работе', comment: 'важно' }).expect(200);
+    await old.http.post('/batches').send({ title: 'первый', commands: [fields('A-1'), fields('A-2')] }).expect(201);
+    await agent.done((await agent.claim()).command.id);
+    await agent.claim(); // A-2 stays claimed
+    await old.http.post('/batches').send({ title: 'второй', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
+    const before = await views(old);
+    await hubs.pop()!.app.close();
+    const url = await freshSchema();
+    expect((await copy(file, url)).code).toBe(0);
+    const hub = await pgHub(url);
+    expect(await views(hub)).toEqual(before);
+    const errors: string[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+    try {
+      expect((await copy(file, url)).code).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors[0]).toMatch(/не пуста/);
+    expect(await views(hub)).toEqual(before);
+  });
+});

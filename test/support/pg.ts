@@ -1,0 +1,68 @@
+import { afterAll } from '@jest/globals';
+import pg from 'pg';
+
+/**
+ * The e2e suites run on SQLite by default and on PostgreSQL when HUB_TEST_DATABASE_URL is set
+ * (`npm run test:pg`). On PostgreSQL each SQLite file a test would use stands for a schema of its own
+ * (`search_path` in the connection string): a hub restarted on the same HUB_DB_PATH finds its data
+ * again, and every test file's schemas are dropped after its last test.
+ */
+export const TEST_DATABASE_URL = process.env.HUB_TEST_DATABASE_URL?.trim() || undefined;
+export const onPostgres = TEST_DATABASE_URL !== undefined;
+
+/** `it` on SQLite, `it.skip` on PostgreSQL: for what only a database file has (copies, v1 adoption, WAL). */
+export const sqliteOnly = <T>(run: T, skip: T): T => (onPostgres ? skip : run);
+
+/** Every schema made by this file, by the HUB_DB_PATH it stands for (or a unique name for fresh ones). */
+const schemas = new Map<string, Promise<string>>();
+let made = 0;
+
+/** One statement on the test server, on a connection of its own (a restart of the server in a test must not break the next one). */
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A connection string whose connections use `schema`. */
+export function withSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}
+
+function createSchema(key: string): Promise<string> {
+  const schema = `hub_test_${process.pid}_${Date.now().toString(36)}_${++made}`;
+  const created = admin(`CREATE SCHEMA ${schema}`).then(() => schema);
+  schemas.set(key, created);
+  return created;
+}
+
+/** A new empty schema on the test server; dropped after the file's tests. */
+export async function freshSchema(): Promise<string> {
+  return withSchema(TEST_DATABASE_URL!, await createSchema(`:fresh:${process.hrtime.bigint()}`));
+}
+
+/**
+ * The hub's environment for a test: unchanged on SQLite; on PostgreSQL HUB_DATABASE_URL pointing at
+ * the schema that stands for HUB_DB_PATH (a new one for `:memory:` or a path seen first).
+ */
+export async function testDatabaseEnv<E extends Record<string, string | undefined>>(env: E): Promise<E> {
+  if (!onPostgres || 'HUB_DATABASE_URL' in env) return env; // given (empty: SQLite, whatever the run)
+  const path = env.HUB_DB_PATH;
+  const key = path && path !== ":memory:" ? path : `:memory:${process.hrtime.bigint()}`;
+  const schema = await (schemas.get(key) ?? createSchema(key));
+  return { ...env, HUB_DATABASE_URL: withSchema(TEST_DATABASE_URL!, schema) };
+}
+
+afterAll(async () => {
+  if (schemas.size === 0) return;
+  const all = new Set(await Promise.all(schemas.values()));
+  await admin(`DROP SCHEMA IF EXISTS ${[...all].join(', ')} CASCADE`);
+  schemas.clear();
+});
