@@ -57,11 +57,43 @@ export const MIRROR_SEARCH_SQLITE = [
 ];
 
 /**
+ * The same on PostgreSQL (after the columns, issue_label and the indexes made with the schema API):
+ * - `issue.search`: a `tsvector` of the key and summary with the `simple` configuration, a stored
+ *   generated column (so it is in step with every write, in the writing transaction), folded as FTS5's
+ *   (hub_search_text, postgres.ts: lower case, `ё` → `е`, Latin diacritics, words = runs of letters and
+ *   digits), under a GIN index; queries are word prefixes (`отч:*`, issue-search.ts);
+ * - a trigger keeps `issue_label` in step with `issue.labels`, as SQLite's do.
+ */
+export const MIRROR_SEARCH_POSTGRES = [
+  `ALTER TABLE issue ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('simple', hub_search_text(key, summary))) STORED`,
+  `CREATE INDEX idx_issue_search ON issue USING gin (search)`,
+  // The labels of a row: the strings of its JSON array (none when the text is not an array; the hub
+  // writes labels with JSON.stringify).
+  `CREATE OR REPLACE FUNCTION hub_labels_of(labels text) RETURNS SETOF text LANGUAGE sql IMMUTABLE AS $$
+     SELECT DISTINCT e #>> '{}' FROM jsonb_array_elements(CASE WHEN labels ~ '^\\s*\\[' THEN labels::jsonb ELSE '[]'::jsonb END) e
+      WHERE jsonb_typeof(e) = 'string' $$`,
+  `INSERT INTO issue_label (label, issue_key) SELECT l, i.key FROM issue i, hub_labels_of(i.labels) l ON CONFLICT DO NOTHING`,
+  `CREATE OR REPLACE FUNCTION hub_issue_labels_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP <> 'INSERT' THEN
+       DELETE FROM issue_label WHERE issue_key = OLD.key;
+     END IF;
+     IF TG_OP <> 'DELETE' THEN
+       INSERT INTO issue_label (label, issue_key) SELECT l, NEW.key FROM hub_labels_of(NEW.labels) l ON CONFLICT DO NOTHING;
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE TRIGGER issue_labels_insert AFTER INSERT ON issue FOR EACH ROW EXECUTE FUNCTION hub_issue_labels_sync()`,
+  `CREATE TRIGGER issue_labels_update AFTER UPDATE OF key, labels ON issue FOR EACH ROW
+     WHEN (OLD.key IS DISTINCT FROM NEW.key OR OLD.labels IS DISTINCT FROM NEW.labels) EXECUTE FUNCTION hub_issue_labels_sync()`,
+  `CREATE TRIGGER issue_labels_delete AFTER DELETE ON issue FOR EACH ROW EXECUTE FUNCTION hub_issue_labels_sync()`,
+];
+
+/**
  * Schema v4 (issue 14): refresh results in parts and searches at 200,000 issues. Builds the search
  * index from the issues already mirrored. Links both ways need nothing new: the unique
  * (source_key, target_key, link_type) index serves the source side, idx_issue_link_target (v2) the other.
- * On another database the columns, the label table and the indexes are made; its full-text index is the
- * business of that engine's own issue.
+ * On PostgreSQL the columns, the label table and the indexes are made, then MIRROR_SEARCH_POSTGRES.
  */
 export class MirrorSearch1764633600000 implements MigrationInterface {
   static readonly schemaVersion = 4;
@@ -92,6 +124,7 @@ export class MirrorSearch1764633600000 implements MigrationInterface {
           indices: [{ name: 'idx_issue_label_key', columnNames: ['issue_key'] }],
         }),
       );
+      for (const statement of MIRROR_SEARCH_POSTGRES) await q.query(statement);
     }
     await q.manager.createQueryBuilder().update('setting').set({ value: '4' }).where('key = :k', { k: 'schema_version' }).execute();
   }
@@ -101,6 +134,12 @@ export class MirrorSearch1764633600000 implements MigrationInterface {
       for (const t of ['issue_search_insert', 'issue_search_update', 'issue_labels_update', 'issue_search_delete']) await q.query(`DROP TRIGGER ${t}`);
       await q.query('DROP TABLE issue_fts');
       await q.query('DROP INDEX idx_issue_search_id');
+    } else {
+      for (const t of ['issue_labels_insert', 'issue_labels_update', 'issue_labels_delete']) await q.query(`DROP TRIGGER ${t} ON issue`);
+      await q.query('DROP FUNCTION hub_issue_labels_sync()');
+      await q.query('DROP FUNCTION hub_labels_of(text)');
+      await q.query('DROP INDEX idx_issue_search');
+      await q.dropColumn('issue', 'search');
     }
     await q.dropTable('issue_label');
     for (const name of ['idx_issue_status', 'idx_issue_sprint_status', 'idx_issue_assignee']) await q.dropIndex('issue', name);

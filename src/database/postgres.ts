@@ -32,6 +32,15 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  * so that one SQL text serves both engines. Created (or replaced) in the hub's schema by every
  * migration run, under the migration lock.
  */
+/** Lower-case letters folded by hub_search_fold: `ё` → `е` and the common Latin letters with diacritics. */
+const DIACRITIC_PAIRS: [string, string][] = [
+  ['ё', 'е'], ['àáâãäåāăą', 'a'], ['çćĉċč', 'c'], ['ďđ', 'd'], ['èéêëēĕėęě', 'e'], ['ĝğġģ', 'g'], ['ĥħ', 'h'],
+  ['ìíîïĩīĭįı', 'i'], ['ĵ', 'j'], ['ķ', 'k'], ['ĺļľŀł', 'l'], ['ñńņňŉ', 'n'], ['òóôõöøōŏő', 'o'], ['ŕŗř', 'r'],
+  ['śŝşšș', 's'], ['ţťŧț', 't'], ['ùúûüũūŭůűų', 'u'], ['ŵ', 'w'], ['ýÿŷ', 'y'], ['źżž', 'z'],
+];
+const DIACRITICS_FROM = DIACRITIC_PAIRS.map(([from]) => from).join('');
+const DIACRITICS_TO = DIACRITIC_PAIRS.map(([from, to]) => to.repeat([...from].length)).join('');
+
 export const SQLITE_COMPAT_FUNCTIONS = [
   // Unicode-aware lower(): PostgreSQL's own is, under a UTF-8 database.
   `CREATE OR REPLACE FUNCTION hub_lower(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(s) $$`,
@@ -39,6 +48,13 @@ export const SQLITE_COMPAT_FUNCTIONS = [
   // json_extract(doc, '$.a.b') for the TEXT columns holding JSON: the value as text (NULL when absent).
   `CREATE OR REPLACE FUNCTION json_extract(doc text, path text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.') $$`,
+  // The word search of GET /issues (what SQLite's FTS5 unicode61 index does): lower case, `ё` as `е`,
+  // Latin diacritics dropped; hub_search_text also makes every run of non-letters a space, so the
+  // words are the runs of letters and digits, as unicode61 splits text.
+  `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT translate(lower(s), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
+  `CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`,
 ];
 
 export async function createCompatFunctions(q: QueryRunner): Promise<void> {

@@ -32,7 +32,7 @@ export class MirrorService {
 
   /** SPEC 7 and issue 14: filters, word search through the FTS index, pages by key (offset or cursor). */
   listIssues(q: ListIssuesQuery): Promise<IssuePage> {
-    const { sql, args } = issueSearchSql(q);
+    const { sql, args } = issueSearchSql(q, this.db.engine);
     return this.db.read(async (m) => {
       const items = ((await m.query(sql, args)) as IssueRow[]).map(issueView);
       const limit = q.limit ?? DEFAULT_ISSUE_PAGE;

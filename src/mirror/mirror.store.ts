@@ -57,7 +57,7 @@ export async function applySlice(m: EntityManager, slice: Pick<RefreshResult, 'i
     );
   }
   for (const part of chunks(issues.map((i) => i.key))) {
-    await m.query(`DELETE FROM issue_link WHERE (source_key IN (${marks(part.length)}) OR target_key IN (${marks(part.length)})) AND sync_mark IS NOT ?`, [
+    await m.query(`DELETE FROM issue_link WHERE (source_key IN (${marks(part.length)}) OR target_key IN (${marks(part.length)})) AND sync_mark IS DISTINCT FROM ?`, [
       ...part,
       ...part,
       mark,
@@ -68,7 +68,7 @@ export async function applySlice(m: EntityManager, slice: Pick<RefreshResult, 'i
     // RETURNING lists the rows inserted or marked now, not those this delivery had already reported.
     const changed: unknown[] = await m.query(
       `INSERT INTO issue_link (source_key, target_key, link_type, sync_mark) VALUES ${part.map(() => '(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT(source_key, target_key, link_type) DO UPDATE SET sync_mark = excluded.sync_mark WHERE issue_link.sync_mark IS NOT excluded.sync_mark
+       ON CONFLICT(source_key, target_key, link_type) DO UPDATE SET sync_mark = excluded.sync_mark WHERE issue_link.sync_mark IS DISTINCT FROM excluded.sync_mark
        RETURNING id`,
       part.flatMap((l) => [l.source_key, l.target_key, l.link_type, mark]),
     );

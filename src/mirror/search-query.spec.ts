@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { foldForSearch, matchExpression, MAX_QUERY_WORDS } from './search-query.js';
+import { foldForSearch, matchExpression, MAX_QUERY_WORDS, tsQueryExpression } from './search-query.js';
 
 describe('matchExpression', () => {
   it.each([
@@ -21,6 +21,18 @@ describe('matchExpression', () => {
     expect(matchExpression('и\u0306од')).toBe('"йод"*');
     const many = Array.from({ length: MAX_QUERY_WORDS + 5 }, (_, i) => `w${i}`).join(' ');
     expect(matchExpression(many)!.split(' ')).toHaveLength(MAX_QUERY_WORDS);
+  });
+
+  it.each([
+    ['отчёт', 'отчет:*'],
+    ['AURORA-15', 'AURORA:* & 15:*'],
+    ['"quoted" OR NOT * & | !', 'quoted:* & OR:* & NOT:*'],
+  ])('PostgreSQL: %j → %j', (q, expected) => {
+    expect(tsQueryExpression(q)).toBe(expected);
+  });
+
+  it('PostgreSQL: no word → null', () => {
+    expect(tsQueryExpression(' — ')).toBeNull();
   });
 
   it('folds ё/Ё only', () => {

@@ -1,4 +1,4 @@
-/** What `q` of GET /issues matches (pure): the FTS5 query for the words of a search text. */
+/** What `q` of GET /issues matches (pure): the FTS5 query (SQLite) or tsquery (PostgreSQL) for the words of a search text. */
 
 /** The most words of `q` that count; more would only slow the search down. */
 export const MAX_QUERY_WORDS = 16;
@@ -18,10 +18,20 @@ export function foldForSearch(text: string): string {
  * AURORA-15 and AURORA-150. Null when the text has no word (then `q` filters nothing).
  */
 export function matchExpression(q: string): string | null {
-  const words = foldForSearch(q).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [];
-  if (words.length === 0) return null;
-  return words
-    .slice(0, MAX_QUERY_WORDS)
-    .map((w) => `"${w}"*`)
-    .join(' ');
+  const words = searchWords(q);
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+}
+
+/**
+ * The same on PostgreSQL: the `to_tsquery('simple', hub_search_fold(…))` text whose every word is a
+ * prefix (`отчет:* & 15:*`); the index side folds case and Latin diacritics in SQL (hub_search_fold),
+ * the query goes through the same function. Null when the text has no word.
+ */
+export function tsQueryExpression(q: string): string | null {
+  const words = searchWords(q);
+  return words.length === 0 ? null : words.map((w) => `${w}:*`).join(' & ');
+}
+
+function searchWords(q: string): string[] {
+  return (foldForSearch(q).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).slice(0, MAX_QUERY_WORDS);
 }
