@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
+import { sqliteOnly } from './support/pg.js';
 import { issueSearchSql } from '../src/mirror/issue-search.js';
 import type { ListIssuesQuery } from '../src/mirror/mirror.dto.js';
 import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
@@ -88,7 +89,8 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     await hub.http.get(`/issues?q=${'x'.repeat(501)}`).expect(422);
   });
 
-  it('searches, filters and both sides of links are index probes, not scans of the issue or link table', async () => {
+  // SQLite's EXPLAIN QUERY PLAN; on PostgreSQL the planner picks scans of tables this small whatever the indexes.
+  sqliteOnly(it, it.skip)('searches, filters and both sides of links are index probes, not scans of the issue or link table', async () => {
     const plan = (sql: string, args: unknown[]) =>
       hub.app.get(Db).read(async (m) => ((await m.query(`EXPLAIN QUERY PLAN ${sql}`, args)) as { detail: string }[]).map((r) => r.detail).join('\n'));
     const planOf = (q: ListIssuesQuery) => {
@@ -106,7 +108,8 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
   });
 });
 
-describe('the search index of a migrated database (schema v4)', () => {
+// A v1 SQLite file migrated in place; on PostgreSQL a database only ever starts empty (from-sqlite migrates a SQLite copy first).
+sqliteOnly(describe, describe.skip)('the search index of a migrated database (schema v4)', () => {
   it('is built from the issues already mirrored', async () => {
     const dir = tempDir();
     const file = join(dir, 'v1.sqlite');

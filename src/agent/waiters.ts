@@ -9,7 +9,11 @@ export type WaitOutcome = 'woken' | 'timeout' | 'closed';
 
 /** New work may be there: a batch became runnable (created, approved, a retry's), or the settings changed (an auto-refresh may be due). */
 function wakes(e: HubEvent): boolean {
-  return (e.kind === 'batch' && (e.change === 'created' || e.change === 'approved')) || e.kind === 'settings';
+  if (e.kind === 'settings') return true;
+  if (e.kind !== 'batch') return false;
+  // A batch made waiting for approval (SPEC 15.2) is no work yet: its approval wakes the claims.
+  if (e.change === 'created') return (e.view as { status?: string } | undefined)?.status !== 'awaiting_approval';
+  return e.change === 'approved';
 }
 
 /** The Notifier channel of "new work may be there". */

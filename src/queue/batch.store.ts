@@ -114,10 +114,10 @@ export async function runnableSeconds(m: EntityManager, pacing: Pacing): Promise
 async function remainingUpTo(m: EntityManager, upTo: number, pacing: Pacing): Promise<{ of: Remaining; total: number }> {
   const rows: { batch_id: number; queue_pos: number; type: CommandType; n: number }[] = await m.query(
     `SELECT batch_id, queue_pos, type, count(*) AS n FROM command
-      WHERE status = 'queued' AND queue_pos IS NOT NULL AND queue_pos <= ? GROUP BY queue_pos, batch_id, type
+      WHERE status = 'queued' AND queue_pos IS NOT NULL AND queue_pos <= CAST(? AS BIGINT) GROUP BY queue_pos, batch_id, type
      UNION ALL
      SELECT batch_id, queue_pos, type, count(*) AS n FROM command
-      WHERE status = 'claimed' AND queue_pos <= ? GROUP BY queue_pos, batch_id, type`,
+      WHERE status = 'claimed' AND queue_pos <= CAST(? AS BIGINT) GROUP BY queue_pos, batch_id, type`,
     [upTo, upTo],
   );
   const own = new Map<number, { pos: number; seconds: number }>();
