@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, fields, startHub, type TestHub } from './support/app.js';
+import { onPostgres, sqliteOnly } from './support/pg.js';
 
 /** The value of one sample of a scrape (`name{labels} value`), undefined when absent. */
 function sample(text: string, name: string, labels = ''): number | undefined {
@@ -45,7 +46,8 @@ describe('GET /metrics (Prometheus text format)', () => {
     expect(sample(text, 'jira_hub_delivery_limit_failures_total')).toBe(1);
     expect(sample(text, 'jira_hub_queue_commands', 'status="queued"')).toBe(1);
     expect(sample(text, 'jira_hub_queue_commands', 'status="claimed"')).toBe(1);
-    expect(sample(text, 'jira_hub_backups_total', 'outcome="made"')).toBe(1);
+    // PostgreSQL: the hub copies no files (its backups are the database's own), the counter stays 0.
+    expect(sample(text, 'jira_hub_backups_total', 'outcome="made"')).toBe(onPostgres ? 0 : 1);
 
     hub.clock.advance(95_000);
     await agent.done(next.command.id);
@@ -57,7 +59,8 @@ describe('GET /metrics (Prometheus text format)', () => {
     expect(sample(text, 'jira_hub_report_latency_seconds_bucket', 'le="120",status="done"')).toBe(1);
   });
 
-  it('counts a failed backup', async () => {
+  // The copy of the SQLite file; PostgreSQL has no file to copy.
+  sqliteOnly(it, it.skip)('counts a failed backup', async () => {
     hub = await startHub();
     writeFileSync(join(hub.dir, 'backups'), 'a file where the backups folder should be');
     await hub.http.post('/batches').send({ title: 'one', commands: [fields('A-1')] }).expect(201);
