@@ -4,6 +4,7 @@ import { NEXT_RUNNABLE_SQL } from '../src/queue/claim.store.js';
 import { DeliveryService } from '../src/queue/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { sqliteOnly } from './support/pg.js';
 
 describe('claim (SPEC 6.1–6.4)', () => {
   let hub: TestHub;
@@ -192,7 +193,8 @@ describe('claim (SPEC 6.1–6.4)', () => {
     expect((await hub.http.get('/batches')).body[0].counts.claimed).toBe(0);
   });
 
-  it('the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', async () => {
+  // SQLite's EXPLAIN QUERY PLAN; PostgreSQL's planner scans tables this small whatever the indexes.
+  sqliteOnly(it, it.skip)('the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', async () => {
     const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${NEXT_RUNNABLE_SQL}`));
     const details = plan.map((p) => p.detail).join(' | ');
     expect(details).toContain('idx_command_runnable');

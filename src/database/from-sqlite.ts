@@ -53,10 +53,16 @@ export async function copyFromSqlite(file: string, target: DataSource): Promise<
   }
 }
 
+/**
+ * The tables to copy. SQLite's full-text index (the FTS5 virtual table `issue_fts` and its shadow
+ * tables) has no rows of its own to copy: PostgreSQL's search column is generated from each issue.
+ */
 function tablesOf(source: Database.Database): string[] {
-  const names = (source.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[])
+  const all = source.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; sql: string | null }[];
+  const virtual = all.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? '')).map((t) => t.name);
+  const names = all
     .map((r) => r.name)
-    .filter((n) => n !== MIGRATIONS_TABLE);
+    .filter((n) => n !== MIGRATIONS_TABLE && !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
   return [...FIRST.filter((t) => names.includes(t)), ...names.filter((t) => !FIRST.includes(t)).sort()];
 }
 
@@ -91,7 +97,9 @@ async function copyTables(source: Database.Database, target: DataSource): Promis
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         const part = rows.slice(i, i + ROWS_PER_INSERT);
         const marks = part.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-        await q.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${marks}`, part.flatMap((r) => columns.map((c) => r[c])));
+        // issue_label rows are made by the trigger as each issue comes over; the copy only checks them (the counts).
+        const derived = table === 'issue_label' ? ' ON CONFLICT DO NOTHING' : '';
+        await q.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${marks}${derived}`, part.flatMap((r) => columns.map((c) => r[c])));
       }
       if (columns.includes('id')) {
         const [seq]: { s: string | null }[] = await q.query(`SELECT pg_get_serial_sequence(?, 'id') AS s`, [table]);

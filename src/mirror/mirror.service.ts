@@ -81,7 +81,7 @@ export class MirrorService {
     return this.db.read(async (m) => {
       const rows: (Omit<SyncRunView, 'missing'> & { missing: string | null })[] = await m.query(
         'SELECT id, started_at, finished_at, kind, query, command_id, issues, links, missing, error, parts, delivery FROM sync_run WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?',
-        [beforeId ?? Number.MAX_SAFE_INTEGER, limit],
+        [Math.min(beforeId ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER), limit],
       );
       return rows.map((r) => ({ ...r, missing: parseJson<string[]>(r.missing, []) }));
     });

@@ -174,7 +174,8 @@ export interface BatchListQuery {
 /** Newest first; `before_id` pages on. A status filter is applied to derived statuses, page by page. */
 export async function listBatches(m: EntityManager, q: BatchListQuery, pacing: Pacing): Promise<BatchSummary[]> {
   const out: BatchSummary[] = [];
-  let before = q.beforeId ?? Number.MAX_SAFE_INTEGER;
+  // Ids never pass 2^53; a larger before_id (1e19) would overflow PostgreSQL's BIGINT.
+  let before = Math.min(q.beforeId ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   const page = Math.max(q.limit, 50);
   while (out.length < q.limit) {
     const batches: BatchRow[] = await m.query('SELECT * FROM batch WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?', [before, page]);
