@@ -94,6 +94,38 @@ describe('boundary rules (fixtures)', () => {
     expect(violations([file('src/mirror/y.ts', text)]).filter((v) => v.startsWith('tables'))).toEqual([]);
   });
 
+  it('reads tables in table position only: a column sharing a table name is not a table, a join or a FROM list is', () => {
+    const columns = file(
+      'src/mirror/y.ts',
+      "await m.query('UPDATE sync_run SET delivery = ?, parts = 0 WHERE id = ?'); await m.query('SELECT id, delivery FROM sync_run');",
+    );
+    expect(violations([columns])).toEqual([]);
+    const mirror = file(
+      'src/mirror/z.ts',
+      [
+        "await m.query('SELECT s.delivery FROM sync_run s JOIN delivery d ON d.id = s.delivery');",
+        "await m.query(`SELECT i.key FROM issue i, batch b WHERE b.id = ${id}`);",
+        "await m.query('INSERT INTO command (batch_id) VALUES (1)');",
+      ].join('\n'),
+    );
+    expect(violations([mirror])).toEqual([
+      'tables  src/mirror/z.ts → batch (queue)',
+      'tables  src/mirror/z.ts → command (queue)',
+      'tables  src/mirror/z.ts → delivery (queue)',
+    ]);
+  });
+
+  it("lets a module inject the providers another module exports, even with SQL, but not its unexported ones", () => {
+    const module = file(
+      'src/queue/queue.module.ts',
+      "import { BatchesService } from './batches.service.js';\nimport { Hidden } from './hidden.service.js';\n@Module({ providers: [BatchesService, Hidden], exports: [BatchesService] })",
+    );
+    const batches = file('src/queue/batches.service.ts', "export class BatchesService { f = (m) => m.query('SELECT * FROM batch'); }");
+    const hidden = file('src/queue/hidden.service.ts', "export class Hidden { f = (m) => m.query('SELECT * FROM command'); }");
+    const live = file('src/live/live.service.ts', "import { BatchesService } from '../queue/batches.service.js';\nimport { Hidden } from '../queue/hidden.service.js';");
+    expect(violations([module, batches, hidden, live])).toEqual(['imports src/live/live.service.ts → src/queue/hidden.service.ts (private repository)']);
+  });
+
   it('lets the data source register each module’s entities, and keeps entity files free of other modules', () => {
     const registry = file('src/database/data-source.ts', "import { QUEUE_ENTITIES } from '../queue/entities.js';");
     const entity = file('src/mirror/sync-run.entity.ts', "import { CommandEntity } from '../queue/command.entity.js';");
