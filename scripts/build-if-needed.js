@@ -12,7 +12,12 @@ function newest(dir) {
   }
   return t;
 }
-const stale = !existsSync(target) || ['src', 'migrations', 'bench'].some((d) => existsSync(d) && newest(d) > statSync(target).mtimeMs);
+// The workspace packages the hub imports (packages/*/dist, built by `npm run build` before the hub).
+const packages = ['agent', 'jira-sim', 'contracts'];
+const stale =
+  !existsSync(target) ||
+  packages.some((p) => !existsSync(`packages/${p}/dist/index.js`)) ||
+  ['src', 'migrations', 'bench', ...packages.map((p) => `packages/${p}/src`)].some((d) => existsSync(d) && newest(d) > statSync(target).mtimeMs);
 if (stale) {
   console.log('building…');
   execSync('npm run build', { stdio: 'inherit' });

@@ -1,19 +1,14 @@
 /** Shapes shared by the agent's modules (the hub's agent API, SPEC sections 4, 6.2, 6.5, 9). */
 
-export type CommandType = 'ensure_issue' | 'ensure_fields' | 'ensure_status' | 'ensure_link' | 'ensure_sprint' | 'ensure_comment' | 'refresh';
+import type { DeliveredCommand, RefreshIssue, RefreshLink } from '@jira-hub/contracts';
 
-export interface AgentCommand {
-  id: number;
-  type: string;
-  params: Record<string, unknown>;
-}
+export type { AgentSettings, CommandType, ReportBody } from '@jira-hub/contracts';
+
+/** What an executor needs of a command. */
+export type AgentCommand = Pick<DeliveredCommand, 'id' | 'type' | 'params'>;
 
 /** A command as `POST /agent/claim` hands it out. */
-export interface ClaimedCommand extends AgentCommand {
-  pause_seconds: number;
-  batch_id: number;
-  deliveries: number;
-}
+export type ClaimedCommand = DeliveredCommand;
 
 /**
  * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
@@ -24,42 +19,6 @@ export type CommandOutcome =
   | { status: 'done'; result: Record<string, unknown> }
   | { status: 'failed'; error: string; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
 
-/** Body of `POST /agent/commands/{id}/result`. */
-export interface ReportBody {
-  status: 'done' | 'failed';
-  result?: Record<string, unknown>;
-  error?: string;
-  jira_calls?: number;
-  rate_limited?: number;
-}
-
-/** `GET /agent/settings`. */
-export interface AgentSettings {
-  version: number;
-  pacing: Record<string, number>;
-  link_types: Record<string, string>;
-  fields: string[];
-}
-
-/** An issue in a refresh result (SPEC 4). */
-export interface HubIssue {
-  key: string;
-  summary: string | null;
-  issue_type: string | null;
-  status: string | null;
-  sprint: string | null;
-  assignee: string | null;
-  priority: string | null;
-  duedate: string | null;
-  labels: string[];
-  created: string | null;
-  updated: string | null;
-  fields?: Record<string, unknown>;
-}
-
-/** A link in a refresh result: "source ⟨outward⟩ target", e.g. source blocks target. */
-export interface HubLink {
-  source_key: string;
-  target_key: string;
-  link_type: string;
-}
+/** An issue and a link in a refresh result (SPEC 4). */
+export type HubIssue = RefreshIssue;
+export type HubLink = RefreshLink;
