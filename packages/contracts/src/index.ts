@@ -51,12 +51,35 @@ export interface ReportBody {
 /** `GET /agent/settings`: the settings the agent works with (SPEC 9). */
 export interface AgentSettings {
   version: number;
-  /** seconds of pause per command type */
-  pacing: Record<string, number>;
+  /** seconds of pause per command type (the pause itself comes with each delivered command) */
+  pacing: Partial<Record<CommandType, number>>;
   /** package link name → Jira link type */
   link_types: Record<string, string>;
   /** the extra Jira fields a refresh reads */
   fields: string[];
+}
+
+/** A command handed out more than once, in the agent's status. */
+export interface RedeliveredCommand {
+  id: number;
+  type: string;
+  claimed_at: string;
+  deliveries: number;
+}
+
+/** `GET /agent/status` (SPEC 11.3): what people and the assistant (MCP) read about the agent. */
+export interface AgentStatus {
+  online: boolean;
+  last_seen_at: string | null;
+  agent_version: string | null;
+  settings_version: number | null;
+  /** the agent's settings version is older than the hub's */
+  settings_stale: boolean;
+  last_jira_call_at: string | null;
+  current_command_id: number | null;
+  rate_limited_24h: number;
+  redelivered: RedeliveredCommand[];
+  warning: string | null;
 }
 
 /** An issue in a refresh result (SPEC 4). */
