@@ -82,6 +82,39 @@ export interface AgentStatus {
   warning: string | null;
 }
 
+/** A team's note on an issue (`GET /notes`, SPEC 11.3): what people and the assistant (MCP) read. */
+export interface Note {
+  key: string;
+  fact_status: string | null;
+  comment: string | null;
+  source: string | null;
+  updated_at: string | null;
+}
+
+/** An issue of the hub's mirror (`GET /issues`): the refreshed fields, and when they were mirrored. */
+export interface MirroredIssue {
+  key: string;
+  summary: string | null;
+  issue_type: string | null;
+  status: string | null;
+  sprint: string | null;
+  assignee: string | null;
+  priority: string | null;
+  duedate: string | null;
+  labels: string[];
+  fields: Record<string, unknown>;
+  created: string | null;
+  updated: string | null;
+  synced_at: string | null;
+}
+
+/** One mirrored issue with its links both ways and its note (`GET /issues/{key}`). */
+export interface MirroredIssueDetail extends MirroredIssue {
+  links_out: { target_key: string; link_type: string }[];
+  links_in: { source_key: string; link_type: string }[];
+  note: Note | null;
+}
+
 /** An issue in a refresh result (SPEC 4). */
 export interface RefreshIssue {
   key: string;
