@@ -91,8 +91,8 @@ export interface Note {
   updated_at: string | null;
 }
 
-/** An issue of the hub's mirror (`GET /issues`): the refreshed fields, and when they were mirrored. */
-export interface MirroredIssue {
+/** The fields of an issue that a refresh reads and the mirror keeps (SPEC 4). */
+export interface IssueFields {
   key: string;
   summary: string | null;
   issue_type: string | null;
@@ -102,9 +102,14 @@ export interface MirroredIssue {
   priority: string | null;
   duedate: string | null;
   labels: string[];
-  fields: Record<string, unknown>;
   created: string | null;
   updated: string | null;
+}
+
+/** An issue of the hub's mirror (`GET /issues`): the refreshed fields, and when they were mirrored. */
+export interface MirroredIssue extends IssueFields {
+  /** every other field the agent reported */
+  fields: Record<string, unknown>;
   synced_at: string | null;
 }
 
@@ -116,18 +121,7 @@ export interface MirroredIssueDetail extends MirroredIssue {
 }
 
 /** An issue in a refresh result (SPEC 4). */
-export interface RefreshIssue {
-  key: string;
-  summary: string | null;
-  issue_type: string | null;
-  status: string | null;
-  sprint: string | null;
-  assignee: string | null;
-  priority: string | null;
-  duedate: string | null;
-  labels: string[];
-  created: string | null;
-  updated: string | null;
+export interface RefreshIssue extends IssueFields {
   /** every other field the agent reads (the settings' `fields`) */
   fields?: Record<string, unknown>;
 }
