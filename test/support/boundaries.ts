@@ -53,8 +53,8 @@ export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
 const REGISTRY = 'src/database/data-source.ts';
 const isEntityFile = (path: string): boolean => /^src\/[^/]+\/(entities|[^/]+\.entity)\.ts$/.test(path);
 
-/** Not part of the hub: separate programs that import nothing of it (issue 9 moves them to packages/). */
-const OUTSIDE = ['src/jira-agent/', 'src/jira-sim/'];
+/** Not part of the hub: the agent and the simulator live in packages/ (never read here); nothing under src/ is outside. */
+const OUTSIDE: string[] = [];
 
 const SQL = /\b(SELECT|INSERT|UPDATE|DELETE)\b/;
 
