@@ -15,6 +15,14 @@ const KNOWN: Record<string, string> = {
   // any module runs (SPEC 3.1); migrations/ write every table by design. Permanent.
   'tables  src/database/migrate.ts → setting (settings)':
     'the migration runner owns the schema as a whole',
+  // `jira-hub migrate --from-sqlite` copies every table of a SQLite hub into PostgreSQL and compares the
+  // row counts (issue 13): like the migration runner it works on the schema as a whole, before any module runs. Permanent.
+  'tables  src/database/from-sqlite.ts → setting (settings)':
+    'the SQLite → PostgreSQL copy moves every table as a whole',
+  'tables  src/database/from-sqlite.ts → agent_status (agent)':
+    'the SQLite → PostgreSQL copy moves every table as a whole',
+  'imports src/cli.ts → src/database/from-sqlite.ts (private repository)':
+    'the CLI runs the copy as its own command, with no module started',
   // Queue's claim, report and cancel transactions write agent_status (SPEC 6.2: last seen, versions,
   // current command) atomically with the command. Moving these writes to Agent makes Queue import Agent,
   // which imports Queue: it needs an Agent-status repository injected into Queue from below (scope 3).
