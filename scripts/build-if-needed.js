@@ -14,9 +14,14 @@ function newest(path) {
   }
   return t;
 }
-const stale = (target, sources) => !existsSync(target) || sources.some((s) => newest(s) > statSync(target).mtimeMs);
+const stale = (target, sources) => !existsSync(target) || sources.some((s) => existsSync(s) && newest(s) > statSync(target).mtimeMs);
+// The workspace packages the hub imports (packages/*/dist, built by `npm run build` before the hub).
+const packages = ['agent', 'jira-sim', 'contracts'];
 
-if (stale('dist/src/cli.js', ['src', 'migrations', 'bench'])) {
+if (
+  packages.some((p) => !existsSync(`packages/${p}/dist/index.js`)) ||
+  stale('dist/src/cli.js', ['src', 'migrations', 'bench', ...packages.map((p) => `packages/${p}/src`)])
+) {
   console.log('building the hub…');
   execSync('npm run build', { stdio: 'inherit' });
 } else if (stale('packages/web/dist/index.html', ['packages/web/src', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/web/package.json'])) {

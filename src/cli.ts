@@ -1,6 +1,6 @@
 /**
  * `jira-hub <command>` (commander): serve (default), migrate, import <folder> [--json], agent (the
- * reference agent, src/jira-agent), jira-sim (the Jira simulator, src/jira-sim), mcp (the MCP server on stdio, src/mcp); `--help` for each
+ * reference agent, packages/agent), jira-sim (the Jira simulator, packages/jira-sim), mcp (the MCP server on stdio, src/mcp); `--help` for each
  * lists its options and the environment variables it reads.
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
@@ -10,6 +10,9 @@ import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+// The two packages' help lists only (small modules); the packages themselves load when their command runs.
+import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
+import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
@@ -102,9 +105,6 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   }
 }
 
-/** A variable a command reads, for its help. */
-type Variable = [name: string, meaning: string];
-
 const HUB_VARIABLES: Variable[] = [
   ['HUB_DB_PATH', 'файл SQLite (по умолчанию ./data/hub.sqlite; :memory: — временная база)'],
   ['HUB_HOST', 'адрес (по умолчанию 127.0.0.1; без токенов — только loopback)'],
@@ -116,38 +116,11 @@ const HUB_VARIABLES: Variable[] = [
   ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
 ];
 const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];
-const AGENT_VARIABLES: Variable[] = [
-  ['HUB_URL', 'адрес хаба, например http://127.0.0.1:3000 (обязательно)'],
-  ['HUB_AGENT_TOKEN', 'токен агента, если хаб с токенами'],
-  ['JIRA_URL', 'базовый адрес Jira без /rest/api/N (обязательно)'],
-  ['JIRA_FLAVOR', 'cloud (по умолчанию) или dc'],
-  ['JIRA_EMAIL, JIRA_API_TOKEN', 'учётные данные Jira Cloud'],
-  ['JIRA_PAT', 'персональный токен Jira Data Center'],
-  ['JIRA_PROJECT', 'ключ проекта, где ensure_issue ищет и создаёт задачи (обязательно)'],
-  ['AGENT_JOURNAL', 'файл журнала (по умолчанию ./data/agent-journal.jsonl)'],
-  ['AGENT_WAIT_SECONDS', 'секунды долгого опроса, 0..60 (по умолчанию 30)'],
-  ['AGENT_ONCE', '1 — обработать одну выдачу и остановиться'],
-];
 const MCP_VARIABLES: Variable[] = [
   ['HUB_URL', 'адрес работающего хаба (по умолчанию http://127.0.0.1:3000)'],
   ['HUB_ASSISTANT_TOKEN', 'токен ассистента, если хаб с токенами'],
   ['HUB_MCP_READ_ONLY', '1 — только инструменты, которые ничего не пишут'],
 ];
-const SIM_VARIABLES: Variable[] = [
-  ['JIRA_SIM_HOST', 'адрес (по умолчанию 127.0.0.1)'],
-  ['JIRA_SIM_PORT', 'порт (по умолчанию 8080; 0 — любой свободный)'],
-  ['JIRA_SIM_PROJECT', 'ключ проекта (по умолчанию AURORA)'],
-  ['JIRA_SIM_SEED', 'JSON-файл с частями начальных данных взамен стандартных (пример: examples/jira-sim-seed.json)'],
-  ['JIRA_SIM_SEARCH_LAG_MS', 'задержка, с которой поиск видит изменения'],
-  ['JIRA_SIM_LATENCY_MS', 'задержка каждого ответа'],
-  ['JIRA_SIM_PAGE_SIZE', 'наибольший размер страницы (по умолчанию 100)'],
-];
-
-function variablesHelp(variables: Variable[]): string {
-  const width = Math.max(...variables.map(([name]) => name.length));
-  return `\nПеременные окружения (и файл .env в текущей папке; переменные оболочки важнее):\n${variables.map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`).join('\n')}`;
-}
-
 const TITLES: Record<string, string> = {
   'Usage:': 'Запуск:',
   'Options:': 'Параметры:',
@@ -251,7 +224,7 @@ function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command 
     .option('--check', 'только проверить подключение к хабу и Jira (список ✓/✗), ничего не меняя; код выхода 1 при любом ✗')
     .addHelpText('after', variablesHelp(AGENT_VARIABLES))
     .action(async (o: { once?: boolean; check?: boolean }) => {
-      const { agentMain } = await import('./jira-agent/main.js');
+      const { agentMain } = await import('@jira-hub/agent');
       exit(await agentMain(o.check ? ['--check'] : [], withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined })));
     });
 
@@ -263,7 +236,7 @@ function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command 
     .option('--seed <файл>', 'JSON-файл начальных данных (вместо JIRA_SIM_SEED)')
     .addHelpText('after', variablesHelp(SIM_VARIABLES))
     .action(async (o: { port?: string; seed?: string }) => {
-      const { runSimulatorFromEnv } = await import('./jira-sim/main.js');
+      const { runSimulatorFromEnv } = await import('@jira-hub/jira-sim');
       await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed }));
       exit(0);
     });

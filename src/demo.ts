@@ -7,11 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './cli.js';
-import { runAgent } from './jira-agent/agent-loop.js';
-import { HubClient } from './jira-agent/hub-client.js';
-import { JiraClient } from './jira-agent/jira-client.js';
-import { FileJournal } from './jira-agent/journal.js';
-import { JiraSimulator } from './jira-sim/simulator.js';
+import { runAgent, HubClient, JiraClient, FileJournal } from '@jira-hub/agent';
+import { JiraSimulator } from '@jira-hub/jira-sim';
 
 const PROJECT = 'AURORA';
 const TIMEOUT_MS = 45_000;

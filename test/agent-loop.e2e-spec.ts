@@ -7,13 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/cli.js';
-import { runAgent, type AgentRunSummary } from '../src/jira-agent/agent-loop.js';
-import { duplicateSearchJql } from '../src/jira-agent/commands/ensure-issue.js';
-import { HubClient } from '../src/jira-agent/hub-client.js';
-import { JiraClient, type JiraFlavor } from '../src/jira-agent/jira-client.js';
-import { FileJournal } from '../src/jira-agent/journal.js';
-import type { ReportBody } from '../src/jira-agent/types.js';
-import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { runAgent, type AgentRunSummary, duplicateSearchJql, HubClient, JiraClient, type JiraFlavor, FileJournal, type ReportBody } from '@jira-hub/agent';
+import { JiraSimulator } from '@jira-hub/jira-sim';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 

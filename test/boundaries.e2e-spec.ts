@@ -15,6 +15,14 @@ const KNOWN: Record<string, string> = {
   // any module runs (SPEC 3.1); migrations/ write every table by design. Permanent.
   'tables  src/database/migrate.ts → setting (settings)':
     'the migration runner owns the schema as a whole',
+  // `jira-hub migrate --from-sqlite` copies every table of a SQLite hub into PostgreSQL and compares the
+  // row counts (issue 13): like the migration runner it works on the schema as a whole, before any module runs. Permanent.
+  'tables  src/database/from-sqlite.ts → setting (settings)':
+    'the SQLite → PostgreSQL copy moves every table as a whole',
+  'tables  src/database/from-sqlite.ts → agent_status (agent)':
+    'the SQLite → PostgreSQL copy moves every table as a whole',
+  'imports src/cli.ts → src/database/from-sqlite.ts (private repository)':
+    'the CLI runs the copy as its own command, with no module started',
   // Queue's claim, report and cancel transactions write agent_status (SPEC 6.2: last seen, versions,
   // current command) atomically with the command. Moving these writes to Agent makes Queue import Agent,
   // which imports Queue: it needs an Agent-status repository injected into Queue from below (scope 3).
@@ -92,6 +100,38 @@ describe('boundary rules (fixtures)', () => {
     ].join('\n');
     expect(sqlLiterals(file('src/mirror/y.ts', text))).toEqual(['SELECT id FROM sync_run WHERE command_id = ?']);
     expect(violations([file('src/mirror/y.ts', text)]).filter((v) => v.startsWith('tables'))).toEqual([]);
+  });
+
+  it('reads tables in table position only: a column sharing a table name is not a table, a join or a FROM list is', () => {
+    const columns = file(
+      'src/mirror/y.ts',
+      "await m.query('UPDATE sync_run SET delivery = ?, parts = 0 WHERE id = ?'); await m.query('SELECT id, delivery FROM sync_run');",
+    );
+    expect(violations([columns])).toEqual([]);
+    const mirror = file(
+      'src/mirror/z.ts',
+      [
+        "await m.query('SELECT s.delivery FROM sync_run s JOIN delivery d ON d.id = s.delivery');",
+        "await m.query(`SELECT i.key FROM issue i, batch b WHERE b.id = ${id}`);",
+        "await m.query('INSERT INTO command (batch_id) VALUES (1)');",
+      ].join('\n'),
+    );
+    expect(violations([mirror])).toEqual([
+      'tables  src/mirror/z.ts → batch (queue)',
+      'tables  src/mirror/z.ts → command (queue)',
+      'tables  src/mirror/z.ts → delivery (queue)',
+    ]);
+  });
+
+  it("lets a module inject the providers another module exports, even with SQL, but not its unexported ones", () => {
+    const module = file(
+      'src/queue/queue.module.ts',
+      "import { BatchesService } from './batches.service.js';\nimport { Hidden } from './hidden.service.js';\n@Module({ providers: [BatchesService, Hidden], exports: [BatchesService] })",
+    );
+    const batches = file('src/queue/batches.service.ts', "export class BatchesService { f = (m) => m.query('SELECT * FROM batch'); }");
+    const hidden = file('src/queue/hidden.service.ts', "export class Hidden { f = (m) => m.query('SELECT * FROM command'); }");
+    const live = file('src/live/live.service.ts', "import { BatchesService } from '../queue/batches.service.js';\nimport { Hidden } from '../queue/hidden.service.js';");
+    expect(violations([module, batches, hidden, live])).toEqual(['imports src/live/live.service.ts → src/queue/hidden.service.ts (private repository)']);
   });
 
   it('lets the data source register each module’s entities, and keeps entity files free of other modules', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
-import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { JiraSimulator } from '@jira-hub/jira-sim';
 import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
 
 /** Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr. */

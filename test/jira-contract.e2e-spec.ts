@@ -6,13 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { COMMAND_TYPES } from '../src/common/command-types.js';
-import { executeCommand } from '../src/jira-agent/executors.js';
-import { JiraClient } from '../src/jira-agent/jira-client.js';
-import { MemoryJournal } from '../src/jira-agent/journal.js';
-import { preflight } from '../src/jira-agent/preflight.js';
-import type { CommandOutcome } from '../src/jira-agent/types.js';
-import { JiraSimulator } from '../src/jira-sim/simulator.js';
-import type { RecordedRequest } from '../src/jira-sim/types.js';
+import { executeCommand, JiraClient, MemoryJournal, preflight, type CommandOutcome } from '@jira-hub/agent';
+import { JiraSimulator, type RecordedRequest } from '@jira-hub/jira-sim';
 import { OpenApiContract, type Exchange } from './support/openapi-contract.js';
 
 let sim: JiraSimulator;

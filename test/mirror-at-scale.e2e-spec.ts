@@ -7,11 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/cli.js';
-import { runAgent } from '../src/jira-agent/agent-loop.js';
-import { HubClient } from '../src/jira-agent/hub-client.js';
-import { JiraClient, type JiraFlavor } from '../src/jira-agent/jira-client.js';
-import { MemoryJournal } from '../src/jira-agent/journal.js';
-import { JiraSimulator } from '../src/jira-sim/simulator.js';
+import { runAgent, HubClient, JiraClient, type JiraFlavor, MemoryJournal } from '@jira-hub/agent';
+import { JiraSimulator } from '@jira-hub/jira-sim';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };

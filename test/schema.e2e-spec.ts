@@ -61,6 +61,23 @@ describe('schema: entities = migrations', () => {
     expect(plan.map((p) => p.detail).join()).toContain('idx_command_temp_key');
   });
 
+  it('keeps the search machinery no entity can declare (issue_fts and its triggers), and the diff leaves it alone', async () => {
+    const file = join(tempDir(), 'hub.sqlite');
+    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    await migrate(ds, { file });
+    expect(await pendingSchemaChanges(ds)).toEqual([]);
+    const objects: { type: string; name: string }[] = await ds.query(
+      `SELECT type, name FROM sqlite_master WHERE name = 'issue_fts' OR (type = 'trigger' AND tbl_name = 'issue') ORDER BY name`,
+    );
+    expect(objects).toEqual([
+      { type: 'table', name: 'issue_fts' },
+      { type: 'trigger', name: 'issue_labels_update' },
+      { type: 'trigger', name: 'issue_search_delete' },
+      { type: 'trigger', name: 'issue_search_insert' },
+      { type: 'trigger', name: 'issue_search_update' },
+    ]);
+  });
+
   it('names every column in snake_case of its property, so RowOf<Entity> is the raw row type', async () => {
     ds = await new DataSource(dataSourceOptions({ dbPath: ':memory:' })).initialize();
     const mismatches = ds.entityMetadatas.flatMap((m) =>

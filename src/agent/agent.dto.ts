@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf } from 'class-validator';
+import type { AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';
 
-export class ClaimDto {
+export class ClaimDto implements ClaimRequest {
   @ApiPropertyOptional({ example: '1.0.0' }) @IsOptional() @IsString() @MaxLength(100) agent_version?: string;
   @ApiPropertyOptional({ example: 1, description: 'the settings version the agent works with' })
   @IsOptional()
@@ -22,7 +23,7 @@ export class ClaimDto {
   wait_seconds?: number;
 }
 
-export class DeliveredCommandView {
+export class DeliveredCommandView implements DeliveredCommand {
   @ApiProperty() id!: number;
   @ApiProperty() type!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) params!: Record<string, unknown>;
@@ -31,12 +32,12 @@ export class DeliveredCommandView {
   @ApiProperty({ description: 'how many times this command has been handed out, this time included' }) deliveries!: number;
 }
 
-export class ClaimView {
+export class ClaimView implements ClaimResponse {
   @ApiProperty({ type: DeliveredCommandView, nullable: true }) command!: DeliveredCommandView | null;
   @ApiProperty() settings_version!: number;
 }
 
-export class ReportDto {
+export class ReportDto implements ReportBody {
   @ApiProperty({
     enum: ['done', 'failed', 'partial'],
     description: 'partial: one part of a large refresh result (`part` = 1, 2, …), then done (which may carry the last slice and missing_keys) or failed',
@@ -69,14 +70,14 @@ export class ReportDto {
   @ApiPropertyOptional({ example: 0 }) @IsOptional() @IsInt() @Min(0) rate_limited?: number;
 }
 
-export class RedeliveredView {
+export class RedeliveredView implements RedeliveredCommand {
   @ApiProperty() id!: number;
   @ApiProperty() type!: string;
   @ApiProperty() claimed_at!: string;
   @ApiProperty() deliveries!: number;
 }
 
-export class AgentStatusView {
+export class AgentStatusView implements AgentStatus {
   @ApiProperty() online!: boolean;
   @ApiProperty({ nullable: true, type: String }) last_seen_at!: string | null;
   @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;

@@ -4,11 +4,11 @@
  * HUB_URL, the hub's own /mcp endpoint at the hub itself, so every rule (auth, validation, approval,
  * idempotency) stays in the REST pipeline.
  *
- * The views are the REST API's (SPEC 11.3, 15); type-only imports keep this file free of Nest.
+ * The views are the REST API's (SPEC 11.3, 15): the agent's and the mirror's from the wire contracts
+ * (@jira-hub/contracts), the others type-only from their modules; either way this file stays free of Nest.
  */
-import type { AgentStatusView } from '../agent/agent.dto.js';
+import type { AgentStatus as AgentStatusView, MirroredIssue as IssueView, MirroredIssueDetail as IssueDetailView, Note as NoteView } from '@jira-hub/contracts';
 import type { ImportReport } from '../import/compare.js';
-import type { IssueDetailView, IssueView, NoteView } from '../mirror/mirror.dto.js';
 import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
 import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
 

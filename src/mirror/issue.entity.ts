@@ -1,7 +1,16 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A mirrored Jira issue (SPEC 3, 7): written only from refresh results. */
+/**
+ * A mirrored Jira issue (SPEC 3, 7): written only from refresh results. Schema v4 (issue 14) adds the
+ * search row id, the sync mark of parted refreshes and the indexes of GET /issues' filters; the FTS5
+ * index `issue_fts` and the triggers that fill it and `issue_label` are SQLite-only and outside the
+ * entities (migrations/1764633600000-MirrorSearch.ts).
+ */
 @Entity('issue')
+@Index('idx_issue_search_id', ['searchId'], { unique: true })
+@Index('idx_issue_status', ['status', 'key'])
+@Index('idx_issue_sprint_status', ['sprint', 'status', 'key'])
+@Index('idx_issue_assignee', ['assignee', 'key'])
 export class IssueEntity {
   @PrimaryColumn('text')
   key!: string;
@@ -18,4 +27,8 @@ export class IssueEntity {
   @Column('text', { nullable: true }) created!: string | null;
   @Column('text', { nullable: true }) updated!: string | null;
   @Column('text', { name: 'synced_at', nullable: true }) syncedAt!: string | null;
+  /** The FTS5 row id (`issue_fts.rowid`), given by a trigger on insert: stable, unlike the rowid. */
+  @Column('integer', { name: 'search_id', nullable: true }) searchId!: number | null;
+  /** Which delivery of which sync run last reported the issue. */
+  @Column('integer', { name: 'sync_mark', nullable: true }) syncMark!: number | null;
 }

@@ -1,3 +1,4 @@
+import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -64,7 +65,7 @@ export class PutNoteDto {
   comment?: string | null;
 }
 
-export class NoteView {
+export class NoteView implements Note {
   @ApiProperty({ example: 'AURORA-1533' }) key!: string;
   @ApiProperty({ nullable: true, type: String }) fact_status!: string | null;
   @ApiProperty({ nullable: true, type: String }) comment!: string | null;
@@ -72,7 +73,7 @@ export class NoteView {
   @ApiProperty({ nullable: true, type: String }) updated_at!: string | null;
 }
 
-export class IssueView {
+export class IssueView implements MirroredIssue {
   @ApiProperty({ example: 'AURORA-1533' }) key!: string;
   @ApiProperty({ nullable: true, type: String }) summary!: string | null;
   @ApiProperty({ nullable: true, type: String }) issue_type!: string | null;
@@ -98,7 +99,7 @@ export class LinkInView {
   @ApiProperty() link_type!: string;
 }
 
-export class IssueDetailView extends IssueView {
+export class IssueDetailView extends IssueView implements MirroredIssueDetail {
   @ApiProperty({ type: [LinkOutView] }) links_out!: LinkOutView[];
   @ApiProperty({ type: [LinkInView] }) links_in!: LinkInView[];
   @ApiProperty({ type: NoteView, nullable: true }) note!: NoteView | null;

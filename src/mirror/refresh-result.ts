@@ -1,27 +1,13 @@
 /** The shape of a refresh result (SPEC 4) and its validation. Pure. */
+import type { RefreshIssue, RefreshLink } from '@jira-hub/contracts';
 import { isJiraKey } from '../common/keys.js';
 
-export interface IssueInput {
-  key: string;
-  summary: string | null;
-  issue_type: string | null;
-  status: string | null;
-  sprint: string | null;
-  assignee: string | null;
-  priority: string | null;
-  duedate: string | null;
-  labels: string[];
-  created: string | null;
-  updated: string | null;
-  /** every other field the agent reported */
+/** An issue of the wire contract, normalized: `fields` always there (every other field the agent reported). */
+export interface IssueInput extends RefreshIssue {
   fields: Record<string, unknown>;
 }
 
-export interface LinkInput {
-  source_key: string;
-  target_key: string;
-  link_type: string;
-}
+export type LinkInput = RefreshLink;
 
 export interface RefreshResult {
   issues: IssueInput[];

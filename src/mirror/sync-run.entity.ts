@@ -24,4 +24,7 @@ export class SyncRunEntity {
   @Column('integer', { nullable: true }) links!: number | null;
   @Column('text', { nullable: true }) missing!: string | null;
   @Column('text', { nullable: true }) error!: string | null;
+  /** Schema v4: the delivery whose parts are being applied, and how many parts have been. */
+  @Column('integer', { nullable: true }) delivery!: number | null;
+  @Column('integer', { default: 0 }) parts!: number;
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { DeliveredCommand } from '@jira-hub/contracts';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
@@ -16,15 +17,8 @@ import type { CommandRow, CommandView } from './rows.js';
 /** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */
 const COPYING = Symbol('copying');
 
-/** What the agent receives for a command (SPEC 6.2). */
-export interface DeliveredCommand {
-  id: number;
-  type: string;
-  params: Record<string, unknown>;
-  pause_seconds: number;
-  batch_id: number;
-  deliveries: number;
-}
+/** What the agent receives for a command (SPEC 6.2): the wire contract the agent reads. */
+export type { DeliveredCommand };
 
 function delivered(row: CommandRow): DeliveredCommand {
   return {

@@ -1,4 +1,5 @@
 /** The report of a command's result (SPEC 6.5) and confirmation by state (6.6), in one transaction. */
+import type { ReportBody } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey } from '../common/keys.js';
@@ -18,15 +19,8 @@ import type { CommandRow } from './rows.js';
 export const MAX_ERROR_LENGTH = 1500;
 export const NO_REASON_ERROR = 'агент не сообщил причину';
 
-export interface Report {
-  /** `partial`: one part of a refresh's result (SPEC 15.5), numbered by `part` from 1. */
-  status: 'done' | 'failed' | 'partial';
-  part?: number;
-  result?: Record<string, unknown>;
-  error?: string;
-  jira_calls?: number;
-  rate_limited?: number;
-}
+/** The agent's report, as the wire contract has it (`partial`: one part of a refresh's result, SPEC 15.5). */
+export type Report = ReportBody;
 
 const resultKey = (r: Report): string | undefined => (isJiraKey(r.result?.key) ? (r.result!.key as string) : undefined);
 

@@ -1,3 +1,4 @@
+import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -149,7 +150,7 @@ export class SettingsView {
   @ApiProperty({ type: ApprovalDto }) approval!: ApprovalDto;
 }
 
-export class AgentSettingsView {
+export class AgentSettingsView implements AgentSettings {
   @ApiProperty() version!: number;
   @ApiProperty({ type: PacingDto }) pacing!: PacingDto;
   @ApiProperty() link_types!: Record<string, string>;

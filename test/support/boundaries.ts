@@ -14,6 +14,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   delivery: 'queue',
   idempotency_key: 'queue',
   issue: 'mirror',
+  issue_fts: 'mirror',
+  issue_label: 'mirror',
   issue_link: 'mirror',
   issue_note: 'mirror',
   sync_run: 'mirror',
@@ -25,17 +27,20 @@ export const TABLE_OWNERS: Record<string, string> = {
  * The layers, lowest first: a module imports only from modules below it (or from itself), so module
  * imports can never form a cycle. `app` is the root files of src/ (app.module, cli, health.controller…).
  */
-export const LAYERS = ['common', 'metrics', 'database', 'settings', 'mirror', 'queue', 'agent', 'import', 'app'] as const;
+export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'queue', 'agent', 'import', 'live', 'mcp', 'app'] as const;
 
 /**
  * A module's repository files (files with SQL) that other modules may import: the functions they call
- * inside their own transaction. Any other SQL-bearing file is the module's private business.
+ * inside their own transaction. Besides these, the providers a module's `*.module.ts` lists in `exports`
+ * are its public surface (injected by other modules: they are services, not repositories). Any other
+ * SQL-bearing file is the module's private business.
  */
 export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
   /** the migration runner, which the CLI's `migrate` runs */
   database: ['src/database/migrate.ts'],
   settings: ['src/settings/settings.service.ts', 'src/settings/schema-version.store.ts'],
-  mirror: ['src/mirror/mirror.store.ts'],
+  /** sync-run.store: Mirror's repository for sync_run, written inside Queue's refresh-report transaction */
+  mirror: ['src/mirror/mirror.store.ts', 'src/mirror/sync-run.store.ts'],
   queue: ['src/queue/agent-signals.store.ts', 'src/queue/temp-key.store.ts'],
   agent: [],
 };
@@ -48,8 +53,8 @@ export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
 const REGISTRY = 'src/database/data-source.ts';
 const isEntityFile = (path: string): boolean => /^src\/[^/]+\/(entities|[^/]+\.entity)\.ts$/.test(path);
 
-/** Not part of the hub: separate programs that import nothing of it (issue 9 moves them to packages/). */
-const OUTSIDE = ['src/jira-agent/', 'src/jira-sim/'];
+/** Not part of the hub: the agent and the simulator live in packages/ (never read here); nothing under src/ is outside. */
+const OUTSIDE: string[] = [];
 
 const SQL = /\b(SELECT|INSERT|UPDATE|DELETE)\b/;
 
@@ -97,14 +102,53 @@ export function importsOf(file: SourceFile): string[] {
   return out;
 }
 
-/** The tables a SQL text names (word-boundary match: `command` but not `command_id`). */
-export const tablesNamed = (sql: string): string[] => Object.keys(TABLE_OWNERS).filter((t) => new RegExp(`\\b${t}\\b`).test(sql));
+/**
+ * The tables a SQL text names: the words in table position — after FROM, JOIN, INTO, UPDATE or TABLE, up
+ * to the next clause (so `FROM issue i, json_each(…)` names `issue`). A column that shares a table's name
+ * (sync_run's `delivery`) is not a table, and `command_id` is not `command` (whole words only).
+ */
+export function tablesNamed(sql: string): string[] {
+  const named = new Set<string>();
+  const places = sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\b([^;()]*?)(?=\b(?:WHERE|ON|SET|VALUES|SELECT|ORDER|GROUP|HAVING|LIMIT|UNION|JOIN|LEFT|INNER|CROSS|USING|RETURNING|AS|DEFAULT)\b|[;()]|$)/gi);
+  for (const [, place] of places) for (const word of place.match(/\w+/g) ?? []) if (word in TABLE_OWNERS) named.add(word);
+  return Object.keys(TABLE_OWNERS).filter((t) => named.has(t));
+}
+
+/**
+ * The files whose providers a module exports (`exports: [BatchesService, …]` of a `*.module.ts`), found
+ * through that module file's own imports: public surface, injected across modules.
+ */
+export function exportedProviderFiles(files: SourceFile[]): Set<string> {
+  const out = new Set<string>();
+  for (const file of files.filter((f) => f.path.endsWith('.module.ts'))) {
+    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const fileOf = new Map<string, string>();
+    const exported: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
+        const target = normalize(join(dirname(file.path), node.moduleSpecifier.text)).replace(/\\/g, '/').replace(/\.js$/, '.ts');
+        const names = node.importClause?.namedBindings;
+        if (names && ts.isNamedImports(names)) for (const el of names.elements) fileOf.set(el.name.text, target);
+      } else if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'exports' && ts.isArrayLiteralExpression(node.initializer)) {
+        for (const el of node.initializer.elements) if (ts.isIdentifier(el)) exported.push(el.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    for (const name of exported) {
+      const target = fileOf.get(name);
+      if (target && moduleOf(target) === moduleOf(file.path)) out.add(target);
+    }
+  }
+  return out;
+}
 
 /**
  * Every boundary violation of a set of files, one line each:
  * - `tables  src/agent/x.ts → command (queue)`: SQL in one module names another module's table;
  * - `imports src/mirror/x.ts → src/queue/y.store.ts (private repository)`: a module imports another
- *   module's SQL-bearing file that is not in that module's PUBLIC_REPOSITORIES;
+ *   module's SQL-bearing file that is neither in that module's PUBLIC_REPOSITORIES nor a provider its
+ *   module exports;
  * - `layers  src/settings/x.ts → src/queue/y.ts (queue above settings)`: an import up the layers (a cycle);
  * - `sql-in-controller src/x.controller.ts`: a controller with SQL;
  * - `entities src/x/y.entity.ts → …`: an entity file importing another module's code.
@@ -112,6 +156,7 @@ export const tablesNamed = (sql: string): string[] => Object.keys(TABLE_OWNERS).
 export function violations(files: SourceFile[]): string[] {
   const hub = files.filter((f) => f.path.startsWith('src/') && !f.path.endsWith('.spec.ts') && !OUTSIDE.some((o) => f.path.startsWith(o)));
   const sqlOf = new Map(hub.map((f) => [f.path, sqlLiterals(f)]));
+  const exportedProviders = exportedProviderFiles(hub);
   const out: string[] = [];
   for (const file of hub) {
     const own = moduleOf(file.path);
@@ -124,7 +169,8 @@ export function violations(files: SourceFile[]): string[] {
     for (const target of importsOf(file)) {
       const theirs = moduleOf(target);
       if (!target.startsWith('src/') || theirs === own || OUTSIDE.some((o) => target.startsWith(o))) continue;
-      if ((sqlOf.get(target)?.length ?? 0) > 0 && !(PUBLIC_REPOSITORIES[theirs] ?? []).includes(target)) {
+      const isPublic = (PUBLIC_REPOSITORIES[theirs] ?? []).includes(target) || exportedProviders.has(target);
+      if ((sqlOf.get(target)?.length ?? 0) > 0 && !isPublic) {
         out.push(`imports ${file.path} → ${target} (private repository)`);
       }
       if (isEntityFile(file.path) && theirs !== 'common') out.push(`entities ${file.path} → ${target} (an entity file imports its module's entities and common/ only)`);

@@ -15,6 +15,13 @@
  *   (what the loader already does for a nameless UNIQUE);
  * - `CHECK (id = 1)` inline on a column: the loader reads only `CONSTRAINT "name" CHECK (...)`; we add it
  *   under the name of the entity's check with the same expression.
+ *
+ * What no entity can express is outside the comparison by the schema builder's own design, not by a
+ * correction here: it loads only the tables and views the entities name (`getTables(entity paths)`), so
+ * schema v4's SQLite-only search machinery (migrations/1764633600000-MirrorSearch.ts) is never compared —
+ * the FTS5 virtual table `issue_fts`, its shadow tables (`issue_fts_data`, `_idx`, `_docsize`, `_config`)
+ * and the four triggers on `issue` that fill it and `issue_label`. Everything else of v4 (columns,
+ * indexes, the `issue_label` table) is declared on the Mirror entities and compared like the rest.
  */
 import { DataSource, TableCheck, type Table } from 'typeorm';
 

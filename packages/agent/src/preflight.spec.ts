@@ -2,8 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultSeed } from '../jira-sim/seed.js';
-import { JiraSimulator, type JiraSimulatorOptions } from '../jira-sim/simulator.js';
+import { defaultSeed, JiraSimulator, type JiraSimulatorOptions } from '@jira-hub/jira-sim';
 import { FakeHub } from './fake-hub.js';
 import { agentMain, envProblems, runAgentFromEnv, type Env } from './main.js';
 import type { JiraFlavor } from './jira-client.js';

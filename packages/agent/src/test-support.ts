@@ -1,5 +1,5 @@
 /** Shared set-up for the agent's specs: a simulator on port 0 and a fast-retrying client of one flavor. */
-import { JiraSimulator, type JiraSimulatorOptions } from '../jira-sim/simulator.js';
+import { JiraSimulator, type JiraSimulatorOptions } from '@jira-hub/jira-sim';
 import { JiraClient, type JiraFlavor } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
 import type { ExecutorContext } from './commands/context.js';

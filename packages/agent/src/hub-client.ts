@@ -1,17 +1,7 @@
 import { sleep as realSleep, type Sleep } from './sleep.js';
-import type { AgentSettings, ClaimedCommand, HubIssue, HubLink, ReportBody } from './types.js';
+import type { AgentSettings, ClaimRequest, ClaimResponse, RefreshIssue as HubIssue, RefreshLink as HubLink, ReportBody } from '@jira-hub/contracts';
 
-export interface ClaimRequest {
-  agent_version?: string;
-  settings_version?: number;
-  last_jira_call_at?: string | null;
-  wait_seconds?: number;
-}
-
-export interface ClaimResponse {
-  command: ClaimedCommand | null;
-  settings_version: number;
-}
+export type { ClaimRequest, ClaimResponse } from '@jira-hub/contracts';
 
 export interface HubClientOptions {
   baseUrl: string;

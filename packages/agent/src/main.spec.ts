@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runSimulatorFromEnv } from '../jira-sim/main.js';
-import { JiraSimulator } from '../jira-sim/simulator.js';
+import { runSimulatorFromEnv, JiraSimulator } from '@jira-hub/jira-sim';
 import { FakeHub } from './fake-hub.js';
 import { jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 

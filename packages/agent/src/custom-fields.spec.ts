@@ -140,7 +140,7 @@ describe.each(FLAVORS)('fields sharing a display name on %s', (flavor) => {
   let twin: SimHarness;
 
   beforeAll(async () => {
-    const base = (await import('../jira-sim/seed.js')).defaultSeed();
+    const base = (await import('@jira-hub/jira-sim')).defaultSeed();
     twin = await startHarness({
       seed: { customFields: [...base.customFields, { id: 'customfield_10090', name: 'team', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield', type: 'string' }] },
     });

@@ -1,0 +1,24 @@
+/** Shapes shared by the agent's modules (the hub's agent API, SPEC sections 4, 6.2, 6.5, 9). */
+
+import type { DeliveredCommand, RefreshIssue, RefreshLink } from '@jira-hub/contracts';
+
+export type { AgentSettings, CommandType, ReportBody } from '@jira-hub/contracts';
+
+/** What an executor needs of a command. */
+export type AgentCommand = Pick<DeliveredCommand, 'id' | 'type' | 'params'>;
+
+/** A command as `POST /agent/claim` hands it out. */
+export type ClaimedCommand = DeliveredCommand;
+
+/**
+ * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
+ * failure is the environment's, not the command's: the agent does not report it and runs the command again.
+ * `stopped`: the stop signal ended the execution midway; the agent does not report it (the command stays claimed).
+ */
+export type CommandOutcome =
+  | { status: 'done'; result: Record<string, unknown> }
+  | { status: 'failed'; error: string; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
+
+/** An issue and a link in a refresh result (SPEC 4). */
+export type HubIssue = RefreshIssue;
+export type HubLink = RefreshLink;

@@ -1,0 +1,142 @@
+/**
+ * The wire contracts between the hub and its agent (SPEC 4, 6.2, 6.5, 9, 15.5): the JSON the hub's agent
+ * routes send and receive. Types only — this package has no runtime code and no dependencies, so the agent
+ * installs without anything of the hub, and the hub and the agent cannot drift apart silently.
+ */
+
+/** The command types of SPEC 4. */
+export type CommandType = 'ensure_issue' | 'ensure_fields' | 'ensure_status' | 'ensure_link' | 'ensure_sprint' | 'ensure_comment' | 'refresh';
+
+/** Body of `POST /agent/claim` (every field optional). */
+export interface ClaimRequest {
+  agent_version?: string;
+  /** the settings version the agent works with */
+  settings_version?: number;
+  /** when the agent last called Jira, a date and time with offset */
+  last_jira_call_at?: string | null;
+  /** long poll: hold the request up to this many seconds (0..60) while there is nothing to hand out */
+  wait_seconds?: number;
+}
+
+/** A command as `POST /agent/claim` hands it out (SPEC 6.2). */
+export interface DeliveredCommand {
+  id: number;
+  type: string;
+  params: Record<string, unknown>;
+  pause_seconds: number;
+  batch_id: number;
+  /** how many times this command has been handed out, this time included */
+  deliveries: number;
+}
+
+/** Answer of `POST /agent/claim`: a command, or null when there is nothing to hand out now. */
+export interface ClaimResponse {
+  command: DeliveredCommand | null;
+  settings_version: number;
+}
+
+/**
+ * Body of `POST /agent/commands/{id}/result` (SPEC 6.5). `partial`: one part of a large refresh result
+ * (SPEC 15.5), numbered by `part` from 1 in each delivery, followed by `done` or `failed`.
+ */
+export interface ReportBody {
+  status: 'done' | 'failed' | 'partial';
+  part?: number;
+  result?: Record<string, unknown>;
+  error?: string;
+  jira_calls?: number;
+  rate_limited?: number;
+}
+
+/** `GET /agent/settings`: the settings the agent works with (SPEC 9). */
+export interface AgentSettings {
+  version: number;
+  /** seconds of pause per command type (the pause itself comes with each delivered command) */
+  pacing: Partial<Record<CommandType, number>>;
+  /** package link name → Jira link type */
+  link_types: Record<string, string>;
+  /** the extra Jira fields a refresh reads */
+  fields: string[];
+}
+
+/** A command handed out more than once, in the agent's status. */
+export interface RedeliveredCommand {
+  id: number;
+  type: string;
+  claimed_at: string;
+  deliveries: number;
+}
+
+/** `GET /agent/status` (SPEC 11.3): what people and the assistant (MCP) read about the agent. */
+export interface AgentStatus {
+  online: boolean;
+  last_seen_at: string | null;
+  agent_version: string | null;
+  settings_version: number | null;
+  /** the agent's settings version is older than the hub's */
+  settings_stale: boolean;
+  last_jira_call_at: string | null;
+  current_command_id: number | null;
+  rate_limited_24h: number;
+  redelivered: RedeliveredCommand[];
+  warning: string | null;
+}
+
+/** A team's note on an issue (`GET /notes`, SPEC 11.3): what people and the assistant (MCP) read. */
+export interface Note {
+  key: string;
+  fact_status: string | null;
+  comment: string | null;
+  source: string | null;
+  updated_at: string | null;
+}
+
+/** The fields of an issue that a refresh reads and the mirror keeps (SPEC 4). */
+export interface IssueFields {
+  key: string;
+  summary: string | null;
+  issue_type: string | null;
+  status: string | null;
+  sprint: string | null;
+  assignee: string | null;
+  priority: string | null;
+  duedate: string | null;
+  labels: string[];
+  created: string | null;
+  updated: string | null;
+}
+
+/** An issue of the hub's mirror (`GET /issues`): the refreshed fields, and when they were mirrored. */
+export interface MirroredIssue extends IssueFields {
+  /** every other field the agent reported */
+  fields: Record<string, unknown>;
+  synced_at: string | null;
+}
+
+/** One mirrored issue with its links both ways and its note (`GET /issues/{key}`). */
+export interface MirroredIssueDetail extends MirroredIssue {
+  links_out: { target_key: string; link_type: string }[];
+  links_in: { source_key: string; link_type: string }[];
+  note: Note | null;
+}
+
+/** An issue in a refresh result (SPEC 4). */
+export interface RefreshIssue extends IssueFields {
+  /** every other field the agent reads (the settings' `fields`) */
+  fields?: Record<string, unknown>;
+}
+
+/** A link in a refresh result: "source ⟨outward⟩ target", e.g. source blocks target. */
+export interface RefreshLink {
+  source_key: string;
+  target_key: string;
+  link_type: string;
+}
+
+/** The result of a `refresh` (SPEC 4): the issues found, their links, and the asked-for keys Jira no longer has. */
+export interface RefreshResult {
+  issues: RefreshIssue[];
+  links: RefreshLink[];
+  /** the keys asked for (`params.keys`) that Jira no longer has; left out when none were asked for */
+  missing_keys?: string[];
+}

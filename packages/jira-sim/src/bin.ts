@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/** `jira-sim`: the simulator on its own (package.json bin); `--port` and `--seed` win over their variables. */
+import { simHelp } from './help.js';
+import { runSimulatorFromEnv } from './main.js';
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(simHelp());
+  process.exit(0);
+}
+const env = { ...process.env };
+for (let i = 0; i < args.length; i++) {
+  const name = args[i] === '-p' || args[i] === '--port' ? 'JIRA_SIM_PORT' : args[i] === '--seed' ? 'JIRA_SIM_SEED' : undefined;
+  if (!name || args[i + 1] === undefined) {
+    console.error(`jira-sim: неизвестный параметр или нет значения: ${args[i]}\nсправка: jira-sim --help`);
+    process.exit(2);
+  }
+  env[name] = args[++i];
+}
+try {
+  await runSimulatorFromEnv(env);
+} catch (err) {
+  console.error(`jira-sim: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
