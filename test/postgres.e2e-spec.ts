@@ -15,6 +15,7 @@ import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';
 import { freshSchema, onPostgres } from './support/pg.js';
+import { openEvents } from './support/sse.js';
 
 const describePg = onPostgres ? describe : describe.skip;
 
@@ -72,6 +73,28 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
     expect((await a.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, pacing: { ensure_fields: 7 } });
     await b.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
     expect(await agentOf(a).claim()).toMatchObject({ command: { pause_seconds: 7 }, settings_version: 2 });
+  });
+
+  it("the dashboard's events reach a page connected to the other replica, with the views read there", async () => {
+    const [a, b] = await replicas();
+    const stream = await openEvents(b);
+    try {
+      await stream.next((m) => m.event === 'hello');
+      const batch = (await a.http.post('/batches').send({ title: 'через реплику', commands: [fields('A-1')] }).expect(201)).body;
+      const created = await stream.next((m) => m.event === 'batch' && (m.data as { batch_id: number }).batch_id === batch.id);
+      expect(created.data).toMatchObject({ change: 'created', batch: { id: batch.id, title: 'через реплику', status: 'queued' } });
+      const { command } = await agentOf(a).claim();
+      const claimed = await stream.next((m) => m.event === 'command' && (m.data as { change: string }).change === 'claimed');
+      expect(claimed.data).toMatchObject({ command_id: command.id, command: { id: command.id, status: 'claimed' }, batch: { id: batch.id, status: 'running' } });
+      // b's own events still reach its streams once: no echo of them back from a.
+      await b.http.post(`/batches/${batch.id}/cancel`).expect(200);
+      await stream.next((m) => m.event === 'batch' && (m.data as { change: string }).change === 'cancelled');
+      await agentOf(a).done(command.id);
+      await stream.next((m) => m.event === 'command' && (m.data as { change: string }).change === 'reported');
+      expect(stream.messages.filter((m) => m.event === 'batch' && (m.data as { change: string }).change === 'cancelled')).toHaveLength(1);
+    } finally {
+      stream.close();
+    }
   });
 
   it('300 commands drained by an agent alternating replicas, with lost answers and reports: every invariant holds', async () => {

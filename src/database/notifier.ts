@@ -5,6 +5,9 @@ import pg from 'pg';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { Db } from './db.service.js';
 
+/** The most bytes of data one `broadcast` carries (PostgreSQL's NOTIFY payload limit is 8000, with the sender's id). */
+export const MAX_BROADCAST = 7_900;
+
 /** Seconds between attempts to get the LISTEN connection back after it broke. */
 const RECONNECT_MS = 1_000;
 
@@ -38,7 +41,13 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     await this.connect();
   }
 
-  listen(channel: string, fn: () => void): void {
+  /** Whether other processes share the database (PostgreSQL): only then does `broadcast` send anything. */
+  get replicated(): boolean {
+    return this.db.engine === 'postgres';
+  }
+
+  /** `fn` gets the data of a `broadcast` from another replica, nothing for a wake-up (`notify`, or the LISTEN connection back). */
+  listen(channel: string, fn: (data?: string) => void): void {
     const known = this.local.listenerCount(channel) > 0;
     this.local.on(channel, fn);
     if (!known && this.client) this.client.query(`LISTEN "${this.pgChannel(channel)}"`).catch(() => undefined);
@@ -50,6 +59,17 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     // Fire and forget: a lost wake-up costs a waiting claim at most its long-poll time, never a command.
     this.db.dataSource
       .query('SELECT pg_notify($1, $2)', [this.pgChannel(channel), this.self])
+      .catch((err: Error) => this.logger.warn(`could not notify other replicas: ${err.message}`));
+  }
+
+  /**
+   * Sends `data` (at most MAX_BROADCAST bytes) to the listeners of `channel` on every other replica,
+   * not this process's; nothing on SQLite. Fire and forget, as `notify`.
+   */
+  broadcast(channel: string, data: string): void {
+    if (!this.replicated) return;
+    this.db.dataSource
+      .query('SELECT pg_notify($1, $2)', [this.pgChannel(channel), `${this.self}|${data}`])
       .catch((err: Error) => this.logger.warn(`could not notify other replicas: ${err.message}`));
   }
 
@@ -68,9 +88,11 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     client.on('error', onDead);
     client.on('end', onDead);
     client.on('notification', (n) => {
-      if (n.payload === this.self) return;
+      const payload = n.payload ?? '';
+      const bar = payload.indexOf('|');
+      if ((bar < 0 ? payload : payload.slice(0, bar)) === this.self) return;
       const channel = n.channel.slice(this.prefix.length + 1);
-      this.local.emit(channel);
+      this.local.emit(channel, bar < 0 ? undefined : payload.slice(bar + 1));
     });
     try {
       await client.connect();

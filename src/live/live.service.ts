@@ -5,6 +5,7 @@ import type { AgentStatusView } from '../agent/agent.dto.js';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { NotFoundError } from '../common/errors.js';
+import { MAX_BROADCAST, Notifier } from '../database/notifier.js';
 import { EventBus } from '../events/event-bus.js';
 import type { HubEvent } from '../events/hub-events.js';
 import { BatchesService } from '../queue/batches.service.js';
@@ -26,10 +27,38 @@ function summaryOf(view: BatchView | null): BatchSummary | null {
   return summary;
 }
 
+/** The Notifier channel that carries bus events to the other replicas' streams. */
+const LIVE_CHANNEL = 'live';
+
+/** The events as another replica gets them: ids only (its LiveService reads the views itself), in NOTIFY-sized parts. */
+export function broadcastParts(events: HubEvent[], max = MAX_BROADCAST): string[] {
+  const parts: string[] = [];
+  let part: string[] = [];
+  let size = 2;
+  for (const e of events) {
+    const { view: _view, ...ids } = e as HubEvent & { view?: object };
+    const json = JSON.stringify(ids);
+    const bytes = Buffer.byteLength(json) + 1;
+    if (part.length && size + bytes > max) {
+      parts.push(`[${part.join(',')}]`);
+      part = [];
+      size = 2;
+    }
+    part.push(json);
+    size += bytes;
+  }
+  if (part.length) parts.push(`[${part.join(',')}]`);
+  return parts;
+}
+
 /**
  * GET /events: listens to the bus and sends each event to every open stream. Events that come
  * together (a report: its command, its batch, the agent) are read once, in one pass after the
  * commit, and sent in the order they were published. No stream, no reads.
+ *
+ * Replicas (PostgreSQL): the events of this hub's bus also go to the other replicas through the
+ * Notifier (ids only, after the commit), and theirs come here, so a page connected to any replica
+ * sees every change.
  */
 @Injectable()
 export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -39,6 +68,7 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
   private unsubscribe = () => {};
   private heartbeat?: NodeJS.Timeout;
   private nextId = 1;
+  private outgoing: HubEvent[] = [];
 
   constructor(
     private readonly bus: EventBus,
@@ -46,10 +76,17 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
     private readonly agent: AgentStatusService,
     private readonly clock: Clock,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
+    private readonly notifier: Notifier,
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.bus.subscribe((e) => this.enqueue(e));
+    this.unsubscribe = this.bus.subscribe((e) => {
+      this.enqueue(e);
+      this.forward(e);
+    });
+    this.notifier.listen(LIVE_CHANNEL, (data) => {
+      if (data) for (const e of JSON.parse(data) as HubEvent[]) this.enqueue(e);
+    });
     this.heartbeat = setInterval(() => this.write(`: heartbeat ${this.clock.iso()}\n\n`), this.config.eventsHeartbeatSeconds * 1000);
     this.heartbeat.unref();
   }
@@ -87,6 +124,18 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
     if (this.streams.size === 0) return;
     this.pending.push(e);
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  /** The events of one commit go to the other replicas together, once this turn of the loop is over. */
+  private forward(e: HubEvent): void {
+    if (!this.notifier.replicated) return;
+    this.outgoing.push(e);
+    if (this.outgoing.length > 1) return;
+    setImmediate(() => {
+      const events = this.outgoing;
+      this.outgoing = [];
+      for (const part of broadcastParts(events)) this.notifier.broadcast(LIVE_CHANNEL, part);
+    });
   }
 
   private async flush(): Promise<void> {
