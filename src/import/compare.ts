@@ -2,19 +2,9 @@
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import type { LinkRow, NoteRow } from './package-reader.js';
 
-export interface ExpectedLink {
-  source: string;
-  target: string;
-  link_type: string;
-}
+import type { ExpectedLink, ImportReport } from '@jira-hub/contracts';
 
-export interface ImportReport {
-  notes: number;
-  expected_links: ExpectedLink[];
-  missing_keys: string[];
-  missing_links: ExpectedLink[];
-  reversed_links: ExpectedLink[];
-}
+export type { ExpectedLink, ImportReport };
 
 export interface CompareInput {
   notes: NoteRow[];

@@ -140,3 +140,19 @@ export interface RefreshResult {
   /** the keys asked for (`params.keys`) that Jira no longer has; left out when none were asked for */
   missing_keys?: string[];
 }
+
+/** A link a planning package expects of Jira (SPEC 8): "source ⟨link_type⟩ target". */
+export interface ExpectedLink {
+  source: string;
+  target: string;
+  link_type: string;
+}
+
+/** The report of an import (`POST /import`, `jira-hub import`, the MCP's compare_package; SPEC 8). */
+export interface ImportReport {
+  notes: number;
+  expected_links: ExpectedLink[];
+  missing_keys: string[];
+  missing_links: ExpectedLink[];
+  reversed_links: ExpectedLink[];
+}

@@ -1,8 +1,13 @@
 /**
- * The hub's views as the dashboard reads them (SPEC 11.3, 15.3): the shapes of src/queue/rows.ts,
- * src/mirror/mirror.dto.ts, src/agent/agent.dto.ts and the import report, written again because the
- * page cannot import the hub. They belong in packages/contracts once that package exists (issue 9).
+ * The hub's views as the dashboard reads them (SPEC 11.3, 15.3). The agent's status, notes and the
+ * import report come from `@jira-hub/contracts` (type-only imports: nothing of it reaches the bundle);
+ * the batch, command, settings and issue views below are still the page's own copies of
+ * src/queue/rows.ts, src/settings and src/mirror/mirror.dto.ts, until they move to the contracts too.
  */
+import type { Note } from '@jira-hub/contracts';
+
+export type { AgentStatus, ExpectedLink, ImportReport, Note } from '@jira-hub/contracts';
+
 export type CommandStatus = 'queued' | 'claimed' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'confirmed_by_state';
 export type BatchStatus = 'awaiting_approval' | 'queued' | 'running' | 'done' | 'cancelled';
 
@@ -56,19 +61,6 @@ export interface BatchView extends BatchSummary {
   commands: Command[];
 }
 
-export interface AgentStatus {
-  online: boolean;
-  last_seen_at: string | null;
-  agent_version: string | null;
-  settings_version: number | null;
-  settings_stale: boolean;
-  last_jira_call_at: string | null;
-  current_command_id: number | null;
-  rate_limited_24h: number;
-  redelivered: { id: number; type: string; claimed_at: string; deliveries: number }[];
-  warning: string | null;
-}
-
 export interface Settings {
   version: number;
   pacing: Record<string, number>;
@@ -78,14 +70,6 @@ export interface Settings {
   backup_keep: number;
   agent_offline_seconds: number;
   approval?: Record<string, boolean>;
-}
-
-export interface Note {
-  key: string;
-  fact_status: string | null;
-  comment: string | null;
-  source: string | null;
-  updated_at: string | null;
 }
 
 export interface Issue {
@@ -107,16 +91,3 @@ export interface IssueDetail extends Issue {
   note: Note | null;
 }
 
-export interface ExpectedLink {
-  source: string;
-  target: string;
-  link_type: string;
-}
-
-export interface ImportReport {
-  notes: number;
-  expected_links: ExpectedLink[];
-  missing_keys: string[];
-  missing_links: ExpectedLink[];
-  reversed_links: ExpectedLink[];
-}
