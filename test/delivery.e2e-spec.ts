@@ -233,4 +233,8 @@ describe('lossy agent (issue 3 acceptance)', () => {
   it('300 commands drained with 20% of claim answers and 20% of reports lost', async () => {
     expectLossyInvariants(await drainLossily([hub]));
   }, 240_000);
+
+  it('the same with the merged call (each report claims the next command), 20% of its answers lost too', async () => {
+    expectLossyInvariants(await drainLossily([hub], { merged: true }));
+  }, 240_000);
 });

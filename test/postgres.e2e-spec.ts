@@ -101,6 +101,10 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
     expectLossyInvariants(await drainLossily(await replicas()));
   }, 300_000);
 
+  it('the same drain with the merged call (each report claims the next command) across replicas', async () => {
+    expectLossyInvariants(await drainLossily(await replicas(), { merged: true }));
+  }, 300_000);
+
   it('copies no file before a batch writes; logs the time of its first write; GET /agent has no backup warning', async () => {
     const [a] = await replicas(1);
     await a.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);

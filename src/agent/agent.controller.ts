@@ -9,7 +9,7 @@ import { CommandView } from '../queue/rows.js';
 import { AgentSettingsView } from '../settings/settings.dto.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { AgentStatusService } from './agent-status.service.js';
-import { AgentStatusView, ClaimDto, ClaimView, ReportDto } from './agent.dto.js';
+import { AgentStatusView, ClaimDto, ClaimView, ReportClaimView, ReportDto } from './agent.dto.js';
 import { ClaimService } from './claim.service.js';
 
 /** An AbortSignal that fires when the client goes away before its answer is sent. */
@@ -59,10 +59,13 @@ export class AgentController {
   @HttpCode(200)
   @AgentRoute()
   @ApiBearerAuth('agent')
-  @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands" })
-  @ApiOkResponse({ type: CommandView })
-  report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView> {
-    return this.delivery.report(id, dto);
+  @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands. With `claim`, the same transaction also claims the next command (the merged call)" })
+  @ApiOkResponse({ type: ReportClaimView, description: 'the command as it is now; with `next` only when the report carried `claim`' })
+  async report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView | ReportClaimView> {
+    const { claim, ...report } = dto;
+    if (!claim) return this.delivery.report(id, report);
+    const { view, next } = await this.claims.reportAndClaim(id, report, claim);
+    return { ...view, next: { command: next.command, settings_version: next.settingsVersion } };
   }
 
   @Get('settings')

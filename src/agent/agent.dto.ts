@@ -1,9 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf } from 'class-validator';
-import type { AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import type { AgentInfo, AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';
+import { CommandView } from '../queue/rows.js';
 
-export class ClaimDto implements ClaimRequest {
+/** What the agent says about itself with a claim (SPEC 6.2 step 1). */
+export class AgentInfoDto implements AgentInfo {
   @ApiPropertyOptional({ example: '1.0.0' }) @IsOptional() @IsString() @MaxLength(100) agent_version?: string;
   @ApiPropertyOptional({ example: 1, description: 'the settings version the agent works with' })
   @IsOptional()
@@ -15,6 +18,9 @@ export class ClaimDto implements ClaimRequest {
   @IsISO8601({ strict: true })
   @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/, { message: 'нужны дата и время со смещением, например 2026-11-30T10:00:00.000Z' })
   last_jira_call_at?: string;
+}
+
+export class ClaimDto extends AgentInfoDto implements ClaimRequest {
   @ApiPropertyOptional({ example: 30, description: 'long poll: hold the request up to this many seconds (at most 60) while there is nothing to hand out' })
   @IsOptional()
   @IsInt()
@@ -68,6 +74,26 @@ export class ReportDto implements ReportBody {
 
   @ApiPropertyOptional({ example: 3 }) @IsOptional() @IsInt() @Min(0) jira_calls?: number;
   @ApiPropertyOptional({ example: 0 }) @IsOptional() @IsInt() @Min(0) rate_limited?: number;
+
+  @ApiPropertyOptional({
+    type: AgentInfoDto,
+    description: 'the merged call: also claim the next command in the same transaction (as POST /agent/claim without waiting); the answer carries it in `next`',
+  })
+  @IsOptional()
+  @ValidateBy({
+    name: 'claimOnlyWithFinalReport',
+    // A part leaves the command claimed: a claim now would hand the same command out again.
+    validator: { validate: (_, args) => (args?.object as ReportDto).status !== 'partial', defaultMessage: () => 'claim бывает только при status: done или failed' },
+  })
+  @IsObject({ message: 'нужен объект' })
+  @ValidateNested()
+  @Type(() => AgentInfoDto)
+  claim?: AgentInfoDto;
+}
+
+/** The answer to a report with `claim`: the command view and the claim's answer. */
+export class ReportClaimView extends CommandView {
+  @ApiProperty({ type: ClaimView, description: 'the next command, claimed in the same transaction' }) next!: ClaimView;
 }
 
 export class RedeliveredView implements RedeliveredCommand {

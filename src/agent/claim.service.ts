@@ -2,11 +2,11 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { AgentInfo } from '../queue/agent-info.js';
-import { DeliveryService, type DeliveredCommand } from '../queue/delivery.service.js';
+import { DeliveryService, type ClaimAnswer } from '../queue/delivery.service.js';
+import type { Report } from '../queue/report.store.js';
+import type { CommandView } from '../queue/rows.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { Waiters } from './waiters.js';
-
-type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number };
 
 /**
  * A claim with the long poll of SPEC 6.2: claim; while nothing and time left, wait for new work and
@@ -16,7 +16,7 @@ type ClaimAnswer = { command: DeliveredCommand | null; settingsVersion: number }
  */
 @Injectable()
 export class ClaimService implements BeforeApplicationShutdown {
-  private readonly active = new Set<Promise<ClaimAnswer>>();
+  private readonly active = new Set<Promise<unknown>>();
 
   constructor(
     private readonly delivery: DeliveryService,
@@ -29,7 +29,19 @@ export class ClaimService implements BeforeApplicationShutdown {
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
     // Shutting down: nothing more is handed out (the answer could be cut, and the delivery wasted).
     if (this.waiters.closed) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
-    const run = this.poll(info, this.clock.now().getTime() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal);
+    return this.track(this.poll(info, this.clock.now().getTime() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal));
+  }
+
+  /**
+   * A report that also claims the next command (the merged call): no waiting, and during a shutdown
+   * the report alone, as a claim then hands out nothing.
+   */
+  reportAndClaim(id: number, report: Report, info: AgentInfo): Promise<{ view: CommandView; next: ClaimAnswer }> {
+    return this.track(this.delivery.reportAndClaim(id, report, info, () => this.waiters.closed));
+  }
+
+  /** Held until answered at shutdown (see beforeApplicationShutdown). */
+  private track<T>(run: Promise<T>): Promise<T> {
     this.active.add(run);
     void run.finally(() => this.active.delete(run)).catch(() => undefined);
     return run;

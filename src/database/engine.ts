@@ -70,3 +70,12 @@ export async function insertReturningId(m: EntityManager, sql: string, params: u
   }
   return Number(await m.query(sql, params));
 }
+
+/**
+ * The rows of an UPDATE … RETURNING: better-sqlite3 answers with the rows, TypeORM's PostgreSQL runner
+ * with `[rows, affected]` for an UPDATE or DELETE.
+ */
+export async function updateReturning<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const raw: unknown = await m.query(`${sql} RETURNING *`, params);
+  return (engineOf(m.connection) === 'postgres' ? (raw as [T[], number])[0] : raw) as T[];
+}

@@ -5,17 +5,18 @@ import type { AgentInfo } from './agent-info.js';
 
 export type { AgentInfo };
 
-/** SPEC 6.2 step 1: the agent was seen now; version fields where given (times stored in UTC). */
-export async function touchAgent(m: EntityManager, info: AgentInfo, now: string): Promise<void> {
+/**
+ * SPEC 6.2 steps 1 and 4 in one statement, at the end of the claim: the agent was seen now, version
+ * fields where given (times stored in UTC), and the command handed out (null: none). Nothing the claim
+ * does in between reads these fields, except a delivery row's agent_version, which falls back to the
+ * stored one only when the agent gave none: the same value before and after this update.
+ */
+export async function touchAgent(m: EntityManager, info: AgentInfo, now: string, current: number | null): Promise<void> {
   await m.query(
-    `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version),
-       settings_version = coalesce(?, settings_version), last_jira_call_at = coalesce(?, last_jira_call_at) WHERE id = 1`,
-    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null],
+    `UPDATE agent_status SET last_seen_at = ?, agent_version = coalesce(?, agent_version), settings_version = coalesce(?, settings_version),
+       last_jira_call_at = coalesce(?, last_jira_call_at), current_command_id = ? WHERE id = 1`,
+    [now, info.agent_version ?? null, info.settings_version ?? null, info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null, current],
   );
-}
-
-export async function setCurrent(m: EntityManager, id: number | null): Promise<void> {
-  await m.query('UPDATE agent_status SET current_command_id = ? WHERE id = 1', [id]);
 }
 
 /** Clears current_command_id when it is this command (it finished or was cancelled). */

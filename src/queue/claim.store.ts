@@ -4,7 +4,7 @@ import { parseJson } from '../database/json.js';
 import type { Settings } from '../settings/defaults.js';
 import { closeDelivery, startDelivery } from './delivery.store.js';
 import { failSyncRun, lastSyncStart, openSyncRun } from '../mirror/mirror.store.js';
-import { setCurrent, touchAgent, type AgentInfo } from './agent-status.store.js';
+import { touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
 import { tempKeysNeeded, type Params } from './commands/catalogue.js';
 import { substitute } from './commands/temp-keys.js';
@@ -131,10 +131,9 @@ export async function claimInTransaction(
   notes: ClaimNotes = { expired: [], skipped: [] },
 ): Promise<Claimed | null> {
   const iso = now.toISOString();
-  await touchAgent(m, info, iso);
   const again = await redeliver(m, info, settings, iso, notes);
   if (again) {
-    await setCurrent(m, again.id);
+    await touchAgent(m, info, iso, again.id);
     // The caller makes the copy only if the batch has none (SPEC 3.2: a copy lost to a crash).
     return { command: again, backupBatchId: (await isFirstWriteOfBatch(m, again)) ? again.batch_id : null };
   }
@@ -144,6 +143,6 @@ export async function claimInTransaction(
     notes.created = await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
     next = await takeNext(m, info, settings, iso, notes);
   }
-  await setCurrent(m, next?.command.id ?? null);
+  await touchAgent(m, info, iso, next?.command.id ?? null);
   return next;
 }

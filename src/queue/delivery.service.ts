@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { DeliveredCommand } from '@jira-hub/contracts';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
@@ -9,7 +10,7 @@ import { parseJson } from '../database/json.js';
 import { Meter } from '../metrics/meter.js';
 import { SettingsService } from '../settings/settings.service.js';
 import type { AgentInfo } from './agent-status.store.js';
-import { commandWithHistory, findCommand } from './batch.store.js';
+import { commandWithHistory } from './batch.store.js';
 import { claimInTransaction, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
 import type { CommandRow, CommandView } from './rows.js';
@@ -52,7 +53,24 @@ function reportEvents(c: CommandRow, confirmed: CommandRow[]): HubEvent[] {
   return events;
 }
 
-/** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6). */
+/** A claim's answer: the command (null: nothing to hand out now) and the settings version it went out under. */
+export interface ClaimAnswer {
+  command: DeliveredCommand | null;
+  settingsVersion: number;
+}
+
+type Tx = { afterCommit(cb: () => void): void };
+
+/** The claim part of a unit of work, and what to do with its outcome once committed. */
+interface ClaimStep {
+  claimed: Claimed | null | typeof COPYING;
+  notes: ClaimNotes;
+  settingsVersion: number;
+  /** the backup copy the claim started (after its commit), if any */
+  copy?: Promise<unknown>;
+}
+
+/** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6), or both in one. */
 @Injectable()
 export class DeliveryService {
   private readonly logger = new Logger('Queue');
@@ -79,52 +97,79 @@ export class DeliveryService {
    *
    * `stop` is asked before each look at the queue: a closed connection or a shutdown gets null.
    */
-  async claim(info: AgentInfo, stop: () => boolean = () => false): Promise<{ command: DeliveredCommand | null; settingsVersion: number }> {
+  async claim(info: AgentInfo, stop: () => boolean = () => false): Promise<ClaimAnswer> {
     const notes: ClaimNotes = { expired: [], skipped: [] };
-    let settings = this.settings.get();
-    let claimed: Claimed | null | typeof COPYING;
-    let copy: Promise<unknown> | undefined;
+    let step: ClaimStep;
     do {
       await this.backups.idle();
-      if (stop()) return { command: null, settingsVersion: settings.version };
-      claimed = await this.db.transaction(async (m, tx) => {
-        if (this.backups.busy()) return COPYING;
-        settings = this.settings.get();
-        const c = await claimInTransaction(m, info, settings, this.clock.now(), notes);
-        this.events.afterCommit(tx, () => claimEvents(c, notes));
-        // The first delivery makes the copy; a re-delivery makes it only when the batch has none
-        // (the hub died between the claim's commit and the end of the copy, or the copy failed).
-        if (c?.backupBatchId != null && (c.command.deliveries === 1 || !this.backups.hasCopy(c.backupBatchId))) {
-          const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
-          tx.afterCommit(() => (copy = this.backups.beforeBatch(batchId, keep)));
-        }
-        return c;
-      });
-    } while (claimed === COPYING);
+      if (stop()) return { command: null, settingsVersion: this.settings.get().version };
+      step = await this.db.transaction((m, tx) => this.claimStep(m, tx, info, notes));
+    } while (step.claimed === COPYING);
+    return this.claimed(step);
+  }
+
+  /**
+   * The claim inside a unit of work: nothing when a backup copy runs (COPYING), else SPEC 6.2–6.4 with
+   * its events and, after the commit, the copy of SPEC 3.2 when due.
+   */
+  private async claimStep(m: EntityManager, tx: Tx, info: AgentInfo, notes: ClaimNotes): Promise<ClaimStep> {
+    const settings = this.settings.get();
+    const step: ClaimStep = { claimed: COPYING, notes, settingsVersion: settings.version };
+    if (this.backups.busy()) return step;
+    const c = (step.claimed = await claimInTransaction(m, info, settings, this.clock.now(), notes));
+    this.events.afterCommit(tx, () => claimEvents(c, notes));
+    // The first delivery makes the copy; a re-delivery makes it only when the batch has none
+    // (the hub died between the claim's commit and the end of the copy, or the copy failed).
+    if (c?.backupBatchId != null && (c.command.deliveries === 1 || !this.backups.hasCopy(c.backupBatchId))) {
+      const [batchId, keep] = [c.backupBatchId, settings.backup_keep];
+      tx.afterCommit(() => (step.copy = this.backups.beforeBatch(batchId, keep)));
+    }
+    return step;
+  }
+
+  /** After a claim's commit: its log lines and counts, and the copy it started made before it answers. */
+  private async claimed({ claimed, notes, settingsVersion, copy }: ClaimStep): Promise<ClaimAnswer> {
     this.meter.failedAtDeliveryLimit(notes.expired.length);
     for (const { id } of notes.expired) this.logger.warn(`command ${id} failed: ${DELIVERY_LIMIT_ERROR}`);
     for (const { id, error } of notes.skipped) this.logger.warn(`command ${id} skipped: ${error}`);
-    if (!claimed) return { command: null, settingsVersion: settings.version };
+    if (!claimed || claimed === COPYING) return { command: null, settingsVersion };
     await copy; // the copy this claim started, if any
     const c = claimed.command;
     this.meter.claimed(c.deliveries);
     this.logger.log(`handed out command ${c.id} (${c.type}, batch ${c.batch_id}, delivery ${c.deliveries})`);
-    return { command: delivered(c), settingsVersion: settings.version };
+    return { command: delivered(c), settingsVersion };
   }
 
-  async report(id: number, report: Report): Promise<CommandView> {
+  report(id: number, report: Report): Promise<CommandView> {
+    return this.reportAnd(id, report, null).then(({ view }) => view);
+  }
+
+  /**
+   * The merged call: the report and, in the same transaction, the claim of what comes next (SPEC 6.2
+   * as a claim right after the report, with every rule of both). A report the hub refuses claims
+   * nothing. While a backup copy runs the report is made and the claim answers null: the agent then
+   * claims on its own, as after an empty claim.
+   */
+  async reportAndClaim(id: number, report: Report, info: AgentInfo, stop: () => boolean = () => false): Promise<{ view: CommandView; next: ClaimAnswer }> {
+    const { view, next } = await this.reportAnd(id, report, info, stop);
+    return { view, next: next ?? { command: null, settingsVersion: this.settings.get().version } };
+  }
+
+  private async reportAnd(id: number, report: Report, info: AgentInfo | null, stop = () => false): Promise<{ view: CommandView; next: ClaimAnswer | null }> {
     const now = this.clock.iso();
-    const { view, handedOutAt } = await this.db.transaction(async (m, tx) => {
-      const before = await findCommand(m, id);
+    const notes: ClaimNotes = { expired: [], skipped: [] };
+    const { view, handedOutAt, step } = await this.db.transaction(async (m, tx) => {
       const confirmed: CommandRow[] = [];
-      const after = await reportInTransaction(m, id, report, now, confirmed);
+      const { before, after } = await reportInTransaction(m, id, report, now, confirmed);
       // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
       this.events.afterCommit(tx, reportEvents(after, confirmed));
-      return { view: await commandWithHistory(m, after), handedOutAt: before?.status === 'claimed' ? before.claimed_at : null };
+      const view = await commandWithHistory(m, after);
+      const step = info && !stop() ? await this.claimStep(m, tx, info, notes) : null;
+      return { view, handedOutAt: before.status === 'claimed' ? before.claimed_at : null, step };
     });
     // Only a report that finished a handed-out command counts (a repeated one changes nothing).
     if (handedOutAt && view.status !== 'claimed') this.meter.reported(view.status, handedOutAt, now);
     this.logger.log(`report for command ${id} (${report.status}): now ${view.status}${view.error ? `, error: ${view.error.slice(0, 200)}` : ''}`);
-    return view;
+    return { view, next: step ? await this.claimed(step) : null };
   }
 }

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey } from '../common/keys.js';
 import { cutToCharacters } from '../common/text.js';
+import { updateReturning } from '../database/engine.js';
 import { parseJson } from '../database/json.js';
 import { failSyncRun, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
 import { releaseCurrent } from './agent-status.store.js';
@@ -49,39 +50,44 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string, 
   }
 }
 
+/** A report's command before and after it (the same row when nothing changed). */
+export interface Reported {
+  before: CommandRow;
+  after: CommandRow;
+}
+
 /**
- * The transaction body of POST /agent/commands/{id}/result; returns the command as it is afterwards.
- * `confirmed` receives the other commands a refresh confirmed by state.
+ * The transaction body of POST /agent/commands/{id}/result. `confirmed` receives the other commands a
+ * refresh confirmed by state. The command's own row is read once and its new state comes back from the
+ * UPDATE that makes it (RETURNING); nothing later in the transaction writes that row.
  */
-export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<CommandRow> {
+export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<Reported> {
   const c = await findCommand(m, id);
   if (!c) throw new NotFoundError(`команды ${id} нет`);
   if (c.status === 'queued') throw new NotClaimedError(id);
   const params = parseJson<Params>(c.params, {});
   const jiraCalls = report.jira_calls ?? 0;
   const rateLimited = report.rate_limited ?? 0;
+  const update = async (sql: string, values: unknown[]) => ({ before: c, after: (await updateReturning<CommandRow>(m, sql, values))[0] });
 
   if (isTerminal(c.status)) {
     // Idempotent, except a late `done` of a force-cancelled ensure_issue that was handed out: its issue exists in Jira.
     // `claimed_at` tells "handed out": rows of an earlier hub that were cancelled there have no deliveries counted.
     const key = resultKey(report);
     const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.claimed_at !== null && c.result === null;
-    if (lateCreate && report.status === 'done' && key) {
-      await m.query('UPDATE command SET result = ?, jira_calls = ?, rate_limited = ? WHERE id = ?', [JSON.stringify(report.result), jiraCalls, rateLimited, id]);
-      await moveNote(m, String(params.temp_key), key, now);
-    }
-    return (await findCommand(m, id))!;
+    if (!(lateCreate && report.status === 'done' && key)) return { before: c, after: c };
+    await moveNote(m, String(params.temp_key), key, now);
+    return update('UPDATE command SET result = ?, jira_calls = ?, rate_limited = ? WHERE id = ?', [JSON.stringify(report.result), jiraCalls, rateLimited, id]);
   }
 
-  if (report.status === 'partial') {
-    // The command stays claimed; the mirror changes, confirmation waits for the final report.
-    await applyPart(m, c, report.part!, report.result, now);
-    return (await findCommand(m, id))!;
-  }
+  // The command stays claimed; the mirror changes, confirmation waits for the final report.
+  if (report.status === 'partial') return await applyPart(m, c, report.part!, report.result, now), { before: c, after: c };
+
+  let done: Reported;
   if (report.status === 'done') {
     checkDone(c, report);
     const refresh = c.type === 'refresh' ? await finishRefresh(m, c, report.result, now) : undefined;
-    await m.query(`UPDATE command SET status = 'done', result = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, error = NULL WHERE id = ?`, [
+    done = await update(`UPDATE command SET status = 'done', result = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, error = NULL WHERE id = ?`, [
       JSON.stringify((refresh ? refresh.result : report.result) ?? {}),
       jiraCalls,
       rateLimited,
@@ -92,7 +98,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
     if (refresh) await confirmByState(m, refresh.runId, now, confirmed);
   } else {
     const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
-    await m.query(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [
+    done = await update(`UPDATE command SET status = 'failed', error = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, result = ? WHERE id = ?`, [
       error,
       jiraCalls,
       rateLimited,
@@ -104,5 +110,5 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
   }
   await closeDelivery(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
   await releaseCurrent(m, id);
-  return (await findCommand(m, id))!;
+  return done;
 }

@@ -19,9 +19,10 @@ export interface LossyDrain {
 /**
  * Issue 3's randomized lossy agent: 300 commands (150 ensure_issue + their ensure_fields) in three
  * batches, drained with 20% of claim answers and 20% of reports lost. With several hubs (replicas on
- * one database) every request goes to the next one in turn.
+ * one database) every request goes to the next one in turn. `merged`: each report also claims the next
+ * command (the merged call); a lost answer then loses that handout too, and the agent claims on its own.
  */
-export async function drainLossily(hubs: TestHub[]): Promise<LossyDrain> {
+export async function drainLossily(hubs: TestHub[], options: { merged?: boolean } = {}): Promise<LossyDrain> {
   let turn = 0;
   const next = () => hubs[turn++ % hubs.length].http;
   const random = prng(20261130);
@@ -44,11 +45,13 @@ export async function drainLossily(hubs: TestHub[]): Promise<LossyDrain> {
   let notClaimedWhenHanded = 0;
   let maxDeliveries = 0;
   let rounds = 0;
+  let handed: { id: number; type: string; deliveries: number } | null = null; // by the last merged answer
   for (;;) {
     rounds += 1;
     expect(rounds).toBeLessThan(5000);
     if (rounds % 20 === 0) await lookAtAll();
-    const { command } = (await next().post('/agent/claim').send({}).expect(200)).body;
+    const command: { id: number; type: string; deliveries: number } | null = handed ?? (await next().post('/agent/claim').send({}).expect(200)).body.command;
+    handed = null;
     if (!command) break;
     if (terminalSeen.has(command.id)) handedAfterTerminal += 1;
     if ((await next().get(`/commands/${command.id}`)).body.status !== 'claimed') notClaimedWhenHanded += 1;
@@ -56,8 +59,12 @@ export async function drainLossily(hubs: TestHub[]): Promise<LossyDrain> {
     if (random() < 0.2) continue; // the claim answer is lost: the agent never saw it
     const result = command.type === 'ensure_issue' ? { key: `A-${1000 + command.id}`, created: true } : command.type === 'refresh' ? refreshResult([]) : {};
     if (random() < 0.2) continue; // the report is lost before it reaches the hub
-    const res = await next().post(`/agent/commands/${command.id}/result`).send({ status: 'done', result }).expect(200);
+    const res: { body: { status: string; next: { command: typeof handed } } } = await next()
+      .post(`/agent/commands/${command.id}/result`)
+      .send({ status: 'done', result, ...(options.merged ? { claim: {} } : {}) })
+      .expect(200);
     if (res.body.status !== 'claimed') terminalSeen.add(command.id);
+    if (options.merged && random() >= 0.2) handed = res.body.next.command; // else the answer is lost, and the handout with it
   }
   const batches = (await next().get('/batches?limit=100')).body;
   const all = [];

@@ -150,6 +150,48 @@ describe('runAgent', () => {
     expect(journal.pendingResults()).toEqual([]);
   });
 
+  it('the merged call: each report claims the next command, so no separate claim runs between commands', async () => {
+    const { hub, stop, options } = await setup();
+    const key = issue('Слияние');
+    hub.enqueue({ id: 80, type: 'ensure_comment', params: { key, body: 'a' } });
+    hub.enqueue({ id: 81, type: 'ensure_comment', params: { key, body: 'b' } });
+    hub.onIdle = () => stop.abort();
+    const summary = await runAgent({ ...options, journal: new MemoryJournal() });
+    expect(summary).toEqual({ executed: 2, reported: 2, stoppedBy: 'signal' });
+    const requests = hub.events.filter((e) => e.kind !== 'settings').map((e) => (e.kind === 'report' ? `report${e.id}` : e.kind));
+    // claim → #80; its report claims #81; #81's report claims nothing; a plain claim finds nothing.
+    expect(requests).toEqual(['claim', 'report80', 'claim', 'report81', 'claim', 'claim']);
+    expect(hub.events.filter((e) => e.kind === 'report').map((e) => (e.body as { claim?: unknown }).claim)).toEqual([
+      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String) },
+      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String) },
+    ]);
+    expect(hub.reports.map((r) => r.body)).toEqual([expect.not.objectContaining({ claim: expect.anything() }), expect.not.objectContaining({ claim: expect.anything() })]);
+  });
+
+  it('a hub that refuses `claim` in a report (an older hub): the report again without it, and plain claims from then on', async () => {
+    const { hub, stop, lines, options } = await setup();
+    const key = issue('Старый хаб');
+    hub.enqueue({ id: 82, type: 'ensure_comment', params: { key, body: 'a' } });
+    hub.enqueue({ id: 83, type: 'ensure_comment', params: { key, body: 'b' } });
+    hub.refuseNextReport = 422;
+    hub.refuseNextReportBody = { error: 'validation_failed', detail: 'claim: неизвестное поле', errors: [{ field: 'claim', detail: 'неизвестное поле' }] };
+    hub.onIdle = () => stop.abort();
+    const summary = await runAgent({ ...options, journal: new MemoryJournal() });
+    expect(summary).toEqual({ executed: 2, reported: 2, stoppedBy: 'signal' });
+    expect(hub.reports.map((r) => [r.id, r.body.status])).toEqual([[82, 'done'], [83, 'done']]);
+    expect(hub.events.filter((e) => e.kind === 'report' && e.status === 200).every((e) => !(e.body as { claim?: unknown }).claim)).toBe(true);
+    expect(lines.some((l) => l.startsWith('#82 the hub does not take a claim with the report'))).toBe(true);
+  });
+
+  it('once mode never claims with the report (the command would wait for a re-delivery)', async () => {
+    const { hub, options } = await setup();
+    hub.enqueue({ id: 84, type: 'ensure_comment', params: { key: issue('Один раз'), body: 'a' } });
+    hub.enqueue({ id: 85, type: 'ensure_comment', params: { key: issue('Второй'), body: 'b' } });
+    await runAgent({ ...options, journal: new MemoryJournal(), once: true });
+    expect(hub.events.find((e) => e.kind === 'report')!.body).not.toHaveProperty('claim');
+    expect(hub.claimedCommand).toBeNull();
+  });
+
   it('drops a result the hub refuses outright (409) and says so in the log', async () => {
     const { hub, lines, options } = await setup();
     const key = issue('Отказ');
@@ -244,7 +286,8 @@ describe('runAgent', () => {
     const outageLines = lines.filter((l) => l.startsWith('#60 ensure_comment: Jira unavailable (Jira недоступна'));
     expect(outageLines).toHaveLength(6);
     expect(outageLines[0]).toContain('not reported, the same command again in 5 s');
-    expect(hub.events.filter((e) => e.kind === 'claim')).toHaveLength(2); // it kept the command; the next claim came after the report
+    // It kept the command: no claim between the first one and the report (which claims the next itself).
+    expect(hub.events.map((e) => e.kind).filter((k) => k !== 'settings').slice(0, 3)).toEqual(['claim', 'report', 'claim']);
     expect(hub.reports).toEqual([{ id: 60, body: expect.objectContaining({ status: 'done', result: { created: true }, jira_calls: 8 }) }]);
     expect(h.sim.comments(key)).toHaveLength(1);
   });

@@ -6,6 +6,7 @@ import type { JiraClient } from './jira-client.js';
 import type { AgentJournal } from './journal.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
 import type { AgentSettings, ClaimedCommand, CommandOutcome, ReportBody } from './types.js';
+import type { AgentInfo, ClaimResponse } from '@jira-hub/contracts';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -42,6 +43,13 @@ export interface RunAgentOptions {
   refreshPartIssues?: number;
   /** ensure_issue's waits before re-searching after a create whose answer was lost (default 5, 10, 20, 20 s); see ExecutorContext. */
   createRecheckDelaysMs?: number[];
+  /**
+   * The merged call (default true): each report also claims the next command in the same request and
+   * transaction (`claim` in the report body), saving the hub a request and a commit per command. Off in
+   * `once` mode and when stopping (a command claimed then would wait for a re-delivery), and for the
+   * rest of the run once a hub refuses the `claim` field (an older hub).
+   */
+  mergedClaim?: boolean;
 }
 
 export interface AgentRunSummary {
@@ -84,11 +92,15 @@ class AgentLoop {
   private settings: AgentSettings | undefined;
   private executed = 0;
   private reported = 0;
+  private merged: boolean;
+  /** The next command, claimed by the last report (the merged call). */
+  private next: ClaimResponse | null = null;
 
   constructor(private readonly o: RunAgentOptions) {
     this.log = o.log ?? ((line) => console.log(line));
     this.sleep = o.sleep ?? realSleep;
     this.now = o.now ?? Date.now;
+    this.merged = (o.mergedClaim ?? true) && !o.once;
   }
 
   summary(stoppedBy: AgentRunSummary['stoppedBy']): AgentRunSummary {
@@ -106,12 +118,8 @@ class AgentLoop {
     }
     while (!this.stopped) {
       this.settings ??= await this.loadSettings();
-      const claim = await this.o.hub.claim({
-        agent_version: this.o.agentVersion ?? AGENT_VERSION,
-        settings_version: this.settings.version,
-        last_jira_call_at: this.lastJiraCallIso(),
-        wait_seconds: clampWaitSeconds(this.o.waitSeconds),
-      });
+      const claim = this.next?.command ? this.next : await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: clampWaitSeconds(this.o.waitSeconds) });
+      this.next = null;
       if (claim.settings_version !== this.settings.version) {
         this.settings = await this.loadSettings();
         JiraApi.for(this.o.jira).clearFieldCache(); // settings `fields` may name a field Jira got since
@@ -210,12 +218,20 @@ class AgentLoop {
    * with the key and create attempt ensure_issue journaled for the id (a new hub database reuses ids).
    */
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
+    const merged = this.merged && !this.stopped;
     try {
-      await this.o.hub.report(commandId, report);
+      const answer = (await this.o.hub.report(commandId, merged ? { ...report, claim: this.agentInfo() } : report)) as { next?: ClaimResponse };
       this.reported++;
       this.o.journal.markAcknowledged(commandId);
+      if (merged) this.next = answer?.next ?? null;
     } catch (error) {
       if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
+      if (merged && error.status === 422 && /\bclaim\b/.test(error.message)) {
+        // A hub without the merged call refused the whole request: nothing was written there.
+        this.log(`#${commandId} the hub does not take a claim with the report (${error.message}); reporting and claiming separately from now on`);
+        this.merged = false;
+        return this.deliver(commandId, report);
+      }
       if (report.status === 'done' && (error.status === 413 || error.status === 422)) {
         const reason = `хаб не принял результат: HTTP ${error.status}${error.detail ? `: ${error.detail}` : ''}`;
         const failed: ReportBody = { status: 'failed', error: Array.from(reason).slice(0, 1500).join(''), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
@@ -227,6 +243,11 @@ class AgentLoop {
       this.log(`#${commandId} the hub refused the result (${error.message}); dropping it`);
       this.o.journal.dropResult(commandId);
     }
+  }
+
+  /** What the agent tells the hub with each claim (SPEC 6.2 step 1). */
+  private agentInfo(): AgentInfo {
+    return { agent_version: this.o.agentVersion ?? AGENT_VERSION, settings_version: this.settings?.version, last_jira_call_at: this.lastJiraCallIso() };
   }
 
   private async loadSettings(): Promise<AgentSettings> {

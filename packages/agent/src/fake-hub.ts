@@ -43,6 +43,13 @@ export class FakeHub {
     return this.claimed;
   }
 
+  /** A claim: the unfinished command again (deliveries + 1), else the next queued one, else null. */
+  private take(): ClaimedCommand | null {
+    if (!this.claimed) this.claimed = this.queue.shift() ?? null;
+    if (this.claimed) this.claimed = { ...this.claimed, deliveries: this.claimed.deliveries + 1 };
+    return this.claimed;
+  }
+
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -64,10 +71,9 @@ export class FakeHub {
         }
         if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, ...this.settings });
         if (kind === 'claim') {
-          if (!this.claimed) this.claimed = this.queue.shift() ?? null;
-          if (this.claimed) this.claimed = { ...this.claimed, deliveries: this.claimed.deliveries + 1 };
-          else this.onIdle?.();
-          return send(kind, 200, { command: this.claimed, settings_version: this.settingsVersion });
+          const command = this.take();
+          if (!command) this.onIdle?.();
+          return send(kind, 200, { command, settings_version: this.settingsVersion });
         }
         const id = Number(/\/agent\/commands\/(\d+)\/result/.exec(url)?.[1]);
         if (this.failReports > 0) {
@@ -82,9 +88,17 @@ export class FakeHub {
           return send(kind, status, payload, id);
         }
         if (this.claimed?.id === id) this.claimed = null;
-        this.reports.push({ id, body: body as ReportBody });
+        const { claim, ...report } = body as ReportBody;
+        this.reports.push({ id, body: report as ReportBody });
         this.onReport?.(id);
-        send(kind, 200, { id, status: (body as ReportBody).status }, id);
+        if (!claim) return send(kind, 200, { id, status: report.status }, id);
+        // The merged call: the report, then a claim in the same request (recorded as a claim event too).
+        this.events.push({ kind: 'report', id, body, status: 200 });
+        const next = this.take();
+        this.events.push({ kind: 'claim', body: claim, status: 200 });
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        // No onIdle here: after an empty `next` the agent claims on its own, and that claim calls it.
+        res.end(JSON.stringify({ id, status: report.status, next: { command: next, settings_version: this.settingsVersion } }));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));

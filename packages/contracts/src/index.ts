@@ -7,13 +7,17 @@
 /** The command types of SPEC 4. */
 export type CommandType = 'ensure_issue' | 'ensure_fields' | 'ensure_status' | 'ensure_link' | 'ensure_sprint' | 'ensure_comment' | 'refresh';
 
-/** Body of `POST /agent/claim` (every field optional). */
-export interface ClaimRequest {
+/** What the agent says about itself when it claims (every field optional; SPEC 6.2 step 1). */
+export interface AgentInfo {
   agent_version?: string;
   /** the settings version the agent works with */
   settings_version?: number;
   /** when the agent last called Jira, a date and time with offset */
   last_jira_call_at?: string | null;
+}
+
+/** Body of `POST /agent/claim` (every field optional). */
+export interface ClaimRequest extends AgentInfo {
   /** long poll: hold the request up to this many seconds (0..60) while there is nothing to hand out */
   wait_seconds?: number;
 }
@@ -46,6 +50,17 @@ export interface ReportBody {
   error?: string;
   jira_calls?: number;
   rate_limited?: number;
+  /**
+   * The merged call: with this field the same transaction also claims the next command (as
+   * `POST /agent/claim` without waiting would) and the answer carries it in `next`.
+   */
+  claim?: AgentInfo;
+}
+
+/** What `POST /agent/commands/{id}/result` adds to the command view when the report carried `claim`. */
+export interface ReportAnswer {
+  status: string;
+  next?: ClaimResponse;
 }
 
 /** `GET /agent/settings`: the settings the agent works with (SPEC 9). */
