@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppModule } from './app.module.js';
 import { Meter } from './metrics/meter.js';
@@ -64,21 +63,18 @@ function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 
-function swagger(app: INestApplication): void {
-  const doc = new DocumentBuilder()
-    .setTitle('Jira Hub')
-    .setDescription(
-      'Queues idempotent Jira commands and hands them, one at a time and at a human pace, to one agent. ' +
-        'Client routes take the client token, /agent/* the agent token; the assistant token opens the routes marked assistant ' +
-        '(read, plan, submit, cancel queued commands, retry, notes, import) but never approve, reject, settings changes or force-cancel.',
-    )
-    .setVersion('1')
-    // addSecurity, not addBearerAuth: that one adds `bearerFormat: JWT`, and the hub's tokens are opaque strings.
-    .addSecurity('client', { type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' })
-    .addSecurity('agent', { type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' })
-    .addSecurity('assistant', { type: 'http', scheme: 'bearer', description: 'HUB_ASSISTANT_TOKEN' })
-    .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
+/**
+ * /docs, /docs/json and /docs-yaml (Swagger UI and the OpenAPI document): src/docs.ts, with
+ * @nestjs/swagger, is loaded on the first GET there, not at start (issue 9: it is a third of the
+ * start). The middleware stands where SwaggerModule.setup used to register its routes.
+ */
+function lazyDocs(app: INestApplication): (req: Request, res: Response, next: NextFunction) => void {
+  let router: Promise<(req: Request, res: Response, next: NextFunction) => void> | undefined;
+  return (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !/^\/docs/i.test(req.path)) return next();
+    router ??= import('./docs.js').then((m) => m.docsRouter(app));
+    router.then((handle) => handle(req, res, next), next);
+  };
 }
 
 export interface AppOptions {
@@ -112,7 +108,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(shallowJsonOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  swagger(app);
+  app.use(lazyDocs(app));
   await app.init();
   return app;
 }

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiTags } from './common/openapi.js';
 import { Db } from './database/db.service.js';
 import { Public } from './common/auth.guard.js';
 import { readSchemaVersion } from './settings/schema-version.store.js';

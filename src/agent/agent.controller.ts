@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Response } from 'express';
 import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiResponse } from './openapi.js';
 
 export class FieldErrorView {
   @ApiProperty({ example: 'commands.0.params.key' }) field!: string;

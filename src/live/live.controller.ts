@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
 import type { Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
 import { LiveService } from './live.service.js';

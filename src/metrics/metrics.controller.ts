@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
 import { prometheusContentType } from 'prom-client';
 import { ApiErrors } from '../common/api-errors.js';
 import { Meter } from './meter.js';

@@ -1,5 +1,5 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NOTE_LIMITS } from './note-limits.js';

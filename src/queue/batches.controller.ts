@@ -8,7 +8,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-} from '@nestjs/swagger';
+} from '../common/openapi.js';
 import type { Request, Response } from 'express';
 import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
 import { ValidationFailedError } from '../common/errors.js';

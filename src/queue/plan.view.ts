@@ -1,5 +1,5 @@
 /** The answer of POST /batches/plan (SPEC 15.4). */
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../common/openapi.js';
 import { BATCH_SOURCES, type BatchSource } from '../common/auth.guard.js';
 import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
 import { VERDICTS, type Verdict } from './commands/verdict.js';

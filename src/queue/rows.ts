@@ -1,5 +1,5 @@
 /** Raw rows of the queue's tables (snake_case, JSON as text) and their API views (SPEC 11.3). */
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { parseJson } from '../database/json.js';
 import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
 import { BATCH_SOURCES, type BatchSource } from '../common/auth.guard.js';

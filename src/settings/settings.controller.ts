@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto, SettingsView } from './settings.dto.js';
 import { SettingsService } from './settings.service.js';

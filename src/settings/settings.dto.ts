@@ -1,6 +1,6 @@
 import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { isNonBlank, IsNonBlank } from '../common/non-blank.js';

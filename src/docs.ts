@@ -1,0 +1,43 @@
+/**
+ * The OpenAPI document and Swagger UI (/docs, /docs/json, /docs-yaml), loaded by app.ts on the first
+ * request there (common/openapi.ts says why). SwaggerModule.setup registers its routes and static
+ * files on an Express router here instead of on the app, because the app's routes are fixed once
+ * it listens; app.ts mounts the router where setup used to register them, so they answer as before.
+ */
+import * as swagger from '@nestjs/swagger';
+import type { INestApplication } from '@nestjs/common';
+import express, { type RequestHandler } from 'express';
+import { applyOpenApiDecorators } from './common/openapi.js';
+
+const { DocumentBuilder, SwaggerModule } = swagger;
+
+/** The routes of SwaggerModule.setup('docs', app, …) on a router: the document is built on its first request. */
+export function docsRouter(app: INestApplication): express.Router {
+  applyOpenApiDecorators(swagger);
+  const doc = new DocumentBuilder()
+    .setTitle('Jira Hub')
+    .setDescription(
+      'Queues idempotent Jira commands and hands them, one at a time and at a human pace, to one agent. ' +
+        'Client routes take the client token, /agent/* the agent token; the assistant token opens the routes marked assistant ' +
+        '(read, plan, submit, cancel queued commands, retry, notes, import) but never approve, reject, settings changes or force-cancel.',
+    )
+    .setVersion('1')
+    // addSecurity, not addBearerAuth: that one adds `bearerFormat: JWT`, and the hub's tokens are opaque strings.
+    .addSecurity('client', { type: 'http', scheme: 'bearer', description: 'HUB_CLIENT_TOKEN' })
+    .addSecurity('agent', { type: 'http', scheme: 'bearer', description: 'HUB_AGENT_TOKEN' })
+    .addSecurity('assistant', { type: 'http', scheme: 'bearer', description: 'HUB_ASSISTANT_TOKEN' })
+    .build();
+  const router = express.Router();
+  // What setup uses of the app: its HTTP adapter's get() and useStaticAssets(), as the Express adapter does them.
+  const http = {
+    getType: () => 'express',
+    get: (path: string, handler: RequestHandler) => router.get(path, handler),
+    getRequestUrl: (req: express.Request) => req.originalUrl,
+  };
+  const host = {
+    getHttpAdapter: () => http,
+    useStaticAssets: (root: string, options: { prefix: string }) => router.use(options.prefix, express.static(root, options as object)),
+  } as unknown as INestApplication;
+  SwaggerModule.setup('docs', host, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
+  return router;
+}
