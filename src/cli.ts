@@ -19,7 +19,6 @@ import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/co
 import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
 import { databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
-import { copyFromSqlite } from './database/from-sqlite.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import { ImportService } from './import/import.service.js';
@@ -62,6 +61,8 @@ async function migrateOnly(config: HubConfig): Promise<void> {
 async function migrateFromSqlite(config: HubConfig, file: string | undefined): Promise<void> {
   if (!file || file.startsWith('--')) throw new ConfigError('укажите файл базы SQLite: jira-hub migrate --from-sqlite <файл>');
   if (!config.databaseUrl) throw new ConfigError('задайте HUB_DATABASE_URL=postgres://… — базу PostgreSQL, в которую копировать');
+  // Loaded for this command only: `serve` never needs the copy code.
+  const { copyFromSqlite } = await import('./database/from-sqlite.js');
   const ds = await openDataSource(dataSourceOptions(config));
   try {
     const counts = await copyFromSqlite(file, ds);

@@ -7,7 +7,7 @@ import { MIRROR_ENTITIES } from '../mirror/entities.js';
 import { QUEUE_ENTITIES } from '../queue/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
 import { MIGRATIONS } from './migrations.js';
-import { describeConnectFailure, postgresOptions, redactUrl } from './postgres.js';
+import { describeConnectFailure, postgresOptions, redactUrl, usePgDriver } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 import { assertWritableDatabase } from './writable.js';
 
@@ -54,10 +54,11 @@ export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3D
 }
 
 /**
- * Opens the data source. A PostgreSQL server that cannot be reached or refuses the hub stops the start
+ * Opens the data source (on PostgreSQL with the `pg` driver loaded now: usePgDriver). A PostgreSQL server that cannot be reached or refuses the hub stops the start
  * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack.
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  if (options.type === 'postgres') options = { ...options, driver: await usePgDriver() };
   try {
     return await new DataSource(options).initialize();
   } catch (err) {

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import type pg from 'pg';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { Db } from './db.service.js';
+import { usePgDriver } from './postgres.js';
 
 /** The most bytes of data one `broadcast` carries (PostgreSQL's NOTIFY payload limit is 8000, with the sender's id). */
 export const MAX_BROADCAST = 7_900;
@@ -25,6 +26,7 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
   private readonly local = new EventEmitter().setMaxListeners(0);
   private readonly self = randomUUID();
   private prefix = 'hub';
+  private pg: typeof pg | undefined;
   private client: pg.Client | null = null;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
@@ -38,6 +40,7 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     if (this.db.engine !== 'postgres') return;
     const [row]: { schema: string }[] = await this.db.read((m) => m.query('SELECT current_schema() AS schema'));
     this.prefix = `hub_${row.schema}`;
+    this.pg = await usePgDriver();
     await this.connect();
   }
 
@@ -78,7 +81,7 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.config.databaseUrl, application_name: 'jira-hub-listen' });
+    const client = new this.pg!.Client({ connectionString: this.config.databaseUrl, application_name: 'jira-hub-listen' });
     let dead = false;
     const onDead = () => {
       if (dead) return;

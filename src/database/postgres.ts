@@ -1,14 +1,27 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
 import type { QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
- * `synchronize`. `bigint` results (count(*), sum()) come back as numbers, as on SQLite: the hub's counts
- * are far below 2^53.
+ * `synchronize`.
  */
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+let driver: Promise<typeof pg> | undefined;
+
+/**
+ * The `pg` driver, loaded on first use: a hub on SQLite never loads it (issue 9, start time and
+ * memory). `bigint` results (count(*), sum()) come back as numbers, as on SQLite: the hub's counts are
+ * far below 2^53. openDataSource passes it to TypeORM (`driver`); the notifier's LISTEN connection uses it too.
+ */
+export function usePgDriver(): Promise<typeof pg> {
+  driver ??= import('pg').then(({ default: loaded }) => {
+    loaded.types.setTypeParser(loaded.types.builtins.INT8, (v) => Number(v));
+    loaded.types.setTypeParser(loaded.types.builtins.NUMERIC, (v) => Number(v));
+    return loaded;
+  });
+  return driver;
+}
 
 /** Seconds a new connection may take before the attempt counts as failed. */
 const CONNECT_TIMEOUT_MS = 5_000;
