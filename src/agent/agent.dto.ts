@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from '../common/validators.js';
 import { Type } from 'class-transformer';
 import type { AgentInfo, AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from './openapi.js';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from './validators.js';
 
 /** Newest-first paging of lists keyed by id: `limit` rows with an id below `before_id`. */
 export class PageQuery {

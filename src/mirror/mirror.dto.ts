@@ -1,7 +1,7 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from '../common/validators.js';
 import { NOTE_LIMITS } from './note-limits.js';
 
 export class ListIssuesQuery {

@@ -2,7 +2,8 @@ import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import type { ValidationArguments } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator } from '../common/validators.js';
 import { isNonBlank, IsNonBlank } from '../common/non-blank.js';
 import { customFieldNameProblems } from './field-names.js';
 

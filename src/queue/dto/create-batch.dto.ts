@@ -1,18 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-  ValidationArguments,
-  registerDecorator,
-} from 'class-validator';
+import type { ValidationArguments } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { DUPLICATE_SUMMARY, OpaqueJson } from '../../common/validation.js';
 import { checkTempKeys, duplicateSummaries, duplicateSummaryDetail, type CommandInput } from '../commands/batch-rules.js';

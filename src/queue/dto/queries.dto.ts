@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
 import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
