@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, loadCollectDefaultMetrics, Registry } from './prom.js';
 
 /** The label of a request that matched no route: raw paths would make one series per URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -9,13 +9,17 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const REPORT_BUCKETS = [1, 5, 15, 30, 60, 90, 120, 180, 300, 600, 900];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** The process's own series (memory, CPU, event loop, GC): one set per process, shared by every hub in it. */
-let processRegistry: Registry | undefined;
-function processMetrics(): Registry {
-  if (!processRegistry) {
-    processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
-  }
+/**
+ * The process's own series (memory, CPU, event loop, GC): one set per process, shared by every hub in
+ * it, collected from the first scrape on (their code loads then: prom.ts).
+ */
+let processRegistry: Promise<Registry> | undefined;
+function processMetrics(): Promise<Registry> {
+  processRegistry ??= loadCollectDefaultMetrics().then((collectDefaultMetrics) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    return registry;
+  });
   return processRegistry;
 }
 
@@ -119,7 +123,7 @@ export class Meter {
     };
   }
 
-  scrape(): Promise<string> {
-    return Registry.merge([this.registry, processMetrics()]).metrics();
+  async scrape(): Promise<string> {
+    return Registry.merge([this.registry, await processMetrics()]).metrics();
   }
 }

@@ -1,8 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
-import { prometheusContentType } from 'prom-client';
 import { ApiErrors } from '../common/api-errors.js';
 import { Meter } from './meter.js';
+import { prometheusContentType } from './prom.js';
 
 @ApiTags('metrics')
 @ApiBearerAuth('client')
