@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -218,7 +218,13 @@ async function refreshBench(dir: string): Promise<void> {
   await app.close();
 }
 
-/** Start to listening of the built CLI on an existing database, and its RSS after start. */
+/** The Node flags the `jira-hub` command starts with: those of bin/jira-hub.js's `#!/usr/bin/env -S node …` line. */
+function startFlags(): string[] {
+  const shebang = readFileSync(new URL('../../bin/jira-hub.js', import.meta.url), 'utf8').split('\n')[0];
+  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/** Start to listening of the built CLI on an existing database, started as `jira-hub` starts it, and its RSS after start. */
 async function startup(dir: string): Promise<void> {
   const db = join(dir, 'startup.sqlite');
   const first = await hub(dir, 'startup.sqlite');
@@ -229,7 +235,7 @@ async function startup(dir: string): Promise<void> {
   let rss = 0;
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
+    const child = spawn(process.execPath, [...startFlags(), cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {
@@ -237,7 +243,6 @@ async function startup(dir: string): Promise<void> {
       child.on('exit', (code) => reject(new Error(`hub exited with ${code}: ${stderr}`)));
     });
     times.push(performance.now() - t);
-    const { readFileSync } = await import('node:fs');
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     rss = Math.max(rss, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
     child.removeAllListeners('exit');
