@@ -1,0 +1,45 @@
+/**
+ * What the hub's start does not load (issue 9: start < 1.5 s, RSS < 120 MB; ARCHITECTURE.md, "What the
+ * start loads"): no source file but the ones named here imports these packages statically (a type-only
+ * import or `import()` is fine). Read from the source text.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** Package (or its index) → the files that may import it statically: those loaded only when it is needed. */
+const LATE: Record<string, string[]> = {
+  '@nestjs/swagger': ['src/docs.ts'],
+  '@modelcontextprotocol/sdk': ['src/mcp/server.ts', 'src/mcp/stdio.ts'],
+  zod: ['src/mcp/server.ts', 'src/mcp/tools.ts'],
+  pg: [],
+  'class-validator': [],
+  'prom-client': [],
+};
+/** Of these only the index is heavy: their own files (common/validators.ts, metrics/prom.ts) are fine. */
+const INDEX_ONLY = new Set(['class-validator', 'prom-client']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+describe('what the start does not load', () => {
+  it('no file loaded at start imports Swagger, the MCP SDK, zod, pg or the indexes of class-validator and prom-client', () => {
+    const root = process.cwd();
+    const found: string[] = [];
+    for (const file of sources(join(root, 'src'))) {
+      const name = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+'([^']+)'/gms)) {
+        const spec = m[1];
+        for (const [pkg, allowed] of Object.entries(LATE)) {
+          const loads = spec === pkg || (!INDEX_ONLY.has(pkg) && spec.startsWith(`${pkg}/`));
+          if (loads && !allowed.includes(name)) found.push(`${name} → ${spec}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
