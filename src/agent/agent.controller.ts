@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { AgentCall } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -45,6 +46,7 @@ export class AgentController {
   @Post('claim')
   @HttpCode(200)
   @AgentRoute()
+  @AgentCall()
   @ApiBearerAuth('agent')
   @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
   @ApiBody({ type: ClaimDto, required: false, description: 'optional: an empty body claims without waiting' })
@@ -58,6 +60,7 @@ export class AgentController {
   @Post('commands/:id/result')
   @HttpCode(200)
   @AgentRoute()
+  @AgentCall()
   @ApiBearerAuth('agent')
   @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands. With `claim`, the same transaction also claims the next command (the merged call)" })
   @ApiOkResponse({ type: ReportClaimView, description: 'the command as it is now; with `next` only when the report carried `claim`' })

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { BulkTurnInterceptor } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
@@ -44,7 +45,7 @@ export class ImportController {
     },
   })
   @ApiOkResponse({ type: ImportReportView })
-  @UseInterceptors(PackageUploadInterceptor)
+  @UseInterceptors(BulkTurnInterceptor, PackageUploadInterceptor)
   import(@UploadedFiles() files: Uploaded = {}): Promise<ImportReportView> {
     return this.importer.import({ notes: files.notes?.[0]?.buffer, links: files.links?.[0]?.buffer });
   }

@@ -12,6 +12,7 @@ import {
 import type { Request, Response } from 'express';
 import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
 import { ValidationFailedError } from '../common/errors.js';
+import { BulkWork } from '../common/agent-first.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
 import { COMMAND_EXAMPLES, CreateBatchDto } from './dto/create-batch.dto.js';
@@ -58,6 +59,7 @@ export class BatchesController {
   ) {}
 
   @Post()
+  @BulkWork()
   @ApiOperation({
     summary: 'Create a batch of commands (SPEC 5); a tail refresh is appended unless all are refresh',
     description:
@@ -85,6 +87,7 @@ export class BatchesController {
   }
 
   @Post('plan')
+  @BulkWork()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Dry run of a batch body: the 422 findings of a submit, the estimate, a verdict per command against the mirror; writes nothing',
