@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { PluginMetadataGenerator } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js';
+import { rewriteAsyncImportString, rewriteCollectedMetadataForNodeNext } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js';
+import { PluginMetadataPrinter } from '@nestjs/cli/lib/compiler/plugins/plugin-metadata-printer.js';
 import { ReadonlyVisitor } from '@nestjs/swagger/plugin';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -32,6 +33,98 @@ function program() {
   return ts.createProgram({ rootNames, options: parsed.options });
 }
 
+/** The declaration behind a type name or a `typeof` query, through imports. */
+function declarationOf(checker, node) {
+  let symbol = checker.getSymbolAtLocation(node);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol?.declarations?.[0];
+}
+
+/**
+ * The string values of a type in the order its source writes them: `'a' | 'b'`, an alias of one, or
+ * `(typeof VALUES)[number]` of a constant array. The checker lists a union's literals in the order it first met
+ * them anywhere in the program, which is no order a reader would recognise.
+ */
+function writtenOrder(checker, typeNode, seen = new Set()) {
+  if (!typeNode || seen.has(typeNode)) return [];
+  seen.add(typeNode);
+  const values = [];
+  const visit = (node) => {
+    if (ts.isStringLiteral(node)) values.push(node.text);
+    else if (ts.isTypeReferenceNode(node)) {
+      const decl = declarationOf(checker, node.typeName);
+      if (decl && ts.isTypeAliasDeclaration(decl)) values.push(...writtenOrder(checker, decl.type, seen));
+    } else if (ts.isTypeQueryNode(node)) {
+      const decl = declarationOf(checker, node.exprName);
+      if (decl && ts.isVariableDeclaration(decl) && decl.initializer) ts.forEachChild(decl.initializer, function strings(n) {
+        if (ts.isStringLiteral(n)) values.push(n.text);
+        else ts.forEachChild(n, strings);
+      });
+    } else ts.forEachChild(node, visit);
+  };
+  visit(typeNode);
+  return values;
+}
+
+/** `@defaultValue` of a property's JSDoc, as JSON (the plugin reads `@example` but no default). */
+function defaultTag(decl) {
+  const tag = ts.getJSDocTags(decl).find((t) => t.tagName.text === 'defaultValue');
+  if (!tag) return undefined;
+  return JSON.parse(ts.getTextOfJSDocComment(tag.comment).trim());
+}
+
+const literal = (f, value) =>
+  typeof value === 'number' ? (value < 0 ? f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(-value)) : f.createNumericLiteral(value))
+    : typeof value === 'boolean' ? (value ? f.createTrue() : f.createFalse())
+      : f.createStringLiteral(String(value));
+
+/**
+ * What the plugin's read-only visitor misses, put right on its metadata: enums in the order the source writes them,
+ * `unknown` as nullable, `@defaultValue` tags, and inherited properties before a subclass's own.
+ */
+function refine(program, models, f) {
+  const checker = program.getTypeChecker();
+  /** Each class declaration of the models with its (refined) property entries and where they go. */
+  const classes = new Map();
+  for (const [importExpr, byName] of models) {
+    const sf = program.getSourceFile(join(src, importExpr.arguments[0].text.replace(/\.js$/, '.ts')));
+    for (const [className, props] of Object.entries(byName)) {
+      const decl = sf?.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
+      const members = props.properties.map((member) => {
+        const prop = decl?.members.find((m) => ts.isPropertyDeclaration(m) && m.name.getText() === member.name.text);
+        if (!prop) return member;
+        let entries = member.initializer.properties.map((entry) => {
+          if (entry.name.text !== 'enum' || !ts.isArrayLiteralExpression(entry.initializer)) return entry;
+          const order = writtenOrder(checker, prop.type);
+          const rank = (e) => (ts.isStringLiteral(e) && order.includes(e.text) ? order.indexOf(e.text) : order.length);
+          const sorted = [...entry.initializer.elements].sort((a, b) => rank(a) - rank(b));
+          return f.updatePropertyAssignment(entry, entry.name, f.updateArrayLiteralExpression(entry.initializer, sorted));
+        });
+        // `unknown` may be null too (the plugin says `type: object` and no more).
+        if (prop.type?.kind === ts.SyntaxKind.UnknownKeyword && !entries.some((e) => e.name.text === 'nullable')) entries = [...entries, f.createPropertyAssignment('nullable', f.createTrue())];
+        const fallback = defaultTag(prop);
+        if (fallback !== undefined && !entries.some((e) => e.name.text === 'default')) entries = [...entries, f.createPropertyAssignment('default', literal(f, fallback))];
+        return f.updatePropertyAssignment(member, member.name, f.updateObjectLiteralExpression(member.initializer, entries));
+      });
+      classes.set(decl, { byName, className, props, members });
+    }
+  }
+  // Swagger applies a subclass's metadata before its base class's: with the inherited properties first in the
+  // subclass's own metadata, its schema lists them in the order the classes declare them.
+  const parentOf = (decl) => {
+    const base = decl?.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    return base && checker.getTypeAtLocation(base.expression).getSymbol()?.declarations?.find((d) => classes.has(d));
+  };
+  const allMembers = (decl) => {
+    const own = classes.get(decl).members;
+    const parent = parentOf(decl);
+    if (!parent) return own;
+    const names = new Set(own.map((m) => m.name.text));
+    return [...allMembers(parent).filter((m) => !names.has(m.name.text)), ...own];
+  };
+  for (const [decl, { byName, className, props }] of classes) byName[className] = f.updateObjectLiteralExpression(props, allMembers(decl));
+}
+
 /** The metadata file's text, as the plugin prints it. */
 export function generate() {
   const out = mkdtempSync(join(tmpdir(), 'openapi-metadata-'));
@@ -44,7 +137,14 @@ export function generate() {
       // Routes keep their hand-written responses: only models are read.
       controllerFileNameSuffix: ['.no-controllers.ts'],
     });
-    new PluginMetadataGenerator().generate({ visitors: [visitor], outputDir: out, filename: 'metadata.ts', tsProgramRef: program(), printDiagnostics: false });
+    // PluginMetadataGenerator.generate without its printing, so that refine() can step in.
+    const prog = program();
+    for (const sf of prog.getSourceFiles()) if (!sf.isDeclarationFile) visitor.visit(prog, sf);
+    const metadata = { [visitor.key]: visitor.collect() };
+    rewriteCollectedMetadataForNodeNext(metadata, ts); // nodenext: import('./x.js')
+    const typeImports = Object.fromEntries(Object.entries(visitor.typeImports).map(([k, v]) => [k, rewriteAsyncImportString(v)]));
+    refine(prog, metadata[visitor.key].models, ts.factory);
+    new PluginMetadataPrinter().print(metadata, typeImports, { outputDir: out, filename: 'metadata.ts' }, ts);
     return HEADER + readFileSync(join(out, 'metadata.ts'), 'utf8') + '\n';
   } finally {
     rmSync(out, { recursive: true, force: true });
