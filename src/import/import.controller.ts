@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';
 import { PackageUploadInterceptor } from './package-upload.interceptor.js';
@@ -9,8 +9,6 @@ import { PackageUploadInterceptor } from './package-upload.interceptor.js';
 type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
 
 @ApiTags('import')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(401, 403, 413, 422)
 @Controller('import')
