@@ -15,6 +15,7 @@ import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/request-body.
 import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
 import { createValidationPipe } from './common/validation.js';
 import { assertWritableDatabase } from './database/writable.js';
+import openApiMetadata from './openapi-metadata.js';
 
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
@@ -64,7 +65,14 @@ function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 
-function swagger(app: INestApplication): void {
+/**
+ * The Swagger document at /docs (JSON at /docs/json), built when first asked. Property types, optionality,
+ * descriptions and examples of the DTOs and views come from src/openapi-metadata.ts, which
+ * scripts/openapi-metadata.js generates with @nestjs/swagger's plugin (its transformer does not run in this
+ * ESM build); the routes keep their own decorators.
+ */
+async function swagger(app: INestApplication): Promise<void> {
+  await SwaggerModule.loadPluginMetadata(openApiMetadata);
   const doc = new DocumentBuilder()
     .setTitle('Jira Hub')
     .setDescription(
@@ -112,7 +120,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(shallowJsonOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
-  swagger(app);
+  await swagger(app);
   await app.init();
   return app;
 }

@@ -2,29 +2,14 @@ import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nes
 import { BulkTurnInterceptor } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';
 import { PackageUploadInterceptor } from './package-upload.interceptor.js';
-
-class ExpectedLinkView {
-  @ApiProperty({ example: 'AURORA-1533' }) source!: string;
-  @ApiProperty({ example: 'AURORA-1586' }) target!: string;
-  @ApiProperty({ example: 'Relates' }) link_type!: string;
-}
-
-class ImportReportView {
-  @ApiProperty({ description: 'notes rows imported' }) notes!: number;
-  @ApiProperty({ type: [ExpectedLinkView] }) expected_links!: ExpectedLinkView[];
-  @ApiProperty({ type: [String], description: 'Jira keys named by the package that the mirror lacks' }) missing_keys!: string[];
-  @ApiProperty({ type: [ExpectedLinkView] }) missing_links!: ExpectedLinkView[];
-  @ApiProperty({ type: [ExpectedLinkView], description: 'expected links that Jira holds the other way round' }) reversed_links!: ExpectedLinkView[];
-}
 
 type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
 
 @ApiTags('import')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(401, 403, 413, 422)
 @Controller('import')

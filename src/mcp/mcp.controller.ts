@@ -1,6 +1,6 @@
 import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { Roles } from '../common/auth.guard.js';
@@ -16,7 +16,6 @@ import { createMcpServer, MCP_VERSION } from './server.js';
  * validation, approval and idempotency are decided where they are for every other client.
  */
 @ApiTags('mcp')
-@ApiBearerAuth('assistant')
 @Roles('assistant')
 @Controller('mcp')
 export class McpController {
