@@ -11,4 +11,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 30000,
+  // Jest's default is one worker fewer than the cores: one worker on these 2-core machines. The e2e
+  // files spend much of their time waiting on fsync and sockets, so one per core keeps both busy.
+  maxWorkers: '100%',
 };

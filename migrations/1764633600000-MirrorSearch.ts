@@ -146,6 +146,6 @@ export class MirrorSearch1764633600000 implements MigrationInterface {
     for (const [table, column] of [['issue', 'search_id'], ['issue', 'sync_mark'], ['issue_link', 'sync_mark'], ['sync_run', 'delivery'], ['sync_run', 'parts']]) {
       await q.dropColumn(table, column);
     }
-    await q.manager.createQueryBuilder().update('setting').set({ value: '2' }).where('key = :k', { k: 'schema_version' }).execute();
+    await q.manager.createQueryBuilder().update('setting').set({ value: '3' }).where('key = :k', { k: 'schema_version' }).execute();
   }
 }

@@ -8,12 +8,17 @@ import * as swagger from '@nestjs/swagger';
 import type { INestApplication } from '@nestjs/common';
 import express, { type RequestHandler } from 'express';
 import { applyOpenApiDecorators } from './common/openapi.js';
+import openApiMetadata from './openapi-metadata.js';
 
 const { DocumentBuilder, SwaggerModule } = swagger;
 
 /** The routes of SwaggerModule.setup('docs', app, …) on a router: the document is built on its first request. */
-export function docsRouter(app: INestApplication): express.Router {
+export async function docsRouter(app: INestApplication): Promise<express.Router> {
   applyOpenApiDecorators(swagger);
+  // Property types, optionality, descriptions and examples of the DTOs and views: src/openapi-metadata.ts,
+  // which scripts/openapi-metadata.js generates with @nestjs/swagger's plugin (its transformer does not
+  // run in this ESM build); the routes keep their own decorators.
+  await SwaggerModule.loadPluginMetadata(openApiMetadata);
   const doc = new DocumentBuilder()
     .setTitle('Jira Hub')
     .setDescription(

@@ -1,13 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from './common/openapi.js';
+import { ApiOkResponse, ApiTags } from './common/openapi.js';
+import { HealthView } from './health.view.js';
 import { Db } from './database/db.service.js';
 import { Public } from './common/auth.guard.js';
 import { readSchemaVersion } from './settings/schema-version.store.js';
-
-class HealthView {
-  @ApiProperty({ example: 'ok' }) status!: string;
-  @ApiProperty({ example: 2 }) schema_version!: number;
-}
 
 @ApiTags('health')
 @Controller('health')

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { AgentCall } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Response } from 'express';
 import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -34,8 +35,6 @@ export class AgentController {
 
   @Get()
   @AssistantToo()
-  @ApiBearerAuth('client')
-  @ApiBearerAuth('assistant')
   @ApiOperation({ summary: 'Agent status for people and the assistant (client or assistant token)' })
   @ApiOkResponse({ type: AgentStatusView })
   get(): Promise<AgentStatusView> {
@@ -45,7 +44,7 @@ export class AgentController {
   @Post('claim')
   @HttpCode(200)
   @AgentRoute()
-  @ApiBearerAuth('agent')
+  @AgentCall()
   @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
   @ApiBody({ type: ClaimDto, required: false, description: 'optional: an empty body claims without waiting' })
   @ApiOkResponse({ type: ClaimView })
@@ -58,7 +57,7 @@ export class AgentController {
   @Post('commands/:id/result')
   @HttpCode(200)
   @AgentRoute()
-  @ApiBearerAuth('agent')
+  @AgentCall()
   @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands. With `claim`, the same transaction also claims the next command (the merged call)" })
   @ApiOkResponse({ type: ReportClaimView, description: 'the command as it is now; with `next` only when the report carried `claim`' })
   async report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView | ReportClaimView> {
@@ -70,7 +69,6 @@ export class AgentController {
 
   @Get('settings')
   @AgentRoute()
-  @ApiBearerAuth('agent')
   @ApiOkResponse({ type: AgentSettingsView })
   async agentSettings(): Promise<AgentSettingsView> {
     const { version, pacing, link_types, fields } = await this.settings.fresh();

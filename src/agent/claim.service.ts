@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { AgentFirst } from '../common/agent-first.js';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { AgentInfo } from '../queue/agent-info.js';
-import { DeliveryService, type ClaimAnswer } from '../queue/delivery.service.js';
-import type { Report } from '../queue/report.store.js';
+import { DeliveryService, type ClaimAnswer, type Report } from '../queue/delivery.service.js';
 import type { CommandView } from '../queue/rows.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { Waiters } from './waiters.js';
@@ -24,6 +24,7 @@ export class ClaimService implements BeforeApplicationShutdown {
     private readonly settings: SettingsService,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
     private readonly clock: Clock,
+    private readonly first: AgentFirst,
   ) {}
 
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
@@ -52,7 +53,7 @@ export class ClaimService implements BeforeApplicationShutdown {
       const ticket = this.waiters.ticket();
       const answer = await this.delivery.claim(info, () => this.waiters.closed || Boolean(signal?.aborted));
       if (answer.command || this.clock.now().getTime() >= deadline || signal?.aborted) return answer;
-      if ((await this.waiters.wait(deadline - this.clock.now().getTime(), ticket, signal)) === 'closed') return answer;
+      if ((await this.first.parkedWhile(this.waiters.wait(deadline - this.clock.now().getTime(), ticket, signal))) === 'closed') return answer;
     }
   }
 

@@ -1,9 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiResponse } from './openapi.js';
+import { ApiProperty, ApiResponse } from './openapi.js';
 
 export class FieldErrorView {
-  @ApiProperty({ example: 'commands.0.params.key' }) field!: string;
-  @ApiProperty({ example: 'нужен ключ Jira (ABC-123) или временный ключ (new:N)' }) detail!: string;
+  /** @example 'commands.0.params.key' */
+  field!: string;
+  /** @example 'нужен ключ Jira (ABC-123) или временный ключ (new:N)' */
+  detail!: string;
 }
 
 /** Every error answer (SPEC 11.1). */
@@ -13,8 +15,10 @@ export class ErrorBodyView {
     enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
   })
   error!: string;
-  @ApiProperty({ example: 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' }) detail!: string;
-  @ApiPropertyOptional({ type: [FieldErrorView], description: 'one entry per field, for 422' }) errors?: FieldErrorView[];
+  /** @example 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' */
+  detail!: string;
+  /** one entry per field, for 422 */
+  errors?: FieldErrorView[];
 }
 
 const MEANING: Record<number, string> = {

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from './openapi.js';
 import type { Request } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { HUB_CONFIG, type HubConfig } from './config.js';
@@ -19,11 +20,35 @@ export const SOURCE_HEADER = 'x-hub-source';
 /** Marks a route that needs no token (/health). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
+/** The OpenAPI bearer schemes of the roles (app.ts names each scheme after its role). */
+const bearerAuth = (roles: readonly Role[]): MethodDecorator => (target, key, descriptor) => {
+  for (const role of roles) ApiBearerAuth(role)(target, key, descriptor);
+};
+
 /**
- * The roles a route (handler or controller) admits. The role comes from the route's metadata, never
- * from the request path, whose letter case Express ignores. A route without it admits the client only.
+ * The roles a route (handler or controller) admits, and the bearer schemes its OpenAPI operation lists.
+ * The role comes from the route's metadata, never from the request path, whose letter case Express
+ * ignores. A route without it admits the client only. On a controller it documents each route that
+ * names no roles of its own, as the guard reads them (swagger would add a controller's schemes to a
+ * route's own).
  */
-export const Roles = (...roles: Role[]) => SetMetadata(ROLES, roles);
+export function Roles(...roles: Role[]): ClassDecorator & MethodDecorator {
+  return ((target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      SetMetadata(ROLES, roles)(target, key!, descriptor);
+      bearerAuth(roles)(target, key!, descriptor);
+      return descriptor;
+    }
+    SetMetadata(ROLES, roles)(target as Function);
+    // Route decorators ran before this one: a handler with its own roles or @Public() keeps its own.
+    const proto = (target as Function).prototype;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const route = Object.getOwnPropertyDescriptor(proto, name)!;
+      if (name === 'constructor' || typeof route.value !== 'function' || Reflect.hasMetadata(ROLES, route.value) || Reflect.hasMetadata(PUBLIC, route.value)) continue;
+      bearerAuth(roles)(proto, name, route);
+    }
+  }) as ClassDecorator & MethodDecorator;
+}
 /** The agent's routes (`/agent/*`, SPEC 1, 11.1). */
 export const AgentRoute = () => Roles('agent');
 /** What a client and the assistant both may do (SPEC 15.1): read, plan, submit, cancel, retry, notes. */

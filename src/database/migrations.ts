@@ -3,6 +3,7 @@ import { SchemaV11760000000000 } from '../../migrations/1760000000000-SchemaV1.j
 import { CommandDeliveries1764460800000 } from '../../migrations/1764460800000-CommandDeliveries.js';
 import { ApprovalHistory1764547200000 } from '../../migrations/1764547200000-ApprovalHistory.js';
 import { MirrorSearch1764633600000 } from '../../migrations/1764633600000-MirrorSearch.js';
+import { QueueLoad1764720000000 } from '../../migrations/1764720000000-QueueLoad.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -17,5 +18,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   CommandDeliveries1764460800000,
   ApprovalHistory1764547200000,
   MirrorSearch1764633600000,
+  QueueLoad1764720000000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -1,29 +1,15 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { BulkTurnInterceptor } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '../common/openapi.js';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';
 import { PackageUploadInterceptor } from './package-upload.interceptor.js';
-
-class ExpectedLinkView {
-  @ApiProperty({ example: 'AURORA-1533' }) source!: string;
-  @ApiProperty({ example: 'AURORA-1586' }) target!: string;
-  @ApiProperty({ example: 'Relates' }) link_type!: string;
-}
-
-class ImportReportView {
-  @ApiProperty({ description: 'notes rows imported' }) notes!: number;
-  @ApiProperty({ type: [ExpectedLinkView] }) expected_links!: ExpectedLinkView[];
-  @ApiProperty({ type: [String], description: 'Jira keys named by the package that the mirror lacks' }) missing_keys!: string[];
-  @ApiProperty({ type: [ExpectedLinkView] }) missing_links!: ExpectedLinkView[];
-  @ApiProperty({ type: [ExpectedLinkView], description: 'expected links that Jira holds the other way round' }) reversed_links!: ExpectedLinkView[];
-}
 
 type Uploaded = { notes?: { buffer: Buffer }[]; links?: { buffer: Buffer }[] };
 
 @ApiTags('import')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(401, 403, 413, 422)
 @Controller('import')
@@ -44,7 +30,7 @@ export class ImportController {
     },
   })
   @ApiOkResponse({ type: ImportReportView })
-  @UseInterceptors(PackageUploadInterceptor)
+  @UseInterceptors(BulkTurnInterceptor, PackageUploadInterceptor)
   import(@UploadedFiles() files: Uploaded = {}): Promise<ImportReportView> {
     return this.importer.import({ notes: files.notes?.[0]?.buffer, links: files.links?.[0]?.buffer });
   }

@@ -1,11 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
 import type { Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
+import { Roles } from '../common/auth.guard.js';
 import { LiveService } from './live.service.js';
 
 @ApiTags('events')
-@ApiBearerAuth('client')
+@Roles('client')
 @ApiErrors(401, 403)
 @Controller('events')
 export class LiveController {

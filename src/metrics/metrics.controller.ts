@@ -1,11 +1,12 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
+import { prometheusContentType } from 'prom-client';
 import { ApiErrors } from '../common/api-errors.js';
+import { Roles } from '../common/auth.guard.js';
 import { Meter } from './meter.js';
-import { prometheusContentType } from './prom.js';
 
 @ApiTags('metrics')
-@ApiBearerAuth('client')
+@Roles('client')
 @ApiErrors(401, 403)
 @Controller('metrics')
 export class MetricsController {

@@ -2,14 +2,12 @@ import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import { PageQuery } from '../common/page.dto.js';
 import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
 
 @ApiTags('mirror')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(400, 401, 403, 404, 422)
 @Controller()

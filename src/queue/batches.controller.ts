@@ -1,8 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import {
-  ApiBearerAuth,
-  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
@@ -12,9 +10,10 @@ import {
 import type { Request, Response } from 'express';
 import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
 import { ValidationFailedError } from '../common/errors.js';
+import { BulkWork } from '../common/agent-first.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
-import { COMMAND_EXAMPLES, CreateBatchDto } from './dto/create-batch.dto.js';
+import { ApiBatchBody, CreateBatchDto } from './dto/create-batch.dto.js';
 import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto } from './dto/queries.dto.js';
 import { PlanService } from './plan.service.js';
 import { PlanView } from './plan.view.js';
@@ -23,31 +22,7 @@ import { BatchSummary, BatchView } from './rows.js';
 /** An Idempotency-Key: 1..200 visible ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
-const BATCH_EXAMPLES = {
-  plan: {
-    summary: 'every command type',
-    value: { title: 'Планирование спринта 2', commands: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })) },
-  },
-  ...Object.fromEntries(
-    Object.entries(COMMAND_EXAMPLES).map(([type, params]) => [
-      type,
-      {
-        summary: type,
-        value: {
-          title: `Пример ${type}`,
-          commands:
-            type === 'ensure_issue' || !JSON.stringify(params).includes('new:1')
-              ? [{ type, params }]
-              : [{ type: 'ensure_issue', params: COMMAND_EXAMPLES.ensure_issue }, { type, params }],
-        },
-      },
-    ]),
-  ),
-};
-
 @ApiTags('batches')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(400, 401, 403, 404, 413, 422)
 @Controller('batches')
@@ -58,6 +33,7 @@ export class BatchesController {
   ) {}
 
   @Post()
+  @BulkWork()
   @ApiOperation({
     summary: 'Create a batch of commands (SPEC 5); a tail refresh is appended unless all are refresh',
     description:
@@ -66,7 +42,7 @@ export class BatchesController {
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1..200 visible ASCII characters; kept at least 24 h' })
   @ApiHeader({ name: 'X-Hub-Source', required: false, description: '`assistant`: the request is the assistant\'s (open mode, or a client token stepping down)' })
-  @ApiBody({ type: CreateBatchDto, examples: BATCH_EXAMPLES })
+  @ApiBatchBody()
   @ApiCreatedResponse({ type: BatchView })
   @ApiOkResponse({ type: BatchView, description: 'a replay of an Idempotency-Key: the first batch, header Idempotent-Replayed: true' })
   async create(
@@ -85,11 +61,12 @@ export class BatchesController {
   }
 
   @Post('plan')
+  @BulkWork()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Dry run of a batch body: the 422 findings of a submit, the estimate, a verdict per command against the mirror; writes nothing',
   })
-  @ApiBody({ type: CreateBatchDto, examples: BATCH_EXAMPLES })
+  @ApiBatchBody()
   @ApiOkResponse({ type: PlanView })
   plan(@Body() dto: CreateBatchDto, @Req() req: Request): Promise<PlanView> {
     return this.planner.plan(dto, sourceOf(req));

@@ -9,7 +9,7 @@ export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 
 /**
  * A command row (SPEC 3). `params` and `result` are JSON text. Schema v1's verbatim DDL, v2's
- * `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`.
+ * `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`, v5's `idx_command_load`.
  *
  * Not declared here: `idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE
  * type = 'ensure_issue'` (migration v2, SQLite only). TypeORM's @Index takes column names only, not an
@@ -22,6 +22,7 @@ export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 @Index('idx_command_batch', ['batchId', 'seq'])
 @Index('idx_command_finished', ['finishedAt'])
 @Index('idx_command_runnable', ['queuePos', 'seq'], { where: "status = 'queued' AND queue_pos IS NOT NULL" })
+@Index('idx_command_load', ['queuePos', 'batchId', 'type'], { where: "status = 'queued' AND queue_pos IS NOT NULL" })
 @Index('idx_command_temp_key', { synchronize: false })
 export class CommandEntity {
   @PrimaryGeneratedColumn('increment', { type: 'integer' })

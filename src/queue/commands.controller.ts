@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Request } from 'express';
 import { AssistantToo, callerFrom, roleOf } from '../common/auth.guard.js';
 import { ForbiddenError } from '../common/errors.js';
@@ -10,8 +10,6 @@ import { CancelCommandDto } from './dto/queries.dto.js';
 import { BatchView, CommandView } from './rows.js';
 
 @ApiTags('commands')
-@ApiBearerAuth('client')
-@ApiBearerAuth('assistant')
 @AssistantToo()
 @ApiErrors(400, 401, 403, 404, 409, 422)
 @Controller('commands')

@@ -13,6 +13,8 @@ import type { AgentInfo } from './agent-status.store.js';
 import { commandWithHistory } from './batch.store.js';
 import { claimInTransaction, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
+
+export type { Report };
 import type { CommandRow, CommandView } from './rows.js';
 
 /** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */

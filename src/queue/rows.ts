@@ -1,12 +1,11 @@
 /** Raw rows of the queue's tables (snake_case, JSON as text) and their API views (SPEC 11.3). */
-import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { parseJson } from '../database/json.js';
-import { COMMAND_TYPES, type CommandType, type Params } from './commands/catalogue.js';
-import { BATCH_SOURCES, type BatchSource } from '../common/auth.guard.js';
+import type { CommandType, Params } from './commands/catalogue.js';
+import type { BatchSource } from '../common/auth.guard.js';
 import type { RowOf } from '../database/row.js';
 import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
-import { DELIVERY_OUTCOMES, type DeliveryEntity, type DeliveryOutcome } from './delivery.entity.js';
+import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
 
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
@@ -15,18 +14,14 @@ export type DeliveryRow = RowOf<DeliveryEntity>;
 
 /** One handout of a command (SPEC 15.3). */
 export class DeliveryView {
-  @ApiProperty({ description: 'delivery number, 1..3' }) n!: number;
-  @ApiProperty() handed_out_at!: string;
-  @ApiProperty({ nullable: true, type: String }) agent_version!: string | null;
-  @ApiProperty({
-    enum: DELIVERY_OUTCOMES,
-    description:
-      'pending: out now; reported_done / reported_failed: the agent reported; lost: handed out again; expired: the delivery limit; ' +
-      'cancelled: force-cancelled while out; confirmed_by_state: a refresh showed the result while it was out',
-  })
+  /** delivery number, 1..3 */
+  n!: number;
+  handed_out_at!: string;
+  agent_version!: string | null;
+  /** pending: out now; reported_done / reported_failed: the agent reported; lost: handed out again; expired: the delivery limit; cancelled: force-cancelled while out; confirmed_by_state: a refresh showed the result while it was out */
   outcome!: DeliveryOutcome;
-  @ApiProperty({ nullable: true, type: String }) reported_at!: string | null;
-  @ApiProperty({ nullable: true, type: Number }) jira_calls!: number | null;
+  reported_at!: string | null;
+  jira_calls!: number | null;
 }
 
 export function deliveryView(r: DeliveryRow): DeliveryView {
@@ -34,47 +29,56 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
 }
 
 export class CommandView {
-  @ApiProperty() id!: number;
-  @ApiProperty() batch_id!: number;
-  @ApiProperty({ description: '1-based order in the batch' }) seq!: number;
-  @ApiProperty({ enum: COMMAND_TYPES }) type!: CommandType;
-  @ApiProperty({ type: 'object', additionalProperties: true }) params!: Params;
-  @ApiProperty({ enum: COMMAND_STATUSES }) status!: CommandStatus;
-  @ApiProperty() deliveries!: number;
-  @ApiProperty({ nullable: true, type: Number }) pause_seconds!: number | null;
-  @ApiProperty({ nullable: true, type: String }) claimed_at!: string | null;
-  @ApiProperty({ nullable: true, type: String }) finished_at!: string | null;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) result!: unknown;
-  @ApiProperty({ nullable: true, type: String }) error!: string | null;
-  @ApiProperty() jira_calls!: number;
-  @ApiProperty() rate_limited!: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'the command this one repeats' }) retry_of!: number | null;
-  @ApiProperty({ type: [DeliveryView], description: 'every handout to the agent, oldest first (SPEC 15.3)' }) history!: DeliveryView[];
+  id!: number;
+  batch_id!: number;
+  /** 1-based order in the batch */
+  seq!: number;
+  type!: CommandType;
+  params!: Params;
+  status!: CommandStatus;
+  deliveries!: number;
+  pause_seconds!: number | null;
+  claimed_at!: string | null;
+  finished_at!: string | null;
+  result!: Record<string, unknown> | null;
+  error!: string | null;
+  jira_calls!: number;
+  rate_limited!: number;
+  /** the command this one repeats */
+  retry_of!: number | null;
+  /** every handout to the agent, oldest first (SPEC 15.3) */
+  history!: DeliveryView[];
 }
 
 export const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 export class BatchSummary {
-  @ApiProperty() id!: number;
-  @ApiProperty() title!: string;
-  @ApiProperty() author!: string;
-  @ApiProperty() created_at!: string;
-  @ApiProperty({ nullable: true, type: String }) cancelled_at!: string | null;
-  @ApiProperty({ enum: BATCH_SOURCES, description: 'client, assistant, or hub (auto-refresh)' }) source!: BatchSource;
-  @ApiProperty({ nullable: true, type: String, description: 'set when the batch was made waiting for approval' }) awaiting_approval_since!: string | null;
-  @ApiProperty({ nullable: true, type: String }) approved_by!: string | null;
-  @ApiProperty({ nullable: true, type: String }) approved_at!: string | null;
-  @ApiProperty({ nullable: true, type: String }) rejected_reason!: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'when it joined the queue (created, or approved); null while it waits' }) runnable_at!: string | null;
-  @ApiProperty({ enum: BATCH_STATUSES }) status!: BatchStatus;
-  @ApiProperty({ description: 'sum of the pacing pauses of all its commands' }) estimate_seconds!: number;
-  @ApiProperty({ description: 'pauses of its unfinished commands and of every unfinished command ahead of it' }) remaining_seconds!: number;
-  @ApiProperty({ example: { queued: 3, done: 2 } }) counts!: Record<CommandStatus, number>;
+  id!: number;
+  title!: string;
+  author!: string;
+  created_at!: string;
+  cancelled_at!: string | null;
+  /** client, assistant, or hub (auto-refresh) */
+  source!: BatchSource;
+  /** set when the batch was made waiting for approval */
+  awaiting_approval_since!: string | null;
+  approved_by!: string | null;
+  approved_at!: string | null;
+  rejected_reason!: string | null;
+  /** when it joined the queue (created, or approved); null while it waits */
+  runnable_at!: string | null;
+  status!: BatchStatus;
+  /** sum of the pacing pauses of all its commands */
+  estimate_seconds!: number;
+  /** pauses of its unfinished commands and of every unfinished command ahead of it */
+  remaining_seconds!: number;
+  /** @example {"queued": 3, "done": 2} */
+  counts!: Record<CommandStatus, number>;
 }
 
 export class BatchView extends BatchSummary {
-  @ApiPropertyOptional({ type: [CommandView] }) commands!: CommandView[];
+  commands!: CommandView[];
 }
 
 export function commandView(r: CommandRow, history: DeliveryView[]): CommandView {
@@ -89,7 +93,7 @@ export function commandView(r: CommandRow, history: DeliveryView[]): CommandView
     pause_seconds: r.pause_seconds,
     claimed_at: r.claimed_at,
     finished_at: r.finished_at,
-    result: parseJson<unknown>(r.result, null),
+    result: parseJson<Record<string, unknown> | null>(r.result, null),
     error: r.error,
     jira_calls: r.jira_calls,
     rate_limited: r.rate_limited,

@@ -1,13 +1,13 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { AssistantToo, Roles } from '../common/auth.guard.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto, SettingsView } from './settings.dto.js';
 import { SettingsService } from './settings.service.js';
 
 @ApiTags('settings')
-@ApiBearerAuth('client')
+@Roles('client')
 @ApiErrors(400, 401, 403, 422)
 @Controller('settings')
 export class SettingsController {
@@ -15,7 +15,6 @@ export class SettingsController {
 
   @Get()
   @AssistantToo()
-  @ApiBearerAuth('assistant')
   @ApiOperation({ summary: 'All settings with their version (SPEC 9)' })
   @ApiOkResponse({ type: SettingsView })
   get(): Promise<Settings> {

@@ -1,6 +1,5 @@
 import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '../common/openapi.js';
 import { Type } from 'class-transformer';
 import type { ValidationArguments } from 'class-validator';
 import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator } from '../common/validators.js';
@@ -44,24 +43,37 @@ function IsCustomFieldNames() {
 const PAUSE = { min: 0, max: 3600 };
 
 export class PacingDto {
-  @ApiPropertyOptional({ example: 180 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_issue?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_fields?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_status?: number;
-  @ApiPropertyOptional({ example: 90 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_link?: number;
-  @ApiPropertyOptional({ example: 120 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_sprint?: number;
-  @ApiPropertyOptional({ example: 150 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_comment?: number;
-  @ApiPropertyOptional({ example: 60 }) @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() refresh?: number;
+  /** @example 180 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_issue?: number;
+  /** @example 120 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_fields?: number;
+  /** @example 120 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_status?: number;
+  /** @example 90 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_link?: number;
+  /** @example 120 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_sprint?: number;
+  /** @example 150 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_comment?: number;
+  /** @example 60 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() refresh?: number;
 }
 
 export class AutoRefreshDto {
-  @ApiPropertyOptional({ description: 'minutes between automatic refreshes; 0 = off', example: 30 })
+  /**
+   * minutes between automatic refreshes; 0 = off
+   * @example 30
+   */
   @IsInt()
   @Min(0)
   @Max(10080)
   @Optional()
   interval_minutes?: number;
 
-  @ApiPropertyOptional({ description: 'JQL of the automatic refresh (non-blank after trim), or null: no automatic refresh', example: 'project = AURORA', nullable: true, type: String })
+  /**
+   * JQL of the automatic refresh (non-blank after trim), or null: no automatic refresh
+   * @example 'project = AURORA'
+   */
   @ValidateIf((_, v) => v !== undefined && v !== null)
   @IsNonBlank('нужна непустая строка JQL или null')
   jql?: string | null;
@@ -69,9 +81,21 @@ export class AutoRefreshDto {
 
 /** SPEC 15.2: per batch source, whether its batches wait for a person's approval. */
 export class ApprovalDto {
-  @ApiPropertyOptional({ example: true, description: "the AI assistant's batches" }) @IsBoolean() @Optional() assistant?: boolean;
-  @ApiPropertyOptional({ example: false, description: 'batches submitted with the client token (a person, a tool)' }) @IsBoolean() @Optional() client?: boolean;
-  @ApiPropertyOptional({ example: false, description: "the hub's own auto-refresh" }) @IsBoolean() @Optional() hub?: boolean;
+  /**
+   * the AI assistant's batches
+   * @example true
+   */
+  @IsBoolean() @Optional() assistant?: boolean;
+  /**
+   * batches submitted with the client token (a person, a tool)
+   * @example false
+   */
+  @IsBoolean() @Optional() client?: boolean;
+  /**
+   * the hub's own auto-refresh
+   * @example false
+   */
+  @IsBoolean() @Optional() hub?: boolean;
 }
 
 /** Every value of the object is a non-empty string (link type names). */
@@ -92,47 +116,58 @@ function IsStringMap() {
 
 /** PATCH /settings: each key given replaces that setting; `pacing` and `auto_refresh` merge per entry (SPEC 9). */
 export class PatchSettingsDto {
-  @ApiPropertyOptional({ type: PacingDto, description: 'pause in seconds per command type (0..3600); null is refused, here and for every key but auto_refresh.jql' })
+  /** pause in seconds per command type (0..3600); null is refused, here and for every key but auto_refresh.jql */
   @IsObject()
   @ValidateNested()
   @Type(() => PacingDto)
   @Optional()
   pacing?: PacingDto;
 
-  @ApiPropertyOptional({ example: { блокирует: 'Blocks', связанные: 'Relates' }, description: 'link type name in packages → Jira link type' })
+  /**
+   * link type name in packages → Jira link type
+   * @example {"блокирует": "Blocks", "связанные": "Relates"}
+   */
   @IsStringMap()
   @Optional()
   link_types?: Record<string, string>;
 
-  @ApiPropertyOptional({ example: ['customfield_10042', 'Story Points'], description: 'custom field names (ids or Jira display names) allowed in ensure_fields: non-blank, no repeats, none a standard param name of a command (key, summary, source, …)' })
+  /**
+   * custom field names (ids or Jira display names) allowed in ensure_fields: non-blank, no repeats, none a standard param name of a command (key, summary, source, …)
+   * @example ["customfield_10042", "Story Points"]
+   */
   @IsArray()
   @IsNonBlank('имя поля должно быть непустой строкой', true)
   @IsCustomFieldNames()
   @Optional()
   fields?: string[];
 
-  @ApiPropertyOptional({ type: AutoRefreshDto })
   @IsObject()
   @ValidateNested()
   @Type(() => AutoRefreshDto)
   @Optional()
   auto_refresh?: AutoRefreshDto;
 
-  @ApiPropertyOptional({ example: 20, description: 'how many batch backups to keep (1..1000)' })
+  /**
+   * how many batch backups to keep (1..1000)
+   * @example 20
+   */
   @IsInt()
   @Min(1)
   @Max(1000)
   @Optional()
   backup_keep?: number;
 
-  @ApiPropertyOptional({ example: 120, description: 'the agent counts as offline after this many seconds unseen' })
+  /**
+   * the agent counts as offline after this many seconds unseen
+   * @example 120
+   */
   @IsInt()
   @Min(1)
   @Max(86400)
   @Optional()
   agent_offline_seconds?: number;
 
-  @ApiPropertyOptional({ type: ApprovalDto, description: "which sources' batches wait for a person's approval (merged per entry)" })
+  /** which sources' batches wait for a person's approval (merged per entry) */
   @IsObject()
   @ValidateNested()
   @Type(() => ApprovalDto)
@@ -141,19 +176,21 @@ export class PatchSettingsDto {
 }
 
 export class SettingsView {
-  @ApiProperty({ example: 1 }) version!: number;
-  @ApiProperty({ type: PacingDto }) pacing!: PacingDto;
-  @ApiProperty({ example: { блокирует: 'Blocks' } }) link_types!: Record<string, string>;
-  @ApiProperty({ type: [String] }) fields!: string[];
-  @ApiProperty({ type: AutoRefreshDto }) auto_refresh!: AutoRefreshDto;
-  @ApiProperty() backup_keep!: number;
-  @ApiProperty() agent_offline_seconds!: number;
-  @ApiProperty({ type: ApprovalDto }) approval!: ApprovalDto;
+  /** @example 1 */
+  version!: number;
+  pacing!: PacingDto;
+  /** @example {"блокирует": "Blocks"} */
+  link_types!: Record<string, string>;
+  fields!: string[];
+  auto_refresh!: AutoRefreshDto;
+  backup_keep!: number;
+  agent_offline_seconds!: number;
+  approval!: ApprovalDto;
 }
 
 export class AgentSettingsView implements AgentSettings {
-  @ApiProperty() version!: number;
-  @ApiProperty({ type: PacingDto }) pacing!: PacingDto;
-  @ApiProperty() link_types!: Record<string, string>;
-  @ApiProperty({ type: [String] }) fields!: string[];
+  version!: number;
+  pacing!: PacingDto;
+  link_types!: Record<string, string>;
+  fields!: string[];
 }

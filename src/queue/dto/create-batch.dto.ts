@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
+import { ApiBody, ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
 import { Type } from 'class-transformer';
 import type { ValidationArguments } from 'class-validator';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator } from '../../common/validators.js';
@@ -138,3 +138,29 @@ export class CreateBatchDto {
   @TempKeysInOrder()
   commands!: CommandDto[];
 }
+
+/** Request examples of a batch body: every command type at once, then each type alone (with the ensure_issue its new:1 needs). */
+const BATCH_EXAMPLES = {
+  plan: {
+    summary: 'every command type',
+    value: { title: 'Планирование спринта 2', commands: Object.entries(COMMAND_EXAMPLES).map(([type, params]) => ({ type, params })) },
+  },
+  ...Object.fromEntries(
+    Object.entries(COMMAND_EXAMPLES).map(([type, params]) => [
+      type,
+      {
+        summary: type,
+        value: {
+          title: `Пример ${type}`,
+          commands:
+            type === 'ensure_issue' || !JSON.stringify(params).includes('new:1')
+              ? [{ type, params }]
+              : [{ type: 'ensure_issue', params: COMMAND_EXAMPLES.ensure_issue }, { type, params }],
+        },
+      },
+    ]),
+  ),
+};
+
+/** The body of POST /batches and POST /batches/plan in the OpenAPI document, with its examples. */
+export const ApiBatchBody = () => ApiBody({ type: CreateBatchDto, examples: BATCH_EXAMPLES });

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
+import { ApiPropertyOptional } from '../../common/openapi.js';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
@@ -12,14 +12,20 @@ export class ListBatchesQuery extends PageQuery {
 }
 
 export class CancelCommandDto {
-  @ApiPropertyOptional({ description: 'cancel even a command handed out to the agent', default: false })
+  /**
+   * cancel even a command handed out to the agent
+   * @defaultValue false
+   */
   @IsOptional()
   @IsBoolean()
   force?: boolean;
 }
 
 export class ApproveBatchDto {
-  @ApiPropertyOptional({ description: "who approves; defaults to the caller's identity (`client`, `api` in open mode)", example: 'ivanov' })
+  /**
+   * who approves; defaults to the caller's identity (`client`, `api` in open mode)
+   * @example 'ivanov'
+   */
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -28,7 +34,10 @@ export class ApproveBatchDto {
 }
 
 export class RejectBatchDto {
-  @ApiProperty({ description: 'why the batch is rejected (kept as rejected_reason)', example: 'не тот спринт' })
+  /**
+   * why the batch is rejected (kept as rejected_reason)
+   * @example 'не тот спринт'
+   */
   @IsString()
   @MaxLength(1000)
   @IsNonBlank('нужна причина отказа — непустая строка')
