@@ -1,19 +1,18 @@
 import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '../common/openapi.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { Roles } from '../common/auth.guard.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { selfUrl } from './self-url.js';
-import { createMcpServer, MCP_VERSION } from './server.js';
 
 /**
  * The MCP tools over Streamable HTTP (stateless: one server and transport per request), for the
  * assistant's token only (in open mode: open, and the tools call as the assistant). The tools
  * reach the hub through its own REST API with the caller's Authorization header, so auth,
  * validation, approval and idempotency are decided where they are for every other client.
+ * The MCP SDK and the tools (with zod) load on the first MCP request, not at the hub's start (issue 9).
  */
 @ApiTags('mcp')
 @Roles('assistant')
@@ -28,6 +27,10 @@ export class McpController {
   @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (JSON-RPC) for AI assistants: the jira-hub tools' })
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
     const api = new HttpHubApi({ baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()), authorization: req.headers.authorization });
+    const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('./server.js'),
+    ]);
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, version: MCP_VERSION });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
