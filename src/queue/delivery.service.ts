@@ -13,9 +13,10 @@ import type { AgentInfo } from './agent-status.store.js';
 import { commandWithHistory } from './batch.store.js';
 import { claimInTransaction, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim.store.js';
 import { reportInTransaction, type Report } from './report.store.js';
-
-export type { Report };
 import type { CommandRow, CommandView } from './rows.js';
+
+/** What the agent module takes of a report (the store that applies it is the queue's own). */
+export type { Report };
 
 /** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */
 const COPYING = Symbol('copying');
