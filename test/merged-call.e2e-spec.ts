@@ -3,7 +3,7 @@
  * same transaction, with every rule of SPEC 6.2–6.5; a refused report claims nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { agentOf, fields, issue, startHub, type TestHub } from './support/app.js';
+import { agentOf, clientOf, fields, issue, startHub, type TestHub } from './support/app.js';
 
 describe('report + claim in one call', () => {
   let hub: TestHub;
@@ -14,8 +14,8 @@ describe('report + claim in one call', () => {
   });
   afterEach(() => hub.close());
 
-  const batch = async (commands: object[]) => (await hub.http.post('/batches').send({ title: 't', commands }).expect(201)).body;
-  const command = async (id: number) => (await hub.http.get(`/commands/${id}`).expect(200)).body;
+  const batch = (commands: object[]) => clientOf(hub).batch(commands);
+  const command = (id: number) => clientOf(hub).command(id);
   const status = async () => (await hub.http.get('/agent').expect(200)).body;
 
   it('answers the finished command and the next one, handed out as a claim would: pacing, history, agent status', async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
-import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { agentOf, clientOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { onPostgres } from './support/pg.js';
 
@@ -15,8 +15,8 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
   });
   afterEach(() => hub.close());
 
-  const batch = async (commands: object[]) => (await hub.http.post('/batches').send({ title: 't', commands }).expect(201)).body;
-  const command = async (id: number) => (await hub.http.get(`/commands/${id}`).expect(200)).body;
+  const batch = (commands: object[]) => clientOf(hub).batch(commands);
+  const command = (id: number) => clientOf(hub).command(id);
 
   it('done stores result, jira_calls, rate_limited, finished_at; a repeated report changes nothing', async () => {
     await batch([fields('A-1')]);

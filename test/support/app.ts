@@ -95,6 +95,14 @@ export function agentOf(hub: TestHub) {
   };
 }
 
+/** The client's side of a test hub: a batch created (201) and a command read (200), their bodies. */
+export function clientOf(hub: TestHub) {
+  return {
+    batch: async (commands: object[], title = 't') => (await hub.http.post('/batches').send({ title, commands }).expect(201)).body,
+    command: async (id: number) => (await hub.http.get(`/commands/${id}`).expect(200)).body,
+  };
+}
+
 /** A refresh result in SPEC 4's shape. */
 export function refreshResult(issues: Record<string, unknown>[], links: { source_key: string; target_key: string; link_type: string }[] = []) {
   return {
