@@ -3,7 +3,8 @@
  * Writes src/openapi-metadata.ts: what @nestjs/swagger's CLI plugin reads from the DTO and view classes
  * (property types, optionality, nullable unions, enums of class-validator's @IsIn, min/max, descriptions from
  * JSDoc comments, examples from `@example` tags). The plugin cannot run as a transformer of this ESM build, so
- * its read-only visitor runs here and src/app.ts hands the result to SwaggerModule.loadPluginMetadata.
+ * its read-only visitor runs here and src/docs.ts hands the result to SwaggerModule.loadPluginMetadata
+ * (on the first GET under /docs).
  *
  *   node scripts/openapi-metadata.js          rewrite the file when it is stale (npm run build does this)
  *   node scripts/openapi-metadata.js --check  exit 1 when the committed file is stale (test/openapi.e2e-spec.ts)
