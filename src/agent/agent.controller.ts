@@ -5,13 +5,16 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi
 import type { Response } from 'express';
 import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { DeliveryService } from '../queue/delivery.service.js';
+import { DeliveryService, type ClaimAnswer } from '../queue/delivery.service.js';
 import { CommandView } from '../queue/rows.js';
 import { AgentSettingsView } from '../settings/settings.dto.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { AgentStatusService } from './agent-status.service.js';
 import { AgentStatusView, ClaimDto, ClaimView, ReportClaimView, ReportDto } from './agent.dto.js';
 import { ClaimService } from './claim.service.js';
+
+/** A claim's answer as the API gives it (POST /agent/claim, and `next` of the merged call). */
+const claimView = ({ command, settingsVersion }: ClaimAnswer): ClaimView => ({ command, settings_version: settingsVersion });
 
 /** An AbortSignal that fires when the client goes away before its answer is sent. */
 function closedSignal(res: Response): AbortSignal {
@@ -50,8 +53,7 @@ export class AgentController {
   @ApiOkResponse({ type: ClaimView })
   async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response): Promise<ClaimView> {
     const { wait_seconds, ...info } = dto;
-    const { command, settingsVersion } = await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res));
-    return { command, settings_version: settingsVersion };
+    return claimView(await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res)));
   }
 
   @Post('commands/:id/result')
@@ -64,7 +66,7 @@ export class AgentController {
     const { claim, ...report } = dto;
     if (!claim) return this.delivery.report(id, report);
     const { view, next } = await this.claims.reportAndClaim(id, report, claim);
-    return { ...view, next: { command: next.command, settings_version: next.settingsVersion } };
+    return { ...view, next: claimView(next) };
   }
 
   @Get('settings')

@@ -220,10 +220,10 @@ class AgentLoop {
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
     const merged = this.merged && !this.stopped;
     try {
-      const answer = (await this.o.hub.report(commandId, merged ? { ...report, claim: this.agentInfo() } : report)) as { next?: ClaimResponse };
+      const answer = await this.o.hub.report(commandId, merged ? { ...report, claim: this.agentInfo() } : report);
       this.reported++;
       this.o.journal.markAcknowledged(commandId);
-      if (merged) this.next = answer?.next ?? null;
+      if (merged) this.next = answer.next ?? null;
     } catch (error) {
       if (!(error instanceof HubHttpError) || error.status === 401 || error.status === 403) throw error;
       if (merged && error.status === 422 && /\bclaim\b/.test(error.message)) {

@@ -1,5 +1,5 @@
 import { sleep as realSleep, type Sleep } from './sleep.js';
-import type { AgentSettings, ClaimRequest, ClaimResponse, RefreshIssue as HubIssue, RefreshLink as HubLink, ReportBody } from '@jira-hub/contracts';
+import type { AgentSettings, ClaimRequest, ClaimResponse, RefreshIssue as HubIssue, RefreshLink as HubLink, ReportAnswer, ReportBody } from '@jira-hub/contracts';
 
 export type { ClaimRequest, ClaimResponse } from '@jira-hub/contracts';
 
@@ -73,9 +73,9 @@ export class HubClient {
     return this.call<ClaimResponse>('POST', '/agent/claim', request, (request.wait_seconds ?? 0) * 1000);
   }
 
-  /** POST /agent/commands/{id}/result → the command view. */
-  report(commandId: number, body: ReportBody): Promise<unknown> {
-    return this.call('POST', `/agent/commands/${commandId}/result`, body, 0);
+  /** POST /agent/commands/{id}/result → the command view (with `next` when the body carried `claim`). */
+  report(commandId: number, body: ReportBody): Promise<ReportAnswer> {
+    return this.call<ReportAnswer>('POST', `/agent/commands/${commandId}/result`, body, 0);
   }
 
   /**
