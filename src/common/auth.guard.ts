@@ -20,7 +20,7 @@ export const SOURCE_HEADER = 'x-hub-source';
 /** Marks a route that needs no token (/health). */
 export const Public = () => SetMetadata(PUBLIC, true);
 
-/** The OpenAPI bearer schemes of the roles (app.ts names each scheme after its role). */
+/** The OpenAPI bearer schemes of the roles (docs.ts names each scheme after its role). */
 const bearerAuth = (roles: readonly Role[]): MethodDecorator => (target, key, descriptor) => {
   for (const role of roles) ApiBearerAuth(role)(target, key, descriptor);
 };

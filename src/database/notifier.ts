@@ -26,7 +26,6 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
   private readonly local = new EventEmitter().setMaxListeners(0);
   private readonly self = randomUUID();
   private prefix = 'hub';
-  private pg: typeof pg | undefined;
   private client: pg.Client | null = null;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
@@ -40,7 +39,6 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     if (this.db.engine !== 'postgres') return;
     const [row]: { schema: string }[] = await this.db.read((m) => m.query('SELECT current_schema() AS schema'));
     this.prefix = `hub_${row.schema}`;
-    this.pg = await usePgDriver();
     await this.connect();
   }
 
@@ -81,7 +79,7 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async connect(): Promise<void> {
-    const client = new this.pg!.Client({ connectionString: this.config.databaseUrl, application_name: 'jira-hub-listen' });
+    const client = new (await usePgDriver()).Client({ connectionString: this.config.databaseUrl, application_name: 'jira-hub-listen' });
     let dead = false;
     const onDead = () => {
       if (dead) return;
