@@ -85,8 +85,8 @@ interface AgentOptions {
 
 /** One agent "process": its own HubClient, JiraClient and (re-opened) journal file. */
 function startAgent(world: World, options: AgentOptions = {}) {
-  // stop(): the loop ends once its current claim (a long poll of 1 s) comes back, the hub request is not cut off;
-  // kill(): also aborts the hub request in flight (failure paths only)
+  // stop(): the loop ends its idle long poll at once and finishes a report in flight;
+  // kill(): also aborts any hub request in flight (failure paths only)
   const controller = new AbortController();
   const killer = new AbortController();
   const journal = options.journal ?? new FileJournal(world.journalPath);
@@ -107,7 +107,8 @@ function startAgent(world: World, options: AgentOptions = {}) {
     project: PROJECT,
     log,
     stopSignal: controller.signal,
-    waitSeconds: 1,
+    // A long poll as in production: stop() ends it at once (else each test would run into jest's 30 s timeout).
+    waitSeconds: 30,
     crashAfterExecute: options.crashAfterExecute,
   }).finally(() => {
     journal.close();

@@ -118,7 +118,7 @@ class AgentLoop {
     }
     while (!this.stopped) {
       this.settings ??= await this.loadSettings();
-      const claim = this.next?.command ? this.next : await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: clampWaitSeconds(this.o.waitSeconds) });
+      const claim = this.next?.command ? this.next : await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: clampWaitSeconds(this.o.waitSeconds) }, this.o.stopSignal);
       this.next = null;
       if (claim.settings_version !== this.settings.version) {
         this.settings = await this.loadSettings();

@@ -79,4 +79,29 @@ describe('HubClient', () => {
     expect(sleeps).toEqual([1000, 2000, 4000, 4000, 4000]);
     expect(lines[0]).toMatch(/^hub POST \/agent\/commands\/1\/result failed/);
   });
+
+  it("a claim's end signal ends that long poll alone; a report in flight on the same client is finished", async () => {
+    // The hub holds both requests until the test lets the report through.
+    let releaseReport!: () => void;
+    const reportHeld = new Promise<void>((resolve) => (releaseReport = resolve));
+    const held = (signal: AbortSignal, until: Promise<void>, answer: unknown): Promise<Response> =>
+      new Promise((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        void until.then(() => resolve(new Response(JSON.stringify(answer), { status: 200 })));
+      });
+    const never = new Promise<void>(() => undefined);
+    const hub = new HubClient({
+      baseUrl: url,
+      stopSignal: new AbortController().signal,
+      fetch: (async (input: string, init: RequestInit) =>
+        input.endsWith('/agent/claim') ? held(init.signal!, never, {}) : held(init.signal!, reportHeld, { id: 7, status: 'done' })) as typeof fetch,
+    });
+    const end = new AbortController();
+    const claim = hub.claim({ wait_seconds: 30 }, end.signal);
+    const report = hub.report(7, { status: 'done', result: {} });
+    end.abort();
+    await expect(claim).rejects.toBeInstanceOf(HubStoppedError);
+    releaseReport();
+    await expect(report).resolves.toEqual({ id: 7, status: 'done' });
+  });
 });

@@ -68,9 +68,14 @@ export class HubClient {
     this.fetchFn = options.fetch ?? fetch;
   }
 
-  /** POST /agent/claim; with wait_seconds > 0 the hub holds the request until a command is available. */
-  claim(request: ClaimRequest): Promise<ClaimResponse> {
-    return this.call<ClaimResponse>('POST', '/agent/claim', request, (request.wait_seconds ?? 0) * 1000);
+  /**
+   * POST /agent/claim; with wait_seconds > 0 the hub holds the request until a command is available.
+   * `endSignal` ends this claim alone (HubStoppedError) — the agent's stop ends an idle long poll at once,
+   * while a report in flight is still finished. A command the hub handed out as the claim was cut off stays
+   * claimed and is handed out again (SPEC 6.3), as when the agent stops right after a claim.
+   */
+  claim(request: ClaimRequest, endSignal?: AbortSignal): Promise<ClaimResponse> {
+    return this.call<ClaimResponse>('POST', '/agent/claim', request, (request.wait_seconds ?? 0) * 1000, endSignal);
   }
 
   /** POST /agent/commands/{id}/result → the command view (with `next` when the body carried `claim`). */
@@ -91,8 +96,8 @@ export class HubClient {
     return this.call<AgentSettings>('GET', '/agent/settings', undefined, 0);
   }
 
-  private async call<T>(method: string, path: string, body: unknown, extraTimeoutMs: number): Promise<T> {
-    const { stopSignal } = this.options;
+  private async call<T>(method: string, path: string, body: unknown, extraTimeoutMs: number, endSignal?: AbortSignal): Promise<T> {
+    const stopSignal = endSignal && this.options.stopSignal ? AbortSignal.any([this.options.stopSignal, endSignal]) : (endSignal ?? this.options.stopSignal);
     const base = this.options.retryBaseMs ?? 1000;
     const max = this.options.retryMaxMs ?? 30_000;
     const headers: Record<string, string> = { Accept: 'application/json' };
