@@ -5,38 +5,42 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
-import { ensureDashboardBuilt, openBrowser, screenshot, type Browser } from './support/browser.js';
-import { listen } from './support/sse.js';
+import { ensureDashboardBuilt, launchChromium, openPage, screenshot, type Browser } from './support/browser.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 
 describe('the dashboard in Chromium', () => {
   let hub: TestHub;
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let base: string;
   const outside: string[] = [];
 
-  beforeAll(() => ensureDashboardBuilt(), 120_000);
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    browser = await launchChromium();
+  }, 120_000);
   beforeEach(async () => {
-    browser = await openBrowser();
-    page = browser.page;
+    ({ context, page } = await openPage(browser));
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) outside.push(r.url());
     });
   });
   afterEach(async () => {
-    await browser.close();
+    await context.close();
     await hub?.close();
     expect(outside).toEqual([]); // nothing is loaded from outside the machine
   });
-  afterAll(() => undefined);
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   async function open(env: Record<string, string> = {}, path = '/') {
     hub = await startHub(env);
-    base = await listen(hub);
+    base = hub.url;
     await page.goto(`${base}${path}`);
   }
   const post = (path: string, body: object = {}) => hub.http.post(path).send(body);
@@ -237,8 +241,7 @@ describe('the dashboard in Chromium', () => {
     const port = new URL(base).port;
     await hub.close();
     await page.getByText('нет связи с хабом').waitFor();
-    hub = await startHub(env);
-    await hub.app.listen(Number(port), '127.0.0.1');
+    hub = await startHub(env, undefined, Number(port));
     await page.getByText('обновляется само').waitFor({ timeout: 15_000 });
     await post('/batches', { title: 'После перезапуска', commands: [fields('AURORA-3')] }).expect(201);
     await page.getByRole('link', { name: 'После перезапуска' }).waitFor();

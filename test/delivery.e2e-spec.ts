@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ClaimService } from '../src/agent/claim.service.js';
@@ -50,8 +49,7 @@ describe('long poll (SPEC 6.2)', () => {
   });
 
   it('a closed connection releases its waiter', async () => {
-    await new Promise<void>((resolve) => hub.app.getHttpServer().listen(0, '127.0.0.1', () => resolve()));
-    const { port } = hub.app.getHttpServer().address() as AddressInfo;
+    const { port } = hub;
     const controller = new AbortController();
     const req = fetch(`http://127.0.0.1:${port}/agent/claim`, {
       method: 'POST',
@@ -106,8 +104,7 @@ describe('long poll (SPEC 6.2)', () => {
 describe('shutdown with a claim held (SPEC 6.2)', () => {
   it('answers the held claim with command null before the server closes', async () => {
     const hub = await startHub({ HUB_CLAIM_MAX_WAIT_SECONDS: '30' });
-    await new Promise<void>((resolve) => hub.app.getHttpServer().listen(0, '127.0.0.1', () => resolve()));
-    const { port } = hub.app.getHttpServer().address() as AddressInfo;
+    const { port } = hub;
     const held = fetch(`http://127.0.0.1:${port}/agent/claim`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

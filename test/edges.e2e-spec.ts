@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { startHub, type TestHub } from './support/app.js';
 
 /** Sends raw bytes (what supertest would encode) and reads the whole answer: status line and body. */
@@ -25,8 +25,7 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
   let port: number;
   beforeAll(async () => {
     hub = await startHub();
-    await new Promise<void>((resolve) => hub.app.getHttpServer().listen(0, '127.0.0.1', () => resolve()));
-    port = (hub.app.getHttpServer().address() as AddressInfo).port;
+    port = hub.port;
   });
   afterAll(() => hub.close());
 

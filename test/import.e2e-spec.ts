@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { formatReport, main } from '../src/cli.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
@@ -172,9 +171,7 @@ describe('import of a planning package (SPEC 8)', () => {
     });
 
     it('without Content-Length (chunked) the bytes are counted → 413, nothing imported', async () => {
-      const server: Server = hub.app.getHttpServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
+      const { port } = hub;
       const boundary = 'jira-hub-test-boundary';
       const part = (field: string, content: string) =>
         `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${field}.csv"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
-import { connect, listen, type McpUnderTest, type Transport } from './support/mcp.js';
+import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 
@@ -22,7 +22,7 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
   beforeAll(async () => {
     hub = await startHub();
     agent = agentOf(hub);
-    mcp = await connect(kind, await listen(hub));
+    mcp = await connect(kind, hub.url);
     // The mirror knows both issues: AURORA-1 is already due 2026-12-01, AURORA-2 has no due date.
     await hub.http.post('/batches').send({ title: 'refresh', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] }).expect(201);
     await drain(agent, [
@@ -100,7 +100,7 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', 
 
   beforeAll(async () => {
     hub = await startHub(TOKENS);
-    url = await listen(hub);
+    url = hub.url;
     agent = {
       claim: async () => (await hub.http.post('/agent/claim').set(as(TOKENS.HUB_AGENT_TOKEN)).send({}).expect(200)).body,
       report: (id: number, body: Record<string, unknown>) => hub.http.post(`/agent/commands/${id}/result`).set(as(TOKENS.HUB_AGENT_TOKEN)).send(body),
@@ -147,7 +147,6 @@ describe('/mcp over HTTP, auth (SPEC 15.1)', () => {
   let hub: TestHub;
   beforeAll(async () => {
     hub = await startHub(TOKENS);
-    await listen(hub);
   });
   afterAll(() => hub?.close());
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo } from 'node:net';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 import { spawn } from 'node:child_process';
-import { connect, listen, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
+import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 
 const ALL_TOOLS = [
   'agent_status',
@@ -30,7 +30,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
 
   beforeAll(async () => {
     hub = await startHub();
-    url = await listen(hub);
+    url = hub.url;
     agent = agentOf(hub);
     mcp = await connect(kind, url);
   });
@@ -178,7 +178,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s, read-only (HUB_
   let mcp: McpUnderTest;
   beforeAll(async () => {
     hub = await startHub({ HUB_MCP_READ_ONLY: '1' });
-    mcp = await connect(kind, await listen(hub), { HUB_MCP_READ_ONLY: '1' });
+    mcp = await connect(kind, hub.url, { HUB_MCP_READ_ONLY: '1' });
   });
   afterAll(async () => {
     await mcp?.close();

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -37,6 +38,10 @@ export class TestClock extends Clock {
 
 export interface TestHub {
   app: NestExpressApplication;
+  /** Where it listens: http://127.0.0.1:<port>. */
+  url: string;
+  port: number;
+  /** supertest on the listening server: requests share kept-alive connections. */
   http: ReturnType<typeof request>;
   clock: TestClock;
   config: HubConfig;
@@ -50,10 +55,10 @@ export function tempDir(): string {
 
 /**
  * A real hub (real migrations, real better-sqlite3) on a temp-file database unless `dbPath` says
- * otherwise; supertest drives it over HTTP. With HUB_TEST_DATABASE_URL set, on a PostgreSQL schema
- * that stands for that file (support/pg.ts).
+ * otherwise, listening on loopback (`port`, default a free one); supertest drives it over HTTP. With
+ * HUB_TEST_DATABASE_URL set, on a PostgreSQL schema that stands for that file (support/pg.ts).
  */
-export async function startHub(env: Record<string, string> = {}, clock = new TestClock()): Promise<TestHub> {
+export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0): Promise<TestHub> {
   const dir = tempDir();
   let config: HubConfig;
   let app: NestExpressApplication;
@@ -64,9 +69,21 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
     rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind
     throw err;
   }
-  const http = request(app.getHttpServer());
+  try {
+    // Listening once: supertest on a server that does not listen opens and closes one for every request.
+    await app.listen(port, '127.0.0.1');
+  } catch (err) {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const server = app.getHttpServer();
+  const http = request(server);
+  const bound = (server.address() as AddressInfo).port;
   return {
     app,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     http,
     clock,
     config,

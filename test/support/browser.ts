@@ -1,8 +1,9 @@
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export type { Browser };
 import { DASHBOARD_ROOT } from '../../src/dashboard.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,35 +22,22 @@ export function ensureDashboardBuilt(): void {
   execSync('npm run build -w @jira-hub/web', { stdio: 'ignore' });
 }
 
-export interface Browser {
-  context: BrowserContext;
-  page: Page;
-  close(): Promise<void>;
-}
-
-/** Debian's Chromium, headless, with a fresh profile; nothing is downloaded. */
-export async function openBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless; nothing is downloaded. One per test file: each test takes a fresh context. */
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  const profile = mkdtempSync(join(tmpdir(), 'jira-hub-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1360, height: 860 },
-    locale: 'ru-RU',
-    timezoneId: 'UTC',
-    reducedMotion: 'reduce',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+}
+
+/** A fresh context (its own storage, like a new profile) with one page. */
+export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, locale: 'ru-RU', timezoneId: 'UTC', reducedMotion: 'reduce' });
+  const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  return { context, page };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

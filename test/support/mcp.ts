@@ -2,19 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { TestHub } from './app.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REGISTER = fileURLToPath(new URL('./ts-register.mjs', import.meta.url));
-
-/** Makes a test hub listen on a free loopback port (the /mcp endpoint calls the hub's own address). */
-export async function listen(hub: TestHub): Promise<string> {
-  await hub.app.listen(0, '127.0.0.1');
-  const { port } = hub.app.getHttpServer().address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
-}
 
 /** How tests start `jira-hub mcp`: its entry run from source (no build needed). */
 export const STDIO_ENTRY = { command: process.execPath, args: ['--import', REGISTER, 'src/mcp/stdio.ts'], cwd: ROOT };

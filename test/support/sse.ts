@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import type { TestHub } from './app.js';
 import { waitFor } from './wait.js';
 
@@ -20,12 +19,6 @@ export interface SseStream {
   close(): void;
 }
 
-export async function listen(hub: TestHub): Promise<string> {
-  const server = hub.app.getHttpServer();
-  if (!server.listening) await hub.app.listen(0, '127.0.0.1');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 export function parseSse(block: string): SseMessage {
   const m: SseMessage = { event: 'message', data: undefined };
   const data: string[] = [];
@@ -42,7 +35,7 @@ export function parseSse(block: string): SseMessage {
 
 export async function openEvents(hub: TestHub, headers: Record<string, string> = {}): Promise<SseStream> {
   const controller = new AbortController();
-  const res = await fetch(`${await listen(hub)}/events`, { headers, signal: controller.signal });
+  const res = await fetch(`${hub.url}/events`, { headers, signal: controller.signal });
   const messages: SseMessage[] = [];
   if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) {
     void (async () => {
