@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawClient } from './raw-client.js';
+import { startFlags } from './start-flags.js';
 
 export type Report = (name: string, value: number, unit: string, ok: boolean, target: string) => void;
 
@@ -51,7 +52,7 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 async function startHub(db: string): Promise<{ child: ChildProcess; port: number }> {
   const cli = new URL('../src/cli.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
+  const child = spawn(process.execPath, [...startFlags(), cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {

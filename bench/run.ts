@@ -17,6 +17,7 @@ import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 import type { CycleRun } from './cycle-worker.js';
 import { emptyNestApp } from './empty-nest.js';
 import { startReference } from './reference.js';
+import { startFlags } from './start-flags.js';
 
 /** The bench submits as a client: its batches never wait for approval. */
 const BENCH = { name: 'bench', source: 'client' as const };
@@ -216,12 +217,6 @@ async function refreshBench(dir: string): Promise<void> {
   const ms2 = performance.now() - t2;
   report('import of a 10,000-row links.csv', ms2, 'ms', ms2 < 2000, '< 2000 ms');
   await app.close();
-}
-
-/** The Node flags the `jira-hub` command starts with: those of bin/jira-hub.js's `#!/usr/bin/env -S node …` line. */
-function startFlags(): string[] {
-  const shebang = readFileSync(new URL('../../bin/jira-hub.js', import.meta.url), 'utf8').split('\n')[0];
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 /** Start to listening of the built CLI on an existing database, started as `jira-hub` starts it, and its RSS after start. */
