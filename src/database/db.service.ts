@@ -13,6 +13,16 @@ import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
 export type Lane = 'normal' | 'bulk';
 
 /**
+ * PostgreSQL: a read every unit of work makes first, for state this process keeps in memory that another
+ * replica may have changed. Its statement rides on the unit's first round trip (with `BEGIN` and the
+ * write lock); `apply` gets its rows, inside the unit.
+ */
+export interface UnitCheck {
+  sql: string;
+  apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void>;
+}
+
+/**
  * The one way services touch the database. SQLite has one connection here, and TypeORM shares one
  * query runner for it, so interleaved transactions of concurrent requests would nest into each other.
  * Every unit of work is therefore queued and runs alone: `transaction` as `BEGIN IMMEDIATE … COMMIT`
@@ -26,10 +36,17 @@ export type Lane = 'normal' | 'bulk';
  * SQLite's write lock, across every replica on the database. A unit that fails because the server
  * cannot be reached throws UnavailableError (503).
  */
+/** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
+async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
+  const client = (await q.connect()) as { query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]> };
+  const answer = await client.query(sql);
+  return Array.isArray(answer) ? answer : [answer];
+}
+
 @Injectable()
 export class Db {
   readonly engine: Engine;
-  private readonly unitHooks: ((m: EntityManager) => Promise<void>)[] = [];
+  private readonly unitChecks: UnitCheck[] = [];
   private readonly waiting: Record<Lane, (() => void)[]> = { normal: [], bulk: [] };
   /** A unit runs, or the hand-off to the next one is pending: new units wait their turn. */
   private busy = false;
@@ -38,12 +55,9 @@ export class Db {
     this.engine = engineOf(dataSource);
   }
 
-  /**
-   * PostgreSQL: `hook` runs first in every unit of work (inside the transaction, after its lock), for
-   * state this process keeps in memory that another replica may have changed.
-   */
-  onUnitStart(hook: (m: EntityManager) => Promise<void>): void {
-    this.unitHooks.push(hook);
+  /** PostgreSQL: `check` runs first in every unit of work (inside the transaction, after its lock). */
+  onUnitStart(check: UnitCheck): void {
+    this.unitChecks.push(check);
   }
 
   private enqueue<T>(work: () => Promise<T>, lane: Lane = 'normal'): Promise<T> {
@@ -100,12 +114,14 @@ export class Db {
     const callbacks: (() => void)[] = [];
     let open = false;
     try {
-      if (write) {
-        open = true;
-        // One round trip: the simple query protocol runs both statements.
-        await q.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+      // One round trip: the simple query protocol runs the statements one after another and answers each.
+      const head = [...(write ? ['BEGIN', `SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`] : []), ...this.unitChecks.map((c) => c.sql)];
+      open = write;
+      if (head.length > 0) {
+        const results = await simpleQuery(q, head.join('; '));
+        const first = head.length - this.unitChecks.length;
+        for (const [i, check] of this.unitChecks.entries()) await check.apply(results[first + i].rows, q.manager);
       }
-      for (const hook of this.unitHooks) await hook(q.manager);
       const result = await fn(q, { afterCommit: (cb) => callbacks.push(cb) });
       if (write) await q.query('COMMIT');
       open = false;

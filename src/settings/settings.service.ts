@@ -18,6 +18,9 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a, sorted) === JSON.stringify(b, sorted);
 }
 
+/** The stored settings version: what every unit of work on PostgreSQL reads first (Db.onUnitStart). */
+const VERSION_SQL = `SELECT value FROM setting WHERE key = 'version'`;
+
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
@@ -28,7 +31,7 @@ export class SettingsService implements OnModuleInit {
   ) {
     // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
     // stored version (one indexed read) and reloads when another replica changed the settings.
-    if (db.engine === 'postgres') db.onUnitStart((m) => this.refresh(m));
+    if (db.engine === 'postgres') db.onUnitStart({ sql: VERSION_SQL, apply: (rows, m) => this.refresh(rows as { value: string }[], m) });
   }
 
   /** The settings as stored now: on SQLite the kept copy; on PostgreSQL after a check of the stored version. */
@@ -37,8 +40,7 @@ export class SettingsService implements OnModuleInit {
     return this.current;
   }
 
-  private async refresh(m: EntityManager): Promise<void> {
-    const [row]: { value: string }[] = await m.query(`SELECT value FROM setting WHERE key = 'version'`);
+  private async refresh([row]: { value: string }[], m: EntityManager): Promise<void> {
     if (parseJson<number>(row?.value, DEFAULT_SETTINGS.version) !== this.current.version) this.current = await this.load(m);
   }
 
