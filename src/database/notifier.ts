@@ -42,6 +42,11 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     await this.connect();
   }
 
+  /** PostgreSQL: the LISTEN connection is up and listens on every channel asked for (it comes back by itself after a break). */
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
   /** Whether other processes share the database (PostgreSQL): only then does `broadcast` send anything. */
   get replicated(): boolean {
     return this.db.engine === 'postgres';
