@@ -15,5 +15,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // One jsdom and one module graph per worker instead of per file: 3 s of CPU for the 7 files instead of
+    // 8.5 s. The files share no state: test-setup.ts unmounts, clears sessionStorage and the hash after
+    // every test, and the files that stub fetch unstub it.
+    isolate: false,
   },
 });
