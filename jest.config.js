@@ -11,6 +11,9 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 30000,
+  // A folder for the migrated template database each worker copies for its test hubs (test/support/template.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   // Jest's default is one worker fewer than the cores: one worker on these 2-core machines. The e2e
   // files spend much of their time waiting on fsync and sockets, so one per core keeps both busy.
   maxWorkers: '100%',

@@ -7,7 +7,8 @@ import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig, type HubConfig } from '../../src/common/config.js';
-import { testDatabaseEnv } from './pg.js';
+import { onPostgres, testDatabaseEnv } from './pg.js';
+import { copyOfMigratedDatabase } from './template.js';
 
 /** A clock that tests move by hand: its timers (the long poll's deadline) fire as it passes them. */
 export class TestClock extends Clock {
@@ -54,8 +55,8 @@ export function tempDir(): string {
 }
 
 /**
- * A real hub (real migrations, real better-sqlite3) on a temp-file database unless `dbPath` says
- * otherwise, listening on loopback (`port`, default a free one); supertest drives it over HTTP. With
+ * A real hub (real migrations, real better-sqlite3) on a temp-file database unless HUB_DB_PATH says
+ * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening on loopback (`port`, default a free one); supertest drives it over HTTP. With
  * HUB_TEST_DATABASE_URL set, on a PostgreSQL schema that stands for that file (support/pg.ts).
  */
 export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0): Promise<TestHub> {
@@ -63,6 +64,8 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
   let config: HubConfig;
   let app: NestExpressApplication;
   try {
+    const own = 'HUB_DB_PATH' in env || 'HUB_DATABASE_URL' in env;
+    if (!own && !onPostgres) await copyOfMigratedDatabase(join(dir, 'hub.sqlite'));
     config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env }));
     app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1' });
   } catch (err) {
