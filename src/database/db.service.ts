@@ -22,6 +22,13 @@ export interface UnitCheck {
   apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void>;
 }
 
+/** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
+async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
+  const client = (await q.connect()) as { query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]> };
+  const answer = await client.query(sql);
+  return Array.isArray(answer) ? answer : [answer];
+}
+
 /**
  * The one way services touch the database. SQLite has one connection here, and TypeORM shares one
  * query runner for it, so interleaved transactions of concurrent requests would nest into each other.
@@ -36,13 +43,6 @@ export interface UnitCheck {
  * SQLite's write lock, across every replica on the database. A unit that fails because the server
  * cannot be reached throws UnavailableError (503).
  */
-/** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
-async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
-  const client = (await q.connect()) as { query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]> };
-  const answer = await client.query(sql);
-  return Array.isArray(answer) ? answer : [answer];
-}
-
 @Injectable()
 export class Db {
   readonly engine: Engine;
