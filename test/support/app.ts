@@ -56,8 +56,9 @@ export function tempDir(): string {
 
 /**
  * A real hub (real migrations, real better-sqlite3) on a temp-file database unless HUB_DB_PATH says
- * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening on loopback (`port`, default a free one); supertest drives it over HTTP. With
- * HUB_TEST_DATABASE_URL set, on a PostgreSQL schema that stands for that file (support/pg.ts).
+ * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening
+ * on loopback (`port`, default a free one); supertest drives it over HTTP. With HUB_TEST_DATABASE_URL
+ * set, on a PostgreSQL schema that stands for that file (support/pg.ts).
  */
 export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0): Promise<TestHub> {
   const dir = tempDir();
