@@ -14,19 +14,6 @@ export const AGENT_GRACE_MS = 20;
  */
 export const BULK_MAX_WAIT_MS = 100;
 
-/**
- * The agent's calls go before bulk work (issue 9, item 6). One Node process serves both, and a
- * 100-command batch costs several milliseconds of CPU (validation, a hundred inserts, its view): with
- * eight clients posting batches, each claim and report queued behind up to eight of them. Here bulk
- * work (creating batches, plans, imports) takes its turn one job at a time, and a job waits while an
- * agent call is being served or the agent has just been answered — at most BULK_MAX_WAIT_MS, so a busy
- * agent slows batch creation down but never stops it. A claim parked in its long poll does not count
- * as busy.
- *
- * Its waits are in real time, not on the hub's Clock: they share out the process's CPU over a few
- * milliseconds, they are not the hub's business time (which tests move by hand, and which would then
- * hold every batch posted after an agent call until the test moved it).
- */
 /** Real time in milliseconds, and a timer on it; tests give their own. */
 export interface Ticker {
   now(): number;
@@ -41,6 +28,19 @@ const REAL_TIME: Ticker = {
   },
 };
 
+/**
+ * The agent's calls go before bulk work (issue 9, item 6). One Node process serves both, and a
+ * 100-command batch costs several milliseconds of CPU (validation, a hundred inserts, its view): with
+ * eight clients posting batches, each claim and report queued behind up to eight of them. Here bulk
+ * work (creating batches, plans, imports) takes its turn one job at a time, and a job waits while an
+ * agent call is being served or the agent has just been answered — at most BULK_MAX_WAIT_MS, so a busy
+ * agent slows batch creation down but never stops it. A claim parked in its long poll does not count
+ * as busy.
+ *
+ * Its waits are in real time, not on the hub's Clock: they share out the process's CPU over a few
+ * milliseconds, they are not the hub's business time (which tests move by hand, and which would then
+ * hold every batch posted after an agent call until the test moved it).
+ */
 export class AgentFirst {
   private serving = 0;
   private parked = 0;
