@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText } from './jira-client.js';
-import { startHarness, type SimHarness } from './test-support.js';
+import { startHarness, until, type SimHarness } from './test-support.js';
 
 let h: SimHarness;
 
@@ -187,7 +187,7 @@ describe('JiraClient', () => {
     h.sim.setRateLimit({ count: 1, retryAfterSeconds: 120 });
     const pending = client.api('GET', '/myself').catch((e: unknown) => e);
     // Stopped once the 429 came back: the client is in its 120 s wait, which would outlast jest's timeout.
-    while (client.stats().rateLimited === 0) await new Promise((resolve) => setImmediate(resolve));
+    await until(() => client.stats().rateLimited > 0);
     stop.abort();
     const error = await pending;
     expect(error).toBeInstanceOf(JiraStoppedError);

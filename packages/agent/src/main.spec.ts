@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSimulatorFromEnv, JiraSimulator } from '@jira-hub/jira-sim';
 import { FakeHub } from './fake-hub.js';
+import { until } from './test-support.js';
 import { jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
@@ -74,7 +75,7 @@ describe('runSimulatorFromEnv', () => {
     const stop = new AbortController();
     const running = runSimulatorFromEnv({ JIRA_SIM_PORT: '0', JIRA_SIM_PROJECT: 'ZED' }, stop.signal);
     const announced = () => (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Jira simulator on'));
-    while (!announced()) await new Promise((resolve) => setImmediate(resolve)); // it listens, then says where
+    await until(() => announced() !== undefined); // it listens, then says where
     const line = announced()!;
     const url = /on (http:\/\/\S+)/.exec(line)![1]!;
     const boards = await (await fetch(`${url}/rest/agile/1.0/board?projectKeyOrId=ZED`)).json();

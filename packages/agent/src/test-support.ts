@@ -56,3 +56,8 @@ export function resultOf<T = Record<string, unknown>>(out: CommandOutcome): T {
   if (out.status !== 'done') throw new Error(`expected done, got failed: ${out.error}`);
   return out.result as T;
 }
+
+/** Lets the event loop turn until `done()` holds (a spec whose condition never comes runs into jest's timeout). */
+export async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+}
