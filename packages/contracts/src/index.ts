@@ -171,3 +171,155 @@ export interface ImportReport {
   missing_links: ExpectedLink[];
   reversed_links: ExpectedLink[];
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Third wave (SPEC 16–17). Shared by the hub (storage, checks, lookups), the agent (reads Jira, reports)
+// and the simulator. Field ids are Jira's (`summary`, `customfield_10011`); names are as Jira shows them.
+// ---------------------------------------------------------------------------------------------------
+
+/** One issue type of the project (SPEC 16.1). */
+export interface CatalogueIssueType {
+  id: string;
+  name: string;
+  subtask: boolean;
+  /** Jira's hierarchy level: 1 epic, 0 standard, -1 sub-task (Cloud); DC: derived (epic by name) */
+  hierarchy_level: number;
+}
+
+/** One field of the instance; `scope` is set for team-managed projects' own fields (Cloud). */
+export interface CatalogueField {
+  id: string;
+  name: string;
+  /** Jira's `schema`: `{type, items?, custom?, system?}` */
+  schema?: { type?: string; items?: string; custom?: string; system?: string } | null;
+  scope?: { type?: string; project?: { id?: string; key?: string } } | null;
+}
+
+/** A field on a create or edit screen of an issue type. */
+export interface CatalogueScreenField {
+  field_id: string;
+  name: string;
+  required: boolean;
+  has_default: boolean;
+  /** the allowed values when Jira lists them (option value, priority name, component name, version name) */
+  allowed_values?: string[];
+}
+
+/** One status of an issue type's workflow. */
+export interface CatalogueStatus {
+  id: string;
+  name: string;
+  /** Jira's status category key: `new`, `indeterminate`, `done` */
+  category: string;
+}
+
+/** One known transition edge. `from` null: a global transition (from any status). */
+export interface CatalogueTransition {
+  from: string | null;
+  to: string;
+  id: string;
+  name: string;
+  /** field ids the transition screen requires (resolution included when Jira says so) */
+  required_fields: string[];
+  /** when the edge was seen in `/transitions` (observed source only) */
+  observed_at?: string;
+}
+
+/** Per issue type: its screens and workflow. Keyed by the issue type's id in `Catalogue.per_type`. */
+export interface CatalogueTypeConfig {
+  create: CatalogueScreenField[];
+  /** null when no issue of the type existed to read `editmeta` from */
+  edit: CatalogueScreenField[] | null;
+  statuses: CatalogueStatus[];
+  /** the initial status of a new issue of the type, when known */
+  initial_status?: string | null;
+  transitions: CatalogueTransition[];
+}
+
+export interface CatalogueLinkType {
+  id: string;
+  name: string;
+  inward: string;
+  outward: string;
+}
+
+export interface CatalogueBoard {
+  id: number;
+  name: string;
+  type?: string;
+}
+
+export interface CatalogueSprint {
+  id: number;
+  name: string;
+  state: 'active' | 'future' | 'closed';
+  board_id: number;
+}
+
+export interface CatalogueUser {
+  /** Cloud: accountId; DC: name */
+  id: string;
+  display_name: string;
+}
+
+/**
+ * The catalogue (SPEC 16.1): the result of `refresh_catalogue` is `{catalogue: Catalogue}` (the hub stamps
+ * `synced_at` when it stores it). Permission keys are Jira's (`CREATE_ISSUES`, `EDIT_ISSUES`,
+ * `TRANSITION_ISSUES`, `LINK_ISSUES`, `ADD_COMMENTS`, `SCHEDULE_ISSUES`, `ASSIGN_ISSUES`,
+ * `RESOLVE_ISSUES`, `DELETE_ISSUES`, `BROWSE_PROJECTS`, `DELETE_OWN_COMMENTS`, `DELETE_ALL_COMMENTS`).
+ */
+export interface Catalogue {
+  project_key: string;
+  flavor: 'cloud' | 'dc';
+  agent_version?: string;
+  synced_at?: string;
+  issue_types: CatalogueIssueType[];
+  fields: CatalogueField[];
+  per_type: Record<string, CatalogueTypeConfig>;
+  transitions_source: 'workflow' | 'observed';
+  link_types: CatalogueLinkType[];
+  boards: CatalogueBoard[];
+  /** active and future sprints of the boards */
+  sprints: CatalogueSprint[];
+  priorities: string[];
+  components: string[];
+  versions: string[];
+  permissions: Record<string, boolean>;
+  assignable: CatalogueUser[];
+  /** true when `assignable` was cut at 1,000 */
+  assignable_truncated: boolean;
+}
+
+/** One finding of the checks (SPEC 16.2). `seq` is 1-based as the plan text shows it. */
+export interface Finding {
+  seq: number;
+  param: string;
+  code: string;
+  /** Russian */
+  detail: string;
+  suggestion?: string;
+}
+
+export type CheckVerdict = 'will_change' | 'no_change' | 'will_fail' | 'unknown';
+
+/**
+ * One entry of a `done` report's `changes` (SPEC 17.1). `what`: `field:<id>` (before/after: the values as
+ * the mirror holds them), `status` (before/after names, `transitions` taken), `sprint` (before/after
+ * names, null = backlog), `link` (after: `{source, target, link_type, id}`), `comment` (after: `{id}`),
+ * `issue` (after: `{key, summary}`), `link_removed`, `comment_removed`, `issue_deleted` (before: what was
+ * there).
+ */
+export interface Change {
+  key?: string;
+  what: string;
+  before?: unknown;
+  after?: unknown;
+  transitions?: string[];
+}
+
+/** Jira's view of the agent's credentials, told with every claim (SPEC 16.3). */
+export interface JiraAuthState {
+  jira_auth?: 'ok' | 'failed';
+  /** since when Jira refuses the credentials, a date and time with offset */
+  jira_auth_failed_since?: string | null;
+}
