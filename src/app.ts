@@ -11,7 +11,9 @@ import { answerClientError } from './common/client-errors.js';
 import { errorBody, statusOf } from './common/error.filter.js';
 import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/request-body.js';
-import { BadJsonError, PayloadTooLargeError } from './common/errors.js';
+import { BadJsonError, ForbiddenError, PayloadTooLargeError } from './common/errors.js';
+import { securityHeaders } from './common/security-headers.js';
+import { foreignRequest } from './common/site.js';
 import { createValidationPipe } from './common/validation.js';
 import { assertWritableDatabase } from './database/writable.js';
 
@@ -64,6 +66,21 @@ function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
 }
 
 /**
+ * A request from a page that is not the hub's own — a foreign Host (DNS rebinding) or a foreign Origin —
+ * is refused with 403 before its body is read (issue 27, common/site.ts). `POST /mcp` is left to the MCP
+ * SDK's own DNS-rebinding protection, which its transport applies with the same lists (mcp.controller.ts).
+ */
+function ownPagesOnly(config: HubConfig): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    if (req.method === 'POST' && /^\/mcp\/?$/i.test(req.path)) return next();
+    const detail = foreignRequest(config, req.socket.localPort ?? config.port, req.headers.host, req.headers.origin);
+    if (detail === undefined) return next();
+    const error = new ForbiddenError(detail);
+    res.status(statusOf(error.code)).json(errorBody(error));
+  };
+}
+
+/**
  * /docs, /docs/json and /docs-yaml (Swagger UI and the OpenAPI document): src/docs.ts, with
  * @nestjs/swagger, is loaded on the first GET there, not at start (issue 9: it is a third of the
  * start). The middleware stands where SwaggerModule.setup used to register its routes.
@@ -97,6 +114,8 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   });
   app.getHttpServer().on('clientError', answerClientError);
   app.use(app.get(Meter).httpTimer());
+  app.use(securityHeaders());
+  app.use(ownPagesOnly(config));
   // The agent's path stays lean (SPEC 6): no ETag hashing of every JSON answer (nothing here is
   // cached by validators), no X-Powered-By header.
   app.set('etag', false);

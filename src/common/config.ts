@@ -18,6 +18,10 @@ export interface HubConfig {
   mcpReadOnly: boolean;
   /** how often GET /events sends a heartbeat comment */
   eventsHeartbeatSeconds: number;
+  /** HUB_ALLOWED_HOSTS: Host header values served besides loopback's, normalized (common/site.ts) */
+  allowedHosts: string[];
+  /** HUB_ALLOWED_ORIGINS: origins of pages allowed to call besides the hub's own, normalized */
+  allowedOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -48,6 +52,51 @@ export function isLoopback(host: string): boolean {
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
   return false;
+}
+
+/**
+ * A Host header value (or an entry of HUB_ALLOWED_HOSTS) as the hub compares it: lower case, IPv6
+ * compressed, the default ports (80, 443) dropped as browsers drop them; undefined for anything else.
+ */
+export function normalHost(value: string): string | undefined {
+  const name = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(value.trim());
+  if (!name) return undefined;
+  const [, host, port] = name;
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  const valid = host.startsWith('[') ? isIP(host.slice(1, -1)) === 6 : isIP(host) === 4 || new RegExp(`^${label}(?:\\.${label})*$`, 'i').test(host);
+  if (!valid || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) return undefined;
+  return new URL(`http://${host}${port === undefined || port === '443' ? '' : `:${port}`}`).host;
+}
+
+/** An origin as browsers send it (scheme://host[:port], default port dropped), or undefined for anything else. */
+export function normalOrigin(value: string): string | undefined {
+  const m = /^(https?):\/\/([^/?#@]+)\/?$/i.exec(value.trim());
+  const host = m && normalHost(m[2]);
+  return host ? new URL(`${m[1].toLowerCase()}://${host}`).origin : undefined;
+}
+
+function hostEntry(entry: string): string {
+  const host = normalHost(entry);
+  if (host) return host;
+  throw new ConfigError(
+    `HUB_ALLOWED_HOSTS: «${entry}» — не имя хоста. Нужен список через запятую из имён или адресов, как их пишет браузер в заголовке Host, ` +
+      'с портом, если он не 80/443: hub.example.com, hub.example.com:8443, 10.0.0.5:3000, [fd00::5]:3000 (без схемы, пути и звёздочек)',
+  );
+}
+
+function originEntry(entry: string): string {
+  const origin = normalOrigin(entry);
+  if (origin) return origin;
+  throw new ConfigError(
+    `HUB_ALLOWED_ORIGINS: «${entry}» — не origin. Нужен список через запятую вида схема://хост[:порт] без пути: ` +
+      'https://hub.example.com, http://localhost:5173 (схема http или https; «*» и «null» не принимаются)',
+  );
+}
+
+/** A comma-separated list; blank items (a trailing comma) are skipped, every other one must parse. */
+function listOf(raw: string | undefined, parse: (entry: string) => string): string[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  return [...new Set(entries.map(parse))];
 }
 
 const TOKEN_NAMES = { clientToken: 'HUB_CLIENT_TOKEN', agentToken: 'HUB_AGENT_TOKEN', assistantToken: 'HUB_ASSISTANT_TOKEN' } as const;
@@ -97,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
     mcpReadOnly: isOn(env.HUB_MCP_READ_ONLY),
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
+    allowedHosts: listOf(env.HUB_ALLOWED_HOSTS, hostEntry),
+    allowedOrigins: listOf(env.HUB_ALLOWED_ORIGINS, originEntry),
   };
   if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
     throw new ConfigError('HUB_DATABASE_URL must be a PostgreSQL connection string (postgres://user:password@host:5432/database); unset it to use the embedded SQLite store at HUB_DB_PATH');

@@ -4,6 +4,7 @@ import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '../common/openapi.js'
 import type { Request, Response } from 'express';
 import { Roles } from '../common/auth.guard.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { servedHosts, servedOrigins } from '../common/site.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { selfUrl } from './self-url.js';
 
@@ -32,7 +33,16 @@ export class McpController {
       import('./server.js'),
     ]);
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, version: MCP_VERSION });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists: a
+    // foreign Host (open mode) or a foreign Origin is answered 403 by the transport, before any tool runs.
+    const allowedHosts = servedHosts(this.config, req.socket.localPort ?? this.config.port);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      allowedOrigins: servedOrigins(this.config, allowedHosts, req.headers.host),
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();
