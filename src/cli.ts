@@ -114,6 +114,8 @@ const HUB_VARIABLES: Variable[] = [
   ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error'],
   ['HUB_CLAIM_MAX_WAIT_SECONDS', 'предел долгого опроса агента, 0..60 (по умолчанию 60)'],
   ['HUB_DATABASE_URL', 'postgres://… — PostgreSQL вместо SQLite (HUB_DB_PATH тогда не нужен)'],
+  ['HUB_ALLOWED_HOSTS', 'имена за обратным прокси, которые хаб обслуживает кроме loopback, через запятую (hub.example.com)'],
+  ['HUB_ALLOWED_ORIGINS', 'сайты, страницам которых можно обращаться к хабу, через запятую (https://hub.example.com)'],
   ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
 ];
 const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];

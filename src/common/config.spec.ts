@@ -27,6 +27,8 @@ describe('loadConfig (SPEC 14)', () => {
       claimMaxWaitSeconds: 60,
       mcpReadOnly: false,
       eventsHeartbeatSeconds: 15,
+      allowedHosts: [],
+      allowedOrigins: [],
     });
   });
 
@@ -45,6 +47,8 @@ describe('loadConfig (SPEC 14)', () => {
         HUB_CLAIM_MAX_WAIT_SECONDS: '5',
         HUB_MCP_READ_ONLY: '1',
         HUB_EVENTS_HEARTBEAT_SECONDS: '2',
+        HUB_ALLOWED_HOSTS: 'hub.example.com',
+        HUB_ALLOWED_ORIGINS: 'https://hub.example.com',
       }),
     ).toEqual({
       dbPath: ':memory:',
@@ -57,6 +61,8 @@ describe('loadConfig (SPEC 14)', () => {
       claimMaxWaitSeconds: 5,
       mcpReadOnly: true,
       eventsHeartbeatSeconds: 2,
+      allowedHosts: ['hub.example.com'],
+      allowedOrigins: ['https://hub.example.com'],
     });
   });
 
@@ -105,6 +111,44 @@ describe('loadConfig (SPEC 14)', () => {
     expect(message).toContain(name);
     expect(message).toContain(raw);
   });
+
+  it.each([
+    ['hub.example.com', ['hub.example.com']],
+    [' Hub.Example.COM:8443 , 10.0.0.5:3000,', ['hub.example.com:8443', '10.0.0.5:3000']],
+    ['hub.example.com:80, hub.example.com:443, hub.example.com', ['hub.example.com']],
+    ['[FD00:0::5]:3000', ['[fd00::5]:3000']],
+    ['', []],
+  ])('HUB_ALLOWED_HOSTS %j reads as %j', (raw, hosts) => {
+    expect(loadConfig({ HUB_ALLOWED_HOSTS: raw }).allowedHosts).toEqual(hosts);
+  });
+
+  it.each([['*'], ['https://hub.example.com'], ['hub.example.com/api'], ['hub_example.com'], ['hub.example.com:0'], ['hub.example.com:70000'], ['fd00::5'], ['[nope]:1'], ['user@hub']])(
+    'HUB_ALLOWED_HOSTS=%s stops the start with a Russian message naming the entry',
+    (raw) => {
+      const message = configError({ HUB_ALLOWED_HOSTS: `localhost, ${raw}` });
+      expect(message).toContain('HUB_ALLOWED_HOSTS');
+      expect(message).toContain(`«${raw}»`);
+      expect(message).toMatch(/[а-яё]/i);
+    },
+  );
+
+  it.each([
+    ['https://hub.example.com', ['https://hub.example.com']],
+    ['HTTPS://Hub.Example.com:443/, http://localhost:5173', ['https://hub.example.com', 'http://localhost:5173']],
+    ['http://[::1]:3000', ['http://[::1]:3000']],
+  ])('HUB_ALLOWED_ORIGINS %j reads as %j', (raw, origins) => {
+    expect(loadConfig({ HUB_ALLOWED_ORIGINS: raw }).allowedOrigins).toEqual(origins);
+  });
+
+  it.each([['*'], ['null'], ['hub.example.com'], ['ftp://hub.example.com'], ['https://hub.example.com/app'], ['https://hub.example.com?x=1'], ['https://u:p@hub.example.com']])(
+    'HUB_ALLOWED_ORIGINS=%s stops the start with a Russian message naming the entry',
+    (raw) => {
+      const message = configError({ HUB_ALLOWED_ORIGINS: raw });
+      expect(message).toContain('HUB_ALLOWED_ORIGINS');
+      expect(message).toContain(`«${raw}»`);
+      expect(message).toMatch(/[а-яё]/i);
+    },
+  );
 
   it.each([['127.0.0.1'], ['127.0.0.2'], ['::1'], ['localhost']])('serves without tokens on loopback %s', (host) => {
     const config = loadConfig({ HUB_HOST: host });
