@@ -9,7 +9,7 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 30000,
   // A folder for the migrated template database each worker copies for its test hubs (test/support/template.ts).
   globalSetup: '<rootDir>/test/support/global-setup.js',

@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the speed and memory targets of the issues, measured on a temp-file database
  * through the real app. Prints one line per figure with its target; exits 1 when a target is missed.
+ * `npm run bench -- <section>…` runs some sections; `--markdown` writes docs/benchmarks.md (markdown.ts).
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -15,19 +16,22 @@ import { ImportService } from '../src/import/import.service.js';
 import { BatchesService } from '../src/queue/batches.service.js';
 import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 import type { CycleRun } from './cycle-worker.js';
+import { dashboardBench } from './dashboard.js';
 import { emptyNestApp } from './empty-nest.js';
 import { startReference } from './reference.js';
 import { startFlags } from './start-flags.js';
 
 /** The bench submits as a client: its batches never wait for approval. */
 const BENCH = { name: 'bench', source: 'client' as const };
+import { benchmarksMarkdown, formatValue, thisMachine, type Figure } from './markdown.js';
 import { mirrorBench } from './mirror.js';
 import { benchSchema, pgBossWorker } from './postgres.js';
 
-const results: { name: string; value: number; unit: string; ok: boolean; target: string }[] = [];
+const results: Figure[] = [];
+let section = '';
 function report(name: string, value: number, unit: string, ok: boolean, target: string): void {
-  results.push({ name, value, unit, ok, target });
-  console.log(`${ok ? 'ok  ' : 'MISS'} ${name}: ${value.toFixed(unit.startsWith('×') ? 2 : unit === 'MB' || unit === 'ms' ? 1 : 0)} ${unit} (target ${target})`);
+  results.push({ section, name, value, unit, ok, target });
+  console.log(`${ok ? 'ok  ' : 'MISS'} ${name}: ${formatValue(value, unit)} (target ${target})`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
@@ -328,18 +332,38 @@ async function postgresCycles(): Promise<void> {
   }
 }
 
-const SECTIONS: Record<string, (dir: string) => Promise<void>> = { ceilings, cycle, contention, 'contention-merged': (dir) => contention(dir, true), startup, batches: batchPost, scan, refresh: refreshBench, mirror: (dir) => mirrorBench(dir, report), pg: () => postgresCycles() };
-const wanted = process.argv.slice(2);
+const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
+  ceilings,
+  cycle,
+  contention,
+  'contention-merged': (dir) => contention(dir, true),
+  startup,
+  batches: batchPost,
+  scan,
+  refresh: refreshBench,
+  mirror: (dir) => mirrorBench(dir, report),
+  pg: () => postgresCycles(),
+  dashboard: () => dashboardBench((name, value, ok, target) => report(name, value, 'ms', ok, target)),
+};
+// `npm run bench -- [section…] [--markdown]`: --markdown also writes the figures to docs/benchmarks.md.
+const args = process.argv.slice(2);
+const markdown = args.includes('--markdown');
+const wanted = args.filter((a) => a !== '--markdown');
 const unknown = wanted.filter((w) => !(w in SECTIONS));
 if (unknown.length) {
-  console.error(`unknown section(s): ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}`);
+  console.error(`unknown section(s) or option(s): ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}; option: --markdown`);
   process.exit(2);
 }
+const machine = thisMachine();
+const started = new Date();
+const ran: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'jira-hub-bench-'));
 try {
   for (const [name, run] of Object.entries(SECTIONS)) {
     if (wanted.length && !wanted.includes(name)) continue;
     console.log(`— ${name}`);
+    section = name;
+    ran.push(name);
     await run(dir);
   }
 } finally {
@@ -347,4 +371,9 @@ try {
 }
 const missed = results.filter((r) => !r.ok);
 console.log(missed.length ? `${missed.length} target(s) missed` : 'all targets met');
+if (markdown) {
+  const page = new URL('../../docs/benchmarks.md', import.meta.url);
+  writeFileSync(page, benchmarksMarkdown({ figures: results, machine, date: started, sections: ran, all: wanted.length === 0 }));
+  console.log(`written: ${page.pathname}`);
+}
 process.exit(missed.length ? 1 : 0);
