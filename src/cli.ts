@@ -161,7 +161,7 @@ const withOptions = (env: NodeJS.ProcessEnv, values: Record<string, string | und
  * The `jira-hub` program: one commander command per entry. Each action returns the exit code, or -1
  * for a command that keeps running (serve). A new command (`mcp`, say) is one more entry here.
  */
-function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command {
+export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): Command {
   const cli = new Command('jira-hub')
     .description('Jira Hub — очередь идемпотентных команд Jira, которые агент выполняет в человеческом темпе')
     .usage('[команда] [параметры]')
