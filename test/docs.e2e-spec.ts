@@ -99,10 +99,11 @@ describe('the documentation check', () => {
   });
 
   it('fails on a broken relative link and on a missing anchor', () => {
-    const dir = tree({ ...good, 'docs/guide.md': good['docs/guide.md'] + '\nSee [ops](operations.md) and [steps](guide.md#нет-такого).\n' });
+    const dir = tree({ ...good, 'docs/guide.md': good['docs/guide.md'] + '\nSee [ops](operations.md), [steps](guide.md#нет-такого) and [the api][api].\n\n[api]: api.md\n' });
     expect(checkDocs(dir, KNOWN)).toEqual([
       'docs/guide.md: broken link operations.md (no docs/operations.md)',
       'docs/guide.md: broken link guide.md#нет-такого (no heading #нет-такого in docs/guide.md)',
+      'docs/guide.md: broken link api.md (no docs/api.md)',
     ]);
   });
 

@@ -143,8 +143,9 @@ export function checkDocs(root: string, known: Known, files = markdownFiles(root
       }
     }
 
-    for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1];
+    const inline = [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+    const references = [...prose.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm)].map((m) => m[1]);
+    for (const target of [...inline, ...references]) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
       const [path, anchor] = target.split('#');
       const resolved = path ? resolve(root, dirname(file), decodeURIComponent(path)) : join(root, file);
