@@ -7,6 +7,7 @@ import { SettingsService } from '../settings/settings.service.js';
 import { agentWorkSignals } from '../queue/agent-signals.store.js';
 import type { AgentStatusEntity } from './agent-status.entity.js';
 import type { AgentStatusView } from './agent.dto.js';
+import { JiraAuthRegistry, jiraAuthWarning } from './jira-auth.js';
 
 type StatusRow = RowOf<AgentStatusEntity>;
 
@@ -18,6 +19,7 @@ export class AgentStatusService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly backups: BackupService,
+    private readonly jiraAuth: JiraAuthRegistry,
   ) {}
 
   async status(): Promise<AgentStatusView> {
@@ -31,6 +33,9 @@ export class AgentStatusService {
     const online = row.last_seen_at !== null && now.getTime() - Date.parse(row.last_seen_at) <= settings.agent_offline_seconds * 1000;
     const stale = row.settings_version !== null && row.settings_version < settings.version;
     const warnings: string[] = [];
+    const auth = this.jiraAuth.current();
+    const authWarning = jiraAuthWarning(auth);
+    if (authWarning) warnings.push(authWarning);
     if (!online && queued) {
       warnings.push(
         row.last_seen_at
@@ -51,6 +56,7 @@ export class AgentStatusService {
       current_command_id: row.current_command_id,
       rate_limited_24h: rateLimited,
       redelivered,
+      ...auth,
       warning: warnings.length ? warnings.join(' ') : null,
     };
   }

@@ -24,6 +24,24 @@ export class AgentInfoDto implements AgentInfo {
   @IsISO8601({ strict: true })
   @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/, { message: 'нужны дата и время со смещением, например 2026-11-30T10:00:00.000Z' })
   last_jira_call_at?: string;
+
+  /**
+   * SPEC 16.3: `failed` while Jira refuses the agent's credentials (HTTP 401) — such a claim hands out nothing
+   * and GET /agent warns; `ok` once Jira accepts them again
+   * @example 'ok'
+   */
+  @IsOptional()
+  @IsIn(['ok', 'failed'], { message: 'допустимы ok и failed' })
+  jira_auth?: 'ok' | 'failed';
+
+  /**
+   * since when Jira refuses the credentials, a date and time with offset
+   * @example '2026-11-30T10:00:00.000Z'
+   */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/, { message: 'нужны дата и время со смещением, например 2026-11-30T10:00:00.000Z' })
+  jira_auth_failed_since?: string;
 }
 
 export class ClaimDto extends AgentInfoDto implements ClaimRequest {
@@ -54,9 +72,12 @@ export class ClaimView implements ClaimResponse {
 }
 
 export class ReportDto implements ReportBody {
-  /** partial: one part of a large refresh result (`part` = 1, 2, …), then done (which may carry the last slice and missing_keys) or failed */
-  @IsIn(['done', 'failed', 'partial'], { message: 'допустимы done, failed и partial' })
-  status!: 'done' | 'failed' | 'partial';
+  /**
+   * partial: one part of a large refresh result (`part` = 1, 2, …), then done (which may carry the last slice and missing_keys) or failed;
+   * released: Jira refused the agent's credentials (HTTP 401) — the command goes back to the queue in its place, this delivery not counted (SPEC 16.3)
+   */
+  @IsIn(['done', 'failed', 'partial', 'released'], { message: 'допустимы done, failed, partial и released' })
+  status!: 'done' | 'failed' | 'partial' | 'released';
 
   /**
    * with status partial only: the number of the part, from 1 in each delivery, in order
@@ -91,8 +112,8 @@ export class ReportDto implements ReportBody {
   @IsOptional()
   @ValidateBy({
     name: 'claimOnlyWithFinalReport',
-    // A part leaves the command claimed: a claim now would hand the same command out again.
-    validator: { validate: (_, args) => (args?.object as ReportDto).status !== 'partial', defaultMessage: () => 'claim бывает только при status: done или failed' },
+    // A part leaves the command claimed: a claim now would hand the same command out again; a release means Jira refuses the agent.
+    validator: { validate: (_, args) => !['partial', 'released'].includes((args?.object as ReportDto).status), defaultMessage: () => 'claim бывает только при status: done или failed' },
   })
   @IsObject({ message: 'нужен объект' })
   @ValidateNested()
@@ -124,5 +145,9 @@ export class AgentStatusView implements AgentStatus {
   current_command_id!: number | null;
   rate_limited_24h!: number;
   redelivered!: RedeliveredView[];
+  /** what the agent last told of Jira's view of its credentials (SPEC 16.3); null before it told anything */
+  jira_auth!: 'ok' | 'failed' | null;
+  /** since when Jira refuses them, while it does */
+  jira_auth_failed_since!: string | null;
   warning!: string | null;
 }

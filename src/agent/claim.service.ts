@@ -6,6 +6,7 @@ import type { AgentInfo } from '../queue/agent-info.js';
 import { DeliveryService, type ClaimAnswer, type Report } from '../queue/delivery.service.js';
 import type { CommandView } from '../queue/rows.js';
 import { SettingsService } from '../settings/settings.service.js';
+import { JiraAuthRegistry } from './jira-auth.js';
 import { Waiters } from './waiters.js';
 
 /**
@@ -25,9 +26,13 @@ export class ClaimService implements BeforeApplicationShutdown {
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
     private readonly clock: Clock,
     private readonly first: AgentFirst,
+    private readonly jiraAuth: JiraAuthRegistry,
   ) {}
 
   claim(info: AgentInfo, waitSeconds: number, signal?: AbortSignal): Promise<ClaimAnswer> {
+    this.jiraAuth.record(info, this.clock.iso());
+    // Jira refuses the agent's credentials (SPEC 16.3): the claim only tells so; no waiting, nothing handed out.
+    if (info.jira_auth === 'failed') waitSeconds = 0;
     // Shutting down: nothing more is handed out (the answer could be cut, and the delivery wasted).
     if (this.waiters.closed) return Promise.resolve({ command: null, settingsVersion: this.settings.get().version });
     return this.track(this.poll(info, this.clock.now().getTime() + Math.min(waitSeconds, this.config.claimMaxWaitSeconds) * 1000, signal));
@@ -38,6 +43,7 @@ export class ClaimService implements BeforeApplicationShutdown {
    * the report alone, as a claim then hands out nothing.
    */
   reportAndClaim(id: number, report: Report, info: AgentInfo): Promise<{ view: CommandView; next: ClaimAnswer }> {
+    this.jiraAuth.record(info, this.clock.iso());
     return this.track(this.delivery.reportAndClaim(id, report, info, () => this.waiters.closed));
   }
 

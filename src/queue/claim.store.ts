@@ -42,7 +42,7 @@ async function redeliver(m: EntityManager, info: AgentInfo, settings: Settings, 
       const pause = settings.pacing[c.type];
       await m.query('UPDATE command SET deliveries = deliveries + 1, claimed_at = ?, pause_seconds = ? WHERE id = ?', [now, pause, c.id]);
       await closeDelivery(m, c.id, 'lost');
-      await startDelivery(m, c.id, c.deliveries + 1, info.agent_version, now);
+      await startDelivery(m, c.id, info.agent_version, now);
       return { ...c, deliveries: c.deliveries + 1, claimed_at: now, pause_seconds: pause };
     }
     await m.query(`UPDATE command SET status = 'failed', error = ?, finished_at = ? WHERE id = ?`, [DELIVERY_LIMIT_ERROR, now, c.id]);
@@ -109,15 +109,16 @@ async function takeNext(m: EntityManager, info: AgentInfo, settings: Settings, n
     }
     const pause = settings.pacing[c.type];
     const paramsText = JSON.stringify(params);
-    await m.query(`UPDATE command SET status = 'claimed', claimed_at = ?, deliveries = 1, pause_seconds = ?, params = ? WHERE id = ?`, [
+    // deliveries + 1: a command released by the agent (SPEC 16.3) is queued again with the deliveries that count.
+    await m.query(`UPDATE command SET status = 'claimed', claimed_at = ?, deliveries = deliveries + 1, pause_seconds = ?, params = ? WHERE id = ?`, [
       now,
       pause,
       paramsText,
       c.id,
     ]);
-    await startDelivery(m, c.id, 1, info.agent_version, now);
+    await startDelivery(m, c.id, info.agent_version, now);
     if (c.type === 'refresh') await openSyncRun(m, c.id, params, now);
-    const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: 1, pause_seconds: pause, params: paramsText };
+    const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: c.deliveries + 1, pause_seconds: pause, params: paramsText };
     return { command, backupBatchId: (await isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
   }
 }
@@ -131,6 +132,11 @@ export async function claimInTransaction(
   notes: ClaimNotes = { expired: [], skipped: [] },
 ): Promise<Claimed | null> {
   const iso = now.toISOString();
+  if (info.jira_auth === 'failed') {
+    // SPEC 16.3: Jira refuses the agent's credentials; the agent was seen, nothing is handed out.
+    await touchAgent(m, info, iso, null);
+    return null;
+  }
   const again = await redeliver(m, info, settings, iso, notes);
   if (again) {
     await touchAgent(m, info, iso, again.id);

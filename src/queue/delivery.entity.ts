@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { CommandEntity } from './command.entity.js';
 
-export const DELIVERY_OUTCOMES = ['pending', 'reported_done', 'reported_failed', 'lost', 'expired', 'cancelled', 'confirmed_by_state'] as const;
+export const DELIVERY_OUTCOMES = ['pending', 'reported_done', 'reported_failed', 'released', 'lost', 'expired', 'cancelled', 'confirmed_by_state'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** One handout of a command to the agent (SPEC 15.3), written by the claim's and the report's transactions. */
@@ -18,7 +18,7 @@ export class DeliveryEntity {
   @JoinColumn({ name: 'command_id' })
   command?: CommandEntity;
 
-  /** 1..3 */
+  /** 1, 2, …: the handout's number (released handouts counted, so past 3 after a release) */
   @Column('integer')
   n!: number;
 

@@ -3,12 +3,16 @@ import type { EntityManager } from 'typeorm';
 import type { DeliveryOutcome } from './delivery.entity.js';
 import { deliveryView, type DeliveryRow, type DeliveryView } from './rows.js';
 
-/** A handout: delivery `n` of the command, pending until it is reported, superseded, expired or cancelled. */
-export async function startDelivery(m: EntityManager, commandId: number, n: number, agentVersion: string | undefined, now: string): Promise<void> {
+/**
+ * A handout: the command's next delivery row (n counts every handout, released ones too, so it may pass
+ * the delivery limit of the counted ones), pending until it is reported, released, superseded, expired or
+ * cancelled.
+ */
+export async function startDelivery(m: EntityManager, commandId: number, agentVersion: string | undefined, now: string): Promise<void> {
   await m.query(
     `INSERT INTO delivery (command_id, n, handed_out_at, agent_version, outcome)
-     VALUES (?, ?, ?, coalesce(?, (SELECT agent_version FROM agent_status WHERE id = 1)), 'pending')`,
-    [commandId, n, now, agentVersion ?? null],
+     VALUES (?, (SELECT coalesce(max(n), 0) + 1 FROM delivery WHERE command_id = ?), ?, coalesce(?, (SELECT agent_version FROM agent_status WHERE id = 1)), 'pending')`,
+    [commandId, commandId, now, agentVersion ?? null],
   );
 }
 

@@ -50,6 +50,20 @@ async function confirmByState(m: EntityManager, syncRunId: number, now: string, 
   }
 }
 
+/**
+ * SPEC 16.3: Jira refused the agent's credentials — the command goes back to `queued` in its place (its
+ * queue_pos and seq are kept), this delivery closes as `released` and is not counted toward the limit.
+ */
+async function release(m: EntityManager, c: CommandRow, report: Report, now: string): Promise<Reported> {
+  const jiraCalls = report.jira_calls ?? 0;
+  const [after] = await updateReturning<CommandRow>(m, `UPDATE command SET status = 'queued', deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END, jira_calls = jira_calls + ? WHERE id = ?`, [jiraCalls, c.id]);
+  const reason = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : 'Jira не принимает учётные данные агента';
+  if (c.type === 'refresh') await failSyncRun(m, c.id, now, reason);
+  await closeDelivery(m, c.id, 'released', { at: now, jiraCalls });
+  await releaseCurrent(m, c.id);
+  return { before: c, after: after! };
+}
+
 /** A report's command before and after it (the same row when nothing changed). */
 export interface Reported {
   before: CommandRow;
@@ -82,6 +96,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
 
   // The command stays claimed; the mirror changes, confirmation waits for the final report.
   if (report.status === 'partial') return await applyPart(m, c, report.part!, report.result, now), { before: c, after: c };
+  if (report.status === 'released') return release(m, c, report, now);
 
   let done: Reported;
   if (report.status === 'done') {

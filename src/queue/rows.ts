@@ -14,11 +14,11 @@ export type DeliveryRow = RowOf<DeliveryEntity>;
 
 /** One handout of a command (SPEC 15.3). */
 export class DeliveryView {
-  /** delivery number, 1..3 */
+  /** delivery number, 1, 2, … (released handouts counted too) */
   n!: number;
   handed_out_at!: string;
   agent_version!: string | null;
-  /** pending: out now; reported_done / reported_failed: the agent reported; lost: handed out again; expired: the delivery limit; cancelled: force-cancelled while out; confirmed_by_state: a refresh showed the result while it was out */
+  /** pending: out now; reported_done / reported_failed: the agent reported; released: Jira refused the agent's credentials, the command went back to the queue (not counted, SPEC 16.3); lost: handed out again; expired: the delivery limit; cancelled: force-cancelled while out; confirmed_by_state: a refresh showed the result while it was out */
   outcome!: DeliveryOutcome;
   reported_at!: string | null;
   jira_calls!: number | null;

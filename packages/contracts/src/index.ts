@@ -7,8 +7,12 @@
 /** The command types of SPEC 4. */
 export type CommandType = 'ensure_issue' | 'ensure_fields' | 'ensure_status' | 'ensure_link' | 'ensure_sprint' | 'ensure_comment' | 'refresh';
 
-/** What the agent says about itself when it claims (every field optional; SPEC 6.2 step 1). */
-export interface AgentInfo {
+/**
+ * What the agent says about itself when it claims (every field optional; SPEC 6.2 step 1). With
+ * `jira_auth: "failed"` (SPEC 16.3) the claim hands out nothing: it only tells the hub that Jira refuses
+ * the agent's credentials, and since when.
+ */
+export interface AgentInfo extends JiraAuthState {
   agent_version?: string;
   /** the settings version the agent works with */
   settings_version?: number;
@@ -44,7 +48,11 @@ export interface ClaimResponse {
  * (SPEC 15.5), numbered by `part` from 1 in each delivery, followed by `done` or `failed`.
  */
 export interface ReportBody {
-  status: 'done' | 'failed' | 'partial';
+  /**
+   * `released` (SPEC 16.3): Jira refused the agent's credentials (401), the command did not fail — it goes
+   * back to `queued` in its place and this delivery does not count toward the delivery limit.
+   */
+  status: 'done' | 'failed' | 'partial' | 'released';
   part?: number;
   result?: Record<string, unknown>;
   error?: string;
@@ -94,6 +102,9 @@ export interface AgentStatus {
   current_command_id: number | null;
   rate_limited_24h: number;
   redelivered: RedeliveredCommand[];
+  /** Jira's view of the agent's credentials as the agent last told it (SPEC 16.3) */
+  jira_auth?: 'ok' | 'failed' | null;
+  jira_auth_failed_since?: string | null;
   warning: string | null;
 }
 

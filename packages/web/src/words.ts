@@ -25,6 +25,7 @@ export const OUTCOME: Record<string, string> = {
   pending: 'ждём отчёт',
   reported_done: 'выполнена',
   reported_failed: 'ошибка',
+  released: 'возвращена в очередь (Jira не приняла токен)',
   lost: 'потеряна, выдана снова',
   expired: 'лимит выдач',
   cancelled: 'отменена',
