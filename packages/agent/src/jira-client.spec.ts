@@ -34,7 +34,8 @@ describe('JiraClient', () => {
     const client = h.client('cloud');
     h.sim.setRateLimit({ count: 3, retryAfterSeconds: 0 });
     await client.api('GET', '/myself');
-    expect(h.sleeps).toEqual([5000, 5000, 5000]);
+    // random() = 0.5 in the harness: hinted waits get 5 % jitter on top
+    expect(h.sleeps).toEqual([5250, 5250, 5250]);
     expect(client.stats()).toEqual({ jiraCalls: 4, rateLimited: 3 });
   });
 
@@ -42,7 +43,7 @@ describe('JiraClient', () => {
     const client = h.client('dc');
     h.sim.setRateLimit({ count: 1, retryAfterSeconds: 12, status: 503 });
     await client.api('GET', '/myself');
-    expect(h.sleeps).toEqual([12_000]);
+    expect(h.sleeps).toEqual([12_600]);
     expect(client.rateLimited).toBe(1);
   });
 
@@ -51,9 +52,9 @@ describe('JiraClient', () => {
     h.sim.setRateLimit({ count: 1, retryAfterSeconds: 40, retryAfterAsDate: true });
     await client.api('GET', '/myself');
     expect(h.sleeps).toHaveLength(1);
-    // an HTTP date has whole seconds: 39..40 s from now
+    // an HTTP date has whole seconds: 39..40 s from now, plus 5 % jitter
     expect(h.sleeps[0]).toBeGreaterThan(38_000);
-    expect(h.sleeps[0]).toBeLessThanOrEqual(41_000);
+    expect(h.sleeps[0]).toBeLessThanOrEqual(42_000);
     expect(h.logs[0]).toMatch(/^Jira answered 429 to GET \/rest\/api\/3\/myself; waiting \d+\.\d s \(Retry-After\), wait 1/);
 
     h.sleeps.length = 0;
@@ -61,7 +62,7 @@ describe('JiraClient', () => {
     h.sim.setRateLimit({ count: 1, resetAfterSeconds: 90 });
     await client.api('GET', '/myself');
     expect(h.sleeps[0]).toBeGreaterThan(88_000);
-    expect(h.sleeps[0]).toBeLessThanOrEqual(91_000);
+    expect(h.sleeps[0]).toBeLessThanOrEqual(95_600);
     expect(h.logs[1]).toContain('(X-RateLimit-Reset)');
   });
 
@@ -110,6 +111,40 @@ describe('JiraClient', () => {
     const error = await client.api('GET', '/myself').catch((e: unknown) => e);
     expect((error as JiraHttpError).status).toBe(429);
     expect(client.stats()).toEqual({ jiraCalls: 3, rateLimited: 3 }); // waits 10 s, then the 2 s left
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('honours a Retry-After over 5 minutes (up to the budget) with jitter on top, never less than the hint', async () => {
+    const client = h.client('cloud');
+    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 600 });
+    await client.api('GET', '/myself');
+    expect(h.sleeps).toEqual([630_000]);
+    const jittered = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, random: () => 0.99, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
+    h.sleeps.length = 0;
+    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 10 });
+    await jittered.api('GET', '/myself');
+    expect(h.sleeps[0]).toBeGreaterThanOrEqual(10_000);
+    expect(h.sleeps[0]).toBeLessThanOrEqual(11_000);
+  });
+
+  it('a Retry-After longer than the budget waits to the budget, then gives up with HTTP 429', async () => {
+    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 60_000, random: () => 0, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
+    h.sim.setRateLimit({ count: 5, retryAfterSeconds: 3600 });
+    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+    expect((error as JiraHttpError).status).toBe(429);
+    expect(h.sleeps).toEqual([60_000]);
+    h.sim.setRateLimit({ count: 0 });
+  });
+
+  it('sends a write again after a 409 conflicting update (nothing was written), bounded by the tries', async () => {
+    const client = h.client('cloud');
+    h.sim.setRateLimit({ count: 2, status: 409 });
+    await client.api('PUT', '/issue/AURORA-1', { body: { fields: { summary: 'После конфликта' } } }).catch((e: unknown) => e);
+    expect(client.jiraCalls).toBe(3);
+    expect(h.logs.filter((l) => l.includes('409 (conflicting update)'))).toHaveLength(2);
+    h.sim.setRateLimit({ count: 10, status: 409 });
+    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+    expect((error as JiraHttpError).status).toBe(409);
     h.sim.setRateLimit({ count: 0 });
   });
 

@@ -13,7 +13,7 @@ export interface JiraClientOptions {
   maxTries?: number;
   /** Floor of the wait after a 429/503, and the first back-off step when Jira names no wait (default 5000 ms; Retry-After: 0 happens). */
   minRetryAfterMs?: number;
-  /** Ceiling of one wait after a 429/503 (default 300000 ms = 5 min). */
+  /** Ceiling of one back-off wait after a 429/503 without a hint (default 300000 ms = 5 min); Jira's own hint is honoured past it, up to the budget. */
   maxRetryAfterMs?: number;
   /**
    * Total time one request may spend waiting out 429/503 answers (default 1800000 ms = 30 min); the wait that
@@ -88,6 +88,8 @@ export function serverWaitMs(headers: { get(name: string): string | null }, nowM
 
 /** Rate limiting: retried for every method (Jira refused before doing anything) and counted in rateLimited. */
 const RATE_LIMITED = new Set([429, 503]);
+/** Jira's 409 to a write that met another one at the same moment ("conflicting update"): retried, bounded by maxTries. */
+const CONFLICTING_UPDATE = /conflicting update|conflict/i;
 /** Server and gateway errors: retried (bounded) for idempotent requests only, not counted as rate limiting. */
 const SERVER_ERRORS = new Set([500, 502, 504]);
 
@@ -200,8 +202,12 @@ export class JiraClient {
         const remaining = this.rateLimitBudgetMs - waitedMs;
         if (remaining > 0) {
           const hint = serverWaitMs(response.headers, this.now());
-          const wanted = hint ? hint.ms : this.backoffMs(rateLimitWaits);
-          const ms = Math.min(Math.max(wanted, this.minRetryAfterMs), this.maxRetryAfterMs, remaining);
+          // Jira's hint is honoured even past maxRetryAfterMs (up to the budget): asking again earlier only
+          // earns another 429. Hinted waits get up to 10 % jitter on top, so several clients do not come back
+          // at the same instant; the back-off has its own.
+          const ms = hint
+            ? Math.min(Math.max(hint.ms, this.minRetryAfterMs) * (1 + 0.1 * this.random()), remaining)
+            : Math.min(Math.max(this.backoffMs(rateLimitWaits), this.minRetryAfterMs), this.maxRetryAfterMs, remaining);
           rateLimitWaits++;
           waitedMs += ms;
           this.log?.(
@@ -213,6 +219,13 @@ export class JiraClient {
         }
       } else if (idempotent && SERVER_ERRORS.has(response.status) && ++failures < this.maxTries) {
         await this.retrySleep(this.minRetryAfterMs, method, url);
+        continue;
+      } else if (response.status === 409 && CONFLICTING_UPDATE.test(text) && ++failures < this.maxTries) {
+        // Jira refused the write as a conflicting update (another edit of the issue at the same moment):
+        // nothing was written, so any method may be sent again, after a back-off.
+        const ms = this.backoffMs(failures - 1);
+        this.log?.(`Jira answered 409 (conflicting update) to ${method} ${url.pathname}; trying again in ${(ms / 1000).toFixed(1)} s`);
+        await this.retrySleep(ms, method, url);
         continue;
       }
       throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText), options.subject);

@@ -41,8 +41,8 @@ export interface RateLimitSwitch {
    * X-RateLimit-Limit and X-RateLimit-Remaining: 0; omitted when undefined.
    */
   resetAfterSeconds?: number;
-  /** 429 (default) or 503; 500, 502 or 504 to simulate a failing server or gateway. */
-  status?: 429 | 503 | 500 | 502 | 504;
+  /** 429 (default) or 503; 500, 502 or 504 to simulate a failing server or gateway; 409 a conflicting update. */
+  status?: 429 | 503 | 500 | 502 | 504 | 409;
 }
 
 /**
@@ -238,6 +238,7 @@ function anonymousAnswer(method: string, path: string, query: Record<string, str
 
 const REFUSAL_TEXT: Record<NonNullable<RateLimitSwitch['status']>, string> = {
   429: 'Rate limit exceeded.',
+  409: 'Conflicting update: the issue was changed by another request at the same time. Please try again.',
   503: 'Service Unavailable',
   500: 'Internal server error',
   502: 'Bad Gateway',
