@@ -1,4 +1,4 @@
-import { adfToText, isAdfDoc, textToAdf } from './adf.js';
+import { adfProblem, adfToText, isAdfDoc, textToAdf } from './adf.js';
 import { SimError } from './errors.js';
 import type { IssuePatch, SimStore } from './store.js';
 import type { Flavor, SimCustomField, SimUser } from './types.js';
@@ -12,7 +12,7 @@ const ADF_REQUIRED = 'Operation value must be an Atlassian Document (see the Atl
 export function decodeBody(value: unknown, flavor: Flavor, field: string): string | null {
   if (value === null || value === undefined) return null;
   if (flavor === 'cloud') {
-    if (!isAdfDoc(value)) throw new SimError(400, [], { [field]: ADF_REQUIRED });
+    if (!isAdfDoc(value) || adfProblem(value)) throw new SimError(400, [], { [field]: ADF_REQUIRED });
     return adfToText(value);
   }
   if (typeof value !== 'string') throw new SimError(400, [], { [field]: `Operation value must be a string` });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { JqlError, parseJql, parseJqlDate, textMatches } from './jql.js';
+import { holds, JqlError, parseJql, parseJqlDate, textMatches } from './jql.js';
 
 describe('JQL subset', () => {
   it('parses clauses joined by AND and ORDER BY', () => {
@@ -21,8 +21,22 @@ describe('JQL subset', () => {
     expect(parseJqlDate('-5m', 600_000)).toBe(300_000);
   });
 
+  it('joins with OR and AND (AND binds tighter), groups with parentheses, negates with NOT', () => {
+    const q = parseJql('project = A AND (status = "To Do" OR status = Done) OR NOT key = A-1');
+    expect(q.where).toEqual({
+      kind: 'or',
+      items: [
+        { kind: 'and', items: [{ kind: 'cmp', field: 'project', op: '=', value: 'A' }, { kind: 'or', items: [{ kind: 'cmp', field: 'status', op: '=', value: 'To Do' }, { kind: 'cmp', field: 'status', op: '=', value: 'Done' }] }] },
+        { kind: 'not', item: { kind: 'cmp', field: 'key', op: '=', value: 'A-1' } },
+      ],
+    });
+    expect(q.clauses).toHaveLength(4);
+    expect(holds(q.where, (c) => c.kind === 'cmp' && c.field === 'key')).toBe(false);
+    expect(() => parseJql('(project = A')).toThrow(JqlError);
+    expect(() => parseJql('project = A status = B')).toThrow("Expecting either 'OR' or 'AND' but got 'status'");
+  });
+
   it('rejects what it does not understand', () => {
-    expect(() => parseJql('project = A OR project = B')).toThrow(JqlError);
     expect(() => parseJql('summary ~ "open')).toThrow(JqlError);
     expect(() => parseJql('updated >= yesterday')).toThrow(JqlError);
   });

@@ -1,5 +1,6 @@
 /**
- * The JQL subset the simulator understands: clauses joined by AND, then an optional ORDER BY.
+ * The JQL subset the simulator understands: clauses joined by AND and OR (AND binds tighter, as in Jira),
+ * grouped by parentheses, negated by a leading NOT, then an optional ORDER BY.
  *   project = X | project in (X, Y)
  *   key = K | key in (K1, K2)            (issuekey is an alias)
  *   summary ~ "text" | text ~ "text"     (case-insensitive; a quoted phrase must appear as is, else every word)
@@ -24,9 +25,26 @@ export interface JqlOrder {
   desc: boolean;
 }
 
+/** A JQL condition: a clause, or clauses joined by AND / OR, or a negated condition. */
+export type JqlExpr = JqlClause | { kind: 'and' | 'or'; items: JqlExpr[] } | { kind: 'not'; item: JqlExpr };
+
 export interface JqlQuery {
+  /** every clause of the condition, in order (whatever joins them) */
   clauses: JqlClause[];
+  /** the condition; null when the query has none (only ORDER BY, or empty) */
+  where: JqlExpr | null;
   orderBy: JqlOrder[];
+}
+
+/** Whether `expr` holds, given how each clause is matched. */
+export function holds(expr: JqlExpr | null, match: (clause: JqlClause) => boolean): boolean {
+  if (expr === null) return true;
+  switch (expr.kind) {
+    case 'and': return expr.items.every((e) => holds(e, match));
+    case 'or': return expr.items.some((e) => holds(e, match));
+    case 'not': return !holds(expr.item, match);
+    default: return match(expr);
+  }
 }
 
 function tokenize(jql: string): Token[] {
@@ -72,16 +90,11 @@ class Parser {
   private pos = 0;
   constructor(private readonly tokens: Token[]) {}
 
+  private readonly clauses: JqlClause[] = [];
+
   parse(): JqlQuery {
-    const clauses: JqlClause[] = [];
     const orderBy: JqlOrder[] = [];
-    if (!this.atEnd() && !this.isKeyword('order')) {
-      clauses.push(this.clause());
-      while (this.isKeyword('and')) {
-        this.pos++;
-        clauses.push(this.clause());
-      }
-    }
+    const where = !this.atEnd() && !this.isKeyword('order') ? this.or() : null;
     if (this.isKeyword('order')) {
       this.pos++;
       this.expectKeyword('by');
@@ -93,8 +106,43 @@ class Parser {
         orderBy.push({ field: FIELD_ALIASES[field] ?? field, desc });
       } while (this.peek()?.value === ',');
     }
-    if (!this.atEnd()) throw new JqlError(`Error in the JQL Query: expecting either 'AND' or 'ORDER BY' but got '${this.peek()!.value}'.`);
-    return { clauses, orderBy };
+    if (!this.atEnd()) throw new JqlError(`Error in the JQL Query: Expecting either 'OR' or 'AND' but got '${this.peek()!.value}'.`);
+    return { clauses: this.clauses, where, orderBy };
+  }
+
+  private or(): JqlExpr {
+    const items = [this.and()];
+    while (this.isKeyword('or')) {
+      this.pos++;
+      items.push(this.and());
+    }
+    return items.length === 1 ? items[0]! : { kind: 'or', items };
+  }
+
+  private and(): JqlExpr {
+    const items = [this.unary()];
+    while (this.isKeyword('and')) {
+      this.pos++;
+      items.push(this.unary());
+    }
+    return items.length === 1 ? items[0]! : { kind: 'and', items };
+  }
+
+  private unary(): JqlExpr {
+    if (this.isKeyword('not')) {
+      this.pos++;
+      return { kind: 'not', item: this.unary() };
+    }
+    const token = this.peek();
+    if (token?.kind === 'punct' && token.value === '(') {
+      this.pos++;
+      const inner = this.or();
+      if (this.next().value !== ')') throw new JqlError("Error in the JQL Query: Expecting ')' before the end of the query.");
+      return inner;
+    }
+    const clause = this.clause();
+    this.clauses.push(clause);
+    return clause;
   }
 
   private clause(): JqlClause {

@@ -1,5 +1,6 @@
 import { encodeBody, encodeCustomValue, encodeUser } from './codec.js';
 import type { SimStore } from './store.js';
+import { statusCategory, statusId } from './workflow.js';
 import type { Flavor, SimSprint, StoredComment, StoredIssue, StoredLink } from './types.js';
 
 /** Jira's timestamp format: 2026-10-13T10:00:00.000+0000. */
@@ -51,10 +52,11 @@ function issueRef(issue: StoredIssue, ctx: RenderContext): unknown {
 }
 
 function renderStatus(name: string, ctx: RenderContext): unknown {
-  const index = ctx.store.seed.statuses.indexOf(name);
-  const category = index === 0 ? { key: 'new', name: 'To Do' } : index === ctx.store.seed.statuses.length - 1 ? { key: 'done', name: 'Done' } : { key: 'indeterminate', name: 'In Progress' };
-  return { id: String(index + 1), name, statusCategory: category };
+  const category = statusCategory(ctx.store.seed, name);
+  return { id: statusId(ctx.store.seed, name), name, statusCategory: { key: category, name: CATEGORY_NAME[category] } };
 }
+
+const CATEGORY_NAME = { new: 'To Do', indeterminate: 'In Progress', done: 'Done' } as const;
 
 function renderIssueType(name: string, ctx: RenderContext): unknown {
   return { id: String(ctx.store.seed.issueTypes.indexOf(name) + 1), name, subtask: name === 'Sub-task' };

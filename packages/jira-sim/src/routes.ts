@@ -4,6 +4,8 @@ import { SYSTEM_FIELDS } from './seed.js';
 import { fieldFilter, renderComment, renderIssue, type RenderContext } from './render.js';
 import type { SimStore } from './store.js';
 import type { Flavor, SprintState, StoredIssue } from './types.js';
+import { statusId } from './workflow.js';
+import { checkRequired, checkScreen, checkTransitionScreen, customFieldsOf } from './screens.js';
 
 export interface RouteRequest {
   flavor: Flavor;
@@ -164,7 +166,15 @@ const PERMISSION_NAMES: Record<string, string> = {
   SCHEDULE_ISSUES: 'Schedule Issues',
   ASSIGN_ISSUES: 'Assign Issues',
   RESOLVE_ISSUES: 'Resolve Issues',
+  DELETE_ISSUES: 'Delete Issues',
+  DELETE_OWN_COMMENTS: 'Delete Own Comments',
+  DELETE_ALL_COMMENTS: 'Delete All Comments',
 };
+
+/** Jira's 403 when the account lacks a project permission (seed `deniedPermissions`) a write needs. */
+function requirePermission(req: RouteRequest, key: keyof typeof PERMISSION_NAMES, message: string): void {
+  if ((req.store.seed.deniedPermissions ?? []).includes(key)) throw new SimError(403, [message]);
+}
 
 export const routes: Route[] = [
   {
@@ -200,8 +210,7 @@ export const routes: Route[] = [
     handler: (req) =>
       ok([
         ...SYSTEM_FIELDS.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: false, schema: f.schema })),
-        ...req.store.seed.customFields
-          .filter((f) => !(req.flavor === 'cloud' && f.id === req.store.seed.epicLinkFieldId)) // Cloud sites dropped Epic Link for `parent`
+        ...customFieldsOf(req.store.seed, req.flavor) // Cloud sites dropped Epic Link for `parent`, and have no Epic Name
           .map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
       ]),
   },
@@ -233,10 +242,16 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/issue$`),
     handler: (req) => {
       const fields = (objectBody(req).fields ?? {}) as Record<string, unknown>;
+      requirePermission(req, 'CREATE_ISSUES', 'You do not have permission to create issues in this project.');
+      if (fields.assignee !== undefined) requirePermission(req, 'ASSIGN_ISSUES', 'You do not have permission to assign issues.');
       const { project, patch } = decodeFields(fields, req.flavor, req.store);
       // Data Center: `parent` belongs to sub-tasks; a story goes into an epic through the Epic Link field.
       if (req.flavor === 'dc' && fields.parent !== undefined && fields.parent !== null && patch.issueType !== 'Sub-task') {
         throw new SimError(400, [], { parent: "Field 'parent' cannot be set. It is not on the appropriate screen, or unknown." });
+      }
+      if (patch.issueType && req.store.seed.issueTypes.includes(patch.issueType)) {
+        checkScreen(req.store.seed, req.flavor, patch.issueType, 'create', fields);
+        checkRequired(req.store.seed, req.flavor, patch.issueType, fields);
       }
       const issue = req.store.createIssue(project, patch, currentUser(req.store).accountId);
       return { status: 201, body: { id: issue.id, key: issue.key, self: `${req.baseUrl}/rest/api/${req.flavor === 'cloud' ? 3 : 2}/issue/${issue.id}` } };
@@ -254,8 +269,12 @@ export const routes: Route[] = [
       const issue = findIssue(req, keyParam(req));
       const body = objectBody(req);
       if (body.update !== undefined) throw new SimError(400, ['The simulator supports only "fields" in an issue edit.']);
-      const { project, patch } = decodeFields((body.fields ?? {}) as Record<string, unknown>, req.flavor, req.store);
+      const fields = (body.fields ?? {}) as Record<string, unknown>;
+      requirePermission(req, 'EDIT_ISSUES', 'You do not have permission to edit issues in this project.');
+      if (fields.assignee !== undefined) requirePermission(req, 'ASSIGN_ISSUES', 'You do not have permission to assign issues.');
+      const { project, patch } = decodeFields(fields, req.flavor, req.store);
       if (project !== undefined) throw new SimError(400, [], { project: 'Field \'project\' cannot be set. It is not on the appropriate screen, or unknown.' });
+      checkScreen(req.store.seed, req.flavor, issue.issueType, 'edit', fields);
       req.store.updateIssue(issue.key, patch);
       return noContent;
     },
@@ -269,7 +288,7 @@ export const routes: Route[] = [
       const transitions = req.store.transitionsFor(issue.key).map((t) => ({
         id: t.id,
         name: t.name,
-        to: { id: String(req.store.seed.statuses.indexOf(t.to) + 1), name: t.to },
+        to: { id: statusId(req.store.seed, t.to), name: t.to },
         hasScreen: (t.requiredFields ?? []).length > 0,
         isGlobal: t.from === '*',
         isInitial: false,
@@ -287,6 +306,12 @@ export const routes: Route[] = [
       const body = objectBody(req);
       const transition = body.transition as { id?: string | number } | undefined;
       const fields = (body.fields ?? {}) as Record<string, unknown>;
+      requirePermission(req, 'TRANSITION_ISSUES', 'You do not have permission to transition this issue.');
+      const offered = req.store.transitionsFor(issue.key).find((t) => t.id === String(transition?.id));
+      if (offered) {
+        checkTransitionScreen(offered.requiredFields ?? [], fields);
+        if ((offered.requiredFields ?? []).includes('resolution')) requirePermission(req, 'RESOLVE_ISSUES', 'You do not have permission to resolve this issue.');
+      }
       req.store.transition(issue.key, transition?.id === undefined ? undefined : String(transition.id), fields);
       return noContent;
     },
@@ -306,6 +331,7 @@ export const routes: Route[] = [
     pattern: new RegExp(`^${API}/issue/([^/]+)/comment$`),
     handler: (req) => {
       const issue = findIssue(req, keyParam(req));
+      requirePermission(req, 'ADD_COMMENTS', 'You do not have the permission to comment on this issue.');
       const text = decodeBody(objectBody(req).body, req.flavor, 'comment');
       const comment = req.store.addComment(issue.key, text ?? '', currentUser(req.store).accountId);
       return { status: 201, body: renderComment(comment, ctxOf(req)) };
@@ -321,6 +347,7 @@ export const routes: Route[] = [
       const inward = (body.inwardIssue as { key?: string } | undefined)?.key;
       const outward = (body.outwardIssue as { key?: string } | undefined)?.key;
       if (!inward || !outward) throw new SimError(400, ['Both inwardIssue and outwardIssue are required.']);
+      requirePermission(req, 'LINK_ISSUES', `No Link Issue Permission for issue '${inward}'.`);
       // Real Jira: the inwardIssue becomes the link's source (it "blocks" the outwardIssue). See store.ts.
       req.store.createLink(typeName, findIssue(req, inward).key, findIssue(req, outward).key);
       return { status: 201 };
@@ -370,6 +397,7 @@ export const routes: Route[] = [
     handler: (req) => {
       const issues = objectBody(req).issues;
       if (!Array.isArray(issues) || issues.length === 0) throw new SimError(400, ['issues: must not be empty']);
+      requirePermission(req, 'SCHEDULE_ISSUES', 'You do not have permission to schedule issues (Schedule Issues) in this project.');
       req.store.moveToSprint(Number(req.params[0]), issues.map((k) => findIssue(req, String(k)).key));
       return noContent;
     },

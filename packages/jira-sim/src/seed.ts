@@ -35,6 +35,20 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
       { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
       { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
     ],
+    // Bugs pass a review: an intermediate status, and a validator (an assignee) on the way out of it.
+    workflows: {
+      Bug: {
+        statuses: ['To Do', 'In Progress', 'In Review', 'Done'],
+        initialStatus: 'To Do',
+        transitions: [
+          { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
+          { id: '51', name: 'Review', from: ['In Progress'], to: 'In Review' },
+          { id: '61', name: 'Approve', from: ['In Review'], to: 'Done', requiredFields: ['resolution'], validator: { field: 'assignee', message: 'Assignee is required.' } },
+          { id: '71', name: 'Rework', from: ['In Review'], to: 'In Progress' },
+          { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
+        ],
+      },
+    },
     linkTypes: [
       { id: '10000', name: 'Blocks', inward: 'is blocked by', outward: 'blocks' },
       { id: '10003', name: 'Relates', inward: 'relates to', outward: 'relates to' },
@@ -63,11 +77,13 @@ export function defaultSeed(projectKey = 'AURORA'): SimSeed {
       { id: 'customfield_10074', name: 'Notes', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textarea', type: 'string' },
       { id: 'customfield_10075', name: 'Approvers', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:multiuserpicker', type: 'array', items: 'user' },
       { id: 'customfield_10014', name: 'Epic Link', custom: 'com.pyxis.greenhopper.jira:gh-epic-link', type: 'any' },
+      { id: 'customfield_10011', name: 'Epic Name', custom: 'com.pyxis.greenhopper.jira:gh-epic-label', type: 'string' },
     ],
     resolutions: ['Done', "Won't Do"],
     components: ['Backend', 'Frontend'],
     versions: ['1.0', '2.0'],
     epicLinkFieldId: 'customfield_10014',
+    epicNameFieldId: 'customfield_10011',
     sprintFieldId: 'customfield_10020',
     issues: [],
     links: [],

@@ -46,7 +46,7 @@ describe('JiraSimulator', () => {
     const missing = await call('GET', '/rest/api/3/issue/AURORA-999');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} });
-    const badJql = await call('GET', '/rest/api/2/search?jql=' + encodeURIComponent('project = A OR x = y'));
+    const badJql = await call('GET', '/rest/api/2/search?jql=' + encodeURIComponent('project = A AND (status = B'));
     expect(badJql.status).toBe(400);
     expect(badJql.body.errorMessages[0]).toMatch(/JQL/);
     const unknownKey = await call('POST', '/rest/api/2/search', { jql: 'key in (AURORA-1, AURORA-999)' });

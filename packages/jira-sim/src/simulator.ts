@@ -60,6 +60,7 @@ export class JiraSimulator {
   private latencyMs = 0;
   private searchLagMs = 0;
   private searchStale = false;
+  private credentialsRevoked = false;
 
   constructor(options: JiraSimulatorOptions = {}) {
     const seed = { ...defaultSeed(options.projectKey), ...options.seed };
@@ -98,6 +99,18 @@ export class JiraSimulator {
   /** The next `count` requests answer 429 (or 503) with Retry-After. */
   setRateLimit(limit: RateLimitSwitch): void {
     this.rateLimit = { ...limit, status: limit.status ?? 429 };
+  }
+
+  /**
+   * The token is revoked (or the password changed): every request with credentials answers 401, as Jira does,
+   * until restoreCredentials. Requests without credentials follow the anonymous mode.
+   */
+  revokeCredentials(): void {
+    this.credentialsRevoked = true;
+  }
+
+  restoreCredentials(): void {
+    this.credentialsRevoked = false;
   }
 
   /** How requests without credentials are answered (see AnonymousMode). */
@@ -186,7 +199,12 @@ export class JiraSimulator {
         }
         throw new SimError(this.rateLimit.status, [REFUSAL_TEXT[this.rateLimit.status]]);
       }
-      const anonymous = !req.headers.authorization && this.anonymous !== 'allow';
+      const authorization = req.headers.authorization;
+      // Credentials are checked: a revoked token, or an Authorization that is neither Basic nor Bearer, is a 401.
+      if (authorization && (this.credentialsRevoked || !/^(Basic|Bearer) \S+$/.test(authorization))) {
+        throw new SimError(401, ['Client must be authenticated to access this resource.']);
+      }
+      const anonymous = !authorization && this.anonymous !== 'allow';
       if (anonymous && this.anonymous === 'refuse') throw new SimError(401, ['You are not authenticated. Authentication required to perform this operation.']);
       const matched = matchRoute(method, url.pathname);
       if ('error' in matched) throw matched.error;

@@ -1,5 +1,7 @@
 import { SimError, notFoundIssue } from './errors.js';
-import { JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type JqlQuery } from './jql.js';
+import { holds, JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type JqlQuery } from './jql.js';
+import { MAX_TEXT, sizeProblems, tooLong } from './limits.js';
+import { workflowOf } from './workflow.js';
 import type { SimSeed, SimSeedIssue, SimSprint, SimTransition, StoredComment, StoredIssue, StoredLink, SprintState } from './types.js';
 
 /** A decoded change to an issue (flavor-neutral: plain text, accountIds): the editable fields of a seed issue. */
@@ -77,7 +79,7 @@ export class SimStore {
     if (!patch.summary?.trim()) errors.summary = 'You must specify a summary of the issue.';
     else if (patch.summary.length > 255) errors.summary = 'Summary must be less than 255 characters.';
     if (Object.keys(errors).length > 0) throw new SimError(400, [], errors);
-    this.validatePatch(patch);
+    this.validatePatch(patch, project!.key);
     const number = (this.counters.get(project!.key) ?? 0) + 1;
     this.counters.set(project!.key, number);
     const now = Date.now();
@@ -88,7 +90,7 @@ export class SimStore {
       summary: patch.summary!,
       description: patch.description ?? null,
       issueType: patch.issueType!,
-      status: this.seed.initialStatus,
+      status: workflowOf(this.seed, patch.issueType!).initialStatus,
       assignee: patch.assignee ?? null,
       reporter,
       priority: patch.priority === undefined ? this.seed.defaultPriority : patch.priority,
@@ -110,7 +112,7 @@ export class SimStore {
     const issue = this.requireIssue(key);
     if (patch.summary !== undefined && !patch.summary.trim()) throw new SimError(400, [], { summary: 'You must specify a summary of the issue.' });
     if (patch.summary !== undefined && patch.summary.length > 255) throw new SimError(400, [], { summary: 'Summary must be less than 255 characters.' });
-    this.validatePatch(patch);
+    this.validatePatch(patch, issue.projectKey);
     this.remember(issue);
     const { custom, ...plain } = patch;
     Object.assign(issue, plain);
@@ -119,9 +121,16 @@ export class SimStore {
     return issue;
   }
 
-  private validatePatch(patch: IssuePatch): void {
+  private validatePatch(patch: IssuePatch, projectKey?: string): void {
     const errors: Record<string, string> = {};
-    if (patch.priority && !this.seed.priorities.includes(patch.priority)) errors.priority = `Specify a valid 'id' or 'name' for Priority`;
+    const project = this.seed.projects.find((p) => p.key === projectKey || p.id === projectKey);
+    const priorities = project?.priorities ?? this.seed.priorities;
+    if (patch.priority && !priorities.includes(patch.priority)) errors.priority = `Specify a valid 'id' or 'name' for Priority`;
+    if (patch.assignee && this.seed.assignable && !this.seed.assignable.includes(patch.assignee)) {
+      const user = this.seed.users.find((u) => u.accountId === patch.assignee);
+      errors.assignee = `User '${user?.displayName ?? patch.assignee}' cannot be assigned issues.`;
+    }
+    Object.assign(errors, sizeProblems(patch, this.seed));
     if (patch.issueType && !this.seed.issueTypes.includes(patch.issueType)) errors.issuetype = 'Specify a valid issue type';
     if (patch.duedate && !/^\d{4}-\d{2}-\d{2}$/.test(patch.duedate)) errors.duedate = `Error parsing date string: ${patch.duedate}`;
     if (patch.labels?.some((label) => /\s/.test(label) || label === '')) errors.labels = 'The label must not contain spaces.';
@@ -156,7 +165,7 @@ export class SimStore {
 
   transitionsFor(key: string): SimTransition[] {
     const issue = this.requireIssue(key);
-    return this.seed.transitions.filter((t) => (t.from === '*' ? t.to !== issue.status : t.from.includes(issue.status)));
+    return workflowOf(this.seed, issue.issueType).transitions.filter((t) => (t.from === '*' ? t.to !== issue.status : t.from.includes(issue.status)));
   }
 
   /** Applies a transition; `fields` are the POST's `fields` (a required `resolution` as {name} or {id}). */
@@ -173,6 +182,11 @@ export class SimStore {
     }
     for (const required of transition.requiredFields ?? []) {
       if (required === 'resolution' && resolution === null) throw new SimError(400, [], { resolution: 'Resolution is required.' });
+    }
+    const validator = transition.validator;
+    if (validator) {
+      const value = validator.field === 'labels' ? (issue.labels.length > 0 ? issue.labels : null) : issue[validator.field];
+      if (value === null) throw new SimError(400, [validator.message]);
     }
     this.remember(issue);
     issue.custom = { ...issue.custom, resolution: transition.requiredFields?.includes('resolution') ? resolution : null };
@@ -222,6 +236,7 @@ export class SimStore {
   addComment(key: string, body: string, author: string): StoredComment {
     const issue = this.requireIssue(key);
     if (!body.trim()) throw new SimError(400, [], { comment: 'Comment body can not be empty!' });
+    if (body.length > MAX_TEXT) throw new SimError(400, [], { comment: tooLong(MAX_TEXT) });
     const comment: StoredComment = { id: String(this.nextCommentId++), issueKey: issue.key, body, author, createdAtMs: Date.now() };
     this.remember(issue);
     this.comments.push(comment);
@@ -311,7 +326,7 @@ export class SimStore {
       const seen = stale && lagMs > 0 ? this.issueAsOf(issue, now - lagMs) : issue;
       return seen ? [seen] : [];
     });
-    const found = indexed.filter((issue) => query.clauses.every((c) => this.matches(issue, c, now)));
+    const found = indexed.filter((issue) => holds(query.where, (c) => this.matches(issue, c, now)));
     const order = query.orderBy.length > 0 ? query.orderBy : [{ field: 'key', desc: true }];
     return found.sort((a, b) => {
       for (const { field, desc } of order) {

@@ -13,6 +13,23 @@ export interface SimProject {
   id: string;
   key: string;
   name: string;
+  /** The project's priority scheme (names); default every priority of the seed. */
+  priorities?: string[];
+}
+
+/** A workflow of some issue types: its statuses, the status of a new issue, its transitions. */
+export interface SimWorkflow {
+  statuses: string[];
+  initialStatus: string;
+  transitions: SimTransition[];
+}
+
+/** The screens of an issue type (field ids). Absent lists: every field of the flavor (see screens.ts). */
+export interface SimScreens {
+  create?: string[];
+  edit?: string[];
+  /** required at create, beyond summary, issue type and project */
+  required?: string[];
 }
 
 export interface SimTransition {
@@ -23,6 +40,11 @@ export interface SimTransition {
   to: string;
   /** Fields the transition's screen requires (only `resolution` is modelled): a 400 unless the POST gives them. */
   requiredFields?: string[];
+  /**
+   * A validator: the issue must have this field set (`assignee`, `duedate`, `labels`) before the transition,
+   * else a 400 with `message` in errorMessages (a workflow's "Field Required" validator).
+   */
+  validator?: { field: 'assignee' | 'duedate' | 'labels'; message: string };
 }
 
 export interface SimLinkType {
@@ -120,6 +142,16 @@ export interface SimSeed {
   epicLinkFieldId?: string;
   /** Id of the sprint custom field (an array of sprint objects on Cloud). */
   sprintFieldId: string;
+  /** Data Center: the Epic Name custom field, required when an Epic is created (Cloud has none). */
+  epicNameFieldId?: string;
+  /** Workflows by issue type; a type without one uses `statuses`, `initialStatus` and `transitions`. */
+  workflows?: Record<string, SimWorkflow>;
+  /** Screens by issue type; a type without an entry has every field on both screens. */
+  screens?: Record<string, SimScreens>;
+  /** The accounts issues may be assigned to (accountIds); default every user. */
+  assignable?: string[];
+  /** The account may read workflow schemes and workflows (Administer Jira); default false: those routes answer 403. */
+  workflowsReadable?: boolean;
   issues: SimSeedIssue[];
   links: SimSeedLink[];
 }
