@@ -162,8 +162,8 @@ describe('runAgent', () => {
     // claim → #80; its report claims #81; #81's report claims nothing; a plain claim finds nothing.
     expect(requests).toEqual(['claim', 'report80', 'claim', 'report81', 'claim', 'claim']);
     expect(hub.events.filter((e) => e.kind === 'report').map((e) => (e.body as { claim?: unknown }).claim)).toEqual([
-      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String) },
-      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String) },
+      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String), jira_auth: 'ok' },
+      { agent_version: '0.1.0', settings_version: 1, last_jira_call_at: expect.any(String), jira_auth: 'ok' },
     ]);
     expect(hub.reports.map((r) => r.body)).toEqual([expect.not.objectContaining({ claim: expect.anything() }), expect.not.objectContaining({ claim: expect.anything() })]);
   });
@@ -292,18 +292,49 @@ describe('runAgent', () => {
     expect(h.sim.comments(key)).toHaveLength(1);
   });
 
-  it('gives up after 3 consecutive 401s and reports failed with the HTTP 401 text', async () => {
+  it('a 401 releases the command (SPEC 16.3), claims nothing while /myself is refused (30 s doubling), then goes on by itself', async () => {
     const { hub, stop, sleeps, lines, options } = await setup('dc');
-    const key = issue('Чужие креды');
-    hub.enqueue({ id: 65, type: 'ensure_comment', params: { key, body: 'x' } });
+    const key = issue('Отозванный токен');
+    hub.enqueue({ id: 65, type: 'ensure_comment', params: { key, body: 'x', marker: '[hub:65]' } });
     hub.onIdle = () => stop.abort();
-    const summary = await runAgent({ ...options, jira: flakyJira(100, 401), journal: new MemoryJournal() });
-    expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
-    expect(sleeps).toEqual([5000, 10_000]);
-    expect(hub.reports).toEqual([
-      { id: 65, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^HTTP 401 \(AURORA-\d+\): Client must be authenticated to access this resource\.$/) }) },
-    ]);
-    expect(lines.some((l) => l.startsWith('#65 ensure_comment: Jira unavailable (HTTP 401') && l.includes('giving up'))).toBe(true);
+    const summary = await runAgent({ ...options, jira: flakyJira(3, 401), journal: new MemoryJournal() });
+    expect(summary).toEqual({ executed: 1, reported: 2, stoppedBy: 'signal' });
+    expect(sleeps).toEqual([30_000, 60_000, 120_000]); // /myself refused twice, accepted at the third check
+    expect(hub.reports.map((r) => r.body.status)).toEqual(['released', 'done']);
+    expect(hub.reports[0]!.body).toEqual(expect.objectContaining({ error: expect.stringMatching(/^HTTP 401 \(AURORA-\d+\): Client must be authenticated/) }));
+    expect(hub.reports[0]!.body).not.toHaveProperty('claim'); // a release claims nothing
+    const claims = hub.events.filter((e) => e.kind === 'claim').map((e) => e.body as { jira_auth?: string; jira_auth_failed_since?: string });
+    const failedClaims = claims.filter((c) => c.jira_auth === 'failed');
+    expect(failedClaims).toHaveLength(3);
+    expect(new Set(failedClaims.map((c) => c.jira_auth_failed_since)).size).toBe(1);
+    expect(claims.at(-1)!.jira_auth).toBe('ok');
+    expect(h.sim.comments(key)).toHaveLength(1);
+    expect(lines.some((l) => l.includes('released back to the queue'))).toBe(true);
+    expect(lines).toContain('Jira accepts the credentials again; going on');
+  });
+
+  it('the back-off of the credential checks is configurable and stops at its maximum', async () => {
+    const { hub, stop, sleeps, options } = await setup('dc');
+    const key = issue('Долгий отзыв');
+    hub.enqueue({ id: 66, type: 'ensure_comment', params: { key, body: 'y', marker: '[hub:66]' } });
+    hub.onIdle = () => stop.abort();
+    await runAgent({ ...options, jira: flakyJira(6, 401), journal: new MemoryJournal(), authRetryBaseMs: 10, authRetryMaxMs: 40 });
+    expect(sleeps).toEqual([10, 20, 40, 40, 40, 40]);
+    expect(hub.reports.map((r) => r.body.status)).toEqual(['released', 'done']);
+  });
+
+  it('a 403 fails that one command with Jira\'s text; nothing is released', async () => {
+    const { hub, stop, options } = await setup('dc');
+    const key = issue('Нет права');
+    h.sim.store.seed.deniedPermissions = ['ADD_COMMENTS'];
+    try {
+      hub.enqueue({ id: 67, type: 'ensure_comment', params: { key, body: 'z', marker: '[hub:67]' } });
+      hub.onIdle = () => stop.abort();
+      await runAgent({ ...options, journal: new MemoryJournal() });
+    } finally {
+      h.sim.store.seed.deniedPermissions = [];
+    }
+    expect(hub.reports).toEqual([{ id: 67, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^HTTP 403 \(AURORA-\d+\): You do not have the permission to comment on this issue\.$/) }) }]);
   });
 
   it('gives up an outage after outageGiveUpMs of failed retries and reports the network error', async () => {

@@ -2,7 +2,7 @@ import { partSender } from './commands/refresh.js';
 import { executeCommand } from './executors.js';
 import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
 import { JiraApi } from './jira-api.js';
-import type { JiraClient } from './jira-client.js';
+import { JiraHttpError, JiraStoppedError, type JiraClient } from './jira-client.js';
 import type { AgentJournal } from './journal.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
 import type { AgentSettings, ClaimedCommand, CommandOutcome, ReportBody } from './types.js';
@@ -28,15 +28,21 @@ export interface RunAgentOptions {
   crashAfterExecute?: boolean;
   sleep?: Sleep;
   now?: () => number;
-  /** Back-off while Jira is down (network failure or 401): first wait (default 5000 ms), doubled up to the max (default 60000 ms). */
+  /** Back-off while Jira is unreachable: first wait (default 5000 ms), doubled up to the max (default 60000 ms). */
   outageRetryBaseMs?: number;
   outageRetryMaxMs?: number;
   /**
    * Give up a command Jira's outage keeps from running once this long (default 30 min) has passed since its
-   * first outage failure, and report it `failed` with the last error; likewise after 3 consecutive 401s.
-   * In `once` mode the command is given up after the first failed retry.
+   * first outage failure, and report it `failed` with the last error. In `once` mode the command is given up
+   * after the first failed retry.
    */
   outageGiveUpMs?: number;
+  /**
+   * SPEC 16.3: while Jira refuses the credentials (401) the agent re-checks GET /myself after this wait
+   * (default 30000 ms), doubled each time up to authRetryMaxMs (default 300000 ms = 5 min).
+   */
+  authRetryBaseMs?: number;
+  authRetryMaxMs?: number;
   /** After an empty claim with wait_seconds 0, wait this long before claiming again (default 1000 ms). */
   idleClaimDelayMs?: number;
   /** refresh: issues per part of a large result (default 1,000), SPEC 15.5. */
@@ -60,8 +66,6 @@ export interface AgentRunSummary {
 
 /** A command Jira's outage keeps from running is given up after this long (then reported failed). */
 const DEFAULT_OUTAGE_GIVE_UP_MS = 30 * 60_000;
-/** Consecutive 401s after which the command is reported failed: credentials do not fix themselves quickly. */
-const MAX_UNAUTHORIZED_IN_A_ROW = 3;
 
 const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}, fields: [] };
 
@@ -70,10 +74,11 @@ const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}
  * pause has passed since the last Jira call, execute, journal the result, report it, mark it acknowledged.
  * A result is never dropped: while the hub is unreachable the report is retried with back-off; a `done` the
  * hub refuses (413/422) is reported as `failed` with the hub's reason; only a hub that refuses a report
- * outright otherwise (404/409) makes the agent log it and let it go. While Jira itself is down (network
- * failure, 401) nothing is reported: the agent backs off and runs the same command again — for at most
- * `outageGiveUpMs` (30 min), 3 consecutive 401s, or one retry in `once` mode; then it reports `failed` with
- * the last error. With wait_seconds 0 an empty claim is followed by a pause of about 1 s.
+ * outright otherwise (404/409) makes the agent log it and let it go. While Jira is unreachable nothing is
+ * reported: the agent backs off and runs the same command again — for at most `outageGiveUpMs` (30 min) or
+ * one retry in `once` mode; then it reports `failed` with the last error. A 401 (Jira refuses the
+ * credentials, SPEC 16.3) releases the command back to the queue and pauses the agent until Jira accepts
+ * them again (see release). With wait_seconds 0 an empty claim is followed by a pause of about 1 s.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunSummary> {
   const loop = new AgentLoop(options);
@@ -95,6 +100,8 @@ class AgentLoop {
   private merged: boolean;
   /** The next command, claimed by the last report (the merged call). */
   private next: ClaimResponse | null = null;
+  /** SPEC 16.3: since when Jira refuses the agent's credentials (epoch ms), null while it accepts them. */
+  private authFailedSince: number | null = null;
 
   constructor(private readonly o: RunAgentOptions) {
     this.log = o.log ?? ((line) => console.log(line));
@@ -142,7 +149,6 @@ class AgentLoop {
     const started = this.now();
     let outcome: CommandOutcome;
     let outageSince: number | null = null;
-    let unauthorizedInARow = 0;
     const reportPart = cmd.type === 'refresh' ? partSender(this.o.hub, cmd.id) : undefined;
     for (let attempt = 0; ; attempt++) {
       outcome = await executeCommand(cmd, {
@@ -156,15 +162,14 @@ class AgentLoop {
         createRecheckDelaysMs: this.o.createRecheckDelaysMs,
         reportPart,
         refreshPartIssues: this.o.refreshPartIssues,
+        agentVersion: this.o.agentVersion ?? AGENT_VERSION,
       });
       if (outcome.status === 'failed' && outcome.stopped) return 'stopped'; // still claimed: the hub hands it out again
+      if (outcome.status === 'failed' && outcome.unauthorized) return this.release(cmd, outcome.error, before);
       if (outcome.status === 'done' || !outcome.outage) break;
       outageSince ??= this.now();
-      unauthorizedInARow = outcome.unauthorized ? unauthorizedInARow + 1 : 0;
       const giveUp =
-        unauthorizedInARow >= MAX_UNAUTHORIZED_IN_A_ROW
-          ? 'after 3 consecutive HTTP 401'
-          : this.now() - outageSince >= (this.o.outageGiveUpMs ?? DEFAULT_OUTAGE_GIVE_UP_MS)
+        this.now() - outageSince >= (this.o.outageGiveUpMs ?? DEFAULT_OUTAGE_GIVE_UP_MS)
             ? 'the outage outlasted the retry limit'
             : this.o.once && attempt >= 1
               ? 'once mode: the retry failed too'
@@ -201,6 +206,50 @@ class AgentLoop {
     return 'reported';
   }
 
+  /**
+   * SPEC 16.3: Jira refused the credentials (401). The command did not fail: it is reported `released` (back
+   * to the queue in its place, the delivery not counted), then the agent claims nothing and re-checks
+   * GET /myself with back-off (authRetryBaseMs doubling to authRetryMaxMs), telling the hub
+   * `jira_auth: "failed"` with a claim that hands out nothing, until Jira accepts the credentials again.
+   */
+  private async release(cmd: ClaimedCommand, error: string, before: { jiraCalls: number; rateLimited: number }): Promise<'reported' | 'stopped'> {
+    const after = this.o.jira.stats();
+    const report: ReportBody = { status: 'released', error, jira_calls: after.jiraCalls - before.jiraCalls, rate_limited: after.rateLimited - before.rateLimited };
+    this.authFailedSince ??= this.now();
+    this.log(`#${cmd.id} ${cmd.type}: Jira refuses the credentials (${error}); released back to the queue, pausing until Jira accepts them`);
+    this.o.journal.recordResult(cmd.id, report, this.lastJiraCallIso());
+    await this.deliver(cmd.id, report);
+    if (this.o.once) return 'reported';
+    await this.waitForJiraAuth();
+    return this.stopped ? 'stopped' : 'reported';
+  }
+
+  /** Claims nothing until GET /myself answers; each failed check is told to the hub (jira_auth: failed). */
+  private async waitForJiraAuth(): Promise<void> {
+    const max = this.o.authRetryMaxMs ?? 300_000;
+    let delay = Math.min(this.o.authRetryBaseMs ?? 30_000, max);
+    while (!this.stopped) {
+      await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: 0 }, this.o.stopSignal);
+      this.log(`Jira refuses the credentials since ${new Date(this.authFailedSince!).toISOString()}; checking again in ${Math.round(delay / 1000)} s`);
+      await this.sleep(delay, this.o.stopSignal);
+      if (this.stopped) return;
+      try {
+        await this.o.jira.api('GET', '/myself');
+        this.log('Jira accepts the credentials again; going on');
+        this.authFailedSince = null;
+        return;
+      } catch (error) {
+        if (error instanceof JiraStoppedError) return;
+        if (!(error instanceof JiraHttpError && error.status === 401)) {
+          // Not the credentials (Jira unreachable, a 5xx): check again after the same wait.
+          this.log(`GET /myself failed (${(error as Error).message}); checking again`);
+          continue;
+        }
+      }
+      delay = Math.min(delay * 2, max);
+    }
+  }
+
   /** Sleeps until pause_seconds have passed since the last Jira call (pacing survives restarts via the journal). */
   private async waitForPause(cmd: ClaimedCommand): Promise<void> {
     const last = this.lastJiraCallMs();
@@ -218,7 +267,8 @@ class AgentLoop {
    * with the key and create attempt ensure_issue journaled for the id (a new hub database reuses ids).
    */
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
-    const merged = this.merged && !this.stopped;
+    // A release claims nothing: the agent pauses until Jira accepts its credentials again.
+    const merged = this.merged && !this.stopped && report.status !== 'released';
     try {
       const answer = await this.o.hub.report(commandId, merged ? { ...report, claim: this.agentInfo() } : report);
       this.reported++;
@@ -247,7 +297,12 @@ class AgentLoop {
 
   /** What the agent tells the hub with each claim (SPEC 6.2 step 1). */
   private agentInfo(): AgentInfo {
-    return { agent_version: this.o.agentVersion ?? AGENT_VERSION, settings_version: this.settings?.version, last_jira_call_at: this.lastJiraCallIso() };
+    return {
+      agent_version: this.o.agentVersion ?? AGENT_VERSION,
+      settings_version: this.settings?.version,
+      last_jira_call_at: this.lastJiraCallIso(),
+      ...(this.authFailedSince === null ? { jira_auth: 'ok' } : { jira_auth: 'failed', jira_auth_failed_since: new Date(this.authFailedSince).toISOString() }),
+    };
   }
 
   private async loadSettings(): Promise<AgentSettings> {

@@ -516,7 +516,7 @@ describe('executeCommand', () => {
 });
 
 describe('outage classification', () => {
-  it('a network failure or 401 is Jira\'s outage (retried, not reported); other refusals are the command\'s', () => {
+  it('a network failure or 401 is Jira\'s outage (not the command\'s failure: retried or released); other refusals are the command\'s', () => {
     expect(isOutage(new JiraNetworkError('Jira недоступна'))).toBe(true);
     expect(isOutage(new JiraHttpError(401, 'Unauthorized'))).toBe(true);
     for (const status of [400, 403, 404, 429, 500, 502]) expect(isOutage(new JiraHttpError(status, 'x'))).toBe(false);

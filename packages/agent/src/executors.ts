@@ -7,6 +7,7 @@ import { ensureLink } from './commands/ensure-link.js';
 import { ensureSprint } from './commands/ensure-sprint.js';
 import { ensureStatus } from './commands/ensure-status.js';
 import { refresh } from './commands/refresh.js';
+import { refreshCatalogue } from './commands/refresh-catalogue.js';
 import { JiraHttpError, JiraNetworkError, JiraStoppedError } from './jira-client.js';
 import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
 
@@ -14,7 +15,8 @@ export type { ExecutorContext } from './commands/context.js';
 
 type Executor = (cmd: AgentCommand, ctx: ExecutorContext) => Promise<CommandResult>;
 
-const EXECUTORS: Record<CommandType, Executor> = {
+/** The command types the agent runs: SPEC 4's, and refresh_catalogue (SPEC 16.1). */
+const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
   ensure_issue: ensureIssue,
   ensure_fields: ensureFields,
   ensure_status: ensureStatus,
@@ -22,6 +24,7 @@ const EXECUTORS: Record<CommandType, Executor> = {
   ensure_sprint: ensureSprint,
   ensure_comment: ensureComment,
   refresh,
+  refresh_catalogue: refreshCatalogue,
 };
 
 /**
@@ -31,7 +34,7 @@ const EXECUTORS: Record<CommandType, Executor> = {
  * an execution the stop signal ended midway (a wait, or a Jira request: JiraStoppedError) is marked `stopped`: the loop neither reports nor retries it.
  */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
-  const executor = EXECUTORS[cmd.type as CommandType] as Executor | undefined;
+  const executor = EXECUTORS[cmd.type as keyof typeof EXECUTORS] as Executor | undefined;
   if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
   try {
     return { status: 'done', result: await executor(cmd, ctx) };

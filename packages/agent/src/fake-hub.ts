@@ -71,6 +71,8 @@ export class FakeHub {
         }
         if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, ...this.settings });
         if (kind === 'claim') {
+          // SPEC 16.3: a claim telling that Jira refuses the agent's credentials hands out nothing.
+          if ((body as { jira_auth?: string } | undefined)?.jira_auth === 'failed') return send(kind, 200, { command: null, settings_version: this.settingsVersion });
           const command = this.take();
           if (!command) this.onIdle?.();
           return send(kind, 200, { command, settings_version: this.settingsVersion });
@@ -87,7 +89,10 @@ export class FakeHub {
           this.refuseNextReportBody = undefined;
           return send(kind, status, payload, id);
         }
+        const released = (body as ReportBody).status === 'released' && this.claimed?.id === id ? this.claimed : null;
         if (this.claimed?.id === id) this.claimed = null;
+        // A release puts the command back at the head of the queue, the delivery not counted.
+        if (released) this.queue.unshift({ ...released, deliveries: released.deliveries - 1 });
         const { claim, ...report } = body as ReportBody;
         this.reports.push({ id, body: report as ReportBody });
         this.onReport?.(id);

@@ -20,6 +20,8 @@ export interface JiraFieldMeta {
   name: string;
   custom: boolean;
   schema?: { type?: string; custom?: string; system?: string; items?: string };
+  /** Cloud: the project a team-managed project's own field belongs to */
+  scope?: { type?: string; project?: { id?: string; key?: string } };
 }
 
 export interface JiraLinkType {
@@ -76,7 +78,10 @@ const apis = new WeakMap<JiraClient, JiraApi>();
 export class JiraApi {
   private fieldsCache: JiraFieldMeta[] | undefined;
   private linkTypesCache: JiraLinkType[] | undefined;
-  private readonly issueTypesCache = new Map<string, JiraIssueType[]>();
+  private readonly projectCache = new Map<string, { id: string; issueTypes: JiraIssueType[] }>();
+  /** Boards per project and open sprints per board, read once and again on a miss (see boards, sprints). */
+  private readonly boardsCache = new Map<string, JiraBoard[]>();
+  private readonly sprintsCache = new Map<string, JiraSprint[]>();
   /** The field list was read again for a missing name since the last clearFieldCache (once per settings version). */
   private refetchedForMissing = false;
 
@@ -143,6 +148,12 @@ export class JiraApi {
     await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields }, subject: key });
   }
 
+  /** The first issue the JQL finds (one request of one result), or undefined. */
+  async first(jql: string, fields: string[]): Promise<JiraIssue | undefined> {
+    for await (const page of this.searchPages(jql, fields, 1, 1)) return page.issues[0];
+    return undefined;
+  }
+
   /** Every issue the JQL finds, page by page (Cloud: POST /search/jql + nextPageToken; DC: POST /search + startAt). */
   async search(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): Promise<JiraIssue[]> {
     const found: JiraIssue[] = [];
@@ -154,12 +165,12 @@ export class JiraApi {
    * The pages of a search, one request each, so a caller can stop early; `last` is true on the final page
    * (false on the page the `maxPages` bound cuts a longer result at).
    */
-  async *searchPages(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
+  async *searchPages(jql: string, fields: string[], maxPages = MAX_SEARCH_PAGES, pageSize = PAGE_SIZE): AsyncGenerator<{ issues: JiraIssue[]; last: boolean }> {
     if (this.flavor === 'cloud') {
       let nextPageToken: string | undefined;
       for (let page = 0; page < maxPages; page++) {
         const answer = await this.client.api<{ issues: JiraIssue[]; nextPageToken?: string; isLast?: boolean }>('POST', '/search/jql', {
-          body: { jql, fields, maxResults: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) },
+          body: { jql, fields, maxResults: pageSize, ...(nextPageToken ? { nextPageToken } : {}) },
           idempotent: true,
         });
         nextPageToken = answer.nextPageToken;
@@ -174,7 +185,7 @@ export class JiraApi {
       const answer = await this.client.api<{ issues: JiraIssue[]; total: number }>('POST', '/search', {
         // validateQuery false (legacy synonym of "warn", understood by every DC version): a key that does not
         // exist is a warning instead of a 400 for the whole query.
-        body: { jql, fields, startAt, maxResults: PAGE_SIZE, validateQuery: false },
+        body: { jql, fields, startAt, maxResults: pageSize, validateQuery: false },
         idempotent: true,
       });
       startAt += answer.issues.length;
@@ -259,12 +270,43 @@ export class JiraApi {
 
   // ---- agile ---------------------------------------------------------------------------------
 
-  boards(projectKey: string): Promise<JiraBoard[]> {
-    return this.agilePages<JiraBoard>('/board', { projectKeyOrId: projectKey });
+  /** The project's boards: read once, then from the cache until forgetAgile (a sprint not found, a new settings version). */
+  async boards(projectKey: string): Promise<JiraBoard[]> {
+    let boards = this.boardsCache.get(projectKey);
+    if (!boards) {
+      boards = await this.agilePages<JiraBoard>('/board', { projectKeyOrId: projectKey });
+      this.boardsCache.set(projectKey, boards);
+    }
+    return boards;
   }
 
-  sprints(boardId: number, states: string): Promise<JiraSprint[]> {
-    return this.agilePages<JiraSprint>(`/board/${boardId}/sprint`, { state: states });
+  /** A board's sprints in `states`: active and future ones cached like boards; closed ones read each time. */
+  async sprints(boardId: number, states: string): Promise<JiraSprint[]> {
+    const cacheable = states === 'active,future';
+    const cached = cacheable ? this.sprintsCache.get(String(boardId)) : undefined;
+    if (cached) return cached;
+    const sprints = await this.agilePages<JiraSprint>(`/board/${boardId}/sprint`, { state: states });
+    if (cacheable) this.sprintsCache.set(String(boardId), sprints);
+    return sprints;
+  }
+
+  /** Whether boards or sprints come from the cache now (a miss there is worth one more read). */
+  get agileCached(): boolean {
+    return this.boardsCache.size > 0 || this.sprintsCache.size > 0;
+  }
+
+  /** Forgets boards and sprints: the next lookup reads them again. */
+  forgetAgile(): void {
+    this.boardsCache.clear();
+    this.sprintsCache.clear();
+  }
+
+  /** What a catalogue read learnt, kept for the commands: fields, link types, boards and open sprints. */
+  remember(known: { fields?: JiraFieldMeta[]; linkTypes?: JiraLinkType[]; boards?: { project: string; boards: JiraBoard[] }; sprints?: Map<number, JiraSprint[]> }): void {
+    if (known.fields) this.fieldsCache = known.fields;
+    if (known.linkTypes) this.linkTypesCache = known.linkTypes;
+    if (known.boards) this.boardsCache.set(known.boards.project, known.boards.boards);
+    for (const [board, sprints] of known.sprints ?? []) this.sprintsCache.set(String(board), sprints);
   }
 
   async moveToSprint(sprintId: number, keys: string[]): Promise<void> {
@@ -299,6 +341,7 @@ export class JiraApi {
     this.fieldsCache = undefined;
     this.linkTypesCache = undefined;
     this.refetchedForMissing = false;
+    this.forgetAgile();
   }
 
   /** The GET /field entry of a field id (undefined when Jira does not list it). */
@@ -313,13 +356,18 @@ export class JiraApi {
 
   /** The issue types of a project (GET /project/{key}, read once per project and run). */
   async projectIssueTypes(projectKey: string): Promise<JiraIssueType[]> {
-    let types = this.issueTypesCache.get(projectKey);
-    if (!types) {
-      const project = await this.client.api<{ issueTypes?: JiraIssueType[] }>('GET', `/project/${encodeURIComponent(projectKey)}`, { subject: projectKey });
-      types = project.issueTypes ?? [];
-      this.issueTypesCache.set(projectKey, types);
+    return (await this.project(projectKey)).issueTypes;
+  }
+
+  /** A project's id and issue types (GET /project/{key}, read once per project and run). */
+  async project(projectKey: string): Promise<{ id: string; issueTypes: JiraIssueType[] }> {
+    let project = this.projectCache.get(projectKey);
+    if (!project) {
+      const answer = await this.client.api<{ id: string; issueTypes?: JiraIssueType[] }>('GET', `/project/${encodeURIComponent(projectKey)}`, { subject: projectKey });
+      project = { id: answer.id, issueTypes: answer.issueTypes ?? [] };
+      this.projectCache.set(projectKey, project);
     }
-    return types;
+    return project;
   }
 
   /**

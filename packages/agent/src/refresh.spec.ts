@@ -111,7 +111,7 @@ describe.each(FLAVORS)('refresh on %s', (flavor) => {
   });
 
   it('fails with Jira\'s JQL error', async () => {
-    const out = await executeCommand({ id: 4, type: 'refresh', params: { jql: 'project = AURORA OR project = X' } }, h.ctx(flavor));
+    const out = await executeCommand({ id: 4, type: 'refresh', params: { jql: 'project = AURORA AND (status = Done' } }, h.ctx(flavor));
     expect(out).toEqual({ status: 'failed', error: expect.stringMatching(/^HTTP 400: Error in the JQL Query/) });
   });
 });

@@ -182,7 +182,7 @@ function optionOf(known: SimCustomField, ref: unknown): StoredOption {
   return { id: optionId(known, index), value: options[index]! };
 }
 
-function optionId(known: SimCustomField, index: number): string {
+export function optionId(known: SimCustomField, index: number): string {
   return String(Number(known.id.replace(/\D/g, '')) * 10 + index);
 }
 

@@ -5,6 +5,7 @@ import { fieldFilter, renderComment, renderIssue, type RenderContext } from './r
 import type { SimStore } from './store.js';
 import type { Flavor, SprintState, StoredIssue } from './types.js';
 import { statusId } from './workflow.js';
+import { metaRoutes } from './meta-routes.js';
 import { checkRequired, checkScreen, checkTransitionScreen, customFieldsOf } from './screens.js';
 
 export interface RouteRequest {
@@ -26,7 +27,7 @@ export interface RouteResponse {
 
 type Handler = (req: RouteRequest) => RouteResponse;
 
-interface Route {
+export interface Route {
   method: string;
   pattern: RegExp;
   /** Serve only this flavor (search endpoints differ between Cloud and DC). */
@@ -407,7 +408,7 @@ export const routes: Route[] = [
 export function matchRoute(method: string, path: string): { route: Route; params: string[]; flavor: Flavor } | { error: SimError } {
   const flavor: Flavor = path.startsWith('/rest/api/3/') ? 'cloud' : 'dc';
   let pathMatched = false;
-  for (const route of routes) {
+  for (const route of [...routes, ...metaRoutes]) {
     const match = route.pattern.exec(path);
     if (!match || (route.flavor && route.flavor !== flavor)) continue;
     pathMatched = true;

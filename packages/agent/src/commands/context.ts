@@ -29,6 +29,8 @@ export interface ExecutorContext {
   /** refresh: issues per part (default 1,000) and the most bytes of a part's JSON (default 4 MB). */
   refreshPartIssues?: number;
   refreshPartBytes?: number;
+  /** refresh_catalogue: the agent's version, told in the catalogue */
+  agentVersion?: string;
 }
 
 export type CommandResult = Record<string, unknown>;

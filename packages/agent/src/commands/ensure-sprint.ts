@@ -37,8 +37,23 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
     );
   }
 
-  const boards = pickBoards((await api.boards(project)).filter((b) => b.type?.toLowerCase() !== 'kanban'), boardParam as string | number | undefined, project);
-  const open = await candidates(api, boards, name, 'active,future');
+  // Boards and open sprints come from the agent's cache; a sprint (or board) not there is worth one fresh read.
+  const lookup = async () => {
+    const boards = pickBoards((await api.boards(project)).filter((b) => b.type?.toLowerCase() !== 'kanban'), boardParam as string | number | undefined, project);
+    return { boards, open: await candidates(api, boards, name, 'active,future') };
+  };
+  let found: Awaited<ReturnType<typeof lookup>> | undefined;
+  const cached = api.agileCached;
+  try {
+    found = await lookup();
+  } catch (error) {
+    if (!(cached && error instanceof CommandFailure)) throw error;
+  }
+  if (cached && (!found || found.open.length === 0)) {
+    api.forgetAgile();
+    found = await lookup();
+  }
+  const { boards, open } = found!;
   if (open.length === 0) {
     const closed = await candidates(api, boards, name, 'closed');
     if (closed.length > 0) throw new CommandFailure(`спринт «${name}» закрыт (${describe(closed)}): Jira не переносит задачи в закрытый спринт`);
@@ -49,7 +64,13 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
     throw new CommandFailure(`спринт «${name}» неоднозначен: в проекте ${project} несколько таких спринтов — ${describe(open)}; укажите доску в параметре board`);
   }
   const sprint = open[0]!.sprint;
-  await api.moveToSprint(sprint.id, [key]);
+  try {
+    await api.moveToSprint(sprint.id, [key]);
+  } catch (error) {
+    // The cached sprint may have been closed or deleted since: read again next time.
+    if (error instanceof JiraHttpError && (error.status === 400 || error.status === 404)) api.forgetAgile();
+    throw error;
+  }
   return { sprint_id: sprint.id };
 }
 
