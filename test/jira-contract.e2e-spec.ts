@@ -56,6 +56,10 @@ beforeAll(async () => {
   await run('ensure_comment', { key: story, body: 'Готово', marker: '[hub:contract]' });
   await run('refresh', { keys: [epic, story, 'AURORA-999'] });
   await run('refresh', { jql: 'project = AURORA ORDER BY key ASC' });
+  await run('refresh_catalogue', {}); // workflows not readable: transitions observed, the 403 of the workflow API fits too
+  sim.store.seed.workflowsReadable = true;
+  await run('refresh_catalogue', {});
+  sim.store.seed.workflowsReadable = false;
   // refusals: Jira's error bodies must fit too
   await run('ensure_fields', { key: 'AURORA-999', summary: 'нет такой' });
   await run('ensure_link', { source: epic, target: story, link_type: 'Depends' });
@@ -67,7 +71,7 @@ afterAll(async () => {
 
 describe('contract with Atlassian\'s OpenAPI descriptions (Cloud)', () => {
   it('the run covers every command type, and fails only where it was meant to', () => {
-    expect(new Set(outcomes.map((o) => o.type))).toEqual(new Set(COMMAND_TYPES));
+    expect([...new Set(outcomes.map((o) => o.type))]).toEqual(expect.arrayContaining([...COMMAND_TYPES, 'refresh_catalogue']));
     const failed = outcomes.filter((o) => o.outcome.status === 'failed').map((o) => (o.outcome.status === 'failed' ? o.outcome.error : ''));
     expect(failed).toEqual([
       'HTTP 404 (AURORA-999): Issue does not exist or you do not have permission to see it.',
@@ -97,8 +101,19 @@ describe('contract with Atlassian\'s OpenAPI descriptions (Cloud)', () => {
         'POST /rest/api/3/issue/bulkfetch',
         'GET /rest/agile/1.0/board',
         'GET /rest/agile/1.0/board/{id}/sprint',
+        // refresh_catalogue (SPEC 16.1)
+        'GET /rest/api/3/issue/createmeta/AURORA/issuetypes',
+        'GET /rest/api/3/issue/createmeta/AURORA/issuetypes/1',
+        'GET /rest/api/3/issue/{key}/editmeta',
+        'GET /rest/api/3/project/AURORA/statuses',
+        'GET /rest/api/3/project/AURORA/components',
+        'GET /rest/api/3/project/AURORA/versions',
+        'GET /rest/api/3/user/assignable/search',
+        'GET /rest/api/3/workflowscheme/project',
+        'GET /rest/api/3/workflows/search',
       ]),
     );
+    expect(sim.requests.some((r) => r.path === '/rest/api/3/workflowscheme/project' && r.status === 403)).toBe(true);
     expect(sim.requests.some((r) => r.method === 'POST' && /^\/rest\/agile\/1\.0\/sprint\/\d+\/issue$/.test(r.path))).toBe(true);
     expect(sim.requests.some((r) => r.status >= 400)).toBe(true);
     const problems = sim.requests.flatMap((r) => contract.check(exchange(r)));
