@@ -25,6 +25,7 @@ import { startFlags } from './start-flags.js';
 const BENCH = { name: 'bench', source: 'client' as const };
 import { benchmarksMarkdown, formatValue, thisMachine, type Figure } from './markdown.js';
 import { mirrorBench } from './mirror.js';
+import { jiraCallsBench } from './jira-calls.js';
 import { benchSchema, pgBossWorker } from './postgres.js';
 
 const results: Figure[] = [];
@@ -344,6 +345,7 @@ const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
   mirror: (dir) => mirrorBench(dir, report),
   pg: () => postgresCycles(),
   dashboard: () => dashboardBench((name, value, ok, target) => report(name, value, 'ms', ok, target)),
+  'jira-calls': () => jiraCallsBench(report),
 };
 // `npm run bench -- [section…] [--markdown]`: --markdown also writes the figures to docs/benchmarks.md.
 const args = process.argv.slice(2);
