@@ -127,4 +127,16 @@ describe('the agent when Jira refuses its credentials (SPEC 16.3)', () => {
     const bad = await fetch(`${hub.url}/agent/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jira_auth: 'maybe' }) });
     expect(bad.status).toBe(422);
   });
+
+  it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to (for --check)', async () => {
+    await call('POST', '/batches', {
+      title: 's',
+      commands: [
+        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
+        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Review'] } },
+        { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } },
+      ],
+    });
+    expect(await call('GET', '/agent/queued-statuses')).toEqual({ statuses: ['Done', 'In Progress', 'In Review'] });
+  });
 });

@@ -4,7 +4,7 @@ import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import type { RowOf } from '../database/row.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { agentWorkSignals } from '../queue/agent-signals.store.js';
+import { agentWorkSignals, queuedStatusNames } from '../queue/agent-signals.store.js';
 import type { AgentStatusEntity } from './agent-status.entity.js';
 import type { AgentStatusView } from './agent.dto.js';
 import { JiraAuthRegistry, jiraAuthWarning } from './jira-auth.js';
@@ -21,6 +21,11 @@ export class AgentStatusService {
     private readonly backups: BackupService,
     private readonly jiraAuth: JiraAuthRegistry,
   ) {}
+
+  /** Statuses the unfinished ensure_status commands name (GET /agent/queued-statuses, for the agent's `--check`). */
+  queuedStatuses(): Promise<string[]> {
+    return this.db.read((m) => queuedStatusNames(m));
+  }
 
   async status(): Promise<AgentStatusView> {
     const now = this.clock.now();

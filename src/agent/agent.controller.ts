@@ -10,7 +10,7 @@ import { CommandView } from '../queue/rows.js';
 import { AgentSettingsView } from '../settings/settings.dto.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { AgentStatusService } from './agent-status.service.js';
-import { AgentStatusView, ClaimDto, ClaimView, ReportClaimView, ReportDto } from './agent.dto.js';
+import { AgentStatusView, ClaimDto, ClaimView, QueuedStatusesView, ReportClaimView, ReportDto } from './agent.dto.js';
 import { ClaimService } from './claim.service.js';
 
 /** A claim's answer as the API gives it (POST /agent/claim, and `next` of the merged call). */
@@ -67,6 +67,14 @@ export class AgentController {
     if (!claim) return this.delivery.report(id, report);
     const { view, next } = await this.claims.reportAndClaim(id, report, claim);
     return { ...view, next: claimView(next) };
+  }
+
+  @Get('queued-statuses')
+  @AgentRoute()
+  @ApiOperation({ summary: 'Statuses the unfinished ensure_status commands walk to: what the agent\'s --check verifies are reachable in Jira' })
+  @ApiOkResponse({ type: QueuedStatusesView })
+  async queuedStatuses(): Promise<QueuedStatusesView> {
+    return { statuses: await this.status.queuedStatuses() };
   }
 
   @Get('settings')

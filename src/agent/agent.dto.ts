@@ -151,3 +151,9 @@ export class AgentStatusView implements AgentStatus {
   jira_auth_failed_since!: string | null;
   warning!: string | null;
 }
+
+/** GET /agent/queued-statuses: what the agent's `--check` verifies are reachable in Jira. */
+export class QueuedStatusesView {
+  /** @example ['Done', 'In Progress'] */
+  statuses!: string[];
+}

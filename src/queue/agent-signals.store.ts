@@ -1,5 +1,6 @@
 /** What GET /agent (SPEC 10) reads of the queue: Queue's repository for the Agent module's status view. */
 import type { EntityManager } from 'typeorm';
+import { parseJson } from '../database/json.js';
 import type { CommandRow } from './rows.js';
 
 /** A claimed command always has its claim time. */
@@ -21,4 +22,18 @@ export async function agentWorkSignals(m: EntityManager, since: string): Promise
   );
   const [q] = await m.query(`SELECT 1 AS x FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL LIMIT 1`);
   return { rateLimited: rl?.n ?? 0, redelivered, queued: Boolean(q) };
+}
+
+/**
+ * Statuses the unfinished ensure_status commands walk to (`path` steps, or `to`), sorted: what the agent's
+ * `--check` verifies are in the project's workflows and reachable (issue 20).
+ */
+export async function queuedStatusNames(m: EntityManager): Promise<string[]> {
+  const rows: { params: string }[] = await m.query(`SELECT params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);
+  const names = new Set<string>();
+  for (const { params } of rows) {
+    const p = parseJson<{ path?: unknown; to?: unknown }>(params, {});
+    for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) if (typeof step === 'string' && step.trim()) names.add(step.trim());
+  }
+  return [...names].sort();
 }

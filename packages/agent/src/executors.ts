@@ -8,6 +8,7 @@ import { ensureSprint } from './commands/ensure-sprint.js';
 import { ensureStatus } from './commands/ensure-status.js';
 import { refresh } from './commands/refresh.js';
 import { refreshCatalogue } from './commands/refresh-catalogue.js';
+import { JiraApi } from './jira-api.js';
 import { JiraHttpError, JiraNetworkError, JiraStoppedError } from './jira-client.js';
 import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
 
@@ -36,6 +37,7 @@ const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
   const executor = EXECUTORS[cmd.type as keyof typeof EXECUTORS] as Executor | undefined;
   if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
+  JiraApi.for(ctx.client).projectKey ??= ctx.project; // field names are looked up as the project sees them
   try {
     return { status: 'done', result: await executor(cmd, ctx) };
   } catch (error) {

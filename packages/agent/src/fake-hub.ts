@@ -27,6 +27,8 @@ export class FakeHub {
   settingsVersion = 1;
   /** link_types and fields GET /agent/settings hands out. */
   settings: { link_types: Record<string, string>; fields: string[] } = { link_types: {}, fields: ['Story Points'] };
+  /** What GET /agent/queued-statuses answers (the agent's --check). */
+  queuedStatuses: string[] = [];
   /** Called when a claim finds nothing to hand out. */
   onIdle: (() => void) | undefined;
   /** Called after a report was accepted. */
@@ -70,6 +72,7 @@ export class FakeHub {
           return send(kind, 503, { error: 'internal' });
         }
         if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, ...this.settings });
+        if (url.startsWith('/agent/queued-statuses')) return send('settings', 200, { statuses: this.queuedStatuses });
         if (kind === 'claim') {
           // SPEC 16.3: a claim telling that Jira refuses the agent's credentials hands out nothing.
           if ((body as { jira_auth?: string } | undefined)?.jira_auth === 'failed') return send(kind, 200, { command: null, settings_version: this.settingsVersion });
@@ -89,7 +92,7 @@ export class FakeHub {
           this.refuseNextReportBody = undefined;
           return send(kind, status, payload, id);
         }
-        const released = (body as ReportBody).status === 'released' && this.claimed?.id === id ? this.claimed : null;
+        const released = (body as ReportBody | undefined)?.status === 'released' && this.claimed?.id === id ? this.claimed : null;
         if (this.claimed?.id === id) this.claimed = null;
         // A release puts the command back at the head of the queue, the delivery not counted.
         if (released) this.queue.unshift({ ...released, deliveries: released.deliveries - 1 });

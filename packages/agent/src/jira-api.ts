@@ -385,11 +385,27 @@ export class JiraApi {
       return byName[0] ? { id: byName[0].id } : null;
     };
     const cachedBefore = this.fieldsCache !== undefined;
-    const found = find(await this.fieldsMeta());
+    const found = find(await this.fieldsInProject());
     if (found || !cachedBefore || this.refetchedForMissing) return found;
     this.refetchedForMissing = true;
     this.fieldsCache = undefined;
-    return find(await this.fieldsMeta());
+    return find(await this.fieldsInProject());
+  }
+
+  /** The project the agent works in (JIRA_PROJECT): names of fields are looked up as seen from it. */
+  projectKey: string | undefined;
+
+  /**
+   * GET /field as seen from the agent's project: a team-managed project's own field (Cloud's `scope`
+   * {type: PROJECT, project}) of another project is left out, so a name that only such fields share
+   * with ours is not ambiguous.
+   */
+  private async fieldsInProject(): Promise<JiraFieldMeta[]> {
+    const meta = await this.fieldsMeta();
+    const scoped = meta.some((f) => f.scope?.type === 'PROJECT');
+    if (!scoped || !this.projectKey) return meta;
+    const ours = { key: this.projectKey, id: (await this.project(this.projectKey)).id };
+    return meta.filter((f) => f.scope?.type !== 'PROJECT' || f.scope.project?.id === ours.id || f.scope.project?.key === ours.key);
   }
 
   /** Id of the sprint custom field (customfield_10020 on most Cloud sites), null if Jira Software is absent. */
@@ -410,11 +426,11 @@ export class JiraApi {
    */
   async fieldIdsFor(names: string[]): Promise<Map<string, string | null>> {
     const cachedBefore = this.fieldsCache !== undefined;
-    let ids = lookupFields(names, await this.fieldsMeta());
+    let ids = lookupFields(names, await this.fieldsInProject());
     if (cachedBefore && !this.refetchedForMissing && [...ids.values()].includes(null)) {
       this.refetchedForMissing = true;
       this.fieldsCache = undefined;
-      ids = lookupFields(names, await this.fieldsMeta());
+      ids = lookupFields(names, await this.fieldsInProject());
     }
     return ids;
   }

@@ -58,13 +58,18 @@ export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal, log?: (lin
 }
 
 /** GET /agent/settings once (no retries: the check must answer), or why it failed. */
-async function hubSettingsOnce(env: Env, timeoutMs = 10_000): Promise<AgentSettings | { error: string }> {
-  const url = `${value(env, 'HUB_URL')!.replace(/\/+$/, '')}/agent/settings`;
+function hubSettingsOnce(env: Env): Promise<AgentSettings | { error: string }> {
+  return hubGetOnce<AgentSettings>(env, '/agent/settings');
+}
+
+/** One GET of the hub's agent API (no retries), or why it failed (an older hub without the route: 404). */
+async function hubGetOnce<T>(env: Env, path: string, timeoutMs = 10_000): Promise<T | { error: string }> {
+  const url = `${value(env, 'HUB_URL')!.replace(/\/+$/, '')}${path}`;
   const token = value(env, 'HUB_AGENT_TOKEN');
   try {
     const response = await fetch(url, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return { error: `хаб ответил HTTP ${response.status}${response.status === 401 ? ': проверьте HUB_AGENT_TOKEN' : ''}` };
-    return (await response.json()) as AgentSettings;
+    return (await response.json()) as T;
   } catch (error) {
     return { error: `хаб недоступен по адресу ${value(env, 'HUB_URL')}: ${(error as Error).message}` };
   }
@@ -84,9 +89,10 @@ export async function checkEnvironment(env: Env, log?: (line: string) => void): 
 
   const settings = await hubSettingsOnce(env);
   if (!('error' in settings)) lines.push({ ok: true, hub: true, text: `хаб отвечает: настройки версии ${settings.version}` });
+  const statuses = 'error' in settings ? [] : await hubGetOnce<{ statuses: string[] }>(env, '/agent/queued-statuses').then((a) => ('error' in a ? [] : a.statuses));
   // One try per request: the checklist must answer now, not after a minute of retries against a Jira that is down.
   const jira = jiraClientFromEnv(env, undefined, log, { maxTries: 1, timeoutMs: 20_000 });
-  lines.push(...(await preflight({ jira, project: value(env, 'JIRA_PROJECT')!, settings })));
+  lines.push(...(await preflight({ jira, project: value(env, 'JIRA_PROJECT')!, settings, statuses })));
   return lines;
 }
 

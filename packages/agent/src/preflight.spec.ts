@@ -56,7 +56,8 @@ async function check(env: Env): Promise<{ code: number; lines: string[] }> {
   return { code, lines: printed.join('\n').split('\n') };
 }
 
-const writesTo = (sim: JiraSimulator) => sim.requests.filter((r) => r.method !== 'GET');
+/** Requests that could change Jira (searches are POSTed reads). */
+const writesTo = (sim: JiraSimulator) => sim.requests.filter((r) => r.method !== 'GET' && !/\/search(\/jql)?$/.test(r.path));
 
 describe.each(['cloud', 'dc'] as JiraFlavor[])('jira-hub agent --check on %s', (flavor) => {
   it('prints all ✓ with the default seed and exits 0, reading only', async () => {
@@ -97,6 +98,19 @@ describe.each(['cloud', 'dc'] as JiraFlavor[])('jira-hub agent --check on %s', (
     expect(writesTo(sim)).toEqual([]);
   });
 
+  it('a name only another team-managed project\'s own field shares is resolved by the field\'s scope (Cloud): ✓', async () => {
+    const base = defaultSeed();
+    const sim = await simulator({
+      seed: { customFields: [...base.customFields, { id: 'customfield_10099', name: 'Story Points', custom: 'x:float', type: 'number', scope: { type: 'PROJECT', project: { id: '10777' } } }] },
+    });
+    const { code, lines } = await check(envFor(sim, flavor));
+    // DC has no scopes: there the second field is a plain global one and the name stays ambiguous
+    if (flavor === 'cloud') {
+      expect(lines).toContain('✓ поле «Story Points» → customfield_10016');
+      expect(code).toBe(0);
+    } else expect(lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringContaining('поле «Story Points» неоднозначно')]);
+  });
+
   it('no credentials: ✗ and nothing is sent to Jira at all (never anonymous)', async () => {
     const sim = await simulator({ anonymous: 'as-jira' });
     const env = envFor(sim, flavor, { JIRA_EMAIL: '', JIRA_API_TOKEN: undefined, JIRA_PAT: ' ' });
@@ -127,6 +141,50 @@ describe.each(['cloud', 'dc'] as JiraFlavor[])('jira-hub agent --check on %s', (
     ]);
     expect(code).toBe(1);
     expect(writesTo(sim)).toEqual([]);
+  });
+
+  it('reads what the catalogue reads: Assign and Resolve, create screens with required fields, Epic Link (DC), sprint field, a test search', async () => {
+    const sim = await simulator({ seed: { issues: [{ summary: 'Первая', issueType: 'Task' }] } });
+    const { code, lines } = await check(envFor(sim, flavor));
+    expect(code).toBe(0);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '✓ право ASSIGN_ISSUES: назначение исполнителя (assignee в ensure_issue и ensure_fields)',
+        '✓ право RESOLVE_ISSUES: переходы с резолюцией, например в «Done» (ensure_status)',
+        '✓ тип «Task»: экран создания прочитан, обязательна только тема',
+        flavor === 'dc' ? '✓ тип «Epic»: при создании обязательны «Epic Name» (customfield_10011) — передавайте их в fields команды ensure_issue' : '✓ тип «Epic»: экран создания прочитан, обязательна только тема',
+        '✓ поле спринта: customfield_10020',
+        '✓ тестовый поиск по проекту работает (последняя задача AURORA-1)',
+      ]),
+    );
+    expect(lines.includes('✓ поле Epic Link: customfield_10014 (через него задача попадает в эпик)')).toBe(flavor === 'dc');
+    expect(writesTo(sim)).toEqual([]);
+  });
+
+  it('each status the queued commands name: reachable ✓ with its route, unknown ✗ listing the statuses there are', async () => {
+    const sim = await simulator({ seed: { issues: [{ summary: 'Ошибка', issueType: 'Bug', status: 'In Progress' }, { summary: 'Новая', issueType: 'Bug' }] } });
+    hub.queuedStatuses = ['In Review', 'Готово'];
+    try {
+      const { code, lines } = await check(envFor(sim, flavor));
+      expect(lines).toContain('✓ статус «In Review» достижим (Bug: To Do → In Progress → In Review)');
+      expect(lines.filter((l) => l.startsWith('✗'))).toEqual(['✗ статус «Готово» (его называют команды в очереди) не найден в процессах проекта; есть: To Do, In Progress, Done, In Review']);
+      expect(code).toBe(1);
+    } finally {
+      hub.queuedStatuses = [];
+    }
+  });
+
+  it('Resolve or Assign missing: ✗ each', async () => {
+    const sim = await simulator({ seed: { deniedPermissions: ['ASSIGN_ISSUES', 'RESOLVE_ISSUES'] } });
+    const { lines } = await check(envFor(sim, flavor));
+    expect(lines.filter((l) => l.startsWith('✗')).map((l) => l.slice(0, 30))).toEqual(['✗ нет права ASSIGN_ISSUES в пр', '✗ нет права RESOLVE_ISSUES в п']);
+  });
+
+  it('DC without Epic Link while the project has epics: ✗', async () => {
+    const base = defaultSeed();
+    const sim = await simulator({ seed: { customFields: base.customFields.filter((f) => f.id !== 'customfield_10014'), epicLinkFieldId: undefined } });
+    const { lines } = await check(envFor(sim, flavor));
+    expect(lines.filter((l) => l.startsWith('✗'))).toEqual(flavor === 'dc' ? ['✗ в проекте есть эпики, но поля Epic Link в Jira нет: ensure_issue с эпиком-родителем не выполнится'] : []);
   });
 
   it('a field missing, a project missing, Jira unreachable: the right ✗ each', async () => {

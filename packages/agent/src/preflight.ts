@@ -1,5 +1,6 @@
 import { ambiguousFieldText } from './field-values.js';
 import { JiraApi, type JiraBoard } from './jira-api.js';
+import { checkCatalogue } from './preflight-catalogue.js';
 import { JiraHttpError, JiraNetworkError, type JiraClient } from './jira-client.js';
 import type { AgentSettings } from './types.js';
 
@@ -20,6 +21,8 @@ export const NEEDED_PERMISSIONS: ReadonlyArray<[string, string]> = [
   ['LINK_ISSUES', 'связи между задачами (ensure_link)'],
   ['ADD_COMMENTS', 'комментарии (ensure_comment)'],
   ['SCHEDULE_ISSUES', 'планирование: спринты и сроки (ensure_sprint, duedate)'],
+  ['ASSIGN_ISSUES', 'назначение исполнителя (assignee в ensure_issue и ensure_fields)'],
+  ['RESOLVE_ISSUES', 'переходы с резолюцией, например в «Done» (ensure_status)'],
 ];
 
 export interface PreflightOptions {
@@ -27,6 +30,8 @@ export interface PreflightOptions {
   project: string;
   /** The hub's settings (link types, fields), or why they could not be read. */
   settings: AgentSettings | { error: string };
+  /** Statuses the queued commands name (GET /agent/queued-statuses): each must be reachable. */
+  statuses?: string[];
 }
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -35,13 +40,17 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
  * The pre-flight checks (issue 12), read-only: nothing is written to Jira. Credentials valid (GET /myself),
  * the project (GET /project/{key}) and its issue types, the permissions the commands need (GET /mypermissions),
  * each link type of settings `link_types` (GET /issueLinkType), each name of settings `fields` resolving to
- * exactly one field (GET /field), the boards of the project and their sprints readable (Agile API).
+ * exactly one field (GET /field; a name only team-managed projects' own fields share with ours is resolved by
+ * the field's scope), the boards of the project and their sprints readable (Agile API), then what the catalogue
+ * reads (see checkCatalogue): create screens and required fields, Epic Link and sprint fields, a test search,
+ * and each status the queued commands name reachable.
  * A failure that makes the following checks meaningless (Jira unreachable, credentials refused, no project) ends
  * the list there. Missing credentials are checked before (see credentialProblems): the agent never runs anonymously.
  */
 export async function preflight(options: PreflightOptions): Promise<CheckLine[]> {
   const { jira, project } = options;
   const api = JiraApi.for(jira);
+  api.projectKey ??= project;
   const lines: CheckLine[] = [];
   const ok = (text: string): void => void lines.push({ ok: true, text });
   const fail = (text: string): void => void lines.push({ ok: false, text });
@@ -83,6 +92,7 @@ export async function preflight(options: PreflightOptions): Promise<CheckLine[]>
     await checkFields(api, options.settings, lines);
   }
   await checkBoards(api, project, lines);
+  await checkCatalogue(api, project, options.statuses ?? [], lines);
   return lines;
 }
 

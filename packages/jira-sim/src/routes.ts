@@ -212,7 +212,14 @@ export const routes: Route[] = [
       ok([
         ...SYSTEM_FIELDS.map((f) => ({ id: f.id, key: f.id, name: f.name, custom: false, schema: f.schema })),
         ...customFieldsOf(req.store.seed, req.flavor) // Cloud sites dropped Epic Link for `parent`, and have no Epic Name
-          .map((f) => ({ id: f.id, key: f.id, name: f.name, custom: true, schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) } })),
+          .map((f) => ({
+            id: f.id,
+            key: f.id,
+            name: f.name,
+            custom: true,
+            schema: { type: f.type, ...(f.items ? { items: f.items } : {}), custom: f.custom, customId: Number(f.id.replace(/\D/g, '')) },
+            ...(f.scope && req.flavor === 'cloud' ? { scope: f.scope } : {}),
+          })),
       ]),
   },
   {

@@ -83,6 +83,8 @@ export interface SimCustomField {
   items?: string;
   /** Allowed option values of a select / multi select / radio / checkbox field. */
   options?: string[];
+  /** Cloud: a team-managed project's own field (GET /field shows `scope`); such fields may share a name. */
+  scope?: { type: 'PROJECT'; project: { id: string } };
 }
 
 /** A system field of GET /field (as Jira names and describes it: "Due date", schema.system "duedate"). */
