@@ -29,7 +29,7 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
   it('types, optionality, nullable unions, enums in their written order, JSDoc descriptions and examples', () => {
     const { ReportDto, ClaimDto, CommandView, BatchView, SyncRunView, ChangeView, PutNoteDto } = doc.components.schemas;
     expect(ReportDto.required).toEqual(['status']);
-    expect(ReportDto.properties.status).toMatchObject({ type: 'string', enum: ['done', 'failed', 'partial'], description: expect.stringContaining('partial: one part') });
+    expect(ReportDto.properties.status).toMatchObject({ type: 'string', enum: ['done', 'failed', 'partial', 'released'], description: expect.stringContaining('partial: one part') });
     expect(ReportDto.properties.claim).toMatchObject({ description: expect.stringContaining('merged call'), allOf: [{ $ref: '#/components/schemas/AgentInfoDto' }] });
     expect(ReportDto.properties.result).toMatchObject({ type: 'object', additionalProperties: true, example: { key: 'AURORA-1600', created: true } });
     expect(ClaimDto.required).toBeUndefined();
