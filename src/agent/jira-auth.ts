@@ -9,7 +9,7 @@ export interface JiraAuthView {
 
 /**
  * Jira's view of the agent's credentials, as the agent tells it with every claim (SPEC 16.3). Held in
- * memory (decision record 0303): the agent repeats it with each claim, at least every 5 minutes while
+ * memory (decision record 0301): the agent repeats it with each claim, at least every 5 minutes while
  * Jira refuses it, so a restarted hub knows it again within one back-off step.
  */
 @Injectable()
