@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cutToCharacters } from './text.js';
+import { cutToCharacters, illFormedStrings } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -24,5 +24,23 @@ describe('cutToCharacters', () => {
     expect(cut).toBe(`${'a'.repeat(1499)}😀`);
     expect(Array.from(cut)).toHaveLength(1500);
     expect(cut.length).toBe(1501);
+  });
+});
+
+describe('illFormedStrings (issue 21.8: text UTF-8 cannot hold)', () => {
+  it.each<[string, unknown, string[]]>([
+    ['a lone low surrogate in a top-level string', { title: '\udc00x' }, ['title']],
+    ['a lone high surrogate at the end', { title: 'x\ud83d' }, ['title']],
+    ['a high surrogate followed by a non-surrogate', { title: '\ud83dx' }, ['title']],
+    ['two high surrogates in a row', { title: '\ud83d\ud83d\ude00' }, ['title']],
+    ['reversed halves', { title: '\ude00\ud83d' }, ['title']],
+    ['deep inside arrays and objects', { commands: [{ params: { summary: 'ok' } }, { params: { labels: ['a', 'b\udfff'] } }] }, ['commands.1.params.labels.1']],
+    ['in a key: the path shows it escaped', { params: { 'x\udc00': 1 } }, ['params.x\\udc00']],
+    ['a bare string', '\udc00', ['']],
+    ['several, sorted', { b: '\udc00', a: '\ud800' }, ['a', 'b']],
+    ['a surrogate pair (an emoji) is well formed', { title: '\ud83d\ude00 😀 ok' }, []],
+    ['Cyrillic, numbers, null, booleans', { title: 'Отчёт', n: 1, x: null, t: true, list: [] }, []],
+  ])('%s', (_, value, paths) => {
+    expect(illFormedStrings(value)).toEqual(paths);
   });
 });

@@ -9,3 +9,33 @@ export function cutToCharacters(text: string, max: number): string {
   for (let chars = 0; chars < max && units < text.length; chars++) units += text.codePointAt(units)! > 0xffff ? 2 : 1;
   return text.slice(0, units);
 }
+
+/** A UTF-16 surrogate without its other half: UTF-8 cannot encode it (SQLite would store invalid UTF-8, PostgreSQL's driver a U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
+
+/**
+ * The paths (`commands.0.params.summary`, as the validation pipe names fields) of the strings in a
+ * parsed JSON value — values and keys alike — that hold a lone surrogate (a JSON escape such as
+ * `"\udc00x"` makes one); iterative, sorted.
+ */
+export function illFormedStrings(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (hasLoneSurrogate(current)) found.push(path);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    for (const [key, child] of Object.entries(current)) {
+      const name = hasLoneSurrogate(key) ? JSON.stringify(key).slice(1, -1) : key;
+      const at = path ? `${path}.${name}` : name;
+      if (name !== key) found.push(at);
+      else stack.push([child, at]);
+    }
+  }
+  return found.sort();
+}

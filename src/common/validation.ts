@@ -1,6 +1,7 @@
 import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
+import { illFormedStrings } from './text.js';
 import { validatorPackage } from './validators.js';
 
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
@@ -182,14 +183,23 @@ class HubValidationPipe extends ValidationPipe {
     return dto;
   }
 
+  /**
+   * Before any DTO is built: keys named like built-in members, and strings (values or keys) with a
+   * lone UTF-16 surrogate — text that UTF-8, and so neither database, can hold (issue 21.8).
+   */
   protected override stripProtoKeys(value: unknown): void {
-    const paths = checkBuiltInKeys(value);
-    if (paths.length > 0) {
-      const errors = paths.map((field) => ({ field, detail: 'неизвестное поле' }));
+    const errors = [
+      ...checkBuiltInKeys(value).map((field) => ({ field, detail: 'неизвестное поле' })),
+      ...illFormedStrings(value).map((field) => ({ field, detail: LONE_SURROGATE_DETAIL })),
+    ];
+    if (errors.length > 0) {
       throw new ValidationFailedError(errors.map((e) => `${e.field}: ${e.detail}`).join('; '), errors);
     }
   }
 }
+
+const LONE_SURROGATE_DETAIL =
+  'текст содержит одиночный суррогат UTF-16 (например \\udc00 без пары) — такой текст нельзя сохранить в UTF-8; проверьте кодировку, в которой он получен';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
