@@ -15,6 +15,7 @@ import { BadJsonError, ForbiddenError, PayloadTooLargeError } from './common/err
 import { securityHeaders } from './common/security-headers.js';
 import { foreignRequest } from './common/site.js';
 import { createValidationPipe } from './common/validation.js';
+import { assertDatabaseReachable } from './database/data-source.js';
 import { assertWritableDatabase } from './database/writable.js';
 
 /** Body limits of SPEC 11.1. */
@@ -104,6 +105,7 @@ export interface AppOptions {
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   // Before Nest starts: a read-only database folder is one clear line, not a logged stack trace.
   assertWritableDatabase(config.dbPath);
+  await assertDatabaseReachable(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.

@@ -18,7 +18,7 @@ import { AppModule } from './app.module.js';
 import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
 import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
+import { assertDatabaseReachable, databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
 import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import { ImportService } from './import/import.service.js';
@@ -97,6 +97,7 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   if (json) console.error(database);
   else console.log(database);
   if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
+  await assertDatabaseReachable(config);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
   try {
     const report = await app.get(ImportService).import(files);

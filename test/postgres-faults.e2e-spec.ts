@@ -8,11 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import request from 'supertest';
 import { Waiters } from '../src/agent/waiters.js';
 import { Notifier } from '../src/database/notifier.js';
 import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
-import { freshSchema, onPostgres } from './support/pg.js';
+import { freshSchema, onPostgres, TEST_DATABASE_URL } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
 const CLUSTER = (process.env.HUB_TEST_PG_CLUSTER ?? '15 main').split(' ');
@@ -110,4 +111,73 @@ const pgctl = (action: string) => execFileSync('pg_ctlcluster', [...CLUSTER, act
     expect(view.commands).toHaveLength(11);
     expect(view.commands.every((c: { status: string }) => c.status === 'done')).toBe(true);
   }, 60_000);
+});
+
+/** How long the hub's connections are terminated in the test below (the issue's chaos run: a minute). */
+const CHAOS_SECONDS = Number(process.env.HUB_TEST_CHAOS_SECONDS ?? 20);
+
+(onPostgres && existsSync(CLI) ? describe : describe.skip)('the hub’s connections terminated every 50 ms (issue 21.9)', () => {
+  let child: ChildProcess | undefined;
+  let admin: pg.Client | undefined;
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    await admin?.end();
+  });
+
+  it('clients posting get only 201 or 503, the agent never 500; the process stays up and logs no ERROR or stack; served again after', async () => {
+    const url = await freshSchema();
+    const output: string[] = [];
+    child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const base = await waitFor('the hub to listen', () => /listening on (http:\/\/\S+)/.exec(output.join(''))?.[1], 30_000);
+    const http = request(base);
+    const alive = () => child!.exitCode === null && child!.signalCode === null;
+
+    // Every 50 ms, every connection of the hub (its pool and its LISTEN connection) is terminated (57P01).
+    admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    const until = Date.now() + CHAOS_SECONDS * 1000;
+    let terminated = 0;
+    const chaos = (async () => {
+      while (Date.now() < until && alive()) {
+        const { rows } = await admin!.query(
+          `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name LIKE 'jira-hub%' AND pid <> pg_backend_pid()`,
+        );
+        terminated += rows[0].n;
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the fault's rate, not a wait for a condition
+      }
+    })();
+
+    const seen: Record<string, number> = {};
+    const count = (what: string, status: number) => (seen[`${what} ${status}`] = (seen[`${what} ${status}`] ?? 0) + 1);
+    const call = (req: request.Test) => req.then((res) => res, () => ({ status: -1, body: {} }) as { status: number; body: any });
+    const client = async () => {
+      while (Date.now() < until && alive()) count('POST /batches', (await call(http.post('/batches').send({ title: 'хаос', commands: [fields('A-1')] }))).status);
+    };
+    const agent = async () => {
+      while (Date.now() < until && alive()) {
+        const claim = await call(http.post('/agent/claim').send({}));
+        count('claim', claim.status);
+        const command = claim.status === 200 ? claim.body.command : null;
+        if (command) count('report', (await call(http.post(`/agent/commands/${command.id}/result`).send({ status: 'done', result: command.type === 'refresh' ? { issues: [], links: [] } : {} }))).status);
+      }
+    };
+    await Promise.all([chaos, client(), client(), client(), agent()]);
+
+    expect(alive()).toBe(true);
+    expect(terminated).toBeGreaterThan(CHAOS_SECONDS * 2);
+    const statuses = Object.keys(seen);
+    expect(statuses.filter((s) => s.startsWith('POST /batches') && !['POST /batches 201', 'POST /batches 503'].includes(s))).toEqual([]);
+    expect(statuses.filter((s) => !/ (200|201|409|503)$/.test(s))).toEqual([]);
+    expect(seen['POST /batches 201']).toBeGreaterThan(0);
+    const log = output.join('');
+    expect(log).not.toMatch(/ERROR/);
+    expect(log).not.toMatch(/\n\s+at \S/);
+    // The faults stopped: served again, with no restart.
+    await waitFor('the hub to serve again', async () => ((await http.post('/batches').send({ title: 't', commands: [fields('A-2')] })).status === 201 ? true : undefined), 10_000);
+    expect(alive()).toBe(true);
+  }, (CHAOS_SECONDS + 60) * 1000);
 });

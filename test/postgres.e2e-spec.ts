@@ -140,6 +140,24 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     expect(errors[0]).toMatch(message);
   });
 
+  it('`jira-hub serve` prints that one line only: no Nest ERROR blocks with stack traces before it (issue 21.9)', async () => {
+    const written: string[] = [];
+    const capture = (chunk: unknown) => void written.push(String(chunk));
+    const spies = [
+      jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (capture(chunk), true)),
+      jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (capture(chunk), true)),
+      jest.spyOn(console, 'log').mockImplementation(capture),
+      jest.spyOn(console, 'error').mockImplementation(capture),
+    ];
+    try {
+      expect(await main(['serve'], { HUB_DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:1/test', HUB_PORT: '0' })).toBe(2);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // (Node's own warning about jest's VM modules may land here when this test loads them first.)
+    expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual(['jira-hub: cannot connect to PostgreSQL at postgres://postgres:***@127.0.0.1:1/test: nothing listens at that host and port']);
+  });
+
   it('`jira-hub migrate` migrates an empty database once and then finds nothing to do', async () => {
     const env = { HUB_DATABASE_URL: await freshSchema(), HUB_LOG_LEVEL: 'error' };
     const lines: string[] = [];

@@ -7,7 +7,7 @@ import { MIRROR_ENTITIES } from '../mirror/entities.js';
 import { QUEUE_ENTITIES } from '../queue/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
 import { MIGRATIONS } from './migrations.js';
-import { describeConnectFailure, postgresOptions, redactUrl, usePgDriver } from './postgres.js';
+import { describeConnectFailure, postgresOptions, redactUrl, usePgDriver, withConnectionErrorListeners } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 import { assertWritableDatabase } from './writable.js';
 
@@ -58,12 +58,30 @@ export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3D
  * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack.
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
-  if (options.type === 'postgres') options = { ...options, driver: await usePgDriver() };
+  if (options.type === 'postgres') options = { ...options, driver: withConnectionErrorListeners(await usePgDriver()) };
   try {
     return await new DataSource(options).initialize();
   } catch (err) {
     if (options.type === 'postgres') throw new ConfigError(describeConnectFailure(String(options.url), err));
     throw err;
+  }
+}
+
+/**
+ * Before Nest starts (`serve`, `import`): a PostgreSQL server that cannot be reached or refuses the hub
+ * is the one line of openDataSource's ConfigError, not that line after two logged Nest errors with
+ * stack traces (TypeOrmModule's and the ExceptionHandler's, issue 21.9). One connection, closed at once.
+ */
+export async function assertDatabaseReachable(config: Pick<HubConfig, 'databaseUrl'>): Promise<void> {
+  if (!config.databaseUrl) return;
+  const client = new (await usePgDriver()).Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: postgresOptions(config.databaseUrl).connectTimeoutMS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new ConfigError(describeConnectFailure(config.databaseUrl, err));
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { positional } from './engine.js';
 import { describeConnectFailure, isUnavailable, redactUrl } from './postgres.js';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 describe('positional (? → $n for PostgreSQL)', () => {
   it.each([
@@ -26,6 +27,9 @@ describe('isUnavailable (the server cannot be used right now → 503)', () => {
     [{ code: '08006' }, true],
     [{ message: 'Connection terminated unexpectedly' }, true],
     [{ driverError: { code: 'ECONNRESET' } }, true],
+    // TypeORM released the unit's runner because its connection emitted an error (issue 21.9)
+    [new QueryRunnerAlreadyReleasedError(), true],
+    [new QueryRunnerProviderAlreadyReleasedError(), true],
     [{ code: '23505', message: 'duplicate key value violates unique constraint' }, false],
     [{ code: '42P01', message: 'relation "x" does not exist' }, false],
     [new Error('something else'), false],

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
-import type { QueryRunner } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
@@ -21,6 +21,27 @@ export function usePgDriver(): Promise<typeof pg> {
     return loaded;
   });
   return driver;
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * The driver TypeORM gets (its `driver` option): `pg` whose Pool gives every new connection an
+ * 'error' listener the moment it connects (pg-pool's 'connect' event). Without one, a connection the
+ * server terminates (57P01: a failover, a pooler reset) between pg-pool handing it out and TypeORM's
+ * query runner listening — "ready" and "terminating connection" arrive in one read — emits an
+ * unhandled 'error' and the process exits (issue 21.9). The listener only keeps the process up: the
+ * pool still drops a broken idle connection, TypeORM's runner still releases a broken busy one, and
+ * the unit of work on it fails as unavailable (503).
+ */
+export function withConnectionErrorListeners(loaded: typeof pg): typeof pg {
+  class HubPool extends loaded.Pool {
+    constructor(options?: pg.PoolConfig) {
+      super(options);
+      this.on('connect', (client) => client.on('error', ignore));
+    }
+  }
+  return Object.create(loaded, { Pool: { value: HubPool, enumerable: true } }) as typeof pg;
 }
 
 /** Seconds a new connection may take before the attempt counts as failed. */
@@ -86,6 +107,9 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'E
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; driverError?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
+  // The runner was released under the unit: TypeORM does that when its connection emits an error (the
+  // hub itself releases a runner only after its unit ends).
+  if (err instanceof QueryRunnerAlreadyReleasedError || err instanceof QueryRunnerProviderAlreadyReleasedError) return true;
   if (e.driverError && e.driverError !== err && isUnavailable(e.driverError)) return true;
   const code = e.code ?? '';
   if (UNREACHABLE_CODES.has(code)) return true;
