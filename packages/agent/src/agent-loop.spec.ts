@@ -313,6 +313,18 @@ describe('runAgent', () => {
     expect(lines).toContain('Jira accepts the credentials again; going on');
   });
 
+  it('runs refresh_catalogue and reports {catalogue}; its log line counts, it does not print the catalogue', async () => {
+    const { hub, stop, lines, options } = await setup('cloud');
+    hub.enqueue({ id: 70, type: 'refresh_catalogue', params: {} });
+    hub.onIdle = () => stop.abort();
+    await runAgent({ ...options, journal: new MemoryJournal(), agentVersion: '2.0.0' });
+    const body = hub.reports[0]!.body as { status: string; result: { catalogue: { project_key: string; agent_version: string; issue_types: unknown[] } } };
+    expect(body.status).toBe('done');
+    expect(body.result.catalogue).toEqual(expect.objectContaining({ project_key: 'AURORA', agent_version: '2.0.0' }));
+    const line = lines.find((l) => l.startsWith('#70 refresh_catalogue done'))!;
+    expect(line).toMatch(/issue_types=5 fields=\d+ transitions=observed assignable=3$/);
+  });
+
   it('the back-off of the credential checks is configurable and stops at its maximum', async () => {
     const { hub, stop, sleeps, options } = await setup('dc');
     const key = issue('Долгий отзыв');

@@ -341,5 +341,9 @@ function describe(cmd: ClaimedCommand, outcome: CommandOutcome): string {
     const missing = Array.isArray(r.missing_keys) ? ` missing=${r.missing_keys.length}` : '';
     return `issues=${(r.issues as unknown[]).length} links=${(r.links as unknown[]).length}${missing}`;
   }
+  if (cmd.type === 'refresh_catalogue') {
+    const c = r.catalogue as { issue_types?: unknown[]; fields?: unknown[]; transitions_source?: string; assignable?: unknown[] } | undefined;
+    return `issue_types=${c?.issue_types?.length ?? 0} fields=${c?.fields?.length ?? 0} transitions=${c?.transitions_source ?? '?'} assignable=${c?.assignable?.length ?? 0}`;
+  }
   return JSON.stringify(r);
 }

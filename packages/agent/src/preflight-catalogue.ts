@@ -19,7 +19,8 @@ const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.tri
 export async function checkCatalogue(api: JiraApi, project: string, statuses: string[], lines: CheckLine[]): Promise<void> {
   let catalogue: Catalogue;
   try {
-    catalogue = await readCatalogue(api, project);
+    // Transitions are observed issue by issue (many searches on a big project): only when a status is to be checked.
+    catalogue = await readCatalogue(api, project, { observe: statuses.length > 0 });
   } catch (error) {
     lines.push({ ok: false, text: `конфигурация проекта ${project} (экраны создания, процессы) не прочитана: ${reason(error)}` });
     return;

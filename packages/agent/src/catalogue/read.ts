@@ -14,7 +14,15 @@ const jqlString = (text: string): string => `"${text.replace(/["\\]/g, '\\$&')}"
 const hierarchyOf = (t: { name: string; subtask?: boolean; hierarchyLevel?: number }): number =>
   t.hierarchyLevel ?? (t.subtask ? -1 : t.name.trim().toLowerCase() === 'epic' ? 1 : 0);
 
-export async function readCatalogue(api: JiraApi, project: string, now: () => Date = () => new Date()): Promise<Catalogue> {
+export interface ReadOptions {
+  /** Observe transitions issue by issue when the workflow API is closed (default true; `--check` skips it when no status is to be checked). */
+  observe?: boolean;
+  now?: () => Date;
+}
+
+export async function readCatalogue(api: JiraApi, project: string, options: ReadOptions = {}): Promise<Catalogue> {
+  const now = options.now ?? (() => new Date());
+  const observe = options.observe ?? true;
   const { id: projectId } = await api.project(project);
   const fields = await api.client.api<Array<{ id: string; name: string; custom: boolean; schema?: Catalogue['fields'][number]['schema']; scope?: Catalogue['fields'][number]['scope'] }>>('GET', '/field');
   const types = await createMetaTypes(api, project);
@@ -29,7 +37,7 @@ export async function readCatalogue(api: JiraApi, project: string, now: () => Da
     const create = await createScreen(api, project, type.id);
     priorities = priorities.length > 0 ? priorities : (create.find((f) => f.field_id === 'priority')?.allowed_values ?? []);
     const typeStatuses = statuses.get(type.id) ?? [];
-    const observed = workflow ? null : await observeTransitions(api, project, type.name, typeStatuses, now);
+    const observed = workflow || !observe ? null : await observeTransitions(api, project, type.name, typeStatuses, now);
     const sample = observed?.sample ?? (await api.first(`project = ${jqlString(project)} AND issuetype = ${jqlString(type.name)} ORDER BY key DESC`, ['status']));
     perType[type.id] = {
       create,
