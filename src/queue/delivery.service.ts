@@ -170,8 +170,8 @@ export class DeliveryService {
       const step = info && !stop() ? await this.claimStep(m, tx, info, notes) : null;
       return { view, handedOutAt: before.status === 'claimed' ? before.claimed_at : null, step };
     });
-    // Only a report that finished a handed-out command counts (a repeated one changes nothing).
-    if (handedOutAt && view.status !== 'claimed') this.meter.reported(view.status, handedOutAt, now);
+    // Only a report that finished a handed-out command counts (a repeated one changes nothing, a release finishes nothing).
+    if (handedOutAt && view.status !== 'claimed' && view.status !== 'queued') this.meter.reported(view.status, handedOutAt, now);
     this.logger.log(`report for command ${id} (${report.status}): now ${view.status}${view.error ? `, error: ${view.error.slice(0, 200)}` : ''}`);
     return { view, next: step ? await this.claimed(step) : null };
   }
