@@ -4,7 +4,7 @@ import type { BatchSource } from '../common/auth.guard.js';
 import { insertReturningId } from '../database/engine.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
-import type { CommandType } from './commands/catalogue.js';
+import { pacedAs, type CommandType } from './commands/catalogue.js';
 import { batchHistory, commandHistory } from './delivery.store.js';
 import {
   batchStatus,
@@ -123,7 +123,7 @@ async function remainingUpTo(m: EntityManager, upTo: number, pacing: Pacing): Pr
   const own = new Map<number, { pos: number; seconds: number }>();
   for (const r of rows) {
     const entry = own.get(r.batch_id) ?? { pos: r.queue_pos, seconds: 0 };
-    entry.seconds += (pacing[r.type] ?? 0) * r.n;
+    entry.seconds += (pacing[pacedAs(r.type)] ?? 0) * r.n;
     own.set(r.batch_id, entry);
   }
   const sums = new Map<number, number>();

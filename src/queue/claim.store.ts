@@ -6,7 +6,7 @@ import { closeDelivery, startDelivery } from './delivery.store.js';
 import { failSyncRun, lastSyncStart, openSyncRun } from '../mirror/mirror.store.js';
 import { touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
-import { tempKeysNeeded, type Params } from './commands/catalogue.js';
+import { pacedAs, tempKeysNeeded, type Params } from './commands/catalogue.js';
 import { substitute } from './commands/temp-keys.js';
 import type { CommandRow } from './rows.js';
 import { resolveFor } from './temp-key.store.js';
@@ -39,7 +39,7 @@ async function redeliver(m: EntityManager, info: AgentInfo, settings: Settings, 
     const [c]: CommandRow[] = await m.query(`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
     if (!c) return undefined;
     if (c.deliveries < MAX_DELIVERIES) {
-      const pause = settings.pacing[c.type];
+      const pause = settings.pacing[pacedAs(c.type)];
       await m.query('UPDATE command SET deliveries = deliveries + 1, claimed_at = ?, pause_seconds = ? WHERE id = ?', [now, pause, c.id]);
       await closeDelivery(m, c.id, 'lost');
       await startDelivery(m, c.id, info.agent_version, now);
@@ -107,7 +107,7 @@ async function takeNext(m: EntityManager, info: AgentInfo, settings: Settings, n
       }
       params = s.params;
     }
-    const pause = settings.pacing[c.type];
+    const pause = settings.pacing[pacedAs(c.type)];
     const paramsText = JSON.stringify(params);
     // deliveries + 1: a command released by the agent (SPEC 16.3) is queued again with the deliveries that count.
     await m.query(`UPDATE command SET status = 'claimed', claimed_at = ?, deliveries = deliveries + 1, pause_seconds = ?, params = ? WHERE id = ?`, [

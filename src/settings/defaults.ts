@@ -1,6 +1,7 @@
-import type { CommandType } from '../common/command-types.js';
+import type { PacedType } from '../common/command-types.js';
 
-export type Pacing = Record<CommandType, number>;
+/** Seconds of pause per command type; `refresh_catalogue` is paced as `refresh` (common/command-types.ts pacedAs). */
+export type Pacing = Record<PacedType, number>;
 
 /** Every setting of SPEC 9, with `version` (starts at 1, bumped by every change). */
 export interface Settings {
@@ -13,6 +14,8 @@ export interface Settings {
   agent_offline_seconds: number;
   /** SPEC 15.2: which sources' batches wait for a person's approval */
   approval: Approval;
+  /** SPEC 16.1: the catalogue is refreshed (when nothing else is queued) once older than this; checks call it stale */
+  catalogue_max_age_minutes: number;
 }
 
 /** Per batch source (SPEC 15.1): does a batch from it wait for approval? */
@@ -33,6 +36,7 @@ export const DEFAULT_SETTINGS: Settings = {
   backup_keep: 20,
   agent_offline_seconds: 120,
   approval: { assistant: true, client: false, hub: false },
+  catalogue_max_age_minutes: 1440,
 };
 
 export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS).filter((k) => k !== 'version') as SettingKey[];

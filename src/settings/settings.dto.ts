@@ -173,6 +173,16 @@ export class PatchSettingsDto {
   @Type(() => ApprovalDto)
   @Optional()
   approval?: ApprovalDto;
+
+  /**
+   * SPEC 16.1: minutes after which the catalogue of Jira's configuration counts as stale (refreshed when the queue is idle; checks answer `unknown`), 1..525600
+   * @example 1440
+   */
+  @IsInt()
+  @Min(1)
+  @Max(525600)
+  @Optional()
+  catalogue_max_age_minutes?: number;
 }
 
 export class SettingsView {
@@ -186,6 +196,7 @@ export class SettingsView {
   backup_keep!: number;
   agent_offline_seconds!: number;
   approval!: ApprovalDto;
+  catalogue_max_age_minutes!: number;
 }
 
 export class AgentSettingsView implements AgentSettings {

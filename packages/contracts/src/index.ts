@@ -5,7 +5,16 @@
  */
 
 /** The command types of SPEC 4. */
-export type CommandType = 'ensure_issue' | 'ensure_fields' | 'ensure_status' | 'ensure_link' | 'ensure_sprint' | 'ensure_comment' | 'refresh';
+export type CommandType =
+  | 'ensure_issue'
+  | 'ensure_fields'
+  | 'ensure_status'
+  | 'ensure_link'
+  | 'ensure_sprint'
+  | 'ensure_comment'
+  | 'refresh'
+  /** SPEC 16.1: read the project's configuration; no params; result `{catalogue}` */
+  | 'refresh_catalogue';
 
 /**
  * What the agent says about itself when it claims (every field optional; SPEC 6.2 step 1). With

@@ -3,7 +3,7 @@
  * refresh, and the estimate.
  */
 import { isTempKey } from '../../common/keys.js';
-import { keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+import { keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from './catalogue.js';
 
 export interface CommandInput {
   type: CommandType;
@@ -74,13 +74,17 @@ export function tailRefreshKeys(commands: readonly CommandInput[]): string[] {
   return [...new Set(commands.flatMap((c) => keysNamed(c.type, c.params)))];
 }
 
-/** The batch as stored: the given commands plus one tail refresh unless every command is a refresh (SPEC 5). */
+/**
+ * The batch as stored: the given commands plus one tail refresh unless every command only reads
+ * (refresh, refresh_catalogue: SPEC 5, 16.1) or the batch names no key at all.
+ */
 export function withTailRefresh(commands: readonly CommandInput[]): CommandInput[] {
-  if (commands.every((c) => c.type === 'refresh')) return [...commands];
-  return [...commands, { type: 'refresh', params: { keys: tailRefreshKeys(commands) } }];
+  const keys = tailRefreshKeys(commands);
+  if (commands.every((c) => READ_TYPES.includes(c.type)) || keys.length === 0) return [...commands];
+  return [...commands, { type: 'refresh', params: { keys } }];
 }
 
-/** Sum of the pacing pause of each command's type (SPEC 5, 6.8). */
-export function pauseSum(types: readonly CommandType[], pacing: Readonly<Record<CommandType, number>>): number {
-  return types.reduce((sum, t) => sum + (pacing[t] ?? 0), 0);
+/** Sum of the pacing pause of each command's type (SPEC 5, 6.8; refresh_catalogue as refresh, 16.1). */
+export function pauseSum(types: readonly CommandType[], pacing: Readonly<Record<PacedType, number>>): number {
+  return types.reduce((sum, t) => sum + (pacing[pacedAs(t)] ?? 0), 0);
 }

@@ -180,6 +180,7 @@ describe('checkParams: names of Object.prototype members are params like any oth
     ensure_sprint: { key: 'A-1', sprint: 'S' },
     ensure_comment: { key: 'A-1', body: 'b' },
     refresh: { keys: ['A-1'] },
+    refresh_catalogue: {},
   };
   const BUILT_IN = ['constructor', 'hasOwnProperty', 'valueOf', 'toString', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
   const OTHER_TYPES = COMMAND_TYPES.filter((t) => t !== 'ensure_fields');

@@ -2,10 +2,10 @@
  * The command catalogue (SPEC 4): for each command type, its params and the keys it names.
  * Pure: no Nest, no ORM. Problems are Russian sentences for the person who wrote the batch.
  */
-import { COMMAND_TYPES, type CommandType } from '../../common/command-types.js';
+import { COMMAND_TYPES, pacedAs, READ_TYPES, type CommandType, type PacedType } from '../../common/command-types.js';
 import { isJiraKey, isTempKey } from '../../common/keys.js';
 
-export { COMMAND_TYPES, type CommandType };
+export { COMMAND_TYPES, pacedAs, READ_TYPES, type CommandType, type PacedType };
 
 
 export type Params = Record<string, unknown>;
@@ -17,6 +17,7 @@ const isKey = (v: unknown): v is string => isJiraKey(v) || isTempKey(v);
 type Check = (value: unknown) => string | null;
 
 const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() !== '' ? null : 'нужна непустая строка');
+const nonEmptyStringOrNull: Check = (v) => (v === null ? null : nonEmptyString(v) && 'нужна непустая строка или null (null — в бэклог)');
 const string: Check = (v) => (typeof v === 'string' ? null : 'нужна строка');
 const nullableString: Check = (v) => (v === null || typeof v === 'string' ? null : 'нужна строка или null');
 const key: Check = (v) => (isKey(v) ? null : 'нужен ключ Jira (ABC-123) или временный ключ (new:N)');
@@ -61,14 +62,17 @@ const RULES: Record<Exclude<CommandType, 'ensure_fields' | 'refresh'>, Record<st
     parent: { check: key },
     fields: { check: object },
   },
-  ensure_status: { key: { check: key, required: true }, path: { check: path, required: true } },
+  // SPEC 16.2: `{key, to}` without `path` — the hub stores the shortest known route as `path`.
+  ensure_status: { key: { check: key, required: true }, path: { check: path }, to: { check: nonEmptyString } },
   ensure_link: {
     source: { check: key, required: true },
     target: { check: key, required: true },
     link_type: { check: nonEmptyString, required: true },
   },
-  ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyString, required: true }, board: { check: boardRef } },
+  // SPEC 16.2: `sprint: null` moves the issue to the backlog.
+  ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyStringOrNull, required: true }, board: { check: boardRef } },
   ensure_comment: { key: { check: key, required: true }, body: { check: nonEmptyString, required: true }, marker: { check: nonEmptyString } },
+  refresh_catalogue: {},
 };
 
 export interface ParamProblem {
@@ -164,6 +168,11 @@ export function checkParams(type: CommandType, params: Params): ParamsCheck {
   if (type === 'ensure_link' && source !== undefined && source === own(params, 'target')) {
     problems.push({ param: 'target', detail: 'связь задачи с самой собой' });
   }
+  if (type === 'ensure_status') {
+    const [path, to] = [own(params, 'path'), own(params, 'to')];
+    if (path !== undefined && to !== undefined) problems.push({ param: 'params', detail: 'нужно одно из двух: path или to, не оба' });
+    else if (path === undefined && to === undefined) problems.push({ param: 'path', detail: 'обязательный параметр (или to — конечный статус, путь хаб найдёт сам)' });
+  }
   return { problems, customFields: [] };
 }
 
@@ -176,6 +185,7 @@ const PARAM_NAMES: Record<CommandType, readonly string[]> = {
   ensure_sprint: Object.keys(RULES.ensure_sprint),
   ensure_comment: Object.keys(RULES.ensure_comment),
   refresh: ['keys', 'jql'],
+  refresh_catalogue: [],
 };
 
 /**
@@ -198,6 +208,7 @@ const KEY_PARAMS: Record<CommandType, readonly string[]> = {
   ensure_sprint: ['key'],
   ensure_comment: ['key'],
   refresh: [],
+  refresh_catalogue: [],
 };
 
 /** The single-key params of a command type (see KEY_PARAMS). */

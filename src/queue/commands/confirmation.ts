@@ -3,7 +3,7 @@ import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
 import type { CommandType, Params } from './catalogue.js';
 
 /** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */
-export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh'];
+export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh', 'refresh_catalogue'];
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0) || v === '';
 

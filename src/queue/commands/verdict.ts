@@ -24,6 +24,7 @@ export interface CommandVerdict {
 
 const NOT_JUDGED: Partial<Record<CommandType, string>> = {
   refresh: 'refresh только читает Jira и обновляет зеркало',
+  refresh_catalogue: 'refresh_catalogue только читает настройки проекта Jira',
   ensure_issue: 'ensure_issue ищет задачу по теме в самой Jira при выполнении, зеркало этого не решает',
   ensure_comment: 'комментарии не хранятся в зеркале',
 };

@@ -88,6 +88,7 @@ export const COMMAND_EXAMPLES: Record<CommandType, Params> = {
   ensure_sprint: { key: 'new:1', sprint: 'Спринт 2' },
   ensure_comment: { key: 'AURORA-1533', body: 'Согласовано на планировании', marker: 'plan-2026-11' },
   refresh: { keys: ['AURORA-1533', 'new:1'] },
+  refresh_catalogue: {},
 };
 
 export class CommandDto {
