@@ -117,6 +117,7 @@ const HUB_VARIABLES: Variable[] = [
   ['HUB_DATABASE_URL', 'postgres://… — PostgreSQL вместо SQLite (HUB_DB_PATH тогда не нужен)'],
   ['HUB_ALLOWED_HOSTS', 'имена за обратным прокси, которые хаб обслуживает кроме loopback, через запятую (hub.example.com)'],
   ['HUB_ALLOWED_ORIGINS', 'сайты, страницам которых можно обращаться к хабу, через запятую (https://hub.example.com)'],
+  ['HUB_CATALOGUE_AUTO_REFRESH', 'off — хаб сам не ставит в очередь чтение каталога Jira (по умолчанию on)'],
   ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
 ];
 const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];

@@ -8,17 +8,36 @@ export class FieldErrorView {
   detail!: string;
 }
 
+/** One finding of the checks of a plan (SPEC 16.2). */
+export class FindingView {
+  /**
+   * the command's place in the body, from 1 (as the plan text shows it)
+   * @example 3
+   */
+  seq!: number;
+  /** @example 'link_type' */
+  param!: string;
+  /** @example 'unknown_link_type' */
+  code!: string;
+  /** @example 'типа связи «Blokcs» в Jira нет; есть: Blocks (blocks / is blocked by), Relates (relates to / relates to)' */
+  detail!: string;
+  /** @example 'может быть, Blocks?' */
+  suggestion?: string;
+}
+
 /** Every error answer (SPEC 11.1). */
 export class ErrorBodyView {
   @ApiProperty({
     example: 'validation_failed',
-    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
+    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'plan_failed', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
   })
   error!: string;
   /** @example 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' */
   detail!: string;
   /** one entry per field, for 422 */
   errors?: FieldErrorView[];
+  /** a batch body's findings (SPEC 16.2), every one: {seq (1-based), param, code, detail, suggestion?} */
+  findings?: FindingView[];
 }
 
 const MEANING: Record<number, string> = {
@@ -28,7 +47,7 @@ const MEANING: Record<number, string> = {
   404: 'not_found',
   409: 'not_claimed, claimed, finished or conflict (see detail)',
   413: 'payload_too_large',
-  422: 'validation_failed (or duplicate_summary, idempotency_mismatch for POST /batches); nothing was written',
+  422: 'validation_failed (or duplicate_summary, plan_failed with every finding, idempotency_mismatch for POST /batches); nothing was written',
 };
 
 /** An answer of each status as the hub gives it (each status its own code and text, not one shared example). */

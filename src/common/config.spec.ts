@@ -49,6 +49,7 @@ describe('loadConfig (SPEC 14)', () => {
         HUB_EVENTS_HEARTBEAT_SECONDS: '2',
         HUB_ALLOWED_HOSTS: 'hub.example.com',
         HUB_ALLOWED_ORIGINS: 'https://hub.example.com',
+        HUB_CATALOGUE_AUTO_REFRESH: 'off',
       }),
     ).toEqual({
       dbPath: ':memory:',
@@ -63,6 +64,7 @@ describe('loadConfig (SPEC 14)', () => {
       eventsHeartbeatSeconds: 2,
       allowedHosts: ['hub.example.com'],
       allowedOrigins: ['https://hub.example.com'],
+      catalogueAutoRefresh: false,
     });
   });
 

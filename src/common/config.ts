@@ -22,6 +22,8 @@ export interface HubConfig {
   allowedHosts: string[];
   /** HUB_ALLOWED_ORIGINS: origins of pages allowed to call besides the hub's own, normalized */
   allowedOrigins: string[];
+  /** HUB_CATALOGUE_AUTO_REFRESH (default on): the hub queues `refresh_catalogue` by itself (SPEC 16.1) */
+  catalogueAutoRefresh: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
     allowedHosts: listOf(env.HUB_ALLOWED_HOSTS, hostEntry),
     allowedOrigins: listOf(env.HUB_ALLOWED_ORIGINS, originEntry),
+    catalogueAutoRefresh: !/^(0|false|no|off)$/i.test(env.HUB_CATALOGUE_AUTO_REFRESH?.trim() ?? ''),
   };
   if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
     throw new ConfigError('HUB_DATABASE_URL must be a PostgreSQL connection string (postgres://user:password@host:5432/database); unset it to use the embedded SQLite store at HUB_DB_PATH');

@@ -21,6 +21,7 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case 'validation_failed':
     case 'duplicate_summary':
+    case 'plan_failed':
     case 'idempotency_mismatch':
       return 422;
     case 'not_claimed':
@@ -46,12 +47,15 @@ export interface ErrorBody {
   error: string;
   detail: string;
   errors?: unknown[];
+  findings?: unknown[];
 }
 
 export function errorBody(err: DomainError): ErrorBody {
   const body: ErrorBody = { error: err.code, detail: err.detail };
   const errors = (err as { errors?: unknown[] }).errors;
   if (errors && errors.length > 0) body.errors = errors;
+  const findings = (err as { findings?: unknown[] }).findings;
+  if (findings && findings.length > 0) body.findings = findings;
   return body;
 }
 

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'not_found'
   | 'validation_failed'
   | 'duplicate_summary'
+  | 'plan_failed'
   | 'not_claimed'
   | 'claimed'
   | 'finished'
@@ -23,6 +24,15 @@ export type ErrorCode =
 export interface FieldError {
   field: string;
   detail: string;
+}
+
+/** One finding of the checks of a plan (SPEC 16.2), as an error answer lists them. */
+export interface FindingError {
+  seq: number;
+  param: string;
+  code: string;
+  detail: string;
+  suggestion?: string;
 }
 
 export abstract class DomainError extends Error {
@@ -56,6 +66,8 @@ export class ValidationFailedError extends DomainError {
   constructor(
     detail: string,
     readonly errors: FieldError[] = [],
+    /** a batch body's findings (SPEC 16.2), every one */
+    readonly findings: FindingError[] = [],
   ) {
     super(detail);
   }
@@ -66,8 +78,29 @@ export class DuplicateSummaryError extends DomainError {
   constructor(
     detail: string,
     readonly errors: FieldError[] = [],
+    readonly findings: FindingError[] = [],
   ) {
     super(detail);
+  }
+}
+
+/** SPEC 16.2: a submitted plan Jira would refuse (its limits, the catalogue); every finding is in `findings`. */
+export class PlanFailedError extends DomainError {
+  readonly code = 'plan_failed' as const;
+  constructor(
+    detail: string,
+    readonly errors: FieldError[] = [],
+    readonly findings: FindingError[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+/** SPEC 6.7: a batch whose commands all ended, never cancelled, keeps its history. */
+export class BatchFinishedError extends DomainError {
+  readonly code = 'finished' as const;
+  constructor(id: number) {
+    super(`пакет ${id} уже завершён: все его команды закончены, отменять нечего (история пакета не меняется)`);
   }
 }
 

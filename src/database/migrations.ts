@@ -4,6 +4,7 @@ import { CommandDeliveries1764460800000 } from '../../migrations/1764460800000-C
 import { ApprovalHistory1764547200000 } from '../../migrations/1764547200000-ApprovalHistory.js';
 import { MirrorSearch1764633600000 } from '../../migrations/1764633600000-MirrorSearch.js';
 import { QueueLoad1764720000000 } from '../../migrations/1764720000000-QueueLoad.js';
+import { JiraCatalogue1764806400000 } from '../../migrations/1764806400000-JiraCatalogue.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -19,5 +20,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   ApprovalHistory1764547200000,
   MirrorSearch1764633600000,
   QueueLoad1764720000000,
+  JiraCatalogue1764806400000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

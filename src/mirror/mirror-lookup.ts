@@ -1,5 +1,7 @@
 /** What the confirmation rules (queue/commands/confirmation.ts) read of the mirror. */
 export interface MirrorIssue {
+  /** the issue type's name (the checks of SPEC 16.2 find its screens and workflow) */
+  issue_type?: string | null;
   status: string | null;
   sprint: string | null;
   summary: string | null;

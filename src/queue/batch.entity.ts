@@ -46,4 +46,8 @@ export class BatchEntity {
   /** its place in queue order, given when it became runnable (null while it waits for approval) */
   @Column('integer', { name: 'queue_pos', nullable: true })
   queuePos!: number | null;
+
+  /** schema v6, SPEC 16.2: the checks' verdicts and findings at submit (JSON), null for batches made before */
+  @Column('text', { nullable: true })
+  checks!: string | null;
 }

@@ -2,6 +2,8 @@
 import type { EntityManager } from 'typeorm';
 import type { BatchSource } from '../common/auth.guard.js';
 import { insertReturningId } from '../database/engine.js';
+import { parseJson } from '../database/json.js';
+import type { BatchChecksView } from './checks.view.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
 import { pacedAs, type CommandType } from './commands/catalogue.js';
@@ -28,6 +30,8 @@ export interface NewBatch {
   /** the commands as stored, tail refresh included */
   commands: CommandInput[];
   retryOf?: number;
+  /** SPEC 16.2: the checks it was submitted with (JSON of BatchChecksView) */
+  checks?: string | null;
 }
 
 /**
@@ -50,8 +54,8 @@ export async function insertBatch(m: EntityManager, batch: NewBatch, now: string
   const place = batch.awaitingApproval ? null : await nextPlace(m, createdAt);
   const batchId = await insertReturningId(
     m,
-    'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [batch.title, batch.author, createdAt, batch.source, batch.awaitingApproval ? createdAt : null, place?.at ?? null, place?.pos ?? null],
+    'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [batch.title, batch.author, createdAt, batch.source, batch.awaitingApproval ? createdAt : null, place?.at ?? null, place?.pos ?? null, batch.checks ?? null],
   );
   let seq = 0;
   for (const c of batch.commands) {
@@ -162,7 +166,11 @@ export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacin
   const unfinished = commands.some((c) => c.status === 'queued' || c.status === 'claimed');
   const remaining: Remaining = unfinished ? (await remainingUpTo(m, placeBound(batch), pacing)).of : () => 0;
   const history = await batchHistory(m, batch.id);
-  return { ...summarize(batch, commands, pacing, remaining), commands: commands.map((c) => commandView(c, history(c.id))) };
+  return {
+    ...summarize(batch, commands, pacing, remaining),
+    checks: parseJson<BatchChecksView | null>(batch.checks, null),
+    commands: commands.map((c) => commandView(c, history(c.id))),
+  };
 }
 
 export interface BatchListQuery {

@@ -18,6 +18,7 @@ import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto } from './dto/queries
 import { PlanService } from './plan.service.js';
 import { PlanView } from './plan.view.js';
 import { BatchSummary, BatchView } from './rows.js';
+import { CancelBatchView } from './cancel.view.js';
 
 /** An Idempotency-Key: 1..200 visible ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -87,9 +88,13 @@ export class BatchesController {
 
   @Post(':id/cancel')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel every queued command of the batch (idempotent); a claimed one is left to the agent' })
-  @ApiOkResponse({ type: BatchView })
-  cancel(@Param('id', IdPipe) id: number): Promise<BatchView> {
+  @ApiErrors(409)
+  @ApiOperation({
+    summary: 'Cancel every queued command of the batch (idempotent); a claimed one is left to the agent',
+    description: 'The answer says how many commands were cancelled and which one is still with the agent. A batch whose commands have all ended and which was never cancelled → 409 finished, nothing changes.',
+  })
+  @ApiOkResponse({ type: CancelBatchView })
+  cancel(@Param('id', IdPipe) id: number): Promise<CancelBatchView> {
     return this.batches.cancel(id);
   }
 

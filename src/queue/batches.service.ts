@@ -6,11 +6,13 @@ import {
   ClaimedError,
   ConflictError,
   FinishedError,
+  BatchFinishedError,
+  ForbiddenError,
   IdempotencyMismatchError,
   NotFoundError,
-  ValidationFailedError,
-  type FieldError,
 } from '../common/errors.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { checkedForSubmit } from './plan-checks.js';
 import { Db } from '../database/db.service.js';
 import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
@@ -30,13 +32,13 @@ import {
   type BatchListQuery,
 } from './batch.store.js';
 import { isTerminal } from './command.entity.js';
-import { checkTempKeys, withTailRefresh, type CommandInput } from './commands/batch-rules.js';
-import { checkParams, type Params } from './commands/catalogue.js';
+import { withTailRefresh, type CommandInput } from './commands/batch-rules.js';
+import type { Params } from './commands/catalogue.js';
 import { closeDelivery } from './delivery.store.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash, findKey, rememberKey } from './idempotency.store.js';
 import { isAwaiting, type BatchSummary, type BatchView, type CommandView } from './rows.js';
-import { resolvedKey } from './temp-key.store.js';
+import { cancelAnswer, type CancelBatchView } from './cancel.view.js';
 
 export const RETRY_TITLE = (id: number) => `Повтор команды #${id}`;
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
@@ -53,6 +55,7 @@ export class BatchesService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
   /**
@@ -62,18 +65,29 @@ export class BatchesService {
    */
   async create(dto: CreateBatchDto, caller: Caller, idempotencyKey?: string): Promise<{ view: BatchView; replayed: boolean }> {
     const commands = commandsOf(dto);
-    const hash = idempotencyKey === undefined ? '' : bodyHash({ title: dto.title, author: dto.author ?? null, commands });
+    const mode = dto.checks ?? 'refuse';
+    if (mode === 'warn' && caller.source === 'assistant') {
+      throw new ForbiddenError('checks: "warn" — выбор человека с токеном клиента; ассистент отправляет только планы, прошедшие проверки');
+    }
+    const hash = idempotencyKey === undefined ? '' : bodyHash({ title: dto.title, author: dto.author ?? null, commands, ...(dto.checks ? { checks: dto.checks } : {}) });
     const out = await this.db.transaction(async (m, tx) => {
       if (idempotencyKey !== undefined) {
         const known = await findKey(m, idempotencyKey);
         if (known && known.body_hash !== hash) throw new IdempotencyMismatchError(idempotencyKey, known.batch_id);
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
-      await this.checkAgainstState(m, commands);
+      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode);
       const awaitingApproval = this.settings.get().approval[caller.source];
       const id = await insertBatch(
         m,
-        { title: dto.title.trim(), author: dto.author?.trim() || caller.name, source: caller.source, awaitingApproval, commands: withTailRefresh(commands) },
+        {
+          title: dto.title.trim(),
+          author: dto.author?.trim() || caller.name,
+          source: caller.source,
+          awaitingApproval,
+          commands: withTailRefresh(checked.commands),
+          checks: checked.checks,
+        },
         this.clock.iso(),
       );
       if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
@@ -82,21 +96,6 @@ export class BatchesService {
       return { view, replayed: false };
     }, 'bulk'); // behind the agent's claims and reports (Db's lanes)
     return out;
-  }
-
-  /** The rules that need stored state: custom fields listed in settings, temp keys resolved by earlier batches. */
-  async checkAgainstState(m: EntityManager, commands: CommandInput[]): Promise<void> {
-    const allowed = new Set(this.settings.get().fields);
-    const errors: FieldError[] = [];
-    commands.forEach((c, i) => {
-      for (const f of checkParams(c.type, c.params).customFields.filter((f) => !allowed.has(f))) {
-        errors.push({ field: `commands.${i}.params.${f}`, detail: `поле ${f} не стандартное и не указано в настройке fields` });
-      }
-    });
-    for (const t of checkTempKeys(commands).external) {
-      if (!(await resolvedKey(m, t))) errors.push({ field: 'commands', detail: `временный ключ ${t} не создаётся в этом пакете и не создан раньше` });
-    }
-    if (errors.length) throw new ValidationFailedError(errors.map((e) => e.detail).join('; '), errors);
   }
 
   private async view(m: EntityManager, id: number): Promise<BatchView> {
@@ -113,13 +112,21 @@ export class BatchesService {
     return this.db.read((m) => listBatches(m, q, this.settings.get().pacing));
   }
 
-  cancel(id: number): Promise<BatchView> {
+  /**
+   * SPEC 6.7 as amended: a batch whose commands have all ended and which was never cancelled → 409
+   * `finished`, nothing changes; else the queued commands are cancelled, and the answer says how many
+   * and which one, if any, is still with the agent.
+   */
+  cancel(id: number): Promise<CancelBatchView> {
     return this.db.transaction(async (m, tx) => {
-      if (!(await findBatch(m, id))) throw new NotFoundError(`пакета ${id} нет`);
+      const batch = await findBatch(m, id);
+      if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+      const before = await this.view(m, id);
+      if (!batch.cancelled_at && before.commands.every((c) => isTerminal(c.status))) throw new BatchFinishedError(id);
       await cancelBatch(m, id, this.clock.iso());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id, view }]);
-      return view;
+      return cancelAnswer(view, before.commands.filter((c) => c.status === 'queued').length);
     });
   }
 
@@ -197,12 +204,20 @@ export class BatchesService {
       if (!RETRYABLE.includes(c.status)) {
         throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
       }
-      const commands: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
-      await this.checkAgainstState(m, commands);
+      const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
+      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse');
       const awaitingApproval = this.settings.get().approval[caller.source];
       const batchId = await insertBatch(
         m,
-        { title: RETRY_TITLE(id), author: caller.name, source: caller.source, awaitingApproval, commands: withTailRefresh(commands), retryOf: id },
+        {
+          title: RETRY_TITLE(id),
+          author: caller.name,
+          source: caller.source,
+          awaitingApproval,
+          commands: withTailRefresh(checked.commands),
+          retryOf: id,
+          checks: checked.checks,
+        },
         this.clock.iso(),
       );
       const view = await this.view(m, batchId);

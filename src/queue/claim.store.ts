@@ -10,6 +10,8 @@ import { pacedAs, tempKeysNeeded, type Params } from './commands/catalogue.js';
 import { substitute } from './commands/temp-keys.js';
 import type { CommandRow } from './rows.js';
 import { resolveFor } from './temp-key.store.js';
+import type { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { catalogueRefreshDue, queueCatalogueRefresh } from './catalogue-refresh.store.js';
 
 /** A command is handed out at most this many times; then it fails (SPEC 6.4). */
 export const MAX_DELIVERIES = 3;
@@ -74,9 +76,8 @@ async function isFirstWriteOfBatch(m: EntityManager, c: CommandRow): Promise<boo
   return Boolean(row.first) && Boolean(row.writes);
 }
 
-async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): Promise<boolean> {
-  const { interval_minutes, jql } = settings.auto_refresh;
-  if (!interval_minutes || !jql) return false;
+/** Nothing runnable, nothing with the agent, no auto-refresh waiting for approval. */
+async function idle(m: EntityManager): Promise<boolean> {
   // Busy: runnable or handed-out work, or an auto-refresh already waiting for approval (SPEC 15.2: the
   // hub's batches may need it too). Batches of others waiting for approval do not keep the mirror stale.
   const [{ busy }]: { busy: number }[] = await m.query(
@@ -84,7 +85,12 @@ async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): 
          OR EXISTS (SELECT 1 FROM command WHERE status = 'claimed')
          OR EXISTS (SELECT 1 FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL AND source = 'hub') AS busy`,
   );
-  if (busy) return false;
+  return !busy;
+}
+
+async function autoRefreshDue(m: EntityManager, settings: Settings, now: Date): Promise<boolean> {
+  const { interval_minutes, jql } = settings.auto_refresh;
+  if (!interval_minutes || !jql || !(await idle(m))) return false;
   const last = await lastSyncStart(m);
   return !last || now.getTime() - Date.parse(last) > interval_minutes * 60_000;
 }
@@ -130,6 +136,8 @@ export async function claimInTransaction(
   settings: Settings,
   now: Date,
   notes: ClaimNotes = { expired: [], skipped: [] },
+  /** null: the hub does not queue refresh_catalogue by itself (HUB_CATALOGUE_AUTO_REFRESH=off) */
+  catalogues: CatalogueRepository | null = null,
 ): Promise<Claimed | null> {
   const iso = now.toISOString();
   if (info.jira_auth === 'failed') {
@@ -148,6 +156,11 @@ export async function claimInTransaction(
     const commands = [{ type: 'refresh' as const, params: { jql: settings.auto_refresh.jql } }];
     notes.created = await insertBatch(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
     next = await takeNext(m, info, settings, iso, notes);
+  }
+  // SPEC 16.1: the catalogue at the first claim, then whenever it is old or stale and the queue is idle.
+  if (catalogues && notes.created === undefined && (await catalogueRefreshDue(m, catalogues, settings, now, !next && (await idle(m))))) {
+    notes.created = await queueCatalogueRefresh(m, 'hub', iso);
+    next ??= await takeNext(m, info, settings, iso, notes);
   }
   await touchAgent(m, info, iso, next?.command.id ?? null);
   return next;

@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { EntityManager } from 'typeorm';
 import type { DeliveredCommand } from '@jira-hub/contracts';
 import { Clock } from '../common/clock.js';
@@ -85,6 +87,8 @@ export class DeliveryService {
     private readonly backups: BackupService,
     private readonly meter: Meter,
     private readonly events: EventBus,
+    private readonly catalogues: CatalogueRepository,
+    @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
   /**
@@ -119,7 +123,7 @@ export class DeliveryService {
     const settings = this.settings.get();
     const step: ClaimStep = { claimed: COPYING, notes, settingsVersion: settings.version };
     if (this.backups.busy()) return step;
-    const c = (step.claimed = await claimInTransaction(m, info, settings, this.clock.now(), notes));
+    const c = (step.claimed = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.config.catalogueAutoRefresh ? this.catalogues : null));
     this.events.afterCommit(tx, () => claimEvents(c, notes));
     // The first delivery makes the copy; a re-delivery makes it only when the batch has none
     // (the hub died between the claim's commit and the end of the copy, or the copy failed).
@@ -163,7 +167,7 @@ export class DeliveryService {
     const notes: ClaimNotes = { expired: [], skipped: [] };
     const { view, handedOutAt, step } = await this.db.transaction(async (m, tx) => {
       const confirmed: CommandRow[] = [];
-      const { before, after } = await reportInTransaction(m, id, report, now, confirmed);
+      const { before, after } = await reportInTransaction(m, id, report, now, confirmed, this.catalogues);
       // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
       this.events.afterCommit(tx, reportEvents(after, confirmed));
       const view = await commandWithHistory(m, after);

@@ -50,3 +50,9 @@ export async function commandHistory(m: EntityManager, commandId: number): Promi
   const rows: DeliveryRow[] = await m.query('SELECT * FROM delivery WHERE command_id = ? ORDER BY n', [commandId]);
   return rows.map(deliveryView);
 }
+
+/** The agent version of a command's latest handout (null: none recorded). */
+export async function deliveredTo(m: EntityManager, commandId: number): Promise<string | null> {
+  const [row]: { agent_version: string | null }[] = await m.query('SELECT agent_version FROM delivery WHERE command_id = ? ORDER BY n DESC LIMIT 1', [commandId]);
+  return row?.agent_version ?? null;
+}

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/auth.guard.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
 import { issuesBySummary, mirrorLookup } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { runnableSeconds } from './batch.store.js';
-import { BatchesService, commandsOf } from './batches.service.js';
-import { checkTempKeys, pauseSum, withTailRefresh } from './commands/batch-rules.js';
+import { commandsOf } from './batches.service.js';
+import { checksView, findingLine, runChecks } from './plan-checks.js';
+import { pauseSum, withTailRefresh } from './commands/batch-rules.js';
 import { keysNamed } from './commands/catalogue.js';
 import type { Resolution } from './commands/temp-keys.js';
-import { VERDICTS, verdictOf, type Verdict } from './commands/verdict.js';
+import { VERDICTS, verdictOf, type CommandVerdict, type Verdict } from './commands/verdict.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import type { PlanView } from './plan.view.js';
 import { resolvedKey } from './temp-key.store.js';
@@ -25,47 +27,75 @@ function summary(counts: Record<Verdict, number>, total: number): string {
   return `Из ${total} команд ${parts.join('; ')}.`;
 }
 
+const WITH_FINDINGS: CommandVerdict = {
+  verdict: 'cannot_judge',
+  changes: [],
+  unknown_keys: [],
+  why: 'в команде ошибки (см. findings)',
+  synced_at: null,
+  age_seconds: null,
+  text: 'Не проверить заранее: в команде ошибки (см. findings).',
+};
+
 /**
- * The dry run (SPEC 15.4): the body goes through the same rules as a submit — the validation pipe's
- * (same DTO) and the stored-state ones (BatchesService.checkAgainstState) — and nothing is written: it
- * runs as a read, outside any transaction.
+ * The dry run (SPEC 15.4, 16.2): the body goes through the same checks as a submit — the validation
+ * pipe's (same DTO) and the one check function (catalogue/checks.ts, every finding at once) — and
+ * nothing is written: it runs as a read, outside any transaction. Findings do not make it fail: the
+ * answer lists them with a verdict per command, and `ok` says whether a submit would pass.
  */
 @Injectable()
 export class PlanService {
   constructor(
     private readonly db: Db,
-    private readonly batches: BatchesService,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
     return this.db.read(async (m) => {
       const given = commandsOf(dto);
-      await this.batches.checkAgainstState(m, given);
       const settings = this.settings.get();
-      const stored = withTailRefresh(given);
+      const now = this.clock.now();
+      const checks = await runChecks(m, given, settings, this.catalogues, now);
+      const bad = new Set(checks.findings.map((f) => f.seq));
+      const stored = withTailRefresh(checks.commands.map((c) => ({ type: c.type, params: c.params })));
       const ownTempKeys = new Set(stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
       const resolved = new Map<string, string>();
-      for (const t of checkTempKeys(given).external) resolved.set(t, (await resolvedKey(m, t))!);
+      for (const t of new Set(stored.flatMap((c) => keysNamed(c.type, c.params)).filter((k) => k.startsWith('new:') && !ownTempKeys.has(k)))) {
+        const key = await resolvedKey(m, t);
+        if (key) resolved.set(t, key);
+      }
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
-      const keys = stored.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k);
-      const mirror = await mirrorLookup(m, keys);
+      const clean = stored.filter((_, i) => !bad.has(i + 1));
+      const mirror = await mirrorLookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k));
       const sameSummary = await issuesBySummary(
         m,
-        stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
+        clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
       );
-      const now = this.clock.now();
-      const commands = stored.map((c, i) => ({
-        seq: i + 1,
-        type: c.type,
-        params: c.params,
-        tail_refresh: i >= given.length,
-        ...verdictOf(c.type, c.params, mirror, tempKey, now, (summary) => sameSummary.get(summary) ?? []),
-      }));
+      const record = checksView(checks, 'refuse');
+      const commands = stored.map((c, i) => {
+        const checked = checks.commands[i];
+        return {
+          seq: i + 1,
+          type: c.type,
+          params: c.params,
+          tail_refresh: i >= given.length,
+          check: checked?.verdict ?? 'no_change',
+          findings: checked?.findings ?? [],
+          notes: checked?.notes ?? [],
+          ...(bad.has(i + 1) ? WITH_FINDINGS : verdictOf(c.type, c.params, mirror, tempKey, now, (s) => sameSummary.get(s) ?? [])),
+        };
+      });
       const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
       for (const c of commands.slice(0, given.length)) counts[c.verdict] += 1;
       const estimate = pauseSum(stored.map((c) => c.type), settings.pacing);
+      const findings = checks.findings;
+      const head = findings.length
+        ? `Пакет не пройдёт: замечаний ${findings.length} — ${findings.map(findingLine).join('; ')}. `
+        : record.counts.unknown
+          ? `Проверки не возражают; не оценить по каталогу Jira: ${record.counts.unknown}. `
+          : '';
       return {
         title: dto.title.trim(),
         source,
@@ -74,7 +104,11 @@ export class PlanService {
         remaining_seconds: (await runnableSeconds(m, settings.pacing)) + estimate,
         all_hold: counts.holds === given.length,
         counts,
-        text: summary(counts, given.length),
+        ok: findings.length === 0,
+        findings,
+        checks: record.counts,
+        catalogue: record.catalogue,
+        text: head + summary(counts, given.length),
         commands,
       };
     });

@@ -1,6 +1,9 @@
 /** The answer of POST /batches/plan (SPEC 15.4). */
 import type { BatchSource } from '../common/auth.guard.js';
 import type { CommandType, Params } from './commands/catalogue.js';
+import type { CheckVerdict } from '@jira-hub/contracts';
+import { FindingView } from '../common/api-errors.js';
+import { CatalogueStampView, CheckCountsView } from './checks.view.js';
 import type { Verdict } from './commands/verdict.js';
 
 export class ChangeView {
@@ -22,7 +25,16 @@ export class PlannedCommandView {
   /** its seq if the batch were submitted now */
   seq!: number;
   type!: CommandType;
+  /** the params as they would be stored: a link type by its Jira name, an ensure_status {to} with its route as `path` */
   params!: Params;
+  /** SPEC 16.2: will_change, no_change, will_fail (see findings), unknown (the catalogue lacks what is needed or is stale: see notes) */
+  check!: CheckVerdict;
+  findings!: FindingView[];
+  /**
+   * what the checks did or could not judge
+   * @example ['link_type: блокирует → Blocks']
+   */
+  notes!: string[];
   /** the refresh the hub appends to every batch with writes */
   tail_refresh!: boolean;
   /** holds: the mirror already shows the result (a refresh would confirm it); would_change: see changes; unknown_key: the mirror lacks a key (run a refresh); cannot_judge: see why */
@@ -58,6 +70,14 @@ export class PlanView {
   all_hold!: boolean;
   /** verdicts of the commands of the body (the tail refresh aside) */
   counts!: PlanCountsView;
+  /** SPEC 16.2: no finding — a submit of this body would be accepted */
+  ok!: boolean;
+  /** every finding of every command (1-based seq); a submit of this body answers 422 with these */
+  findings!: FindingView[];
+  /** the checks' verdicts of the commands of the body (the tail refresh aside) */
+  checks!: CheckCountsView;
+  /** the catalogue the checks read; null when the agent has not reported one (catalogue-dependent verdicts are then unknown) */
+  catalogue!: CatalogueStampView | null;
   /** @example 'Из 2 команд уже выполнено 2: отправлять пакет не нужно.' */
   text!: string;
   commands!: PlannedCommandView[];

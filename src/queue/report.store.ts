@@ -9,7 +9,9 @@ import { parseJson } from '../database/json.js';
 import { failSyncRun, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
 import { releaseCurrent } from './agent-status.store.js';
 import { findCommand } from './batch.store.js';
-import { closeDelivery } from './delivery.store.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { noteFailure, storeCatalogue } from './catalogue-refresh.store.js';
+import { closeDelivery, deliveredTo } from './delivery.store.js';
 import { isTerminal } from './command.entity.js';
 import { keysNamed, type Params } from './commands/catalogue.js';
 import { isConfirmedByState } from './commands/confirmation.js';
@@ -75,7 +77,14 @@ export interface Reported {
  * refresh confirmed by state. The command's own row is read once and its new state comes back from the
  * UPDATE that makes it (RETURNING); nothing later in the transaction writes that row.
  */
-export async function reportInTransaction(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<Reported> {
+export async function reportInTransaction(
+  m: EntityManager,
+  id: number,
+  report: Report,
+  now: string,
+  confirmed: CommandRow[] = [],
+  catalogues: CatalogueRepository = new CatalogueRepository(),
+): Promise<Reported> {
   const c = await findCommand(m, id);
   if (!c) throw new NotFoundError(`команды ${id} нет`);
   if (c.status === 'queued') throw new NotClaimedError(id);
@@ -102,6 +111,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
   if (report.status === 'done') {
     checkDone(c, report);
     const refresh = c.type === 'refresh' ? await finishRefresh(m, c, report.result, now) : undefined;
+    if (c.type === 'refresh_catalogue') await storeCatalogue(m, catalogues, report.result, now, await deliveredTo(m, id));
     done = await update(`UPDATE command SET status = 'done', result = ?, jira_calls = ?, rate_limited = ?, finished_at = ?, error = NULL WHERE id = ?`, [
       JSON.stringify((refresh ? refresh.result : report.result) ?? {}),
       jiraCalls,
@@ -122,6 +132,7 @@ export async function reportInTransaction(m: EntityManager, id: number, report: 
       id,
     ]);
     if (c.type === 'refresh') await failSyncRun(m, id, now, error);
+    await noteFailure(m, catalogues, c, error, now);
   }
   await closeDelivery(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
   await releaseCurrent(m, id);

@@ -6,6 +6,7 @@ import type { RowOf } from '../database/row.js';
 import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
 import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
+import type { BatchChecksView } from './checks.view.js';
 
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
@@ -78,6 +79,8 @@ export class BatchSummary {
 }
 
 export class BatchView extends BatchSummary {
+  /** SPEC 16.2: the verdict of each command at submit, `unknown` ones and stored warnings included; null for batches of the hub itself and of earlier hubs */
+  checks!: BatchChecksView | null;
   commands!: CommandView[];
 }
 

@@ -67,7 +67,8 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
   try {
     const own = 'HUB_DB_PATH' in env || 'HUB_DATABASE_URL' in env;
     if (!own && !onPostgres) await copyOfMigratedDatabase(join(dir, 'hub.sqlite'));
-    config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), ...env }));
+    // The hub's own refresh_catalogue (SPEC 16.1) would join every test's queue: on only where a test asks.
+    config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_CATALOGUE_AUTO_REFRESH: 'off', ...env }));
     app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1' });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind

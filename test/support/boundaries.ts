@@ -21,13 +21,14 @@ export const TABLE_OWNERS: Record<string, string> = {
   sync_run: 'mirror',
   setting: 'settings',
   agent_status: 'agent',
+  catalogue: 'catalogue',
 };
 
 /**
  * The layers, lowest first: a module imports only from modules below it (or from itself), so module
  * imports can never form a cycle. `app` is the root files of src/ (app.module, cli, health.controller…).
  */
-export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'queue', 'agent', 'import', 'live', 'mcp', 'app'] as const;
+export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'catalogue', 'queue', 'agent', 'import', 'live', 'mcp', 'app'] as const;
 
 /**
  * A module's repository files (files with SQL) that other modules may import: the functions they call
@@ -43,6 +44,8 @@ export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
   mirror: ['src/mirror/mirror.store.ts', 'src/mirror/sync-run.store.ts'],
   queue: ['src/queue/agent-signals.store.ts', 'src/queue/temp-key.store.ts'],
   agent: [],
+  /** the catalogue's repository, used inside Queue's submit, claim and report transactions */
+  catalogue: ['src/catalogue/catalogue.repository.ts'],
 };
 
 /**

@@ -3,64 +3,10 @@ import { Type } from 'class-transformer';
 import type { ValidationArguments } from 'class-validator';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
-import { DUPLICATE_SUMMARY, OpaqueJson } from '../../common/validation.js';
-import { checkTempKeys, duplicateSummaries, duplicateSummaryDetail, type CommandInput } from '../commands/batch-rules.js';
-import { checkParams, COMMAND_TYPES, isCommandType, type CommandType, type Params } from '../commands/catalogue.js';
+import { OpaqueJson } from '../../common/validation.js';
+import { COMMAND_TYPES, type CommandType, type Params } from '../commands/catalogue.js';
 
 export const MAX_COMMANDS = 1000;
-
-const isPlainObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The command's params satisfy SPEC 4 for its type (custom fields are checked against settings by the service). */
-function IsValidParams() {
-  const problems = (args: ValidationArguments) => {
-    const type = (args.object as { type?: unknown }).type;
-    if (!isCommandType(type) || !isPlainObject(args.value)) return [];
-    return checkParams(type, args.value).problems;
-  };
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isValidParams',
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (_: unknown, args: ValidationArguments) => problems(args).length === 0,
-        defaultMessage: (args: ValidationArguments) => problems(args).map((p) => `${p.param}: ${p.detail}`).join('; '),
-      },
-    });
-}
-
-const validCommands = (value: unknown): CommandInput[] =>
-  Array.isArray(value) ? value.filter((c) => isCommandType(c?.type) && isPlainObject(c?.params)) : [];
-
-/** SPEC 5: two or more ensure_issue with the same trimmed summary → 422 `duplicate_summary` naming each. */
-function NoDuplicateSummaries() {
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: DUPLICATE_SUMMARY,
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (value: unknown) => duplicateSummaries(validCommands(value)).length === 0,
-        defaultMessage: (args: ValidationArguments) => duplicateSummaryDetail(duplicateSummaries(validCommands(args.value))),
-      },
-    });
-}
-
-/** SPEC 4: a temp key is defined before it is used in the batch, and at most once. */
-function TempKeysInOrder() {
-  const problems = (value: unknown) => checkTempKeys(validCommands(value)).problems;
-  return (object: object, propertyName: string) =>
-    registerDecorator({
-      name: 'tempKeysInOrder',
-      target: object.constructor,
-      propertyName,
-      validator: {
-        validate: (value: unknown) => problems(value).length === 0,
-        defaultMessage: (args: ValidationArguments) => problems(args.value).map((p) => `команда ${p.index + 1}: ${p.detail}`).join('; '),
-      },
-    });
-}
 
 /**
  * Each command is an object. class-validator's nested validation lets an array through as a list of
@@ -103,11 +49,11 @@ export class CommandDto {
     type: 'object',
     additionalProperties: true,
   })
-  // The params exactly as sent: the catalogue checks their names itself (SPEC 4: unknown params →
-  // 422, also `toString` or `__proto__`), which class-transformer's copy would drop or misread.
+  // The params exactly as sent: the checks (catalogue/checks.ts, SPEC 16.2) read them with every other
+  // rule in one pass — their names too (SPEC 4: unknown params → 422, also `toString` or `__proto__`),
+  // which class-transformer's copy would drop or misread.
   @OpaqueJson('refuse')
   @IsObject({ message: 'нужен объект' })
-  @IsValidParams()
   params!: Params;
 }
 
@@ -135,9 +81,17 @@ export class CreateBatchDto {
   @NoArraysAsCommands()
   @ValidateNested({ each: true })
   @Type(() => CommandDto)
-  @NoDuplicateSummaries()
-  @TempKeysInOrder()
   commands!: CommandDto[];
+
+  @ApiPropertyOptional({
+    enum: ['refuse', 'warn'],
+    default: 'refuse',
+    description:
+      'SPEC 16.2: `warn` stores the findings that depend on the catalogue (names, screens, values, routes, sprints, permissions) as warnings instead of refusing the batch; the client token only (never the assistant). Syntax and Jira\'s limits always refuse.',
+  })
+  @IsOptional()
+  @IsIn(['refuse', 'warn'])
+  checks?: 'refuse' | 'warn';
 }
 
 /** Request examples of a batch body: every command type at once, then each type alone (with the ensure_issue its new:1 needs). */

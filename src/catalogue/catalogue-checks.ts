@@ -1,0 +1,189 @@
+/** The checks of issue types, screens and values against the catalogue (SPEC 16.2). Pure. */
+import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenField, CatalogueTypeConfig } from '@jira-hub/contracts';
+import { isTempKey } from '../common/keys.js';
+import type { MirrorLookup } from '../mirror/mirror-lookup.js';
+import { addFinding, type CommandCheck } from './content-checks.js';
+import { listed, match, maybe } from './match.js';
+import { initialStatus } from './routes.js';
+
+/** What the checks know of the issues a batch names: types from the mirror or the batch, statuses as the batch moves them. */
+export class TypeContext {
+  private readonly newTypes = new Map<string, CatalogueIssueType>();
+  private readonly statusAfter = new Map<string, string>();
+
+  constructor(
+    readonly catalogue: Catalogue | null,
+    private readonly mirror: MirrorLookup,
+    private readonly resolved: ReadonlyMap<string, string>,
+  ) {}
+
+  /** An ensure_issue of this batch creates the issue of a temp key. */
+  created(tempKey: string, type: CatalogueIssueType): void {
+    this.newTypes.set(tempKey, type);
+  }
+
+  private jiraKey(key: string): string {
+    return this.resolved.get(key) ?? key;
+  }
+
+  isNew(key: string): boolean {
+    return this.newTypes.has(key);
+  }
+
+  /** The issue type of a key, or a Russian reason why it is not known. */
+  typeOf(key: string): CatalogueIssueType | string {
+    const created = this.newTypes.get(key);
+    if (created) return created;
+    if (isTempKey(key) && !this.resolved.has(key)) return `тип задачи ${key} неизвестен`;
+    const issue = this.mirror.issue(this.jiraKey(key));
+    if (!issue?.issue_type) return `в зеркале нет ${this.jiraKey(key)}: тип задачи неизвестен (сначала refresh)`;
+    const type = this.catalogue?.issue_types.find((t) => t.name === issue.issue_type);
+    return type ?? `тип задачи «${issue.issue_type}» (${this.jiraKey(key)}) в каталоге не найден`;
+  }
+
+  config(type: CatalogueIssueType): CatalogueTypeConfig | undefined {
+    return this.catalogue?.per_type[type.id];
+  }
+
+  /** The status the key is in when the command comes: as an earlier command of the batch leaves it, the mirror's, or a new issue's initial one. */
+  statusOf(key: string, type: CatalogueIssueType): string | null {
+    const moved = this.statusAfter.get(key);
+    if (moved) return moved;
+    if (this.newTypes.has(key)) {
+      const config = this.config(type);
+      return config ? initialStatus(config) : null;
+    }
+    return this.mirror.issue(this.jiraKey(key))?.status ?? null;
+  }
+
+  moved(key: string, status: string): void {
+    this.statusAfter.set(key, status);
+  }
+}
+
+/** The standard params of ensure_fields and their Jira field ids. */
+const STANDARD: Record<string, string> = { summary: 'summary', description: 'description', duedate: 'duedate', labels: 'labels', assignee: 'assignee', priority: 'priority' };
+/** Required fields a create always carries: the hub and the agent set them. */
+const IMPLIED = new Set(['summary', 'issuetype', 'project', 'reporter']);
+
+/** A field by its id, else by its name (any letter case, when one field has it). */
+export function fieldOf(catalogue: Catalogue, name: string): CatalogueField | undefined {
+  if (Object.hasOwn(STANDARD, name)) return catalogue.fields.find((f) => f.id === STANDARD[name]) ?? { id: STANDARD[name]!, name };
+  const m = match(name, catalogue.fields, (f) => [f.id, f.name]);
+  return m.kind === 'none' ? undefined : m.item;
+}
+
+/** The values a field value names: a string, `{value}`, `{name}`, a list of them. */
+function namesIn(v: unknown): string[] {
+  if (v === null || v === undefined) return [];
+  if (typeof v === 'string' || typeof v === 'number') return [String(v)];
+  if (Array.isArray(v)) return v.flatMap(namesIn);
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const named = o.value ?? o.name ?? o.key;
+    return typeof named === 'string' ? [named] : [];
+  }
+  return [];
+}
+
+function allowedValues(catalogue: Catalogue, fieldId: string, screen: CatalogueScreenField | undefined): string[] | undefined {
+  if (fieldId === 'priority') return catalogue.priorities.length ? catalogue.priorities : screen?.allowed_values;
+  if (fieldId === 'components') return catalogue.components;
+  if (fieldId === 'fixVersions' || fieldId === 'versions') return catalogue.versions;
+  return screen?.allowed_values;
+}
+
+function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldId: string, value: unknown, screen: CatalogueScreenField | undefined): void {
+  if (fieldId === 'assignee') {
+    if (typeof value !== 'string' || catalogue.assignable_truncated) return;
+    const m = match(value, catalogue.assignable, (u) => [u.id, u.display_name]);
+    if (m.kind === 'exact') return;
+    if (m.kind === 'case') return addFinding(c, param, 'unknown_assignee', `исполнитель «${value}» записан не так, как в Jira`, `может быть, ${m.item.id} (${m.item.display_name})?`);
+    return addFinding(
+      c,
+      param,
+      'unknown_assignee',
+      `«${value}» нет среди тех, кому можно назначать задачи проекта ${catalogue.project_key}`,
+      maybe(m.close.map((u) => `${u.id} (${u.display_name})`)) ?? 'найдите человека: GET /catalogue/users?q=…',
+    );
+  }
+  const allowed = allowedValues(catalogue, fieldId, screen);
+  if (!allowed || allowed.length === 0) return;
+  for (const v of namesIn(value)) {
+    const m = match(v, allowed, (a) => [a]);
+    if (m.kind === 'exact') continue;
+    const what = screen?.name ?? fieldId;
+    if (m.kind === 'case') addFinding(c, param, 'value_not_allowed', `значение «${v}» поля ${what} записано не так, как в Jira`, `может быть, ${m.item}?`);
+    else addFinding(c, param, 'value_not_allowed', `значения «${v}» нет среди допустимых для поля ${what}: ${listed(allowed)}`, maybe(m.close));
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The fields a command sets, with their Jira ids (an unknown field becomes a finding). */
+function fieldsSet(c: CommandCheck, catalogue: Catalogue, given: [string, string, unknown][]): [string, string, unknown][] {
+  const out: [string, string, unknown][] = [];
+  for (const [param, name, value] of given) {
+    const field = fieldOf(catalogue, name);
+    if (field) out.push([param, field.id, value]);
+    else {
+      const close = match(name, catalogue.fields, (f) => [f.name]);
+      addFinding(c, param, 'unknown_field', `поля «${name}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []));
+    }
+  }
+  return out;
+}
+
+/** The issue type of an ensure_issue, its create screen, required fields and values. */
+export function checkIssue(c: CommandCheck, types: TypeContext): void {
+  const catalogue = types.catalogue;
+  const name = String(c.params.issue_type);
+  if (!catalogue) return;
+  const m = match(name, catalogue.issue_types, (t) => [t.name]);
+  if (m.kind === 'none') {
+    return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${name}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)));
+  }
+  const type = m.item;
+  types.created(String(c.params.temp_key), type);
+  if (m.kind === 'case') addFinding(c, 'issue_type', 'issue_type_case', `тип задачи в Jira пишется «${type.name}»`, `может быть, ${type.name}?`);
+  if (type.subtask && c.params.parent === undefined) addFinding(c, 'parent', 'parent_required', `подзадача (${type.name}) создаётся только с parent — ключом родительской задачи`, 'укажите parent');
+  const config = types.config(type);
+  if (!config || config.create.length === 0) return void c.unknown.push(`в каталоге нет экрана создания типа ${type.name}`);
+  const fields = isObject(c.params.fields) ? c.params.fields : {};
+  const given: [string, string, unknown][] = [
+    ...(c.params.description !== undefined ? [['description', 'description', c.params.description] as [string, string, unknown]] : []),
+    ...Object.entries(fields).map(([k, v]) => [`fields.${k}`, k, v] as [string, string, unknown]),
+  ];
+  const set = fieldsSet(c, catalogue, given);
+  for (const [param, id, value] of set) {
+    const screen = config.create.find((f) => f.field_id === id);
+    if (!screen) addFinding(c, param, 'field_not_on_screen', `поля ${id} нет на экране создания типа ${type.name}: Jira ответит «Field '${id}' cannot be set. It is not on the appropriate screen»`, 'уберите поле или попросите администратора Jira добавить его на экран');
+    else checkValue(c, catalogue, param, id, value, screen);
+  }
+  const setIds = new Set([...set.map(([, id]) => id), ...(c.params.parent !== undefined ? ['parent'] : [])]);
+  for (const f of config.create.filter((f) => f.required && !f.has_default && !IMPLIED.has(f.field_id) && !setIds.has(f.field_id))) {
+    addFinding(c, `fields.${f.field_id}`, 'required_field_missing', `обязательное поле «${f.name}» (${f.field_id}) типа ${type.name} не задано`, `добавьте fields.${f.field_id}${f.allowed_values?.length ? `: одно из ${listed(f.allowed_values, 5)}` : ''}`);
+  }
+}
+
+/** The fields of an ensure_fields on the edit screen of its issue's type, and their values. */
+export function checkFields(c: CommandCheck, types: TypeContext, customFields: readonly string[]): void {
+  const catalogue = types.catalogue;
+  if (!catalogue) return;
+  void customFields;
+  const type = types.typeOf(String(c.params.key));
+  if (typeof type === 'string') return void c.unknown.push(type);
+  const config = types.config(type);
+  const given = Object.entries(c.params).filter(([k]) => k !== 'key').map(([k, v]) => [k, k, v] as [string, string, unknown]);
+  const set = fieldsSet(c, catalogue, given);
+  if (!config?.edit) {
+    c.unknown.push(`в каталоге нет экрана редактирования типа ${type.name}`);
+    for (const [param, id, value] of set) checkValue(c, catalogue, param, id, value, undefined);
+    return;
+  }
+  for (const [param, id, value] of set) {
+    const screen = config.edit.find((f) => f.field_id === id);
+    if (!screen) addFinding(c, param, 'field_not_on_screen', `поля ${id} нет на экране редактирования типа ${type.name}: Jira не даст его изменить`, 'уберите поле или попросите администратора Jira добавить его на экран');
+    else checkValue(c, catalogue, param, id, value, screen);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The checks of a plan (SPEC 16.2): every command of a batch body against the command catalogue's
+ * rules, Jira's limits, the catalogue of the project's configuration and the mirror — in one pass,
+ * every finding at once, each with its 1-based `seq`, a Russian detail and, where one helps, a
+ * suggestion. Also the form each command is stored in (a link type by its Jira name, the route of an
+ * `ensure_status {to}`) and a verdict per command. Pure: the dry run, the submit and (through the REST
+ * API) the MCP tools all call this one function. The command catalogue's own rules are Queue's and are
+ * passed in (`CommandRules`), as Catalogue sits below Queue.
+ */
+import type { Catalogue, CheckVerdict, Finding } from '@jira-hub/contracts';
+import type { CommandType } from '../common/command-types.js';
+import { isTempKey } from '../common/keys.js';
+import type { MirrorLookup } from '../mirror/mirror-lookup.js';
+import { checkContent, type CommandCheck } from './content-checks.js';
+import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
+import { checkLink, checkSprint, checkStatus } from './workflow-checks.js';
+import { permissionFindings } from './permissions.js';
+
+export type Params = Record<string, unknown>;
+
+export interface PlannedInput {
+  type: CommandType;
+  params: Params;
+}
+
+/** Queue's command catalogue (SPEC 4, 5), given to the checks. */
+export interface CommandRules {
+  checkParams(type: CommandType, params: Params): { problems: { param: string; detail: string }[]; customFields: string[] };
+  checkTempKeys(commands: readonly PlannedInput[]): { problems: { index: number; detail: string }[]; external: string[] };
+  duplicateSummaries(commands: readonly PlannedInput[]): string[];
+  /** what the command changes against the mirror: [] nothing, undefined the mirror cannot tell */
+  changes(type: CommandType, params: Params, mirror: MirrorLookup): unknown[] | undefined;
+}
+
+export interface CheckContext {
+  rules: CommandRules;
+  /** the project's catalogue; null when the agent has not reported one */
+  catalogue: Catalogue | null;
+  /** older than `catalogue_max_age_minutes`, or marked stale by a failure: its verdicts are `unknown` */
+  stale: boolean;
+  /** settings `fields`: the custom fields ensure_fields may set */
+  customFields: readonly string[];
+  /** settings `link_types`: a word → Jira link type name */
+  linkWords: Readonly<Record<string, string>>;
+  mirror: MirrorLookup;
+  /** temp keys an earlier batch resolved (those this body does not define) */
+  resolved: ReadonlyMap<string, string>;
+}
+
+export interface CheckedCommand {
+  seq: number;
+  type: CommandType;
+  /** the params as they would be stored (a link type's Jira name, an ensure_status route as `path`) */
+  params: Params;
+  verdict: CheckVerdict;
+  findings: Finding[];
+  /** what the checks did or could not judge, in Russian («link_type: блокирует → Blocks») */
+  notes: string[];
+}
+
+export interface CheckOutcome {
+  commands: CheckedCommand[];
+  /** every finding of every command, in seq order */
+  findings: Finding[];
+}
+
+/** Findings of the command catalogue's own rules (SPEC 4, 5): the 422 `validation_failed` of earlier hubs. */
+export const SYNTAX_CODES: readonly string[] = ['invalid_param', 'custom_field_not_allowed', 'temp_key', 'duplicate_summary'];
+/** Findings that depend on the catalogue: a client may submit them as warnings (`checks: "warn"`). */
+export const CATALOGUE_CODES: readonly string[] = [
+  'issue_type_case',
+  'unknown_issue_type',
+  'parent_required',
+  'unknown_field',
+  'field_not_on_screen',
+  'required_field_missing',
+  'value_not_allowed',
+  'unknown_assignee',
+  'unknown_link_type',
+  'unknown_status',
+  'status_case',
+  'status_unreachable',
+  'no_route',
+  'transition_screen',
+  'unknown_sprint',
+  'sprint_case',
+  'sprint_closed',
+  'sprint_ambiguous',
+  'permission',
+];
+
+const KEY_PARAMS = ['key', 'source', 'target', 'parent'];
+
+/** Every check of every command of a body, in one pass. */
+export function checkCommands(commands: readonly PlannedInput[], ctx: CheckContext): CheckOutcome {
+  const checks: CommandCheck[] = commands.map((c, i) => ({ seq: i + 1, type: c.type, params: { ...c.params }, findings: [], notes: [], unknown: [] }));
+  syntaxFindings(commands, ctx, checks);
+  const usable = ctx.catalogue && !ctx.stale ? ctx.catalogue : null;
+  if (!ctx.catalogue) checks.forEach((c) => c.unknown.push('каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'));
+  else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или POST /catalogue/refresh)'));
+  const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
+  for (const c of checks) {
+    if (c.findings.some((f) => SYNTAX_CODES.includes(f.code))) continue;
+    checkContent(c);
+    if (c.type === 'ensure_issue') checkIssue(c, types);
+    else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
+    else if (c.type === 'ensure_status') checkStatus(c, types);
+    else if (c.type === 'ensure_link') checkLink(c, usable, ctx.linkWords);
+    else if (c.type === 'ensure_sprint') checkSprint(c, usable);
+    if (usable) permissionFindings(c, usable);
+  }
+  const out = checks.map((c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
+  return { commands: out, findings: out.flatMap((c) => c.findings) };
+}
+
+function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
+  if (c.findings.length > 0) return 'will_fail';
+  if (c.type === 'refresh' || c.type === 'refresh_catalogue') return 'no_change';
+  if (c.unknown.length > 0) return 'unknown';
+  const resolve = (v: unknown) => (typeof v === 'string' && ctx.resolved.has(v) ? ctx.resolved.get(v)! : v);
+  const params = Object.fromEntries(Object.entries(c.params).map(([k, v]) => [k, KEY_PARAMS.includes(k) ? resolve(v) : v]));
+  if (KEY_PARAMS.some((k) => isTempKey(params[k]))) return 'will_change';
+  const changes = ctx.rules.changes(c.type, params, ctx.mirror);
+  return changes !== undefined && changes.length === 0 ? 'no_change' : 'will_change';
+}
+
+/** The command catalogue's rules, duplicate summaries, custom fields and temp keys, each at its command. */
+function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckContext, checks: CommandCheck[]): void {
+  const allowed = new Set(ctx.customFields);
+  commands.forEach((c, i) => {
+    const { problems, customFields } = ctx.rules.checkParams(c.type, c.params);
+    for (const p of problems) checks[i]!.findings.push({ seq: i + 1, param: p.param, code: 'invalid_param', detail: p.detail });
+    for (const f of customFields.filter((f) => !allowed.has(f))) {
+      checks[i]!.findings.push({
+        seq: i + 1,
+        param: f,
+        code: 'custom_field_not_allowed',
+        detail: `поле ${f} не стандартное и не указано в настройке fields`,
+        suggestion: 'добавьте его в настройку fields (PATCH /settings) или проверьте имя поля',
+      });
+    }
+  });
+  const repeated = new Set(ctx.rules.duplicateSummaries(commands));
+  const seen = new Map<string, number>();
+  commands.forEach((c, i) => {
+    if (c.type !== 'ensure_issue' || typeof c.params.summary !== 'string' || !repeated.has(c.params.summary.trim())) return;
+    const summary = c.params.summary.trim();
+    const first = seen.get(summary);
+    if (first === undefined) seen.set(summary, i + 1);
+    else {
+      checks[i]!.findings.push({
+        seq: i + 1,
+        param: 'summary',
+        code: 'duplicate_summary',
+        detail: `повторяется тема ensure_issue: «${summary}» (как в команде ${first})`,
+        suggestion: 'у каждой новой задачи пакета своя тема; уберите повтор или измените тему',
+      });
+    }
+  });
+  const temp = ctx.rules.checkTempKeys(commands);
+  for (const p of temp.problems) checks[p.index]!.findings.push({ seq: p.index + 1, param: 'key', code: 'temp_key', detail: p.detail });
+  const unresolved = new Set(temp.external.filter((t) => !ctx.resolved.has(t)));
+  commands.forEach((c, i) => {
+    const named = [...KEY_PARAMS.map((k) => [k, c.params[k]] as const), ...(Array.isArray(c.params.keys) ? c.params.keys.map((k) => ['keys', k] as const) : [])];
+    for (const [param, value] of named) {
+      if (typeof value !== 'string' || !unresolved.has(value)) continue;
+      checks[i]!.findings.push({
+        seq: i + 1,
+        param,
+        code: 'temp_key',
+        detail: `временный ключ ${value} не создаётся в этом пакете и не создан раньше`,
+        suggestion: `добавьте раньше в пакет ensure_issue с temp_key ${value} или укажите ключ Jira`,
+      });
+    }
+  });
+}

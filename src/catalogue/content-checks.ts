@@ -1,0 +1,77 @@
+/** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
+import type { Finding } from '@jira-hub/contracts';
+import type { CommandType } from '../common/command-types.js';
+
+/** One command while the checks run: its stored params take shape, findings and notes gather. */
+export interface CommandCheck {
+  seq: number;
+  type: CommandType;
+  params: Record<string, unknown>;
+  findings: Finding[];
+  notes: string[];
+  /** why the verdict can only be `unknown` (Russian) */
+  unknown: string[];
+  /** permissions the command needs beyond its type's (a transition that sets the resolution: RESOLVE_ISSUES) */
+  needs?: string[];
+}
+
+export const SUMMARY_MAX = 255;
+export const TEXT_MAX = 32_767;
+export const LABEL_MAX = 255;
+
+export function addFinding(c: CommandCheck, param: string, code: string, detail: string, suggestion?: string): void {
+  c.findings.push({ seq: c.seq, param, code, detail, ...(suggestion ? { suggestion } : {}) });
+}
+
+/** Characters as Jira counts them (code points, not UTF-16 units). */
+const length = (s: string) => [...s].length;
+
+function isCalendarDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+function checkText(c: CommandCheck, param: string, value: unknown, max: number): void {
+  if (typeof value !== 'string' || length(value) <= max) return;
+  addFinding(c, param, 'too_long', `${length(value)} символов, а Jira принимает не больше ${max}`, `сократите текст до ${max} символов`);
+}
+
+function checkLabels(c: CommandCheck, param: string, value: unknown): void {
+  if (!Array.isArray(value)) return;
+  for (const label of value) {
+    if (typeof label !== 'string') continue;
+    if (/\s/.test(label) || label === '') {
+      const fixed = label.trim().replace(/\s+/g, '_');
+      addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : undefined);
+    } else if (length(label) > LABEL_MAX) {
+      addFinding(c, param, 'too_long', `метка длиной ${length(label)} символов, а Jira принимает не больше ${LABEL_MAX}`);
+    }
+  }
+}
+
+/** Summary, texts, labels and dates of the command's fields, wherever the command carries them. */
+function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, prefix: string): void {
+  for (const [name, value] of Object.entries(fields)) {
+    const param = `${prefix}${name}`;
+    if (name === 'summary') checkText(c, param, value, SUMMARY_MAX);
+    else if (name === 'labels') checkLabels(c, param, value);
+    else if (name === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`);
+    else checkText(c, param, value, TEXT_MAX);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function checkContent(c: CommandCheck): void {
+  const p = c.params;
+  if (c.type === 'ensure_issue') {
+    checkText(c, 'summary', p.summary, SUMMARY_MAX);
+    checkText(c, 'description', p.description, TEXT_MAX);
+    if (isObject(p.fields)) checkFieldValues(c, p.fields, 'fields.');
+  } else if (c.type === 'ensure_fields') {
+    checkFieldValues(c, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'key')), '');
+  } else if (c.type === 'ensure_comment') {
+    checkText(c, 'body', p.body, TEXT_MAX);
+  }
+}

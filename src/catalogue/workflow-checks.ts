@@ -1,0 +1,140 @@
+/** The checks of statuses and routes, link types and sprints against the catalogue (SPEC 16.2). Pure. */
+import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
+import type { TypeContext } from './catalogue-checks.js';
+import { addFinding, type CommandCheck } from './content-checks.js';
+import { listed, match, maybe } from './match.js';
+import { shortestRoute, transitionBetween } from './routes.js';
+
+const lower = (s: string) => s.toLocaleLowerCase('ru');
+
+/**
+ * ensure_status: each step a status of the issue's type, each reachable from the one before by a known
+ * transition, from the status the issue is in then; a transition screen asking for more than the
+ * resolution is a finding. `{key, to}` is stored with the shortest known route as `path`.
+ */
+export function checkStatus(c: CommandCheck, types: TypeContext): void {
+  const key = String(c.params.key);
+  const to = typeof c.params.to === 'string' ? c.params.to : undefined;
+  const steps = to !== undefined ? [to] : (c.params.path as string[]);
+  const type = types.catalogue ? types.typeOf(key) : 'каталога нет';
+  const config = typeof type === 'string' ? undefined : types.config(type);
+  if (typeof type === 'string' || !config || config.statuses.length === 0) {
+    if (typeof type === 'string' && types.catalogue) c.unknown.push(type);
+    else if (types.catalogue && typeof type !== 'string') c.unknown.push(`в каталоге нет статусов типа ${type.name}`);
+    if (to !== undefined) storePath(c, [to], `to: ${to} → path: [${to}] (маршрут неизвестен: агент попробует прямой переход)`);
+    return;
+  }
+  const names = config.statuses.map((s) => s.name);
+  const exact: string[] = [];
+  steps.forEach((step, i) => {
+    const param = to !== undefined ? 'to' : `path.${i}`;
+    const m = match(step, config.statuses, (s) => [s.name]);
+    if (m.kind === 'exact') exact.push(step);
+    else if (m.kind === 'case') addFinding(c, param, 'status_case', `статус в Jira пишется «${m.item.name}»`, `может быть, ${m.item.name}?`);
+    else addFinding(c, param, 'unknown_status', `статуса «${step}» нет в процессе типа ${type.name}; есть: ${listed(names)}`, maybe(m.close.map((s) => s.name)));
+  });
+  if (exact.length !== steps.length) return;
+  const start = types.statusOf(key, type);
+  if (start === null) {
+    c.unknown.push(`текущий статус ${key} неизвестен`);
+    if (to !== undefined) storePath(c, [to], `to: ${to} → path: [${to}] (текущий статус неизвестен)`);
+    return;
+  }
+  let path = steps;
+  if (to !== undefined) {
+    const route = shortestRoute(config, start, to);
+    if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите path по шагам или обновите каталог (POST /catalogue/refresh)');
+    path = route.length ? route : [to];
+    storePath(c, path, `to: ${to} → path: ${path.join(' → ')} (из «${start}»)`);
+  }
+  let at = start;
+  path.forEach((step, i) => {
+    if (step === at) return;
+    const param = to !== undefined ? 'to' : `path.${i}`;
+    const edge = transitionBetween(config, at, step);
+    if (!edge) {
+      const route = shortestRoute(config, at, step);
+      addFinding(c, param, 'status_unreachable', `из «${at}» в «${step}» нет известного перехода для типа ${type.name}`, route ? `может быть, путь: ${route.join(' → ')}?` : undefined);
+    } else {
+      const asked = edge.required_fields.filter((f) => f !== 'resolution');
+      if (asked.length) addFinding(c, param, 'transition_screen', `переход «${edge.name}» (${at} → ${step}) требует заполнить на экране перехода: ${asked.join(', ')} — агент этого не делает`, 'проведите задачу через этот переход вручную или попросите администратора Jira убрать обязательные поля с экрана перехода');
+      if (edge.required_fields.includes('resolution')) c.needs = [...(c.needs ?? []), 'RESOLVE_ISSUES'];
+    }
+    at = step;
+  });
+  types.moved(key, path[path.length - 1]!);
+}
+
+function storePath(c: CommandCheck, path: string[], note: string): void {
+  const { to: _to, ...rest } = c.params;
+  void _to;
+  c.params = { ...rest, path };
+  c.notes.push(note);
+}
+
+const isSymmetric = (t: CatalogueLinkType) => lower(t.inward) === lower(t.outward);
+const linkWords = (t: CatalogueLinkType) => `${t.name} (${t.outward} / ${t.inward})`;
+
+/**
+ * ensure_link: the link type by its name, its outward or inward description (any letter case) or a word
+ * of settings `link_types`; stored by its Jira name. An inward description reads the other way
+ * («A is blocked by B» is «B blocks A»): source and target are swapped.
+ */
+export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: Readonly<Record<string, string>>): void {
+  const given = String(c.params.link_type);
+  const word = Object.entries(words).find(([w]) => lower(w) === lower(given.trim()));
+  if (!catalogue) {
+    if (word && word[1] !== given) store(c, word[1], `link_type: ${given} → ${word[1]}`);
+    return;
+  }
+  const types = catalogue.link_types;
+  const wanted = lower((word ? word[1] : given).trim());
+  const byName = types.find((t) => t.name === given) ?? types.find((t) => lower(t.name) === wanted);
+  if (byName) return void (byName.name !== given && store(c, byName.name, `link_type: ${given} → ${byName.name}`));
+  const outward = types.find((t) => lower(t.outward) === wanted);
+  if (outward) return store(c, outward.name, `link_type: ${given} → ${outward.name}`);
+  const inward = types.find((t) => lower(t.inward) === wanted);
+  if (inward) {
+    if (isSymmetric(inward)) return store(c, inward.name, `link_type: ${given} → ${inward.name}`);
+    const { source, target } = c.params;
+    c.params = { ...c.params, source: target, target: source };
+    return store(c, inward.name, `link_type: ${given} → ${inward.name}; «${source} ${inward.inward} ${target}» = «${target} ${inward.outward} ${source}»: source и target переставлены`);
+  }
+  const m = match(given, types, (t) => [t.name, t.outward, t.inward]);
+  addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)));
+}
+
+function store(c: CommandCheck, name: string, note: string): void {
+  c.params = { ...c.params, link_type: name };
+  c.notes.push(note);
+}
+
+/** ensure_sprint: an active or future sprint, unambiguous (else the candidates as `board: sprint`); null is the backlog. */
+export function checkSprint(c: CommandCheck, catalogue: Catalogue | null): void {
+  const sprint = c.params.sprint;
+  if (sprint === null) return void c.notes.push('sprint: null — задача уйдёт в бэклог');
+  if (!catalogue) return;
+  const boardName = (s: CatalogueSprint) => catalogue.boards.find((b) => b.id === s.board_id)?.name ?? `доска ${s.board_id}`;
+  const shown = (s: CatalogueSprint) => `${boardName(s)}: ${s.name}`;
+  let pool = catalogue.sprints;
+  const board = c.params.board;
+  if (board !== undefined) {
+    const ids = catalogue.boards.filter((b) => String(b.id) === String(board) || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
+    if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`);
+    pool = pool.filter((s) => ids.includes(s.board_id));
+  }
+  const name = String(sprint);
+  const exact = pool.filter((s) => s.name === name);
+  const open = pool.filter((s) => s.state !== 'closed');
+  if (exact.length === 0) {
+    const sameCase = pool.filter((s) => lower(s.name) === lower(name.trim()));
+    if (sameCase.length) return addFinding(c, 'sprint', 'sprint_case', `спринт в Jira пишется «${sameCase[0]!.name}»`, `может быть, ${sameCase.map(shown).join(' или ')}?`);
+    const close = match(name, open, (s) => [s.name]);
+    const candidates = (close.kind === 'none' && close.close.length ? close.close : open).map(shown);
+    return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${name}» нет среди активных и будущих`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
+  }
+  if (exact.length > 1) {
+    return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);
+  }
+  if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)));
+}

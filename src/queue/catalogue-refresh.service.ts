@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { Db } from '../database/db.service.js';
+import { EventBus } from '../events/event-bus.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { batchView, findBatch } from './batch.store.js';
+import { pendingCatalogueBatch, queueCatalogueRefresh } from './catalogue-refresh.store.js';
+import type { BatchView } from './rows.js';
+
+/** A person's request to read the catalogue again (SPEC 16.1). */
+@Injectable()
+export class CatalogueRefreshService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {}
+
+  request(author: string): Promise<{ view: BatchView; created: boolean }> {
+    return this.db.transaction(async (m, tx) => {
+      const pending = await pendingCatalogueBatch(m);
+      const id = pending ?? (await queueCatalogueRefresh(m, author, this.clock.iso()));
+      const view = await batchView(m, (await findBatch(m, id))!, this.settings.get().pacing);
+      if (pending === null) this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
+      return { view, created: pending === null };
+    });
+  }
+}

@@ -1,0 +1,12 @@
+/** Queue's command catalogue as the checks of SPEC 16.2 take it (catalogue/checks.ts sits below Queue). */
+import type { CommandRules } from '../../catalogue/checks.js';
+import { checkTempKeys, duplicateSummaries } from './batch-rules.js';
+import { checkParams } from './catalogue.js';
+import { changesAgainstMirror } from './confirmation.js';
+
+export const COMMAND_RULES: CommandRules = {
+  checkParams,
+  checkTempKeys,
+  duplicateSummaries,
+  changes: changesAgainstMirror,
+};

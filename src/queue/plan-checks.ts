@@ -1,0 +1,103 @@
+/**
+ * The checks of SPEC 16.2 around a submit and a dry run, inside their unit of work: the catalogue, the
+ * mirror and the temp keys of earlier batches gathered, the one check function run, and a refusal made
+ * of its findings.
+ */
+import type { CheckVerdict, Finding } from '@jira-hub/contracts';
+import type { EntityManager } from 'typeorm';
+import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/checks.js';
+import type { CatalogueRepository, StoredCatalogue } from '../catalogue/catalogue.repository.js';
+import { DuplicateSummaryError, PlanFailedError, ValidationFailedError, type FieldError } from '../common/errors.js';
+import { isJiraKey, isTempKey } from '../common/keys.js';
+import { mirrorLookup } from '../mirror/mirror.store.js';
+import type { Settings } from '../settings/defaults.js';
+import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
+import { COMMAND_RULES } from './commands/rules.js';
+import { resolvedKey } from './temp-key.store.js';
+import { CHECK_VERDICTS, type BatchChecksView } from './checks.view.js';
+
+/** refuse: any finding refuses the batch; warn: findings that depend on the catalogue are stored as warnings (a client's choice). */
+export type ChecksMode = 'refuse' | 'warn';
+
+export interface PlanChecks extends CheckOutcome {
+  catalogue: StoredCatalogue | null;
+  stale: boolean;
+}
+
+const KEYS = ['key', 'source', 'target', 'parent'];
+
+/** Is the catalogue older than the setting allows, or marked stale by a failure? */
+export function isStale(c: StoredCatalogue, settings: Settings, now: Date): boolean {
+  return c.stale_since !== null || now.getTime() - Date.parse(c.synced_at) > settings.catalogue_max_age_minutes * 60_000;
+}
+
+/** Runs the checks of a body against what is stored now. */
+export async function runChecks(m: EntityManager, commands: readonly CommandInput[], settings: Settings, catalogues: CatalogueRepository, now: Date): Promise<PlanChecks> {
+  const named = commands.flatMap((c) => [...KEYS.map((k) => c.params[k]), ...(Array.isArray(c.params.keys) ? c.params.keys : [])]).filter((v): v is string => typeof v === 'string');
+  const defined = new Set(commands.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
+  const resolved = new Map<string, string>();
+  for (const t of new Set(named.filter((k) => isTempKey(k) && !defined.has(k)))) {
+    const key = await resolvedKey(m, t);
+    if (key) resolved.set(t, key);
+  }
+  const mirror = await mirrorLookup(m, named.map((k) => resolved.get(k) ?? k));
+  const project = named.map((k) => resolved.get(k) ?? k).find(isJiraKey)?.split('-')[0];
+  const catalogue = (project ? await catalogues.get(m, project) : null) ?? (await catalogues.get(m));
+  const stale = catalogue ? isStale(catalogue, settings, now) : false;
+  const outcome = checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved });
+  return { ...outcome, catalogue, stale };
+}
+
+/** The findings that refuse a submit: all, or in `warn` mode all but those that depend on the catalogue. */
+export const refusing = (findings: readonly Finding[], mode: ChecksMode): Finding[] => (mode === 'warn' ? findings.filter((f) => !CATALOGUE_CODES.includes(f.code)) : [...findings]);
+
+const WITHOUT_PARAM = ['temp_key', 'duplicate_summary'];
+
+/** One line of a refusal's detail: «команда 3: link_type: …». */
+export const findingLine = (f: Finding): string => `команда ${f.seq}: ${WITHOUT_PARAM.includes(f.code) ? '' : `${f.param}: `}${f.detail}${f.suggestion ? ` (${f.suggestion})` : ''}`;
+
+/**
+ * The 422 of a refused submit, every finding in it. Its code stays what earlier hubs answered for the
+ * command catalogue's own rules — `duplicate_summary` when summaries repeat, `validation_failed` when
+ * only those rules failed — and is `plan_failed` when Jira's limits or the catalogue refuse the plan.
+ */
+export function refusal(findings: readonly Finding[], commands: readonly CommandInput[]): Error {
+  const lines = findings.map(findingLine);
+  const errors: FieldError[] = findings.map((f) => ({ field: WITHOUT_PARAM.includes(f.code) ? 'commands' : `commands.${f.seq - 1}.params`, detail: `${f.param}: ${f.detail}` }));
+  const list = [...findings];
+  if (findings.some((f) => f.code === 'duplicate_summary')) {
+    const detail = [duplicateSummaryDetail(duplicateSummaries(commands)), ...lines.filter((_, i) => findings[i]!.code !== 'duplicate_summary')].join('; ');
+    return new DuplicateSummaryError(detail, errors, list);
+  }
+  if (findings.every((f) => SYNTAX_CODES.includes(f.code))) return new ValidationFailedError(lines.join('; '), errors, list);
+  return new PlanFailedError(`план не пройдёт в Jira: ${lines.join('; ')}`, errors, list);
+}
+
+/** What a batch keeps of its checks (the batch view's `checks`). */
+export function checksView(checks: PlanChecks, mode: ChecksMode): BatchChecksView {
+  const counts = Object.fromEntries(CHECK_VERDICTS.map((v) => [v, 0])) as Record<CheckVerdict, number>;
+  for (const c of checks.commands) counts[c.verdict] += 1;
+  return {
+    mode,
+    catalogue: checks.catalogue ? { project_key: checks.catalogue.project_key, synced_at: checks.catalogue.synced_at, stale: checks.stale } : null,
+    counts,
+    commands: checks.commands.map(({ seq, verdict, findings, notes }) => ({ seq, verdict, findings, notes })),
+  };
+}
+
+/**
+ * A submit's checks: the commands as they are to be stored and what the batch keeps of the checks, or
+ * the refusal with every finding (nothing is written then).
+ */
+export async function checkedForSubmit(
+  m: EntityManager,
+  commands: readonly CommandInput[],
+  settings: Settings,
+  catalogues: CatalogueRepository,
+  now: Date,
+  mode: ChecksMode,
+): Promise<{ commands: CommandInput[]; checks: string }> {
+  const checks = await runChecks(m, commands, settings, catalogues, now);
+  if (refusing(checks.findings, mode).length > 0) throw refusal(checks.findings, commands);
+  return { commands: checks.commands.map((c) => ({ type: c.type, params: c.params })), checks: JSON.stringify(checksView(checks, mode)) };
+}
