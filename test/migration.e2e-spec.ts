@@ -40,8 +40,8 @@ const V1_COMMAND_COLUMNS = [
   'rate_limited',
 ];
 const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of', 'queue_pos'];
-const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos'];
-/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale). */
+const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos', 'checks'];
+/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale; v6: batch.checks). */
 const NEW_COLUMNS: Record<string, string[]> = {
   command: NEW_COMMAND_COLUMNS,
   batch: NEW_BATCH_COLUMNS,

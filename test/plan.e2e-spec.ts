@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { agentOf, comment, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 
-const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'issue_note', 'sync_run', 'setting', 'agent_status'];
+const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'issue_note', 'sync_run', 'setting', 'agent_status', 'catalogue'];
 
 describe('dry run (SPEC 15.4)', () => {
   let hub: TestHub;
@@ -94,19 +94,24 @@ describe('dry run (SPEC 15.4)', () => {
     expect(res.body.text).toMatch(/^Из 7 команд изменят Jira: 3/);
   });
 
-  it('answers the same 422 findings as a submit, from the same rules, and writes nothing', async () => {
+  it('lists the findings a submit would answer 422 with, from the same checks, and writes nothing (SPEC 16.2)', async () => {
     const before = await counts();
     const bodies = [
       { title: 't', commands: [issue('new:1', 'Тема'), issue('new:2', 'Тема')] },
       { title: 't', commands: [fields('A-1', { customfield_1: 'x' })] },
       { title: 't', commands: [fields('new:5')] },
-      { title: ' ', commands: [] },
     ];
     for (const body of bodies) {
-      const planned = await plan(body).expect(422);
+      const planned = await plan(body).expect(200);
       const submitted = await hub.http.post('/batches').send(body).expect(422);
-      expect(planned.body).toEqual(submitted.body);
+      expect(planned.body.ok).toBe(false);
+      expect(planned.body.findings.length).toBeGreaterThan(0);
+      expect(planned.body.findings).toEqual(submitted.body.findings);
+      expect(planned.body.text).toMatch(/^Пакет не пройдёт/);
     }
+    // A body that is not a batch at all is refused by both alike.
+    const shapeless = { title: ' ', commands: [] };
+    expect((await plan(shapeless).expect(422)).body).toEqual((await hub.http.post('/batches').send(shapeless).expect(422)).body);
     expect(await counts()).toEqual(before);
   });
 

@@ -29,6 +29,7 @@ describe('loadConfig (SPEC 14)', () => {
       eventsHeartbeatSeconds: 15,
       allowedHosts: [],
       allowedOrigins: [],
+      catalogueAutoRefresh: true,
     });
   });
 

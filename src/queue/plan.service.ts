@@ -91,11 +91,8 @@ export class PlanService {
       for (const c of commands.slice(0, given.length)) counts[c.verdict] += 1;
       const estimate = pauseSum(stored.map((c) => c.type), settings.pacing);
       const findings = checks.findings;
-      const head = findings.length
-        ? `Пакет не пройдёт: замечаний ${findings.length} — ${findings.map(findingLine).join('; ')}. `
-        : record.counts.unknown
-          ? `Проверки не возражают; не оценить по каталогу Jira: ${record.counts.unknown}. `
-          : '';
+      const head = findings.length ? `Пакет не пройдёт: замечаний ${findings.length} — ${findings.map(findingLine).join('; ')}. ` : '';
+      const tail = !findings.length && record.counts.unknown ? ` По каталогу Jira не оценить: ${record.counts.unknown} (см. notes команд).` : '';
       return {
         title: dto.title.trim(),
         source,
@@ -108,7 +105,7 @@ export class PlanService {
         findings,
         checks: record.counts,
         catalogue: record.catalogue,
-        text: head + summary(counts, given.length),
+        text: head + summary(counts, given.length) + tail,
         commands,
       };
     });

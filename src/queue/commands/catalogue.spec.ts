@@ -232,6 +232,7 @@ describe('STANDARD_PARAM_NAMES', () => {
       'assignee',
       'priority',
       'path',
+      'to',
       'source',
       'target',
       'link_type',

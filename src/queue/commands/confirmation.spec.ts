@@ -97,8 +97,8 @@ describe('isConfirmedByState: ensure_link', () => {
 });
 
 describe('isConfirmedByState: never confirmed types', () => {
-  it('lists exactly ensure_issue, ensure_comment and refresh', () => {
-    expect([...NEVER_CONFIRMED].sort()).toEqual(['ensure_comment', 'ensure_issue', 'refresh']);
+  it('lists exactly ensure_issue, ensure_comment, refresh and refresh_catalogue', () => {
+    expect([...NEVER_CONFIRMED].sort()).toEqual(['ensure_comment', 'ensure_issue', 'refresh', 'refresh_catalogue']);
   });
 
   it.each([

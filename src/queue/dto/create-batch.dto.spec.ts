@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
+import { checkParams, isCommandType } from '../commands/catalogue.js';
 import { CreateBatchDto } from './create-batch.dto.js';
 
 /**
@@ -9,7 +10,8 @@ import { CreateBatchDto } from './create-batch.dto.js';
  * bodies parsed by JSON.parse like express.json does, without the pipe's own check of built-in keys
  * (common/validation.ts): these tests show what the DTO does with the keys it is given. (`constructor`
  * is left out: class-transformer takes an own `constructor` for the value's class and throws, which is
- * why the pipe refuses it among the own keys of params with 422.)
+ * why the pipe refuses it among the own keys of params with 422.) The params reach the checks of SPEC
+ * 16.2 as sent, which apply the catalogue's rule (`checkParams`) to them; the messages add its problems.
  */
 async function check(json: string): Promise<{ dto: CreateBatchDto; messages: string[] }> {
   const dto = plainToInstance(CreateBatchDto, JSON.parse(json) as object);
@@ -23,6 +25,11 @@ async function check(json: string): Promise<{ dto: CreateBatchDto; messages: str
     }
   };
   walk(errors, '');
+  dto.commands?.forEach((c, i) => {
+    if (!isCommandType(c.type) || typeof c.params !== 'object' || c.params === null) return;
+    const problems = checkParams(c.type, c.params).problems;
+    if (problems.length) messages.push(`commands.${i}.params: ${problems.map((p) => `${p.param}: ${p.detail}`).join('; ')}`);
+  });
   return { dto, messages };
 }
 
