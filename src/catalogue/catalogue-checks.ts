@@ -63,8 +63,8 @@ export class TypeContext {
 
 /** The standard params of ensure_fields and their Jira field ids. */
 const STANDARD: Record<string, string> = { summary: 'summary', description: 'description', duedate: 'duedate', labels: 'labels', assignee: 'assignee', priority: 'priority' };
-/** Required fields a create always carries: the hub and the agent set them. */
-const IMPLIED = new Set(['summary', 'issuetype', 'project', 'reporter']);
+/** Required fields a create always carries (the hub and the agent set them), and `parent`, which has its own finding. */
+const IMPLIED = new Set(['summary', 'issuetype', 'project', 'reporter', 'parent']);
 
 /** A field by its id, else by its name (any letter case, when one field has it). */
 export function fieldOf(catalogue: Catalogue, name: string): CatalogueField | undefined {

@@ -22,7 +22,7 @@ export type Match<T> = { kind: 'exact'; item: T } | { kind: 'case'; item: T } | 
 /**
  * Finds `wanted` among `items` by the names `namesOf` gives each: the same text, else the same text in
  * another letter case (one item only), else none with the closest items (a name containing the other,
- * or at most a third of its letters different), best first.
+ * or at most two letters or a third of them different), best first.
  */
 export function match<T>(wanted: string, items: readonly T[], namesOf: (item: T) => readonly string[]): Match<T> {
   const exact = items.find((i) => namesOf(i).includes(wanted));
@@ -35,7 +35,7 @@ export function match<T>(wanted: string, items: readonly T[], namesOf: (item: T)
       const best = Math.min(...namesOf(item).map((n) => (lower(n).includes(w) || w.includes(lower(n)) ? 0.5 : distance(lower(n), w))));
       return { item, best };
     })
-    .filter(({ best }) => best <= Math.max(1, Math.floor(w.length / 3)))
+    .filter(({ best }) => best <= Math.max(2, Math.floor(w.length / 3)))
     .sort((a, b) => a.best - b.best);
   return { kind: 'none', close: scored.map((s) => s.item) };
 }

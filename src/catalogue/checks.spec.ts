@@ -1,0 +1,179 @@
+/** The checks of a plan (SPEC 16.2) as tables: a body, the catalogue and the mirror in; findings, stored params and verdicts out. */
+import { describe, expect, it } from '@jest/globals';
+import type { Catalogue } from '@jira-hub/contracts';
+import { CATALOGUE } from '../../test/support/catalogue.js';
+import type { MirrorIssue, MirrorLookup } from '../mirror/mirror-lookup.js';
+import { COMMAND_RULES } from '../queue/commands/rules.js';
+import { checkCommands, type CheckContext, type PlannedInput } from './checks.js';
+
+const ISSUES: Record<string, Partial<MirrorIssue>> = {
+  'AURORA-1': { issue_type: 'Task', status: 'To Do', priority: 'Medium', labels: [] },
+  'AURORA-2': { issue_type: 'Task', status: 'In Progress', sprint: 'Спринт 2', labels: [] },
+  'AURORA-3': { issue_type: 'Sub-task', status: 'To Do', labels: [] },
+};
+const mirror: MirrorLookup = {
+  issue: (key) => (ISSUES[key] ? ({ summary: 's', sprint: null, duedate: null, assignee: null, priority: null, fields: {}, labels: [], status: null, ...ISSUES[key] } as MirrorIssue) : undefined),
+  hasLink: (s, t, type) => s === 'AURORA-1' && t === 'AURORA-2' && type === 'Blocks',
+};
+
+function run(commands: PlannedInput[], extra: Partial<CheckContext> = {}) {
+  return checkCommands(commands, {
+    rules: COMMAND_RULES,
+    catalogue: CATALOGUE,
+    stale: false,
+    customFields: ['Story Points', 'customfield_10030'],
+    linkWords: { блокирует: 'Blocks', связанные: 'Relates' },
+    mirror,
+    resolved: new Map([['new:9', 'AURORA-2']]),
+    ...extra,
+  });
+}
+const issue = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт', ...params } });
+const fields = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_fields', params: { key: 'AURORA-1', ...params } });
+const status = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_status', params: { key: 'AURORA-1', ...params } });
+const link = (link_type: string): PlannedInput => ({ type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type } });
+const sprint = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_sprint', params: { key: 'AURORA-1', ...params } });
+
+/** [name, command, code of its one finding, param, suggestion contains] */
+const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] = [
+  ['issue type in another letter case', issue({ issue_type: 'task' }), 'issue_type_case', 'issue_type', 'Task'],
+  ['unknown issue type, a close one suggested', issue({ issue_type: 'Tsak' }), 'unknown_issue_type', 'issue_type', 'может быть, Task?'],
+  ['a sub-task without parent', issue({ issue_type: 'Sub-task' }), 'parent_required', 'parent', 'parent'],
+  ['an epic without its required Epic Name', issue({ issue_type: 'Epic' }), 'required_field_missing', 'fields.customfield_10011', 'fields.customfield_10011'],
+  ['a field not on the create screen', issue({ fields: { customfield_10020: 3 } }), 'field_not_on_screen', 'fields.customfield_10020', undefined],
+  ['an unknown field', issue({ fields: { 'Story Pionts': 3 } }), 'unknown_field', 'fields.Story Pionts', 'Story Points'],
+  ['an option not allowed', issue({ fields: { customfield_10030: { value: 'Gamma' } } }), 'value_not_allowed', 'fields.customfield_10030', undefined],
+  ['a priority not in the scheme', fields({ priority: 'Очень высокий' }), 'value_not_allowed', 'priority', undefined],
+  ['a priority in another letter case', fields({ priority: 'high' }), 'value_not_allowed', 'priority', 'может быть, High?'],
+  ['a component not in the project', issue({ fields: { components: [{ name: 'Mobile' }] } }), 'value_not_allowed', 'fields.components', undefined],
+  ['an assignee nobody can be', fields({ assignee: 'sidorov' }), 'unknown_assignee', 'assignee', undefined],
+  ['a summary of 300 characters', issue({ summary: 'я'.repeat(300) }), 'too_long', 'summary', '255'],
+  ['a description over 32,767', issue({ description: 'x'.repeat(32_768) }), 'too_long', 'description', undefined],
+  ['a comment over 32,767', { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x'.repeat(40_000) } }, 'too_long', 'body', undefined],
+  ['a label with a space', fields({ labels: ['в работе'] }), 'bad_label', 'labels', 'в_работе'],
+  ['an unknown link type', link('Blokcs'), 'unknown_link_type', 'link_type', 'может быть, Blocks?'],
+  ['a status not in the workflow', status({ path: ['Готово'] }), 'unknown_status', 'path.0', undefined],
+  ['a status in another letter case', status({ path: ['in progress'] }), 'status_case', 'path.0', 'In Progress'],
+  ['a step no known transition reaches', status({ path: ['Done'] }), 'status_unreachable', 'path.0', 'In Progress → Review → Done'],
+  ['a transition screen asking for a field', { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review', 'Rejected'] } }, 'transition_screen', 'path.1', undefined],
+  ['a sprint that does not exist', sprint({ sprint: 'Спринт 9' }), 'unknown_sprint', 'sprint', 'AURORA board: Спринт 2'],
+  ['a sprint on two boards', sprint({ sprint: 'Спринт 3' }), 'sprint_ambiguous', 'sprint', 'board'],
+  ['a closed sprint', sprint({ sprint: 'Спринт 1' }), 'sprint_closed', 'sprint', undefined],
+  ['a sprint in another letter case', sprint({ sprint: 'спринт 2' }), 'sprint_case', 'sprint', 'Спринт 2'],
+  ['a field not on the edit screen', { type: 'ensure_fields', params: { key: 'AURORA-1', customfield_10011: 'x' } }, 'field_not_on_screen', 'customfield_10011', undefined],
+];
+
+describe('checkCommands: each kind of mistake is one finding with its seq, a Russian detail and a suggestion', () => {
+  it.each(ONE_FINDING)('%s', (_, command, code, param, suggestion) => {
+    const out = run([command], { customFields: ['Story Points', 'customfield_10030', 'customfield_10011'] });
+    expect(out.findings.map((f) => [f.seq, f.code, f.param])).toEqual([[1, code, param]]);
+    expect(out.findings[0]!.detail).toMatch(/[А-Яа-яЁё]/);
+    if (suggestion) expect(out.findings[0]!.suggestion).toContain(suggestion);
+    expect(out.commands[0]!.verdict).toBe('will_fail');
+  });
+});
+
+describe('checkCommands: every finding of every command in one answer', () => {
+  it('syntax, duplicates, temp keys and the catalogue together, seq 1-based', () => {
+    const out = run([
+      issue({ issue_type: 'task' }),
+      issue({ temp_key: 'new:2', summary: 'Отчёт ' }),
+      { type: 'ensure_status', params: { key: 'AURORA-1' } },
+      fields({ key: 'new:7', duedate: '2026-02-30' }),
+      link('Blokcs'),
+    ]);
+    expect(out.findings.map((f) => [f.seq, f.code])).toEqual([
+      [1, 'issue_type_case'],
+      [2, 'duplicate_summary'],
+      [3, 'invalid_param'],
+      [4, 'invalid_param'],
+      [4, 'temp_key'],
+      [5, 'unknown_link_type'],
+    ]);
+    expect(out.commands.map((c) => c.verdict)).toEqual(['will_fail', 'will_fail', 'will_fail', 'will_fail', 'will_fail']);
+  });
+});
+
+describe('checkCommands: what is stored', () => {
+  it.each([
+    ['a settings word', 'блокирует', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, 'блокирует → Blocks'],
+    ['the outward description', 'Blocks', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, undefined],
+    ['the name in another letter case', 'relates', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates → Relates'],
+    ['the inward description: source and target swap', 'is blocked by', { source: 'AURORA-2', target: 'AURORA-1', link_type: 'Blocks' }, 'переставлены'],
+    ['a symmetric inward description: no swap', 'relates to', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates to → Relates'],
+  ])('a link type given by %s is stored by its Jira name', (_, given, stored, note) => {
+    const out = run([link(given)]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.params).toEqual(stored);
+    if (note) expect(out.commands[0]!.notes.join(' ')).toContain(note);
+  });
+
+  it.each([
+    ['AURORA-1 (To Do) to Done: the shortest route', status({ to: 'Done' }), ['In Progress', 'Review', 'Done']],
+    ['AURORA-2 (In Progress) to Review', { type: 'ensure_status', params: { key: 'AURORA-2', to: 'Review' } } as PlannedInput, ['Review']],
+    ['back to To Do by the global transition', { type: 'ensure_status', params: { key: 'AURORA-2', to: 'To Do' } } as PlannedInput, ['To Do']],
+  ])('ensure_status {to}: %s is stored as path', (_, command, path) => {
+    const out = run([command]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.params).toEqual({ key: command.params.key, path });
+  });
+
+  it('a new issue starts in its initial status; a later command starts where an earlier one left it', () => {
+    const out = run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[1]!.params).toEqual({ key: 'new:1', path: ['In Progress'] });
+  });
+
+  it('ensure_sprint with sprint null goes to the backlog', () => {
+    const out = run([sprint({ sprint: null })]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.notes.join(' ')).toContain('бэклог');
+  });
+
+  it('a sprint named on two boards passes with its board', () => {
+    expect(run([sprint({ sprint: 'Спринт 3', board: 'Поддержка' })]).findings).toEqual([]);
+    expect(run([sprint({ sprint: 'Спринт 3', board: 2 })]).findings).toEqual([]);
+  });
+});
+
+describe('checkCommands: verdicts', () => {
+  it('will_change, no_change (the mirror already shows it), will_fail', () => {
+    const out = run([fields({ priority: 'High' }), fields({ priority: 'Medium' }), link('Blocks'), fields({ priority: 'Nope' }), { type: 'refresh', params: { keys: ['AURORA-1'] } }]);
+    expect(out.commands.map((c) => c.verdict)).toEqual(['will_change', 'no_change', 'no_change', 'will_fail', 'no_change']);
+  });
+
+  it('without a catalogue everything that needs one is unknown, and nothing of it is a finding', () => {
+    const out = run([issue({ issue_type: 'task' }), link('Blokcs'), sprint({ sprint: 'Спринт 9' }), link('блокирует')], { catalogue: null });
+    expect(out.findings).toEqual([]);
+    expect(out.commands.map((c) => c.verdict)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    expect(out.commands[3]!.params.link_type).toBe('Blocks');
+  });
+
+  it('a stale catalogue: unknown, and Jira limits still refuse', () => {
+    const out = run([status({ path: ['Готово'] }), issue({ summary: 'я'.repeat(256) })], { stale: true });
+    expect(out.findings.map((f) => f.code)).toEqual(['too_long']);
+    expect(out.commands.map((c) => c.verdict)).toEqual(['unknown', 'will_fail']);
+  });
+
+  it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', () => {
+    const out = run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.verdict).toBe('unknown');
+  });
+
+  it('a permission the account lacks is a finding naming it (Assign Issues beside Edit Issues for an assignee)', () => {
+    const catalogue: Catalogue = { ...CATALOGUE, permissions: { ...CATALOGUE.permissions, ADD_COMMENTS: false, ASSIGN_ISSUES: false } };
+    const out = run([{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'b' } }, fields({ assignee: 'ivanov' })], { catalogue });
+    expect(out.findings.map((f) => [f.seq, f.code, f.suggestion])).toEqual([
+      [1, 'permission', expect.stringContaining('Add Comments')],
+      [2, 'permission', expect.stringContaining('Assign Issues')],
+    ]);
+  });
+
+  it('a permission the catalogue does not list is unknown, not a finding', () => {
+    const catalogue: Catalogue = { ...CATALOGUE, permissions: {} };
+    const out = run([link('Blocks')], { catalogue });
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.verdict).toBe('unknown');
+  });
+});
