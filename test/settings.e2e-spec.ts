@@ -18,6 +18,7 @@ describe('settings (SPEC 9)', () => {
       backup_keep: 20,
       agent_offline_seconds: 120,
       approval: { assistant: true, client: false, hub: false },
+      catalogue_max_age_minutes: 1440,
     });
   });
 

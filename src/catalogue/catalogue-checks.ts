@@ -114,7 +114,7 @@ function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldI
     if (m.kind === 'exact') continue;
     const what = screen?.name ?? fieldId;
     if (m.kind === 'case') addFinding(c, param, 'value_not_allowed', `значение «${v}» поля ${what} записано не так, как в Jira`, `может быть, ${m.item}?`);
-    else addFinding(c, param, 'value_not_allowed', `значения «${v}» нет среди допустимых для поля ${what}: ${listed(allowed)}`, maybe(m.close));
+    else addFinding(c, param, 'value_not_allowed', `значения «${v}» нет среди допустимых для поля ${what}: ${listed(allowed)}`, maybe(m.close) ?? `одно из: ${listed(allowed, 8)}`);
   }
 }
 
@@ -128,7 +128,7 @@ function fieldsSet(c: CommandCheck, catalogue: Catalogue, given: [string, string
     if (field) out.push([param, field.id, value]);
     else {
       const close = match(name, catalogue.fields, (f) => [f.name]);
-      addFinding(c, param, 'unknown_field', `поля «${name}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []));
+      addFinding(c, param, 'unknown_field', `поля «${name}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []) ?? 'поля экранов каждого типа: GET /catalogue/issue-types');
     }
   }
   return out;
@@ -141,7 +141,7 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
   if (!catalogue) return;
   const m = match(name, catalogue.issue_types, (t) => [t.name]);
   if (m.kind === 'none') {
-    return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${name}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)));
+    return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${name}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)) ?? `одно из: ${listed(catalogue.issue_types.map((t) => t.name), 8)}`);
   }
   const type = m.item;
   types.created(String(c.params.temp_key), type);

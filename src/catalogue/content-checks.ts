@@ -45,7 +45,7 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
       const fixed = label.trim().replace(/\s+/g, '_');
       addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : undefined);
     } else if (length(label) > LABEL_MAX) {
-      addFinding(c, param, 'too_long', `метка длиной ${length(label)} символов, а Jira принимает не больше ${LABEL_MAX}`);
+      addFinding(c, param, 'too_long', `метка длиной ${length(label)} символов, а Jira принимает не больше ${LABEL_MAX}`, `сократите метку до ${LABEL_MAX} символов`);
     }
   }
 }
@@ -56,7 +56,7 @@ function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, pref
     const param = `${prefix}${name}`;
     if (name === 'summary') checkText(c, param, value, SUMMARY_MAX);
     else if (name === 'labels') checkLabels(c, param, value);
-    else if (name === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`);
+    else if (name === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
     else checkText(c, param, value, TEXT_MAX);
   }
 }

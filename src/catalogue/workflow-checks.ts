@@ -31,7 +31,7 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
     const m = match(step, config.statuses, (s) => [s.name]);
     if (m.kind === 'exact') exact.push(step);
     else if (m.kind === 'case') addFinding(c, param, 'status_case', `статус в Jira пишется «${m.item.name}»`, `может быть, ${m.item.name}?`);
-    else addFinding(c, param, 'unknown_status', `статуса «${step}» нет в процессе типа ${type.name}; есть: ${listed(names)}`, maybe(m.close.map((s) => s.name)));
+    else addFinding(c, param, 'unknown_status', `статуса «${step}» нет в процессе типа ${type.name}; есть: ${listed(names)}`, maybe(m.close.map((s) => s.name)) ?? `одно из: ${listed(names, 8)}`);
   });
   if (exact.length !== steps.length) return;
   const start = types.statusOf(key, type);
@@ -54,7 +54,7 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
     const edge = transitionBetween(config, at, step);
     if (!edge) {
       const route = shortestRoute(config, at, step);
-      addFinding(c, param, 'status_unreachable', `из «${at}» в «${step}» нет известного перехода для типа ${type.name}`, route ? `может быть, путь: ${route.join(' → ')}?` : undefined);
+      addFinding(c, param, 'status_unreachable', `из «${at}» в «${step}» нет известного перехода для типа ${type.name}`, route ? `может быть, путь: ${route.join(' → ')}?` : 'известного маршрута нет: обновите каталог (POST /catalogue/refresh) или проведите задачу вручную');
     } else {
       const asked = edge.required_fields.filter((f) => f !== 'resolution');
       if (asked.length) addFinding(c, param, 'transition_screen', `переход «${edge.name}» (${at} → ${step}) требует заполнить на экране перехода: ${asked.join(', ')} — агент этого не делает`, 'проведите задачу через этот переход вручную или попросите администратора Jira убрать обязательные поля с экрана перехода');
@@ -101,7 +101,7 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
     return store(c, inward.name, `link_type: ${given} → ${inward.name}; «${source} ${inward.inward} ${target}» = «${target} ${inward.outward} ${source}»: source и target переставлены`);
   }
   const m = match(given, types, (t) => [t.name, t.outward, t.inward]);
-  addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)));
+  addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)) ?? `одно из: ${listed(types.map((t) => t.name), 8)}`);
 }
 
 function store(c: CommandCheck, name: string, note: string): void {
@@ -120,7 +120,7 @@ export function checkSprint(c: CommandCheck, catalogue: Catalogue | null): void 
   const board = c.params.board;
   if (board !== undefined) {
     const ids = catalogue.boards.filter((b) => String(b.id) === String(board) || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
-    if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`);
+    if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`, maybe(catalogue.boards.map((b) => b.name)));
     pool = pool.filter((s) => ids.includes(s.board_id));
   }
   const name = String(sprint);
@@ -136,5 +136,5 @@ export function checkSprint(c: CommandCheck, catalogue: Catalogue | null): void 
   if (exact.length > 1) {
     return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);
   }
-  if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)));
+  if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)) ?? 'активных и будущих спринтов нет: sprint: null отправит задачу в бэклог');
 }
