@@ -5,17 +5,8 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import { CATALOGUE } from './support/catalogue.js';
+import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
 import { agentOf, fields, startHub, type TestHub } from './support/app.js';
-
-/** Asks for the catalogue and reports it as the agent would: claim the refresh_catalogue, report `{catalogue}`. */
-export async function reportCatalogue(hub: TestHub, catalogue: object = CATALOGUE): Promise<void> {
-  await hub.http.post('/catalogue/refresh').expect(201);
-  const agent = agentOf(hub);
-  const { command } = await agent.claim();
-  expect(command).toMatchObject({ type: 'refresh_catalogue', params: {} });
-  await agent.done(command.id, { catalogue });
-}
 
 describe('the catalogue (SPEC 16.1)', () => {
   let hub: TestHub;

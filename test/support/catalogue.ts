@@ -1,5 +1,7 @@
 /** A project's catalogue for the checks' tests (a small Jira project: three issue types, a workflow with a review step). */
+import { expect } from '@jest/globals';
 import type { Catalogue, CatalogueScreenField, CatalogueTypeConfig } from '@jira-hub/contracts';
+import { agentOf, type TestHub } from './app.js';
 
 const field = (field_id: string, name: string, extra: Partial<CatalogueScreenField> = {}): CatalogueScreenField => ({ field_id, name, required: false, has_default: false, ...extra });
 
@@ -94,3 +96,12 @@ export const CATALOGUE: Catalogue = {
   ],
   assignable_truncated: false,
 };
+
+/** Asks for the catalogue and reports it as the agent would: claim the refresh_catalogue, report `{catalogue}`. */
+export async function reportCatalogue(hub: TestHub, catalogue: object = CATALOGUE): Promise<void> {
+  await hub.http.post('/catalogue/refresh').expect(201);
+  const agent = agentOf(hub);
+  const { command } = await agent.claim();
+  expect(command).toMatchObject({ type: 'refresh_catalogue', params: {} });
+  await agent.done(command.id, { catalogue });
+}

@@ -1,0 +1,141 @@
+/**
+ * Issue 20, acceptance on the hub's side (SPEC 16.2): a plan of 20 commands, each with a mistake Jira
+ * would refuse, gets every finding in one dry run (1-based seq, a suggestion each); the same body
+ * submitted → 422 plan_failed with the same findings, nothing written; the plan corrected by following
+ * the suggestions passes and is stored in Jira's names. The agent is driven through its routes: the
+ * catalogue is reported as a refresh_catalogue result, the mirror as a refresh result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Db } from '../src/database/db.service.js';
+import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+
+const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'sync_run', 'catalogue'];
+const LONG = 'Очень длинная тема '.repeat(16); // 304 characters
+
+const issue = (n: number, issue_type: string, summary: string, extra: Record<string, unknown> = {}) => ({ type: 'ensure_issue', params: { temp_key: `new:${n}`, issue_type, summary, ...extra } });
+const fields = (key: string, extra: Record<string, unknown>) => ({ type: 'ensure_fields', params: { key, ...extra } });
+const status = (key: string, extra: Record<string, unknown>) => ({ type: 'ensure_status', params: { key, ...extra } });
+const sprint = (key: string, extra: Record<string, unknown>) => ({ type: 'ensure_sprint', params: { key, ...extra } });
+const link = (source: string, target: string, link_type: string) => ({ type: 'ensure_link', params: { source, target, link_type } });
+
+/** [the command with its mistake, the finding's code, the command as the suggestion corrects it] */
+const PLAN: [object, string, object][] = [
+  [issue(1, 'task', 'Отчёт по продажам'), 'issue_type_case', issue(1, 'Task', 'Отчёт по продажам')],
+  [issue(2, 'Sub-task', 'Подзадача отчёта'), 'parent_required', issue(2, 'Sub-task', 'Подзадача отчёта', { parent: 'AURORA-1' })],
+  [issue(3, 'Epic', 'Квартальная отчётность'), 'required_field_missing', issue(3, 'Epic', 'Квартальная отчётность', { fields: { customfield_10011: 'Отчётность' } })],
+  [issue(4, 'Task', 'Оценка', { fields: { customfield_10020: 5 } }), 'field_not_on_screen', issue(4, 'Task', 'Оценка')],
+  [issue(5, 'Task', LONG), 'too_long', issue(5, 'Task', LONG.slice(0, 255).trim())],
+  [issue(6, 'Task', 'Описание', { description: 'д'.repeat(33_000) }), 'too_long', issue(6, 'Task', 'Описание', { description: 'д'.repeat(32_000) })],
+  [issue(7, 'Task', 'Отчёт по продажам'), 'duplicate_summary', issue(7, 'Task', 'Отчёт по закупкам')],
+  [fields('AURORA-1', { priority: 'Очень высокий' }), 'value_not_allowed', fields('AURORA-1', { priority: 'Highest' })],
+  [fields('AURORA-1', { labels: ['в работе'] }), 'bad_label', fields('AURORA-1', { labels: ['в_работе'] })],
+  [fields('AURORA-2', { assignee: 'ivanof' }), 'unknown_assignee', fields('AURORA-2', { assignee: 'ivanov' })],
+  [fields('AURORA-2', { customfield_10011: 'x' }), 'field_not_on_screen', fields('AURORA-2', { customfield_10020: 3 })],
+  [fields('AURORA-3', { duedate: '2026-02-30' }), 'invalid_param', fields('AURORA-3', { duedate: '2026-02-28' })],
+  [link('AURORA-1', 'AURORA-2', 'Blokcs'), 'unknown_link_type', link('AURORA-1', 'AURORA-2', 'блокирует')],
+  [status('AURORA-1', { path: ['Готово'] }), 'unknown_status', status('AURORA-1', { to: 'Done' })],
+  [status('AURORA-3', { path: ['Done'] }), 'status_unreachable', status('AURORA-3', { path: ['In Progress', 'Review', 'Done'] })],
+  [status('AURORA-2', { path: ['Review', 'Rejected'] }), 'transition_screen', status('AURORA-2', { path: ['Review'] })],
+  [sprint('AURORA-1', { sprint: 'Спринт 9' }), 'unknown_sprint', sprint('AURORA-1', { sprint: 'Спринт 2' })],
+  [sprint('AURORA-2', { sprint: 'Спринт 3' }), 'sprint_ambiguous', sprint('AURORA-2', { sprint: 'Спринт 3', board: 'AURORA board' })],
+  [{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'к'.repeat(40_000) } }, 'too_long', { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'Согласовано' } }],
+  [fields('new:8', { priority: 'High' }), 'temp_key', sprint('AURORA-3', { sprint: null })],
+];
+
+describe('a plan checked against the catalogue (issue 20 acceptance, hub side)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    await hub.http.patch('/settings').send({ fields: ['customfield_10011', 'customfield_10020'] }).expect(200);
+    await reportCatalogue(hub, { ...CATALOGUE, permissions: { ...CATALOGUE.permissions } });
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2', 'AURORA-3'] } }] }).expect(201);
+    const { command } = await agent.claim();
+    await agent.done(
+      command.id,
+      refreshResult([
+        { key: 'AURORA-1', status: 'To Do', priority: 'Medium' },
+        { key: 'AURORA-2', status: 'In Progress' },
+        { key: 'AURORA-3', status: 'To Do' },
+      ]),
+    );
+  });
+  afterAll(() => hub.close());
+
+  const counts = () => hub.app.get(Db).read(async (m) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await m.query(`SELECT count(*) AS n FROM ${t}`))[0].n]))));
+  const bad = { title: 'План с ошибками', commands: PLAN.map(([c]) => c) };
+
+  it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {
+    const before = await counts();
+    const res = await hub.http.post('/batches/plan').send(bad).expect(200);
+    expect(res.body.ok).toBe(false);
+    const bySeq = new Map<number, string[]>();
+    for (const f of res.body.findings) bySeq.set(f.seq, [...(bySeq.get(f.seq) ?? []), f.code]);
+    PLAN.forEach(([, code], i) => expect([i + 1, bySeq.get(i + 1)]).toEqual([i + 1, expect.arrayContaining([code])]));
+    expect([...bySeq.keys()].sort((a, b) => a - b)).toEqual(PLAN.map((_, i) => i + 1));
+    for (const f of res.body.findings) {
+      expect(f.detail).toMatch(/[А-Яа-яЁё]/);
+      if (f.code !== 'invalid_param' && f.code !== 'temp_key') expect(f.suggestion).toEqual(expect.any(String));
+    }
+    expect(res.body.findings.find((f: { seq: number }) => f.seq === 13).suggestion).toBe('может быть, Blocks?');
+    expect(res.body.findings.find((f: { seq: number }) => f.seq === 1).suggestion).toContain('Task');
+    expect(res.body.findings.find((f: { seq: number }) => f.seq === 17).suggestion).toContain('AURORA board: Спринт 2');
+    expect(res.body.commands.slice(0, 20).every((c: { check: string }) => c.check === 'will_fail')).toBe(true);
+    expect(res.body.checks).toEqual({ will_change: 0, no_change: 0, will_fail: 20, unknown: 0 });
+    expect(res.body.text).toMatch(/^Пакет не пройдёт: замечаний \d+ — команда 1: issue_type:/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('the same body submitted → 422 plan_failed with every finding, nothing written', async () => {
+    const before = await counts();
+    const planned = (await hub.http.post('/batches/plan').send(bad).expect(200)).body;
+    const res = await hub.http.post('/batches').send(bad).expect(422);
+    expect(res.body.error).toBe('duplicate_summary'); // the command catalogue's own code stays what earlier hubs answered
+    expect(res.body.findings).toEqual(planned.findings);
+    const withoutDuplicate = { ...bad, commands: bad.commands.map((c, i) => (i === 6 ? PLAN[6]![2] : c)) };
+    const plain = await hub.http.post('/batches').send(withoutDuplicate).expect(422);
+    expect(plain.body).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining('план не пройдёт в Jira: команда 1: issue_type:') });
+    expect(plain.body.findings.length).toBe(planned.findings.length - 1);
+    // an assistant may not turn findings into warnings
+    await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ ...withoutDuplicate, checks: 'warn' }).expect(403);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('the plan corrected by following the suggestions passes, stored in Jira\'s names and routes, with its verdicts on the batch', async () => {
+    const good = { title: 'План исправлен', commands: PLAN.map(([, , c]) => c) };
+    const planned = (await hub.http.post('/batches/plan').send(good).expect(200)).body;
+    expect(planned.findings).toEqual([]);
+    expect(planned.ok).toBe(true);
+    expect(planned.commands[12]).toMatchObject({ params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, notes: ['link_type: блокирует → Blocks'] });
+    expect(planned.commands[13].params).toEqual({ key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] });
+    const batch = (await hub.http.post('/batches').send(good).expect(201)).body;
+    expect(batch.commands[12].params.link_type).toBe('Blocks');
+    expect(batch.commands[13].params).toEqual({ key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] });
+    expect(batch.checks).toMatchObject({ mode: 'refuse', catalogue: { project_key: 'AURORA', stale: false }, counts: { will_fail: 0, unknown: 0 } });
+    expect(batch.checks.commands).toHaveLength(20);
+    expect(batch.commands).toHaveLength(21); // the tail refresh
+  });
+
+  it('{"checks": "warn"} from a client stores the catalogue\'s findings as warnings; Jira\'s limits still refuse', async () => {
+    const warned = (await hub.http.post('/batches').send({ title: 'Знаю лучше', checks: 'warn', commands: [PLAN[7]![0], PLAN[12]![0]] }).expect(201)).body;
+    expect(warned.checks).toMatchObject({ mode: 'warn', counts: { will_fail: 2 } });
+    expect(warned.checks.commands[0].findings[0]).toMatchObject({ seq: 1, code: 'value_not_allowed' });
+    const res = await hub.http.post('/batches').send({ title: 'Лимит', checks: 'warn', commands: [PLAN[4]![0]] }).expect(422);
+    expect(res.body).toMatchObject({ error: 'plan_failed', findings: [expect.objectContaining({ code: 'too_long' })] });
+    await hub.http.post('/batches').send({ title: 'x', checks: 'maybe', commands: [PLAN[7]![2]] }).expect(422);
+  });
+
+  it('with no catalogue the same body is judged unknown, never refused for the catalogue', async () => {
+    const bare = await startHub();
+    try {
+      const res = (await bare.http.post('/batches/plan').send({ title: 't', commands: [PLAN[0]![0], PLAN[12]![0], PLAN[16]![0]] }).expect(200)).body;
+      expect(res).toMatchObject({ ok: true, findings: [], catalogue: null, checks: { unknown: 3 } });
+      const batch = (await bare.http.post('/batches').send({ title: 't', commands: [PLAN[0]![0], PLAN[12]![2]] }).expect(201)).body;
+      expect(batch.commands[1].params.link_type).toBe('Blocks'); // the settings word, even without a catalogue
+      expect(batch.checks.counts).toMatchObject({ unknown: 2 });
+    } finally {
+      await bare.close();
+    }
+  });
+});
