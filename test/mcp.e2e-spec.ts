@@ -12,6 +12,13 @@ const ALL_TOOLS = [
   'get_batch',
   'get_issue',
   'get_note',
+  'jira_catalogue',
+  'jira_issue_types',
+  'jira_link_types',
+  'jira_sprints',
+  'jira_statuses',
+  'jira_users',
+  'jira_values',
   'list_batches',
   'plan_batch',
   'put_note',
@@ -19,7 +26,22 @@ const ALL_TOOLS = [
   'search_issues',
   'submit_batch',
 ];
-const READ_TOOLS = ['agent_status', 'get_batch', 'get_issue', 'get_note', 'list_batches', 'plan_batch', 'search_issues'];
+const READ_TOOLS = [
+  'agent_status',
+  'get_batch',
+  'get_issue',
+  'get_note',
+  'jira_catalogue',
+  'jira_issue_types',
+  'jira_link_types',
+  'jira_sprints',
+  'jira_statuses',
+  'jira_users',
+  'jira_values',
+  'list_batches',
+  'plan_batch',
+  'search_issues',
+];
 const CYRILLIC = /[а-яё]/i;
 
 describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
@@ -111,13 +133,13 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
     );
     const one = await mcp.call('get_issue', { key: 'AURORA-2' });
     expect(one.isError).toBeFalsy();
-    expect(mcp.text(one)).toContain('AURORA-1 блокирует AURORA-2');
+    expect(mcp.text(one)).toContain('AURORA-1 блокирует (Blocks) AURORA-2');
     expect(mcp.text(one)).toContain('AURORA-3 Cloners AURORA-2');
     expect(one.structuredContent).toMatchObject({ key: 'AURORA-2', links_in: expect.arrayContaining([{ source_key: 'AURORA-1', link_type: 'Blocks' }]) });
 
     const found = await mcp.call('search_issues', { q: 'отчёт' });
     expect(found.structuredContent?.issues.map((i: { key: string }) => i.key).sort()).toEqual(['AURORA-1', 'AURORA-2']);
-    expect(mcp.text(found)).toMatch(/^AURORA-1 «Сервер отчётов» — .*статус In Progress.*спринт Спринт 2.*связи: AURORA-1 блокирует AURORA-2/m);
+    expect(mcp.text(found)).toMatch(/^AURORA-1 «Сервер отчётов» — .*статус In Progress.*спринт Спринт 2.*связи: AURORA-1 блокирует \(Blocks\) AURORA-2/m);
 
     const none = await mcp.call('search_issues', { keys: ['AURORA-404'] });
     expect(mcp.text(none)).toMatch(/refresh/);

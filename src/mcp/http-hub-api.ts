@@ -146,6 +146,10 @@ export class HttpHubApi implements HubApi {
     return (await this.json<{ link_types?: Record<string, string> }>('GET', '/settings')).link_types ?? {};
   }
 
+  catalogue<T>(path: string, q: Record<string, string | number | undefined> = {}): Promise<T> {
+    return this.json('GET', `/catalogue${path}${query(q)}`);
+  }
+
   importPackage(files: PackageTexts): Promise<ImportReport> {
     const form = new FormData();
     if (files.notes !== undefined) form.set('notes', new Blob([files.notes], { type: 'text/csv' }), 'notes.csv');

@@ -64,6 +64,8 @@ export interface HubApi {
   /** settings `link_types`: package name → Jira link type */
   linkTypes(): Promise<Record<string, string>>;
   importPackage(files: PackageTexts): Promise<ImportReport>;
+  /** GET /catalogue and its lookups (`path` after /catalogue: '', '/link-types', '/users', …) */
+  catalogue<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
 }
 
 /** An error answer of the hub (`{error, detail}`), or the hub out of reach (`status` 0). */

@@ -33,7 +33,8 @@ describe('issueLinks', () => {
       links_out: [{ target_key: 'AURORA-3', link_type: 'Relates' }],
       links_in: [{ source_key: 'AURORA-1', link_type: 'Blocks' }],
     } as IssueDetailView;
-    expect(issueLinks(issue, LINK_TYPES)).toEqual(['AURORA-2 связанные AURORA-3', 'AURORA-1 блокирует AURORA-2']);
+    expect(issueLinks(issue, LINK_TYPES)).toEqual(['AURORA-2 связанные (Relates) AURORA-3', 'AURORA-1 блокирует (Blocks) AURORA-2']);
+    expect(issueLinks({ ...issue, links_in: [{ source_key: 'AURORA-1', link_type: 'Cloners' }] }, LINK_TYPES)[1]).toBe('AURORA-1 Cloners AURORA-2');
   });
 });
 
@@ -134,6 +135,38 @@ describe('batchText', () => {
 });
 
 describe('planText', () => {
+  it('shows each finding with its suggestion, the checks\' verdict and what they stored', () => {
+    const text = planText({
+      text: 'Пакет не пройдёт: замечаний 1.',
+      estimate_seconds: 90,
+      awaiting_approval: true,
+      ok: false,
+      commands: [
+        {
+          seq: 1,
+          type: 'ensure_link',
+          params: { source: 'A-1', target: 'A-2', link_type: 'Blokcs' },
+          verdict: 'cannot_judge',
+          tail_refresh: false,
+          text: 'Не проверить заранее.',
+          check: 'will_fail',
+          findings: [{ seq: 1, param: 'link_type', code: 'unknown_link_type', detail: 'типа связи «Blokcs» в Jira нет', suggestion: 'может быть, Blocks?' }],
+          notes: [],
+        },
+        { seq: 2, type: 'ensure_link', params: { source: 'A-1', target: 'A-3', link_type: 'Blocks' }, verdict: 'would_change', tail_refresh: false, text: 'Изменит.', check: 'will_change', findings: [], notes: ['link_type: блокирует → Blocks'] },
+      ],
+    } as unknown as PlanView);
+    expect(text.split('\n')).toEqual([
+      'Проверка пакета, ничего не записано. Пакет не пройдёт: замечаний 1.',
+      '(1) ensure_link A-1 —Blokcs→ A-2 — Не проверить заранее. [проверки: Jira откажет]',
+      '  ✗ link_type: типа связи «Blokcs» в Jira нет → может быть, Blocks?',
+      '(2) ensure_link A-1 —Blocks→ A-3 — Изменит. [проверки: изменит Jira]',
+      '  · link_type: блокирует → Blocks',
+      'Оценка времени: 1 мин 30 с. Отправленный пакет будет ждать одобрения человека.',
+      'submit_batch с такими командами хаб отклонит (422 plan_failed): исправьте каждую команду с «✗» по подсказке после «→» и проверьте план снова.',
+    ]);
+  });
+
   it("uses the hub's sentences for the plan and each command and marks the tail refresh", () => {
     const text = planText({
       text: 'Из 1 команды уже выполнено 1: отправлять пакет не нужно.',

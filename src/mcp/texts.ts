@@ -140,11 +140,17 @@ export function linkName(linkType: string, linkTypes: Record<string, string>): s
   return entry ? entry[0] : linkType;
 }
 
-/** Every link of an issue in words, both directions: «AURORA-1 блокирует AURORA-2». */
+/** A link type in both words (issue 20): «блокирует (Blocks)», so a plan can name it either way; Jira's name alone when no word names it. */
+export function linkWords(linkType: string, linkTypes: Record<string, string>): string {
+  const word = linkName(linkType, linkTypes);
+  return word === linkType ? linkType : `${word} (${linkType})`;
+}
+
+/** Every link of an issue in words, both directions: «AURORA-1 блокирует (Blocks) AURORA-2». */
 export function issueLinks(i: IssueDetailView, linkTypes: Record<string, string>): string[] {
   return [
-    ...i.links_out.map((l) => `${i.key} ${linkName(l.link_type, linkTypes)} ${l.target_key}`),
-    ...i.links_in.map((l) => `${l.source_key} ${linkName(l.link_type, linkTypes)} ${i.key}`),
+    ...i.links_out.map((l) => `${i.key} ${linkWords(l.link_type, linkTypes)} ${l.target_key}`),
+    ...i.links_in.map((l) => `${l.source_key} ${linkWords(l.link_type, linkTypes)} ${i.key}`),
   ];
 }
 
@@ -178,13 +184,29 @@ const VERDICT: Record<string, string> = {
   cannot_judge: 'не оценить по зеркалу',
 };
 
-/** The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name. */
+const CHECK: Record<string, string> = {
+  will_change: 'проверки: изменит Jira',
+  no_change: 'проверки: Jira не изменится',
+  will_fail: 'проверки: Jira откажет',
+  unknown: 'проверки: по каталогу Jira не оценить',
+};
+
+/**
+ * The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name;
+ * under each command its findings with their suggestions («✗ link_type: … → может быть, Blocks?») and
+ * what the checks did («· link_type: блокирует → Blocks»).
+ */
 export function planText(p: PlanView): string {
   const commands = p.commands ?? [];
   const line = (c: PlannedCommandView) => {
     const what = c.text || word(VERDICT, c.verdict);
     const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
-    return `(${c.seq}) ${c.type} ${commandTarget(c)}${tail} — ${what}`;
+    const check = c.check && !c.tail_refresh ? ` [${word(CHECK, c.check)}]` : '';
+    return [
+      `(${c.seq}) ${c.type} ${commandTarget(c)}${tail} — ${what}${check}`,
+      ...(c.findings ?? []).map((f) => `  ✗ ${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`),
+      ...(c.notes ?? []).map((n) => `  · ${n}`),
+    ].join('\n');
   };
   const estimate = `Оценка времени: ${duration(p.estimate_seconds)}.`;
   const approval = p.awaiting_approval ? 'Отправленный пакет будет ждать одобрения человека.' : 'Отправленный пакет сразу встанет в очередь.';
@@ -192,7 +214,9 @@ export function planText(p: PlanView): string {
     `Проверка пакета, ничего не записано. ${p.text}`,
     ...commands.map(line),
     `${estimate} ${approval}`,
-    'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
+    p.ok === false
+      ? 'submit_batch с такими командами хаб отклонит (422 plan_failed): исправьте каждую команду с «✗» по подсказке после «→» и проверьте план снова.'
+      : 'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
   ]
     .filter(Boolean)
     .join('\n');

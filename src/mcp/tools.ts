@@ -5,6 +5,7 @@
  */
 import type { ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
+import { CATALOGUE_TOOLS } from './tools/catalogue.js';
 import { ISSUE_TOOLS } from './tools/issues.js';
 import { NOTE_TOOLS } from './tools/notes.js';
 
@@ -14,6 +15,7 @@ export const TOOLS: ToolDef[] = [
   ...BATCH_TOOLS,
   ...ISSUE_TOOLS,
   ...NOTE_TOOLS,
+  ...CATALOGUE_TOOLS,
 ];
 
 /** The tools a server lists: all, or in read-only mode only those that write nothing. */

@@ -1,0 +1,57 @@
+/** Issue 20 scope 2-3 through the MCP server: the lookups of the catalogue, and a plan's findings with their suggestions. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
+import { connect, type McpUnderTest } from './support/mcp.js';
+
+describe('the catalogue through MCP', () => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+  beforeAll(async () => {
+    hub = await startHub();
+    mcp = await connect('http', hub.url);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  it('without a catalogue the lookups say so, and the age tool says how to get one', async () => {
+    expect(mcp.text(await mcp.call('jira_catalogue'))).toContain('Каталога Jira в хабе ещё нет');
+    const res = await mcp.call('jira_link_types');
+    expect(res.isError).toBe(true);
+    expect(mcp.text(res)).toContain('каталога Jira в хабе ещё нет');
+  });
+
+  it('the lookups answer in words, links in both words', async () => {
+    await reportCatalogue(hub);
+    expect(mcp.text(await mcp.call('jira_link_types'))).toContain('блокирует (Blocks): «source blocks target»; обратно: «is blocked by»');
+    expect(mcp.text(await mcp.call('jira_issue_types', { name: 'Epic' }))).toContain('Epic Name (customfield_10011) — обязательное');
+    expect(mcp.text(await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Done' }))).toContain('путь: To Do → In Progress → Review → Done');
+    expect(mcp.text(await mcp.call('jira_sprints'))).toContain('Поддержка: Спринт 3 (будущий; доска 2)');
+    expect(mcp.text(await mcp.call('jira_values', { what: 'priorities' }))).toBe('priorities: Highest, High, Medium, Low');
+    expect(mcp.text(await mcp.call('jira_users', { q: 'пётр' }))).toContain('Пётр Петров — assignee: petrov');
+    expect(mcp.text(await mcp.call('jira_catalogue'))).toMatch(/^Каталог Jira проекта AURORA прочитан/);
+  });
+
+  it('plan_batch shows every finding with its suggestion and the verdicts; the stored link type with both words', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]));
+    const text = mcp.text(
+      await mcp.call('plan_batch', {
+        title: 'План',
+        commands: [
+          { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blokcs' } },
+          { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 9' } },
+          { type: 'ensure_link', params: { source: 'AURORA-2', target: 'AURORA-1', link_type: 'блокирует' } },
+        ],
+      }),
+    );
+    expect(text).toContain('  ✗ link_type: типа связи «Blokcs» в Jira нет');
+    expect(text).toContain('→ может быть, Blocks?');
+    expect(text).toMatch(/\(2\) ensure_sprint AURORA-1: sprint=Спринт 9 — .*\[проверки: Jira откажет\]/);
+    expect(text).toContain('  · link_type: блокирует → Blocks');
+    expect(text).toContain('submit_batch с такими командами хаб отклонит');
+  });
+});
