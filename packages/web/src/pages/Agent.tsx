@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
+import { CatalogueAge } from '../components/CatalogueAge';
 import { ErrorBox } from '../components/ui';
 import { useHub, useLive } from '../context';
 import { ago, when } from '../format';
@@ -78,6 +79,7 @@ export function AgentPage() {
           <div className="label">Последний вызов Jira</div>
           {ago(agent.last_jira_call_at)}
         </div>
+        <CatalogueAge />
       </div>
       <h2>Текущая команда</h2>
       {current ? (
