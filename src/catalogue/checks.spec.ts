@@ -124,6 +124,20 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[1]!.params).toEqual({ key: 'new:1', path: ['In Progress'] });
   });
 
+  it('transitions only observed: a step from a status never observed is unknown, and {to} goes through it', () => {
+    const task = CATALOGUE.per_type['10001']!;
+    const observed: Catalogue = {
+      ...CATALOGUE,
+      transitions_source: 'observed',
+      per_type: { ...CATALOGUE.per_type, '10001': { ...task, transitions: task.transitions.filter((t) => t.from === 'To Do') } },
+    };
+    const out = run([status({ to: 'Done' }), { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review'] } }, status({ path: ['Review'] })], { catalogue: observed });
+    expect(out.commands[0]).toMatchObject({ params: { key: 'AURORA-1', path: ['In Progress', 'Done'] }, verdict: 'unknown' });
+    expect(out.commands[1]!.verdict).toBe('unknown');
+    // To Do was observed: what it does not lead to is a finding
+    expect(out.findings.map((f) => [f.seq, f.code])).toEqual([[3, 'status_unreachable']]);
+  });
+
   it('ensure_sprint with sprint null goes to the backlog', () => {
     const out = run([sprint({ sprint: null })]);
     expect(out.findings).toEqual([]);

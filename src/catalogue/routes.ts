@@ -38,3 +38,27 @@ export function shortestRoute(config: CatalogueTypeConfig, from: string, to: str
 /** The status a new issue of the type starts in: the catalogue's, else the first of category `new`. */
 export const initialStatus = (config: CatalogueTypeConfig): string | null =>
   config.initial_status ?? config.statuses.find((s) => s.category === 'new')?.name ?? null;
+
+/** Whether any transition out of a status is known (of its own; global ones say nothing of it). */
+export const observedFrom = (config: CatalogueTypeConfig, status: string): boolean => config.transitions.some((t) => t.from === status);
+
+/**
+ * With transitions only observed (SPEC 16.1: `/transitions` of issues met in the mirror), the best guess
+ * of a route to `to` when no known one leads there: the shortest known route to the nearest status whose
+ * transitions were never observed, then `to`. Null when every reachable status was observed (then no
+ * route exists).
+ */
+export function routeThroughUnobserved(config: CatalogueTypeConfig, from: string, to: string): string[] | null {
+  const seen = new Set([from]);
+  const queue: [string, string[]][] = [[from, []]];
+  while (queue.length > 0) {
+    const [at, route] = queue.shift()!;
+    if (!observedFrom(config, at)) return [...route, to];
+    for (const t of transitionsFrom(config, at)) {
+      if (seen.has(t.to)) continue;
+      seen.add(t.to);
+      queue.push([t.to, [...route, t.to]]);
+    }
+  }
+  return null;
+}
