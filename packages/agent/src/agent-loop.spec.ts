@@ -299,13 +299,14 @@ describe('runAgent', () => {
     hub.onIdle = () => stop.abort();
     const summary = await runAgent({ ...options, jira: flakyJira(3, 401), journal: new MemoryJournal() });
     expect(summary).toEqual({ executed: 1, reported: 2, stoppedBy: 'signal' });
-    expect(sleeps).toEqual([30_000, 60_000, 120_000]); // /myself refused twice, accepted at the third check
+    // /myself refused twice, accepted at the third check; the 120 s wait is told to the hub every minute
+    expect(sleeps).toEqual([30_000, 60_000, 60_000, 60_000]);
     expect(hub.reports.map((r) => r.body.status)).toEqual(['released', 'done']);
     expect(hub.reports[0]!.body).toEqual(expect.objectContaining({ error: expect.stringMatching(/^HTTP 401 \(AURORA-\d+\): Client must be authenticated/) }));
     expect(hub.reports[0]!.body).not.toHaveProperty('claim'); // a release claims nothing
     const claims = hub.events.filter((e) => e.kind === 'claim').map((e) => e.body as { jira_auth?: string; jira_auth_failed_since?: string });
     const failedClaims = claims.filter((c) => c.jira_auth === 'failed');
-    expect(failedClaims).toHaveLength(3);
+    expect(failedClaims).toHaveLength(4);
     expect(new Set(failedClaims.map((c) => c.jira_auth_failed_since)).size).toBe(1);
     expect(claims.at(-1)!.jira_auth).toBe('ok');
     expect(h.sim.comments(key)).toHaveLength(1);

@@ -64,6 +64,8 @@ export interface AgentRunSummary {
   stoppedBy: 'once' | 'signal' | 'crash';
 }
 
+/** While Jira refuses the credentials, the hub hears from the agent at least this often (its offline threshold is 120 s by default). */
+const AUTH_HEARTBEAT_MS = 60_000;
 /** A command Jira's outage keeps from running is given up after this long (then reported failed). */
 const DEFAULT_OUTAGE_GIVE_UP_MS = 30 * 60_000;
 
@@ -229,9 +231,12 @@ class AgentLoop {
     const max = this.o.authRetryMaxMs ?? 300_000;
     let delay = Math.min(this.o.authRetryBaseMs ?? 30_000, max);
     while (!this.stopped) {
-      await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: 0 }, this.o.stopSignal);
       this.log(`Jira refuses the credentials since ${new Date(this.authFailedSince!).toISOString()}; checking again in ${Math.round(delay / 1000)} s`);
-      await this.sleep(delay, this.o.stopSignal);
+      // Told at least every minute, so the hub does not take the paused agent for an offline one.
+      for (let left = delay; left > 0 && !this.stopped; left -= AUTH_HEARTBEAT_MS) {
+        await this.o.hub.claim({ ...this.agentInfo(), wait_seconds: 0 }, this.o.stopSignal);
+        await this.sleep(Math.min(left, AUTH_HEARTBEAT_MS), this.o.stopSignal);
+      }
       if (this.stopped) return;
       try {
         await this.o.jira.api('GET', '/myself');
