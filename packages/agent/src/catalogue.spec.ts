@@ -111,3 +111,20 @@ describe('refresh_catalogue with the workflow API (Cloud, an account that may re
     }
   });
 });
+
+describe('refresh_catalogue on Data Center before 8.4 (no paged createmeta)', () => {
+  it('reads the create screens from the old createmeta route, once', async () => {
+    h.sim.store.seed.legacyCreateMeta = true;
+    try {
+      h.sim.clearRequests();
+      const { catalogue } = await read('dc');
+      expect(catalogue.issue_types.map((t) => t.name)).toEqual(['Task', 'Story', 'Bug', 'Epic', 'Sub-task']);
+      const epic = catalogue.per_type[catalogue.issue_types.find((t) => t.name === 'Epic')!.id]!;
+      expect(epic.create.find((f) => f.field_id === 'customfield_10011')).toEqual({ field_id: 'customfield_10011', name: 'Epic Name', required: true, has_default: false });
+      expect(h.sim.requests.filter((r) => r.path === '/rest/api/2/issue/createmeta')).toHaveLength(1);
+      expect(h.sim.requests.filter((r) => r.status === 404).map((r) => r.path)).toEqual(['/rest/api/2/issue/createmeta/AURORA/issuetypes']);
+    } finally {
+      h.sim.store.seed.legacyCreateMeta = false;
+    }
+  });
+});

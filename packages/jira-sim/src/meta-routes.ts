@@ -116,11 +116,41 @@ function requireWorkflowAccess(req: RouteRequest): void {
 /** The workflow name of an issue type: its own, else the default one. */
 const workflowName = (seed: SimSeed, issueType: string): string => (seed.workflows?.[issueType] ? `${issueType} workflow` : 'Default workflow');
 
+/** A DC site before 8.4 (seed `legacyCreateMeta`) has no paged createmeta. */
+function requirePagedCreateMeta(req: RouteRequest): void {
+  if (req.flavor === 'dc' && req.store.seed.legacyCreateMeta) throw new SimError(404, [`null for uri: ${req.baseUrl}/rest/api/2/issue/createmeta/${req.params.join('/')}`]);
+}
+
 export const metaRoutes: Route[] = [
+  {
+    // The old createmeta (deprecated; Data Center before 8.4 has only this one): projects → issue types → fields.
+    method: 'GET',
+    pattern: new RegExp(`^${API}/issue/createmeta$`),
+    handler: (req) => {
+      const keys = (req.query.projectKeys ?? '').split(',').filter(Boolean);
+      const withFields = (req.query.expand ?? '').includes('projects.issuetypes.fields');
+      const projects = req.store.seed.projects.filter((p) => keys.length === 0 || keys.includes(p.key));
+      return ok({
+        expand: 'projects',
+        projects: projects.map((project) => ({
+          self: `${base(req)}/project/${project.id}`,
+          id: project.id,
+          key: project.key,
+          name: project.name,
+          issuetypes: req.store.seed.issueTypes.map((type) => {
+            const required = new Set(requiredAtCreate(req.store.seed, req.flavor, type));
+            const fields = Object.fromEntries(screenFields(req.store.seed, req.flavor, type, 'create').map((id) => [id, fieldMetadata(req, id, project, required.has(id), false)]));
+            return { ...issueTypeView(req, type), ...(withFields ? { fields } : {}) };
+          }),
+        })),
+      });
+    },
+  },
   {
     method: 'GET',
     pattern: new RegExp(`^${API}/issue/createmeta/([^/]+)/issuetypes$`),
     handler: (req) => {
+      requirePagedCreateMeta(req);
       projectOf(req, decodeURIComponent(req.params[0]!));
       return pageOf(req, 'issueTypes', req.store.seed.issueTypes.map((name) => issueTypeView(req, name)));
     },
@@ -129,6 +159,7 @@ export const metaRoutes: Route[] = [
     method: 'GET',
     pattern: new RegExp(`^${API}/issue/createmeta/([^/]+)/issuetypes/([^/]+)$`),
     handler: (req) => {
+      requirePagedCreateMeta(req);
       const project = projectOf(req, decodeURIComponent(req.params[0]!));
       const type = req.store.seed.issueTypes[Number(req.params[1]) - 1];
       if (!type) throw new SimError(404, ['Issue type with id ' + req.params[1] + ' not found.']);

@@ -415,7 +415,7 @@ export const routes: Route[] = [
 export function matchRoute(method: string, path: string): { route: Route; params: string[]; flavor: Flavor } | { error: SimError } {
   const flavor: Flavor = path.startsWith('/rest/api/3/') ? 'cloud' : 'dc';
   let pathMatched = false;
-  for (const route of [...routes, ...metaRoutes]) {
+  for (const route of [...metaRoutes, ...routes]) {
     const match = route.pattern.exec(path);
     if (!match || (route.flavor && route.flavor !== flavor)) continue;
     pathMatched = true;

@@ -152,6 +152,8 @@ export interface SimSeed {
   screens?: Record<string, SimScreens>;
   /** The accounts issues may be assigned to (accountIds); default every user. */
   assignable?: string[];
+  /** Data Center before 8.4: the paged createmeta routes answer 404, only GET /issue/createmeta?expand=projects.issuetypes.fields is there. */
+  legacyCreateMeta?: boolean;
   /** The account may read workflow schemes and workflows (Administer Jira); default false: those routes answer 403. */
   workflowsReadable?: boolean;
   issues: SimSeedIssue[];

@@ -6,6 +6,7 @@
  */
 import type { CatalogueScreenField, CatalogueStatus, CatalogueTransition, CatalogueUser } from '@jira-hub/contracts';
 import type { JiraApi } from '../jira-api.js';
+import { JiraHttpError } from '../jira-client.js';
 
 /** Jira's FieldMetadata as createmeta and editmeta give it. */
 interface FieldMetadata {
@@ -48,9 +49,34 @@ async function createMetaPages<T>(api: JiraApi, path: string, name: string): Pro
   return all;
 }
 
+/** Data Center before 8.4 has no paged createmeta: the old route, read once per project (its types with their fields). */
+const legacyCreateMeta = new WeakMap<JiraApi, Map<string, Array<CreateMetaType & { fields?: Record<string, FieldMetadata> }>>>();
+
+async function legacyTypes(api: JiraApi, project: string): Promise<Array<CreateMetaType & { fields?: Record<string, FieldMetadata> }>> {
+  let byProject = legacyCreateMeta.get(api);
+  if (!byProject) legacyCreateMeta.set(api, (byProject = new Map()));
+  let types = byProject.get(project);
+  if (!types) {
+    const answer = await api.client.api<{ projects?: Array<{ key?: string; issuetypes?: Array<CreateMetaType & { fields?: Record<string, FieldMetadata> }> }> }>('GET', '/issue/createmeta', {
+      query: { projectKeys: project, expand: 'projects.issuetypes.fields' },
+    });
+    types = answer.projects?.find((p) => p.key?.toUpperCase() === project.toUpperCase())?.issuetypes ?? answer.projects?.[0]?.issuetypes ?? [];
+    byProject.set(project, types);
+  }
+  return types;
+}
+
+/** A 404 of the paged createmeta on Data Center: a version before 8.4, which has only the old route. */
+const isOldDataCenter = (api: JiraApi, error: unknown): boolean => api.flavor === 'dc' && error instanceof JiraHttpError && error.status === 404;
+
 /** The issue types a create screen exists for (createmeta). */
-export function createMetaTypes(api: JiraApi, project: string): Promise<CreateMetaType[]> {
-  return createMetaPages<CreateMetaType>(api, `/issue/createmeta/${encodeURIComponent(project)}/issuetypes`, 'issueTypes');
+export async function createMetaTypes(api: JiraApi, project: string): Promise<CreateMetaType[]> {
+  try {
+    return await createMetaPages<CreateMetaType>(api, `/issue/createmeta/${encodeURIComponent(project)}/issuetypes`, 'issueTypes');
+  } catch (error) {
+    if (!isOldDataCenter(api, error)) throw error;
+    return (await legacyTypes(api, project)).map(({ id, name, subtask }) => ({ id, name, subtask }));
+  }
 }
 
 /** A screen field as the catalogue keeps it: allowed values by name (priority, component, version) or value (option). */
@@ -61,6 +87,8 @@ function screenField(id: string, meta: FieldMetadata): CatalogueScreenField {
 
 /** The create screen of an issue type. */
 export async function createScreen(api: JiraApi, project: string, typeId: string): Promise<CatalogueScreenField[]> {
+  const legacy = legacyCreateMeta.get(api)?.get(project);
+  if (legacy) return Object.entries(legacy.find((t) => t.id === typeId)?.fields ?? {}).map(([id, meta]) => screenField(id, meta));
   const fields = await createMetaPages<FieldMetadata>(api, `/issue/createmeta/${encodeURIComponent(project)}/issuetypes/${encodeURIComponent(typeId)}`, 'fields');
   return fields.map((f) => screenField(f.fieldId ?? f.key ?? '', f));
 }
