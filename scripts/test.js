@@ -25,7 +25,7 @@ function run(command, commandArgs, options) {
   });
 }
 
-const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules'].filter(Boolean).join(' ') };
+const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ') };
 const jest = run(npx, ['jest', ...args], { stdio: 'inherit', env });
 const web = args.length ? Promise.resolve(null) : run(npm, ['test', '-w', '@jira-hub/web'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
 

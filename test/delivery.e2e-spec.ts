@@ -215,7 +215,7 @@ describe('GET /agent (SPEC 10)', () => {
     expect(stale.warning).toContain('версии 1');
     hub.clock.advance(121_000);
     expect((await hub.http.get('/agent')).body.online).toBe(false);
-    expect((await hub.http.get('/agent')).body.warning).toContain('не выходил на связь с');
+    expect((await hub.http.get('/agent')).body.warning).toContain('не выходил на связь уже');
   });
 });
 

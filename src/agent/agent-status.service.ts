@@ -1,25 +1,29 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Meter } from '../metrics/meter.js';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
 import type { RowOf } from '../database/row.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { agentWorkSignals, queuedStatusNames } from '../queue/agent-signals.store.js';
+import { agentWork, agentWorkSignals, queuedStatusNames, type PlanRow } from '../queue/agent-signals.store.js';
+import { parseJson } from '../database/json.js';
+import { ageText } from '../queue/commands/verdict.js';
 import type { AgentStatusEntity } from './agent-status.entity.js';
-import type { AgentStatusView } from './agent.dto.js';
+import type { AgentCurrentCommandView, AgentNextCommandView, AgentStatusView } from './agent.dto.js';
 import { JiraAuthRegistry, jiraAuthWarning } from './jira-auth.js';
 
 type StatusRow = RowOf<AgentStatusEntity>;
 
 /** GET /agent (SPEC 10): is the agent there, is it up to date, what went wrong lately. */
 @Injectable()
-export class AgentStatusService {
+export class AgentStatusService implements OnModuleInit {
   constructor(
     private readonly db: Db,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly backups: BackupService,
     private readonly jiraAuth: JiraAuthRegistry,
+    private readonly meter: Meter,
   ) {}
 
   /** Statuses the unfinished ensure_status commands name (GET /agent/queued-statuses, for the agent's `--check`). */
@@ -27,15 +31,29 @@ export class AgentStatusService {
     return this.db.read((m) => queuedStatusNames(m));
   }
 
+  onModuleInit(): void {
+    this.meter.value('jira_hub_agent_online', '1 when the agent was seen within agent_offline_seconds, else 0', async () => ((await this.online()) ? 1 : 0));
+  }
+
+  private isOnline(lastSeenAt: string | null, now: Date): boolean {
+    return lastSeenAt !== null && now.getTime() - Date.parse(lastSeenAt) <= this.settings.get().agent_offline_seconds * 1000;
+  }
+
+  /** Whether the agent is on line now (one read of its row). */
+  async online(): Promise<boolean> {
+    const [row]: Pick<StatusRow, 'last_seen_at'>[] = await this.db.read((m) => m.query('SELECT last_seen_at FROM agent_status WHERE id = 1'));
+    return this.isOnline(row?.last_seen_at ?? null, this.clock.now());
+  }
+
   async status(): Promise<AgentStatusView> {
     const now = this.clock.now();
     const settings = this.settings.get();
     const since = new Date(now.getTime() - 24 * 3600_000).toISOString();
-    const { row, rateLimited, redelivered, queued } = await this.db.read(async (m) => {
+    const { row, rateLimited, redelivered, queued, work } = await this.db.read(async (m) => {
       const [row]: StatusRow[] = await m.query('SELECT * FROM agent_status WHERE id = 1');
-      return { row, ...(await agentWorkSignals(m, since)) };
+      return { row, ...(await agentWorkSignals(m, since)), work: await agentWork(m, row.current_command_id) };
     });
-    const online = row.last_seen_at !== null && now.getTime() - Date.parse(row.last_seen_at) <= settings.agent_offline_seconds * 1000;
+    const online = this.isOnline(row.last_seen_at, now);
     const stale = row.settings_version !== null && row.settings_version < settings.version;
     const warnings: string[] = [];
     const auth = this.jiraAuth.current();
@@ -44,7 +62,7 @@ export class AgentStatusService {
     if (!online && queued) {
       warnings.push(
         row.last_seen_at
-          ? `Агент не выходил на связь с ${row.last_seen_at}, а в очереди есть команды.`
+          ? `Агент не выходил на связь уже ${ageText(Math.floor((now.getTime() - Date.parse(row.last_seen_at)) / 1000))}, а в очереди есть команды.`
           : 'Агент ещё ни разу не выходил на связь, а в очереди есть команды.',
       );
     }
@@ -63,6 +81,48 @@ export class AgentStatusService {
       redelivered,
       ...auth,
       warning: warnings.length ? warnings.join(' ') : null,
+      ...agentStrip(work, row.last_jira_call_at, online, settings.pacing, now),
     };
   }
+}
+
+const workOf = (c: PlanRow) => ({ id: c.id, batch_id: c.batch_id, seq: c.seq, type: c.type, params: parseJson<Record<string, unknown>>(c.params, {}) });
+const later = (a: number, b: number) => new Date(Math.max(a, b)).toISOString();
+
+/**
+ * What the agent does now and next (the dashboard's agent strip). The agent sleeps until `pause_seconds`
+ * have passed since its last Jira call, which it reports with the claim; so the pause ends at
+ * last_jira_call_at + pause_seconds. The next command starts at the earliest when the current one has
+ * started (it runs in a few seconds) plus the next one's own pause; with nothing in hand, once its pause
+ * since the last Jira call has passed. Offline: nobody can say.
+ */
+export function agentStrip(
+  work: { current: PlanRow | null; next: PlanRow | null },
+  lastJiraCallAt: string | null,
+  online: boolean,
+  pacing: Record<string, number>,
+  now: Date,
+): { current_command: AgentCurrentCommandView | null; next_command: AgentNextCommandView | null } {
+  const { current, next } = work;
+  let currentStart = now.getTime();
+  let currentView: AgentCurrentCommandView | null = null;
+  if (current && current.claimed_at) {
+    const pauseEnd = lastJiraCallAt && current.pause_seconds ? Date.parse(lastJiraCallAt) + current.pause_seconds * 1000 : null;
+    const pauseUntil = pauseEnd !== null && pauseEnd > Date.parse(current.claimed_at) ? pauseEnd : null;
+    currentStart = Math.max(currentStart, pauseUntil ?? 0);
+    currentView = {
+      ...workOf(current),
+      claimed_at: current.claimed_at,
+      deliveries: current.deliveries,
+      pause_seconds: current.pause_seconds,
+      pause_until: pauseUntil === null ? null : new Date(pauseUntil).toISOString(),
+    };
+  }
+  let nextView: AgentNextCommandView | null = null;
+  if (next) {
+    const pause = (pacing[next.type] ?? 0) * 1000;
+    const base = currentView ? currentStart : lastJiraCallAt ? Date.parse(lastJiraCallAt) : now.getTime();
+    nextView = { ...workOf(next), starts_at: online ? later(now.getTime(), base + pause) : null };
+  }
+  return { current_command: currentView, next_command: nextView };
 }

@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from '../common/validators.js';
 import { Type } from 'class-transformer';
-import type { AgentInfo, AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
+import type { AgentCurrentCommand, AgentInfo, AgentNextCommand, AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';
 import { CommandView } from '../queue/rows.js';
 
@@ -134,6 +134,29 @@ export class RedeliveredView implements RedeliveredCommand {
   deliveries!: number;
 }
 
+export class AgentCurrentCommandView implements AgentCurrentCommand {
+  id!: number;
+  batch_id!: number;
+  seq!: number;
+  type!: string;
+  params!: Record<string, unknown>;
+  claimed_at!: string;
+  deliveries!: number;
+  pause_seconds!: number | null;
+  /** the agent sleeps until then before it calls Jira (last_jira_call_at + pause_seconds); null: no pause */
+  pause_until!: string | null;
+}
+
+export class AgentNextCommandView implements AgentNextCommand {
+  id!: number;
+  batch_id!: number;
+  seq!: number;
+  type!: string;
+  params!: Record<string, unknown>;
+  /** estimate of when the agent starts it; null while the agent is offline */
+  starts_at!: string | null;
+}
+
 export class AgentStatusView implements AgentStatus {
   online!: boolean;
   last_seen_at!: string | null;
@@ -150,6 +173,8 @@ export class AgentStatusView implements AgentStatus {
   /** since when Jira refuses them, while it does */
   jira_auth_failed_since!: string | null;
   warning!: string | null;
+  current_command!: AgentCurrentCommandView | null;
+  next_command!: AgentNextCommandView | null;
 }
 
 /** GET /agent/queued-statuses: what the agent's `--check` verifies are reachable in Jira. */

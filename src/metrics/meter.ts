@@ -107,6 +107,18 @@ export class Meter {
     });
   }
 
+  /** A gauge without labels, computed at scrape time. */
+  value(name: string, help: string, read: () => Promise<number>): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  }
+
   /**
    * Express middleware timing every request until its answer is written. The route is the matched
    * pattern (`/batches/:id`), never the raw URL; a request that matched none is `unmatched`.

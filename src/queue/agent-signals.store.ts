@@ -1,6 +1,7 @@
 /** What GET /agent (SPEC 10) reads of the queue: Queue's repository for the Agent module's status view. */
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
+import { NEXT_RUNNABLE_SQL } from './claim.store.js';
 import type { CommandRow } from './rows.js';
 
 /** A claimed command always has its claim time. */
@@ -36,4 +37,14 @@ export async function queuedStatusNames(m: EntityManager): Promise<string[]> {
     for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) if (typeof step === 'string' && step.trim()) names.add(step.trim());
   }
   return [...names].sort();
+}
+
+/** A command as the agent strip shows it: what it is and where it stands. */
+export type PlanRow = Pick<CommandRow, 'id' | 'batch_id' | 'seq' | 'type' | 'params' | 'claimed_at' | 'pause_seconds' | 'deliveries'>;
+
+/** The command the agent holds (by `current_command_id`) and the next runnable one in queue order (SPEC 6.1). */
+export async function agentWork(m: EntityManager, currentId: number | null): Promise<{ current: PlanRow | null; next: PlanRow | null }> {
+  const [current]: PlanRow[] = currentId === null ? [] : await m.query(`SELECT * FROM command WHERE id = ? AND status = 'claimed'`, [currentId]);
+  const [next]: PlanRow[] = await m.query(NEXT_RUNNABLE_SQL);
+  return { current: current ?? null, next: next ?? null };
 }

@@ -115,6 +115,32 @@ export interface AgentStatus {
   jira_auth?: 'ok' | 'failed' | null;
   jira_auth_failed_since?: string | null;
   warning: string | null;
+  /** the command the agent holds, and until when it waits out its pause before calling Jira (the dashboard's agent strip) */
+  current_command?: AgentCurrentCommand | null;
+  /** the next runnable command in queue order, and when it is expected to start (null: the agent is offline) */
+  next_command?: AgentNextCommand | null;
+}
+
+/** A command as the agent strip shows it. */
+export interface AgentWorkCommand {
+  id: number;
+  batch_id: number;
+  seq: number;
+  type: string;
+  params: Record<string, unknown>;
+}
+
+export interface AgentCurrentCommand extends AgentWorkCommand {
+  claimed_at: string;
+  deliveries: number;
+  pause_seconds: number | null;
+  /** last_jira_call_at + pause_seconds when that is after the claim: the agent sleeps until then; null: no pause */
+  pause_until: string | null;
+}
+
+export interface AgentNextCommand extends AgentWorkCommand {
+  /** estimate: the current command's start (or now) plus this command's pacing pause; null while the agent is offline */
+  starts_at: string | null;
 }
 
 /** A team's note on an issue (`GET /notes`, SPEC 11.3): what people and the assistant (MCP) read. */

@@ -1,0 +1,118 @@
+/**
+ * What the dashboard's agent strip reads (GET /agent and the live `agent` event): the command in hand and
+ * its pause, the next command and when it starts; and the metrics that alert right (issue 23, defect 13).
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { agentOf, fields, startHub, type TestHub } from './support/app.js';
+
+function sample(text: string, name: string, labels = ''): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+const scrape = async (hub: TestHub) => (await hub.http.get('/metrics').expect(200)).text;
+const T0 = Date.parse('2026-11-30T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+describe('GET /agent: the command in hand, its pause, the next command', () => {
+  let hub: TestHub;
+  afterEach(() => hub.close());
+
+  it('nothing in hand and nothing queued: both null', async () => {
+    hub = await startHub();
+    const body = (await hub.http.get('/agent').expect(200)).body;
+    expect(body).toMatchObject({ current_command: null, next_command: null });
+  });
+
+  it('the pause runs from the last Jira call the claim reported; the next command starts after it plus its own pacing', async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    const batch = (await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201)).body;
+    // Before any claim the agent was never seen: the next command is known, its start is not.
+    expect((await hub.http.get('/agent').expect(200)).body.next_command).toMatchObject({ id: batch.commands[0].id, seq: 1, type: 'ensure_fields', starts_at: null });
+
+    // The agent's last Jira call was 30 s ago; ensure_fields paces 120 s: it sleeps 90 s more.
+    const { command } = await agent.claim({ last_jira_call_at: at(-30_000) });
+    const body = (await hub.http.get('/agent').expect(200)).body;
+    expect(body.current_command).toMatchObject({
+      id: command.id,
+      batch_id: batch.id,
+      seq: 1,
+      params: { key: 'A-1', duedate: '2026-12-01' },
+      claimed_at: at(0),
+      pause_seconds: 120,
+      pause_until: at(90_000),
+    });
+    expect(body.next_command).toMatchObject({ id: batch.commands[1].id, seq: 2, starts_at: at(90_000 + 120_000) });
+  });
+
+  it('a claim whose pause has passed has no pause_until; a cancelled batch has no next command', async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    const batch = (await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201)).body;
+    await agent.claim({ last_jira_call_at: at(-600_000) });
+    let body = (await hub.http.get('/agent').expect(200)).body;
+    expect(body.current_command.pause_until).toBeNull();
+    expect(body.next_command.starts_at).toBe(at(120_000));
+    await hub.http.post(`/batches/${batch.id}/cancel`).expect(200);
+    body = (await hub.http.get('/agent').expect(200)).body;
+    expect(body.next_command).toBeNull();
+    expect(body.current_command).not.toBeNull(); // the claimed one stays with the agent
+  });
+
+  it('offline: the warning says how long in words, never a raw UTC timestamp', async () => {
+    hub = await startHub();
+    await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201);
+    const { command } = await agentOf(hub).claim();
+    await hub.http.post(`/agent/commands/${command.id}/result`).send({ status: 'done', result: {} }).expect(200);
+    hub.clock.advance(20 * 60_000);
+    const body = (await hub.http.get('/agent').expect(200)).body;
+    expect(body.online).toBe(false);
+    expect(body.warning).toContain('Агент не выходил на связь уже 20 мин');
+    expect(body.warning).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(body.next_command.starts_at).toBeNull();
+  });
+});
+
+describe('GET /metrics: what the agent can take vs what waits for a person', () => {
+  let hub: TestHub;
+  afterEach(() => hub.close());
+
+  it('commands of a batch awaiting approval are not counted as queued; batches awaiting, agent online and the oldest runnable age', async () => {
+    hub = await startHub();
+    let text = await scrape(hub);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="queued"')).toBe(0);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="awaiting_approval"')).toBe(0);
+    expect(sample(text, 'jira_hub_batches_awaiting_approval')).toBe(0);
+    expect(sample(text, 'jira_hub_agent_online')).toBe(0);
+    expect(sample(text, 'jira_hub_oldest_runnable_command_age_seconds')).toBe(0);
+
+    const waiting = (await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ title: 'a', commands: [fields('A-1')] }).expect(201)).body;
+    expect(waiting.status).toBe('awaiting_approval');
+    hub.clock.advance(60_000);
+    text = await scrape(hub);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="queued"')).toBe(0);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="awaiting_approval"')).toBe(2); // with the tail refresh
+    expect(sample(text, 'jira_hub_batches_awaiting_approval')).toBe(1);
+    expect(sample(text, 'jira_hub_oldest_runnable_command_age_seconds')).toBe(0);
+
+    await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-2')] }).expect(201);
+    hub.clock.advance(45_000);
+    text = await scrape(hub);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="queued"')).toBe(2);
+    expect(sample(text, 'jira_hub_oldest_runnable_command_age_seconds')).toBe(45);
+
+    await agentOf(hub).claim();
+    text = await scrape(hub);
+    expect(sample(text, 'jira_hub_agent_online')).toBe(1);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="claimed"')).toBe(1);
+
+    await hub.http.post(`/batches/${waiting.id}/approve`).send({ by: 'Анна' }).expect(200);
+    text = await scrape(hub);
+    expect(sample(text, 'jira_hub_batches_awaiting_approval')).toBe(0);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="awaiting_approval"')).toBe(0);
+    expect(sample(text, 'jira_hub_queue_commands', 'status="queued"')).toBe(3);
+
+    hub.clock.advance(10 * 60_000);
+    expect(sample(await scrape(hub), 'jira_hub_agent_online')).toBe(0);
+  });
+});
