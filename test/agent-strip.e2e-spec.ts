@@ -116,3 +116,40 @@ describe('GET /metrics: what the agent can take vs what waits for a person', () 
     expect(sample(await scrape(hub), 'jira_hub_agent_online')).toBe(0);
   });
 });
+
+describe('the Queue overview: counts per state and failed commands across batches', () => {
+  let hub: TestHub;
+  afterEach(() => hub.close());
+
+  it('GET /batches/counts and GET /commands?status=failed', async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    expect((await hub.http.get('/batches/counts').expect(200)).body).toEqual({
+      all: 0, awaiting_approval: 0, queued: 0, running: 0, done: 0, done_with_errors: 0, cancelled: 0, failed_commands: 0,
+    });
+    const broken = (await hub.http.post('/batches').send({ title: 'сломанный', commands: [fields('A-1')] }).expect(201)).body;
+    const first = (await agent.claim()).command;
+    await agent.report(first.id, { status: 'failed', error: 'HTTP 400: нет поля' }).expect(200);
+    const tail = (await agent.claim()).command;
+    await agent.done(tail.id, { issues: [] });
+    await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ title: 'ждёт', commands: [fields('A-2')] }).expect(201);
+    const cancelled = (await hub.http.post('/batches').send({ title: 'отменённый', commands: [fields('A-3')] }).expect(201)).body;
+    await hub.http.post(`/batches/${cancelled.id}/cancel`).expect(200);
+    await hub.http.post('/batches').send({ title: 'в очереди', commands: [fields('A-4')] }).expect(201);
+
+    expect((await hub.http.get('/batches/counts').expect(200)).body).toEqual({
+      all: 4, awaiting_approval: 1, queued: 1, running: 0, done: 1, done_with_errors: 1, cancelled: 1, failed_commands: 1,
+    });
+    const failed = (await hub.http.get('/commands?status=failed').expect(200)).body;
+    expect(failed).toEqual([expect.objectContaining({ id: first.id, batch_id: broken.id, batch_title: 'сломанный', status: 'failed', error: 'HTTP 400: нет поля' })]);
+    expect((await hub.http.get(`/commands?status=failed&before_id=${first.id}`).expect(200)).body).toEqual([]);
+  });
+
+  it('GET /commands without status=failed → 422 with a Russian detail', async () => {
+    hub = await startHub();
+    const res = await hub.http.get('/commands?status=done').expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed' });
+    expect(res.body.detail).toContain('status=failed');
+    await hub.http.get('/commands').expect(422);
+  });
+});

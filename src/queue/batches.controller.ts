@@ -16,6 +16,8 @@ import { BatchesService } from './batches.service.js';
 import { ApiBatchBody, CreateBatchDto } from './dto/create-batch.dto.js';
 import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto } from './dto/queries.dto.js';
 import { PlanService } from './plan.service.js';
+import { OverviewService } from './overview.service.js';
+import { BatchStatusCountsView } from './overview.view.js';
 import { PlanView } from './plan.view.js';
 import { BatchSummary, BatchView } from './rows.js';
 import { CancelBatchView } from './cancel.view.js';
@@ -31,6 +33,7 @@ export class BatchesController {
   constructor(
     private readonly batches: BatchesService,
     private readonly planner: PlanService,
+    private readonly overview: OverviewService,
   ) {}
 
   @Post()
@@ -78,6 +81,13 @@ export class BatchesController {
   @ApiOkResponse({ type: [BatchSummary] })
   list(@Query() q: ListBatchesQuery): Promise<BatchSummary[]> {
     return this.batches.list({ status: q.status, limit: q.limit ?? 50, beforeId: q.before_id });
+  }
+
+  @Get('counts')
+  @ApiOperation({ summary: 'How many batches are in each state (done_with_errors: finished with a failed or skipped command), and failed commands' })
+  @ApiOkResponse({ type: BatchStatusCountsView })
+  counts(): Promise<BatchStatusCountsView> {
+    return this.overview.counts();
   }
 
   @Get(':id')

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Request } from 'express';
@@ -6,7 +6,9 @@ import { AssistantToo, callerFrom, roleOf } from '../common/auth.guard.js';
 import { ForbiddenError } from '../common/errors.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
-import { CancelCommandDto } from './dto/queries.dto.js';
+import { CancelCommandDto, ListCommandsQuery } from './dto/queries.dto.js';
+import { OverviewService } from './overview.service.js';
+import { FailedCommandView } from './overview.view.js';
 import { BatchView, CommandView } from './rows.js';
 
 @ApiTags('commands')
@@ -14,7 +16,17 @@ import { BatchView, CommandView } from './rows.js';
 @ApiErrors(400, 401, 403, 404, 409, 422)
 @Controller('commands')
 export class CommandsController {
-  constructor(private readonly batches: BatchesService) {}
+  constructor(
+    private readonly batches: BatchesService,
+    private readonly overview: OverviewService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Failed commands across batches, the latest first, with their batch title (status=failed; history not included)' })
+  @ApiOkResponse({ type: [FailedCommandView] })
+  list(@Query() q: ListCommandsQuery): Promise<FailedCommandView[]> {
+    return this.overview.failed(q.limit ?? 50, q.before_id);
+  }
 
   @Get(':id')
   @ApiOkResponse({ type: CommandView })

@@ -9,11 +9,12 @@ import { CommandsController } from './commands.controller.js';
 import { DeliveryService } from './delivery.service.js';
 import { PlanService } from './plan.service.js';
 import { QueueDepth } from './queue-depth.js';
+import { OverviewService } from './overview.service.js';
 
 @Module({
   imports: [SettingsModule, CatalogueModule],
   controllers: [BatchesController, CommandsController, CatalogueRefreshController],
-  providers: [BatchesService, DeliveryService, PlanService, QueueDepth, CatalogueRefreshService],
+  providers: [BatchesService, DeliveryService, PlanService, QueueDepth, CatalogueRefreshService, OverviewService],
   exports: [BatchesService, DeliveryService, PlanService],
 })
 export class QueueModule {}

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '../../common/openapi.js';
+import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
@@ -9,6 +9,13 @@ export class ListBatchesQuery extends PageQuery {
   @IsOptional()
   @IsIn(BATCH_STATUSES)
   status?: BatchStatus;
+}
+
+export class ListCommandsQuery extends PageQuery {
+  /** only failed commands are listed for now */
+  @ApiProperty({ enum: ['failed'] })
+  @IsIn(['failed'], { message: 'допустим только status=failed' })
+  status!: 'failed';
 }
 
 export class CancelCommandDto {
