@@ -27,7 +27,9 @@ function run(command, commandArgs, options) {
 
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ') };
 const jest = run(npx, ['jest', ...args], { stdio: 'inherit', env });
-const web = args.length ? Promise.resolve(null) : run(npm, ['test', '-w', '@jira-hub/web'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+// vitest's output is held and written later: colours only when that goes to a terminal (no raw codes in a pipe or a log).
+const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1', FORCE_COLOR: undefined };
+const web = args.length ? Promise.resolve(null) : run(npm, ['test', '-w', '@jira-hub/web'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...colour } });
 
 const jestResult = await jest;
 const webResult = await web;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ApiError, onUnauthorized, probe, token } from './api';
-import { ErrorBox } from './components/ui';
+import { AgentProvider, AgentStrip } from './components/AgentStrip';
+import { ErrorBox, PageError } from './components/ui';
 import { Hub } from './context';
 import { LiveClient, type LiveState } from './live';
 import { AgentPage } from './pages/Agent';
@@ -28,7 +29,8 @@ type Boot = { kind: 'loading' } | { kind: 'signin'; message?: string } | { kind:
 export function App() {
   const route = useRoute();
   const [boot, setBoot] = useState<Boot>({ kind: 'loading' });
-  const [liveState, setLiveState] = useState<LiveState>('offline');
+  const [liveState, setLiveState] = useState<LiveState>('connecting');
+  const [menu, setMenu] = useState(false);
   const live = useMemo(() => new LiveClient('/events', () => setBoot({ kind: 'signin', message: 'Сеанс закончился: войдите снова.' })), []);
 
   /**
@@ -53,6 +55,13 @@ export function App() {
   }, [start]);
 
   const ready = boot.kind === 'ready';
+  useEffect(() => setMenu(false), [route.page, route.id]);
+  useEffect(() => {
+    if (!menu) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setMenu(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menu]);
   useEffect(() => {
     if (!ready) return;
     const off = live.onState(setLiveState);
@@ -67,11 +76,12 @@ export function App() {
     };
   }, [ready, live]);
 
-  if (boot.kind === 'loading') return <div className="boot muted">Загрузка…</div>;
+  if (boot.kind === 'loading') return <div className="boot muted" role="status">Загрузка…</div>;
   if (boot.kind === 'signin') return <SignIn check={start} message={boot.message} />;
   if (boot.kind === 'failed') {
     return (
       <div className="boot">
+        <h1>Хаб не отвечает</h1>
         <ErrorBox error={boot.error} />
         <button className="btn" onClick={() => window.location.reload()}>
           Попробовать снова
@@ -83,14 +93,24 @@ export function App() {
   const page = route.page === 'batch' ? 'queue' : route.page;
   return (
     <Hub.Provider value={{ live, settings: boot.settings }}>
-      <div className="layout">
-        <aside className="sidebar">
+      <AgentProvider>
+      <div className={menu ? 'layout menu-open' : 'layout'}>
+        <header className="topbar">
+          <button type="button" className="btn btn-ghost menu-button" aria-expanded={menu} aria-controls="sidebar" onClick={() => setMenu(!menu)}>
+            ☰ Меню
+          </button>
+          <span className="brand">
+            <span className="logo">◆</span> Jira Hub
+          </span>
+        </header>
+        {menu && <div className="scrim" onClick={() => setMenu(false)} />}
+        <aside className="sidebar" id="sidebar" aria-label="Разделы">
           <div className="brand">
             <span className="logo">◆</span> Jira Hub
           </div>
-          <nav>
+          <nav aria-label="Разделы">
             {NAV.map(([id, label]) => (
-              <a key={id} href={`#/${id}`} className={page === id ? 'nav nav-on' : 'nav'}>
+              <a key={id} href={`#/${id}`} className={page === id ? 'nav nav-on' : 'nav'} aria-current={page === id ? 'page' : undefined}>
                 {label}
               </a>
             ))}
@@ -112,15 +132,22 @@ export function App() {
           )}
         </aside>
         <main className="content">
+          {liveState === 'offline' && (
+            <div className="hub-gone" role="alert">
+              Нет связи с хабом: на странице то, что было загружено раньше. Переподключаемся…
+            </div>
+          )}
+          <AgentStrip />
           {route.page === 'batch' && route.id && <BatchPage key={route.id} id={Number(route.id)} />}
           {route.page === 'queue' && <QueuePage />}
           {route.page === 'agent' && <AgentPage />}
           {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}
           {route.page === 'import' && <ImportPage />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
-          {!['batch', 'queue', 'agent', 'mirror', 'import', 'settings'].includes(route.page) && <ErrorBox error={`Страницы «${route.page}» нет.`} />}
+          {!['batch', 'queue', 'agent', 'mirror', 'import', 'settings'].includes(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
         </main>
       </div>
+      </AgentProvider>
     </Hub.Provider>
   );
 }

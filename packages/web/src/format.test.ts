@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ago, duration, eta, plural } from './format';
+import { ago, collide, day, duration, eta, plural, until } from './format';
 
 describe('format', () => {
   it.each([
-    [0, '0 мин'],
+    [0, '0 с'],
     [45, '45 с'],
     [95, '2 мин'],
     [3900, '1 ч 5 мин'],
@@ -27,5 +27,14 @@ describe('format', () => {
     expect(ago(null, now)).toBe('—');
     expect(eta(0, now)).toBe('—');
     expect(eta(1500, now)).toMatch(/^≈ 25 мин \(к \d\d:\d\d\)$/);
+  });
+
+  it('due dates as «2 дек.», seconds where times collide, time left', () => {
+    expect(day('2026-12-02')).toMatch(/^2 дек\.?( 2026 г\.)?$/);
+    expect(collide(['2026-12-02T07:00:04Z', '2026-12-02T07:00:41Z'])).toBe(true);
+    expect(collide(['2026-12-02T07:00:04Z', '2026-12-02T07:01:04Z'])).toBe(false);
+    const now = Date.parse('2026-11-30T10:00:00Z');
+    expect(until('2026-11-30T10:00:24Z', now)).toBe('через 24 с');
+    expect(until('2026-11-30T09:00:24Z', now)).toBe('сейчас');
   });
 });

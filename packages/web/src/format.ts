@@ -1,4 +1,4 @@
-/** Numbers, times and durations in Russian. */
+/** Numbers, times and durations in Russian, in the browser's time zone. */
 export function plural(n: number, one: string, few: string, many: string): string {
   const a = Math.abs(n) % 100;
   const b = a % 10;
@@ -8,10 +8,10 @@ export function plural(n: number, one: string, few: string, many: string): strin
   return many;
 }
 
-/** 0 → «0 мин», 95 → «2 мин», 3 900 → «1 ч 5 мин», 90 000 → «1 д 1 ч». */
+/** 0 → «0 с», 24 → «24 с», 95 → «2 мин», 3 900 → «1 ч 5 мин», 90 000 → «1 д 1 ч». */
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return s === 0 ? '0 мин' : `${s} с`;
+  if (s < 60) return `${s} с`;
   const m = Math.round(s / 60);
   if (m < 60) return `${m} мин`;
   const h = Math.floor(m / 60);
@@ -28,16 +28,50 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return `${duration(s)} назад`;
 }
 
-/** «1 дек., 09:05» in the browser's time zone. */
-export function when(iso: string | null | undefined): string {
+/** How long until an ISO time: «через 24 с»; past → «сейчас». */
+export function until(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '—';
-  const d = new Date(iso);
-  return d.toLocaleString('ru-RU', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const s = (Date.parse(iso) - now) / 1000;
+  return s <= 0.5 ? 'сейчас' : `через ${duration(s)}`;
 }
 
-/** ETA of a batch from `remaining_seconds`: «≈ 25 мин (к 10:40)». */
+const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+
+/** «07:06» or, with seconds, «07:06:35». */
+export function clock(iso: string | null | undefined, seconds = false): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
+}
+
+/** «2 дек.» (a date without time: a due date «2026-12-02» stays that day in any zone). */
+export function day(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T12:00:00`) : new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const withYear = d.getFullYear() !== new Date().getFullYear();
+  return d.toLocaleDateString('ru-RU', { day: 'numeric', month: 'short', ...(withYear ? { year: 'numeric' } : {}) });
+}
+
+/**
+ * «сегодня, 07:06», «1 дек., 09:05»; `seconds` where times of one list would collide (a delivery history:
+ * 07:00:04 / 07:00:41).
+ */
+export function when(iso: string | null | undefined, seconds = false, now = Date.now()): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  const prefix = sameDay(d, new Date(now)) ? 'сегодня' : day(iso);
+  return `${prefix}, ${clock(iso, seconds)}`;
+}
+
+/** Whether any two of these times fall in the same minute: then a list shows seconds. */
+export function collide(isos: (string | null | undefined)[]): boolean {
+  const minutes = isos.filter(Boolean).map((i) => Math.floor(Date.parse(i!) / 60_000));
+  return new Set(minutes).size < minutes.length;
+}
+
+/** ETA of a batch from `remaining_seconds` as read at `since`: «≈ 25 мин (к 10:40)». */
 export function eta(remainingSeconds: number, now = Date.now()): string {
   if (remainingSeconds <= 0) return '—';
-  const at = new Date(now + remainingSeconds * 1000).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
-  return `≈ ${duration(remainingSeconds)} (к ${at})`;
+  const at = new Date(now + remainingSeconds * 1000).toISOString();
+  return `≈ ${duration(remainingSeconds)} (к ${clock(at)})`;
 }

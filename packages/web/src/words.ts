@@ -1,5 +1,6 @@
 /** Commands, statuses and sources in words (Russian), as the pages show them. */
-import type { BatchStatus, Command, CommandStatus } from './types';
+import { day, plural } from './format';
+import type { BatchStatus, BatchSummary, Command, CommandStatus } from './types';
 
 export const COMMAND_STATUS: Record<CommandStatus, string> = {
   queued: 'в очереди',
@@ -19,7 +20,56 @@ export const BATCH_STATUS: Record<BatchStatus, string> = {
   cancelled: 'отменён',
 };
 
+/**
+ * What a batch's chip says: its derived status, told honestly — a finished batch with a failed or skipped
+ * command is «завершён с ошибками», a cancelled batch a person rejected is «отклонён».
+ */
+export type Outcome = BatchStatus | 'done_with_errors' | 'rejected';
+
+export const OUTCOME_TEXT: Record<Outcome, string> = {
+  ...BATCH_STATUS,
+  done_with_errors: 'завершён с ошибками',
+  rejected: 'отклонён',
+};
+
+export function outcomeOf(b: Pick<BatchSummary, 'status' | 'counts' | 'rejected_reason'>): Outcome {
+  if (b.status === 'cancelled' && b.rejected_reason) return 'rejected';
+  if (b.status === 'done' && (b.counts.failed ?? 0) + (b.counts.skipped ?? 0) > 0) return 'done_with_errors';
+  return b.status;
+}
+
+/** «4 ✓ · 1 ✗ · 1 пропущена · 2 отменены · 3 в очереди»: what happened to a batch's commands, zeros left out. */
+export function countsText(counts: Partial<Record<CommandStatus, number>>): string {
+  const n = (s: CommandStatus) => counts[s] ?? 0;
+  const ok = n('done') + n('confirmed_by_state');
+  const parts = [
+    ok && `${ok} ✓`,
+    n('failed') && `${n('failed')} ✗`,
+    n('skipped') && `${n('skipped')} ${plural(n('skipped'), 'пропущена', 'пропущены', 'пропущено')}`,
+    n('cancelled') && `${n('cancelled')} ${plural(n('cancelled'), 'отменена', 'отменены', 'отменено')}`,
+    n('claimed') && `${n('claimed')} у агента`,
+    n('queued') && `${n('queued')} в очереди`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' · ') : 'команд нет';
+}
+
 export const SOURCE: Record<string, string> = { client: 'человек', assistant: 'ассистент', hub: 'хаб' };
+
+/** Authors that only repeat the source (the hub's default caller names): «ассистент», not «ассистент, assistant». */
+const GENERIC_AUTHORS = new Set(['api', 'client', 'assistant', 'hub', 'agent']);
+
+/** The author's name unless it only repeats the source ('' then). */
+export const authorName = (author: string | null | undefined): string => (author && !GENERIC_AUTHORS.has(author.toLowerCase()) ? author : '');
+
+/** Who made a batch, in words: «ассистент», «человек · Анна». */
+export function whoMade(b: Pick<BatchSummary, 'source' | 'author'>): string {
+  const source = b.source ? (SOURCE[b.source] ?? b.source) : '';
+  const author = authorName(b.author);
+  return [source, author].filter(Boolean).join(' · ') || '—';
+}
+
+/** Who last changed a note: «импорт», «человек», «ассистент». */
+export const NOTE_SOURCE: Record<string, string> = { import: 'импорт', client: 'человек', api: 'человек', assistant: 'ассистент', hub: 'хаб' };
 
 export const OUTCOME: Record<string, string> = {
   pending: 'ждём отчёт',
@@ -70,6 +120,20 @@ export function linkWord(jiraType: string, linkTypes: Record<string, string>): s
   return found ? found[0] : jiraType;
 }
 
+/** Jira's link types as verbs; a type not here is shown by its name in the plan, in quotes. */
+const LINK_VERB: Record<string, string> = {
+  blocks: 'блокирует',
+  relates: 'связана с',
+  duplicate: 'дублирует',
+  cloners: 'клонирует',
+};
+
+/** A link in words: «AURORA-1 блокирует AURORA-2», «AURORA-2 связана с AURORA-1», «A-1 —«зависит»→ A-2». */
+export function linkPhrase(source: string, jiraType: string, target: string, linkTypes: Record<string, string> = {}): string {
+  const verb = LINK_VERB[jiraType.toLowerCase()];
+  return verb ? `${source} ${verb} ${target}` : `${source} —«${linkWord(jiraType, linkTypes)}»→ ${target}`;
+}
+
 /** One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2»». */
 export function describeCommand(c: Pick<Command, 'type' | 'params'>, linkTypes: Record<string, string> = {}): string {
   const p = c.params as Record<string, any>;
@@ -79,13 +143,13 @@ export function describeCommand(c: Pick<Command, 'type' | 'params'>, linkTypes: 
     case 'ensure_fields': {
       const changes = Object.entries(p)
         .filter(([k]) => k !== 'key')
-        .map(([k, v]) => `${FIELD[k] ?? k} = ${short(value(v), 40)}`);
+        .map(([k, v]) => `${FIELD[k] ?? k} = ${short(k === 'duedate' && typeof v === 'string' ? day(v) : value(v), 40)}`);
       return `${p.key}: ${changes.join('; ')}`;
     }
     case 'ensure_status':
       return `${p.key} → статус ${quoted((p.path as string[]).at(-1))}${p.path.length > 1 ? ` (через ${(p.path as string[]).slice(0, -1).join(' → ')})` : ''}`;
     case 'ensure_link':
-      return `${p.source} ${linkWord(String(p.link_type), linkTypes)} ${p.target}`;
+      return linkPhrase(String(p.source), String(p.link_type), String(p.target), linkTypes);
     case 'ensure_sprint':
       return `${p.key} → ${quoted(p.sprint)}${p.board !== undefined ? ` (доска ${p.board})` : ''}`;
     case 'ensure_comment':

@@ -1,10 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api';
-import type { BatchStatus, BatchSummary, CommandStatus } from '../types';
-import { BATCH_STATUS, COMMAND_STATUS } from '../words';
+import type { BatchSummary, CommandStatus } from '../types';
+import { COMMAND_STATUS, countsText, OUTCOME_TEXT, outcomeOf } from '../words';
 
-export function BatchChip({ status }: { status: BatchStatus }) {
-  return <span className={`chip chip-${status}`}>{BATCH_STATUS[status] ?? status}</span>;
+/** A batch's chip: its outcome told honestly («завершён с ошибками», «отклонён»). */
+export function BatchChip({ batch }: { batch: Pick<BatchSummary, 'status' | 'counts' | 'rejected_reason'> }) {
+  const outcome = outcomeOf(batch);
+  return <span className={`chip chip-${outcome}`}>{OUTCOME_TEXT[outcome] ?? outcome}</span>;
 }
 
 export function CommandChip({ status }: { status: CommandStatus }) {
@@ -18,28 +20,77 @@ export function progressOf(b: Pick<BatchSummary, 'counts'>): { finished: number;
   return { finished: total - (counts.queued ?? 0) - (counts.claimed ?? 0), total };
 }
 
+/** The bar's parts, in this order: what ran, what failed, skipped, cancelled (never drawn as done). */
+const SEGMENTS: [string, (c: Partial<Record<CommandStatus, number>>) => number][] = [
+  ['ok', (c) => (c.done ?? 0) + (c.confirmed_by_state ?? 0)],
+  ['failed', (c) => c.failed ?? 0],
+  ['skipped', (c) => c.skipped ?? 0],
+  ['cancelled', (c) => c.cancelled ?? 0],
+];
+
+/**
+ * How far a batch is, in parts: done (blue), failed (red), skipped (amber), cancelled (grey hatching),
+ * and the counts in words under it. A cancelled or rejected batch never shows a full blue bar.
+ */
 export function Progress({ batch }: { batch: Pick<BatchSummary, 'counts' | 'status'> }) {
   const { finished, total } = progressOf(batch);
-  const pct = total ? Math.round((finished / total) * 100) : 0;
-  const failed = ((batch.counts.failed ?? 0) + (batch.counts.skipped ?? 0)) > 0;
+  const text = countsText(batch.counts);
   return (
-    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={finished} aria-label={`${finished} из ${total}`}>
+    <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={finished} aria-label={`${finished} из ${total}: ${text}`}>
       <div className="progress-track">
-        <div className={`progress-bar${failed ? ' progress-warn' : ''}`} style={{ width: `${pct}%` }} />
+        {total > 0 &&
+          SEGMENTS.map(([name, count]) => {
+            const n = count(batch.counts);
+            return n ? <div key={name} className={`progress-bar progress-${name}`} style={{ width: `${(n / total) * 100}%` }} /> : null;
+          })}
       </div>
-      <span className="progress-text">
-        {finished} / {total} · {pct} %
-      </span>
+      <span className="progress-text">{text}</span>
     </div>
   );
 }
 
+export function errorText(error: unknown): string {
+  return error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error);
+}
+
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error);
   return (
     <div className="error" role="alert">
-      {text}
+      {errorText(error)}
+    </div>
+  );
+}
+
+/** A page that could not load: what went wrong, a way back, and a retry. */
+export function PageError({ error, back = ['#/queue', 'К очереди'], retry }: { error: unknown; back?: [string, string]; retry?: () => void }) {
+  const gone = error instanceof ApiError && error.status === 0;
+  return (
+    <section className="page-error" role="alert">
+      <h1>{gone ? 'Хаб не отвечает' : error instanceof ApiError && error.status === 404 ? 'Не найдено' : 'Не удалось загрузить'}</h1>
+      <p>{errorText(error)}</p>
+      <div className="actions">
+        <a className="btn" href={back[0]}>
+          ← {back[1]}
+        </a>
+        {retry && (
+          <button type="button" className="btn btn-primary" onClick={retry}>
+            Попробовать снова
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** A placeholder with the shape of what is loading (no page number over blank space). */
+export function Loading({ rows = 4, label = 'Загрузка…' }: { rows?: number; label?: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="skeleton" aria-hidden="true" />
+      ))}
     </div>
   );
 }
@@ -48,16 +99,18 @@ export interface ConfirmSpec {
   title: string;
   text: ReactNode;
   confirm: string;
+  /** the label of the button that closes without acting (never a bare «Отмена» beside «Отменить …») */
+  dismiss?: string;
   danger?: boolean;
   /** a reason the person must type (reject) */
   reason?: string;
   run: (reason: string) => Promise<unknown>;
 }
 
-/** A button that asks before it acts; the hub's refusal (its Russian `detail`) stays in the dialog. */
 /**
+ * A button that asks before it acts; the hub's refusal (its Russian `detail`) stays in the dialog.
  * `show`: whether the action applies now. A dialog already open stays open when it stops applying (a
- * live update came meanwhile): the person confirms and reads the hub's answer, or cancels.
+ * live update came meanwhile): the person confirms and reads the hub's answer, or closes it.
  */
 export function ConfirmButton({ label, spec, className, show = true }: { label: string; spec: ConfirmSpec; className?: string; show?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -74,15 +127,58 @@ export function ConfirmButton({ label, spec, className, show = true }: { label: 
   );
 }
 
+const FOCUSABLE = 'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog that is safe with a keyboard: focus moves into it, Tab and Shift+Tab stay inside,
+ * Escape closes it, and focus returns to what had it before.
+ */
+export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    const box = ref.current!;
+    (box.querySelector<HTMLElement>('[autofocus], textarea, input') ?? box.querySelector<HTMLElement>(FOCUSABLE) ?? box).focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        close.current();
+      } else if (e.key === 'Tab') {
+        const items = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)];
+        if (items.length === 0) return e.preventDefault();
+        const first = items[0];
+        const last = items[items.length - 1];
+        const inside = box.contains(document.activeElement);
+        if (e.shiftKey && (document.activeElement === first || !inside)) {
+          e.preventDefault();
+          last.focus();
+        } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+          e.preventDefault();
+          first.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      if (before && document.contains(before)) before.focus();
+    };
+  }, []);
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div className="dialog" role="dialog" aria-modal="true" aria-label={title} ref={ref} tabIndex={-1} onClick={(e) => e.stopPropagation()}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
 export function ConfirmDialog({ spec, onClose }: { spec: ConfirmSpec; onClose: () => void }) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
   const go = async () => {
     setBusy(true);
     setError(null);
@@ -95,35 +191,38 @@ export function ConfirmDialog({ spec, onClose }: { spec: ConfirmSpec; onClose: (
     }
   };
   return (
-    <div className="overlay" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-label={spec.title} onClick={(e) => e.stopPropagation()}>
-        <h3>{spec.title}</h3>
-        <div className="dialog-text">{spec.text}</div>
-        {spec.reason !== undefined && (
-          <label className="field">
-            <span>{spec.reason}</span>
-            <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} autoFocus />
-          </label>
-        )}
-        <ErrorBox error={error} />
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Отмена
-          </button>
-          <button
-            type="button"
-            className={spec.danger ? 'btn btn-danger' : 'btn btn-primary'}
-            disabled={busy || (spec.reason !== undefined && !reason.trim())}
-            onClick={go}
-          >
-            {spec.confirm}
-          </button>
-        </div>
+    <Modal title={spec.title} onClose={onClose}>
+      <h3>{spec.title}</h3>
+      <div className="dialog-text">{spec.text}</div>
+      {spec.reason !== undefined && (
+        <label className="field">
+          <span>{spec.reason}</span>
+          <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} />
+        </label>
+      )}
+      <ErrorBox error={error} />
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          {spec.dismiss ?? 'Не сейчас'}
+        </button>
+        <button type="button" className={spec.danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy || (spec.reason !== undefined && !reason.trim())} onClick={go}>
+          {spec.confirm}
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }
 
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
+}
+
+/** A filter button: pressed or not (aria-pressed), with a count when given. */
+export function FilterButton({ on, count, onClick, children }: { on: boolean; count?: number; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={`filter${on ? ' filter-on' : ''}`} aria-pressed={on} onClick={onClick}>
+      {children}
+      {count !== undefined && <span className="count">{count}</span>}
+    </button>
+  );
 }

@@ -91,7 +91,81 @@ describe('BatchPage', () => {
     expect(within(row).getByText('у агента')).toBeTruthy();
     expect(within(row).getByRole('button', { name: 'Отменить принудительно' })).toBeTruthy();
     act(() => live.send('command', { change: 'claimed', command_id: 99, batch_id: 2, command: null, batch: summary(2) }));
-    expect(screen.getByRole('heading', { name: /Спринт 2/ }).textContent).toBe('Спринт 2 #1'); // another batch's event changes nothing here
+    expect(screen.getByRole('heading', { name: /Спринт 2/ }).textContent).toBe('Спринт 2'); // another batch's event changes nothing here
     expect(within(row).getByText('у агента')).toBeTruthy();
+  });
+
+  it('a batch event (cancelled) reads the batch again: no row stays «в очереди» with an active «Отменить»', async () => {
+    let cancelled = false;
+    fakeFetch({
+      'GET /batches/1': () => ({
+        body: cancelled
+          ? batch({ status: 'cancelled', cancelled_at: '2026-11-30T10:01:00Z', commands: [command(11, 1, 'ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, { status: 'cancelled' })] })
+          : batch({ status: 'queued', commands: [command(11, 1, 'ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' })] }),
+      }),
+    });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    const row = (await screen.findByText('A-1 блокирует A-2')).closest('tr')!;
+    expect(within(row).getByRole('button', { name: 'Отменить' })).toBeTruthy();
+    cancelled = true;
+    act(() => live.send('batch', { change: 'cancelled', batch_id: 1, batch: summary(1, { status: 'cancelled' }) }));
+    await within(row).findByText('отменена');
+    expect(within(row).queryByRole('button', { name: 'Отменить' })).toBeNull();
+  });
+
+  it('an awaiting batch shows the dry run: verdicts, from → to, unknown keys and findings, and remembers the approver', async () => {
+    localStorage.setItem('jira-hub-approver', 'Анна');
+    const calls = fakeFetch({
+      'GET /batches/1': batch({ commands: [command(11, 1, 'ensure_fields', { key: 'AURORA-1', duedate: '2026-12-02' }), command(12, 2, 'ensure_link', { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' }), command(13, 3, 'refresh', { keys: ['AURORA-1'] })] }),
+      'POST /batches/plan': {
+        estimate_seconds: 270,
+        text: 'Из 2 команд изменят Jira: 1.',
+        commands: [
+          { seq: 1, type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-02' }, verdict: 'will_change', changes: [{ field: 'duedate', from: null, to: '2026-12-02' }] },
+          { seq: 2, type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' }, verdict: 'unknown', unknown_keys: ['AURORA-9'] },
+        ],
+        findings: [{ seq: 2, param: 'target', code: 'unknown_issue', detail: 'задачи AURORA-9 нет в зеркале', suggestion: 'AURORA-8' }],
+      },
+      'POST /batches/1/approve': summary(1, { status: 'queued' }),
+    });
+    renderWithHub(<BatchPage id={1} />);
+    const plan = await screen.findByRole('region', { name: 'План пакета' });
+    await within(plan).findByText('изменит Jira');
+    expect(calls.find((c) => c.url === '/batches/plan')?.body).toEqual({
+      title: 'Спринт 2',
+      commands: [
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-02' } },
+        { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' } },
+      ],
+    });
+    expect(within(plan).getByText('не известно')).toBeTruthy();
+    expect(within(plan).getByText('пусто')).toBeTruthy();
+    expect(within(plan).getByText(/задачи AURORA-9 нет в зеркале/)).toBeTruthy();
+    expect(within(plan).getByText(/Оценка: 5 мин/)).toBeTruthy();
+    expect((screen.getByLabelText(/Кто одобряет/) as HTMLInputElement).value).toBe('Анна');
+    fireEvent.click(screen.getByRole('button', { name: 'Одобрить' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Одобрить' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.url === '/batches/1/approve')?.body).toEqual({ by: 'Анна' }));
+    localStorage.clear();
+  });
+
+  it('a dialog takes the focus, keeps Tab inside, closes on Escape and gives the focus back', async () => {
+    fakeFetch({ 'GET /batches/1': batch({ status: 'queued' }) });
+    renderWithHub(<BatchPage id={1} />);
+    const opener = await screen.findByRole('button', { name: 'Отменить пакет' });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog');
+    const [dismiss, confirm] = within(dialog).getAllByRole('button');
+    expect(dismiss.textContent).toBe('Не отменять');
+    expect(document.activeElement).toBe(dismiss);
+    confirm.focus();
+    fireEvent.keyDown(document, { key: 'Tab' });
+    expect(document.activeElement).toBe(dismiss);
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(confirm);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
   });
 });

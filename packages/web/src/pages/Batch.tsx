@@ -1,58 +1,67 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
-import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Progress } from '../components/ui';
+import { useNow } from '../clock';
+import { useAgent } from '../components/AgentStrip';
+import { Eta, timed, type Timed } from '../components/Eta';
+import { ApproverField, approver, PlanPanel } from '../components/PlanView';
+import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
 import { useHub, useLive } from '../context';
-import { ago, eta, when } from '../format';
+import { ago, clock, collide, duration, when } from '../format';
 import { go } from '../router';
 import type { BatchSummary, BatchView, Command } from '../types';
-import { COMMAND_TYPE, describeCommand, OUTCOME, resultKey, SOURCE } from '../words';
+import { COMMAND_TYPE, describeCommand, OUTCOME, resultKey, whoMade } from '../words';
 
 const FINISHED = ['done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'];
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
 
 function CommandActions({ c }: { c: Command }) {
-  const what = `команду #${c.id} (${COMMAND_TYPE[c.type] ?? c.type})`;
+  const what = `команду №${c.id} (${COMMAND_TYPE[c.type] ?? c.type})`;
   return (
     <div className="actions">
-        <ConfirmButton
-          show={c.status === 'queued'}
-          label="Отменить"
-          className="btn btn-small"
-          spec={{ title: 'Отменить команду?', text: `Отменить ${what}? Агент её не получит.`, confirm: 'Отменить команду', danger: true, run: () => api.post(`/commands/${c.id}/cancel`) }}
-        />
-        <ConfirmButton
-          show={c.status === 'claimed'}
-          label="Отменить принудительно"
-          className="btn btn-small btn-danger-outline"
-          spec={{
-            title: 'Отменить выданную команду?',
-            text: `${what[0].toUpperCase()}${what.slice(1)} уже у агента: он может выполнить её в Jira, даже если хаб её отменит.`,
-            confirm: 'Отменить принудительно',
-            danger: true,
-            run: () => api.post(`/commands/${c.id}/cancel`, { force: true }),
-          }}
-        />
-        <ConfirmButton
-          show={RETRYABLE.includes(c.status)}
-          label="Повторить"
-          className="btn btn-small"
-          spec={{
-            title: 'Повторить команду?',
-            text: `Хаб создаст новый пакет «Повтор команды #${c.id}» с этой командой и обновлением зеркала.`,
-            confirm: 'Повторить',
-            run: async () => go(`#/batch/${(await api.post<BatchView>(`/commands/${c.id}/retry`)).id}`),
-          }}
-        />
+      <ConfirmButton
+        show={c.status === 'queued'}
+        label="Отменить"
+        className="btn btn-small"
+        spec={{ title: 'Отменить команду?', text: `Отменить ${what}? Агент её не получит.`, confirm: 'Отменить команду', dismiss: 'Не отменять', danger: true, run: () => api.post(`/commands/${c.id}/cancel`) }}
+      />
+      <ConfirmButton
+        show={c.status === 'claimed'}
+        label="Отменить принудительно"
+        className="btn btn-small btn-danger-outline"
+        spec={{
+          title: 'Отменить выданную команду?',
+          text: `${what[0].toUpperCase()}${what.slice(1)} уже у агента: он может выполнить её в Jira, даже если хаб её отменит.`,
+          confirm: 'Отменить принудительно',
+          dismiss: 'Не отменять',
+          danger: true,
+          run: () => api.post(`/commands/${c.id}/cancel`, { force: true }),
+        }}
+      />
+      <ConfirmButton
+        show={RETRYABLE.includes(c.status)}
+        label="Повторить"
+        className="btn btn-small"
+        spec={{
+          title: 'Повторить команду?',
+          text: `Хаб создаст новый пакет «Повтор команды #${c.id}» с этой командой и обновлением зеркала.`,
+          confirm: 'Повторить',
+          dismiss: 'Не повторять',
+          run: async () => go(`#/batch/${(await api.post<BatchView>(`/commands/${c.id}/retry`)).id}`),
+        }}
+      />
     </div>
   );
 }
 
 function History({ c }: { c: Command }) {
   if (!c.history?.length) {
-    return <div className="muted small">{c.deliveries ? `выдана ${c.deliveries} раз, последний раз ${when(c.claimed_at)}` : 'ещё не выдавалась'}</div>;
+    return <div className="muted small">{c.deliveries ? `выдана ${c.deliveries} раз, последний раз ${when(c.claimed_at, true)}` : 'ещё не выдавалась'}</div>;
   }
+  // Deliveries minutes apart read 07:00 / 07:00 without seconds: show them when times collide.
+  const seconds = collide(c.history.flatMap((d) => [d.handed_out_at, d.reported_at]));
   return (
-    <table className="table inner">
+    <table className="table inner responsive">
+      <caption className="sr-only">История выдач команды №{c.id}</caption>
       <thead>
         <tr>
           <th>Выдача</th>
@@ -66,12 +75,12 @@ function History({ c }: { c: Command }) {
       <tbody>
         {c.history.map((d) => (
           <tr key={d.n}>
-            <td>{d.n}</td>
-            <td>{when(d.handed_out_at)}</td>
-            <td>{d.agent_version ?? '—'}</td>
-            <td>{OUTCOME[d.outcome] ?? d.outcome}</td>
-            <td>{when(d.reported_at)}</td>
-            <td>{d.jira_calls ?? '—'}</td>
+            <td data-label="Выдача">{d.n}</td>
+            <td data-label="Выдана">{when(d.handed_out_at, seconds)}</td>
+            <td data-label="Агент">{d.agent_version ?? '—'}</td>
+            <td data-label="Итог">{OUTCOME[d.outcome] ?? d.outcome}</td>
+            <td data-label="Отчёт">{when(d.reported_at, seconds)}</td>
+            <td data-label="Вызовов Jira">{d.jira_calls ?? '—'}</td>
           </tr>
         ))}
       </tbody>
@@ -79,16 +88,40 @@ function History({ c }: { c: Command }) {
   );
 }
 
-/** One batch: its commands in words, live; approve, reject, cancel; per command cancel, force-cancel, retry. */
+/** Where a command stands, in words that tick: «у агента · пауза до 07:06:35 (ещё 24 с)», «выдана 21 с назад». */
+function CommandState({ c }: { c: Command }) {
+  const now = useNow();
+  const { agent } = useAgent();
+  const held = agent?.current_command?.id === c.id ? agent.current_command : null;
+  const pause = held?.pause_until && Date.parse(held.pause_until) > now ? held.pause_until : null;
+  return (
+    <>
+      <CommandChip status={c.status} />
+      {c.status === 'claimed' && (
+        <div className="muted small">
+          {pause ? `пауза до ${clock(pause, true)} (ещё ${duration((Date.parse(pause) - now) / 1000)})` : `выдана ${ago(c.claimed_at, now)}`}
+        </div>
+      )}
+      {FINISHED.includes(c.status) && c.finished_at && (
+        <div className="muted small" title={when(c.finished_at, true)}>
+          {ago(c.finished_at, now)}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One batch: its commands in words, live; the plan, approve, reject, cancel; per command cancel, force-cancel, retry. */
 export function BatchPage({ id }: { id: number }) {
   const { settings } = useHub();
-  const [batch, setBatch] = useState<BatchView | null>(null);
+  const [batch, setBatch] = useState<Timed<BatchView> | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState<Set<number>>(new Set());
+  const [by, setBy] = useState(approver.get);
 
   const load = useCallback(async () => {
     try {
-      setBatch(await api.get<BatchView>(`/batches/${id}`));
+      setBatch(timed(await api.get<BatchView>(`/batches/${id}`)));
       setError(null);
     } catch (err) {
       setError(err);
@@ -99,48 +132,57 @@ export function BatchPage({ id }: { id: number }) {
   useLive((m) => {
     if (m.event === 'resync') return void load();
     if ((m.event !== 'batch' && m.event !== 'command') || m.data?.batch_id !== id) return;
+    // A batch event (cancelled, rejected, approved) changes many rows at once: read the batch again.
+    if (m.event === 'batch') return void load();
     const summary: BatchSummary | null = m.data.batch;
-    const command: Command | null = m.event === 'command' ? m.data.command : null;
+    const command: Command | null = m.data.command;
     setBatch((b) => {
       if (!b || !summary) return b;
       const commands = command ? b.commands.map((c) => (c.id === command.id ? { ...c, ...command } : c)) : b.commands;
-      return { ...b, ...summary, commands };
+      return timed({ ...b, ...summary, commands });
     });
     // The delivery history is not in the event: read the batch once more for the command that changed.
     if (command && open.has(command.id)) void load();
   });
 
-  if (error && !batch) return <ErrorBox error={error} />;
-  if (!batch) return <div className="muted">Загрузка…</div>;
+  if (error && !batch) return <PageError error={error} retry={() => void load()} />;
+  if (!batch) return <Loading rows={6} />;
   const finished = batch.status === 'done' || batch.status === 'cancelled';
+  const awaiting = batch.status === 'awaiting_approval';
   const toggle = (cid: number) => setOpen((s) => new Set(s.has(cid) ? [...s].filter((x) => x !== cid) : [...s, cid]));
 
   return (
     <section>
       <header className="page-head">
         <div>
-          <a href="#/queue" className="muted small">
+          <a href="#/queue" className="back small">
             ← Очередь
           </a>
-          <h1>
-            {batch.title} <span className="muted">#{batch.id}</span>
-          </h1>
+          <h1>{batch.title}</h1>
+          <div className="muted small">пакет №{batch.id}</div>
         </div>
         <div className="actions">
           <ConfirmButton
-            show={batch.status === 'awaiting_approval'}
+            show={awaiting}
             label="Одобрить"
             className="btn btn-primary"
-            spec={{ title: 'Одобрить пакет?', text: `Пакет «${batch.title}» встанет в очередь после уже готовых к выполнению.`, confirm: 'Одобрить', run: () => api.post(`/batches/${id}/approve`) }}
+            spec={{
+              title: 'Одобрить пакет?',
+              text: `Пакет «${batch.title}» встанет в очередь после уже готовых к выполнению. Одобряет: ${by.trim() || 'не указано'}.`,
+              confirm: 'Одобрить',
+              dismiss: 'Не одобрять',
+              run: () => api.post(`/batches/${id}/approve`, by.trim() ? { by: by.trim() } : {}),
+            }}
           />
           <ConfirmButton
-            show={batch.status === 'awaiting_approval'}
+            show={awaiting}
             label="Отклонить"
             className="btn btn-danger-outline"
             spec={{
               title: 'Отклонить пакет?',
               text: 'Пакет будет отменён; причина сохранится в нём.',
               confirm: 'Отклонить',
+              dismiss: 'Не отклонять',
               danger: true,
               reason: 'Причина',
               run: (reason) => api.post(`/batches/${id}/reject`, { reason }),
@@ -154,6 +196,7 @@ export function BatchPage({ id }: { id: number }) {
               title: 'Отменить пакет?',
               text: 'Команды в очереди будут отменены; команда, уже выданная агенту, завершится сама.',
               confirm: 'Отменить пакет',
+              dismiss: 'Не отменять',
               danger: true,
               run: () => api.post(`/batches/${id}/cancel`),
             }}
@@ -164,7 +207,7 @@ export function BatchPage({ id }: { id: number }) {
       <div className="cards">
         <div className="card">
           <div className="label">Статус</div>
-          <BatchChip status={batch.status} />
+          <BatchChip batch={batch} />
         </div>
         <div className="card card-wide">
           <div className="label">Ход</div>
@@ -172,12 +215,11 @@ export function BatchPage({ id }: { id: number }) {
         </div>
         <div className="card">
           <div className="label">Осталось</div>
-          {batch.status === 'awaiting_approval' ? 'после одобрения' : eta(batch.remaining_seconds)}
+          <Eta batch={batch} />
         </div>
         <div className="card">
-          <div className="label">Источник и автор</div>
-          {batch.source ? `${SOURCE[batch.source] ?? batch.source}, ` : ''}
-          {batch.author}
+          <div className="label">Кто создал</div>
+          {whoMade(batch)}
         </div>
         <div className="card">
           <div className="label">Создан</div>
@@ -190,52 +232,66 @@ export function BatchPage({ id }: { id: number }) {
           </div>
         )}
       </div>
+      {awaiting && (
+        <>
+          <ApproverField value={by} onChange={setBy} />
+          <PlanPanel batch={batch} />
+        </>
+      )}
+      <h2>Команды</h2>
       {batch.commands.length === 0 ? (
         <Empty>В пакете нет команд.</Empty>
       ) : (
-        <table className="table commands">
+        <table className="table commands responsive">
           <thead>
             <tr>
-              <th>№</th>
+              <th>Шаг</th>
               <th>Команда</th>
               <th>Статус</th>
               <th>Выдачи</th>
               <th>Результат</th>
-              <th />
+              <th>
+                <span className="sr-only">Действия</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {batch.commands.map((c) => (
               <Fragment key={c.id}>
                 <tr data-command={c.id} className={c.status === 'claimed' ? 'row-active' : undefined}>
-                  <td className="muted">{c.seq}</td>
-                  <td>
+                  <td data-label="Шаг" className="muted">
+                    {c.seq}
+                  </td>
+                  <td data-label="Команда">
                     <div>{describeCommand(c, settings.link_types)}</div>
                     <div className="muted small">
-                      #{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
-                      {c.retry_of ? ` · повтор #${c.retry_of}` : ''}
+                      команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
+                      {c.retry_of ? ` · повтор команды №${c.retry_of}` : ''}
                     </div>
                     {c.error && <div className="cmd-error">{c.error}</div>}
                   </td>
-                  <td>
-                    <CommandChip status={c.status} />
-                    {c.status === 'claimed' && <div className="muted small">выдана {ago(c.claimed_at)}</div>}
-                    {FINISHED.includes(c.status) && c.finished_at && <div className="muted small">{when(c.finished_at)}</div>}
+                  <td data-label="Статус">
+                    <CommandState c={c} />
                   </td>
-                  <td>
-                    <button type="button" className="link" onClick={() => toggle(c.id)} aria-expanded={open.has(c.id)}>
+                  <td data-label="Выдачи">
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => toggle(c.id)}
+                      aria-expanded={open.has(c.id)}
+                      aria-label={`История выдач команды №${c.id}: ${c.deliveries}`}
+                    >
                       {c.deliveries} {open.has(c.id) ? '▴' : '▾'}
                     </button>
                   </td>
-                  <td>{resultKey(c) ? <a href={`#/mirror/${resultKey(c)}`}>{resultKey(c)}</a> : <span className="muted">—</span>}</td>
-                  <td>
+                  <td data-label="Результат">{resultKey(c) ? <a href={`#/mirror/${resultKey(c)}`}>{resultKey(c)}</a> : <span className="muted">—</span>}</td>
+                  <td data-label="Действия">
                     <CommandActions c={c} />
                   </td>
                 </tr>
                 {open.has(c.id) && (
                   <tr className="row-detail">
-                    <td />
-                    <td colSpan={5}>
+                    <td colSpan={6}>
                       <History c={c} />
                     </td>
                   </tr>

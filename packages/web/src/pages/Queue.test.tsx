@@ -18,25 +18,44 @@ describe('QueuePage', () => {
     expect(screen.getAllByText('ждёт одобрения').length).toBeGreaterThan(1); // the chip and the approval column
     expect(screen.getByText('ассистент')).toBeTruthy();
     expect(screen.getByText('после одобрения')).toBeTruthy();
-    expect(screen.getByText('2 / 4 · 50 %')).toBeTruthy();
+    expect(screen.getByText('2 ✓ · 1 у агента · 1 в очереди')).toBeTruthy();
 
     act(() => live.send('batch', { change: 'created', batch_id: 3, batch: summary(3, { title: 'Новый пакет' }) }));
     expect(screen.getByText('Новый пакет')).toBeTruthy();
     expect(screen.getAllByRole('row')[1].textContent).toContain('Новый пакет'); // newest first
 
     act(() => live.send('command', { change: 'reported', batch_id: 1, batch: summary(1, { title: 'Сроки', status: 'done', counts: { done: 4 } }) }));
-    expect(screen.getByText('4 / 4 · 100 %')).toBeTruthy();
+    expect(screen.getByText('4 ✓')).toBeTruthy();
   });
 
   it('filters by status through the API and keeps batches of other statuses out', async () => {
     const calls = fakeFetch({ 'GET /batches': [] });
     const { live } = renderWithHub(<QueuePage />);
     await screen.findByText('Пакетов пока нет.');
-    fireEvent.click(screen.getByRole('button', { name: 'завершён' }));
+    fireEvent.click(screen.getByRole('button', { name: 'завершены' }));
     await screen.findByText('Пакетов в статусе «завершён» нет.');
+    expect(screen.getByRole('button', { name: 'завершены' }).getAttribute('aria-pressed')).toBe('true');
     expect(calls.at(-1)!.url).toBe('/batches?status=done&limit=26');
     act(() => live.send('batch', { change: 'created', batch_id: 5, batch: summary(5, { title: 'В очереди' }) }));
     expect(screen.queryByText('В очереди')).toBeNull();
+  });
+
+  it('tells a batch finished with a failure from a clean one, with counts per tab and the failed commands first', async () => {
+    fakeFetch({
+      'GET /batches': [summary(7, { title: 'С ошибкой', status: 'done', counts: { done: 4, failed: 1, skipped: 1 } }), summary(6, { title: 'Отклонён', status: 'cancelled', rejected_reason: 'не тот спринт', counts: { cancelled: 2 } })],
+      'GET /batches/counts': { all: 2, awaiting_approval: 0, queued: 0, running: 0, done: 1, done_with_errors: 1, cancelled: 1, failed_commands: 1 },
+      'GET /commands': [{ id: 70, batch_id: 7, seq: 2, type: 'ensure_sprint', params: { key: 'A-7', sprint: 'S' }, status: 'failed', error: 'HTTP 404: нет', finished_at: '2026-11-30T10:00:00Z', batch_title: 'С ошибкой' }],
+    });
+    renderWithHub(<QueuePage />);
+    await screen.findByText('С ошибкой');
+    expect(screen.getByText('завершён с ошибками')).toBeTruthy();
+    expect(screen.getByText('4 ✓ · 1 ✗ · 1 пропущена')).toBeTruthy();
+    expect(screen.getByText('отклонён')).toBeTruthy();
+    const failed = await screen.findByRole('button', { name: /ошибки/ });
+    await waitFor(() => expect(failed.textContent).toBe('ошибки1'));
+    expect(screen.getAllByRole('button')[0]).toBe(failed); // failures first
+    fireEvent.click(failed);
+    await screen.findByText('HTTP 404: нет');
   });
 
   it('pages on with before_id', async () => {

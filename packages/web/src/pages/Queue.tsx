@@ -1,13 +1,25 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, query } from '../api';
-import { BatchChip, Empty, ErrorBox, Progress } from '../components/ui';
-import { useLive } from '../context';
-import { eta, when } from '../format';
-import type { BatchStatus, BatchSummary } from '../types';
-import { BATCH_STATUS, SOURCE } from '../words';
+import { useNow } from '../clock';
+import { Eta, timed, type Timed } from '../components/Eta';
+import { BatchChip, Empty, ErrorBox, FilterButton, Loading, Progress } from '../components/ui';
+import { useHub, useLive } from '../context';
+import { ago, when } from '../format';
+import { go, useRoute } from '../router';
+import type { BatchStatus, BatchSummary, Command } from '../types';
+import { authorName, BATCH_STATUS, COMMAND_TYPE, describeCommand, SOURCE } from '../words';
 
 export const PAGE_SIZE = 25;
 const FILTERS: (BatchStatus | '')[] = ['', 'awaiting_approval', 'queued', 'running', 'done', 'cancelled'];
+const FILTER_TEXT: Record<string, string> = { '': 'все', awaiting_approval: 'ждут одобрения', queued: 'в очереди', running: 'выполняются', done: 'завершены', cancelled: 'отменены' };
+
+export interface BatchCounts extends Record<BatchStatus, number> {
+  all: number;
+  done_with_errors: number;
+  failed_commands: number;
+}
+
+type FailedCommand = Command & { batch_title: string };
 
 function approvalText(b: BatchSummary): string {
   if (b.rejected_reason) return `отклонён: ${b.rejected_reason}`;
@@ -16,31 +28,97 @@ function approvalText(b: BatchSummary): string {
   return b.source === 'assistant' ? 'без одобрения' : '—';
 }
 
-/** Batches newest first, a page at a time; live: a new batch appears on the first page, rows update in place. */
+/** Failed commands across batches, the latest first (the «Ошибки» tab). */
+function FailedList() {
+  const { settings } = useHub();
+  const now = useNow();
+  const [rows, setRows] = useState<FailedCommand[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const load = useCallback(() => {
+    api.get<FailedCommand[]>(`/commands${query({ status: 'failed', limit: 100 })}`).then(
+      (r) => (setRows(r), setError(null)),
+      setError,
+    );
+  }, []);
+  useEffect(load, [load]);
+  useLive((m) => (m.event === 'resync' || m.event === 'command') && load());
+  if (error) return <ErrorBox error={error} />;
+  if (!rows) return <Loading />;
+  if (rows.length === 0) return <Empty>Ошибок нет: ни одна команда не завершилась с ошибкой.</Empty>;
+  return (
+    <table className="table responsive failed">
+      <thead>
+        <tr>
+          <th>Команда</th>
+          <th>Ошибка</th>
+          <th>Пакет</th>
+          <th>Когда</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((c) => (
+          <tr key={c.id} data-command={c.id}>
+            <td data-label="Команда">
+              <div>{describeCommand(c, settings.link_types)}</div>
+              <div className="muted small">
+                команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
+              </div>
+            </td>
+            <td data-label="Ошибка">
+              <div className="cmd-error">{c.error}</div>
+            </td>
+            <td data-label="Пакет">
+              <a href={`#/batch/${c.batch_id}`}>{c.batch_title}</a> <span className="muted small">пакет №{c.batch_id}, шаг {c.seq}</span>
+            </td>
+            <td data-label="Когда" className="nowrap" title={when(c.finished_at, true)}>
+              {ago(c.finished_at, now)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Batches newest first, a page at a time, with tabs per state and their counts; live: rows update in place. */
 export function QueuePage() {
-  const [status, setStatus] = useState<BatchStatus | ''>('');
+  const route = useRoute();
+  const tab = route.params.get('tab') ?? '';
+  const failedTab = tab === 'failed';
+  const status = (FILTERS as string[]).includes(tab) ? (tab as BatchStatus | '') : '';
+  const now = useNow();
   const [cursors, setCursors] = useState<number[]>([]); // before_id of each page after the first
-  const [rows, setRows] = useState<BatchSummary[] | null>(null);
+  const [rows, setRows] = useState<Timed<BatchSummary>[] | null>(null);
+  const [counts, setCounts] = useState<BatchCounts | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const before = cursors.at(-1);
   const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   const load = useCallback(async () => {
+    api.get<BatchCounts>('/batches/counts').then(setCounts, () => undefined);
+    if (failedTab) return;
     try {
       const page = await api.get<BatchSummary[]>(`/batches${query({ status, limit: PAGE_SIZE + 1, before_id: before })}`);
-      setRows(page.slice(0, PAGE_SIZE));
+      const at = Date.now();
+      setRows(page.slice(0, PAGE_SIZE).map((b) => timed(b, at)));
       setHasMore(page.length > PAGE_SIZE);
       setError(null);
     } catch (err) {
       setError(err);
     }
-  }, [status, before]);
+  }, [status, before, failedTab]);
 
   useEffect(() => {
     void load();
     return () => clearTimeout(reloadTimer.current);
   }, [load]);
+
+  const choose = (t: string) => {
+    setRows(null);
+    setCursors([]);
+    go(t ? `#/queue?tab=${t}` : '#/queue');
+  };
 
   useLive((m) => {
     if (m.event === 'resync') return void load();
@@ -50,85 +128,100 @@ export function QueuePage() {
       if (!current) return current;
       const i = current.findIndex((b) => b.id === batch.id);
       const fits = !status || batch.status === status;
-      if (i >= 0) return fits ? current.map((b) => (b.id === batch.id ? batch : b)) : current.filter((b) => b.id !== batch.id);
+      if (i >= 0) return fits ? current.map((b) => (b.id === batch.id ? timed(batch) : b)) : current.filter((b) => b.id !== batch.id);
       const newest = current.length === 0 || batch.id > current[0].id;
-      return fits && before === undefined && newest ? [batch, ...current].slice(0, PAGE_SIZE) : current;
+      return fits && before === undefined && newest ? [timed(batch), ...current].slice(0, PAGE_SIZE) : current;
     });
-    // The ETA of the batches behind a changed one moves too: read the page again once things settle.
+    // The ETA of the batches behind a changed one moves too, and the counts: read again once things settle.
     clearTimeout(reloadTimer.current);
     reloadTimer.current = setTimeout(() => void load(), 1500);
   });
+
+  const countOf = (s: BatchStatus | ''): number | undefined => (counts ? (s ? counts[s] : counts.all) : undefined);
 
   return (
     <section>
       <header className="page-head">
         <h1>Очередь</h1>
-        <div className="filters" role="group" aria-label="Фильтр по статусу">
-          {FILTERS.map((s) => (
-            <button
-              key={s || 'all'}
-              type="button"
-              className={`filter${s === status ? ' filter-on' : ''}`}
-              onClick={() => {
-                setStatus(s);
-                setCursors([]);
-              }}
-            >
-              {s ? BATCH_STATUS[s] : 'все'}
-            </button>
-          ))}
-        </div>
       </header>
-      <ErrorBox error={error} />
-      {rows && rows.length === 0 && <Empty>{status ? `Пакетов в статусе «${BATCH_STATUS[status]}» нет.` : 'Пакетов пока нет.'}</Empty>}
-      {rows && rows.length > 0 && (
-        <table className="table batches">
-          <thead>
-            <tr>
-              <th>№</th>
-              <th>Пакет</th>
-              <th>Статус</th>
-              <th className="w-progress">Ход</th>
-              <th>Осталось</th>
-              <th>Источник и автор</th>
-              <th>Одобрение</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((b) => (
-              <tr key={b.id} data-batch={b.id}>
-                <td className="muted">#{b.id}</td>
-                <td>
-                  <a href={`#/batch/${b.id}`} className="strong">
-                    {b.title}
-                  </a>
-                  <div className="muted small">{when(b.created_at)}</div>
-                </td>
-                <td>
-                  <BatchChip status={b.status} />
-                </td>
-                <td>
-                  <Progress batch={b} />
-                </td>
-                <td className="nowrap">{b.status === 'awaiting_approval' ? 'после одобрения' : eta(b.remaining_seconds)}</td>
-                <td>
-                  {b.source && <span className={`tag tag-${b.source}`}>{SOURCE[b.source] ?? b.source}</span>} {b.author}
-                </td>
-                <td className="small">{approvalText(b)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <div className="filters" role="group" aria-label="Показать">
+        <FilterButton on={failedTab} count={counts?.failed_commands} onClick={() => choose('failed')}>
+          ошибки
+        </FilterButton>
+        {FILTERS.map((s) => (
+          <FilterButton key={s || 'all'} on={!failedTab && s === status} count={countOf(s)} onClick={() => choose(s)}>
+            {FILTER_TEXT[s]}
+          </FilterButton>
+        ))}
+      </div>
+      {counts && counts.done_with_errors > 0 && !failedTab && (
+        <p className="muted small">
+          Из завершённых {counts.done} с ошибками: {counts.done_with_errors}.
+        </p>
       )}
-      <nav className="pager">
-        <button type="button" className="btn" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          ← Новее
-        </button>
-        <span className="muted">страница {cursors.length + 1}</span>
-        <button type="button" className="btn" disabled={!hasMore || !rows?.length} onClick={() => rows && setCursors((c) => [...c, rows[rows.length - 1].id])}>
-          Старее →
-        </button>
-      </nav>
+      {failedTab ? (
+        <FailedList />
+      ) : (
+        <>
+          <ErrorBox error={error} />
+          {!rows && !error && <Loading />}
+          {rows && rows.length === 0 && <Empty>{status ? `Пакетов в статусе «${BATCH_STATUS[status]}» нет.` : 'Пакетов пока нет.'}</Empty>}
+          {rows && rows.length > 0 && (
+            <table className="table batches responsive">
+              <thead>
+                <tr>
+                  <th>Пакет</th>
+                  <th>Статус</th>
+                  <th className="w-progress">Ход</th>
+                  <th>Осталось</th>
+                  <th>Кто</th>
+                  <th>Одобрение</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((b) => (
+                  <tr key={b.id} data-batch={b.id}>
+                    <td data-label="Пакет">
+                      <a href={`#/batch/${b.id}`} className="strong">
+                        {b.title}
+                      </a>
+                      <div className="muted small" title={when(b.created_at, true)}>
+                        пакет №{b.id} · создан {ago(b.created_at, now)}
+                      </div>
+                    </td>
+                    <td data-label="Статус">
+                      <BatchChip batch={b} />
+                    </td>
+                    <td data-label="Ход">
+                      <Progress batch={b} />
+                    </td>
+                    <td data-label="Осталось" className="nowrap">
+                      <Eta batch={b} />
+                    </td>
+                    <td data-label="Кто">
+                      {b.source && <span className={`tag tag-${b.source}`}>{SOURCE[b.source] ?? b.source}</span>} {authorName(b.author)}
+                    </td>
+                    <td data-label="Одобрение" className="small">
+                      {approvalText(b)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {rows && (hasMore || cursors.length > 0) && (
+            <nav className="pager" aria-label="Страницы">
+              <button type="button" className="btn" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                ← Новее
+              </button>
+              <span className="muted">страница {cursors.length + 1}</span>
+              <button type="button" className="btn" disabled={!hasMore || !rows?.length} onClick={() => rows && setCursors((c) => [...c, rows[rows.length - 1].id])}>
+                Старее →
+              </button>
+            </nav>
+          )}
+        </>
+      )}
     </section>
   );
 }

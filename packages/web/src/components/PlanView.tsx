@@ -1,0 +1,174 @@
+/**
+ * What an awaiting batch will do if approved: the hub's dry run (POST /batches/plan) of the batch's own
+ * commands — per command its verdict, each field from → to, keys the mirror lacks, and the findings of the
+ * checks (SPEC 16.2) when the hub gives them; the estimate; and the name of who approves (kept in
+ * localStorage: typed once).
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import { useHub } from '../context';
+import { day, duration } from '../format';
+import type { BatchView } from '../types';
+import { describeCommand } from '../words';
+import { errorText, Loading } from './ui';
+
+export interface Finding {
+  seq: number;
+  param: string;
+  code: string;
+  detail: string;
+  suggestion?: string;
+}
+
+export interface PlannedCommand {
+  seq: number;
+  type: string;
+  params: Record<string, unknown>;
+  tail_refresh?: boolean;
+  verdict: string;
+  changes?: { field: string; from: unknown; to: unknown }[];
+  unknown_keys?: string[];
+  why?: string | null;
+  text?: string;
+  findings?: Finding[];
+}
+
+export interface Plan {
+  estimate_seconds: number;
+  remaining_seconds?: number;
+  text?: string;
+  commands: PlannedCommand[];
+  findings?: Finding[];
+}
+
+/** Verdicts of today's dry run and of SPEC 16.2, in words; `alert`: a person should look before approving. */
+export const VERDICT: Record<string, { text: string; tone: 'ok' | 'change' | 'alert' | 'muted' }> = {
+  would_change: { text: 'изменит Jira', tone: 'change' },
+  will_change: { text: 'изменит Jira', tone: 'change' },
+  holds: { text: 'уже выполнено', tone: 'ok' },
+  no_change: { text: 'ничего не изменит', tone: 'ok' },
+  unknown_key: { text: 'ключа нет в зеркале', tone: 'alert' },
+  will_fail: { text: 'не выполнится', tone: 'alert' },
+  unknown: { text: 'не известно', tone: 'alert' },
+  cannot_judge: { text: 'не проверить заранее', tone: 'muted' },
+};
+
+const APPROVER_KEY = 'jira-hub-approver';
+export const approver = {
+  get: (): string => localStorage.getItem(APPROVER_KEY) ?? '',
+  set: (name: string) => localStorage.setItem(APPROVER_KEY, name),
+};
+
+function shown(field: string, v: unknown): string {
+  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return 'пусто';
+  if (field === 'duedate' && typeof v === 'string') return day(v);
+  if (Array.isArray(v)) return v.join(', ');
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** The batch as the dry run takes it: its commands without the tail refresh the hub appends again. */
+export function planBody(batch: Pick<BatchView, 'title' | 'commands'>) {
+  const commands = batch.commands.map((c) => ({ type: c.type, params: c.params }));
+  const writes = commands.some((c) => c.type !== 'refresh');
+  const last = commands.at(-1);
+  return { title: batch.title, commands: writes && last?.type === 'refresh' ? commands.slice(0, -1) : commands };
+}
+
+export function PlanPanel({ batch }: { batch: BatchView }) {
+  const { settings } = useHub();
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    api.post<Plan>('/batches/plan', planBody(batch)).then(setPlan, setError);
+    // The plan of the commands as they were when the page opened: an awaiting batch's commands do not change.
+  }, [batch.id]);
+  if (error) return <div className="panel warning-panel" role="alert">План не удалось построить: {errorText(error)}</div>;
+  if (!plan) return <Loading rows={3} label="Строим план…" />;
+  const findings = [...(plan.findings ?? []), ...plan.commands.flatMap((c) => c.findings ?? [])];
+  const alerts = plan.commands.filter((c) => VERDICT[c.verdict]?.tone === 'alert' || (c.unknown_keys?.length ?? 0) > 0).length;
+  return (
+    <section className="panel plan" aria-label="План пакета">
+      <h2>Что сделает пакет, если его одобрить</h2>
+      <p>
+        {plan.text} Оценка: {duration(plan.estimate_seconds)} пауз агента
+        {plan.remaining_seconds !== undefined ? `, вместе с очередью ≈ ${duration(plan.remaining_seconds)}` : ''}.
+      </p>
+      {(alerts > 0 || findings.length > 0) && (
+        <p className="plan-alert" role="note">
+          Проверьте перед одобрением: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
+          {alerts > 0 && findings.length > 0 ? '; ' : ''}
+          {findings.length > 0 ? `замечаний проверки — ${findings.length}` : ''}.
+        </p>
+      )}
+      <ol className="plan-list">
+        {plan.commands.map((c) => {
+          const verdict = VERDICT[c.verdict] ?? { text: c.verdict, tone: 'alert' as const };
+          const own = findings.filter((f) => f.seq === c.seq);
+          return (
+            <li key={c.seq} className={`plan-item tone-${verdict.tone}`} data-seq={c.seq}>
+              <div className="plan-head">
+                <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types)}</span>{' '}
+                <span className={`chip verdict-${verdict.tone}`}>{verdict.text}</span>
+                {c.tail_refresh && <span className="muted small"> (обновление зеркала в конце)</span>}
+              </div>
+              {(c.changes?.length ?? 0) > 0 && (
+                <table className="changes">
+                  <caption className="sr-only">Изменения шага {c.seq}</caption>
+                  <thead>
+                    <tr>
+                      <th>Поле</th>
+                      <th>Сейчас</th>
+                      <th>Станет</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {c.changes!.map((ch) => (
+                      <tr key={ch.field}>
+                        <td>{ch.field}</td>
+                        <td className="from">{shown(ch.field, ch.from)}</td>
+                        <td className="to">→ {shown(ch.field, ch.to)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {(c.unknown_keys?.length ?? 0) > 0 && (
+                <div className="unknown-keys">
+                  Нет в зеркале: {c.unknown_keys!.map((k) => <mark key={k}>{k}</mark>)} — сначала обновите зеркало.
+                </div>
+              )}
+              {c.why && <div className="muted small">{c.why}</div>}
+              {own.length > 0 && (
+                <ul className="findings">
+                  {own.map((f, i) => (
+                    <li key={i}>
+                      <mark>{f.param}</mark> {f.detail}
+                      {f.suggestion ? <span className="muted"> Предложение: {f.suggestion}</span> : null} <span className="muted small">({f.code})</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** Who approves: typed once, remembered in this browser. */
+export function ApproverField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label className="field approver">
+      <span>Кто одобряет (имя запомнится в этом браузере)</span>
+      <input
+        value={value}
+        autoComplete="name"
+        onChange={(e) => {
+          onChange(e.target.value);
+          approver.set(e.target.value.trim());
+        }}
+      />
+    </label>
+  );
+}
