@@ -4,7 +4,7 @@ import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import { PageQuery } from '../common/page.dto.js';
-import { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
+import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
 
 @ApiTags('mirror')
@@ -24,6 +24,13 @@ export class MirrorController {
     const page = await this.mirror.listIssues(q);
     if (page.next_cursor !== null) res.setHeader('X-Next-Cursor', page.next_cursor);
     return page.items;
+  }
+
+  @Get('issues/facets')
+  @ApiOperation({ summary: 'The statuses and sprints the mirror holds (with counts), the number of issues and the last refresh: the choices of the dashboard\'s filters' })
+  @ApiOkResponse({ type: IssueFacetsView })
+  facets(): Promise<IssueFacetsView> {
+    return this.mirror.facets();
   }
 
   @Get('issues/:key')

@@ -137,3 +137,18 @@ export class SyncRunView {
   delivery!: number | null;
   error!: string | null;
 }
+
+export class FacetValueView {
+  value!: string;
+  /** issues with this value */
+  n!: number;
+}
+
+/** What the mirror holds, for the dashboard's filters: the statuses and sprints present, their counts, the last refresh. */
+export class IssueFacetsView {
+  total!: number;
+  statuses!: FacetValueView[];
+  sprints!: FacetValueView[];
+  /** the newest synced_at of any issue: when a refresh last wrote the mirror */
+  last_synced_at!: string | null;
+}

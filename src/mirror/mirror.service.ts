@@ -7,7 +7,7 @@ import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
 import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, issueSearchSql } from './issue-search.js';
-import type { IssueDetailView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
+import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
   labels: string;
@@ -37,6 +37,18 @@ export class MirrorService {
       const items = ((await m.query(sql, args)) as IssueRow[]).map(issueView);
       const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
       return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null };
+    });
+  }
+
+  /** The statuses and sprints present (each a scan of its index), the count, the last refresh. */
+  facets(): Promise<IssueFacetsView> {
+    return this.db.read(async (m) => {
+      const [head]: { total: number; last: string | null }[] = await m.query('SELECT count(*) AS total, max(synced_at) AS last FROM issue');
+      const values = async (column: 'status' | 'sprint') =>
+        ((await m.query(`SELECT ${column} AS value, count(*) AS n FROM issue WHERE ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column}`)) as { value: string; n: number }[]).map(
+          (r) => ({ value: r.value, n: Number(r.n) }),
+        );
+      return { total: Number(head.total), statuses: await values('status'), sprints: await values('sprint'), last_synced_at: head.last ?? null };
     });
   }
 

@@ -1,51 +1,21 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api } from '../api';
+import { useNow } from '../clock';
+import { isOnline, useAgent } from '../components/AgentStrip';
 import { CatalogueAge } from '../components/CatalogueAge';
-import { ErrorBox } from '../components/ui';
-import { useHub, useLive } from '../context';
-import { ago, when } from '../format';
-import type { AgentStatus, Command } from '../types';
+import { Loading, PageError } from '../components/ui';
+import { useHub } from '../context';
+import { ago, clock, duration, until, when } from '../format';
 import { COMMAND_TYPE, describeCommand } from '../words';
 
-/** Re-renders every `ms` so that «… назад» stays true (no request is made). */
-function useTick(ms: number): void {
-  const [, set] = useState(0);
-  useEffect(() => {
-    const t = setInterval(() => set((n) => n + 1), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-}
-
+/** The agent: on line or not (since when), its versions, the command in hand and its pause, the next one, re-deliveries. */
 export function AgentPage() {
   const { settings } = useHub();
-  const [agent, setAgent] = useState<AgentStatus | null>(null);
-  const [current, setCurrent] = useState<Command | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useTick(15_000);
-
-  const load = useCallback(async () => {
-    try {
-      setAgent(await api.get<AgentStatus>('/agent'));
-      setError(null);
-    } catch (err) {
-      setError(err);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const currentId = agent?.current_command_id ?? null;
-  useEffect(() => {
-    if (currentId === null) return setCurrent(null);
-    api.get<Command>(`/commands/${currentId}`).then(setCurrent, () => setCurrent(null));
-  }, [currentId]);
-
-  useLive((m) => {
-    if (m.event === 'resync') return void load();
-    if (m.event === 'agent') setAgent(m.data.agent);
-    if (m.event === 'command' && m.data.command?.id === currentId) setCurrent(m.data.command);
-  });
-
-  if (!agent) return error ? <ErrorBox error={error} /> : <div className="muted">Загрузка…</div>;
+  const { agent, error, reload } = useAgent();
+  const now = useNow();
+  if (!agent) return error ? <PageError error={error} retry={reload} /> : <Loading rows={3} />;
+  const online = isOnline(agent, settings.agent_offline_seconds, now);
+  const current = agent.current_command ?? null;
+  const next = agent.next_command ?? null;
+  const pause = current?.pause_until && Date.parse(current.pause_until) > now ? current.pause_until : null;
   return (
     <section>
       <header className="page-head">
@@ -59,8 +29,10 @@ export function AgentPage() {
       <div className="cards">
         <div className="card">
           <div className="label">Связь</div>
-          <span className={`chip ${agent.online ? 'chip-done' : 'chip-failed'}`}>{agent.online ? 'на связи' : 'не на связи'}</span>
-          <div className="muted small">последний раз {ago(agent.last_seen_at)}</div>
+          <span className={`chip ${online ? 'chip-done' : 'chip-failed'}`}>{online ? 'на связи' : 'не на связи'}</span>
+          <div className="muted small">
+            {agent.last_seen_at ? `последний раз ${ago(agent.last_seen_at, now)} (${when(agent.last_seen_at, true)})` : 'ещё не выходил на связь'}
+          </div>
         </div>
         <div className="card">
           <div className="label">Версия агента</div>
@@ -77,7 +49,7 @@ export function AgentPage() {
         </div>
         <div className="card">
           <div className="label">Последний вызов Jira</div>
-          {ago(agent.last_jira_call_at)}
+          {ago(agent.last_jira_call_at, now)}
         </div>
         <CatalogueAge />
       </div>
@@ -85,19 +57,36 @@ export function AgentPage() {
       {current ? (
         <div className="panel">
           <div className="strong">{describeCommand(current, settings.link_types)}</div>
+          {pause && (
+            <div className="strip-pause">
+              пауза до {clock(pause, true)} (ещё {duration((Date.parse(pause) - now) / 1000)}): агент выдерживает темп между вызовами Jira
+            </div>
+          )}
           <div className="muted small">
-            <a href={`#/batch/${current.batch_id}`}>пакет #{current.batch_id}</a> · команда #{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
-            {ago(current.claimed_at)} ({when(current.claimed_at)}), выдача {current.deliveries}
+            <a href={`#/batch/${current.batch_id}`}>пакет №{current.batch_id}</a>, шаг {current.seq} · команда №{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
+            {ago(current.claimed_at, now)} ({when(current.claimed_at, true)}), выдача {current.deliveries}
           </div>
         </div>
       ) : (
         <div className="panel muted">Агент сейчас ничего не выполняет.</div>
       )}
+      <h2>Следующая команда</h2>
+      {next ? (
+        <div className="panel">
+          <div className="strong">{describeCommand(next, settings.link_types)}</div>
+          <div className="muted small">
+            <a href={`#/batch/${next.batch_id}`}>пакет №{next.batch_id}</a>, шаг {next.seq} · команда №{next.id} ·{' '}
+            {online && next.starts_at ? `начнётся ≈ в ${clock(next.starts_at, true)} (${until(next.starts_at, now)})` : 'начнётся, когда агент вернётся'}
+          </div>
+        </div>
+      ) : (
+        <div className="panel muted">В очереди нет команд, готовых к выполнению.</div>
+      )}
       <h2>Выданы повторно</h2>
       {agent.redelivered.length === 0 ? (
         <div className="panel muted">Повторно выданных команд нет.</div>
       ) : (
-        <table className="table">
+        <table className="table responsive">
           <thead>
             <tr>
               <th>Команда</th>
@@ -109,10 +98,10 @@ export function AgentPage() {
           <tbody>
             {agent.redelivered.map((r) => (
               <tr key={r.id}>
-                <td>#{r.id}</td>
-                <td>{COMMAND_TYPE[r.type] ?? r.type}</td>
-                <td>{r.deliveries}</td>
-                <td>{ago(r.claimed_at)}</td>
+                <td data-label="Команда">№{r.id}</td>
+                <td data-label="Тип">{COMMAND_TYPE[r.type] ?? r.type}</td>
+                <td data-label="Выдач">{r.deliveries}</td>
+                <td data-label="Последняя выдача">{ago(r.claimed_at, now)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,9 +1,10 @@
 /**
- * What the dashboard's agent strip reads (GET /agent and the live `agent` event): the command in hand and
- * its pause, the next command and when it starts; and the metrics that alert right (issue 23, defect 13).
+ * What the dashboard reads of the hub (issue 23): the agent strip (GET /agent and the live `agent` event: the
+ * command in hand and its pause, the next command and when it starts), the Queue's counts and failed commands,
+ * the mirror's filter choices, and the metrics that alert right (defect 13).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { agentOf, fields, startHub, type TestHub } from './support/app.js';
+import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 
 function sample(text: string, name: string, labels = ''): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
@@ -151,5 +152,33 @@ describe('the Queue overview: counts per state and failed commands across batche
     expect(res.body).toMatchObject({ error: 'validation_failed' });
     expect(res.body.detail).toContain('status=failed');
     await hub.http.get('/commands').expect(422);
+  });
+});
+
+describe('GET /issues/facets: the mirror filter choices', () => {
+  let hub: TestHub;
+  afterEach(() => hub.close());
+
+  it('an empty mirror says so; then the statuses and sprints present, with counts and the last refresh', async () => {
+    hub = await startHub();
+    expect((await hub.http.get('/issues/facets').expect(200)).body).toEqual({ total: 0, statuses: [], sprints: [], last_synced_at: null });
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1', 'A-2', 'A-3'] } }] }).expect(201);
+    const agent = agentOf(hub);
+    const { command } = await agent.claim();
+    await agent.done(
+      command.id,
+      refreshResult([
+        { key: 'A-1', status: 'In Progress', sprint: 'Спринт 2' },
+        { key: 'A-2', status: 'In Progress', sprint: null },
+        { key: 'A-3', status: 'To Do', sprint: 'Спринт 2' },
+      ]),
+    );
+    expect((await hub.http.get('/issues/facets').expect(200)).body).toEqual({
+      total: 3,
+      statuses: [{ value: 'In Progress', n: 2 }, { value: 'To Do', n: 1 }],
+      sprints: [{ value: 'Спринт 2', n: 2 }],
+      last_synced_at: '2026-11-30T10:00:00.000Z',
+    });
+    await hub.http.get('/issues/A-1').expect(200); // the key route still answers
   });
 });
