@@ -66,13 +66,13 @@ describe('the dashboard in Chromium', () => {
     await post('/batches', { title: 'Спринт 2: сроки', author: 'Анна', commands: [fields('AURORA-1'), fields('AURORA-2')] }).expect(201);
     await page.getByRole('link', { name: 'Спринт 2: сроки' }).waitFor();
     const row = page.locator('tr', { hasText: 'Спринт 2: сроки' });
-    await expect(row.getByText('в очереди').count()).resolves.toBe(1);
+    await expect(row.getByText('в очереди', { exact: true }).count()).resolves.toBe(1);
     await expect(row.getByText('Анна').count()).resolves.toBe(1);
     await expect(row.getByRole('progressbar').getAttribute('aria-valuemax')).resolves.toBe('3');
     // A filter shows only what fits, and a new batch of another status does not join it.
-    await page.getByRole('button', { name: 'завершён' }).click();
+    await page.getByRole('button', { name: /^завершены/ }).click();
     await page.getByText('Пакетов в статусе «завершён» нет.').waitFor();
-    await page.getByRole('button', { name: 'все' }).click();
+    await page.getByRole('button', { name: /^все/ }).click();
     await page.getByRole('link', { name: 'Спринт 2: сроки' }).waitFor();
     await screenshot(page, 'queue');
   }, 60_000);
@@ -105,10 +105,10 @@ describe('the dashboard in Chromium', () => {
       await agent.done(c.id, c.type === 'refresh' ? refreshResult([{ key: 'AURORA-1' }]) : { changed: ['duedate'] });
     }
     expect(seen).toEqual(['0', '1', '2', '3']);
-    await page.locator('.progress-text', { hasText: '4 / 4 · 100 %' }).waitFor();
+    await page.locator('.progress-text', { hasText: '4 ✓' }).waitFor();
     await page.getByText('завершён').first().waitFor();
     // The delivery history of a command, from the page.
-    await page.locator(`tr[data-command="${batch.commands[0].id}"]`).getByRole('button', { name: /1/ }).click();
+    await page.locator(`tr[data-command="${batch.commands[0].id}"]`).getByRole('button', { name: /История выдач/ }).click();
     await page.getByRole('cell', { name: 'выполнена' }).first().waitFor();
     await screenshot(page, 'batch');
     await page.goto(`${base}/#/agent`);
@@ -145,7 +145,7 @@ describe('the dashboard in Chromium', () => {
     await post(`/commands/${second.id}/cancel`).expect(200);
     await page.getByRole('dialog').getByRole('button', { name: 'Отменить команду' }).click();
     await page.getByRole('dialog').getByRole('alert').getByText(/уже завершена|cancelled/).waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Отмена' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Не отменять' }).click();
 
     await row(first.id).getByRole('button', { name: 'Повторить' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Повторить' }).click();
@@ -240,7 +240,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('обновляется само').waitFor();
     const port = new URL(base).port;
     await hub.close();
-    await page.getByText('нет связи с хабом').waitFor();
+    await page.getByText('нет связи с хабом', { exact: true }).waitFor();
     hub = await startHub(env, undefined, Number(port));
     await page.getByText('обновляется само').waitFor({ timeout: 15_000 });
     await post('/batches', { title: 'После перезапуска', commands: [fields('AURORA-3')] }).expect(201);

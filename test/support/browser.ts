@@ -1,4 +1,5 @@
 import { execSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -44,4 +45,35 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0)); // the menu is sticky: a scrolled page would shift it in a full-page shot
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The phone and laptop widths the dashboard is checked at (issue 23). */
+export const WIDTHS = { laptop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+
+/** Screenshots of the page at 1440 and at 390 px wide (artifacts/screenshots/<name>-1440.png, -390.png); the viewport is left at 1440. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  for (const [, size] of Object.entries(WIDTHS).reverse()) {
+    await page.setViewportSize(size);
+    await screenshot(page, `${name}-${size.width}`);
+  }
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/**
+ * An automated accessibility pass (axe-core, injected from node_modules): the violations of impact
+ * serious or critical on the page as it is now.
+ */
+export async function axe(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const violations: AxeViolation[] = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (o: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run({ resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

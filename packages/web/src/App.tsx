@@ -104,7 +104,7 @@ export function App() {
           </span>
         </header>
         {menu && <div className="scrim" onClick={() => setMenu(false)} />}
-        <aside className="sidebar" id="sidebar" aria-label="Разделы">
+        <aside className="sidebar" id="sidebar">
           <div className="brand">
             <span className="logo">◆</span> Jira Hub
           </div>

@@ -11,6 +11,8 @@ import { ago, clock, duration, until } from '../format';
 import type { AgentStatus } from '../types';
 import { describeCommand } from '../words';
 
+const POLL_MS = 10_000;
+
 interface AgentState {
   agent: AgentStatus | null;
   error: unknown;
@@ -35,7 +37,13 @@ export function AgentProvider({ children }: { children: ReactNode }) {
   }, []);
   useEffect(() => {
     reload();
-    return () => clearTimeout(timer.current);
+    // The hub judges whether the agent is on line by its own clock (a browser's may be off): ask it again
+    // now and then, since going quiet sends no event.
+    const poll = setInterval(reload, POLL_MS);
+    return () => {
+      clearTimeout(timer.current);
+      clearInterval(poll);
+    };
   }, [reload]);
   useLive((m) => {
     if (m.event === 'agent' && m.data?.agent) return setAgent(m.data.agent);
@@ -48,9 +56,9 @@ export function AgentProvider({ children }: { children: ReactNode }) {
   return <AgentContext.Provider value={{ agent, error, reload }}>{children}</AgentContext.Provider>;
 }
 
-/** Online now, by the page's clock (the hub says so only when asked): seen within agent_offline_seconds. */
-export function isOnline(agent: AgentStatus, offlineSeconds: number, now: number): boolean {
-  return agent.last_seen_at !== null && now - Date.parse(agent.last_seen_at) <= offlineSeconds * 1000;
+/** On line as the hub last said (its clock decides; GET /agent is asked again every 10 s). */
+export function isOnline(agent: AgentStatus): boolean {
+  return agent.online;
 }
 
 export function AgentStrip() {
@@ -58,7 +66,7 @@ export function AgentStrip() {
   const { agent } = useAgent();
   const now = useNow();
   if (!agent) return <div className="strip muted" aria-label="Агент">Агент: загрузка…</div>;
-  const online = isOnline(agent, settings.agent_offline_seconds, now);
+  const online = isOnline(agent);
   const current = agent.current_command ?? null;
   const next = agent.next_command ?? null;
   const pausing = current?.pause_until && Date.parse(current.pause_until) > now;

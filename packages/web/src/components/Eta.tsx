@@ -1,6 +1,5 @@
 /** A batch's time left, ticking from the page's clock; honest when the agent is away or the batch will not run. */
 import { useNow } from '../clock';
-import { useHub } from '../context';
 import { clock, duration } from '../format';
 import type { BatchSummary } from '../types';
 import { isOnline, useAgent } from './AgentStrip';
@@ -11,11 +10,10 @@ export const timed = <T,>(b: T, at = Date.now()): Timed<T> => ({ ...b, read_at: 
 
 export function Eta({ batch }: { batch: Timed<Pick<BatchSummary, 'status' | 'remaining_seconds'>> }) {
   const now = useNow();
-  const { settings } = useHub();
   const { agent } = useAgent();
   if (batch.status === 'awaiting_approval') return <>после одобрения</>;
   if (batch.status === 'done' || batch.status === 'cancelled' || batch.remaining_seconds <= 0) return <span className="muted">—</span>;
-  if (agent && !isOnline(agent, settings.agent_offline_seconds, now)) return <span className="warn-text">стоит: агент не на связи</span>;
+  if (agent && !isOnline(agent)) return <span className="warn-text">стоит: агент не на связи</span>;
   const end = batch.read_at + batch.remaining_seconds * 1000;
   const left = Math.max(0, (end - now) / 1000);
   return (

@@ -74,21 +74,26 @@ export function planBody(batch: Pick<BatchView, 'title' | 'commands'>) {
   return { title: batch.title, commands: writes && last?.type === 'refresh' ? commands.slice(0, -1) : commands };
 }
 
-export function PlanPanel({ batch }: { batch: BatchView }) {
+export type PlanBody = ReturnType<typeof planBody>;
+
+/** The dry run of `body`, shown per command; `title`: the panel's heading. */
+export function PlanPanel({ body, title = 'Что сделает пакет, если его одобрить' }: { body: PlanBody; title?: string }) {
   const { settings } = useHub();
   const [plan, setPlan] = useState<Plan | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const key = JSON.stringify(body);
   useEffect(() => {
-    api.post<Plan>('/batches/plan', planBody(batch)).then(setPlan, setError);
-    // The plan of the commands as they were when the page opened: an awaiting batch's commands do not change.
-  }, [batch.id]);
+    setPlan(null);
+    setError(null);
+    api.post<Plan>('/batches/plan', JSON.parse(key)).then(setPlan, setError);
+  }, [key]);
   if (error) return <div className="panel warning-panel" role="alert">План не удалось построить: {errorText(error)}</div>;
   if (!plan) return <Loading rows={3} label="Строим план…" />;
   const findings = [...(plan.findings ?? []), ...plan.commands.flatMap((c) => c.findings ?? [])];
   const alerts = plan.commands.filter((c) => VERDICT[c.verdict]?.tone === 'alert' || (c.unknown_keys?.length ?? 0) > 0).length;
   return (
     <section className="panel plan" aria-label="План пакета">
-      <h2>Что сделает пакет, если его одобрить</h2>
+      <h2>{title}</h2>
       <p>
         {plan.text} Оценка: {duration(plan.estimate_seconds)} пауз агента
         {plan.remaining_seconds !== undefined ? `, вместе с очередью ≈ ${duration(plan.remaining_seconds)}` : ''}.

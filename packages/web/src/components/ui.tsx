@@ -222,7 +222,7 @@ export function FilterButton({ on, count, onClick, children }: { on: boolean; co
   return (
     <button type="button" className={`filter${on ? ' filter-on' : ''}`} aria-pressed={on} onClick={onClick}>
       {children}
-      {count !== undefined && <span className="count">{count}</span>}
+      {count !== undefined && <> <span className="count">{count}</span></>}
     </button>
   );
 }

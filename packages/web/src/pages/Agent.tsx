@@ -12,7 +12,7 @@ export function AgentPage() {
   const { agent, error, reload } = useAgent();
   const now = useNow();
   if (!agent) return error ? <PageError error={error} retry={reload} /> : <Loading rows={3} />;
-  const online = isOnline(agent, settings.agent_offline_seconds, now);
+  const online = isOnline(agent);
   const current = agent.current_command ?? null;
   const next = agent.next_command ?? null;
   const pause = current?.pause_until && Date.parse(current.pause_until) > now ? current.pause_until : null;

@@ -3,7 +3,7 @@ import { api } from '../api';
 import { useNow } from '../clock';
 import { useAgent } from '../components/AgentStrip';
 import { Eta, timed, type Timed } from '../components/Eta';
-import { ApproverField, approver, PlanPanel } from '../components/PlanView';
+import { ApproverField, approver, PlanPanel, planBody } from '../components/PlanView';
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
 import { useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
@@ -98,12 +98,12 @@ function CommandState({ c }: { c: Command }) {
     <>
       <CommandChip status={c.status} />
       {c.status === 'claimed' && (
-        <div className="muted small">
+        <div className="muted small cmd-when">
           {pause ? `пауза до ${clock(pause, true)} (ещё ${duration((Date.parse(pause) - now) / 1000)})` : `выдана ${ago(c.claimed_at, now)}`}
         </div>
       )}
       {FINISHED.includes(c.status) && c.finished_at && (
-        <div className="muted small" title={when(c.finished_at, true)}>
+        <div className="muted small cmd-when" title={when(c.finished_at, true)}>
           {ago(c.finished_at, now)}
         </div>
       )}
@@ -219,7 +219,7 @@ export function BatchPage({ id }: { id: number }) {
         </div>
         <div className="card">
           <div className="label">Кто создал</div>
-          {whoMade(batch)}
+          <span>{whoMade(batch)}</span>
         </div>
         <div className="card">
           <div className="label">Создан</div>
@@ -235,7 +235,7 @@ export function BatchPage({ id }: { id: number }) {
       {awaiting && (
         <>
           <ApproverField value={by} onChange={setBy} />
-          <PlanPanel batch={batch} />
+          <PlanPanel body={planBody(batch)} />
         </>
       )}
       <h2>Команды</h2>

@@ -1,14 +1,66 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
+import { PlanPanel } from '../components/PlanView';
 import { ErrorBox } from '../components/ui';
 import { useHub } from '../context';
-import type { ExpectedLink, ImportReport } from '../types';
-import { linkWord } from '../words';
+import { go } from '../router';
+import type { BatchView, ExpectedLink, ImportReport } from '../types';
+import { linkPhrase, linkWord } from '../words';
+
+/**
+ * The import report's next step: a batch that creates the links the plan has and Jira lacks. A dry run
+ * first (what each command would do against the mirror), then the batch is created on a person's word.
+ */
+function MissingLinksStep({ links }: { links: ExpectedLink[] }) {
+  const [checking, setChecking] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const body = {
+    title: `Недостающие связи из плана (${links.length})`,
+    commands: links.map((l) => ({ type: 'ensure_link', params: { source: l.source, target: l.target, link_type: l.link_type } })),
+  };
+  const create = async () => {
+    setBusy(true);
+    try {
+      go(`#/batch/${(await api.post<BatchView>('/batches', body)).id}`);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="panel next-step" role="region" aria-label="Следующий шаг">
+      <h3>Следующий шаг: создать пакет для недостающих связей</h3>
+      <p className="muted">
+        Пакет из {links.length} команд «связь» добавит в Jira связи, которые есть в плане и которых нет в зеркале. Сначала — пробный прогон: он ничего не
+        пишет и показывает, что изменится.
+      </p>
+      {!checking ? (
+        <button type="button" className="btn btn-primary" onClick={() => setChecking(true)}>
+          Проверить пакет (пробный прогон)
+        </button>
+      ) : (
+        <>
+          <PlanPanel body={body} title="Пробный прогон" />
+          <ErrorBox error={error} />
+          <div className="actions">
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={create}>
+              Создать пакет
+            </button>
+            <button type="button" className="btn" onClick={() => setChecking(false)}>
+              Скрыть прогон
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
 
 function Links({ title, links, empty, hint, reversed }: { title: string; links: ExpectedLink[]; empty: string; hint?: string; reversed?: boolean }) {
   const { settings } = useHub();
   return (
-    <div className="panel" aria-label={title}>
+    <div className="panel" role="region" aria-label={title}>
       <h3>
         {title} <span className="count">{links.length}</span>
       </h3>
@@ -16,7 +68,7 @@ function Links({ title, links, empty, hint, reversed }: { title: string; links: 
       {links.length === 0 ? (
         <div className="muted">{empty}</div>
       ) : (
-        <table className="table">
+        <table className="table responsive">
           <thead>
             <tr>
               <th>Откуда</th>
@@ -28,14 +80,14 @@ function Links({ title, links, empty, hint, reversed }: { title: string; links: 
           <tbody>
             {links.map((l) => (
               <tr key={`${l.source} ${l.link_type} ${l.target}`}>
-                <td>
+                <td data-label="Откуда">
                   <a href={`#/mirror/${l.source}`}>{l.source}</a>
                 </td>
-                <td>{linkWord(l.link_type, settings.link_types)}</td>
-                <td>
+                <td data-label="Тип">{linkWord(l.link_type, settings.link_types)}</td>
+                <td data-label="Куда">
                   <a href={`#/mirror/${l.target}`}>{l.target}</a>
                 </td>
-                {reversed && <td className="muted">{`${l.target} ${linkWord(l.link_type, settings.link_types)} ${l.source}`}</td>}
+                {reversed && <td data-label="В Jira" className="muted">{linkPhrase(l.target, l.link_type, l.source, settings.link_types)}</td>}
               </tr>
             ))}
           </tbody>
@@ -130,7 +182,8 @@ export function ImportPage() {
             reversed
           />
           <Links title="Связей нет в Jira" links={report.missing_links} empty="Все связи плана есть в Jira." />
-          <div className="panel" aria-label="Ключей нет в зеркале">
+          {report.missing_links.length > 0 && <MissingLinksStep links={report.missing_links} />}
+          <div className="panel" role="region" aria-label="Ключей нет в зеркале">
             <h3>
               Ключей нет в зеркале <span className="count">{report.missing_keys.length}</span>
             </h3>

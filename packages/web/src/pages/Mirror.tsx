@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { api, query } from '../api';
-import { Empty, ErrorBox } from '../components/ui';
+import { useNow } from '../clock';
+import { Empty, ErrorBox, Loading } from '../components/ui';
 import { useHub } from '../context';
-import { when } from '../format';
-import { go } from '../router';
+import { ago, day, when } from '../format';
+import { go, useRoute } from '../router';
 import type { Issue, IssueDetail, Note } from '../types';
-import { linkWord } from '../words';
+import { linkPhrase, NOTE_SOURCE } from '../words';
 
 function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note | null; onSaved: (n: Note) => void }) {
   const [fact, setFact] = useState(note?.fact_status ?? '');
@@ -46,7 +47,8 @@ function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note 
         {saved && <span className="ok">Сохранено</span>}
         {note?.updated_at && (
           <span className="muted small">
-            изменена {when(note.updated_at)} ({note.source})
+            изменена {when(note.updated_at)}
+            {note.source ? ` · ${NOTE_SOURCE[note.source] ?? note.source}` : ''}
           </span>
         )}
       </div>
@@ -65,14 +67,18 @@ function IssueCard({ issueKey }: { issueKey: string }) {
       setError,
     );
   }, [issueKey]);
-  if (error) return <ErrorBox error={error} />;
-  if (!issue) return <div className="muted">Загрузка…</div>;
-  const word = (t: string) => linkWord(t, settings.link_types);
+  if (error) return <div className="issue"><ErrorBox error={error} /></div>;
+  if (!issue) return <div className="issue"><Loading rows={3} /></div>;
   return (
-    <div className="issue">
-      <h2>
-        {issue.key} <span className="muted">{issue.summary}</span>
-      </h2>
+    <article className="issue" aria-label={`Задача ${issue.key}`}>
+      <div className="result-line">
+        <h2>
+          {issue.key} <span className="muted">{issue.summary}</span>
+        </h2>
+        <a href="#/mirror" className="small">
+          Закрыть
+        </a>
+      </div>
       <div className="cards">
         {(
           [
@@ -80,7 +86,7 @@ function IssueCard({ issueKey }: { issueKey: string }) {
             ['Статус', issue.status],
             ['Спринт', issue.sprint],
             ['Исполнитель', issue.assignee],
-            ['Срок', issue.duedate],
+            ['Срок', issue.duedate ? day(issue.duedate) : null],
             ['Синхронизирована', when(issue.synced_at)],
           ] as const
         ).map(([label, v]) => (
@@ -90,69 +96,161 @@ function IssueCard({ issueKey }: { issueKey: string }) {
           </div>
         ))}
       </div>
-      <div className="two">
-        <div className="panel">
-          <h3>Связи</h3>
-          {issue.links_out.length + issue.links_in.length === 0 && <div className="muted">Связей нет.</div>}
-          <ul className="links">
-            {issue.links_out.map((l) => (
-              <li key={`o${l.target_key}${l.link_type}`}>
-                {issue.key} {word(l.link_type)} <a href={`#/mirror/${l.target_key}`}>{l.target_key}</a>
-              </li>
-            ))}
-            {issue.links_in.map((l) => (
-              <li key={`i${l.source_key}${l.link_type}`}>
-                <a href={`#/mirror/${l.source_key}`}>{l.source_key}</a> {word(l.link_type)} {issue.key}
-              </li>
-            ))}
-          </ul>
-        </div>
-        <NoteEditor issueKey={issue.key} note={issue.note} onSaved={(note) => setIssue({ ...issue, note })} />
+      <div className="panel">
+        <h3>Связи</h3>
+        {issue.links_out.length + issue.links_in.length === 0 && <div className="muted">Связей нет.</div>}
+        <ul className="links">
+          {issue.links_out.map((l) => (
+            <li key={`o${l.target_key}${l.link_type}`}>
+              {linkPhrase(issue.key, l.link_type, '', settings.link_types)}
+              <a href={`#/mirror/${l.target_key}`}>{l.target_key}</a>
+            </li>
+          ))}
+          {issue.links_in.map((l) => (
+            <li key={`i${l.source_key}${l.link_type}`}>
+              <a href={`#/mirror/${l.source_key}`}>{l.source_key}</a>
+              {linkPhrase('', l.link_type, issue.key, settings.link_types)}
+            </li>
+          ))}
+        </ul>
       </div>
-    </div>
+      <NoteEditor issueKey={issue.key} note={issue.note} onSaved={(note) => setIssue({ ...issue, note })} />
+    </article>
   );
 }
 
-/** The mirror: issues by status, sprint and text; an issue with its links both ways and its note. */
+interface Facets {
+  total: number;
+  statuses: { value: string; n: number }[];
+  sprints: { value: string; n: number }[];
+  last_synced_at: string | null;
+}
+
+const LIMIT = 100;
+type Filters = { status: string; sprint: string; q: string };
+
+/** The stored value a typed one stands for, whatever its letter case («in progress» → «In Progress»). */
+export function matchChoice(typed: string, choices: { value: string }[]): string {
+  const t = typed.trim().toLowerCase();
+  return choices.find((c) => c.value.toLowerCase() === t)?.value ?? typed.trim();
+}
+
+/** The mirror: issues by status, sprint and text; the issue card beside the list; counts and the last refresh. */
 export function MirrorPage({ issueKey }: { issueKey?: string }) {
-  const [filters, setFilters] = useState({ status: '', sprint: '', q: '' });
+  const route = useRoute();
+  const now = useNow();
+  const [facets, setFacets] = useState<Facets | null>(null);
+  const params = route.params.toString();
+  const initial = useMemo<Filters>(() => { const p = new URLSearchParams(params); return { status: p.get("status") ?? "", sprint: p.get("sprint") ?? "", q: p.get("q") ?? "" }; }, [params]);
+  const [filters, setFilters] = useState<Filters>(initial);
+  useEffect(() => setFilters(initial), [initial]);
   const [issues, setIssues] = useState<Issue[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const search = useCallback(async (f: typeof filters) => {
+  const [readAt, setReadAt] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const search = useCallback(async (f: Filters, choices: Facets | null) => {
+    setBusy(true);
     try {
-      setIssues(await api.get<Issue[]>(`/issues${query({ ...f, limit: 100 })}`));
+      const status = choices ? matchChoice(f.status, choices.statuses) : f.status;
+      const sprint = choices ? matchChoice(f.sprint, choices.sprints) : f.sprint;
+      setIssues(await api.get<Issue[]>(`/issues${query({ status, sprint, q: f.q.trim(), limit: LIMIT })}`));
+      setReadAt(Date.now());
       setError(null);
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   }, []);
-  useEffect(() => void search({ status: '', sprint: '', q: '' }), [search]);
-  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
+  const refresh = useCallback(
+    async (f: Filters) => {
+      let choices: Facets | null = null;
+      try {
+        choices = await api.get<Facets>('/issues/facets');
+        setFacets(choices);
+      } catch {
+        // the list below says what went wrong
+      }
+      await search(f, choices);
+    },
+    [search],
+  );
+  useEffect(() => void refresh(initial), [refresh, initial]);
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
+  const filtered = Boolean(filters.status || filters.sprint || filters.q.trim());
+  const emptyMirror = facets?.total === 0;
+
   return (
     <section>
       <header className="page-head">
         <h1>Зеркало Jira</h1>
+        <div className="actions">
+          <span className="muted small" aria-live="polite">
+            {facets?.last_synced_at ? `последнее обновление из Jira ${ago(facets.last_synced_at, now)} (${when(facets.last_synced_at)})` : 'из Jira ещё ничего не читалось'}
+            {readAt ? ` · список прочитан ${ago(new Date(readAt).toISOString(), now)}` : ''}
+          </span>
+          <button type="button" className="btn btn-small" disabled={busy} onClick={() => void refresh(filters)}>
+            Обновить список
+          </button>
+        </div>
       </header>
       <form
         className="search"
         onSubmit={(e) => {
           e.preventDefault();
-          void search(filters);
+          void search(filters, facets);
         }}
       >
         <input placeholder="Текст в названии" aria-label="Текст" value={filters.q} onChange={set('q')} />
-        <input placeholder="Статус" aria-label="Статус" value={filters.status} onChange={set('status')} />
-        <input placeholder="Спринт" aria-label="Спринт" value={filters.sprint} onChange={set('sprint')} />
-        <button className="btn btn-primary" type="submit">
+        <select aria-label="Статус" value={facets ? matchChoice(filters.status, facets.statuses) : filters.status} onChange={set('status')}>
+          <option value="">любой статус</option>
+          {facets?.statuses.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.value} ({c.n})
+            </option>
+          ))}
+          {filters.status && facets && !facets.statuses.some((c) => c.value.toLowerCase() === filters.status.trim().toLowerCase()) && (
+            <option value={filters.status}>{filters.status} (0)</option>
+          )}
+        </select>
+        <select aria-label="Спринт" value={facets ? matchChoice(filters.sprint, facets.sprints) : filters.sprint} onChange={set('sprint')}>
+          <option value="">любой спринт</option>
+          {facets?.sprints.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.value} ({c.n})
+            </option>
+          ))}
+          {filters.sprint && facets && !facets.sprints.some((c) => c.value.toLowerCase() === filters.sprint.trim().toLowerCase()) && (
+            <option value={filters.sprint}>{filters.sprint} (0)</option>
+          )}
+        </select>
+        <button className="btn btn-primary" type="submit" disabled={busy}>
           Найти
         </button>
       </form>
       <ErrorBox error={error} />
-      <div className={issueKey ? 'split' : undefined}>
+      <div className={issueKey ? 'mirror-split' : undefined}>
         <div>
-          {issues && issues.length === 0 && <Empty>Ничего не найдено. Зеркало наполняют команды обновления (refresh).</Empty>}
+          {!issues && !error && <Loading />}
+          {issues && (
+            <div className="result-line muted small" role="status">
+              {emptyMirror
+                ? ''
+                : issues.length >= LIMIT
+                  ? `Показаны первые ${LIMIT} из ${filtered ? 'найденных' : facets?.total ?? 'всех'}; уточните поиск.`
+                  : `Найдено: ${issues.length}${facets && filtered ? ` из ${facets.total}` : ''}.`}
+            </div>
+          )}
+          {issues && issues.length === 0 && emptyMirror && (
+            <Empty>
+              Зеркало пока пустое: в нём появятся задачи, когда агент выполнит команду обновления (refresh) — например, хвостовое обновление любого пакета
+              или автообновление из <a href="#/settings">настроек</a>.
+            </Empty>
+          )}
+          {issues && issues.length === 0 && !emptyMirror && <Empty>По этим условиям задач нет. Статус и спринт ищутся без учёта регистра.</Empty>}
           {issues && issues.length > 0 && (
-            <table className="table">
+            <table className="table responsive">
               <thead>
                 <tr>
                   <th>Ключ</th>
@@ -164,12 +262,14 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
               <tbody>
                 {issues.map((i) => (
                   <tr key={i.key} className={i.key === issueKey ? 'row-active clickable' : 'clickable'} onClick={() => go(`#/mirror/${i.key}`)}>
-                    <td>
-                      <a href={`#/mirror/${i.key}`}>{i.key}</a>
+                    <td data-label="Ключ">
+                      <a href={`#/mirror/${i.key}`} aria-current={i.key === issueKey ? 'true' : undefined}>
+                        {i.key}
+                      </a>
                     </td>
-                    <td>{i.summary}</td>
-                    <td>{i.status ?? '—'}</td>
-                    <td>{i.sprint ?? '—'}</td>
+                    <td data-label="Название">{i.summary}</td>
+                    <td data-label="Статус">{i.status ?? '—'}</td>
+                    <td data-label="Спринт">{i.sprint ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

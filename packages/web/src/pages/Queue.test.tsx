@@ -52,7 +52,7 @@ describe('QueuePage', () => {
     expect(screen.getByText('4 ✓ · 1 ✗ · 1 пропущена')).toBeTruthy();
     expect(screen.getByText('отклонён')).toBeTruthy();
     const failed = await screen.findByRole('button', { name: /ошибки/ });
-    await waitFor(() => expect(failed.textContent).toBe('ошибки1'));
+    await waitFor(() => expect(failed.textContent).toBe('ошибки 1'));
     expect(screen.getAllByRole('button')[0]).toBe(failed); // failures first
     fireEvent.click(failed);
     await screen.findByText('HTTP 404: нет');
