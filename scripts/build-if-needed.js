@@ -22,9 +22,9 @@ if (
   packages.some((p) => !existsSync(`packages/${p}/dist/index.js`)) ||
   stale('dist/src/cli.js', ['src', 'migrations', 'bench', ...packages.map((p) => `packages/${p}/src`)])
 ) {
-  console.log('building the hub…');
+  console.log('собираем хаб и панель (исходники новее сборки)…');
   execSync('npm run build', { stdio: 'inherit' });
 } else if (stale('packages/web/dist/index.html', ['packages/web/src', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/web/package.json'])) {
-  console.log('building the dashboard…');
+  console.log('собираем панель (её исходники новее сборки)…');
   execSync('npm run build -w @jira-hub/web', { stdio: 'inherit' });
 }

@@ -25,7 +25,7 @@ import { ImportService } from './import/import.service.js';
 import { formatReport } from './import/report-text.js';
 
 /** Starts the hub and prints where it listens. */
-export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(env);
   const app = await createApp(config);
   await app.listen(config.port, config.host);
@@ -36,8 +36,13 @@ export async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; clos
   const auth = config.clientToken
     ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
     : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
+  if (options.announce === false) return { url, close: () => app.close() };
   const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
   console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  // One line when it stops (by a signal through Nest's shutdown hooks, or closed by its caller).
+  let signal: string | null = null;
+  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
+  app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
   return { url, close: () => app.close() };
 }
 

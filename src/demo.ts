@@ -1,7 +1,12 @@
 /**
  * `npm run demo`: the whole loop on one machine. Starts a hub on a temporary database, the Jira simulator and
  * the reference agent (pacing 0), submits a sample batch that uses every command type, shows progress until
- * the batch is done, prints the final mirror and stops everything.
+ * the batch is done, prints the final mirror and stops everything. Output in Russian (it is for people).
+ *
+ * `npm run demo -- --keep`: then everything stays up (hub on HUB_PORT, default 3000) with something to look
+ * at on the dashboard: a batch with one failing command («завершён с ошибками»), a batch running at a 20 s
+ * pace (the agent strip counts its pause down and names the next command), an assistant's batch waiting
+ * for approval (its plan). Ctrl+C stops it all.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +17,9 @@ import { JiraSimulator } from '@jira-hub/jira-sim';
 
 const PROJECT = 'AURORA';
 const TIMEOUT_MS = 45_000;
+const KEEP = process.argv.includes('--keep');
+/** The pace of the batch left running with --keep: long enough to watch the pause count down. */
+const KEEP_PACE_SECONDS = 20;
 const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };
 const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
 
@@ -36,20 +44,98 @@ const SAMPLE_BATCH = {
 };
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Json>;
+
+const BATCH_RU: Record<string, string> = { queued: 'в очереди', running: 'выполняется', done: 'завершён', cancelled: 'отменён', awaiting_approval: 'ждёт одобрения' };
+const STATUS_RU: Record<string, string> = {
+  queued: 'в очереди',
+  claimed: 'у агента',
+  done: 'выполнена',
+  failed: 'ошибка',
+  cancelled: 'отменена',
+  skipped: 'пропущена',
+  confirmed_by_state: 'подтверждена',
+};
+
+/** Polls the batch until it is done, printing each change of its counts. */
+async function untilDone(call: Call, id: number, started: number, elapsed: () => string): Promise<Json> {
+  let last = '';
+  for (;;) {
+    const view = await call('GET', `/batches/${id}`);
+    const line = `${BATCH_RU[view.status] ?? view.status}: ${Object.entries(view.counts as Record<string, number>)
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${STATUS_RU[status] ?? status} ${n}`)
+      .join(', ')}`;
+    if (line !== last) console.log(`${elapsed()} пакет №${id} ${line}`);
+    last = line;
+    if (view.status === 'done') return view;
+    if (Date.now() - started > TIMEOUT_MS) throw new Error(`пакет №${id} не завершён за ${TIMEOUT_MS / 1000} с`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * --keep: what the dashboard should show, then wait for Ctrl+C. A batch with one command that fails (the
+ * simulator has no AURORA-999) ends «завершён с ошибками»; a batch at a 20 s pace keeps the agent pausing
+ * with a next command; an assistant's batch waits for approval with its plan.
+ */
+async function keepRunning(call: Call, url: string, elapsed: () => string): Promise<void> {
+  const failing = await call('POST', '/batches', {
+    title: 'Демо: пакет с ошибкой',
+    author: 'demo',
+    commands: [
+      { type: 'ensure_fields', params: { key: 'AURORA-1', labels: ['демо'] } },
+      { type: 'ensure_fields', params: { key: 'AURORA-999', duedate: '2026-12-31' } },
+    ],
+  });
+  await untilDone(call, failing.id, Date.now(), elapsed);
+  const pacing = Object.fromEntries(Object.keys(ZERO_PACING).map((k) => [k, KEEP_PACE_SECONDS]));
+  await call('PATCH', '/settings', { pacing });
+  const paced = await call('POST', '/batches', {
+    title: `Демо: темп ${KEEP_PACE_SECONDS} с`,
+    author: 'demo',
+    commands: ['AURORA-1', 'AURORA-2', 'AURORA-3'].map((key, i) => ({ type: 'ensure_comment', params: { key, body: `Демо: комментарий ${i + 1}`, marker: `[hub:demo-keep-${i + 1}]` } })),
+  });
+  const waiting = await call(
+    'POST',
+    '/batches',
+    { title: 'Демо: план ассистента', commands: [{ type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-24' } }, { type: 'ensure_link', params: { source: 'AURORA-2', target: 'AURORA-77', link_type: 'Blocks' } }] },
+    { 'X-Hub-Source': 'assistant' },
+  );
+  console.log(
+    `\nДемо продолжает работать: хаб, симулятор и агент не остановлены.\n` +
+      `  Панель: ${url}/\n` +
+      `  Пакет №${failing.id} «${failing.title}» — завершён с ошибками (AURORA-999 в симуляторе нет).\n` +
+      `  Пакет №${paced.id} «${paced.title}» — агент выдерживает паузу ${KEEP_PACE_SECONDS} с между командами: на панели видно, до какого времени пауза и что дальше.\n` +
+      `  Пакет №${waiting.id} «${waiting.title}» — ждёт одобрения: откройте ${url}/#/batch/${waiting.id}, там план.\n` +
+      `  Swagger UI: ${url}/docs\n` +
+      `Остановить: Ctrl+C.`,
+  );
+  // The demo stops everything itself, in order (agent, simulator, hub), and exits with its own code: the
+  // hub's own signal handlers (Nest's shutdown hooks, which end the process) are not wanted here.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  console.log('\nОстанавливаем демо…');
+}
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s`;
+  const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)} с`;
   const dir = mkdtempSync(join(tmpdir(), 'jira-hub-demo-'));
   const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dir, { recursive: true, force: true })];
   try {
     // 1. the hub, on a temporary database
-    const hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_HOST: '127.0.0.1', HUB_PORT: '0', HUB_LOG_LEVEL: 'error' });
+    const port = process.env.HUB_PORT ?? (KEEP ? '3000' : '0');
+    const hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_HOST: '127.0.0.1', HUB_PORT: port, HUB_LOG_LEVEL: 'error' }, { announce: false });
+    console.log(`Хаб: ${hub.url} (временная база ${dir})`);
     cleanups.unshift(() => hub.close());
-    const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const call: Call = async (method, path, body, headers = {}) => {
       const response = await fetch(hub.url + path, {
         method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -61,11 +147,11 @@ async function main(): Promise<number> {
     const sim = new JiraSimulator({ projectKey: PROJECT, seed: { issues: [{ summary: 'Квартальная отчётность (эпик)', issueType: 'Epic' }] } });
     const simUrl = await sim.start();
     cleanups.unshift(() => sim.stop());
-    console.log(`Jira simulator on ${simUrl} (project ${PROJECT}, sprints «Спринт 1», «Спринт 2»)`);
+    console.log(`Симулятор Jira: ${simUrl} (проект ${PROJECT}, спринты «Спринт 1», «Спринт 2»)`);
 
     // 3. pacing 0 for every command type
     const settings = await call('PATCH', '/settings', { pacing: ZERO_PACING });
-    console.log(`pacing set to 0 s for every command type (settings version ${settings.version})`);
+    console.log(`Темп: пауза 0 с для всех типов команд (версия настроек ${settings.version})`);
 
     // 4. the agent
     const stop = new AbortController();
@@ -77,7 +163,7 @@ async function main(): Promise<number> {
       project: PROJECT,
       stopSignal: stop.signal,
       waitSeconds: 1,
-      log: (line) => console.log(`${elapsed()}   agent: ${line}`),
+      log: (line) => console.log(`${elapsed()}   агент: ${line}`),
     }).finally(() => journal.close());
     cleanups.unshift(async () => {
       stop.abort();
@@ -87,33 +173,22 @@ async function main(): Promise<number> {
     // 5. the batch
     const batch = await call('POST', '/batches', SAMPLE_BATCH);
     console.log(
-      `\nbatch #${batch.id} «${batch.title}»: ${batch.commands.length} commands (${SAMPLE_BATCH.commands.length} + tail refresh), ` +
-        `types: ${[...new Set(batch.commands.map((c: Json) => c.type))].join(', ')}\n`,
+      `\nПакет №${batch.id} «${batch.title}»: команд ${batch.commands.length} (${SAMPLE_BATCH.commands.length} и обновление зеркала в конце), ` +
+        `типы: ${[...new Set(batch.commands.map((c: Json) => c.type))].join(', ')}\n`,
     );
 
     // 6. progress until done
-    let last = '';
-    let view: Json = batch;
-    for (;;) {
-      view = await call('GET', `/batches/${batch.id}`);
-      const line = `${view.status}: ${Object.entries(view.counts as Record<string, number>)
-        .filter(([, n]) => n > 0)
-        .map(([status, n]) => `${status} ${n}`)
-        .join(', ')}`;
-      if (line !== last) console.log(`${elapsed()} batch #${batch.id} ${line}`);
-      last = line;
-      if (view.status === 'done') break;
-      if (Date.now() - started > TIMEOUT_MS) throw new Error(`the batch is not done after ${TIMEOUT_MS / 1000} s`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const view = await untilDone(call, batch.id, started, elapsed);
+    if (!KEEP) {
+      stop.abort();
+      const summary = await agentDone;
+      console.log(`${elapsed()} агент остановлен: выполнено ${summary.executed}, отчётов ${summary.reported}`);
     }
-    stop.abort();
-    const summary = await agentDone;
-    console.log(`${elapsed()} agent stopped: executed ${summary.executed}, reported ${summary.reported}`);
 
-    console.log(`\ncommands of batch #${batch.id}:`);
+    console.log(`\nКоманды пакета №${batch.id}:`);
     printTable(
-      ['#', 'type', 'status', 'result'],
-      view.commands.map((c: Json) => [String(c.seq), c.type, c.status, c.error ?? brief(c.type, c.result)]),
+      ['шаг', 'тип', 'статус', 'результат'],
+      view.commands.map((c: Json) => [String(c.seq), c.type, STATUS_RU[c.status] ?? c.status, c.error ?? brief(c.type, c.result)]),
     );
 
     // 7. the final mirror
@@ -127,18 +202,23 @@ async function main(): Promise<number> {
       ];
       rows.push([issue.key, issue.issue_type ?? '', issue.status ?? '', issue.sprint ?? '—', issue.duedate ?? '—', issue.summary ?? '', links.join('; ') || '—']);
     }
-    console.log(`\nmirror (${issues.length} issues):`);
-    printTable(['key', 'type', 'status', 'sprint', 'due', 'summary', 'links'], rows);
+    console.log(`\nЗеркало (задач: ${issues.length}):`);
+    printTable(['ключ', 'тип', 'статус', 'спринт', 'срок', 'название', 'связи'], rows);
 
     const failed = view.commands.filter((c: Json) => c.status !== 'done' && c.status !== 'confirmed_by_state');
-    console.log(failed.length === 0 ? `\nall ${view.commands.length} commands done in ${elapsed().trim()}` : `\n${failed.length} commands not done`);
+    console.log(failed.length === 0 ? `\nВсе ${view.commands.length} команд выполнены за ${elapsed().trim()}` : `\nНе выполнено команд: ${failed.length}`);
+    if (KEEP) {
+      await keepRunning(call, hub.url, elapsed);
+      return failed.length === 0 ? 0 : 1;
+    }
+    console.log('Демо закончено: хаб, симулятор и агент остановлены. Чтобы они остались и панель работала: npm run demo -- --keep');
     return failed.length === 0 ? 0 : 1;
   } finally {
     for (const cleanup of cleanups) {
       try {
         await cleanup();
       } catch (error) {
-        console.error(`cleanup failed: ${(error as Error).message}`);
+        console.error(`не удалось остановить: ${(error as Error).message}`);
       }
     }
   }
@@ -146,7 +226,7 @@ async function main(): Promise<number> {
 
 function brief(type: string, result: Json | null): string {
   if (!result) return '';
-  if (type === 'refresh') return `issues ${result.issues?.length ?? 0}, links ${result.links?.length ?? 0}`;
+  if (type === 'refresh') return `задач ${result.issues?.length ?? 0}, связей ${result.links?.length ?? 0}`;
   return JSON.stringify(result);
 }
 
@@ -167,7 +247,7 @@ function printTable(header: string[], rows: string[][]): void {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`Демо не удалось: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

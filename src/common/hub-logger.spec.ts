@@ -30,6 +30,12 @@ describe('HubLogger', () => {
     expect(printed(levels, [['hello', context]]).filter((l) => l.includes('hello'))).toHaveLength(times);
   });
 
+  it('stamps lines with an ISO time in UTC', () => {
+    const [line] = printed(['log'], [['hello', 'Queue']]);
+    expect(line).toMatch(/ \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /);
+    expect(line).not.toMatch(/[AP]M/);
+  });
+
   it("prints Nest's start-up lines as DEBUG when debug is on", () => {
     const [line] = printed(['debug', 'log'], [['Mapped {/batches, POST} route', 'RouterExplorer']]);
     expect(line).toMatch(/DEBUG \[RouterExplorer\] Mapped \{\/batches, POST\} route/);

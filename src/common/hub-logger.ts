@@ -30,6 +30,11 @@ export class HubLogger extends ConsoleLogger {
     super({ ...options, colors: options.colors ?? coloursWanted() });
   }
 
+  /** ISO 8601 in UTC (2026-12-02T03:48:02.123Z), not Nest's US-format local time: logs sort and compare. */
+  protected override getTimestamp(): string {
+    return new Date().toISOString();
+  }
+
   protected override printMessages(
     messages: unknown[],
     context?: string,

@@ -1,0 +1,84 @@
+/**
+ * A first run as the README shows it (issue 23, defect 14): `npm run demo -- --keep` leaves the hub, the
+ * simulator and the agent running with a dashboard that answers, in Russian; the hub prints a line when it
+ * stops. The sources run directly (support/ts-register.mjs), as the MCP tests run `jira-hub mcp`.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { tempDir } from './support/app.js';
+
+const ROOT = process.cwd();
+
+/** A child running a source file; `until` resolves when its output matches. */
+function run(file: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', './test/support/ts-register.mjs', file, ...args], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' } });
+  let out = '';
+  const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk;
+    for (const w of [...waiters]) {
+      const m = out.match(w.re);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    until: (re: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const m = out.match(re);
+        if (m) return resolve(m);
+        waiters.push({ re, resolve });
+        void exited.then((code) => reject(new Error(`exited (${code}) before ${re}:\n${out}`)));
+      }),
+  };
+}
+
+describe('first run', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('the hub prints where it listens, and one line with an ISO time when it is stopped', async () => {
+    const hub = run('src/cli.ts', ['serve'], { HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_DB_PATH: join(tempDir(), 'hub.sqlite') });
+    child = hub.child;
+    await hub.until(/Jira Hub listening on http:\/\/127\.0\.0\.1:\d+/);
+    hub.child.kill('SIGTERM');
+    await hub.exited;
+    expect(hub.output()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z Jira Hub stopped \(SIGTERM\)$/m);
+  }, 60_000);
+
+  it('npm run demo -- --keep: the hub, simulator and agent stay up, the dashboard answers, a failing batch and a paced one to watch; Russian output', async () => {
+    const demo = run('src/demo.ts', ['--keep'], { HUB_PORT: '0' });
+    child = demo.child;
+    const [, url] = await demo.until(/Панель: (http:\/\/127\.0\.0\.1:\d+)\//);
+    await demo.until(/Остановить: Ctrl\+C\./);
+    const get = async (path: string) => {
+      const res = await fetch(url + path);
+      expect(res.status).toBe(200);
+      return res;
+    };
+    expect(await (await get('/')).text()).toContain('<div id="root">');
+    const batches: { title: string; status: string; counts: Record<string, number> }[] = await (await get('/batches')).json();
+    expect(batches.find((b) => b.title === 'Демо: пакет с ошибкой')).toMatchObject({ status: 'done', counts: expect.objectContaining({ failed: 1 }) });
+    expect(batches.find((b) => b.title === 'Демо: план ассистента')).toMatchObject({ status: 'awaiting_approval' });
+    const agent = await (await get('/agent')).json();
+    expect(agent.online).toBe(true);
+    expect(agent.current_command ?? agent.next_command).not.toBeNull(); // the paced batch is going on
+    // The demo's own lines are Russian (the agent's log lines are the agent's, in English like every log).
+    const own = demo.output().split('\n').map((l) => l.replace(/https?:\/\/\S+/g, '')).filter((l) => l.trim() && !/агент:/.test(l) && !/^[─\s]+$/.test(l));
+    expect(own.filter((l) => /\b(batch|commands|mirror|pacing|simulator|agent stopped)\b/i.test(l))).toEqual([]);
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+    expect(demo.output()).toContain('Останавливаем демо…');
+  }, 90_000);
+});
