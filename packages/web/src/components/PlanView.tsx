@@ -26,6 +26,9 @@ export interface PlannedCommand {
   params: Record<string, unknown>;
   tail_refresh?: boolean;
   verdict: string;
+  /** SPEC 16.2's verdict of the checks against the catalogue */
+  check?: string;
+  notes?: string[];
   changes?: { field: string; from: unknown; to: unknown }[];
   unknown_keys?: string[];
   why?: string | null;
@@ -39,6 +42,8 @@ export interface Plan {
   text?: string;
   commands: PlannedCommand[];
   findings?: Finding[];
+  /** the catalogue the checks read; null: none reported yet */
+  catalogue?: { synced_at?: string | null } | null;
 }
 
 /** Verdicts of today's dry run and of SPEC 16.2, in words; `alert`: a person should look before approving. */
@@ -89,8 +94,9 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
   }, [key]);
   if (error) return <div className="panel warning-panel" role="alert">План не удалось построить: {errorText(error)}</div>;
   if (!plan) return <Loading rows={3} label="Строим план…" />;
-  const findings = [...(plan.findings ?? []), ...plan.commands.flatMap((c) => c.findings ?? [])];
-  const alerts = plan.commands.filter((c) => VERDICT[c.verdict]?.tone === 'alert' || (c.unknown_keys?.length ?? 0) > 0).length;
+  // The plan's findings are every command's (SPEC 16.2); an older hub gives them per command only.
+  const findings = plan.findings ?? plan.commands.flatMap((c) => c.findings ?? []);
+  const alerts = plan.commands.filter((c) => [c.verdict, c.check].some((v) => v && VERDICT[v]?.tone === 'alert') || (c.unknown_keys?.length ?? 0) > 0).length;
   return (
     <section className="panel plan" aria-label="План пакета">
       <h2>{title}</h2>
@@ -98,6 +104,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
         {plan.text} Оценка: {duration(plan.estimate_seconds)} пауз агента
         {plan.remaining_seconds !== undefined ? `, вместе с очередью ≈ ${duration(plan.remaining_seconds)}` : ''}.
       </p>
+      {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «не известно».</p>}
       {(alerts > 0 || findings.length > 0) && (
         <p className="plan-alert" role="note">
           Проверьте перед одобрением: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
@@ -108,12 +115,21 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
       <ol className="plan-list">
         {plan.commands.map((c) => {
           const verdict = VERDICT[c.verdict] ?? { text: c.verdict, tone: 'alert' as const };
+          const check = c.check ? (VERDICT[c.check] ?? { text: c.check, tone: 'alert' as const }) : null;
+          const tone = check?.tone === 'alert' ? 'alert' : verdict.tone;
           const own = findings.filter((f) => f.seq === c.seq);
           return (
-            <li key={c.seq} className={`plan-item tone-${verdict.tone}`} data-seq={c.seq}>
+            <li key={c.seq} className={`plan-item tone-${tone}`} data-seq={c.seq}>
               <div className="plan-head">
                 <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types)}</span>{' '}
-                <span className={`chip verdict-${verdict.tone}`}>{verdict.text}</span>
+                {check && (
+                  <span className={`chip verdict-${check.tone}`} title="проверка по каталогу Jira">
+                    проверка: {check.text}
+                  </span>
+                )}{' '}
+                <span className={`chip verdict-${verdict.tone}`} title="сравнение с зеркалом">
+                  {verdict.text}
+                </span>
                 {c.tail_refresh && <span className="muted small"> (обновление зеркала в конце)</span>}
               </div>
               {(c.changes?.length ?? 0) > 0 && (
@@ -143,6 +159,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
                 </div>
               )}
               {c.why && <div className="muted small">{c.why}</div>}
+              {(c.notes?.length ?? 0) > 0 && <div className="muted small">{c.notes!.join('; ')}</div>}
               {own.length > 0 && (
                 <ul className="findings">
                   {own.map((f, i) => (

@@ -121,8 +121,8 @@ describe('BatchPage', () => {
         estimate_seconds: 270,
         text: 'Из 2 команд изменят Jira: 1.',
         commands: [
-          { seq: 1, type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-02' }, verdict: 'will_change', changes: [{ field: 'duedate', from: null, to: '2026-12-02' }] },
-          { seq: 2, type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' }, verdict: 'unknown', unknown_keys: ['AURORA-9'] },
+          { seq: 1, type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-02' }, verdict: 'would_change', check: 'will_change', changes: [{ field: 'duedate', from: null, to: '2026-12-02' }] },
+          { seq: 2, type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' }, verdict: 'unknown_key', check: 'unknown', unknown_keys: ['AURORA-9'] },
         ],
         findings: [{ seq: 2, param: 'target', code: 'unknown_issue', detail: 'задачи AURORA-9 нет в зеркале', suggestion: 'AURORA-8' }],
       },
@@ -138,7 +138,8 @@ describe('BatchPage', () => {
         { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' } },
       ],
     });
-    expect(within(plan).getByText('не известно')).toBeTruthy();
+    expect(within(plan).getByText('проверка: не известно')).toBeTruthy();
+    expect(within(plan).getByText('ключа нет в зеркале')).toBeTruthy();
     expect(within(plan).getByText('пусто')).toBeTruthy();
     expect(within(plan).getByText(/задачи AURORA-9 нет в зеркале/)).toBeTruthy();
     expect(within(plan).getByText(/Оценка: 5 мин/)).toBeTruthy();
