@@ -24,6 +24,21 @@ const DC_EXAMPLES: Record<string, unknown> = {
     isLast: true,
     values: [{ required: true, schema: { type: 'priority', system: 'priority' }, name: 'Priority', fieldId: 'priority', hasDefaultValue: true, operations: ['set'], allowedValues: [{ self: 'http://localhost:8080/rest/api/2/priority/3', id: '3', name: 'Medium' }] }],
   },
+  // the old route, all Data Center has before 8.4 (project avatars left out)
+  'GET /rest/api/2/issue/createmeta?expand=projects.issuetypes.fields': {
+    expand: 'projects',
+    projects: [
+      {
+        self: 'http://localhost:8080/rest/api/2/project/10000',
+        id: '10000',
+        key: 'HSP',
+        name: 'homosapien',
+        issuetypes: [
+          { self: 'http://localhost:8080/rest/api/2/issueType/1', id: '1', description: 'An error in the code', iconUrl: 'http://localhost:8080/images/icons/issuetypes/bug.png', name: 'Bug', subtask: false, fields: { issuetype: { required: true, name: 'Issue Type', hasDefaultValue: false, operations: ['set'] } } },
+        ],
+      },
+    ],
+  },
   'GET /rest/api/2/issue/{key}/editmeta': {
     fields: { summary: { required: true, schema: { type: 'string', system: 'summary' }, name: 'Summary', key: 'summary', operations: ['set'] } },
   },
@@ -74,6 +89,7 @@ describe('Data Center REST v2 shapes of the catalogue routes', () => {
   it.each([
     ['GET /rest/api/2/issue/createmeta/{project}/issuetypes', '/rest/api/2/issue/createmeta/AURORA/issuetypes'],
     ['GET /rest/api/2/issue/createmeta/{project}/issuetypes/{id}', '/rest/api/2/issue/createmeta/AURORA/issuetypes/1'],
+    ['GET /rest/api/2/issue/createmeta?expand=projects.issuetypes.fields', '/rest/api/2/issue/createmeta?projectKeys=AURORA&expand=projects.issuetypes.fields'],
     ['GET /rest/api/2/issue/{key}/editmeta', '/rest/api/2/issue/AURORA-1/editmeta'],
     ['GET /rest/api/2/project/{key}/statuses', '/rest/api/2/project/AURORA/statuses'],
     ['GET /rest/api/2/project/{key}/components', '/rest/api/2/project/AURORA/components'],
