@@ -4,6 +4,7 @@
  * the mirror's filter choices, and the metrics that alert right (defect 13).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 
 function sample(text: string, name: string, labels = ''): number | undefined {
@@ -115,6 +116,18 @@ describe('GET /metrics: what the agent can take vs what waits for a person', () 
 
     hub.clock.advance(10 * 60_000);
     expect(sample(await scrape(hub), 'jira_hub_agent_online')).toBe(0);
+  });
+
+  it('the sample alert rules and the Grafana dashboard name only series the hub exposes', async () => {
+    hub = await startHub();
+    await agentOf(hub).claim(); // every series has a sample
+    const text = await scrape(hub);
+    const exposed = new Set([...text.matchAll(/^# TYPE (\w+) (\w+)/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
+    for (const file of ['docs/monitoring/alerts.yml', 'docs/grafana-dashboard.json']) {
+      const named = [...new Set([...readFileSync(file, 'utf8').matchAll(/\b(jira_hub_\w+|process_\w+)/g)].map((m) => m[1]))];
+      expect(named.length).toBeGreaterThan(3);
+      expect([file, named.filter((n) => !exposed.has(n))]).toEqual([file, []]);
+    }
   });
 });
 
