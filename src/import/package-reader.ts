@@ -6,23 +6,57 @@ import { parse } from 'csv-parse/sync';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { NOTE_LIMITS } from '../mirror/note-limits.js';
 
-export type PackageFile = 'notes.csv' | 'links.csv';
+export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
 
+/** A problem of a package file, naming the file, the row (the file line) and, where one cell is at fault, its column as the header names it. */
 export class PackageError extends Error {
   constructor(
     readonly file: PackageFile,
     readonly row: number | null,
     readonly problem: string,
+    readonly column?: string,
   ) {
-    super(`${file}${row === null ? '' : `, строка ${row}`}: ${problem}`);
+    super(`${file}${row === null ? '' : `, строка ${row}`}${column === undefined ? '' : `, столбец «${column}»`}: ${problem}`);
   }
 }
 
 const HEADERS: Record<PackageFile, Record<string, string>> = {
   'notes.csv': { ключ: 'key', key: 'key', 'факт. статус': 'fact_status', fact_status: 'fact_status', 'комментарий (внутр.)': 'comment', comment: 'comment' },
   'links.csv': { откуда: 'from', from: 'from', тип: 'type', type: 'type', куда: 'to', to: 'to', 'пояснение (внутр.)': 'note', note: 'note' },
+  // SPEC 18
+  'issues.csv': {
+    ключ: 'key',
+    key: 'key',
+    тип: 'issue_type',
+    issue_type: 'issue_type',
+    тема: 'summary',
+    summary: 'summary',
+    родитель: 'parent',
+    parent: 'parent',
+    срок: 'duedate',
+    duedate: 'duedate',
+    метки: 'labels',
+    labels: 'labels',
+    исполнитель: 'assignee',
+    assignee: 'assignee',
+    приоритет: 'priority',
+    priority: 'priority',
+    статус: 'status',
+    status: 'status',
+    спринт: 'sprint',
+    sprint: 'sprint',
+    доска: 'board',
+    board: 'board',
+  },
 };
-const REQUIRED: Record<PackageFile, string[]> = { 'notes.csv': ['key'], 'links.csv': ['from', 'type', 'to'] };
+const REQUIRED: Record<PackageFile, string[]> = { 'notes.csv': ['key'], 'links.csv': ['from', 'type', 'to'], 'issues.csv': ['key'] };
+
+/** One body row of a package file: its file line, its cells by canonical column, and each column's name as the header writes it. */
+export interface TableRow {
+  row: number;
+  values: Record<string, string>;
+  headers: Record<string, string>;
+}
 
 /**
  * A notes row. A field is left out (undefined) when the file has no such column: the stored value is
@@ -78,7 +112,7 @@ export function detectDelimiter(text: string): ',' | ';' {
  * Rows as objects of the canonical names of the columns the header has, each with the file line where
  * its record starts (the header is line 1; a quoted cell may span lines).
  */
-function readTable(file: PackageFile, data: Buffer): { row: number; values: Record<string, string> }[] {
+export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   const text = decode(file, data);
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   // csv-parse counts bytes reliably but not lines (a CRLF inside quotes counts twice), so lines are
@@ -115,19 +149,23 @@ function readTable(file: PackageFile, data: Buffer): { row: number; values: Reco
   }
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
   if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
+  const headers: Record<string, string> = {};
+  names.forEach((n, j) => {
+    if (n && headers[n] === undefined) headers[n] = header[j].trim();
+  });
   return body.map(({ row, cells }) => {
     // Only columns the header has get a value: an unknown (or misspelled) column sets nothing.
     const values: Record<string, string> = {};
     names.forEach((n, j) => {
       if (n && values[n] === undefined) values[n] = cells[j] ?? '';
     });
-    return { row, values };
+    return { row, values, headers };
   });
 }
 
-const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+export const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
-function checkKey(file: PackageFile, row: number, value: string, what: string): void {
+export function checkKey(file: PackageFile, row: number, value: string, what: string): void {
   if (value !== '' && !isJiraKey(value) && !isTempKey(value)) {
     throw new PackageError(file, row, `${what} «${value}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
   }

@@ -28,7 +28,8 @@ const boardRef: Check = (v) =>
   (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужно название доски или её id (целое больше 0)';
 const stringArray: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'нужен массив строк');
 
-function isCalendarDate(v: string): boolean {
+/** A real calendar date YYYY-MM-DD. */
+export function isCalendarDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;

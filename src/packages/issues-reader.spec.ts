@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { PackageError } from '../import/package-reader.js';
+import { readIssues, splitLabels } from './issues-reader.js';
+
+const buf = (text: string) => Buffer.from(text, 'utf8');
+
+function packageError(fn: () => unknown): PackageError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(PackageError);
+    return err as PackageError;
+  }
+  throw new Error('expected a PackageError, nothing was thrown');
+}
+
+const RU = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
+const EN = 'key,issue_type,summary,parent,duedate,labels,assignee,priority,status,sprint,board';
+
+describe('readIssues: header names (SPEC 18)', () => {
+  const wanted = {
+    row: 2,
+    key: 'new:1',
+    issue_type: 'Task',
+    summary: 'Отчёт',
+    parent: 'AURORA-1',
+    duedate: '2026-12-15',
+    labels: ['finance', 'q4'],
+    assignee: 'ivanov',
+    priority: 'High',
+    status: 'In Progress',
+    sprint: 'Спринт 2',
+    board: 'AURORA board',
+  };
+  it.each([
+    ['Russian, semicolon', `${RU}\nnew:1;Task;Отчёт;AURORA-1;2026-12-15;finance q4;ivanov;High;In Progress;Спринт 2;AURORA board\n`],
+    ['English, comma', `${EN}\nnew:1,Task,Отчёт,AURORA-1,2026-12-15,"finance,q4",ivanov,High,In Progress,Спринт 2,AURORA board\n`],
+    ['Russian in upper case, padded, with BOM', `\uFEFF КЛЮЧ ;ТИП;тема;Родитель;СРОК;метки;Исполнитель;Приоритет;Статус;Спринт;Доска\nnew:1;Task;Отчёт;AURORA-1;2026-12-15;finance, q4;ivanov;High;In Progress;Спринт 2;AURORA board\n`],
+  ])('%s', (_name, text) => {
+    const [row] = readIssues(buf(text));
+    const { columns: _columns, ...rest } = row;
+    expect(rest).toEqual(wanted);
+  });
+
+  it('remembers each column as the header writes it', () => {
+    expect(readIssues(buf(`${RU}\nAURORA-1;;;;;;;;;;\n`))[0].columns).toMatchObject({ key: 'Ключ', duedate: 'Срок', labels: 'Метки' });
+  });
+});
+
+describe('readIssues: an empty cell is no wish', () => {
+  it('an empty cell and a missing column both leave the field out', () => {
+    const rows = readIssues(buf(`key,duedate,status\nAURORA-1,,Done\nAURORA-2,2026-12-01,\n`));
+    expect(rows.map(({ columns: _c, ...r }) => r)).toEqual([
+      { row: 2, key: 'AURORA-1', status: 'Done' },
+      { row: 3, key: 'AURORA-2', duedate: '2026-12-01' },
+    ]);
+  });
+});
+
+describe('splitLabels: spaces or commas', () => {
+  it.each([
+    ['a b', ['a', 'b']],
+    ['a,b', ['a', 'b']],
+    [' a ,  b,,c ', ['a', 'b', 'c']],
+    ['a\tb a', ['a', 'b']],
+  ])('%j → %j', (cell, labels) => {
+    expect(splitLabels(cell)).toEqual(labels);
+  });
+});
+
+describe('readIssues: errors name the file, the row and the column in Russian', () => {
+  it.each([
+    ['a bad date', `${RU}\nAURORA-1;;;;2026-02-30;;;;;;\n`, 2, 'Срок', 'не дата'],
+    ['a bad key', `key,summary\nABC,x\n`, 2, 'key', 'не ключ Jira'],
+    ['an empty key', `Ключ;Тема\nAURORA-1;a\n;b\n`, 3, 'Ключ', 'пустой ключ'],
+    ['a key twice', `Ключ;Тема\nAURORA-1;a\nAURORA-1;b\n`, 3, 'Ключ', 'уже есть в строке 2'],
+    ['a bad parent', `${RU}\nAURORA-1;;;родитель;;;;;;;\n`, 2, 'Родитель', 'не ключ Jira'],
+    ['its own parent', `${RU}\nnew:1;Task;x;new:1;;;;;;;\n`, 2, 'Родитель', 'самой себя'],
+    ['a new issue without a summary', `${RU}\nnew:1;Task;;;;;;;;;\n`, 2, 'Тема', 'нужна тема'],
+    ['a new issue without a type', `Ключ;Тема\nnew:1;Отчёт\n`, 2, 'Тип', 'нужен тип'],
+    ['a board without a sprint', `${RU}\nAURORA-1;;;;;;;;;;AURORA board\n`, 2, 'Доска', 'без спринта'],
+  ])('%s', (_name, text, row, column, words) => {
+    const err = packageError(() => readIssues(buf(text)));
+    expect([err.file, err.row, err.column]).toEqual(['issues.csv', row, column]);
+    expect(err.message).toContain(`issues.csv, строка ${row}, столбец «${column}»`);
+    expect(err.message).toContain(words);
+  });
+
+  it('a header without the key column', () => {
+    const err = packageError(() => readIssues(buf('Тема;Срок\nx;2026-01-01\n')));
+    expect(err.message).toBe('issues.csv, строка 1: нет обязательных столбцов: key');
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, it } from '@jest/globals';
+import { PackageError, readLinks } from '../import/package-reader.js';
+import type { PackageMirrorIssue } from '../mirror/package-view.js';
+import { readIssues } from './issues-reader.js';
+import { keysToRead, planPackage, type PlanInput } from './plan.js';
+
+const NOW = new Date('2026-12-02T10:00:00.000Z');
+const LINK_TYPES = { блокирует: 'Blocks', связанные: 'Relates' };
+
+const issue = (key: string, over: Partial<PackageMirrorIssue> = {}): PackageMirrorIssue => ({
+  key,
+  summary: `Задача ${key}`,
+  issue_type: 'Task',
+  status: 'To Do',
+  sprint: null,
+  assignee: null,
+  priority: 'Medium',
+  duedate: null,
+  labels: [],
+  parent: null,
+  synced_at: '2026-12-02T09:00:00.000Z',
+  ...over,
+});
+
+function input(issuesCsv: string, linksCsv = '', mirror: PackageMirrorIssue[] = [], links: [string, string, string][] = [], tempKeys: Record<string, string> = {}): PlanInput {
+  const byKey = new Map(mirror.map((i) => [i.key, i]));
+  const linkSet = new Set(links.map((l) => l.join('|')));
+  return {
+    issues: issuesCsv ? readIssues(Buffer.from(issuesCsv)) : [],
+    links: linksCsv ? readLinks(Buffer.from(linksCsv)) : [],
+    tempKeys: new Map(Object.entries(tempKeys)),
+    linkTypes: LINK_TYPES,
+    mirror: { issue: (k) => byKey.get(k), hasLink: (s, t, type) => linkSet.has([s, t, type].join('|')) },
+    now: NOW,
+  };
+}
+
+const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
+const MIRROR = [
+  issue('A-1', { issue_type: 'Epic', summary: 'Эпик' }),
+  issue('A-2', { duedate: '2026-12-01', labels: ['x', 'y'], status: 'In Progress', sprint: 'Спринт 1', parent: 'A-1' }),
+  issue('A-3', { synced_at: '2026-12-02T08:00:00.000Z' }),
+];
+const LINKS: [string, string, string][] = [['A-2', 'A-3', 'Blocks']];
+
+const commands = (i: PlanInput) => planPackage(i).commands.map((c) => [c.type, c.params]);
+
+describe('planPackage: only the differences', () => {
+  it.each<[string, string, string, unknown[]]>([
+    ['a package Jira already matches → no commands', `${HEADER}\nA-2;Task;Задача A-2;A-1;2026-12-01;y x;;Medium;In Progress;Спринт 1;\nA-3;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-2;блокирует;A-3', []],
+    ['empty cells are no wish', `${HEADER}\nA-2;;;;;;;;;;\nA-3;;;;;;;;;;`, '', []],
+    ['letter case of status and sprint is no difference', `${HEADER}\nA-2;;;;;;;;in progress;спринт 1;`, '', []],
+    ['a due date', `${HEADER}\nA-2;;;;2026-12-20;;;;;;`, '', [['ensure_fields', { key: 'A-2', duedate: '2026-12-20' }]]],
+    ['labels compared as sets', `${HEADER}\nA-2;;;;;x z;;;;;`, '', [['ensure_fields', { key: 'A-2', labels: ['x', 'z'] }]]],
+    [
+      'several fields of one issue in one ensure_fields',
+      `${HEADER}\nA-3;;Новая тема;;2026-12-31;;ivanov;High;;;`,
+      '',
+      [['ensure_fields', { key: 'A-3', summary: 'Новая тема', duedate: '2026-12-31', assignee: 'ivanov', priority: 'High' }]],
+    ],
+    ['a status', `${HEADER}\nA-3;;;;;;;;In Progress;;`, '', [['ensure_status', { key: 'A-3', path: ['In Progress'] }]]],
+    ['a sprint with its board', `${HEADER}\nA-3;;;;;;;;;Спринт 2;AURORA board`, '', [['ensure_sprint', { key: 'A-3', sprint: 'Спринт 2', board: 'AURORA board' }]]],
+    ['a board id', `${HEADER}\nA-3;;;;;;;;;Спринт 2;7`, '', [['ensure_sprint', { key: 'A-3', sprint: 'Спринт 2', board: 7 }]]],
+    ['a missing link, the type translated', '', 'Откуда;Тип;Куда\nA-3;связанные;A-1', [['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Relates' }]]],
+    ['a link written twice is one command', '', 'Откуда;Тип;Куда\nA-3;связанные;A-1\nA-3;Relates;A-1', [['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Relates' }]]],
+    ['a reversed link is a finding, not a command', '', 'Откуда;Тип;Куда\nA-3;блокирует;A-2', []],
+    ['a row with an empty end is skipped', '', 'Откуда;Тип;Куда\nA-3;блокирует;', []],
+  ])('%s', (_name, issuesCsv, linksCsv, expected) => {
+    expect(commands(input(issuesCsv, linksCsv, MIRROR, LINKS))).toEqual(expected);
+  });
+
+  it('a resolved temp key is compared as its Jira key (the queue\'s mapping)', () => {
+    const i = input(`${HEADER}\nnew:4;Task;Задача A-3;;2026-12-31;;;;;;`, 'Откуда;Тип;Куда\nnew:4;блокирует;A-1', MIRROR, LINKS, { 'new:4': 'A-3' });
+    expect(commands(i)).toEqual([
+      ['ensure_fields', { key: 'A-3', duedate: '2026-12-31' }],
+      ['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Blocks' }],
+    ]);
+  });
+});
+
+describe('planPackage: an order that works', () => {
+  it('issues before their fields, parents before children, links after both ends exist', () => {
+    const csv = `${HEADER}
+new:3;Sub-task;Подзадача;new:2;2026-12-10;;;;In Progress;;
+new:2;Story;История;new:1;;;;;;Спринт 2;
+new:1;Epic;Эпик 2;;;q4;;;;;`;
+    const i = input(csv, 'Откуда;Тип;Куда\nnew:3;блокирует;A-2\nA-3;связанные;new:1', MIRROR, LINKS);
+    expect(commands(i)).toEqual([
+      ['ensure_issue', { temp_key: 'new:1', issue_type: 'Epic', summary: 'Эпик 2' }],
+      ['ensure_issue', { temp_key: 'new:2', issue_type: 'Story', summary: 'История', parent: 'new:1' }],
+      ['ensure_issue', { temp_key: 'new:3', issue_type: 'Sub-task', summary: 'Подзадача', parent: 'new:2' }],
+      ['ensure_fields', { key: 'new:3', duedate: '2026-12-10' }],
+      ['ensure_status', { key: 'new:3', path: ['In Progress'] }],
+      ['ensure_sprint', { key: 'new:2', sprint: 'Спринт 2' }],
+      ['ensure_fields', { key: 'new:1', labels: ['q4'] }],
+      ['ensure_link', { source: 'new:3', target: 'A-2', link_type: 'Blocks' }],
+      ['ensure_link', { source: 'A-3', target: 'new:1', link_type: 'Relates' }],
+    ]);
+  });
+});
+
+describe('planPackage: findings', () => {
+  it('a reversed link, a type and a parent Jira has otherwise, a key the mirror lacks', () => {
+    const csv = `${HEADER}\nA-2;Bug;;A-3;;;;;;;\nA-9;;;;2026-12-01;;;;;;`;
+    const plan = planPackage(input(csv, 'Откуда;Тип;Куда\nA-3;блокирует;A-2\nA-3;блокирует;A-8', MIRROR, LINKS));
+    expect(plan.commands).toEqual([]);
+    expect(plan.findings.map((f) => [f.file, f.row, f.column, f.code])).toEqual([
+      ['issues.csv', 2, 'Тип', 'issue_type_differs'],
+      ['issues.csv', 2, 'Родитель', 'parent_differs'],
+      ['issues.csv', 3, 'Ключ', 'unknown_key'],
+      ['links.csv', 2, undefined, 'reversed_link'],
+      ['links.csv', 3, undefined, 'unknown_key'],
+    ]);
+    expect(plan.findings[3].detail).toContain('A-2 → A-3');
+    expect(plan.links).toEqual([{ row: 2, source: 'A-3', target: 'A-2', link_type: 'Blocks', state: 'reversed' }]);
+  });
+});
+
+describe('planPackage: the age of the mirror and the refresh offered first', () => {
+  it('names exactly the keys compared (and those the mirror lacks), with the oldest sync', () => {
+    const plan = planPackage(input(`${HEADER}\nA-2;;;;;;;;;;\nA-9;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;связанные;A-1', MIRROR, LINKS));
+    expect(plan.mirror).toEqual({ keys: ['A-1', 'A-2', 'A-3'], missing_keys: ['A-9'], oldest_synced_at: '2026-12-02T08:00:00.000Z', age_seconds: 7200 });
+    expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-1', 'A-2', 'A-3', 'A-9'] } });
+  });
+
+  it('an empty package offers no refresh', () => {
+    expect(planPackage(input('', '', MIRROR)).refresh).toBeNull();
+  });
+});
+
+describe('planPackage: errors name the file, the row and the column', () => {
+  const error = (i: () => PlanInput): PackageError => {
+    try {
+      planPackage(i());
+    } catch (err) {
+      expect(err).toBeInstanceOf(PackageError);
+      return err as PackageError;
+    }
+    throw new Error('expected a PackageError');
+  };
+
+  it.each<[string, () => PlanInput, string, number, string, string]>([
+    ['a temp key used as a parent that no row defines', () => input(`${HEADER}\nnew:1;Task;Отчёт;new:7;;;;;;;`), 'issues.csv', 2, 'Родитель', 'временный ключ new:7 не определён'],
+    ['a temp key used in links.csv that no row defines', () => input(`${HEADER}\nA-3;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;блокирует;new:5', MIRROR), 'links.csv', 2, 'Куда', 'временный ключ new:5 не определён'],
+    ['a temp key as a row key no earlier batch resolved… is a new issue, but as a link source without a row it is undefined', () => input('', 'Откуда;Тип;Куда\nnew:2;блокирует;A-3', MIRROR), 'links.csv', 2, 'Откуда', 'new:2'],
+    [
+      'a cycle of parents',
+      () => input(`${HEADER}\nnew:1;Task;Один;new:3;;;;;;;\nnew:2;Task;Два;new:1;;;;;;;\nnew:3;Task;Три;new:2;;;;;;;`),
+      'issues.csv',
+      2,
+      'Родитель',
+      'цикл родителей: new:1 → new:3 → new:2 → new:1',
+    ],
+    [
+      'an unknown column value (the catalogue\'s statuses)',
+      () => ({ ...input(`${HEADER}\nA-3;;;;;;;;Закрыто;;`, '', MIRROR), known: { statuses: ['To Do', 'In Progress', 'Done'] } }),
+      'issues.csv',
+      2,
+      'Статус',
+      'статус «Закрыто» Jira не знает; известны: To Do, In Progress, Done',
+    ],
+    [
+      'an unknown issue type',
+      () => ({ ...input(`${HEADER}\nnew:1;Задачка;Отчёт;;;;;;;;`), known: { issue_types: ['Task', 'Epic'] } }),
+      'issues.csv',
+      2,
+      'Тип',
+      'тип задачи «Задачка» Jira не знает',
+    ],
+  ])('%s', (_name, make, file, row, column, words) => {
+    const err = error(make);
+    expect([err.file, err.row, err.column]).toEqual([file, row, column]);
+    expect(err.message).toContain(`${file}, строка ${row}, столбец «${column}»`);
+    expect(err.message).toContain(words);
+  });
+});
+
+describe('keysToRead', () => {
+  it('the Jira keys a package names, temp keys through the mapping, each once', () => {
+    const issues = readIssues(Buffer.from(`${HEADER}\nA-2;;;A-1;;;;;;;\nnew:1;Task;x;;;;;;;;\nnew:2;Task;y;;;;;;;;`));
+    const links = readLinks(Buffer.from('Откуда;Тип;Куда\nA-3;блокирует;new:2\nA-2;блокирует;A-3'));
+    expect(keysToRead(issues, links, new Map([['new:2', 'A-7']]))).toEqual(['A-2', 'A-1', 'A-7', 'A-3']);
+  });
+});

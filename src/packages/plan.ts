@@ -1,0 +1,335 @@
+/**
+ * The plan of a planning package (SPEC 18): package + mirror view (+ known values, from the catalogue
+ * when there is one) → the commands that make Jira match the package, in an order that works, and the
+ * findings a person must see. Pure: no Nest, no database; the drift is the same comparison without
+ * the commands.
+ */
+import type { CommandType, Params } from '../queue/commands/catalogue.js';
+import { isJiraKey, isTempKey } from '../common/keys.js';
+import { translateType } from '../import/compare.js';
+import { PackageError, type LinkRow, type PackageFile } from '../import/package-reader.js';
+import type { PackageMirrorIssue } from '../mirror/package-view.js';
+import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
+
+export interface PlanMirror {
+  issue(key: string): PackageMirrorIssue | undefined;
+  hasLink(source: string, target: string, linkType: string): boolean;
+}
+
+/** Values Jira accepts per column, from the catalogue (SPEC 16.1); a list left out is not checked. */
+export interface KnownValues {
+  issue_types?: readonly string[];
+  statuses?: readonly string[];
+  priorities?: readonly string[];
+  sprints?: readonly string[];
+}
+
+export interface PlanInput {
+  issues: readonly IssueRow[];
+  links: readonly LinkRow[];
+  /** temp key → Jira key, the queue's mapping (SPEC 6.3) */
+  tempKeys: ReadonlyMap<string, string>;
+  /** settings link_types: package name → Jira link type */
+  linkTypes: Readonly<Record<string, string>>;
+  mirror: PlanMirror;
+  known?: KnownValues;
+  now: Date;
+}
+
+/** Where in the package a command or a finding comes from. */
+export interface PackagePlace {
+  file: PackageFile;
+  row: number;
+  column?: string;
+}
+
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PackageCommand {
+  type: CommandType;
+  params: Params;
+  from: PackagePlace;
+  changes: FieldChange[];
+}
+
+export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs';
+
+export interface PackageFinding extends PackagePlace {
+  code: FindingCode;
+  /** Russian */
+  detail: string;
+}
+
+/** One field of one issue where the mirror differs from the package (the plan's input, the drift's output). */
+export interface FieldDifference {
+  /** the key as the package writes it (a Jira key, or a temp key) */
+  key: string;
+  /** the Jira key, null for an issue not created yet */
+  jira_key: string | null;
+  row: number;
+  field: WishField | 'issue';
+  wanted: unknown;
+  actual: unknown;
+}
+
+export interface LinkDifference {
+  row: number;
+  source: string;
+  target: string;
+  link_type: string;
+  state: 'missing' | 'reversed';
+}
+
+export interface MirrorAge {
+  /** the Jira keys the plan compared with the mirror */
+  keys: string[];
+  /** Jira keys the package names that the mirror lacks */
+  missing_keys: string[];
+  /** the oldest synced_at among the compared issues */
+  oldest_synced_at: string | null;
+  age_seconds: number | null;
+}
+
+export interface PackagePlan {
+  commands: PackageCommand[];
+  findings: PackageFinding[];
+  differences: FieldDifference[];
+  links: LinkDifference[];
+  mirror: MirrorAge;
+  /** the refresh of exactly the compared keys, to run first when the mirror is old; null when there are none */
+  refresh: { type: 'refresh'; params: { keys: string[] } } | null;
+}
+
+const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size;
+
+/** `ensure_status` to one status. TODO(cathub): the `{key, to}` form once the hub stores the shortest route at submit. */
+export const statusParams = (key: string, to: string): Params => ({ key, path: [to] });
+
+/** The fields ensure_fields sets, with how each compares (SPEC 4: labels as sets, text as it is). */
+const FIELD_WISHES = ['summary', 'duedate', 'labels', 'assignee', 'priority'] as const;
+
+class Planner {
+  private readonly rows = new Map<string, IssueRow>();
+  /** temp keys this package creates (unresolved by the queue) */
+  private readonly creates = new Set<string>();
+  readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null };
+  private readonly compared = new Set<string>();
+  private readonly missing = new Set<string>();
+
+  constructor(private readonly input: PlanInput) {
+    for (const r of input.issues) {
+      this.rows.set(r.key, r);
+      if (isTempKey(r.key) && !input.tempKeys.has(r.key)) this.creates.add(r.key);
+    }
+  }
+
+  private column(r: IssueRow, f: WishField | 'key'): string {
+    return r.columns[f] ?? RUSSIAN_COLUMN[f];
+  }
+
+  /** The key a command names: a Jira key, a resolved temp key's Jira key, or a temp key this package creates. */
+  private resolve(key: string, place: PackagePlace): string {
+    if (isJiraKey(key)) return key;
+    const resolved = this.input.tempKeys.get(key);
+    if (resolved) return resolved;
+    if (this.creates.has(key)) return key;
+    throw new PackageError(
+      place.file,
+      place.row,
+      `временный ключ ${key} не определён: его не создаёт ни одна строка issues.csv (с ключом ${key}), и раньше хаб его не создавал`,
+      place.column,
+    );
+  }
+
+  private existing(key: string): PackageMirrorIssue | undefined {
+    const found = this.input.mirror.issue(key);
+    if (found) this.compared.add(key);
+    else this.missing.add(key);
+    return found;
+  }
+
+  checkKnown(): void {
+    const known = this.input.known;
+    if (!known) return;
+    const lists: [WishField, readonly string[] | undefined, string][] = [
+      ['issue_type', known.issue_types, 'тип задачи'],
+      ['status', known.statuses, 'статус'],
+      ['priority', known.priorities, 'приоритет'],
+      ['sprint', known.sprints, 'спринт'],
+    ];
+    for (const r of this.input.issues) {
+      for (const [f, list, what] of lists) {
+        const v = r[f];
+        if (list === undefined || typeof v !== 'string' || list.some((x) => same(x, v))) continue;
+        throw new PackageError('issues.csv', r.row, `${what} «${v}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f));
+      }
+    }
+  }
+
+  /** Parents before children; a cycle of parents is an error naming the row where it closes. */
+  orderNew(): IssueRow[] {
+    const order: IssueRow[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (r: IssueRow, trail: string[]) => {
+      const s = state.get(r.key);
+      if (s === 'done') return;
+      if (s === 'visiting') {
+        const cycle = [...trail.slice(trail.indexOf(r.key)), r.key];
+        throw new PackageError('issues.csv', r.row, `цикл родителей: ${cycle.join(' → ')}`, this.column(r, 'parent'));
+      }
+      state.set(r.key, 'visiting');
+      const parent = r.parent !== undefined ? this.rows.get(r.parent) : undefined;
+      if (parent) visit(parent, [...trail, r.key]);
+      state.set(r.key, 'done');
+      if (this.creates.has(r.key)) order.push(r);
+    };
+    for (const r of this.input.issues) visit(r, []);
+    return order;
+  }
+
+  private command(type: CommandType, params: Params, from: PackagePlace, changes: FieldChange[]): void {
+    this.out.commands.push({ type, params, from, changes });
+  }
+
+  private differ(r: IssueRow, jiraKey: string | null, field: FieldDifference['field'], wanted: unknown, actual: unknown): FieldChange {
+    this.out.differences.push({ key: r.key, jira_key: jiraKey, row: r.row, field, wanted, actual });
+    return { field, from: actual, to: wanted };
+  }
+
+  private finding(r: IssueRow, f: WishField | 'key', code: FindingCode, detail: string): void {
+    this.out.findings.push({ file: 'issues.csv', row: r.row, column: this.column(r, f), code, detail });
+  }
+
+  create(r: IssueRow): void {
+    const place = { file: 'issues.csv' as const, row: r.row };
+    const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
+    if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
+    this.command('ensure_issue', params, place, [this.differ(r, null, 'issue', r.summary, null)]);
+  }
+
+  /** ensure_fields, ensure_status and ensure_sprint of one row, for what differs (a new issue: every wish). */
+  update(r: IssueRow): void {
+    const place = { file: 'issues.csv' as const, row: r.row };
+    const isNew = this.creates.has(r.key);
+    const key = isNew ? r.key : this.resolve(r.key, { ...place, column: this.column(r, 'key') });
+    const jiraKey = isNew ? null : key;
+    const m = isNew ? undefined : this.existing(key);
+    if (!isNew && !m) {
+      this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её (refresh)`);
+      return;
+    }
+    if (m) {
+      if (r.issue_type !== undefined && !same(r.issue_type, m.issue_type)) {
+        this.differ(r, key, 'issue_type', r.issue_type, m.issue_type);
+        this.finding(r, 'issue_type', 'issue_type_differs', `у ${key} в Jira тип «${m.issue_type ?? '—'}», в пакете «${r.issue_type}»: тип существующей задачи хаб не меняет, поменяйте его в Jira вручную`);
+      }
+      if (r.parent !== undefined) {
+        const parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
+        if (parent !== m.parent) {
+          this.differ(r, key, 'parent', parent, m.parent);
+          this.finding(r, 'parent', 'parent_differs', `у ${key} в Jira родитель ${m.parent ?? 'не задан'}, в пакете ${parent}: родителя существующей задачи хаб не меняет, поменяйте его в Jira вручную`);
+        }
+      }
+    }
+    const fields: Params = {};
+    const changes: FieldChange[] = [];
+    for (const f of FIELD_WISHES) {
+      if (f === 'summary' && isNew) continue; // ensure_issue sets it
+      const wanted = r[f];
+      if (wanted === undefined) continue;
+      const actual = m ? m[f] : null;
+      const differs = f === 'labels' ? !sameSet(wanted as string[], (actual as string[] | null) ?? []) : f === 'summary' ? (wanted as string).trim() !== (actual ?? '').toString().trim() : wanted !== actual;
+      if (!differs) continue;
+      fields[f] = wanted;
+      changes.push(this.differ(r, jiraKey, f, wanted, actual));
+    }
+    if (changes.length) this.command('ensure_fields', { key, ...fields }, place, changes);
+    if (r.status !== undefined && (isNew || !same(r.status, m!.status))) {
+      this.command('ensure_status', statusParams(key, r.status), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
+    }
+    if (r.sprint !== undefined && (isNew || !same(r.sprint, m!.sprint))) {
+      const params: Params = { key, sprint: r.sprint };
+      if (r.board !== undefined) params.board = /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
+      this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null)]);
+    }
+  }
+
+  link(l: LinkRow): void {
+    if (l.from === '' || l.to === '') return; // SPEC 8: a row with an empty end is skipped
+    const col = (f: 'from' | 'to') => (f === 'from' ? 'Откуда' : 'Куда');
+    const source = this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') });
+    const target = this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') });
+    const linkType = translateType(l.type, this.input.linkTypes);
+    const place = { file: 'links.csv' as const, row: l.row };
+    const unknown = [source, target].filter((k) => isJiraKey(k) && this.existing(k) === undefined);
+    if (unknown.length) {
+      // No blind link: the mirror must show both ends (the refresh offered first reads them).
+      this.out.findings.push({ ...place, code: 'unknown_key', detail: `задач ${unknown.join(', ')} нет в зеркале хаба: связь не сравнить; сначала обновите их (refresh)` });
+      return;
+    }
+    if (isJiraKey(source) && isJiraKey(target)) {
+      if (this.input.mirror.hasLink(source, target, linkType)) return;
+      if (this.input.mirror.hasLink(target, source, linkType)) {
+        this.out.links.push({ row: l.row, source, target, link_type: linkType, state: 'reversed' });
+        this.out.findings.push({
+          ...place,
+          code: 'reversed_link',
+          detail: `в Jira связь ${linkType} идёт в обратную сторону: ${target} → ${source}, а в пакете ${source} → ${target}; хаб её не переворачивает — проверьте, какая верна`,
+        });
+        return;
+      }
+    }
+    this.out.links.push({ row: l.row, source, target, link_type: linkType, state: 'missing' });
+    this.command('ensure_link', { source, target, link_type: linkType }, place, [{ field: 'link', from: null, to: `${source} ${linkType} ${target}` }]);
+  }
+
+  finish(): PackagePlan {
+    const keys = [...this.compared].sort();
+    let oldest: string | null = null;
+    for (const k of keys) {
+      const at = this.input.mirror.issue(k)?.synced_at ?? null;
+      if (at !== null && (oldest === null || at < oldest)) oldest = at;
+    }
+    const missing = [...this.missing].filter((k) => !this.compared.has(k)).sort();
+    this.out.mirror = {
+      keys,
+      missing_keys: missing,
+      oldest_synced_at: oldest,
+      age_seconds: oldest === null ? null : Math.max(0, Math.round((this.input.now.getTime() - Date.parse(oldest)) / 1000)),
+    };
+    const refreshKeys = [...keys, ...missing];
+    this.out.refresh = refreshKeys.length ? { type: 'refresh', params: { keys: refreshKeys } } : null;
+    return this.out;
+  }
+}
+
+/**
+ * Only the differences, in an order that works: ensure_issue for rows whose temp key the queue has not
+ * resolved (parents before children), then per row its fields, status and sprint, then the links
+ * (both ends exist by then). A package Jira already matches gives no commands.
+ */
+export function planPackage(input: PlanInput): PackagePlan {
+  const p = new Planner(input);
+  p.checkKnown();
+  for (const r of p.orderNew()) p.create(r);
+  for (const r of input.issues) p.update(r);
+  const seen = new Set<string>();
+  for (const l of input.links) {
+    const id = `${l.from}\u0000${l.to}\u0000${translateType(l.type, input.linkTypes)}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    p.link(l);
+  }
+  return p.finish();
+}
+
+/** The Jira keys and temp keys a package names, as the queue's mapping resolves them: what the plan reads of the mirror. */
+export function keysToRead(issues: readonly IssueRow[], links: readonly LinkRow[], tempKeys: ReadonlyMap<string, string>): string[] {
+  const named = [...issues.flatMap((r) => [r.key, r.parent ?? '']), ...links.flatMap((l) => [l.from, l.to])];
+  return [...new Set(named.map((k) => tempKeys.get(k) ?? k).filter(isJiraKey))];
+}
