@@ -15,6 +15,7 @@ import { LiveModule } from './live/live.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
+import { PackagesModule } from './packages/packages.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { SettingsModule } from './settings/settings.module.js';
 
@@ -33,6 +34,7 @@ export class AppModule {
         MirrorModule,
         AgentModule,
         ImportModule,
+        PackagesModule,
         LiveModule,
         McpModule,
         ...dashboardModules(),

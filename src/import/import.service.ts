@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
-import { ValidationFailedError } from '../common/errors.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup, noteKeyOf, writeNote } from '../mirror/mirror.store.js';
-import { currentResolutions, tempKeyMapping } from '../queue/temp-key.store.js';
+import { mirrorLookup } from '../mirror/mirror.store.js';
+import { tempKeyMapping } from '../queue/temp-key.store.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
-import { PackageError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
+import { writePackageNotes } from './notes-writer.js';
+import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
 
 export interface PackageFiles {
   notes?: Buffer;
@@ -29,20 +29,13 @@ export class ImportService {
       if (files.notes) notes = readNotes(files.notes);
       if (files.links) links = readLinks(files.links);
     } catch (err) {
-      if (!(err instanceof PackageError)) throw err;
-      throw new ValidationFailedError(err.message, [{ field: err.row === null ? err.file : `${err.file}:${err.row}`, detail: err.problem }]);
+      throw asValidationError(err);
     }
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
       // Links resolve temp keys through SPEC 6.3: the newest resolution wins.
       const tempKeys = await tempKeyMapping(m);
-      // A note for a temp key belongs to its issue, where the move of SPEC 6.5 would have put it
-      // (noteKeyOf) — unless an unfinished ensure_issue defines the key again: its report will move
-      // the note to the issue it creates. A column the file lacks keeps the stored value.
-      const noteTargets = await currentResolutions(m);
-      for (const n of notes) {
-        await writeNote(m, await noteKeyOf(m, n.key, (t) => noteTargets.get(t)), { fact_status: n.fact_status, comment: n.comment }, 'import', now);
-      }
+      await writePackageNotes(m, notes, now);
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);
       return compare({

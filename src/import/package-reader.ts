@@ -3,6 +3,7 @@
  * Russian or English names. Pure: buffers in, rows out, or a PackageError naming the file and row.
  */
 import { parse } from 'csv-parse/sync';
+import { ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { NOTE_LIMITS } from '../mirror/note-limits.js';
 
@@ -18,6 +19,13 @@ export class PackageError extends Error {
   ) {
     super(`${file}${row === null ? '' : `, строка ${row}`}${column === undefined ? '' : `, столбец «${column}»`}: ${problem}`);
   }
+}
+
+/** A PackageError as the 422 every route answers (SPEC 8): the file and row (and column) as the field; anything else passes as it is. */
+export function asValidationError(err: unknown): unknown {
+  if (!(err instanceof PackageError)) return err;
+  const where = err.row === null ? err.file : `${err.file}:${err.row}${err.column === undefined ? '' : `:${err.column}`}`;
+  return new ValidationFailedError(err.message, [{ field: where, detail: err.problem }]);
 }
 
 const HEADERS: Record<PackageFile, Record<string, string>> = {

@@ -15,22 +15,28 @@ import { hasBody } from '../common/request-body.js';
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
 export const PACKAGE_FIELDS = ['notes', 'links'] as const;
 
-export const TOO_LARGE_DETAIL = 'пакет больше 10 МБ: файлы notes и links вместе должны занимать не больше 10 МБ; ничего не импортировано';
-export const NOT_FILES_DETAIL =
-  'notes и links нужно прислать файлами в multipart/form-data (например, curl -F "notes=@notes.csv"), а не текстовыми полями или JSON; ничего не импортировано';
+/** The file fields of a planning package with issues.csv (SPEC 18: POST /packages/plan and /apply). */
+export const PLAN_FIELDS = ['issues', 'links', 'notes'] as const;
+
+const listed = (fields: readonly string[]) => `${fields.slice(0, -1).join(', ')} и ${fields[fields.length - 1]}`;
+const tooLarge = (fields: readonly string[]) => `пакет больше 10 МБ: файлы ${listed(fields)} вместе должны занимать не больше 10 МБ; ничего не импортировано`;
+const notFiles = (fields: readonly string[]) =>
+  `${listed(fields)} нужно прислать файлами в multipart/form-data (например, curl -F "${fields[0]}=@${fields[0]}.csv"), а не текстовыми полями или JSON; ничего не импортировано`;
+export const TOO_LARGE_DETAIL = tooLarge(PACKAGE_FIELDS);
+export const NOT_FILES_DETAIL = notFiles(PACKAGE_FIELDS);
 
 /**
  * multer's `streamHandler` (multer ≥ 2.5): feeds the body to busboy through a byte count that fails the
  * upload once the body passes `limit`. multer's own limits are per file or field, never a total, and a
  * chunked body has no Content-Length to check up front.
  */
-export function cappedStream(limit: number): (req: Request, busboy: Writable) => void {
+export function cappedStream(limit: number, detail = TOO_LARGE_DETAIL): (req: Request, busboy: Writable) => void {
   return (req, busboy) => {
     let bytes = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        if (bytes > limit) done(new PayloadTooLargeError(TOO_LARGE_DETAIL));
+        if (bytes > limit) done(new PayloadTooLargeError(detail));
         else done(null, chunk);
       },
     });
@@ -41,59 +47,67 @@ export function cappedStream(limit: number): (req: Request, busboy: Writable) =>
   };
 }
 
-const multerOptions: MulterModuleOptions & { streamHandler: ReturnType<typeof cappedStream> } = {
+const multerOptions = (fields: readonly string[]): MulterModuleOptions & { streamHandler: ReturnType<typeof cappedStream> } => ({
   // A text field may hold a whole CSV (curl -F 'notes=<notes.csv'): it must reach the check below
   // instead of failing on busboy's 1 MB default.
   limits: { fileSize: MAX_PACKAGE_BYTES, fieldSize: MAX_PACKAGE_BYTES },
-  streamHandler: cappedStream(MAX_PACKAGE_BYTES),
-};
-
-const Upload = FileFieldsInterceptor(
-  PACKAGE_FIELDS.map((name) => ({ name, maxCount: 1 })),
-  multerOptions,
-);
+  streamHandler: cappedStream(MAX_PACKAGE_BYTES, tooLarge(fields)),
+});
 
 /**
  * multer's "Unexpected field", which Nest raises as a 400, in words for a person: a field it was not
  * told about, or a second file in a known one (maxCount is 1). The field comes from the multer error
  * Nest keeps as the cause, else from the message (`Unexpected field - <name>`).
  */
-export function uploadError(err: unknown): ValidationFailedError | undefined {
+export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS): ValidationFailedError | undefined {
   if (!(err instanceof HttpException)) return undefined;
   const cause = err.cause as { code?: unknown; field?: unknown } | undefined;
   const match = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(err.message);
   if (cause?.code !== 'LIMIT_UNEXPECTED_FILE' && !match) return undefined;
   const field = typeof cause?.field === 'string' ? cause.field : match?.[1];
-  if (field !== undefined && (PACKAGE_FIELDS as readonly string[]).includes(field)) {
+  if (field !== undefined && fields.includes(field)) {
     return new ValidationFailedError(`в поле «${field}» можно прислать только один файл`, [{ field, detail: 'больше одного файла' }]);
   }
-  return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы notes и links`);
+  return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы ${listed(fields)}`);
 }
 
-/** Checks the request's shape and size, runs multer, then refuses notes or links sent as text fields. */
-@Injectable()
-export class PackageUploadInterceptor implements NestInterceptor {
-  private readonly upload = new Upload();
+/**
+ * An interceptor taking the given file fields: checks the request's shape and size, runs multer, then
+ * refuses the files sent as text fields.
+ */
+export function packageUpload(fields: readonly string[]): new () => NestInterceptor {
+  const Upload = FileFieldsInterceptor(
+    fields.map((name) => ({ name, maxCount: 1 })),
+    multerOptions(fields),
+  );
+  @Injectable()
+  class PackageUpload implements NestInterceptor {
+    private readonly upload = new Upload();
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<Request>();
-    // No body at all: a package with no files, the empty report (SPEC 8).
-    if (!hasBody(req)) return next.handle();
-    // A JSON, urlencoded or text body: the files cannot be in it.
-    if (!req.is('multipart/form-data')) throw new ValidationFailedError(NOT_FILES_DETAIL);
-    if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(TOO_LARGE_DETAIL);
-    try {
-      return await this.upload.intercept(context, {
-        handle: () =>
-          defer(() => {
-            const body = req.body as Record<string, unknown> | undefined;
-            const asText = PACKAGE_FIELDS.filter((f) => body && Object.hasOwn(body, f));
-            if (asText.length) throw new ValidationFailedError(NOT_FILES_DETAIL, asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
-            return next.handle();
-          }),
-      });
-    } catch (err) {
-      throw uploadError(err) ?? err;
+    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      const req = context.switchToHttp().getRequest<Request>();
+      // No body at all: a package with no files, the empty report (SPEC 8).
+      if (!hasBody(req)) return next.handle();
+      // A JSON, urlencoded or text body: the files cannot be in it.
+      if (!req.is('multipart/form-data')) throw new ValidationFailedError(notFiles(fields));
+      if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(tooLarge(fields));
+      try {
+        return await this.upload.intercept(context, {
+          handle: () =>
+            defer(() => {
+              const body = req.body as Record<string, unknown> | undefined;
+              const asText = fields.filter((f) => body && Object.hasOwn(body, f));
+              if (asText.length) throw new ValidationFailedError(notFiles(fields), asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
+              return next.handle();
+            }),
+        });
+      } catch (err) {
+        throw uploadError(err, fields) ?? err;
+      }
     }
   }
+  return PackageUpload;
 }
+
+/** POST /import: the fields notes and links. */
+export const PackageUploadInterceptor = packageUpload(PACKAGE_FIELDS);

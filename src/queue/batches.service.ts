@@ -44,6 +44,15 @@ export const RETRY_TITLE = (id: number) => `Повтор команды #${id}`;
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
 export const CANCELLED_RUN_ERROR = 'команда отменена до отчёта агента';
 
+/**
+ * Work that commits or rolls back with a new batch (a planning package stored by its apply, SPEC 18):
+ * `before` runs after the checks and may give the batch its title; `after` learns the batch's id.
+ */
+export interface BatchAlongside {
+  before(m: EntityManager): Promise<{ title?: string }>;
+  after(m: EntityManager, batchId: number): Promise<void>;
+}
+
 /** The commands of a create body, as the rules read them. */
 export const commandsOf = (dto: CreateBatchDto): CommandInput[] => dto.commands.map((c) => ({ type: c.type, params: c.params }));
 
@@ -63,7 +72,7 @@ export class BatchesService {
    * transaction as the batch: a repeat (also a racing one — units of work run one at a time, and
    * `BEGIN IMMEDIATE` orders processes) finds the first batch; `replayed` says so.
    */
-  async create(dto: CreateBatchDto, caller: Caller, idempotencyKey?: string): Promise<{ view: BatchView; replayed: boolean }> {
+  async create(dto: CreateBatchDto, caller: Caller, idempotencyKey?: string, alongside?: BatchAlongside): Promise<{ view: BatchView; replayed: boolean }> {
     const commands = commandsOf(dto);
     const mode = dto.checks ?? 'refuse';
     if (mode === 'warn' && caller.source === 'assistant') {
@@ -77,11 +86,12 @@ export class BatchesService {
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
       const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode);
+      const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
       const id = await insertBatch(
         m,
         {
-          title: dto.title.trim(),
+          title,
           author: dto.author?.trim() || caller.name,
           source: caller.source,
           awaitingApproval,
@@ -91,6 +101,7 @@ export class BatchesService {
         this.clock.iso(),
       );
       if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
+      await alongside?.after(m, id);
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
       return { view, replayed: false };

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { readLinks, readNotes } from '../import/package-reader.js';
+import type { PackageMirrorIssue } from '../mirror/package-view.js';
+import { parseExportJql, writePackage } from './export.js';
+import { readIssues } from './issues-reader.js';
+
+describe('parseExportJql: the JQL an export understands over the mirror', () => {
+  it.each([
+    ['project = AURORA', { project: 'AURORA' }],
+    ['project = aurora ORDER BY key', { project: 'AURORA' }],
+    ['project = AURORA AND sprint = "Спринт 2"', { project: 'AURORA', sprint: 'Спринт 2' }],
+    ['key in (A-1, "A-2",a-3)', { keys: ['A-1', 'A-2', 'A-3'] }],
+    ['key = A-7 and status = \'In Progress\'', { keys: ['A-7'], status: 'In Progress' }],
+    ['issuetype = Epic AND assignee = ivanov AND labels = q4', { issue_type: 'Epic', assignee: 'ivanov', label: 'q4' }],
+  ])('%s', (jql, filter) => {
+    expect(parseExportJql(jql)).toEqual(filter);
+  });
+
+  it.each([
+    ['', 'пустой JQL'],
+    ['project = A OR project = B', 'только AND'],
+    ['summary ~ "отчёт"', 'не понимает'],
+    ['status in (Done, "To Do")', 'не понимает'],
+  ])('%j → a 422 in Russian', (jql, words) => {
+    expect(() => parseExportJql(jql)).toThrow(words);
+  });
+});
+
+describe('writePackage: the files read back as what the mirror holds', () => {
+  const issue: PackageMirrorIssue = {
+    key: 'A-2',
+    summary: 'Отчёт; "квартальный"',
+    issue_type: 'Task',
+    status: 'In Progress',
+    sprint: 'Спринт 1',
+    assignee: '557058:f0000000-0000-0000-0000-000000000002',
+    priority: 'High',
+    duedate: '2026-12-15',
+    labels: ['finance', 'q4'],
+    parent: 'A-1',
+    synced_at: null,
+  };
+  it('issues.csv, links.csv and notes.csv', () => {
+    const files = writePackage([issue, { ...issue, key: 'A-3', summary: ' с пробелом ', labels: [], parent: null, duedate: null }], [{ source_key: 'A-2', target_key: 'A-3', link_type: 'Blocks' }], [
+      { key: 'A-2', fact_status: 'в работе', comment: 'строка 1\nстрока 2' },
+    ]);
+    expect(files['issues.csv'].split('\r\n')[0]).toBe('Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска');
+    const [a2, a3] = readIssues(Buffer.from(files['issues.csv']));
+    const { row: _r, columns: _c, ...wish } = a2;
+    expect(wish).toEqual({ key: 'A-2', issue_type: 'Task', summary: 'Отчёт; "квартальный"', parent: 'A-1', duedate: '2026-12-15', labels: ['finance', 'q4'], assignee: issue.assignee, priority: 'High', status: 'In Progress', sprint: 'Спринт 1' });
+    expect(a3.summary).toBe(' с пробелом '); // quoted: kept as Jira has it
+    expect(a3.labels).toBeUndefined();
+    expect(readLinks(Buffer.from(files['links.csv']))).toEqual([{ row: 2, from: 'A-2', type: 'Blocks', to: 'A-3', note: null }]);
+    expect(readNotes(Buffer.from(files['notes.csv']))).toEqual([{ row: 2, key: 'A-2', fact_status: 'в работе', comment: 'строка 1\nстрока 2' }]);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The round trip of SPEC 18 (pure parts): the JQL an export understands over the mirror, and the mirror's
+ * issues, links and notes written as a planning package (issues.csv, links.csv, notes.csv) that reads
+ * back as exactly what the mirror holds.
+ */
+import { ValidationFailedError } from '../common/errors.js';
+import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/package-view.js';
+
+const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
+
+/** A JQL value: a bare word or a quoted string. */
+const VALUE = String.raw`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,()"']+`;
+const unquote = (v: string) => (/^["']/.test(v) ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v);
+
+const FIELDS: Record<string, keyof ExportFilter> = {
+  project: 'project',
+  key: 'keys',
+  issuekey: 'keys',
+  status: 'status',
+  sprint: 'sprint',
+  issuetype: 'issue_type',
+  type: 'issue_type',
+  assignee: 'assignee',
+  labels: 'label',
+  label: 'label',
+};
+
+/**
+ * The mirror has no JQL engine: an export takes the conjunction of simple clauses a team writes to name
+ * a project or a sprint. Anything else → 422 naming what is understood.
+ */
+export function parseExportJql(jql: string): ExportFilter {
+  const text = jql.replace(/\s+ORDER\s+BY\s+.*$/is, '').trim();
+  if (text === '') throw new ValidationFailedError(`пустой JQL: выгрузка понимает ${UNDERSTOOD}`);
+  const filter: ExportFilter = {};
+  const clause = new RegExp(String.raw`^\s*(\w+)\s*(?:(=)\s*(${VALUE})|(in)\s*\(\s*((?:${VALUE})(?:\s*,\s*(?:${VALUE}))*)\s*\))\s*`, 'i');
+  let rest = text;
+  for (;;) {
+    const m = clause.exec(rest);
+    const field = m ? FIELDS[m[1].toLowerCase()] : undefined;
+    if (!m || !field || (m[4] && field !== 'keys')) {
+      throw new ValidationFailedError(`JQL «${jql}» выгрузка из зеркала не понимает (с «${rest.trim().slice(0, 40)}»): она понимает ${UNDERSTOOD}`);
+    }
+    if (field === 'keys') {
+      const keys = m[4] ? (m[5].match(new RegExp(VALUE, 'g')) ?? []).map(unquote) : [unquote(m[3])];
+      filter.keys = [...(filter.keys ?? []), ...keys.map((k) => k.toUpperCase())];
+    } else {
+      const value = unquote(m[3]);
+      filter[field] = field === 'project' ? value.toUpperCase() : value;
+    }
+    rest = rest.slice(m[0].length);
+    if (rest.trim() === '') return filter;
+    const and = /^AND\s+/i.exec(rest);
+    if (!and) throw new ValidationFailedError(`JQL «${jql}»: между условиями выгрузка понимает только AND (с «${rest.trim().slice(0, 40)}»)`);
+    rest = rest.slice(and[0].length);
+  }
+}
+
+/** One CSV cell: quoted when it holds the delimiter, a quote, a line break or spaces at its ends. */
+function cell(value: string | null | undefined): string {
+  const v = value ?? '';
+  return /[;"\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+const csv = (header: string[], rows: (string | null)[][]) => `${[header, ...rows].map((r) => r.map(cell).join(';')).join('\r\n')}\r\n`;
+
+export interface ExportedPackage {
+  'issues.csv': string;
+  'links.csv': string;
+  'notes.csv': string;
+}
+
+/** The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). */
+export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[]): ExportedPackage {
+  return {
+    'issues.csv': csv(
+      ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],
+      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, i.labels.join(' '), i.assignee, i.priority, i.status, i.sprint, null]),
+    ),
+    'links.csv': csv(
+      ['Откуда', 'Тип', 'Куда', 'Пояснение (внутр.)'],
+      links.map((l) => [l.source_key, l.link_type, l.target_key, null]),
+    ),
+    'notes.csv': csv(
+      ['Ключ', 'Факт. статус', 'Комментарий (внутр.)'],
+      notes.map((n) => [n.key, n.fact_status, n.comment]),
+    ),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A package's files read and planned against the mirror, inside a caller's read or transaction: the
+ * one path plan, apply and drift share (SPEC 18).
+ */
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/package-reader.js';
+import { issuesByKeys, linksFrom } from '../mirror/package-view.js';
+import { tempKeyMapping } from '../queue/temp-key.store.js';
+import { readIssues, type IssueRow } from './issues-reader.js';
+import type { PackageTexts } from './package.store.js';
+import { keysToRead, planPackage, type KnownValues, type PackagePlan } from './plan.js';
+
+/** The files of a package as they arrive (multipart or a folder). */
+export interface PackageFiles {
+  issues?: Buffer;
+  links?: Buffer;
+  notes?: Buffer;
+}
+
+export interface ParsedPackage {
+  issues: IssueRow[];
+  links: LinkRow[];
+  notes: NoteRow[];
+  /** the files as text, as the package table stores them */
+  texts: PackageTexts;
+}
+
+/** Reads the files; a bad file → 422 naming the file, the row and the column. */
+export function parsePackage(files: PackageFiles): ParsedPackage {
+  try {
+    return {
+      issues: files.issues ? readIssues(files.issues) : [],
+      links: files.links ? readLinks(files.links) : [],
+      notes: files.notes ? readNotes(files.notes) : [],
+      texts: {
+        ...(files.issues ? { issues: files.issues.toString('utf8') } : {}),
+        ...(files.links ? { links: files.links.toString('utf8') } : {}),
+        ...(files.notes ? { notes: files.notes.toString('utf8') } : {}),
+      },
+    };
+  } catch (err) {
+    throw asValidationError(err);
+  }
+}
+
+/** The stored texts back as files. */
+export const filesOf = (texts: PackageTexts): PackageFiles => ({
+  ...(texts.issues !== undefined ? { issues: Buffer.from(texts.issues, 'utf8') } : {}),
+  ...(texts.links !== undefined ? { links: Buffer.from(texts.links, 'utf8') } : {}),
+  ...(texts.notes !== undefined ? { notes: Buffer.from(texts.notes, 'utf8') } : {}),
+});
+
+/** The same files, byte for byte, give the same hash (the idempotency of apply). */
+export function filesHash(files: PackageFiles): string {
+  const h = createHash('sha256');
+  for (const name of ['issues', 'links', 'notes'] as const) {
+    const data = files[name];
+    h.update(`${name}:${data ? data.length : -1}:`);
+    if (data) h.update(data);
+  }
+  return h.digest('hex');
+}
+
+/** The plan of a parsed package against the mirror as it is now; a package error → 422. */
+export async function planAgainstMirror(
+  m: EntityManager,
+  pkg: ParsedPackage,
+  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date },
+): Promise<PackagePlan> {
+  const tempKeys = await tempKeyMapping(m);
+  const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
+  const issues = await issuesByKeys(m, keys);
+  const links = new Set((await linksFrom(m, keys)).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
+  try {
+    return planPackage({
+      issues: pkg.issues,
+      links: pkg.links,
+      tempKeys,
+      linkTypes: options.linkTypes,
+      known: options.known,
+      mirror: { issue: (k) => issues.get(k), hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`) },
+      now: options.now,
+    });
+  } catch (err) {
+    throw asValidationError(err);
+  }
+}

@@ -1,0 +1,55 @@
+/** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
+import { ageText, changeText } from '../queue/commands/verdict.js';
+import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
+
+const where = (f: { file: string; row: number; column?: string }) => `${f.file}, строка ${f.row}${f.column ? `, «${f.column}»` : ''}`;
+
+export function mirrorText(m: MirrorAgeView): string {
+  if (m.keys.length === 0 && m.missing_keys.length === 0) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
+  const age = m.age_seconds === null ? '' : `, самые старые данные — ${ageText(m.age_seconds)} назад`;
+  const missing = m.missing_keys.length ? `; нет в зеркале: ${m.missing_keys.join(', ')}` : '';
+  return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}.`;
+}
+
+/** The first line of a plan: how many changes, or that Jira already matches. */
+export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings'>): string {
+  const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
+  if (p.commands.length === 0) return `Jira уже соответствует пакету: менять нечего.${findings}`;
+  const byType = new Map<string, number>();
+  for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
+  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${t}: ${n}`).join(', ')}).${findings}`;
+}
+
+const findingLines = (findings: PackageFindingView[]) => findings.map((f) => `  ! ${where(f)}: ${f.detail}`);
+
+/** The whole plan for a terminal or a model. */
+export function planText(p: PackagePlanView): string {
+  const lines = [p.text, mirrorText(p.mirror)];
+  if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh ${p.refresh.params.keys.length} ключей) и постройте план снова.`);
+  for (const c of p.commands) {
+    const changes = c.changes.map(changeText).join('; ');
+    lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${c.verdict_text ? ` [${c.verdict_text}]` : ''}`);
+  }
+  if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings));
+  if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
+  return lines.join('\n');
+}
+
+export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>): string {
+  if (!a.batch) return `Пакет #${a.package.id} «${a.package.name}» сохранён; Jira уже ему соответствует — отправлять нечего.`;
+  const state = a.batch.status === 'awaiting_approval' ? 'ждёт одобрения человека' : `в очереди (статус ${a.batch.status})`;
+  const commands = a.batch.commands.length - 1; // the tail refresh aside
+  if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, пакет команд #${a.batch.id} ещё выполняется (${state}).`;
+  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
+}
+
+export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'>): string {
+  if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
+  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${JSON.stringify(f.wanted)}, в Jira ${JSON.stringify(f.actual)} (issues.csv, строка ${f.row})`);
+  const links = d.links.map((l) => `  связь ${l.source} ${l.link_type} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
+  return [
+    `Jira отошла от пакета #${d.package.id} «${d.package.name}»: полей ${d.fields.length}, связей ${d.links.length}. Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`,
+    ...fields,
+    ...links,
+  ].join('\n');
+}

@@ -1,0 +1,15 @@
+import { IsOptional, IsString, MaxLength } from '../common/validators.js';
+import { IsNonBlank } from '../common/non-blank.js';
+
+/** The text fields of POST /packages/plan and /apply beside the files. */
+export class PackageFormDto {
+  /**
+   * the package's name (by default «пакет планирования»)
+   * @example 'Спринт 2'
+   */
+  @IsOptional()
+  @IsString()
+  @IsNonBlank()
+  @MaxLength(200)
+  name?: string;
+}

@@ -1,0 +1,124 @@
+/** The answers of /packages (SPEC 18). */
+import { PlanView } from '../queue/plan.view.js';
+import { BatchView } from '../queue/rows.js';
+
+export class PackageChangeView {
+  /** @example 'duedate' */
+  field!: string;
+  /** the mirror's value (null for a new issue or link) */
+  from!: unknown;
+  /** the package's value */
+  to!: unknown;
+}
+
+export class PackageCommandView {
+  /** its seq in the batch apply would submit */
+  seq!: number;
+  /** @example 'ensure_fields' */
+  type!: string;
+  params!: Record<string, unknown>;
+  /** the file and row the command comes from */
+  file!: string;
+  row!: number;
+  column?: string;
+  changes!: PackageChangeView[];
+  /** the dry run's verdict (SPEC 15.4, 16.2) */
+  verdict!: string | null;
+  /** the dry run's words for it */
+  verdict_text!: string | null;
+}
+
+export class PackageFindingView {
+  file!: string;
+  row!: number;
+  column?: string;
+  /** reversed_link, unknown_key, issue_type_differs, parent_differs */
+  code!: string;
+  /** Russian */
+  detail!: string;
+}
+
+export class MirrorAgeView {
+  /** the Jira keys compared with the mirror */
+  keys!: string[];
+  /** Jira keys the package names that the mirror lacks */
+  missing_keys!: string[];
+  oldest_synced_at!: string | null;
+  age_seconds!: number | null;
+}
+
+export class RefreshOfferView {
+  /** @example 'refresh' */
+  type!: string;
+  params!: { keys: string[] };
+}
+
+export class PackagePlanView {
+  /** @example 'Спринт 2' */
+  name!: string;
+  /** Jira already matches the package: nothing to submit */
+  empty!: boolean;
+  /** @example 'Изменений: 3 (изменят Jira: 3). Данные зеркала: 12 задач, самые старые — 5 мин назад.' */
+  text!: string;
+  commands!: PackageCommandView[];
+  findings!: PackageFindingView[];
+  mirror!: MirrorAgeView;
+  /** a refresh of exactly the compared keys, to submit first when the mirror is old (POST /batches with this one command) */
+  refresh!: RefreshOfferView | null;
+  /** the hub's dry run of the batch (verdicts, estimate, approval); null for an empty plan */
+  dry_run!: PlanView | null;
+}
+
+export class PackageView {
+  id!: number;
+  name!: string;
+  created_at!: string;
+  /** the batch its apply submitted; null when Jira already matched */
+  batch_id!: number | null;
+}
+
+export class ApplyView {
+  package!: PackageView;
+  /** the submitted batch (or the running one these same files submitted before); null when Jira already matched */
+  batch!: BatchView | null;
+  /** the same files were applied before and that batch still runs: this is that batch */
+  replayed!: boolean;
+  plan!: PackagePlanView | null;
+  /** @example 'Пакет #3 сохранён, пакет команд #12 ждёт одобрения: 5 команд.' */
+  text!: string;
+}
+
+export class FieldDriftView {
+  /** the key as the package writes it */
+  key!: string;
+  /** the Jira key; null for an issue not created yet */
+  jira_key!: string | null;
+  row!: number;
+  /** @example 'duedate' */
+  field!: string;
+  wanted!: unknown;
+  actual!: unknown;
+}
+
+export class LinkDriftView {
+  row!: number;
+  source!: string;
+  target!: string;
+  link_type!: string;
+  /** missing or reversed */
+  state!: string;
+}
+
+export class DriftView {
+  package!: PackageView;
+  /** the status of the batch its apply submitted (null: none) */
+  batch_status!: string | null;
+  /** the mirror matches the package */
+  matches!: boolean;
+  fields!: FieldDriftView[];
+  links!: LinkDriftView[];
+  findings!: PackageFindingView[];
+  mirror!: MirrorAgeView;
+  /** @example 'Jira отошла от пакета #3 в 2 полях: AURORA-5 срок 2026-12-01 → 2026-12-20, …' */
+  text!: string;
+}

@@ -1,0 +1,88 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import type { Request } from 'express';
+import { BulkTurnInterceptor } from '../common/agent-first.js';
+import { ApiErrors } from '../common/api-errors.js';
+import { AssistantToo, callerFrom, sourceOf } from '../common/auth.guard.js';
+import { IdPipe } from '../common/id.pipe.js';
+import { PageQuery } from '../common/page.dto.js';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { packageUpload, PLAN_FIELDS } from '../import/package-upload.interceptor.js';
+import { PackageFormDto } from './package.dto.js';
+import { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
+import type { PackageFiles } from './package-reading.js';
+import { PackagesService } from './packages.service.js';
+
+type Uploaded = Partial<Record<(typeof PLAN_FIELDS)[number], { buffer: Buffer }[]>>;
+
+const filesOf = (u: Uploaded = {}): PackageFiles => ({ issues: u.issues?.[0]?.buffer, links: u.links?.[0]?.buffer, notes: u.notes?.[0]?.buffer });
+
+const PackageUpload = packageUpload(PLAN_FIELDS);
+
+const PACKAGE_BODY = {
+  schema: {
+    type: 'object',
+    properties: {
+      issues: { type: 'string', format: 'binary', description: 'issues.csv' },
+      links: { type: 'string', format: 'binary', description: 'links.csv' },
+      notes: { type: 'string', format: 'binary', description: 'notes.csv' },
+      name: { type: 'string', description: 'the package name (default «пакет планирования»)' },
+    },
+  },
+};
+
+@ApiTags('packages')
+@AssistantToo()
+@ApiErrors(401, 403, 413, 422)
+@Controller('packages')
+export class PackagesController {
+  constructor(private readonly packages: PackagesService) {}
+
+  @Post('plan')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Plan a planning package (issues.csv, links.csv, notes.csv): only what differs from the mirror, with the dry run of SPEC 15.4/16.2; writes nothing',
+    description: 'multipart/form-data with at most one file in each of the fields issues, links and notes; 10 MB for the whole request.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody(PACKAGE_BODY)
+  @ApiOkResponse({ type: PackagePlanView })
+  @UseInterceptors(BulkTurnInterceptor, PackageUpload)
+  plan(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request): Promise<PackagePlanView> {
+    return this.packages.plan(filesOf(files), sourceOf(req), form?.name?.trim());
+  }
+
+  @Post('apply')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Store the package and submit its plan's batch under the caller's source (an assistant's waits for approval)",
+    description: 'The same files applied again while their batch still runs answer that batch (`replayed: true`). A package Jira already matches is stored with no batch.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody(PACKAGE_BODY)
+  @ApiOkResponse({ type: ApplyView })
+  @UseInterceptors(BulkTurnInterceptor, PackageUpload)
+  apply(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request): Promise<ApplyView> {
+    return this.packages.apply(filesOf(files), callerFrom(req), form?.name?.trim());
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Applied planning packages, newest first' })
+  @ApiOkResponse({ type: [PackageView] })
+  list(@Query() q: PageQuery): Promise<PackageView[]> {
+    return this.packages.list(q.limit ?? 50, q.before_id);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: PackageView })
+  get(@Param('id', IdPipe) id: number): Promise<PackageView> {
+    return this.packages.get(id);
+  }
+
+  @Get(':id/drift')
+  @ApiErrors(404)
+  @ApiOperation({ summary: 'Where the mirror no longer matches the applied package, per issue and field; the way back is to apply it again' })
+  @ApiOkResponse({ type: DriftView })
+  drift(@Param('id', IdPipe) id: number): Promise<DriftView> {
+    return this.packages.drift(id);
+  }
+}

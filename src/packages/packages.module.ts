@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { QueueModule } from '../queue/queue.module.js';
+import { SettingsModule } from '../settings/settings.module.js';
+import { ExportService } from './export.service.js';
+import { PackagesController } from './packages.controller.js';
+import { PackagesService } from './packages.service.js';
+
+/** Planning packages as the desired state (SPEC 18): plan, apply, drift, export. */
+@Module({
+  imports: [SettingsModule, QueueModule],
+  controllers: [PackagesController],
+  providers: [PackagesService, ExportService],
+  exports: [PackagesService, ExportService],
+})
+export class PackagesModule {}

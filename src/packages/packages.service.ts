@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { BatchSource, Caller } from '../common/auth.guard.js';
+import { Clock } from '../common/clock.js';
+import { NotFoundError, ValidationFailedError } from '../common/errors.js';
+import { Db } from '../database/db.service.js';
+import { writePackageNotes } from '../import/notes-writer.js';
+import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
+import { MAX_COMMANDS, type CreateBatchDto } from '../queue/dto/create-batch.dto.js';
+import { findKey } from '../queue/idempotency.store.js';
+import { PlanService } from '../queue/plan.service.js';
+import type { PlanView } from '../queue/plan.view.js';
+import type { BatchView } from '../queue/rows.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
+import { applyText, driftText, planSummary } from './package-text.js';
+import { findPackage, insertPackage, listPackages, packageOfBatch, setPackageBatch, type StoredPackage } from './package.store.js';
+import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
+import type { PackagePlan } from './plan.js';
+
+/** Batches still to finish: applying the same files again answers such a batch. */
+const RUNNING = new Set(['awaiting_approval', 'queued', 'running']);
+
+export const DEFAULT_PACKAGE_NAME = 'пакет планирования';
+export const batchTitle = (id: number | null, name: string) => `Пакет планирования${id === null ? '' : ` #${id}`} «${name}»`;
+
+const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.id, name: p.name, created_at: p.created_at, batch_id: p.batch_id });
+
+/**
+ * Planning packages as the desired state (SPEC 18): plan (only what differs from the mirror, through the
+ * hub's dry run), apply (store the package and submit the plan's batch), drift (where the mirror moved
+ * away from an applied package).
+ */
+@Injectable()
+export class PackagesService {
+  constructor(
+    private readonly db: Db,
+    private readonly batches: BatchesService,
+    private readonly planner: PlanService,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  private compute(m: EntityManager, pkg: ParsedPackage): Promise<PackagePlan> {
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, now: this.clock.now() });
+  }
+
+  private body(plan: PackagePlan, title: string): CreateBatchDto {
+    if (plan.commands.length > MAX_COMMANDS) {
+      throw new ValidationFailedError(`план пакета — ${plan.commands.length} команд, а в одном пакете команд их может быть не больше ${MAX_COMMANDS}: разделите файлы на несколько пакетов`);
+    }
+    return { title, commands: plan.commands.map((c) => ({ type: c.type, params: c.params })) } as CreateBatchDto;
+  }
+
+  private view(name: string, plan: PackagePlan, dry: PlanView | null): PackagePlanView {
+    const commands = plan.commands.map((c, i) => ({
+      seq: i + 1,
+      type: c.type,
+      params: c.params,
+      ...c.from,
+      changes: c.changes,
+      verdict: dry?.commands[i]?.verdict ?? null,
+      verdict_text: dry?.commands[i]?.text ?? null,
+    }));
+    return {
+      name,
+      empty: commands.length === 0,
+      text: planSummary({ commands, findings: plan.findings }),
+      commands,
+      findings: plan.findings,
+      mirror: plan.mirror,
+      refresh: plan.refresh,
+      dry_run: dry,
+    };
+  }
+
+  /** `POST /packages/plan`: the batch that makes Jira match the package, with the dry run's verdicts; writes nothing. */
+  async plan(files: PackageFiles, source: BatchSource, name = DEFAULT_PACKAGE_NAME): Promise<PackagePlanView> {
+    const pkg = parsePackage(files);
+    const plan = await this.db.read((m) => this.compute(m, pkg));
+    const dry = plan.commands.length ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
+    return this.view(name, plan, dry);
+  }
+
+  /**
+   * The batch these very files submitted that still runs, if any. The idempotency key of a package is
+   * `package:<hash of the files>`; once its batch has finished, the next apply of the same files gets
+   * `<that key>:<batch id>`, and so on: the chain's last key is the one to use now.
+   */
+  private async running(fileHash: string): Promise<{ key: string; batch?: BatchView }> {
+    let key = `package:${fileHash}`;
+    for (;;) {
+      const known = await this.db.read((m) => findKey(m, key));
+      if (!known) return { key };
+      const batch = await this.batches.get(known.batch_id);
+      if (RUNNING.has(batch.status)) return { key, batch };
+      key = `package:${fileHash}:${known.batch_id}`;
+    }
+  }
+
+  /** `POST /packages/apply`: stores the package and submits the plan's batch under the caller's source, in one transaction. */
+  async apply(files: PackageFiles, caller: Caller, name = DEFAULT_PACKAGE_NAME): Promise<ApplyView> {
+    const pkg = parsePackage(files);
+    const { key, batch: runningBatch } = await this.running(filesHash(files));
+    if (runningBatch) {
+      const stored = await this.db.read((m) => packageOfBatch(m, runningBatch.id));
+      if (stored) return this.applied(packageView(stored), runningBatch, true, null);
+    }
+    const plan = await this.db.read((m) => this.compute(m, pkg));
+    const now = this.clock.iso();
+    let packageId = 0;
+    if (plan.commands.length === 0) {
+      // Jira already matches: the package is kept (drift compares with it), nothing is submitted.
+      packageId = await this.db.transaction(async (m) => {
+        await writePackageNotes(m, pkg.notes, now);
+        return insertPackage(m, { name, files: pkg.texts, createdAt: now });
+      }, 'bulk');
+      return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null));
+    }
+    const alongside: BatchAlongside = {
+      before: async (m) => {
+        await writePackageNotes(m, pkg.notes, now);
+        packageId = await insertPackage(m, { name, files: pkg.texts, createdAt: now });
+        return { title: batchTitle(packageId, name) };
+      },
+      after: (m, batchId) => setPackageBatch(m, packageId, batchId),
+    };
+    const { view, replayed } = await this.batches.create(this.body(plan, batchTitle(null, name)), caller, key, alongside);
+    if (replayed) {
+      // Another apply of the same files won the race: answer its package and batch.
+      const stored = await this.db.read((m) => packageOfBatch(m, view.id));
+      return this.applied(packageView(stored!), view, true, null);
+    }
+    return this.applied({ id: packageId, name, created_at: now, batch_id: view.id }, view, false, this.view(name, plan, null));
+  }
+
+  private applied(pkg: PackageView, batch: BatchView | null, replayed: boolean, plan: PackagePlanView | null): ApplyView {
+    return { package: pkg, batch, replayed, plan, text: applyText({ package: pkg, batch, replayed }) };
+  }
+
+  /** `GET /packages/{id}/drift`: per issue and field, where the mirror no longer matches the package. */
+  async drift(id: number): Promise<DriftView> {
+    const { stored, plan } = await this.db.read(async (m) => {
+      const stored = await findPackage(m, id);
+      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
+      return { stored, plan: await this.compute(m, parsePackage(filesOf(stored.files))) };
+    });
+    const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
+    const pkg = packageView(stored);
+    const matches = plan.differences.length === 0 && plan.links.length === 0;
+    return {
+      package: pkg,
+      batch_status,
+      matches,
+      fields: plan.differences,
+      links: plan.links,
+      findings: plan.findings.filter((f) => f.code !== 'reversed_link'),
+      mirror: plan.mirror,
+      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches }),
+    };
+  }
+
+  get(id: number): Promise<PackageView> {
+    return this.db.read(async (m) => {
+      const stored = await findPackage(m, id);
+      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
+      return packageView(stored);
+    });
+  }
+
+  /** The stored files of a package (the dashboard's «plan the way back» sends them to plan again). */
+  files(id: number): Promise<StoredPackage['files']> {
+    return this.db.read(async (m) => {
+      const stored = await findPackage(m, id);
+      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
+      return stored.files;
+    });
+  }
+
+  list(limit: number, beforeId?: number): Promise<PackageView[]> {
+    return this.db.read(async (m) => (await listPackages(m, limit, beforeId)).map(packageView));
+  }
+}
