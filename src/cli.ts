@@ -1,5 +1,6 @@
 /**
- * `jira-hub <command>` (commander): serve (default), migrate, import <folder> [--json], agent (the
+ * `jira-hub <command>` (commander): serve (default), migrate, import <folder> [--json], plan|apply <folder>
+ * and export <folder> --jql (planning packages, SPEC 18; package-commands.ts), agent (the
  * reference agent, packages/agent), jira-sim (the Jira simulator, packages/jira-sim), mcp (the MCP server on stdio, src/mcp); `--help` for each
  * lists its options and the environment variables it reads.
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
@@ -7,9 +8,9 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { NestFactory } from '@nestjs/core';
-import { existsSync, statSync, type Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
@@ -23,6 +24,7 @@ import { migrate } from './database/migrate.js';
 import { databaseFile } from './database/sqlite-copy.js';
 import { ImportService } from './import/import.service.js';
 import { formatReport } from './import/report-text.js';
+import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
 
 /** Starts the hub and prints where it listens. */
 export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
@@ -77,16 +79,6 @@ async function migrateFromSqlite(config: HubConfig, file: string | undefined): P
   } finally {
     await ds.destroy();
   }
-}
-
-/**
- * The file of a package named `name` (notes.csv, links.csv), its name matched case-insensitively
- * (Notes.csv saved on Windows); undefined when the folder has none.
- */
-async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
-  const found = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase() === name).map((e) => e.name);
-  if (found.length > 1) throw new ConfigError(`в папке ${folder} несколько файлов ${name}: ${found.sort().join(', ')}; оставьте один`);
-  return found.length ? readFile(join(folder, found[0])) : undefined;
 }
 
 /** The import report for a person (Russian, SPEC 12); `--json` prints the report itself. */
@@ -144,6 +136,7 @@ const USAGE_ERRORS: [RegExp, (...m: string[]) => string][] = [
   [/^error: unknown command '(.*)'$/, (name) => `неизвестная команда «${name}»`],
   [/^error: unknown option '(.*)'$/, (flag) => `неизвестный параметр «${flag}»`],
   [/^error: missing required argument '(.*)'$/, (name) => `не хватает аргумента «${name}»`],
+  [/^error: required option '(.*)' not specified$/, (flags) => `не указан обязательный параметр «${flags}»`],
   [/^error: option '(.*)' argument missing$/, (flags) => `параметру «${flags}» нужно значение`],
   [/^error: too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+)\.$/, (name, expected, got) => `лишние аргументы${name ? ` у команды ${name}` : ''}: ожидалось ${expected}, получено ${got}`],
 ];
@@ -223,6 +216,36 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .addHelpText('after', variablesHelp(DB_VARIABLES))
     .action(async (folder: string, o: { json?: boolean; db?: string }) => {
       await importFolder(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
+      exit(0);
+    });
+
+  const packageCommand = (name: 'plan' | 'apply', description: string, run: typeof planFolder) =>
+    cli
+      .command(name)
+      .description(description)
+      .usage('[параметры] <папка>')
+      .argument('<папка>', 'папка с issues.csv, links.csv и/или notes.csv, например examples/plan')
+      .option('--name <имя>', 'имя пакета (по умолчанию — имя папки)')
+      .option('--json', 'напечатать ответ в JSON (строка о базе — в stderr)')
+      .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+      .addHelpText('after', variablesHelp(DB_VARIABLES))
+      .action(async (folder: string, o: { json?: boolean; db?: string; name?: string }) => {
+        await run(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o);
+        exit(0);
+      });
+  packageCommand('plan', 'показать, что изменится в Jira, чтобы она совпала с пакетом планирования (только различия с зеркалом); ничего не записывает', planFolder);
+  packageCommand('apply', 'сохранить пакет планирования и поставить в очередь его план (только различия с зеркалом)', applyFolder);
+
+  cli
+    .command('export')
+    .description('выгрузить задачи, связи и заметки из зеркала хаба в папку как пакет планирования (issues.csv, links.csv, notes.csv)')
+    .usage('[параметры] <папка> --jql <запрос>')
+    .argument('<папка>', 'куда записать файлы (папка создаётся)')
+    .requiredOption('--jql <запрос>', 'какие задачи: project = KEY, sprint = …, status = …, key in (…) через AND')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .action(async (folder: string, o: { jql: string; db?: string }) => {
+      await exportFolder(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o.jql);
       exit(0);
     });
 

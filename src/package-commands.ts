@@ -1,0 +1,87 @@
+/**
+ * `jira-hub plan|apply|export` (SPEC 18): a planning package folder against the hub's database, as
+ * `import` does — the CLI opens the database itself and does not talk to a running hub.
+ */
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { AppModule } from './app.module.js';
+import { ConfigError, type HubConfig } from './common/config.js';
+import { HubLogger } from './common/hub-logger.js';
+import { databaseFile } from './database/sqlite-copy.js';
+import { ExportService } from './packages/export.service.js';
+import { applyText, planText } from './packages/package-text.js';
+import type { PackageFiles } from './packages/package-reading.js';
+import { PackagesService } from './packages/packages.service.js';
+
+/**
+ * The file of a package named `name` (notes.csv, links.csv, issues.csv), its name matched
+ * case-insensitively (Notes.csv saved on Windows); undefined when the folder has none.
+ */
+export async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
+  const found = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase() === name).map((e) => e.name);
+  if (found.length > 1) throw new ConfigError(`в папке ${folder} несколько файлов ${name}: ${found.sort().join(', ')}; оставьте один`);
+  return found.length ? readFile(join(folder, found[0])) : undefined;
+}
+
+/** The files of a package folder; a folder with none of them is an error. */
+async function readFolder(folder: string): Promise<PackageFiles> {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с issues.csv, links.csv и/или notes.csv`);
+  const entries = await readdir(folder, { withFileTypes: true });
+  const files: PackageFiles = {
+    issues: await packageFile(folder, entries, 'issues.csv'),
+    links: await packageFile(folder, entries, 'links.csv'),
+    notes: await packageFile(folder, entries, 'notes.csv'),
+  };
+  if (!files.issues && !files.links && !files.notes) throw new ConfigError(`в папке ${folder} нет ни issues.csv, ни links.csv, ни notes.csv`);
+  return files;
+}
+
+/** First, which database is read or written: the CLI does not talk to a running hub (README). */
+function announceDatabase(config: HubConfig, json: boolean): void {
+  const file = databaseFile(config.dbPath);
+  const line = `база данных: ${config.databaseUrl ? 'PostgreSQL (HUB_DATABASE_URL)' : file ? resolve(file) : ':memory: (временная)'}`;
+  if (json) console.error(line);
+  else console.log(line);
+}
+
+async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
+  try {
+    return await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+export interface PackageCommandOptions {
+  json?: boolean;
+  name?: string;
+}
+
+/** `jira-hub plan <folder>`: what would change in Jira; writes nothing. */
+export async function planFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
+  const files = await readFolder(folder);
+  announceDatabase(config, o.json === true);
+  const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', o.name ?? basename(resolve(folder))));
+  console.log(o.json ? JSON.stringify(plan, null, 2) : planText(plan));
+}
+
+/** `jira-hub apply <folder>`: stores the package and submits its plan's batch (source client, author cli). */
+export async function applyFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
+  const files = await readFolder(folder);
+  announceDatabase(config, o.json === true);
+  const applied = await withHub(config, (app) => app.get(PackagesService).apply(files, { name: 'cli', source: 'client' }, o.name ?? basename(resolve(folder))));
+  console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'));
+}
+
+/** `jira-hub export <folder> --jql …`: the mirror's issues, links and notes as a package in the folder. */
+export async function exportFolder(config: HubConfig, folder: string, jql: string): Promise<void> {
+  announceDatabase(config, false);
+  const out = await withHub(config, (app) => app.get(ExportService).export(jql));
+  mkdirSync(folder, { recursive: true });
+  for (const [name, text] of Object.entries(out.files)) await writeFile(join(folder, name), text);
+  console.log(`Записано в ${folder}: issues.csv (задач: ${out.issues}), links.csv (связей: ${out.links}), notes.csv (заметок: ${out.notes}).`);
+}
