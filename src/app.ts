@@ -57,11 +57,13 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /**
  * A body that is not JSON is refused with 400 `bad_json` (SPEC 11.1) instead of being read as no
  * body at all, which would let a `PATCH /settings` sent as text/plain answer 200 with nothing done.
- * POST /import takes multipart/form-data and answers for itself.
+ * POST /import and POST /packages/plan|apply take multipart/form-data and answer for themselves.
  */
+const MULTIPART_ROUTES = /^\/(import|packages\/(plan|apply))\/?$/i;
+
 function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   // An empty body (POST /batches/1/cancel without one, say) is no body.
-  if (!hasBody(req) || /^\/import\/?$/i.test(req.path) || req.is(JSON_TYPES)) return next();
+  if (!hasBody(req) || MULTIPART_ROUTES.test(req.path) || req.is(JSON_TYPES)) return next();
   const error = new BadJsonError(`тело запроса должно быть JSON с заголовком Content-Type: application/json, а пришло ${req.headers['content-type'] ?? 'без Content-Type'}`);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
@@ -123,7 +125,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.set('etag', false);
   app.disable('x-powered-by');
   app.use(jsonBodiesOnly);
-  app.use(['/agent/commands', '/import'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
+  app.use(['/agent/commands', '/import', '/packages'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
   app.use(shallowJsonOnly);

@@ -1,0 +1,120 @@
+/**
+ * Planning packages over HTTP (SPEC 18): POST /packages/plan and /apply (multipart), GET /packages/{id}/drift,
+ * against a mirror filled by refresh reports; the agent's side is driven by hand.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+
+const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
+const MIRROR = [
+  { key: 'A-1', issue_type: 'Epic', summary: 'Эпик', status: 'To Do' },
+  { key: 'A-2', summary: 'Отчёт', status: 'In Progress', duedate: '2026-12-01', labels: ['q4'], sprint: 'Спринт 1', fields: { parent: 'A-1' } },
+  { key: 'A-3', summary: 'Выгрузка', status: 'Done' },
+];
+const LINKS = [{ source_key: 'A-3', target_key: 'A-2', link_type: 'Blocks' }];
+
+describe('planning packages (SPEC 18)', () => {
+  let hub: TestHub;
+  let agent: ReturnType<typeof agentOf>;
+  beforeEach(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: MIRROR.map((i) => i.key) } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult(MIRROR, LINKS));
+  });
+  afterEach(() => hub.close());
+
+  const send = (route: 'plan' | 'apply', files: Record<string, string>, extra: Record<string, string> = {}, headers: Record<string, string> = {}) => {
+    let req = hub.http.post(`/packages/${route}`);
+    for (const [h, v] of Object.entries(headers)) req = req.set(h, v);
+    for (const [field, content] of Object.entries(files)) req = req.attach(field, Buffer.from(content), `${field}.csv`);
+    for (const [field, value] of Object.entries(extra)) req = req.field(field, value);
+    return req;
+  };
+  const batchCount = async () => (await hub.http.get('/batches').expect(200)).body.length;
+
+  it('a package Jira already matches → an empty plan; apply stores it with no batch', async () => {
+    const issues = `${HEADER}\nA-2;Task;Отчёт;A-1;2026-12-01;q4;;;In Progress;Спринт 1;\nA-3;;;;;;;;Done;;`;
+    const plan = (await send('plan', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;
+    expect(plan).toMatchObject({ empty: true, commands: [], findings: [], dry_run: null, text: 'Jira уже соответствует пакету: менять нечего.' });
+    expect(plan.mirror).toMatchObject({ keys: ['A-2', 'A-3'], missing_keys: [] });
+    expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-2', 'A-3'] } });
+    const before = await batchCount();
+    const applied = (await send('apply', { issues }, { name: 'Спринт 2' }).expect(200)).body;
+    expect(applied).toMatchObject({ batch: null, replayed: false, package: { name: 'Спринт 2', batch_id: null } });
+    expect(await batchCount()).toBe(before);
+  });
+
+  it('plan: only the differences, in order, with the dry run\'s verdicts and the reversed link as a finding; writes nothing', async () => {
+    const issues = `${HEADER}\nnew:1;Story;Новая история;A-1;2026-12-20;;;;;Спринт 2;\nA-2;;;;2026-12-15;;;;;;`;
+    const links = 'Откуда;Тип;Куда\nA-2;блокирует;A-3\nnew:1;связанные;A-2';
+    const before = await batchCount();
+    const plan = (await send('plan', { issues, links }).expect(200)).body;
+    expect(plan.commands.map((c: { type: string; params: object; file: string; row: number; verdict: string }) => [c.type, c.params, c.file, c.row, c.verdict])).toEqual([
+      ['ensure_issue', { temp_key: 'new:1', issue_type: 'Story', summary: 'Новая история', parent: 'A-1' }, 'issues.csv', 2, 'cannot_judge'],
+      ['ensure_fields', { key: 'new:1', duedate: '2026-12-20' }, 'issues.csv', 2, 'cannot_judge'],
+      ['ensure_sprint', { key: 'new:1', sprint: 'Спринт 2' }, 'issues.csv', 2, 'cannot_judge'],
+      ['ensure_fields', { key: 'A-2', duedate: '2026-12-15' }, 'issues.csv', 3, 'would_change'],
+      ['ensure_link', { source: 'new:1', target: 'A-2', link_type: 'Relates' }, 'links.csv', 3, 'cannot_judge'],
+    ]);
+    expect(plan.findings).toEqual([expect.objectContaining({ file: 'links.csv', row: 2, code: 'reversed_link' })]);
+    expect(plan.dry_run).toMatchObject({ source: 'client', awaiting_approval: false });
+    expect(plan.dry_run.commands.at(-1)).toMatchObject({ type: 'refresh', tail_refresh: true });
+    expect(await batchCount()).toBe(before);
+  });
+
+  it('apply: the package stored and its batch submitted under the caller\'s source; the same files again while it runs → that batch', async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-15;;;;;;\nA-3;;Новая тема;;;;;;;;`;
+    const first = (await send('apply', { issues }, { name: 'Декабрь' }, { 'X-Hub-Source': 'assistant' }).expect(200)).body;
+    expect(first).toMatchObject({ replayed: false, package: { name: 'Декабрь' }, batch: { status: 'awaiting_approval', source: 'assistant' } });
+    expect(first.batch.title).toBe(`Пакет планирования #${first.package.id} «Декабрь»`);
+    expect(first.package.batch_id).toBe(first.batch.id);
+    expect(first.batch.commands.map((c: { type: string }) => c.type)).toEqual(['ensure_fields', 'ensure_fields', 'refresh']);
+    const again = (await send('apply', { issues }, {}, { 'X-Hub-Source': 'assistant' }).expect(200)).body;
+    expect(again).toMatchObject({ replayed: true, package: { id: first.package.id }, batch: { id: first.batch.id } });
+    expect((await hub.http.get(`/packages/${first.package.id}`).expect(200)).body).toEqual(first.package);
+
+    // the batch finishes: the same files plan again from the mirror (nothing left) and apply stores a new package
+    await hub.http.post(`/batches/${first.batch.id}/approve`).send({}).expect(200);
+    for (const c of first.batch.commands.slice(0, 2)) expect((await agent.claim()).command.id).toBe(c.id), await agent.done(c.id, { changed: ['x'] });
+    const tail = (await agent.claim()).command;
+    await agent.done(tail.id, refreshResult([{ ...MIRROR[1], duedate: '2026-12-15' }, { ...MIRROR[2], summary: 'Новая тема' }]));
+    const third = (await send('apply', { issues }).expect(200)).body;
+    expect(third).toMatchObject({ replayed: false, batch: null });
+    expect(third.package.id).toBeGreaterThan(first.package.id);
+  });
+
+  it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
+    const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;
+    expect(applied.batch).toBeNull();
+    const none = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(none).toMatchObject({ matches: true, fields: [], links: [], batch_status: null });
+    // someone moves the due date and reopens A-3 in Jira; the link is gone
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2', 'A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...MIRROR[1], duedate: '2026-12-24' }, { ...MIRROR[2], status: 'To Do' }]));
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift.matches).toBe(false);
+    expect(drift.fields).toEqual([
+      { key: 'A-2', jira_key: 'A-2', row: 2, field: 'duedate', wanted: '2026-12-01', actual: '2026-12-24' },
+      { key: 'A-3', jira_key: 'A-3', row: 3, field: 'status', wanted: 'Done', actual: 'To Do' },
+    ]);
+    expect(drift.links).toEqual([{ row: 2, source: 'A-3', target: 'A-2', link_type: 'Blocks', state: 'missing' }]);
+    expect(drift.text).toContain('jira-hub apply');
+  });
+
+  it('a bad file → 422 naming file, row and column in Russian; nothing written', async () => {
+    const before = await batchCount();
+    const res = await send('apply', { issues: `${HEADER}\nA-2;;;;31.12.2026;;;;;;` }).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', detail: 'issues.csv, строка 2, столбец «Срок»: «31.12.2026» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)' });
+    const cycle = await send('plan', { issues: `${HEADER}\nnew:1;Task;Один;new:2;;;;;;;\nnew:2;Task;Два;new:1;;;;;;;` }).expect(422);
+    expect(cycle.body.detail).toBe('issues.csv, строка 2, столбец «Родитель»: цикл родителей: new:1 → new:2 → new:1');
+    const undefinedKey = await send('apply', { links: 'Откуда;Тип;Куда\nnew:9;блокирует;A-2' }).expect(422);
+    expect(undefinedKey.body.detail).toContain('links.csv, строка 2, столбец «Откуда»: временный ключ new:9 не определён');
+    const notFile = await hub.http.post('/packages/plan').send({ issues: 'x' }).expect(422);
+    expect(notFile.body.detail).toContain('issues, links и notes нужно прислать файлами');
+    expect(await batchCount()).toBe(before);
+    expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
+    await hub.http.get('/packages/99/drift').expect(404);
+  });
+});
