@@ -6,6 +6,7 @@ import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './suppo
 
 const ALL_TOOLS = [
   'agent_status',
+  'apply_package',
   'cancel_batch',
   'cancel_command',
   'compare_package',
@@ -20,7 +21,9 @@ const ALL_TOOLS = [
   'jira_users',
   'jira_values',
   'list_batches',
+  'package_drift',
   'plan_batch',
+  'plan_package',
   'put_note',
   'retry_command',
   'search_issues',
@@ -39,7 +42,9 @@ const READ_TOOLS = [
   'jira_users',
   'jira_values',
   'list_batches',
+  'package_drift',
   'plan_batch',
+  'plan_package',
   'search_issues',
 ];
 const CYRILLIC = /[а-яё]/i;

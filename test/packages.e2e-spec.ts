@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { connect } from './support/mcp.js';
 
 const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
 const MIRROR = [
@@ -116,5 +117,25 @@ describe('planning packages (SPEC 18)', () => {
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);
+  });
+
+  it('MCP: plan_package, apply_package (waits for approval) and package_drift', async () => {
+    const mcp = await connect('http', hub.url);
+    try {
+      const issues_csv = `${HEADER}\nA-2;;;;2026-12-15;;;;;;`;
+      const plan = await mcp.client.callTool({ name: 'plan_package', arguments: { issues_csv } });
+      expect(plan.isError).toBeFalsy();
+      expect((plan.content as { text: string }[])[0].text).toContain('Изменений: 1 (ensure_fields: 1)');
+      const applied = await mcp.client.callTool({ name: 'apply_package', arguments: { issues_csv, name: 'Из чата' } });
+      const data = applied.structuredContent as { package: { id: number }; batch: { status: string; source: string } };
+      expect(data.batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant' });
+      const drift = await mcp.client.callTool({ name: 'package_drift', arguments: { id: data.package.id } });
+      expect((drift.content as { text: string }[])[0].text).toContain('A-2 duedate');
+      const bad = await mcp.client.callTool({ name: 'plan_package', arguments: { issues_csv: `${HEADER}\nnew:1;Task;;;;;;;;;` } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as { text: string }[])[0].text).toBe('issues.csv, строка 2, столбец «Тема»: новой задаче new:1 нужна тема');
+    } finally {
+      await mcp.close();
+    }
   });
 });

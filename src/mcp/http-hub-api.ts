@@ -16,6 +16,9 @@ import {
   type NoteView,
   type PackageTexts,
   type PlanView,
+  type ApplyView,
+  type DriftView,
+  type PackagePlanView,
 } from './hub-api.js';
 
 /** The header that marks a request as the assistant's in open mode (SPEC 15.1); the MCP server always sends it. */
@@ -46,6 +49,17 @@ const query = (q: object): string => {
 };
 
 const seg = (key: string) => encodeURIComponent(key);
+
+/** A package's CSV texts as the multipart form /import and /packages take (and the package's name). */
+function packageForm(files: PackageTexts, name?: string): FormData {
+  const form = new FormData();
+  for (const field of ['issues', 'links', 'notes'] as const) {
+    const text = files[field];
+    if (text !== undefined) form.set(field, new Blob([text], { type: 'text/csv' }), `${field}.csv`);
+  }
+  if (name !== undefined) form.set('name', name);
+  return form;
+}
 
 export class HttpHubApi implements HubApi {
   private readonly base: string;
@@ -151,9 +165,18 @@ export class HttpHubApi implements HubApi {
   }
 
   importPackage(files: PackageTexts): Promise<ImportReport> {
-    const form = new FormData();
-    if (files.notes !== undefined) form.set('notes', new Blob([files.notes], { type: 'text/csv' }), 'notes.csv');
-    if (files.links !== undefined) form.set('links', new Blob([files.links], { type: 'text/csv' }), 'links.csv');
-    return this.json('POST', '/import', form);
+    return this.json('POST', '/import', packageForm(files));
+  }
+
+  planPackage(files: PackageTexts, name?: string): Promise<PackagePlanView> {
+    return this.json('POST', '/packages/plan', packageForm(files, name));
+  }
+
+  applyPackage(files: PackageTexts, name?: string): Promise<ApplyView> {
+    return this.json('POST', '/packages/apply', packageForm(files, name));
+  }
+
+  packageDrift(id: number): Promise<DriftView> {
+    return this.json('GET', `/packages/${id}/drift`);
   }
 }

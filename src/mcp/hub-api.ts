@@ -9,10 +9,11 @@
  */
 import type { AgentStatus as AgentStatusView, MirroredIssue as IssueView, MirroredIssueDetail as IssueDetailView, Note as NoteView } from '@jira-hub/contracts';
 import type { ImportReport } from '../import/compare.js';
+import type { ApplyView, DriftView, PackagePlanView } from '../packages/package.view.js';
 import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
 import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
 
-export type { AgentStatusView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };
+export type { AgentStatusView, ApplyView, DriftView, PackagePlanView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };
 
 /** The body of POST /batches and POST /batches/plan. */
 export interface BatchBody {
@@ -41,10 +42,11 @@ export interface NoteChange {
   comment?: string | null;
 }
 
-/** CSV texts of a planning package (SPEC 8): notes.csv and/or links.csv. */
+/** CSV texts of a planning package (SPEC 8, 18): notes.csv, links.csv and (plan, apply) issues.csv. */
 export interface PackageTexts {
   notes?: string;
   links?: string;
+  issues?: string;
 }
 
 export interface HubApi {
@@ -66,6 +68,10 @@ export interface HubApi {
   importPackage(files: PackageTexts): Promise<ImportReport>;
   /** GET /catalogue and its lookups (`path` after /catalogue: '', '/link-types', '/users', …) */
   catalogue<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
+  /** SPEC 18: POST /packages/plan, /packages/apply, GET /packages/{id}/drift */
+  planPackage(files: PackageTexts, name?: string): Promise<PackagePlanView>;
+  applyPackage(files: PackageTexts, name?: string): Promise<ApplyView>;
+  packageDrift(id: number): Promise<DriftView>;
 }
 
 /** An error answer of the hub (`{error, detail}`), or the hub out of reach (`status` 0). */

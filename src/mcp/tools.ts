@@ -8,6 +8,7 @@ import { BATCH_TOOLS } from './tools/batches.js';
 import { CATALOGUE_TOOLS } from './tools/catalogue.js';
 import { ISSUE_TOOLS } from './tools/issues.js';
 import { NOTE_TOOLS } from './tools/notes.js';
+import { PACKAGE_TOOLS } from './tools/packages.js';
 
 export type { ToolAnswer, ToolDef } from './tool.js';
 
@@ -16,6 +17,7 @@ export const TOOLS: ToolDef[] = [
   ...ISSUE_TOOLS,
   ...NOTE_TOOLS,
   ...CATALOGUE_TOOLS,
+  ...PACKAGE_TOOLS,
 ];
 
 /** The tools a server lists: all, or in read-only mode only those that write nothing. */

@@ -1,0 +1,57 @@
+/**
+ * The MCP tools of planning packages (SPEC 18): plan a package against Jira's mirror, apply it (the batch
+ * waits for a person's approval, as every batch of the assistant), and show where Jira drifted from it.
+ */
+import { z } from 'zod';
+import { applyText, driftText, planText } from '../../packages/package-text.js';
+import { id, tool, type ToolDef } from '../tool.js';
+
+const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
+- issues_csv: Ключ/key (ключ Jira AURORA-12 или временный new:N для новой задачи), Тип/issue_type, Тема/summary, Родитель/parent, Срок/duedate (ГГГГ-ММ-ДД), Метки/labels (через пробел или запятую), Исполнитель/assignee, Приоритет/priority, Статус/status, Спринт/sprint, Доска/board; пустая ячейка — «без пожелания»;
+- links_csv: Откуда/from, Тип/type, Куда/to, Пояснение (внутр.)/note — связь идёт от «Откуда» к «Куда»;
+- notes_csv: Ключ/key, Факт. статус/fact_status, Комментарий (внутр.)/comment — внутренние заметки команды.`;
+
+const packageShape = {
+  issues_csv: z.string().optional().describe('текст issues.csv с заголовком'),
+  links_csv: z.string().optional().describe('текст links.csv с заголовком'),
+  notes_csv: z.string().optional().describe('текст notes.csv с заголовком'),
+  name: z.string().trim().min(1).max(200).optional().describe('имя пакета, например «Спринт 2»'),
+};
+const someFile = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => a.issues_csv !== undefined || a.links_csv !== undefined || a.notes_csv !== undefined;
+const texts = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => ({ issues: a.issues_csv, links: a.links_csv, notes: a.notes_csv });
+
+export const PACKAGE_TOOLS: ToolDef[] = [
+  tool({
+    name: 'plan_package',
+    title: 'План пакета планирования (без записи)',
+    description: `Сравнивает пакет планирования с зеркалом Jira и отвечает пакетом команд, который приведёт Jira к пакету: только различия (новые задачи, поля, статусы, спринты, недостающие связи), в рабочем порядке, с вердиктами сухого прогона и замечаниями (обратные связи, ключи, которых нет в зеркале). Пакет, которому Jira уже соответствует, даёт пустой план. Ничего не записывает. Говорит, насколько свежи данные зеркала, и предлагает сначала обновить именно сравненные задачи.\n${FORMAT}`,
+    writes: false,
+    input: z.object(packageShape).refine(someFile, { error: 'передайте issues_csv, links_csv и/или notes_csv' }),
+    run: async (api, a) => {
+      const plan = await api.planPackage(texts(a), a.name);
+      return { text: planText(plan), data: plan };
+    },
+  }),
+  tool({
+    name: 'apply_package',
+    title: 'Применить пакет планирования',
+    description: `Сохраняет пакет планирования и отправляет его план (только различия с зеркалом) пакетом команд; пакет ассистента ждёт одобрения человека. Повтор с теми же файлами, пока пакет команд выполняется, отвечает тем же пакетом. Перед этим покажите человеку план (plan_package).\n${FORMAT}`,
+    writes: true,
+    input: z.object(packageShape).refine(someFile, { error: 'передайте issues_csv, links_csv и/или notes_csv' }),
+    run: async (api, a) => {
+      const applied = await api.applyPackage(texts(a), a.name);
+      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'), data: applied };
+    },
+  }),
+  tool({
+    name: 'package_drift',
+    title: 'Где Jira отошла от пакета',
+    description: 'Для применённого пакета планирования (id из apply_package) показывает по задачам и полям, где Jira по данным зеркала больше не совпадает с пакетом (кто-то сдвинул срок, закрыл задачу, сменил спринт), и связи, которых больше нет. Вернуть — снова apply_package с теми же файлами.',
+    writes: false,
+    input: z.object({ id: id('id пакета планирования') }),
+    run: async (api, a) => {
+      const drift = await api.packageDrift(a.id);
+      return { text: driftText(drift), data: drift };
+    },
+  }),
+];
