@@ -1,0 +1,207 @@
+/**
+ * Issue 24 acceptance, end to end on the Jira simulator: a real hub (`serve`), the simulator with a
+ * generated project of 200 issues, the reference agent. Export the project as a package, change 15
+ * cells and 3 links, plan → exactly those 18 changes plus the tail refresh; apply (the assistant's,
+ * approved by a person), done with none failed; plan again → empty; two fields changed in Jira behind
+ * the hub's back, refresh → the drift shows exactly those two, and the plan has two commands.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
+import { JiraSimulator } from '@jira-hub/jira-sim';
+import { main, serve } from '../src/cli.js';
+import { testDatabaseEnv } from './support/pg.js';
+import { waitFor } from './support/wait.js';
+
+const PROJECT = 'AURORA';
+const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };
+const PETROVA = '557058:f0000000-0000-0000-0000-000000000003';
+const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A CSV of `;` with a header, as the export writes it: rows of cells (no quoted `;` in the generated project). */
+const parseCsv = (text: string) => text.trimEnd().split('\r\n').map((line) => line.split(';'));
+const writeCsv = (rows: string[][]) => `${rows.map((r) => r.join(';')).join('\r\n')}\r\n`;
+
+describe('a planning package as the desired state, on the simulator (issue 24)', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let hub: { url: string; close: () => Promise<void> };
+  let sim: JiraSimulator;
+  let simUrl: string;
+
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> => {
+    const isForm = body instanceof FormData;
+    const response = await fetch(hub.url + path, {
+      method,
+      headers: { ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const form = (folder: string) => {
+    const f = new FormData();
+    for (const name of ['issues', 'links', 'notes']) f.set(name, new Blob([readFileSync(join(folder, `${name}.csv`))]), `${name}.csv`);
+    return f;
+  };
+
+  /** Runs the reference agent until the batch is done, then stops it. */
+  async function runUntilDone(batchId: number): Promise<Json> {
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const journal = new FileJournal(join(dir, 'agent', 'journal.jsonl'));
+    const finished = runAgent({
+      journal,
+      hub: new HubClient({ baseUrl: hub.url, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
+      jira: new JiraClient({ baseUrl: simUrl, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
+      project: PROJECT,
+      log: (l) => void lines.push(l),
+      stopSignal: stop.signal,
+      waitSeconds: 30,
+    });
+    try {
+      return await waitFor(`batch ${batchId} done`, async () => {
+        const view = await call('GET', `/batches/${batchId}`);
+        return view.status === 'done' ? view : undefined;
+      }, 60_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
+    } finally {
+      stop.abort();
+      await finished.catch(() => undefined);
+      journal.close();
+    }
+  }
+  const refresh = async (params: object) => runUntilDone((await call('POST', '/batches', { title: 'refresh', commands: [{ type: 'refresh', params }] })).id);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jira-hub-packages-e2e-'));
+    env = await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' });
+    const log = console.log;
+    console.log = () => undefined; // serve() announces where it listens
+    try {
+      hub = await serve(env);
+    } finally {
+      console.log = log;
+    }
+    sim = new JiraSimulator({ projectKey: PROJECT, generate: 200 });
+    simUrl = await sim.start();
+    await call('PATCH', '/settings', { pacing: ZERO_PACING });
+  }, 60_000);
+  afterAll(async () => {
+    await sim?.stop();
+    await hub?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('export → 15 cells and 3 links changed → plan of exactly 18 → apply, approve, done → empty plan → drift of two fields → plan of two', async () => {
+    await refresh({ jql: `project = ${PROJECT}` });
+    const exported = join(dir, 'exported');
+    const log = console.log;
+    console.log = () => undefined;
+    try {
+      expect(await main(['export', exported, '--jql', `project = ${PROJECT}`], env)).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    const issues = parseCsv(readFileSync(join(exported, 'issues.csv'), 'utf8'));
+    const links = parseCsv(readFileSync(join(exported, 'links.csv'), 'utf8'));
+    expect(issues.length).toBe(201);
+    expect(issues[0]).toEqual(['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска']);
+
+    // The round trip: the export, planned as it is, changes nothing.
+    expect((await call('POST', '/packages/plan', form(exported))).commands).toEqual([]);
+
+    // 15 cells of 15 different issues.
+    const COL = { summary: 2, duedate: 4, labels: 5, assignee: 6, priority: 7, status: 8, sprint: 9 };
+    const row = (n: number) => issues[n]!;
+    const edits: [number, number, string][] = [];
+    const edit = (n: number, col: number, value: string) => {
+      expect(row(n)[col]).not.toBe(value);
+      edits.push([n, col, value]);
+      row(n)[col] = value;
+    };
+    for (let n = 1; n <= 5; n++) edit(n, COL.duedate, `2027-01-${String(10 + n).padStart(2, '0')}`);
+    for (let n = 6; n <= 8; n++) edit(n, COL.labels, 'ops e2e');
+    for (let n = 9; n <= 10; n++) edit(n, COL.priority, 'High');
+    for (let n = 11; n <= 12; n++) edit(n, COL.summary, `Новая тема ${n}`);
+    const other = (n: number) => (row(n)[COL.assignee] === PETROVA ? IVANOV : PETROVA);
+    edit(13, COL.assignee, other(13));
+    const toDo = issues.findIndex((r, i) => i > 13 && r[COL.status] === 'To Do');
+    edit(toDo, COL.status, 'In Progress');
+    const sprintless = issues.findIndex((r, i) => i > 13 && i !== toDo && r[COL.sprint] !== 'Спринт 2');
+    edit(sprintless, COL.sprint, 'Спринт 2');
+    expect(new Set(edits.map(([n]) => n)).size).toBe(15);
+
+    // 3 links that Jira has in neither direction.
+    const linked = new Set(links.slice(1).flatMap(([s, t, type]) => [`${s}|${t}|${type}`, `${t}|${s}|${type}`]));
+    const newLinks: string[][] = [];
+    for (let a = 150; newLinks.length < 3; a++) {
+      const [s, t] = [`${PROJECT}-${a}`, `${PROJECT}-${a + 20}`];
+      if (!linked.has(`${s}|${t}|Blocks`)) newLinks.push([s, 'блокирует', t, '']);
+    }
+    const changed = join(dir, 'changed');
+    mkdirSync(changed);
+    writeFileSync(join(changed, 'issues.csv'), writeCsv(issues));
+    writeFileSync(join(changed, 'links.csv'), writeCsv([...links, ...newLinks]));
+    writeFileSync(join(changed, 'notes.csv'), readFileSync(join(exported, 'notes.csv')));
+
+    const plan = await call('POST', '/packages/plan', form(changed), { 'X-Hub-Source': 'assistant' });
+    expect(plan.commands).toHaveLength(18);
+    expect(plan.findings).toEqual([]);
+    expect(plan.dry_run.commands).toHaveLength(19);
+    expect(plan.dry_run.commands.at(-1)).toMatchObject({ type: 'refresh', tail_refresh: true });
+    expect(plan.dry_run.awaiting_approval).toBe(true);
+    const key = (n: number) => row(n)[0];
+    const fieldOf: Record<number, string> = { [COL.summary]: 'summary', [COL.duedate]: 'duedate', [COL.labels]: 'labels', [COL.assignee]: 'assignee', [COL.priority]: 'priority' };
+    const expected = [
+      ...edits.map(([n, col, value]) =>
+        col === COL.status
+          ? ['ensure_status', { key: key(n), path: [value] }]
+          : col === COL.sprint
+            ? ['ensure_sprint', { key: key(n), sprint: value }]
+            : ['ensure_fields', { key: key(n), [fieldOf[col]]: col === COL.labels ? value.split(' ') : value }],
+      ),
+      ...newLinks.map(([s, , t]) => ['ensure_link', { source: s, target: t, link_type: 'Blocks' }]),
+    ];
+    const sortKey = (c: unknown[]) => JSON.stringify(c);
+    expect(plan.commands.map((c: Json) => [c.type, c.params]).sort((a: unknown[], b: unknown[]) => (sortKey(a) < sortKey(b) ? -1 : 1))).toEqual(
+      expected.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1)),
+    );
+    expect(plan.commands.slice(-3).map((c: Json) => c.type)).toEqual(['ensure_link', 'ensure_link', 'ensure_link']);
+
+    // apply as the assistant: the batch waits for approval; a person approves; the agent runs it.
+    const applied = await call('POST', '/packages/apply', form(changed), { 'X-Hub-Source': 'assistant' });
+    expect(applied.batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant' });
+    await call('POST', `/batches/${applied.batch.id}/approve`, {});
+    const done = await runUntilDone(applied.batch.id);
+    expect(done.counts.failed ?? 0).toBe(0);
+    expect(done.commands).toHaveLength(19);
+
+    // Jira now matches: an empty plan, no drift.
+    expect((await call('POST', '/packages/plan', form(changed))).commands).toEqual([]);
+    expect(await call('GET', `/packages/${applied.package.id}/drift`)).toMatchObject({ matches: true, fields: [], links: [], batch_status: 'done' });
+
+    // Two fields changed in Jira behind the hub's back.
+    const [a, b] = [key(1), key(9)];
+    sim.store.updateIssue(a, { duedate: '2027-03-01' });
+    sim.store.updateIssue(b, { priority: 'Low' });
+    await refresh({ keys: [a, b] });
+    const drift = await call('GET', `/packages/${applied.package.id}/drift`);
+    expect(drift.fields.map((f: Json) => [f.jira_key, f.field, f.wanted, f.actual])).toEqual([
+      [a, 'duedate', '2027-01-11', '2027-03-01'],
+      [b, 'priority', 'High', 'Low'],
+    ]);
+    expect(drift.links).toEqual([]);
+    const back = await call('POST', '/packages/plan', form(changed));
+    expect(back.commands.map((c: Json) => [c.type, c.params])).toEqual([
+      ['ensure_fields', { key: a, duedate: '2027-01-11' }],
+      ['ensure_fields', { key: b, priority: 'High' }],
+    ]);
+  }, 120_000);
+});
