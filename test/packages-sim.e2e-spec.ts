@@ -26,13 +26,23 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const parseCsv = (text: string) => text.trimEnd().split('\r\n').map((line) => line.split(';'));
 const writeCsv = (rows: string[][]) => `${rows.map((r) => r.join(';')).join('\r\n')}\r\n`;
 
-describe('a planning package as the desired state, on the simulator (issue 24)', () => {
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let hub: { url: string; close: () => Promise<void> };
-  let sim: JiraSimulator;
-  let simUrl: string;
+interface World {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  sim: JiraSimulator;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Json>;
+  runUntilDone(batchId: number): Promise<Json>;
+  refresh(params: object): Promise<Json>;
+  close(): Promise<void>;
+}
 
+/** A hub (`serve`), the simulator with `simOptions`, and the reference agent on demand; pacing 0. */
+async function startWorld(simOptions: ConstructorParameters<typeof JiraSimulator>[0]): Promise<World> {
+  const dir = mkdtempSync(join(tmpdir(), 'jira-hub-packages-e2e-'));
+  const env = await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' });
+  const hub = await quietly(() => serve(env)); // serve() announces where it listens
+  const sim = new JiraSimulator(simOptions);
+  const simUrl = await sim.start();
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> => {
     const isForm = body instanceof FormData;
     const response = await fetch(hub.url + path, {
@@ -44,14 +54,8 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
     if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
-  const form = (folder: string) => {
-    const f = new FormData();
-    for (const name of ['issues', 'links', 'notes']) f.set(name, new Blob([readFileSync(join(folder, `${name}.csv`))]), `${name}.csv`);
-    return f;
-  };
-
   /** Runs the reference agent until the batch is done, then stops it. */
-  async function runUntilDone(batchId: number): Promise<Json> {
+  const runUntilDone = async (batchId: number): Promise<Json> => {
     const stop = new AbortController();
     const lines: string[] = [];
     const journal = new FileJournal(join(dir, 'agent', 'journal.jsonl'));
@@ -76,39 +80,66 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
       await finished.catch(() => undefined);
       journal.close();
     }
-  }
-  const refresh = async (params: object) => runUntilDone((await call('POST', '/batches', { title: 'refresh', commands: [{ type: 'refresh', params }] })).id);
+  };
+  await call('PATCH', '/settings', { pacing: ZERO_PACING });
+  return {
+    dir,
+    env,
+    sim,
+    call,
+    runUntilDone,
+    refresh: async (params) => runUntilDone((await call('POST', '/batches', { title: 'refresh', commands: [{ type: 'refresh', params }] })).id),
+    close: async () => {
+      await sim.stop();
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
+/** Runs `fn` with console.log silenced. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = () => undefined;
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
+}
+
+/** `jira-hub <args>` with its stdout captured. */
+async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
+  const log = console.log;
+  const out: string[] = [];
+  console.log = (...a: unknown[]) => void out.push(a.join(' '));
+  try {
+    return { code: await main(args, env), out: out.join('\n') };
+  } finally {
+    console.log = log;
+  }
+}
+
+const form = (folder: string) => {
+  const f = new FormData();
+  for (const name of ['issues', 'links', 'notes']) f.set(name, new Blob([readFileSync(join(folder, `${name}.csv`))]), `${name}.csv`);
+  return f;
+};
+
+describe('a planning package as the desired state, on the simulator (issue 24)', () => {
+  let w: World;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jira-hub-packages-e2e-'));
-    env = await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' });
-    const log = console.log;
-    console.log = () => undefined; // serve() announces where it listens
-    try {
-      hub = await serve(env);
-    } finally {
-      console.log = log;
-    }
-    sim = new JiraSimulator({ projectKey: PROJECT, generate: 200 });
-    simUrl = await sim.start();
-    await call('PATCH', '/settings', { pacing: ZERO_PACING });
+    w = await startWorld({ projectKey: PROJECT, generate: 200 });
   }, 60_000);
-  afterAll(async () => {
-    await sim?.stop();
-    await hub?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => w?.close());
 
   it('export → 15 cells and 3 links changed → plan of exactly 18 → apply, approve, done → empty plan → drift of two fields → plan of two', async () => {
-    await refresh({ jql: `project = ${PROJECT}` });
+    const { call, dir, sim } = w;
+    await w.refresh({ jql: `project = ${PROJECT}` });
     const exported = join(dir, 'exported');
-    const log = console.log;
-    console.log = () => undefined;
-    try {
-      expect(await main(['export', exported, '--jql', `project = ${PROJECT}`], env)).toBe(0);
-    } finally {
-      console.log = log;
-    }
+    const exportRun = await cli(['export', exported, '--jql', `project = ${PROJECT}`], w.env);
+    expect(exportRun.code).toBe(0);
+    expect(exportRun.out).toContain('issues.csv (задач: 200)');
     const issues = parseCsv(readFileSync(join(exported, 'issues.csv'), 'utf8'));
     const links = parseCsv(readFileSync(join(exported, 'links.csv'), 'utf8'));
     expect(issues.length).toBe(201);
@@ -179,7 +210,7 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
     const applied = await call('POST', '/packages/apply', form(changed), { 'X-Hub-Source': 'assistant' });
     expect(applied.batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant' });
     await call('POST', `/batches/${applied.batch.id}/approve`, {});
-    const done = await runUntilDone(applied.batch.id);
+    const done = await w.runUntilDone(applied.batch.id);
     expect(done.counts.failed ?? 0).toBe(0);
     expect(done.commands).toHaveLength(19);
 
@@ -191,7 +222,7 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
     const [a, b] = [key(1), key(9)];
     sim.store.updateIssue(a, { duedate: '2027-03-01' });
     sim.store.updateIssue(b, { priority: 'Low' });
-    await refresh({ keys: [a, b] });
+    await w.refresh({ keys: [a, b] });
     const drift = await call('GET', `/packages/${applied.package.id}/drift`);
     expect(drift.fields.map((f: Json) => [f.jira_key, f.field, f.wanted, f.actual])).toEqual([
       [a, 'duedate', '2027-01-11', '2027-03-01'],
@@ -203,5 +234,61 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
       ['ensure_fields', { key: a, duedate: '2027-01-11' }],
       ['ensure_fields', { key: b, priority: 'High' }],
     ]);
+  }, 120_000);
+});
+
+describe('examples/plan against examples/jira-sim-seed.json, through the CLI (README)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await startWorld({ projectKey: PROJECT, seed: JSON.parse(readFileSync('examples/jira-sim-seed.json', 'utf8')) });
+  }, 60_000);
+  afterAll(() => w?.close());
+
+  it('plan shows epics, a sub-task, statuses and two sprints; apply runs to done; plan again leaves only the findings', async () => {
+    await w.refresh({ jql: `project = ${PROJECT}` });
+    const planned = await cli(['plan', 'examples/plan', '--json'], w.env);
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.out);
+    expect(plan.commands.map((c: Json) => [c.type, c.params.key ?? c.params.temp_key ?? c.params.source])).toEqual([
+      ['ensure_issue', 'new:1'],
+      ['ensure_issue', 'new:2'],
+      ['ensure_issue', 'new:3'],
+      ['ensure_fields', 'AURORA-1'],
+      ['ensure_fields', 'AURORA-2'],
+      ['ensure_status', 'AURORA-2'],
+      ['ensure_fields', 'AURORA-4'],
+      ['ensure_status', 'AURORA-4'],
+      ['ensure_sprint', 'AURORA-4'],
+      ['ensure_fields', 'new:1'],
+      ['ensure_fields', 'new:2'],
+      ['ensure_status', 'new:2'],
+      ['ensure_sprint', 'new:2'],
+      ['ensure_fields', 'new:3'],
+      ['ensure_link', 'AURORA-4'],
+    ]);
+    expect(plan.findings.map((f: Json) => [f.file, f.row, f.code])).toEqual([
+      ['links.csv', 2, 'reversed_link'],
+      ['links.csv', 5, 'unknown_key'],
+    ]);
+    const text = await cli(['plan', 'examples/plan'], w.env);
+    expect(text.out).toContain('Изменений: 15');
+
+    const applied = await cli(['apply', 'examples/plan', '--json'], w.env);
+    expect(applied.code).toBe(0);
+    const { batch, package: pkg } = JSON.parse(applied.out);
+    expect(batch).toMatchObject({ source: 'client', status: 'queued', title: `Пакет планирования #${pkg.id} «plan»` });
+    const done = await w.runUntilDone(batch.id);
+    expect(done.counts.failed ?? 0).toBe(0);
+    const created = done.commands.filter((c: Json) => c.type === 'ensure_issue').map((c: Json) => c.result.key);
+    expect(created).toHaveLength(3);
+    expect(w.sim.store.findIssue(created[2])).toMatchObject({ issueType: 'Sub-task', parent: created[1] });
+    expect(w.sim.store.findIssue(created[1])).toMatchObject({ status: 'In Progress', parent: created[0] });
+    expect(w.sim.store.findIssue('AURORA-2')?.status).toBe('Done');
+
+    const again = JSON.parse((await cli(['plan', 'examples/plan', '--json'], w.env)).out);
+    // The new epic became AURORA-5, the key links.csv names as «not seen yet»: now it is, and only that link is left.
+    expect(created[0]).toBe('AURORA-5');
+    expect(again.commands.map((c: Json) => c.params)).toEqual([{ source: 'AURORA-5', target: 'AURORA-4', link_type: 'Blocks' }]);
+    expect(again.findings.map((f: Json) => f.code)).toEqual(['reversed_link']);
   }, 120_000);
 });
