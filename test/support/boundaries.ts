@@ -42,8 +42,10 @@ export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
   database: ['src/database/migrate.ts'],
   settings: ['src/settings/settings.service.ts', 'src/settings/schema-version.store.ts'],
   /** sync-run.store: Mirror's repository for sync_run, written inside Queue's refresh-report transaction */
-  mirror: ['src/mirror/mirror.store.ts', 'src/mirror/sync-run.store.ts'],
-  queue: ['src/queue/agent-signals.store.ts', 'src/queue/temp-key.store.ts'],
+  /** package-view: what planning packages read of the mirror (SPEC 18) */
+  mirror: ['src/mirror/mirror.store.ts', 'src/mirror/sync-run.store.ts', 'src/mirror/package-view.ts'],
+  /** idempotency.store: a package apply finds the batch its files submitted before (SPEC 18) */
+  queue: ['src/queue/agent-signals.store.ts', 'src/queue/temp-key.store.ts', 'src/queue/idempotency.store.ts'],
   agent: [],
   /** the catalogue's repository, used inside Queue's submit, claim and report transactions */
   catalogue: ['src/catalogue/catalogue.repository.ts'],
