@@ -26,6 +26,7 @@ const BENCH = { name: 'bench', source: 'client' as const };
 import { benchmarksMarkdown, formatValue, thisMachine, type Figure } from './markdown.js';
 import { mirrorBench } from './mirror.js';
 import { jiraCallsBench } from './jira-calls.js';
+import { packagesBench } from './packages.js';
 import { benchSchema, pgBossWorker } from './postgres.js';
 
 const results: Figure[] = [];
@@ -343,6 +344,7 @@ const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
   scan,
   refresh: refreshBench,
   mirror: (dir) => mirrorBench(dir, report),
+  packages: (dir) => packagesBench(dir, report),
   pg: () => postgresCycles(),
   dashboard: () => dashboardBench((name, value, ok, target) => report(name, value, 'ms', ok, target)),
   'jira-calls': () => jiraCallsBench(report),

@@ -102,6 +102,17 @@ describe('planning packages (SPEC 18)', () => {
     ]);
     expect(drift.links).toEqual([{ row: 2, source: 'A-3', target: 'A-2', link_type: 'Blocks', state: 'missing' }]);
     expect(drift.text).toContain('jira-hub apply');
+    // the way back: the stored package planned again, then applied again
+    const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;
+    expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([
+      ['ensure_fields', { key: 'A-2', duedate: '2026-12-01' }],
+      ['ensure_status', { key: 'A-3', path: ['Done'] }],
+      ['ensure_link', { source: 'A-3', target: 'A-2', link_type: 'Blocks' }],
+    ]);
+    const again = (await hub.http.post(`/packages/${applied.package.id}/apply`).expect(200)).body;
+    expect(again).toMatchObject({ replayed: false, package: { name: applied.package.name }, batch: { status: 'queued' } });
+    expect(again.batch.commands).toHaveLength(4);
+    await hub.http.post('/packages/999/plan').expect(404);
   });
 
   it('a bad file → 422 naming file, row and column in Russian; nothing written', async () => {

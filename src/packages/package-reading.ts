@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/package-reader.js';
-import { issuesByKeys, linksFrom } from '../mirror/package-view.js';
+import { existingKeys, issuesByKeys, linksFrom } from '../mirror/package-view.js';
 import { tempKeyMapping } from '../queue/temp-key.store.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
 import type { PackageTexts } from './package.store.js';
@@ -70,8 +70,9 @@ export async function planAgainstMirror(
 ): Promise<PackagePlan> {
   const tempKeys = await tempKeyMapping(m);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
-  const issues = await issuesByKeys(m, keys);
-  const links = new Set((await linksFrom(m, keys)).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
+  const issues = await issuesByKeys(m, keys.issues);
+  const linkEnds = pkg.links.length ? await existingKeys(m, keys.ends) : new Set<string>();
+  const links = new Set((pkg.links.length ? await linksFrom(m, keys.ends) : []).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
   try {
     return planPackage({
       issues: pkg.issues,
@@ -79,7 +80,7 @@ export async function planAgainstMirror(
       tempKeys,
       linkTypes: options.linkTypes,
       known: options.known,
-      mirror: { issue: (k) => issues.get(k), hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`) },
+      mirror: { issue: (k) => issues.get(k), has: (k) => issues.has(k) || linkEnds.has(k), hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`) },
       now: options.now,
     });
   } catch (err) {

@@ -78,6 +78,24 @@ export class PackagesController {
     return this.packages.get(id);
   }
 
+  @Post(':id/plan')
+  @HttpCode(200)
+  @ApiErrors(404)
+  @ApiOperation({ summary: 'The stored package planned again against the mirror (the way back from drift); writes nothing' })
+  @ApiOkResponse({ type: PackagePlanView })
+  planStored(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<PackagePlanView> {
+    return this.packages.planStored(id, sourceOf(req));
+  }
+
+  @Post(':id/apply')
+  @HttpCode(200)
+  @ApiErrors(404)
+  @ApiOperation({ summary: "The stored package applied again: its plan's batch submitted under the caller's source" })
+  @ApiOkResponse({ type: ApplyView })
+  applyStored(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<ApplyView> {
+    return this.packages.applyStored(id, callerFrom(req));
+  }
+
   @Get(':id/drift')
   @ApiErrors(404)
   @ApiOperation({ summary: 'Where the mirror no longer matches the applied package, per issue and field; the way back is to apply it again' })

@@ -140,11 +140,8 @@ export class PackagesService {
 
   /** `GET /packages/{id}/drift`: per issue and field, where the mirror no longer matches the package. */
   async drift(id: number): Promise<DriftView> {
-    const { stored, plan } = await this.db.read(async (m) => {
-      const stored = await findPackage(m, id);
-      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
-      return { stored, plan: await this.compute(m, parsePackage(filesOf(stored.files))) };
-    });
+    const stored = await this.stored(id);
+    const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files))));
     const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
     const pkg = packageView(stored);
     const matches = plan.differences.length === 0 && plan.links.length === 0;
@@ -160,21 +157,28 @@ export class PackagesService {
     };
   }
 
-  get(id: number): Promise<PackageView> {
+  async get(id: number): Promise<PackageView> {
+    return packageView(await this.stored(id));
+  }
+
+  private stored(id: number): Promise<StoredPackage> {
     return this.db.read(async (m) => {
       const stored = await findPackage(m, id);
       if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
-      return packageView(stored);
+      return stored;
     });
   }
 
-  /** The stored files of a package (the dashboard's «plan the way back» sends them to plan again). */
-  files(id: number): Promise<StoredPackage['files']> {
-    return this.db.read(async (m) => {
-      const stored = await findPackage(m, id);
-      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
-      return stored.files;
-    });
+  /** The way back from drift (`POST /packages/{id}/plan`): the stored package planned again. */
+  async planStored(id: number, source: BatchSource): Promise<PackagePlanView> {
+    const stored = await this.stored(id);
+    return this.plan(filesOf(stored.files), source, stored.name);
+  }
+
+  /** `POST /packages/{id}/apply`: the stored package applied again (a new package row, as an apply of the same files). */
+  async applyStored(id: number, caller: Caller): Promise<ApplyView> {
+    const stored = await this.stored(id);
+    return this.apply(filesOf(stored.files), caller, stored.name);
   }
 
   list(limit: number, beforeId?: number): Promise<PackageView[]> {

@@ -30,7 +30,7 @@ function input(issuesCsv: string, linksCsv = '', mirror: PackageMirrorIssue[] = 
     links: linksCsv ? readLinks(Buffer.from(linksCsv)) : [],
     tempKeys: new Map(Object.entries(tempKeys)),
     linkTypes: LINK_TYPES,
-    mirror: { issue: (k) => byKey.get(k), hasLink: (s, t, type) => linkSet.has([s, t, type].join('|')) },
+    mirror: { issue: (k) => byKey.get(k), has: (k) => byKey.has(k), hasLink: (s, t, type) => linkSet.has([s, t, type].join('|')) },
     now: NOW,
   };
 }
@@ -117,9 +117,9 @@ describe('planPackage: findings', () => {
 });
 
 describe('planPackage: the age of the mirror and the refresh offered first', () => {
-  it('names exactly the keys compared (and those the mirror lacks), with the oldest sync', () => {
+  it('names exactly the keys compared (and those the mirror lacks), with the oldest sync of the issues whose fields it compares', () => {
     const plan = planPackage(input(`${HEADER}\nA-2;;;;;;;;;;\nA-9;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;связанные;A-1', MIRROR, LINKS));
-    expect(plan.mirror).toEqual({ keys: ['A-1', 'A-2', 'A-3'], missing_keys: ['A-9'], oldest_synced_at: '2026-12-02T08:00:00.000Z', age_seconds: 7200 });
+    expect(plan.mirror).toEqual({ keys: ['A-1', 'A-2', 'A-3'], missing_keys: ['A-9'], oldest_synced_at: '2026-12-02T09:00:00.000Z', age_seconds: 3600 });
     expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-1', 'A-2', 'A-3', 'A-9'] } });
   });
 
@@ -179,6 +179,6 @@ describe('keysToRead', () => {
   it('the Jira keys a package names, temp keys through the mapping, each once', () => {
     const issues = readIssues(Buffer.from(`${HEADER}\nA-2;;;A-1;;;;;;;\nnew:1;Task;x;;;;;;;;\nnew:2;Task;y;;;;;;;;`));
     const links = readLinks(Buffer.from('Откуда;Тип;Куда\nA-3;блокирует;new:2\nA-2;блокирует;A-3'));
-    expect(keysToRead(issues, links, new Map([['new:2', 'A-7']]))).toEqual(['A-2', 'A-1', 'A-7', 'A-3']);
+    expect(keysToRead(issues, links, new Map([['new:2', 'A-7']]))).toEqual({ issues: ['A-2', 'A-7'], ends: ['A-2', 'A-1', 'A-7', 'A-3'] });
   });
 });

@@ -12,7 +12,10 @@ import type { PackageMirrorIssue } from '../mirror/package-view.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
 export interface PlanMirror {
+  /** an issue whose fields a row of issues.csv compares */
   issue(key: string): PackageMirrorIssue | undefined;
+  /** whether the mirror has a key (an end of a link; the issue itself need not be read) */
+  has(key: string): boolean;
   hasLink(source: string, target: string, linkType: string): boolean;
 }
 
@@ -120,6 +123,8 @@ class Planner {
   readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null };
   private readonly compared = new Set<string>();
   private readonly missing = new Set<string>();
+  /** link ends the mirror has (their issues are not read) */
+  private readonly linked = new Set<string>();
 
   constructor(private readonly input: PlanInput) {
     for (const r of input.issues) {
@@ -149,6 +154,14 @@ class Planner {
   private existing(key: string): PackageMirrorIssue | undefined {
     const found = this.input.mirror.issue(key);
     if (found) this.compared.add(key);
+    else this.missing.add(key);
+    return found;
+  }
+
+  /** An end of a link: only whether the mirror has it. */
+  private known(key: string): boolean {
+    const found = this.input.mirror.has(key);
+    if (found) this.linked.add(key);
     else this.missing.add(key);
     return found;
   }
@@ -266,7 +279,7 @@ class Planner {
     const target = this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') });
     const linkType = translateType(l.type, this.input.linkTypes);
     const place = { file: 'links.csv' as const, row: l.row };
-    const unknown = [source, target].filter((k) => isJiraKey(k) && this.existing(k) === undefined);
+    const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
     if (unknown.length) {
       // No blind link: the mirror must show both ends (the refresh offered first reads them).
       this.out.findings.push({ ...place, code: 'unknown_key', detail: `задач ${unknown.join(', ')} нет в зеркале хаба: связь не сравнить; сначала обновите их (refresh)` });
@@ -289,13 +302,13 @@ class Planner {
   }
 
   finish(): PackagePlan {
-    const keys = [...this.compared].sort();
+    const keys = [...new Set([...this.compared, ...this.linked])].sort();
     let oldest: string | null = null;
-    for (const k of keys) {
+    for (const k of this.compared) {
       const at = this.input.mirror.issue(k)?.synced_at ?? null;
       if (at !== null && (oldest === null || at < oldest)) oldest = at;
     }
-    const missing = [...this.missing].filter((k) => !this.compared.has(k)).sort();
+    const missing = [...this.missing].filter((k) => !this.compared.has(k) && !this.linked.has(k)).sort();
     this.out.mirror = {
       keys,
       missing_keys: missing,
@@ -328,8 +341,12 @@ export function planPackage(input: PlanInput): PackagePlan {
   return p.finish();
 }
 
-/** The Jira keys and temp keys a package names, as the queue's mapping resolves them: what the plan reads of the mirror. */
-export function keysToRead(issues: readonly IssueRow[], links: readonly LinkRow[], tempKeys: ReadonlyMap<string, string>): string[] {
-  const named = [...issues.flatMap((r) => [r.key, r.parent ?? '']), ...links.flatMap((l) => [l.from, l.to])];
-  return [...new Set(named.map((k) => tempKeys.get(k) ?? k).filter(isJiraKey))];
+/**
+ * The Jira keys a package names, temp keys through the queue's mapping: `issues` — the rows' issues, whose
+ * fields the plan compares (read whole); `ends` — every key a row or a link names (looked up, with the
+ * links that start there).
+ */
+export function keysToRead(issues: readonly IssueRow[], links: readonly LinkRow[], tempKeys: ReadonlyMap<string, string>): { issues: string[]; ends: string[] } {
+  const jira = (keys: string[]) => [...new Set(keys.map((k) => tempKeys.get(k) ?? k).filter(isJiraKey))];
+  return { issues: jira(issues.map((r) => r.key)), ends: jira([...issues.flatMap((r) => [r.key, r.parent ?? '']), ...links.flatMap((l) => [l.from, l.to])]) };
 }

@@ -8,6 +8,7 @@ import { AgentPage } from './pages/Agent';
 import { BatchPage } from './pages/Batch';
 import { ImportPage } from './pages/Import';
 import { MirrorPage } from './pages/Mirror';
+import { PackagesPage } from './pages/Packages';
 import { QueuePage } from './pages/Queue';
 import { SettingsPage } from './pages/Settings';
 import { refusal, SignIn } from './pages/SignIn';
@@ -19,6 +20,7 @@ const NAV = [
   ['agent', 'Агент'],
   ['mirror', 'Зеркало'],
   ['import', 'Импорт'],
+  ['packages', 'Пакеты'],
   ['settings', 'Настройки'],
 ] as const;
 
@@ -143,8 +145,9 @@ export function App() {
           {route.page === 'agent' && <AgentPage />}
           {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}
           {route.page === 'import' && <ImportPage />}
+          {route.page === 'packages' && <PackagesPage key={route.id ?? ''} id={route.id} />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
-          {!['batch', 'queue', 'agent', 'mirror', 'import', 'settings'].includes(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
+          {!['batch', 'queue', 'agent', 'mirror', 'import', 'packages', 'settings'].includes(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
         </main>
       </div>
       </AgentProvider>
