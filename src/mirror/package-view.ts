@@ -4,22 +4,14 @@
  * SQL in chunks: a package may name thousands of keys against a mirror of hundreds of thousands.
  */
 import type { EntityManager } from 'typeorm';
+import type { IssueFields } from '@jira-hub/contracts';
 import { parseJson } from '../database/json.js';
 
 const CHUNK = 500;
 const marks = (n: number) => new Array(n).fill('?').join(', ');
 
 /** A mirror issue as a package compares it: the columns of SPEC 4's Issue plus the parent from `fields`. */
-export interface PackageMirrorIssue {
-  key: string;
-  summary: string | null;
-  issue_type: string | null;
-  status: string | null;
-  sprint: string | null;
-  assignee: string | null;
-  priority: string | null;
-  duedate: string | null;
-  labels: string[];
+export interface PackageMirrorIssue extends Omit<IssueFields, 'created' | 'updated'> {
   parent: string | null;
   synced_at: string | null;
 }
@@ -30,19 +22,8 @@ export interface MirrorLink {
   link_type: string;
 }
 
-interface Row {
-  key: string;
-  summary: string | null;
-  issue_type: string | null;
-  status: string | null;
-  sprint: string | null;
-  assignee: string | null;
-  priority: string | null;
-  duedate: string | null;
-  labels: string;
-  fields: string;
-  synced_at: string | null;
-}
+/** A row as stored: labels and fields are JSON text. */
+type Row = Omit<PackageMirrorIssue, 'labels' | 'parent'> & { labels: string; fields: string };
 
 const COLUMNS = 'key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, synced_at';
 

@@ -148,6 +148,14 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
   );
 }
 
+function AppliedNote({ applied }: { applied: Applied }) {
+  return (
+    <div className="panel" role="status">
+      {applied.text} {applied.batch && <a href={`#/batches/${applied.batch.id}`}>Открыть пакет команд #{applied.batch.id}</a>}
+    </div>
+  );
+}
+
 /** Plan and apply a planning package (SPEC 18): pick or drop the files or the folder; the packages applied, with their drift. */
 export function PackagesPage({ id }: { id?: string }) {
   if (id) return <DriftPage id={Number(id)} />;
@@ -254,11 +262,7 @@ function PlanPage() {
           <PlanTables plan={plan} />
         </div>
       )}
-      {applied && (
-        <div className="panel" role="status">
-          {applied.text} {applied.batch && <a href={`#/batches/${applied.batch.id}`}>Открыть пакет команд #{applied.batch.id}</a>}
-        </div>
-      )}
+      {applied && <AppliedNote applied={applied} />}
       <div className="panel" aria-label="Применённые пакеты">
         <h3>Применённые пакеты</h3>
         {list.length === 0 ? (
@@ -362,11 +366,7 @@ function DriftPage({ id }: { id: number }) {
           <PlanTables plan={plan} />
         </div>
       )}
-      {applied && (
-        <div className="panel" role="status">
-          {applied.text} {applied.batch && <a href={`#/batches/${applied.batch.id}`}>Открыть пакет команд #{applied.batch.id}</a>}
-        </div>
-      )}
+      {applied && <AppliedNote applied={applied} />}
     </section>
   );
 }
