@@ -108,15 +108,16 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `jira-hub <args>` with its stdout captured. */
+/** `jira-hub <args>` with its stdout captured (stderr, the database line of --json, dropped). */
 async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
-  const log = console.log;
+  const [log, error] = [console.log, console.error];
   const out: string[] = [];
   console.log = (...a: unknown[]) => void out.push(a.join(' '));
+  console.error = () => undefined;
   try {
     return { code: await main(args, env), out: out.join('\n') };
   } finally {
-    console.log = log;
+    [console.log, console.error] = [log, error];
   }
 }
 
