@@ -125,6 +125,7 @@ describe('planning packages (SPEC 18)', () => {
     expect(undefinedKey.body.detail).toContain('links.csv, строка 2, столбец «Откуда»: временный ключ new:9 не определён');
     const notFile = await hub.http.post('/packages/plan').send({ issues: 'x' }).expect(422);
     expect(notFile.body.detail).toContain('issues, links и notes нужно прислать файлами');
+    expect((await hub.http.post('/packages/apply').expect(422)).body.detail).toBe('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);

@@ -100,6 +100,7 @@ export class PackagesService {
 
   /** `POST /packages/apply`: stores the package and submits the plan's batch under the caller's source, in one transaction. */
   async apply(files: PackageFiles, caller: Caller, name = DEFAULT_PACKAGE_NAME): Promise<ApplyView> {
+    if (!files.issues && !files.links && !files.notes) throw new ValidationFailedError('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
     const pkg = parsePackage(files);
     const { key, batch: runningBatch } = await this.running(filesHash(files));
     if (runningBatch) {
