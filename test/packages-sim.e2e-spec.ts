@@ -194,7 +194,7 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
     const expected = [
       ...edits.map(([n, col, value]) =>
         col === COL.status
-          ? ['ensure_status', { key: key(n), path: [value] }]
+          ? ['ensure_status', { key: key(n), to: value }]
           : col === COL.sprint
             ? ['ensure_sprint', { key: key(n), sprint: value }]
             : ['ensure_fields', { key: key(n), [fieldOf[col]]: col === COL.labels ? value.split(' ') : value }],

@@ -106,7 +106,7 @@ describe('planning packages (SPEC 18)', () => {
     const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;
     expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([
       ['ensure_fields', { key: 'A-2', duedate: '2026-12-01' }],
-      ['ensure_status', { key: 'A-3', path: ['Done'] }],
+      ['ensure_status', { key: 'A-3', to: 'Done' }],
       ['ensure_link', { source: 'A-3', target: 'A-2', link_type: 'Blocks' }],
     ]);
     const again = (await hub.http.post(`/packages/${applied.package.id}/apply`).expect(200)).body;

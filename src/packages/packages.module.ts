@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { SettingsModule } from '../settings/settings.module.js';
 import { ExportService } from './export.service.js';
@@ -7,7 +8,7 @@ import { PackagesService } from './packages.service.js';
 
 /** Planning packages as the desired state (SPEC 18): plan, apply, drift, export. */
 @Module({
-  imports: [SettingsModule, QueueModule],
+  imports: [SettingsModule, QueueModule, CatalogueModule],
   controllers: [PackagesController],
   providers: [PackagesService, ExportService],
   exports: [PackagesService, ExportService],

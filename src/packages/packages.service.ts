@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/auth.guard.js';
 import { Clock } from '../common/clock.js';
 import { NotFoundError, ValidationFailedError } from '../common/errors.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { isJiraKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { writePackageNotes } from '../import/notes-writer.js';
 import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
@@ -12,6 +14,7 @@ import { PlanService } from '../queue/plan.service.js';
 import type { PlanView } from '../queue/plan.view.js';
 import type { BatchView } from '../queue/rows.js';
 import { SettingsService } from '../settings/settings.service.js';
+import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
 import { applyText, driftText, planSummary } from './package-text.js';
 import { findPackage, insertPackage, listPackages, packageOfBatch, setPackageBatch, type StoredPackage } from './package.store.js';
@@ -39,10 +42,18 @@ export class PackagesService {
     private readonly planner: PlanService,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
-  private compute(m: EntityManager, pkg: ParsedPackage): Promise<PackagePlan> {
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, now: this.clock.now() });
+  /**
+   * The plan against the mirror; values a command would set are checked against the catalogue of the
+   * project the package names first (a stale catalogue is not trusted for that: the dry run says so).
+   */
+  private async compute(m: EntityManager, pkg: ParsedPackage): Promise<PackagePlan> {
+    const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
+    const catalogue = await this.catalogues.get(m, project);
+    const known = catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now() });
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {

@@ -58,7 +58,7 @@ describe('planPackage: only the differences', () => {
       '',
       [['ensure_fields', { key: 'A-3', summary: 'Новая тема', duedate: '2026-12-31', assignee: 'ivanov', priority: 'High' }]],
     ],
-    ['a status', `${HEADER}\nA-3;;;;;;;;In Progress;;`, '', [['ensure_status', { key: 'A-3', path: ['In Progress'] }]]],
+    ['a status', `${HEADER}\nA-3;;;;;;;;In Progress;;`, '', [['ensure_status', { key: 'A-3', to: 'In Progress' }]]],
     ['a sprint with its board', `${HEADER}\nA-3;;;;;;;;;Спринт 2;AURORA board`, '', [['ensure_sprint', { key: 'A-3', sprint: 'Спринт 2', board: 'AURORA board' }]]],
     ['a board id', `${HEADER}\nA-3;;;;;;;;;Спринт 2;7`, '', [['ensure_sprint', { key: 'A-3', sprint: 'Спринт 2', board: 7 }]]],
     ['a missing link, the type translated', '', 'Откуда;Тип;Куда\nA-3;связанные;A-1', [['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Relates' }]]],
@@ -90,7 +90,7 @@ new:1;Epic;Эпик 2;;;q4;;;;;`;
       ['ensure_issue', { temp_key: 'new:2', issue_type: 'Story', summary: 'История', parent: 'new:1' }],
       ['ensure_issue', { temp_key: 'new:3', issue_type: 'Sub-task', summary: 'Подзадача', parent: 'new:2' }],
       ['ensure_fields', { key: 'new:3', duedate: '2026-12-10' }],
-      ['ensure_status', { key: 'new:3', path: ['In Progress'] }],
+      ['ensure_status', { key: 'new:3', to: 'In Progress' }],
       ['ensure_sprint', { key: 'new:2', sprint: 'Спринт 2' }],
       ['ensure_fields', { key: 'new:1', labels: ['q4'] }],
       ['ensure_link', { source: 'new:3', target: 'A-2', link_type: 'Blocks' }],
@@ -167,11 +167,26 @@ describe('planPackage: errors name the file, the row and the column', () => {
       'Тип',
       'тип задачи «Задачка» Jira не знает',
     ],
+    [
+      'an unknown sprint a command would set',
+      () => ({ ...input(`${HEADER}\nA-3;;;;;;;;;Спринт 9;`, '', MIRROR), known: { sprints: ['Спринт 1', 'Спринт 2'] } }),
+      'issues.csv',
+      2,
+      'Спринт',
+      'спринт (активный или будущий) «Спринт 9» Jira не знает',
+    ],
   ])('%s', (_name, make, file, row, column, words) => {
     const err = error(make);
     expect([err.file, err.row, err.column]).toEqual([file, row, column]);
     expect(err.message).toContain(`${file}, строка ${row}, столбец «${column}»`);
     expect(err.message).toContain(words);
+  });
+});
+
+describe('planPackage: known values are checked only where a command sets them', () => {
+  it('a closed sprint or an old status the mirror already shows is no error (an export plans as it is)', () => {
+    const i = { ...input(`${HEADER}\nA-2;;;;;;;;In Progress;Спринт 1;`, '', MIRROR), known: { sprints: ['Спринт 2'], statuses: ['To Do', 'Done'] } };
+    expect(planPackage(i).commands).toEqual([]);
   });
 });
 

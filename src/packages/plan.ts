@@ -19,7 +19,7 @@ export interface PlanMirror {
   hasLink(source: string, target: string, linkType: string): boolean;
 }
 
-/** Values Jira accepts per column, from the catalogue (SPEC 16.1); a list left out is not checked. */
+/** Values Jira accepts per column, from the catalogue (SPEC 16.1); a list left out (or empty) is not checked; only values a command would set are. */
 export interface KnownValues {
   issue_types?: readonly string[];
   statuses?: readonly string[];
@@ -110,8 +110,8 @@ export interface PackagePlan {
 const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size;
 
-/** `ensure_status` to one status. TODO(cathub): the `{key, to}` form once the hub stores the shortest route at submit. */
-export const statusParams = (key: string, to: string): Params => ({ key, path: [to] });
+/** `ensure_status` to one status: the hub stores the shortest known route as `path` at submit (SPEC 16.2). */
+export const statusParams = (key: string, to: string): Params => ({ key, to });
 
 /** The fields ensure_fields sets, with how each compares (SPEC 4: labels as sets, text as it is). */
 const FIELD_WISHES = ['summary', 'duedate', 'labels', 'assignee', 'priority'] as const;
@@ -166,22 +166,12 @@ class Planner {
     return found;
   }
 
-  checkKnown(): void {
-    const known = this.input.known;
-    if (!known) return;
-    const lists: [WishField, readonly string[] | undefined, string][] = [
-      ['issue_type', known.issue_types, 'тип задачи'],
-      ['status', known.statuses, 'статус'],
-      ['priority', known.priorities, 'приоритет'],
-      ['sprint', known.sprints, 'спринт'],
-    ];
-    for (const r of this.input.issues) {
-      for (const [f, list, what] of lists) {
-        const v = r[f];
-        if (list === undefined || typeof v !== 'string' || list.some((x) => same(x, v))) continue;
-        throw new PackageError('issues.csv', r.row, `${what} «${v}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f));
-      }
-    }
+  /** A value Jira must accept (a command sets it): among the catalogue's, when the catalogue lists them. */
+  private allowed(r: IssueRow, f: 'issue_type' | 'status' | 'priority' | 'sprint', value: string): void {
+    const list = { issue_type: this.input.known?.issue_types, status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
+    if (list === undefined || list.length === 0 || list.some((x) => same(x, value))) return;
+    const what = { issue_type: 'тип задачи', status: 'статус', priority: 'приоритет', sprint: 'спринт (активный или будущий)' }[f];
+    throw new PackageError('issues.csv', r.row, `${what} «${value}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f));
   }
 
   /** Parents before children; a cycle of parents is an error naming the row where it closes. */
@@ -220,6 +210,7 @@ class Planner {
 
   create(r: IssueRow): void {
     const place = { file: 'issues.csv' as const, row: r.row };
+    this.allowed(r, 'issue_type', r.issue_type!);
     const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
     if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
     this.command('ensure_issue', params, place, [this.differ(r, null, 'issue', r.summary, null)]);
@@ -258,14 +249,17 @@ class Planner {
       const actual = m ? m[f] : null;
       const differs = f === 'labels' ? !sameSet(wanted as string[], (actual as string[] | null) ?? []) : f === 'summary' ? (wanted as string).trim() !== (actual ?? '').toString().trim() : wanted !== actual;
       if (!differs) continue;
+      if (f === 'priority') this.allowed(r, f, wanted as string);
       fields[f] = wanted;
       changes.push(this.differ(r, jiraKey, f, wanted, actual));
     }
     if (changes.length) this.command('ensure_fields', { key, ...fields }, place, changes);
     if (r.status !== undefined && (isNew || !same(r.status, m!.status))) {
+      this.allowed(r, 'status', r.status);
       this.command('ensure_status', statusParams(key, r.status), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
     }
     if (r.sprint !== undefined && (isNew || !same(r.sprint, m!.sprint))) {
+      this.allowed(r, 'sprint', r.sprint);
       const params: Params = { key, sprint: r.sprint };
       if (r.board !== undefined) params.board = /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
       this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null)]);
@@ -328,7 +322,6 @@ class Planner {
  */
 export function planPackage(input: PlanInput): PackagePlan {
   const p = new Planner(input);
-  p.checkKnown();
   for (const r of p.orderNew()) p.create(r);
   for (const r of input.issues) p.update(r);
   const seen = new Set<string>();
