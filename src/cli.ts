@@ -26,8 +26,11 @@ import { ImportService } from './import/import.service.js';
 import { formatReport } from './import/report-text.js';
 import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
 
-/** Starts the hub and prints where it listens. */
-export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
+ * `stopLine` (the `serve` command): one line when the hub stops, by a signal or closed.
+ */
+export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean; stopLine?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(env);
   const app = await createApp(config);
   await app.listen(config.port, config.host);
@@ -41,10 +44,12 @@ export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolea
   if (options.announce === false) return { url, close: () => app.close() };
   const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
   console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
-  // One line when it stops (by a signal through Nest's shutdown hooks, or closed by its caller).
-  let signal: string | null = null;
-  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
-  app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
+  if (options.stopLine) {
+    // Nest's shutdown hooks close the app on a signal and then end the process: the line comes as the server closes.
+    let signal: string | null = null;
+    for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
+    app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
+  }
   return { url, close: () => app.close() };
 }
 
@@ -189,7 +194,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('-p, --port <порт>', 'порт (вместо HUB_PORT)')
     .addHelpText('after', variablesHelp(HUB_VARIABLES))
     .action(async (o: { db?: string; host?: string; port?: string }) => {
-      await serve(withOptions(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }));
+      await serve(withOptions(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }), { stopLine: true });
       exit(-1);
     });
 
