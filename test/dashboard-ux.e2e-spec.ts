@@ -323,7 +323,7 @@ describe('the dashboard, second round (issue 23)', () => {
     await mirrorOf([{ key: 'AURORA-1', summary: 'Очень длинное название задачи, которое не должно растягивать страницу шире телефона', status: 'In Progress' }]);
     const batch = (await post('/batches', { title: 'Пакет для телефона с длинным названием', commands: [fields('AURORA-1'), fields('AURORA-2')] }).expect(201)).body;
     await page.setViewportSize(WIDTHS.phone);
-    for (const hash of ['/queue', `/batch/${batch.id}`, '/agent', '/mirror/AURORA-1', '/import', '/settings']) {
+    for (const hash of ['/queue', `/batch/${batch.id}`, '/agent', '/mirror/AURORA-1', '/import', '/packages', '/settings']) {
       await open(hash);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await expect(page.locator('.sidebar').isVisible()).resolves.toBe(false);
@@ -334,6 +334,9 @@ describe('the dashboard, second round (issue 23)', () => {
       expect([hash, outside]).toEqual([hash, []]);
       await noSeriousViolations();
     }
+    await open('/packages');
+    await screenshots(page, 'packages');
+    await page.setViewportSize(WIDTHS.phone);
     await open('/queue');
     const cell = page.locator(`tr[data-batch="${batch.id}"] td`).first();
     await expect(cell.evaluate((td) => getComputedStyle(td).display)).resolves.toBe('flex'); // a row is a card of labelled lines
