@@ -3,6 +3,7 @@ import { api } from '../api';
 import { useNow } from '../clock';
 import { useAgent } from '../components/AgentStrip';
 import { Eta, timed, type Timed } from '../components/Eta';
+import { BatchChecksPanel, type BatchChecks } from '../components/BatchChecks';
 import { ApproverField, approver, PlanPanel, planBody } from '../components/PlanView';
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
 import { useHub, useLive } from '../context';
@@ -238,6 +239,7 @@ export function BatchPage({ id }: { id: number }) {
           <PlanPanel body={planBody(batch)} />
         </>
       )}
+      <BatchChecksPanel checks={(batch as { checks?: BatchChecks | null }).checks} />
       <h2>Команды</h2>
       {batch.commands.length === 0 ? (
         <Empty>В пакете нет команд.</Empty>
