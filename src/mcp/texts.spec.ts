@@ -186,3 +186,30 @@ describe('planText', () => {
     ]);
   });
 });
+
+describe('batchText and the checks (SPEC 16.2)', () => {
+  it('names the commands the checks could not judge and those kept with warnings', () => {
+    const text = batchText({
+      id: 5,
+      title: 'План',
+      author: 'a',
+      source: 'client',
+      status: 'queued',
+      created_at: '2026-12-02T05:00:00Z',
+      estimate_seconds: 60,
+      remaining_seconds: 60,
+      counts: { queued: 2 },
+      commands: [],
+      checks: {
+        mode: 'warn',
+        catalogue: null,
+        counts: { will_change: 0, no_change: 0, will_fail: 1, unknown: 1 },
+        commands: [
+          { seq: 1, verdict: 'unknown', findings: [], notes: [] },
+          { seq: 2, verdict: 'will_fail', findings: [{ seq: 2, param: 'priority', code: 'value_not_allowed', detail: 'нет' }], notes: [] },
+        ],
+      },
+    } as unknown as BatchView);
+    expect(text).toContain('По каталогу Jira не оценить команды 1 (каталога нет). Сохранены с предупреждениями проверок: команды 2.');
+  });
+});

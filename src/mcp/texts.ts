@@ -105,7 +105,21 @@ const historyLines = (c: CommandView): string[] => (c.history ?? []).map((d) => 
 export function batchText(b: BatchView, intro = ''): string {
   // A command handed out more than once shows its handouts: where a report got lost.
   const commands = (b.commands ?? []).flatMap((c) => [commandLine(c), ...((c.history?.length ?? 0) > 1 ? historyLines(c) : [])]);
-  return [intro, batchHeadline(b), nextStep(b), ...commands].filter(Boolean).join('\n');
+  return [intro, batchHeadline(b), nextStep(b), checksLine(b), ...commands].filter(Boolean).join('\n');
+}
+
+/** SPEC 16.2: what the checks could not judge, and the warnings a client kept, so the person approving knows. */
+function checksLine(b: BatchView): string {
+  const checks = b.checks;
+  if (!checks) return '';
+  const unknown = checks.commands.filter((c) => c.verdict === 'unknown').map((c) => c.seq);
+  const warned = checks.commands.filter((c) => c.findings.length > 0).map((c) => c.seq);
+  return [
+    unknown.length ? `По каталогу Jira не оценить команды ${unknown.join(', ')}${checks.catalogue ? '' : ' (каталога нет)'}.` : '',
+    warned.length ? `Сохранены с предупреждениями проверок: команды ${warned.join(', ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export function batchListText(list: BatchSummary[]): string {
