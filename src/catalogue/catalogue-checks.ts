@@ -147,6 +147,7 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
   types.created(String(c.params.temp_key), type);
   if (m.kind === 'case') addFinding(c, 'issue_type', 'issue_type_case', `тип задачи в Jira пишется «${type.name}»`, `может быть, ${type.name}?`);
   if (type.subtask && c.params.parent === undefined) addFinding(c, 'parent', 'parent_required', `подзадача (${type.name}) создаётся только с parent — ключом родительской задачи`, 'укажите parent');
+  if (typeof c.params.parent === 'string') checkParent(c, types, type, c.params.parent);
   const config = types.config(type);
   if (!config || config.create.length === 0) return void c.unknown.push(`в каталоге нет экрана создания типа ${type.name}`);
   const fields = isObject(c.params.fields) ? c.params.fields : {};
@@ -164,6 +165,22 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
   for (const f of config.create.filter((f) => f.required && !f.has_default && !IMPLIED.has(f.field_id) && !setIds.has(f.field_id))) {
     addFinding(c, `fields.${f.field_id}`, 'required_field_missing', `обязательное поле «${f.name}» (${f.field_id}) типа ${type.name} не задано`, `добавьте fields.${f.field_id}${f.allowed_values?.length ? `: одно из ${listed(f.allowed_values, 5)}` : ''}`);
   }
+}
+
+/**
+ * SPEC 16.2: a sub-task's parent is a standard issue; a standard issue's parent is an epic (Cloud: the
+ * `parent` field; Data Center: the agent sets the Epic Link field). An epic has no parent here.
+ */
+function checkParent(c: CommandCheck, types: TypeContext, type: CatalogueIssueType, parentKey: string): void {
+  const parent = types.typeOf(parentKey);
+  if (typeof parent === 'string') return void c.unknown.push(`тип родителя ${parentKey}: ${parent}`);
+  const wanted = type.subtask ? 0 : type.hierarchy_level === 0 ? 1 : null;
+  if (wanted === null) {
+    return addFinding(c, 'parent', 'parent_type', `у задачи типа ${type.name} не бывает родителя parent в этом проекте`, 'уберите parent');
+  }
+  if (parent.hierarchy_level === wanted && !parent.subtask) return;
+  const need = wanted === 0 ? 'обычная задача (не эпик и не подзадача)' : `эпик${types.catalogue?.flavor === 'dc' ? ' (на Data Center агент заполнит поле Epic Link)' : ''}`;
+  addFinding(c, 'parent', 'parent_type', `${parentKey} — ${parent.name}, а родителем ${type.subtask ? 'подзадачи' : `задачи типа ${type.name}`} может быть только ${need}`, 'укажите другого родителя или другой тип задачи');
 }
 
 /** The fields of an ensure_fields on the edit screen of its issue's type, and their values. */

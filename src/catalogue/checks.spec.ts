@@ -39,6 +39,8 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['issue type in another letter case', issue({ issue_type: 'task' }), 'issue_type_case', 'issue_type', 'Task'],
   ['unknown issue type, a close one suggested', issue({ issue_type: 'Tsak' }), 'unknown_issue_type', 'issue_type', 'может быть, Task?'],
   ['a sub-task without parent', issue({ issue_type: 'Sub-task' }), 'parent_required', 'parent', 'parent'],
+  ['a sub-task under a sub-task', issue({ issue_type: 'Sub-task', parent: 'AURORA-3' }), 'parent_type', 'parent', 'другого родителя'],
+  ['a task whose parent is no epic', issue({ parent: 'AURORA-1' }), 'parent_type', 'parent', undefined],
   ['an epic without its required Epic Name', issue({ issue_type: 'Epic' }), 'required_field_missing', 'fields.customfield_10011', 'fields.customfield_10011'],
   ['a field not on the create screen', issue({ fields: { customfield_10020: 3 } }), 'field_not_on_screen', 'fields.customfield_10020', undefined],
   ['an unknown field', issue({ fields: { 'Story Pionts': 3 } }), 'unknown_field', 'fields.Story Pionts', 'Story Points'],
@@ -136,6 +138,11 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[1]!.verdict).toBe('unknown');
     // To Do was observed: what it does not lead to is a finding
     expect(out.findings.map((f) => [f.seq, f.code])).toEqual([[3, 'status_unreachable']]);
+  });
+
+  it('a task under an epic created earlier in the batch, a sub-task under a task: no finding', () => {
+    const out = run([issue({ temp_key: 'new:5', issue_type: 'Epic', summary: 'Эпик', fields: { customfield_10011: 'Эпик' } }), issue({ parent: 'new:5' }), issue({ temp_key: 'new:2', issue_type: 'Sub-task', summary: 'Под', parent: 'AURORA-1' })]);
+    expect(out.findings).toEqual([]);
   });
 
   it('ensure_sprint with sprint null goes to the backlog', () => {

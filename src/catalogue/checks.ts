@@ -71,6 +71,7 @@ export const CATALOGUE_CODES: readonly string[] = [
   'issue_type_case',
   'unknown_issue_type',
   'parent_required',
+  'parent_type',
   'unknown_field',
   'field_not_on_screen',
   'required_field_missing',
