@@ -114,6 +114,8 @@ describe.each(['cloud', 'dc'] as const)('plans checked against the catalogue the
         { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } },
         { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2' } },
         { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'Согласовано' } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: null } },
       ];
       const fixed = await call('POST', '/batches/plan', { title: 'План исправлен', commands: good });
       expect(fixed.findings).toEqual([]);
@@ -122,7 +124,8 @@ describe.each(['cloud', 'dc'] as const)('plans checked against the catalogue the
       expect(batch.commands[7].params).toEqual({ key: 'AURORA-1', path: ['In Progress', 'Done'] });
       const done = await batchDone(batch.id);
       expect(done.commands.filter((c: Json) => c.status !== 'done' && c.status !== 'confirmed_by_state').map((c: Json) => [c.seq, c.type, c.status, c.error])).toEqual([]);
-      expect((await call('GET', '/issues/AURORA-1')).status).toBe('Done');
+      expect((await call('GET', '/issues/AURORA-1'))).toMatchObject({ status: 'Done', sprint: null }); // moved to Спринт 1, then to the backlog
+      expect((await call('GET', '/issues/AURORA-2')).sprint).toBe('Спринт 2');
     } finally {
       stop.abort();
       await agent.catch(() => undefined);

@@ -314,6 +314,11 @@ export class JiraApi {
     await this.client.agile('POST', `/sprint/${sprintId}/issue`, { body: { issues: keys }, idempotent: true, subject: keys.join(', ') });
   }
 
+  /** Out of any active or future sprint (SPEC 16.2, `sprint: null`); an issue in the backlog already changes nothing. */
+  async moveToBacklog(keys: string[]): Promise<void> {
+    await this.client.agile('POST', '/backlog/issue', { body: { issues: keys }, idempotent: true, subject: keys.join(', ') });
+  }
+
   private async agilePages<T>(path: string, query: Record<string, string>): Promise<T[]> {
     const all: T[] = [];
     let startAt = 0;

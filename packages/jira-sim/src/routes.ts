@@ -410,6 +410,17 @@ export const routes: Route[] = [
       return noContent;
     },
   },
+  {
+    method: 'POST',
+    pattern: /^\/rest\/agile\/1\.0\/backlog\/issue$/,
+    handler: (req) => {
+      const issues = objectBody(req).issues;
+      if (!Array.isArray(issues) || issues.length === 0) throw new SimError(400, ['issues: must not be empty']);
+      requirePermission(req, 'SCHEDULE_ISSUES', 'You do not have permission to schedule issues (Schedule Issues) in this project.');
+      req.store.moveToBacklog(issues.map((k) => findIssue(req, String(k)).key));
+      return noContent;
+    },
+  },
 ];
 
 export function matchRoute(method: string, path: string): { route: Route; params: string[]; flavor: Flavor } | { error: SimError } {

@@ -156,6 +156,10 @@ describe('JiraSimulator', () => {
     expect(cloud.body.fields.customfield_10020).toEqual([{ id: 2, name: 'Спринт 2', state: 'future', boardId: 1, goal: '' }]);
     const dc = await call('GET', `/rest/api/2/issue/${key}?fields=customfield_10020`);
     expect(dc.body.fields.customfield_10020[0]).toMatch(/state=FUTURE,name=Спринт 2,startDate=/);
+    // the backlog: out of every open sprint (SPEC 16.2, ensure_sprint with sprint null)
+    expect((await call('POST', '/rest/agile/1.0/backlog/issue', { issues: [key] })).status).toBe(204);
+    expect((await call('GET', `/rest/api/3/issue/${key}?fields=customfield_10020`)).body.fields.customfield_10020 ?? []).toEqual([]);
+    expect((await call('POST', '/rest/agile/1.0/backlog/issue', { issues: [] })).status).toBe(400);
   });
 
   it('offers transitions of the workflow and applies them', async () => {

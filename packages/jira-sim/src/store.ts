@@ -264,6 +264,18 @@ export class SimStore {
   }
 
   /** Moves issues to a sprint: removes them from other open sprints, keeps closed ones (as Jira does). */
+  /** POST /rest/agile/1.0/backlog/issue: out of every active and future sprint (closed ones stay in the history). */
+  moveToBacklog(keys: string[]): void {
+    const issues = keys.map((key) => this.requireIssue(key));
+    const subtask = issues.find((issue) => issue.issueType === 'Sub-task');
+    if (subtask) throw new SimError(400, [`Issue ${subtask.key} is a sub-task; sub-tasks cannot be moved to the backlog on their own, only with their parent.`]);
+    for (const issue of issues) {
+      this.remember(issue);
+      issue.sprintIds = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed');
+      this.touch(issue);
+    }
+  }
+
   moveToSprint(sprintId: number, keys: string[]): void {
     const sprint = this.findSprint(sprintId);
     if (!sprint) throw new SimError(404, ['Sprint does not exist or you do not have permission to see it.']);

@@ -20,6 +20,11 @@ interface Candidate {
  */
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
+  // SPEC 16.2: `sprint: null` moves the issue to the backlog (out of its active or future sprint).
+  if (cmd.params.sprint === null) {
+    await JiraApi.for(ctx.client).moveToBacklog([key]);
+    return { sprint_id: null };
+  }
   const name = requireString(cmd.params, 'sprint').trim();
   const boardParam = cmd.params.board;
   if (boardParam !== undefined && boardParam !== null && !(typeof boardParam === 'number' || (typeof boardParam === 'string' && boardParam.trim() !== ''))) {
