@@ -52,6 +52,7 @@ beforeAll(async () => {
   await run('ensure_link', { source: epic, target: story, link_type: 'Blocks' });
   await run('ensure_link', { source: story, target: epic, link_type: 'Relates' });
   await run('ensure_sprint', { key: story, sprint: 'Спринт 2', board: 'AURORA board' });
+  await run('ensure_sprint', { key: epic, sprint: null }); // the backlog (SPEC 16.2)
   await run('ensure_comment', { key: story, body: 'Готово', marker: '[hub:contract]' });
   await run('ensure_comment', { key: story, body: 'Готово', marker: '[hub:contract]' });
   await run('refresh', { keys: [epic, story, 'AURORA-999'] });
@@ -115,6 +116,7 @@ describe('contract with Atlassian\'s OpenAPI descriptions (Cloud)', () => {
     );
     expect(sim.requests.some((r) => r.path === '/rest/api/3/workflowscheme/project' && r.status === 403)).toBe(true);
     expect(sim.requests.some((r) => r.method === 'POST' && /^\/rest\/agile\/1\.0\/sprint\/\d+\/issue$/.test(r.path))).toBe(true);
+    expect(sim.requests.some((r) => r.method === 'POST' && r.path === '/rest/agile/1.0/backlog/issue' && r.status === 204)).toBe(true);
     expect(sim.requests.some((r) => r.status >= 400)).toBe(true);
     const problems = sim.requests.flatMap((r) => contract.check(exchange(r)));
     expect(problems).toEqual([]);
