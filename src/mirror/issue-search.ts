@@ -1,4 +1,4 @@
-/** The SQL of GET /issues (pure): filters, the FTS5 word search, order by key, offset or cursor. */
+/** The SQL of GET /issues: filters, the FTS5 word search, order by key, offset or cursor; a common word walks the key order. */
 import type { ListIssuesQuery } from './mirror.dto.js';
 import type { Engine } from '../database/engine.js';
 import { matchExpression, tsQueryExpression } from './search-query.js';
@@ -15,7 +15,7 @@ export const ISSUE_VIEW_COLUMNS = ['key', 'summary', 'issue_type', 'status', 'sp
  * rows, whatever the project's size); the label filter from issue_label; the rest are indexed columns
  * (status, sprint + status, assignee), and the key order serves the cursor.
  */
-export function issueSearchSql(q: ListIssuesQuery, engine: Engine = 'sqlite'): { sql: string; args: unknown[] } {
+export function issueSearchSql(q: ListIssuesQuery, engine: Engine = 'sqlite', order = 'i.key'): { sql: string; args: unknown[] } {
   const where: string[] = [];
   const args: unknown[] = [];
   let from = 'issue i';
@@ -47,6 +47,68 @@ export function issueSearchSql(q: ListIssuesQuery, engine: Engine = 'sqlite'): {
   if (q.sprint) filter('i.sprint = ?', q.sprint);
   if (q.assignee) filter('i.assignee = ?', q.assignee);
   if (q.cursor) filter('i.key > ?', q.cursor);
-  const sql = `SELECT ${ISSUE_VIEW_COLUMNS} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY i.key LIMIT ? OFFSET ?`;
+  const sql = `SELECT ${ISSUE_VIEW_COLUMNS} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
   return { sql, args: [...args, q.limit ?? DEFAULT_ISSUE_PAGE, q.offset ?? 0] };
+}
+
+/** Runs one statement on the caller's connection (`?` placeholders) and answers its rows. */
+export type RunQuery = <R>(sql: string, args: unknown[]) => Promise<R[]>;
+
+/** SQLite: a word with at least this many matches is searched by walking the key order. */
+export const COMMON_WORD_MATCHES = 2000;
+/** PostgreSQL: the key-order walk looks at this many issues per issue of the page before it gives way to the index. */
+export const WALK_ROWS_PER_MATCH = 50;
+
+/** The thresholds of searchIssues (tests lower them to reach the walk on a few hundred issues). */
+export interface SearchTuning {
+  commonWordMatches?: number;
+  walkRowsPerMatch?: number;
+}
+
+/**
+ * GET /issues' rows (decision 0801). A search by words alone (no other filter) whose word is common
+ * does not gather and sort every match: it walks the issues in key order from the cursor, tests each
+ * against the words, and stops at the page — the page is the same as the plain plan's, since both
+ * take the first matches in key order. A rare word keeps the plain plan (the index, then a sort of the
+ * few matches). SQLite counts the matches up to COMMON_WORD_MATCHES first (FTS5 streams them; cheap);
+ * PostgreSQL walks at most WALK_ROWS_PER_MATCH × (offset + limit) issues and takes the GIN index when
+ * that window held too few matches (its planner cannot tell a common prefix from a rare one).
+ */
+export async function searchIssues<R>(q: ListIssuesQuery, engine: Engine, run: RunQuery, tuning: SearchTuning = {}): Promise<R[]> {
+  const { commonWordMatches = COMMON_WORD_MATCHES, walkRowsPerMatch = WALK_ROWS_PER_MATCH } = tuning;
+  const byWordsAlone = q.q !== undefined && !q.label && !q.keys && !q.status && !q.sprint && !q.assignee;
+  const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
+  const offset = q.offset ?? 0;
+  const after = q.cursor ? 'i.key > ?' : null;
+  const cursorArgs = q.cursor ? [q.cursor] : [];
+  if (byWordsAlone && engine === 'sqlite') {
+    const match = matchExpression(q.q!);
+    if (match) {
+      const [{ n }] = await run<{ n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ? LIMIT ?)', [match, commonWordMatches]);
+      if (n >= commonWordMatches) {
+        // `+` keeps SQLite off the search_id index: it walks the key index, and the matches are a set.
+        return run<R>(
+          `SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE +i.search_id IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)${after ? ` AND ${after}` : ''} ORDER BY i.key LIMIT ? OFFSET ?`,
+          [match, ...cursorArgs, limit, offset],
+        );
+      }
+    }
+  } else if (byWordsAlone) {
+    const match = tsQueryExpression(q.q!);
+    if (match) {
+      const window = walkRowsPerMatch * (offset + limit);
+      const page = await run<R>(
+        `SELECT ${ISSUE_VIEW_COLUMNS} FROM (SELECT * FROM issue i${after ? ` WHERE ${after}` : ''} ORDER BY i.key LIMIT ?) i
+          WHERE i.search @@ to_tsquery('simple', hub_search_fold(?)) ORDER BY i.key LIMIT ? OFFSET ?`,
+        [...cursorArgs, window, match, limit, offset],
+      );
+      if (page.length === limit) return page;
+      // Too few in the window: the GIN index finds the matches, sorted by an expression of the key
+      // (the same order) so that the planner does not walk the whole key index instead.
+      const { sql, args } = issueSearchSql(q, engine, `i.key || ''`);
+      return run<R>(sql, args);
+    }
+  }
+  const { sql, args } = issueSearchSql(q, engine);
+  return run<R>(sql, args);
 }

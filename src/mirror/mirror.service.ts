@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, issueSearchSql } from './issue-search.js';
+import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, searchIssues } from './issue-search.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -30,11 +30,10 @@ export class MirrorService {
     private readonly clock: Clock,
   ) {}
 
-  /** SPEC 7 and issue 14: filters, word search through the FTS index, pages by key (offset or cursor). */
+  /** SPEC 7 and issue 14: filters, word search through the FTS index (a common word walks the key order), pages by key (offset or cursor). */
   listIssues(q: ListIssuesQuery): Promise<IssuePage> {
-    const { sql, args } = issueSearchSql(q, this.db.engine);
     return this.db.read(async (m) => {
-      const items = ((await m.query(sql, args)) as IssueRow[]).map(issueView);
+      const items = (await searchIssues<IssueRow>(q, this.db.engine, (sql, args) => m.query(sql, args))).map(issueView);
       const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
       return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null };
     });
