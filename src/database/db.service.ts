@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { UnavailableError } from '../common/errors.js';
 import { acceptQuestionMarks, engineOf, type Engine } from './engine.js';
 import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
+import { ReadLane } from './read-lane.js';
 
 /**
  * Which queue a unit of work waits in. `bulk` is for large writes people make (creating a batch, an
@@ -42,17 +43,29 @@ async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<
  * a transaction is `BEGIN` + `pg_advisory_xact_lock` on one fixed key — the same single writer as
  * SQLite's write lock, across every replica on the database. A unit that fails because the server
  * cannot be reached throws UnavailableError (503).
+ *
+ * `read` never waits in that queue (decision 0800): on a SQLite file it runs on a second, read-only
+ * connection (WAL: a reader sees the last commit and never waits for the writer), one read unit at a
+ * time there, each in its own read transaction; on PostgreSQL it borrows a pooled connection beside
+ * the writer's. An in-memory SQLite database has one connection, so its reads keep the queue.
  */
 @Injectable()
-export class Db {
+export class Db implements OnApplicationShutdown {
   readonly engine: Engine;
   private readonly unitChecks: UnitCheck[] = [];
   private readonly waiting: Record<Lane, (() => void)[]> = { normal: [], bulk: [] };
   /** A unit runs, or the hand-off to the next one is pending: new units wait their turn. */
   private busy = false;
 
+  private readonly reads: ReadLane;
+
   constructor(readonly dataSource: DataSource) {
     this.engine = engineOf(dataSource);
+    this.reads = new ReadLane(dataSource);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.reads.close();
   }
 
   /** PostgreSQL: `check` runs first in every unit of work (inside the transaction, after its lock). */
@@ -104,9 +117,11 @@ export class Db {
     }, lane);
   }
 
+  /** A unit that only reads: beside the writer (see the class), so that it never waits for a write. */
   read<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(false, (q) => fn(q.manager)));
-    return this.enqueue(() => fn(this.dataSource.manager));
+    if (this.engine === 'postgres') return this.reads.pooled(() => this.onPostgres(false, (q) => fn(q.manager)));
+    if (!this.reads.separate) return this.enqueue(() => fn(this.dataSource.manager));
+    return this.reads.run(fn);
   }
 
   private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
