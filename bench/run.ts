@@ -25,6 +25,7 @@ import { startFlags } from './start-flags.js';
 const BENCH = { name: 'bench', source: 'client' as const };
 import { benchmarksMarkdown, formatValue, thisMachine, type Figure } from './markdown.js';
 import { mirrorBench } from './mirror.js';
+import { searchBench } from './search.js';
 import { jiraCallsBench } from './jira-calls.js';
 import { packagesBench } from './packages.js';
 import { benchSchema, pgBossWorker } from './postgres.js';
@@ -345,6 +346,7 @@ const SECTIONS: Record<string, (dir: string) => Promise<void>> = {
   refresh: refreshBench,
   mirror: (dir) => mirrorBench(dir, report),
   packages: (dir) => packagesBench(dir, report),
+  search: (dir) => searchBench(dir, report),
   pg: () => postgresCycles(),
   dashboard: () => dashboardBench((name, value, ok, target) => report(name, value, 'ms', ok, target)),
   'jira-calls': () => jiraCallsBench(report),

@@ -6,4 +6,5 @@ export { JiraSimulator, type JiraSimulatorOptions, type AnonymousMode, type Rate
 export { runSimulatorFromEnv, generateFromEnv, type Env } from './main.js';
 export { simHelp, SIM_VARIABLES } from './help.js';
 export { defaultSeed, SYSTEM_FIELDS } from './seed.js';
+export { generatedProject } from './generate.js';
 export type * from './types.js';
