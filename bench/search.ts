@@ -45,11 +45,14 @@ function project(): { issues: IssueInput[]; words: string[] } {
 }
 
 async function searchHub(env: Record<string, string>, issues: IssueInput[]) {
-  const config = loadConfig({ ...env, HUB_LOG_LEVEL: 'error' });
+  // RawClient names its host `bench`.
+  const config = loadConfig({ ...env, HUB_LOG_LEVEL: 'error', HUB_ALLOWED_HOSTS: 'bench' });
   const app = await createApp(config, { logger: false });
   await app.listen(0, '127.0.0.1');
   const db = app.get(Db);
+  const t = performance.now();
   for (let i = 0; i < issues.length; i += 5000) await db.transaction((m) => applySlice(m, { issues: issues.slice(i, i + 5000), links: [] }, 1, '2026-12-01T00:00:00.000Z'));
+  console.log(`     ${issues.length.toLocaleString('en')} issues mirrored in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   const port = (app.getHttpServer().address() as AddressInfo).port;
   return { app, db, port, url: `http://127.0.0.1:${port}` };
 }
