@@ -1,8 +1,9 @@
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from '../common/validators.js';
 import { Type } from 'class-transformer';
-import type { AgentCurrentCommand, AgentInfo, AgentNextCommand, AgentStatus, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
+import type { AgentCurrentCommand, AgentInfo, AgentNextCommand, AgentStatus, Change, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';
 import { CommandView } from '../queue/rows.js';
+import { changesProblems } from '../queue/commands/change-record.js';
 
 /** What the agent says about itself with a claim (SPEC 6.2 step 1). */
 export class AgentInfoDto implements AgentInfo {
@@ -97,6 +98,18 @@ export class ReportDto implements ReportBody {
   @IsObject({ message: 'нужен объект' })
   @OpaqueJson('drop') // Jira's data: a custom field value may hold any key
   result?: Record<string, unknown>;
+
+  /**
+   * with done: what the command changed in Jira (SPEC 17.1), each `{key?, what, before?, after?, transitions?}`
+   * @example [{"key": "AURORA-1", "what": "field:duedate", "before": null, "after": "2026-12-20"}]
+   */
+  @IsOptional()
+  @OpaqueJson('drop') // before/after are Jira's values
+  @ValidateBy({
+    name: 'changeRecord',
+    validator: { validate: (v) => changesProblems(v).length === 0, defaultMessage: (args) => changesProblems(args?.value).join('; ') },
+  })
+  changes?: Change[];
 
   /** @example 'HTTP 400: Field duedate is invalid' */
   @IsOptional()

@@ -13,6 +13,10 @@ const BY_TYPE: Record<CommandType, string[]> = {
   ensure_comment: ['ADD_COMMENTS'],
   refresh: ['BROWSE_PROJECTS'],
   refresh_catalogue: ['BROWSE_PROJECTS'],
+  remove_link: ['LINK_ISSUES'],
+  // the comments a revert removes are the agent's own
+  remove_comment: ['DELETE_OWN_COMMENTS'],
+  delete_issue: ['DELETE_ISSUES'],
 };
 
 /** Jira's names of the permissions, as its permission scheme page shows them. */
@@ -26,6 +30,8 @@ export const PERMISSION_NAMES: Record<string, string> = {
   LINK_ISSUES: 'Link Issues',
   ADD_COMMENTS: 'Add Comments',
   BROWSE_PROJECTS: 'Browse Projects',
+  DELETE_ISSUES: 'Delete Issues',
+  DELETE_OWN_COMMENTS: 'Delete Own Comments',
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,6 +11,9 @@ export const COMMAND_TYPES = [
   'ensure_comment',
   'refresh',
   'refresh_catalogue',
+  'remove_link',
+  'remove_comment',
+  'delete_issue',
 ] as const satisfies readonly CommandType[];
 
 /** Types that only read Jira: a batch of nothing else gets no tail refresh (SPEC 5, 16.1). */

@@ -5,6 +5,7 @@ import type { BatchSource } from '../common/auth.guard.js';
 @Entity('batch')
 @Index('idx_batch_created', ['createdAt', 'id'])
 @Index('idx_batch_queue_pos', ['queuePos'])
+@Index('idx_batch_revert_of', ['revertOf'], { where: 'revert_of IS NOT NULL' })
 @Index('idx_batch_awaiting', ['id'], { where: 'awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL' })
 export class BatchEntity {
   @PrimaryGeneratedColumn('increment', { type: 'integer' })
@@ -50,4 +51,8 @@ export class BatchEntity {
   /** schema v6, SPEC 16.2: the checks' verdicts and findings at submit (JSON), null for batches made before */
   @Column('text', { nullable: true })
   checks!: string | null;
+
+  /** SPEC 17.2 (schema v8): the batch this «Откат пакета #id» reverts */
+  @Column('integer', { name: 'revert_of', nullable: true })
+  revertOf!: number | null;
 }

@@ -8,6 +8,8 @@ import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
 import { pacedAs, type CommandType } from './commands/catalogue.js';
 import { batchHistory, commandHistory } from './delivery.store.js';
+import { batchChanges, commandChanges } from './change.store.js';
+import { groupByKey } from './commands/change-record.js';
 import {
   batchStatus,
   commandView,
@@ -32,6 +34,8 @@ export interface NewBatch {
   retryOf?: number;
   /** SPEC 16.2: the checks it was submitted with (JSON of BatchChecksView) */
   checks?: string | null;
+  /** SPEC 17.2: the batch a revert batch reverts */
+  revertOf?: number;
 }
 
 /**
@@ -54,8 +58,18 @@ export async function insertBatch(m: EntityManager, batch: NewBatch, now: string
   const place = batch.awaitingApproval ? null : await nextPlace(m, createdAt);
   const batchId = await insertReturningId(
     m,
-    'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [batch.title, batch.author, createdAt, batch.source, batch.awaitingApproval ? createdAt : null, place?.at ?? null, place?.pos ?? null, batch.checks ?? null],
+    'INSERT INTO batch (title, author, created_at, source, awaiting_approval_since, runnable_at, queue_pos, checks, revert_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      batch.title,
+      batch.author,
+      createdAt,
+      batch.source,
+      batch.awaitingApproval ? createdAt : null,
+      place?.at ?? null,
+      place?.pos ?? null,
+      batch.checks ?? null,
+      batch.revertOf ?? null,
+    ],
   );
   let seq = 0;
   for (const c of batch.commands) {
@@ -97,7 +111,7 @@ export async function findCommand(m: EntityManager, id: number): Promise<Command
 
 /** The command with its delivery history (SPEC 15.3). */
 export async function commandWithHistory(m: EntityManager, row: CommandRow): Promise<CommandView> {
-  return commandView(row, await commandHistory(m, row.id));
+  return commandView(row, await commandHistory(m, row.id), await commandChanges(m, row.id));
 }
 
 /** remaining_seconds of a batch, given the pauses of its own queued commands. */
@@ -158,6 +172,7 @@ function summarize(batch: BatchRow, commands: Pick<CommandRow, 'type' | 'status'
     estimate_seconds: pauseSum(commands.map((c) => c.type), pacing),
     remaining_seconds: remaining(batch, pauseSum(commands.filter((c) => c.status === 'queued').map((c) => c.type), pacing)),
     counts,
+    revert_of: batch.revert_of ?? null,
   };
 }
 
@@ -166,10 +181,13 @@ export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacin
   const unfinished = commands.some((c) => c.status === 'queued' || c.status === 'claimed');
   const remaining: Remaining = unfinished ? (await remainingUpTo(m, placeBound(batch), pacing)).of : () => 0;
   const history = await batchHistory(m, batch.id);
+  const changes = await batchChanges(m, batch.id);
+  const of = (id: number) => changes.filter((c) => c.command_id === id);
   return {
     ...summarize(batch, commands, pacing, remaining),
     checks: parseJson<BatchChecksView | null>(batch.checks, null),
-    commands: commands.map((c) => commandView(c, history(c.id))),
+    commands: commands.map((c) => commandView(c, history(c.id), of(c.id))),
+    changes: groupByKey(changes),
   };
 }
 

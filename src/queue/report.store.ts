@@ -12,6 +12,7 @@ import { findCommand } from './batch.store.js';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { noteFailure, storeCatalogue } from './catalogue-refresh.store.js';
 import { closeDelivery, deliveredTo } from './delivery.store.js';
+import { recordChanges } from './change.store.js';
 import { isTerminal } from './command.entity.js';
 import { keysNamed, type Params } from './commands/catalogue.js';
 import { isConfirmedByState } from './commands/confirmation.js';
@@ -96,6 +97,8 @@ export async function reportInTransaction(
   if (isTerminal(c.status)) {
     // Idempotent, except a late `done` of a force-cancelled ensure_issue that was handed out: its issue exists in Jira.
     // `claimed_at` tells "handed out": rows of an earlier hub that were cancelled there have no deliveries counted.
+    // What a late `done` changed happened in Jira all the same: the record keeps it (once).
+    if (report.status === 'done') await recordChanges(m, id, report.changes, now);
     const key = resultKey(report);
     const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.claimed_at !== null && c.result === null;
     if (!(lateCreate && report.status === 'done' && key)) return { before: c, after: c };
@@ -120,6 +123,7 @@ export async function reportInTransaction(
       id,
     ]);
     if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
+    await recordChanges(m, id, report.changes, now);
     if (refresh) await confirmByState(m, refresh.runId, now, confirmed);
   } else {
     const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;

@@ -29,7 +29,7 @@ export type SettingKey = Exclude<keyof Settings, 'version'>;
 
 export const DEFAULT_SETTINGS: Settings = {
   version: 1,
-  pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60 },
+  pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60, remove_link: 90, remove_comment: 150, delete_issue: 180 },
   link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
   fields: [],
   auto_refresh: { interval_minutes: 0, jql: null },

@@ -57,6 +57,12 @@ export class PacingDto {
   @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() ensure_comment?: number;
   /** @example 60 */
   @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() refresh?: number;
+  /** @example 90 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() remove_link?: number;
+  /** @example 150 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() remove_comment?: number;
+  /** @example 180 */
+  @IsInt() @Min(PAUSE.min) @Max(PAUSE.max) @Optional() delete_issue?: number;
 }
 
 export class AutoRefreshDto {

@@ -193,7 +193,9 @@ class AgentLoop {
     }
     const after = this.o.jira.stats();
     const report: ReportBody = {
-      ...(outcome.status === 'done' ? { status: 'done', result: outcome.result } : { status: 'failed', error: outcome.error }),
+      ...(outcome.status === 'done'
+        ? { status: 'done', result: outcome.result, ...(outcome.changes ? { changes: outcome.changes } : {}) }
+        : { status: 'failed', error: outcome.error }),
       jira_calls: after.jiraCalls - before.jiraCalls,
       rate_limited: after.rateLimited - before.rateLimited,
     };

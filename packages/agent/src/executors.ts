@@ -8,6 +8,7 @@ import { ensureSprint } from './commands/ensure-sprint.js';
 import { ensureStatus } from './commands/ensure-status.js';
 import { refresh } from './commands/refresh.js';
 import { refreshCatalogue } from './commands/refresh-catalogue.js';
+import { deleteIssue, removeComment, removeLink } from './commands/remove.js';
 import { JiraApi } from './jira-api.js';
 import { JiraHttpError, JiraNetworkError, JiraStoppedError } from './jira-client.js';
 import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
@@ -26,6 +27,9 @@ const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
   ensure_comment: ensureComment,
   refresh,
   refresh_catalogue: refreshCatalogue,
+  remove_link: removeLink,
+  remove_comment: removeComment,
+  delete_issue: deleteIssue,
 };
 
 /**
@@ -39,7 +43,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
   JiraApi.for(ctx.client).projectKey ??= ctx.project; // field names are looked up as the project sees them
   try {
-    return { status: 'done', result: await executor(cmd, ctx) };
+    const { changes, ...result } = await executor(cmd, ctx);
+    return changes?.length ? { status: 'done', result, changes } : { status: 'done', result };
   } catch (error) {
     if (error instanceof CommandStopped || error instanceof JiraStoppedError) return { status: 'failed', error: error.message, stopped: true };
     if (!isOutage(error)) return { status: 'failed', error: failureText(error) };

@@ -85,6 +85,15 @@ export function linksOf(issue: JiraIssue): HubLink[] {
   });
 }
 
+/** linksOf with Jira's link id (what DELETE /issueLink/{id} takes). */
+export function linksWithIds(issue: JiraIssue): Array<HubLink & { id: string | null }> {
+  const entries = Array.isArray(issue.fields.issuelinks) ? issue.fields.issuelinks : [];
+  return entries.flatMap((entry) => {
+    const id = (entry as { id?: unknown }).id;
+    return linksOf({ ...issue, fields: { issuelinks: [entry] } }).map((l) => ({ ...l, id: id === undefined || id === null ? null : String(id) }));
+  });
+}
+
 /** Keeps the first of each (source, target, type): a link between two refreshed issues appears on both. */
 export function uniqueLinks(links: HubLink[]): HubLink[] {
   const seen = new Set<string>();

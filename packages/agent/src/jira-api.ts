@@ -264,8 +264,43 @@ export class JiraApi {
     return all;
   }
 
-  async addComment(key: string, text: string): Promise<void> {
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key });
+  /** POST …/comment; the new comment's id (Jira answers 201 with the comment). */
+  async addComment(key: string, text: string): Promise<string | null> {
+    const answer = await this.client.api<{ id?: string } | undefined>('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key });
+    return answer?.id === undefined ? null : String(answer.id);
+  }
+
+  /** GET …/comment/{id}; null when Jira answers 404 (gone, or never there). */
+  async findComment(key: string, id: string): Promise<{ id: string; body: unknown } | null> {
+    try {
+      return await this.client.api('GET', `/issue/${encodeURIComponent(key)}/comment/${encodeURIComponent(id)}`, { subject: key });
+    } catch (error) {
+      if (error instanceof JiraHttpError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** DELETE …/comment/{id} (204). */
+  async deleteComment(key: string, id: string): Promise<void> {
+    await this.client.api('DELETE', `/issue/${encodeURIComponent(key)}/comment/${encodeURIComponent(id)}`, { subject: key });
+  }
+
+  /** DELETE /issueLink/{linkId} (204). */
+  async deleteLink(id: string, subject: string): Promise<void> {
+    await this.client.api('DELETE', `/issueLink/${encodeURIComponent(id)}`, { subject });
+  }
+
+  /** DELETE /issue/{key} (204); sub-tasks are never deleted with it (Jira then refuses with 400). */
+  async deleteIssue(key: string): Promise<void> {
+    await this.client.api('DELETE', `/issue/${encodeURIComponent(key)}`, { query: { deleteSubtasks: 'false' }, subject: key });
+  }
+
+  /** GET /mypermissions for one project permission (e.g. DELETE_ISSUES). */
+  async hasPermission(projectKey: string, permission: string): Promise<boolean> {
+    const answer = await this.client.api<{ permissions?: Record<string, { havePermission?: boolean }> }>('GET', '/mypermissions', {
+      query: { projectKey, permissions: permission },
+    });
+    return answer.permissions?.[permission]?.havePermission === true;
   }
 
   // ---- agile ---------------------------------------------------------------------------------

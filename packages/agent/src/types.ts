@@ -1,6 +1,6 @@
 /** Shapes shared by the agent's modules (the hub's agent API, SPEC sections 4, 6.2, 6.5, 9). */
 
-import type { DeliveredCommand, RefreshIssue, RefreshLink } from '@jira-hub/contracts';
+import type { Change, DeliveredCommand, RefreshIssue, RefreshLink } from '@jira-hub/contracts';
 
 export type { AgentSettings, CommandType, ReportBody } from '@jira-hub/contracts';
 
@@ -16,7 +16,7 @@ export type ClaimedCommand = DeliveredCommand;
  * `stopped`: the stop signal ended the execution midway; the agent does not report it (the command stays claimed).
  */
 export type CommandOutcome =
-  | { status: 'done'; result: Record<string, unknown> }
+  | { status: 'done'; result: Record<string, unknown>; changes?: Change[] }
   | { status: 'failed'; error: string; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
 
 /** An issue and a link in a refresh result (SPEC 4). */

@@ -14,7 +14,10 @@ export type CommandType =
   | 'ensure_comment'
   | 'refresh'
   /** SPEC 16.1: read the project's configuration; no params; result `{catalogue}` */
-  | 'refresh_catalogue';
+  | 'refresh_catalogue'
+  | 'remove_link'
+  | 'remove_comment'
+  | 'delete_issue';
 
 /**
  * What the agent says about itself when it claims (every field optional; SPEC 6.2 step 1). With
@@ -67,6 +70,8 @@ export interface ReportBody {
   error?: string;
   jira_calls?: number;
   rate_limited?: number;
+  /** with `done`: what the command changed in Jira (SPEC 17.1); none or empty when it changed nothing */
+  changes?: Change[];
   /**
    * The merged call: with this field the same transaction also claims the next command (as
    * `POST /agent/claim` without waiting would) and the answer carries it in `next`.

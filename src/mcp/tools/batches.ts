@@ -12,7 +12,8 @@ const COMMANDS_HELP = `Команды идемпотентны («добитьс
 - ensure_link {source, target, link_type} — связь направлена от source к target: «source блокирует target» = {source, target, link_type: "Blocks"}; link_type — имя типа связи в Jira (Blocks, Relates, Duplicate…);
 - ensure_sprint {key, sprint, board?} — перенести в спринт;
 - ensure_comment {key, body, marker?} — добавить комментарий, если комментария с marker ещё нет;
-- refresh {keys: [...]} или {jql} — перечитать задачи в зеркало.
+- refresh {keys: [...]} или {jql} — перечитать задачи в зеркало;
+- remove_link {source, target, link_type}, remove_comment {key, comment_id}, delete_issue {key, summary} — удалить связь, комментарий, задачу (задача удаляется, только если её тема в Jira всё ещё равна summary).
 Названия берите из справочников (инструменты jira_*): тип задачи, статус, спринт, приоритет, исполнитель; link_type можно дать словом («блокирует») или описанием связи — хаб сохранит имя типа в Jira; ensure_status {key, to} — хаб сам найдёт кратчайший путь; ensure_sprint {key, sprint: null} — в бэклог. plan_batch находит все ошибки сразу, с подсказками.
 Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Хаб сам добавляет в конец refresh всех названных ключей.`;
 

@@ -181,6 +181,9 @@ describe('checkParams: names of Object.prototype members are params like any oth
     ensure_comment: { key: 'A-1', body: 'b' },
     refresh: { keys: ['A-1'] },
     refresh_catalogue: {},
+    remove_link: { source: 'A-1', target: 'A-2', link_type: 'Blocks' },
+    remove_comment: { key: 'A-1', comment_id: '30001' },
+    delete_issue: { key: 'A-1', summary: 'x' },
   };
   const BUILT_IN = ['constructor', 'hasOwnProperty', 'valueOf', 'toString', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
   const OTHER_TYPES = COMMAND_TYPES.filter((t) => t !== 'ensure_fields');
@@ -293,5 +296,27 @@ describe('tempKeysNeeded', () => {
     ['ensure_fields key beside a custom field parent', 'ensure_fields', { key: 'new:1', parent: 'new:5' }, ['new:1']],
   ] as [string, CommandType, Params, string[]][])('%s', (_name, type, params, needed) => {
     expect(tempKeysNeeded(type, params)).toEqual(needed);
+  });
+});
+
+describe('checkParams: the commands of a revert (SPEC 17.2) and the backlog', () => {
+  const problems = (type: CommandType, params: Params) => checkParams(type, params).problems;
+  it.each<[CommandType, Params, string[]]>([
+    ['remove_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, []],
+    ['remove_link', { source: 'A-1', target: 'A-1', link_type: 'Blocks' }, ['target']],
+    ['remove_link', { source: 'A-1', target: 'A-2' }, ['link_type']],
+    ['remove_comment', { key: 'A-1', comment_id: '30001' }, []],
+    ['remove_comment', { key: 'A-1', comment_id: 30001 }, []],
+    ['remove_comment', { key: 'A-1', comment_id: 'abc' }, ['comment_id']],
+    ['remove_comment', { key: 'A-1', comment_id: 0 }, ['comment_id']],
+    ['remove_comment', { key: 'A-1' }, ['comment_id']],
+    ['delete_issue', { key: 'A-1', summary: 'Отчёт' }, []],
+    ['delete_issue', { key: 'A-1', summary: '  ' }, ['summary']],
+    ['delete_issue', { key: 'A-1' }, ['summary']],
+    ['ensure_sprint', { key: 'A-1', sprint: null }, []],
+    ['ensure_sprint', { key: 'A-1', sprint: '' }, ['sprint']],
+    ['ensure_sprint', { key: 'A-1', sprint: 5 }, ['sprint']],
+  ])('%s %j → problems in %j', (type, params, expected) => {
+    expect(problems(type, params).map((p) => p.param)).toEqual(expected);
   });
 });

@@ -26,6 +26,8 @@ const object: Check = (v) => (typeof v === 'object' && v !== null && !Array.isAr
 /** ensure_sprint's board: a board name (non-blank) or a board id (a positive whole number, or its digits). */
 const boardRef: Check = (v) =>
   (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужно название доски или её id (целое больше 0)';
+/** A Jira id (comment id): digits, as a string or a positive whole number. */
+const jiraId: Check = (v) => ((typeof v === 'string' && /^[1-9][0-9]*$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужен id Jira (целое больше 0)');
 const stringArray: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'нужен массив строк');
 
 /** A real calendar date YYYY-MM-DD. */
@@ -74,6 +76,13 @@ const RULES: Record<Exclude<CommandType, 'ensure_fields' | 'refresh'>, Record<st
   ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyStringOrNull, required: true }, board: { check: boardRef } },
   ensure_comment: { key: { check: key, required: true }, body: { check: nonEmptyString, required: true }, marker: { check: nonEmptyString } },
   refresh_catalogue: {},
+  remove_link: {
+    source: { check: key, required: true },
+    target: { check: key, required: true },
+    link_type: { check: nonEmptyString, required: true },
+  },
+  remove_comment: { key: { check: key, required: true }, comment_id: { check: jiraId, required: true } },
+  delete_issue: { key: { check: key, required: true }, summary: { check: nonEmptyString, required: true } },
 };
 
 export interface ParamProblem {
@@ -166,7 +175,7 @@ export function checkParams(type: CommandType, params: Params): ParamsCheck {
   if (type === 'refresh') return checkRefresh(params);
   const problems = checkByRules(params, RULES[type]);
   const source = own(params, 'source');
-  if (type === 'ensure_link' && source !== undefined && source === own(params, 'target')) {
+  if ((type === 'ensure_link' || type === 'remove_link') && source !== undefined && source === own(params, 'target')) {
     problems.push({ param: 'target', detail: 'связь задачи с самой собой' });
   }
   if (type === 'ensure_status') {
@@ -187,6 +196,9 @@ const PARAM_NAMES: Record<CommandType, readonly string[]> = {
   ensure_comment: Object.keys(RULES.ensure_comment),
   refresh: ['keys', 'jql'],
   refresh_catalogue: [],
+  remove_link: Object.keys(RULES.remove_link),
+  remove_comment: Object.keys(RULES.remove_comment),
+  delete_issue: Object.keys(RULES.delete_issue),
 };
 
 /**
@@ -210,6 +222,9 @@ const KEY_PARAMS: Record<CommandType, readonly string[]> = {
   ensure_comment: ['key'],
   refresh: [],
   refresh_catalogue: [],
+  remove_link: ['source', 'target'],
+  remove_comment: ['key'],
+  delete_issue: ['key'],
 };
 
 /** The single-key params of a command type (see KEY_PARAMS). */

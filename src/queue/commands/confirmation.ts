@@ -3,7 +3,7 @@ import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
 import type { CommandType, Params } from './catalogue.js';
 
 /** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */
-export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh', 'refresh_catalogue'];
+export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh', 'refresh_catalogue', 'remove_comment', 'delete_issue'];
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0) || v === '';
 
@@ -70,6 +70,11 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
     const from = forward ? `${arrow(source, target, link_type)} и ${arrow(target, source, link_type)}` : reverse ? arrow(target, source, link_type) : null;
     return [{ field: 'link', from, to: arrow(source, target, link_type) }];
   }
+  if (type === 'remove_link') {
+    // SPEC 17.2: confirmed when the mirror lacks the link (either way for the same type is not this link).
+    const { source, target, link_type } = params as { source: string; target: string; link_type: string };
+    return mirror.hasLink(source, target, link_type) ? [{ field: 'link', from: arrow(source, target, link_type), to: null }] : [];
+  }
   const issue = mirror.issue(String(params.key));
   if (!issue) return undefined;
   const one = (field: string, from: unknown, to: unknown): Change[] => (from === to ? [] : [{ field, from, to }]);
@@ -81,7 +86,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       return one('status', issue.status, path[path.length - 1]);
     }
     case 'ensure_sprint':
-      return one('sprint', issue.sprint, params.sprint);
+      return one('sprint', issue.sprint ?? null, params.sprint ?? null);
     default:
       return undefined;
   }

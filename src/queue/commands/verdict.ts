@@ -27,6 +27,8 @@ const NOT_JUDGED: Partial<Record<CommandType, string>> = {
   refresh_catalogue: 'refresh_catalogue только читает настройки проекта Jira',
   ensure_issue: 'ensure_issue ищет задачу по теме в самой Jira при выполнении, зеркало этого не решает',
   ensure_comment: 'комментарии не хранятся в зеркале',
+  remove_comment: 'комментарии не хранятся в зеркале',
+  delete_issue: 'агент сверяет тему задачи в самой Jira перед удалением',
 };
 
 /** «5 с», «3 мин», «2 ч», «4 дн». */

@@ -35,6 +35,9 @@ export const COMMAND_EXAMPLES: Record<CommandType, Params> = {
   ensure_comment: { key: 'AURORA-1533', body: 'Согласовано на планировании', marker: 'plan-2026-11' },
   refresh: { keys: ['AURORA-1533', 'new:1'] },
   refresh_catalogue: {},
+  remove_link: { source: 'AURORA-1533', target: 'AURORA-1540', link_type: 'Blocks' },
+  remove_comment: { key: 'AURORA-1533', comment_id: '30001' },
+  delete_issue: { key: 'AURORA-1541', summary: 'Отчёт по продажам' },
 };
 
 export class CommandDto {

@@ -1,3 +1,4 @@
+import type { Change } from '@jira-hub/contracts';
 import type { JiraClient } from '../jira-client.js';
 import type { CreatedKeyJournal } from '../journal.js';
 import type { Sleep } from '../sleep.js';
@@ -33,4 +34,8 @@ export interface ExecutorContext {
   agentVersion?: string;
 }
 
-export type CommandResult = Record<string, unknown>;
+/**
+ * What an executor returns: the result the hub stores, and under `changes` what the command changed in Jira
+ * (SPEC 17.1), which executeCommand moves out of the result into the report's own `changes`.
+ */
+export type CommandResult = Record<string, unknown> & { changes?: Change[] };

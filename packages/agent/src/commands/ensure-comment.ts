@@ -40,6 +40,6 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   if (exists) return { created: false };
   let text = marker && !body.includes(marker) ? `${body}\n${marker}` : body;
   if (marker && api.flavor === 'dc') text = text.split(marker).join(escapeWikiMarker(marker));
-  await api.addComment(key, text);
-  return { created: true };
+  const id = await api.addComment(key, text);
+  return { created: true, changes: [{ key, what: 'comment', after: { id, body: text } }] };
 }

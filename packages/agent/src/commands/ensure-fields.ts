@@ -4,6 +4,7 @@ import { encodeValue, readOptionIds, readValue, resolveField, sameValue } from '
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
+import type { Change } from '@jira-hub/contracts';
 
 /** ensure_fields → {changed: [names]}: reads the issue and sends only the fields that differ (one PUT, or none). */
 export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
@@ -17,6 +18,7 @@ export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Pro
   const issue = await api.getIssue(key, fields.map((f) => f.id));
   const update: Record<string, unknown> = {};
   const changed: string[] = [];
+  const changes: Change[] = [];
   for (const field of fields) {
     const desired = cmd.params[field.name];
     const raw = issue.fields[field.id];
@@ -24,7 +26,9 @@ export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Pro
     if (sameValue(field, current, desired, readOptionIds(raw))) continue;
     update[field.id] = encodeValue(api, field, desired);
     changed.push(field.name);
+    // The values as the mirror holds them, under the name the command used (what a revert sets back).
+    changes.push({ key: issue.key, what: `field:${field.name}`, before: current, after: desired });
   }
   if (changed.length > 0) await api.editIssue(key, update);
-  return { changed };
+  return { changed, changes };
 }

@@ -61,7 +61,7 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   const summary = requireString(cmd.params, 'summary').trim();
   const origin = { summary, project: ctx.project };
   const earlier = ctx.journal.createdKeyFor(cmd.id, origin);
-  if (earlier) return { key: earlier, created: true };
+  if (earlier) return createdResult(earlier, summary);
 
   const issueType = requireString(cmd.params, 'issue_type');
   const description = optionalString(cmd.params, 'description');
@@ -102,7 +102,12 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     created = found;
   }
   ctx.journal.recordCreated(cmd.id, created.key, origin);
-  return { key: created.key, created: true };
+  return createdResult(created.key, summary);
+}
+
+/** `{key, created: true}` with its change record (SPEC 17.1): the issue this command created. */
+function createdResult(key: string, summary: string): CommandResult {
+  return { key, created: true, changes: [{ key, what: 'issue', after: { key, summary } }] };
 }
 
 /**
@@ -119,7 +124,7 @@ async function parentFields(api: JiraApi, project: string, issueType: string, pa
 
 function journaled(ctx: ExecutorContext, commandId: number, key: string, origin: { summary: string; project: string }): CommandResult {
   ctx.journal.recordCreated(commandId, key, origin);
-  return { key, created: true };
+  return createdResult(key, origin.summary);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi } from '../jira-api.js';
-import { linksOf } from '../issue-mapper.js';
+import { linksOf, linksWithIds } from '../issue-mapper.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
@@ -31,6 +31,11 @@ export async function ensureLink(cmd: AgentCommand, ctx: ExecutorContext): Promi
     if (type.inward.trim().toLowerCase() === type.outward.trim().toLowerCase()) return { created: false };
     throw new CommandFailure(`в Jira уже есть обратная связь: ${reverse.source_key} ${type.outward} ${issue.key} (тип «${type.name}»); связь ${source} ${type.outward} ${target} ей противоречит`);
   }
-  await api.createLink(type?.name ?? linkType, source, target);
-  return { created: true };
+  const name = type?.name ?? linkType;
+  await api.createLink(name, source, target);
+  // Jira's 201 has no body: the new link's id (what a revert's remove_link needs) is read back.
+  const made = linksWithIds(await api.getIssue(source, ['issuelinks'])).find(
+    (l) => l.source_key === issue.key && sameKey(l.target_key, target) && l.link_type.toLowerCase() === name.toLowerCase(),
+  );
+  return { created: true, changes: [{ key: issue.key, what: 'link', after: { source: issue.key, target: made?.target_key ?? target, link_type: name, id: made?.id ?? null } }] };
 }

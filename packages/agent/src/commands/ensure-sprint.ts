@@ -3,6 +3,7 @@ import { JiraApi, type JiraBoard, type JiraSprint } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
+import { currentSprintName, parseSprints } from '../issue-mapper.js';
 import type { AgentCommand } from '../types.js';
 
 interface Candidate {
@@ -21,10 +22,7 @@ interface Candidate {
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   // SPEC 16.2: `sprint: null` moves the issue to the backlog (out of its active or future sprint).
-  if (cmd.params.sprint === null) {
-    await JiraApi.for(ctx.client).moveToBacklog([key]);
-    return { sprint_id: null };
-  }
+  if (cmd.params.sprint === null) return toBacklog(key, ctx);
   const name = requireString(cmd.params, 'sprint').trim();
   const boardParam = cmd.params.board;
   if (boardParam !== undefined && boardParam !== null && !(typeof boardParam === 'number' || (typeof boardParam === 'string' && boardParam.trim() !== ''))) {
@@ -33,7 +31,9 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
   const project = /^(.+)-\d+$/.exec(key)?.[1] ?? ctx.project;
   const api = JiraApi.for(ctx.client);
 
-  const issue = await api.getIssue(key, ['issuetype', 'parent']);
+  const sprintField = await api.sprintFieldId();
+  const issue = await api.getIssue(key, ['issuetype', 'parent', ...(sprintField ? [sprintField] : [])]);
+  const before = sprintField ? currentSprintName(issue.fields[sprintField]) : null;
   const issueType = issue.fields.issuetype as { name?: string; subtask?: boolean } | undefined;
   if (issueType?.subtask) {
     const parent = (issue.fields.parent as { key?: string } | undefined)?.key;
@@ -76,7 +76,22 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
     if (error instanceof JiraHttpError && (error.status === 400 || error.status === 404)) api.forgetAgile();
     throw error;
   }
-  return { sprint_id: sprint.id };
+  return { sprint_id: sprint.id, ...(before === sprint.name ? {} : { changes: [{ key: issue.key, what: 'sprint', before, after: sprint.name }] }) };
+}
+
+/**
+ * ensure_sprint with `sprint: null` (SPEC 16.2) → {sprint_id: null}: out of its open sprint into the backlog
+ * (POST /rest/agile/1.0/backlog/issue); an issue in no open sprint changes nothing.
+ */
+async function toBacklog(key: string, ctx: ExecutorContext): Promise<CommandResult> {
+  const api = JiraApi.for(ctx.client);
+  const sprintField = await api.sprintFieldId();
+  if (!sprintField) throw new CommandFailure('в Jira нет поля спринта (Jira Software не установлена): перенести задачу в бэклог нельзя');
+  const issue = await api.getIssue(key, ['issuetype', sprintField]);
+  const open = parseSprints(issue.fields[sprintField]).filter((s) => s.state === 'active' || s.state === 'future');
+  if (open.length === 0) return { sprint_id: null };
+  await api.moveToBacklog([issue.key]);
+  return { sprint_id: null, changes: [{ key: issue.key, what: 'sprint', before: currentSprintName(issue.fields[sprintField]), after: null }] };
 }
 
 /** The boards to search: all, or the one `board` names (by id, or by name case-insensitively). */

@@ -48,6 +48,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
   let current = from;
   const reached = path.map((step) => same(step, current)).lastIndexOf(true);
   if (same(path.at(-1)!, current)) return { from, to: current };
+  const taken: string[] = [];
   for (const step of path.slice(reached + 1)) {
     const transitions = await api.transitions(key);
     const transition = pickTransition(transitions, step);
@@ -56,7 +57,8 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
       throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
     }
     await api.transition(key, transition.id, requiredTransitionFields(transition));
+    taken.push(transition.name);
     current = transition.to.name;
   }
-  return { from, to: current };
+  return { from, to: current, changes: [{ key: issue.key, what: 'status', before: from, after: current, transitions: taken }] };
 }
