@@ -55,6 +55,17 @@ beforeAll(async () => {
   await run('ensure_sprint', { key: epic, sprint: null }); // the backlog (SPEC 16.2)
   await run('ensure_comment', { key: story, body: 'Готово', marker: '[hub:contract]' });
   await run('ensure_comment', { key: story, body: 'Готово', marker: '[hub:contract]' });
+  // SPEC 17: what a revert sends — the backlog, a link and a comment removed, an issue deleted (and each again: nothing left to do)
+  const comment = await run('ensure_comment', { key: epic, body: 'Удалить потом' });
+  const commentId = comment.status === 'done' ? String((comment.changes?.[0]?.after as { id: string }).id) : '';
+  await run('ensure_sprint', { key: story, sprint: null });
+  await run('remove_link', { source: story, target: epic, link_type: 'Relates' });
+  await run('remove_link', { source: story, target: epic, link_type: 'Relates' });
+  await run('remove_comment', { key: epic, comment_id: commentId });
+  await run('remove_comment', { key: epic, comment_id: commentId });
+  const doomed = key(await run('ensure_issue', { temp_key: 'new:3', issue_type: 'Task', summary: 'Контракт: удалить' }));
+  await run('delete_issue', { key: doomed, summary: 'Контракт: удалить' });
+  await run('delete_issue', { key: doomed, summary: 'Контракт: удалить' });
   await run('refresh', { keys: [epic, story, 'AURORA-999'] });
   await run('refresh', { jql: 'project = AURORA ORDER BY key ASC' });
   await run('refresh_catalogue', {}); // workflows not readable: transitions observed, the 403 of the workflow API fits too
@@ -112,9 +123,15 @@ describe('contract with Atlassian\'s OpenAPI descriptions (Cloud)', () => {
         'GET /rest/api/3/user/assignable/search',
         'GET /rest/api/3/workflowscheme/project',
         'GET /rest/api/3/workflows/search',
+        // a revert's commands (SPEC 17.2)
+        'POST /rest/agile/1.0/backlog/issue',
+        'GET /rest/api/3/issue/{key}/comment/30002',
+        'DELETE /rest/api/3/issue/{key}/comment/30002',
+        'DELETE /rest/api/3/issue/{key}',
       ]),
     );
     expect(sim.requests.some((r) => r.path === '/rest/api/3/workflowscheme/project' && r.status === 403)).toBe(true);
+    expect(sim.requests.some((r) => r.method === 'DELETE' && /^\/rest\/api\/3\/issueLink\/\d+$/.test(r.path) && r.status === 204)).toBe(true);
     expect(sim.requests.some((r) => r.method === 'POST' && /^\/rest\/agile\/1\.0\/sprint\/\d+\/issue$/.test(r.path))).toBe(true);
     expect(sim.requests.some((r) => r.method === 'POST' && r.path === '/rest/agile/1.0/backlog/issue' && r.status === 204)).toBe(true);
     expect(sim.requests.some((r) => r.status >= 400)).toBe(true);

@@ -346,6 +346,49 @@ export const routes: Route[] = [
     },
   },
   {
+    method: 'GET',
+    pattern: new RegExp(`^${API}/issue/([^/]+)/comment/([^/]+)$`),
+    handler: (req) => {
+      const issue = findIssue(req, keyParam(req));
+      const comment = req.store.commentsOf(issue.key).find((c) => c.id === decodeURIComponent(req.params[1]!));
+      if (!comment) throw new SimError(404, [`Can not find a comment for the id: ${req.params[1]}.`]);
+      return ok(renderComment(comment, ctxOf(req)));
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^${API}/issue/([^/]+)/comment/([^/]+)$`),
+    handler: (req) => {
+      const issue = findIssue(req, keyParam(req));
+      const id = decodeURIComponent(req.params[1]!);
+      const own = req.store.commentsOf(issue.key).find((c) => c.id === id)?.author === currentUser(req.store).accountId;
+      if (!own || (req.store.seed.deniedPermissions ?? []).includes('DELETE_OWN_COMMENTS')) {
+        requirePermission(req, 'DELETE_ALL_COMMENTS', 'You do not have permission to delete this comment.');
+      }
+      req.store.deleteComment(issue.key, id);
+      return noContent;
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^${API}/issue/([^/]+)$`),
+    handler: (req) => {
+      const issue = findIssue(req, keyParam(req));
+      requirePermission(req, 'DELETE_ISSUES', 'You do not have permission to delete issues in this project.');
+      req.store.deleteIssue(issue.key, req.query.deleteSubtasks === 'true');
+      return noContent;
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^${API}/issueLink/([^/]+)$`),
+    handler: (req) => {
+      requirePermission(req, 'LINK_ISSUES', 'No Link Issue Permission to delete this link.');
+      req.store.deleteLink(decodeURIComponent(req.params[0]!));
+      return noContent;
+    },
+  },
+  {
     method: 'POST',
     pattern: new RegExp(`^${API}/issueLink$`),
     handler: (req) => {
@@ -397,6 +440,16 @@ export const routes: Route[] = [
         goal: s.goal ?? '',
       }));
       return ok({ maxResults, startAt, isLast: startAt + values.length >= sprints.length, values });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/rest\/agile\/1\.0\/backlog\/issue$/,
+    handler: (req) => {
+      const issues = objectBody(req).issues;
+      if (!Array.isArray(issues) || issues.length === 0) throw new SimError(400, ['issues: must not be empty']);
+      req.store.moveToBacklog(issues.map((k) => findIssue(req, String(k)).key));
+      return noContent;
     },
   },
   {

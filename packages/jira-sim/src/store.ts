@@ -226,6 +226,19 @@ export class SimStore {
     return this.linksByKey.get(key) ?? [];
   }
 
+  /** DELETE /issueLink/{id}: both ends lose it (and get a new `updated`). */
+  deleteLink(id: string): void {
+    const index = this.links.findIndex((l) => l.id === id);
+    if (index < 0) throw new SimError(404, ['No issue link with id \'' + id + '\' exists.']);
+    const [link] = this.links.splice(index, 1);
+    for (const key of new Set([link!.sourceKey, link!.targetKey])) {
+      const issue = this.findIssue(key);
+      if (issue) this.remember(issue);
+      this.linksByKey.set(key, (this.linksByKey.get(key) ?? []).filter((l) => l.id !== id));
+      if (issue) this.touch(issue);
+    }
+  }
+
   // ---- comments ------------------------------------------------------------------------------
 
   commentsOf(key: string): StoredComment[] {
@@ -242,6 +255,33 @@ export class SimStore {
     this.comments.push(comment);
     this.touch(issue);
     return comment;
+  }
+
+  /** DELETE …/comment/{id}: 404 when the issue has no such comment. */
+  deleteComment(key: string, id: string): void {
+    const issue = this.requireIssue(key);
+    const index = this.comments.findIndex((c) => c.issueKey === issue.key && c.id === id);
+    if (index < 0) throw new SimError(404, [`Can not find a comment for the id: ${id}.`]);
+    this.remember(issue);
+    this.comments.splice(index, 1);
+    this.touch(issue);
+  }
+
+  /**
+   * DELETE /issue/{key}: with its links and comments. An issue with sub-tasks is refused unless
+   * `deleteSubtasks` (then they go too), as Jira does.
+   */
+  deleteIssue(key: string, deleteSubtasks: boolean): void {
+    const issue = this.requireIssue(key);
+    const subtasks = this.listIssues().filter((i) => i.parent === issue.key && i.issueType === 'Sub-task');
+    if (subtasks.length > 0 && !deleteSubtasks) throw new SimError(400, [`The issue has subtasks: set deleteSubtasks to true to delete them with it.`]);
+    for (const sub of subtasks) this.deleteIssue(sub.key, true);
+    for (const link of [...this.linksOf(issue.key)]) this.deleteLink(link.id);
+    for (let i = this.comments.length - 1; i >= 0; i--) if (this.comments[i]!.issueKey === issue.key) this.comments.splice(i, 1);
+    this.issues.delete(issue.key);
+    this.byId.delete(issue.id);
+    this.history.delete(issue.key);
+    this.version++;
   }
 
   // ---- agile ---------------------------------------------------------------------------------
@@ -288,6 +328,18 @@ export class SimStore {
       this.remember(issue);
       const closed = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed' && id !== sprintId);
       issue.sprintIds = [...closed, sprintId];
+      this.touch(issue);
+    }
+  }
+
+  /** POST /rest/agile/1.0/backlog/issue: out of every open sprint (closed ones are kept, as Jira does). */
+  moveToBacklog(keys: string[]): void {
+    const issues = keys.map((key) => this.requireIssue(key));
+    for (const issue of issues) {
+      const kept = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed');
+      if (kept.length === issue.sprintIds.length) continue;
+      this.remember(issue);
+      issue.sprintIds = kept;
       this.touch(issue);
     }
   }
