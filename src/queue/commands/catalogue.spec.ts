@@ -245,6 +245,7 @@ describe('STANDARD_PARAM_NAMES', () => {
       'marker',
       'keys',
       'jql',
+      'comment_id',
     ]);
     expect(Object.isFrozen(STANDARD_PARAM_NAMES)).toBe(true);
   });

@@ -96,9 +96,22 @@ describe('isConfirmedByState: ensure_link', () => {
   });
 });
 
+describe('isConfirmedByState: remove_link and the backlog (SPEC 17.2, 16.2)', () => {
+  it.each([
+    ['the mirror lacks the link', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }, true],
+    ['the mirror has it', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, false],
+  ])('remove_link: %s → %s', (_, params, expected) => {
+    expect(isConfirmedByState('remove_link', params, mirror)).toBe(expected);
+  });
+  it('ensure_sprint null: confirmed when the mirror has no sprint', () => {
+    expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, mirrorOf({ 'A-1': baseIssue({ sprint: null }) }))).toBe(true);
+    expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, mirror)).toBe(false);
+  });
+});
+
 describe('isConfirmedByState: never confirmed types', () => {
-  it('lists exactly ensure_issue, ensure_comment, refresh and refresh_catalogue', () => {
-    expect([...NEVER_CONFIRMED].sort()).toEqual(['ensure_comment', 'ensure_issue', 'refresh', 'refresh_catalogue']);
+  it('lists exactly ensure_issue, ensure_comment, refresh, refresh_catalogue, remove_comment and delete_issue', () => {
+    expect([...NEVER_CONFIRMED].sort()).toEqual(['delete_issue', 'ensure_comment', 'ensure_issue', 'refresh', 'refresh_catalogue', 'remove_comment']);
   });
 
   it.each([

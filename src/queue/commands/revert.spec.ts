@@ -1,0 +1,160 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import { buildRevert, REVERTED_LABEL, type RecordedChange, type RevertOptions } from './revert.js';
+
+const issue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
+  status: 'Done',
+  sprint: 'Спринт 2',
+  summary: 'Отчёт',
+  description: null,
+  duedate: '2026-12-20',
+  labels: ['отчёты'],
+  assignee: 'ivanov',
+  priority: 'High',
+  fields: { Team: 'Core' },
+  ...over,
+});
+
+function mirrorOf(issues: Record<string, MirrorIssue>, links: string[] = []): MirrorLookup {
+  const set = new Set(links);
+  return { issue: (key) => issues[key], hasLink: (s, t, type) => set.has(`${s}|${t}|${type}`) };
+}
+
+const OPTIONS: RevertOptions = { createdIssueStatus: 'Done', deleteCreated: false };
+const ch = (command_id: number, c: Omit<RecordedChange, 'command_id'>): RecordedChange => ({ command_id, ...c });
+
+/** The batch of the acceptance: two created issues, fields, a status walk, a sprint, two links, a comment. */
+const BATCH: RecordedChange[] = [
+  ch(1, { key: 'A-10', what: 'issue', after: { key: 'A-10', summary: 'Новая 1' } }),
+  ch(2, { key: 'A-11', what: 'issue', after: { key: 'A-11', summary: 'Новая 2' } }),
+  ch(3, { key: 'A-1', what: 'field:duedate', before: null, after: '2026-12-20' }),
+  ch(3, { key: 'A-1', what: 'field:labels', before: [], after: ['отчёты'] }),
+  ch(3, { key: 'A-1', what: 'field:priority', before: 'Medium', after: 'High' }),
+  ch(4, { key: 'A-1', what: 'field:Team', before: null, after: 'Core' }),
+  ch(4, { key: 'A-1', what: 'field:assignee', before: null, after: 'ivanov' }),
+  ch(5, { key: 'A-1', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }),
+  ch(6, { key: 'A-1', what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }),
+  ch(7, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'A-10', link_type: 'Blocks', id: '20001' } }),
+  ch(8, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Relates', id: '20002' } }),
+  ch(9, { key: 'A-1', what: 'comment', after: { id: '30001', body: 'Готово' } }),
+  ch(10, { key: 'A-10', what: 'field:duedate', before: null, after: '2026-12-01' }),
+];
+
+const CREATED = { 'A-10': issue({ status: 'To Do', summary: 'Новая 1', labels: [] }), 'A-11': issue({ status: 'In Progress', summary: 'Новая 2', labels: ['x'] }) };
+const MIRROR = mirrorOf(
+  { 'A-1': issue(), 'A-2': issue({ status: 'To Do' }), ...CREATED },
+  ['A-1|A-10|Blocks', 'A-1|A-2|Relates'],
+);
+
+describe('buildRevert (SPEC 17.2)', () => {
+  it('inverts every change, newest first; created issues get the label and the status; fields of one command merge', () => {
+    expect(buildRevert(BATCH, MIRROR, OPTIONS)).toEqual({
+      commands: [
+        { type: 'remove_comment', params: { key: 'A-1', comment_id: '30001' } },
+        { type: 'remove_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
+        { type: 'remove_link', params: { source: 'A-1', target: 'A-10', link_type: 'Blocks' } },
+        { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 1' } },
+        { type: 'ensure_status', params: { key: 'A-1', path: ['To Do'] } },
+        { type: 'ensure_fields', params: { key: 'A-1', assignee: null, Team: null } },
+        { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium', labels: [], duedate: null } },
+        { type: 'ensure_fields', params: { key: 'A-11', labels: ['x', REVERTED_LABEL] } },
+        { type: 'ensure_status', params: { key: 'A-11', path: ['Done'] } },
+        { type: 'ensure_fields', params: { key: 'A-10', labels: [REVERTED_LABEL] } },
+        { type: 'ensure_status', params: { key: 'A-10', path: ['Done'] } },
+      ],
+      conflicts: [],
+    });
+  });
+
+  it('delete_created: delete_issue with the created summary; links to created issues go with them', () => {
+    const plan = buildRevert(BATCH, MIRROR, { ...OPTIONS, deleteCreated: true });
+    expect(plan.commands.filter((c) => c.type === 'delete_issue' || c.type === 'remove_link')).toEqual([
+      { type: 'remove_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
+      { type: 'delete_issue', params: { key: 'A-11', summary: 'Новая 2' } },
+      { type: 'delete_issue', params: { key: 'A-10', summary: 'Новая 1' } },
+    ]);
+  });
+
+  it('delete_created without the permission to delete: the label and the status instead', () => {
+    const plan = buildRevert(BATCH, MIRROR, { ...OPTIONS, deleteCreated: true, mayDelete: false });
+    expect(plan.commands.some((c) => c.type === 'delete_issue')).toBe(false);
+    expect(plan.commands).toContainEqual({ type: 'ensure_fields', params: { key: 'A-10', labels: [REVERTED_LABEL] } });
+  });
+
+  it.each<[string, Record<string, MirrorIssue>, string[], { what: string; actual?: unknown }]>([
+    ['a field changed since', { 'A-1': issue({ priority: 'Low' }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates'], { what: 'field:priority', actual: 'Low' }],
+    ['labels changed since (compared as sets)', { 'A-1': issue({ labels: ['другое'] }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates'], { what: 'field:labels', actual: ['другое'] }],
+    ['a custom field changed since', { 'A-1': issue({ fields: { Team: 'Web' } }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates'], { what: 'field:Team', actual: 'Web' }],
+    ['the status moved on', { 'A-1': issue({ status: 'In Progress' }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates'], { what: 'status', actual: 'In Progress' }],
+    ['the sprint moved on', { 'A-1': issue({ sprint: null }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates'], { what: 'sprint', actual: null }],
+    ['a link is gone', { 'A-1': issue() }, ['A-1|A-10|Blocks'], { what: 'link', actual: null }],
+  ])('%s → a conflict, listed and left alone; everything else reverts', (_, issues, links, expected) => {
+    const mirror = mirrorOf({ ...CREATED, ...issues }, links);
+    const plan = buildRevert(BATCH, mirror, OPTIONS);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', ...expected, detail: expect.any(String) })]);
+    const all = buildRevert(BATCH, MIRROR, OPTIONS).commands;
+    // The conflicting change alone is left: the rest of the plan is the full one without it.
+    const touches = (c: { type: string; params: Record<string, unknown> }) =>
+      expected.what.startsWith('field:') ? c.type === 'ensure_fields' && c.params.key === 'A-1' && expected.what.slice(6) in c.params
+        : expected.what === 'link' ? c.type === 'remove_link' && c.params.target === 'A-2'
+          : c.type === (expected.what === 'status' ? 'ensure_status' : 'ensure_sprint') && c.params.key === 'A-1';
+    expect(plan.commands.some(touches)).toBe(false);
+    expect(all.filter(touches)).toHaveLength(1);
+    // A field's ensure_fields stays with the command's other fields; any other kind loses its one command.
+    expect(plan.commands).toHaveLength(expected.what.startsWith('field:') ? all.length : all.length - 1);
+  });
+
+  it('an issue the mirror lacks: its changes are conflicts', () => {
+    const plan = buildRevert([ch(1, { key: 'A-5', what: 'field:duedate', before: null, after: '2026-01-01' })], mirrorOf({}), OPTIONS);
+    expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate' })] });
+  });
+
+  it('a value ensure_fields cannot take back (an empty priority) is a conflict, not an invalid command', () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'field:priority', before: null, after: 'High' })], MIRROR, OPTIONS);
+    expect(plan.commands).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ what: 'field:priority' })]);
+  });
+
+  it('a created issue renamed since is not deleted', () => {
+    const mirror = mirrorOf({ 'A-10': issue({ summary: 'Переименована' }) });
+    const plan = buildRevert([ch(1, { key: 'A-10', what: 'issue', after: { key: 'A-10', summary: 'Новая 1' } })], mirror, { ...OPTIONS, deleteCreated: true });
+    expect(plan.commands).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-10', what: 'issue', actual: 'Переименована' })]);
+  });
+
+  it('the route of a status comes from the given function', () => {
+    const plan = buildRevert([ch(1, { key: 'A-2', what: 'status', before: 'Done', after: 'To Do' })], MIRROR, { ...OPTIONS, route: (_k, from, to) => [`${from}→`, to] });
+    expect(plan.commands).toEqual([{ type: 'ensure_status', params: { key: 'A-2', path: ['To Do→', 'Done'] } }]);
+  });
+
+  it('the revert of a revert: removed links and comments come back, back to the batch’s values', () => {
+    const revert: RecordedChange[] = [
+      ch(1, { key: 'A-1', what: 'comment_removed', before: { id: '30001', body: 'Готово' } }),
+      ch(2, { key: 'A-1', what: 'link_removed', before: { source: 'A-1', target: 'A-2', link_type: 'Relates', id: '20002' } }),
+      ch(3, { key: 'A-1', what: 'sprint', before: 'Спринт 2', after: 'Спринт 1' }),
+      ch(4, { key: 'A-1', what: 'status', before: 'Done', after: 'To Do', transitions: ['Reopen'] }),
+      ch(5, { key: 'A-1', what: 'field:duedate', before: '2026-12-20', after: null }),
+      ch(6, { key: 'A-9', what: 'issue_deleted', before: { key: 'A-9', summary: 'x' } }),
+    ];
+    const mirror = mirrorOf({ 'A-1': issue({ status: 'To Do', sprint: 'Спринт 1', duedate: null }) });
+    expect(buildRevert(revert, mirror, OPTIONS)).toEqual({
+      commands: [
+        { type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-20' } },
+        { type: 'ensure_status', params: { key: 'A-1', path: ['Done'] } },
+        { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2' } },
+        { type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
+        { type: 'ensure_comment', params: { key: 'A-1', body: 'Готово' } },
+      ],
+      conflicts: [expect.objectContaining({ key: 'A-9', what: 'issue_deleted' })],
+    });
+  });
+
+  it('a sprint before the batch of none goes back to the backlog', () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: null, after: 'Спринт 2' })], MIRROR, OPTIONS);
+    expect(plan.commands).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: null } }]);
+  });
+
+  it('nothing changed → nothing to do', () => {
+    expect(buildRevert([], MIRROR, OPTIONS)).toEqual({ commands: [], conflicts: [] });
+  });
+});

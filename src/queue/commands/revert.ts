@@ -1,0 +1,220 @@
+/**
+ * The revert of a batch (SPEC 17.2), pure: the batch's change record and the mirror as it is now → the
+ * inverse commands, newest change first, and the conflicts — changes the mirror no longer shows as their
+ * `after` (someone changed it since), which are listed and left alone, never overwritten.
+ */
+import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { CommandInput } from './batch-rules.js';
+import { checkParams, type Params } from './catalogue.js';
+import type { Change } from './change-record.js';
+import { changesAgainstMirror } from './confirmation.js';
+
+export const REVERTED_LABEL = 'hub-reverted';
+export const REVERT_TITLE = (id: number) => `Откат пакета #${id}`;
+
+/** A change as the revert reads it: the command that made it groups the fields of one ensure_fields. */
+export type RecordedChange = Change & { command_id: number };
+
+export interface RevertOptions {
+  /** settings `revert.created_issue_status`: where an issue the batch created goes */
+  createdIssueStatus: string;
+  /** settings `revert.delete_created`: delete the issues the batch created instead */
+  deleteCreated: boolean;
+  /** the account may delete issues (catalogue permissions); undefined: not known, the agent checks */
+  mayDelete?: boolean;
+  /** the status path from `from` to `to` as ensure_status takes it (default: the one step `[to]`) */
+  route?: (key: string, from: string | null, to: string) => string[];
+}
+
+/** A change that is not reverted, and why (Russian). */
+export interface RevertConflict {
+  key: string | null;
+  what: string;
+  /** what the batch left there */
+  expected: unknown;
+  /** what the mirror shows now (undefined: the mirror cannot tell) */
+  actual?: unknown;
+  detail: string;
+}
+
+export interface RevertPlan {
+  commands: CommandInput[];
+  conflicts: RevertConflict[];
+}
+
+interface LinkValue {
+  source: string;
+  target: string;
+  link_type: string;
+  id?: string | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const asLink = (v: unknown): LinkValue | null =>
+  isObject(v) && typeof v.source === 'string' && typeof v.target === 'string' && typeof v.link_type === 'string' ? (v as unknown as LinkValue) : null;
+const shown = (v: unknown): string => (v === null || v === undefined || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v));
+
+/** What the mirror shows for a change's subject (for a conflict's `actual`). */
+function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
+  const issue = mirror.issue(key);
+  if (!issue) return undefined;
+  if (what === 'status') return issue.status;
+  if (what === 'sprint') return issue.sprint ?? null;
+  const name = what.slice('field:'.length);
+  if (name === 'labels') return issue.labels;
+  if (name === 'description') return issue.description ?? null;
+  if (['summary', 'duedate', 'assignee', 'priority'].includes(name)) return issue[name as 'summary'];
+  return issue.fields[name] ?? null;
+}
+
+/** The mirror shows the change's `after` (the same rule as confirmation by state). */
+function showsAfter(mirror: MirrorLookup, c: Change): boolean {
+  const key = c.key!;
+  if (c.what === 'status') return typeof c.after === 'string' && changesAgainstMirror('ensure_status', { key, path: [c.after] }, mirror)?.length === 0;
+  if (c.what === 'sprint') return changesAgainstMirror('ensure_sprint', { key, sprint: c.after ?? null }, mirror)?.length === 0;
+  return changesAgainstMirror('ensure_fields', { key, [c.what.slice('field:'.length)]: c.after ?? null }, mirror)?.length === 0;
+}
+
+/**
+ * Builds the revert. Issues the batch created are not put back field by field: they get the label
+ * `hub-reverted` and the status `createdIssueStatus` (their links to other issues removed), or are deleted
+ * with `delete_issue` when `deleteCreated` and the account may delete (their links go with them).
+ */
+export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLookup, options: RevertOptions): RevertPlan {
+  const route = options.route ?? ((_key: string, _from: string | null, to: string) => [to]);
+  const created = new Map<string, string>();
+  for (const c of changes) if (c.what === 'issue' && c.key) created.set(c.key, String((c.after as { summary?: unknown } | undefined)?.summary ?? ''));
+  const deleting = options.deleteCreated && options.mayDelete !== false;
+  const commands: CommandInput[] = [];
+  const conflicts: RevertConflict[] = [];
+  const conflict = (c: Change, detail: string, actual?: unknown) =>
+    conflicts.push({ key: c.key ?? null, what: c.what, expected: c.after ?? null, ...(actual === undefined ? {} : { actual }), detail });
+  /** ensure_fields of one command and key, merged: the newest command's fields first, as the changes come. */
+  let fields: { commandId: number; key: string; params: Params } | null = null;
+  const flush = () => {
+    if (fields) commands.push({ type: 'ensure_fields', params: { key: fields.key, ...fields.params } });
+    fields = null;
+  };
+
+  for (const c of [...changes].reverse()) {
+    const key = c.key ?? '';
+    const ofCreated = created.has(key);
+    if (c.what.startsWith('field:') || c.what === 'status' || c.what === 'sprint') {
+      if (ofCreated) continue; // the created issue is cancelled or deleted as a whole
+      if (!mirror.issue(key)) {
+        conflict(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
+        continue;
+      }
+      if (!showsAfter(mirror, c)) {
+        const actual = mirrorValue(mirror, key, c.what);
+        conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${shown(actual)}, пакет оставил ${shown(c.after)}; не откатываем`, actual);
+        continue;
+      }
+      if (c.what.startsWith('field:')) {
+        const name = c.what.slice('field:'.length);
+        const params = { key, [name]: c.before ?? null };
+        const problems = checkParams('ensure_fields', params).problems;
+        if (problems.length > 0) {
+          conflict(c, `${key}: ${label(c.what)} нельзя вернуть к ${shown(c.before)} (${problems.map((p) => p.detail).join('; ')})`);
+          continue;
+        }
+        if (fields && (fields.commandId !== c.command_id || fields.key !== key || name in fields.params)) flush();
+        fields ??= { commandId: c.command_id, key, params: {} };
+        fields.params[name] = c.before ?? null;
+        continue;
+      }
+      flush();
+      if (c.what === 'status') {
+        if (typeof c.before === 'string') commands.push({ type: 'ensure_status', params: { key, path: route(key, String(c.after), c.before) } });
+        else conflict(c, `${key}: прежний статус неизвестен`);
+      } else commands.push({ type: 'ensure_sprint', params: { key, sprint: typeof c.before === 'string' ? c.before : null } });
+      continue;
+    }
+    flush();
+    switch (c.what) {
+      case 'link': {
+        const link = asLink(c.after);
+        if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
+        else if (deleting && (created.has(link.source) || created.has(link.target))) continue;
+        else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет`, null);
+        else commands.push({ type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        break;
+      }
+      case 'comment': {
+        const id = (c.after as { id?: unknown } | undefined)?.id;
+        if (ofCreated) continue;
+        if (id === undefined || id === null) conflict(c, `${key}: Jira не сообщила id комментария — удалите его вручную`);
+        else commands.push({ type: 'remove_comment', params: { key, comment_id: String(id) } });
+        break;
+      }
+      case 'issue':
+        revertCreated(c, created.get(key)!, mirror, options, deleting, route, commands, conflict);
+        break;
+      case 'link_removed': {
+        const link = asLink(c.before);
+        if (!link) conflict(c, 'в записи об удалённой связи нет source, target и link_type');
+        else if (mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
+        else commands.push({ type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        break;
+      }
+      case 'comment_removed': {
+        const body = (c.before as { body?: unknown } | undefined)?.body;
+        if (typeof body === 'string' && body.trim() !== '') commands.push({ type: 'ensure_comment', params: { key, body } });
+        else conflict(c, `${key}: текст удалённого комментария неизвестен`);
+        break;
+      }
+      case 'issue_deleted':
+        conflict(c, `${key} удалена в Jira: удалённую задачу не вернуть`);
+        break;
+      default:
+        conflict(c, `${label(c.what)}: откат такого изменения не предусмотрен`);
+    }
+  }
+  flush();
+  return { commands, conflicts };
+}
+
+function revertCreated(
+  c: Change,
+  summary: string,
+  mirror: MirrorLookup,
+  options: RevertOptions,
+  deleting: boolean,
+  route: NonNullable<RevertOptions['route']>,
+  commands: CommandInput[],
+  conflict: (c: Change, detail: string, actual?: unknown) => void,
+): void {
+  const key = c.key!;
+  const issue = mirror.issue(key);
+  if (deleting) {
+    if (issue && issue.summary !== null && issue.summary.trim() !== summary.trim()) {
+      conflict(c, `${key}: тему с тех пор изменили на ${shown(issue.summary)} — задачу не удаляем`, issue.summary);
+      return;
+    }
+    commands.push({ type: 'delete_issue', params: { key, summary } });
+    return;
+  }
+  if (!issue) {
+    conflict(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
+    return;
+  }
+  const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
+  commands.push({ type: 'ensure_fields', params: { key, labels } });
+  if (issue.status !== options.createdIssueStatus) {
+    commands.push({ type: 'ensure_status', params: { key, path: route(key, issue.status, options.createdIssueStatus) } });
+  }
+}
+
+const KIND_LABELS: Record<string, string> = {
+  status: 'статус',
+  sprint: 'спринт',
+  link: 'связь',
+  comment: 'комментарий',
+  issue: 'задача',
+  link_removed: 'удалённая связь',
+  comment_removed: 'удалённый комментарий',
+  issue_deleted: 'удалённая задача',
+};
+
+/** «поле duedate», «статус»… */
+export const label = (what: string): string => (what.startsWith('field:') ? `поле ${what.slice('field:'.length)}` : (KIND_LABELS[what] ?? what));
