@@ -14,7 +14,8 @@ import { BulkWork } from '../common/agent-first.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { BatchesService } from './batches.service.js';
 import { ApiBatchBody, CreateBatchDto } from './dto/create-batch.dto.js';
-import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto } from './dto/queries.dto.js';
+import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto, RevertQuery } from './dto/queries.dto.js';
+import { RevertService, RevertView } from './revert.service.js';
 import { PlanService } from './plan.service.js';
 import { OverviewService } from './overview.service.js';
 import { BatchStatusCountsView } from './overview.view.js';
@@ -34,6 +35,7 @@ export class BatchesController {
     private readonly batches: BatchesService,
     private readonly planner: PlanService,
     private readonly overview: OverviewService,
+    private readonly reverts: RevertService,
   ) {}
 
   @Post()
@@ -106,6 +108,23 @@ export class BatchesController {
   @ApiOkResponse({ type: CancelBatchView })
   cancel(@Param('id', IdPipe) id: number): Promise<CancelBatchView> {
     return this.batches.cancel(id);
+  }
+
+  @Post(':id/revert')
+  @BulkWork()
+  @ApiErrors(409)
+  @ApiOperation({
+    summary: 'Revert a batch (SPEC 17.2): a new batch «Откат пакета #id» of the inverse commands, newest first, under the approval rule of the caller',
+    description:
+      'Changes the mirror no longer shows as the batch left them are listed as `conflicts` and left alone. `?dry_run=true` writes nothing (200). ' +
+      '409 conflict: the batch is reverted already, not finished, or there is nothing to revert.',
+  })
+  @ApiCreatedResponse({ type: RevertView })
+  @ApiOkResponse({ type: RevertView, description: 'dry_run=true: the plan, nothing written' })
+  async revert(@Param('id', IdPipe) id: number, @Query() q: RevertQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RevertView> {
+    const view = await this.reverts.revert(id, callerFrom(req), q.dry_run === true);
+    res.status(view.dry_run ? 200 : 201);
+    return view;
   }
 
   @Post(':id/approve')

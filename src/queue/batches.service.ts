@@ -56,6 +56,13 @@ export interface BatchAlongside {
 /** The commands of a create body, as the rules read them. */
 export const commandsOf = (dto: CreateBatchDto): CommandInput[] => dto.commands.map((c) => ({ type: c.type, params: c.params }));
 
+/** A batch the hub makes for a caller (a revert, SPEC 17.2): what it reverts, and a check inside the creating transaction. */
+export interface MadeBy {
+  revertOf?: number;
+  /** throws to refuse, inside the transaction that would create the batch */
+  guard?: (m: EntityManager) => Promise<void>;
+}
+
 /** The client side of the queue: batches and commands (SPEC 5, 6.7, 6.8, 15.2). */
 @Injectable()
 export class BatchesService {
@@ -72,7 +79,13 @@ export class BatchesService {
    * transaction as the batch: a repeat (also a racing one — units of work run one at a time, and
    * `BEGIN IMMEDIATE` orders processes) finds the first batch; `replayed` says so.
    */
-  async create(dto: CreateBatchDto, caller: Caller, idempotencyKey?: string, alongside?: BatchAlongside): Promise<{ view: BatchView; replayed: boolean }> {
+  async create(
+    dto: CreateBatchDto,
+    caller: Caller,
+    idempotencyKey?: string,
+    alongside?: BatchAlongside,
+    made: MadeBy = {},
+  ): Promise<{ view: BatchView; replayed: boolean }> {
     const commands = commandsOf(dto);
     const mode = dto.checks ?? 'refuse';
     if (mode === 'warn' && caller.source === 'assistant') {
@@ -85,6 +98,7 @@ export class BatchesService {
         if (known && known.body_hash !== hash) throw new IdempotencyMismatchError(idempotencyKey, known.batch_id);
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
+      await made.guard?.(m);
       const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode);
       const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
@@ -97,6 +111,7 @@ export class BatchesService {
           awaitingApproval,
           commands: withTailRefresh(checked.commands),
           checks: checked.checks,
+          revertOf: made.revertOf,
         },
         this.clock.iso(),
       );

@@ -10,11 +10,14 @@ import { DeliveryService } from './delivery.service.js';
 import { PlanService } from './plan.service.js';
 import { QueueDepth } from './queue-depth.js';
 import { OverviewService } from './overview.service.js';
+import { RevertService } from './revert.service.js';
+import { ChangesService } from './changes.service.js';
+import { IssueChangesController } from './issue-changes.controller.js';
 
 @Module({
   imports: [SettingsModule, CatalogueModule],
-  controllers: [BatchesController, CommandsController, CatalogueRefreshController],
-  providers: [BatchesService, DeliveryService, PlanService, QueueDepth, CatalogueRefreshService, OverviewService],
-  exports: [BatchesService, DeliveryService, PlanService],
+  controllers: [BatchesController, CommandsController, CatalogueRefreshController, IssueChangesController],
+  providers: [BatchesService, ChangesService, DeliveryService, PlanService, QueueDepth, CatalogueRefreshService, OverviewService, RevertService],
+  exports: [BatchesService, DeliveryService, PlanService, RevertService],
 })
 export class QueueModule {}

@@ -16,6 +16,15 @@ export interface Settings {
   approval: Approval;
   /** SPEC 16.1: the catalogue is refreshed (when nothing else is queued) once older than this; checks call it stale */
   catalogue_max_age_minutes: number;
+  /** SPEC 17.2: what a revert does with the issues the reverted batch created */
+  revert: RevertSettings;
+}
+
+export interface RevertSettings {
+  /** the status a created issue is moved to (with the label `hub-reverted`) */
+  created_issue_status: string;
+  /** delete created issues instead (when the agent's account may delete) */
+  delete_created: boolean;
 }
 
 /** Per batch source (SPEC 15.1): does a batch from it wait for approval? */
@@ -37,12 +46,13 @@ export const DEFAULT_SETTINGS: Settings = {
   agent_offline_seconds: 120,
   approval: { assistant: true, client: false, hub: false },
   catalogue_max_age_minutes: 1440,
+  revert: { created_issue_status: 'Done', delete_created: false },
 };
 
 export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS).filter((k) => k !== 'version') as SettingKey[];
 
 /** Keys whose PATCH merges per entry instead of replacing the whole value (SPEC 9). */
-export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh', 'approval'];
+export const MERGED_KEYS: readonly SettingKey[] = ['pacing', 'auto_refresh', 'approval', 'revert'];
 
 /** Applies a partial change (pure); `version` is the caller's business. */
 const definedEntries = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

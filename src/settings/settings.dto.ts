@@ -104,6 +104,22 @@ export class ApprovalDto {
   @IsBoolean() @Optional() hub?: boolean;
 }
 
+/** SPEC 17.2: what a revert does with the issues the reverted batch created. */
+export class RevertSettingsDto {
+  /**
+   * the status a created issue goes to, with the label hub-reverted
+   * @example 'Done'
+   */
+  @IsNonBlank('нужно непустое название статуса')
+  @Optional()
+  created_issue_status?: string;
+  /**
+   * delete created issues instead (delete_issue; only when the agent's account may delete)
+   * @example false
+   */
+  @IsBoolean() @Optional() delete_created?: boolean;
+}
+
 /** Every value of the object is a non-empty string (link type names). */
 function IsStringMap() {
   return (object: object, propertyName: string) =>
@@ -189,6 +205,13 @@ export class PatchSettingsDto {
   @Max(525600)
   @Optional()
   catalogue_max_age_minutes?: number;
+
+  /** what a revert does with created issues (merged per entry) */
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RevertSettingsDto)
+  @Optional()
+  revert?: RevertSettingsDto;
 }
 
 export class SettingsView {
@@ -203,6 +226,7 @@ export class SettingsView {
   agent_offline_seconds!: number;
   approval!: ApprovalDto;
   catalogue_max_age_minutes!: number;
+  revert!: RevertSettingsDto;
 }
 
 export class AgentSettingsView implements AgentSettings {

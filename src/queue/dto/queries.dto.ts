@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
+import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
@@ -49,4 +50,16 @@ export class RejectBatchDto {
   @MaxLength(1000)
   @IsNonBlank('нужна причина отказа — непустая строка')
   reason!: string;
+}
+
+export class RevertQuery {
+  /**
+   * true: answer the plan (commands and conflicts) and write nothing
+   * @defaultValue false
+   */
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'dry_run: true или false' })
+  dry_run?: boolean;
 }

@@ -1,0 +1,22 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiErrors } from '../common/api-errors.js';
+import { AssistantToo } from '../common/auth.guard.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { IssueChangeView } from './change.store.js';
+import { ChangesService } from './changes.service.js';
+
+/** The audit view (SPEC 17): every change the hub made to one issue, from the change record the queue keeps. */
+@ApiTags('mirror')
+@AssistantToo()
+@ApiErrors(401, 403, 422)
+@Controller('issues')
+export class IssueChangesController {
+  constructor(private readonly changes: ChangesService) {}
+
+  @Get(':key/changes')
+  @ApiOperation({ summary: 'Every change the hub made to the issue, oldest first: batch, author, approver, before → after' })
+  @ApiOkResponse({ type: [IssueChangeView] })
+  list(@Param('key') key: string): Promise<IssueChangeView[]> {
+    return this.changes.forIssue(key);
+  }
+}

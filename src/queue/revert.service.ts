@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Caller } from '../common/auth.guard.js';
+import { ConflictError, NotFoundError } from '../common/errors.js';
+import { Db } from '../database/db.service.js';
+import { mirrorLookup } from '../mirror/mirror.store.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { findBatch } from './batch.store.js';
+import { BatchesService } from './batches.service.js';
+import { batchChanges } from './change.store.js';
+import type { CommandInput } from './commands/batch-rules.js';
+import { buildRevert, REVERT_TITLE, type RevertConflict } from './commands/revert.js';
+import type { CreateBatchDto } from './dto/create-batch.dto.js';
+import { isAwaiting, type BatchView } from './rows.js';
+
+/** The answer of POST /batches/{id}/revert (SPEC 17.2). */
+export class RevertView {
+  /** true: nothing was written */
+  dry_run!: boolean;
+  /** the batch reverted */
+  revert_of!: number;
+  /** @example 'Откат пакета #12' */
+  title!: string;
+  /** the inverse commands, newest change first (the tail refresh is added when the batch is made) */
+  commands!: CommandInput[];
+  /** changes the mirror no longer shows as the batch left them: listed, never overwritten */
+  conflicts!: RevertConflict[];
+  /** the new batch (null in a dry run) */
+  batch!: BatchView | null;
+}
+
+/** SPEC 17.2: a batch's revert, built from its change record against the mirror, made through the normal batch creation. */
+@Injectable()
+export class RevertService {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+    private readonly batches: BatchesService,
+  ) {}
+
+  async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
+    const plan = await this.db.read(async (m) => {
+      const batch = await findBatch(m, id);
+      if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+      await this.revertable(m, id);
+      const [unfinished]: { n: number }[] = await m.query(`SELECT count(*) AS n FROM command WHERE batch_id = ? AND status IN ('queued', 'claimed')`, [id]);
+      if (isAwaiting(batch) || Number(unfinished?.n ?? 0) > 0) {
+        throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
+      }
+      const changes = await batchChanges(m, id);
+      const keys = changes.flatMap((c) => {
+        const link = (c.after ?? c.before) as { source?: unknown; target?: unknown } | undefined;
+        return [c.key, link?.source, link?.target].filter((k): k is string => typeof k === 'string');
+      });
+      const { revert } = this.settings.get();
+      return buildRevert(changes, await mirrorLookup(m, keys), { createdIssueStatus: revert.created_issue_status, deleteCreated: revert.delete_created });
+    });
+    const title = REVERT_TITLE(id);
+    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, batch: null };
+    if (dryRun) return view;
+    if (plan.commands.length === 0) {
+      const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'пакет ничего не изменил в Jira';
+      throw new ConflictError(`откатывать нечего: ${why}`);
+    }
+    const dto = { title, commands: plan.commands } as CreateBatchDto;
+    const { view: batch } = await this.batches.create(dto, caller, undefined, undefined, { revertOf: id, guard: (m) => this.revertable(m, id) });
+    return { ...view, batch };
+  }
+
+  /** A batch is reverted once (SPEC 17.2); a revert that was rejected does not count. */
+  private async revertable(m: EntityManager, id: number): Promise<void> {
+    const [earlier]: { id: number }[] = await m.query('SELECT id FROM batch WHERE revert_of = ? AND rejected_reason IS NULL ORDER BY id LIMIT 1', [id]);
+    if (earlier) throw new ConflictError(`пакет ${id} уже откатывается или откачен: пакет #${earlier.id}`);
+  }
+}
