@@ -1,0 +1,325 @@
+/**
+ * Issue 25 acceptance, end to end over real HTTP: a real hub (`serve`), the Jira simulator (Cloud and Data
+ * Center) and the reference agent. A batch's change record, its revert (approved), a revert with a conflict,
+ * the revert of a revert, a second revert refused; the audit view of an issue.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../src/cli.js';
+import { FileJournal, HubClient, JiraClient, runAgent, type JiraFlavor } from '@jira-hub/agent';
+import { JiraSimulator } from '@jira-hub/jira-sim';
+import { testDatabaseEnv } from './support/pg.js';
+import { waitFor } from './support/wait.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const PROJECT = 'AURORA';
+const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
+const IVANOV_ID: Record<JiraFlavor, string> = { cloud: IVANOV, dc: 'ivanov' };
+const ZERO_PACING = Object.fromEntries(
+  ['ensure_issue', 'ensure_fields', 'ensure_status', 'ensure_link', 'ensure_sprint', 'ensure_comment', 'refresh', 'remove_link', 'remove_comment', 'delete_issue'].map((t) => [t, 0]),
+);
+
+interface World {
+  sim: JiraSimulator;
+  flavor: JiraFlavor;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Json }>;
+  ok(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Json>;
+  /** Runs the agent until the batch is done, then stops it. */
+  run(batchId: number): Promise<Json>;
+  close(): Promise<void>;
+}
+
+async function startWorld(flavor: JiraFlavor): Promise<World> {
+  const dir = mkdtempSync(join(tmpdir(), 'jira-hub-revert-e2e-'));
+  const log = console.log;
+  console.log = () => undefined;
+  let hub: { url: string; close: () => Promise<void> };
+  try {
+    hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
+  } finally {
+    console.log = log;
+  }
+  const sim = new JiraSimulator({
+    projectKey: PROJECT,
+    seed: {
+      issues: [
+        { summary: 'Первая задача', issueType: 'Task', priority: 'Medium', labels: ['old'], sprintIds: [1] }, // AURORA-1
+        { summary: 'Вторая задача', issueType: 'Task' }, // AURORA-2
+        { summary: 'Третья задача', issueType: 'Story' }, // AURORA-3
+      ],
+      links: [{ type: 'Relates', source: 'AURORA-2', target: 'AURORA-1' }],
+      // A closing transition from any status, as Jira's simplified workflows have: a created issue reaches
+      // revert.created_issue_status («Done») in one step.
+      transitions: [
+        { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
+        { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done', requiredFields: ['resolution'] },
+        { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
+        { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
+        { id: '51', name: 'Close', from: '*', to: 'Done', requiredFields: ['resolution'] },
+      ],
+    },
+  });
+  const simUrl = await sim.start();
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(hub.url + path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const ok = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const answer = await call(method, path, body, headers);
+    if (answer.status >= 300) throw new Error(`${method} ${path} → HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  await ok('PATCH', '/settings', { pacing: ZERO_PACING });
+  const journalPath = join(dir, 'agent', 'journal.jsonl');
+  const run = async (batchId: number): Promise<Json> => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const journal = new FileJournal(journalPath);
+    const jira = new JiraClient({
+      baseUrl: simUrl,
+      flavor,
+      auth: flavor === 'dc' ? { kind: 'bearer', token: 'pat' } : { kind: 'basic', email: 'bot@example.com', apiToken: 'token' },
+      minRetryAfterMs: 5,
+      maxRetryAfterMs: 50,
+    });
+    const hubClient = new HubClient({ baseUrl: hub.url, retryBaseMs: 20, retryMaxMs: 200, log: (l) => lines.push(l) });
+    const finished = runAgent({ hub: hubClient, jira, journal, project: PROJECT, log: (l) => lines.push(l), stopSignal: controller.signal, waitSeconds: 30 }).finally(() =>
+      journal.close(),
+    );
+    try {
+      return await waitFor(`batch ${batchId} done`, async () => {
+        const view = await ok('GET', `/batches/${batchId}`);
+        return view.status === 'done' ? view : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
+    } finally {
+      controller.abort();
+      await finished;
+    }
+  };
+  return {
+    sim,
+    flavor,
+    call,
+    ok,
+    run,
+    close: async () => {
+      await sim.stop();
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The simulator's project, field by field; link and comment ids left out (a revert of a revert makes new ones). */
+function project(sim: JiraSimulator) {
+  const issues = Object.fromEntries(
+    sim.listIssues().map((i) => {
+      const { resolution, ...custom } = i.custom as Record<string, unknown>;
+      return [
+        i.key,
+        {
+          summary: i.summary,
+          description: i.description,
+          issueType: i.issueType,
+          status: i.status,
+          assignee: i.assignee,
+          priority: i.priority,
+          duedate: i.duedate,
+          labels: [...i.labels].sort(),
+          parent: i.parent,
+          sprints: sim.sprintsOf(i.key),
+          custom,
+          resolution: resolution ?? null,
+        },
+      ];
+    }),
+  );
+  const links = sim.store.links.map((l) => `${l.sourceKey} ${l.typeName} ${l.targetKey}`).sort();
+  const comments = sim.store.comments.map((c) => `${c.issueKey}: ${c.body}`).sort();
+  return { issues, links, comments };
+}
+
+type Snapshot = ReturnType<typeof project>;
+
+/** The snapshot without the given issues (and their links and comments). */
+function without(s: Snapshot, keys: string[]): Snapshot {
+  const touches = (line: string) => keys.some((k) => new RegExp(`\\b${k}\\b`).test(line));
+  return {
+    issues: Object.fromEntries(Object.entries(s.issues).filter(([k]) => !keys.includes(k))),
+    links: s.links.filter((l) => !touches(l)),
+    comments: s.comments.filter((c) => !touches(c)),
+  };
+}
+
+function theBatch(flavor: JiraFlavor) {
+  return {
+    title: 'Планирование для отката',
+    commands: [
+      { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Откат: новая 1' } },
+      { type: 'ensure_issue', params: { temp_key: 'new:2', issue_type: 'Story', summary: 'Откат: новая 2' } },
+      { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20', labels: ['old', 'e2e'], priority: 'High' } },
+      { type: 'ensure_fields', params: { key: 'AURORA-2', summary: 'Вторая задача (изменена)', assignee: IVANOV_ID[flavor] } },
+      { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
+      { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2' } },
+      { type: 'ensure_link', params: { source: 'AURORA-1', target: 'new:1', link_type: 'Blocks' } },
+      { type: 'ensure_link', params: { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' } },
+      { type: 'ensure_comment', params: { key: 'AURORA-2', body: 'Комментарий пакета' } },
+    ],
+  };
+}
+
+const ASSISTANT = { 'X-Hub-Source': 'assistant' };
+
+describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flavor) => {
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(flavor);
+  });
+  afterEach(() => world.close());
+
+  it('records what the batch changed; its approved revert leaves the project as before but for the created issues; a second revert → 409; a revert of the revert restores', async () => {
+    const before = project(world.sim);
+    const batch = await world.ok('POST', '/batches', theBatch(flavor));
+    const done = await world.run(batch.id);
+    const after = project(world.sim);
+    const created = done.commands.filter((c: Json) => c.type === 'ensure_issue').map((c: Json) => c.result.key as string);
+    expect(created).toHaveLength(2);
+
+    // The change record: per command, and by issue in the batch view.
+    expect(done.changes['AURORA-1']).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ what: 'field:duedate', before: null, after: '2026-12-20', delivery_n: 1 }),
+        expect.objectContaining({ what: 'field:labels', before: ['old'], after: ['old', 'e2e'] }),
+        expect.objectContaining({ what: 'field:priority', before: 'Medium', after: 'High' }),
+        expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }),
+        expect.objectContaining({ what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }),
+        expect.objectContaining({ what: 'link', after: expect.objectContaining({ source: 'AURORA-1', target: created[0], link_type: 'Blocks', id: expect.any(String) }) }),
+      ]),
+    );
+    expect(done.changes['AURORA-2']).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ what: 'field:summary', before: 'Вторая задача', after: 'Вторая задача (изменена)' }),
+        expect.objectContaining({ what: 'field:assignee', before: null, after: IVANOV_ID[flavor] }),
+        expect.objectContaining({ what: 'comment', after: expect.objectContaining({ id: expect.any(String), body: 'Комментарий пакета' }) }),
+      ]),
+    );
+    expect(done.changes[created[1]!]).toEqual([expect.objectContaining({ what: 'issue', after: { key: created[1], summary: 'Откат: новая 2' } })]);
+    const statusCommand = done.commands.find((c: Json) => c.type === 'ensure_status');
+    expect((await world.ok('GET', `/commands/${statusCommand.id}`)).changes).toEqual([expect.objectContaining({ key: 'AURORA-1', what: 'status' })]);
+
+    // The dry run writes nothing.
+    const batchesBefore = (await world.ok('GET', '/batches')).length;
+    const dry = await world.call('POST', `/batches/${batch.id}/revert?dry_run=true`, undefined, ASSISTANT);
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ dry_run: true, revert_of: batch.id, title: `Откат пакета #${batch.id}`, conflicts: [], batch: null });
+    expect(dry.body.commands.map((c: Json) => c.type)).toEqual(expect.arrayContaining(['remove_comment', 'remove_link', 'ensure_sprint', 'ensure_status', 'ensure_fields']));
+    expect((await world.ok('GET', '/batches')).length).toBe(batchesBefore);
+
+    // The assistant's revert waits for a person.
+    const revert = await world.call('POST', `/batches/${batch.id}/revert`, undefined, ASSISTANT);
+    expect(revert.status).toBe(201);
+    expect(revert.body.batch).toMatchObject({ title: `Откат пакета #${batch.id}`, source: 'assistant', status: 'awaiting_approval', revert_of: batch.id });
+    await world.ok('POST', `/batches/${revert.body.batch.id}/approve`, { by: 'ivanov' });
+    await world.run(revert.body.batch.id);
+
+    const reverted = project(world.sim);
+    expect(without(reverted, created)).toEqual(without(before, created));
+    for (const key of created) {
+      expect(reverted.issues[key]).toMatchObject({ status: 'Done', labels: expect.arrayContaining(['hub-reverted']) });
+    }
+
+    // Reverted once: a second revert is refused, nothing written.
+    const again = await world.call('POST', `/batches/${batch.id}/revert`);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'conflict', detail: expect.stringContaining(`#${revert.body.batch.id}`) });
+
+    // The revert of the revert restores the batch's effect.
+    const back = await world.ok('POST', `/batches/${revert.body.batch.id}/revert`);
+    expect(back.conflicts).toEqual([]);
+    await world.run(back.batch.id);
+    expect(project(world.sim)).toEqual(after);
+
+    // The audit view: every change the hub made to AURORA-1, with batch, author and approver.
+    const history = await world.ok('GET', '/issues/AURORA-1/changes');
+    const duedates = history.filter((c: Json) => c.what === 'field:duedate');
+    expect(duedates.map((c: Json) => [c.batch_id, c.before, c.after])).toEqual([
+      [batch.id, null, '2026-12-20'],
+      [revert.body.batch.id, '2026-12-20', null],
+      [back.batch.id, null, '2026-12-20'],
+    ]);
+    expect(duedates[1]).toMatchObject({ approved_by: 'ivanov', source: 'assistant', batch_title: `Откат пакета #${batch.id}`, command_type: 'ensure_fields' });
+  });
+
+  it('a field changed in Jira after the batch is a conflict, listed and left; delete_created deletes the created issues', async () => {
+    const before = project(world.sim);
+    const batch = await world.ok('POST', '/batches', theBatch(flavor));
+    const done = await world.run(batch.id);
+    const created = done.commands.filter((c: Json) => c.type === 'ensure_issue').map((c: Json) => c.result.key as string);
+
+    world.sim.store.updateIssue('AURORA-1', { priority: 'Lowest' }); // someone in Jira
+    const refresh = await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] });
+    await world.run(refresh.id);
+    await world.ok('PATCH', '/settings', { revert: { delete_created: true } });
+
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    expect(revert.conflicts).toEqual([
+      expect.objectContaining({ key: 'AURORA-1', what: 'field:priority', expected: 'High', actual: 'Lowest', detail: expect.stringContaining('«Lowest»') }),
+    ]);
+    expect(revert.commands.filter((c: Json) => c.type === 'delete_issue')).toHaveLength(2);
+    await world.run(revert.batch.id);
+
+    const now = project(world.sim);
+    for (const key of created) expect(now.issues[key]).toBeUndefined();
+    const expected = structuredClone(before);
+    expected.issues['AURORA-1']!.priority = 'Lowest';
+    expect(now).toEqual(expected);
+  });
+});
+
+describe('revert: bad input and refusals', () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld('cloud');
+  });
+  afterEach(() => world.close());
+
+  it('answers {error, detail} and writes nothing', async () => {
+    const count = async () => (await world.ok('GET', '/batches')).length;
+    expect(await world.call('POST', '/batches/999/revert')).toMatchObject({ status: 404, body: { error: 'not_found', detail: expect.any(String) } });
+    expect(await world.call('POST', '/batches/1/revert?dry_run=maybe')).toMatchObject({ status: 422, body: { error: 'validation_failed' } });
+    expect(await world.call('GET', '/issues/not-a-key/changes')).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.any(String) } });
+    expect(
+      await world.call('POST', '/batches', { title: 't', commands: [{ type: 'remove_comment', params: { key: 'AURORA-1', comment_id: 'x' } }] }),
+    ).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('comment_id') } });
+    expect(await count()).toBe(0);
+
+    // A batch still queued cannot be reverted.
+    const queued = await world.ok('POST', '/batches', { title: 't', commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-01' } }] });
+    expect(await world.call('POST', `/batches/${queued.id}/revert`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: expect.stringContaining('не завершён') } });
+
+    // The agent's report with a malformed change record → 422, the command stays claimed.
+    const claim = await world.ok('POST', '/agent/claim', {});
+    const bad = await world.call('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: {}, changes: [{ what: 'bogus', key: 'x' }] });
+    expect(bad).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('changes.0.what') } });
+    expect((await world.ok('GET', `/commands/${claim.command.id}`)).status).toBe('claimed');
+    await world.ok('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: { changed: [] } });
+    const tail = await world.ok('POST', '/agent/claim', {});
+    await world.ok('POST', `/agent/commands/${tail.command.id}/result`, { status: 'done', result: { issues: [], links: [] } });
+
+    // A finished batch that changed nothing: nothing to revert.
+    const before = await count();
+    expect(await world.call('POST', `/batches/${queued.id}/revert`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: expect.stringContaining('ничего не изменил') } });
+    expect(await count()).toBe(before);
+    expect((await world.ok('POST', `/batches/${queued.id}/revert?dry_run=true`)).commands).toEqual([]);
+  });
+});
