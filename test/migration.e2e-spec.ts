@@ -40,8 +40,8 @@ const V1_COMMAND_COLUMNS = [
   'rate_limited',
 ];
 const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of', 'queue_pos'];
-const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos', 'checks'];
-/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale; v6: batch.checks). */
+const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos', 'checks', 'revert_of'];
+/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale; v6: batch.checks; v8: batch.revert_of). */
 const NEW_COLUMNS: Record<string, string[]> = {
   command: NEW_COMMAND_COLUMNS,
   batch: NEW_BATCH_COLUMNS,
@@ -151,7 +151,7 @@ function migrationRows(file: string): Record<string, unknown>[] {
       [claimed, done, queued].forEach((c, i) => {
         // A command handed out before v3 gets its pending delivery row; the others have no history before v3.
         const history = i === 0 ? [{ n: 1, handed_out_at: c.claimed_at, agent_version: null, outcome: 'pending', reported_at: null, jira_calls: null }] : [];
-        expect(views[i]).toEqual({ id: ids[i], batch_id: batchId, ...c, deliveries: [1, 0, 0][i], retry_of: null, history });
+        expect(views[i]).toEqual({ id: ids[i], batch_id: batchId, ...c, deliveries: [1, 0, 0][i], retry_of: null, history, changes: [] });
       });
 
       await first.http.get(`/notes/${note.key}`).expect(200, note);

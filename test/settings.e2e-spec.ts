@@ -11,7 +11,18 @@ describe('settings (SPEC 9)', () => {
   it('has the defaults at version 1', async () => {
     expect((await hub.http.get('/settings').expect(200)).body).toEqual({
       version: 1,
-      pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60 },
+      pacing: {
+        ensure_issue: 180,
+        ensure_fields: 120,
+        ensure_status: 120,
+        ensure_link: 90,
+        ensure_sprint: 120,
+        ensure_comment: 150,
+        refresh: 60,
+        remove_link: 90,
+        remove_comment: 150,
+        delete_issue: 180,
+      },
       link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
       fields: [],
       auto_refresh: { interval_minutes: 0, jql: null },
@@ -19,7 +30,18 @@ describe('settings (SPEC 9)', () => {
       agent_offline_seconds: 120,
       approval: { assistant: true, client: false, hub: false },
       catalogue_max_age_minutes: 1440,
+      revert: { created_issue_status: 'Done', delete_created: false },
     });
+  });
+
+  it('revert (SPEC 17.2) merges per entry and refuses a blank status, a non-boolean and null', async () => {
+    const res = await hub.http.patch('/settings').send({ revert: { delete_created: true } }).expect(200);
+    expect(res.body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
+    for (const revert of [{ created_issue_status: ' ' }, { delete_created: 'yes' }, { created_issue_status: null }, null]) {
+      const bad = await hub.http.patch('/settings').send({ revert }).expect(422);
+      expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
+    }
+    expect((await hub.http.get('/settings').expect(200)).body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
   });
 
   it('approval (SPEC 15.2) merges per entry, takes booleans only, and refuses unknown sources and null', async () => {

@@ -186,8 +186,8 @@ export async function batchView(m: EntityManager, batch: BatchRow, pacing: Pacin
   return {
     ...summarize(batch, commands, pacing, remaining),
     checks: parseJson<BatchChecksView | null>(batch.checks, null),
-    commands: commands.map((c) => commandView(c, history(c.id), of(c.id))),
     changes: groupByKey(changes),
+    commands: commands.map((c) => commandView(c, history(c.id), of(c.id))),
   };
 }
 

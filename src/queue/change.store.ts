@@ -8,7 +8,7 @@ import type { RowOf } from '../database/row.js';
 export type ChangeRow = RowOf<CommandChangeEntity>;
 
 /** One change as the views show it. */
-export class ChangeView {
+export class RecordedChangeView {
   /** the issue it changed (absent for none) */
   key?: string;
   /** `field:<id>`, `status`, `sprint`, `link`, `comment`, `issue`, `link_removed`, `comment_removed`, `issue_deleted` */
@@ -46,7 +46,7 @@ export async function recordChanges(m: EntityManager, commandId: number, changes
 
 type JoinedRow = ChangeRow & { delivery_n: number | null };
 
-export function changeView(r: JoinedRow): ChangeView {
+export function changeView(r: JoinedRow): RecordedChangeView {
   return {
     ...(r.issue_key ? { key: r.issue_key } : {}),
     what: r.what,
@@ -61,13 +61,13 @@ export function changeView(r: JoinedRow): ChangeView {
 
 const SELECT = 'SELECT cc.*, d.n AS delivery_n FROM command_change cc LEFT JOIN delivery d ON d.id = cc.delivery_id';
 
-export async function commandChanges(m: EntityManager, commandId: number): Promise<ChangeView[]> {
+export async function commandChanges(m: EntityManager, commandId: number): Promise<RecordedChangeView[]> {
   const rows: JoinedRow[] = await m.query(`${SELECT} WHERE cc.command_id = ? ORDER BY cc.seq`, [commandId]);
   return rows.map(changeView);
 }
 
 /** Every change of a batch's commands, in the order they happened (command seq, then change seq). */
-export async function batchChanges(m: EntityManager, batchId: number): Promise<ChangeView[]> {
+export async function batchChanges(m: EntityManager, batchId: number): Promise<RecordedChangeView[]> {
   const rows: JoinedRow[] = await m.query(
     `${SELECT} JOIN command c ON c.id = cc.command_id WHERE c.batch_id = ? ORDER BY c.seq, cc.seq`,
     [batchId],
@@ -76,7 +76,7 @@ export async function batchChanges(m: EntityManager, batchId: number): Promise<C
 }
 
 /** One change of an issue's history (`GET /issues/{key}/changes`): the change, its batch, author and approver. */
-export class IssueChangeView extends ChangeView {
+export class IssueChangeView extends RecordedChangeView {
   batch_id!: number;
   batch_title!: string;
   /** who wrote the batch */

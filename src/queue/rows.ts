@@ -7,7 +7,7 @@ import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
 import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
 import type { BatchChecksView } from './checks.view.js';
-import { ChangeView } from './change.store.js';
+import { RecordedChangeView } from './change.store.js';
 
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
@@ -51,7 +51,7 @@ export class CommandView {
   /** every handout to the agent, oldest first (SPEC 15.3) */
   history!: DeliveryView[];
   /** what it changed in Jira, as the agent reported it with `done` (SPEC 17.1) */
-  changes!: ChangeView[];
+  changes!: RecordedChangeView[];
 }
 
 export const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
@@ -86,15 +86,15 @@ export class BatchSummary {
 export class BatchView extends BatchSummary {
   /** SPEC 16.2: the verdict of each command at submit, `unknown` ones and stored warnings included; null for batches of the hub itself and of earlier hubs */
   checks!: BatchChecksView | null;
-  commands!: CommandView[];
   /**
    * SPEC 17.1: what this batch did to Jira, by issue key, in the order it happened
    * @example {"AURORA-1": [{"key": "AURORA-1", "what": "field:duedate", "before": null, "after": "2026-12-20", "command_id": 7, "delivery_n": 1, "recorded_at": "2026-12-02T10:00:00.000Z"}]}
    */
-  changes!: Record<string, ChangeView[]>;
+  changes!: Record<string, RecordedChangeView[]>;
+  commands!: CommandView[];
 }
 
-export function commandView(r: CommandRow, history: DeliveryView[], changes: ChangeView[] = []): CommandView {
+export function commandView(r: CommandRow, history: DeliveryView[], changes: RecordedChangeView[] = []): CommandView {
   return {
     id: r.id,
     batch_id: r.batch_id,
