@@ -78,8 +78,22 @@ describe('runAgent', () => {
     expect(summary).toEqual({ executed: 4, reported: 4, stoppedBy: 'signal' });
     expect(hub.reports.map((r) => [r.id, r.body.status])).toEqual([[1, 'done'], [2, 'done'], [3, 'failed'], [4, 'done']]);
     const created = hub.reports[0]!.body;
-    expect(created).toEqual({ status: 'done', result: { key: expect.any(String), created: true }, jira_calls: 3, rate_limited: 1 });
-    expect(hub.reports[1]!.body).toEqual({ status: 'done', result: { created: true }, jira_calls: 3, rate_limited: 0 }); // issue, link types, create
+    const key = (created.result as { key: string }).key;
+    expect(created).toEqual({
+      status: 'done',
+      result: { key: expect.any(String), created: true },
+      changes: [{ key, what: 'issue', after: { key, summary: 'Создана агентом' } }],
+      jira_calls: 3,
+      rate_limited: 1,
+    });
+    // issue, link types, create, and the issue again for the new link's id (the change record)
+    expect(hub.reports[1]!.body).toEqual({
+      status: 'done',
+      result: { created: true },
+      changes: [{ key: a, what: 'link', after: { source: a, target: b, link_type: 'Blocks', id: expect.any(String) } }],
+      jira_calls: 4,
+      rate_limited: 0,
+    });
     expect(hub.reports[2]!.body.error).toBe('переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)');
     expect(hub.reports[3]!.body.result).toMatchObject({ links: [{ source_key: a, target_key: b, link_type: 'Blocks' }], missing_keys: [] });
     expect(journal.pendingResults()).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { executeCommand } from './executors.js';
 import { JiraHttpError } from './jira-client.js';
-import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
+import { API_PREFIX, FLAVORS, resultOf, startHarness, withoutChanges, type SimHarness } from './test-support.js';
 import type { JiraFlavor } from './jira-client.js';
 import type { HubIssue } from './types.js';
 
@@ -24,8 +24,8 @@ beforeEach(() => {
 const SETTINGS = ['Severity', 'Platforms', 'Reviewer', 'Story Points', 'Team', 'Release date', 'Notes', 'Approvers', 'Components', 'Fix versions', 'Environment'];
 const LISTS = ['Platforms', 'Approvers', 'Components', 'Fix versions'];
 const issue = (summary: string): string => h.sim.store.createIssue('AURORA', { summary, issueType: 'Task' }, h.sim.store.seed.users[0]!.accountId).key;
-const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>) =>
-  executeCommand({ id: nextId++, type, params }, { ...h.ctx(flavor), customFields: SETTINGS });
+const run = async (flavor: JiraFlavor, type: string, params: Record<string, unknown>) =>
+  withoutChanges(await executeCommand({ id: nextId++, type, params }, { ...h.ctx(flavor), customFields: SETTINGS }));
 const puts = () => h.sim.requests.filter((r) => r.method === 'PUT');
 const adf = (...lines: string[]) => ({ type: 'doc', version: 1, content: lines.map((line) => ({ type: 'paragraph', content: [{ type: 'text', text: line }] })) });
 
@@ -162,7 +162,11 @@ describe.each(FLAVORS)('fields sharing a display name on %s', (flavor) => {
       error: expect.stringContaining('поле «Team» неоднозначно'),
     });
     expect(twin.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'))).toEqual([]);
-    expect(await executeCommand({ id: 3, type: 'ensure_fields', params: { key, customfield_10090: 'Бета' } }, ctx)).toEqual({ status: 'done', result: { changed: ['customfield_10090'] } });
+    expect(await executeCommand({ id: 3, type: 'ensure_fields', params: { key, customfield_10090: 'Бета' } }, ctx)).toEqual({
+      status: 'done',
+      result: { changed: ['customfield_10090'] },
+      changes: [{ key, what: 'field:customfield_10090', before: null, after: 'Бета' }],
+    });
     expect(twin.sim.getIssue(key)!.custom.customfield_10090).toBe('Бета');
   });
 });

@@ -4,7 +4,7 @@ import { executeCommand, isOutage } from './executors.js';
 import type { JiraTransition } from './jira-api.js';
 import { JiraClient, JiraHttpError, JiraNetworkError } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
-import { API_PREFIX, FLAVORS, resultOf, startHarness, type SimHarness } from './test-support.js';
+import { API_PREFIX, FLAVORS, resultOf, startHarness, withoutChanges, type SimHarness } from './test-support.js';
 import type { JiraFlavor } from './jira-client.js';
 
 let h: SimHarness;
@@ -27,8 +27,8 @@ beforeEach(() => {
 const issue = (summary: string, extra: Record<string, unknown> = {}): string =>
   h.sim.store.createIssue('AURORA', { summary, issueType: 'Task', ...extra }, h.sim.store.seed.users[0]!.accountId).key;
 
-const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>, journal = new MemoryJournal(), id = nextId++) =>
-  executeCommand({ id, type, params }, { ...h.ctx(flavor, journal), customFields: [] });
+const run = async (flavor: JiraFlavor, type: string, params: Record<string, unknown>, journal = new MemoryJournal(), id = nextId++) =>
+  withoutChanges(await executeCommand({ id, type, params }, { ...h.ctx(flavor, journal), customFields: [] }));
 
 const writes = () => h.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'));
 
@@ -466,7 +466,10 @@ describe('ensure_sprint ambiguity', () => {
           error: 'спринт «Спринт 3» закрыт («B»: «Спринт 3» (id 8)): Jira не переносит задачи в закрытый спринт',
         });
         // `board` by name or id picks among sprints that share a name
-        expect(await executeCommand({ id: 5, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'b' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 7 } });
+        expect(withoutChanges(await executeCommand({ id: 5, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'b' } }, other.ctx(flavor)))).toEqual({
+          status: 'done',
+          result: { sprint_id: 7 },
+        });
         expect(await executeCommand({ id: 6, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 1 } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 2 } });
         expect(await executeCommand({ id: 7, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'Нет такой' } }, other.ctx(flavor))).toEqual({
           status: 'failed',
@@ -476,8 +479,8 @@ describe('ensure_sprint ambiguity', () => {
           status: 'failed',
           error: 'спринт «Спринт 1» не найден среди активных и будущих спринтов доски «B»',
         });
-        expect(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 1 } });
-        expect(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 9 } });
+        expect(withoutChanges(await executeCommand({ id: 3, type: 'ensure_sprint', params: { key, sprint: 'Спринт 1' } }, other.ctx(flavor)))).toEqual({ status: 'done', result: { sprint_id: 1 } });
+        expect(withoutChanges(await executeCommand({ id: 4, type: 'ensure_sprint', params: { key, sprint: 'Спринт команды' } }, other.ctx(flavor)))).toEqual({ status: 'done', result: { sprint_id: 9 } });
         expect(other.sim.sprintsOf(key)).toEqual(['Спринт команды']);
       }
       // The kanban board is not asked for sprints at all (it would answer 400); scrum and simple ones are.

@@ -61,3 +61,10 @@ export function resultOf<T = Record<string, unknown>>(out: CommandOutcome): T {
 export async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** An outcome without its change record: the specs of what a command does in Jira (changes.spec.ts checks the record). */
+export function withoutChanges(out: CommandOutcome): CommandOutcome {
+  if (out.status !== 'done' || out.changes === undefined) return out;
+  const { changes: _, ...rest } = out;
+  return rest;
+}
