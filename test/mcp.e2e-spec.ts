@@ -26,6 +26,7 @@ const ALL_TOOLS = [
   'plan_package',
   'put_note',
   'retry_command',
+  'revert_batch',
   'search_issues',
   'submit_batch',
 ];

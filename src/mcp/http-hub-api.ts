@@ -19,6 +19,7 @@ import {
   type ApplyView,
   type DriftView,
   type PackagePlanView,
+  type RevertView,
 } from './hub-api.js';
 
 /** The header that marks a request as the assistant's in open mode (SPEC 15.1); the MCP server always sends it. */
@@ -114,6 +115,10 @@ export class HttpHubApi implements HubApi {
   async createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }> {
     const answer = await this.call<BatchView>('POST', '/batches', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
     return { batch: answer.body, replayed: answer.headers.get('Idempotent-Replayed') === 'true' };
+  }
+
+  revertBatch(id: number, dryRun: boolean): Promise<RevertView> {
+    return this.json('POST', `/batches/${id}/revert${dryRun ? '?dry_run=true' : ''}`);
   }
 
   getBatch(id: number): Promise<BatchView> {

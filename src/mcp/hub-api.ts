@@ -12,7 +12,9 @@ import type { ImportReport } from '../import/compare.js';
 import type { ApplyView, DriftView, PackagePlanView } from '../packages/package.view.js';
 import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
 import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
+import type { RevertView } from '../queue/revert.service.js';
 
+export type { RevertView };
 export type { AgentStatusView, ApplyView, DriftView, PackagePlanView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };
 
 /** The body of POST /batches and POST /batches/plan. */
@@ -72,6 +74,8 @@ export interface HubApi {
   planPackage(files: PackageTexts, name?: string): Promise<PackagePlanView>;
   applyPackage(files: PackageTexts, name?: string): Promise<ApplyView>;
   packageDrift(id: number): Promise<DriftView>;
+  /** SPEC 17.2: POST /batches/{id}/revert (`dryRun`: the plan only) */
+  revertBatch(id: number, dryRun: boolean): Promise<RevertView>;
 }
 
 /** An error answer of the hub (`{error, detail}`), or the hub out of reach (`status` 0). */

@@ -2,6 +2,7 @@
  * The hub's answers in words for a model (Russian, like every text for people). Pure; the tools put
  * these beside the views themselves (`structuredContent`).
  */
+import { batchChangesText } from './change-texts.js';
 import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView } from './hub-api.js';
 
 const BATCH_STATUS: Record<string, string> = {
@@ -105,7 +106,7 @@ const historyLines = (c: CommandView): string[] => (c.history ?? []).map((d) => 
 export function batchText(b: BatchView, intro = ''): string {
   // A command handed out more than once shows its handouts: where a report got lost.
   const commands = (b.commands ?? []).flatMap((c) => [commandLine(c), ...((c.history?.length ?? 0) > 1 ? historyLines(c) : [])]);
-  return [intro, batchHeadline(b), nextStep(b), checksLine(b), ...commands].filter(Boolean).join('\n');
+  return [intro, batchHeadline(b), nextStep(b), checksLine(b), ...commands, batchChangesText(b)].filter(Boolean).join('\n');
 }
 
 /** SPEC 16.2: what the checks could not judge, and the warnings a client kept, so the person approving knows. */

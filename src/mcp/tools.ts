@@ -9,6 +9,7 @@ import { CATALOGUE_TOOLS } from './tools/catalogue.js';
 import { ISSUE_TOOLS } from './tools/issues.js';
 import { NOTE_TOOLS } from './tools/notes.js';
 import { PACKAGE_TOOLS } from './tools/packages.js';
+import { REVERT_TOOLS } from './tools/revert.js';
 
 export type { ToolAnswer, ToolDef } from './tool.js';
 
@@ -18,6 +19,7 @@ export const TOOLS: ToolDef[] = [
   ...NOTE_TOOLS,
   ...CATALOGUE_TOOLS,
   ...PACKAGE_TOOLS,
+  ...REVERT_TOOLS,
 ];
 
 /** The tools a server lists: all, or in read-only mode only those that write nothing. */

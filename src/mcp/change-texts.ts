@@ -1,0 +1,62 @@
+/** The change record (SPEC 17.1) and a revert (17.2) in words for a model: compact, one line per change. */
+import type { BatchView, RevertView } from './hub-api.js';
+
+interface ChangeLike {
+  key?: string | null;
+  what: string;
+  before?: unknown;
+  after?: unknown;
+  transitions?: string[];
+}
+
+const value = (v: unknown): string =>
+  v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v);
+const link = (v: unknown): string => {
+  const l = (v ?? {}) as { source?: string; target?: string; link_type?: string };
+  return `${l.source} → ${l.target} (${l.link_type})`;
+};
+const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');
+
+/** «поле duedate: пусто → 2026-12-20», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2 (Blocks) создана». */
+export function changeLine(c: ChangeLike): string {
+  if (c.what.startsWith('field:')) return `поле ${c.what.slice(6)}: ${value(c.before)} → ${value(c.after)}`;
+  switch (c.what) {
+    case 'status':
+      return `статус: ${value(c.before)} → ${value(c.after)}${c.transitions?.length ? ` (${c.transitions.join(', ')})` : ''}`;
+    case 'sprint':
+      return `спринт: ${c.before ?? 'бэклог'} → ${c.after ?? 'бэклог'}`;
+    case 'link':
+      return `связь ${link(c.after)} создана`;
+    case 'comment':
+      return `комментарий #${id(c.after)} добавлен`;
+    case 'issue':
+      return `задача создана: «${(c.after as { summary?: string } | undefined)?.summary ?? ''}»`;
+    case 'link_removed':
+      return `связь ${link(c.before)} удалена`;
+    case 'comment_removed':
+      return `комментарий #${id(c.before)} удалён`;
+    case 'issue_deleted':
+      return 'задача удалена';
+    default:
+      return `${c.what}: ${value(c.before)} → ${value(c.after)}`;
+  }
+}
+
+/** What a batch did to Jira, by issue; empty when it changed nothing (or has not run). */
+export function batchChangesText(b: Pick<BatchView, 'changes'>): string {
+  const groups = Object.entries(b.changes ?? {});
+  if (!groups.length) return '';
+  return ['Изменения в Jira:', ...groups.map(([key, list]) => `${key || '—'}: ${list.map(changeLine).join('; ')}`)].join('\n');
+}
+
+/** A revert's answer: the commands (or the new batch) and every conflict left alone. */
+export function revertText(r: RevertView): string {
+  const head = r.dry_run
+    ? `План отката пакета #${r.revert_of} (ничего не записано): команд ${r.commands.length}.`
+    : `Создан пакет #${r.batch?.id} «${r.title}»: команд ${r.commands.length} (и refresh в конце)${r.batch?.status === 'awaiting_approval' ? '; ждёт одобрения человека' : ''}.`;
+  const commands = r.commands.map((c, i) => `${i + 1}. ${c.type} ${JSON.stringify(c.params)}`);
+  const conflicts = r.conflicts.length
+    ? ['Не откатываются (изменены после пакета, оставлены как есть):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${c.detail}`)]
+    : ['Конфликтов нет.'];
+  return [head, ...commands, ...conflicts].join('\n');
+}

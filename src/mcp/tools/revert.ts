@@ -1,0 +1,25 @@
+/** The revert of a batch (SPEC 17.2): revert_batch, dry run first. */
+import { z } from 'zod';
+import { revertText } from '../change-texts.js';
+import { id, tool, type ToolDef } from '../tool.js';
+
+export const REVERT_TOOLS: ToolDef[] = [
+  tool({
+    name: 'revert_batch',
+    title: 'Откатить пакет',
+    description:
+      'Строит пакет «Откат пакета #N» из обратных команд по записи изменений пакета (поля — к прежним значениям, статус и спринт — назад, ' +
+      'созданные связи и комментарии — удалить, созданные задачи — пометить меткой hub-reverted и перевести в статус из настроек или удалить). ' +
+      'Изменения, которые в Jira с тех пор поменяли, не трогаются и перечислены как конфликты. Сначала вызовите с dry_run: true и покажите план человеку; ' +
+      'пакет ассистента ждёт одобрения человека. Откатить пакет можно один раз.',
+    writes: true,
+    input: z.object({
+      batch_id: id('номер пакета, который откатить'),
+      dry_run: z.boolean().default(true).describe('true — только показать план, ничего не создавая'),
+    }),
+    run: async (api, a) => {
+      const view = await api.revertBatch(a.batch_id, a.dry_run);
+      return { text: revertText(view), data: view };
+    },
+  }),
+];

@@ -1,0 +1,47 @@
+/** The MCP side of SPEC 17: get_batch shows what a batch changed; revert_batch plans (dry run) and makes the revert. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { connect, type McpUnderTest } from './support/mcp.js';
+
+describe('MCP: the change record and revert_batch', () => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+
+  beforeAll(async () => {
+    hub = await startHub();
+    mcp = await connect('http', hub.url);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  it('get_batch lists the changes by issue; revert_batch shows the plan first, then makes the batch awaiting approval; a second revert is refused', async () => {
+    const agent = agentOf(hub);
+    const batch = (await hub.http.post('/batches').send({ title: 'поля', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-20' } }] }).expect(201)).body;
+    const first = await agent.claim();
+    await agent
+      .report(first.command.id, { status: 'done', result: { changed: ['duedate'] }, changes: [{ key: 'A-1', what: 'field:duedate', before: null, after: '2026-12-20' }] })
+      .expect(200);
+    const tail = await agent.claim();
+    await agent.done(tail.command.id, refreshResult([{ key: 'A-1', duedate: '2026-12-20' }]));
+
+    const shown = await mcp.call('get_batch', { batch_id: batch.id });
+    expect(shown.isError).toBeFalsy();
+    expect(JSON.stringify(shown.content)).toContain('A-1: поле duedate: пусто → 2026-12-20');
+
+    const plan = await mcp.call('revert_batch', { batch_id: batch.id });
+    const planText = (plan.content as { text: string }[])[0]!.text;
+    expect(planText).toContain(`План отката пакета #${batch.id} (ничего не записано): команд 1.`);
+    expect(planText).toContain('ensure_fields {"key":"A-1","duedate":null}');
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(1);
+
+    const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
+    expect((made.content as { text: string }[])[0]!.text).toMatch(/Создан пакет #\d+ «Откат пакета #\d+».*ждёт одобрения человека/);
+    expect(made.structuredContent?.batch).toMatchObject({ source: 'assistant', status: 'awaiting_approval', revert_of: batch.id });
+
+    const again = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
+    expect(again.isError).toBe(true);
+    expect(JSON.stringify(again.content)).toMatch(/уже откатывается или откачен/);
+  });
+});
