@@ -59,6 +59,8 @@ export interface BatchSummary {
 
 export interface BatchView extends BatchSummary {
   commands: Command[];
+  /** SPEC 17.1: what the batch did to Jira, by issue key (components/Changes.tsx) */
+  changes?: Record<string, import('./components/Changes').RecordedChange[]>;
 }
 
 export interface Settings {

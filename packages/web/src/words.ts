@@ -90,6 +90,9 @@ export const COMMAND_TYPE: Record<string, string> = {
   ensure_sprint: 'спринт',
   ensure_comment: 'комментарий',
   refresh: 'обновление зеркала',
+  remove_link: 'удаление связи',
+  remove_comment: 'удаление комментария',
+  delete_issue: 'удаление задачи',
 };
 
 const FIELD: Record<string, string> = {
@@ -151,7 +154,13 @@ export function describeCommand(c: Pick<Command, 'type' | 'params'>, linkTypes: 
     case 'ensure_link':
       return linkPhrase(String(p.source), String(p.link_type), String(p.target), linkTypes);
     case 'ensure_sprint':
-      return `${p.key} → ${quoted(p.sprint)}${p.board !== undefined ? ` (доска ${p.board})` : ''}`;
+      return `${p.key} → ${p.sprint === null ? 'бэклог' : quoted(p.sprint)}${p.board !== undefined ? ` (доска ${p.board})` : ''}`;
+    case 'remove_link':
+      return `Удалить связь: ${p.source} ${linkWord(String(p.link_type), linkTypes)} ${p.target}`;
+    case 'remove_comment':
+      return `Удалить комментарий #${p.comment_id} у ${p.key}`;
+    case 'delete_issue':
+      return `Удалить задачу ${p.key} ${quoted(short(p.summary))}`;
     case 'ensure_comment':
       return `Комментарий к ${p.key}: ${quoted(short(p.body))}`;
     case 'refresh':

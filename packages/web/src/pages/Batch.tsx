@@ -6,6 +6,8 @@ import { Eta, timed, type Timed } from '../components/Eta';
 import { BatchChecksPanel, type BatchChecks } from '../components/BatchChecks';
 import { ApproverField, approver, PlanPanel, planBody } from '../components/PlanView';
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
+import { BatchChanges } from '../components/Changes';
+import { RevertButton } from '../components/Revert';
 import { useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
 import { go } from '../router';
@@ -143,7 +145,8 @@ export function BatchPage({ id }: { id: number }) {
       return timed({ ...b, ...summary, commands });
     });
     // The delivery history is not in the event: read the batch once more for the command that changed.
-    if (command && open.has(command.id)) void load();
+    // …nor the change record: read it when a command finishes done.
+    if (command && (open.has(command.id) || command.status === 'done')) void load();
   });
 
   if (error && !batch) return <PageError error={error} retry={() => void load()} />;
@@ -202,6 +205,7 @@ export function BatchPage({ id }: { id: number }) {
               run: () => api.post(`/batches/${id}/cancel`),
             }}
           />
+          <RevertButton batch={batch} />
         </div>
       </header>
       <ErrorBox error={error} />
@@ -240,6 +244,7 @@ export function BatchPage({ id }: { id: number }) {
         </>
       )}
       <BatchChecksPanel checks={(batch as { checks?: BatchChecks | null }).checks} />
+      <BatchChanges changes={batch.changes} />
       <h2>Команды</h2>
       {batch.commands.length === 0 ? (
         <Empty>В пакете нет команд.</Empty>

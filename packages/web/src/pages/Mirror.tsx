@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { api, query } from '../api';
 import { useNow } from '../clock';
 import { Empty, ErrorBox, Loading } from '../components/ui';
+import { IssueChanges } from '../components/IssueChanges';
 import { useHub } from '../context';
 import { ago, day, when } from '../format';
 import { go, useRoute } from '../router';
@@ -115,6 +116,7 @@ function IssueCard({ issueKey }: { issueKey: string }) {
         </ul>
       </div>
       <NoteEditor issueKey={issue.key} note={issue.note} onSaved={(note) => setIssue({ ...issue, note })} />
+      <IssueChanges issueKey={issue.key} />
     </article>
   );
 }

@@ -1,0 +1,90 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BatchPage } from '../pages/Batch';
+import { fakeFetch, renderWithHub, summary } from '../test/support';
+import { changeValue } from './Changes';
+import { IssueChanges } from './IssueChanges';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const CHANGES = {
+  'AURORA-1': [
+    { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20', command_id: 11 },
+    { key: 'AURORA-1', what: 'field:labels', before: ['old'], after: ['old', 'e2e'], command_id: 11 },
+    { key: 'AURORA-1', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'], command_id: 12 },
+    { key: 'AURORA-1', what: 'sprint', before: 'Спринт 1', after: null, command_id: 13 },
+  ],
+  'AURORA-9': [{ key: 'AURORA-9', what: 'issue', after: { key: 'AURORA-9', summary: 'Новая' }, command_id: 10 }],
+};
+const done = () => ({ ...summary(1, { title: 'Спринт 2', status: 'done' }), commands: [], changes: CHANGES });
+
+describe('the change record on the batch page', () => {
+  it('shows what the batch changed: Russian labels, dates as dates, the backlog, a created issue', async () => {
+    fakeFetch({ 'GET /batches/1': done() });
+    renderWithHub(<BatchPage id={1} />);
+    const section = await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    const rows = within(section).getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toContain('AURORA-1Срокпусто → 20 декабря 2026 г.');
+    expect(rows).toContain('Меткиold → old, e2e');
+    expect(rows).toContain('СтатусTo Do → Done (переходы: Start, Finish)');
+    expect(rows).toContain('СпринтСпринт 1 → бэклог');
+    expect(rows).toContain('AURORA-9Задача созданаAURORA-9 «Новая»');
+  });
+
+  it('revert: the dry run first, with its commands and conflicts; then the new batch', async () => {
+    const calls = fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': (_: unknown, url: string) => ({
+        status: url.includes('dry_run=true') ? 200 : 201,
+        body: {
+          dry_run: url.includes('dry_run=true'),
+          revert_of: 1,
+          title: 'Откат пакета #1',
+          commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
+          conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: '…' }],
+          batch: url.includes('dry_run=true') ? null : { id: 2 },
+        },
+      }),
+    });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    expect(within(dialog).getByText('AURORA-1 → «Спринт 1»')).toBeTruthy();
+    expect(within(dialog).getByText(/AURORA-1: Срок — сейчас 10 января 2027 г\., пакет оставил 20 декабря 2026 г\./)).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Создать пакет отката' }));
+    await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert']);
+  });
+
+  it('no revert button while the batch runs or when it changed nothing', async () => {
+    fakeFetch({ 'GET /batches/1': { ...done(), status: 'running' } });
+    renderWithHub(<BatchPage id={1} />);
+    await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    expect(screen.queryByRole('button', { name: 'Откатить…' })).toBeNull();
+  });
+});
+
+describe('IssueChanges', () => {
+  it('lists every change the hub made to the issue, newest first, with batch, author and approver', async () => {
+    fakeFetch({
+      'GET /issues/AURORA-1/changes': [
+        { key: 'AURORA-1', what: 'field:priority', before: 'Medium', after: 'High', batch_id: 1, batch_title: 'План', author: 'ivanov', source: 'assistant', approved_by: 'petrova', approved_at: null, command_type: 'ensure_fields', recorded_at: '2026-11-30T10:00:00.000Z' },
+        { key: 'AURORA-1', what: 'field:priority', before: 'High', after: 'Medium', batch_id: 2, batch_title: 'Откат пакета #1', author: 'ivanov', source: 'client', approved_by: null, approved_at: null, command_type: 'ensure_fields', recorded_at: '2026-11-30T11:00:00.000Z' },
+      ],
+    });
+    renderWithHub(<IssueChanges issueKey="AURORA-1" />);
+    const section = await screen.findByRole('region', { name: 'Изменения хаба' });
+    await within(section).findByText('#2 Откат пакета #1');
+    const rows = within(section).getAllByRole('row').slice(1);
+    expect(rows[0]!.textContent).toContain('#2 Откат пакета #1ivanov—ПриоритетHigh → Medium');
+    expect(rows[1]!.textContent).toContain('#1 Планivanovpetrova');
+  });
+
+  it('values: dates as dates, lists, empty, a link', () => {
+    expect(changeValue('2026-12-20')).toBe('20 декабря 2026 г.');
+    expect(changeValue([])).toBe('пусто');
+    expect(changeValue(null, 'sprint')).toBe('бэклог');
+    expect(changeValue({ source: 'A-1', target: 'A-2', link_type: 'Blocks' })).toBe('A-1 → A-2 (Blocks)');
+  });
+});

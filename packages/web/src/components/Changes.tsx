@@ -1,0 +1,104 @@
+/** The change record (SPEC 17.1) for people: what a batch did to Jira, field by field, before → after. */
+/** One change as the hub's views give it. */
+export interface RecordedChange {
+  key?: string;
+  what: string;
+  before?: unknown;
+  after?: unknown;
+  transitions?: string[];
+  command_id?: number;
+  recorded_at?: string;
+}
+
+const FIELD_LABEL: Record<string, string> = {
+  summary: 'Название',
+  description: 'Описание',
+  duedate: 'Срок',
+  labels: 'Метки',
+  assignee: 'Исполнитель',
+  priority: 'Приоритет',
+};
+
+const KIND_LABEL: Record<string, string> = {
+  status: 'Статус',
+  sprint: 'Спринт',
+  link: 'Связь создана',
+  comment: 'Комментарий добавлен',
+  issue: 'Задача создана',
+  link_removed: 'Связь удалена',
+  comment_removed: 'Комментарий удалён',
+  issue_deleted: 'Задача удалена',
+};
+
+/** «Срок», «Статус», a custom field by its own name. */
+export function changeLabel(what: string): string {
+  if (what.startsWith('field:')) {
+    const name = what.slice('field:'.length);
+    return FIELD_LABEL[name] ?? name;
+  }
+  return KIND_LABEL[what] ?? what;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A value as a person reads it: dates as dates, lists joined, empty as «пусто». */
+export function changeValue(v: unknown, what = ''): string {
+  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return what === 'sprint' ? 'бэклог' : 'пусто';
+  if (typeof v === 'string' && DATE.test(v)) return new Date(`${v}T00:00:00Z`).toLocaleDateString('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  if (Array.isArray(v)) return v.map((x) => changeValue(x)).join(', ');
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.source === 'string' && typeof o.target === 'string') return `${o.source} → ${o.target} (${String(o.link_type)})`;
+    if (typeof o.summary === 'string') return `${typeof o.key === 'string' ? `${o.key} ` : ''}«${o.summary}»`;
+    if (typeof o.body === 'string') return `#${String(o.id)}: «${o.body.length > 80 ? `${o.body.slice(0, 79)}…` : o.body}»`;
+    return JSON.stringify(v);
+  }
+  return String(v);
+}
+
+/** Before → after of one change, or the one side a creation or a removal has. */
+export function ChangeDiff({ c }: { c: RecordedChange }) {
+  const created = ['link', 'comment', 'issue'].includes(c.what);
+  const removed = ['link_removed', 'comment_removed', 'issue_deleted'].includes(c.what);
+  if (created) return <span className="diff-after">{changeValue(c.after, c.what)}</span>;
+  if (removed) return <span className="diff-before">{changeValue(c.before, c.what)}</span>;
+  return (
+    <>
+      <span className="diff-before">{changeValue(c.before, c.what)}</span> → <span className="diff-after">{changeValue(c.after, c.what)}</span>
+      {c.transitions?.length ? <span className="muted small"> (переходы: {c.transitions.join(', ')})</span> : null}
+    </>
+  );
+}
+
+/** The batch page's section «Что изменено в Jira»: the changes grouped by issue. */
+export function BatchChanges({ changes }: { changes?: Record<string, RecordedChange[]> }) {
+  const groups = Object.entries(changes ?? {});
+  if (groups.length === 0) return null; // nothing ran yet, or nothing changed
+  return (
+    <section className="panel" aria-label="Что изменено в Jira">
+      <h3>Что изменено в Jira</h3>
+      <table className="table change-record">
+        <thead>
+          <tr>
+            <th>Задача</th>
+            <th>Что</th>
+            <th>Было → стало</th>
+          </tr>
+        </thead>
+        <tbody>
+          {groups.flatMap(([key, list]) =>
+            list.map((c, i) => (
+              <tr key={`${key}-${c.command_id ?? 0}-${i}`}>
+                <td>{i === 0 ? key ? <a href={`#/mirror/${key}`}>{key}</a> : '—' : ''}</td>
+                <td>{changeLabel(c.what)}</td>
+                <td>
+                  <ChangeDiff c={c} />
+                </td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+/** The issue view's history (SPEC 17): every change the hub made to the issue — batch, author, approver, before → after. */
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import { when } from '../format';
+import { changeLabel, ChangeDiff, type RecordedChange } from './Changes';
+import { Empty, ErrorBox } from './ui';
+
+export interface IssueChange extends RecordedChange {
+  batch_id: number;
+  batch_title: string;
+  author: string;
+  source: string;
+  approved_by: string | null;
+  approved_at: string | null;
+  command_type: string;
+}
+
+export function IssueChanges({ issueKey }: { issueKey: string }) {
+  const [list, setList] = useState<IssueChange[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    let live = true;
+    api.get<IssueChange[]>(`/issues/${encodeURIComponent(issueKey)}/changes`).then(
+      (l) => live && setList(l),
+      (err) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [issueKey]);
+
+  return (
+    <section className="panel" aria-label="Изменения хаба">
+      <h3>Изменения хаба</h3>
+      <ErrorBox error={error} />
+      {list === null ? (
+        !error && <div className="muted">Загрузка…</div>
+      ) : list.length === 0 ? (
+        <Empty>Хаб ещё не менял эту задачу.</Empty>
+      ) : (
+        <table className="table change-record">
+          <thead>
+            <tr>
+              <th>Когда</th>
+              <th>Пакет</th>
+              <th>Автор</th>
+              <th>Одобрил</th>
+              <th>Что</th>
+              <th>Было → стало</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...list].reverse().map((c, i) => (
+              <tr key={i}>
+                <td>{when(c.recorded_at)}</td>
+                <td>
+                  <a href={`#/batch/${c.batch_id}`}>
+                    #{c.batch_id} {c.batch_title}
+                  </a>
+                </td>
+                <td>{c.author}</td>
+                <td>{c.approved_by ?? '—'}</td>
+                <td>{changeLabel(c.what)}</td>
+                <td>
+                  <ChangeDiff c={c} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
