@@ -4,24 +4,9 @@ import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { CommandChangeEntity } from './command-change.entity.js';
 import type { RowOf } from '../database/row.js';
+import type { IssueChangeView, RecordedChangeView } from './change.view.js';
 
 export type ChangeRow = RowOf<CommandChangeEntity>;
-
-/** One change as the views show it. */
-export class RecordedChangeView {
-  /** the issue it changed (absent for none) */
-  key?: string;
-  /** `field:<id>`, `status`, `sprint`, `link`, `comment`, `issue`, `link_removed`, `comment_removed`, `issue_deleted` */
-  what!: string;
-  before?: unknown;
-  after?: unknown;
-  /** status: the transitions taken, in order */
-  transitions?: string[];
-  command_id!: number;
-  /** the delivery (1..3) whose report carried it */
-  delivery_n!: number | null;
-  recorded_at!: string;
-}
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
@@ -73,19 +58,6 @@ export async function batchChanges(m: EntityManager, batchId: number): Promise<R
     [batchId],
   );
   return rows.map(changeView);
-}
-
-/** One change of an issue's history (`GET /issues/{key}/changes`): the change, its batch, author and approver. */
-export class IssueChangeView extends RecordedChangeView {
-  batch_id!: number;
-  batch_title!: string;
-  /** who wrote the batch */
-  author!: string;
-  /** client, assistant or hub */
-  source!: string;
-  approved_by!: string | null;
-  approved_at!: string | null;
-  command_type!: string;
 }
 
 /** Every change the hub made to an issue, oldest first (SPEC 17, the audit view). */

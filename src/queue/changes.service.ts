@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '../common/errors.js';
 import { isJiraKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
-import { issueChanges, type IssueChangeView } from './change.store.js';
+import { issueChanges } from './change.store.js';
+import type { IssueChangeView } from './change.view.js';
 
 /** The read side of the change record (SPEC 17): an issue's history of what the hub changed in it. */
 @Injectable()

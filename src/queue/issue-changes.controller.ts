@@ -2,7 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
-import { IssueChangeView } from './change.store.js';
+import { IssueChangeView } from './change.view.js';
 import { ChangesService } from './changes.service.js';
 
 /** The audit view (SPEC 17): every change the hub made to one issue, from the change record the queue keeps. */

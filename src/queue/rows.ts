@@ -7,7 +7,7 @@ import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
 import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
 import type { BatchChecksView } from './checks.view.js';
-import { RecordedChangeView } from './change.store.js';
+import { RecordedChangeView } from './change.view.js';
 
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
