@@ -356,7 +356,7 @@ export type CheckVerdict = 'will_change' | 'no_change' | 'will_fail' | 'unknown'
 /**
  * One entry of a `done` report's `changes` (SPEC 17.1). `what`: `field:<id>` (before/after: the values as
  * the mirror holds them), `status` (before/after names, `transitions` taken), `sprint` (before/after
- * names, null = backlog), `link` (after: `{source, target, link_type, id}`), `comment` (after: `{id}`),
+ * names, null = backlog), `link` (after: `{source, target, link_type}`), `comment` (after: `{id}`),
  * `issue` (after: `{key, summary}`), `link_removed`, `comment_removed`, `issue_deleted` (before: what was
  * there).
  */

@@ -1,6 +1,6 @@
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi } from '../jira-api.js';
-import { linksOf, linksWithIds } from '../issue-mapper.js';
+import { linksOf } from '../issue-mapper.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
@@ -33,9 +33,7 @@ export async function ensureLink(cmd: AgentCommand, ctx: ExecutorContext): Promi
   }
   const name = type?.name ?? linkType;
   await api.createLink(name, source, target);
-  // Jira's 201 has no body: the new link's id (what a revert's remove_link needs) is read back.
-  const made = linksWithIds(await api.getIssue(source, ['issuelinks'])).find(
-    (l) => l.source_key === issue.key && sameKey(l.target_key, target) && l.link_type.toLowerCase() === name.toLowerCase(),
-  );
-  return { created: true, changes: [{ key: issue.key, what: 'link', after: { source: issue.key, target: made?.target_key ?? target, link_type: name, id: made?.id ?? null } }] };
+  // Jira's 201 has no body, so the new link's id is not known without one more read: the record names the link
+  // by its ends and type, which is how remove_link finds it (decision 0601).
+  return { created: true, changes: [{ key: issue.key, what: 'link', after: { source: issue.key, target, link_type: name } }] };
 }
