@@ -51,15 +51,9 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
         { summary: 'Третья задача', issueType: 'Story' }, // AURORA-3
       ],
       links: [{ type: 'Relates', source: 'AURORA-2', target: 'AURORA-1' }],
-      // A closing transition from any status, as Jira's simplified workflows have: a created issue reaches
-      // revert.created_issue_status («Done») in one step.
-      transitions: [
-        { id: '11', name: 'Start', from: ['To Do'], to: 'In Progress' },
-        { id: '21', name: 'Finish', from: ['In Progress'], to: 'Done', requiredFields: ['resolution'] },
-        { id: '31', name: 'Reopen', from: ['Done'], to: 'To Do' },
-        { id: '41', name: 'Stop', from: ['In Progress'], to: 'To Do' },
-        { id: '51', name: 'Close', from: '*', to: 'Done', requiredFields: ['resolution'] },
-      ],
+      // The catalogue reads the workflows: a created issue's way to revert.created_issue_status («Done») is the
+      // shortest known route (To Do → In Progress → Done), stored by the hub at submit.
+      workflowsReadable: true,
     },
   });
   const simUrl = await sim.start();
@@ -106,6 +100,8 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
       await finished;
     }
   };
+  // The catalogue first (SPEC 16.1): the checks of every batch, and the routes the hub stores for ensure_status {to}.
+  await run((await ok('POST', '/catalogue/refresh')).id);
   return {
     sim,
     flavor,
@@ -230,7 +226,9 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
     expect(revert.status).toBe(201);
     expect(revert.body.batch).toMatchObject({ title: `Откат пакета #${batch.id}`, source: 'assistant', status: 'awaiting_approval', revert_of: batch.id });
     await world.ok('POST', `/batches/${revert.body.batch.id}/approve`, { by: 'ivanov' });
-    await world.run(revert.body.batch.id);
+    const revertDone = await world.run(revert.body.batch.id);
+    expect(revertDone.commands.filter((c: Json) => !['done', 'confirmed_by_state'].includes(c.status))).toEqual([]);
+    expect(revertDone.commands.find((c: Json) => c.type === 'ensure_status' && c.params.key === created[0])?.params.path).toEqual(['In Progress', 'Done']);
 
     const reverted = project(world.sim);
     expect(without(reverted, created)).toEqual(without(before, created));
@@ -295,13 +293,14 @@ describe('revert: bad input and refusals', () => {
 
   it('answers {error, detail} and writes nothing', async () => {
     const count = async () => (await world.ok('GET', '/batches')).length;
+    const initial = await count(); // the catalogue's batch
     expect(await world.call('POST', '/batches/999/revert')).toMatchObject({ status: 404, body: { error: 'not_found', detail: expect.any(String) } });
     expect(await world.call('POST', '/batches/1/revert?dry_run=maybe')).toMatchObject({ status: 422, body: { error: 'validation_failed' } });
     expect(await world.call('GET', '/issues/not-a-key/changes')).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.any(String) } });
     expect(
       await world.call('POST', '/batches', { title: 't', commands: [{ type: 'remove_comment', params: { key: 'AURORA-1', comment_id: 'x' } }] }),
     ).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('comment_id') } });
-    expect(await count()).toBe(0);
+    expect(await count()).toBe(initial);
 
     // A batch still queued cannot be reverted.
     const queued = await world.ok('POST', '/batches', { title: 't', commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-01' } }] });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/auth.guard.js';
 import { ConflictError, NotFoundError } from '../common/errors.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { Db } from '../database/db.service.js';
 import { mirrorLookup } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
@@ -36,6 +37,7 @@ export class RevertService {
     private readonly db: Db,
     private readonly settings: SettingsService,
     private readonly batches: BatchesService,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
   async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
@@ -53,7 +55,13 @@ export class RevertService {
         return [c.key, link?.source, link?.target].filter((k): k is string => typeof k === 'string');
       });
       const { revert } = this.settings.get();
-      return buildRevert(changes, await mirrorLookup(m, keys), { createdIssueStatus: revert.created_issue_status, deleteCreated: revert.delete_created });
+      // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
+      const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
+      return buildRevert(changes, await mirrorLookup(m, keys), {
+        createdIssueStatus: revert.created_issue_status,
+        deleteCreated: revert.delete_created,
+        ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
+      });
     });
     const title = REVERT_TITLE(id);
     const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, batch: null };

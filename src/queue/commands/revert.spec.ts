@@ -54,13 +54,13 @@ describe('buildRevert (SPEC 17.2)', () => {
         { type: 'remove_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
         { type: 'remove_link', params: { source: 'A-1', target: 'A-10', link_type: 'Blocks' } },
         { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 1' } },
-        { type: 'ensure_status', params: { key: 'A-1', path: ['To Do'] } },
+        { type: 'ensure_status', params: { key: 'A-1', to: 'To Do' } },
         { type: 'ensure_fields', params: { key: 'A-1', assignee: null, Team: null } },
         { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium', labels: [], duedate: null } },
         { type: 'ensure_fields', params: { key: 'A-11', labels: ['x', REVERTED_LABEL] } },
-        { type: 'ensure_status', params: { key: 'A-11', path: ['Done'] } },
+        { type: 'ensure_status', params: { key: 'A-11', to: 'Done' } },
         { type: 'ensure_fields', params: { key: 'A-10', labels: [REVERTED_LABEL] } },
-        { type: 'ensure_status', params: { key: 'A-10', path: ['Done'] } },
+        { type: 'ensure_status', params: { key: 'A-10', to: 'Done' } },
       ],
       conflicts: [],
     });
@@ -122,11 +122,6 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-10', what: 'issue', actual: 'Переименована' })]);
   });
 
-  it('the route of a status comes from the given function', () => {
-    const plan = buildRevert([ch(1, { key: 'A-2', what: 'status', before: 'Done', after: 'To Do' })], MIRROR, { ...OPTIONS, route: (_k, from, to) => [`${from}→`, to] });
-    expect(plan.commands).toEqual([{ type: 'ensure_status', params: { key: 'A-2', path: ['To Do→', 'Done'] } }]);
-  });
-
   it('the revert of a revert: removed links and comments come back, back to the batch’s values', () => {
     const revert: RecordedChange[] = [
       ch(1, { key: 'A-1', what: 'comment_removed', before: { id: '30001', body: 'Готово' } }),
@@ -140,7 +135,7 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(buildRevert(revert, mirror, OPTIONS)).toEqual({
       commands: [
         { type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-20' } },
-        { type: 'ensure_status', params: { key: 'A-1', path: ['Done'] } },
+        { type: 'ensure_status', params: { key: 'A-1', to: 'Done' } },
         { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2' } },
         { type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
         { type: 'ensure_comment', params: { key: 'A-1', body: 'Готово' } },

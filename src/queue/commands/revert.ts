@@ -22,8 +22,6 @@ export interface RevertOptions {
   deleteCreated: boolean;
   /** the account may delete issues (catalogue permissions); undefined: not known, the agent checks */
   mayDelete?: boolean;
-  /** the status path from `from` to `to` as ensure_status takes it (default: the one step `[to]`) */
-  route?: (key: string, from: string | null, to: string) => string[];
 }
 
 /** A change that is not reverted, and why (Russian). */
@@ -81,7 +79,6 @@ function showsAfter(mirror: MirrorLookup, c: Change): boolean {
  * with `delete_issue` when `deleteCreated` and the account may delete (their links go with them).
  */
 export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLookup, options: RevertOptions): RevertPlan {
-  const route = options.route ?? ((_key: string, _from: string | null, to: string) => [to]);
   const created = new Map<string, string>();
   for (const c of changes) if (c.what === 'issue' && c.key) created.set(c.key, String((c.after as { summary?: unknown } | undefined)?.summary ?? ''));
   const deleting = options.deleteCreated && options.mayDelete !== false;
@@ -125,7 +122,8 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       }
       flush();
       if (c.what === 'status') {
-        if (typeof c.before === 'string') commands.push({ type: 'ensure_status', params: { key, path: route(key, String(c.after), c.before) } });
+        // `{key, to}`: the hub stores the shortest known route at submit (SPEC 16.2)
+        if (typeof c.before === 'string') commands.push({ type: 'ensure_status', params: { key, to: c.before } });
         else conflict(c, `${key}: прежний статус неизвестен`);
       } else commands.push({ type: 'ensure_sprint', params: { key, sprint: typeof c.before === 'string' ? c.before : null } });
       continue;
@@ -148,7 +146,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         break;
       }
       case 'issue':
-        revertCreated(c, created.get(key)!, mirror, options, deleting, route, commands, conflict);
+        revertCreated(c, created.get(key)!, mirror, options, deleting, commands, conflict);
         break;
       case 'link_removed': {
         const link = asLink(c.before);
@@ -180,7 +178,6 @@ function revertCreated(
   mirror: MirrorLookup,
   options: RevertOptions,
   deleting: boolean,
-  route: NonNullable<RevertOptions['route']>,
   commands: CommandInput[],
   conflict: (c: Change, detail: string, actual?: unknown) => void,
 ): void {
@@ -201,7 +198,7 @@ function revertCreated(
   const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
   commands.push({ type: 'ensure_fields', params: { key, labels } });
   if (issue.status !== options.createdIssueStatus) {
-    commands.push({ type: 'ensure_status', params: { key, path: route(key, issue.status, options.createdIssueStatus) } });
+    commands.push({ type: 'ensure_status', params: { key, to: options.createdIssueStatus } });
   }
 }
 
