@@ -444,16 +444,6 @@ export const routes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/rest\/agile\/1\.0\/backlog\/issue$/,
-    handler: (req) => {
-      const issues = objectBody(req).issues;
-      if (!Array.isArray(issues) || issues.length === 0) throw new SimError(400, ['issues: must not be empty']);
-      req.store.moveToBacklog(issues.map((k) => findIssue(req, String(k)).key));
-      return noContent;
-    },
-  },
-  {
-    method: 'POST',
     pattern: /^\/rest\/agile\/1\.0\/sprint\/(\d+)\/issue$/,
     handler: (req) => {
       const issues = objectBody(req).issues;

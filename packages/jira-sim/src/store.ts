@@ -332,18 +332,6 @@ export class SimStore {
     }
   }
 
-  /** POST /rest/agile/1.0/backlog/issue: out of every open sprint (closed ones are kept, as Jira does). */
-  moveToBacklog(keys: string[]): void {
-    const issues = keys.map((key) => this.requireIssue(key));
-    for (const issue of issues) {
-      const kept = issue.sprintIds.filter((id) => this.findSprint(id)?.state === 'closed');
-      if (kept.length === issue.sprintIds.length) continue;
-      this.remember(issue);
-      issue.sprintIds = kept;
-      this.touch(issue);
-    }
-  }
-
   // ---- search --------------------------------------------------------------------------------
 
   /**
