@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { BrowserContext, Page } from 'playwright-core';
 import { Clock } from '../src/common/clock.js';
 import { agentOf, fields, refreshResult, startHub, type TestClock, type TestHub } from './support/app.js';
-import { axe, ensureDashboardBuilt, launchChromium, openPage, screenshots, WIDTHS, type Browser } from './support/browser.js';
+import { axe, launchChromium, openPage, screenshots, WIDTHS, type Browser } from './support/browser.js';
 
 /** The hub on the wall clock, as the browser's: «ещё 24 с» must agree with the page's own time. */
 const realClock = () => new Clock() as unknown as TestClock;
@@ -22,7 +22,6 @@ describe('the dashboard, second round (issue 23)', () => {
   let base: string;
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
     browser = await launchChromium();
   }, 120_000);
   beforeEach(async () => {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
-import { axe, ensureDashboardBuilt, launchChromium, openPage, screenshot, screenshots, WIDTHS, type Browser } from './support/browser.js';
+import { axe, launchChromium, openPage, screenshot, screenshots, WIDTHS, type Browser } from './support/browser.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 
@@ -20,7 +20,6 @@ describe('the dashboard in Chromium', () => {
   const outside: string[] = [];
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
     browser = await launchChromium();
   }, 120_000);
   beforeEach(async () => {

@@ -1,27 +1,12 @@
-import { execSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export type { Browser };
-import { DASHBOARD_ROOT } from '../../src/dashboard.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(process.cwd(), 'artifacts', 'screenshots');
-
-function newest(path: string): number {
-  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((e) => newest(join(path, e))));
-}
-
-/** The tests run against the built dashboard: build it when it is missing or older than its sources. */
-export function ensureDashboardBuilt(): void {
-  const index = join(DASHBOARD_ROOT, 'index.html');
-  const web = join(DASHBOARD_ROOT, '..');
-  if (existsSync(index) && newest(join(web, 'src')) <= statSync(index).mtimeMs) return;
-  execSync('npm run build -w @jira-hub/web', { stdio: 'ignore' });
-}
 
 /** Debian's Chromium, headless; nothing is downloaded. One per test file: each test takes a fresh context. */
 export async function launchChromium(): Promise<Browser> {

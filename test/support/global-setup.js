@@ -1,9 +1,26 @@
 // jest globalSetup: a folder for the migrated template databases of this run (support/template.ts), removed by
-// global-teardown.js. Workers inherit the variable.
-import { mkdtempSync } from 'node:fs';
+// global-teardown.js. Workers inherit the variable. And the dashboard built once, here, when its build is
+// missing or older than its sources (the browser tests serve it): several browser test files run at once, and two vite builds into one
+// folder would empty it under each other.
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WEB = fileURLToPath(new URL('../../packages/web/', import.meta.url));
+
+function newest(path) {
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((e) => newest(join(path, e))));
+}
+
+function dashboardIsStale() {
+  const index = join(WEB, 'dist', 'index.html');
+  return !existsSync(index) || newest(join(WEB, 'src')) > statSync(index).mtimeMs;
+}
 
 export default function globalSetup() {
   process.env.HUB_TEST_TEMPLATES = mkdtempSync(join(tmpdir(), 'jira-hub-test-templates-'));
+  if (dashboardIsStale()) execSync('npm run build -w @jira-hub/web', { stdio: 'ignore' });
 }
