@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AgentModule } from './agent/agent.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthGuard } from './common/auth.guard.js';
 import { Clock } from './common/clock.js';
 import { CommonModule } from './common/common.module.js';
@@ -37,6 +38,7 @@ export class AppModule {
         PackagesModule,
         LiveModule,
         McpModule,
+        AuditModule,
         ...dashboardModules(),
       ],
       controllers: [HealthController],

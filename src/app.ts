@@ -17,6 +17,7 @@ import { foreignRequest } from './common/site.js';
 import { createValidationPipe } from './common/validation.js';
 import { assertDatabaseReachable } from './database/data-source.js';
 import { assertWritableDatabase } from './database/writable.js';
+import { answerRpcError, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/json-rpc.js';
 
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
@@ -34,10 +35,11 @@ const BODY_FAILURES: Record<string, string> = {
  * error body, before any route runs: past this point Nest would wrap them into generic HTTP errors
  * and their kind would be lost.
  */
-function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
   const type = (err as { type?: string })?.type;
   if (type === undefined) return next(err);
   const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
+  if (isMcpRequest(req)) return answerRpcError(res, statusOf(known.code), type === 'entity.too.large' ? INVALID_REQUEST : PARSE_ERROR, known.detail);
   res.status(statusOf(known.code)).json(errorBody(known));
 }
 
@@ -48,6 +50,7 @@ function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFuncti
 function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void {
   if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
   const error = new BadJsonError(`JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает`);
+  if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 
@@ -65,6 +68,7 @@ function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   // An empty body (POST /batches/1/cancel without one, say) is no body.
   if (!hasBody(req) || MULTIPART_ROUTES.test(req.path) || req.is(JSON_TYPES)) return next();
   const error = new BadJsonError(`тело запроса должно быть JSON с заголовком Content-Type: application/json, а пришло ${req.headers['content-type'] ?? 'без Content-Type'}`);
+  if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), PARSE_ERROR, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 

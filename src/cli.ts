@@ -25,6 +25,7 @@ import { databaseFile } from './database/sqlite-copy.js';
 import { ImportService } from './import/import.service.js';
 import { formatReport } from './import/report-text.js';
 import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
+import { mcpModeText } from './mcp/mode.js';
 
 /**
  * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
@@ -43,7 +44,8 @@ export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolea
     : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
   if (options.announce === false) return { url, close: () => app.close() };
   const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
-  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}`);
+  const mcp = `${url}/mcp — ${mcpModeText(config.mcpReadOnly, config.mcpTools)}`;
+  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}\n  MCP: ${mcp}`);
   if (options.stopLine) {
     // Nest's shutdown hooks close the app on a signal and then end the process: the line comes as the server closes.
     let signal: string | null = null;
@@ -126,7 +128,8 @@ const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_
 const MCP_VARIABLES: Variable[] = [
   ['HUB_URL', 'адрес работающего хаба (по умолчанию http://127.0.0.1:3000)'],
   ['HUB_ASSISTANT_TOKEN', 'токен ассистента, если хаб с токенами'],
-  ['HUB_MCP_READ_ONLY', '1 — только инструменты, которые ничего не пишут'],
+  ['HUB_MCP_READ_ONLY', '1 — только инструменты, которые ничего не пишут (другое значение, кроме 0, остановит запуск)'],
+  ['HUB_MCP_TOOLS', 'какие инструменты включить: имена или группы read, plan, submit, notes через запятую'],
 ];
 const TITLES: Record<string, string> = {
   'Usage:': 'Запуск:',

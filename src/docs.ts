@@ -9,6 +9,7 @@ import type { INestApplication } from '@nestjs/common';
 import express, { type RequestHandler } from 'express';
 import { applyOpenApiDecorators } from './common/openapi.js';
 import openApiMetadata from './openapi-metadata.js';
+import { withCommandUnion } from './openapi-commands.js';
 
 const { DocumentBuilder, SwaggerModule } = swagger;
 
@@ -43,6 +44,6 @@ export async function docsRouter(app: INestApplication): Promise<express.Router>
     getHttpAdapter: () => http,
     useStaticAssets: (root: string, options: { prefix: string }) => router.use(options.prefix, express.static(root, options as object)),
   } as unknown as INestApplication;
-  SwaggerModule.setup('docs', host, () => SwaggerModule.createDocument(app, doc), { jsonDocumentUrl: 'docs/json' });
+  SwaggerModule.setup('docs', host, () => withCommandUnion(SwaggerModule.createDocument(app, doc)), { jsonDocumentUrl: 'docs/json' });
   return router;
 }

@@ -72,7 +72,8 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
       { key: 'AURORA-1', duedate: '2026-12-01' },
       { key: 'AURORA-2', duedate: '2026-12-15' },
     ]);
-    expect(ran).toEqual(batch.commands.map((c: { id: number }) => c.id));
+    const { commands } = (await hub.http.get(`/batches/${batch.id}`).expect(200)).body;
+    expect(ran).toEqual(commands.map((c: { id: number }) => c.id));
 
     const finished = await mcp.call('get_batch', { batch_id: batch.id });
     expect(finished.structuredContent).toMatchObject({ id: batch.id, status: 'done', approved_by: 'ivanov' });
@@ -80,7 +81,8 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
   });
 
   it('retry_command makes a new batch that waits for approval too; cancel_batch cancels it', async () => {
-    const submitted = (await mcp.call('submit_batch', { title: 'Отменю', commands: [fields('AURORA-2')] })).structuredContent!;
+    const batch = (await mcp.call('submit_batch', { title: 'Отменю', commands: [fields('AURORA-2')] })).structuredContent!;
+    const submitted = (await hub.http.get(`/batches/${batch.id}`).expect(200)).body;
     const cancelled = await mcp.call('cancel_command', { command_id: submitted.commands[0].id });
     expect(cancelled.structuredContent).toMatchObject({ status: 'cancelled' });
     const retried = await mcp.call('retry_command', { command_id: submitted.commands[0].id });
@@ -119,11 +121,14 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', 
     expect(batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant', author: 'assistant' });
     await hub.http.post(`/batches/${batch.id}/approve`).set(as(TOKENS.HUB_CLIENT_TOKEN)).send({}).expect(200);
     const held = (await agent.claim()).command;
-    expect(held.id).toBe(batch.commands[0].id);
+    const { commands } = (await hub.http.get(`/batches/${batch.id}`).set(as(TOKENS.HUB_CLIENT_TOKEN)).expect(200)).body;
+    expect(held.id).toBe(commands[0].id);
     const refused = await mcp.call('cancel_command', { command_id: held.id });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: 'claimed', status: 409 });
-    expect(mcp.text(refused)).toMatch(/[а-яё]/);
+    // Defect 3: what the assistant can do (ask a person, where), never «force».
+    expect(mcp.text(refused)).toMatch(new RegExp(`^Команда #${held.id} уже выдана агенту: ассистент не может её прервать\\. .*попросите человека отменить её на странице http://127\\.0\\.0\\.1:\\d+/#/batch/${batch.id}\\.$`));
+    expect(mcp.text(refused)).not.toMatch(/force/);
     expect((await mcp.call('get_batch', { batch_id: batch.id })).structuredContent).toMatchObject({ status: 'running', approved_by: 'client' });
   });
 
@@ -135,6 +140,7 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', 
       ['put_note', { key: 'AURORA-9', comment: 'от ассистента' }],
       ['get_note', { key: 'AURORA-9' }],
       ['compare_package', { links_csv: 'from,type,to\nAURORA-1,блокирует,AURORA-2\n' }],
+      ['import_notes', { notes_csv: 'key,comment\nAURORA-9,заметка\n' }],
       ['plan_batch', { title: 'П', commands: [fields('AURORA-1')] }],
     ] as const) {
       const result = await mcp.call(name, args);
@@ -154,7 +160,9 @@ describe('/mcp over HTTP, auth (SPEC 15.1)', () => {
   const post = () => hub.http.post('/mcp').set('Accept', 'application/json, text/event-stream');
 
   it('needs the assistant token: none → 401, a wrong one → 401, the agent’s or the client’s → 403', async () => {
-    expect((await post().send(initialize).expect(401)).body.error).toBe('unauthorized');
+    const none = await post().send(initialize).expect(401);
+    expect(none.body.error).toBe('unauthorized');
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="jira-hub"');
     await post().set('Authorization', 'Bearer nope').send(initialize).expect(401);
     expect((await post().set('Authorization', `Bearer ${TOKENS.HUB_AGENT_TOKEN}`).send(initialize).expect(403)).body.error).toBe('forbidden');
     expect((await post().set('Authorization', `Bearer ${TOKENS.HUB_CLIENT_TOKEN}`).send(initialize).expect(403)).body.error).toBe('forbidden');

@@ -13,6 +13,7 @@ const ALL_TOOLS = [
   'get_batch',
   'get_issue',
   'get_note',
+  'import_notes',
   'jira_catalogue',
   'jira_issue_types',
   'jira_link_types',
@@ -32,6 +33,7 @@ const ALL_TOOLS = [
 ];
 const READ_TOOLS = [
   'agent_status',
+  'compare_package',
   'get_batch',
   'get_issue',
   'get_note',
@@ -97,7 +99,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
     ['submit_batch', { title: 'План', commands: [{ type: 'ensure_everything', params: {} }] }, /commands\.0\.type: тип команды/],
     ['get_issue', { key: 'aurora 1' }, /ключ Jira вида AURORA-123/],
     ['put_note', { key: 'A-1' }, /передайте fact_status и\/или comment/],
-    ['compare_package', {}, /передайте notes_csv и\/или links_csv/],
+    ['compare_package', {}, /links_csv: обязательный аргумент не передан/],
   ])('bad input to %s %j → a tool error in Russian, the server keeps serving', async (name, args, message) => {
     const before = (await hub.http.get('/batches').expect(200)).body.length;
     const result = await mcp.call(name, args);
@@ -119,7 +121,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
     expect(missing.isError).toBe(true);
     expect(mcp.text(missing)).toBe('пакета 999999 нет');
     expect(missing.structuredContent).toMatchObject({ error: 'not_found', status: 404 });
-    const invalid = await mcp.call('submit_batch', { title: 'План', commands: [{ type: 'ensure_fields', params: { key: 'A-1' } }] });
+    const invalid = await mcp.call('submit_batch', { title: 'План', commands: [{ type: 'ensure_fields', params: { key: 'A-1', colour: 'red' } }] });
     expect(invalid.isError).toBe(true);
     expect(mcp.text(invalid)).toMatch(CYRILLIC);
     expect(invalid.structuredContent).toMatchObject({ error: 'validation_failed' });
@@ -145,30 +147,30 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
 
     const found = await mcp.call('search_issues', { q: 'отчёт' });
     expect(found.structuredContent?.issues.map((i: { key: string }) => i.key).sort()).toEqual(['AURORA-1', 'AURORA-2']);
-    expect(mcp.text(found)).toMatch(/^AURORA-1 «Сервер отчётов» — .*статус In Progress.*спринт Спринт 2.*связи: AURORA-1 блокирует \(Blocks\) AURORA-2/m);
+    expect(mcp.text(found)).toMatch(/^AURORA-1 <jira-data>Сервер отчётов<\/jira-data> — .*статус In Progress.*спринт Спринт 2.*связи: AURORA-1 блокирует \(Blocks\) AURORA-2/m);
 
     const none = await mcp.call('search_issues', { keys: ['AURORA-404'] });
     expect(mcp.text(none)).toMatch(/refresh/);
-    expect(none.structuredContent).toEqual({ issues: [] });
+    expect(none.structuredContent).toMatchObject({ issues: [], total: 0 });
   });
 
   it('put_note and get_note keep the team’s note; compare_package returns the import report', async () => {
     const put = await mcp.call('put_note', { key: 'new:7', fact_status: 'ждём юристов', comment: null });
     expect(put.isError).toBeFalsy();
-    expect(put.structuredContent).toMatchObject({ key: 'new:7', fact_status: 'ждём юристов', source: 'api' });
+    expect(put.structuredContent).toMatchObject({ key: 'new:7', fact_status: 'ждём юристов', source: 'assistant' });
     expect(mcp.text(await mcp.call('get_note', { key: 'new:7' }))).toContain('ждём юристов');
 
-    const report = await mcp.call('compare_package', {
-      notes_csv: 'Ключ;Факт. статус;Комментарий (внутр.)\nAURORA-1;в работе;срочно\n',
-      links_csv: 'Откуда,Тип,Куда\nAURORA-2,блокирует,AURORA-1\nAURORA-1,связанные,AURORA-3\n',
-    });
+    const imported = await mcp.call('import_notes', { notes_csv: 'Ключ;Факт. статус;Комментарий (внутр.)\nAURORA-1;в работе;срочно\n' });
+    expect(imported.isError).toBeFalsy();
+    expect(mcp.text(imported)).toMatch(/Заметок записано: 1/);
+    const report = await mcp.call('compare_package', { links_csv: 'Откуда,Тип,Куда\nAURORA-2,блокирует,AURORA-1\nAURORA-1,связанные,AURORA-3\n' });
     expect(report.isError).toBeFalsy();
     expect(report.structuredContent).toMatchObject({
-      notes: 1,
+      notes: 0,
       reversed_links: [{ source: 'AURORA-2', target: 'AURORA-1', link_type: 'Blocks' }],
       missing_links: [{ source: 'AURORA-1', target: 'AURORA-3', link_type: 'Relates' }],
     });
-    expect(mcp.text(report)).toMatch(/Заметок импортировано: 1/);
+    expect(mcp.text(report)).toMatch(/Нет в Jira: 1/);
     expect((await hub.http.get('/notes/AURORA-1').expect(200)).body).toMatchObject({ fact_status: 'в работе', source: 'import' });
 
     const malformed = await mcp.call('compare_package', { links_csv: 'что-то\n' });
@@ -218,7 +220,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s, read-only (HUB_
     expect(tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
     const refused = await mcp.call('submit_batch', { title: 'План', commands: [fields('A-1')] });
     expect(refused.isError).toBe(true);
-    expect(mcp.text(refused)).toMatch(/инструмента submit_batch нет/);
+    expect(mcp.text(refused)).toMatch(/только на чтение \(HUB_MCP_READ_ONLY\): submit_batch недоступен/);
     expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
   });
 });

@@ -63,6 +63,12 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
       expect(Object.keys(body.examples)).toContain('ensure_issue');
     }
     expect(doc.components.schemas.CreateBatchDto.properties.commands).toMatchObject({ type: 'array', minItems: 1, items: { $ref: '#/components/schemas/CommandDto' } });
+    // Issue 22: the command union of @jira-hub/contracts/commands, one branch per type with its params and an example.
+    const branches = (doc.components.schemas.CommandDto as unknown as { oneOf: unknown }).oneOf as { properties: { type: { enum: string[] }; params: { required?: string[] } }; example: unknown }[];
+    const ensureIssue = branches.find((b) => b.properties.type.enum[0] === 'ensure_issue')!;
+    expect(ensureIssue.properties.params.required).toEqual(['temp_key', 'issue_type', 'summary']);
+    expect(ensureIssue.example).toMatchObject({ type: 'ensure_issue' });
+    expect(branches.map((b) => b.properties.type.enum[0])).toContain('ensure_comment');
   });
 
   it('each route lists the bearer schemes of the roles its guard admits', () => {

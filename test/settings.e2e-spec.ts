@@ -27,6 +27,7 @@ describe('settings (SPEC 9)', () => {
       fields: [],
       auto_refresh: { interval_minutes: 0, jql: null },
       backup_keep: 20,
+      audit_retention_days: 90,
       agent_offline_seconds: 120,
       approval: { assistant: true, client: false, hub: false },
       catalogue_max_age_minutes: 1440,

@@ -14,7 +14,9 @@ import { join, relative } from 'node:path';
 const LATE: Record<string, string[]> = {
   '@nestjs/swagger': ['src/docs.ts'],
   '@modelcontextprotocol/sdk': ['src/mcp/server.ts', 'src/mcp/stdio.ts'],
-  zod: ['src/mcp/server.ts', 'src/mcp/tools.ts', 'src/mcp/tool.ts', 'src/mcp/tools/'],
+  zod: ['src/mcp/server.ts', 'src/mcp/tools.ts', 'src/mcp/tool.ts', 'src/mcp/tools/', 'src/mcp/zod-ru.ts'],
+  // the command schemas load zod: the docs and the MCP tools only
+  '@jira-hub/contracts/commands': ['src/openapi-commands.ts', 'src/mcp/tools/'],
   pg: [],
   'class-validator': [],
   'prom-client': [],

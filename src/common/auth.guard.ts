@@ -113,9 +113,10 @@ export class AuthGuard implements CanActivate {
     const allowed = this.reflector.getAllAndOverride<Role[]>(ROLES, targets) ?? ['client'];
     const req = context.switchToHttp().getRequest<WithRole>();
     const role = this.roleOf(req);
+    // Set before the check: a refused call is still the caller's (the audit records an assistant's).
+    req.role = role;
     // Open mode without the header: a person on loopback, every route open (SPEC 11.1).
     if (role && !allowed.includes(role)) throw refusal(allowed, role);
-    req.role = role;
     return true;
   }
 

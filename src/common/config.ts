@@ -16,6 +16,8 @@ export interface HubConfig {
   claimMaxWaitSeconds: number;
   /** HUB_MCP_READ_ONLY: /mcp lists only the tools that write nothing */
   mcpReadOnly: boolean;
+  /** HUB_MCP_TOOLS: the tool names or groups /mcp serves (undefined: all); checked against the tools at start */
+  mcpTools?: string[];
   /** how often GET /events sends a heartbeat comment */
   eventsHeartbeatSeconds: number;
   /** HUB_ALLOWED_HOSTS: Host header values served besides loopback's, normalized (common/site.ts) */
@@ -44,6 +46,23 @@ function intIn(name: string, raw: string | undefined, fallback: number, min: num
 
 /** A yes/no variable: 1, true, yes, on (any case) → true; anything else or unset → false. */
 export const isOn = (raw: string | undefined): boolean => /^(1|true|yes|on)$/i.test(raw?.trim() ?? '');
+
+const YES = /^(1|true|yes|on|да)$/i;
+const NO = /^(0|false|no|off|нет)?$/i;
+
+/** MCP: HUB_MCP_READ_ONLY: unset, empty, 0/false/no/off → false; 1/true/yes/on → true; anything else stops the start. */
+export function readOnlyFrom(raw: string | undefined): boolean {
+  const v = raw?.trim() ?? '';
+  if (YES.test(v)) return true;
+  if (NO.test(v)) return false;
+  throw new ConfigError(`HUB_MCP_READ_ONLY: непонятное значение «${v}»; укажите 1 (только чтение) или 0 (все инструменты)`);
+}
+
+/** HUB_MCP_TOOLS as a list (commas or spaces); undefined when unset or empty (every tool). */
+export function toolListFrom(raw: string | undefined): string[] | undefined {
+  const names = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  return names.length ? names : undefined;
+}
 
 function optional(raw: string | undefined): string | undefined {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
@@ -146,7 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     assistantToken: optional(env.HUB_ASSISTANT_TOKEN),
     logLevel,
     claimMaxWaitSeconds: intIn('HUB_CLAIM_MAX_WAIT_SECONDS', env.HUB_CLAIM_MAX_WAIT_SECONDS, 60, 0, 60),
-    mcpReadOnly: isOn(env.HUB_MCP_READ_ONLY),
+    mcpReadOnly: readOnlyFrom(env.HUB_MCP_READ_ONLY),
+    mcpTools: toolListFrom(env.HUB_MCP_TOOLS),
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
     allowedHosts: listOf(env.HUB_ALLOWED_HOSTS, hostEntry),
     allowedOrigins: listOf(env.HUB_ALLOWED_ORIGINS, originEntry),

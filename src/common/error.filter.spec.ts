@@ -19,8 +19,12 @@ import {
 } from './errors.js';
 
 function run(exception: unknown) {
-  const res = { headersSent: false, statusCode: 0, body: undefined as unknown };
+  const res = { headersSent: false, statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
   const response = {
+    set(name: string, value: string) {
+      res.headers[name] = value;
+      return this;
+    },
     get headersSent() {
       return res.headersSent;
     },

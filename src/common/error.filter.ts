@@ -86,6 +86,8 @@ export class ErrorFilter implements ExceptionFilter {
     const known = exception instanceof DomainError ? exception : fromForeign(exception);
     if (res.headersSent) return;
     if (known) {
+      // RFC 6750: a 401 names the scheme it wants (MCP clients read it to ask for a token).
+      if (known.code === 'unauthorized') res.set('WWW-Authenticate', 'Bearer realm="jira-hub"');
       res.status(statusOf(known.code)).json(errorBody(known));
       return;
     }

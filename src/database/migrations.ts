@@ -5,6 +5,7 @@ import { ApprovalHistory1764547200000 } from '../../migrations/1764547200000-App
 import { MirrorSearch1764633600000 } from '../../migrations/1764633600000-MirrorSearch.js';
 import { QueueLoad1764720000000 } from '../../migrations/1764720000000-QueueLoad.js';
 import { JiraCatalogue1764806400000 } from '../../migrations/1764806400000-JiraCatalogue.js';
+import { AssistantAudit1764892800000 } from '../../migrations/1764892800000-AssistantAudit.js';
 import { ChangeRecord1764979200000 } from '../../migrations/1764979200000-ChangeRecord.js';
 import { PlanningPackages1765065600000 } from '../../migrations/1765065600000-PlanningPackages.js';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   MirrorSearch1764633600000,
   QueueLoad1764720000000,
   JiraCatalogue1764806400000,
+  AssistantAudit1764892800000,
   ChangeRecord1764979200000,
   PlanningPackages1765065600000,
 ];

@@ -2,9 +2,12 @@
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import type { LinkRow, NoteRow } from './package-reader.js';
 
-import type { ExpectedLink, ImportReport } from '@jira-hub/contracts';
+import type { ExpectedLink, ImportReport, SkippedLink } from '@jira-hub/contracts';
 
-export type { ExpectedLink, ImportReport };
+export type { ExpectedLink, ImportReport, SkippedLink };
+
+/** Why a row's end cannot be compared: empty, or a temp key no batch has resolved yet. */
+const unusable = (key: string, what: string): string => (key === '' ? `пусто в «${what}»` : `${key} ещё не создан (временный ключ без задачи в Jira)`);
 
 export interface CompareInput {
   notes: NoteRow[];
@@ -32,10 +35,15 @@ function resolve(key: string, tempKeys: ReadonlyMap<string, string>): string | u
 export function compare(input: CompareInput): ImportReport {
   const expected: ExpectedLink[] = [];
   const seen = new Set<string>();
+  const skipped_links: SkippedLink[] = [];
   for (const row of input.links) {
     const source = resolve(row.from, input.tempKeys);
     const target = resolve(row.to, input.tempKeys);
-    if (!source || !target) continue;
+    if (!source || !target) {
+      const reason = [!source ? unusable(row.from, 'Откуда') : '', !target ? unusable(row.to, 'Куда') : ''].filter(Boolean).join('; ');
+      skipped_links.push({ row: row.row, from: row.from, to: row.to, reason });
+      continue;
+    }
     const link = { source, target, link_type: translateType(row.type, input.linkTypes) };
     const id = JSON.stringify(link);
     if (seen.has(id)) continue;
@@ -54,5 +62,8 @@ export function compare(input: CompareInput): ImportReport {
     .map((k) => resolve(k, input.tempKeys))
     .filter((k): k is string => k !== undefined);
   const missing_keys = [...new Set(named)].filter((k) => !input.hasIssue(k)).sort();
-  return { notes: input.notes.length, expected_links: expected, missing_keys, missing_links, reversed_links };
+  const report: ImportReport = { notes: input.notes.length, expected_links: expected, missing_keys, missing_links, reversed_links };
+  // Only when there are any: the report of a package whose rows all compare keeps its shape.
+  if (skipped_links.length) report.skipped_links = skipped_links;
+  return report;
 }

@@ -19,4 +19,14 @@ export class ImportReportView implements ImportReport {
   missing_links!: ExpectedLinkView[];
   /** expected links that Jira holds the other way round */
   reversed_links!: ExpectedLinkView[];
+  /** links.csv rows left out of the comparison (an end empty, or a temp key not yet resolved) */
+  skipped_links?: SkippedLinkView[];
+}
+
+export class SkippedLinkView {
+  row!: number;
+  from!: string;
+  to!: string;
+  /** @example 'пусто в «Куда»' */
+  reason!: string;
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HubError } from './hub-api.js';
-import { HttpHubApi } from './http-hub-api.js';
+import { HttpHubApi, idempotencyHeader } from './http-hub-api.js';
 
 interface Seen {
   method: string;
@@ -56,8 +56,28 @@ describe('HttpHubApi', () => {
     await api.listIssues({ keys: ['A-1', 'A-2'], q: 'отчёт', status: undefined, limit: 5 });
     await api.listIssues({ keys: [] });
     await api.getNote('new:1');
-    expect(hub.seen.map((s) => s.url)).toEqual(['/issues?keys=A-1%2CA-2&q=%D0%BE%D1%82%D1%87%D1%91%D1%82&limit=5', '/issues', '/notes/new%3A1']);
+    expect(hub.seen.map((s) => s.url)).toEqual([
+      '/issues?keys=A-1%2CA-2&q=%D0%BE%D1%82%D1%87%D1%91%D1%82&limit=5&fold=true&count=true',
+      '/issues?fold=true&count=true',
+      '/notes/new%3A1',
+    ]);
     expect(hub.seen[0].headers.authorization).toBeUndefined();
+  });
+
+  it('encodes an idempotency key the header cannot carry (issue 22, defect 1); a key it can stays as it is', async () => {
+    expect(idempotencyHeader('plan-1')).toBe('plan-1');
+    expect(idempotencyHeader('спринт-2')).toMatch(/^mcp-sha256-[0-9a-f]{64}$/);
+    expect(idempotencyHeader('спринт-2')).toBe(idempotencyHeader('спринт-2'));
+    expect(idempotencyHeader('a b')).not.toBe(idempotencyHeader('a  b'));
+    expect(idempotencyHeader('x'.repeat(201))).toMatch(/^mcp-sha256-/);
+    expect(idempotencyHeader('x'.repeat(200))).toBe('x'.repeat(200));
+  });
+
+  it('HUB_URL naming the MCP endpoint (…/mcp) calls the REST API at the root', async () => {
+    const hub = await fakeHub((_, res) => json(res, 200, []));
+    server = hub.server;
+    await new HttpHubApi({ baseUrl: `${hub.url}/mcp/` }).listBatches({});
+    expect(hub.seen.map((s) => s.url)).toEqual(['/batches']);
   });
 
   it('sends a package as multipart files notes.csv and links.csv', async () => {

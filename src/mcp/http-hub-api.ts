@@ -1,5 +1,7 @@
 /** HubApi over the hub's REST API (SPEC 11, 15): the stdio server's way in, and /mcp's too. */
+import { createHash } from 'node:crypto';
 import {
+  type AuditCall,
   HubError,
   type AgentStatusView,
   type BatchBody,
@@ -10,8 +12,8 @@ import {
   type HubApi,
   type ImportReport,
   type IssueDetailView,
+  type IssuePage,
   type IssueQuery,
-  type IssueView,
   type NoteChange,
   type NoteView,
   type PackageTexts,
@@ -32,7 +34,26 @@ export interface HttpHubApiOptions {
   authorization?: string;
   /** how long one request may take (default 30 s): a hung hub gives a tool error, not a hung tool */
   timeoutMs?: number;
+  /** where people open the dashboard (default: baseUrl) */
+  dashboardUrl?: string;
 }
+
+/** The header that names the MCP tool a REST call is made for (the audit records it beside the route). */
+export const TOOL_HEADER = 'X-Hub-Mcp-Tool';
+
+/** What the hub takes as an Idempotency-Key (POST /batches): 1..200 visible ASCII characters. */
+const HEADER_KEY = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * An idempotency key as the header carries it: as it is when the hub takes it, else (spaces, letters
+ * beyond ASCII, over 200 characters) `mcp-sha256-<hex>` of its UTF-8 bytes — the same key, the same header.
+ */
+export function idempotencyHeader(key: string): string {
+  return HEADER_KEY.test(key) ? key : `mcp-sha256-${createHash('sha256').update(key, 'utf8').digest('hex')}`;
+}
+
+/** Network failures that mean the hub is out of reach (anything else is this server's own fault). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
 interface Answer<T> {
   body: T;
@@ -64,13 +85,24 @@ function packageForm(files: PackageTexts, name?: string): FormData {
 
 export class HttpHubApi implements HubApi {
   private readonly base: string;
+  readonly dashboard: string;
+  /** the tool a call is made for (X-Hub-Mcp-Tool), set by the server around each tool call */
+  tool?: string;
 
   constructor(private readonly options: HttpHubApiOptions) {
-    this.base = options.baseUrl.replace(/\/+$/, '');
+    // HUB_URL may name the MCP endpoint itself (…/mcp): the REST API is the hub's root.
+    this.base = options.baseUrl.replace(/\/+$/, '').replace(/\/mcp$/i, '').replace(/\/+$/, '');
+    this.dashboard = (options.dashboardUrl ?? this.base).replace(/\/+$/, '');
+  }
+
+  forTool(name: string): HttpHubApi {
+    const api = new HttpHubApi({ ...this.options, baseUrl: this.base, dashboardUrl: this.dashboard });
+    api.tool = name;
+    return api;
   }
 
   private async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
-    const all: Record<string, string> = { Accept: 'application/json', [SOURCE_HEADER]: 'assistant', ...headers };
+    const all: Record<string, string> = { Accept: 'application/json', [SOURCE_HEADER]: 'assistant', ...(this.tool ? { [TOOL_HEADER]: this.tool } : {}), ...headers };
     if (this.options.authorization) all.Authorization = this.options.authorization;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
@@ -89,7 +121,11 @@ export class HttpHubApi implements HubApi {
         throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
       }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}; проверьте, что он запущен, и переменную HUB_URL`);
+      if (cause?.code && UNREACHABLE.has(cause.code)) {
+        throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${cause.code}; проверьте, что он запущен, и переменную HUB_URL`);
+      }
+      // Not the network: the request itself could not be made (a header value, say). The hub is not to blame.
+      throw new HubError(0, 'internal', `MCP-сервер хаба не смог составить запрос ${method} ${path}: ${cause?.message ?? (err as Error).message}`);
     }
     let parsed: unknown;
     try {
@@ -113,7 +149,7 @@ export class HttpHubApi implements HubApi {
   }
 
   async createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }> {
-    const answer = await this.call<BatchView>('POST', '/batches', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
+    const answer = await this.call<BatchView>('POST', '/batches', body, idempotencyKey ? { 'Idempotency-Key': idempotencyHeader(idempotencyKey) } : {});
     return { batch: answer.body, replayed: answer.headers.get('Idempotent-Replayed') === 'true' };
   }
 
@@ -137,6 +173,10 @@ export class HttpHubApi implements HubApi {
     return this.json('POST', `/commands/${id}/cancel`, {});
   }
 
+  getCommand(id: number): Promise<CommandView> {
+    return this.json('GET', `/commands/${id}`);
+  }
+
   retryCommand(id: number): Promise<BatchView> {
     return this.json('POST', `/commands/${id}/retry`);
   }
@@ -145,8 +185,10 @@ export class HttpHubApi implements HubApi {
     return this.json('GET', '/agent');
   }
 
-  listIssues(q: IssueQuery): Promise<IssueView[]> {
-    return this.json('GET', `/issues${query(q)}`);
+  async listIssues(q: IssueQuery): Promise<IssuePage> {
+    const answer = await this.call<IssuePage['items']>('GET', `/issues${query({ ...q, fold: true, count: true })}`);
+    const total = answer.headers.get('X-Total-Count');
+    return { items: answer.body, total: total === null ? null : Number(total) };
   }
 
   getIssue(key: string): Promise<IssueDetailView> {
@@ -167,6 +209,10 @@ export class HttpHubApi implements HubApi {
 
   catalogue<T>(path: string, q: Record<string, string | number | undefined> = {}): Promise<T> {
     return this.json('GET', `/catalogue${path}${query(q)}`);
+  }
+
+  async recordToolCall(call: AuditCall): Promise<void> {
+    await this.call('POST', '/audit', call);
   }
 
   importPackage(files: PackageTexts): Promise<ImportReport> {

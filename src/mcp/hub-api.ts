@@ -34,9 +34,27 @@ export interface IssueQuery {
   keys?: string[];
   status?: string;
   sprint?: string;
+  assignee?: string;
+  label?: string;
   q?: string;
   limit?: number;
   offset?: number;
+}
+
+/** A page of GET /issues and how many issues match in all (null: the hub did not say). */
+export interface IssuePage {
+  items: IssueView[];
+  total: number | null;
+}
+
+/** One MCP tool call for the audit (POST /audit). */
+export interface AuditCall {
+  tool: string;
+  arguments: unknown;
+  /** ok, or the error code the tool answered */
+  outcome: string;
+  detail?: string;
+  batch_id?: number | null;
 }
 
 export interface NoteChange {
@@ -52,6 +70,8 @@ export interface PackageTexts {
 }
 
 export interface HubApi {
+  /** where people open the hub's dashboard (no trailing slash) */
+  readonly dashboard: string;
   planBatch(body: BatchBody): Promise<PlanView>;
   /** `replayed`: the hub answered an earlier submit with the same idempotency key. */
   createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }>;
@@ -59,9 +79,10 @@ export interface HubApi {
   listBatches(query: BatchQuery): Promise<BatchSummary[]>;
   cancelBatch(id: number): Promise<BatchView>;
   cancelCommand(id: number): Promise<CommandView>;
+  getCommand(id: number): Promise<CommandView>;
   retryCommand(id: number): Promise<BatchView>;
   agentStatus(): Promise<AgentStatusView>;
-  listIssues(query: IssueQuery): Promise<IssueView[]>;
+  listIssues(query: IssueQuery): Promise<IssuePage>;
   getIssue(key: string): Promise<IssueDetailView>;
   getNote(key: string): Promise<NoteView>;
   putNote(key: string, change: NoteChange): Promise<NoteView>;
@@ -76,6 +97,10 @@ export interface HubApi {
   packageDrift(id: number): Promise<DriftView>;
   /** SPEC 17.2: POST /batches/{id}/revert (`dryRun`: the plan only) */
   revertBatch(id: number, dryRun: boolean): Promise<RevertView>;
+  /** records a tool call in the hub's audit */
+  recordToolCall(call: AuditCall): Promise<void>;
+  /** the same API, its REST calls marked as made for `tool` */
+  forTool(tool: string): HubApi;
 }
 
 /** An error answer of the hub (`{error, detail}`), or the hub out of reach (`status` 0). */

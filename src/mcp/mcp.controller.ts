@@ -27,12 +27,17 @@ export class McpController {
   @Post()
   @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (JSON-RPC) for AI assistants: the jira-hub tools' })
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const api = new HttpHubApi({ baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()), authorization: req.headers.authorization });
+    const api = new HttpHubApi({
+      baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()),
+      authorization: req.headers.authorization,
+      // People open the dashboard where the assistant reached the hub.
+      dashboardUrl: `${req.protocol}://${req.get('host')}`,
+    });
     const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       import('./server.js'),
     ]);
-    const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, version: MCP_VERSION });
+    const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, tools: this.config.mcpTools, version: MCP_VERSION });
     // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists: a
     // foreign Host (open mode) or a foreign Origin is answered 403 by the transport, before any tool runs.
     const allowedHosts = servedHosts(this.config, req.socket.localPort ?? this.config.port);

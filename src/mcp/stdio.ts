@@ -1,16 +1,20 @@
 /**
  * `jira-hub mcp`: the MCP server over stdio, for an assistant that starts it as a local process. It
  * talks to a running hub over HTTP: HUB_URL (default http://127.0.0.1:3000), HUB_ASSISTANT_TOKEN
- * (none in open mode), HUB_MCP_READ_ONLY=1 for the tools that write nothing. Every request carries
+ * (none in open mode), HUB_MCP_READ_ONLY=1 for the tools that write nothing, HUB_MCP_TOOLS for a list of
+ * tools or groups; an unknown value of either stops the start. Every request carries
  * `X-Hub-Source: assistant`. stdout is the protocol's: logs go to stderr only.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { isOn } from '../common/config.js';
+import { ConfigError, readOnlyFrom, toolListFrom } from '../common/config.js';
 import { HttpHubApi } from './http-hub-api.js';
+import { mcpModeText } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
 
 export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
+/** The longest message (one line of JSON) the stdio server reads. */
+export const STDIO_BUFFER_BYTES = 64 * 1024 * 1024;
 
 
 export interface StdioOptions {
@@ -23,14 +27,17 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
   const baseUrl = env.HUB_URL?.trim() || DEFAULT_HUB_URL;
   const token = env.HUB_ASSISTANT_TOKEN?.trim();
   const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
-  const readOnly = isOn(env.HUB_MCP_READ_ONLY);
+  const readOnly = readOnlyFrom(env.HUB_MCP_READ_ONLY);
+  const tools = toolListFrom(env.HUB_MCP_TOOLS);
   const calls = new Set<Promise<unknown>>();
   const track = (call: Promise<unknown>) => {
     calls.add(call);
     void call.finally(() => calls.delete(call));
   };
-  const server = createMcpServer(api, { readOnly, version: MCP_VERSION, track });
-  const transport = new StdioServerTransport(options.input, options.output);
+  const server = createMcpServer(api, { readOnly, tools, version: MCP_VERSION, track });
+  // The SDK drops the connection on a message over its buffer (10 MB by default): room for any body the
+  // hub takes (10 MB at most), so an oversized plan gets a tool error, not a closed server.
+  const transport = new StdioServerTransport(options.input, options.output, { maxBufferSize: STDIO_BUFFER_BYTES });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
@@ -42,10 +49,17 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
     await server.close();
   });
   await server.connect(transport);
-  console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}${readOnly ? ', read-only' : ''}`);
+  console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}; ${mcpModeText(readOnly, tools)}`);
   await closed;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runMcpStdio(process.env);
+  try {
+    await runMcpStdio(process.env);
+  } catch (err) {
+    // A bad HUB_MCP_READ_ONLY or HUB_MCP_TOOLS: one line, no stack (the CLI does the same through cli.ts).
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`jira-hub mcp: ${err.message}`);
+    process.exitCode = 2;
+  }
 }

@@ -95,11 +95,11 @@ describe('batchText', () => {
         { id: 12, batch_id: 7, seq: 2, type: 'refresh', params: { keys: ['A-1', 'A-2'] }, status: 'queued', deliveries: 0 },
       ],
     } as unknown as BatchView;
-    const text = batchText(batch, 'Пакет создан.');
+    const text = batchText(batch, 'http://hub:3000', 'Пакет создан.');
     expect(text.split('\n')).toEqual([
       'Пакет создан.',
       'Пакет #7 «План» — ждёт одобрения человека (автор assistant; создан 2026-11-30T10:00:00.000Z; оценка 3 мин; до завершения ≈ 3 мин). Команды: в очереди: 2.',
-      expect.stringMatching(/^Пакет ждёт одобрения человека: агент не возьмёт ни одной его команды, пока человек не одобрит пакет .*POST \/batches\/7\/approve/),
+      'Пакет ждёт одобрения человека: агент не возьмёт ни одной его команды, пока человек его не одобрит. Попросите человека одобрить пакет #7 на странице http://hub:3000/#/batch/7; следите за ним инструментом get_batch.',
       '#11 (1) ensure_link A-1 —Blocks→ A-2 — в очереди',
       '#12 (2) refresh A-1, A-2 — в очереди',
     ]);
@@ -123,7 +123,7 @@ describe('batchText', () => {
         { id: 22, batch_id: 8, seq: 2, type: 'refresh', params: { keys: ['A-1'] }, status: 'done', deliveries: 1, history: [handout(1, 'reported_done')] },
       ],
     } as unknown as BatchView;
-    expect(batchText(batch).split('\n')).toEqual([
+    expect(batchText(batch, 'http://hub').split('\n')).toEqual([
       'Пакет #8 «Сроки» — завершён (автор client, источник client; создан 2026-11-30T10:00:00.000Z; оценка 2 мин). Команды: выполнена: 2.',
       '#21 (1) ensure_fields A-1: duedate=null — выполнена (выдач 3)',
       '  выдача 1 2026-11-30T10:01:00.000Z: отчёт потерян, выдана снова',
@@ -179,7 +179,8 @@ describe('planText', () => {
     } as unknown as PlanView);
     expect(text.split('\n')).toEqual([
       'Проверка пакета, ничего не записано. Из 1 команды уже выполнено 1: отправлять пакет не нужно.',
-      '(1) ensure_fields A-1: duedate=2026-12-01 — Уже выполнено (данные зеркала 5 мин назад).',
+      'Вердикты: уже выполнено: 1, не оценить по зеркалу: 1.',
+      '(1) ensure_fields A-1: duedate=2026-12-01 — <jira-data>Уже выполнено (данные зеркала 5 мин назад).</jira-data>',
       '(2) refresh A-1 (завершающий refresh, хаб добавляет его сам) — не оценить по зеркалу',
       'Оценка времени: 3 мин. Отправленный пакет будет ждать одобрения человека.',
       'Чтобы отправить пакет, вызовите submit_batch с тем же телом.',
@@ -209,7 +210,7 @@ describe('batchText and the checks (SPEC 16.2)', () => {
           { seq: 2, verdict: 'will_fail', findings: [{ seq: 2, param: 'priority', code: 'value_not_allowed', detail: 'нет' }], notes: [] },
         ],
       },
-    } as unknown as BatchView);
+    } as unknown as BatchView, 'http://hub');
     expect(text).toContain('По каталогу Jira не оценить команды 1 (каталога нет). Сохранены с предупреждениями проверок: команды 2.');
   });
 });

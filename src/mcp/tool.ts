@@ -1,10 +1,12 @@
 /**
- * What one MCP tool is: name, description for a model, zod input schema, its group and a handler
- * against the HubApi port. The tools themselves live in src/mcp/tools/*.ts; src/mcp/tools.ts lists them.
+ * What one MCP tool is: name, description for a model, zod input schema (a strict object: an unknown
+ * argument is refused naming the known ones), its group, the shape of its data (outputSchema) and a
+ * handler against the HubApi port. The tools live in src/mcp/tools/*.ts; src/mcp/tools.ts lists them.
  */
 import { z } from 'zod';
 import { JIRA_KEY, TEMP_KEY } from '../common/keys.js';
 import type { HubApi } from './hub-api.js';
+import type { ToolGroup } from './mode.js';
 
 /** What a tool gives back: words for the model and the data itself. */
 export interface ToolAnswer {
@@ -13,21 +15,46 @@ export interface ToolAnswer {
   data: object;
 }
 
+/** What a tool knows of the server it runs in. */
+export interface ToolContext {
+  /** submit_batch is served: a plan may end with «вызовите submit_batch» */
+  canSubmit: boolean;
+  /** where a person opens the hub's dashboard, e.g. http://127.0.0.1:3000 (no trailing slash) */
+  dashboard: string;
+}
+
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
   /** false: the tool changes nothing in the hub (listed in read-only mode) */
   writes: boolean;
+  /** HUB_MCP_TOOLS group; default: `submit` for a tool that writes, else `read` */
+  group?: ToolGroup;
   input: S;
-  run(api: HubApi, args: z.output<S>): Promise<ToolAnswer>;
+  /** the shape of `data` (outputSchema); loose objects: the hub's views may grow */
+  output?: z.ZodObject;
+  run(api: HubApi, args: z.output<S>, context: ToolContext): Promise<ToolAnswer>;
 }
 
 export const tool = <S extends z.ZodObject>(def: ToolDef<S>): ToolDef => def as unknown as ToolDef;
 
-export const id = (what: string) => z.number({ error: `${what}: нужно целое положительное число` }).int().positive().describe(what);
+export const groupOf = (t: ToolDef): ToolGroup => t.group ?? (t.writes ? 'submit' : 'read');
+
+export const id = (what: string) =>
+  z
+    .number({ error: (i) => (i.input === undefined ? 'обязательный аргумент не передан' : `${what}: нужно целое положительное число`) })
+    .int()
+    .positive()
+    .describe(what);
 export const jiraKey = z.string().regex(JIRA_KEY, { error: 'ключ Jira вида AURORA-123' }).describe('ключ задачи Jira, например AURORA-123');
 export const noteKey = z
   .string()
   .refine((k) => JIRA_KEY.test(k) || TEMP_KEY.test(k), { error: 'ключ Jira (AURORA-123) или временный ключ (new:1)' })
   .describe('ключ Jira (AURORA-123) или временный ключ new:N');
+
+/** Paging of a long list inside an answer. */
+export const page = (max: number, fallback: number) => ({
+  offset: z.number().int().min(0).default(0).describe('с какой записи показывать (0 — с первой)'),
+  limit: z.number().int().min(1).max(max).default(fallback).describe(`сколько записей показать, 1..${max}`),
+});

@@ -3,7 +3,9 @@
  * serve this list through server.ts. A new group of tools: a file in src/mcp/tools/ exporting a
  * `ToolDef[]` (see tool.ts), imported and spread here.
  */
-import type { ToolDef } from './tool.js';
+import { ConfigError } from '../common/config.js';
+import { READ_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from './mode.js';
+import { groupOf, type ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
 import { CATALOGUE_TOOLS } from './tools/catalogue.js';
 import { ISSUE_TOOLS } from './tools/issues.js';
@@ -11,7 +13,7 @@ import { NOTE_TOOLS } from './tools/notes.js';
 import { PACKAGE_TOOLS } from './tools/packages.js';
 import { REVERT_TOOLS } from './tools/revert.js';
 
-export type { ToolAnswer, ToolDef } from './tool.js';
+export type { ToolAnswer, ToolContext, ToolDef } from './tool.js';
 
 export const TOOLS: ToolDef[] = [
   ...BATCH_TOOLS,
@@ -22,5 +24,31 @@ export const TOOLS: ToolDef[] = [
   ...REVERT_TOOLS,
 ];
 
-/** The tools a server lists: all, or in read-only mode only those that write nothing. */
-export const toolsFor = (readOnly: boolean): ToolDef[] => TOOLS.filter((t) => !readOnly || !t.writes);
+/** What a server serves: its tools, and for each tool it leaves out, why (said when a model calls it). */
+export interface ToolSelection {
+  enabled: ToolDef[];
+  refused: Map<string, string>;
+}
+
+/**
+ * The tools of a server: HUB_MCP_TOOLS (names and groups; undefined: all), then read-only mode keeps
+ * those of the groups read and plan. An unknown name stops the start (ConfigError).
+ */
+export function selectTools(readOnly: boolean, wanted: string[] | undefined, all: ToolDef[] = TOOLS): ToolSelection {
+  const names = new Set(all.map((t) => t.name));
+  const unknown = (wanted ?? []).filter((w) => !names.has(w) && !(TOOL_GROUPS as readonly string[]).includes(w));
+  if (unknown.length) {
+    throw new ConfigError(`HUB_MCP_TOOLS: неизвестные инструменты или группы: ${unknown.join(', ')}; группы: ${TOOL_GROUPS.join(', ')}; инструменты: ${[...names].join(', ')}`);
+  }
+  const enabled: ToolDef[] = [];
+  const refused = new Map<string, string>();
+  for (const t of all) {
+    const group: ToolGroup = groupOf(t);
+    if (wanted && !wanted.includes(t.name) && !wanted.includes(group)) {
+      refused.set(t.name, `инструмент ${t.name} выключен на этом MCP-сервере хаба (настройка HUB_MCP_TOOLS)`);
+    } else if (readOnly && !READ_ONLY_GROUPS.includes(group)) {
+      refused.set(t.name, `MCP-сервер хаба работает только на чтение (HUB_MCP_READ_ONLY): ${t.name} недоступен, ничего не изменено`);
+    } else enabled.push(t);
+  }
+  return { enabled, refused };
+}

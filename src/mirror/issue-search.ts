@@ -15,7 +15,19 @@ export const ISSUE_VIEW_COLUMNS = ['key', 'summary', 'issue_type', 'status', 'sp
  * rows, whatever the project's size); the label filter from issue_label; the rest are indexed columns
  * (status, sprint + status, assignee), and the key order serves the cursor.
  */
-export function issueSearchSql(q: ListIssuesQuery, engine: Engine = 'sqlite', order = 'i.key'): { sql: string; args: unknown[] } {
+/** A filter value as `fold=true` compares it: lower case, `ё` as `е` (the column goes through the same in SQL). */
+export const foldValue = (v: string): string => v.toLowerCase().replace(/ё/g, 'е');
+const folded = (column: string) => `replace(hub_lower(${column}), 'ё', 'е')`;
+
+/**
+ * `sql` the page, `countSql` (with `countArgs`) how many issues match in all, cursor and paging aside.
+ * With `fold=true` the status, sprint, assignee and label filters ignore letter case and ё/е.
+ */
+export function issueSearchSql(
+  q: ListIssuesQuery,
+  engine: Engine = 'sqlite',
+  order = 'i.key',
+): { sql: string; args: unknown[]; countSql: string; countArgs: unknown[] } {
   const where: string[] = [];
   const args: unknown[] = [];
   let from = 'issue i';
@@ -38,17 +50,22 @@ export function issueSearchSql(q: ListIssuesQuery, engine: Engine = 'sqlite', or
     where.push(condition);
     args.push(...values);
   };
-  if (q.label) filter('i.key IN (SELECT issue_key FROM issue_label WHERE label = ?)', q.label);
+  const fold = q.fold === 'true';
+  const equals = (column: string) => (fold ? `${folded(column)} = ?` : `${column} = ?`);
+  const value = (v: string) => (fold ? foldValue(v) : v);
+  if (q.label) filter(`i.key IN (SELECT issue_key FROM issue_label WHERE ${equals('label')})`, value(q.label));
   if (q.keys) {
     const keys = q.keys.split(',').map((k) => k.trim()).filter(Boolean);
     filter(`i.key IN (${keys.map(() => '?').join(', ') || 'NULL'})`, ...keys);
   }
-  if (q.status) filter('i.status = ?', q.status);
-  if (q.sprint) filter('i.sprint = ?', q.sprint);
-  if (q.assignee) filter('i.assignee = ?', q.assignee);
+  if (q.status) filter(equals('i.status'), value(q.status));
+  if (q.sprint) filter(equals('i.sprint'), value(q.sprint));
+  if (q.assignee) filter(equals('i.assignee'), value(q.assignee));
+  const countSql = `SELECT count(*) AS n FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+  const countArgs = [...args];
   if (q.cursor) filter('i.key > ?', q.cursor);
   const sql = `SELECT ${ISSUE_VIEW_COLUMNS} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  return { sql, args: [...args, q.limit ?? DEFAULT_ISSUE_PAGE, q.offset ?? 0] };
+  return { sql, args: [...args, q.limit ?? DEFAULT_ISSUE_PAGE, q.offset ?? 0], countSql, countArgs };
 }
 
 /** Runs one statement on the caller's connection (`?` placeholders) and answers its rows. */

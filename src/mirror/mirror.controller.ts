@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
-import { AssistantToo } from '../common/auth.guard.js';
+import { AssistantToo, roleOf } from '../common/auth.guard.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import { PageQuery } from '../common/page.dto.js';
 import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
@@ -23,6 +23,7 @@ export class MirrorController {
   async issues(@Query() q: ListIssuesQuery, @Res({ passthrough: true }) res: Response): Promise<IssueView[]> {
     const page = await this.mirror.listIssues(q);
     if (page.next_cursor !== null) res.setHeader('X-Next-Cursor', page.next_cursor);
+    if (page.total !== null) res.setHeader('X-Total-Count', String(page.total));
     return page.items;
   }
 
@@ -55,8 +56,9 @@ export class MirrorController {
   @Put('notes/:key')
   @ApiOperation({ summary: 'Create or change the internal note of a Jira key or temp key (never sent to Jira)' })
   @ApiOkResponse({ type: NoteView })
-  putNote(@Param('key') key: string, @Body() dto: PutNoteDto): Promise<NoteView> {
-    return this.mirror.putNote(key, dto);
+  putNote(@Param('key') key: string, @Body() dto: PutNoteDto, @Req() req: Request): Promise<NoteView> {
+    // The assistant's notes say so (source `assistant`); a person's stay `api`.
+    return this.mirror.putNote(key, dto, roleOf(req) === 'assistant' ? 'assistant' : 'api');
   }
 
   @Get('sync-runs')

@@ -1,6 +1,6 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from '../common/validators.js';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from '../common/validators.js';
 import { NOTE_LIMITS } from './note-limits.js';
 
 export class ListIssuesQuery {
@@ -43,6 +43,15 @@ export class ListIssuesQuery {
   @IsString()
   @MaxLength(300)
   cursor?: string;
+
+  /**
+   * true: status, sprint, assignee and label ignore letter case and ё/е («в работе» finds «В работе»)
+   * @example 'true'
+   */
+  @IsOptional() @IsIn(['true', 'false']) fold?: 'true' | 'false';
+
+  /** true: the answer's header X-Total-Count says how many issues match in all */
+  @IsOptional() @IsIn(['true', 'false']) count?: 'true' | 'false';
 
   /** @defaultValue 100 */
   @IsOptional()

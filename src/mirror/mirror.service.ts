@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, searchIssues } from './issue-search.js';
+import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, issueSearchSql, searchIssues } from './issue-search.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -18,6 +18,8 @@ interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
 export interface IssuePage {
   items: IssueView[];
   next_cursor: string | null;
+  /** how many issues match in all (asked with `count=true`), else null */
+  total: number | null;
 }
 
 const issueView = (r: IssueRow): IssueView => ({ ...r, labels: parseJson<string[]>(r.labels, []), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
@@ -32,10 +34,13 @@ export class MirrorService {
 
   /** SPEC 7 and issue 14: filters, word search through the FTS index (a common word walks the key order), pages by key (offset or cursor). */
   listIssues(q: ListIssuesQuery): Promise<IssuePage> {
+    // GET /issues?count=true: how many match in all (the filters of the page, no cursor or paging).
+    const { countSql, countArgs } = issueSearchSql(q, this.db.engine);
     return this.db.read(async (m) => {
       const items = (await searchIssues<IssueRow>(q, this.db.engine, (sql, args) => m.query(sql, args))).map(issueView);
       const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
-      return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null };
+      const total = q.count === 'true' ? Number(((await m.query(countSql, countArgs)) as { n: number | string }[])[0].n) : null;
+      return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null, total };
     });
   }
 
@@ -80,12 +85,12 @@ export class MirrorService {
    * already resolved writes (and answers with) the note of its Jira key, unless a note is kept under the
    * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf).
    */
-  putNote(key: string, dto: PutNoteDto): Promise<NoteView> {
+  putNote(key: string, dto: PutNoteDto, source = 'api'): Promise<NoteView> {
     if (!isJiraKey(key) && !isTempKey(key)) {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => currentResolution(m, t)), dto, 'api', this.clock.iso()));
+    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => currentResolution(m, t)), dto, source, this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {

@@ -64,6 +64,16 @@ export interface MadeBy {
 }
 
 /** The client side of the queue: batches and commands (SPEC 5, 6.7, 6.8, 15.2). */
+/**
+ * The batch's author: the caller's identity, or the name given. An assistant's name is its claim,
+ * recorded as such beside its role (issue 22): «Иванов (со слов ассистента)».
+ */
+export function authorOf(given: string | undefined, caller: Caller): string {
+  const claim = given?.trim();
+  if (!claim) return caller.name;
+  return caller.source === 'assistant' ? `${claim} (со слов ассистента)` : claim;
+}
+
 @Injectable()
 export class BatchesService {
   constructor(
@@ -106,7 +116,7 @@ export class BatchesService {
         m,
         {
           title,
-          author: dto.author?.trim() || caller.name,
+          author: authorOf(dto.author, caller),
           source: caller.source,
           awaitingApproval,
           commands: withTailRefresh(checked.commands),

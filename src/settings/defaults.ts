@@ -16,6 +16,8 @@ export interface Settings {
   approval: Approval;
   /** SPEC 16.1: the catalogue is refreshed (when nothing else is queued) once older than this; checks call it stale */
   catalogue_max_age_minutes: number;
+  /** issue 22: days the audit of the assistant's calls keeps a call */
+  audit_retention_days: number;
   /** SPEC 17.2: what a revert does with the issues the reverted batch created */
   revert: RevertSettings;
 }
@@ -46,6 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
   agent_offline_seconds: 120,
   approval: { assistant: true, client: false, hub: false },
   catalogue_max_age_minutes: 1440,
+  audit_retention_days: 90,
   revert: { created_issue_status: 'Done', delete_created: false },
 };
 

@@ -212,6 +212,16 @@ export class PatchSettingsDto {
   @Type(() => RevertSettingsDto)
   @Optional()
   revert?: RevertSettingsDto;
+
+  /**
+   * days the audit of the assistant's calls keeps a call (1..3650)
+   * @example 90
+   */
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  @Optional()
+  audit_retention_days?: number;
 }
 
 export class SettingsView {
@@ -227,6 +237,7 @@ export class SettingsView {
   approval!: ApprovalDto;
   catalogue_max_age_minutes!: number;
   revert!: RevertSettingsDto;
+  audit_retention_days!: number;
 }
 
 export class AgentSettingsView implements AgentSettings {

@@ -221,6 +221,16 @@ export interface ImportReport {
   missing_keys: string[];
   missing_links: ExpectedLink[];
   reversed_links: ExpectedLink[];
+  /** links.csv rows left out of the comparison: an end empty, or a temp key not yet resolved */
+  skipped_links?: SkippedLink[];
+}
+
+/** A links.csv row the comparison could not use, and why (Russian). */
+export interface SkippedLink {
+  row: number;
+  from: string;
+  to: string;
+  reason: string;
 }
 
 // ---------------------------------------------------------------------------------------------------

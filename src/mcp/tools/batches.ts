@@ -1,34 +1,19 @@
 /** The tools of batches and commands: plan, submit, follow, cancel, retry. */
+import { COMMAND_DESCRIPTIONS, COMMANDS, LIMITS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
 import { z } from 'zod';
-import { COMMAND_TYPES } from '../../common/command-types.js';
-import type { BatchBody } from '../hub-api.js';
-import { batchListText, batchText, commandText, planText } from '../texts.js';
-import { id, tool, type ToolDef } from '../tool.js';
+import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
+import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
+import { id, page, tool, type ToolDef } from '../tool.js';
 
-const COMMANDS_HELP = `Команды идемпотентны («добиться, чтобы…»), агент выполняет их по одной, с паузами:
-- ensure_issue {temp_key: "new:N", issue_type, summary, description?, parent?, fields?} — найти задачу с такой темой или создать; temp_key «new:N» — временный ключ, которым следующие команды этого пакета (и более поздних) ссылаются на создаваемую задачу;
-- ensure_fields {key, summary?|description?|duedate? (YYYY-MM-DD или null)|labels?|assignee?|priority?|<поле из настройки fields>} — хотя бы одно поле;
-- ensure_status {key, path: ["In Progress", "Done"]} — пройти переходы до последнего статуса пути;
-- ensure_link {source, target, link_type} — связь направлена от source к target: «source блокирует target» = {source, target, link_type: "Blocks"}; link_type — имя типа связи в Jira (Blocks, Relates, Duplicate…);
-- ensure_sprint {key, sprint, board?} — перенести в спринт;
-- ensure_comment {key, body, marker?} — добавить комментарий, если комментария с marker ещё нет;
-- refresh {keys: [...]} или {jql} — перечитать задачи в зеркало;
-- remove_link {source, target, link_type}, remove_comment {key, comment_id}, delete_issue {key, summary} — удалить связь, комментарий, задачу (задача удаляется, только если её тема в Jira всё ещё равна summary).
+const COMMANDS_HELP = `Команды идемпотентны («добиться, чтобы…»), агент выполняет их по одной, с паузами. Каждая — {type, params}; что нужно каждому типу, говорит схема аргумента commands (по типу — свои параметры и пример):
+${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\n')}.
 Названия берите из справочников (инструменты jira_*): тип задачи, статус, спринт, приоритет, исполнитель; link_type можно дать словом («блокирует») или описанием связи — хаб сохранит имя типа в Jira; ensure_status {key, to} — хаб сам найдёт кратчайший путь; ensure_sprint {key, sprint: null} — в бэклог. plan_batch находит все ошибки сразу, с подсказками.
-Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Хаб сам добавляет в конец refresh всех названных ключей.`;
+Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Тема — до ${LIMITS.summary} символов, тексты — до ${LIMITS.text}, метки — без пробелов. Хаб сам добавляет в конец refresh всех названных ключей.`;
 
 const batchShape = {
-  title: z.string().trim().min(1, { error: 'название пакета не может быть пустым' }).describe('название пакета для людей, например «Планирование спринта 2»'),
-  author: z.string().optional().describe('кто составил план (по умолчанию — ассистент)'),
-  commands: z
-    .array(
-      z.object({
-        type: z.enum(COMMAND_TYPES, { error: `тип команды: один из ${COMMAND_TYPES.join(', ')}` }),
-        params: z.record(z.string(), z.unknown(), { error: 'params: объект с параметрами команды' }),
-      }),
-    )
-    .min(1, { error: 'нужна хотя бы одна команда' })
-    .describe('команды по порядку выполнения'),
+  title: z.string().trim().min(1, { error: 'название пакета не может быть пустым' }).max(255).describe('название пакета для людей, например «Планирование спринта 2»'),
+  author: z.string().max(255).optional().describe('от чьего имени план (хаб запишет: «<имя> (со слов ассистента)»); по умолчанию — ассистент'),
+  commands: COMMANDS,
 };
 
 const toBody = (a: { title: string; author?: string; commands: BatchBody['commands'] }): BatchBody => ({
@@ -38,43 +23,125 @@ const toBody = (a: { title: string; author?: string; commands: BatchBody['comman
 });
 
 const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
+/** Commands a summary names: those that failed, and those handed out or handed out again. */
+const ATTENTION = new Set(['failed', 'claimed']);
+const ATTENTION_SHOWN = 20;
+
+const batchOutput = z.looseObject({ id: z.number(), title: z.string(), status: z.string(), counts: z.record(z.string(), z.number()) });
+
+/** A batch in the summary form: counts, progress, the commands that failed or are out, the keys created. */
+export function batchSummary(b: BatchView, dashboard: string, intro = '') {
+  const { commands = [], ...rest } = b;
+  const finished = commands.filter((c) => !['queued', 'claimed'].includes(c.status)).length;
+  const attention = commands.filter((c) => ATTENTION.has(c.status) || c.deliveries > 1);
+  const created = Object.fromEntries(
+    commands.filter((c) => c.type === 'ensure_issue' && typeof c.result?.key === 'string').map((c) => [String(c.params.temp_key), String(c.result!.key)]),
+  );
+  const createdText = Object.entries(created).map(([t, k]) => `${t} → ${k}`);
+  const text = [
+    intro,
+    batchHeadline(b),
+    `Готово команд: ${finished} из ${commands.length} (${commands.length ? Math.round((finished / commands.length) * 100) : 100}%).`,
+    createdText.length ? `Временные ключи: ${createdText.slice(0, 50).join(', ')}${createdText.length > 50 ? ` и ещё ${createdText.length - 50}` : ''}.` : '',
+    nextStep(b, dashboard),
+    checksLine(b),
+    attention.length ? `Требуют внимания (ошибка или выданы агенту):` : '',
+    ...commandLines(attention.slice(0, ATTENTION_SHOWN)),
+    attention.length > ATTENTION_SHOWN ? `…и ещё ${attention.length - ATTENTION_SHOWN}.` : '',
+    `Все команды по порядку: get_batch {batch_id: ${b.id}, view: "commands"} (с offset и limit).`,
+  ];
+  return {
+    text: text.filter(Boolean).join('\n'),
+    data: { ...rest, commands_total: commands.length, finished, attention: attention.slice(0, ATTENTION_SHOWN), created_keys: created },
+  };
+}
+
+/** A page of a batch's commands. */
+function batchCommands(b: BatchView, offset: number, limit: number) {
+  const { commands = [], ...rest } = b;
+  const shown = commands.slice(offset, offset + limit);
+  const end = offset + shown.length;
+  const more = end < commands.length ? `Показаны команды ${offset + 1}–${end} из ${commands.length}; дальше — offset: ${end}.` : `Команд всего: ${commands.length}.`;
+  return {
+    text: [batchHeadline(b), ...commandLines(shown), more].join('\n'),
+    data: { ...rest, commands_total: commands.length, offset, next_offset: end < commands.length ? end : null, commands: shown },
+  };
+}
+
+/** cancel_command on a command the agent holds (or that finished): what the assistant can do instead. */
+async function cannotCancel(api: HubApi, err: HubError, commandId: number): Promise<never> {
+  if (err.status !== 409) throw err;
+  let command: CommandView | undefined;
+  try {
+    command = await api.getCommand(commandId);
+  } catch {
+    throw err;
+  }
+  const where = batchPage(api.dashboard, command.batch_id);
+  const detail =
+    command.status === 'claimed'
+      ? `Команда #${commandId} уже выдана агенту: ассистент не может её прервать. Если её нужно остановить, попросите человека отменить её на странице ${where}.`
+      : `Команда #${commandId} уже завершена (${command.status}): отменять нечего. Повторить её можно инструментом retry_command; пакет — на странице ${where}.`;
+  throw new HubError(409, err.code, detail);
+}
 
 export const BATCH_TOOLS: ToolDef[] = [
   tool({
     name: 'plan_batch',
     title: 'Проверить план (без записи)',
+    group: 'plan',
     description: `Сухой прогон пакета команд для Jira: ничего не записывает и ничего не ставит в очередь. Возвращает ошибки проверки (те же, что дал бы submit_batch), оценку времени и для каждой команды вердикт по зеркалу Jira в хабе: уже выполнено (holds), изменит Jira (would_change, было → станет), ключа нет в зеркале (unknown_key — сначала нужен refresh) или не оценить (cannot_judge), с возрастом данных зеркала; и вердикт проверок по каталогу Jira (check: will_change, no_change, will_fail — с замечаниями и подсказками, unknown — каталога нет или он устарел). Все замечания всех команд приходят сразу: исправьте их по подсказкам и проверьте план снова. Вызывайте перед submit_batch, чтобы показать человеку, что именно изменится.\n${COMMANDS_HELP}`,
     writes: false,
-    input: z.object(batchShape),
-    run: async (api, a) => {
+    input: z.strictObject({ ...batchShape, ...page(200, 50) }),
+    output: z.looseObject({ title: z.string(), commands: z.array(z.looseObject({ seq: z.number(), verdict: z.string() })), commands_total: z.number() }),
+    run: async (api, a, context) => {
       const plan = await api.planBatch(toBody(a));
-      return { text: planText(plan), data: plan };
+      const all = plan.commands ?? [];
+      const shown = all.slice(a.offset, a.offset + a.limit);
+      const end = a.offset + shown.length;
+      return {
+        text: planText(plan, { commands: shown, total: all.length, offset: a.offset, canSubmit: context.canSubmit }),
+        data: { ...plan, commands: shown, commands_total: all.length, offset: a.offset, next_offset: end < all.length ? end : null },
+      };
     },
   }),
   tool({
     name: 'submit_batch',
     title: 'Отправить пакет команд',
-    description: `Ставит пакет команд для Jira в очередь хаба. Пакеты ассистента ждут одобрения человека (статус awaiting_approval): агент не выполнит ни одной команды, пока человек не одобрит пакет; ничего не уходит в Jira сразу. Сначала проверьте план инструментом plan_batch. Передайте idempotency_key (любая уникальная строка на один план), чтобы повторная отправка того же пакета — например, после обрыва связи — вернула первый пакет, а не создала дубликат. Следите за пакетом через get_batch.\n${COMMANDS_HELP}`,
+    description: `Ставит пакет команд для Jira в очередь хаба. Пакеты ассистента ждут одобрения человека (статус awaiting_approval): агент не выполнит ни одной команды, пока человек не одобрит пакет; ничего не уходит в Jira сразу. Сначала проверьте план инструментом plan_batch. Передайте idempotency_key (любая строка до 1000 символов, уникальная на один план), чтобы повторная отправка того же пакета — например, после обрыва связи — вернула первый пакет, а не создала дубликат. Следите за пакетом через get_batch.\n${COMMANDS_HELP}`,
     writes: true,
-    input: z.object({
+    input: z.strictObject({
       ...batchShape,
-      idempotency_key: z.string().min(1, { error: 'idempotency_key не может быть пустым' }).optional().describe('ключ идемпотентности: тот же ключ с тем же телом вернёт уже созданный пакет'),
+      idempotency_key: z
+        .string()
+        .min(1, { error: 'idempotency_key не может быть пустым' })
+        .max(1000)
+        .optional()
+        .describe('ключ идемпотентности: любая строка до 1000 символов (кириллица и пробелы тоже); тот же ключ с тем же телом вернёт уже созданный пакет'),
     }),
-    run: async (api, a) => {
+    output: batchOutput,
+    run: async (api, a, context) => {
       const { batch, replayed } = await api.createBatch(toBody(a), a.idempotency_key);
       const intro = replayed ? `Пакет с ключом идемпотентности «${a.idempotency_key}» уже был отправлен; это он, новый не создан.` : 'Пакет создан.';
-      return { text: batchText(batch, intro), data: { ...batch, replayed } };
+      const answer = batchSummary(batch, context.dashboard, intro);
+      return { text: answer.text, data: { ...answer.data, replayed } };
     },
   }),
   tool({
     name: 'get_batch',
     title: 'Пакет и его команды',
-    description: 'Состояние пакета: статус (awaiting_approval — ждёт одобрения человека, queued, running, done, cancelled), кто одобрил, оценка и остаток времени, каждая команда с её статусом, результатом или ошибкой. Используйте, чтобы следить за отправленным пакетом.',
+    description:
+      'Состояние пакета: статус (awaiting_approval — ждёт одобрения человека, queued, running, done, cancelled), кто одобрил, оценка и остаток времени. По умолчанию (view: "summary") — сводка: сколько команд готово, какие с ошибкой или у агента, какие ключи созданы (new:1 → AURORA-5). view: "commands" — команды по порядку частями (offset, limit) с результатом или ошибкой каждой.',
     writes: false,
-    input: z.object({ batch_id: id('номер пакета') }),
-    run: async (api, a) => {
+    input: z.strictObject({
+      batch_id: id('номер пакета'),
+      view: z.enum(['summary', 'commands'], { error: 'view: summary или commands' }).default('summary').describe('summary — сводка (по умолчанию), commands — команды частями'),
+      ...page(100, 50),
+    }),
+    output: batchOutput,
+    run: async (api, a, context) => {
       const batch = await api.getBatch(a.batch_id);
-      return { text: batchText(batch), data: batch };
+      return a.view === 'commands' ? batchCommands(batch, a.offset, a.limit) : batchSummary(batch, context.dashboard);
     },
   }),
   tool({
@@ -82,14 +149,16 @@ export const BATCH_TOOLS: ToolDef[] = [
     title: 'Список пакетов',
     description: 'Пакеты хаба, новые первыми, с фильтром по статусу (awaiting_approval, queued, running, done, cancelled); листание через before_id (номер последнего пакета предыдущей страницы).',
     writes: false,
-    input: z.object({
+    input: z.strictObject({
       status: z.enum(BATCH_STATUSES, { error: `статус: один из ${BATCH_STATUSES.join(', ')}` }).optional(),
       limit: z.number().int().min(1).max(100).default(20).describe('сколько пакетов, 1..100'),
       before_id: id('показать пакеты с номером меньше этого').optional(),
     }),
+    output: z.looseObject({ batches: z.array(z.looseObject({ id: z.number(), status: z.string() })) }),
     run: async (api, a) => {
       const batches = await api.listBatches(a);
-      return { text: batchListText(batches), data: { batches } };
+      const more = batches.length === a.limit ? `\nЕсть ещё: list_batches с before_id: ${batches[batches.length - 1].id}.` : '';
+      return { text: batchListText(batches) + more, data: { batches } };
     },
   }),
   tool({
@@ -97,20 +166,19 @@ export const BATCH_TOOLS: ToolDef[] = [
     title: 'Отменить пакет',
     description: 'Отменяет все ещё не выданные агенту команды пакета (в том числе пакета, ждущего одобрения). Команду, которую агент уже выполняет, хаб не прерывает. Повторный вызов безопасен.',
     writes: true,
-    input: z.object({ batch_id: id('номер пакета') }),
-    run: async (api, a) => {
-      const batch = await api.cancelBatch(a.batch_id);
-      return { text: batchText(batch, 'Пакет отменён.'), data: batch };
-    },
+    input: z.strictObject({ batch_id: id('номер пакета') }),
+    output: batchOutput,
+    run: async (api, a, context) => batchSummary(await api.cancelBatch(a.batch_id), context.dashboard, 'Пакет отменён.'),
   }),
   tool({
     name: 'cancel_command',
     title: 'Отменить команду',
-    description: 'Отменяет одну команду, пока она в очереди. Команду, уже выданную агенту, ассистент отменить не может (это решает человек); завершённую — тоже.',
+    description: 'Отменяет одну команду, пока она в очереди. Команду, уже выданную агенту, ассистент отменить не может — ответ скажет, где человек может это сделать; завершённую отменять нечего.',
     writes: true,
-    input: z.object({ command_id: id('номер команды') }),
+    input: z.strictObject({ command_id: id('номер команды') }),
+    output: z.looseObject({ id: z.number(), batch_id: z.number(), status: z.string() }),
     run: async (api, a) => {
-      const command = await api.cancelCommand(a.command_id);
+      const command = await api.cancelCommand(a.command_id).catch((err) => (err instanceof HubError ? cannotCancel(api, err, a.command_id) : Promise.reject(err)));
       return { text: commandText(command, 'Команда отменена.'), data: command };
     },
   }),
@@ -119,10 +187,8 @@ export const BATCH_TOOLS: ToolDef[] = [
     title: 'Повторить команду',
     description: 'Повторяет команду со статусом failed, cancelled или skipped в новом пакете «Повтор команды #<id>». Новый пакет ассистента тоже ждёт одобрения человека.',
     writes: true,
-    input: z.object({ command_id: id('номер команды') }),
-    run: async (api, a) => {
-      const batch = await api.retryCommand(a.command_id);
-      return { text: batchText(batch, `Команда #${a.command_id} поставлена на повтор.`), data: batch };
-    },
+    input: z.strictObject({ command_id: id('номер команды') }),
+    output: batchOutput,
+    run: async (api, a, context) => batchSummary(await api.retryCommand(a.command_id), context.dashboard, `Команда #${a.command_id} поставлена на повтор.`),
   }),
 ];

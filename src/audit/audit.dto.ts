@@ -1,0 +1,51 @@
+import { Type } from 'class-transformer';
+import { PageQuery } from '../common/page.dto.js';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateIf } from '../common/validators.js';
+
+export class AuditQueryDto extends PageQuery {
+  /** only the calls that touched this batch */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  batch_id?: number;
+}
+
+/** POST /audit: the MCP server reports one tool call (both transports). */
+export class AuditCallDto {
+  /** @example 'submit_batch' */
+  @IsString() @MaxLength(100) tool!: string;
+
+  /** the tool's arguments as the model sent them (stored cut to a size) */
+  @IsOptional() arguments?: unknown;
+
+  /** @example 'ok' */
+  @IsString() @MaxLength(100) outcome!: string;
+
+  @IsOptional() @IsString() @MaxLength(100_000) detail?: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  batch_id?: number | null;
+}
+
+export class AuditView {
+  id!: number;
+  /** @example '2026-11-30T10:00:00.000Z' */
+  at!: string;
+  /** mcp: a tool call; rest: a REST call with the assistant's role */
+  @IsIn(['mcp', 'rest']) channel!: 'mcp' | 'rest';
+  /** the MCP tool (for rest: the tool the call was made for, if any) */
+  tool!: string | null;
+  /** @example 'POST /batches' */
+  route!: string | null;
+  /** JSON of the arguments, cut to 2,000 characters */
+  arguments!: string;
+  /** ok, or the error code */
+  outcome!: string;
+  status!: number | null;
+  detail!: string | null;
+  batch_id!: number | null;
+}

@@ -1,0 +1,61 @@
+import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { roleOf } from '../common/auth.guard.js';
+import { AuditService } from './audit.service.js';
+
+/** The header the MCP server sends with the tool a REST call is made for (src/mcp/http-hub-api.ts). */
+const TOOL_HEADER = 'x-hub-mcp-tool';
+/** Routes the audit leaves out: its own, and /mcp (each tool call is recorded whole, channel mcp). */
+const SKIPPED = /^\/(audit|mcp)(\/|$)/i;
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+
+/** The batch a REST call touched: the one in its path, or the one its answer is or belongs to. */
+export function batchTouched(path: string, answer: unknown): number | null {
+  const inPath = /^\/batches\/(\d+)/i.exec(path);
+  if (inPath) return Number(inPath[1]);
+  const a = (answer ?? {}) as Record<string, unknown>;
+  return num(a.batch_id) ?? (/^\/batches\/?$/i.test(path) || /^\/commands\/\d+\/retry/i.test(path) ? num(a.id) : null);
+}
+
+/**
+ * Records every REST call with the assistant's role (issue 22) once its answer is sent: route, query and
+ * body cut to a size, status and error code, the batch touched. A read made for an MCP tool (header
+ * X-Hub-Mcp-Tool) is left to the tool call's own record; a write never is.
+ */
+@Injectable()
+export class AuditMiddleware implements NestMiddleware {
+  private readonly logger = new Logger('Audit');
+
+  constructor(private readonly audit: AuditService) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    if (SKIPPED.test(req.path)) return next();
+    let answer: unknown;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      answer = body;
+      return json(body);
+    };
+    res.once('finish', () => {
+      if (roleOf(req) !== 'assistant') return;
+      const tool = typeof req.headers[TOOL_HEADER] === 'string' ? (req.headers[TOOL_HEADER] as string) : null;
+      if (tool && (req.method === 'GET' || req.method === 'HEAD')) return;
+      const error = res.statusCode >= 400 ? ((answer ?? {}) as { error?: string; detail?: string }) : undefined;
+      const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
+      this.audit
+        .record({
+          channel: 'rest',
+          tool,
+          route,
+          arguments: { path: req.path, query: req.query, body: req.body },
+          outcome: error ? (error.error ?? String(res.statusCode)) : 'ok',
+          status: res.statusCode,
+          detail: error?.detail ?? null,
+          batch_id: batchTouched(req.path, answer),
+        })
+        .catch((err: unknown) => this.logger.error(`the audit could not record ${route}: ${err instanceof Error ? err.message : String(err)}`));
+    });
+    next();
+  }
+}

@@ -1,0 +1,19 @@
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { SettingsModule } from '../settings/settings.module.js';
+import { AuditController } from './audit.controller.js';
+import { AuditMiddleware } from './audit.middleware.js';
+import { AuditRepository } from './audit.repository.js';
+import { AuditService } from './audit.service.js';
+
+/** The audit of an AI assistant's calls (issue 22): owns the `audit` table; GET /audit, POST /audit. */
+@Module({
+  imports: [SettingsModule],
+  controllers: [AuditController],
+  providers: [AuditRepository, AuditService],
+  exports: [AuditService],
+})
+export class AuditModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AuditMiddleware).forRoutes('*');
+  }
+}

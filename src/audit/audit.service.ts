@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { AuditRepository, type AuditQuery, type AuditRecord, type AuditRow } from './audit.repository.js';
+
+/** How much of a call's arguments (as JSON) the audit keeps. */
+export const AUDIT_ARGUMENTS_CAP = 2_000;
+export const AUDIT_DETAIL_CAP = 500;
+
+const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max)}… [ещё ${s.length - max} символов]`);
+
+/** Arguments as the audit stores them: JSON, cut to AUDIT_ARGUMENTS_CAP characters. */
+export function auditArguments(value: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(value ?? {}) ?? '{}';
+  } catch {
+    json = '"(не JSON)"';
+  }
+  return cut(json, AUDIT_ARGUMENTS_CAP);
+}
+
+export type AuditEntry = Omit<AuditRow, 'at' | 'arguments'> & { arguments: unknown };
+
+/** The audit of an AI assistant's calls (issue 22): recorded as they happen, kept per settings. */
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly repository: AuditRepository,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  record(entry: AuditEntry): Promise<void> {
+    const now = this.clock.now();
+    const keepFrom = new Date(now.getTime() - this.settings.get().audit_retention_days * 86_400_000).toISOString();
+    return this.repository.add(
+      { ...entry, at: now.toISOString(), arguments: auditArguments(entry.arguments), detail: entry.detail === null ? null : cut(entry.detail, AUDIT_DETAIL_CAP) },
+      keepFrom,
+    );
+  }
+
+  list(q: AuditQuery): Promise<AuditRecord[]> {
+    return this.repository.list(q);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Answers sized for a model (pure): every string in the data cut to STRING_CAP characters, and the text
+ * with the data under ANSWER_CAP characters (about 25,000 tokens of Russian) — the longest list in the
+ * data halved until it fits, the text cut at a line, each with a note saying how to get the rest.
+ */
+import type { ToolAnswer } from './tool.js';
+
+/** Characters of text and JSON data together: Russian runs at roughly 2.5 characters a token. */
+export const ANSWER_CAP = 60_000;
+/** The longest string the data carries as it is. */
+export const STRING_CAP = 2_000;
+
+const MORE = 'запросите остальное через offset и limit (или сузьте запрос)';
+
+/** `s` cut to `max` characters with a note of how many were left out. */
+export function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… [обрезано: ещё ${s.length - max} символов]`;
+}
+
+function clipStrings(value: unknown, max: number): unknown {
+  if (typeof value === 'string') return clip(value, max);
+  if (Array.isArray(value)) return value.map((v) => clipStrings(v, max));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, max)]));
+  return value;
+}
+
+/** The longest array in `value` (by its JSON), with the object that holds it and its key. */
+function longestArray(value: unknown): { holder: Record<string, unknown>; key: string; size: number } | null {
+  let best: { holder: Record<string, unknown>; key: string; size: number } | null = null;
+  const walk = (v: unknown) => {
+    if (!v || typeof v !== 'object') return;
+    for (const [k, child] of Object.entries(v)) {
+      if (Array.isArray(child) && child.length > 1) {
+        const size = JSON.stringify(child).length;
+        if (!best || size > best.size) best = { holder: v as Record<string, unknown>, key: k, size };
+      }
+      if (child && typeof child === 'object') walk(child);
+    }
+  };
+  walk(value);
+  return best;
+}
+
+export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
+  const data = clipStrings(answer.data, STRING_CAP) as Record<string, unknown>;
+  let text = answer.text;
+  const notes: string[] = [];
+  const textCap = Math.floor(cap / 2);
+  if (text.length > textCap) {
+    const cut = text.lastIndexOf('\n', textCap);
+    text = text.slice(0, cut > 0 ? cut : textCap);
+    notes.push(`Текст ответа сокращён до ${text.length} символов; ${MORE}.`);
+  }
+  for (let size = JSON.stringify(data).length; text.length + size > cap; size = JSON.stringify(data).length) {
+    const longest = longestArray(data);
+    if (!longest) break;
+    const list = longest.holder[longest.key] as unknown[];
+    longest.holder[longest.key] = list.slice(0, Math.floor(list.length / 2));
+    const note = `В данных список ${longest.key} сокращён`;
+    if (!notes.some((n) => n.startsWith(note))) notes.push(`${note} (было ${list.length}); ${MORE}.`);
+  }
+  return { text: [text, ...notes].join('\n'), data };
+}

@@ -1,0 +1,18 @@
+/**
+ * JSON-RPC errors for /mcp before any route runs: a body that is not JSON, nests too deep or is too
+ * large gets the protocol's error object (what an MCP client reads), not the REST `{error, detail}`.
+ * Free of the SDK: app.ts's body checks call it at every request.
+ */
+import type { Request, Response } from 'express';
+
+/** JSON-RPC 2.0's codes. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+/** Whether a request goes to the MCP endpoint (Express ignores the path's letter case, so does this). */
+export const isMcpRequest = (req: Request): boolean => /^\/mcp\/?$/i.test(req.path);
+
+/** Answers `status` with a JSON-RPC error (id null: the request's id could not be read). */
+export function answerRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}

@@ -1,0 +1,18 @@
+/**
+ * Which MCP tools exist (both transports): HUB_MCP_READ_ONLY (yes/no, strictly) and HUB_MCP_TOOLS (tool
+ * names or the groups read, plan, submit, notes; both parsed in common/config.ts). Free of zod and the
+ * SDK: the hub's start reads it.
+ */
+export { readOnlyFrom, toolListFrom } from '../common/config.js';
+
+/** read: looks at the hub; plan: dry runs; submit: batches and commands change; notes: the team's notes change. */
+export const TOOL_GROUPS = ['read', 'plan', 'submit', 'notes'] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+/** The groups a read-only server keeps. */
+export const READ_ONLY_GROUPS: readonly ToolGroup[] = ['read', 'plan'];
+
+/** The MCP mode in one line, for the start banners. */
+export function mcpModeText(readOnly: boolean, tools: string[] | undefined): string {
+  const which = tools ? `tools ${tools.join(', ')} (HUB_MCP_TOOLS)` : 'all tools';
+  return readOnly ? `read-only (HUB_MCP_READ_ONLY): ${which}, writing ones off` : which;
+}
