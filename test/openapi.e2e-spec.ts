@@ -51,7 +51,7 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
 
   it('query parameters keep their order, defaults and limits', () => {
     const issues = doc.paths['/issues'].get.parameters!;
-    expect(issues.map((p: { name: string }) => p.name)).toEqual(['keys', 'status', 'sprint', 'assignee', 'label', 'q', 'cursor', 'limit', 'offset']);
+    expect(issues.map((p: { name: string }) => p.name)).toEqual(['keys', 'status', 'sprint', 'assignee', 'label', 'q', 'cursor', 'fold', 'count', 'limit', 'offset']);
     expect(issues.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ default: 100, minimum: 1, maximum: 1000 });
     expect(issues.find((p: { name: string }) => p.name === 'offset').schema).toMatchObject({ default: 0, maximum: Number.MAX_SAFE_INTEGER });
   });

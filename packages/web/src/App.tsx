@@ -5,6 +5,7 @@ import { ErrorBox, PageError } from './components/ui';
 import { Hub } from './context';
 import { LiveClient, type LiveState } from './live';
 import { AgentPage } from './pages/Agent';
+import { AuditPage } from './pages/Audit';
 import { BatchPage } from './pages/Batch';
 import { ImportPage } from './pages/Import';
 import { MirrorPage } from './pages/Mirror';
@@ -22,6 +23,7 @@ const NAV = [
   ['import', 'Импорт'],
   ['packages', 'Пакеты'],
   ['settings', 'Настройки'],
+  ['audit', 'Ассистент'],
 ] as const;
 
 const LIVE_TEXT: Record<LiveState, string> = { open: 'обновляется само', connecting: 'подключение…', offline: 'нет связи с хабом' };
@@ -146,6 +148,7 @@ export function App() {
           {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}
           {route.page === 'import' && <ImportPage />}
           {route.page === 'packages' && <PackagesPage key={route.id ?? ''} id={route.id} />}
+          {route.page === 'audit' && <AuditPage />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
           {!['batch', 'queue', 'agent', 'mirror', 'import', 'packages', 'settings'].includes(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
         </main>

@@ -8,6 +8,7 @@ import { ApproverField, approver, PlanPanel, planBody } from '../components/Plan
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
 import { BatchChanges } from '../components/Changes';
 import { RevertButton } from '../components/Revert';
+import { AuditPage } from './Audit';
 import { useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
 import { go } from '../router';
@@ -307,6 +308,12 @@ export function BatchPage({ id }: { id: number }) {
             ))}
           </tbody>
         </table>
+      )}
+      {batch.source === 'assistant' && (
+        <details className="audit-of-batch">
+          <summary>Вызовы ассистента по этому пакету</summary>
+          <AuditPage batchId={batch.id} />
+        </details>
       )}
     </section>
   );

@@ -1,0 +1,42 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, renderWithHub } from '../test/support';
+import { AuditPage, type AuditEntry } from './Audit';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const entry = (id: number, extra: Partial<AuditEntry> = {}): AuditEntry => ({
+  id,
+  at: '2026-11-30T10:00:00.000Z',
+  channel: 'mcp',
+  tool: 'submit_batch',
+  route: null,
+  arguments: '{"title":"План"}',
+  outcome: 'ok',
+  status: null,
+  detail: null,
+  batch_id: 7,
+  ...extra,
+});
+
+describe('AuditPage', () => {
+  it("lists the assistant's calls with tool or route, arguments, outcome and batch, and pages on", async () => {
+    const page = Array.from({ length: 3 }, (_, i) => entry(100 - i));
+    page[1] = entry(99, { channel: 'rest', tool: null, route: 'POST /batches/:id/approve', outcome: 'forbidden', status: 403, batch_id: 7 });
+    const calls = fakeFetch({ 'GET /audit': (_: unknown, url: string) => ({ body: url.includes('before_id') ? [entry(10, { tool: 'get_batch' })] : page }) });
+    renderWithHub(<AuditPage pageSize={3} />);
+    await screen.findByText('POST /batches/:id/approve');
+    expect(screen.getByText('ошибка: forbidden')).toBeTruthy();
+    expect(screen.getAllByText('MCP: submit_batch').length).toBe(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
+    await screen.findByText('MCP: get_batch');
+    await waitFor(() => expect(calls.at(-1)!.url).toBe('/audit?before_id=98&limit=3'));
+  });
+
+  it('shows one batch’s calls when given the batch', async () => {
+    const calls = fakeFetch({ 'GET /audit': [] });
+    renderWithHub(<AuditPage batchId={7} />);
+    await screen.findByText('Ассистент ещё ничего не вызывал.');
+    expect(calls[0].url).toBe('/audit?batch_id=7&limit=50');
+  });
+});

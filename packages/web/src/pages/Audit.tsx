@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, query } from '../api';
+import { Empty, ErrorBox } from '../components/ui';
+import { when } from '../format';
+
+/** One call of the AI assistant as GET /audit gives it. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  channel: 'mcp' | 'rest';
+  tool: string | null;
+  route: string | null;
+  arguments: string;
+  outcome: string;
+  status: number | null;
+  detail: string | null;
+  batch_id: number | null;
+}
+
+
+/**
+ * What the AI assistant asked of the hub (issue 22): every MCP tool call and every REST call with the
+ * assistant's role, newest first; `batchId` shows one batch's calls (the batch page embeds it).
+ */
+export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSize?: number }) {
+  const [rows, setRows] = useState<AuditEntry[]>([]);
+  const [more, setMore] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const load = useCallback(
+    async (before?: number) => {
+      try {
+        const page = await api.get<AuditEntry[]>(`/audit${query({ batch_id: batchId, before_id: before, limit: pageSize })}`);
+        setRows((old) => (before ? [...old, ...page] : page));
+        setMore(page.length === pageSize);
+        setError(null);
+      } catch (err) {
+        setError(err);
+      }
+    },
+    [batchId, pageSize],
+  );
+  useEffect(() => void load(), [load]);
+
+  return (
+    <section>
+      {batchId === undefined && (
+        <header className="page-head">
+          <h1>Ассистент</h1>
+          <p className="muted">Каждый вызов ИИ-ассистента: инструменты MCP и запросы REST с его ролью, новые сверху.</p>
+        </header>
+      )}
+      {error !== null && <ErrorBox error={error} />}
+      {rows.length === 0 && error === null ? (
+        <Empty>Ассистент ещё ничего не вызывал.</Empty>
+      ) : (
+        <table className="table audit">
+          <thead>
+            <tr>
+              <th>Когда</th>
+              <th>Что</th>
+              <th>Аргументы</th>
+              <th>Итог</th>
+              <th>Пакет</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td>{when(r.at)}</td>
+                <td>
+                  {r.channel === 'mcp' ? `MCP: ${r.tool}` : r.route}
+                  {r.channel === 'rest' && r.tool ? <div className="muted">для {r.tool}</div> : null}
+                </td>
+                <td>
+                  <code className="args">{r.arguments}</code>
+                </td>
+                <td title={r.detail ?? undefined}>{r.outcome === 'ok' ? 'успешно' : `ошибка: ${r.outcome}`}</td>
+                <td>{r.batch_id ? <a href={`#/batch/${r.batch_id}`}>#{r.batch_id}</a> : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {more && (
+        <button className="btn" onClick={() => void load(rows[rows.length - 1]?.id)}>
+          Показать ещё
+        </button>
+      )}
+    </section>
+  );
+}
