@@ -29,7 +29,7 @@ export const TABLE_OWNERS: Record<string, string> = {
  * The layers, lowest first: a module imports only from modules below it (or from itself), so module
  * imports can never form a cycle. `app` is the root files of src/ (app.module, cli, health.controller…).
  */
-export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'catalogue', 'queue', 'agent', 'import', 'packages', 'live', 'mcp', 'app'] as const;
+export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'catalogue', 'queue', 'agent', 'import', 'packages', 'live', 'audit', 'mcp', 'app'] as const;
 
 /**
  * A module's repository files (files with SQL) that other modules may import: the functions they call
