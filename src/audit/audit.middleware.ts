@@ -30,7 +30,9 @@ export class AuditMiddleware implements NestMiddleware {
   constructor(private readonly audit: AuditService) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    if (SKIPPED.test(req.path)) return next();
+    // The whole path (a middleware mounted on a path sees `req.path` relative to it).
+    const path = req.originalUrl.split('?')[0];
+    if (SKIPPED.test(path)) return next();
     let answer: unknown;
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
@@ -42,17 +44,17 @@ export class AuditMiddleware implements NestMiddleware {
       const tool = typeof req.headers[TOOL_HEADER] === 'string' ? (req.headers[TOOL_HEADER] as string) : null;
       if (tool && (req.method === 'GET' || req.method === 'HEAD')) return;
       const error = res.statusCode >= 400 ? ((answer ?? {}) as { error?: string; detail?: string }) : undefined;
-      const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
+      const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? path}`;
       this.audit
         .record({
           channel: 'rest',
           tool,
           route,
-          arguments: { path: req.path, query: req.query, body: req.body },
+          arguments: { path, query: req.query, body: req.body },
           outcome: error ? (error.error ?? String(res.statusCode)) : 'ok',
           status: res.statusCode,
           detail: error?.detail ?? null,
-          batch_id: batchTouched(req.path, answer),
+          batch_id: batchTouched(path, answer),
         })
         .catch((err: unknown) => this.logger.error(`the audit could not record ${route}: ${err instanceof Error ? err.message : String(err)}`));
     });
