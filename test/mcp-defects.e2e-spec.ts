@@ -183,6 +183,10 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       jira_sprints: {},
       jira_values: { what: 'priorities' },
       jira_users: {},
+      // planning packages (SPEC 18)
+      plan_package: { links_csv: 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-2\n' },
+      apply_package: { links_csv: 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-3\n' },
+      package_drift: { id: 1 },
     };
     const { tools } = await mcp.client.listTools();
     for (const t of tools) {
