@@ -187,6 +187,8 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       plan_package: { links_csv: 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-2\n' },
       apply_package: { links_csv: 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-3\n' },
       package_drift: { id: 1 },
+      // revert (SPEC 17.2): a dry run
+      revert_batch: { batch_id: 1 },
     };
     const { tools } = await mcp.client.listTools();
     for (const t of tools) {

@@ -2,6 +2,7 @@
 import { COMMAND_DESCRIPTIONS, COMMANDS, LIMITS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
 import { z } from 'zod';
 import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
+import { batchChangesText } from '../change-texts.js';
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
 import { id, page, tool, type ToolDef } from '../tool.js';
 
@@ -45,6 +46,7 @@ export function batchSummary(b: BatchView, dashboard: string, intro = '') {
     createdText.length ? `Временные ключи: ${createdText.slice(0, 50).join(', ')}${createdText.length > 50 ? ` и ещё ${createdText.length - 50}` : ''}.` : '',
     nextStep(b, dashboard),
     checksLine(b),
+    batchChangesText(b),
     attention.length ? `Требуют внимания (ошибка или выданы агенту):` : '',
     ...commandLines(attention.slice(0, ATTENTION_SHOWN)),
     attention.length > ATTENTION_SHOWN ? `…и ещё ${attention.length - ATTENTION_SHOWN}.` : '',
