@@ -229,14 +229,18 @@ describe('import of a planning package (SPEC 8)', () => {
     writeFileSync(join(folder, 'links.csv'), 'from,type,to\nA-1,блокирует,A-2\n');
     writeFileSync(join(folder, 'notes.csv'), 'key,comment\nA-1,hi\n');
     const out: string[] = [];
-    const log = console.log;
+    const stderr: string[] = [];
+    const [log, logError] = [console.log, console.error];
     console.log = (s: string) => out.push(s);
+    console.error = (s: string) => stderr.push(s);
     try {
       expect(await main(['import', folder, '--json'], await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }))).toBe(0);
       expect(await main(['import', folder], await testDatabaseEnv({ HUB_DB_PATH: hub.config.dbPath }))).toBe(0);
     } finally {
-      console.log = log;
+      [console.log, console.error] = [log, logError];
     }
+    expect(stderr).toHaveLength(1); // the --json run names the database on stderr, the other on stdout
+    expect(stderr[0]).toMatch(/^база данных: /);
     const report = JSON.parse(out[0]);
     expect(report).toMatchObject({ notes: 1, missing_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }], missing_keys: ['A-1', 'A-2'] });
     expect(out[1]).toBe(`база данных: ${hub.config.dbPath}`); // the readable report says first which database it wrote

@@ -5,7 +5,6 @@ import { measureJiraCalls } from '../bench/jira-calls.js';
 describe('Jira calls per command type, against the minimum each needs', () => {
   it.each(['cloud', 'dc'] as const)('%s: every type within 1.25 × its minimum over 100 commands', async (flavor) => {
     const rows = await measureJiraCalls(flavor);
-    console.log(rows.map((r) => `${flavor} ${r.type}: ${r.calls}/${r.commands} = ${r.perCommand.toFixed(2)} (min ${r.minimum}, ${r.ratio.toFixed(2)}×)`).join('\n'));
     expect(rows.reduce((n, r) => n + r.commands, 0)).toBe(100);
     expect(rows.filter((r) => r.ratio > 1.25)).toEqual([]);
   });
