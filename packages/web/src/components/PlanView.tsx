@@ -8,17 +8,12 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useHub } from '../context';
 import { day, duration } from '../format';
+import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
 import { describeCommand } from '../words';
 import { errorText, Loading } from './ui';
 
-export interface Finding {
-  seq: number;
-  param: string;
-  code: string;
-  detail: string;
-  suggestion?: string;
-}
+export type { Finding } from '@jira-hub/contracts';
 
 export interface PlannedCommand {
   seq: number;
