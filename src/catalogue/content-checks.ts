@@ -1,5 +1,6 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
 import type { Finding } from '@jira-hub/contracts';
+import { LIMITS } from '@jira-hub/contracts/commands';
 import type { CommandType } from '../common/command-types.js';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
@@ -15,9 +16,8 @@ export interface CommandCheck {
   needs?: string[];
 }
 
-export const SUMMARY_MAX = 255;
-export const TEXT_MAX = 32_767;
-export const LABEL_MAX = 255;
+/** Jira's limits: the numbers the command schemas of @jira-hub/contracts/commands state to the assistant too. */
+export const { summary: SUMMARY_MAX, text: TEXT_MAX, label: LABEL_MAX } = LIMITS;
 
 export function addFinding(c: CommandCheck, param: string, code: string, detail: string, suggestion?: string): void {
   c.findings.push({ seq: c.seq, param, code, detail, ...(suggestion ? { suggestion } : {}) });
@@ -73,5 +73,6 @@ export function checkContent(c: CommandCheck): void {
     checkFieldValues(c, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'key')), '');
   } else if (c.type === 'ensure_comment') {
     checkText(c, 'body', p.body, TEXT_MAX);
+    checkText(c, 'marker', p.marker, TEXT_MAX);
   }
 }

@@ -28,18 +28,7 @@ const boardRef: Check = (v) =>
   (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужно название доски или её id (целое больше 0)';
 /** A Jira id (comment id): digits, as a string or a positive whole number. */
 const jiraId: Check = (v) => ((typeof v === 'string' && /^[1-9][0-9]*$/.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) ? null : 'нужен id Jira (целое больше 0)');
-/** SPEC 16.2: what Jira accepts (the same numbers as @jira-hub/contracts/commands' LIMITS). */
-export const TEXT_LIMITS = { summary: 255, text: 32_767, label: 255 } as const;
-const longer = (v: string, max: number) => (v.length > max ? `не длиннее ${max} символов (сейчас ${v.length})` : null);
-const summaryText: Check = (v) => nonEmptyString(v) ?? longer(v as string, TEXT_LIMITS.summary);
-const longText: Check = (v) => string(v) ?? longer(v as string, TEXT_LIMITS.text);
-const nonEmptyLongText: Check = (v) => nonEmptyString(v) ?? longer(v as string, TEXT_LIMITS.text);
-const nullableLongText: Check = (v) => (v === null ? null : longText(v));
-const labels: Check = (v) => {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return 'нужен массив строк';
-  if (v.some((l) => !/^\S+$/.test(l))) return 'метка без пробелов';
-  return v.some((l) => l.length > TEXT_LIMITS.label) ? `метка не длиннее ${TEXT_LIMITS.label} символов` : null;
-};
+const stringArray: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'нужен массив строк');
 
 /** A real calendar date YYYY-MM-DD. */
 export function isCalendarDate(v: string): boolean {
@@ -59,10 +48,10 @@ interface ParamRule {
 
 /** The standard fields of ensure_fields; any other name must be listed in settings `fields`. */
 export const STANDARD_FIELDS: Record<string, Check> = {
-  summary: summaryText,
-  description: nullableLongText,
+  summary: nonEmptyString,
+  description: nullableString,
   duedate: dateOrNull,
-  labels,
+  labels: stringArray,
   assignee: nullableString,
   priority: nonEmptyString,
 };
@@ -71,8 +60,8 @@ const RULES: Record<Exclude<CommandType, 'ensure_fields' | 'refresh'>, Record<st
   ensure_issue: {
     temp_key: { check: tempKey, required: true },
     issue_type: { check: nonEmptyString, required: true },
-    summary: { check: summaryText, required: true },
-    description: { check: longText },
+    summary: { check: nonEmptyString, required: true },
+    description: { check: string },
     parent: { check: key },
     fields: { check: object },
   },
@@ -85,7 +74,7 @@ const RULES: Record<Exclude<CommandType, 'ensure_fields' | 'refresh'>, Record<st
   },
   // SPEC 16.2: `sprint: null` moves the issue to the backlog.
   ensure_sprint: { key: { check: key, required: true }, sprint: { check: nonEmptyStringOrNull, required: true }, board: { check: boardRef } },
-  ensure_comment: { key: { check: key, required: true }, body: { check: nonEmptyLongText, required: true }, marker: { check: nonEmptyLongText } },
+  ensure_comment: { key: { check: key, required: true }, body: { check: nonEmptyString, required: true }, marker: { check: nonEmptyString } },
   refresh_catalogue: {},
   remove_link: {
     source: { check: key, required: true },
