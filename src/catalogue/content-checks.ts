@@ -1,6 +1,5 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
 import type { Finding } from '@jira-hub/contracts';
-import { LIMITS } from '@jira-hub/contracts/commands';
 import type { CommandType } from '../common/command-types.js';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
@@ -16,8 +15,13 @@ export interface CommandCheck {
   needs?: string[];
 }
 
-/** Jira's limits: the numbers the command schemas of @jira-hub/contracts/commands state to the assistant too. */
-export const { summary: SUMMARY_MAX, text: TEXT_MAX, label: LABEL_MAX } = LIMITS;
+/**
+ * Jira's limits. The command schemas of @jira-hub/contracts/commands state the same numbers to the assistant
+ * (a table test keeps them equal); that module is not imported here because it brings zod into the start.
+ */
+export const SUMMARY_MAX = 255;
+export const TEXT_MAX = 32_767;
+export const LABEL_MAX = 255;
 
 export function addFinding(c: CommandCheck, param: string, code: string, detail: string, suggestion?: string): void {
   c.findings.push({ seq: c.seq, param, code, detail, ...(suggestion ? { suggestion } : {}) });

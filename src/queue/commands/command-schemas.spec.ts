@@ -7,8 +7,8 @@
  * schema side only until the hub's catalogue knows them.
  */
 import { describe, expect, it } from '@jest/globals';
-import { COMMAND, COMMAND_EXAMPLES, PARAMS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
-import { checkContent } from '../../catalogue/content-checks.js';
+import { COMMAND, COMMAND_EXAMPLES, LIMITS, PARAMS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
+import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX } from '../../catalogue/content-checks.js';
 import { checkParams, isCommandType, type Params } from './catalogue.js';
 
 const long = (n: number) => 'я'.repeat(n);
@@ -78,6 +78,10 @@ describe('the hub and the command schemas agree', () => {
     expect(isCommandType(type)).toBe(true);
     expect(hubParam(type, params)).toBe(refused);
     expect(zodParam(type, params)).toBe(refused);
+  });
+
+  it('limits are the same numbers', () => {
+    expect({ summary: SUMMARY_MAX, text: TEXT_MAX, label: LABEL_MAX }).toEqual({ summary: LIMITS.summary, text: LIMITS.text, label: LIMITS.label });
   });
 
   it('every schema type has an example that the schema accepts; the hub accepts it too where it knows the type', () => {
