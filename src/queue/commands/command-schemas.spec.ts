@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { COMMAND, COMMAND_EXAMPLES, LIMITS, PARAMS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
-import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX } from '../../catalogue/content-checks.js';
+import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX, type CommandCheck } from '../../catalogue/content-checks.js';
 import { checkParams, isCommandType, type Params } from './catalogue.js';
 
 const long = (n: number) => 'я'.repeat(n);
@@ -68,7 +68,7 @@ function zodParam(type: string, params: Params): string | null {
 function hubParam(type: string, params: Params): string | null {
   const problem = checkParams(type as never, params).problems[0];
   if (problem) return problem.param;
-  const check = { seq: 1, type: type as never, params, findings: [], notes: [], unknown: [] };
+  const check: CommandCheck = { seq: 1, type: type as never, params, findings: [], notes: [], unknown: [] };
   checkContent(check);
   return check.findings[0]?.param ?? null;
 }
