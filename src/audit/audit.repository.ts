@@ -1,23 +1,13 @@
 /** All SQL of the `audit` table (issue 22): record a call, list calls newest first, drop old ones. */
 import { Injectable } from '@nestjs/common';
+import type { AuditRecord } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { Db } from '../database/db.service.js';
 
-export interface AuditRow {
-  at: string;
-  channel: 'mcp' | 'rest';
-  tool: string | null;
-  route: string | null;
-  arguments: string;
-  outcome: string;
-  status: number | null;
-  detail: string | null;
-  batch_id: number | null;
-}
+/** A call as it is recorded; `GET /audit` adds its id. */
+export type AuditRow = Omit<AuditRecord, 'id'>;
 
-export interface AuditRecord extends AuditRow {
-  id: number;
-}
+export type { AuditRecord };
 
 export interface AuditQuery {
   limit: number;

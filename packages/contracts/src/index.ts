@@ -384,3 +384,18 @@ export interface JiraAuthState {
   /** since when Jira refuses the credentials, a date and time with offset */
   jira_auth_failed_since?: string | null;
 }
+
+/** One call of the AI assistant as `GET /audit` lists it (issue 22): an MCP tool call or a REST call with the assistant role. */
+export interface AuditRecord {
+  id: number;
+  at: string;
+  channel: 'mcp' | 'rest';
+  tool: string | null;
+  route: string | null;
+  /** the arguments as JSON, cut to a size */
+  arguments: string;
+  outcome: string;
+  status: number | null;
+  detail: string | null;
+  batch_id: number | null;
+}

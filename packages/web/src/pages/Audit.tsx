@@ -1,21 +1,11 @@
+import type { AuditRecord } from '@jira-hub/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { api, query } from '../api';
 import { Empty, ErrorBox } from '../components/ui';
 import { when } from '../format';
 
 /** One call of the AI assistant as GET /audit gives it. */
-export interface AuditEntry {
-  id: number;
-  at: string;
-  channel: 'mcp' | 'rest';
-  tool: string | null;
-  route: string | null;
-  arguments: string;
-  outcome: string;
-  status: number | null;
-  detail: string | null;
-  batch_id: number | null;
-}
+export type AuditEntry = AuditRecord;
 
 
 /**
