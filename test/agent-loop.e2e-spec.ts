@@ -38,7 +38,9 @@ async function startWorld(): Promise<World> {
   console.log = () => undefined; // serve() announces where it listens
   let hub: { url: string; close: () => Promise<void> };
   try {
-    hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
+    // No refresh_catalogue of the hub's own between the tests' batches: each test counts the Jira calls and
+    // 429s of its batch alone (the catalogue's path has its own e2e: agent-catalogue, catalogue-sim).
+    hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error', HUB_CATALOGUE_AUTO_REFRESH: 'off' }));
   } finally {
     console.log = log;
   }
@@ -429,12 +431,13 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
 
 describe('hub shutdown after an agent hung up', () => {
   // An agent's aborted long poll leaves an idle connection; closing must not wait for it. The poll asks
-  // for 60 s: a close that waited for it would run into jest's 30 s timeout.
+  // for 60 s: a close that waited for it would run into jest's 30 s timeout. No catalogue refresh is
+  // queued at this first claim, so the claim waits.
   it('closes promptly after a long-poll claim was aborted by the agent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jira-hub-close-'));
     const log = console.log;
     console.log = () => undefined;
-    const hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' })).finally(() => {
+    const hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error', HUB_CATALOGUE_AUTO_REFRESH: 'off' })).finally(() => {
       console.log = log;
     });
     try {
