@@ -30,8 +30,7 @@ export class AssistantAudit1764892800000 implements MigrationInterface {
     // A batch's calls, newest first; and the retention's cut by time.
     await q.createIndex('audit', new TableIndex({ name: 'idx_audit_batch', columnNames: ['batch_id', 'id'] }));
     await q.createIndex('audit', new TableIndex({ name: 'idx_audit_at', columnNames: ['at'] }));
-    // Never down: a database that ran v8 or v9 before this migration merged keeps its version.
-    await q.manager.createQueryBuilder().update('setting').set({ value: '7' }).where('key = :k AND CAST(value AS INTEGER) < 7', { k: 'schema_version' }).execute();
+    await q.manager.createQueryBuilder().update('setting').set({ value: '7' }).where('key = :k', { k: 'schema_version' }).execute();
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -50,6 +50,6 @@ export class ChangeRecord1764979200000 implements MigrationInterface {
     await q.dropTable('command_change');
     await q.dropIndex('batch', 'idx_batch_revert_of');
     await q.dropColumn('batch', 'revert_of');
-    await q.manager.createQueryBuilder().update('setting').set({ value: '6' }).where('key = :k', { k: 'schema_version' }).execute();
+    await q.manager.createQueryBuilder().update('setting').set({ value: '7' }).where('key = :k', { k: 'schema_version' }).execute();
   }
 }
