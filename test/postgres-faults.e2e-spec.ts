@@ -73,7 +73,8 @@ const pgctl = (action: string) => execFileSync('pg_ctlcluster', [...CLUSTER, act
   const spawnReplica = (url: string) =>
     new Promise<string>((resolve, reject) => {
       child = spawn(process.execPath, [CLI, 'serve'], {
-        env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' },
+        // Like the test hubs (support/app.ts): no refresh_catalogue of its own among the fake agent's commands.
+        env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error', HUB_CATALOGUE_AUTO_REFRESH: 'off' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
@@ -127,7 +128,7 @@ const CHAOS_SECONDS = Number(process.env.HUB_TEST_CHAOS_SECONDS ?? 20);
   it('clients posting get only 201 or 503, the agent never 500; the process stays up and logs no ERROR or stack; served again after', async () => {
     const url = await freshSchema();
     const output: string[] = [];
-    child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_CATALOGUE_AUTO_REFRESH: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     const base = await waitFor('the hub to listen', () => /listening on (http:\/\/\S+)/.exec(output.join(''))?.[1], 30_000);
