@@ -36,10 +36,6 @@ const KNOWN: Record<string, string> = {
   // passed in (noteKeyOf already takes it as a function) by a module above both.
   'layers  src/mirror/mirror.service.ts → src/queue/temp-key.store.ts (queue above mirror)':
     'Queue↔Mirror cycle through temp-key resolution of notes',
-  // Settings rejects custom field names that are standard params of a command type (SPEC 9), read from
-  // Queue's command catalogue: the catalogue is a shared contract and moves to packages/contracts (scope 1).
-  'layers  src/settings/field-names.ts → src/queue/commands/catalogue.ts (queue above settings)':
-    'Queue↔Settings cycle through the command catalogue',
 };
 
 describe('module boundaries', () => {

@@ -5,7 +5,7 @@
  * test also shows the check failing on deliberately wrong bodies, both an answer and a request.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { COMMAND_TYPES } from '../src/common/command-types.js';
+import { COMMAND_TYPES } from '@jira-hub/contracts/catalogue';
 import { executeCommand, JiraClient, MemoryJournal, preflight, type CommandOutcome } from '@jira-hub/agent';
 import { JiraSimulator, type RecordedRequest } from '@jira-hub/jira-sim';
 import { OpenApiContract, type Exchange } from './support/openapi-contract.js';

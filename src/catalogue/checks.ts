@@ -8,7 +8,7 @@
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
 import type { Catalogue, CheckVerdict, Finding } from '@jira-hub/contracts';
-import type { CommandType } from '../common/command-types.js';
+import type { CommandType } from '@jira-hub/contracts';
 import { isTempKey } from '../common/keys.js';
 import type { MirrorLookup } from '../mirror/mirror-lookup.js';
 import { checkContent, type CommandCheck } from './content-checks.js';

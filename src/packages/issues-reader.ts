@@ -5,7 +5,7 @@
  */
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { PackageError, readTable } from '../import/package-reader.js';
-import { isCalendarDate } from '../queue/commands/catalogue.js';
+import { isCalendarDate } from '@jira-hub/contracts/catalogue';
 
 /** The wishes of one issue; a field left out (undefined) is no wish. */
 export interface IssueWish {

@@ -4,7 +4,7 @@
  * findings a person must see. Pure: no Nest, no database; the drift is the same comparison without
  * the commands.
  */
-import type { CommandType, Params } from '../queue/commands/catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { translateType } from '../import/compare.js';
 import { PackageError, type LinkRow, type PackageFile } from '../import/package-reader.js';

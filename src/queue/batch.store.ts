@@ -6,7 +6,7 @@ import { parseJson } from '../database/json.js';
 import type { BatchChecksView } from './checks.view.js';
 import type { Pacing } from '../settings/defaults.js';
 import { pauseSum, type CommandInput } from './commands/batch-rules.js';
-import { pacedAs, type CommandType } from './commands/catalogue.js';
+import { pacedAs, type CommandType } from '@jira-hub/contracts/catalogue';
 import { batchHistory, commandHistory } from './delivery.store.js';
 import { batchChanges, commandChanges } from './change.store.js';
 import { groupByKey } from './commands/change-record.js';

@@ -33,7 +33,7 @@ import {
 } from './batch.store.js';
 import { isTerminal } from './command.entity.js';
 import { withTailRefresh, type CommandInput } from './commands/batch-rules.js';
-import type { Params } from './commands/catalogue.js';
+import type { Params } from '@jira-hub/contracts/catalogue';
 import { closeDelivery } from './delivery.store.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash, findKey, rememberKey } from './idempotency.store.js';

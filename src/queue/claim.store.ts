@@ -6,7 +6,7 @@ import { closeDelivery, startDelivery } from './delivery.store.js';
 import { failSyncRun, lastSyncStart, openSyncRun } from '../mirror/mirror.store.js';
 import { touchAgent, type AgentInfo } from './agent-status.store.js';
 import { insertBatch } from './batch.store.js';
-import { pacedAs, tempKeysNeeded, type Params } from './commands/catalogue.js';
+import { pacedAs, tempKeysNeeded, type Params } from '@jira-hub/contracts/catalogue';
 import { substitute } from './commands/temp-keys.js';
 import type { CommandRow } from './rows.js';
 import { resolveFor } from './temp-key.store.js';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { CommandType } from '../common/command-types.js';
+import type { CommandType } from '@jira-hub/contracts';
 import { BatchEntity } from './batch.entity.js';
 
 export const COMMAND_STATUSES = ['queued', 'claimed', 'done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'] as const;

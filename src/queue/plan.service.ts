@@ -9,7 +9,7 @@ import { runnableSeconds } from './batch.store.js';
 import { commandsOf } from './batches.service.js';
 import { checksView, findingLine, runChecks } from './plan-checks.js';
 import { pauseSum, withTailRefresh } from './commands/batch-rules.js';
-import { keysNamed } from './commands/catalogue.js';
+import { keysNamed } from '@jira-hub/contracts/catalogue';
 import type { Resolution } from './commands/temp-keys.js';
 import { VERDICTS, verdictOf, type CommandVerdict, type Verdict } from './commands/verdict.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';

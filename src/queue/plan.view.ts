@@ -1,6 +1,6 @@
 /** The answer of POST /batches/plan (SPEC 15.4). */
 import type { BatchSource } from '../common/auth.guard.js';
-import type { CommandType, Params } from './commands/catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import type { CheckVerdict } from '@jira-hub/contracts';
 import { FindingView } from '../common/api-errors.js';
 import { CatalogueStampView, CheckCountsView } from './checks.view.js';

@@ -14,7 +14,7 @@ import { noteFailure, storeCatalogue } from './catalogue-refresh.store.js';
 import { closeDelivery, deliveredTo } from './delivery.store.js';
 import { recordChanges } from './change.store.js';
 import { isTerminal } from './command.entity.js';
-import { keysNamed, type Params } from './commands/catalogue.js';
+import { keysNamed, type Params } from '@jira-hub/contracts/catalogue';
 import { isConfirmedByState } from './commands/confirmation.js';
 import { applyPart, finishRefresh } from './refresh-report.store.js';
 import type { CommandRow } from './rows.js';

@@ -1,6 +1,6 @@
 /** Raw rows of the queue's tables (snake_case, JSON as text) and their API views (SPEC 11.3). */
 import { parseJson } from '../database/json.js';
-import type { CommandType, Params } from './commands/catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import type { BatchSource } from '../common/auth.guard.js';
 import type { RowOf } from '../database/row.js';
 import type { BatchEntity } from './batch.entity.js';

@@ -1,6 +1,6 @@
-import type { PacedType } from '../common/command-types.js';
+import type { PacedType } from '@jira-hub/contracts/catalogue';
 
-/** Seconds of pause per command type; `refresh_catalogue` is paced as `refresh` (common/command-types.ts pacedAs). */
+/** Seconds of pause per command type; `refresh_catalogue` is paced as `refresh` (pacedAs in @jira-hub/contracts/catalogue). */
 export type Pacing = Record<PacedType, number>;
 
 /** Every setting of SPEC 9, with `version` (starts at 1, bumped by every change). */

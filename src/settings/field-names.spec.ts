@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkParams, COMMAND_TYPES, keyParams, STANDARD_FIELDS } from '../queue/commands/catalogue.js';
+import { checkParams, COMMAND_TYPES, keyParams, STANDARD_FIELDS } from '@jira-hub/contracts/catalogue';
 import { STANDARD_FIELDS as AGENT_STANDARD_FIELDS } from '@jira-hub/agent';
 import { customFieldNameProblems, RESERVED_FIELD_NAMES } from './field-names.js';
 

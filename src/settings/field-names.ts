@@ -2,7 +2,7 @@
  * Rules for the custom field names of settings `fields` (SPEC 9): the names an `ensure_fields` may set
  * besides the standard fields. Pure: no Nest, no ORM.
  */
-import { STANDARD_PARAM_NAMES } from '../queue/commands/catalogue.js';
+import { STANDARD_PARAM_NAMES } from '@jira-hub/contracts/catalogue';
 
 /**
  * `__proto__` is never a param name of a command (the catalogue rejects it in ensure_fields), so a

@@ -4,16 +4,17 @@
  * `commands` as the discriminated union COMMAND; REST's OpenAPI shows the same union as JSON Schema
  * (commandJsonSchemas). Problems are Russian sentences for whoever wrote the batch.
  *
- * The hub's own validator (src/queue/commands/catalogue.ts) stays the source of the hub's 422s (it loads
+ * The catalogue's validator (./catalogue.ts, dependency-free) stays the source of the hub's 422s (it loads
  * at the hub's start, zod does not); a table test feeds the same cases to both so they cannot drift.
  * This entry is apart from the package's index (`@jira-hub/contracts/commands`): the index stays
  * types only, and whoever imports it does not load zod.
  */
 import { z } from 'zod';
+import { isCalendarDate, JIRA_KEY, TEMP_KEY } from './catalogue.js';
 
-/** SPEC 4: a Jira key and a temp key. */
-export const JIRA_KEY_PATTERN = '^[A-Z][A-Z0-9_]*-[1-9][0-9]*$';
-export const TEMP_KEY_PATTERN = '^new:[1-9][0-9]*$';
+/** SPEC 4: a Jira key and a temp key, as JSON Schema patterns. */
+export const JIRA_KEY_PATTERN = JIRA_KEY.source;
+export const TEMP_KEY_PATTERN = TEMP_KEY.source;
 
 /** SPEC 16.2: what Jira accepts. */
 export const LIMITS = {
@@ -50,10 +51,6 @@ const nonBlank = (max?: number) => {
 };
 const text = (max: number) => z.string({ error: need('нужна строка') }).max(max, { error: (i) => `не длиннее ${max} символов (сейчас ${(i.input as string).length})` });
 
-function isCalendarDate(v: string): boolean {
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}
 const DATE_ERROR = 'нужна дата ГГГГ-ММ-ДД или null';
 const date = z
   .string({ error: need(DATE_ERROR) })

@@ -10,7 +10,7 @@ import {
   withTailRefresh,
   type CommandInput,
 } from './batch-rules.js';
-import type { CommandType } from './catalogue.js';
+import type { CommandType } from '@jira-hub/contracts/catalogue';
 
 const issue = (temp_key: string, summary: string, parent?: string): CommandInput => ({
   type: 'ensure_issue',

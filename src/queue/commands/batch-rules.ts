@@ -3,7 +3,7 @@
  * refresh, and the estimate.
  */
 import { isTempKey } from '../../common/keys.js';
-import { keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from './catalogue.js';
+import { keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from '@jira-hub/contracts/catalogue';
 
 export interface CommandInput {
   type: CommandType;

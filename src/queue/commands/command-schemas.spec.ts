@@ -1,5 +1,5 @@
 /**
- * The hub's rules — its validator (catalogue.ts) and Jira's limits among the plan checks
+ * The hub's rules — the catalogue's validator (@jira-hub/contracts/catalogue) and Jira's limits among the plan checks
  * (catalogue/content-checks.ts, the one place they live on the hub) — and the command schemas of
  * @jira-hub/contracts/commands (the MCP input schemas, OpenAPI) agree: the same params are accepted or
  * refused by both, and a refusal names the same param. The shapes other command types add
@@ -9,7 +9,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { COMMAND, COMMAND_EXAMPLES, LIMITS, PARAMS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
 import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX, type CommandCheck } from '../../catalogue/content-checks.js';
-import { checkParams, isCommandType, type Params } from './catalogue.js';
+import { checkParams, isCommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 const long = (n: number) => 'я'.repeat(n);
 

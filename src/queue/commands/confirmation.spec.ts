@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
-import type { CommandType, Params } from './catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { isConfirmedByState, NEVER_CONFIRMED } from './confirmation.js';
 
 const baseIssue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({

@@ -1,6 +1,6 @@
 /** Confirmation by state (SPEC 4, last column; 6.6): is a command's desired result visible in the mirror? Pure. */
 import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
-import type { CommandType, Params } from './catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 
 /** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */
 export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh', 'refresh_catalogue', 'remove_comment', 'delete_issue'];

@@ -5,7 +5,7 @@
  */
 import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
 import type { CommandInput } from './batch-rules.js';
-import { checkParams, type Params } from './catalogue.js';
+import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
 import type { Change } from './change-record.js';
 import { changesAgainstMirror } from './confirmation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CommandType, Params } from './catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { notCreatedError, substitute, type Resolution, type Substitution } from './temp-keys.js';
 
 /** new:1 → A-101, new:2 → A-102 resolved; new:3, new:4 pending; new:5, new:6 failed; others unknown. */

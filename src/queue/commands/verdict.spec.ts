@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
-import type { CommandType, Params } from './catalogue.js';
+import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, isConfirmedByState } from './confirmation.js';
 import type { Resolution } from './temp-keys.js';
 import { ageText, verdictOf } from './verdict.js';

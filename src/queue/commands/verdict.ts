@@ -1,6 +1,6 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
 import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
-import { keysNamed, tempKeysNeeded, type CommandType, type Params } from './catalogue.js';
+import { keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
 import { substitute, type Resolution } from './temp-keys.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { checkParams, isCommandType } from '../commands/catalogue.js';
+import { checkParams, isCommandType } from '@jira-hub/contracts/catalogue';
 import { CreateBatchDto } from './create-batch.dto.js';
 
 /**

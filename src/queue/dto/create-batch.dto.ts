@@ -4,7 +4,7 @@ import type { ValidationArguments } from 'class-validator';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator } from '../../common/validators.js';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { OpaqueJson } from '../../common/validation.js';
-import { COMMAND_TYPES, type CommandType, type Params } from '../commands/catalogue.js';
+import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 export const MAX_COMMANDS = 1000;
 

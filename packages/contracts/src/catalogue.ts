@@ -1,12 +1,47 @@
 /**
- * The command catalogue (SPEC 4): for each command type, its params and the keys it names.
- * Pure: no Nest, no ORM. Problems are Russian sentences for the person who wrote the batch.
+ * The command catalogue (SPEC 4): the command types, for each its params and the keys it names, and
+ * the key patterns. Shared by the hub (its 422s, temp-key substitution, settings `fields`) and any
+ * client. Pure and dependency-free: no zod (that is `./commands`), no Nest, no ORM, so the hub loads
+ * it at start. Problems are Russian sentences for the person who wrote the batch.
  */
-import { COMMAND_TYPES, pacedAs, READ_TYPES, type CommandType, type PacedType } from '../../common/command-types.js';
-import { isJiraKey, isTempKey } from '../../common/keys.js';
+import type { CommandType } from './index.js';
 
-export { COMMAND_TYPES, pacedAs, READ_TYPES, type CommandType, type PacedType };
+export type { CommandType };
 
+/** SPEC 4: a Jira key and a temp key. */
+export const JIRA_KEY = /^[A-Z][A-Z0-9_]*-[1-9][0-9]*$/;
+export const TEMP_KEY = /^new:[1-9][0-9]*$/;
+
+export const isJiraKey = (v: unknown): v is string => typeof v === 'string' && JIRA_KEY.test(v);
+export const isTempKey = (v: unknown): v is string => typeof v === 'string' && TEMP_KEY.test(v);
+
+/** The command types of SPEC 4, in catalogue order. */
+export const COMMAND_TYPES = [
+  'ensure_issue',
+  'ensure_fields',
+  'ensure_status',
+  'ensure_link',
+  'ensure_sprint',
+  'ensure_comment',
+  'refresh',
+  'refresh_catalogue',
+  'remove_link',
+  'remove_comment',
+  'delete_issue',
+] as const satisfies readonly CommandType[];
+
+/** The list names every type of the contract: a type added there and not here fails to compile. */
+const everyType: [Exclude<CommandType, (typeof COMMAND_TYPES)[number]>] extends [never] ? true : never = true;
+void everyType;
+
+/** Types that only read Jira: a batch of nothing else gets no tail refresh (SPEC 5, 16.1). */
+export const READ_TYPES: readonly CommandType[] = ['refresh', 'refresh_catalogue'];
+
+/** The types with a pacing setting of their own; `refresh_catalogue` is paced as `refresh` (SPEC 16.1). */
+export type PacedType = Exclude<CommandType, 'refresh_catalogue'>;
+
+/** The pacing setting a command type's pause comes from. */
+export const pacedAs = (type: CommandType): PacedType => (type === 'refresh_catalogue' ? 'refresh' : type);
 
 export type Params = Record<string, unknown>;
 
