@@ -29,8 +29,9 @@ export class CommandDeliveries1764460800000 implements MigrationInterface {
     await q.createIndex('command', new TableIndex({ name: 'idx_command_finished', columnNames: ['finished_at'] }));
     await q.createIndex('batch', new TableIndex({ name: 'idx_batch_created', columnNames: ['created_at', 'id'] }));
     // Temp-key resolution (SPEC 6.3) looks up ensure_issue commands by params.temp_key: a probe, not a scan.
-    // (On PostgreSQL json_extract is the hub's own immutable SQL function, database/postgres.ts.)
-    await q.query(`CREATE INDEX idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE type = 'ensure_issue'`);
+    // On PostgreSQL params is TEXT until v10 (jsonb), which rebuilds this index on `params ->> 'temp_key'`.
+    const tempKey = q.connection.driver.options.type === 'postgres' ? `((params::jsonb) ->> 'temp_key')` : `json_extract(params, '$.temp_key')`;
+    await q.query(`CREATE INDEX idx_command_temp_key ON command (${tempKey}, id) WHERE type = 'ensure_issue'`);
     await q.createIndex('issue_link', new TableIndex({ name: 'idx_issue_link_target', columnNames: ['target_key'] }));
     await q.createIndex('sync_run', new TableIndex({ name: 'idx_sync_run_started', columnNames: ['started_at'] }));
     await q.createIndex('sync_run', new TableIndex({ name: 'idx_sync_run_command', columnNames: ['command_id'] }));

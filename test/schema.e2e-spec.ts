@@ -12,6 +12,8 @@ import { snakeCase } from '../src/database/row.js';
 import { createV1Database, insertBatch, insertCommand } from './support/legacy.js';
 import { tempDir } from './support/app.js';
 import { pendingSchemaChanges } from './support/schema-diff.js';
+import { freshSchema, onPostgres } from './support/pg.js';
+import { pendingTempKeys, resolvedKey } from '../src/queue/temp-key.store.js';
 
 describe('schema: entities = migrations', () => {
   let ds: DataSource | undefined;
@@ -84,5 +86,46 @@ describe('schema: entities = migrations', () => {
       m.columns.filter((c) => c.databaseName !== snakeCase(c.propertyName)).map((c) => `${m.tableName}.${c.databaseName} ← ${c.propertyName}`),
     );
     expect(mismatches).toEqual([]);
+  });
+});
+
+(onPostgres ? describe : describe.skip)('schema on PostgreSQL: JSON the hub queries inside is jsonb (issue 21.3)', () => {
+  let ds: DataSource | undefined;
+  afterEach(async () => {
+    if (ds?.isInitialized) await ds.destroy();
+  });
+
+  it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key', async () => {
+    ds = await new DataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
+    await migrate(ds, { file: null });
+    const types: { column_name: string; data_type: string }[] = await ds.query(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'command' AND column_name IN ('params', 'result') ORDER BY column_name`,
+    );
+    expect(types).toEqual([
+      { column_name: 'params', data_type: 'jsonb' },
+      { column_name: 'result', data_type: 'jsonb' },
+    ]);
+    const [{ def }]: { def: string }[] = await ds.query(`SELECT pg_get_indexdef('idx_command_temp_key'::regclass) AS def`);
+    expect(def).toContain(`((params ->> 'temp_key'::text)), id) WHERE (type = 'ensure_issue'::text)`);
+    await ds.query(`INSERT INTO batch (title, author, created_at) VALUES ('t', 'a', '2026-12-01T00:00:00.000Z')`);
+    await ds.query(
+      `INSERT INTO command (batch_id, seq, type, params, status, result) VALUES
+         (1, 1, 'ensure_issue', $1, 'done', $2), (1, 2, 'ensure_issue', $3, 'queued', NULL)`,
+      [JSON.stringify({ temp_key: 'new:1', summary: 'a' }), JSON.stringify({ key: 'A-7' }), JSON.stringify({ temp_key: 'new:2', summary: 'b' })],
+    );
+    const [row]: { params: unknown; result: unknown }[] = await ds.query(`SELECT params, result FROM command WHERE seq = 1`);
+    expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
+    expect(await resolvedKey(ds.manager, 'new:1')).toBe('A-7');
+    expect([...(await pendingTempKeys(ds.manager))]).toEqual(['new:2']);
+    const q = ds.createQueryRunner();
+    try {
+      await q.query('BEGIN');
+      await q.query('SET LOCAL enable_seqscan = off');
+      const plan: { 'QUERY PLAN': string }[] = await q.query(`EXPLAIN SELECT id FROM command WHERE type = 'ensure_issue' AND (params ->> 'temp_key') = 'new:1'`);
+      expect(plan.map((p) => p['QUERY PLAN']).join('\n')).toContain('idx_command_temp_key');
+      await q.query('ROLLBACK');
+    } finally {
+      await q.release();
+    }
   });
 });

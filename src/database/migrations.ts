@@ -8,6 +8,7 @@ import { JiraCatalogue1764806400000 } from '../../migrations/1764806400000-JiraC
 import { AssistantAudit1764892800000 } from '../../migrations/1764892800000-AssistantAudit.js';
 import { ChangeRecord1764979200000 } from '../../migrations/1764979200000-ChangeRecord.js';
 import { PlanningPackages1765065600000 } from '../../migrations/1765065600000-PlanningPackages.js';
+import { CommandJsonb1765152000000 } from '../../migrations/1765152000000-CommandJsonb.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -27,5 +28,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   AssistantAudit1764892800000,
   ChangeRecord1764979200000,
   PlanningPackages1765065600000,
+  CommandJsonb1765152000000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

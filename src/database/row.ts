@@ -1,3 +1,5 @@
+import type { StoredJson } from './json.js';
+
 /**
  * Row types derived from entities (issue 9, scope 4): a raw SQL row has the entity's columns under their
  * database names. Every entity names its columns in snake_case of the property (`issueType` →
@@ -8,7 +10,7 @@ type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
   : S;
 
-type ColumnValue = string | number | boolean | null;
+type ColumnValue = string | number | boolean | null | StoredJson;
 type ColumnKeys<E> = { [K in keyof E]-?: E[K] extends ColumnValue ? (K extends string ? K : never) : never }[keyof E];
 
 /** The raw row of an entity's table: its columns (no relations) under their snake_case names. */

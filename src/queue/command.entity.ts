@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { CommandType } from '@jira-hub/contracts';
+import type { StoredJson } from '../database/json.js';
 import { BatchEntity } from './batch.entity.js';
 
 export const COMMAND_STATUSES = ['queued', 'claimed', 'done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'] as const;
@@ -8,13 +9,14 @@ export const TERMINAL_STATUSES: readonly CommandStatus[] = ['done', 'failed', 'c
 export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 
 /**
- * A command row (SPEC 3). `params` and `result` are JSON text. Schema v1's verbatim DDL, v2's
- * `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`, v5's `idx_command_load`.
+ * A command row (SPEC 3). `params` and `result` are JSON: TEXT on SQLite, jsonb on PostgreSQL (v10).
+ * Schema v1's verbatim DDL, v2's `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`, v5's
+ * `idx_command_load`.
  *
  * Not declared here: `idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE
- * type = 'ensure_issue'` (migration v2, SQLite only). TypeORM's @Index takes column names only, not an
- * expression; the index is named with `synchronize: false`, TypeORM's documented way to keep an index it
- * cannot express out of the schema diff, so the diff neither drops nor rebuilds it.
+ * type = 'ensure_issue'` (on PostgreSQL `(params ->> 'temp_key'), id`). TypeORM's @Index takes column
+ * names only, not an expression; the index is named with `synchronize: false`, TypeORM's documented way
+ * to keep an index it cannot express out of the schema diff, so the diff neither drops nor rebuilds it.
  */
 @Entity('command')
 @Index('idx_command_queued', ['batchId', 'seq'], { where: "status = 'queued'" })
@@ -41,8 +43,9 @@ export class CommandEntity {
   @Column('text')
   type!: CommandType;
 
+  /** JSON text on SQLite, jsonb on PostgreSQL (read through parseJson) */
   @Column('text')
-  params!: string;
+  params!: StoredJson;
 
   @Column('text', { default: 'queued' })
   status!: CommandStatus;
@@ -59,8 +62,9 @@ export class CommandEntity {
   @Column('text', { name: 'finished_at', nullable: true })
   finishedAt!: string | null;
 
+  /** as params */
   @Column('text', { nullable: true })
-  result!: string | null;
+  result!: StoredJson | null;
 
   @Column('text', { nullable: true })
   error!: string | null;

@@ -1,13 +1,15 @@
 /** Where temp keys are resolved (SPEC 6.3): the ensure_issue that defines them, and its result. */
 import type { EntityManager } from 'typeorm';
 import { isJiraKey, isTempKey } from '../common/keys.js';
-import { parseJson } from '../database/json.js';
+import { engineOf } from '../database/engine.js';
+import { parseJson, type StoredJson } from '../database/json.js';
+import { one, raw, rows as select, sql, type Sql } from '../database/sql.js';
 import { isTerminal, type CommandStatus } from './command.entity.js';
 import type { Resolution } from './commands/temp-keys.js';
 
 interface DefinerRow {
   status: CommandStatus;
-  result: string | null;
+  result: StoredJson | null;
 }
 
 /**
@@ -15,7 +17,17 @@ interface DefinerRow {
  * a `failed` report never resolves a temp key, whatever its result says.
  */
 const RESOLVING: readonly CommandStatus[] = ['done', 'cancelled'];
-const RESOLVING_SQL = `status IN ('done', 'cancelled')`;
+const RESOLVING_SQL = raw(`status IN ('done', 'cancelled')`);
+
+/**
+ * `params.temp_key` and `result.key` as text, each engine's own way: PostgreSQL's `->>` on its jsonb
+ * columns, SQLite's json_extract on its JSON text. The same expressions as idx_command_temp_key's.
+ */
+function jsonFields(m: EntityManager): { tempKey: Sql; resultKey: Sql } {
+  return engineOf(m.connection) === 'postgres'
+    ? { tempKey: raw(`(params ->> 'temp_key')`), resultKey: raw(`(result ->> 'key')`) }
+    : { tempKey: raw(`json_extract(params, '$.temp_key')`), resultKey: raw(`json_extract(result, '$.key')`) };
+}
 
 const keyOf = (d: DefinerRow): string | undefined => {
   if (!RESOLVING.includes(d.status)) return undefined;
@@ -28,21 +40,22 @@ const keyOf = (d: DefinerRow): string | undefined => {
  * The expression index `idx_command_temp_key` makes this a probe, not a scan of the history.
  */
 export async function resolvedKey(m: EntityManager, tempKey: string, beforeBatchId?: number): Promise<string | undefined> {
-  const rows: DefinerRow[] = await m.query(
-    `SELECT status, result FROM command
-      WHERE type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? AND ${RESOLVING_SQL}
-        AND json_extract(result, '$.key') IS NOT NULL AND batch_id < CAST(? AS BIGINT)
+  const f = jsonFields(m);
+  const row = await one<DefinerRow>(
+    m,
+    sql`SELECT status, result FROM command
+      WHERE type = 'ensure_issue' AND ${f.tempKey} = ${tempKey} AND ${RESOLVING_SQL}
+        AND ${f.resultKey} IS NOT NULL AND batch_id < CAST(${beforeBatchId ?? Number.MAX_SAFE_INTEGER} AS BIGINT)
       ORDER BY id DESC LIMIT 1`,
-    [tempKey, beforeBatchId ?? Number.MAX_SAFE_INTEGER],
   );
-  return rows.length ? keyOf(rows[0]) : undefined;
+  return row ? keyOf(row) : undefined;
 }
 
 /** How a temp key stands for a command of `batchId`: its own batch's definer first, then earlier batches. */
 export async function resolveFor(m: EntityManager, batchId: number, tempKey: string): Promise<Resolution> {
-  const [definer]: DefinerRow[] = await m.query(
-    `SELECT status, result FROM command WHERE batch_id = ? AND type = 'ensure_issue' AND json_extract(params, '$.temp_key') = ? LIMIT 1`,
-    [batchId, tempKey],
+  const definer = await one<DefinerRow>(
+    m,
+    sql`SELECT status, result FROM command WHERE batch_id = ${batchId} AND type = 'ensure_issue' AND ${jsonFields(m).tempKey} = ${tempKey} LIMIT 1`,
   );
   if (definer) {
     if (!isTerminal(definer.status)) return { state: 'pending' };
@@ -55,12 +68,14 @@ export async function resolveFor(m: EntityManager, batchId: number, tempKey: str
 
 /** The whole current mapping temp key → Jira key (newest resolution wins), for imports. */
 export async function tempKeyMapping(m: EntityManager): Promise<Map<string, string>> {
-  const rows: (DefinerRow & { temp_key: string })[] = await m.query(
-    `SELECT json_extract(params, '$.temp_key') AS temp_key, status, result FROM command
-      WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND json_extract(result, '$.key') IS NOT NULL ORDER BY id`,
+  const f = jsonFields(m);
+  const definers = await select<DefinerRow & { temp_key: string }>(
+    m,
+    sql`SELECT ${f.tempKey} AS temp_key, status, result FROM command
+      WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL ORDER BY id`,
   );
   const map = new Map<string, string>();
-  for (const r of rows) {
+  for (const r of definers) {
     const key = keyOf(r);
     if (key) map.set(r.temp_key, key);
   }
@@ -69,12 +84,13 @@ export async function tempKeyMapping(m: EntityManager): Promise<Map<string, stri
 
 /** Temp keys that an `ensure_issue` still queued or handed out defines (one key, or all). */
 export async function pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
-  const rows: { temp_key: string }[] = await m.query(
-    `SELECT DISTINCT json_extract(params, '$.temp_key') AS temp_key FROM command
-      WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed')${tempKey === undefined ? '' : ` AND json_extract(params, '$.temp_key') = ?`}`,
-    tempKey === undefined ? [] : [tempKey],
+  const f = jsonFields(m);
+  const pending = await select<{ temp_key: string }>(
+    m,
+    sql`SELECT DISTINCT ${f.tempKey} AS temp_key FROM command
+      WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed')${tempKey === undefined ? raw('') : sql` AND ${f.tempKey} = ${tempKey}`}`,
   );
-  return new Set(rows.map((r) => r.temp_key));
+  return new Set(pending.map((r) => r.temp_key));
 }
 
 /**
