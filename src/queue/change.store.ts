@@ -1,5 +1,5 @@
 /** The change record (SPEC 17.1): written in the report's transaction, read by the command, batch and issue views. */
-import type { Change } from '@jira-hub/contracts';
+import type { BatchSource, Change, CommandType } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { CommandChangeEntity } from './command-change.entity.js';
@@ -62,7 +62,7 @@ export async function batchChanges(m: EntityManager, batchId: number): Promise<R
 
 /** Every change the hub made to an issue, oldest first (SPEC 17, the audit view). */
 export async function issueChanges(m: EntityManager, key: string): Promise<IssueChangeView[]> {
-  const rows: (JoinedRow & { batch_id: number; title: string; author: string; source: string; approved_by: string | null; approved_at: string | null; type: string })[] =
+  const rows: (JoinedRow & { batch_id: number; title: string; author: string; source: BatchSource; approved_by: string | null; approved_at: string | null; type: CommandType })[] =
     await m.query(
       `SELECT cc.*, d.n AS delivery_n, b.id AS batch_id, b.title, b.author, b.source, b.approved_by, b.approved_at, c.type
          FROM command_change cc

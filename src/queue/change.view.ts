@@ -1,7 +1,8 @@
 /** The views of the change record (SPEC 17.1) and of an issue's history (`GET /issues/{key}/changes`). */
+import type { BatchSource, CommandType, IssueChange, RecordedChange } from '@jira-hub/contracts';
 
 /** One change as the views show it. */
-export class RecordedChangeView {
+export class RecordedChangeView implements RecordedChange {
   /** the issue it changed (absent for none) */
   key?: string;
   /** `field:<id>`, `status`, `sprint`, `link`, `comment`, `issue`, `link_removed`, `comment_removed`, `issue_deleted` */
@@ -17,14 +18,14 @@ export class RecordedChangeView {
 }
 
 /** One change of an issue's history (`GET /issues/{key}/changes`): the change, its batch, author and approver. */
-export class IssueChangeView extends RecordedChangeView {
+export class IssueChangeView extends RecordedChangeView implements IssueChange {
   batch_id!: number;
   batch_title!: string;
   /** who wrote the batch */
   author!: string;
   /** client, assistant or hub */
-  source!: string;
+  source!: BatchSource;
   approved_by!: string | null;
   approved_at!: string | null;
-  command_type!: string;
+  command_type!: CommandType;
 }

@@ -1,5 +1,5 @@
 /** The checks a batch was submitted with (SPEC 16.2), as the batch view and the dry run show them. */
-import type { CheckVerdict } from '@jira-hub/contracts';
+import type { BatchChecks, CheckedCommand, CheckVerdict } from '@jira-hub/contracts';
 import { FindingView } from '../common/api-errors.js';
 
 export const CHECK_VERDICTS = ['will_change', 'no_change', 'will_fail', 'unknown'] as const satisfies readonly CheckVerdict[];
@@ -14,7 +14,7 @@ export class CatalogueStampView {
   stale!: boolean;
 }
 
-export class CheckedCommandView {
+export class CheckedCommandView implements CheckedCommand {
   /** the command's seq, from 1 */
   seq!: number;
   /** will_change, no_change, will_fail (see findings), unknown (the catalogue lacks what is needed or is stale: see notes) */
@@ -34,7 +34,7 @@ export class CheckCountsView {
   unknown!: number;
 }
 
-export class BatchChecksView {
+export class BatchChecksView implements BatchChecks {
   /** refuse: the batch passed every check; warn: a client stored the catalogue's findings as warnings */
   mode!: 'refuse' | 'warn';
   catalogue!: CatalogueStampView | null;

@@ -8,6 +8,7 @@ import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './comm
 import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
 import type { BatchChecksView } from './checks.view.js';
 import { RecordedChangeView } from './change.view.js';
+import type { Batch, BatchCommand, BatchSummary as BatchSummaryContract, CommandDelivery } from '@jira-hub/contracts';
 
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
@@ -15,7 +16,7 @@ export type BatchRow = RowOf<BatchEntity>;
 export type DeliveryRow = RowOf<DeliveryEntity>;
 
 /** One handout of a command (SPEC 15.3). */
-export class DeliveryView {
+export class DeliveryView implements CommandDelivery {
   /** delivery number, 1, 2, … (released handouts counted too) */
   n!: number;
   handed_out_at!: string;
@@ -30,7 +31,7 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
   return { n: r.n, handed_out_at: r.handed_out_at, agent_version: r.agent_version, outcome: r.outcome, reported_at: r.reported_at, jira_calls: r.jira_calls };
 }
 
-export class CommandView {
+export class CommandView implements BatchCommand {
   id!: number;
   batch_id!: number;
   /** 1-based order in the batch */
@@ -57,7 +58,7 @@ export class CommandView {
 export const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
-export class BatchSummary {
+export class BatchSummary implements BatchSummaryContract {
   id!: number;
   title!: string;
   author!: string;
@@ -83,7 +84,7 @@ export class BatchSummary {
   revert_of!: number | null;
 }
 
-export class BatchView extends BatchSummary {
+export class BatchView extends BatchSummary implements Batch {
   /** SPEC 16.2: the verdict of each command at submit, `unknown` ones and stored warnings included; null for batches of the hub itself and of earlier hubs */
   checks!: BatchChecksView | null;
   /**

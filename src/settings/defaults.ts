@@ -1,40 +1,11 @@
+import type { HubSettings } from '@jira-hub/contracts';
 import type { PacedType } from '@jira-hub/contracts/catalogue';
 
 /** Seconds of pause per command type; `refresh_catalogue` is paced as `refresh` (pacedAs in @jira-hub/contracts/catalogue). */
 export type Pacing = Record<PacedType, number>;
 
-/** Every setting of SPEC 9, with `version` (starts at 1, bumped by every change). */
-export interface Settings {
-  version: number;
-  pacing: Pacing;
-  link_types: Record<string, string>;
-  fields: string[];
-  auto_refresh: { interval_minutes: number; jql: string | null };
-  backup_keep: number;
-  agent_offline_seconds: number;
-  /** SPEC 15.2: which sources' batches wait for a person's approval */
-  approval: Approval;
-  /** SPEC 16.1: the catalogue is refreshed (when nothing else is queued) once older than this; checks call it stale */
-  catalogue_max_age_minutes: number;
-  /** issue 22: days the audit of the assistant's calls keeps a call */
-  audit_retention_days: number;
-  /** SPEC 17.2: what a revert does with the issues the reverted batch created */
-  revert: RevertSettings;
-}
-
-export interface RevertSettings {
-  /** the status a created issue is moved to (with the label `hub-reverted`) */
-  created_issue_status: string;
-  /** delete created issues instead (when the agent's account may delete) */
-  delete_created: boolean;
-}
-
-/** Per batch source (SPEC 15.1): does a batch from it wait for approval? */
-export interface Approval {
-  assistant: boolean;
-  client: boolean;
-  hub: boolean;
-}
+/** Every setting of SPEC 9, with `version` (starts at 1, bumped by every change): the contract `GET /settings` answers. */
+export type Settings = HubSettings;
 
 export type SettingKey = Exclude<keyof Settings, 'version'>;
 

@@ -3,7 +3,8 @@ import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo, Roles } from '../common/auth.guard.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
 import type { Settings } from './defaults.js';
-import { PatchSettingsDto, SettingsView } from './settings.dto.js';
+import { PatchSettingsDto } from './settings.dto.js';
+import { SettingsView } from './settings.view.js';
 import { SettingsService } from './settings.service.js';
 
 @ApiTags('settings')

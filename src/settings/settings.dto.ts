@@ -224,22 +224,6 @@ export class PatchSettingsDto {
   audit_retention_days?: number;
 }
 
-export class SettingsView {
-  /** @example 1 */
-  version!: number;
-  pacing!: PacingDto;
-  /** @example {"блокирует": "Blocks"} */
-  link_types!: Record<string, string>;
-  fields!: string[];
-  auto_refresh!: AutoRefreshDto;
-  backup_keep!: number;
-  agent_offline_seconds!: number;
-  approval!: ApprovalDto;
-  catalogue_max_age_minutes!: number;
-  revert!: RevertSettingsDto;
-  audit_retention_days!: number;
-}
-
 export class AgentSettingsView implements AgentSettings {
   version!: number;
   pacing!: PacingDto;

@@ -1,8 +1,10 @@
 /**
  * The wire contracts between the hub and its agent (SPEC 4, 6.2, 6.5, 9, 15.5): the JSON the hub's agent
- * routes send and receive. Types only — this package has no runtime code and no dependencies, so the agent
- * installs without anything of the hub, and the hub and the agent cannot drift apart silently.
+ * routes send and receive, and the views the dashboard reads. This entry is types only, and the package
+ * has no dependencies (its runtime code, the command catalogue, is apart at `./catalogue`), so the agent
+ * installs without anything of the hub, and the hub, the agent and the dashboard cannot drift apart silently.
  */
+import type { PacedType } from './catalogue.js';
 
 /** The command types of SPEC 4. */
 export type CommandType =
@@ -398,4 +400,159 @@ export interface AuditRecord {
   status: number | null;
   detail: string | null;
   batch_id: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The views the dashboard and other clients read (SPEC 9, 11.3, 15.3, 17.1): the hub's answers
+// `implement` these, the dashboard imports them (types only).
+// ---------------------------------------------------------------------------------------------------
+
+/** A command's status (SPEC 6.8). */
+export type CommandStatus = 'queued' | 'claimed' | 'done' | 'failed' | 'cancelled' | 'skipped' | 'confirmed_by_state';
+
+/** A batch's status, derived from its commands' (SPEC 6.8). */
+export type BatchStatus = 'awaiting_approval' | 'queued' | 'running' | 'done' | 'cancelled';
+
+/** Who submitted a batch (SPEC 15.1): the client token, the AI assistant, or the hub itself (auto-refresh). */
+export type BatchSource = 'client' | 'assistant' | 'hub';
+
+/**
+ * How one handout of a command ended (SPEC 15.3, 16.3): pending (out now), reported_done /
+ * reported_failed, released (Jira refused the agent's credentials; not counted), lost (handed out
+ * again), expired (the delivery limit), cancelled (force-cancelled while out), confirmed_by_state.
+ */
+export type DeliveryOutcome = 'pending' | 'reported_done' | 'reported_failed' | 'released' | 'lost' | 'expired' | 'cancelled' | 'confirmed_by_state';
+
+/** One handout of a command to the agent (SPEC 15.3). */
+export interface CommandDelivery {
+  /** delivery number, 1, 2, … (released handouts counted too) */
+  n: number;
+  handed_out_at: string;
+  agent_version: string | null;
+  outcome: DeliveryOutcome;
+  reported_at: string | null;
+  jira_calls: number | null;
+}
+
+/** One change a command made in Jira, as the batch views show it (SPEC 17.1). */
+export interface RecordedChange extends Change {
+  command_id: number;
+  /** the delivery (1..3) whose report carried it */
+  delivery_n: number | null;
+  recorded_at: string;
+}
+
+/** One change of an issue's history (`GET /issues/{key}/changes`): the change, its batch, author and approver. */
+export interface IssueChange extends RecordedChange {
+  batch_id: number;
+  batch_title: string;
+  /** who wrote the batch */
+  author: string;
+  source: BatchSource;
+  approved_by: string | null;
+  approved_at: string | null;
+  command_type: CommandType;
+}
+
+/** A command of a batch (`GET /batches/{id}`, SPEC 11.3). */
+export interface BatchCommand {
+  id: number;
+  batch_id: number;
+  /** 1-based order in the batch */
+  seq: number;
+  type: CommandType;
+  params: Record<string, unknown>;
+  status: CommandStatus;
+  deliveries: number;
+  pause_seconds: number | null;
+  claimed_at: string | null;
+  finished_at: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  jira_calls: number;
+  rate_limited: number;
+  /** the command this one repeats */
+  retry_of: number | null;
+  /** every handout to the agent, oldest first */
+  history: CommandDelivery[];
+  /** what it changed in Jira, as the agent reported it with `done` */
+  changes: RecordedChange[];
+}
+
+/** A batch in a list (`GET /batches`). */
+export interface BatchSummary {
+  id: number;
+  title: string;
+  author: string;
+  created_at: string;
+  cancelled_at: string | null;
+  source: BatchSource;
+  /** set when the batch was made waiting for approval */
+  awaiting_approval_since: string | null;
+  approved_by: string | null;
+  approved_at: string | null;
+  rejected_reason: string | null;
+  /** when it joined the queue (created, or approved); null while it waits */
+  runnable_at: string | null;
+  status: BatchStatus;
+  /** sum of the pacing pauses of all its commands */
+  estimate_seconds: number;
+  /** pauses of its unfinished commands and of every unfinished command ahead of it */
+  remaining_seconds: number;
+  counts: Record<CommandStatus, number>;
+  /** SPEC 17.2: the batch this one reverts */
+  revert_of: number | null;
+}
+
+/** The verdict of one command at submit (SPEC 16.2). */
+export interface CheckedCommand {
+  seq: number;
+  verdict: CheckVerdict;
+  findings: Finding[];
+  /** what the checks did or could not judge (Russian) */
+  notes: string[];
+}
+
+/** The checks a batch was submitted with (SPEC 16.2). */
+export interface BatchChecks {
+  /** refuse: the batch passed every check; warn: a client stored the catalogue's findings as warnings */
+  mode: 'refuse' | 'warn';
+  /** the catalogue the checks read; stale: too old, or marked stale by a refusal */
+  catalogue: { project_key: string; synced_at: string; stale: boolean } | null;
+  counts: Record<CheckVerdict, number>;
+  commands: CheckedCommand[];
+}
+
+/** One batch with its commands (`GET /batches/{id}`). */
+export interface Batch extends BatchSummary {
+  /** null for batches of the hub itself and of earlier hubs */
+  checks: BatchChecks | null;
+  /** what this batch did to Jira, by issue key, in the order it happened */
+  changes: Record<string, RecordedChange[]>;
+  commands: BatchCommand[];
+}
+
+/** Per batch source (SPEC 15.1): does a batch from it wait for a person's approval? */
+export type ApprovalSettings = Record<BatchSource, boolean>;
+
+/** SPEC 17.2: what a revert does with the issues the reverted batch created. */
+export interface RevertSettings {
+  /** the status a created issue is moved to (with the label `hub-reverted`) */
+  created_issue_status: string;
+  /** delete created issues instead (when the agent's account may delete) */
+  delete_created: boolean;
+}
+
+/** Every setting of SPEC 9 with its version (`GET /settings`). */
+export interface HubSettings extends AgentSettings {
+  pacing: Record<PacedType, number>;
+  auto_refresh: { interval_minutes: number; jql: string | null };
+  backup_keep: number;
+  agent_offline_seconds: number;
+  approval: ApprovalSettings;
+  /** SPEC 16.1: minutes after which the catalogue of Jira's configuration counts as stale */
+  catalogue_max_age_minutes: number;
+  /** days the audit of the assistant's calls keeps a call */
+  audit_retention_days: number;
+  revert: RevertSettings;
 }

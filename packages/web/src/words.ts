@@ -32,7 +32,7 @@ export const OUTCOME_TEXT: Record<Outcome, string> = {
   rejected: 'отклонён',
 };
 
-export function outcomeOf(b: Pick<BatchSummary, 'status' | 'counts' | 'rejected_reason'>): Outcome {
+export function outcomeOf(b: Pick<BatchSummary, 'status' | 'rejected_reason'> & { counts: Partial<BatchSummary['counts']> }): Outcome {
   if (b.status === 'cancelled' && b.rejected_reason) return 'rejected';
   if (b.status === 'done' && (b.counts.failed ?? 0) + (b.counts.skipped ?? 0) > 0) return 'done_with_errors';
   return b.status;
@@ -138,7 +138,7 @@ export function linkPhrase(source: string, jiraType: string, target: string, lin
 }
 
 /** One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2»». */
-export function describeCommand(c: Pick<Command, 'type' | 'params'>, linkTypes: Record<string, string> = {}): string {
+export function describeCommand(c: { type: string; params: Record<string, unknown> }, linkTypes: Record<string, string> = {}): string {
   const p = c.params as Record<string, any>;
   switch (c.type) {
     case 'ensure_issue':

@@ -1,15 +1,5 @@
 /** The change record (SPEC 17.1) for people: what a batch did to Jira, field by field, before → after. */
-/** One change as the hub's views give it. */
-export interface RecordedChange {
-  key?: string;
-  what: string;
-  before?: unknown;
-  after?: unknown;
-  transitions?: string[];
-  command_id?: number;
-  recorded_at?: string;
-}
-
+import type { RecordedChange } from '../types';
 const FIELD_LABEL: Record<string, string> = {
   summary: 'Название',
   description: 'Описание',

@@ -2,18 +2,9 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { when } from '../format';
-import { changeLabel, ChangeDiff, type RecordedChange } from './Changes';
+import type { IssueChange } from '../types';
+import { changeLabel, ChangeDiff } from './Changes';
 import { Empty, ErrorBox } from './ui';
-
-export interface IssueChange extends RecordedChange {
-  batch_id: number;
-  batch_title: string;
-  author: string;
-  source: string;
-  approved_by: string | null;
-  approved_at: string | null;
-  command_type: string;
-}
 
 export function IssueChanges({ issueKey }: { issueKey: string }) {
   const [list, setList] = useState<IssueChange[] | null>(null);

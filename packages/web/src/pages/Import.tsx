@@ -17,7 +17,7 @@ function MissingLinksStep({ links }: { links: ExpectedLink[] }) {
   const [busy, setBusy] = useState(false);
   const body = {
     title: `Недостающие связи из плана (${links.length})`,
-    commands: links.map((l) => ({ type: 'ensure_link', params: { source: l.source, target: l.target, link_type: l.link_type } })),
+    commands: links.map((l) => ({ type: 'ensure_link' as const, params: { source: l.source, target: l.target, link_type: l.link_type } })),
   };
   const create = async () => {
     setBusy(true);

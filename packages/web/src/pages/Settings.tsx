@@ -26,7 +26,7 @@ const draftOf = (s: Settings): Draft => ({
 /** The PATCH body: only what differs from the settings shown. */
 export function patchOf(s: Settings, d: Draft): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
-  const pacing = Object.fromEntries(Object.entries(d.pacing).filter(([k, v]) => Number(v) !== s.pacing[k]).map(([k, v]) => [k, Number(v)]));
+  const pacing = Object.fromEntries(Object.entries(d.pacing).filter(([k, v]) => Number(v) !== (s.pacing as Record<string, number>)[k]).map(([k, v]) => [k, Number(v)]));
   if (Object.keys(pacing).length) patch.pacing = pacing;
   const auto = { interval_minutes: Number(d.interval), jql: d.jql.trim() || null };
   if (auto.interval_minutes !== s.auto_refresh.interval_minutes || auto.jql !== s.auto_refresh.jql) patch.auto_refresh = auto;

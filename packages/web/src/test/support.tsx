@@ -7,13 +7,16 @@ import type { Settings } from '../types';
 
 export const SETTINGS: Settings = {
   version: 3,
-  pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60 },
+  pacing: { ensure_issue: 180, ensure_fields: 120, ensure_status: 120, ensure_link: 90, ensure_sprint: 120, ensure_comment: 150, refresh: 60, remove_link: 90, remove_comment: 150, delete_issue: 180 },
   link_types: { блокирует: 'Blocks', связанные: 'Relates' },
   fields: [],
   auto_refresh: { interval_minutes: 0, jql: null },
   backup_keep: 20,
   agent_offline_seconds: 120,
   approval: { assistant: true, client: false, hub: false },
+  catalogue_max_age_minutes: 1440,
+  audit_retention_days: 90,
+  revert: { created_issue_status: 'Done', delete_created: false },
 };
 
 /** A live stream the test drives by hand. */
