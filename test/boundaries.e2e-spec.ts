@@ -1,141 +1,324 @@
 /**
- * Module boundaries (issue 9, scope 3; ARCHITECTURE.md, "Table ownership"): no module names another
- * module's tables in SQL, imports another module's private repository file, or imports up the layers
- * (a cycle); no controller has SQL. Read from the source text (test/support/boundaries.ts).
+ * Module boundaries (issue 21, scope 5; ARCHITECTURE.md, "Import rules"). The import rules are
+ * dependency-cruiser's (`.dependency-cruiser.js`, run here through its API); the table check is
+ * test/support/boundaries.ts. Each rule is shown failing on a planted violation: the dependency rules on a
+ * fixture tree written to a temporary folder, the table check on fixture sources.
  */
-import { describe, expect, it } from '@jest/globals';
-import { readSources, sqlLiterals, violations, type SourceFile } from './support/boundaries.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { readSources, violations, type SourceFile } from './support/boundaries.js';
+import { cruiseTree, deepImports, modulesWithoutIndex, type Cruise } from './support/depcruise.js';
 
 /**
  * Today's violations that are not fixed yet, each with why. The test fails on any violation not listed
  * here, and on an entry that no longer occurs (remove it when you fix it).
  */
 const KNOWN: Record<string, string> = {
-  // The migration runner reads and raises `schema_version` in the migrations' own transaction, before
-  // any module runs (SPEC 3.1); migrations/ write every table by design. Permanent.
-  'tables  src/database/migrate.ts → setting (settings)':
-    'the migration runner owns the schema as a whole',
-  // `jira-hub migrate --from-sqlite` copies every table of a SQLite hub into PostgreSQL and compares the
-  // row counts (issue 13): like the migration runner it works on the schema as a whole, before any module runs. Permanent.
-  'tables  src/database/from-sqlite.ts → setting (settings)':
-    'the SQLite → PostgreSQL copy moves every table as a whole',
-  'tables  src/database/from-sqlite.ts → agent_status (agent)':
-    'the SQLite → PostgreSQL copy moves every table as a whole',
-  'imports src/cli.ts → src/database/from-sqlite.ts (private repository)':
-    'the CLI runs the copy as its own command, with no module started',
-  // Queue's claim, report and cancel transactions write agent_status (SPEC 6.2: last seen, versions,
-  // current command) atomically with the command. Moving these writes to Agent makes Queue import Agent,
-  // which imports Queue: it needs an Agent-status repository injected into Queue from below (scope 3).
-  'tables  src/queue/agent-status.store.ts → agent_status (agent)':
-    'claim/report/cancel write agent_status in the queue transaction; needs an injected Agent repository',
-  // The delivery row records the agent version, falling back to the last one the agent reported.
-  'tables  src/queue/delivery.store.ts → agent_status (agent)':
-    'delivery falls back to the stored agent version inside the claim; goes with the entry above',
-  // Notes on a temp key follow it to its Jira key (SPEC 6.5): Mirror asks Queue's ensure_issue commands.
-  // Queue imports Mirror's repository too, so this is the Queue↔Mirror cycle; the resolver should be
-  // passed in (noteKeyOf already takes it as a function) by a module above both.
-  'layers  src/mirror/mirror.service.ts → src/queue/temp-key.store.ts (queue above mirror)':
-    'Queue↔Mirror cycle through temp-key resolution of notes',
+  'layer-catalogue: src/catalogue/checks.spec.ts → src/queue/commands/rules.ts': 'the spec builds commands with the rules that move with the catalogue',
+  // Notes on a temp key follow it to its Jira key (SPEC 6.5): Mirror asks Queue's ensure_issue commands;
+  // the resolver becomes a port wired in AppModule (scope 1).
+  'layer-mirror: src/mirror/mirror.service.ts → src/queue/temp-key.store.ts': 'Queue↔Mirror cycle through temp-key resolution of notes',
+  // Deep imports into libraries (scope 7): class-validator's files one by one (the start-up target), prom-client's, typeorm's driver types.
+  ...Object.fromEntries(
+    [
+      ...['container', 'decorator/array/ArrayMaxSize', 'decorator/array/ArrayMinSize', 'decorator/common/IsIn', 'decorator/common/IsOptional', 'decorator/common/ValidateBy',
+        'decorator/common/ValidateIf', 'decorator/common/ValidateNested', 'decorator/number/Max', 'decorator/number/Min', 'decorator/string/IsISO8601',
+        'decorator/string/Matches', 'decorator/string/MaxLength', 'decorator/typechecker/IsArray', 'decorator/typechecker/IsBoolean', 'decorator/typechecker/IsInt',
+        'decorator/typechecker/IsObject', 'decorator/typechecker/IsString', 'metadata/MetadataStorage', 'register-decorator', 'validation/Validator',
+      ].map((f) => `deep-import: src/common/validators.ts → class-validator/cjs/${f}.js`),
+      ...['counter', 'defaultMetrics', 'gauge', 'histogram', 'registry'].map((f) => `deep-import: src/metrics/prom.ts → prom-client/lib/${f}.js`),
+      'deep-import: src/database/data-source.ts → typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js',
+      'deep-import: src/database/data-source.ts → typeorm/driver/postgres/PostgresDataSourceOptions.js',
+      'deep-import: src/database/postgres.ts → typeorm/driver/postgres/PostgresDataSourceOptions.js',
+    ].map((v) => [v, 'a deep import into a library (issue 21, scope 7)']),
+  ),
 };
 
-describe('module boundaries', () => {
-  const found = violations(readSources(process.cwd()));
+/**
+ * Files whose table-check findings are all known (any `tables`, `entity` or `sql` line naming the file):
+ * the SQL that moves into repositories (issue 21, scope 2). Remove a file when it has none left.
+ */
+const SQL_FILES: string[] = [
+  'src/agent/agent-status.service.ts',
+  'src/mirror/issue-search.ts',
+  'src/mirror/mirror.service.ts',
+  'src/mirror/mirror.store.ts',
+  'src/mirror/package-view.ts',
+  'src/mirror/sync-run.store.ts',
+  'src/packages/package.store.ts',
+  'src/queue/agent-signals.store.ts',
+  'src/queue/agent-status.store.ts',
+  'src/queue/batch.store.ts',
+  'src/queue/batches.service.ts',
+  'src/queue/catalogue-refresh.store.ts',
+  'src/queue/change.store.ts',
+  'src/queue/claim.store.ts',
+  'src/queue/delivery.store.ts',
+  'src/queue/idempotency.store.ts',
+  'src/queue/overview.store.ts',
+  'src/queue/queue-depth.ts',
+  'src/queue/report.store.ts',
+  'src/queue/revert.service.ts',
+  'src/queue/temp-key.store.ts',
+  'src/settings/schema-version.store.ts',
+  'src/settings/settings.service.ts',
+];
+
+describe("the hub's tree", () => {
+  const root = process.cwd();
+  let all: string[];
+  beforeAll(async () => {
+    const tree = await cruiseTree(root);
+    all = [...tree.errors, ...deepImports(root, tree.modules), ...(tree.indexSeverity === 'error' ? modulesWithoutIndex(root) : []), ...violations(readSources(root))];
+  });
 
   it('has no violation beyond the known ones', () => {
-    const fresh = found.filter((v) => !(v in KNOWN));
+    const fresh = all.filter((v) => !(v in KNOWN) && !SQL_FILES.some((f) => v.includes(` ${f} `)));
     if (fresh.length) console.log(`new boundary violations:\n${fresh.join('\n')}`);
     expect(fresh).toEqual([]);
   });
 
   it('lists no known violation that is gone (remove it from KNOWN)', () => {
-    expect(Object.keys(KNOWN).filter((v) => !found.includes(v))).toEqual([]);
+    expect([...Object.keys(KNOWN).filter((v) => !all.includes(v)), ...SQL_FILES.filter((f) => !all.some((v) => v.includes(` ${f} `)))]).toEqual([]);
   });
 });
 
-describe('boundary rules (fixtures)', () => {
+/** A fixture tree: each rule's planted violation beside imports the rules allow. */
+const FIXTURE: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      baseUrl: '.',
+      paths: { '@jira-hub/contracts': ['./packages/contracts/src/index.ts'], '@jira-hub/contracts/*': ['./packages/contracts/src/*.ts'] },
+    },
+    include: ['src', 'packages'],
+  }),
+  'package.json': JSON.stringify({ name: 'fixture', type: 'module', dependencies: { 'deep-lib': '1', 'mapped-lib': '1' } }),
+  'node_modules/deep-lib/package.json': JSON.stringify({ name: 'deep-lib', main: 'lib/index.js' }),
+  'node_modules/deep-lib/lib/index.js': 'export const a = 1;',
+  'node_modules/deep-lib/lib/inner.js': 'export const b = 1;',
+  'node_modules/mapped-lib/package.json': JSON.stringify({ name: 'mapped-lib', exports: { '.': './lib/index.js', './public': './lib/public.js' } }),
+  'node_modules/mapped-lib/lib/index.js': 'export const a = 1;',
+  'node_modules/mapped-lib/lib/public.js': 'export const b = 1;',
+  'node_modules/mapped-lib/lib/hidden.js': 'export const c = 1;',
+  'node_modules/catch-all/package.json': JSON.stringify({ name: 'catch-all', exports: { '.': './index.js', './*': './*' } }),
+  'node_modules/catch-all/index.js': 'export const a = 1;',
+  'node_modules/catch-all/driver/x.js': 'export const b = 1;',
+  'packages/contracts/package.json': JSON.stringify({ name: '@jira-hub/contracts', exports: { '.': './dist/index.js', './commands': './dist/commands.js' } }),
+  'packages/contracts/src/index.ts': 'export type View = { id: number };',
+  'packages/contracts/src/commands.ts': 'export const COMMANDS = [];',
+  'packages/contracts/src/internal.ts': 'export const secret = 1;',
+  'packages/agent/src/ok.ts': "import type { View } from '@jira-hub/contracts';\nexport type V = View;",
+  'packages/agent/src/into-contracts.ts': "export { secret } from '../../contracts/src/internal.js';",
+  'packages/agent/src/into-hub.ts': "export { now } from '../../../src/common/index.js';",
+
+  'src/common/index.ts': "export { now } from './clock.js';\nexport type { Source } from './auth.js';",
+  'src/common/clock.ts': 'export const now = () => 0;',
+  'src/common/auth.ts': "export type Source = 'ui' | 'api';",
+  'src/settings/index.ts': "export { SettingsService } from './settings.service.js';",
+  'src/settings/settings.service.ts': "import { now } from '../common/index.js';\nexport class SettingsService { at = now(); }",
+  'src/settings/up.ts': "import { QUEUE_ENTITIES } from '../queue/index.js';\nexport const n = QUEUE_ENTITIES.length;",
+  'src/mirror/index.ts': "export { MIRROR_ENTITIES } from './entities.js';",
+  'src/mirror/entities.ts': "import { IssueEntity } from './issue.entity.js';\nexport const MIRROR_ENTITIES = [IssueEntity];",
+  'src/mirror/issue.entity.ts': 'export class IssueEntity {}',
+  'src/mirror/good.ts': "import { SettingsService } from '../settings/index.js';\nimport type { Source } from '../common/index.js';\nimport { COMMANDS } from '@jira-hub/contracts/commands';\nimport type { View } from '@jira-hub/contracts';\nimport { a } from 'deep-lib';\nimport { b } from 'mapped-lib/public';\nexport const s: [typeof SettingsService, Source?, View?] = [SettingsService];\nexport const x = [COMMANDS, a, b];",
+  'src/mirror/bad-import.ts': "import { SettingsService } from '../settings/settings.service.js';\nexport const s = SettingsService;",
+  'src/mirror/bad-type-import.ts': "import type { SettingsService } from '../settings/settings.service.js';\nexport type S = SettingsService;",
+  'src/mirror/cycle-a.ts': "import { b } from './cycle-b.js';\nexport const a = () => b;",
+  'src/mirror/cycle-b.ts': "import { a } from './cycle-a.js';\nexport const b = () => a;",
+  'src/mirror/unresolvable.ts': "import { c } from 'mapped-lib/hidden';\nexport const x = c;",
+  'src/mirror/deep.ts': "import { b } from 'deep-lib/lib/inner.js';\nimport { b as d } from 'catch-all/driver/x.js';\nimport { secret } from '@jira-hub/contracts/internal';\nexport const x = [b, d, secret];",
+  'src/queue/index.ts': "export { QUEUE_ENTITIES } from './entities.js';",
+  'src/queue/entities.ts': "import { CommandEntity } from './command.entity.js';\nexport const QUEUE_ENTITIES = [CommandEntity];",
+  'src/queue/command.entity.ts': "import type { Source } from '../common/index.js';\nimport { SettingsService } from '../settings/index.js';\nexport class CommandEntity { source?: Source; s = SettingsService; }",
+  'src/queue/own-index.ts': "import { QUEUE_ENTITIES } from './index.js';\nexport const n = QUEUE_ENTITIES.length;",
+  'src/database/index.ts': "export { ENTITIES } from './data-source.js';",
+  'src/database/data-source.ts':
+    "import { MIRROR_ENTITIES } from '../mirror/entities.js';\nimport { CommandEntity } from '../queue/command.entity.js';\nimport { QUEUE_ENTITIES } from '../queue/index.js';\nexport const ENTITIES = [...MIRROR_ENTITIES, CommandEntity, ...QUEUE_ENTITIES];",
+  'src/import/index.ts': "export const i = 1;",
+  'src/import/into-package.ts': "export { secret } from '../../packages/contracts/src/internal.js';",
+  'src/stray/x.ts': "import { now } from '../common/index.js';\nexport const x = now();",
+  'src/cli.ts': "import { SettingsService } from './settings/settings.service.js';\nimport { i } from './import/index.js';\nexport const c = [SettingsService, i];",
+};
+
+describe('each dependency rule fails on its planted violation (a fixture tree)', () => {
+  let dir: string;
+  let fixture: Cruise;
+  const rule = (name: string) => fixture.violations.filter((v) => v.startsWith(`${name}:`));
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hub-boundaries-'));
+    for (const [path, text] of Object.entries(FIXTURE)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    fixture = await cruiseTree(dir, ['src', 'packages/agent/src', 'packages/contracts/src']);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("module-index: another module's file other than its index.ts, type-only imports too", () => {
+    expect(rule('module-index')).toEqual([
+      'module-index: src/mirror/bad-import.ts → src/settings/settings.service.ts',
+      'module-index: src/mirror/bad-type-import.ts → src/settings/settings.service.ts',
+    ]);
+  });
+
+  it('root-file-module-index: a root file of src/ past a module’s index.ts', () => {
+    expect(rule('root-file-module-index')).toEqual(['root-file-module-index: src/cli.ts → src/settings/settings.service.ts']);
+  });
+
+  it("module-index-registry: the data source imports a module's entities.ts, not its entity files", () => {
+    expect(rule('module-index-registry')).toEqual(['module-index-registry: src/database/data-source.ts → src/queue/command.entity.ts']);
+  });
+
+  it("own-index: a module's file importing its own index.ts", () => {
+    expect(rule('own-index')).toEqual(['own-index: src/queue/own-index.ts → src/queue/index.ts']);
+  });
+
+  it('layer-*: an import up the layers, even through the index', () => {
+    expect(fixture.violations.filter((v) => /^layer-(?!registry)/.test(v))).toEqual(['layer-settings: src/settings/up.ts → src/queue/index.ts']);
+  });
+
+  it('layer-registry: the data source goes up the layers to entities.ts files only', () => {
+    expect(rule('layer-registry')).toEqual([
+      'layer-registry: src/database/data-source.ts → src/queue/command.entity.ts',
+      'layer-registry: src/database/data-source.ts → src/queue/index.ts',
+    ]);
+  });
+
+  it('module-without-layer: a module folder missing from LAYERS', () => {
+    expect(rule('module-without-layer')).toEqual(['module-without-layer: src/stray/x.ts → src/common/index.ts']);
+  });
+
+  it("entity-imports: an entity file importing another module than common/", () => {
+    expect(rule('entity-imports')).toEqual(['entity-imports: src/queue/command.entity.ts → src/settings/index.ts']);
+  });
+
+  it('no-circular: a cycle of files', () => {
+    expect(rule('no-circular')).toEqual(['no-circular: src/mirror/cycle-a.ts → src/mirror/cycle-b.ts → src/mirror/cycle-a.ts']);
+  });
+
+  it("hub-into-package-folders: the hub importing a path inside a workspace package's folders", () => {
+    expect(rule('hub-into-package-folders')).toEqual(['hub-into-package-folders: src/import/into-package.ts → packages/contracts/src/internal.ts']);
+  });
+
+  it('package-into-other-package and package-into-hub: a workspace package reaching into another or into the hub', () => {
+    expect(rule('package-into-other-package')).toEqual(['package-into-other-package: packages/agent/src/into-contracts.ts → packages/contracts/src/internal.ts']);
+    expect(rule('package-into-hub')).toEqual(['package-into-hub: packages/agent/src/into-hub.ts → src/common/index.ts']);
+  });
+
+  it("not-to-unresolvable: a subpath the package's exports map does not declare", () => {
+    expect(rule('not-to-unresolvable')).toEqual(['not-to-unresolvable: src/mirror/unresolvable.ts → mapped-lib/hidden']);
+  });
+
+  it("deep-import: a package's subpath its exports do not declare (none, a catch-all, or not listed)", () => {
+    expect(deepImports(dir, fixture.modules)).toEqual([
+      'deep-import: src/mirror/deep.ts → @jira-hub/contracts/internal',
+      'deep-import: src/mirror/deep.ts → catch-all/driver/x.js',
+      'deep-import: src/mirror/deep.ts → deep-lib/lib/inner.js',
+    ]);
+  });
+
+  it('no-index: a module folder without index.ts', () => {
+    expect(modulesWithoutIndex(dir)).toEqual(['no-index: src/stray']);
+  });
+
+  it('names no other violation: the allowed imports beside them pass', () => {
+    const planted = /^(module-index|root-file-module-index|module-index-registry|own-index|layer-[a-z]+|module-without-layer|entity-imports|no-circular|hub-into-package-folders|package-into-[a-z-]+|not-to-unresolvable):/;
+    expect(fixture.violations.filter((v) => !planted.test(v))).toEqual([]);
+  });
+});
+
+describe('the table check fails on each planted violation (fixture sources)', () => {
   const file = (path: string, text: string): SourceFile => ({ path, text });
-  const repository = file('src/queue/claim.store.ts', "export const f = (m) => m.query('SELECT * FROM command WHERE id = ?', [1]);");
+  const entities = [
+    file('src/queue/command.entity.ts', "@Entity('command')\nexport class CommandEntity {}"),
+    file('src/queue/batch.entity.ts', "@Entity({ name: 'batch' })\nexport class BatchEntity {}"),
+    file('src/mirror/sync-run.entity.ts', "@Entity('sync_run')\nexport class SyncRunEntity { @Column() delivery!: number; }"),
+    file('src/settings/setting.entity.ts', "@Entity('setting')\nexport class SettingEntity {}"),
+  ];
+  const check = (...files: SourceFile[]) => violations([...entities, ...files]);
 
-  it("fails on a new write to another module's table, even in a file with a known violation", () => {
-    const agent = file(
-      'src/agent/agent-status.service.ts',
-      "await m.query(`UPDATE command SET status = 'done' WHERE id = ${id}`); await m.query('SELECT * FROM agent_status');",
-    );
-    const queue = file('src/queue/agent-status.store.ts', "await m.query('UPDATE agent_status SET x = 1'); await m.query('DELETE FROM sync_run');");
-    const v = violations([agent, queue]);
-    expect(v).toEqual([
-      'tables  src/agent/agent-status.service.ts → command (queue)',
-      'tables  src/queue/agent-status.store.ts → agent_status (agent)',
-      'tables  src/queue/agent-status.store.ts → sync_run (mirror)',
+  it("passes the owner's repository files, the schema-wide files, comments, columns and longer names", () => {
+    expect(
+      check(
+        file('src/queue/command.repository.ts', "const T = 'command';\nawait m.query('SELECT * FROM command'); await m.getRepository(CommandEntity).update(1, {}); await m.query(`delete from ${T}`);"),
+        file('src/queue/batch.repository.ts', 'const from = parts.join(", ");\nawait m.query(`SELECT * FROM ${from}`);'),
+        file('migrations/1-Schema.ts', "await q.query('CREATE TABLE command (id integer)'); await q.query('UPDATE setting SET value = 1');"),
+        file('src/database/migrate.ts', "await m.query(\"SELECT value FROM setting WHERE key = 'schema_version'\");"),
+        file('src/database/from-sqlite.ts', 'for (const t of tables) await m.query(`SELECT * FROM ${t}`);'),
+        file('src/mirror/sync-run.repository.ts', [
+          '// UPDATE command SET status = 1 (a comment)',
+          "await m.query('UPDATE sync_run SET delivery = ?, parts = 0 WHERE command_id = ?');",
+          "await m.query('SELECT id, delivery FROM sync_run');",
+          "const a = 'Пакет обновлён'; const b = 'update the command';",
+        ].join('\n')),
+      ),
+    ).toEqual([]);
+  });
+
+  it("another module's table in SQL, in any case", () => {
+    expect(check(file('src/mirror/sync-run.repository.ts', "await m.query('update COMMAND set status = 1');\nawait m.query('SELECT s.id FROM sync_run s JOIN Batch b ON b.id = s.batch');"))).toEqual([
+      'tables  src/mirror/sync-run.repository.ts → command (queue)',
+      'tables  src/mirror/sync-run.repository.ts → batch (queue)',
     ]);
-    expect(v.filter((x) => !(x in KNOWN))).toHaveLength(2);
   });
 
-  it("fails on an import of another module's private repository file, not of its public one", () => {
-    const mirror = file('src/mirror/mirror.store.ts', "export const g = (m) => m.query('SELECT key FROM issue');");
-    const agent = file('src/agent/x.ts', "import { f } from '../queue/claim.store.js';\nimport { g } from '../mirror/mirror.store.js';");
-    expect(violations([repository, mirror, agent])).toEqual(['imports src/agent/x.ts → src/queue/claim.store.ts (private repository)']);
+  it('a table name interpolated from a constant, of the file or imported', () => {
+    expect(
+      check(
+        file('src/mirror/names.ts', "export const TABLES = { queue: 'command' } as const;\nexport const BATCH = 'batch';"),
+        file('src/mirror/local.repository.ts', "const TABLE = 'command';\nawait m.query(`update ${TABLE} set status = 1`);"),
+        file('src/mirror/imported.repository.ts', "import { BATCH } from './names.js';\nawait m.query(`SELECT * FROM ${BATCH}`);"),
+        file('src/mirror/member.repository.ts', "import { TABLES } from './names.js';\nawait m.query(`DELETE FROM ${TABLES.queue} WHERE id = ${id}`);"),
+      ),
+    ).toEqual([
+      'tables  src/mirror/local.repository.ts → command (queue)',
+      'tables  src/mirror/imported.repository.ts → batch (queue)',
+      'tables  src/mirror/member.repository.ts → command (queue)',
+    ]);
   });
 
-  it('fails on an import up the layers and on SQL in a controller', () => {
-    const settings = file('src/settings/x.ts', "import type { CommandRow } from '../queue/rows.js';");
-    const controller = file('src/health.controller.ts', "const rows = await m.query(\"SELECT value FROM setting WHERE key = 'schema_version'\");");
-    expect(violations([settings, file('src/queue/rows.ts', ''), controller])).toEqual([
-      'layers  src/settings/x.ts → src/queue/rows.ts (queue above settings)',
+  it('a table name the check cannot read, outside a repository file', () => {
+    expect(check(file('src/mirror/search.ts', "let from = 'issue i';\nawait m.query(`SELECT * FROM ${from} WHERE id = ${id}`);"))).toEqual(['tables  src/mirror/search.ts → ⟨dynamic⟩']);
+  });
+
+  it("another module's entity given to TypeORM: getRepository, the manager's calls, a query builder", () => {
+    expect(
+      check(
+        file(
+          'src/mirror/sync-run.repository.ts',
+          "await m.getRepository(CommandEntity).update(1, {});\nawait m.update(BatchEntity, 1, {});\nawait m.createQueryBuilder().from('command', 'c').getMany();\nawait m.getRepository(SyncRunEntity).find();",
+        ),
+      ),
+    ).toEqual([
+      'entity  src/mirror/sync-run.repository.ts → CommandEntity (queue)',
+      'entity  src/mirror/sync-run.repository.ts → BatchEntity (queue)',
+      "entity  src/mirror/sync-run.repository.ts → 'command' (queue)",
+    ]);
+  });
+
+  it('its own table outside a repository file, and SQL in a controller or a service', () => {
+    expect(
+      check(
+        file('src/queue/batches.service.ts', "await m.query('SELECT id FROM batch');"),
+        file('src/health.controller.ts', "const rows = await m.query(\"SELECT value FROM setting WHERE key = 'schema_version'\");"),
+        file('src/queue/commands.service.ts', 'await m.getRepository(CommandEntity).find();'),
+      ),
+    ).toEqual([
+      'tables  src/queue/batches.service.ts → batch (queue)',
+      'sql     src/queue/batches.service.ts (SQL in a controller or a service)',
       'tables  src/health.controller.ts → setting (settings)',
-      'sql-in-controller src/health.controller.ts',
+      'sql     src/health.controller.ts (SQL in a controller or a service)',
+      'entity  src/queue/commands.service.ts → CommandEntity (queue)',
     ]);
   });
 
-  it('reads SQL from literals only: not from comments, not `command_id`, not imports', () => {
-    const text = [
-      '// UPDATE command SET status = 1 (a comment)',
-      "import { x } from '../queue/select-update.js';",
-      "const a = 'SELECT id FROM sync_run WHERE command_id = ?';",
-      "const b = 'Пакет обновлён';",
-    ].join('\n');
-    expect(sqlLiterals(file('src/mirror/y.ts', text))).toEqual(['SELECT id FROM sync_run WHERE command_id = ?']);
-    expect(violations([file('src/mirror/y.ts', text)]).filter((v) => v.startsWith('tables'))).toEqual([]);
-  });
-
-  it('reads tables in table position only: a column sharing a table name is not a table, a join or a FROM list is', () => {
-    const columns = file(
-      'src/mirror/y.ts',
-      "await m.query('UPDATE sync_run SET delivery = ?, parts = 0 WHERE id = ?'); await m.query('SELECT id, delivery FROM sync_run');",
-    );
-    expect(violations([columns])).toEqual([]);
-    const mirror = file(
-      'src/mirror/z.ts',
-      [
-        "await m.query('SELECT s.delivery FROM sync_run s JOIN delivery d ON d.id = s.delivery');",
-        "await m.query(`SELECT i.key FROM issue i, batch b WHERE b.id = ${id}`);",
-        "await m.query('INSERT INTO command (batch_id) VALUES (1)');",
-      ].join('\n'),
-    );
-    expect(violations([mirror])).toEqual([
-      'tables  src/mirror/z.ts → batch (queue)',
-      'tables  src/mirror/z.ts → command (queue)',
-      'tables  src/mirror/z.ts → delivery (queue)',
-    ]);
-  });
-
-  it("lets a module inject the providers another module exports, even with SQL, but not its unexported ones", () => {
-    const module = file(
-      'src/queue/queue.module.ts',
-      "import { BatchesService } from './batches.service.js';\nimport { Hidden } from './hidden.service.js';\n@Module({ providers: [BatchesService, Hidden], exports: [BatchesService] })",
-    );
-    const batches = file('src/queue/batches.service.ts', "export class BatchesService { f = (m) => m.query('SELECT * FROM batch'); }");
-    const hidden = file('src/queue/hidden.service.ts', "export class Hidden { f = (m) => m.query('SELECT * FROM command'); }");
-    const live = file('src/live/live.service.ts', "import { BatchesService } from '../queue/batches.service.js';\nimport { Hidden } from '../queue/hidden.service.js';");
-    expect(violations([module, batches, hidden, live])).toEqual(['imports src/live/live.service.ts → src/queue/hidden.service.ts (private repository)']);
-  });
-
-  it('lets the data source register each module’s entities, and keeps entity files free of other modules', () => {
-    const registry = file('src/database/data-source.ts', "import { QUEUE_ENTITIES } from '../queue/entities.js';");
-    const entity = file('src/mirror/sync-run.entity.ts', "import { CommandEntity } from '../queue/command.entity.js';");
-    expect(violations([registry, entity])).toEqual([
-      'entities src/mirror/sync-run.entity.ts → src/queue/command.entity.ts (an entity file imports its module\'s entities and common/ only)',
-      'layers  src/mirror/sync-run.entity.ts → src/queue/command.entity.ts (queue above mirror)',
+  it('forwardRef', () => {
+    expect(check(file('src/queue/queue.module.ts', "import { forwardRef } from '@nestjs/common';\n@Module({ imports: [forwardRef(() => MirrorModule)] })"))).toEqual([
+      'forwardRef src/queue/queue.module.ts',
     ]);
   });
 });

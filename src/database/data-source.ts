@@ -7,7 +7,7 @@ import { CATALOGUE_ENTITIES } from '../catalogue/entities.js';
 import { MIRROR_ENTITIES } from '../mirror/entities.js';
 import { PACKAGE_ENTITIES } from '../packages/entities.js';
 import { QUEUE_ENTITIES } from '../queue/entities.js';
-import { AuditEntity } from '../audit/audit.entity.js';
+import { AUDIT_ENTITIES } from '../audit/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
 import { MIGRATIONS } from './migrations.js';
 import { describeConnectFailure, postgresOptions, redactUrl, usePgDriver, withConnectionErrorListeners } from './postgres.js';
@@ -18,7 +18,7 @@ import { assertWritableDatabase } from './writable.js';
  * Every table of the schema, registered by the module that owns it. The entities are the schema's source
  * of truth: columns, indexes, keys and checks as the migrations make them (test/schema.e2e-spec.ts).
  */
-export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTITIES, ...AGENT_ENTITIES, ...CATALOGUE_ENTITIES, ...PACKAGE_ENTITIES, AuditEntity];
+export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTITIES, ...AGENT_ENTITIES, ...CATALOGUE_ENTITIES, ...PACKAGE_ENTITIES, ...AUDIT_ENTITIES];
 
 /** Milliseconds a statement waits for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;

@@ -1,197 +1,268 @@
 /**
- * Module boundaries (issue 9, scope 3; ARCHITECTURE.md, "Table ownership"), checked on the source text.
- * Files are parsed with the TypeScript compiler (string and template literals, import specifiers), so
- * comments and prose never count as SQL.
+ * The table check (ARCHITECTURE.md, "Tables"): a table's name appears in SQL only in its owner module's
+ * repository files (`src/<owner>/…/*.repository.ts`), and the same holds for TypeORM calls given the
+ * table's entity (`getRepository(CommandEntity)`, `m.update(CommandEntity, …)`); no SQL in controllers or
+ * services; no `forwardRef`. The import rules are dependency-cruiser's (.dependency-cruiser.js).
+ *
+ * Files are parsed with the TypeScript compiler, so comments never count as SQL. SQL is read in any case
+ * (`update COMMAND set`), and a `${…}` inside it is read as the string constant it names when the file or
+ * the file it imports that name from declares one (`const TABLE = 'command'`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 
-/** Which module owns which table: only the owner's files name it in SQL. */
-export const TABLE_OWNERS: Record<string, string> = {
-  batch: 'queue',
-  command: 'queue',
-  delivery: 'queue',
-  idempotency_key: 'queue',
-  issue: 'mirror',
-  issue_fts: 'mirror',
-  issue_label: 'mirror',
-  issue_link: 'mirror',
-  issue_note: 'mirror',
-  sync_run: 'mirror',
-  setting: 'settings',
-  agent_status: 'agent',
-  catalogue: 'catalogue',
-  package: 'packages',
-};
-
 /**
- * The layers, lowest first: a module imports only from modules below it (or from itself), so module
- * imports can never form a cycle. `app` is the root files of src/ (app.module, cli, health.controller…).
+ * Files that work on the schema as a whole and may name every table: the migrations, the migration runner
+ * (it reads and raises `schema_version` before any module runs) and `jira-hub migrate --from-sqlite`
+ * (it copies every table of a SQLite hub into PostgreSQL). Permanent.
  */
-export const LAYERS = ['common', 'events', 'metrics', 'database', 'settings', 'mirror', 'catalogue', 'queue', 'agent', 'import', 'packages', 'live', 'audit', 'mcp', 'app'] as const;
+export const SCHEMA_WIDE = ['migrations/', 'src/database/migrate.ts', 'src/database/from-sqlite.ts'];
 
-/**
- * A module's repository files (files with SQL) that other modules may import: the functions they call
- * inside their own transaction. Besides these, the providers a module's `*.module.ts` lists in `exports`
- * are its public surface (injected by other modules: they are services, not repositories). Any other
- * SQL-bearing file is the module's private business.
- */
-export const PUBLIC_REPOSITORIES: Record<string, readonly string[]> = {
-  /** the migration runner, which the CLI's `migrate` runs */
-  database: ['src/database/migrate.ts'],
-  settings: ['src/settings/settings.service.ts', 'src/settings/schema-version.store.ts'],
-  /** sync-run.store: Mirror's repository for sync_run, written inside Queue's refresh-report transaction */
-  /** package-view: what planning packages read of the mirror (SPEC 18) */
-  mirror: ['src/mirror/mirror.store.ts', 'src/mirror/sync-run.store.ts', 'src/mirror/package-view.ts'],
-  /** idempotency.store: a package apply finds the batch its files submitted before (SPEC 18) */
-  queue: ['src/queue/agent-signals.store.ts', 'src/queue/temp-key.store.ts', 'src/queue/idempotency.store.ts'],
-  agent: [],
-  /** the catalogue's repository, used inside Queue's submit, claim and report transactions */
-  catalogue: ['src/catalogue/catalogue.repository.ts'],
-};
-
-/**
- * Entity registration: `database/data-source.ts` imports each module's `entities.ts` (the list of the
- * tables it owns). That edge points up the layers, and cannot make a cycle as long as entity files import
- * only entity files of their own module and `common/` — which is checked too.
- */
-const REGISTRY = 'src/database/data-source.ts';
-const isEntityFile = (path: string): boolean => /^src\/[^/]+\/(entities|[^/]+\.entity)\.ts$/.test(path);
-
-/** Not part of the hub: the agent and the simulator live in packages/ (never read here); nothing under src/ is outside. */
-const OUTSIDE: string[] = [];
-
-const SQL = /\b(SELECT|INSERT|UPDATE|DELETE)\b/;
+/** Tables without an entity class (kept by triggers or generated columns the migrations create), with their owner. */
+export const TABLES_WITHOUT_ENTITY: Record<string, string> = { issue_fts: 'mirror' };
 
 export interface SourceFile {
-  path: string; // relative to the repository root, with forward slashes: src/queue/claim.store.ts
+  path: string; // relative to the repository root, with forward slashes: src/queue/claim.repository.ts
   text: string;
 }
 
-export const moduleOf = (path: string): string => {
-  const parts = path.split('/');
-  return parts.length > 2 ? parts[1] : 'app';
+/** `src/queue/x.ts` → `queue`; the root files of src/ are `app`; anything else (migrations/) has none. */
+export const moduleOf = (path: string): string | undefined => {
+  const m = /^src\/(?:([^/]+)\/)?[^/]+$/.exec(path) ?? /^src\/([^/]+)\//.exec(path);
+  return m ? (m[1] ?? 'app') : undefined;
 };
 
-/** The string and template literals of a file that read as SQL (a template's `${…}` parts left out). */
-export function sqlLiterals(file: SourceFile): string[] {
-  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const out: string[] = [];
-  const visit = (node: ts.Node): void => {
-    let text: string | undefined;
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
-    else if (ts.isTemplateExpression(node)) text = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ? ');
-    if (text !== undefined && SQL.test(text) && !ts.isImportDeclaration(node.parent) && !ts.isExportDeclaration(node.parent)) out.push(text);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
+const isRepositoryOf = (path: string, module: string): boolean => path.startsWith(`src/${module}/`) && path.endsWith('.repository.ts');
+const isSchemaWide = (path: string): boolean => SCHEMA_WIDE.some((s) => (s.endsWith('/') ? path.startsWith(s) : path === s));
+
+const parsed = new WeakMap<SourceFile, ts.SourceFile>();
+const parse = (file: SourceFile): ts.SourceFile => {
+  let source = parsed.get(file);
+  if (!source) parsed.set(file, (source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)));
+  return source;
+};
+
+function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
+  visit(node);
+  ts.forEachChild(node, (child) => walk(child, visit));
+}
+
+const stringOf = (node: ts.Node | undefined): string | undefined => {
+  while (node && (ts.isAsExpression(node) || ts.isParenthesizedExpression(node) || ts.isSatisfiesExpression(node))) node = node.expression;
+  return node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
+};
+
+export interface Schema {
+  /** table → owning module */
+  owners: Record<string, string>;
+  /** entity class name → its table */
+  entities: Record<string, string>;
+}
+
+/** Who owns what, read from the entity classes: `@Entity('command') export class CommandEntity` in src/queue/ → queue owns `command`. */
+export function schemaOf(files: SourceFile[]): Schema {
+  const owners: Record<string, string> = { ...TABLES_WITHOUT_ENTITY };
+  const entities: Record<string, string> = {};
+  for (const file of files.filter((f) => f.path.startsWith('src/') && f.text.includes('@Entity('))) {
+    walk(parse(file), (node) => {
+      if (!ts.isClassDeclaration(node) || !node.name) return;
+      for (const decorator of ts.getDecorators(node) ?? []) {
+        const call = decorator.expression;
+        if (!ts.isCallExpression(call) || call.expression.getText() !== 'Entity') continue;
+        const [first] = call.arguments;
+        let table = stringOf(first);
+        if (table === undefined && first && ts.isObjectLiteralExpression(first)) {
+          const name = first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === 'name');
+          table = name && ts.isPropertyAssignment(name) ? stringOf(name.initializer) : undefined;
+        }
+        if (table === undefined) continue;
+        owners[table.toLowerCase()] = moduleOf(file.path)!;
+        entities[node.name.text] = table.toLowerCase();
+      }
+    });
+  }
+  return { owners, entities };
+}
+
+/** The string constants a file declares (`const TABLE = 'command'`, `const T = { c: 'command' } as const` → `T.c`). */
+function constantsOf(source: ts.SourceFile): Map<string, string> {
+  const out = new Map<string, string>();
+  walk(source, (node) => {
+    if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || !node.initializer) return;
+    if (!(ts.getCombinedNodeFlags(node) & ts.NodeFlags.Const)) return;
+    const value = stringOf(node.initializer);
+    if (value !== undefined) out.set(node.name.text, value);
+    let init: ts.Node = node.initializer;
+    while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+    if (ts.isObjectLiteralExpression(init)) {
+      for (const p of init.properties) {
+        const v = ts.isPropertyAssignment(p) ? stringOf(p.initializer) : undefined;
+        if (v !== undefined && p.name) out.set(`${node.name.text}.${p.name.getText()}`, v);
+      }
+    }
+  });
   return out;
 }
 
-/** The repository-relative paths a file imports from (relative specifiers only). */
-export function importsOf(file: SourceFile): string[] {
-  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const out: string[] = [];
-  const add = (spec: string) => {
-    if (spec.startsWith('.')) out.push(normalize(join(dirname(file.path), spec)).replace(/\\/g, '/').replace(/\.js$/, '.ts'));
+/** Imported name → the repository-relative file it comes from (relative specifiers only). */
+function importsOf(file: SourceFile, source: ts.SourceFile): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const spec = statement.moduleSpecifier.text;
+    if (!spec.startsWith('.')) continue;
+    const target = normalize(join(dirname(file.path), spec)).replace(/\\/g, '/').replace(/\.js$/, '.ts');
+    const names = statement.importClause?.namedBindings;
+    if (names && ts.isNamedImports(names)) for (const el of names.elements) out.set(el.name.text, `${target}#${(el.propertyName ?? el.name).text}`);
+  }
+  return out;
+}
+
+/** SQL statement shapes, in any case. A text with one of them is SQL. */
+const STATEMENT = [
+  /\bselect\b[\s\S]*?\bfrom\b/i,
+  /\binsert\s+(?:or\s+\w+\s+)?into\b/i,
+  /\bupdate\s+\S+\s+(?:\w+\s+)?set\b/i,
+  /\bdelete\s+from\b/i,
+  /\breplace\s+into\b/i,
+  /\b(?:create|drop|alter)\s+(?:unique\s+|virtual\s+)?(?:table|index|trigger|view)\b/i,
+  /\bwith\s+(?:recursive\s+)?\w+\s*(?:\([^)]*\))?\s+as\s*\(/i,
+];
+export const isSql = (text: string): boolean => STATEMENT.some((re) => re.test(text));
+
+/** The placeholder for a `${…}` whose value the check cannot read. */
+const DYNAMIC = '⟨dynamic⟩';
+
+export interface SqlText {
+  text: string;
+  line: number;
+}
+
+/**
+ * The SQL texts of a file: string and template literals that read as SQL, a template's `${…}` parts
+ * replaced by the string constant they name (in the file, or imported from a relative file), else by
+ * a placeholder. Not imports, not comments.
+ */
+export function sqlTexts(file: SourceFile, constants: (path: string) => Map<string, string> = () => new Map()): SqlText[] {
+  const source = parse(file);
+  const local = constantsOf(source);
+  const imported = importsOf(file, source);
+  /** A `${…}` as text: string constants and literals as they are, conditionals as both branches, anything else a placeholder. */
+  const render = (expr: ts.Expression): string => {
+    while (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr)) expr = expr.expression;
+    const literal = stringOf(expr);
+    if (literal !== undefined) return literal;
+    if (ts.isTemplateExpression(expr)) return expr.head.text + expr.templateSpans.map((s) => ` ${render(s.expression)} ${s.literal.text}`).join('');
+    if (ts.isConditionalExpression(expr)) return ` ${render(expr.whenTrue)} ${render(expr.whenFalse)} `;
+    if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.PlusToken) return render(expr.left) + render(expr.right);
+    if (!ts.isIdentifier(expr) && !ts.isPropertyAccessExpression(expr)) return DYNAMIC;
+    const key = expr.getText(source);
+    const own = local.get(key);
+    if (own !== undefined) return own;
+    const [head, ...rest] = key.split('.');
+    const from = imported.get(head);
+    const [path, name] = from?.split('#') ?? [];
+    return (path && constants(path).get([name, ...rest].join('.'))) ?? DYNAMIC;
   };
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      add(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
-      add(node.arguments[0].text);
+  const out: SqlText[] = [];
+  walk(source, (node) => {
+    let text: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      if (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent) || ts.isTemplateExpression(node.parent)) return;
+      text = node.text;
+    } else if (ts.isTemplateExpression(node)) {
+      text = render(node);
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
+    if (text !== undefined && isSql(text)) out.push({ text, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+  });
   return out;
 }
 
 /**
  * The tables a SQL text names: the words in table position — after FROM, JOIN, INTO, UPDATE or TABLE, up
- * to the next clause (so `FROM issue i, json_each(…)` names `issue`). A column that shares a table's name
- * (sync_run's `delivery`) is not a table, and `command_id` is not `command` (whole words only).
+ * to the next clause (so `FROM issue i, json_each(…)` names `issue`), in any case. A column that shares a
+ * table's name (sync_run's `delivery`) is not a table, and `command_id` is not `command` (whole words
+ * only). A `${…}` in table position that the check cannot read is reported as DYNAMIC.
  */
-export function tablesNamed(sql: string): string[] {
+export function tablesNamed(sql: string, owners: Record<string, string>): string[] {
   const named = new Set<string>();
-  const places = sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\b([^;()]*?)(?=\b(?:WHERE|ON|SET|VALUES|SELECT|ORDER|GROUP|HAVING|LIMIT|UNION|JOIN|LEFT|INNER|CROSS|USING|RETURNING|AS|DEFAULT)\b|[;()]|$)/gi);
-  for (const [, place] of places) for (const word of place.match(/\w+/g) ?? []) if (word in TABLE_OWNERS) named.add(word);
-  return Object.keys(TABLE_OWNERS).filter((t) => named.has(t));
-}
-
-/**
- * The files whose providers a module exports (`exports: [BatchesService, …]` of a `*.module.ts`), found
- * through that module file's own imports: public surface, injected across modules.
- */
-export function exportedProviderFiles(files: SourceFile[]): Set<string> {
-  const out = new Set<string>();
-  for (const file of files.filter((f) => f.path.endsWith('.module.ts'))) {
-    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const fileOf = new Map<string, string>();
-    const exported: string[] = [];
-    const visit = (node: ts.Node): void => {
-      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
-        const target = normalize(join(dirname(file.path), node.moduleSpecifier.text)).replace(/\\/g, '/').replace(/\.js$/, '.ts');
-        const names = node.importClause?.namedBindings;
-        if (names && ts.isNamedImports(names)) for (const el of names.elements) fileOf.set(el.name.text, target);
-      } else if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'exports' && ts.isArrayLiteralExpression(node.initializer)) {
-        for (const el of node.initializer.elements) if (ts.isIdentifier(el)) exported.push(el.text);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-    for (const name of exported) {
-      const target = fileOf.get(name);
-      if (target && moduleOf(target) === moduleOf(file.path)) out.add(target);
-    }
+  const places = sql.matchAll(
+    /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\b([^;()]*?)(?=\b(?:WHERE|ON|SET|VALUES|SELECT|ORDER|GROUP|HAVING|LIMIT|OFFSET|UNION|JOIN|LEFT|INNER|CROSS|USING|RETURNING|AS|DEFAULT|FOR|WINDOW)\b|[;()]|$)/gi,
+  );
+  for (const [, place] of places) {
+    if (place.includes(DYNAMIC)) named.add(DYNAMIC);
+    for (const word of place.match(/\w+/g) ?? []) if (word.toLowerCase() in owners) named.add(word.toLowerCase());
   }
-  return out;
+  return [...named].sort();
 }
 
+/** Calls that take an entity class or a table name and run SQL on it (TypeORM's manager, repository and query builder). */
+const TABLE_CALLS = new Set([
+  'getRepository', 'InjectRepository', 'createQueryBuilder', 'insert', 'update', 'upsert', 'delete', 'softDelete', 'restore', 'save', 'remove',
+  'find', 'findOne', 'findBy', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findAndCount', 'findAndCountBy', 'count', 'countBy',
+  'exists', 'existsBy', 'increment', 'decrement', 'clear', 'sum', 'average', 'minimum', 'maximum', 'preload', 'create', 'merge',
+  'from', 'into', 'innerJoin', 'leftJoin', 'innerJoinAndSelect', 'leftJoinAndSelect', 'innerJoinAndMapOne', 'leftJoinAndMapOne',
+]);
+
 /**
- * Every boundary violation of a set of files, one line each:
- * - `tables  src/agent/x.ts → command (queue)`: SQL in one module names another module's table;
- * - `imports src/mirror/x.ts → src/queue/y.store.ts (private repository)`: a module imports another
- *   module's SQL-bearing file that is neither in that module's PUBLIC_REPOSITORIES nor a provider its
- *   module exports;
- * - `layers  src/settings/x.ts → src/queue/y.ts (queue above settings)`: an import up the layers (a cycle);
- * - `sql-in-controller src/x.controller.ts`: a controller with SQL;
- * - `entities src/x/y.entity.ts → …`: an entity file importing another module's code.
+ * Every violation of a set of files, one line each:
+ * - `tables  src/x/y.ts → command (queue)`: SQL outside the owner's repository files names the table;
+ * - `tables  src/x/y.ts → ⟨dynamic⟩`: outside a repository file, a table name interpolated from a value the
+ *   check cannot read (a repository may compose its SQL from parts);
+ * - `entity  src/x/y.ts → CommandEntity (queue)`: a TypeORM call on the entity outside its owner's repository files;
+ * - `sql     src/x/y.controller.ts (SQL in a controller or a service)`;
+ * - `forwardRef src/x/y.module.ts`.
+ * One line per file and finding (`sqlTexts` gives the lines).
  */
 export function violations(files: SourceFile[]): string[] {
-  const hub = files.filter((f) => f.path.startsWith('src/') && !f.path.endsWith('.spec.ts') && !OUTSIDE.some((o) => f.path.startsWith(o)));
-  const sqlOf = new Map(hub.map((f) => [f.path, sqlLiterals(f)]));
-  const exportedProviders = exportedProviderFiles(hub);
+  const all = files.filter((f) => (f.path.startsWith('src/') || f.path.startsWith('migrations/')) && !f.path.endsWith('.spec.ts'));
+  const { owners, entities } = schemaOf(all);
+  const byPath = new Map(all.map((f) => [f.path, f]));
+  const constCache = new Map<string, Map<string, string>>();
+  const constants = (path: string): Map<string, string> => {
+    let found = constCache.get(path);
+    if (!found) {
+      const file = byPath.get(path);
+      found = file ? constantsOf(parse(file)) : new Map();
+      constCache.set(path, found);
+    }
+    return found;
+  };
   const out: string[] = [];
-  for (const file of hub) {
-    const own = moduleOf(file.path);
-    const sql = sqlOf.get(file.path) ?? [];
-    const named = new Set(sql.flatMap(tablesNamed));
-    for (const table of [...named].sort()) {
-      if (TABLE_OWNERS[table] !== own) out.push(`tables  ${file.path} → ${table} (${TABLE_OWNERS[table]})`);
-    }
-    if (file.path.endsWith('.controller.ts') && sql.length > 0) out.push(`sql-in-controller ${file.path}`);
-    for (const target of importsOf(file)) {
-      const theirs = moduleOf(target);
-      if (!target.startsWith('src/') || theirs === own || OUTSIDE.some((o) => target.startsWith(o))) continue;
-      const isPublic = (PUBLIC_REPOSITORIES[theirs] ?? []).includes(target) || exportedProviders.has(target);
-      if ((sqlOf.get(target)?.length ?? 0) > 0 && !isPublic) {
-        out.push(`imports ${file.path} → ${target} (private repository)`);
+  for (const file of all) {
+    if (isSchemaWide(file.path)) continue;
+    const may = (module: string) => isRepositoryOf(file.path, module);
+    for (const { text } of sqlTexts(file, constants)) {
+      for (const table of tablesNamed(text, owners)) {
+        if (table === DYNAMIC) {
+          if (!file.path.endsWith('.repository.ts')) out.push(`tables  ${file.path} → ${DYNAMIC}`);
+        }
+        else if (!may(owners[table])) out.push(`tables  ${file.path} → ${table} (${owners[table]})`);
       }
-      if (isEntityFile(file.path) && theirs !== 'common') out.push(`entities ${file.path} → ${target} (an entity file imports its module's entities and common/ only)`);
-      if (file.path === REGISTRY && isEntityFile(target)) continue;
-      const [mine, their] = [LAYERS.indexOf(own as never), LAYERS.indexOf(theirs as never)];
-      if (mine < 0 || their < 0) out.push(`layers  ${file.path} → ${target} (module ${mine < 0 ? own : theirs} has no layer)`);
-      else if (their > mine) out.push(`layers  ${file.path} → ${target} (${theirs} above ${own})`);
+      if (/\.(controller|service)\.ts$/.test(file.path)) out.push(`sql     ${file.path} (SQL in a controller or a service)`);
     }
+    const source = parse(file);
+    walk(source, (node) => {
+      if (ts.isIdentifier(node) && node.text === 'forwardRef' && !ts.isImportSpecifier(node.parent)) out.push(`forwardRef ${file.path}`);
+      if (!ts.isCallExpression(node)) return;
+      const callee = node.expression;
+      const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : undefined;
+      if (!name || !TABLE_CALLS.has(name)) return;
+      for (const arg of node.arguments) {
+        const entityTable = ts.isIdentifier(arg) ? entities[arg.text] : undefined;
+        const table = entityTable ?? stringOf(arg)?.toLowerCase();
+        if (!table || !(table in owners) || may(owners[table])) continue;
+        out.push(`entity  ${file.path} → ${entityTable ? (arg as ts.Identifier).text : `'${table}'`} (${owners[table]})`);
+      }
+    });
   }
-  return out;
+  return [...new Set(out)];
 }
 
-/** The hub's source files as they are on disk. */
+/** The hub's source files and migrations as they are on disk. */
 export function readSources(root: string): SourceFile[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
-  return walk(join(root, 'src')).map((p) => ({ path: relative(root, p).replace(/\\/g, '/'), text: readFileSync(p, 'utf8') }));
+  const list = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []));
+  return ['src', 'migrations'].flatMap((d) => list(join(root, d))).map((p) => ({ path: relative(root, p).replace(/\\/g, '/'), text: readFileSync(p, 'utf8') }));
 }

@@ -1,0 +1,4 @@
+import { AuditEntity } from './audit.entity.js';
+
+/** The tables the Audit module owns. */
+export const AUDIT_ENTITIES = [AuditEntity];
