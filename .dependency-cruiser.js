@@ -1,8 +1,8 @@
 /**
- * The hub's import rules (ARCHITECTURE.md, "Import rules"), checked by dependency-cruiser:
- * `npx depcruise src packages` prints the violations; `test/boundaries.e2e-spec.ts` runs the same
- * config through the API, and `test/boundary-rules.e2e-spec.ts` shows each rule failing on a planted
- * violation. Which module's SQL may name which table is the table check's (test/support/tables.ts).
+ * The hub's import rules (ARCHITECTURE.md, "Import rules"; decision record 1400), checked by
+ * dependency-cruiser: `npm run boundaries` prints the violations; `test/boundaries.e2e-spec.ts` runs the
+ * same config through the API on the hub's tree and shows each rule failing on a planted violation in a
+ * fixture tree. Which module's SQL may name which table is the table check's (test/support/boundaries.ts).
  *
  * A module is a folder `src/<module>/`; the root files of `src/` (app.module.ts, cli.ts, …) are `app`.
  */
