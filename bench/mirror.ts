@@ -1,13 +1,13 @@
 /**
- * The mirror at scale (issue 14), `npm run bench -- mirror`: a hub in its own process (the built CLI on a
- * temp file) mirrors 200,000 issues and 400,000 links reported in parts of 1,000 issues over HTTP; then
+ * The mirror at scale (issue 14), `npm run bench -- mirror`: a hub in its own process (started as `npm start`
+ * starts it, on a temp file) mirrors 200,000 issues and 400,000 links reported in parts of 1,000 issues over HTTP; then
  * searches at that size. Figures: total time, the hub's RSS growth over its idle RSS, p50/p99 of searches.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawClient } from './raw-client.js';
-import { startFlags } from './start-flags.js';
+import { npmStartFlags } from './start-flags.js';
 
 export type Report = (name: string, value: number, unit: string, ok: boolean, target: string) => void;
 
@@ -51,8 +51,8 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 async function startHub(db: string): Promise<{ child: ChildProcess; port: number }> {
-  const cli = new URL('../src/cli.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [...startFlags(), cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
+  const bin = new URL('../../bin/jira-hub.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [...npmStartFlags(), bin, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {

@@ -8,7 +8,15 @@ export class RawClient {
   private buffer: Buffer = Buffer.alloc(0);
   private waiting: ((body: string) => void) | null = null;
 
-  private constructor(private readonly socket: Socket) {
+  /** The Host header: the hub answers only the names it serves (DNS rebinding: common/site.ts). */
+  private readonly host: string;
+
+  private constructor(
+    private readonly socket: Socket,
+    host: string,
+    port: number,
+  ) {
+    this.host = `${host.includes(':') ? `[${host}]` : host}:${port}`;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
@@ -18,7 +26,7 @@ export class RawClient {
 
   static open(port: number, host = '127.0.0.1'): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const socket = connect(port, host, () => resolve(new RawClient(socket)));
+      const socket = connect(port, host, () => resolve(new RawClient(socket, host, port)));
       socket.once('error', reject);
     });
   }
@@ -40,7 +48,7 @@ export class RawClient {
   get(path: string): Promise<string> {
     return new Promise<string>((resolve) => {
       this.waiting = resolve;
-      this.socket.write(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: bench\r\n\r\n`, 'latin1'));
+      this.socket.write(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${this.host}\r\n\r\n`, 'latin1'));
     });
   }
 
@@ -49,7 +57,7 @@ export class RawClient {
     return new Promise<string>((resolve) => {
       this.waiting = resolve;
       // One write per request, as undici does (it corks the socket around head and body): one packet.
-      this.socket.write(Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`, 'latin1'), data]));
+      this.socket.write(Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`, 'latin1'), data]));
     }).then((text) => JSON.parse(text) as T);
   }
 

@@ -19,7 +19,6 @@ import type { CycleRun } from './cycle-worker.js';
 import { dashboardBench } from './dashboard.js';
 import { emptyNestApp } from './empty-nest.js';
 import { startReference } from './reference.js';
-import { startFlags } from './start-flags.js';
 
 /** The bench submits as a client: its batches never wait for approval. */
 const BENCH = { name: 'bench', source: 'client' as const };
@@ -228,18 +227,18 @@ async function refreshBench(dir: string): Promise<void> {
   await app.close();
 }
 
-/** Start to listening of the built CLI on an existing database, started as `jira-hub` starts it, and its RSS after start. */
+/** Start to listening of `jira-hub serve` (bin/jira-hub.js: the bundle, no Node flags) on an existing database, and its RSS after start. */
 async function startup(dir: string): Promise<void> {
   const db = join(dir, 'startup.sqlite');
   const first = await hub(dir, 'startup.sqlite');
   await first.app.get(BatchesService).create(fieldsBatch(1000), BENCH);
   await first.app.close();
-  const cli = new URL('../src/cli.js', import.meta.url).pathname;
+  const bin = new URL('../../bin/jira-hub.js', import.meta.url).pathname;
   const times: number[] = [];
   let rss = 0;
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const child = spawn(process.execPath, [...startFlags(), cli, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
+    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, HUB_DB_PATH: db, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {

@@ -20,7 +20,7 @@ const packages = ['agent', 'jira-sim', 'contracts'];
 
 if (
   packages.some((p) => !existsSync(`packages/${p}/dist/index.js`)) ||
-  stale('dist/src/cli.js', ['src', 'migrations', 'bench', ...packages.map((p) => `packages/${p}/src`)])
+  stale('dist/hub/cli.js', ['src', 'migrations', 'bench', ...packages.map((p) => `packages/${p}/src`)])
 ) {
   console.log('собираем хаб и панель (исходники новее сборки)…');
   execSync('npm run build', { stdio: 'inherit' });

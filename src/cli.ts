@@ -304,6 +304,9 @@ const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'comman
  * Runs `jira-hub <argv>`; the exit code (-1: a server keeps running). Usage errors and bad
  * configuration exit 2, a failure 1; messages are Russian, on stderr.
  */
+/** The bin loads the .env file through this module (in the bundle, dist/hub/cli.js, it is one module). */
+export { loadDotEnv };
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let code = 0;
   // No command, or only options of serve: serve (the default).

@@ -3,8 +3,8 @@ import { ServeStaticModule } from '@nestjs/serve-static';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The built dashboard (packages/web/dist), from src/ and from dist/src/ alike. */
-export const DASHBOARD_ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../../packages/web/dist' : '../packages/web/dist', import.meta.url));
+/** The built dashboard (packages/web/dist), from src/, from dist/src/ and from the bundle in dist/hub/ (scripts/bundle.js) alike. */
+export const DASHBOARD_ROOT = fileURLToPath(new URL(/\/dist\/(src|hub)\//.test(import.meta.url) ? '../../packages/web/dist' : '../packages/web/dist', import.meta.url));
 
 /** Routes of the API that the dashboard's index.html never answers. */
 export const API_ROUTES = ['/batches', '/commands', '/agent', '/issues', '/notes', '/import', '/settings', '/sync-runs', '/events', '/metrics', '/health', '/docs', '/mcp'];

@@ -1,13 +1,13 @@
 /**
  * The OpenAPI document and Swagger UI (/docs, /docs/json, /docs-yaml), loaded by app.ts on the first
- * request there (common/openapi.ts says why). SwaggerModule.setup registers its routes and static
- * files on an Express router here instead of on the app, because the app's routes are fixed once
- * it listens; app.ts mounts the router where setup used to register them, so they answer as before.
+ * request there: the document is built from the controllers' and DTOs' @nestjs/swagger decorators then,
+ * not at start. SwaggerModule.setup registers its routes and static files on an Express router here
+ * instead of on the app, because the app's routes are fixed once it listens; app.ts mounts the router
+ * where setup used to register them, so they answer as before.
  */
 import * as swagger from '@nestjs/swagger';
 import type { INestApplication } from '@nestjs/common';
 import express, { type RequestHandler } from 'express';
-import { applyOpenApiDecorators } from './common/openapi.js';
 import openApiMetadata from './openapi-metadata.js';
 import { withCommandUnion } from './openapi-commands.js';
 
@@ -15,7 +15,6 @@ const { DocumentBuilder, SwaggerModule } = swagger;
 
 /** The routes of SwaggerModule.setup('docs', app, …) on a router: the document is built on its first request. */
 export async function docsRouter(app: INestApplication): Promise<express.Router> {
-  applyOpenApiDecorators(swagger);
   // Property types, optionality, descriptions and examples of the DTOs and views: src/openapi-metadata.ts,
   // which scripts/openapi-metadata.js generates with @nestjs/swagger's plugin (its transformer does not
   // run in this ESM build); the routes keep their own decorators.

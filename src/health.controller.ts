@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from './common/openapi.js';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { HealthView } from './health.view.js';
 import { Db } from './database/db.service.js';
 import { Public } from './common/auth.guard.js';

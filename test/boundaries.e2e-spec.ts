@@ -23,20 +23,6 @@ const KNOWN: Record<string, string> = {
   // A type-only import (no runtime edge, so no cycle through the entity registry): the stored JSON's type
   // belongs in common/ beside the entity files' other column types.
   'entity-imports: src/queue/command.entity.ts → src/database/json.ts': 'the jsonb column type lives in database/json.ts',
-  // Deep imports into libraries (scope 7): class-validator's files one by one (the start-up target), prom-client's, typeorm's driver types.
-  ...Object.fromEntries(
-    [
-      ...['container', 'decorator/array/ArrayMaxSize', 'decorator/array/ArrayMinSize', 'decorator/common/IsIn', 'decorator/common/IsOptional', 'decorator/common/ValidateBy',
-        'decorator/common/ValidateIf', 'decorator/common/ValidateNested', 'decorator/number/Max', 'decorator/number/Min', 'decorator/string/IsISO8601',
-        'decorator/string/Matches', 'decorator/string/MaxLength', 'decorator/typechecker/IsArray', 'decorator/typechecker/IsBoolean', 'decorator/typechecker/IsInt',
-        'decorator/typechecker/IsObject', 'decorator/typechecker/IsString', 'metadata/MetadataStorage', 'register-decorator', 'validation/Validator',
-      ].map((f) => `deep-import: src/common/validators.ts → class-validator/cjs/${f}.js`),
-      ...['counter', 'defaultMetrics', 'gauge', 'histogram', 'registry'].map((f) => `deep-import: src/metrics/prom.ts → prom-client/lib/${f}.js`),
-      'deep-import: src/database/data-source.ts → typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js',
-      'deep-import: src/database/data-source.ts → typeorm/driver/postgres/PostgresDataSourceOptions.js',
-      'deep-import: src/database/postgres.ts → typeorm/driver/postgres/PostgresDataSourceOptions.js',
-    ].map((v) => [v, 'a deep import into a library (issue 21, scope 7)']),
-  ),
 };
 
 /**

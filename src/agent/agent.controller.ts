@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { AgentCall } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from '../common/validators.js';
+import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import type { AgentCurrentCommand, AgentInfo, AgentNextCommand, AgentStatus, Change, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/validation.js';

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { PageQuery } from '../common/page.dto.js';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateIf } from '../common/validators.js';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
 
 export class AuditQueryDto extends PageQuery {
   /** only the calls that touched this batch */

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CatalogueQuery,
   CatalogueStateView,

@@ -1,7 +1,7 @@
 /** Queries and views of the catalogue's routes (SPEC 16.1, issue 20 scope 3). */
 import type { CatalogueSprint } from '@jira-hub/contracts';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from '../common/validators.js';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export class CatalogueQuery {
   /**

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiResponse } from './openapi.js';
+import { ApiProperty, ApiResponse } from '@nestjs/swagger';
 
 export class FieldErrorView {
   /** @example 'commands.0.params.key' */

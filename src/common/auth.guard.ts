@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiBearerAuth } from './openapi.js';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { HUB_CONFIG, type HubConfig } from './config.js';

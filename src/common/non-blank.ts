@@ -1,4 +1,4 @@
-import { registerDecorator } from './validators.js';
+import { registerDecorator } from 'class-validator';
 
 /** A string that is not empty after trimming (the rule of non-empty strings in commands, SPEC 4). */
 export const isNonBlank = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';

@@ -1,6 +1,6 @@
-import { ApiPropertyOptional } from './openapi.js';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from './validators.js';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** Newest-first paging of lists keyed by id: `limit` rows with an id below `before_id`. */
 export class PageQuery {

@@ -2,7 +2,6 @@ import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
 import { illFormedStrings } from './text.js';
-import { validatorPackage } from './validators.js';
 
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
 export const DUPLICATE_SUMMARY = 'noDuplicateSummaries';
@@ -213,7 +212,5 @@ export function createValidationPipe(): ValidationPipe {
     exceptionFactory: validationException,
     // `value` tells a missing field from a wrong one (problemsOf); it never reaches the answer.
     validationError: { target: false, value: true },
-    // class-validator's validate without its index (validators.ts).
-    validatorPackage,
   });
 }

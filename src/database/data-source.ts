@@ -1,5 +1,3 @@
-import type { BetterSqlite3DataSourceOptions } from 'typeorm/driver/better-sqlite3/BetterSqlite3DataSourceOptions.js';
-import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { ConfigError, type HubConfig } from '../common/config.js';
 import { AGENT_ENTITIES } from '../agent/entities.js';
@@ -10,7 +8,7 @@ import { QUEUE_ENTITIES } from '../queue/entities.js';
 import { AUDIT_ENTITIES } from '../audit/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
 import { MIGRATIONS } from './migrations.js';
-import { describeConnectFailure, postgresOptions, redactUrl, usePgDriver, withConnectionErrorListeners } from './postgres.js';
+import { describeConnectFailure, postgresOptions, type PostgresDataSourceOptions, redactUrl, usePgDriver, withConnectionErrorListeners } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
 import { assertWritableDatabase } from './writable.js';
 
@@ -19,6 +17,9 @@ import { assertWritableDatabase } from './writable.js';
  * of truth: columns, indexes, keys and checks as the migrations make them (test/schema.e2e-spec.ts).
  */
 export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTITIES, ...AGENT_ENTITIES, ...CATALOGUE_ENTITIES, ...PACKAGE_ENTITIES, ...AUDIT_ENTITIES];
+
+/** TypeORM's options of its `better-sqlite3` driver, as its index exports them (one member of the DataSourceOptions union). */
+type BetterSqlite3DataSourceOptions = Extract<DataSourceOptions, { type: 'better-sqlite3' }>;
 
 /** Milliseconds a statement waits for another process's write lock before giving up. */
 export const BUSY_TIMEOUT_MS = 10_000;

@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
-import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type QueryRunner } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
@@ -43,6 +42,9 @@ export function withConnectionErrorListeners(loaded: typeof pg): typeof pg {
   }
   return Object.create(loaded, { Pool: { value: HubPool, enumerable: true } }) as typeof pg;
 }
+
+/** TypeORM's options of its `postgres` driver, as its index exports them (one member of the DataSourceOptions union). */
+export type PostgresDataSourceOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
 /** Seconds a new connection may take before the attempt counts as failed. */
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nes
 import { BulkTurnInterceptor } from '../common/agent-first.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';
 import { PackageUploadInterceptor } from './package-upload.interceptor.js';

@@ -1,6 +1,6 @@
 import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Roles } from '../common/auth.guard.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';

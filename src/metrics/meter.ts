@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Gauge, Histogram, loadCollectDefaultMetrics, Registry } from './prom.js';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The label of a request that matched no route: raw paths would make one series per URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -11,15 +11,14 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 
 /**
  * The process's own series (memory, CPU, event loop, GC): one set per process, shared by every hub in
- * it, collected from the first scrape on (their code loads then: prom.ts).
+ * it, collected from the first scrape on (no event-loop monitor runs in a hub nobody scrapes).
  */
-let processRegistry: Promise<Registry> | undefined;
-function processMetrics(): Promise<Registry> {
-  processRegistry ??= loadCollectDefaultMetrics().then((collectDefaultMetrics) => {
-    const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
-    return registry;
-  });
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
   return processRegistry;
 }
 
@@ -136,6 +135,6 @@ export class Meter {
   }
 
   async scrape(): Promise<string> {
-    return Registry.merge([this.registry, await processMetrics()]).metrics();
+    return Registry.merge([this.registry, processMetrics()]).metrics();
   }
 }

@@ -1,9 +1,9 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.js';
 import { Roles } from '../common/auth.guard.js';
 import { Meter } from './meter.js';
-import { prometheusContentType } from './prom.js';
+import { prometheusContentType } from 'prom-client';
 
 @ApiTags('metrics')
 @Roles('client')

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/comm
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo, roleOf } from '../common/auth.guard.js';
-import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PageQuery } from '../common/page.dto.js';
 import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';

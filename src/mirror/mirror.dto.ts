@@ -1,6 +1,6 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from '../common/validators.js';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NOTE_LIMITS } from './note-limits.js';
 
 export class ListIssuesQuery {

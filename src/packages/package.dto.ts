@@ -1,4 +1,4 @@
-import { IsOptional, IsString, MaxLength } from '../common/validators.js';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsNonBlank } from '../common/non-blank.js';
 
 /** The text fields of POST /packages/plan and /apply beside the files. */

@@ -5,7 +5,7 @@ import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo, callerFrom, sourceOf } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { PageQuery } from '../common/page.dto.js';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { packageUpload, PLAN_FIELDS } from '../import/package-upload.interceptor.js';
 import { PackageFormDto } from './package.dto.js';
 import { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';

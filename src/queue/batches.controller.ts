@@ -6,7 +6,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-} from '../common/openapi.js';
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
 import { ValidationFailedError } from '../common/errors.js';

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AssistantToo, callerFrom, roleOf } from '../common/auth.guard.js';
 import { ForbiddenError } from '../common/errors.js';

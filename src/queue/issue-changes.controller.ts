@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo } from '../common/auth.guard.js';
-import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueChangeView } from './change.view.js';
 import { ChangesService } from './changes.service.js';
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiErrors } from '../common/api-errors.js';
 import { AssistantToo, Roles } from '../common/auth.guard.js';
-import { ApiOkResponse, ApiOperation, ApiTags } from '../common/openapi.js';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto } from './settings.dto.js';
 import { SettingsView } from './settings.view.js';

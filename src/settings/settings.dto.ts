@@ -1,8 +1,7 @@
 import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import type { ValidationArguments } from 'class-validator';
-import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator } from '../common/validators.js';
+import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { isNonBlank, IsNonBlank } from '../common/non-blank.js';
 import { customFieldNameProblems } from './field-names.js';
 

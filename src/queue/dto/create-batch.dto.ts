@@ -1,7 +1,6 @@
-import { ApiBody, ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
+import { ApiBody, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import type { ValidationArguments } from 'class-validator';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator } from '../../common/validators.js';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { OpaqueJson } from '../../common/validation.js';
 import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';

@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '../../common/openapi.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from '../../common/validators.js';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsNonBlank } from '../../common/non-blank.js';
 import { PageQuery } from '../../common/page.dto.js';
 import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
