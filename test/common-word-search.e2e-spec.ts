@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import { issueSearchSql, searchIssues, type SearchTuning } from '../src/mirror/issue-search.js';
+import type { SearchTuning } from '../src/mirror/issue-search.js';
+import { issueSearchFor } from '../src/mirror/issue-search.provider.js';
 import type { ListIssuesQuery } from '../src/mirror/mirror.dto.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
 
@@ -29,12 +30,8 @@ describe('a common word in GET /issues: the key-order walk pages as the plain pl
   afterAll(() => hub.close());
 
   const keysOf = (rows: { key: string }[]) => rows.map((r) => r.key);
-  const plain = (q: ListIssuesQuery) =>
-    db.read(async (m) => {
-      const { sql, args } = issueSearchSql(q, db.engine);
-      return keysOf(await m.query(sql, args));
-    });
-  const searched = (q: ListIssuesQuery, tuning: SearchTuning) => db.read(async (m) => keysOf(await searchIssues<{ key: string }>(q, db.engine, (sql, args) => m.query(sql, args), tuning)));
+  const plain = (q: ListIssuesQuery) => db.read(async (m) => keysOf(await issueSearchFor(db.engine).plainPage(m, q)));
+  const searched = (q: ListIssuesQuery, tuning: SearchTuning) => db.read(async (m) => keysOf(await issueSearchFor(db.engine, tuning).page(m, q)));
 
   const QUERIES: ListIssuesQuery[] = [
     { q: 'отч' },

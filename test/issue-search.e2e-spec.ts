@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { sqliteOnly } from './support/pg.js';
-import { issueSearchSql } from '../src/mirror/issue-search.js';
+import { issueSearchFor } from '../src/mirror/issue-search.provider.js';
 import type { ListIssuesQuery } from '../src/mirror/mirror.dto.js';
 import { agentOf, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database } from './support/legacy.js';
@@ -94,8 +94,8 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     const plan = (sql: string, args: unknown[]) =>
       hub.app.get(Db).read(async (m) => ((await m.query(`EXPLAIN QUERY PLAN ${sql}`, args)) as { detail: string }[]).map((r) => r.detail).join('\n'));
     const planOf = (q: ListIssuesQuery) => {
-      const { sql, args } = issueSearchSql(q);
-      return plan(sql, args);
+      const { text, params } = issueSearchFor('sqlite').plainStatement(q).render('sqlite');
+      return plan(text, params);
     };
     const noScan = /SCAN (i|issue|issue_link)\b(?! USING)/;
     expect(await planOf({ q: 'отчёт' })).toMatch(/VIRTUAL TABLE INDEX/);

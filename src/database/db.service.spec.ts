@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { Db } from './db.service.js';
+import { Db, SLICE_MS } from './db.service.js';
 
 describe('Db lanes: the agent is not starved by batch creation', () => {
   let ds: DataSource;
@@ -46,6 +46,26 @@ describe('Db lanes: the agent is not starved by batch creation', () => {
     await Promise.all([...bulk, claim]);
     expect(order).toEqual(['bulk 1', 'claim', 'bulk 2', 'bulk 3', 'bulk 4']);
     await db.transaction((m) => m.query('DELETE FROM t'));
+  });
+
+  it('a long unit lets the event loop in between its statements (every SLICE_MS), and stays one transaction', async () => {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const failed = db.transaction(async (m) => {
+      const start = performance.now();
+      while (performance.now() - start < 20 * SLICE_MS) await m.query('INSERT INTO t (v) VALUES (?)', ['slice']);
+      throw new Error('rolled back');
+    }, 'bulk');
+    await expect(failed).rejects.toThrow('rolled back');
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(await db.read((m) => m.query(`SELECT count(*) AS n FROM t WHERE v = 'slice'`))).toEqual([{ n: 0 }]);
   });
 
   it('a failed unit rolls back and the next one runs', async () => {

@@ -23,6 +23,34 @@ export interface UnitCheck {
   apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void>;
 }
 
+/** SQLite: a unit of work lets the event loop in after at most this many milliseconds of its statements. */
+export const SLICE_MS = 5;
+
+/**
+ * better-sqlite3 runs each statement synchronously, and a unit's statements chained by awaits alone
+ * never give the event loop a turn: a 1,000-command batch creation held it for its whole transaction,
+ * and a search on the read connection (or any request) waited that long (issue 21). While this is
+ * applied, a statement that comes `sliceMs` or more after the last turn first lets the loop run
+ * (setImmediate). The unit keeps its transaction and the write lock, and `busy` keeps every other
+ * unit of work out meanwhile, so it stays one atomic unit. Answers the undo.
+ */
+function yieldingEvery(q: QueryRunner, sliceMs: number): () => void {
+  const own = Object.prototype.hasOwnProperty.call(q, 'query');
+  const query = q.query;
+  let since = performance.now();
+  q.query = async function (this: QueryRunner, ...args: Parameters<QueryRunner['query']>) {
+    if (performance.now() - since >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+    return query.apply(this, args);
+  } as QueryRunner['query'];
+  return () => {
+    if (own) q.query = query;
+    else delete (q as { query?: unknown }).query;
+  };
+}
+
 /** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
 async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
   const client = (await q.connect()) as { query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]> };
@@ -95,7 +123,8 @@ export class Db implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `fn` in one transaction. `afterCommit` callbacks run right after COMMIT, before the next unit
+   * Runs `fn` in one transaction (on SQLite, its statements in slices of SLICE_MS that let the event
+   * loop in between them, inside the transaction: yieldingEvery). `afterCommit` callbacks run right after COMMIT, before the next unit
    * of work starts: in-memory state that mirrors the database (the settings) changes exactly when the
    * database does, as every later unit sees it.
    */
@@ -105,6 +134,7 @@ export class Db implements OnApplicationShutdown {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
       await q.query('BEGIN IMMEDIATE');
+      const undo = yieldingEvery(q, SLICE_MS);
       try {
         const result = await fn(q.manager, { afterCommit: (cb) => callbacks.push(cb) });
         await q.query('COMMIT');
@@ -113,6 +143,8 @@ export class Db implements OnApplicationShutdown {
       } catch (err) {
         await q.query('ROLLBACK').catch(() => undefined);
         throw err;
+      } finally {
+        undo();
       }
     }, lane);
   }

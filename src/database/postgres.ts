@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type QueryRunner } from 'typeorm';
+import { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
 
 /**
  * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
@@ -68,14 +69,6 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  * so that one SQL text serves both engines. Created (or replaced) in the hub's schema by every
  * migration run, under the migration lock.
  */
-/** Lower-case letters folded by hub_search_fold: `ё` → `е` and the common Latin letters with diacritics. */
-const DIACRITIC_PAIRS: [string, string][] = [
-  ['ё', 'е'], ['àáâãäåāăą', 'a'], ['çćĉċč', 'c'], ['ďđ', 'd'], ['èéêëēĕėęě', 'e'], ['ĝğġģ', 'g'], ['ĥħ', 'h'],
-  ['ìíîïĩīĭįı', 'i'], ['ĵ', 'j'], ['ķ', 'k'], ['ĺļľŀł', 'l'], ['ñńņňŉ', 'n'], ['òóôõöøōŏő', 'o'], ['ŕŗř', 'r'],
-  ['śŝşšș', 's'], ['ţťŧț', 't'], ['ùúûüũūŭůűų', 'u'], ['ŵ', 'w'], ['ýÿŷ', 'y'], ['źżž', 'z'],
-];
-const DIACRITICS_FROM = DIACRITIC_PAIRS.map(([from]) => from).join('');
-const DIACRITICS_TO = DIACRITIC_PAIRS.map(([from, to]) => to.repeat([...from].length)).join('');
 
 export const SQLITE_COMPAT_FUNCTIONS = [
   // Unicode-aware lower(): PostgreSQL's own is, under a UTF-8 database.

@@ -1,7 +1,11 @@
-/** The SQL of GET /issues: filters, the FTS5 word search, order by key, offset or cursor; a common word walks the key order. */
-import type { ListIssuesQuery } from './mirror.dto.js';
-import type { Engine } from '../database/engine.js';
-import { matchExpression, tsQueryExpression } from './search-query.js';
+/**
+ * The SQL of GET /issues (decision 0801): filters, the word search, order by key, offset or cursor; a
+ * common word walks the key order. One class per engine (the word search differs: FTS5 on SQLite, the
+ * stored tsvector on PostgreSQL); the filters and the plain plan are shared here.
+ */
+import type { EntityManager } from 'typeorm';
+import { join, list, raw, rows, sql, type Sql } from '../database/sql.js';
+import type { IssueView, ListIssuesQuery } from './mirror.dto.js';
 
 export const DEFAULT_ISSUE_PAGE = 100;
 
@@ -10,122 +14,94 @@ export const ISSUE_VIEW_COLUMNS = ['key', 'summary', 'issue_type', 'status', 'sp
   .map((c) => `i.${c}`)
   .join(', ');
 
-/**
- * Every filter narrows (AND). The word search starts from the FTS index (a rare word touches a few
- * rows, whatever the project's size); the label filter from issue_label; the rest are indexed columns
- * (status, sprint + status, assignee), and the key order serves the cursor.
- */
-/** A filter value as `fold=true` compares it: lower case, `ё` as `е` (the column goes through the same in SQL). */
-export const foldValue = (v: string): string => v.toLowerCase().replace(/ё/g, 'е');
-const folded = (column: string) => `replace(hub_lower(${column}), 'ё', 'е')`;
-
-/**
- * `sql` the page, `countSql` (with `countArgs`) how many issues match in all, cursor and paging aside.
- * With `fold=true` the status, sprint, assignee and label filters ignore letter case and ё/е.
- */
-export function issueSearchSql(
-  q: ListIssuesQuery,
-  engine: Engine = 'sqlite',
-  order = 'i.key',
-): { sql: string; args: unknown[]; countSql: string; countArgs: unknown[] } {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  let from = 'issue i';
-  if (q.q !== undefined && engine === 'sqlite') {
-    const match = matchExpression(q.q);
-    if (match) {
-      from = 'issue_fts f JOIN issue i ON i.search_id = f.rowid';
-      where.push('issue_fts MATCH ?');
-      args.push(match);
-    }
-  } else if (q.q !== undefined) {
-    // PostgreSQL: the GIN index on issue.search (migration v4).
-    const match = tsQueryExpression(q.q);
-    if (match) {
-      where.push(`i.search @@ to_tsquery('simple', hub_search_fold(?))`);
-      args.push(match);
-    }
-  }
-  const filter = (condition: string, ...values: unknown[]) => {
-    where.push(condition);
-    args.push(...values);
-  };
-  const fold = q.fold === 'true';
-  const equals = (column: string) => (fold ? `${folded(column)} = ?` : `${column} = ?`);
-  const value = (v: string) => (fold ? foldValue(v) : v);
-  if (q.label) filter(`i.key IN (SELECT issue_key FROM issue_label WHERE ${equals('label')})`, value(q.label));
-  if (q.keys) {
-    const keys = q.keys.split(',').map((k) => k.trim()).filter(Boolean);
-    filter(`i.key IN (${keys.map(() => '?').join(', ') || 'NULL'})`, ...keys);
-  }
-  if (q.status) filter(equals('i.status'), value(q.status));
-  if (q.sprint) filter(equals('i.sprint'), value(q.sprint));
-  if (q.assignee) filter(equals('i.assignee'), value(q.assignee));
-  const countSql = `SELECT count(*) AS n FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
-  const countArgs = [...args];
-  if (q.cursor) filter('i.key > ?', q.cursor);
-  const sql = `SELECT ${ISSUE_VIEW_COLUMNS} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  return { sql, args: [...args, q.limit ?? DEFAULT_ISSUE_PAGE, q.offset ?? 0], countSql, countArgs };
+/** A row of the issue view as the database holds it (labels and fields are JSON text). */
+export interface IssueSearchRow extends Omit<IssueView, 'labels' | 'fields'> {
+  labels: string;
+  fields: string;
 }
 
-/** Runs one statement on the caller's connection (`?` placeholders) and answers its rows. */
-export type RunQuery = <R>(sql: string, args: unknown[]) => Promise<R[]>;
+/** A filter value as `fold=true` compares it: lower case, `ё` as `е` (the column goes through the same in SQL). */
+export const foldValue = (v: string): string => v.toLowerCase().replace(/ё/g, 'е');
 
 /** SQLite: a word with at least this many matches is searched by walking the key order. */
 export const COMMON_WORD_MATCHES = 2000;
 /** PostgreSQL: the key-order walk looks at this many issues per issue of the page before it gives way to the index. */
 export const WALK_ROWS_PER_MATCH = 50;
 
-/** The thresholds of searchIssues (tests lower them to reach the walk on a few hundred issues). */
+/** The thresholds of the word search (tests lower them to reach the walk on a few hundred issues). */
 export interface SearchTuning {
   commonWordMatches?: number;
   walkRowsPerMatch?: number;
 }
 
+/** Where the plain plan reads from, and the condition of the words (null: the text has no word). */
+export interface WordSearch {
+  from: Sql;
+  where: Sql;
+}
+
 /**
- * GET /issues' rows (decision 0801). A search by words alone (no other filter) whose word is common
- * does not gather and sort every match: it walks the issues in key order from the cursor, tests each
- * against the words, and stops at the page — the page is the same as the plain plan's, since both
- * take the first matches in key order. A rare word keeps the plain plan (the index, then a sort of the
- * few matches). SQLite counts the matches up to COMMON_WORD_MATCHES first (FTS5 streams them; cheap);
- * PostgreSQL walks at most WALK_ROWS_PER_MATCH × (offset + limit) issues and takes the GIN index when
- * that window held too few matches (its planner cannot tell a common prefix from a rare one).
+ * GET /issues' rows. Every filter narrows (AND). The word search starts from the engine's word index
+ * (a rare word touches a few rows, whatever the project's size); the label filter from issue_label; the
+ * rest are indexed columns (status, sprint + status, assignee), and the key order serves the cursor.
+ * A search by words alone whose word is common walks the key order instead (`page`, per engine).
  */
-export async function searchIssues<R>(q: ListIssuesQuery, engine: Engine, run: RunQuery, tuning: SearchTuning = {}): Promise<R[]> {
-  const { commonWordMatches = COMMON_WORD_MATCHES, walkRowsPerMatch = WALK_ROWS_PER_MATCH } = tuning;
-  const byWordsAlone = q.q !== undefined && !q.label && !q.keys && !q.status && !q.sprint && !q.assignee;
-  const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
-  const offset = q.offset ?? 0;
-  const after = q.cursor ? 'i.key > ?' : null;
-  const cursorArgs = q.cursor ? [q.cursor] : [];
-  if (byWordsAlone && engine === 'sqlite') {
-    const match = matchExpression(q.q!);
-    if (match) {
-      const [{ n }] = await run<{ n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ? LIMIT ?)', [match, commonWordMatches]);
-      if (n >= commonWordMatches) {
-        // `+` keeps SQLite off the search_id index: it walks the key index, and the matches are a set.
-        return run<R>(
-          `SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE +i.search_id IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)${after ? ` AND ${after}` : ''} ORDER BY i.key LIMIT ? OFFSET ?`,
-          [match, ...cursorArgs, limit, offset],
-        );
-      }
-    }
-  } else if (byWordsAlone) {
-    const match = tsQueryExpression(q.q!);
-    if (match) {
-      const window = walkRowsPerMatch * (offset + limit);
-      const page = await run<R>(
-        `SELECT ${ISSUE_VIEW_COLUMNS} FROM (SELECT * FROM issue i${after ? ` WHERE ${after}` : ''} ORDER BY i.key LIMIT ?) i
-          WHERE i.search @@ to_tsquery('simple', hub_search_fold(?)) ORDER BY i.key LIMIT ? OFFSET ?`,
-        [...cursorArgs, window, match, limit, offset],
-      );
-      if (page.length === limit) return page;
-      // Too few in the window: the GIN index finds the matches, sorted by an expression of the key
-      // (the same order) so that the planner does not walk the whole key index instead.
-      const { sql, args } = issueSearchSql(q, engine, `i.key || ''`);
-      return run<R>(sql, args);
-    }
+export abstract class IssueSearchRepository {
+  constructor(protected readonly tuning: SearchTuning = {}) {}
+
+  /** The page of GET /issues, in key order. */
+  abstract page(m: EntityManager, q: ListIssuesQuery): Promise<IssueSearchRow[]>;
+
+  /** The FROM and the condition of the words of `q` on this engine, or null when `q` has no word. */
+  protected abstract words(q: string): WordSearch | null;
+
+  /** `column` in lower case (letters of every script). */
+  protected abstract lower(column: Sql): Sql;
+
+  /** How many issues match in all (the filters of the page; cursor and paging aside). */
+  async count(m: EntityManager, q: ListIssuesQuery): Promise<number> {
+    const { from, where } = this.filtered(q, false);
+    const [row] = await rows<{ n: number | string }>(m, sql`SELECT count(*) AS n FROM ${from}${where}`);
+    return Number(row.n);
   }
-  const { sql, args } = issueSearchSql(q, engine);
-  return run<R>(sql, args);
+
+  /** Every match gathered and sorted by `order` (the key, or an expression of it), then the page cut. */
+  plainPage(m: EntityManager, q: ListIssuesQuery, order: Sql = raw('i.key')): Promise<IssueSearchRow[]> {
+    return rows<IssueSearchRow>(m, this.plainStatement(q, order));
+  }
+
+  /** The plain plan's statement (tests read its query plan). */
+  plainStatement(q: ListIssuesQuery, order: Sql = raw('i.key')): Sql {
+    const { from, where } = this.filtered(q, true);
+    return sql`SELECT ${raw(ISSUE_VIEW_COLUMNS)} FROM ${from}${where} ORDER BY ${order} LIMIT ${q.limit ?? DEFAULT_ISSUE_PAGE} OFFSET ${q.offset ?? 0}`;
+  }
+
+  /** A search by words alone (no other filter; cursor and paging allowed): the one a common word can walk. */
+  protected byWordsAlone(q: ListIssuesQuery): q is ListIssuesQuery & { q: string } {
+    return q.q !== undefined && !q.label && !q.keys && !q.status && !q.sprint && !q.assignee;
+  }
+
+  /** `i.key > cursor`, or nothing. */
+  protected after(q: ListIssuesQuery, glue: 'WHERE' | 'AND'): Sql {
+    return q.cursor ? sql` ${raw(glue)} i.key > ${q.cursor}` : raw('');
+  }
+
+  private filtered(q: ListIssuesQuery, withCursor: boolean): { from: Sql; where: Sql } {
+    const where: Sql[] = [];
+    let from = raw('issue i');
+    const words = q.q === undefined ? null : this.words(q.q);
+    if (words) {
+      from = words.from;
+      where.push(words.where);
+    }
+    const fold = q.fold === 'true';
+    const equals = (column: string, v: string) => (fold ? sql`replace(${this.lower(raw(column))}, 'ё', 'е') = ${foldValue(v)}` : sql`${raw(column)} = ${v}`);
+    if (q.label) where.push(sql`i.key IN (SELECT issue_key FROM issue_label WHERE ${equals('label', q.label)})`);
+    if (q.keys) where.push(sql`i.key IN (${list(q.keys.split(',').map((k) => k.trim()).filter(Boolean))})`);
+    if (q.status) where.push(equals('i.status', q.status));
+    if (q.sprint) where.push(equals('i.sprint', q.sprint));
+    if (q.assignee) where.push(equals('i.assignee', q.assignee));
+    if (withCursor && q.cursor) where.push(sql`i.key > ${q.cursor}`);
+    return { from, where: where.length ? sql` WHERE ${join(where, ' AND ')}` : raw('') };
+  }
 }

@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, issueSearchSql, searchIssues } from './issue-search.js';
+import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository } from './issue-search.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -30,16 +30,16 @@ export class MirrorService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly search: IssueSearchRepository,
   ) {}
 
   /** SPEC 7 and issue 14: filters, word search through the FTS index (a common word walks the key order), pages by key (offset or cursor). */
   listIssues(q: ListIssuesQuery): Promise<IssuePage> {
-    // GET /issues?count=true: how many match in all (the filters of the page, no cursor or paging).
-    const { countSql, countArgs } = issueSearchSql(q, this.db.engine);
     return this.db.read(async (m) => {
-      const items = (await searchIssues<IssueRow>(q, this.db.engine, (sql, args) => m.query(sql, args))).map(issueView);
+      const items = (await this.search.page(m, q)).map(issueView);
       const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
-      const total = q.count === 'true' ? Number(((await m.query(countSql, countArgs)) as { n: number | string }[])[0].n) : null;
+      // GET /issues?count=true: how many match in all (the filters of the page, no cursor or paging).
+      const total = q.count === 'true' ? await this.search.count(m, q) : null;
       return { items, next_cursor: items.length === limit ? items[items.length - 1].key : null, total };
     });
   }

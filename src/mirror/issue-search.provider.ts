@@ -1,0 +1,18 @@
+/** The engine's IssueSearchRepository, as MirrorModule provides it. */
+import type { Provider } from '@nestjs/common';
+import type { Engine } from '../database/engine.js';
+import { Db } from '../database/db.service.js';
+import { IssueSearchRepository, type SearchTuning } from './issue-search.js';
+import { PostgresIssueSearch } from './issue-search.postgres.js';
+import { SqliteIssueSearch } from './issue-search.sqlite.js';
+
+/** The search of `engine`; `tuning` lowers the thresholds (tests). */
+export function issueSearchFor(engine: Engine, tuning: SearchTuning = {}): IssueSearchRepository {
+  return engine === 'postgres' ? new PostgresIssueSearch(tuning) : new SqliteIssueSearch(tuning);
+}
+
+export const issueSearchProvider: Provider = {
+  provide: IssueSearchRepository,
+  inject: [Db],
+  useFactory: (db: Db) => issueSearchFor(db.engine),
+};
