@@ -12,7 +12,7 @@ import { defaultSeed, generatedProject } from '@jira-hub/jira-sim';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/common/config.js';
 import { Db } from '../src/database/db.service.js';
-import { ISSUE_VIEW_COLUMNS } from '../src/mirror/issue-search.js';
+import { ISSUE_VIEW_COLUMNS } from '../src/mirror/issue-search.repository.js';
 import { matchExpression, tsQueryExpression } from '../src/mirror/search-query.js';
 import { applySlice } from '../src/mirror/mirror.store.js';
 import type { IssueInput } from '../src/mirror/refresh-result.js';

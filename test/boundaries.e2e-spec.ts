@@ -31,7 +31,6 @@ const KNOWN: Record<string, string> = {
  */
 const SQL_FILES: string[] = [
   'src/agent/agent-status.service.ts',
-  'src/mirror/issue-search.ts',
   'src/mirror/mirror.service.ts',
   'src/mirror/mirror.store.ts',
   'src/mirror/package-view.ts',

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import type { SearchTuning } from '../src/mirror/issue-search.js';
+import type { SearchTuning } from '../src/mirror/issue-search.repository.js';
 import { issueSearchFor } from '../src/mirror/issue-search.provider.js';
 import type { ListIssuesQuery } from '../src/mirror/mirror.dto.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';

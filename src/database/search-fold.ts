@@ -1,7 +1,7 @@
 /**
  * The folding of the PostgreSQL word search (issue 14): lower case, then these letters replaced, as
  * translate(lower(text), DIACRITICS_FROM, DIACRITICS_TO). The indexed column (hub_search_fold, migration v4)
- * and the query's words (mirror/issue-search.postgres.ts) fold the same way.
+ * and the query's words (mirror/postgres-issue-search.repository.ts) fold the same way.
  */
 /** Lower-case letters folded: `ё` → `е` and the common Latin letters with diacritics. */
 const DIACRITIC_PAIRS: [string, string][] = [

@@ -2,9 +2,9 @@
 import type { Provider } from '@nestjs/common';
 import type { Engine } from '../database/engine.js';
 import { Db } from '../database/db.service.js';
-import { IssueSearchRepository, type SearchTuning } from './issue-search.js';
-import { PostgresIssueSearch } from './issue-search.postgres.js';
-import { SqliteIssueSearch } from './issue-search.sqlite.js';
+import { IssueSearchRepository, type SearchTuning } from './issue-search.repository.js';
+import { PostgresIssueSearch } from './postgres-issue-search.repository.js';
+import { SqliteIssueSearch } from './sqlite-issue-search.repository.js';
 
 /** The search of `engine`; `tuning` lowers the thresholds (tests). */
 export function issueSearchFor(engine: Engine, tuning: SearchTuning = {}): IssueSearchRepository {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MirrorController } from './mirror.controller.js';
-import { IssueSearchRepository } from './issue-search.js';
+import { IssueSearchRepository } from './issue-search.repository.js';
 import { issueSearchProvider } from './issue-search.provider.js';
 import { MirrorService } from './mirror.service.js';
 

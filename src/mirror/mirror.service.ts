@@ -6,7 +6,7 @@ import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
 import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository } from './issue-search.js';
+import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository } from './issue-search.repository.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
