@@ -3,17 +3,20 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { HealthView } from './health.view.js';
 import { Db } from './database/db.service.js';
 import { Public } from './common/auth.guard.js';
-import { readSchemaVersion } from './settings/schema-version.store.js';
+import { SettingRepository } from './settings/setting.repository.js';
 
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingRepository,
+  ) {}
 
   @Get()
   @Public()
   @ApiOkResponse({ type: HealthView })
   async health(): Promise<HealthView> {
-    return { status: 'ok', schema_version: await this.db.read(readSchemaVersion) };
+    return { status: 'ok', schema_version: await this.db.read((m) => this.settings.schemaVersion(m)) };
   }
 }

@@ -10,7 +10,7 @@ import { AuditService } from './audit.service.js';
   imports: [SettingsModule],
   controllers: [AuditController],
   providers: [AuditRepository, AuditService],
-  exports: [AuditService],
+  exports: [AuditRepository, AuditService],
 })
 export class AuditModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

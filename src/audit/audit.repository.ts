@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditRecord } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import { Db } from '../database/db.service.js';
+import { join, rows, run, sql, type Sql } from '../database/sql.js';
 
 /** A call as it is recorded; `GET /audit` adds its id. */
 export type AuditRow = Omit<AuditRecord, 'id'>;
@@ -15,33 +15,32 @@ export interface AuditQuery {
   batch_id?: number;
 }
 
-const COLUMNS = 'id, at, channel, tool, route, arguments, outcome, status, detail, batch_id';
+/** PostgreSQL's driver answers bigint as text: numbers in the view. */
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 @Injectable()
 export class AuditRepository {
-  constructor(private readonly db: Db) {}
-
-  /** Records a call and drops the calls older than `keepFrom` (the retention), in one transaction. */
-  add(row: AuditRow, keepFrom: string): Promise<void> {
-    return this.db.transaction(async (m: EntityManager) => {
-      await m.query(
-        'INSERT INTO audit (at, channel, tool, route, arguments, outcome, status, detail, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [row.at, row.channel, row.tool, row.route, row.arguments, row.outcome, row.status, row.detail, row.batch_id],
-      );
-      await m.query('DELETE FROM audit WHERE at < ?', [keepFrom]);
-    });
+  async insert(m: EntityManager, row: AuditRow): Promise<void> {
+    await run(
+      m,
+      sql`INSERT INTO audit (at, channel, tool, route, arguments, outcome, status, detail, batch_id)
+          VALUES (${row.at}, ${row.channel}, ${row.tool}, ${row.route}, ${row.arguments}, ${row.outcome}, ${row.status}, ${row.detail}, ${row.batch_id})`,
+    );
   }
 
-  list(q: AuditQuery): Promise<AuditRecord[]> {
-    const where = ['id < CAST(? AS BIGINT)'];
-    const args: unknown[] = [Math.min(q.before_id ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)];
-    if (q.batch_id !== undefined) {
-      where.push('batch_id = ?');
-      args.push(q.batch_id);
-    }
-    return this.db.read(async (m) => {
-      const rows: AuditRecord[] = await m.query(`SELECT ${COLUMNS} FROM audit WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, [...args, q.limit]);
-      return rows.map((r) => ({ ...r, id: Number(r.id), status: r.status === null ? null : Number(r.status), batch_id: r.batch_id === null ? null : Number(r.batch_id) }));
-    });
+  /** Drops the calls recorded before `keepFrom`; answers how many. */
+  deleteOlderThan(m: EntityManager, keepFrom: string): Promise<number> {
+    return run(m, sql`DELETE FROM audit WHERE at < ${keepFrom}`);
+  }
+
+  /** Newest first: before `before_id`, of one batch when `batch_id` is given. */
+  async list(m: EntityManager, q: AuditQuery): Promise<AuditRecord[]> {
+    const where: Sql[] = [sql`id < CAST(${Math.min(q.before_id ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)} AS BIGINT)`];
+    if (q.batch_id !== undefined) where.push(sql`batch_id = ${q.batch_id}`);
+    const found = await rows<AuditRecord>(
+      m,
+      sql`SELECT id, at, channel, tool, route, arguments, outcome, status, detail, batch_id FROM audit WHERE ${join(where, ' AND ')} ORDER BY id DESC LIMIT ${q.limit}`,
+    );
+    return found.map((r) => ({ ...r, id: Number(r.id), status: num(r.status), batch_id: num(r.batch_id) }));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
+import { Db } from '../database/db.service.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { AuditRepository, type AuditQuery, type AuditRecord, type AuditRow } from './audit.repository.js';
 
@@ -26,21 +27,29 @@ export type AuditEntry = Omit<AuditRow, 'at' | 'arguments'> & { arguments: unkno
 @Injectable()
 export class AuditService {
   constructor(
+    private readonly db: Db,
     private readonly repository: AuditRepository,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
   ) {}
 
+  /** Records a call and drops the calls older than the retention (settings `audit_retention_days`), in one transaction. */
   record(entry: AuditEntry): Promise<void> {
     const now = this.clock.now();
     const keepFrom = new Date(now.getTime() - this.settings.get().audit_retention_days * 86_400_000).toISOString();
-    return this.repository.add(
-      { ...entry, at: now.toISOString(), arguments: auditArguments(entry.arguments), detail: entry.detail === null ? null : cut(entry.detail, AUDIT_DETAIL_CAP) },
-      keepFrom,
-    );
+    const row: AuditRow = {
+      ...entry,
+      at: now.toISOString(),
+      arguments: auditArguments(entry.arguments),
+      detail: entry.detail === null ? null : cut(entry.detail, AUDIT_DETAIL_CAP),
+    };
+    return this.db.transaction(async (m) => {
+      await this.repository.insert(m, row);
+      await this.repository.deleteOlderThan(m, keepFrom);
+    });
   }
 
   list(q: AuditQuery): Promise<AuditRecord[]> {
-    return this.repository.list(q);
+    return this.db.read((m) => this.repository.list(m, q));
   }
 }

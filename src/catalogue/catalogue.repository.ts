@@ -8,6 +8,7 @@ import type { Catalogue } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/json.js';
 import type { RowOf } from '../database/row.js';
+import { list, one, raw, rows, run, sql } from '../database/sql.js';
 import type { CatalogueEntity } from './catalogue.entity.js';
 
 type CatalogueRow = RowOf<CatalogueEntity>;
@@ -40,10 +41,11 @@ function fromRow(r: CatalogueRow): StoredCatalogue {
 export class CatalogueRepository {
   /** The catalogue of a project, or (no key) the one stored last; null when there is none. */
   async get(m: EntityManager, projectKey?: string): Promise<StoredCatalogue | null> {
-    const rows: CatalogueRow[] = projectKey
-      ? await m.query('SELECT * FROM catalogue WHERE project_key = ?', [projectKey])
-      : await m.query('SELECT * FROM catalogue ORDER BY synced_at DESC, project_key LIMIT 1');
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await one<CatalogueRow>(
+      m,
+      projectKey ? sql`SELECT * FROM catalogue WHERE project_key = ${projectKey}` : sql`SELECT * FROM catalogue ORDER BY synced_at DESC, project_key LIMIT 1`,
+    );
+    return row ? fromRow(row) : null;
   }
 
   /** Replaces the project's catalogue by a reported one; a stale mark goes with the old one. */
@@ -61,21 +63,19 @@ export class CatalogueRepository {
       c.assignable_truncated ? 1 : 0,
     ];
     const updates = columns.filter((col) => col !== 'project_key').map((col) => `${col} = excluded.${col}`);
-    await m.query(
-      `INSERT INTO catalogue (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (project_key) DO UPDATE SET ${updates.join(', ')}`,
-      values,
-    );
+    await run(m, sql`INSERT INTO catalogue (${raw(columns.join(', '))}) VALUES (${list(values)}) ON CONFLICT (project_key) DO UPDATE SET ${raw(updates.join(', '))}`);
   }
 
   /** Marks every catalogue stale (a command failed on a screen, field or transition Jira named); the first reason is kept. */
   async markStale(m: EntityManager, reason: string, now: string): Promise<void> {
-    await m.query('UPDATE catalogue SET stale_since = ?, stale_reason = ? WHERE stale_since IS NULL', [now, reason]);
+    await run(m, sql`UPDATE catalogue SET stale_since = ${now}, stale_reason = ${reason} WHERE stale_since IS NULL`);
   }
 
   /** When the oldest catalogue was stored, and whether one is marked stale; null when there is none. */
   async freshness(m: EntityManager): Promise<{ synced_at: string; stale: boolean } | null> {
-    const [row]: { synced_at: string | null; stale: number | null }[] = await m.query(
-      'SELECT min(synced_at) AS synced_at, max(CASE WHEN stale_since IS NULL THEN 0 ELSE 1 END) AS stale FROM catalogue',
+    const row = await one<{ synced_at: string | null; stale: number | null }>(
+      m,
+      sql`SELECT min(synced_at) AS synced_at, max(CASE WHEN stale_since IS NULL THEN 0 ELSE 1 END) AS stale FROM catalogue`,
     );
     return row?.synced_at ? { synced_at: row.synced_at, stale: Boolean(row.stale) } : null;
   }

@@ -8,7 +8,7 @@ import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } f
 import { existingKeys, issuesByKeys, linksFrom } from '../mirror/package-view.js';
 import { tempKeyMapping } from '../queue/temp-key.store.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
-import type { PackageTexts } from './package.store.js';
+import type { PackageTexts } from './package.repository.js';
 import { keysToRead, planPackage, type KnownValues, type PackagePlan } from './plan.js';
 
 /** The files of a package as they arrive (multipart or a folder). */

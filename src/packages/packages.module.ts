@@ -3,6 +3,7 @@ import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { SettingsModule } from '../settings/settings.module.js';
 import { ExportService } from './export.service.js';
+import { PackageRepository } from './package.repository.js';
 import { PackagesController } from './packages.controller.js';
 import { PackagesService } from './packages.service.js';
 
@@ -10,7 +11,7 @@ import { PackagesService } from './packages.service.js';
 @Module({
   imports: [SettingsModule, QueueModule, CatalogueModule],
   controllers: [PackagesController],
-  providers: [PackagesService, ExportService],
-  exports: [PackagesService, ExportService],
+  providers: [PackageRepository, PackagesService, ExportService],
+  exports: [PackageRepository, PackagesService, ExportService],
 })
 export class PackagesModule {}

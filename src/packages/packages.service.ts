@@ -17,7 +17,7 @@ import { SettingsService } from '../settings/settings.service.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
 import { applyText, driftText, planSummary } from './package-text.js';
-import { findPackage, insertPackage, listPackages, packageOfBatch, setPackageBatch, type StoredPackage } from './package.store.js';
+import { PackageRepository, type StoredPackage } from './package.repository.js';
 import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackagePlan } from './plan.js';
 
@@ -43,6 +43,7 @@ export class PackagesService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly catalogues: CatalogueRepository,
+    private readonly packages: PackageRepository,
   ) {}
 
   /**
@@ -115,7 +116,7 @@ export class PackagesService {
     const pkg = parsePackage(files);
     const { key, batch: runningBatch } = await this.running(filesHash(files));
     if (runningBatch) {
-      const stored = await this.db.read((m) => packageOfBatch(m, runningBatch.id));
+      const stored = await this.db.read((m) => this.packages.ofBatch(m, runningBatch.id));
       if (stored) return this.applied(packageView(stored), runningBatch, true, null);
     }
     const plan = await this.db.read((m) => this.compute(m, pkg));
@@ -125,22 +126,22 @@ export class PackagesService {
       // Jira already matches: the package is kept (drift compares with it), nothing is submitted.
       packageId = await this.db.transaction(async (m) => {
         await writePackageNotes(m, pkg.notes, now);
-        return insertPackage(m, { name, files: pkg.texts, createdAt: now });
+        return this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
       }, 'bulk');
       return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null));
     }
     const alongside: BatchAlongside = {
       before: async (m) => {
         await writePackageNotes(m, pkg.notes, now);
-        packageId = await insertPackage(m, { name, files: pkg.texts, createdAt: now });
+        packageId = await this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
         return { title: batchTitle(packageId, name) };
       },
-      after: (m, batchId) => setPackageBatch(m, packageId, batchId),
+      after: (m, batchId) => this.packages.setBatch(m, packageId, batchId),
     };
     const { view, replayed } = await this.batches.create(this.body(plan, batchTitle(null, name)), caller, key, alongside);
     if (replayed) {
       // Another apply of the same files won the race: answer its package and batch.
-      const stored = await this.db.read((m) => packageOfBatch(m, view.id));
+      const stored = await this.db.read((m) => this.packages.ofBatch(m, view.id));
       return this.applied(packageView(stored!), view, true, null);
     }
     return this.applied({ id: packageId, name, created_at: now, batch_id: view.id }, view, false, this.view(name, plan, null));
@@ -175,7 +176,7 @@ export class PackagesService {
 
   private stored(id: number): Promise<StoredPackage> {
     return this.db.read(async (m) => {
-      const stored = await findPackage(m, id);
+      const stored = await this.packages.find(m, id);
       if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
       return stored;
     });
@@ -194,6 +195,6 @@ export class PackagesService {
   }
 
   list(limit: number, beforeId?: number): Promise<PackageView[]> {
-    return this.db.read(async (m) => (await listPackages(m, limit, beforeId)).map(packageView));
+    return this.db.read(async (m) => (await this.packages.list(m, limit, beforeId)).map(packageView));
   }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { SettingRepository } from './setting.repository.js';
 import { SettingsController } from './settings.controller.js';
 import { SettingsService } from './settings.service.js';
 
 @Module({
   controllers: [SettingsController],
-  providers: [SettingsService],
-  exports: [SettingsService],
+  providers: [SettingRepository, SettingsService],
+  exports: [SettingRepository, SettingsService],
 })
 export class SettingsModule {}

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Db } from '../database/db.service.js';
-import { parseJson } from '../database/json.js';
 import { EventBus } from '../events/event-bus.js';
 import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
+import { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';
 
 /**
@@ -18,9 +18,6 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a, sorted) === JSON.stringify(b, sorted);
 }
 
-/** The stored settings version: what every unit of work on PostgreSQL reads first (Db.onUnitStart). */
-const VERSION_SQL = `SELECT value FROM setting WHERE key = 'version'`;
-
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
@@ -28,10 +25,11 @@ export class SettingsService implements OnModuleInit {
   constructor(
     private readonly db: Db,
     private readonly events: EventBus,
+    private readonly settings: SettingRepository,
   ) {
     // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
     // stored version (one indexed read) and reloads when another replica changed the settings.
-    if (db.engine === 'postgres') db.onUnitStart({ sql: VERSION_SQL, apply: (rows, m) => this.refresh(rows as { value: string }[], m) });
+    if (db.engine === 'postgres') db.onUnitStart({ sql: settings.versionCheck, apply: (rows, m) => this.refresh(rows, m) });
   }
 
   /** The settings as stored now: on SQLite the kept copy; on PostgreSQL after a check of the stored version. */
@@ -40,8 +38,8 @@ export class SettingsService implements OnModuleInit {
     return this.current;
   }
 
-  private async refresh([row]: { value: string }[], m: EntityManager): Promise<void> {
-    if (parseJson<number>(row?.value, DEFAULT_SETTINGS.version) !== this.current.version) this.current = await this.load(m);
+  private async refresh(found: Record<string, unknown>[], m: EntityManager): Promise<void> {
+    if (this.settings.versionOf(found, DEFAULT_SETTINGS.version) !== this.current.version) this.current = await this.load(m);
   }
 
   async onModuleInit(): Promise<void> {
@@ -63,12 +61,7 @@ export class SettingsService implements OnModuleInit {
       // values already stored) is not a change, and agents are not told their settings are stale.
       if (sameJson(patched, stored)) return stored;
       const updated = { ...patched, version: stored.version + 1 };
-      for (const key of [...(Object.keys(changes) as SettingKey[]), 'version' as const]) {
-        await m.query('INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
-          key,
-          JSON.stringify(updated[key]),
-        ]);
-      }
+      for (const key of [...(Object.keys(changes) as SettingKey[]), 'version' as const]) await this.settings.put(m, key, updated[key]);
       // The in-memory copy first, then the event: a listener (the long poll) reads the new settings.
       tx.afterCommit(() => (this.current = updated));
       this.events.afterCommit(tx, [{ kind: 'settings', version: updated.version }]);
@@ -77,8 +70,7 @@ export class SettingsService implements OnModuleInit {
   }
 
   private async load(m: EntityManager): Promise<Settings> {
-    const rows: { key: string; value: string }[] = await m.query('SELECT key, value FROM setting');
-    const stored = new Map(rows.map((r) => [r.key, parseJson<unknown>(r.value, null)]));
+    const stored = await this.settings.all(m);
     const settings = structuredClone(DEFAULT_SETTINGS);
     for (const key of [...SETTING_KEYS, 'version' as const]) {
       if (stored.has(key)) (settings as unknown as Record<string, unknown>)[key] = stored.get(key);
