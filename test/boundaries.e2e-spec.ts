@@ -35,7 +35,6 @@ const SQL_FILES: string[] = [
   'src/mirror/mirror.store.ts',
   'src/mirror/package-view.ts',
   'src/mirror/sync-run.store.ts',
-  'src/packages/package.store.ts',
   'src/queue/agent-signals.store.ts',
   'src/queue/agent-status.store.ts',
   'src/queue/batch.store.ts',
@@ -50,8 +49,6 @@ const SQL_FILES: string[] = [
   'src/queue/report.store.ts',
   'src/queue/revert.service.ts',
   'src/queue/temp-key.store.ts',
-  'src/settings/schema-version.store.ts',
-  'src/settings/settings.service.ts',
 ];
 
 describe("the hub's tree", () => {
