@@ -42,7 +42,18 @@ await build({
   input: { cli: join(root, 'dist/src/cli.js') },
   platform: 'node',
   external: EXTERNAL,
-  output: { dir: out, format: 'esm', sourcemap: true, entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+  output: {
+    dir: out,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    // Names as written: Nest, TypeORM and Swagger read class names (tokens in messages, schema names).
+    keepNames: true,
+    // Whitespace and comments only (V8 keeps every loaded source text: ~4 MB less RSS after start); no
+    // renaming or rewriting. Stack traces map back through the source maps (node --enable-source-maps).
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+    sourcemap: true,
+  },
   onLog(level, log) {
     if (level === 'warn') warnings.push(log.message);
   },
