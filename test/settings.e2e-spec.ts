@@ -1,150 +1,162 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startHub, type TestHub } from './support/app.js';
 
 describe('settings (SPEC 9)', () => {
   let hub: TestHub;
-  beforeEach(async () => {
-    hub = await startHub();
-  });
-  afterEach(() => hub.close());
 
-  it('has the defaults at version 1', async () => {
-    expect((await hub.http.get('/settings').expect(200)).body).toEqual({
-      version: 1,
-      pacing: {
-        ensure_issue: 180,
-        ensure_fields: 120,
-        ensure_status: 120,
-        ensure_link: 90,
-        ensure_sprint: 120,
-        ensure_comment: 150,
-        refresh: 60,
-        remove_link: 90,
-        remove_comment: 150,
-        delete_issue: 180,
-      },
-      link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
-      fields: [],
-      auto_refresh: { interval_minutes: 0, jql: null },
-      backup_keep: 20,
-      audit_retention_days: 90,
-      agent_offline_seconds: 120,
-      approval: { assistant: true, client: false, hub: false },
-      catalogue_max_age_minutes: 1440,
-      revert: { created_issue_status: 'Done', delete_created: false },
+  describe('read and changed (a hub per test)', () => {
+    beforeEach(async () => {
+      hub = await startHub();
+    });
+    afterEach(() => hub.close());
+
+    it('has the defaults at version 1', async () => {
+      expect((await hub.http.get('/settings').expect(200)).body).toEqual({
+        version: 1,
+        pacing: {
+          ensure_issue: 180,
+          ensure_fields: 120,
+          ensure_status: 120,
+          ensure_link: 90,
+          ensure_sprint: 120,
+          ensure_comment: 150,
+          refresh: 60,
+          remove_link: 90,
+          remove_comment: 150,
+          delete_issue: 180,
+        },
+        link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
+        fields: [],
+        auto_refresh: { interval_minutes: 0, jql: null },
+        backup_keep: 20,
+        audit_retention_days: 90,
+        agent_offline_seconds: 120,
+        approval: { assistant: true, client: false, hub: false },
+        catalogue_max_age_minutes: 1440,
+        revert: { created_issue_status: 'Done', delete_created: false },
+      });
+    });
+
+    it('revert (SPEC 17.2) merges per entry and refuses a blank status, a non-boolean and null', async () => {
+      const res = await hub.http.patch('/settings').send({ revert: { delete_created: true } }).expect(200);
+      expect(res.body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
+      for (const revert of [{ created_issue_status: ' ' }, { delete_created: 'yes' }, { created_issue_status: null }, null]) {
+        const bad = await hub.http.patch('/settings').send({ revert }).expect(422);
+        expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
+      }
+      expect((await hub.http.get('/settings').expect(200)).body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
+    });
+
+    it('approval (SPEC 15.2) merges per entry, takes booleans only, and refuses unknown sources and null', async () => {
+      const res = await hub.http.patch('/settings').send({ approval: { client: true } }).expect(200);
+      expect(res.body.approval).toEqual({ assistant: true, client: true, hub: false });
+      expect(res.body.version).toBe(2);
+      for (const approval of [{ assistant: 'yes' }, { robot: true }, null, [true], { hub: null }, true]) {
+        const bad = await hub.http.patch('/settings').send({ approval }).expect(422);
+        expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
+      }
+      expect((await hub.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, approval: { assistant: true, client: true, hub: false } });
+    });
+
+    it('a PATCH that changes nothing keeps the version (agents are not made stale)', async () => {
+      const before = (await hub.http.get('/settings').expect(200)).body;
+      for (const body of [{}, { pacing: {} }, { auto_refresh: {} }, { backup_keep: before.backup_keep }, { pacing: { refresh: before.pacing.refresh } }, { link_types: before.link_types }, { link_types: Object.fromEntries(Object.entries(before.link_types).reverse()) }]) {
+        expect((await hub.http.patch('/settings').send(body).expect(200)).body).toEqual(before);
+      }
+      expect((await hub.http.patch('/settings').send({ backup_keep: before.backup_keep + 1 }).expect(200)).body.version).toBe(before.version + 1);
+    });
+
+    it('PATCH merges pacing and auto_refresh per entry, replaces other keys, bumps the version, and survives a restart', async () => {
+      const res = await hub.http
+        .patch('/settings')
+        .send({ pacing: { ensure_issue: 5 }, link_types: { связанные: 'Relates' }, auto_refresh: { jql: 'project = A' } })
+        .expect(200);
+      expect(res.body.version).toBe(2);
+      expect(res.body.pacing).toMatchObject({ ensure_issue: 5, ensure_fields: 120 });
+      expect(res.body.link_types).toEqual({ связанные: 'Relates' });
+      expect(res.body.auto_refresh).toEqual({ interval_minutes: 0, jql: 'project = A' });
+      expect((await hub.http.patch('/settings').send({ backup_keep: 3 }).expect(200)).body.version).toBe(3);
+      expect((await hub.http.get('/agent/settings').expect(200)).body).toEqual({
+        version: 3,
+        pacing: res.body.pacing,
+        link_types: { связанные: 'Relates' },
+        fields: [],
+      });
+      await hub.app.close();
+      const again = await startHub({ HUB_DB_PATH: hub.config.dbPath });
+      try {
+        expect((await again.http.get('/settings').expect(200)).body).toMatchObject({ version: 3, backup_keep: 3, pacing: { ensure_issue: 5 } });
+      } finally {
+        await again.close();
+      }
+    });
+
+    // [case, body, what the Russian detail must say]
+
+    it('auto_refresh.jql may be set to null, and other keys stay as they are', async () => {
+      await hub.http.patch('/settings').send({ auto_refresh: { interval_minutes: 5, jql: 'project = A' }, fields: ['Story Points'] }).expect(200);
+      const res = await hub.http.patch('/settings').send({ auto_refresh: { jql: null } }).expect(200);
+      expect(res.body).toMatchObject({ version: 3, auto_refresh: { interval_minutes: 5, jql: null }, fields: ['Story Points'] });
+      expect((await hub.http.get('/settings').expect(200)).body).toEqual(res.body);
+    });
+
+    it('accepts custom field names that only resemble param names', async () => {
+      const fields = ['Key', 'Summary', 'customfield_10042', 'Story Points', 'parent link'];
+      const res = await hub.http.patch('/settings').send({ fields }).expect(200);
+      expect(res.body).toMatchObject({ version: 2, fields });
     });
   });
 
-  it('revert (SPEC 17.2) merges per entry and refuses a blank status, a non-boolean and null', async () => {
-    const res = await hub.http.patch('/settings').send({ revert: { delete_created: true } }).expect(200);
-    expect(res.body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
-    for (const revert of [{ created_issue_status: ' ' }, { delete_created: 'yes' }, { created_issue_status: null }, null]) {
-      const bad = await hub.http.patch('/settings').send({ revert }).expect(422);
-      expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
-    }
-    expect((await hub.http.get('/settings').expect(200)).body.revert).toEqual({ created_issue_status: 'Done', delete_created: true });
-  });
-
-  it('approval (SPEC 15.2) merges per entry, takes booleans only, and refuses unknown sources and null', async () => {
-    const res = await hub.http.patch('/settings').send({ approval: { client: true } }).expect(200);
-    expect(res.body.approval).toEqual({ assistant: true, client: true, hub: false });
-    expect(res.body.version).toBe(2);
-    for (const approval of [{ assistant: 'yes' }, { robot: true }, null, [true], { hub: null }, true]) {
-      const bad = await hub.http.patch('/settings').send({ approval }).expect(422);
-      expect(bad.body).toMatchObject({ error: 'validation_failed', detail: expect.stringMatching(/[а-я]/) });
-    }
-    expect((await hub.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, approval: { assistant: true, client: true, hub: false } });
-  });
-
-  it('a PATCH that changes nothing keeps the version (agents are not made stale)', async () => {
-    const before = (await hub.http.get('/settings').expect(200)).body;
-    for (const body of [{}, { pacing: {} }, { auto_refresh: {} }, { backup_keep: before.backup_keep }, { pacing: { refresh: before.pacing.refresh } }, { link_types: before.link_types }, { link_types: Object.fromEntries(Object.entries(before.link_types).reverse()) }]) {
-      expect((await hub.http.patch('/settings').send(body).expect(200)).body).toEqual(before);
-    }
-    expect((await hub.http.patch('/settings').send({ backup_keep: before.backup_keep + 1 }).expect(200)).body.version).toBe(before.version + 1);
-  });
-
-  it('PATCH merges pacing and auto_refresh per entry, replaces other keys, bumps the version, and survives a restart', async () => {
-    const res = await hub.http
-      .patch('/settings')
-      .send({ pacing: { ensure_issue: 5 }, link_types: { связанные: 'Relates' }, auto_refresh: { jql: 'project = A' } })
-      .expect(200);
-    expect(res.body.version).toBe(2);
-    expect(res.body.pacing).toMatchObject({ ensure_issue: 5, ensure_fields: 120 });
-    expect(res.body.link_types).toEqual({ связанные: 'Relates' });
-    expect(res.body.auto_refresh).toEqual({ interval_minutes: 0, jql: 'project = A' });
-    expect((await hub.http.patch('/settings').send({ backup_keep: 3 }).expect(200)).body.version).toBe(3);
-    expect((await hub.http.get('/agent/settings').expect(200)).body).toEqual({
-      version: 3,
-      pacing: res.body.pacing,
-      link_types: { связанные: 'Relates' },
-      fields: [],
+  // A refused PATCH changes nothing, so one hub serves every case: each checks the settings and their version are as before.
+  describe('refused: 422, nothing changed (one hub for all)', () => {
+    beforeAll(async () => {
+      hub = await startHub();
     });
-    await hub.app.close();
-    const again = await startHub({ HUB_DB_PATH: hub.config.dbPath });
-    try {
-      expect((await again.http.get('/settings').expect(200)).body).toMatchObject({ version: 3, backup_keep: 3, pacing: { ensure_issue: 5 } });
-    } finally {
-      await again.close();
-    }
-  });
+    afterAll(() => hub.close());
 
-  // [case, body, what the Russian detail must say]
-  const bad: [string, unknown, RegExp][] = [
-    ['pause above 3600', { pacing: { refresh: 3601 } }, /^pacing\.refresh: /],
-    ['negative pause', { pacing: { refresh: -1 } }, /^pacing\.refresh: /],
-    ['unknown pacing type', { pacing: { ensure_magic: 1 } }, /^pacing\.ensure_magic: /],
-    ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh: /],
-    ['link types not strings', { link_types: { a: 1 } }, /^link_types: /],
-    ['fields not strings', { fields: [1] }, /^fields: /],
-    ['blank field name', { fields: ['  '] }, /^fields: /],
-    ['backup_keep 0', { backup_keep: 0 }, /^backup_keep: /],
-    ['unknown key', { colour: 'red' }, /^colour: /],
-    ['interval negative', { auto_refresh: { interval_minutes: -5 } }, /^auto_refresh\.interval_minutes: /],
-    // null is not "leave as is": only auto_refresh.jql may be null (no auto-refresh query).
-    ['pacing null', { pacing: null }, /^pacing: null недопустим/],
-    ['a pause null', { pacing: { refresh: null } }, /^pacing\.refresh: null недопустим/],
-    ['a pause null beside a valid one', { pacing: { ensure_issue: 5, refresh: null } }, /^pacing\.refresh: null недопустим/],
-    ['link_types null', { link_types: null }, /^link_types: null недопустим/],
-    ['fields null', { fields: null }, /^fields: null недопустим/],
-    ['a field name null', { fields: ['Story Points', null] }, /^fields: /],
-    ['auto_refresh null', { auto_refresh: null }, /^auto_refresh: null недопустим/],
-    ['interval null', { auto_refresh: { interval_minutes: null } }, /^auto_refresh\.interval_minutes: null недопустим/],
-    ['backup_keep null', { backup_keep: null }, /^backup_keep: null недопустим/],
-    ['agent_offline_seconds null', { agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
-    ['null beside a valid key', { backup_keep: 3, agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
-    // auto_refresh.jql: a string that is non-blank after trim (as refresh jql in a batch), or null.
-    ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql: /],
-    ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql: /],
-    ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql: /],
-    // fields: custom field names must not be param names of commands (SPEC 4) nor repeat.
-    ['field name "key"', { fields: ['key'] }, /«key»/],
-    ['standard field name', { fields: ['Story Points', 'summary'] }, /«summary»/],
-    ['key param names', { fields: ['source', 'target', 'parent', 'temp_key'] }, /«source», «target», «parent», «temp_key»/],
-    ['other param names', { fields: ['issue_type', 'labels', 'duedate', 'keys', 'jql'] }, /«issue_type», «labels», «duedate», «keys», «jql»/],
-    ['repeated field name', { fields: ['Story Points', 'customfield_10042', 'Story Points'] }, /повтор[^;]*«Story Points»/],
-  ];
-  it.each(bad)('%s → 422, nothing changed', async (_, body, detail) => {
-    const before = (await hub.http.get('/settings').expect(200)).body;
-    const res = await hub.http.patch('/settings').send(body as object).expect(422);
-    expect(res.body).toEqual({ error: 'validation_failed', detail: expect.any(String), errors: expect.any(Array) });
-    expect(res.body.detail).toMatch(/[А-Яа-яЁё]/);
-    expect(res.body.detail).toMatch(detail);
-    const after = (await hub.http.get('/settings').expect(200)).body;
-    expect(after).toEqual(before);
-    expect(after.version).toBe(1);
-  });
-
-  it('auto_refresh.jql may be set to null, and other keys stay as they are', async () => {
-    await hub.http.patch('/settings').send({ auto_refresh: { interval_minutes: 5, jql: 'project = A' }, fields: ['Story Points'] }).expect(200);
-    const res = await hub.http.patch('/settings').send({ auto_refresh: { jql: null } }).expect(200);
-    expect(res.body).toMatchObject({ version: 3, auto_refresh: { interval_minutes: 5, jql: null }, fields: ['Story Points'] });
-    expect((await hub.http.get('/settings').expect(200)).body).toEqual(res.body);
-  });
-
-  it('accepts custom field names that only resemble param names', async () => {
-    const fields = ['Key', 'Summary', 'customfield_10042', 'Story Points', 'parent link'];
-    const res = await hub.http.patch('/settings').send({ fields }).expect(200);
-    expect(res.body).toMatchObject({ version: 2, fields });
+    const bad: [string, unknown, RegExp][] = [
+      ['pause above 3600', { pacing: { refresh: 3601 } }, /^pacing\.refresh: /],
+      ['negative pause', { pacing: { refresh: -1 } }, /^pacing\.refresh: /],
+      ['unknown pacing type', { pacing: { ensure_magic: 1 } }, /^pacing\.ensure_magic: /],
+      ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh: /],
+      ['link types not strings', { link_types: { a: 1 } }, /^link_types: /],
+      ['fields not strings', { fields: [1] }, /^fields: /],
+      ['blank field name', { fields: ['  '] }, /^fields: /],
+      ['backup_keep 0', { backup_keep: 0 }, /^backup_keep: /],
+      ['unknown key', { colour: 'red' }, /^colour: /],
+      ['interval negative', { auto_refresh: { interval_minutes: -5 } }, /^auto_refresh\.interval_minutes: /],
+      // null is not "leave as is": only auto_refresh.jql may be null (no auto-refresh query).
+      ['pacing null', { pacing: null }, /^pacing: null недопустим/],
+      ['a pause null', { pacing: { refresh: null } }, /^pacing\.refresh: null недопустим/],
+      ['a pause null beside a valid one', { pacing: { ensure_issue: 5, refresh: null } }, /^pacing\.refresh: null недопустим/],
+      ['link_types null', { link_types: null }, /^link_types: null недопустим/],
+      ['fields null', { fields: null }, /^fields: null недопустим/],
+      ['a field name null', { fields: ['Story Points', null] }, /^fields: /],
+      ['auto_refresh null', { auto_refresh: null }, /^auto_refresh: null недопустим/],
+      ['interval null', { auto_refresh: { interval_minutes: null } }, /^auto_refresh\.interval_minutes: null недопустим/],
+      ['backup_keep null', { backup_keep: null }, /^backup_keep: null недопустим/],
+      ['agent_offline_seconds null', { agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
+      ['null beside a valid key', { backup_keep: 3, agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
+      // auto_refresh.jql: a string that is non-blank after trim (as refresh jql in a batch), or null.
+      ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql: /],
+      ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql: /],
+      ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql: /],
+      // fields: custom field names must not be param names of commands (SPEC 4) nor repeat.
+      ['field name "key"', { fields: ['key'] }, /«key»/],
+      ['standard field name', { fields: ['Story Points', 'summary'] }, /«summary»/],
+      ['key param names', { fields: ['source', 'target', 'parent', 'temp_key'] }, /«source», «target», «parent», «temp_key»/],
+      ['other param names', { fields: ['issue_type', 'labels', 'duedate', 'keys', 'jql'] }, /«issue_type», «labels», «duedate», «keys», «jql»/],
+      ['repeated field name', { fields: ['Story Points', 'customfield_10042', 'Story Points'] }, /повтор[^;]*«Story Points»/],
+    ];
+    it.each(bad)('%s → 422, nothing changed', async (_, body, detail) => {
+      const before = (await hub.http.get('/settings').expect(200)).body;
+      const res = await hub.http.patch('/settings').send(body as object).expect(422);
+      expect(res.body).toEqual({ error: 'validation_failed', detail: expect.any(String), errors: expect.any(Array) });
+      expect(res.body.detail).toMatch(/[А-Яа-яЁё]/);
+      expect(res.body.detail).toMatch(detail);
+      const after = (await hub.http.get('/settings').expect(200)).body;
+      expect(after).toEqual(before);
+      expect(after.version).toBe(1);
+    });
   });
 });
