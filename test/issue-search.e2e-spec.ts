@@ -1,5 +1,5 @@
 /** Issue 14: GET /issues at scale — word search (FTS5), filters, cursor paging; links both ways from indexes. */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { sqliteOnly } from './support/pg.js';
@@ -10,53 +10,30 @@ import { createV1Database } from './support/legacy.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+const ISSUES = [
+  { key: 'A-1', summary: 'Отчёт о продажах за квартал', status: 'In Progress', sprint: 'Спринт 2', assignee: 'ivanov', labels: ['finance', 'q4'] },
+  { key: 'A-2', summary: 'ОТЧЕТ по складу', status: 'Done', sprint: 'Спринт 2', assignee: 'petrova', labels: ['warehouse'] },
+  { key: 'A-3', summary: 'Export the café report', status: 'In Progress', sprint: 'Спринт 1', assignee: 'ivanov', labels: ['finance'] },
+  { key: 'A-4', summary: 'Продажи: новая воронка', status: 'To Do', sprint: null, assignee: null, labels: [] },
+  { key: 'B-15', summary: 'Ёлка для офиса', status: 'To Do', sprint: 'Спринт 2', assignee: 'ivanov', labels: [] },
+];
+
+/** A refresh of the whole project through the agent's calls, its result given. */
+async function refreshOn(hub: TestHub, result: Record<string, unknown>) {
+  const agent = agentOf(hub);
+  await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
+  await agent.done((await agent.claim()).command.id, result);
+}
+
 describe('GET /issues: search, filters, cursor (issue 14)', () => {
   let hub: TestHub;
   beforeEach(async () => {
     hub = await startHub();
   });
   afterEach(() => hub.close());
+  const refresh = (result: Record<string, unknown>) => refreshOn(hub, result);
 
-  async function refresh(result: Record<string, unknown>) {
-    const agent = agentOf(hub);
-    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
-    await agent.done((await agent.claim()).command.id, result);
-  }
   const keys = async (query: string) => ((await hub.http.get(`/issues?${query}`).expect(200)).body as Json[]).map((i) => i.key);
-
-  const ISSUES = [
-    { key: 'A-1', summary: 'Отчёт о продажах за квартал', status: 'In Progress', sprint: 'Спринт 2', assignee: 'ivanov', labels: ['finance', 'q4'] },
-    { key: 'A-2', summary: 'ОТЧЕТ по складу', status: 'Done', sprint: 'Спринт 2', assignee: 'petrova', labels: ['warehouse'] },
-    { key: 'A-3', summary: 'Export the café report', status: 'In Progress', sprint: 'Спринт 1', assignee: 'ivanov', labels: ['finance'] },
-    { key: 'A-4', summary: 'Продажи: новая воронка', status: 'To Do', sprint: null, assignee: null, labels: [] },
-    { key: 'B-15', summary: 'Ёлка для офиса', status: 'To Do', sprint: 'Спринт 2', assignee: 'ivanov', labels: [] },
-  ];
-
-  it.each([
-    ['q=отчёт', ['A-1', 'A-2']],
-    ['q=ОТЧЕТ', ['A-1', 'A-2']],
-    ['q=отч', ['A-1', 'A-2']],
-    ['q=продаж', ['A-1', 'A-4']],
-    ['q=отчёт продаж', ['A-1']],
-    ['q=REPORT', ['A-3']],
-    ['q=cafe', ['A-3']],
-    ['q=елка', ['B-15']],
-    ['q=b-15', ['B-15']],
-    ['q=ажах', []],
-    ['q=' + encodeURIComponent('—'), ['A-1', 'A-2', 'A-3', 'A-4', 'B-15']],
-    ['q=отчёт&status=Done', ['A-2']],
-    ['status=In Progress', ['A-1', 'A-3']],
-    ['status=In Progress&sprint=Спринт 2', ['A-1']],
-    ['sprint=Спринт 2', ['A-1', 'A-2', 'B-15']],
-    ['assignee=ivanov', ['A-1', 'A-3', 'B-15']],
-    ['label=finance', ['A-1', 'A-3']],
-    ['label=finance&q=export', ['A-3']],
-    ['label=Finance', []],
-    ['keys=A-2,A-4,Z-1&q=продажи', ['A-4']],
-  ])('%s', async (query, expected) => {
-    await refresh(refreshResult(ISSUES));
-    expect(await keys(query)).toEqual(expected);
-  });
 
   it('the index follows the mirror: a changed summary or label set is found by its new words only', async () => {
     await refresh(refreshResult(ISSUES));
@@ -105,6 +82,41 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     }
     expect(await plan('SELECT target_key FROM issue_link WHERE source_key = ?', ['A-1'])).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_issue_link_1/);
     expect(await plan('SELECT source_key FROM issue_link WHERE target_key = ?', ['A-1'])).toMatch(/USING INDEX idx_issue_link_target/);
+  });
+});
+
+// The table only reads: one hub and one refresh serve every query.
+describe('GET /issues: one mirror, many queries (issue 14)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    await refreshOn(hub, refreshResult(ISSUES));
+  });
+  afterAll(() => hub.close());
+
+  it.each([
+    ['q=отчёт', ['A-1', 'A-2']],
+    ['q=ОТЧЕТ', ['A-1', 'A-2']],
+    ['q=отч', ['A-1', 'A-2']],
+    ['q=продаж', ['A-1', 'A-4']],
+    ['q=отчёт продаж', ['A-1']],
+    ['q=REPORT', ['A-3']],
+    ['q=cafe', ['A-3']],
+    ['q=елка', ['B-15']],
+    ['q=b-15', ['B-15']],
+    ['q=ажах', []],
+    ['q=' + encodeURIComponent('—'), ['A-1', 'A-2', 'A-3', 'A-4', 'B-15']],
+    ['q=отчёт&status=Done', ['A-2']],
+    ['status=In Progress', ['A-1', 'A-3']],
+    ['status=In Progress&sprint=Спринт 2', ['A-1']],
+    ['sprint=Спринт 2', ['A-1', 'A-2', 'B-15']],
+    ['assignee=ivanov', ['A-1', 'A-3', 'B-15']],
+    ['label=finance', ['A-1', 'A-3']],
+    ['label=finance&q=export', ['A-3']],
+    ['label=Finance', []],
+    ['keys=A-2,A-4,Z-1&q=продажи', ['A-4']],
+  ])('%s', async (query, expected) => {
+    expect(((await hub.http.get(`/issues?${query}`).expect(200)).body as Json[]).map((i) => i.key)).toEqual(expected);
   });
 });
 
