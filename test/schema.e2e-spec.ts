@@ -5,29 +5,58 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source.js';
+import { Column, DataSource, Entity } from 'typeorm';
+import { dataSourceOptions, ENTITIES } from '../src/database/data-source.js';
+import { HubDataSource } from '../src/database/engine-schema.js';
+import { PackageEntity } from '../src/packages/package.entity.js';
 import { migrate } from '../src/database/migrate.js';
 import { snakeCase } from '../src/database/row.js';
 import { createV1Database, insertBatch, insertCommand } from './support/legacy.js';
 import { tempDir } from './support/app.js';
-import { pendingSchemaChanges } from './support/schema-diff.js';
+import { expectNoSchemaDrift, pendingSchemaChanges } from './support/schema-diff.js';
 import { freshSchema, onPostgres } from './support/pg.js';
 import { pendingTempKeys, resolvedKey } from '../src/queue/temp-key.store.js';
+
+/** The package table as an entity that drifted: a column no migration makes. */
+@Entity('package')
+class DriftedPackageEntity extends PackageEntity {
+  @Column('integer', { name: 'planted', nullable: true })
+  planted!: number | null;
+}
+
+describe.each([
+  ['SQLite', false],
+  ['PostgreSQL', true],
+])('schema diff on %s: entities = migrated schema (issue 21.3)', (_engine, pg) => {
+  const run = pg && !onPostgres ? it.skip : it;
+  let ds: DataSource | undefined;
+  afterEach(async () => {
+    if (ds?.isInitialized) await ds.destroy();
+  });
+  /** A fresh database migrated to the current version, read through `entities`. */
+  const migrated = async (entities: Function[] = ENTITIES) => {
+    const file = join(tempDir(), 'hub.sqlite');
+    const options = pg ? dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() }) : dataSourceOptions({ dbPath: file });
+    ds = await new HubDataSource({ ...options, entities }).initialize();
+    await migrate(ds, { file: pg ? null : file });
+    return ds;
+  };
+
+  run('a fresh database migrated to the current version has no schema diff against the entities', async () => {
+    await expectNoSchemaDrift(await migrated());
+  });
+
+  run('the check fails on a planted drift: an entity with a column no migration makes', async () => {
+    const drifted = await migrated(ENTITIES.map((e) => (e === PackageEntity ? DriftedPackageEntity : e)));
+    // PostgreSQL adds the column; SQLite rebuilds the table with it.
+    await expect(expectNoSchemaDrift(drifted)).rejects.toThrow(pg ? /ALTER TABLE "package" ADD "planted" integer/ : /CREATE TABLE "temporary_package" \(.*"planted" integer\)/);
+  });
+});
 
 describe('schema: entities = migrations', () => {
   let ds: DataSource | undefined;
   afterEach(async () => {
     if (ds?.isInitialized) await ds.destroy();
-  });
-
-  it('a fresh database migrated to the current version has no schema diff against the entities', async () => {
-    const file = join(tempDir(), 'hub.sqlite');
-    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
-    await migrate(ds, { file });
-    const pending = await pendingSchemaChanges(ds);
-    if (pending.length) console.log(`pending schema changes:\n${pending.join(';\n')}`);
-    expect(pending).toEqual([]);
   });
 
   it('a v1 database made by an earlier hub, adopted and migrated, has no schema diff either', async () => {
@@ -36,7 +65,7 @@ describe('schema: entities = migrations', () => {
       const batch = insertBatch(db);
       insertCommand(db, { batch_id: batch, seq: 1, type: 'ensure_comment', params: { key: 'P-1', body: 'x' } });
     });
-    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: file })).initialize();
     await migrate(ds, { file });
     const pending = await pendingSchemaChanges(ds);
     if (pending.length) console.log(`pending schema changes:\n${pending.join(';\n')}`);
@@ -45,7 +74,7 @@ describe('schema: entities = migrations', () => {
 
   it('the diff sees a difference: a migrated database missing one declared index gets it created', async () => {
     const file = join(tempDir(), 'hub.sqlite');
-    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: file })).initialize();
     await migrate(ds, { file });
     await ds.query('DROP INDEX idx_batch_queue_pos');
     expect(await pendingSchemaChanges(ds)).toEqual([expect.stringContaining('CREATE INDEX "idx_batch_queue_pos" ON "batch" ("queue_pos")')]);
@@ -53,7 +82,7 @@ describe('schema: entities = migrations', () => {
 
   it('keeps the expression index the entities cannot declare (idx_command_temp_key) and uses it for temp keys', async () => {
     const file = join(tempDir(), 'hub.sqlite');
-    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: file })).initialize();
     await migrate(ds, { file });
     const [index] = await ds.query(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'idx_command_temp_key'`);
     expect(index.sql).toContain(`json_extract(params, '$.temp_key')`);
@@ -65,7 +94,7 @@ describe('schema: entities = migrations', () => {
 
   it('keeps the search machinery no entity can declare (issue_fts and its triggers), and the diff leaves it alone', async () => {
     const file = join(tempDir(), 'hub.sqlite');
-    ds = await new DataSource(dataSourceOptions({ dbPath: file })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: file })).initialize();
     await migrate(ds, { file });
     expect(await pendingSchemaChanges(ds)).toEqual([]);
     const objects: { type: string; name: string }[] = await ds.query(
@@ -81,7 +110,7 @@ describe('schema: entities = migrations', () => {
   });
 
   it('names every column in snake_case of its property, so RowOf<Entity> is the raw row type', async () => {
-    ds = await new DataSource(dataSourceOptions({ dbPath: ':memory:' })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: ':memory:' })).initialize();
     const mismatches = ds.entityMetadatas.flatMap((m) =>
       m.columns.filter((c) => c.databaseName !== snakeCase(c.propertyName)).map((c) => `${m.tableName}.${c.databaseName} ← ${c.propertyName}`),
     );
@@ -96,7 +125,7 @@ describe('schema: entities = migrations', () => {
   });
 
   it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key', async () => {
-    ds = await new DataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
     await migrate(ds, { file: null });
     const types: { column_name: string; data_type: string }[] = await ds.query(
       `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'command' AND column_name IN ('params', 'result') ORDER BY column_name`,

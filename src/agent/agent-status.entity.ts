@@ -2,7 +2,7 @@ import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The single agent status row (id = 1, always present). */
 @Entity('agent_status')
-@Check('id = 1')
+@Check('agent_status_single_row', 'id = 1')
 export class AgentStatusEntity {
   @PrimaryColumn('integer')
   id!: number;

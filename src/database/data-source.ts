@@ -1,4 +1,5 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import { HubDataSource } from './engine-schema.js';
 import { ConfigError, type HubConfig } from '../common/config.js';
 import { AGENT_ENTITIES } from '../agent/entities.js';
 import { CATALOGUE_ENTITIES } from '../catalogue/entities.js';
@@ -64,7 +65,7 @@ export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3D
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   if (options.type === 'postgres') options = { ...options, driver: withConnectionErrorListeners(await usePgDriver()) };
   try {
-    return await new DataSource(options).initialize();
+    return await new HubDataSource(options).initialize();
   } catch (err) {
     if (options.type === 'postgres') throw new ConfigError(describeConnectFailure(String(options.url), err));
     throw err;

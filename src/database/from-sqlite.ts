@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { HubDataSource } from './engine-schema.js';
 import { ConfigError } from '../common/config.js';
 import { sqliteOptions } from './data-source.js';
 import { acceptQuestionMarks } from './engine.js';
@@ -35,7 +36,7 @@ export async function copyFromSqlite(file: string, target: DataSource): Promise<
   try {
     const copy = join(dir, 'hub.sqlite');
     copyDatabaseFile(file, copy);
-    const ds = await new DataSource(sqliteOptions({ dbPath: copy })).initialize();
+    const ds = await new HubDataSource(sqliteOptions({ dbPath: copy })).initialize();
     try {
       await migrate(ds, { file: null });
     } finally {

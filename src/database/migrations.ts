@@ -9,6 +9,7 @@ import { AssistantAudit1764892800000 } from '../../migrations/1764892800000-Assi
 import { ChangeRecord1764979200000 } from '../../migrations/1764979200000-ChangeRecord.js';
 import { PlanningPackages1765065600000 } from '../../migrations/1765065600000-PlanningPackages.js';
 import { CommandJsonb1765152000000 } from '../../migrations/1765152000000-CommandJsonb.js';
+import { GeneratedColumnRecord1765238400000 } from '../../migrations/1765238400000-GeneratedColumnRecord.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -29,5 +30,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   ChangeRecord1764979200000,
   PlanningPackages1765065600000,
   CommandJsonb1765152000000,
+  GeneratedColumnRecord1765238400000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

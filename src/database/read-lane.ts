@@ -5,7 +5,8 @@
  * writer's queue). PostgreSQL: at most READ_SLOTS reads hold pooled connections at once, so that the
  * writer always finds one.
  */
-import { DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { HubDataSource } from './engine-schema.js';
 import { databaseFile } from './sqlite-copy.js';
 
 /** PostgreSQL: reads at once, below the pool's 10 connections (postgres.ts), leaving the writer its own. */
@@ -59,7 +60,7 @@ export class ReadLane {
   }
 
   private connection(): Promise<DataSource> {
-    this.reader ??= new DataSource({ ...this.writer.options, readonly: true, migrations: [] } as typeof this.writer.options).initialize().catch((err: unknown) => {
+    this.reader ??= new HubDataSource({ ...this.writer.options, readonly: true, migrations: [] } as typeof this.writer.options).initialize().catch((err: unknown) => {
       this.reader = undefined; // the next read tries again
       throw err;
     });

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { PostgresType } from '../database/engine-schema.js';
 
 /** A link between two mirrored issues (SPEC 3): schema v1's verbatim DDL, v2's index on the target, v4's sync mark. */
 @Entity('issue_link')
@@ -12,5 +13,7 @@ export class IssueLinkEntity {
   @Column('text', { name: 'target_key' }) targetKey!: string;
   @Column('text', { name: 'link_type' }) linkType!: string;
   /** Which delivery of which sync run last reported the link (schema v4). */
-  @Column('integer', { name: 'sync_mark', nullable: true }) syncMark!: number | null;
+  @Column('integer', { name: 'sync_mark', nullable: true })
+  @PostgresType('bigint')
+  syncMark!: number | null;
 }

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { CommandType } from '@jira-hub/contracts';
+import { PostgresType } from '../database/engine-schema.js';
 import type { StoredJson } from '../database/json.js';
 import { BatchEntity } from './batch.entity.js';
 
@@ -45,6 +46,7 @@ export class CommandEntity {
 
   /** JSON text on SQLite, jsonb on PostgreSQL (read through parseJson) */
   @Column('text')
+  @PostgresType('jsonb')
   params!: StoredJson;
 
   @Column('text', { default: 'queued' })
@@ -64,6 +66,7 @@ export class CommandEntity {
 
   /** as params */
   @Column('text', { nullable: true })
+  @PostgresType('jsonb')
   result!: StoredJson | null;
 
   @Column('text', { nullable: true })

@@ -1,5 +1,7 @@
 /**
  * TypeORM's schema diff (what `synchronize` would run) between the entities and a migrated database.
+ * PostgreSQL's introspection reads the migrated schema as the entities declare it, with nothing to correct;
+ * on SQLite, see below.
  *
  * TypeORM's SQLite introspection reads four things of SPEC 3.1's verbatim v1 DDL differently from how an
  * entity can declare them, and we correct exactly those on the loaded tables before comparing:
@@ -55,6 +57,7 @@ async function correctLegacyIntrospection(ds: DataSource, tables: Table[]): Prom
 
 /** The statements TypeORM's schema builder would run to make the database match the entities. */
 export async function pendingSchemaChanges(ds: DataSource): Promise<string[]> {
+  if (ds.options.type === 'postgres') return (await ds.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
   // better-sqlite3 has one query runner per data source: the schema builder gets this one.
   const runner = ds.createQueryRunner();
   const getTables = runner.getTables.bind(runner);
@@ -65,4 +68,10 @@ export async function pendingSchemaChanges(ds: DataSource): Promise<string[]> {
   } finally {
     runner.getTables = getTables;
   }
+}
+
+/** The diff test's check: fails, listing the statements, when the database and the entities differ. */
+export async function expectNoSchemaDrift(ds: DataSource): Promise<void> {
+  const pending = await pendingSchemaChanges(ds);
+  if (pending.length) throw new Error(`the migrated schema and the entities differ; synchronize would run:\n${pending.join(';\n')}`);
 }
