@@ -28,6 +28,8 @@ import { searchBench } from './search.js';
 import { jiraCallsBench } from './jira-calls.js';
 import { packagesBench } from './packages.js';
 import { benchSchema, pgBossWorker } from './postgres.js';
+import { countRoundTrips } from './round-trips.js';
+import { RawClient } from './raw-client.js';
 
 const results: Figure[] = [];
 let section = '';
@@ -321,8 +323,10 @@ async function postgresCycles(): Promise<void> {
       merged.push((await httpRun(port, 1000, undefined, true)).rate);
       other.push(await boss.run());
     }
+    const trips = await mergedCallRoundTrips(port);
     await app.close();
     const [hubRate, mergedRate, bossRate] = [median(hub), median(merged), median(other)];
+    console.log(`     round trips to PostgreSQL of one merged call: ${trips} (pg-boss fetch+complete: 2)`);
     console.log(
       `     the hub on PostgreSQL: claim + report ${hubRate.toFixed(0)} cycles/s (${(hubRate / bossRate).toFixed(2)} × pg-boss), ` +
         `the merged call (the reference agent's cycle) ${mergedRate.toFixed(0)} cycles/s; pg-boss 10 fetch+complete on the same server, one sequential worker: ${bossRate.toFixed(0)} cycles/s`,
@@ -331,6 +335,22 @@ async function postgresCycles(): Promise<void> {
   } finally {
     await boss.stop();
     await drop();
+  }
+}
+
+/** One merged call (report + claim of the next command) on the running hub, its round trips counted at the driver. */
+async function mergedCallRoundTrips(port: number): Promise<number> {
+  const client = await RawClient.open(port);
+  try {
+    const claimed = await client.post<{ command: { id: number } | null }>('/agent/claim', {});
+    if (!claimed.command) throw new Error('the queue ran dry during the benchmark');
+    const body = { status: 'done', result: {}, claim: {} };
+    const next = await client.post<{ next?: { command: { id: number } | null } }>(`/agent/commands/${claimed.command.id}/result`, body);
+    if (!next.next?.command) throw new Error('the queue ran dry during the benchmark');
+    const id = next.next.command.id;
+    return (await countRoundTrips(() => client.post(`/agent/commands/${id}/result`, body))).roundTrips;
+  } finally {
+    client.close();
   }
 }
 

@@ -20,9 +20,6 @@ const KNOWN: Record<string, string> = {
   // Notes on a temp key follow it to its Jira key (SPEC 6.5): Mirror asks Queue's ensure_issue commands;
   // the resolver becomes a port wired in AppModule (scope 1).
   'layer-mirror: src/mirror/mirror.service.ts → src/queue/temp-key.store.ts': 'Queue↔Mirror cycle through temp-key resolution of notes',
-  // A type-only import (no runtime edge, so no cycle through the entity registry): the stored JSON's type
-  // belongs in common/ beside the entity files' other column types.
-  'entity-imports: src/queue/command.entity.ts → src/database/json.ts': 'the jsonb column type lives in database/json.ts',
 };
 
 /**
