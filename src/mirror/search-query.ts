@@ -23,9 +23,10 @@ export function matchExpression(q: string): string | null {
 }
 
 /**
- * The same on PostgreSQL: the `to_tsquery('simple', hub_search_fold(…))` text whose every word is a
- * prefix (`отчет:* & 15:*`); the index side folds case and Latin diacritics in SQL (hub_search_fold),
- * the query goes through the same function. Null when the text has no word.
+ * The same on PostgreSQL: the text of `to_tsquery('simple', …)` whose every word is a prefix
+ * (`отчет:* & 15:*`); the index side folds case and Latin diacritics in SQL (hub_search_text, migration
+ * v4), and the query goes through the same folding (postgres-issue-search.repository.ts). Null when
+ * the text has no word.
  */
 export function tsQueryExpression(q: string): string | null {
   const words = searchWords(q);
