@@ -1,10 +1,13 @@
-/** The checks of a plan (SPEC 16.2) as tables: a body, the catalogue and the mirror in; findings, stored params and verdicts out. */
+/**
+ * The checks of a plan (SPEC 16.2) as tables: a body, the catalogue and the mirror in; findings, stored params and verdicts out.
+ * Catalogue's checks (catalogue/checks.ts) with Queue's command rules, so the table lives in Queue, above both.
+ */
 import { describe, expect, it } from '@jest/globals';
 import type { Catalogue } from '@jira-hub/contracts';
 import { CATALOGUE } from '../../test/support/catalogue.js';
 import type { MirrorIssue, MirrorLookup } from '../mirror/mirror-lookup.js';
-import { COMMAND_RULES } from '../queue/commands/rules.js';
-import { checkCommands, type CheckContext, type PlannedInput } from './checks.js';
+import { COMMAND_RULES } from './commands/rules.js';
+import { checkCommands, type CheckContext, type PlannedInput } from '../catalogue/checks.js';
 
 const ISSUES: Record<string, Partial<MirrorIssue>> = {
   'AURORA-1': { issue_type: 'Task', status: 'To Do', priority: 'Medium', labels: [] },
