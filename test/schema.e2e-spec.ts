@@ -124,7 +124,7 @@ describe('schema: entities = migrations', () => {
     if (ds?.isInitialized) await ds.destroy();
   });
 
-  it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key', async () => {
+  it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key, no SQLite function is emulated', async () => {
     ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
     await migrate(ds, { file: null });
     const types: { column_name: string; data_type: string }[] = await ds.query(
@@ -146,6 +146,14 @@ describe('schema: entities = migrations', () => {
     expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
     expect(await resolvedKey(ds.manager, 'new:1')).toBe('A-7');
     expect([...(await pendingTempKeys(ds.manager))]).toEqual(['new:2']);
+    // PostgreSQL's own functions only: none of SQLite's emulated, the search's folding kept for issue.search.
+    const functions: { proname: string }[] = await ds.query(
+      `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.prokind = 'f' ORDER BY p.proname`,
+    );
+    expect(functions.map((f) => f.proname).filter((f) => ['json_extract', 'instr', 'hub_lower', 'hub_search_fold', 'hub_search_text'].includes(f))).toEqual([
+      'hub_search_fold',
+      'hub_search_text',
+    ]);
     const q = ds.createQueryRunner();
     try {
       await q.query('BEGIN');

@@ -3,8 +3,8 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 /**
  * The two database engines the hub runs on, and the few places where their SQL differs. The stores
  * write one SQL text with `?` placeholders (SQLite's); on PostgreSQL the query runners of `Db` rewrite
- * them to `$1, $2, …` (`positional`), and a handful of SQLite functions the stores use exist on
- * PostgreSQL as SQL functions of the same name (postgres.ts, created by the migration step).
+ * them to `$1, $2, …` (`positional`) — SQL written with the `sql` template (sql.ts) is placed natively
+ * instead. Where the engines' SQL differs, each runs its own (no SQLite function is emulated on PostgreSQL).
  */
 export type Engine = 'sqlite' | 'postgres';
 

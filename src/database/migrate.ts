@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DataSource, QueryRunner, Table } from 'typeorm';
 import { acceptQuestionMarks, engineOf } from './engine.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { createCompatFunctions, WRITE_LOCK_KEY } from './postgres.js';
+import { createSearchFunctions, WRITE_LOCK_KEY } from './postgres.js';
 import { backupsFolder, copyDatabaseFile, stamp } from './sqlite-copy.js';
 
 export const MIGRATIONS_TABLE = 'migrations';
@@ -82,7 +82,7 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
   try {
     await q.query('BEGIN');
     await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
-    await createCompatFunctions(q);
+    await createSearchFunctions(q);
     const result = await migrateLocked(q, { ...options, file: null }, false);
     await q.query('COMMIT');
     return { ...result, to: await readSchemaVersion(q) };

@@ -10,6 +10,7 @@ import { ChangeRecord1764979200000 } from '../../migrations/1764979200000-Change
 import { PlanningPackages1765065600000 } from '../../migrations/1765065600000-PlanningPackages.js';
 import { CommandJsonb1765152000000 } from '../../migrations/1765152000000-CommandJsonb.js';
 import { GeneratedColumnRecord1765238400000 } from '../../migrations/1765238400000-GeneratedColumnRecord.js';
+import { NoEmulatedFunctions1765324800000 } from '../../migrations/1765324800000-NoEmulatedFunctions.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -31,5 +32,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   PlanningPackages1765065600000,
   CommandJsonb1765152000000,
   GeneratedColumnRecord1765238400000,
+  NoEmulatedFunctions1765324800000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

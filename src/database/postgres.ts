@@ -65,29 +65,22 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
 }
 
 /**
- * The SQLite functions the stores' SQL uses, as PostgreSQL functions of the same name and meaning,
- * so that one SQL text serves both engines. Created (or replaced) in the hub's schema by every
- * migration run, under the migration lock.
+ * The hub's own PostgreSQL functions: the folding of the word search of GET /issues, which the
+ * generated column `issue.search` (migration v4) calls and so must exist before it. What SQLite's FTS5
+ * unicode61 index does: lower case, `ё` as `е`, Latin diacritics dropped (hub_search_fold);
+ * hub_search_text also makes every run of non-letters a space, so the words are the runs of letters and
+ * digits, as unicode61 splits text. Created (or replaced) in the hub's schema by every migration run,
+ * under the migration lock. Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
  */
-
-export const SQLITE_COMPAT_FUNCTIONS = [
-  // Unicode-aware lower(): PostgreSQL's own is, under a UTF-8 database.
-  `CREATE OR REPLACE FUNCTION hub_lower(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(s) $$`,
-  `CREATE OR REPLACE FUNCTION instr(s text, sub text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT strpos(s, sub) $$`,
-  // json_extract(doc, '$.a.b') for the TEXT columns holding JSON: the value as text (NULL when absent).
-  `CREATE OR REPLACE FUNCTION json_extract(doc text, path text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.') $$`,
-  // The word search of GET /issues (what SQLite's FTS5 unicode61 index does): lower case, `ё` as `е`,
-  // Latin diacritics dropped; hub_search_text also makes every run of non-letters a space, so the
-  // words are the runs of letters and digits, as unicode61 splits text.
+export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT translate(lower(s), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
   `CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`,
 ];
 
-export async function createCompatFunctions(q: QueryRunner): Promise<void> {
-  for (const sql of SQLITE_COMPAT_FUNCTIONS) await q.query(sql);
+export async function createSearchFunctions(q: QueryRunner): Promise<void> {
+  for (const statement of SEARCH_FUNCTIONS) await q.query(statement);
 }
 
 /** Key of the advisory lock every writing unit of work (and the migration) takes: one writer at a time, as SQLite's write lock. */
