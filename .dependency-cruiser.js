@@ -18,7 +18,6 @@ export const LAYERS = [
   'catalogue',
   'queue',
   'delivery',
-  'agent',
   'import',
   'packages',
   'live',

@@ -19,8 +19,8 @@ import { DASHBOARD_ROOT } from '../src/dashboard.js';
 import { Db } from '../src/database/db.service.js';
 import { EventBus } from '../src/events/event-bus.js';
 import { BatchesService } from '../src/queue/batches.service.js';
-import { DeliveryService } from '../src/queue/delivery.service.js';
-import { insertBatch } from '../src/queue/batch.store.js';
+import { DeliveryService } from '../src/delivery/delivery.service.js';
+import { BatchRepository } from '../src/queue/batch.repository.js';
 import type { CreateBatchDto } from '../src/queue/dto/create-batch.dto.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -83,7 +83,7 @@ export async function dashboardBench(report: DashboardReport): Promise<void> {
           { type: 'ensure_fields', params: { key: `AURORA-${i}`, duedate: '2026-12-01' } },
           { type: 'refresh', params: { keys: [`AURORA-${i}`] } },
         ] as const;
-        await insertBatch(m, { title: `Пакет ${i}`, author: 'bench', source: 'client', awaitingApproval: false, commands: commands.map((c) => ({ ...c, params: { ...c.params } })) }, new Date().toISOString());
+        await app.get(BatchRepository).insert(m, { title: `Пакет ${i}`, author: 'bench', source: 'client', awaitingApproval: false, commands: commands.map((c) => ({ ...c, params: { ...c.params } })) }, new Date().toISOString());
       }
     });
     console.log(`context: ${BATCHES} batches inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -1,6 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { AgentModule } from './agent/agent.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthGuard } from './common/auth.guard.js';
 import { Clock } from './common/clock.js';
@@ -9,6 +8,8 @@ import type { HubConfig } from './common/config.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { dashboardModules } from './dashboard.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DeliveryLedgerAdapter } from './delivery/delivery-ledger.adapter.js';
+import { DeliveryModule } from './delivery/delivery.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthController } from './health.controller.js';
 import { ImportModule } from './import/import.module.js';
@@ -17,8 +18,21 @@ import { McpModule } from './mcp/mcp.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
 import { PackagesModule } from './packages/packages.module.js';
+import { DELIVERY_LEDGER } from './queue/delivery-ledger.js';
 import { QueueModule } from './queue/queue.module.js';
 import { SettingsModule } from './settings/settings.module.js';
+
+/**
+ * The ports a lower module declares and a higher one implements (issue 21): wired here, above both, so no
+ * module imports up the layers. Queue reaches the delivery history through Delivery's ledger.
+ */
+@Global()
+@Module({
+  imports: [DeliveryModule],
+  providers: [{ provide: DELIVERY_LEDGER, useExisting: DeliveryLedgerAdapter }],
+  exports: [DELIVERY_LEDGER],
+})
+class PortsModule {}
 
 @Module({})
 export class AppModule {
@@ -33,7 +47,8 @@ export class AppModule {
         SettingsModule,
         QueueModule,
         MirrorModule,
-        AgentModule,
+        DeliveryModule,
+        PortsModule,
         ImportModule,
         PackagesModule,
         LiveModule,

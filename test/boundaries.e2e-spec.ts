@@ -26,24 +26,10 @@ const KNOWN: Record<string, string> = {
  * the SQL that moves into repositories (issue 21, scope 2). Remove a file when it has none left.
  */
 const SQL_FILES: string[] = [
-  'src/agent/agent-status.service.ts',
   'src/mirror/mirror.service.ts',
   'src/mirror/mirror.store.ts',
   'src/mirror/package-view.ts',
   'src/mirror/sync-run.store.ts',
-  'src/queue/agent-signals.store.ts',
-  'src/queue/agent-status.store.ts',
-  'src/queue/batch.store.ts',
-  'src/queue/batches.service.ts',
-  'src/queue/catalogue-refresh.store.ts',
-  'src/queue/change.store.ts',
-  'src/queue/claim.store.ts',
-  'src/queue/delivery.store.ts',
-  'src/queue/idempotency.store.ts',
-  'src/queue/overview.store.ts',
-  'src/queue/queue-depth.ts',
-  'src/queue/report.store.ts',
-  'src/queue/revert.service.ts',
   'src/queue/temp-key.store.ts',
 ];
 

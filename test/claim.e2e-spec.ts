@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import { NEXT_RUNNABLE_SQL } from '../src/queue/claim.store.js';
-import { DeliveryService } from '../src/queue/delivery.service.js';
+import { NEXT_RUNNABLE_SQL } from '../src/queue/command.repository.js';
+import { DeliveryService } from '../src/delivery/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { sqliteOnly } from './support/pg.js';

@@ -1,7 +1,7 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
 import { ConfigError, type HubConfig } from '../common/config.js';
-import { AGENT_ENTITIES } from '../agent/entities.js';
+import { DELIVERY_ENTITIES } from '../delivery/entities.js';
 import { CATALOGUE_ENTITIES } from '../catalogue/entities.js';
 import { MIRROR_ENTITIES } from '../mirror/entities.js';
 import { PACKAGE_ENTITIES } from '../packages/entities.js';
@@ -17,7 +17,7 @@ import { assertWritableDatabase } from './writable.js';
  * Every table of the schema, registered by the module that owns it. The entities are the schema's source
  * of truth: columns, indexes, keys and checks as the migrations make them (test/schema.e2e-spec.ts).
  */
-export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTITIES, ...AGENT_ENTITIES, ...CATALOGUE_ENTITIES, ...PACKAGE_ENTITIES, ...AUDIT_ENTITIES];
+export const ENTITIES = [...SETTINGS_ENTITIES, ...MIRROR_ENTITIES, ...QUEUE_ENTITIES, ...DELIVERY_ENTITIES, ...CATALOGUE_ENTITIES, ...PACKAGE_ENTITIES, ...AUDIT_ENTITIES];
 
 /** TypeORM's options of its `better-sqlite3` driver, as its index exports them (one member of the DataSourceOptions union). */
 type BetterSqlite3DataSourceOptions = Extract<DataSourceOptions, { type: 'better-sqlite3' }>;

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentStatusService } from '../agent/agent-status.service.js';
-import type { AgentStatusView } from '../agent/agent.dto.js';
+import { AgentStatusService } from '../delivery/agent-status.service.js';
+import type { AgentStatusView } from '../delivery/agent.dto.js';
 import { Clock } from '../common/clock.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import { NotFoundError } from '../common/errors.js';

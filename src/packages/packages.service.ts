@@ -9,7 +9,7 @@ import { Db } from '../database/db.service.js';
 import { writePackageNotes } from '../import/notes-writer.js';
 import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
 import { MAX_COMMANDS, type CreateBatchDto } from '../queue/dto/create-batch.dto.js';
-import { findKey } from '../queue/idempotency.store.js';
+import { IdempotencyRepository } from '../queue/idempotency.repository.js';
 import { PlanService } from '../queue/plan.service.js';
 import type { PlanView } from '../queue/plan.view.js';
 import type { BatchView } from '../queue/rows.js';
@@ -44,6 +44,7 @@ export class PackagesService {
     private readonly clock: Clock,
     private readonly catalogues: CatalogueRepository,
     private readonly packages: PackageRepository,
+    private readonly idempotency: IdempotencyRepository,
   ) {}
 
   /**
@@ -102,7 +103,7 @@ export class PackagesService {
   private async running(fileHash: string): Promise<{ key: string; batch?: BatchView }> {
     let key = `package:${fileHash}`;
     for (;;) {
-      const known = await this.db.read((m) => findKey(m, key));
+      const known = await this.db.read((m) => this.idempotency.find(m, key));
       if (!known) return { key };
       const batch = await this.batches.get(known.batch_id);
       if (RUNNING.has(batch.status)) return { key, batch };

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/auth.guard.js';
 import { Clock } from '../common/clock.js';
@@ -18,25 +18,15 @@ import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
 import { failSyncRun } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { releaseCurrent } from './agent-status.store.js';
-import {
-  approveBatch,
-  batchView,
-  cancelBatch,
-  commandWithHistory,
-  findBatch,
-  findCommand,
-  insertBatch,
-  listBatches,
-  rejectBatch,
-  type BatchListQuery,
-} from './batch.store.js';
+import { BatchRepository } from './batch.repository.js';
+import { BatchViews, type BatchListQuery } from './batch-views.js';
+import { CommandRepository } from './command.repository.js';
 import { isTerminal } from './command.entity.js';
 import { withTailRefresh, type CommandInput } from './commands/batch-rules.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
-import { closeDelivery } from './delivery.store.js';
+import { DELIVERY_LEDGER, type DeliveryLedger } from './delivery-ledger.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
-import { bodyHash, findKey, rememberKey } from './idempotency.store.js';
+import { bodyHash, IdempotencyRepository } from './idempotency.repository.js';
 import { isAwaiting, type BatchSummary, type BatchView, type CommandView } from './rows.js';
 import { cancelAnswer, type CancelBatchView } from './cancel.view.js';
 
@@ -82,6 +72,11 @@ export class BatchesService {
     private readonly clock: Clock,
     private readonly events: EventBus,
     private readonly catalogues: CatalogueRepository,
+    private readonly batches: BatchRepository,
+    private readonly commands: CommandRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly views: BatchViews,
+    @Inject(DELIVERY_LEDGER) private readonly ledger: DeliveryLedger,
   ) {}
 
   /**
@@ -104,7 +99,7 @@ export class BatchesService {
     const hash = idempotencyKey === undefined ? '' : bodyHash({ title: dto.title, author: dto.author ?? null, commands, ...(dto.checks ? { checks: dto.checks } : {}) });
     const out = await this.db.transaction(async (m, tx) => {
       if (idempotencyKey !== undefined) {
-        const known = await findKey(m, idempotencyKey);
+        const known = await this.idempotency.find(m, idempotencyKey);
         if (known && known.body_hash !== hash) throw new IdempotencyMismatchError(idempotencyKey, known.batch_id);
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
@@ -112,7 +107,7 @@ export class BatchesService {
       const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode);
       const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
-      const id = await insertBatch(
+      const id = await this.batches.insert(
         m,
         {
           title,
@@ -125,7 +120,7 @@ export class BatchesService {
         },
         this.clock.iso(),
       );
-      if (idempotencyKey !== undefined) await rememberKey(m, idempotencyKey, hash, id, this.clock.now());
+      if (idempotencyKey !== undefined) await this.idempotency.remember(m, idempotencyKey, hash, id, this.clock.now());
       await alongside?.after(m, id);
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
@@ -135,9 +130,9 @@ export class BatchesService {
   }
 
   private async view(m: EntityManager, id: number): Promise<BatchView> {
-    const batch = await findBatch(m, id);
+    const batch = await this.batches.find(m, id);
     if (!batch) throw new NotFoundError(`пакета ${id} нет`);
-    return batchView(m, batch, this.settings.get().pacing);
+    return this.views.batch(m, batch, this.settings.get().pacing);
   }
 
   get(id: number): Promise<BatchView> {
@@ -145,7 +140,7 @@ export class BatchesService {
   }
 
   list(q: BatchListQuery): Promise<BatchSummary[]> {
-    return this.db.read((m) => listBatches(m, q, this.settings.get().pacing));
+    return this.db.read((m) => this.views.list(m, q, this.settings.get().pacing));
   }
 
   /**
@@ -155,11 +150,11 @@ export class BatchesService {
    */
   cancel(id: number): Promise<CancelBatchView> {
     return this.db.transaction(async (m, tx) => {
-      const batch = await findBatch(m, id);
+      const batch = await this.batches.find(m, id);
       if (!batch) throw new NotFoundError(`пакета ${id} нет`);
       const before = await this.view(m, id);
       if (!batch.cancelled_at && before.commands.every((c) => isTerminal(c.status))) throw new BatchFinishedError(id);
-      await cancelBatch(m, id, this.clock.iso());
+      await this.batches.cancel(m, id, this.clock.iso());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'cancelled', batch_id: id, view }]);
       return cancelAnswer(view, before.commands.filter((c) => c.status === 'queued').length);
@@ -170,7 +165,7 @@ export class BatchesService {
   approve(id: number, by: string): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
       await this.awaiting(m, id, 'одобрить');
-      await approveBatch(m, id, by, this.clock.iso());
+      await this.batches.approve(m, id, by, this.clock.iso());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'approved', batch_id: id, view }]);
       return view;
@@ -181,7 +176,7 @@ export class BatchesService {
   reject(id: number, reason: string): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
       await this.awaiting(m, id, 'отклонить');
-      await rejectBatch(m, id, reason.trim(), this.clock.iso());
+      await this.batches.reject(m, id, reason.trim(), this.clock.iso());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'rejected', batch_id: id, view }]);
       return view;
@@ -189,7 +184,7 @@ export class BatchesService {
   }
 
   private async awaiting(m: EntityManager, id: number, verb: string): Promise<void> {
-    const batch = await findBatch(m, id);
+    const batch = await this.batches.find(m, id);
     if (!batch) throw new NotFoundError(`пакета ${id} нет`);
     if (isAwaiting(batch)) return;
     const why = batch.approved_at
@@ -204,23 +199,22 @@ export class BatchesService {
 
   getCommand(id: number): Promise<CommandView> {
     return this.db.read(async (m) => {
-      const c = await findCommand(m, id);
+      const c = await this.commands.find(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
-      return commandWithHistory(m, c);
+      return this.views.command(m, c);
     });
   }
 
   /** SPEC 6.7: queued → cancelled; claimed only with force; a finished command → 409. */
   cancelCommand(id: number, force: boolean): Promise<CommandView> {
     return this.db.transaction(async (m, tx) => {
-      const c = await findCommand(m, id);
+      const c = await this.commands.find(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (isTerminal(c.status)) throw new FinishedError(id, c.status);
       if (c.status === 'claimed' && !force) throw new ClaimedError(id);
       const now = this.clock.iso();
-      await m.query(`UPDATE command SET status = 'cancelled', finished_at = ? WHERE id = ?`, [now, id]);
-      await closeDelivery(m, id, 'cancelled');
-      await releaseCurrent(m, id);
+      await this.commands.cancel(m, id, now);
+      await this.ledger.cancelled(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
       await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
       this.events.afterCommit(tx, [
@@ -228,14 +222,14 @@ export class BatchesService {
         { kind: 'batch', change: 'progress', batch_id: c.batch_id },
         ...(c.status === 'claimed' ? [{ kind: 'agent', change: 'status' } as const] : []),
       ]);
-      return commandWithHistory(m, (await findCommand(m, id))!);
+      return this.views.command(m, (await this.commands.find(m, id))!);
     });
   }
 
   /** SPEC 6.7, 15.2: a new batch with the same command (plus its tail refresh), under the approval rule of the caller's source. */
   async retry(id: number, caller: Caller): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
-      const c = await findCommand(m, id);
+      const c = await this.commands.find(m, id);
       if (!c) throw new NotFoundError(`команды ${id} нет`);
       if (!RETRYABLE.includes(c.status)) {
         throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
@@ -243,7 +237,7 @@ export class BatchesService {
       const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
       const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse');
       const awaitingApproval = this.settings.get().approval[caller.source];
-      const batchId = await insertBatch(
+      const batchId = await this.batches.insert(
         m,
         {
           title: RETRY_TITLE(id),

@@ -3,8 +3,9 @@ import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
 import { EventBus } from '../events/event-bus.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { batchView, findBatch } from './batch.store.js';
-import { pendingCatalogueBatch, queueCatalogueRefresh } from './catalogue-refresh.store.js';
+import { BatchRepository } from './batch.repository.js';
+import { BatchViews } from './batch-views.js';
+import { CatalogueRefreshes } from './catalogue-refreshes.js';
 import type { BatchView } from './rows.js';
 
 /** A person's request to read the catalogue again (SPEC 16.1). */
@@ -15,13 +16,16 @@ export class CatalogueRefreshService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly refreshes: CatalogueRefreshes,
+    private readonly batches: BatchRepository,
+    private readonly views: BatchViews,
   ) {}
 
   request(author: string): Promise<{ view: BatchView; created: boolean }> {
     return this.db.transaction(async (m, tx) => {
-      const pending = await pendingCatalogueBatch(m);
-      const id = pending ?? (await queueCatalogueRefresh(m, author, this.clock.iso()));
-      const view = await batchView(m, (await findBatch(m, id))!, this.settings.get().pacing);
+      const pending = await this.refreshes.pendingBatch(m);
+      const id = pending ?? (await this.refreshes.queue(m, author, this.clock.iso()));
+      const view = await this.views.batch(m, (await this.batches.find(m, id))!, this.settings.get().pacing);
       if (pending === null) this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
       return { view, created: pending === null };
     });

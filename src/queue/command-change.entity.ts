@@ -1,6 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { CommandEntity } from './command.entity.js';
-import { DeliveryEntity } from './delivery.entity.js';
 
 /**
  * One change a command made in Jira, as the agent reported it with `done` (SPEC 17.1; schema v8). JSON as
@@ -23,9 +22,10 @@ export class CommandChangeEntity {
   @Column('integer', { name: 'delivery_id', nullable: true })
   deliveryId!: number | null;
 
-  @ManyToOne(() => DeliveryEntity, { nullable: true })
+  /** Delivery's handout, named by string (entity files import only their own module's entities) */
+  @ManyToOne('DeliveryEntity', { nullable: true })
   @JoinColumn({ name: 'delivery_id' })
-  delivery?: DeliveryEntity;
+  delivery?: object;
 
   /** order of the change in the command's report, from 1 */
   @Column('integer')

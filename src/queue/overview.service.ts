@@ -1,18 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { batchStatusCounts, failedCommands } from './overview.store.js';
+import { BatchRepository } from './batch.repository.js';
+import { CommandRepository } from './command.repository.js';
+import type { CommandStatus } from './command.entity.js';
 import type { BatchStatusCountsView, FailedCommandView } from './overview.view.js';
+import { batchStatus, commandView, emptyCounts } from './rows.js';
 
-/** Reads for the Queue page's tabs: counts per state, and the failed commands across batches. */
+/** Reads for the Queue page's tabs (issue 23): counts per state, and the failed commands across batches. */
 @Injectable()
 export class OverviewService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly batches: BatchRepository,
+    private readonly commands: CommandRepository,
+  ) {}
 
+  /** Batches per derived status (SPEC 6.8), `done_with_errors` among the done, and failed commands. One pass over two grouped reads. */
   counts(): Promise<BatchStatusCountsView> {
-    return this.db.read((m) => batchStatusCounts(m));
+    return this.db.read(async (m) => {
+      const batches = await this.batches.states(m);
+      const perBatch = new Map<number, Record<CommandStatus, number>>();
+      for (const r of await this.commands.statusCounts(m)) {
+        const counts = perBatch.get(r.batch_id) ?? emptyCounts();
+        counts[r.status] += Number(r.n);
+        perBatch.set(r.batch_id, counts);
+      }
+      const out: BatchStatusCountsView = { all: batches.length, awaiting_approval: 0, queued: 0, running: 0, done: 0, done_with_errors: 0, cancelled: 0, failed_commands: 0 };
+      for (const b of batches) {
+        const counts = perBatch.get(Number(b.id)) ?? emptyCounts();
+        const status = batchStatus(b, counts);
+        out[status] += 1;
+        if (status === 'done' && counts.failed + counts.skipped > 0) out.done_with_errors += 1;
+        out.failed_commands += counts.failed;
+      }
+      return out;
+    });
   }
 
+  /** Failed commands of every batch, the latest failure first, with their batch's title; `before_id` pages on. */
   failed(limit: number, beforeId?: number): Promise<FailedCommandView[]> {
-    return this.db.read((m) => failedCommands(m, limit, beforeId));
+    return this.db.read(async (m) => (await this.commands.failed(m, limit, beforeId)).map(({ batch_title, ...r }) => ({ ...commandView(r, []), batch_title })));
   }
 }

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
 import { issuesBySummary, mirrorLookup } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { runnableSeconds } from './batch.store.js';
+import { BatchViews } from './batch-views.js';
 import { commandsOf } from './batches.service.js';
 import { checksView, findingLine, runChecks } from './plan-checks.js';
 import { pauseSum, withTailRefresh } from './commands/batch-rules.js';
@@ -50,6 +50,7 @@ export class PlanService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly catalogues: CatalogueRepository,
+    private readonly views: BatchViews,
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
@@ -98,7 +99,7 @@ export class PlanService {
         source,
         awaiting_approval: settings.approval[source],
         estimate_seconds: estimate,
-        remaining_seconds: (await runnableSeconds(m, settings.pacing)) + estimate,
+        remaining_seconds: (await this.views.runnableSeconds(m, settings.pacing)) + estimate,
         all_hold: counts.holds === given.length,
         counts,
         ok: findings.length === 0,

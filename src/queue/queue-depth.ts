@@ -2,19 +2,14 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
 import { Meter } from '../metrics/meter.js';
+import { BatchRepository } from './batch.repository.js';
+import { CommandRepository } from './command.repository.js';
 
 /**
  * Open commands by where they stand: `queued` the agent can take now (its batch has a place in the queue),
  * `awaiting_approval` queued in a batch waiting for a person (the agent never gets these, so a "queue not
- * draining" alert must not count them), `claimed` handed out and not yet reported. Each is one probe of a
- * partial index (idx_command_runnable, idx_command_queued, idx_command_claimed).
+ * draining" alert must not count them), `claimed` handed out and not yet reported (CommandRepository.depth).
  */
-const DEPTH_SQL: Record<string, string> = {
-  queued: `SELECT count(*) AS n FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL`,
-  awaiting_approval: `SELECT count(*) AS n FROM command WHERE status = 'queued' AND queue_pos IS NULL`,
-  claimed: `SELECT count(*) AS n FROM command WHERE status = 'claimed'`,
-};
-
 /** The queue's state, computed when /metrics is scraped (never kept up to date by the queue). */
 @Injectable()
 export class QueueDepth implements OnModuleInit {
@@ -22,6 +17,8 @@ export class QueueDepth implements OnModuleInit {
     private readonly db: Db,
     private readonly meter: Meter,
     private readonly clock: Clock,
+    private readonly batches: BatchRepository,
+    private readonly commands: CommandRepository,
   ) {}
 
   onModuleInit(): void {
@@ -40,31 +37,17 @@ export class QueueDepth implements OnModuleInit {
   }
 
   depth(): Promise<Record<string, number>> {
-    return this.db.read(async (m) => {
-      const out: Record<string, number> = {};
-      for (const [status, sql] of Object.entries(DEPTH_SQL)) {
-        const [row]: { n: number }[] = await m.query(sql);
-        out[status] = Number(row.n);
-      }
-      return out;
-    });
+    return this.db.read((m) => this.commands.depth(m));
   }
 
   awaitingBatches(): Promise<number> {
-    return this.db.read(async (m) => {
-      const [row]: { n: number }[] = await m.query(
-        'SELECT count(*) AS n FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL',
-      );
-      return Number(row.n);
-    });
+    return this.db.read((m) => this.batches.awaitingCount(m));
   }
 
   oldestRunnableAge(): Promise<number> {
     return this.db.read(async (m) => {
-      const [row]: { at: string | null }[] = await m.query(
-        `SELECT min(b.runnable_at) AS at FROM batch b WHERE b.queue_pos = (SELECT min(queue_pos) FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL)`,
-      );
-      return row?.at ? Math.max(0, (this.clock.now().getTime() - Date.parse(row.at)) / 1000) : 0;
+      const at = await this.commands.oldestRunnableSince(m);
+      return at ? Math.max(0, (this.clock.now().getTime() - Date.parse(at)) / 1000) : 0;
     });
   }
 }

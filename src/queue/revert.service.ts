@@ -6,9 +6,10 @@ import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { Db } from '../database/db.service.js';
 import { mirrorLookup } from '../mirror/mirror.store.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { findBatch } from './batch.store.js';
+import { BatchRepository } from './batch.repository.js';
 import { BatchesService } from './batches.service.js';
-import { batchChanges } from './change.store.js';
+import { ChangesService } from './changes.service.js';
+import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import { buildRevert, REVERT_TITLE, type RevertConflict } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
@@ -38,18 +39,20 @@ export class RevertService {
     private readonly settings: SettingsService,
     private readonly batches: BatchesService,
     private readonly catalogues: CatalogueRepository,
+    private readonly batchRows: BatchRepository,
+    private readonly commands: CommandRepository,
+    private readonly changes: ChangesService,
   ) {}
 
   async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
     const plan = await this.db.read(async (m) => {
-      const batch = await findBatch(m, id);
+      const batch = await this.batchRows.find(m, id);
       if (!batch) throw new NotFoundError(`пакета ${id} нет`);
       await this.revertable(m, id);
-      const [unfinished]: { n: number }[] = await m.query(`SELECT count(*) AS n FROM command WHERE batch_id = ? AND status IN ('queued', 'claimed')`, [id]);
-      if (isAwaiting(batch) || Number(unfinished?.n ?? 0) > 0) {
+      if (isAwaiting(batch) || (await this.commands.unfinishedOf(m, id)) > 0) {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
-      const changes = await batchChanges(m, id);
+      const changes = await this.changes.ofBatch(m, id);
       const keys = changes.flatMap((c) => {
         const link = (c.after ?? c.before) as { source?: unknown; target?: unknown } | undefined;
         return [c.key, link?.source, link?.target].filter((k): k is string => typeof k === 'string');
@@ -77,7 +80,7 @@ export class RevertService {
 
   /** A batch is reverted once (SPEC 17.2); a revert that was rejected does not count. */
   private async revertable(m: EntityManager, id: number): Promise<void> {
-    const [earlier]: { id: number }[] = await m.query('SELECT id FROM batch WHERE revert_of = ? AND rejected_reason IS NULL ORDER BY id LIMIT 1', [id]);
+    const earlier = await this.batchRows.revertOf(m, id);
     if (earlier) throw new ConflictError(`пакет ${id} уже откатывается или откачен: пакет #${earlier.id}`);
   }
 }

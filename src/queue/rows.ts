@@ -5,7 +5,7 @@ import type { BatchSource } from '../common/auth.guard.js';
 import type { RowOf } from '../database/row.js';
 import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
-import type { DeliveryEntity, DeliveryOutcome } from './delivery.entity.js';
+import type { DeliveryOutcome } from '../common/delivery-outcomes.js';
 import type { BatchChecksView } from './checks.view.js';
 import { RecordedChangeView } from './change.view.js';
 import type { Batch, BatchCommand, BatchSummary as BatchSummaryContract, CommandDelivery } from '@jira-hub/contracts';
@@ -13,7 +13,6 @@ import type { Batch, BatchCommand, BatchSummary as BatchSummaryContract, Command
 /** Raw rows: the entities' columns under their database names (database/row.ts), written once. */
 export type CommandRow = RowOf<CommandEntity>;
 export type BatchRow = RowOf<BatchEntity>;
-export type DeliveryRow = RowOf<DeliveryEntity>;
 
 /** One handout of a command (SPEC 15.3). */
 export class DeliveryView implements CommandDelivery {
@@ -27,9 +26,6 @@ export class DeliveryView implements CommandDelivery {
   jira_calls!: number | null;
 }
 
-export function deliveryView(r: DeliveryRow): DeliveryView {
-  return { n: r.n, handed_out_at: r.handed_out_at, agent_version: r.agent_version, outcome: r.outcome, reported_at: r.reported_at, jira_calls: r.jira_calls };
-}
 
 export class CommandView implements BatchCommand {
   id!: number;

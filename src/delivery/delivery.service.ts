@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { HUB_CONFIG, type HubConfig } from '../common/config.js';
 import type { EntityManager } from 'typeorm';
 import type { DeliveredCommand } from '@jira-hub/contracts';
@@ -11,13 +10,12 @@ import type { HubEvent } from '../events/hub-events.js';
 import { parseJson } from '../database/json.js';
 import { Meter } from '../metrics/meter.js';
 import { SettingsService } from '../settings/settings.service.js';
-import type { AgentInfo } from './agent-status.store.js';
-import { commandWithHistory } from './batch.store.js';
-import { claimInTransaction, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim.store.js';
-import { reportInTransaction, type Report } from './report.store.js';
-import type { CommandRow, CommandView } from './rows.js';
+import { BatchViews } from '../queue/batch-views.js';
+import type { CommandRow, CommandView } from '../queue/rows.js';
+import type { AgentInfo } from './agent-info.js';
+import { ClaimRules, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim-rules.js';
+import { ReportRules, type Report } from './report-rules.js';
 
-/** What the agent module takes of a report (the store that applies it is the queue's own). */
 export type { Report };
 
 /** A claim's transaction that found a backup copy running: nothing changed, claim again after it. */
@@ -78,7 +76,7 @@ interface ClaimStep {
 /** The agent side of the queue: claim and report, one transaction each (SPEC 6.2–6.6), or both in one. */
 @Injectable()
 export class DeliveryService {
-  private readonly logger = new Logger('Queue');
+  private readonly logger = new Logger('Delivery');
 
   constructor(
     private readonly db: Db,
@@ -87,7 +85,9 @@ export class DeliveryService {
     private readonly backups: BackupService,
     private readonly meter: Meter,
     private readonly events: EventBus,
-    private readonly catalogues: CatalogueRepository,
+    private readonly claims: ClaimRules,
+    private readonly reports: ReportRules,
+    private readonly views: BatchViews,
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -123,7 +123,7 @@ export class DeliveryService {
     const settings = this.settings.get();
     const step: ClaimStep = { claimed: COPYING, notes, settingsVersion: settings.version };
     if (this.backups.busy()) return step;
-    const c = (step.claimed = await claimInTransaction(m, info, settings, this.clock.now(), notes, this.config.catalogueAutoRefresh ? this.catalogues : null));
+    const c = (step.claimed = await this.claims.claim(m, info, settings, this.clock.now(), notes, this.config.catalogueAutoRefresh));
     this.events.afterCommit(tx, () => claimEvents(c, notes));
     // The first delivery makes the copy; a re-delivery makes it only when the batch has none
     // (the hub died between the claim's commit and the end of the copy, or the copy failed).
@@ -167,10 +167,10 @@ export class DeliveryService {
     const notes: ClaimNotes = { expired: [], skipped: [] };
     const { view, handedOutAt, step } = await this.db.transaction(async (m, tx) => {
       const confirmed: CommandRow[] = [];
-      const { before, after } = await reportInTransaction(m, id, report, now, confirmed, this.catalogues);
+      const { before, after } = await this.reports.report(m, id, report, now, confirmed);
       // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
       this.events.afterCommit(tx, reportEvents(after, confirmed));
-      const view = await commandWithHistory(m, after);
+      const view = await this.views.command(m, after);
       const step = info && !stop() ? await this.claimStep(m, tx, info, notes) : null;
       return { view, handedOutAt: before.status === 'claimed' ? before.claimed_at : null, step };
     });

@@ -5,7 +5,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AgentRoute, AssistantToo } from '../common/auth.guard.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { DeliveryService, type ClaimAnswer } from '../queue/delivery.service.js';
+import { DeliveryService, type ClaimAnswer } from './delivery.service.js';
 import { CommandView } from '../queue/rows.js';
 import { AgentSettingsView } from '../settings/settings.dto.js';
 import { SettingsService } from '../settings/settings.service.js';

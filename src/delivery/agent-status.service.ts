@@ -3,16 +3,13 @@ import { Meter } from '../metrics/meter.js';
 import { Clock } from '../common/clock.js';
 import { BackupService } from '../database/backup.service.js';
 import { Db } from '../database/db.service.js';
-import type { RowOf } from '../database/row.js';
 import { SettingsService } from '../settings/settings.service.js';
-import { agentWork, agentWorkSignals, queuedStatusNames, type PlanRow } from '../queue/agent-signals.store.js';
+import { CommandRepository, type PlanRow } from '../queue/command.repository.js';
 import { parseJson } from '../database/json.js';
 import { ageText } from '../queue/commands/verdict.js';
-import type { AgentStatusEntity } from './agent-status.entity.js';
+import { AgentStatusRepository } from './agent-status.repository.js';
 import type { AgentCurrentCommandView, AgentNextCommandView, AgentStatusView } from './agent.dto.js';
 import { JiraAuthRegistry, jiraAuthWarning } from './jira-auth.js';
-
-type StatusRow = RowOf<AgentStatusEntity>;
 
 /** GET /agent (SPEC 10): is the agent there, is it up to date, what went wrong lately. */
 @Injectable()
@@ -24,11 +21,21 @@ export class AgentStatusService implements OnModuleInit {
     private readonly backups: BackupService,
     private readonly jiraAuth: JiraAuthRegistry,
     private readonly meter: Meter,
+    private readonly agents: AgentStatusRepository,
+    private readonly commands: CommandRepository,
   ) {}
 
-  /** Statuses the unfinished ensure_status commands name (GET /agent/queued-statuses, for the agent's `--check`). */
-  queuedStatuses(): Promise<string[]> {
-    return this.db.read((m) => queuedStatusNames(m));
+  /**
+   * Statuses the unfinished ensure_status commands walk to (`path` steps, or `to`), sorted: what the agent's
+   * `--check` verifies are in the project's workflows and reachable (GET /agent/queued-statuses, issue 20).
+   */
+  async queuedStatuses(): Promise<string[]> {
+    const names = new Set<string>();
+    for (const params of await this.db.read((m) => this.commands.unfinishedStatusParams(m))) {
+      const p = parseJson<{ path?: unknown; to?: unknown }>(params, {});
+      for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) if (typeof step === 'string' && step.trim()) names.add(step.trim());
+    }
+    return [...names].sort();
   }
 
   onModuleInit(): void {
@@ -41,8 +48,7 @@ export class AgentStatusService implements OnModuleInit {
 
   /** Whether the agent is on line now (one read of its row). */
   async online(): Promise<boolean> {
-    const [row]: Pick<StatusRow, 'last_seen_at'>[] = await this.db.read((m) => m.query('SELECT last_seen_at FROM agent_status WHERE id = 1'));
-    return this.isOnline(row?.last_seen_at ?? null, this.clock.now());
+    return this.isOnline(await this.db.read((m) => this.agents.lastSeen(m)), this.clock.now());
   }
 
   async status(): Promise<AgentStatusView> {
@@ -50,8 +56,15 @@ export class AgentStatusService implements OnModuleInit {
     const settings = this.settings.get();
     const since = new Date(now.getTime() - 24 * 3600_000).toISOString();
     const { row, rateLimited, redelivered, queued, work } = await this.db.read(async (m) => {
-      const [row]: StatusRow[] = await m.query('SELECT * FROM agent_status WHERE id = 1');
-      return { row, ...(await agentWorkSignals(m, since)), work: await agentWork(m, row.current_command_id) };
+      const row = (await this.agents.get(m))!;
+      const current = row.current_command_id === null ? undefined : await this.commands.heldBy(m, row.current_command_id);
+      return {
+        row,
+        rateLimited: await this.commands.rateLimitedSince(m, since),
+        redelivered: await this.commands.redelivered(m),
+        queued: await this.commands.anyRunnable(m),
+        work: { current: current ?? null, next: (await this.commands.nextRunnable(m)) ?? null },
+      };
     });
     const online = this.isOnline(row.last_seen_at, now);
     const stale = row.settings_version !== null && row.settings_version < settings.version;

@@ -11,7 +11,7 @@ import { applySlice, reportedKeys } from '../mirror/mirror.store.js';
 import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
 import { finishSyncRun, partsOf, recordSlice, startDelivery, syncMark, syncRunOf } from '../mirror/sync-run.store.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
-import type { CommandRow } from './rows.js';
+import type { CommandRow } from '../queue/rows.js';
 
 function parsed(raw: unknown, afterParts: boolean): RefreshResult {
   const result = parseRefreshResult(raw, afterParts);

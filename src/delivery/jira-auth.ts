@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentInfo } from '../queue/agent-info.js';
+import type { AgentInfo } from './agent-info.js';
 
 /** What the agent last told about Jira's view of its credentials (SPEC 16.3). */
 export interface JiraAuthView {

@@ -1,4 +1,4 @@
-/** What the agent says about itself when it claims (SPEC 6.2 step 1): the Agent module passes it to the queue's claim. */
+/** What the agent says about itself when it claims (SPEC 6.2 step 1): the claim records it in agent_status. */
 export interface AgentInfo {
   agent_version?: string;
   settings_version?: number;

@@ -1,8 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { CommandEntity } from './command.entity.js';
-
-export const DELIVERY_OUTCOMES = ['pending', 'reported_done', 'reported_failed', 'released', 'lost', 'expired', 'cancelled', 'confirmed_by_state'] as const;
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+import type { DeliveryOutcome } from '../common/delivery-outcomes.js';
 
 /** One handout of a command to the agent (SPEC 15.3), written by the claim's and the report's transactions. */
 @Entity('delivery')
@@ -14,9 +11,10 @@ export class DeliveryEntity {
   @Column('integer', { name: 'command_id' })
   commandId!: number;
 
-  @ManyToOne(() => CommandEntity, { nullable: false })
+  /** Queue's command, named by string (entity files import only their own module's entities) */
+  @ManyToOne('CommandEntity', { nullable: false })
   @JoinColumn({ name: 'command_id' })
-  command?: CommandEntity;
+  command?: object;
 
   /** 1, 2, …: the handout's number (released handouts counted, so past 3 after a release) */
   @Column('integer')

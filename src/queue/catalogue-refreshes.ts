@@ -1,0 +1,52 @@
+/**
+ * The hub's own `refresh_catalogue` (SPEC 16.1), inside the callers' transactions (the claim decides when
+ * one is due: delivery/claim-rules.ts): queueing it (source `hub`, never waiting for approval), storing its result at the report, and
+ * marking the catalogue stale when Jira refuses a command for a screen, a field or a transition.
+ */
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ValidationFailedError } from '../common/errors.js';
+import { parseCatalogueResult } from '../catalogue/catalogue-result.js';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { BatchRepository } from './batch.repository.js';
+import { CommandRepository } from './command.repository.js';
+import type { CommandRow } from './rows.js';
+
+export const CATALOGUE_TITLE = 'Каталог Jira';
+
+/** Jira refused a write naming a screen, a field or a transition (the agent's `HTTP 400: …`), or the agent found no transition. */
+export const namesConfiguration = (error: string): boolean =>
+  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) || /переход/i.test(error);
+
+@Injectable()
+export class CatalogueRefreshes {
+  constructor(
+    private readonly catalogues: CatalogueRepository,
+    private readonly batches: BatchRepository,
+    private readonly commands: CommandRepository,
+  ) {}
+
+  /** The batch of a refresh_catalogue still queued or with the agent, if any. */
+  async pendingBatch(m: EntityManager): Promise<number | null> {
+    const last = await this.commands.lastCatalogueCommand(m);
+    return last && (last.status === 'queued' || last.status === 'claimed') ? last.batch_id : null;
+  }
+
+  /** A batch «Каталог Jira» of one refresh_catalogue (source `hub`, runnable at once: never waits for approval); its id. */
+  queue(m: EntityManager, author: string, now: string): Promise<number> {
+    return this.batches.insert(m, { title: CATALOGUE_TITLE, author, source: 'hub', awaitingApproval: false, commands: [{ type: 'refresh_catalogue', params: {} }] }, now);
+  }
+
+  /** A `done` refresh_catalogue: its catalogue stored (422 and nothing changed when it is not one). */
+  async store(m: EntityManager, raw: unknown, now: string, agentVersion: string | null): Promise<void> {
+    const catalogue = parseCatalogueResult(raw);
+    if (typeof catalogue === 'string') throw new ValidationFailedError(catalogue, [{ field: 'result', detail: catalogue }]);
+    await this.catalogues.save(m, catalogue, now, agentVersion);
+  }
+
+  /** SPEC 16.1: such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
+  async noteFailure(m: EntityManager, c: CommandRow, error: string, now: string): Promise<void> {
+    if (c.type === 'refresh' || c.type === 'refresh_catalogue' || !namesConfiguration(error)) return;
+    await this.catalogues.markStale(m, `команда ${c.id} (${c.type}): ${error.slice(0, 300)}`, now);
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The `command` table's SQL, all of it (issue 21): what clients' batches write and read, the claim order
+ * the Delivery module walks (SPEC 6.1–6.4), the report's writes (6.5, 6.6), the agent's work signals,
+ * the counts of the views and /metrics. Every method runs on the caller's transaction (`m`).
+ */
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { one, raw, rows, run, sql, type Sql } from '../database/sql.js';
+import type { CommandInput } from './commands/batch-rules.js';
+import type { CommandType } from '@jira-hub/contracts/catalogue';
+import type { CommandStatus } from './command.entity.js';
+import type { CommandRow } from './rows.js';
+
+/**
+ * The next runnable command in queue order (runnable_at, id, seq; SPEC 6.1, 15.2): one probe of the
+ * partial index `idx_command_runnable` on (queue_pos, seq). A batch's queue_pos is given when it becomes
+ * runnable (batch.repository.ts) and copied to its commands; commands of a batch waiting for approval have
+ * none. Cancelling a batch cancels its queued commands in the same transaction, so none of a cancelled batch is here.
+ */
+export const NEXT_RUNNABLE_SQL = `SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`;
+
+/** A claimed command always has its claim time. */
+export type RedeliveredRow = Pick<CommandRow, 'id' | 'type' | 'deliveries'> & { claimed_at: string };
+
+/** A command as the agent strip shows it: what it is and where it stands. */
+export type PlanRow = Pick<CommandRow, 'id' | 'batch_id' | 'seq' | 'type' | 'params' | 'claimed_at' | 'pause_seconds' | 'deliveries'>;
+
+/** What a report writes on a finished command (SPEC 6.5). */
+export interface Outcome {
+  result: string | null;
+  jiraCalls: number;
+  rateLimited: number;
+  now: string;
+}
+
+@Injectable()
+export class CommandRepository {
+  find(m: EntityManager, id: number): Promise<CommandRow | undefined> {
+    return one<CommandRow>(m, sql`SELECT * FROM command WHERE id = ${id}`);
+  }
+
+  ofBatch(m: EntityManager, batchId: number): Promise<CommandRow[]> {
+    return rows<CommandRow>(m, sql`SELECT * FROM command WHERE batch_id = ${batchId} ORDER BY seq`);
+  }
+
+  /** How many of a batch's commands are queued or with the agent. */
+  async unfinishedOf(m: EntityManager, batchId: number): Promise<number> {
+    const row = await one<{ n: number }>(m, sql`SELECT count(*) AS n FROM command WHERE batch_id = ${batchId} AND status IN ('queued', 'claimed')`);
+    return Number(row?.n ?? 0);
+  }
+
+  typesAndStatuses(m: EntityManager, batchId: number): Promise<Pick<CommandRow, 'type' | 'status'>[]> {
+    return rows(m, sql`SELECT type, status FROM command WHERE batch_id = ${batchId}`);
+  }
+
+  /** A batch's commands, numbered from 1; the first carries `retryOf`; `queuePos` null while the batch waits for approval. */
+  async insertAll(m: EntityManager, batchId: number, commands: readonly CommandInput[], retryOf: number | null, queuePos: number | null): Promise<void> {
+    let seq = 0;
+    for (const c of commands) {
+      seq += 1;
+      await run(
+        m,
+        sql`INSERT INTO command (batch_id, seq, type, params, status, retry_of, queue_pos)
+            VALUES (${batchId}, ${seq}, ${c.type}, ${JSON.stringify(c.params)}, 'queued', ${seq === 1 ? retryOf : null}, ${queuePos})`,
+      );
+    }
+  }
+
+  /** The batch's commands take its queue place (approval, SPEC 15.2). */
+  async place(m: EntityManager, batchId: number, queuePos: number): Promise<void> {
+    await run(m, sql`UPDATE command SET queue_pos = ${queuePos} WHERE batch_id = ${batchId}`);
+  }
+
+  /** SPEC 6.7: a batch's queued commands are cancelled; claimed ones are left to finish. */
+  async cancelQueuedOf(m: EntityManager, batchId: number, now: string): Promise<void> {
+    await run(m, sql`UPDATE command SET status = 'cancelled', finished_at = ${now} WHERE batch_id = ${batchId} AND status = 'queued'`);
+  }
+
+  async cancel(m: EntityManager, id: number, now: string): Promise<void> {
+    await run(m, sql`UPDATE command SET status = 'cancelled', finished_at = ${now} WHERE id = ${id}`);
+  }
+
+  // ── the claim order (SPEC 6.1–6.4) ─────────────────────────────────────────────────────────────────
+
+  /** The oldest command with the agent: the one a claim hands out again. */
+  oldestClaimed(m: EntityManager): Promise<CommandRow | undefined> {
+    return one<CommandRow>(m, sql`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
+  }
+
+  nextRunnable(m: EntityManager): Promise<CommandRow | undefined> {
+    return one<CommandRow>(m, raw(NEXT_RUNNABLE_SQL));
+  }
+
+  /** Handed out again: one more delivery, the claim time and the pause of now. */
+  async redeliver(m: EntityManager, id: number, now: string, pause: number): Promise<void> {
+    await run(m, sql`UPDATE command SET deliveries = deliveries + 1, claimed_at = ${now}, pause_seconds = ${pause} WHERE id = ${id}`);
+  }
+
+  /**
+   * Handed out: claimed now with its temp keys substituted. deliveries + 1: a command released by the
+   * agent (SPEC 16.3) is queued again with the deliveries that count.
+   */
+  async handOut(m: EntityManager, id: number, now: string, pause: number, params: string): Promise<void> {
+    await run(
+      m,
+      sql`UPDATE command SET status = 'claimed', claimed_at = ${now}, deliveries = deliveries + 1, pause_seconds = ${pause}, params = ${params} WHERE id = ${id}`,
+    );
+  }
+
+  /** Failed without a report (the delivery limit) or skipped (a temp key that will not resolve). */
+  async end(m: EntityManager, id: number, status: 'failed' | 'skipped', error: string, now: string): Promise<void> {
+    await run(m, sql`UPDATE command SET status = ${status}, error = ${error}, finished_at = ${now} WHERE id = ${id}`);
+  }
+
+  /** The first handout of a batch that writes to Jira (SPEC 3.2: back the database up before it). */
+  async isFirstWriteOfBatch(m: EntityManager, c: Pick<CommandRow, 'id' | 'batch_id'>): Promise<boolean> {
+    const row = await one<{ first: number; writes: number }>(
+      m,
+      sql`SELECT NOT EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND id <> ${c.id} AND claimed_at IS NOT NULL) AS first,
+                 EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND type <> 'refresh') AS writes`,
+    );
+    return Boolean(row?.first) && Boolean(row?.writes);
+  }
+
+  /**
+   * Nothing runnable, nothing with the agent, no hub batch (an auto-refresh) already waiting for approval
+   * (SPEC 15.2: the hub's batches may need it too). Batches of others waiting for approval do not keep the mirror stale.
+   */
+  async idle(m: EntityManager): Promise<boolean> {
+    const row = await one<{ busy: number }>(
+      m,
+      sql`SELECT EXISTS (SELECT 1 FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM command WHERE status = 'claimed')
+              OR EXISTS (SELECT 1 FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL AND source = 'hub') AS busy`,
+    );
+    return !row?.busy;
+  }
+
+  /** The latest refresh_catalogue command, or none (SPEC 16.1). */
+  lastCatalogueCommand(m: EntityManager): Promise<Pick<CommandRow, 'id' | 'batch_id' | 'status' | 'finished_at'> | undefined> {
+    return one(m, sql`SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`);
+  }
+
+  // ── the report (SPEC 6.5, 6.6, 16.3) ───────────────────────────────────────────────────────────────
+
+  /** `done`: the command's row after it. */
+  async markDone(m: EntityManager, id: number, o: Outcome): Promise<CommandRow> {
+    const [after] = await rows<CommandRow>(
+      m,
+      sql`UPDATE command SET status = 'done', result = ${o.result}, jira_calls = ${o.jiraCalls}, rate_limited = ${o.rateLimited}, finished_at = ${o.now}, error = NULL
+           WHERE id = ${id} RETURNING *`,
+    );
+    return after;
+  }
+
+  /** `failed` with its error: the command's row after it. */
+  async markFailed(m: EntityManager, id: number, error: string, o: Outcome): Promise<CommandRow> {
+    const [after] = await rows<CommandRow>(
+      m,
+      sql`UPDATE command SET status = 'failed', error = ${error}, jira_calls = ${o.jiraCalls}, rate_limited = ${o.rateLimited}, finished_at = ${o.now}, result = ${o.result}
+           WHERE id = ${id} RETURNING *`,
+    );
+    return after;
+  }
+
+  /** The late report of a force-cancelled ensure_issue (SPEC 6.5): its result is kept, the status stays. */
+  async keepLateResult(m: EntityManager, id: number, o: Omit<Outcome, 'now'>): Promise<CommandRow> {
+    const [after] = await rows<CommandRow>(
+      m,
+      sql`UPDATE command SET result = ${o.result}, jira_calls = ${o.jiraCalls}, rate_limited = ${o.rateLimited} WHERE id = ${id} RETURNING *`,
+    );
+    return after;
+  }
+
+  /** SPEC 16.3: back to `queued` in its place (queue_pos and seq kept); this delivery does not count. */
+  async release(m: EntityManager, id: number, jiraCalls: number): Promise<CommandRow> {
+    const [after] = await rows<CommandRow>(
+      m,
+      sql`UPDATE command SET status = 'queued', deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END, jira_calls = jira_calls + ${jiraCalls}
+           WHERE id = ${id} RETURNING *`,
+    );
+    return after;
+  }
+
+  /** Every command with the agent (the candidates for confirmation by state, SPEC 6.6). */
+  claimed(m: EntityManager): Promise<CommandRow[]> {
+    return rows<CommandRow>(m, sql`SELECT * FROM command WHERE status = 'claimed'`);
+  }
+
+  /** `confirmed_by_state` if still claimed (a command that changed meanwhile is never overwritten); whether it changed. */
+  async confirmByState(m: EntityManager, id: number, now: string, result: string): Promise<boolean> {
+    return (await run(m, sql`UPDATE command SET status = 'confirmed_by_state', finished_at = ${now}, result = ${result} WHERE id = ${id} AND status = 'claimed'`)) > 0;
+  }
+
+  // ── what GET /agent and the agent's --check read (SPEC 10, issue 20) ───────────────────────────────
+
+  /** Jira rate-limit answers of commands finished since `since`. */
+  async rateLimitedSince(m: EntityManager, since: string): Promise<number> {
+    const row = await one<{ n: number | null }>(m, sql`SELECT sum(rate_limited) AS n FROM command WHERE finished_at >= ${since}`);
+    return row?.n ?? 0;
+  }
+
+  /** Handed-out commands delivered more than once, oldest first. */
+  redelivered(m: EntityManager): Promise<RedeliveredRow[]> {
+    return rows<RedeliveredRow>(m, sql`SELECT id, type, claimed_at, deliveries FROM command WHERE status = 'claimed' AND deliveries > 1 ORDER BY id`);
+  }
+
+  /** Runnable work is waiting (a batch waiting for a person's approval is nothing the agent could take). */
+  async anyRunnable(m: EntityManager): Promise<boolean> {
+    return Boolean(await one(m, sql`SELECT 1 AS x FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL LIMIT 1`));
+  }
+
+  /** The params of the unfinished ensure_status commands. */
+  async unfinishedStatusParams(m: EntityManager): Promise<string[]> {
+    const found = await rows<{ params: string }>(m, sql`SELECT params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);
+    return found.map((r) => r.params);
+  }
+
+  /** The command the agent holds, if it is still claimed. */
+  heldBy(m: EntityManager, id: number): Promise<PlanRow | undefined> {
+    return one<PlanRow>(m, sql`SELECT * FROM command WHERE id = ${id} AND status = 'claimed'`);
+  }
+
+  /**
+   * Open commands by where they stand (/metrics): `queued` the agent can take now, `awaiting_approval`
+   * queued in a batch waiting for a person, `claimed` handed out. Each one probe of a partial index
+   * (idx_command_runnable, idx_command_queued, idx_command_claimed).
+   */
+  async depth(m: EntityManager): Promise<Record<'queued' | 'awaiting_approval' | 'claimed', number>> {
+    const count = async (q: Sql) => Number((await one<{ n: number }>(m, q))?.n ?? 0);
+    return {
+      queued: await count(sql`SELECT count(*) AS n FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL`),
+      awaiting_approval: await count(sql`SELECT count(*) AS n FROM command WHERE status = 'queued' AND queue_pos IS NULL`),
+      claimed: await count(sql`SELECT count(*) AS n FROM command WHERE status = 'claimed'`),
+    };
+  }
+
+  /** When the batch of the oldest command the agent could take joined the queue (null: none waits). */
+  async oldestRunnableSince(m: EntityManager): Promise<string | null> {
+    const row = await one<{ at: string | null }>(
+      m,
+      sql`SELECT min(b.runnable_at) AS at FROM batch b WHERE b.queue_pos = (SELECT min(queue_pos) FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL)`,
+    );
+    return row?.at ?? null;
+  }
+
+  // ── what the batch views read ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * Unfinished commands of runnable batches up to queue place `upTo`, counted per (queue place, batch,
+   * type): one grouped query over the partial indexes of runnable and claimed commands (remaining_seconds, SPEC 6.8).
+   */
+  unfinishedUpTo(m: EntityManager, upTo: number): Promise<{ batch_id: number; queue_pos: number; type: CommandType; n: number }[]> {
+    return rows(
+      m,
+      sql`SELECT batch_id, queue_pos, type, count(*) AS n FROM command
+           WHERE status = 'queued' AND queue_pos IS NOT NULL AND queue_pos <= CAST(${upTo} AS BIGINT) GROUP BY queue_pos, batch_id, type
+          UNION ALL
+          SELECT batch_id, queue_pos, type, count(*) AS n FROM command
+           WHERE status = 'claimed' AND queue_pos <= CAST(${upTo} AS BIGINT) GROUP BY queue_pos, batch_id, type`,
+    );
+  }
+
+  /** How many commands of each batch are in each status (the Queue page's overview). */
+  statusCounts(m: EntityManager): Promise<{ batch_id: number; status: CommandStatus; n: number }[]> {
+    return rows(m, sql`SELECT batch_id, status, count(*) AS n FROM command GROUP BY batch_id, status`);
+  }
+
+  /** Failed commands of every batch, the latest first, with their batch's title; `beforeId` pages on. */
+  failed(m: EntityManager, limit: number, beforeId?: number): Promise<(CommandRow & { batch_title: string })[]> {
+    const before = Math.min(beforeId ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    return rows(
+      m,
+      sql`SELECT c.*, b.title AS batch_title FROM command c JOIN batch b ON b.id = c.batch_id
+           WHERE c.status = 'failed' AND c.id < CAST(${before} AS BIGINT) ORDER BY c.id DESC LIMIT ${limit}`,
+    );
+  }
+}
