@@ -9,8 +9,6 @@ import { fakeDb } from '../../test/support/unit-of-work.js';
 
 const findKey = jest.fn<(m: EntityManager, key: string) => Promise<{ body_hash: string; batch_id: number } | undefined>>();
 const writePackageNotes = jest.fn(async (_m: EntityManager, _notes: unknown[], _now: string) => undefined);
-// the other exports of the store, used by the queue's own files the service's imports load
-jest.unstable_mockModule('../queue/idempotency.store.js', () => ({ findKey, bodyHash: jest.fn(), rememberKey: jest.fn(), IDEMPOTENCY_KEEP_MS: 0 }));
 jest.unstable_mockModule('../import/notes-writer.js', () => ({ writePackageNotes }));
 
 const { PackagesService } = await import('./packages.service.js');
@@ -62,7 +60,7 @@ function make(planned: Plan) {
   const settings = { get: () => DEFAULT_SETTINGS };
   const clock = { now: () => new Date(NOW), iso: () => NOW };
   const catalogues = { get: jest.fn(async () => null) };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never);
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
   return { service, packages, batches, planner, m, transactions };
 }
