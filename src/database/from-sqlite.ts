@@ -6,10 +6,10 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
 import { ConfigError } from '../common/config.js';
 import { sqliteOptions } from './data-source.js';
-import { acceptQuestionMarks } from './engine.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
 import { WRITE_LOCK_KEY } from './postgres.js';
 import { copyDatabaseFile } from './sqlite-copy.js';
+import { join as joinSql, list, one, raw, run, sql } from './sql.js';
 
 /** Tables in an order that satisfies their foreign keys; tables added later follow, by name. */
 const FIRST = ['setting', 'issue', 'issue_link', 'issue_note', 'batch', 'command', 'sync_run', 'agent_status'];
@@ -84,10 +84,10 @@ async function refuseNonEmpty(q: QueryRunner, tables: string[]): Promise<void> {
 
 async function copyTables(source: Database.Database, target: DataSource): Promise<TableCount[]> {
   const tables = tablesOf(source);
-  const q = acceptQuestionMarks(target.createQueryRunner());
+  const q = target.createQueryRunner();
   try {
     await q.query('BEGIN');
-    await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
     await refuseNonEmpty(q, tables);
     for (const table of tables) {
       if (!(await q.hasTable(table))) throw new Error(`table ${table} of the SQLite database has no counterpart in PostgreSQL`);
@@ -97,14 +97,14 @@ async function copyTables(source: Database.Database, target: DataSource): Promis
       const columns = Object.keys(rows[0]);
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
         const part = rows.slice(i, i + ROWS_PER_INSERT);
-        const marks = part.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+        const values = joinSql(part.map((r) => sql`(${list(columns.map((c) => r[c]))})`), ', ');
         // issue_label rows are made by the trigger as each issue comes over; the copy only checks them (the counts).
-        const derived = table === 'issue_label' ? ' ON CONFLICT DO NOTHING' : '';
-        await q.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${marks}${derived}`, part.flatMap((r) => columns.map((c) => r[c])));
+        const derived = raw(table === 'issue_label' ? ' ON CONFLICT DO NOTHING' : '');
+        await run(q.manager, sql`INSERT INTO ${raw(`"${table}"`)} (${raw(columns.map((c) => `"${c}"`).join(', '))}) VALUES ${values}${derived}`);
       }
       if (columns.includes('id')) {
-        const [seq]: { s: string | null }[] = await q.query(`SELECT pg_get_serial_sequence(?, 'id') AS s`, [table]);
-        if (seq?.s) await q.query(`SELECT setval(?, (SELECT coalesce(max(id), 0) + 1 FROM "${table}"), false)`, [seq.s]);
+        const seq = await one<{ s: string | null }>(q.manager, sql`SELECT pg_get_serial_sequence(${table}, 'id') AS s`);
+        if (seq?.s) await run(q.manager, sql`SELECT setval(${seq.s}, (SELECT coalesce(max(id), 0) + 1 FROM ${raw(`"${table}"`)}), false)`);
       }
     }
     const counts: TableCount[] = [];

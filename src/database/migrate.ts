@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { DataSource, QueryRunner, Table } from 'typeorm';
-import { acceptQuestionMarks, engineOf } from './engine.js';
+import { engineOf } from './engine.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { createSearchFunctions, WRITE_LOCK_KEY } from './postgres.js';
 import { backupsFolder, copyDatabaseFile, stamp } from './sqlite-copy.js';
+import { run, sql } from './sql.js';
 
 export const MIGRATIONS_TABLE = 'migrations';
 
@@ -78,10 +79,10 @@ export async function migrate(ds: DataSource, options: MigrateOptions): Promise<
 }
 
 async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise<MigrateResult> {
-  const q = acceptQuestionMarks(ds.createQueryRunner());
+  const q = ds.createQueryRunner();
   try {
     await q.query('BEGIN');
-    await q.query('SELECT pg_advisory_xact_lock(?)', [WRITE_LOCK_KEY]);
+    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
     await createSearchFunctions(q);
     const result = await migrateLocked(q, { ...options, file: null }, false);
     await q.query('COMMIT');
