@@ -62,3 +62,27 @@ describe('text with a lone surrogate is refused on every input (issue 21.8)', ()
     expect((await hub.http.get('/notes/A-2').expect(200)).body.comment).toBe('👍');
   });
 });
+
+describe('text with U+0000 is refused on every input: PostgreSQL holds it in neither text nor jsonb (issue 21.3)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+  });
+  afterAll(() => hub?.close());
+
+  const refused = (res: { status: number; body: any }, field: string) => {
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field, detail: expect.stringContaining('нулевой символ') }]);
+  };
+
+  it("a batch's title and params, the agent's report — 422 naming the field, nothing written, on both engines", async () => {
+    refused(await hub.http.post('/batches').send({ title: 't\u0000', commands: [fields('A-1')] }), 'title');
+    refused(await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'ensure_comment', params: { key: 'A-1', body: 'a\u0000b' } }] }), 'commands.0.params.body');
+    expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    const agent = agentOf(hub);
+    const { command } = await agent.claim();
+    refused(await agent.report(command.id, { status: 'done', result: { changed: ['a\u0000'] } }), 'result.changed.0');
+    expect((await hub.http.get(`/commands/${command.id}`).expect(200)).body.status).toBe('claimed');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cutToCharacters, illFormedStrings } from './text.js';
+import { cutToCharacters, illFormedStrings, nulStrings } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -42,5 +42,15 @@ describe('illFormedStrings (issue 21.8: text UTF-8 cannot hold)', () => {
     ['Cyrillic, numbers, null, booleans', { title: 'Отчёт', n: 1, x: null, t: true, list: [] }, []],
   ])('%s', (_, value, paths) => {
     expect(illFormedStrings(value)).toEqual(paths);
+  });
+});
+
+describe('nulStrings (U+0000: PostgreSQL holds it in neither text nor jsonb)', () => {
+  it.each<[string, unknown, string[]]>([
+    ['in a param deep inside', { commands: [{ params: { body: 'a\u0000b' } }] }, ['commands.0.params.body']],
+    ['in a key: the path shows it escaped', { params: { 'x\u0000': 1 } }, ['params.x\\u0000']],
+    ['none: text, numbers, an escaped backslash-zero as text', { title: 'a\\u0000', n: 0 }, []],
+  ])('%s', (_, value, paths) => {
+    expect(nulStrings(value)).toEqual(paths);
   });
 });

@@ -15,23 +15,35 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
 
+/** U+0000: neither PostgreSQL's text nor its jsonb can hold it (`command.params` is jsonb there). */
+export const hasNul = (text: string): boolean => text.includes('\u0000');
+
 /**
  * The paths (`commands.0.params.summary`, as the validation pipe names fields) of the strings in a
  * parsed JSON value — values and keys alike — that hold a lone surrogate (a JSON escape such as
  * `"\udc00x"` makes one); iterative, sorted.
  */
 export function illFormedStrings(value: unknown): string[] {
+  return stringsWhere(value, hasLoneSurrogate);
+}
+
+/** The paths, as illFormedStrings names them, of the strings (values and keys) that hold U+0000. */
+export function nulStrings(value: unknown): string[] {
+  return stringsWhere(value, hasNul);
+}
+
+function stringsWhere(value: unknown, bad: (text: string) => boolean): string[] {
   const found: string[] = [];
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
     if (typeof current === 'string') {
-      if (hasLoneSurrogate(current)) found.push(path);
+      if (bad(current)) found.push(path);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
     for (const [key, child] of Object.entries(current)) {
-      const name = hasLoneSurrogate(key) ? JSON.stringify(key).slice(1, -1) : key;
+      const name = bad(key) ? JSON.stringify(key).slice(1, -1) : key;
       const at = path ? `${path}.${name}` : name;
       if (name !== key) found.push(at);
       else stack.push([child, at]);

@@ -1,7 +1,7 @@
 import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
-import { illFormedStrings } from './text.js';
+import { illFormedStrings, nulStrings } from './text.js';
 
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
 export const DUPLICATE_SUMMARY = 'noDuplicateSummaries';
@@ -190,6 +190,7 @@ class HubValidationPipe extends ValidationPipe {
     const errors = [
       ...checkBuiltInKeys(value).map((field) => ({ field, detail: 'неизвестное поле' })),
       ...illFormedStrings(value).map((field) => ({ field, detail: LONE_SURROGATE_DETAIL })),
+      ...nulStrings(value).map((field) => ({ field, detail: NUL_DETAIL })),
     ];
     if (errors.length > 0) {
       throw new ValidationFailedError(errors.map((e) => `${e.field}: ${e.detail}`).join('; '), errors);
@@ -199,6 +200,9 @@ class HubValidationPipe extends ValidationPipe {
 
 const LONE_SURROGATE_DETAIL =
   'текст содержит одиночный суррогат UTF-16 (например \\udc00 без пары) — такой текст нельзя сохранить в UTF-8; проверьте кодировку, в которой он получен';
+
+/** PostgreSQL's text and jsonb hold no U+0000; refused on both engines alike. */
+const NUL_DETAIL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
