@@ -9,7 +9,8 @@ import { Column, DataSource, Entity } from 'typeorm';
 import { dataSourceOptions, ENTITIES } from '../src/database/data-source.js';
 import { HubDataSource } from '../src/database/engine-schema.js';
 import { PackageEntity } from '../src/packages/package.entity.js';
-import { migrate } from '../src/database/migrate.js';
+import { migrate, MIGRATIONS_TABLE } from '../src/database/migrate.js';
+import { MIGRATIONS } from '../src/database/migrations.js';
 import { snakeCase } from '../src/database/row.js';
 import { createV1Database, insertBatch, insertCommand } from './support/legacy.js';
 import { tempDir } from './support/app.js';
@@ -122,6 +123,42 @@ describe('schema: entities = migrations', () => {
   let ds: DataSource | undefined;
   afterEach(async () => {
     if (ds?.isInitialized) await ds.destroy();
+  });
+
+  it('a v9 database of an earlier hub (TEXT JSON, the json_extract index, the emulated functions) is upgraded: jsonb, the native index, no emulation, data kept', async () => {
+    ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
+    await migrate(ds, { file: null });
+    // Back to v9 by the migrations' own down steps, then what an earlier hub had there.
+    const q = ds.createQueryRunner();
+    try {
+      for (const m of MIGRATIONS.filter((m) => m.schemaVersion > 9).reverse()) {
+        await new m().down(q);
+        await q.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [m.name]);
+      }
+    } finally {
+      await q.release();
+    }
+    await ds.query(`CREATE FUNCTION json_extract(doc text, path text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.') $$`);
+    await ds.query(`CREATE FUNCTION instr(s text, sub text) RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT strpos(s, sub) $$`);
+    await ds.query(`CREATE FUNCTION hub_lower(s text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT lower(s) $$`);
+    await ds.query('DROP INDEX idx_command_temp_key');
+    await ds.query(`CREATE INDEX idx_command_temp_key ON command (json_extract(params, '$.temp_key'), id) WHERE type = 'ensure_issue'`);
+    await ds.query(`INSERT INTO batch (title, author, created_at) VALUES ('t', 'a', '2026-12-01T00:00:00.000Z')`);
+    await ds.query(`INSERT INTO command (batch_id, seq, type, params, status, result) VALUES (1, 1, 'ensure_issue', '{"temp_key":"new:1","summary":"a"}', 'done', '{"key":"A-7"}')`);
+    expect(await ds.query(`SELECT value FROM setting WHERE key = 'schema_version'`)).toEqual([{ value: '9' }]);
+
+    const result = await migrate(ds, { file: null });
+    expect(result).toMatchObject({ from: 9, to: MIGRATIONS.at(-1)!.schemaVersion });
+    const [row]: { params: unknown; result: unknown }[] = await ds.query(`SELECT params, result FROM command`);
+    expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
+    expect(await resolvedKey(ds.manager, 'new:1')).toBe('A-7');
+    const functions: { proname: string }[] = await ds.query(
+      `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.proname IN ('json_extract', 'instr', 'hub_lower')`,
+    );
+    expect(functions).toEqual([]);
+    const [{ def }]: { def: string }[] = await ds.query(`SELECT pg_get_indexdef('idx_command_temp_key'::regclass) AS def`);
+    expect(def).toContain(`((params ->> 'temp_key'::text)), id)`);
+    await expectNoSchemaDrift(ds);
   });
 
   it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key, no SQLite function is emulated', async () => {
