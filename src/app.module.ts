@@ -18,19 +18,25 @@ import { McpModule } from './mcp/mcp.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MirrorModule } from './mirror/mirror.module.js';
 import { PackagesModule } from './packages/packages.module.js';
+import { NOTE_KEYS } from './mirror/note-keys.js';
+import { CommandRepository } from './queue/command.repository.js';
 import { DELIVERY_LEDGER } from './queue/delivery-ledger.js';
 import { QueueModule } from './queue/queue.module.js';
 import { SettingsModule } from './settings/settings.module.js';
 
 /**
  * The ports a lower module declares and a higher one implements (issue 21): wired here, above both, so no
- * module imports up the layers. Queue reaches the delivery history through Delivery's ledger.
+ * module imports up the layers. Queue reaches the delivery history through Delivery's ledger (decision
+ * 1000); Mirror finds where a temp key's note lives through Queue's temp-key lookup (decision 1001).
  */
 @Global()
 @Module({
-  imports: [DeliveryModule],
-  providers: [{ provide: DELIVERY_LEDGER, useExisting: DeliveryLedgerAdapter }],
-  exports: [DELIVERY_LEDGER],
+  imports: [DeliveryModule, QueueModule],
+  providers: [
+    { provide: DELIVERY_LEDGER, useExisting: DeliveryLedgerAdapter },
+    { provide: NOTE_KEYS, useExisting: CommandRepository },
+  ],
+  exports: [DELIVERY_LEDGER, NOTE_KEYS],
 })
 class PortsModule {}
 

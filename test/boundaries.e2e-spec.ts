@@ -16,9 +16,6 @@ import { cruiseTree, deepImports, modulesWithoutIndex, type Cruise } from './sup
  * here, and on an entry that no longer occurs (remove it when you fix it).
  */
 const KNOWN: Record<string, string> = {
-  // Notes on a temp key follow it to its Jira key (SPEC 6.5): Mirror asks Queue's ensure_issue commands;
-  // the resolver becomes a port wired in AppModule (scope 1).
-  'layer-mirror: src/mirror/mirror.service.ts → src/queue/temp-key.store.ts': 'Queue↔Mirror cycle through temp-key resolution of notes',
 };
 
 /**
@@ -30,7 +27,6 @@ const SQL_FILES: string[] = [
   'src/mirror/mirror.store.ts',
   'src/mirror/package-view.ts',
   'src/mirror/sync-run.store.ts',
-  'src/queue/temp-key.store.ts',
 ];
 
 describe("the hub's tree", () => {

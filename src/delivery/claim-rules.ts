@@ -14,7 +14,6 @@ import { CommandRepository } from '../queue/command.repository.js';
 import { pacedAs, tempKeysNeeded, type Params } from '@jira-hub/contracts/catalogue';
 import { substitute } from '../queue/commands/temp-keys.js';
 import type { CommandRow } from '../queue/rows.js';
-import { resolveFor } from '../queue/temp-key.store.js';
 import type { Settings } from '../settings/defaults.js';
 import type { AgentInfo } from './agent-info.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
@@ -121,7 +120,7 @@ export class ClaimRules {
       let params = parseJson<Params>(c.params, {});
       const needed = tempKeysNeeded(c.type, params);
       if (needed.length > 0) {
-        const resolutions = new Map(await Promise.all(needed.map(async (t) => [t, await resolveFor(m, c.batch_id, t)] as const)));
+        const resolutions = new Map(await Promise.all(needed.map(async (t) => [t, await this.commands.resolveFor(m, c.batch_id, t)] as const)));
         const s = substitute(c.type, params, (t) => resolutions.get(t)!);
         if (s.kind === 'wait') return null;
         if (s.kind === 'skip') {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
 import { mirrorLookup } from '../mirror/mirror.store.js';
-import { tempKeyMapping } from '../queue/temp-key.store.js';
+import { CommandRepository } from '../queue/command.repository.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
 import { writePackageNotes } from './notes-writer.js';
@@ -20,6 +20,7 @@ export class ImportService {
     private readonly db: Db,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    private readonly commands: CommandRepository,
   ) {}
 
   async import(files: PackageFiles): Promise<ImportReport> {
@@ -34,8 +35,8 @@ export class ImportService {
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
       // Links resolve temp keys through SPEC 6.3: the newest resolution wins.
-      const tempKeys = await tempKeyMapping(m);
-      await writePackageNotes(m, notes, now);
+      const tempKeys = await this.commands.tempKeyMapping(m);
+      await writePackageNotes(m, notes, now, this.commands);
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await mirrorLookup(m, keys);
       return compare({

@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { currentResolution } from '../queue/temp-key.store.js';
 import { noteKeyOf, writeNote } from './mirror.store.js';
+import { NOTE_KEYS, type NoteKeys } from './note-keys.js';
 import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository } from './issue-search.repository.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
@@ -31,6 +31,7 @@ export class MirrorService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly search: IssueSearchRepository,
+    @Inject(NOTE_KEYS) private readonly noteKeys: NoteKeys,
   ) {}
 
   /** SPEC 7 and issue 14: filters, word search through the FTS index (a common word walks the key order), pages by key (offset or cursor). */
@@ -74,7 +75,7 @@ export class MirrorService {
   /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it (noteKeyOf). */
   getNote(key: string): Promise<NoteView> {
     return this.db.read(async (m) => {
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyOf(m, key, (t) => currentResolution(m, t))]);
+      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyOf(m, key, (t) => this.noteKeys.currentResolution(m, t))]);
       if (!note) throw new NotFoundError(`заметки для ${key} нет`);
       return note;
     });
@@ -90,7 +91,7 @@ export class MirrorService {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => currentResolution(m, t)), dto, source, this.clock.iso()));
+    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {

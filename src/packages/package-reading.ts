@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/package-reader.js';
 import { existingKeys, issuesByKeys, linksFrom } from '../mirror/package-view.js';
-import { tempKeyMapping } from '../queue/temp-key.store.js';
+import type { CommandRepository } from '../queue/command.repository.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
 import type { PackageTexts } from './package.repository.js';
 import { keysToRead, planPackage, type KnownValues, type PackagePlan } from './plan.js';
@@ -66,9 +66,9 @@ export function filesHash(files: PackageFiles): string {
 export async function planAgainstMirror(
   m: EntityManager,
   pkg: ParsedPackage,
-  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date },
+  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date; commands: CommandRepository },
 ): Promise<PackagePlan> {
-  const tempKeys = await tempKeyMapping(m);
+  const tempKeys = await options.commands.tempKeyMapping(m);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await issuesByKeys(m, keys.issues);
   const linkEnds = pkg.links.length ? await existingKeys(m, keys.ends) : new Set<string>();

@@ -9,6 +9,7 @@ import { Db } from '../database/db.service.js';
 import { writePackageNotes } from '../import/notes-writer.js';
 import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
 import { MAX_COMMANDS, type CreateBatchDto } from '../queue/dto/create-batch.dto.js';
+import { CommandRepository } from '../queue/command.repository.js';
 import { IdempotencyRepository } from '../queue/idempotency.repository.js';
 import { PlanService } from '../queue/plan.service.js';
 import type { PlanView } from '../queue/plan.view.js';
@@ -45,6 +46,7 @@ export class PackagesService {
     private readonly catalogues: CatalogueRepository,
     private readonly packages: PackageRepository,
     private readonly idempotency: IdempotencyRepository,
+    private readonly commands: CommandRepository,
   ) {}
 
   /**
@@ -55,7 +57,7 @@ export class PackagesService {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
     const catalogue = await this.catalogues.get(m, project);
     const known = catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now() });
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now(), commands: this.commands });
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {
@@ -126,14 +128,14 @@ export class PackagesService {
     if (plan.commands.length === 0) {
       // Jira already matches: the package is kept (drift compares with it), nothing is submitted.
       packageId = await this.db.transaction(async (m) => {
-        await writePackageNotes(m, pkg.notes, now);
+        await writePackageNotes(m, pkg.notes, now, this.commands);
         return this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
       }, 'bulk');
       return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null));
     }
     const alongside: BatchAlongside = {
       before: async (m) => {
-        await writePackageNotes(m, pkg.notes, now);
+        await writePackageNotes(m, pkg.notes, now, this.commands);
         packageId = await this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
         return { title: batchTitle(packageId, name) };
       },

@@ -104,7 +104,7 @@ export class BatchesService {
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
       await made.guard?.(m);
-      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode);
+      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode, this.commands);
       const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
       const id = await this.batches.insert(
@@ -235,7 +235,7 @@ export class BatchesService {
         throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
       }
       const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
-      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse');
+      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands);
       const awaitingApproval = this.settings.get().approval[caller.source];
       const batchId = await this.batches.insert(
         m,

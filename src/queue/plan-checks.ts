@@ -13,7 +13,7 @@ import { mirrorLookup } from '../mirror/mirror.store.js';
 import type { Settings } from '../settings/defaults.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
 import { COMMAND_RULES } from './commands/rules.js';
-import { resolvedKey } from './temp-key.store.js';
+import type { CommandRepository } from './command.repository.js';
 import { CHECK_VERDICTS, type BatchChecksView } from './checks.view.js';
 
 /** refuse: any finding refuses the batch; warn: findings that depend on the catalogue are stored as warnings (a client's choice). */
@@ -32,12 +32,19 @@ export function isStale(c: StoredCatalogue, settings: Settings, now: Date): bool
 }
 
 /** Runs the checks of a body against what is stored now. */
-export async function runChecks(m: EntityManager, commands: readonly CommandInput[], settings: Settings, catalogues: CatalogueRepository, now: Date): Promise<PlanChecks> {
+export async function runChecks(
+  m: EntityManager,
+  commands: readonly CommandInput[],
+  settings: Settings,
+  catalogues: CatalogueRepository,
+  now: Date,
+  temps: CommandRepository,
+): Promise<PlanChecks> {
   const named = commands.flatMap((c) => [...KEYS.map((k) => c.params[k]), ...(Array.isArray(c.params.keys) ? c.params.keys : [])]).filter((v): v is string => typeof v === 'string');
   const defined = new Set(commands.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
   const resolved = new Map<string, string>();
   for (const t of new Set(named.filter((k) => isTempKey(k) && !defined.has(k)))) {
-    const key = await resolvedKey(m, t);
+    const key = await temps.resolvedKey(m, t);
     if (key) resolved.set(t, key);
   }
   const mirror = await mirrorLookup(m, named.map((k) => resolved.get(k) ?? k));
@@ -96,8 +103,9 @@ export async function checkedForSubmit(
   catalogues: CatalogueRepository,
   now: Date,
   mode: ChecksMode,
+  temps: CommandRepository,
 ): Promise<{ commands: CommandInput[]; checks: string }> {
-  const checks = await runChecks(m, commands, settings, catalogues, now);
+  const checks = await runChecks(m, commands, settings, catalogues, now, temps);
   if (refusing(checks.findings, mode).length > 0) throw refusal(checks.findings, commands);
   return { commands: checks.commands.map((c) => ({ type: c.type, params: c.params })), checks: JSON.stringify(checksView(checks, mode)) };
 }

@@ -14,7 +14,7 @@ import type { Resolution } from './commands/temp-keys.js';
 import { VERDICTS, verdictOf, type CommandVerdict, type Verdict } from './commands/verdict.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import type { PlanView } from './plan.view.js';
-import { resolvedKey } from './temp-key.store.js';
+import { CommandRepository } from './command.repository.js';
 
 function summary(counts: Record<Verdict, number>, total: number): string {
   if (counts.holds === total) return `Все ${total} команд уже выполнены по данным зеркала: отправлять пакет не нужно.`;
@@ -51,6 +51,7 @@ export class PlanService {
     private readonly clock: Clock,
     private readonly catalogues: CatalogueRepository,
     private readonly views: BatchViews,
+    private readonly commands: CommandRepository,
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
@@ -58,13 +59,13 @@ export class PlanService {
       const given = commandsOf(dto);
       const settings = this.settings.get();
       const now = this.clock.now();
-      const checks = await runChecks(m, given, settings, this.catalogues, now);
+      const checks = await runChecks(m, given, settings, this.catalogues, now, this.commands);
       const bad = new Set(checks.findings.map((f) => f.seq));
       const stored = withTailRefresh(checks.commands.map((c) => ({ type: c.type, params: c.params })));
       const ownTempKeys = new Set(stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
       const resolved = new Map<string, string>();
       for (const t of new Set(stored.flatMap((c) => keysNamed(c.type, c.params)).filter((k) => k.startsWith('new:') && !ownTempKeys.has(k)))) {
-        const key = await resolvedKey(m, t);
+        const key = await this.commands.resolvedKey(m, t);
         if (key) resolved.set(t, key);
       }
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
