@@ -151,7 +151,7 @@ describe('schema: entities = migrations', () => {
     expect(result).toMatchObject({ from: 9, to: MIGRATIONS.at(-1)!.schemaVersion });
     const [row]: { params: unknown; result: unknown }[] = await ds.query(`SELECT params, result FROM command`);
     expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
-    expect(await resolvedKey(ds.manager, 'new:1')).toBe('A-7');
+    expect(await new CommandRepository().resolvedKey(ds.manager, 'new:1')).toBe('A-7');
     const functions: { proname: string }[] = await ds.query(
       `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.proname IN ('json_extract', 'instr', 'hub_lower')`,
     );
