@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/common/config.js';
 import { Db } from '../src/database/db.service.js';
-import { applySlice } from '../src/mirror/mirror.store.js';
+import { IssueRepository } from '../src/mirror/issue.repository.js';
 import { PackagesService } from '../src/packages/packages.service.js';
 import type { Report } from './mirror.js';
 
@@ -48,7 +48,7 @@ export async function packagesBench(dir: string, report: Report): Promise<void> 
     for (let start = 1; start <= ISSUES; start += PART) {
       const issues = Array.from({ length: PART }, (_, j) => issue(start + j));
       const links = issues.flatMap((_, j) => [linkOf(start + j), { ...linkOf(start + j), target_key: keyOf(((start + j) % ISSUES) + 1), link_type: 'Blocks' }]);
-      await db.transaction((m) => applySlice(m, { issues, links }, 1, now), 'bulk');
+      await db.transaction((m) => new IssueRepository().applySlice(m, { issues, links }, 1, now), 'bulk');
     }
     // Rows 1..5000 spread over the mirror; every 12th row asks for another due date (400 cells).
     const rowKeys = Array.from({ length: ROWS }, (_, r) => 1 + r * Math.floor(ISSUES / ROWS));

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/common/config.js';
 import { Db } from '../src/database/db.service.js';
 import { ISSUE_VIEW_COLUMNS } from '../src/mirror/issue-search.repository.js';
 import { matchExpression, tsQueryExpression } from '../src/mirror/search-query.js';
-import { applySlice } from '../src/mirror/mirror.store.js';
+import { IssueRepository } from '../src/mirror/issue.repository.js';
 import type { IssueInput } from '../src/mirror/refresh-result.js';
 import type { SearchRun } from './search-client.js';
 import { benchSchema } from './postgres.js';
@@ -54,7 +54,7 @@ async function searchHub(env: Record<string, string>, issues: IssueInput[]) {
   await app.listen(0, '127.0.0.1');
   const db = app.get(Db);
   const t = performance.now();
-  for (let i = 0; i < issues.length; i += 5000) await db.transaction((m) => applySlice(m, { issues: issues.slice(i, i + 5000), links: [] }, 1, '2026-12-01T00:00:00.000Z'));
+  for (let i = 0; i < issues.length; i += 5000) await db.transaction((m) => new IssueRepository().applySlice(m, { issues: issues.slice(i, i + 5000), links: [] }, 1, '2026-12-01T00:00:00.000Z'));
   console.log(`     ${issues.length.toLocaleString('en')} issues mirrored in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   const port = (app.getHttpServer().address() as AddressInfo).port;
   return { app, db, port, url: `http://127.0.0.1:${port}` };

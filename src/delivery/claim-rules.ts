@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { parseJson } from '../database/json.js';
-import { failSyncRun, lastSyncStart, openSyncRun } from '../mirror/mirror.store.js';
+import { SyncRunRepository } from '../mirror/sync-run.repository.js';
 import { BatchRepository } from '../queue/batch.repository.js';
 import { CatalogueRefreshes } from '../queue/catalogue-refreshes.js';
 import { CommandRepository } from '../queue/command.repository.js';
@@ -52,6 +52,7 @@ export class ClaimRules {
     private readonly batches: BatchRepository,
     private readonly catalogueRefreshes: CatalogueRefreshes,
     private readonly catalogues: CatalogueRepository,
+    private readonly runs: SyncRunRepository,
   ) {}
 
   /**
@@ -108,7 +109,7 @@ export class ClaimRules {
       await this.commands.end(m, c.id, 'failed', DELIVERY_LIMIT_ERROR, now);
       await this.deliveries.close(m, c.id, 'expired');
       notes.expired.push({ id: c.id, batch_id: c.batch_id });
-      if (c.type === 'refresh') await failSyncRun(m, c.id, now, DELIVERY_LIMIT_ERROR);
+      if (c.type === 'refresh') await this.runs.fail(m, c.id, now, DELIVERY_LIMIT_ERROR);
     }
   }
 
@@ -134,7 +135,7 @@ export class ClaimRules {
       const paramsText = JSON.stringify(params);
       await this.commands.handOut(m, c.id, now, pause, paramsText);
       await this.deliveries.start(m, c.id, info.agent_version, now);
-      if (c.type === 'refresh') await openSyncRun(m, c.id, params, now);
+      if (c.type === 'refresh') await this.runs.open(m, c.id, params, now);
       const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: c.deliveries + 1, pause_seconds: pause, params: paramsText };
       return { command, backupBatchId: (await this.commands.isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
     }
@@ -143,7 +144,7 @@ export class ClaimRules {
   private async autoRefreshDue(m: EntityManager, settings: Settings, now: Date): Promise<boolean> {
     const { interval_minutes, jql } = settings.auto_refresh;
     if (!interval_minutes || !jql || !(await this.commands.idle(m))) return false;
-    const last = await lastSyncStart(m);
+    const last = await this.runs.lastStart(m);
     return !last || now.getTime() - Date.parse(last) > interval_minutes * 60_000;
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MirrorModule } from '../mirror/mirror.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { SettingsModule } from '../settings/settings.module.js';
@@ -20,7 +21,7 @@ import { Waiters } from './waiters.js';
  * its transactions; Queue reaches the history through the ledger port (DeliveryLedgerAdapter, wired in AppModule).
  */
 @Module({
-  imports: [QueueModule, SettingsModule, CatalogueModule],
+  imports: [QueueModule, SettingsModule, CatalogueModule, MirrorModule],
   controllers: [AgentController],
   providers: [
     AgentStatusService,

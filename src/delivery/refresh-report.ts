@@ -7,11 +7,17 @@
 import type { EntityManager } from 'typeorm';
 import { ConflictError, ValidationFailedError } from '../common/errors.js';
 import { parseJson } from '../database/json.js';
-import { applySlice, reportedKeys } from '../mirror/mirror.store.js';
+import type { IssueRepository } from '../mirror/issue.repository.js';
 import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
-import { finishSyncRun, partsOf, recordSlice, startDelivery, syncMark, syncRunOf } from '../mirror/sync-run.store.js';
+import { partsOf, syncMark, type SyncRunRepository } from '../mirror/sync-run.repository.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
 import type { CommandRow } from '../queue/rows.js';
+
+/** Mirror's repositories a refresh's report writes through. */
+export interface MirrorWrites {
+  issues: IssueRepository;
+  runs: SyncRunRepository;
+}
 
 function parsed(raw: unknown, afterParts: boolean): RefreshResult {
   const result = parseRefreshResult(raw, afterParts);
@@ -24,22 +30,22 @@ function parsed(raw: unknown, afterParts: boolean): RefreshResult {
  * was lost and the agent sent it again) changes nothing; a part that skips ahead is a conflict; part 1
  * of a new delivery (the refresh was handed out again) starts the sync run's counts again.
  */
-export async function applyPart(m: EntityManager, c: CommandRow, part: number, raw: unknown, now: string): Promise<void> {
+export async function applyPart(m: EntityManager, c: CommandRow, part: number, raw: unknown, now: string, { issues, runs }: MirrorWrites): Promise<void> {
   if (c.type !== 'refresh') {
     const detail = `часть результата (status: partial) бывает только у refresh, а команда ${c.id} — ${c.type}`;
     throw new ValidationFailedError(detail, [{ field: 'status', detail }]);
   }
   const params = parseJson<Params>(c.params, {});
-  let run = await syncRunOf(m, c.id, params, c.claimed_at ?? now);
+  let run = await runs.of(m, c.id, params, c.claimed_at ?? now);
   const applied = partsOf(run, c.deliveries);
   if (part <= applied) return;
   if (part !== applied + 1) {
     throw new ConflictError(`ожидается часть ${applied + 1} результата команды ${c.id}, а пришла часть ${part}: части отправляются по порядку, с 1 в каждой выдаче`);
   }
   const slice = parsed(raw, false);
-  if (applied === 0) run = await startDelivery(m, run, c.deliveries);
-  const counts = await applySlice(m, slice, syncMark(run.id, c.deliveries), now);
-  await recordSlice(m, run, part, counts, slice.missing_keys);
+  if (applied === 0) run = await runs.startDelivery(m, run, c.deliveries);
+  const counts = await issues.applySlice(m, slice, syncMark(run.id, c.deliveries), now);
+  await runs.recordSlice(m, run, part, counts, slice.missing_keys);
 }
 
 /**
@@ -48,17 +54,17 @@ export async function applyPart(m: EntityManager, c: CommandRow, part: number, r
  * itself when it came whole; after parts, `{parts, sync_run_id, missing_keys}` (the counts are the sync
  * run's; the command does not keep a copy of a project).
  */
-export async function finishRefresh(m: EntityManager, c: CommandRow, raw: unknown, now: string): Promise<{ runId: number; result: unknown }> {
+export async function finishRefresh(m: EntityManager, c: CommandRow, raw: unknown, now: string, { issues, runs }: MirrorWrites): Promise<{ runId: number; result: unknown }> {
   const params = parseJson<Params>(c.params, {});
-  let run = await syncRunOf(m, c.id, params, c.claimed_at ?? now);
+  let run = await runs.of(m, c.id, params, c.claimed_at ?? now);
   const parts = partsOf(run, c.deliveries);
   const last = parsed(raw, parts > 0);
-  if (parts === 0) run = await startDelivery(m, run, c.deliveries);
+  if (parts === 0) run = await runs.startDelivery(m, run, c.deliveries);
   const mark = syncMark(run.id, c.deliveries);
-  const counts = await applySlice(m, last, mark, now);
+  const counts = await issues.applySlice(m, last, mark, now);
   const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
-  const returned = await reportedKeys(m, asked, mark);
-  run = await recordSlice(m, run, parts, counts, [...asked.filter((k) => !returned.has(k)), ...last.missing_keys]);
-  await finishSyncRun(m, run.id, now);
+  const returned = await issues.reportedKeys(m, asked, mark);
+  run = await runs.recordSlice(m, run, parts, counts, [...asked.filter((k) => !returned.has(k)), ...last.missing_keys]);
+  await runs.finish(m, run.id, now);
   return { runId: run.id, result: parts > 0 ? { parts, sync_run_id: run.id, missing_keys: run.missing } : raw };
 }

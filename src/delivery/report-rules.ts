@@ -6,7 +6,9 @@ import { NotClaimedError, NotFoundError, ValidationFailedError } from '../common
 import { isJiraKey } from '../common/keys.js';
 import { cutToCharacters } from '../common/text.js';
 import { parseJson } from '../database/json.js';
-import { failSyncRun, mirrorLookup, moveNote } from '../mirror/mirror.store.js';
+import { IssueRepository } from '../mirror/issue.repository.js';
+import { NoteRepository } from '../mirror/note.repository.js';
+import { SyncRunRepository } from '../mirror/sync-run.repository.js';
 import { CatalogueRefreshes } from '../queue/catalogue-refreshes.js';
 import { ChangeRepository } from '../queue/change.repository.js';
 import { isTerminal } from '../queue/command.entity.js';
@@ -49,6 +51,9 @@ export class ReportRules {
     private readonly agents: AgentStatusRepository,
     private readonly changes: ChangeRepository,
     private readonly catalogueRefreshes: CatalogueRefreshes,
+    private readonly issues: IssueRepository,
+    private readonly notes: NoteRepository,
+    private readonly runs: SyncRunRepository,
   ) {}
 
   /**
@@ -72,28 +77,28 @@ export class ReportRules {
       const key = resultKey(report);
       const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.claimed_at !== null && c.result === null;
       if (!(lateCreate && report.status === 'done' && key)) return { before: c, after: c };
-      await moveNote(m, String(params.temp_key), key, now);
+      await this.notes.move(m, String(params.temp_key), key, now);
       return { before: c, after: await this.commands.keepLateResult(m, id, { result: JSON.stringify(report.result), jiraCalls, rateLimited }) };
     }
 
     // The command stays claimed; the mirror changes, confirmation waits for the final report.
-    if (report.status === 'partial') return await applyPart(m, c, report.part!, report.result, now), { before: c, after: c };
+    if (report.status === 'partial') return await applyPart(m, c, report.part!, report.result, now, { issues: this.issues, runs: this.runs }), { before: c, after: c };
     if (report.status === 'released') return this.release(m, c, report, now);
 
     let after: CommandRow;
     if (report.status === 'done') {
       checkDone(c, report);
-      const refresh = c.type === 'refresh' ? await finishRefresh(m, c, report.result, now) : undefined;
+      const refresh = c.type === 'refresh' ? await finishRefresh(m, c, report.result, now, { issues: this.issues, runs: this.runs }) : undefined;
       if (c.type === 'refresh_catalogue') await this.catalogueRefreshes.store(m, report.result, now, (await this.deliveries.latest(m, id))?.agent_version ?? null);
       const outcome: Outcome = { result: JSON.stringify((refresh ? refresh.result : report.result) ?? {}), jiraCalls, rateLimited, now };
       after = await this.commands.markDone(m, id, outcome);
-      if (c.type === 'ensure_issue') await moveNote(m, String(params.temp_key), resultKey(report)!, now);
+      if (c.type === 'ensure_issue') await this.notes.move(m, String(params.temp_key), resultKey(report)!, now);
       await this.recordChanges(m, id, report, now);
       if (refresh) await this.confirmByState(m, refresh.runId, now, confirmed);
     } else {
       const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
       after = await this.commands.markFailed(m, id, error, { result: report.result === undefined ? null : JSON.stringify(report.result), jiraCalls, rateLimited, now });
-      if (c.type === 'refresh') await failSyncRun(m, id, now, error);
+      if (c.type === 'refresh') await this.runs.fail(m, id, now, error);
       await this.catalogueRefreshes.noteFailure(m, c, error, now);
     }
     await this.deliveries.close(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
@@ -112,7 +117,7 @@ export class ReportRules {
     const claimed = await this.commands.claimed(m);
     if (claimed.length === 0) return;
     const parsed = claimed.map((c) => ({ c, params: parseJson<Params>(c.params, {}) }));
-    const lookup = await mirrorLookup(m, parsed.flatMap(({ c, params }) => keysNamed(c.type, params)));
+    const lookup = await this.issues.lookup(m, parsed.flatMap(({ c, params }) => keysNamed(c.type, params)));
     const result = JSON.stringify({ confirmed_by_sync_run: syncRunId });
     for (const { c, params } of parsed) {
       if (!isConfirmedByState(c.type, params, lookup)) continue;
@@ -131,7 +136,7 @@ export class ReportRules {
     const jiraCalls = report.jira_calls ?? 0;
     const after = await this.commands.release(m, c.id, jiraCalls);
     const reason = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : 'Jira не принимает учётные данные агента';
-    if (c.type === 'refresh') await failSyncRun(m, c.id, now, reason);
+    if (c.type === 'refresh') await this.runs.fail(m, c.id, now, reason);
     await this.deliveries.close(m, c.id, 'released', { at: now, jiraCalls });
     await this.agents.releaseCurrent(m, c.id);
     return { before: c, after };

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup } from '../mirror/mirror.store.js';
+import { IssueRepository } from '../mirror/issue.repository.js';
+import { NoteRepository } from '../mirror/note.repository.js';
 import { CommandRepository } from '../queue/command.repository.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { compare, type ImportReport } from './compare.js';
@@ -21,6 +22,8 @@ export class ImportService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly commands: CommandRepository,
+    private readonly issues: IssueRepository,
+    private readonly notes: NoteRepository,
   ) {}
 
   async import(files: PackageFiles): Promise<ImportReport> {
@@ -36,9 +39,9 @@ export class ImportService {
     return this.db.transaction(async (m) => {
       // Links resolve temp keys through SPEC 6.3: the newest resolution wins.
       const tempKeys = await this.commands.tempKeyMapping(m);
-      await writePackageNotes(m, notes, now, this.commands);
+      await writePackageNotes(m, notes, now, this.commands, this.notes);
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
-      const mirror = await mirrorLookup(m, keys);
+      const mirror = await this.issues.lookup(m, keys);
       return compare({
         notes,
         links,

@@ -2,12 +2,15 @@ import { Module } from '@nestjs/common';
 import { MirrorController } from './mirror.controller.js';
 import { IssueSearchRepository } from './issue-search.repository.js';
 import { issueSearchProvider } from './issue-search.provider.js';
+import { IssueRepository } from './issue.repository.js';
 import { MirrorService } from './mirror.service.js';
+import { NoteRepository } from './note.repository.js';
+import { SyncRunRepository } from './sync-run.repository.js';
 
-/** The mirror of Jira, notes and sync runs. Its writes (mirror.store.ts) run inside the queue's report transaction. */
+/** The mirror of Jira, notes and sync runs. Its repositories' writes run inside Delivery's claim and report transactions. */
 @Module({
   controllers: [MirrorController],
-  providers: [MirrorService, issueSearchProvider],
-  exports: [MirrorService, IssueSearchRepository],
+  providers: [MirrorService, issueSearchProvider, IssueRepository, NoteRepository, SyncRunRepository],
+  exports: [MirrorService, IssueSearchRepository, IssueRepository, NoteRepository, SyncRunRepository],
 })
 export class MirrorModule {}

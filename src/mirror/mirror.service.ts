@@ -4,9 +4,11 @@ import { NotFoundError, ValidationFailedError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { Db } from '../database/db.service.js';
 import { parseJson } from '../database/json.js';
-import { noteKeyOf, writeNote } from './mirror.store.js';
+import { IssueRepository } from './issue.repository.js';
+import { NoteRepository } from './note.repository.js';
+import { SyncRunRepository } from './sync-run.repository.js';
 import { NOTE_KEYS, type NoteKeys } from './note-keys.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository } from './issue-search.repository.js';
+import { DEFAULT_ISSUE_PAGE, IssueSearchRepository } from './issue-search.repository.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
@@ -32,6 +34,9 @@ export class MirrorService {
     private readonly clock: Clock,
     private readonly search: IssueSearchRepository,
     @Inject(NOTE_KEYS) private readonly noteKeys: NoteKeys,
+    private readonly issues: IssueRepository,
+    private readonly notes: NoteRepository,
+    private readonly syncRunRows: SyncRunRepository,
   ) {}
 
   /** SPEC 7 and issue 14: filters, word search through the FTS index (a common word walks the key order), pages by key (offset or cursor). */
@@ -48,34 +53,30 @@ export class MirrorService {
   /** The statuses and sprints present (each a scan of its index), the count, the last refresh. */
   facets(): Promise<IssueFacetsView> {
     return this.db.read(async (m) => {
-      const [head]: { total: number; last: string | null }[] = await m.query('SELECT count(*) AS total, max(synced_at) AS last FROM issue');
-      const values = async (column: 'status' | 'sprint') =>
-        ((await m.query(`SELECT ${column} AS value, count(*) AS n FROM issue WHERE ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column}`)) as { value: string; n: number }[]).map(
-          (r) => ({ value: r.value, n: Number(r.n) }),
-        );
-      return { total: Number(head.total), statuses: await values('status'), sprints: await values('sprint'), last_synced_at: head.last ?? null };
+      const head = await this.issues.head(m);
+      const values = (column: 'status' | 'sprint') => this.issues.values(m, column);
+      return { total: head.total, statuses: await values('status'), sprints: await values('sprint'), last_synced_at: head.last };
     });
   }
 
   getIssue(key: string): Promise<IssueDetailView> {
     return this.db.read(async (m) => {
-      const [row]: IssueRow[] = await m.query(`SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE key = ?`, [key]);
+      const row = await this.issues.get<IssueRow>(m, key);
       if (!row) throw new NotFoundError(`задачи ${key} нет в зеркале; её можно прочитать командой refresh`);
-      const links_out = await m.query('SELECT target_key, link_type FROM issue_link WHERE source_key = ? ORDER BY id', [key]);
-      const links_in = await m.query('SELECT source_key, link_type FROM issue_link WHERE target_key = ? ORDER BY id', [key]);
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [key]);
-      return { ...issueView(row), links_out, links_in, note: note ?? null };
+      const links = await this.issues.linksOf(m, key);
+      const note = await this.notes.get(m, key);
+      return { ...issueView(row), links_out: links.out, links_in: links.in, note: note ?? null };
     });
   }
 
   listNotes(): Promise<NoteView[]> {
-    return this.db.read((m) => m.query('SELECT * FROM issue_note ORDER BY key'));
+    return this.db.read((m) => this.notes.list(m));
   }
 
   /** A temp key already resolved reads the note of its Jira key, where the move of SPEC 6.5 put it (noteKeyOf). */
   getNote(key: string): Promise<NoteView> {
     return this.db.read(async (m) => {
-      const [note]: NoteView[] = await m.query('SELECT * FROM issue_note WHERE key = ?', [await noteKeyOf(m, key, (t) => this.noteKeys.currentResolution(m, t))]);
+      const note = await this.notes.get(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)));
       if (!note) throw new NotFoundError(`заметки для ${key} нет`);
       return note;
     });
@@ -91,15 +92,12 @@ export class MirrorService {
       const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
       throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
     }
-    return this.db.transaction(async (m) => writeNote(m, await noteKeyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
+    return this.db.transaction(async (m) => this.notes.write(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {
     return this.db.read(async (m) => {
-      const rows: (Omit<SyncRunView, 'missing'> & { missing: string | null })[] = await m.query(
-        'SELECT id, started_at, finished_at, kind, query, command_id, issues, links, missing, error, parts, delivery FROM sync_run WHERE id < CAST(? AS BIGINT) ORDER BY id DESC LIMIT ?',
-        [Math.min(beforeId ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER), limit],
-      );
+      const rows = await this.syncRunRows.page(m, limit, beforeId);
       return rows.map((r) => ({ ...r, missing: parseJson<string[]>(r.missing, []) }));
     });
   }

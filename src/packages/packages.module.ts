@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MirrorModule } from '../mirror/mirror.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { SettingsModule } from '../settings/settings.module.js';
@@ -9,7 +10,7 @@ import { PackagesService } from './packages.service.js';
 
 /** Planning packages as the desired state (SPEC 18): plan, apply, drift, export. */
 @Module({
-  imports: [SettingsModule, QueueModule, CatalogueModule],
+  imports: [SettingsModule, QueueModule, CatalogueModule, MirrorModule],
   controllers: [PackagesController],
   providers: [PackageRepository, PackagesService, ExportService],
   exports: [PackageRepository, PackagesService, ExportService],

@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
 
 const findKey = jest.fn<(m: EntityManager, key: string) => Promise<{ body_hash: string; batch_id: number } | undefined>>();
-const writePackageNotes = jest.fn(async (_m: EntityManager, _notes: unknown[], _now: string, _commands: unknown) => undefined);
+const writePackageNotes = jest.fn(async (_m: EntityManager, _notes: unknown[], _now: string, _commands: unknown, _noteRepository: unknown) => undefined);
 jest.unstable_mockModule('../import/notes-writer.js', () => ({ writePackageNotes }));
 
 const { PackagesService } = await import('./packages.service.js');
@@ -60,7 +60,7 @@ function make(planned: Plan) {
   const settings = { get: () => DEFAULT_SETTINGS };
   const clock = { now: () => new Date(NOW), iso: () => NOW };
   const catalogues = { get: jest.fn(async () => null) };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, {} as never);
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, {} as never, {} as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
   return { service, packages, batches, planner, m, transactions };
 }
@@ -85,7 +85,7 @@ describe('PackagesService.apply', () => {
     expect(answer).toMatchObject({ package: { id: 41, name: 'спринт 5', created_at: NOW, batch_id: null }, batch: null, replayed: false });
     expect(answer.plan?.empty).toBe(true);
     expect(packages.insert).toHaveBeenCalledWith(m, { name: 'спринт 5', files: { issues: ISSUES.toString('utf8') }, createdAt: NOW });
-    expect(writePackageNotes).toHaveBeenCalledWith(m, [], NOW, expect.anything());
+    expect(writePackageNotes).toHaveBeenCalledWith(m, [], NOW, expect.anything(), expect.anything());
     expect(batches.create).not.toHaveBeenCalled();
     expect(transactions).toEqual({ opened: 1, committed: 1 });
   });

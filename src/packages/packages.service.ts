@@ -9,6 +9,7 @@ import { Db } from '../database/db.service.js';
 import { writePackageNotes } from '../import/notes-writer.js';
 import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
 import { MAX_COMMANDS, type CreateBatchDto } from '../queue/dto/create-batch.dto.js';
+import { NoteRepository } from '../mirror/note.repository.js';
 import { CommandRepository } from '../queue/command.repository.js';
 import { IdempotencyRepository } from '../queue/idempotency.repository.js';
 import { PlanService } from '../queue/plan.service.js';
@@ -47,6 +48,7 @@ export class PackagesService {
     private readonly packages: PackageRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly commands: CommandRepository,
+    private readonly notes: NoteRepository,
   ) {}
 
   /**
@@ -128,14 +130,14 @@ export class PackagesService {
     if (plan.commands.length === 0) {
       // Jira already matches: the package is kept (drift compares with it), nothing is submitted.
       packageId = await this.db.transaction(async (m) => {
-        await writePackageNotes(m, pkg.notes, now, this.commands);
+        await writePackageNotes(m, pkg.notes, now, this.commands, this.notes);
         return this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
       }, 'bulk');
       return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null));
     }
     const alongside: BatchAlongside = {
       before: async (m) => {
-        await writePackageNotes(m, pkg.notes, now, this.commands);
+        await writePackageNotes(m, pkg.notes, now, this.commands, this.notes);
         packageId = await this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
         return { title: batchTitle(packageId, name) };
       },

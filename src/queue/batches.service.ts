@@ -16,7 +16,8 @@ import { checkedForSubmit } from './plan-checks.js';
 import { Db } from '../database/db.service.js';
 import { EventBus } from '../events/event-bus.js';
 import { parseJson } from '../database/json.js';
-import { failSyncRun } from '../mirror/mirror.store.js';
+import { IssueRepository } from '../mirror/issue.repository.js';
+import { SyncRunRepository } from '../mirror/sync-run.repository.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchViews, type BatchListQuery } from './batch-views.js';
@@ -77,6 +78,8 @@ export class BatchesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly views: BatchViews,
     @Inject(DELIVERY_LEDGER) private readonly ledger: DeliveryLedger,
+    private readonly runs: SyncRunRepository,
+    private readonly issues: IssueRepository,
   ) {}
 
   /**
@@ -104,7 +107,7 @@ export class BatchesService {
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
       await made.guard?.(m);
-      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode, this.commands);
+      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode, this.commands, this.issues);
       const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
       const id = await this.batches.insert(
@@ -216,7 +219,7 @@ export class BatchesService {
       await this.commands.cancel(m, id, now);
       await this.ledger.cancelled(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
-      await failSyncRun(m, id, now, CANCELLED_RUN_ERROR);
+      await this.runs.fail(m, id, now, CANCELLED_RUN_ERROR);
       this.events.afterCommit(tx, [
         { kind: 'command', change: 'cancelled', command_id: id, batch_id: c.batch_id },
         { kind: 'batch', change: 'progress', batch_id: c.batch_id },
@@ -235,7 +238,7 @@ export class BatchesService {
         throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
       }
       const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
-      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands);
+      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands, this.issues);
       const awaitingApproval = this.settings.get().approval[caller.source];
       const batchId = await this.batches.insert(
         m,

@@ -9,7 +9,7 @@ import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from 
 import type { CatalogueRepository, StoredCatalogue } from '../catalogue/catalogue.repository.js';
 import { DuplicateSummaryError, PlanFailedError, ValidationFailedError, type FieldError } from '../common/errors.js';
 import { isJiraKey, isTempKey } from '../common/keys.js';
-import { mirrorLookup } from '../mirror/mirror.store.js';
+import type { IssueRepository } from '../mirror/issue.repository.js';
 import type { Settings } from '../settings/defaults.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
 import { COMMAND_RULES } from './commands/rules.js';
@@ -39,6 +39,7 @@ export async function runChecks(
   catalogues: CatalogueRepository,
   now: Date,
   temps: CommandRepository,
+  issues: IssueRepository,
 ): Promise<PlanChecks> {
   const named = commands.flatMap((c) => [...KEYS.map((k) => c.params[k]), ...(Array.isArray(c.params.keys) ? c.params.keys : [])]).filter((v): v is string => typeof v === 'string');
   const defined = new Set(commands.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
@@ -47,7 +48,7 @@ export async function runChecks(
     const key = await temps.resolvedKey(m, t);
     if (key) resolved.set(t, key);
   }
-  const mirror = await mirrorLookup(m, named.map((k) => resolved.get(k) ?? k));
+  const mirror = await issues.lookup(m, named.map((k) => resolved.get(k) ?? k));
   const project = named.map((k) => resolved.get(k) ?? k).find(isJiraKey)?.split('-')[0];
   const catalogue = (project ? await catalogues.get(m, project) : null) ?? (await catalogues.get(m));
   const stale = catalogue ? isStale(catalogue, settings, now) : false;
@@ -104,8 +105,9 @@ export async function checkedForSubmit(
   now: Date,
   mode: ChecksMode,
   temps: CommandRepository,
+  issues: IssueRepository,
 ): Promise<{ commands: CommandInput[]; checks: string }> {
-  const checks = await runChecks(m, commands, settings, catalogues, now, temps);
+  const checks = await runChecks(m, commands, settings, catalogues, now, temps, issues);
   if (refusing(checks.findings, mode).length > 0) throw refusal(checks.findings, commands);
   return { commands: checks.commands.map((c) => ({ type: c.type, params: c.params })), checks: JSON.stringify(checksView(checks, mode)) };
 }

@@ -3,7 +3,7 @@ import type { BatchSource } from '../common/auth.guard.js';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { Clock } from '../common/clock.js';
 import { Db } from '../database/db.service.js';
-import { issuesBySummary, mirrorLookup } from '../mirror/mirror.store.js';
+import { IssueRepository } from '../mirror/issue.repository.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { BatchViews } from './batch-views.js';
 import { commandsOf } from './batches.service.js';
@@ -52,6 +52,7 @@ export class PlanService {
     private readonly catalogues: CatalogueRepository,
     private readonly views: BatchViews,
     private readonly commands: CommandRepository,
+    private readonly issues: IssueRepository,
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
@@ -59,7 +60,7 @@ export class PlanService {
       const given = commandsOf(dto);
       const settings = this.settings.get();
       const now = this.clock.now();
-      const checks = await runChecks(m, given, settings, this.catalogues, now, this.commands);
+      const checks = await runChecks(m, given, settings, this.catalogues, now, this.commands, this.issues);
       const bad = new Set(checks.findings.map((f) => f.seq));
       const stored = withTailRefresh(checks.commands.map((c) => ({ type: c.type, params: c.params })));
       const ownTempKeys = new Set(stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
@@ -70,8 +71,8 @@ export class PlanService {
       }
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
       const clean = stored.filter((_, i) => !bad.has(i + 1));
-      const mirror = await mirrorLookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k));
-      const sameSummary = await issuesBySummary(
+      const mirror = await this.issues.lookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k));
+      const sameSummary = await this.issues.bySummary(
         m,
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
       );

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MirrorModule } from '../mirror/mirror.module.js';
 import { CatalogueModule } from '../catalogue/catalogue.module.js';
 import { SettingsModule } from '../settings/settings.module.js';
 import { BatchRepository } from './batch.repository.js';
@@ -24,7 +25,7 @@ import { RevertService } from './revert.service.js';
  * current command are reached through the `DELIVERY_LEDGER` port (delivery-ledger.ts), wired in AppModule.
  */
 @Module({
-  imports: [SettingsModule, CatalogueModule],
+  imports: [SettingsModule, CatalogueModule, MirrorModule],
   controllers: [BatchesController, CommandsController, CatalogueRefreshController, IssueChangesController],
   providers: [
     BatchesService,

@@ -4,7 +4,7 @@ import type { Caller } from '../common/auth.guard.js';
 import { ConflictError, NotFoundError } from '../common/errors.js';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
 import { Db } from '../database/db.service.js';
-import { mirrorLookup } from '../mirror/mirror.store.js';
+import { IssueRepository } from '../mirror/issue.repository.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchesService } from './batches.service.js';
@@ -42,6 +42,7 @@ export class RevertService {
     private readonly batchRows: BatchRepository,
     private readonly commands: CommandRepository,
     private readonly changes: ChangesService,
+    private readonly issues: IssueRepository,
   ) {}
 
   async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
@@ -60,7 +61,7 @@ export class RevertService {
       const { revert } = this.settings.get();
       // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
       const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
-      return buildRevert(changes, await mirrorLookup(m, keys), {
+      return buildRevert(changes, await this.issues.lookup(m, keys), {
         createdIssueStatus: revert.created_issue_status,
         deleteCreated: revert.delete_created,
         ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
