@@ -1,22 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { exportIssues, linksFrom, notesOf } from '../mirror/package-view.js';
+import { PackageViewRepository } from '../mirror/package-view.repository.js';
 import { parseExportJql, writePackage, type ExportedPackage } from './export.js';
 
 /** `jira-hub export <folder> --jql …` (SPEC 18): the mirror's issues, links and notes as a planning package. */
 @Injectable()
 export class ExportService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly mirror: PackageViewRepository,
+  ) {}
 
   async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number }> {
     const filter = parseExportJql(jql);
     return this.db.read(async (m) => {
-      const issues = await exportIssues(m, filter);
+      const issues = await this.mirror.exportIssues(m, filter);
       const keys = issues.map((i) => i.key);
       const order = new Map(keys.map((k, i) => [k, i]));
       const at = (k: string) => order.get(k) ?? -1;
-      const links = (await linksFrom(m, keys)).sort((a, b) => at(a.source_key) - at(b.source_key) || at(a.target_key) - at(b.target_key) || (a.link_type < b.link_type ? -1 : 1));
-      const notes = [...(await notesOf(m, keys)).values()].sort((a, b) => at(a.key) - at(b.key));
+      const links = (await this.mirror.linksFrom(m, keys)).sort((a, b) => at(a.source_key) - at(b.source_key) || at(a.target_key) - at(b.target_key) || (a.link_type < b.link_type ? -1 : 1));
+      const notes = [...(await this.mirror.notesOf(m, keys)).values()].sort((a, b) => at(a.key) - at(b.key));
       return { files: writePackage(issues, links, notes), issues: issues.length, links: links.length, notes: notes.length };
     });
   }

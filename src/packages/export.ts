@@ -4,7 +4,7 @@
  * back as exactly what the mirror holds.
  */
 import { ValidationFailedError } from '../common/errors.js';
-import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/package-view.js';
+import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/package-view.repository.js';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/package-reader.js';
-import { existingKeys, issuesByKeys, linksFrom } from '../mirror/package-view.js';
+import type { PackageViewRepository } from '../mirror/package-view.repository.js';
 import type { CommandRepository } from '../queue/command.repository.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
 import type { PackageTexts } from './package.repository.js';
@@ -66,13 +66,13 @@ export function filesHash(files: PackageFiles): string {
 export async function planAgainstMirror(
   m: EntityManager,
   pkg: ParsedPackage,
-  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date; commands: CommandRepository },
+  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date; commands: CommandRepository; mirror: PackageViewRepository },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
-  const issues = await issuesByKeys(m, keys.issues);
-  const linkEnds = pkg.links.length ? await existingKeys(m, keys.ends) : new Set<string>();
-  const links = new Set((pkg.links.length ? await linksFrom(m, keys.ends) : []).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
+  const issues = await options.mirror.issuesByKeys(m, keys.issues);
+  const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();
+  const links = new Set((pkg.links.length ? await options.mirror.linksFrom(m, keys.ends) : []).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
   try {
     return planPackage({
       issues: pkg.issues,

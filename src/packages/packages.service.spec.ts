@@ -60,7 +60,7 @@ function make(planned: Plan) {
   const settings = { get: () => DEFAULT_SETTINGS };
   const clock = { now: () => new Date(NOW), iso: () => NOW };
   const catalogues = { get: jest.fn(async () => null) };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, {} as never, {} as never);
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, {} as never, {} as never, {} as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
   return { service, packages, batches, planner, m, transactions };
 }

@@ -10,6 +10,7 @@ import { writePackageNotes } from '../import/notes-writer.js';
 import { BatchesService, type BatchAlongside } from '../queue/batches.service.js';
 import { MAX_COMMANDS, type CreateBatchDto } from '../queue/dto/create-batch.dto.js';
 import { NoteRepository } from '../mirror/note.repository.js';
+import { PackageViewRepository } from '../mirror/package-view.repository.js';
 import { CommandRepository } from '../queue/command.repository.js';
 import { IdempotencyRepository } from '../queue/idempotency.repository.js';
 import { PlanService } from '../queue/plan.service.js';
@@ -49,6 +50,7 @@ export class PackagesService {
     private readonly idempotency: IdempotencyRepository,
     private readonly commands: CommandRepository,
     private readonly notes: NoteRepository,
+    private readonly mirror: PackageViewRepository,
   ) {}
 
   /**
@@ -59,7 +61,7 @@ export class PackagesService {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
     const catalogue = await this.catalogues.get(m, project);
     const known = catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now(), commands: this.commands });
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now(), commands: this.commands, mirror: this.mirror });
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {

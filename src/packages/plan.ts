@@ -8,7 +8,7 @@ import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { isJiraKey, isTempKey } from '../common/keys.js';
 import { translateType } from '../import/compare.js';
 import { PackageError, type LinkRow, type PackageFile } from '../import/package-reader.js';
-import type { PackageMirrorIssue } from '../mirror/package-view.js';
+import type { PackageMirrorIssue } from '../mirror/package-view.repository.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
 export interface PlanMirror {
