@@ -1,6 +1,6 @@
 /** SPEC 15.2: batches that wait for a person's approval; approve, reject, queue order, remaining_seconds. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { Waiters } from '../src/delivery/waiters.js';
+import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, startHub, type TestHub } from './support/app.js';
 import { waitFor } from './support/wait.js';
 

@@ -10,7 +10,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
-import { Waiters } from '../src/delivery/waiters.js';
+import { Waiters } from '../src/delivery/claim.service.js';
 import { Notifier } from '../src/database/notifier.js';
 import { agentOf, fields, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { freshSchema, onPostgres, TEST_DATABASE_URL } from './support/pg.js';

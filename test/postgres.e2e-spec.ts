@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../src/common/config.js';
 import { createApp } from '../src/app.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { Db } from '../src/database/db.service.js';
-import { Waiters } from '../src/delivery/waiters.js';
+import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';

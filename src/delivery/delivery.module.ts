@@ -7,13 +7,12 @@ import { AgentStatusRepository } from './agent-status.repository.js';
 import { AgentStatusService } from './agent-status.service.js';
 import { AgentController } from './agent.controller.js';
 import { ClaimRules } from './claim-rules.js';
-import { ClaimService } from './claim.service.js';
 import { DeliveryLedgerAdapter } from './delivery-ledger.adapter.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { DeliveryService } from './delivery.service.js';
 import { JiraAuthRegistry } from './jira-auth.js';
 import { ReportRules } from './report-rules.js';
-import { Waiters } from './waiters.js';
+import { ClaimService, Waiters } from './claim.service.js';
 
 /**
  * The agent's side (SPEC 6.2–6.6, 10, 15.3, 16.3): claim with the long poll, report, the merged call,
