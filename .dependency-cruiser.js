@@ -39,13 +39,6 @@ export const ENTITY_REGISTRY = 'src/database/data-source.ts';
  */
 export const OPENAPI_METADATA = 'src/openapi-metadata.ts';
 
-/**
- * The severity of the index rules (`module-index`, `root-file-module-index`, and test/boundaries.e2e-spec.ts's
- * check that each module folder has an index.ts). `warn` while issue 21's modules are re-cut: the index files
- * and the rewrite of the imports to them come last, in one step.
- */
-export const INDEX_SEVERITY = 'warn';
-
 const INDEX = '^src/[^/]+/index[.]ts$';
 const escape = (s) => s.replace(/[.]/g, '[.]');
 
@@ -63,21 +56,21 @@ export default {
     {
       name: 'module-index',
       comment: "another module is reached through its public index.ts only (type-only imports too)",
-      severity: INDEX_SEVERITY,
+      severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: `^${escape(ENTITY_REGISTRY)}$` },
       to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', INDEX] },
     },
     {
       name: 'root-file-module-index',
       comment: 'the root files of src/ reach a module through its public index.ts only (but OPENAPI_METADATA, generated)',
-      severity: INDEX_SEVERITY,
+      severity: 'error',
       from: { path: '^src/[^/]+[.]ts$', pathNot: `^${escape(OPENAPI_METADATA)}$` },
       to: { path: '^src/[^/]+/', pathNot: INDEX },
     },
     {
       name: 'module-index-registry',
       comment: "the data source: as module-index, and it registers each module's entities.ts (the one named exception: ENTITY_REGISTRY)",
-      severity: INDEX_SEVERITY,
+      severity: 'error',
       from: { path: `^${escape(ENTITY_REGISTRY)}$` },
       to: { path: '^src/[^/]+/', pathNot: ['^src/database/', INDEX, '^src/[^/]+/entities[.]ts$'] },
     },

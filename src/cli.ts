@@ -16,16 +16,16 @@ import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/v
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
-import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/config.js';
-import { HubLogger, NEST_LEVELS } from './common/hub-logger.js';
+import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/index.js';
+import { HubLogger, NEST_LEVELS } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { assertDatabaseReachable, databaseName, dataSourceOptions, openDataSource } from './database/data-source.js';
-import { migrate } from './database/migrate.js';
-import { databaseFile } from './database/sqlite-copy.js';
-import { ImportService } from './import/import.service.js';
-import { formatReport } from './import/report-text.js';
+import { assertDatabaseReachable, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
+import { migrate } from './database/index.js';
+import { databaseFile } from './database/index.js';
+import { ImportService } from './import/index.js';
+import { formatReport } from './import/index.js';
 import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
-import { mcpModeText } from './mcp/mode.js';
+import { mcpModeText } from './mcp/index.js';
 
 /**
  * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
@@ -76,7 +76,7 @@ async function migrateFromSqlite(config: HubConfig, file: string | undefined): P
   if (!file || file.startsWith('--')) throw new ConfigError('укажите файл базы SQLite: jira-hub migrate --from-sqlite <файл>');
   if (!config.databaseUrl) throw new ConfigError('задайте HUB_DATABASE_URL=postgres://… — базу PostgreSQL, в которую копировать');
   // Loaded for this command only: `serve` never needs the copy code.
-  const { copyFromSqlite } = await import('./database/from-sqlite.js');
+  const { copyFromSqlite } = await import('./database/index.js');
   const ds = await openDataSource(dataSourceOptions(config));
   try {
     const counts = await copyFromSqlite(file, ds);
@@ -289,7 +289,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--read-only', 'только инструменты, которые ничего не пишут (вместо HUB_MCP_READ_ONLY=1)')
     .addHelpText('after', variablesHelp(MCP_VARIABLES))
     .action(async (o: { readOnly?: boolean }) => {
-      const { runMcpStdio } = await import('./mcp/stdio.js');
+      const { runMcpStdio } = await import('./mcp/index.js');
       await runMcpStdio(withOptions(env, { HUB_MCP_READ_ONLY: o.readOnly ? '1' : undefined }));
       exit(0);
     });

@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { HealthView } from './health.view.js';
-import { Db } from './database/db.service.js';
-import { Public } from './common/auth.guard.js';
-import { SettingRepository } from './settings/setting.repository.js';
+import { Db } from './database/index.js';
+import { Public } from './common/index.js';
+import { SettingRepository } from './settings/index.js';
 
 @ApiTags('health')
 @Controller('health')

@@ -8,13 +8,13 @@ import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
-import { ConfigError, type HubConfig } from './common/config.js';
-import { HubLogger } from './common/hub-logger.js';
-import { databaseFile } from './database/sqlite-copy.js';
-import { ExportService } from './packages/export.service.js';
-import { applyText, planText } from './packages/package-text.js';
-import type { PackageFiles } from './packages/package-reading.js';
-import { PackagesService } from './packages/packages.service.js';
+import { ConfigError, type HubConfig } from './common/index.js';
+import { HubLogger } from './common/index.js';
+import { databaseFile } from './database/index.js';
+import { ExportService } from './packages/index.js';
+import { applyText, planText } from './packages/index.js';
+import type { PackageFiles } from './packages/index.js';
+import { PackagesService } from './packages/index.js';
 
 /**
  * The file of a package named `name` (notes.csv, links.csv, issues.csv), its name matched

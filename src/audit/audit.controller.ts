@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiErrors } from '../common/api-errors.js';
-import { Roles } from '../common/auth.guard.js';
+import { ApiErrors } from '../common/index.js';
+import { Roles } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditCallDto, AuditQueryDto, AuditView } from './audit.dto.js';
 import { AuditService } from './audit.service.js';

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { PageQuery } from '../common/page.dto.js';
+import { PageQuery } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
 
 export class AuditQueryDto extends PageQuery {

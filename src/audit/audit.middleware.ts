@@ -1,6 +1,6 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { roleOf } from '../common/auth.guard.js';
+import { roleOf } from '../common/index.js';
 import { AuditService } from './audit.service.js';
 
 /** The header the MCP server sends with the tool a REST call is made for (src/mcp/http-hub-api.ts). */

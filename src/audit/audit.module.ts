@@ -1,5 +1,5 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { SettingsModule } from '../settings/settings.module.js';
+import { SettingsModule } from '../settings/index.js';
 import { AuditController } from './audit.controller.js';
 import { AuditMiddleware } from './audit.middleware.js';
 import { AuditRepository } from './audit.repository.js';

@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditRecord } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import { join, rows, run, sql, type Sql } from '../database/sql.js';
+import { join, rows, run, sql, type Sql } from '../database/index.js';
 
 /** A call as it is recorded; `GET /audit` adds its id. */
 export type AuditRow = Omit<AuditRecord, 'id'>;

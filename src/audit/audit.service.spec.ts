@@ -2,9 +2,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
-import type { Clock } from '../common/clock.js';
-import { DEFAULT_SETTINGS } from '../settings/defaults.js';
-import type { SettingsService } from '../settings/settings.service.js';
+import type { Clock } from '../common/index.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
+import type { SettingsService } from '../settings/index.js';
 import type { AuditQuery, AuditRecord, AuditRepository, AuditRow } from './audit.repository.js';
 import { AUDIT_ARGUMENTS_CAP, AUDIT_DETAIL_CAP, auditArguments, AuditService, type AuditEntry } from './audit.service.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { Db } from '../database/db.service.js';
-import { SettingsService } from '../settings/settings.service.js';
+import { Clock } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { SettingsService } from '../settings/index.js';
 import { AuditRepository, type AuditQuery, type AuditRecord, type AuditRow } from './audit.repository.js';
 
 /** How much of a call's arguments (as JSON) the audit keeps. */

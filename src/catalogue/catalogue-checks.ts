@@ -1,7 +1,7 @@
 /** The checks of issue types, screens and values against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenField, CatalogueTypeConfig } from '@jira-hub/contracts';
-import { isTempKey } from '../common/keys.js';
-import type { MirrorLookup } from '../mirror/mirror-lookup.js';
+import { isTempKey } from '../common/index.js';
+import type { MirrorLookup } from '../mirror/index.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
 import { listed, match, maybe } from './match.js';
 import { initialStatus } from './routes.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
-import { NotFoundError, ValidationFailedError } from '../common/errors.js';
-import { DEFAULT_SETTINGS } from '../settings/defaults.js';
+import { NotFoundError, ValidationFailedError } from '../common/index.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
 import type { CatalogueRepository, StoredCatalogue } from './catalogue.repository.js';
 import { CatalogueService } from './catalogue.service.js';
 

@@ -9,8 +9,8 @@
  */
 import type { Catalogue, CheckVerdict, Finding } from '@jira-hub/contracts';
 import type { CommandType } from '@jira-hub/contracts';
-import { isTempKey } from '../common/keys.js';
-import type { MirrorLookup } from '../mirror/mirror-lookup.js';
+import { isTempKey } from '../common/index.js';
+import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
 import { checkLink, checkSprint, checkStatus } from './workflow-checks.js';

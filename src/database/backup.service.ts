@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { existsSync, readdirSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Clock } from '../common/clock.js';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
-import { Meter } from '../metrics/meter.js';
+import { Clock } from '../common/index.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
+import { Meter } from '../metrics/index.js';
 import { backupsFolder, copyDatabaseFileInBackground, databaseFile, stamp } from './sqlite-copy.js';
 
 const BATCH_BACKUP = /^(\d{8}-\d{6})-batch-(\d+)\.sqlite$/;

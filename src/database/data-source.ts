@@ -1,6 +1,6 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
-import { ConfigError, type HubConfig } from '../common/config.js';
+import { ConfigError, type HubConfig } from '../common/index.js';
 import { DELIVERY_ENTITIES } from '../delivery/entities.js';
 import { CATALOGUE_ENTITIES } from '../catalogue/entities.js';
 import { MIRROR_ENTITIES } from '../mirror/entities.js';

@@ -1,6 +1,6 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { BackupService } from './backup.service.js';
 import { dataSourceOptions, openDataSource } from './data-source.js';
 import { Db } from './db.service.js';

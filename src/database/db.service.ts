@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { UnavailableError } from '../common/errors.js';
+import { UnavailableError } from '../common/index.js';
 import { acceptQuestionMarks, engineOf, type Engine } from './engine.js';
 import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';

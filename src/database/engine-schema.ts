@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { forEngine } from '../common/entity-columns.js';
+import { forEngine } from '../common/index.js';
 import { engineOf } from './engine.js';
 
 /**

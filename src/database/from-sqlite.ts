@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
-import { ConfigError } from '../common/config.js';
+import { ConfigError } from '../common/index.js';
 import { sqliteOptions } from './data-source.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
 import { WRITE_LOCK_KEY } from './postgres.js';

@@ -1,4 +1,4 @@
-import type { StoredJson } from '../common/entity-columns.js';
+import type { StoredJson } from '../common/index.js';
 
 export type { StoredJson };
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { Db } from './db.service.js';
 import { usePgDriver } from './postgres.js';
 

@@ -1,4 +1,4 @@
-import type { StoredJson } from '../common/entity-columns.js';
+import type { StoredJson } from '../common/index.js';
 
 /**
  * Row types derived from entities (issue 9, scope 4): a raw SQL row has the entity's columns under their

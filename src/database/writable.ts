@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../common/config.js';
+import { ConfigError } from '../common/index.js';
 import { databaseFile } from './sqlite-copy.js';
 
 const READ_ONLY = new Set(['EACCES', 'EPERM', 'EROFS']);

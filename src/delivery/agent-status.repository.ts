@@ -1,8 +1,8 @@
 /** The `agent_status` table's SQL: the single row of what the agent last said and holds (SPEC 3, 6.2, 10). */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RowOf } from '../database/row.js';
-import { one, run, sql } from '../database/sql.js';
+import type { RowOf } from '../database/index.js';
+import { one, run, sql } from '../database/index.js';
 import type { AgentInfo } from './agent-info.js';
 import type { AgentStatusEntity } from './agent-status.entity.js';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { commandRow } from '../../test/support/command-row.js';
 import type { EntityManager } from 'typeorm';
-import type { Resolution } from '../queue/commands/temp-keys.js';
-import type { CommandRow } from '../queue/rows.js';
-import { DEFAULT_SETTINGS } from '../settings/defaults.js';
+import type { Resolution } from '../queue/index.js';
+import type { CommandRow } from '../queue/index.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
 import { ClaimRules, DELIVERY_LIMIT_ERROR, MAX_DELIVERIES, type ClaimNotes } from './claim-rules.js';
 
 const NOW = new Date('2026-12-02T10:00:00.000Z');

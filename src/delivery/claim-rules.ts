@@ -5,16 +5,16 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
-import { parseJson } from '../database/json.js';
-import { SyncRunRepository } from '../mirror/sync-run.repository.js';
-import { BatchRepository } from '../queue/batch.repository.js';
-import { CatalogueRefreshes } from '../queue/catalogue-refreshes.js';
-import { CommandRepository } from '../queue/command.repository.js';
+import { CatalogueRepository } from '../catalogue/index.js';
+import { parseJson } from '../database/index.js';
+import { SyncRunRepository } from '../mirror/index.js';
+import { BatchRepository } from '../queue/index.js';
+import { CatalogueRefreshes } from '../queue/index.js';
+import { CommandRepository } from '../queue/index.js';
 import { pacedAs, tempKeysNeeded, type Params } from '@jira-hub/contracts/catalogue';
-import { substitute } from '../queue/commands/temp-keys.js';
-import type { CommandRow } from '../queue/rows.js';
-import type { Settings } from '../settings/defaults.js';
+import { substitute } from '../queue/index.js';
+import type { CommandRow } from '../queue/index.js';
+import type { Settings } from '../settings/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
 import { DeliveryRepository } from './delivery.repository.js';

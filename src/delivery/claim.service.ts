@@ -1,15 +1,15 @@
 /** The long poll of SPEC 6.2: the claims waiting for work (Waiters) and the claim that waits (ClaimService). */
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { EventBus } from '../events/event-bus.js';
-import type { HubEvent } from '../events/hub-events.js';
-import { Notifier } from '../database/notifier.js';
-import { AgentFirst } from '../common/agent-first.js';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { Clock } from '../common/index.js';
+import { EventBus } from '../events/index.js';
+import type { HubEvent } from '../events/index.js';
+import { Notifier } from '../database/index.js';
+import { AgentFirst } from '../common/index.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { DeliveryService, type ClaimAnswer, type Report } from './delivery.service.js';
-import type { CommandView } from '../queue/rows.js';
-import { SettingsService } from '../settings/settings.service.js';
+import type { CommandView } from '../queue/index.js';
+import { SettingsService } from '../settings/index.js';
 import { JiraAuthRegistry } from './jira-auth.js';
 
 /** Why a wait ended: new work may be there, the time passed, or the claim must answer now (closed connection, shutdown). */

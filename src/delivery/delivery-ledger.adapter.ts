@@ -5,8 +5,8 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DeliveryLedger } from '../queue/delivery-ledger.js';
-import type { DeliveryView } from '../queue/rows.js';
+import type { DeliveryLedger } from '../queue/index.js';
+import type { DeliveryView } from '../queue/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
 import { DeliveryRepository } from './delivery.repository.js';
 

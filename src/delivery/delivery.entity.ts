@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { DeliveryOutcome } from '../common/delivery-outcomes.js';
+import type { DeliveryOutcome } from '../common/index.js';
 
 /** One handout of a command to the agent (SPEC 15.3), written by the claim's and the report's transactions. */
 @Entity('delivery')

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { MirrorModule } from '../mirror/mirror.module.js';
-import { CatalogueModule } from '../catalogue/catalogue.module.js';
-import { QueueModule } from '../queue/queue.module.js';
-import { SettingsModule } from '../settings/settings.module.js';
+import { MirrorModule } from '../mirror/index.js';
+import { CatalogueModule } from '../catalogue/index.js';
+import { QueueModule } from '../queue/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
 import { AgentStatusService } from './agent-status.service.js';
 import { AgentController } from './agent.controller.js';

@@ -1,10 +1,10 @@
 /** The `delivery` table's SQL (SPEC 15.3): one row per handout, written inside the claim's, report's and cancel's transactions. */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DeliveryOutcome } from '../common/delivery-outcomes.js';
-import type { RowOf } from '../database/row.js';
-import { list, one, rows, run, sql } from '../database/sql.js';
-import type { DeliveryView } from '../queue/rows.js';
+import type { DeliveryOutcome } from '../common/index.js';
+import type { RowOf } from '../database/index.js';
+import { list, one, rows, run, sql } from '../database/index.js';
+import type { DeliveryView } from '../queue/index.js';
 import type { DeliveryEntity } from './delivery.entity.js';
 
 export type DeliveryRow = RowOf<DeliveryEntity>;

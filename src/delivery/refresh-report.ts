@@ -5,13 +5,13 @@
  * confirmation by state, once.
  */
 import type { EntityManager } from 'typeorm';
-import { ConflictError, ValidationFailedError } from '../common/errors.js';
-import { parseJson } from '../database/json.js';
-import type { IssueRepository } from '../mirror/issue.repository.js';
-import { parseRefreshResult, type RefreshResult } from '../mirror/refresh-result.js';
-import { partsOf, syncMark, type SyncRunRepository } from '../mirror/sync-run.repository.js';
+import { ConflictError, ValidationFailedError } from '../common/index.js';
+import { parseJson } from '../database/index.js';
+import type { IssueRepository } from '../mirror/index.js';
+import { parseRefreshResult, type RefreshResult } from '../mirror/index.js';
+import { partsOf, syncMark, type SyncRunRepository } from '../mirror/index.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
-import type { CommandRow } from '../queue/rows.js';
+import type { CommandRow } from '../queue/index.js';
 
 /** Mirror's repositories a refresh's report writes through. */
 export interface MirrorWrites {

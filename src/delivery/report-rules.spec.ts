@@ -6,9 +6,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { commandRow } from '../../test/support/command-row.js';
 import type { EntityManager } from 'typeorm';
-import { NotClaimedError } from '../common/errors.js';
-import type { MirrorIssue, MirrorLookup } from '../mirror/mirror-lookup.js';
-import type { CommandRow } from '../queue/rows.js';
+import { NotClaimedError } from '../common/index.js';
+import type { MirrorIssue, MirrorLookup } from '../mirror/index.js';
+import type { CommandRow } from '../queue/index.js';
 import { ReportRules, type Report } from './report-rules.js';
 
 const NOW = '2026-12-02T10:00:00.000Z';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_SETTINGS } from '../settings/defaults.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
 import { compare, translateType, type CompareInput } from './compare.js';
 import type { LinkRow, NoteRow } from './package-reader.js';
 

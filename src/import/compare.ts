@@ -1,5 +1,5 @@
 /** What a package expects of Jira's links, compared with the mirror (SPEC 8). Pure. */
-import { isJiraKey, isTempKey } from '../common/keys.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
 import type { LinkRow, NoteRow } from './package-reader.js';
 
 import type { ExpectedLink, ImportReport, SkippedLink } from '@jira-hub/contracts';

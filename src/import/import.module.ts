@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MirrorModule } from '../mirror/mirror.module.js';
-import { QueueModule } from '../queue/queue.module.js';
-import { SettingsModule } from '../settings/settings.module.js';
+import { MirrorModule } from '../mirror/index.js';
+import { QueueModule } from '../queue/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { ImportController } from './import.controller.js';
 import { ImportService } from './import.service.js';
 

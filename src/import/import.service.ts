@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { Db } from '../database/db.service.js';
-import { IssueRepository } from '../mirror/issue.repository.js';
-import { NoteRepository } from '../mirror/note.repository.js';
-import { CommandRepository } from '../queue/command.repository.js';
-import { SettingsService } from '../settings/settings.service.js';
+import { Clock } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { IssueRepository } from '../mirror/index.js';
+import { NoteRepository } from '../mirror/index.js';
+import { CommandRepository } from '../queue/index.js';
+import { SettingsService } from '../settings/index.js';
 import { compare, type ImportReport } from './compare.js';
 import { writePackageNotes } from './notes-writer.js';
 import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';

@@ -1,7 +1,7 @@
 /** Writing a package's notes (SPEC 8) inside a caller's transaction: the import's and a package apply's (SPEC 18). */
 import type { EntityManager } from 'typeorm';
-import type { NoteRepository } from '../mirror/note.repository.js';
-import type { CommandRepository } from '../queue/command.repository.js';
+import type { NoteRepository } from '../mirror/index.js';
+import type { CommandRepository } from '../queue/index.js';
 import type { NoteRow } from './package-reader.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DeliveryModule } from '../delivery/delivery.module.js';
-import { QueueModule } from '../queue/queue.module.js';
+import { DeliveryModule } from '../delivery/index.js';
+import { QueueModule } from '../queue/index.js';
 import { LiveController } from './live.controller.js';
 import { LiveService } from './live.service.js';
 

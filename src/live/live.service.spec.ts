@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { HubEvent } from '../events/hub-events.js';
+import type { HubEvent } from '../events/index.js';
 import { broadcastParts } from './live.service.js';
 
 describe('broadcastParts (events for the other replicas)', () => {

@@ -1,15 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentStatusService } from '../delivery/agent-status.service.js';
-import type { AgentStatusView } from '../delivery/agent.dto.js';
-import { Clock } from '../common/clock.js';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
-import { NotFoundError } from '../common/errors.js';
-import { MAX_BROADCAST, Notifier } from '../database/notifier.js';
-import { EventBus } from '../events/event-bus.js';
-import type { HubEvent } from '../events/hub-events.js';
-import { BatchesService } from '../queue/batches.service.js';
-import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
+import { AgentStatusService } from '../delivery/index.js';
+import type { AgentStatusView } from '../delivery/index.js';
+import { Clock } from '../common/index.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
+import { NotFoundError } from '../common/index.js';
+import { MAX_BROADCAST, Notifier } from '../database/index.js';
+import { EventBus } from '../events/index.js';
+import type { HubEvent } from '../events/index.js';
+import { BatchesService } from '../queue/index.js';
+import type { BatchSummary, BatchView, CommandView } from '../queue/index.js';
 
 /**
  * One server-sent event of GET /events: the bus event plus what a page needs to update itself

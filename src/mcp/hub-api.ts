@@ -8,11 +8,11 @@
  * (@jira-hub/contracts), the others type-only from their modules; either way this file stays free of Nest.
  */
 import type { AgentStatus as AgentStatusView, MirroredIssue as IssueView, MirroredIssueDetail as IssueDetailView, Note as NoteView } from '@jira-hub/contracts';
-import type { ImportReport } from '../import/compare.js';
-import type { ApplyView, DriftView, PackagePlanView } from '../packages/package.view.js';
-import type { PlannedCommandView, PlanView } from '../queue/plan.view.js';
-import type { BatchSummary, BatchView, CommandView } from '../queue/rows.js';
-import type { RevertView } from '../queue/revert.service.js';
+import type { ImportReport } from '../import/index.js';
+import type { ApplyView, DriftView, PackagePlanView } from '../packages/index.js';
+import type { PlannedCommandView, PlanView } from '../queue/index.js';
+import type { BatchSummary, BatchView, CommandView } from '../queue/index.js';
+import type { RevertView } from '../queue/index.js';
 
 export type { RevertView };
 export type { AgentStatusView, ApplyView, DriftView, PackagePlanView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };

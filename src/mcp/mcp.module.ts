@@ -1,5 +1,5 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { HUB_CONFIG, type HubConfig } from '../common/config.js';
+import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { McpController } from './mcp.controller.js';
 
 /**

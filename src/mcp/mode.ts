@@ -3,7 +3,7 @@
  * names or the groups read, plan, submit, notes; both parsed in common/config.ts). Free of zod and the
  * SDK: the hub's start reads it.
  */
-export { readOnlyFrom, toolListFrom } from '../common/config.js';
+export { readOnlyFrom, toolListFrom } from '../common/index.js';
 
 /** read: looks at the hub; plan: dry runs; submit: batches and commands change; notes: the team's notes change. */
 export const TOOL_GROUPS = ['read', 'plan', 'submit', 'notes'] as const;

@@ -7,7 +7,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { ConfigError, readOnlyFrom, toolListFrom } from '../common/config.js';
+import { ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { mcpModeText } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';

@@ -4,7 +4,7 @@
  * handler against the HubApi port. The tools live in src/mcp/tools/*.ts; src/mcp/tools.ts lists them.
  */
 import { z } from 'zod';
-import { JIRA_KEY, TEMP_KEY } from '../common/keys.js';
+import { JIRA_KEY, TEMP_KEY } from '../common/index.js';
 import type { HubApi } from './hub-api.js';
 import type { ToolGroup } from './mode.js';
 

@@ -3,7 +3,7 @@
  * serve this list through server.ts. A new group of tools: a file in src/mcp/tools/ exporting a
  * `ToolDef[]` (see tool.ts), imported and spread here.
  */
-import { ConfigError } from '../common/config.js';
+import { ConfigError } from '../common/index.js';
 import { READ_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from './mode.js';
 import { groupOf, type ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/api-errors.js';
-import { Roles } from '../common/auth.guard.js';
+import { ApiErrors } from '../common/index.js';
+import { Roles } from '../common/index.js';
 import { Meter } from './meter.js';
 import { prometheusContentType } from 'prom-client';
 

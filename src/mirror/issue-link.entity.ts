@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import { PostgresType } from '../common/entity-columns.js';
+import { PostgresType } from '../common/index.js';
 
 /** A link between two mirrored issues (SPEC 3): schema v1's verbatim DDL, v2's index on the target, v4's sync mark. */
 @Entity('issue_link')

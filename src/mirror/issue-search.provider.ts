@@ -1,7 +1,7 @@
 /** The engine's IssueSearchRepository, as MirrorModule provides it. */
 import type { Provider } from '@nestjs/common';
-import type { Engine } from '../database/engine.js';
-import { Db } from '../database/db.service.js';
+import type { Engine } from '../database/index.js';
+import { Db } from '../database/index.js';
 import { IssueSearchRepository, type SearchTuning } from './issue-search.repository.js';
 import { PostgresIssueSearch } from './postgres-issue-search.repository.js';
 import { SqliteIssueSearch } from './sqlite-issue-search.repository.js';

@@ -4,7 +4,7 @@
  * stored tsvector on PostgreSQL); the filters and the plain plan are shared here.
  */
 import type { EntityManager } from 'typeorm';
-import { join, list, raw, rows, sql, type Sql } from '../database/sql.js';
+import { join, list, raw, rows, sql, type Sql } from '../database/index.js';
 import type { IssueView, ListIssuesQuery } from './mirror.dto.js';
 
 export const DEFAULT_ISSUE_PAGE = 100;

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { Only, onlyIndex, PostgresType } from '../common/entity-columns.js';
+import { Only, onlyIndex, PostgresType } from '../common/index.js';
 
 /**
  * A mirrored Jira issue (SPEC 3, 7): written only from refresh results. Schema v4 (issue 14) adds the

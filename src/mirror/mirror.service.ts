@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { NotFoundError, ValidationFailedError } from '../common/errors.js';
-import { isJiraKey, isTempKey } from '../common/keys.js';
-import { Db } from '../database/db.service.js';
-import { parseJson } from '../database/json.js';
+import { Clock } from '../common/index.js';
+import { NotFoundError, ValidationFailedError } from '../common/index.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { parseJson } from '../database/index.js';
 import { IssueRepository } from './issue.repository.js';
 import { NoteRepository } from './note.repository.js';
 import { SyncRunRepository } from './sync-run.repository.js';

@@ -1,8 +1,8 @@
 /** The `issue_note` table's SQL (SPEC 6.5, 8): notes written by people, imports and package applies, moved when a temp key resolves. */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isTempKey } from '../common/keys.js';
-import { one, rows, run, sql } from '../database/sql.js';
+import { isTempKey } from '../common/index.js';
+import { one, rows, run, sql } from '../database/index.js';
 
 export interface NoteRow {
   key: string;

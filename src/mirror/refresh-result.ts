@@ -1,6 +1,6 @@
 /** The shape of a refresh result (SPEC 4) and its validation. Pure. */
 import type { RefreshIssue, RefreshLink } from '@jira-hub/contracts';
-import { isJiraKey } from '../common/keys.js';
+import { isJiraKey } from '../common/index.js';
 
 /** An issue of the wire contract, normalized: `fields` always there (every other field the agent reported). */
 export interface IssueInput extends RefreshIssue {

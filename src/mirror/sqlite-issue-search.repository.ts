@@ -1,6 +1,6 @@
 /** GET /issues on SQLite: the words through the FTS5 index `issue_fts` (row id = issue.search_id). */
 import type { EntityManager } from 'typeorm';
-import { one, raw, rows, sql, type Sql } from '../database/sql.js';
+import { one, raw, rows, sql, type Sql } from '../database/index.js';
 import { COMMON_WORD_MATCHES, DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository, type IssueSearchRow, type WordSearch } from './issue-search.repository.js';
 import type { ListIssuesQuery } from './mirror.dto.js';
 import { matchExpression } from './search-query.js';

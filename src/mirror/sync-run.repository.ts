@@ -4,8 +4,8 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/json.js';
-import { one, rows, run, sql } from '../database/sql.js';
+import { parseJson } from '../database/index.js';
+import { one, rows, run, sql } from '../database/index.js';
 import type { SliceCounts } from './issue.repository.js';
 
 export interface SyncRunState {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Db } from '../database/db.service.js';
-import { PackageViewRepository } from '../mirror/package-view.repository.js';
+import { Db } from '../database/index.js';
+import { PackageViewRepository } from '../mirror/index.js';
 import { parseExportJql, writePackage, type ExportedPackage } from './export.js';
 
 /** `jira-hub export <folder> --jql …` (SPEC 18): the mirror's issues, links and notes as a planning package. */

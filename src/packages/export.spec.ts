@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { readLinks, readNotes } from '../import/package-reader.js';
-import type { PackageMirrorIssue } from '../mirror/package-view.repository.js';
+import { readLinks, readNotes } from '../import/index.js';
+import type { PackageMirrorIssue } from '../mirror/index.js';
 import { parseExportJql, writePackage } from './export.js';
 import { readIssues } from './issues-reader.js';
 

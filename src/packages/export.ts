@@ -3,8 +3,8 @@
  * issues, links and notes written as a planning package (issues.csv, links.csv, notes.csv) that reads
  * back as exactly what the mirror holds.
  */
-import { ValidationFailedError } from '../common/errors.js';
-import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/package-view.repository.js';
+import { ValidationFailedError } from '../common/index.js';
+import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PackageError } from '../import/package-reader.js';
+import { PackageError } from '../import/index.js';
 import { readIssues, splitLabels } from './issues-reader.js';
 
 const buf = (text: string) => Buffer.from(text, 'utf8');

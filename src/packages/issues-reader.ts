@@ -3,8 +3,8 @@
  * an empty cell means "no wish" (the field is left as Jira has it). Pure: a buffer in, rows out, or a
  * PackageError naming the file, the row and the column.
  */
-import { isJiraKey, isTempKey } from '../common/keys.js';
-import { PackageError, readTable } from '../import/package-reader.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import { PackageError, readTable } from '../import/index.js';
 import { isCalendarDate } from '@jira-hub/contracts/catalogue';
 
 /** The wishes of one issue; a field left out (undefined) is no wish. */

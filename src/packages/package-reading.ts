@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/package-reader.js';
-import type { PackageViewRepository } from '../mirror/package-view.repository.js';
-import type { CommandRepository } from '../queue/command.repository.js';
+import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
+import type { PackageViewRepository } from '../mirror/index.js';
+import type { CommandRepository } from '../queue/index.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
 import type { PackageTexts } from './package.repository.js';
 import { keysToRead, planPackage, type KnownValues, type PackagePlan } from './plan.js';

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsNonBlank } from '../common/non-blank.js';
+import { IsNonBlank } from '../common/index.js';
 
 /** The text fields of POST /packages/plan and /apply beside the files. */
 export class PackageFormDto {

@@ -1,6 +1,6 @@
 /** The answers of /packages (SPEC 18). */
-import { PlanView } from '../queue/plan.view.js';
-import { BatchView } from '../queue/rows.js';
+import { PlanView } from '../queue/index.js';
+import { BatchView } from '../queue/index.js';
 
 export class PackageChangeView {
   /** @example 'duedate' */

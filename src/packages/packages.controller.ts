@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
-import { BulkTurnInterceptor } from '../common/agent-first.js';
-import { ApiErrors } from '../common/api-errors.js';
-import { AssistantToo, callerFrom, sourceOf } from '../common/auth.guard.js';
-import { IdPipe } from '../common/id.pipe.js';
-import { PageQuery } from '../common/page.dto.js';
+import { BulkTurnInterceptor } from '../common/index.js';
+import { ApiErrors } from '../common/index.js';
+import { AssistantToo, callerFrom, sourceOf } from '../common/index.js';
+import { IdPipe } from '../common/index.js';
+import { PageQuery } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { packageUpload, PLAN_FIELDS } from '../import/package-upload.interceptor.js';
+import { packageUpload, PLAN_FIELDS } from '../import/index.js';
 import { PackageFormDto } from './package.dto.js';
 import { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackageFiles } from './package-reading.js';

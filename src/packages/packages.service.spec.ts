@@ -13,10 +13,10 @@ jest.unstable_mockModule('../import/notes-writer.js', () => ({ writePackageNotes
 
 const { PackagesService } = await import('./packages.service.js');
 const { filesHash } = await import('./package-reading.js');
-const { NotFoundError, ValidationFailedError } = await import('../common/errors.js');
-const { DEFAULT_SETTINGS } = await import('../settings/defaults.js');
+const { NotFoundError, ValidationFailedError } = await import('../common/index.js');
+const { DEFAULT_SETTINGS } = await import('../settings/index.js');
 type Plan = import('./plan.js').PackagePlan;
-type Alongside = import('../queue/batches.service.js').BatchAlongside;
+type Alongside = import('../queue/index.js').BatchAlongside;
 
 const NOW = '2026-12-02T12:00:00.000Z';
 const CALLER = { name: 'ivanov', source: 'client' as const };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { PackageError, readLinks } from '../import/package-reader.js';
-import type { PackageMirrorIssue } from '../mirror/package-view.repository.js';
+import { PackageError, readLinks } from '../import/index.js';
+import type { PackageMirrorIssue } from '../mirror/index.js';
 import { readIssues } from './issues-reader.js';
 import { keysToRead, planPackage, type PlanInput } from './plan.js';
 

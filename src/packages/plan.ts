@@ -5,10 +5,10 @@
  * the commands.
  */
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { isJiraKey, isTempKey } from '../common/keys.js';
-import { translateType } from '../import/compare.js';
-import { PackageError, type LinkRow, type PackageFile } from '../import/package-reader.js';
-import type { PackageMirrorIssue } from '../mirror/package-view.repository.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import { translateType } from '../import/index.js';
+import { PackageError, type LinkRow, type PackageFile } from '../import/index.js';
+import type { PackageMirrorIssue } from '../mirror/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
 export interface PlanMirror {

@@ -1,8 +1,8 @@
 /** The views of batches and commands (SPEC 6.8, 11.3, 15.3): counts, remaining time, delivery history, changes. */
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/json.js';
-import type { Pacing } from '../settings/defaults.js';
+import { parseJson } from '../database/index.js';
+import type { Pacing } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { ChangesService } from './changes.service.js';
 import type { BatchChecksView } from './checks.view.js';

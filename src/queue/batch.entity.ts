@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { BatchSource } from '../common/auth.guard.js';
+import type { BatchSource } from '../common/index.js';
 
 /** A batch (SPEC 3, 15). Schema v1's verbatim DDL plus v3's approval and queue-position columns. */
 @Entity('batch')

@@ -1,8 +1,8 @@
 /** The `batch` table's SQL (SPEC 5, 6.7, 15.2): creation with its commands, queue places, approval, cancellation, pages. */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { BatchSource } from '../common/auth.guard.js';
-import { one, rows, run, sql } from '../database/sql.js';
+import type { BatchSource } from '../common/index.js';
+import { one, rows, run, sql } from '../database/index.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { BatchRow } from './rows.js';

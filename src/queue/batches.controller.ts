@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiErrors } from '../common/api-errors.js';
+import { ApiErrors } from '../common/index.js';
 import {
   ApiCreatedResponse,
   ApiHeader,
@@ -8,10 +8,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/auth.guard.js';
-import { ValidationFailedError } from '../common/errors.js';
-import { BulkWork } from '../common/agent-first.js';
-import { IdPipe } from '../common/id.pipe.js';
+import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/index.js';
+import { ValidationFailedError } from '../common/index.js';
+import { BulkWork } from '../common/index.js';
+import { IdPipe } from '../common/index.js';
 import { BatchesService } from './batches.service.js';
 import { ApiBatchBody, CreateBatchDto } from './dto/create-batch.dto.js';
 import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto, RevertQuery } from './dto/queries.dto.js';

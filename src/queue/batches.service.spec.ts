@@ -5,9 +5,9 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { fakeDb } from '../../test/support/unit-of-work.js';
-import type { Caller } from '../common/auth.guard.js';
-import { ConflictError, IdempotencyMismatchError } from '../common/errors.js';
-import { DEFAULT_SETTINGS } from '../settings/defaults.js';
+import type { Caller } from '../common/index.js';
+import { ConflictError, IdempotencyMismatchError } from '../common/index.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
 import { BatchesService } from './batches.service.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash } from './idempotency.repository.js';

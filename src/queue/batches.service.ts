@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Caller } from '../common/auth.guard.js';
-import { Clock } from '../common/clock.js';
+import type { Caller } from '../common/index.js';
+import { Clock } from '../common/index.js';
 import {
   ClaimedError,
   ConflictError,
@@ -10,15 +10,15 @@ import {
   ForbiddenError,
   IdempotencyMismatchError,
   NotFoundError,
-} from '../common/errors.js';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+} from '../common/index.js';
+import { CatalogueRepository } from '../catalogue/index.js';
 import { checkedForSubmit } from './plan-checks.js';
-import { Db } from '../database/db.service.js';
-import { EventBus } from '../events/event-bus.js';
-import { parseJson } from '../database/json.js';
-import { IssueRepository } from '../mirror/issue.repository.js';
-import { SyncRunRepository } from '../mirror/sync-run.repository.js';
-import { SettingsService } from '../settings/settings.service.js';
+import { Db } from '../database/index.js';
+import { EventBus } from '../events/index.js';
+import { parseJson } from '../database/index.js';
+import { IssueRepository } from '../mirror/index.js';
+import { SyncRunRepository } from '../mirror/index.js';
+import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchViews, type BatchListQuery } from './batch-views.js';
 import { CommandRepository } from './command.repository.js';

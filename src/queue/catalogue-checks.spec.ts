@@ -5,9 +5,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Catalogue } from '@jira-hub/contracts';
 import { CATALOGUE } from '../../test/support/catalogue.js';
-import type { MirrorIssue, MirrorLookup } from '../mirror/mirror-lookup.js';
+import type { MirrorIssue, MirrorLookup } from '../mirror/index.js';
 import { COMMAND_RULES } from './commands/rules.js';
-import { checkCommands, type CheckContext, type PlannedInput } from '../catalogue/checks.js';
+import { checkCommands, type CheckContext, type PlannedInput } from '../catalogue/index.js';
 
 const ISSUES: Record<string, Partial<MirrorIssue>> = {
   'AURORA-1': { issue_type: 'Task', status: 'To Do', priority: 'Medium', labels: [] },

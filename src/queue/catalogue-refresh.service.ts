@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { Db } from '../database/db.service.js';
-import { EventBus } from '../events/event-bus.js';
-import { SettingsService } from '../settings/settings.service.js';
+import { Clock } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { EventBus } from '../events/index.js';
+import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchViews } from './batch-views.js';
 import { CatalogueRefreshes } from './catalogue-refreshes.js';

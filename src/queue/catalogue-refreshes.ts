@@ -5,9 +5,9 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ValidationFailedError } from '../common/errors.js';
-import { parseCatalogueResult } from '../catalogue/catalogue-result.js';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
+import { ValidationFailedError } from '../common/index.js';
+import { parseCatalogueResult } from '../catalogue/index.js';
+import { CatalogueRepository } from '../catalogue/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandRow } from './rows.js';

@@ -2,8 +2,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Change } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import type { RowOf } from '../database/row.js';
-import { one, rows, run, sql } from '../database/sql.js';
+import type { RowOf } from '../database/index.js';
+import { one, rows, run, sql } from '../database/index.js';
 import type { CommandChangeEntity } from './command-change.entity.js';
 import type { BatchRow, CommandRow } from './rows.js';
 

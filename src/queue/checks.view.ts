@@ -1,6 +1,6 @@
 /** The checks a batch was submitted with (SPEC 16.2), as the batch view and the dry run show them. */
 import type { BatchChecks, CheckedCommand, CheckVerdict } from '@jira-hub/contracts';
-import { FindingView } from '../common/api-errors.js';
+import { FindingView } from '../common/index.js';
 
 export const CHECK_VERDICTS = ['will_change', 'no_change', 'will_fail', 'unknown'] as const satisfies readonly CheckVerdict[];
 

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { CommandType } from '@jira-hub/contracts';
-import { PostgresType, type StoredJson } from '../common/entity-columns.js';
+import { PostgresType, type StoredJson } from '../common/index.js';
 import { BatchEntity } from './batch.entity.js';
 
 export const COMMAND_STATUSES = ['queued', 'claimed', 'done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'] as const;

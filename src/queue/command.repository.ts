@@ -6,11 +6,11 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isJiraKey, isTempKey } from '../common/keys.js';
-import { engineOf } from '../database/engine.js';
-import { parseJson, type StoredJson } from '../database/json.js';
-import { one, raw, rows, run, sql, type Sql } from '../database/sql.js';
-import type { NoteKeys } from '../mirror/note-keys.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import { engineOf } from '../database/index.js';
+import { parseJson, type StoredJson } from '../database/index.js';
+import { one, raw, rows, run, sql, type Sql } from '../database/index.js';
+import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from '@jira-hub/contracts/catalogue';
 import { isTerminal, type CommandStatus } from './command.entity.js';

@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { one, run, sql } from '../database/sql.js';
+import { one, run, sql } from '../database/index.js';
 
 /** Keys are kept at least this long; older ones are purged by later creates. */
 export const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiErrors } from '../common/api-errors.js';
-import { AssistantToo } from '../common/auth.guard.js';
+import { ApiErrors } from '../common/index.js';
+import { AssistantToo } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueChangeView } from './change.view.js';
 import { ChangesService } from './changes.service.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Db } from '../database/db.service.js';
+import { Db } from '../database/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandStatus } from './command.entity.js';

@@ -5,12 +5,12 @@
  */
 import type { CheckVerdict, Finding } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/checks.js';
-import type { CatalogueRepository, StoredCatalogue } from '../catalogue/catalogue.repository.js';
-import { DuplicateSummaryError, PlanFailedError, ValidationFailedError, type FieldError } from '../common/errors.js';
-import { isJiraKey, isTempKey } from '../common/keys.js';
-import type { IssueRepository } from '../mirror/issue.repository.js';
-import type { Settings } from '../settings/defaults.js';
+import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
+import type { CatalogueRepository, StoredCatalogue } from '../catalogue/index.js';
+import { DuplicateSummaryError, PlanFailedError, ValidationFailedError, type FieldError } from '../common/index.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import type { IssueRepository } from '../mirror/index.js';
+import type { Settings } from '../settings/index.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
 import { COMMAND_RULES } from './commands/rules.js';
 import type { CommandRepository } from './command.repository.js';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { BatchSource } from '../common/auth.guard.js';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
-import { Clock } from '../common/clock.js';
-import { Db } from '../database/db.service.js';
-import { IssueRepository } from '../mirror/issue.repository.js';
-import { SettingsService } from '../settings/settings.service.js';
+import type { BatchSource } from '../common/index.js';
+import { CatalogueRepository } from '../catalogue/index.js';
+import { Clock } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { IssueRepository } from '../mirror/index.js';
+import { SettingsService } from '../settings/index.js';
 import { BatchViews } from './batch-views.js';
 import { commandsOf } from './batches.service.js';
 import { checksView, findingLine, runChecks } from './plan-checks.js';

@@ -1,8 +1,8 @@
 /** The answer of POST /batches/plan (SPEC 15.4). */
-import type { BatchSource } from '../common/auth.guard.js';
+import type { BatchSource } from '../common/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import type { CheckVerdict } from '@jira-hub/contracts';
-import { FindingView } from '../common/api-errors.js';
+import { FindingView } from '../common/index.js';
 import { CatalogueStampView, CheckCountsView } from './checks.view.js';
 import type { Verdict } from './commands/verdict.js';
 

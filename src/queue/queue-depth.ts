@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
-import { Db } from '../database/db.service.js';
-import { Meter } from '../metrics/meter.js';
+import { Clock } from '../common/index.js';
+import { Db } from '../database/index.js';
+import { Meter } from '../metrics/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MirrorModule } from '../mirror/mirror.module.js';
-import { CatalogueModule } from '../catalogue/catalogue.module.js';
-import { SettingsModule } from '../settings/settings.module.js';
+import { MirrorModule } from '../mirror/index.js';
+import { CatalogueModule } from '../catalogue/index.js';
+import { SettingsModule } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchViews } from './batch-views.js';
 import { BatchesController } from './batches.controller.js';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Caller } from '../common/auth.guard.js';
-import { ConflictError, NotFoundError } from '../common/errors.js';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.js';
-import { Db } from '../database/db.service.js';
-import { IssueRepository } from '../mirror/issue.repository.js';
-import { SettingsService } from '../settings/settings.service.js';
+import type { Caller } from '../common/index.js';
+import { ConflictError, NotFoundError } from '../common/index.js';
+import { CatalogueRepository } from '../catalogue/index.js';
+import { Db } from '../database/index.js';
+import { IssueRepository } from '../mirror/index.js';
+import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';

@@ -4,8 +4,8 @@
  */
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
-import { ValidationFailedError } from '../common/errors.js';
-import { createValidationPipe } from '../common/validation.js';
+import { ValidationFailedError } from '../common/index.js';
+import { createValidationPipe } from '../common/index.js';
 import { PatchSettingsDto } from './settings.dto.js';
 
 const pipe = createValidationPipe();

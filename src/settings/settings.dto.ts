@@ -2,7 +2,7 @@ import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
-import { isNonBlank, IsNonBlank } from '../common/non-blank.js';
+import { isNonBlank, IsNonBlank } from '../common/index.js';
 import { customFieldNameProblems } from './field-names.js';
 
 /**

@@ -2,7 +2,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
-import type { EventBus } from '../events/event-bus.js';
+import type { EventBus } from '../events/index.js';
 import { DEFAULT_SETTINGS, type Settings } from './defaults.js';
 import type { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Db } from '../database/db.service.js';
-import { EventBus } from '../events/event-bus.js';
+import { Db } from '../database/index.js';
+import { EventBus } from '../events/index.js';
 import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
 import { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';

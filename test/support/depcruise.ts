@@ -20,8 +20,6 @@ export interface Cruise {
   violations: string[];
   /** the same, of the rules whose severity is `error` */
   errors: string[];
-  /** the severity of the config's `module-index` rule (the index rules are enforced when it is `error`) */
-  indexSeverity: string;
   modules: IModule[];
 }
 
@@ -40,8 +38,7 @@ export async function cruiseTree(root: string, scope: string[] = SCOPE): Promise
     v.cycle?.length ? `${v.rule.name}: ${[v.from, ...v.cycle.map((c) => c.name)].join(' → ')}` : `${v.rule.name}: ${v.from} → ${v.to}`;
   const all = output.summary.violations ?? [];
   const lines = (list: typeof all) => [...new Set(list.map(line))].sort();
-  const indexSeverity = options.ruleSet?.forbidden?.find((r) => r.name === 'module-index')?.severity ?? 'error';
-  return { violations: lines(all), errors: lines(all.filter((v) => v.rule.severity === 'error')), indexSeverity, modules: output.modules };
+  return { violations: lines(all), errors: lines(all.filter((v) => v.rule.severity === 'error')), modules: output.modules };
 }
 
 /** `@scope/name/sub/path` → [`@scope/name`, `sub/path`]; `name` → [`name`, ``]. */

@@ -3,7 +3,7 @@
  * against the mirror) and import_notes (writes the team's notes from notes.csv).
  */
 import { z } from 'zod';
-import { formatReport } from '../../import/report-text.js';
+import { formatReport } from '../../import/index.js';
 import { HubError } from '../hub-api.js';
 import { FENCE_NOTE, noteLine } from '../texts.js';
 import { noteKey, tool, type ToolDef } from '../tool.js';

@@ -3,7 +3,7 @@
  * waits for a person's approval, as every batch of the assistant), and show where Jira drifted from it.
  */
 import { z } from 'zod';
-import { applyText, driftText, planText } from '../../packages/package-text.js';
+import { applyText, driftText, planText } from '../../packages/index.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):

@@ -2,7 +2,7 @@
  * Batch-level rules of SPEC 4 and 5 (pure): duplicate summaries, temp-key definitions, the tail
  * refresh, and the estimate.
  */
-import { isTempKey } from '../../common/keys.js';
+import { isTempKey } from '../../common/index.js';
 import { keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from '@jira-hub/contracts/catalogue';
 
 export interface CommandInput {

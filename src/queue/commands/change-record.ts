@@ -3,7 +3,7 @@
  * them. A change is `{key?, what, before?, after?, transitions?}` (packages/contracts `Change`).
  */
 import type { Change } from '@jira-hub/contracts';
-import { isJiraKey } from '../../common/keys.js';
+import { isJiraKey } from '../../common/index.js';
 
 export type { Change };
 

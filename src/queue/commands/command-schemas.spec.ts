@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { COMMAND, COMMAND_EXAMPLES, LIMITS, PARAMS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
-import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX, type CommandCheck } from '../../catalogue/content-checks.js';
+import { checkContent, LABEL_MAX, SUMMARY_MAX, TEXT_MAX, type CommandCheck } from '../../catalogue/index.js';
 import { checkParams, isCommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 const long = (n: number) => 'я'.repeat(n);

@@ -1,5 +1,5 @@
 /** Confirmation by state (SPEC 4, last column; 6.6): is a command's desired result visible in the mirror? Pure. */
-import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 
 /** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import { buildRevert, REVERTED_LABEL, type RecordedChange, type RevertOptions } from './revert.js';
 
 const issue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({

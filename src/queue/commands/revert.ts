@@ -3,7 +3,7 @@
  * inverse commands, newest change first, and the conflicts — changes the mirror no longer shows as their
  * `after` (someone changed it since), which are listed and left alone, never overwritten.
  */
-import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
 import type { Change } from './change-record.js';

@@ -1,5 +1,5 @@
 /** Temp-key substitution before a command is handed out (SPEC 6.3). Pure. */
-import { isTempKey } from '../../common/keys.js';
+import { isTempKey } from '../../common/index.js';
 import { keyParams, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 /** What is known of a temp key when a command needing it comes up. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MirrorIssue, MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, isConfirmedByState } from './confirmation.js';
 import type { Resolution } from './temp-keys.js';

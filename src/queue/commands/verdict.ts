@@ -1,5 +1,5 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
-import type { MirrorLookup } from '../../mirror/mirror-lookup.js';
+import type { MirrorLookup } from '../../mirror/index.js';
 import { keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
 import { substitute, type Resolution } from './temp-keys.js';

@@ -1,0 +1,2 @@
+/** The audit module's public surface: what other modules import of it. */
+export { AuditModule } from './audit.module.js';

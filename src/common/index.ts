@@ -1,0 +1,26 @@
+/** The common module's public surface: what other modules import of it. */
+export { AgentCall, AgentFirst, BulkTurnInterceptor, BulkWork } from './agent-first.js';
+export { ApiErrors, FindingView } from './api-errors.js';
+export { AgentRoute, AssistantToo, AuthGuard, Public, Roles, callerFrom, callerOf, roleOf, sourceOf } from './auth.guard.js';
+export type { BatchSource, Caller } from './auth.guard.js';
+export { answerClientError } from './client-errors.js';
+export { Clock } from './clock.js';
+export { CommonModule } from './common.module.js';
+export { ConfigError, HUB_CONFIG, loadConfig, loadDotEnv, readOnlyFrom, toolListFrom } from './config.js';
+export type { HubConfig } from './config.js';
+export type { DeliveryOutcome } from './delivery-outcomes.js';
+export { Only, PostgresType, forEngine, onlyIndex } from './entity-columns.js';
+export type { StoredJson } from './entity-columns.js';
+export { ErrorFilter, errorBody, statusOf } from './error.filter.js';
+export { BadJsonError, BatchFinishedError, ClaimedError, ConflictError, DuplicateSummaryError, FinishedError, ForbiddenError, IdempotencyMismatchError, NotClaimedError, NotFoundError, PayloadTooLargeError, PlanFailedError, UnavailableError, ValidationFailedError } from './errors.js';
+export type { FieldError } from './errors.js';
+export { HubLogger, NEST_LEVELS } from './hub-logger.js';
+export { IdPipe } from './id.pipe.js';
+export { JIRA_KEY, TEMP_KEY, isJiraKey, isTempKey } from './keys.js';
+export { IsNonBlank, isNonBlank } from './non-blank.js';
+export { PageQuery } from './page.dto.js';
+export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
+export { securityHeaders } from './security-headers.js';
+export { foreignRequest, servedHosts, servedOrigins } from './site.js';
+export { cutToCharacters } from './text.js';
+export { OpaqueJson, createValidationPipe } from './validation.js';

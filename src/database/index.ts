@@ -1,0 +1,23 @@
+/** The database module's public surface: what other modules import of it. */
+export { BackupService } from './backup.service.js';
+export { assertDatabaseReachable, dataSourceOptions, databaseName, openDataSource } from './data-source.js';
+export { DatabaseModule } from './database.module.js';
+export { Db } from './db.service.js';
+export { engineOf } from './engine.js';
+export type { Engine } from './engine.js';
+export { parseJson } from './json.js';
+export type { StoredJson } from './json.js';
+export { migrate } from './migrate.js';
+export { MAX_BROADCAST, Notifier } from './notifier.js';
+export type { RowOf } from './row.js';
+export { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
+export { join, list, one, raw, rows, run, sql } from './sql.js';
+export type { Sql } from './sql.js';
+export { databaseFile } from './sqlite-copy.js';
+export { assertWritableDatabase } from './writable.js';
+
+/** `jira-hub migrate --from-sqlite`: loaded on its first call, never at start. */
+export async function copyFromSqlite(...args: Parameters<typeof import('./from-sqlite.js').copyFromSqlite>): ReturnType<typeof import('./from-sqlite.js').copyFromSqlite> {
+  return (await import('./from-sqlite.js')).copyFromSqlite(...args);
+}
+export type { TableCount } from './from-sqlite.js';

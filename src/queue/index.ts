@@ -1,0 +1,27 @@
+/** The queue module's public surface: what other modules import of it. */
+export { BatchViews } from './batch-views.js';
+export { BatchRepository } from './batch.repository.js';
+export { BatchesService } from './batches.service.js';
+export type { BatchAlongside } from './batches.service.js';
+export { CatalogueRefreshes } from './catalogue-refreshes.js';
+export { ChangeRepository } from './change.repository.js';
+export { isTerminal } from './command.entity.js';
+export { CommandRepository } from './command.repository.js';
+export type { Outcome, PlanRow } from './command.repository.js';
+export { changesProblems } from './commands/change-record.js';
+export { isConfirmedByState } from './commands/confirmation.js';
+export { substitute } from './commands/temp-keys.js';
+export type { Resolution } from './commands/temp-keys.js';
+export { ageText, changeText } from './commands/verdict.js';
+export { DELIVERY_LEDGER } from './delivery-ledger.js';
+export type { DeliveryLedger } from './delivery-ledger.js';
+export { MAX_COMMANDS } from './dto/create-batch.dto.js';
+export type { CreateBatchDto } from './dto/create-batch.dto.js';
+export { IdempotencyRepository } from './idempotency.repository.js';
+export { PlanService } from './plan.service.js';
+export { PlanView } from './plan.view.js';
+export type { PlannedCommandView } from './plan.view.js';
+export { QueueModule } from './queue.module.js';
+export type { RevertView } from './revert.service.js';
+export { BatchView, CommandView } from './rows.js';
+export type { BatchSummary, CommandRow, DeliveryView } from './rows.js';
