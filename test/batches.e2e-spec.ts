@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
+import { run, sql } from '../src/database/sql.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, comment, fields, issue, startHub, tempDir, type TestHub } from './support/app.js';
@@ -71,7 +72,7 @@ describe('batches', () => {
         await saved.app
           .get(Db)
           .transaction((m) =>
-            m.query(`INSERT INTO setting (key, value) VALUES ('fields', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [JSON.stringify(['parent', 'source', 'target'])]),
+            run(m, sql`INSERT INTO setting (key, value) VALUES ('fields', ${JSON.stringify(['parent', 'source', 'target'])}) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
           );
         await saved.close();
         const old = await startHub({ HUB_DB_PATH: file });

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
+import { run as runSql, sql as statement } from '../src/database/sql.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
 
 type Link = { source_key: string; target_key: string; link_type: string };
@@ -78,7 +79,7 @@ describe('refresh in parts (SPEC 15.5)', () => {
   async function lostEnsureSprint(): Promise<number> {
     const b = (await hub.http.post('/batches').send({ title: 's', commands: [{ type: 'ensure_sprint', params: { key: 'A-7', sprint: 'Спринт 2' } }] }).expect(201)).body;
     const id = b.commands[0].id;
-    await hub.app.get(Db).transaction((m) => m.query(`UPDATE command SET status = 'claimed', claimed_at = ?, deliveries = 1 WHERE id = ?`, [hub.clock.iso(), id]));
+    await hub.app.get(Db).transaction((m) => runSql(m, statement`UPDATE command SET status = 'claimed', claimed_at = ${hub.clock.iso()}, deliveries = 1 WHERE id = ${id}`));
     return id;
   }
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
+import { run, sql } from '../src/database/sql.js';
 import { agentOf, clientOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { onPostgres } from './support/pg.js';
@@ -152,7 +153,7 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     const c = (await agent.claim()).command;
     await hub.http.post(`/commands/${c.id}/cancel`).send({ force: true }).expect(200);
     // as a row claimed by an earlier hub and cancelled there: claimed_at set, no deliveries counted
-    await hub.app.get(Db).transaction((m) => m.query('UPDATE command SET deliveries = 0 WHERE id = ?', [c.id]));
+    await hub.app.get(Db).transaction((m) => run(m, sql`UPDATE command SET deliveries = 0 WHERE id = ${c.id}`));
     const late = (await agent.report(c.id, { status: 'done', result: { key: 'A-22', created: true } }).expect(200)).body;
     expect(late).toMatchObject({ status: 'cancelled', deliveries: 0, result: { key: 'A-22', created: true } });
     expect((await hub.http.get('/notes/A-22').expect(200)).body.comment).toBe('n');

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { UnavailableError } from '../common/index.js';
-import { acceptQuestionMarks, engineOf, type Engine } from './engine.js';
+import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
 
@@ -157,7 +157,7 @@ export class Db implements OnApplicationShutdown {
   }
 
   private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
-    const q = acceptQuestionMarks(this.dataSource.createQueryRunner());
+    const q = this.dataSource.createQueryRunner();
     const callbacks: (() => void)[] = [];
     let open = false;
     try {
