@@ -1,27 +1,20 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuditModule } from './audit/index.js';
-import { AuthGuard } from './common/index.js';
-import { Clock } from './common/index.js';
-import { CommonModule } from './common/index.js';
+import { AuthGuard, Clock, CommonModule, ErrorFilter } from './common/index.js';
 import type { HubConfig } from './common/index.js';
-import { ErrorFilter } from './common/index.js';
 import { dashboardModules } from './dashboard.js';
 import { DatabaseModule } from './database/index.js';
-import { DeliveryLedgerAdapter } from './delivery/index.js';
-import { DeliveryModule } from './delivery/index.js';
+import { DeliveryLedgerAdapter, DeliveryModule } from './delivery/index.js';
 import { EventsModule } from './events/index.js';
 import { HealthController } from './health.controller.js';
 import { ImportModule } from './import/index.js';
 import { LiveModule } from './live/index.js';
 import { McpModule } from './mcp/index.js';
 import { MetricsModule } from './metrics/index.js';
-import { MirrorModule } from './mirror/index.js';
+import { MirrorModule, NOTE_KEYS } from './mirror/index.js';
 import { PackagesModule } from './packages/index.js';
-import { NOTE_KEYS } from './mirror/index.js';
-import { CommandRepository } from './queue/index.js';
-import { DELIVERY_LEDGER } from './queue/index.js';
-import { QueueModule } from './queue/index.js';
+import { CommandRepository, DELIVERY_LEDGER, QueueModule } from './queue/index.js';
 import { SettingsModule } from './settings/index.js';
 
 /**

@@ -5,18 +5,24 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppModule } from './app.module.js';
 import { Meter } from './metrics/index.js';
-import type { Clock } from './common/index.js';
-import type { HubConfig } from './common/index.js';
-import { answerClientError } from './common/index.js';
-import { errorBody, statusOf } from './common/index.js';
-import { HubLogger, NEST_LEVELS } from './common/index.js';
-import { hasBody, MAX_JSON_DEPTH, nestsDeeperThan } from './common/index.js';
-import { BadJsonError, ForbiddenError, PayloadTooLargeError } from './common/index.js';
-import { securityHeaders } from './common/index.js';
-import { foreignRequest } from './common/index.js';
-import { createValidationPipe } from './common/index.js';
-import { assertDatabaseReachable } from './database/index.js';
-import { assertWritableDatabase } from './database/index.js';
+import type { Clock, HubConfig } from './common/index.js';
+import {
+  answerClientError,
+  BadJsonError,
+  createValidationPipe,
+  errorBody,
+  ForbiddenError,
+  foreignRequest,
+  hasBody,
+  HubLogger,
+  MAX_JSON_DEPTH,
+  NEST_LEVELS,
+  nestsDeeperThan,
+  PayloadTooLargeError,
+  securityHeaders,
+  statusOf,
+} from './common/index.js';
+import { assertDatabaseReachable, assertWritableDatabase } from './database/index.js';
 import { answerRpcError, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
 
 /** Body limits of SPEC 11.1. */

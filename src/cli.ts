@@ -16,14 +16,10 @@ import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/v
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { createApp } from './app.js';
 import { AppModule } from './app.module.js';
-import { ConfigError, loadConfig, loadDotEnv, type HubConfig } from './common/index.js';
-import { HubLogger, NEST_LEVELS } from './common/index.js';
+import { ConfigError, type HubConfig, HubLogger, loadConfig, loadDotEnv, NEST_LEVELS } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { assertDatabaseReachable, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
-import { migrate } from './database/index.js';
-import { databaseFile } from './database/index.js';
-import { ImportService } from './import/index.js';
-import { formatReport } from './import/index.js';
+import { assertDatabaseReachable, databaseFile, databaseName, dataSourceOptions, migrate, openDataSource } from './database/index.js';
+import { formatReport, ImportService } from './import/index.js';
 import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
 import { mcpModeText } from './mcp/index.js';
 

@@ -8,13 +8,10 @@ import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
-import { ConfigError, type HubConfig } from './common/index.js';
-import { HubLogger } from './common/index.js';
+import { ConfigError, type HubConfig, HubLogger } from './common/index.js';
 import { databaseFile } from './database/index.js';
-import { ExportService } from './packages/index.js';
-import { applyText, planText } from './packages/index.js';
+import { applyText, ExportService, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
-import { PackagesService } from './packages/index.js';
 
 /**
  * The file of a package named `name` (notes.csv, links.csv, issues.csv), its name matched

@@ -11,18 +11,6 @@ import { dirname, join } from 'node:path';
 import { readSources, violations, type SourceFile } from './support/boundaries.js';
 import { cruiseTree, deepImports, modulesWithoutIndex, type Cruise } from './support/depcruise.js';
 
-/**
- * Today's violations that are not fixed yet, each with why. The test fails on any violation not listed
- * here, and on an entry that no longer occurs (remove it when you fix it).
- */
-const KNOWN: Record<string, string> = {};
-
-/**
- * Files whose table-check findings are all known (any `tables`, `entity` or `sql` line naming the file):
- * the SQL that moves into repositories (issue 21, scope 2). Remove a file when it has none left.
- */
-const SQL_FILES: string[] = [];
-
 describe("the hub's tree", () => {
   const root = process.cwd();
   let all: string[];
@@ -31,14 +19,11 @@ describe("the hub's tree", () => {
     all = [...tree.errors, ...deepImports(root, tree.modules), ...modulesWithoutIndex(root), ...violations(readSources(root))];
   });
 
-  it('has no violation beyond the known ones', () => {
-    const fresh = all.filter((v) => !(v in KNOWN) && !SQL_FILES.some((f) => v.includes(` ${f} `)));
-    if (fresh.length) console.log(`new boundary violations:\n${fresh.join('\n')}`);
-    expect(fresh).toEqual([]);
-  });
-
-  it('lists no known violation that is gone (remove it from KNOWN)', () => {
-    expect([...Object.keys(KNOWN).filter((v) => !all.includes(v)), ...SQL_FILES.filter((f) => !all.some((v) => v.includes(` ${f} `)))]).toEqual([]);
+  // No tolerated violations: what a rule cannot hold for is a named exception in the config or the
+  // table check, with its reason.
+  it('has no violation', () => {
+    if (all.length) console.log(`boundary violations:\n${all.join('\n')}`);
+    expect(all).toEqual([]);
   });
 });
 

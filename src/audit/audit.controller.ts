@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiErrors } from '../common/index.js';
-import { Roles } from '../common/index.js';
+import { ApiErrors, Roles } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditCallDto, AuditQueryDto, AuditView } from './audit.dto.js';
 import { AuditService } from './audit.service.js';

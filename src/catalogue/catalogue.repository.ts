@@ -6,9 +6,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Catalogue } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/index.js';
+import { list, one, parseJson, raw, rows, run, sql } from '../database/index.js';
 import type { RowOf } from '../database/index.js';
-import { list, one, raw, rows, run, sql } from '../database/index.js';
 import type { CatalogueEntity } from './catalogue.entity.js';
 
 type CatalogueRow = RowOf<CatalogueEntity>;

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { Catalogue, CatalogueIssueType } from '@jira-hub/contracts';
-import { Clock } from '../common/index.js';
-import { NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Clock, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
-import type { CatalogueStateView, IssueTypeView, LinkTypeView, SprintView, StatusesQuery, UsersView, WorkflowView } from './catalogue.dto.js';
+import type {
+  CatalogueStateView,
+  IssueTypeView,
+  LinkTypeView,
+  SprintView,
+  StatusesQuery,
+  UsersView,
+  WorkflowView,
+} from './catalogue.dto.js';
 import { CatalogueRepository, type StoredCatalogue } from './catalogue.repository.js';
 import { listed } from './match.js';
 import { initialStatus, shortestRoute } from './routes.js';

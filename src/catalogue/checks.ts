@@ -7,8 +7,7 @@
  * API) the MCP tools all call this one function. The command catalogue's own rules are Queue's and are
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
-import type { Catalogue, CheckVerdict, Finding } from '@jira-hub/contracts';
-import type { CommandType } from '@jira-hub/contracts';
+import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
 import { isTempKey } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';

@@ -1,6 +1,5 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
-import type { Finding } from '@jira-hub/contracts';
-import type { CommandType } from '@jira-hub/contracts';
+import type { CommandType, Finding } from '@jira-hub/contracts';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
 export interface CommandCheck {

@@ -1,6 +1,5 @@
 /** The Jira permissions each command needs of the agent's account (SPEC 16.2). Pure. */
-import type { Catalogue } from '@jira-hub/contracts';
-import type { CommandType } from '@jira-hub/contracts';
+import type { Catalogue, CommandType } from '@jira-hub/contracts';
 import { addFinding, type CommandCheck } from './content-checks.js';
 
 const BY_TYPE: Record<CommandType, string[]> = {

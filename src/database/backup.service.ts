@@ -2,8 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { existsSync, readdirSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Clock } from '../common/index.js';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
+import { Clock, HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { Meter } from '../metrics/index.js';
 import { backupsFolder, copyDatabaseFileInBackground, databaseFile, stamp } from './sqlite-copy.js';
 

@@ -1,12 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Meter } from '../metrics/index.js';
 import { Clock } from '../common/index.js';
-import { BackupService } from '../database/index.js';
-import { Db } from '../database/index.js';
+import { BackupService, Db, parseJson } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
-import { CommandRepository, type PlanRow } from '../queue/index.js';
-import { parseJson } from '../database/index.js';
-import { ageText } from '../queue/index.js';
+import { ageText, CommandRepository, type PlanRow } from '../queue/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
 import type { AgentCurrentCommandView, AgentNextCommandView, AgentStatusView } from './agent.dto.js';
 import { JiraAuthRegistry, jiraAuthWarning } from './jira-auth.js';

@@ -1,14 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { AgentCall } from '../common/index.js';
-import { ApiErrors } from '../common/index.js';
+import { AgentCall, AgentRoute, ApiErrors, AssistantToo, IdPipe } from '../common/index.js';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AgentRoute, AssistantToo } from '../common/index.js';
-import { IdPipe } from '../common/index.js';
 import { DeliveryService, type ClaimAnswer } from './delivery.service.js';
 import { CommandView } from '../queue/index.js';
-import { AgentSettingsView } from '../settings/index.js';
-import { SettingsService } from '../settings/index.js';
+import { AgentSettingsView, SettingsService } from '../settings/index.js';
 import { AgentStatusService } from './agent-status.service.js';
 import { AgentStatusView, ClaimDto, ClaimView, QueuedStatusesView, ReportClaimView, ReportDto } from './agent.dto.js';
 import { ClaimService } from './claim.service.js';

@@ -1,9 +1,33 @@
-import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Max, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  Max,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { Type } from 'class-transformer';
-import type { AgentCurrentCommand, AgentInfo, AgentNextCommand, AgentStatus, Change, ClaimRequest, ClaimResponse, DeliveredCommand, RedeliveredCommand, ReportBody } from '@jira-hub/contracts';
+import type {
+  AgentCurrentCommand,
+  AgentInfo,
+  AgentNextCommand,
+  AgentStatus,
+  Change,
+  ClaimRequest,
+  ClaimResponse,
+  DeliveredCommand,
+  RedeliveredCommand,
+  ReportBody,
+} from '@jira-hub/contracts';
 import { OpaqueJson } from '../common/index.js';
-import { CommandView } from '../queue/index.js';
-import { changesProblems } from '../queue/index.js';
+import { changesProblems, CommandView } from '../queue/index.js';
 
 /** What the agent says about itself with a claim (SPEC 6.2 step 1). */
 export class AgentInfoDto implements AgentInfo {

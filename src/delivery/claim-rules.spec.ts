@@ -6,8 +6,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { commandRow } from '../../test/support/command-row.js';
 import type { EntityManager } from 'typeorm';
-import type { Resolution } from '../queue/index.js';
-import type { CommandRow } from '../queue/index.js';
+import type { CommandRow, Resolution } from '../queue/index.js';
 import { DEFAULT_SETTINGS } from '../settings/index.js';
 import { ClaimRules, DELIVERY_LIMIT_ERROR, MAX_DELIVERIES, type ClaimNotes } from './claim-rules.js';
 

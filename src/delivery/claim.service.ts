@@ -1,11 +1,9 @@
 /** The long poll of SPEC 6.2: the claims waiting for work (Waiters) and the claim that waits (ClaimService). */
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/index.js';
+import { AgentFirst, Clock, HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { EventBus } from '../events/index.js';
 import type { HubEvent } from '../events/index.js';
 import { Notifier } from '../database/index.js';
-import { AgentFirst } from '../common/index.js';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { DeliveryService, type ClaimAnswer, type Report } from './delivery.service.js';
 import type { CommandView } from '../queue/index.js';

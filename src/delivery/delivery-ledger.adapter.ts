@@ -5,8 +5,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DeliveryLedger } from '../queue/index.js';
-import type { DeliveryView } from '../queue/index.js';
+import type { DeliveryLedger, DeliveryView } from '../queue/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
 import { DeliveryRepository } from './delivery.repository.js';
 

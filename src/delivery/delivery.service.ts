@@ -1,13 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
+import { Clock, HUB_CONFIG, type HubConfig } from '../common/index.js';
 import type { EntityManager } from 'typeorm';
 import type { DeliveredCommand } from '@jira-hub/contracts';
-import { Clock } from '../common/index.js';
-import { BackupService } from '../database/index.js';
-import { Db } from '../database/index.js';
+import { BackupService, Db, parseJson } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import type { HubEvent } from '../events/index.js';
-import { parseJson } from '../database/index.js';
 import { Meter } from '../metrics/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchViews } from '../queue/index.js';

@@ -8,8 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { ConflictError, ValidationFailedError } from '../common/index.js';
 import { parseJson } from '../database/index.js';
 import type { IssueRepository } from '../mirror/index.js';
-import { parseRefreshResult, type RefreshResult } from '../mirror/index.js';
-import { partsOf, syncMark, type SyncRunRepository } from '../mirror/index.js';
+import { parseRefreshResult, partsOf, type RefreshResult, syncMark, type SyncRunRepository } from '../mirror/index.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
 import type { CommandRow } from '../queue/index.js';
 

@@ -1,7 +1,5 @@
 import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
-import { BulkTurnInterceptor } from '../common/index.js';
-import { ApiErrors } from '../common/index.js';
-import { AssistantToo } from '../common/index.js';
+import { ApiErrors, AssistantToo, BulkTurnInterceptor } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';

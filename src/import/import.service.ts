@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/index.js';
 import { Db } from '../database/index.js';
-import { IssueRepository } from '../mirror/index.js';
-import { NoteRepository } from '../mirror/index.js';
+import { IssueRepository, NoteRepository } from '../mirror/index.js';
 import { CommandRepository } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { compare, type ImportReport } from './compare.js';

@@ -3,8 +3,7 @@
  * Russian or English names. Pure: buffers in, rows out, or a PackageError naming the file and row.
  */
 import { parse } from 'csv-parse/sync';
-import { ValidationFailedError } from '../common/index.js';
-import { isJiraKey, isTempKey } from '../common/index.js';
+import { isJiraKey, isTempKey, ValidationFailedError } from '../common/index.js';
 import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';

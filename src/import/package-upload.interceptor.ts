@@ -8,8 +8,7 @@ import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platfor
 import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
-import { PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
-import { hasBody } from '../common/index.js';
+import { hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
 
 /** SPEC 11.1: 10 MB for /import, the request as a whole. */
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;

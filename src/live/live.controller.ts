@@ -1,8 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiErrors } from '../common/index.js';
-import { Roles } from '../common/index.js';
+import { ApiErrors, Roles } from '../common/index.js';
 import { LiveService } from './live.service.js';
 
 @ApiTags('events')

@@ -2,9 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModul
 import type { Response } from 'express';
 import { AgentStatusService } from '../delivery/index.js';
 import type { AgentStatusView } from '../delivery/index.js';
-import { Clock } from '../common/index.js';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
-import { NotFoundError } from '../common/index.js';
+import { Clock, HUB_CONFIG, type HubConfig, NotFoundError } from '../common/index.js';
 import { MAX_BROADCAST, Notifier } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import type { HubEvent } from '../events/index.js';

@@ -7,12 +7,15 @@
  * The views are the REST API's (SPEC 11.3, 15): the agent's and the mirror's from the wire contracts
  * (@jira-hub/contracts), the others type-only from their modules; either way this file stays free of Nest.
  */
-import type { AgentStatus as AgentStatusView, MirroredIssue as IssueView, MirroredIssueDetail as IssueDetailView, Note as NoteView } from '@jira-hub/contracts';
+import type {
+  AgentStatus as AgentStatusView,
+  MirroredIssue as IssueView,
+  MirroredIssueDetail as IssueDetailView,
+  Note as NoteView,
+} from '@jira-hub/contracts';
 import type { ImportReport } from '../import/index.js';
 import type { ApplyView, DriftView, PackagePlanView } from '../packages/index.js';
-import type { PlannedCommandView, PlanView } from '../queue/index.js';
-import type { BatchSummary, BatchView, CommandView } from '../queue/index.js';
-import type { RevertView } from '../queue/index.js';
+import type { BatchSummary, BatchView, CommandView, PlannedCommandView, PlanView, RevertView } from '../queue/index.js';
 
 export type { RevertView };
 export type { AgentStatusView, ApplyView, DriftView, PackagePlanView, BatchSummary, BatchView, CommandView, ImportReport, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView };

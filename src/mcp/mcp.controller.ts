@@ -2,9 +2,7 @@ import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Roles } from '../common/index.js';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
-import { servedHosts, servedOrigins } from '../common/index.js';
+import { HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { selfUrl } from './self-url.js';
 

@@ -1,7 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/index.js';
-import { Roles } from '../common/index.js';
+import { ApiErrors, Roles } from '../common/index.js';
 import { Meter } from './meter.js';
 import { prometheusContentType } from 'prom-client';
 

@@ -6,8 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/index.js';
-import { join, list, one, raw, rows, sql } from '../database/index.js';
+import { join, list, one, parseJson, raw, rows, sql } from '../database/index.js';
 import { ISSUE_VIEW_COLUMNS } from './issue-search.repository.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import type { RefreshResult } from './refresh-result.js';

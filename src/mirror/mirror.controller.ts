@@ -1,9 +1,7 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiErrors } from '../common/index.js';
-import { AssistantToo, roleOf } from '../common/index.js';
+import { ApiErrors, AssistantToo, PageQuery, roleOf } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { PageQuery } from '../common/index.js';
 import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
 

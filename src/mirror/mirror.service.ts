@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/index.js';
-import { NotFoundError, ValidationFailedError } from '../common/index.js';
-import { isJiraKey, isTempKey } from '../common/index.js';
-import { Db } from '../database/index.js';
-import { parseJson } from '../database/index.js';
+import { Clock, isJiraKey, isTempKey, NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Db, parseJson } from '../database/index.js';
 import { IssueRepository } from './issue.repository.js';
 import { NoteRepository } from './note.repository.js';
 import { SyncRunRepository } from './sync-run.repository.js';

@@ -6,8 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { IssueFields } from '@jira-hub/contracts';
-import { parseJson } from '../database/index.js';
-import { join, list, raw, rows, sql, type Sql } from '../database/index.js';
+import { join, list, parseJson, raw, rows, sql, type Sql } from '../database/index.js';
 
 const CHUNK = 500;
 

@@ -1,8 +1,14 @@
 /** GET /issues on PostgreSQL: the words through the stored tsvector `issue.search` and its GIN index (migration v4). */
 import type { EntityManager } from 'typeorm';
-import { DIACRITICS_FROM, DIACRITICS_TO } from '../database/index.js';
-import { raw, rows, sql, type Sql } from '../database/index.js';
-import { DEFAULT_ISSUE_PAGE, ISSUE_VIEW_COLUMNS, IssueSearchRepository, WALK_ROWS_PER_MATCH, type IssueSearchRow, type WordSearch } from './issue-search.repository.js';
+import { DIACRITICS_FROM, DIACRITICS_TO, raw, rows, sql, type Sql } from '../database/index.js';
+import {
+  DEFAULT_ISSUE_PAGE,
+  ISSUE_VIEW_COLUMNS,
+  IssueSearchRepository,
+  WALK_ROWS_PER_MATCH,
+  type IssueSearchRow,
+  type WordSearch,
+} from './issue-search.repository.js';
 import type { ListIssuesQuery } from './mirror.dto.js';
 import { tsQueryExpression } from './search-query.js';
 

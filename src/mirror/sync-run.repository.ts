@@ -4,8 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/index.js';
-import { one, rows, run, sql } from '../database/index.js';
+import { one, parseJson, rows, run, sql } from '../database/index.js';
 import type { SliceCounts } from './issue.repository.js';
 
 export interface SyncRunState {

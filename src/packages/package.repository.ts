@@ -1,9 +1,8 @@
 /** The `package` table's repository (SPEC 18): every statement on it, inside a caller's unit of work. */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/index.js';
+import { one, parseJson, rows, run, sql } from '../database/index.js';
 import type { RowOf } from '../database/index.js';
-import { one, rows, run, sql } from '../database/index.js';
 import type { PackageEntity } from './package.entity.js';
 
 /** The CSV texts of a package, by file: `issues` (issues.csv), `links`, `notes`. */

@@ -1,6 +1,5 @@
 /** The answers of /packages (SPEC 18). */
-import { PlanView } from '../queue/index.js';
-import { BatchView } from '../queue/index.js';
+import { BatchView, PlanView } from '../queue/index.js';
 
 export class PackageChangeView {
   /** @example 'duedate' */

@@ -1,10 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
-import { BulkTurnInterceptor } from '../common/index.js';
-import { ApiErrors } from '../common/index.js';
-import { AssistantToo, callerFrom, sourceOf } from '../common/index.js';
-import { IdPipe } from '../common/index.js';
-import { PageQuery } from '../common/index.js';
+import { ApiErrors, AssistantToo, BulkTurnInterceptor, callerFrom, IdPipe, PageQuery, sourceOf } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { packageUpload, PLAN_FIELDS } from '../import/index.js';
 import { PackageFormDto } from './package.dto.js';

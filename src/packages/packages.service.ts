@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/index.js';
-import { Clock } from '../common/index.js';
-import { NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Clock, isJiraKey, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
-import { isJiraKey } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';
-import { BatchesService, type BatchAlongside } from '../queue/index.js';
-import { MAX_COMMANDS, type CreateBatchDto } from '../queue/index.js';
-import { NoteRepository } from '../mirror/index.js';
-import { PackageViewRepository } from '../mirror/index.js';
-import { CommandRepository } from '../queue/index.js';
-import { IdempotencyRepository } from '../queue/index.js';
-import { PlanService } from '../queue/index.js';
-import type { PlanView } from '../queue/index.js';
-import type { BatchView } from '../queue/index.js';
+import {
+  type BatchAlongside,
+  BatchesService,
+  CommandRepository,
+  type CreateBatchDto,
+  IdempotencyRepository,
+  MAX_COMMANDS,
+  PlanService,
+} from '../queue/index.js';
+import { NoteRepository, PackageViewRepository } from '../mirror/index.js';
+import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';

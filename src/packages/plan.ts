@@ -6,8 +6,7 @@
  */
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { isJiraKey, isTempKey } from '../common/index.js';
-import { translateType } from '../import/index.js';
-import { PackageError, type LinkRow, type PackageFile } from '../import/index.js';
+import { type LinkRow, PackageError, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 

@@ -1,5 +1,15 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiErrors } from '../common/index.js';
+import {
+  ApiErrors,
+  AssistantToo,
+  BulkWork,
+  callerFrom,
+  callerOf,
+  IdPipe,
+  Roles,
+  sourceOf,
+  ValidationFailedError,
+} from '../common/index.js';
 import {
   ApiCreatedResponse,
   ApiHeader,
@@ -8,10 +18,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AssistantToo, callerFrom, callerOf, Roles, sourceOf } from '../common/index.js';
-import { ValidationFailedError } from '../common/index.js';
-import { BulkWork } from '../common/index.js';
-import { IdPipe } from '../common/index.js';
 import { BatchesService } from './batches.service.js';
 import { ApiBatchBody, CreateBatchDto } from './dto/create-batch.dto.js';
 import { ApproveBatchDto, ListBatchesQuery, RejectBatchDto, RevertQuery } from './dto/queries.dto.js';

@@ -1,23 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/index.js';
-import { Clock } from '../common/index.js';
 import {
+  BatchFinishedError,
   ClaimedError,
+  Clock,
   ConflictError,
   FinishedError,
-  BatchFinishedError,
   ForbiddenError,
   IdempotencyMismatchError,
   NotFoundError,
 } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { checkedForSubmit } from './plan-checks.js';
-import { Db } from '../database/index.js';
+import { Db, parseJson } from '../database/index.js';
 import { EventBus } from '../events/index.js';
-import { parseJson } from '../database/index.js';
-import { IssueRepository } from '../mirror/index.js';
-import { SyncRunRepository } from '../mirror/index.js';
+import { IssueRepository, SyncRunRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchViews, type BatchListQuery } from './batch-views.js';

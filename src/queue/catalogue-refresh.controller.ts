@@ -1,7 +1,6 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiErrors } from '../common/index.js';
-import { callerFrom, Roles } from '../common/index.js';
+import { ApiErrors, callerFrom, Roles } from '../common/index.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CatalogueRefreshService } from './catalogue-refresh.service.js';
 import { BatchView } from './rows.js';

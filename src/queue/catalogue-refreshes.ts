@@ -6,8 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ValidationFailedError } from '../common/index.js';
-import { parseCatalogueResult } from '../catalogue/index.js';
-import { CatalogueRepository } from '../catalogue/index.js';
+import { CatalogueRepository, parseCatalogueResult } from '../catalogue/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandRow } from './rows.js';

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ValidationFailedError } from '../common/index.js';
-import { isJiraKey } from '../common/index.js';
-import { Db } from '../database/index.js';
-import { parseJson } from '../database/index.js';
+import { isJiraKey, ValidationFailedError } from '../common/index.js';
+import { Db, parseJson } from '../database/index.js';
 import { ChangeRepository, type ChangeRow } from './change.repository.js';
 import type { IssueChangeView, RecordedChangeView } from './change.view.js';
 import { DELIVERY_LEDGER, type DeliveryLedger } from './delivery-ledger.js';

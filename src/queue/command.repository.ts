@@ -7,9 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isJiraKey, isTempKey } from '../common/index.js';
-import { engineOf } from '../database/index.js';
-import { parseJson, type StoredJson } from '../database/index.js';
-import { one, raw, rows, run, sql, type Sql } from '../database/index.js';
+import { engineOf, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
 import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from '@jira-hub/contracts/catalogue';

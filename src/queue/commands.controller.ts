@@ -1,10 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiErrors } from '../common/index.js';
+import { ApiErrors, AssistantToo, callerFrom, ForbiddenError, IdPipe, roleOf } from '../common/index.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { AssistantToo, callerFrom, roleOf } from '../common/index.js';
-import { ForbiddenError } from '../common/index.js';
-import { IdPipe } from '../common/index.js';
 import { BatchesService } from './batches.service.js';
 import { CancelCommandDto, ListCommandsQuery } from './dto/queries.dto.js';
 import { OverviewService } from './overview.service.js';

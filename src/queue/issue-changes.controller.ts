@@ -1,6 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiErrors } from '../common/index.js';
-import { AssistantToo } from '../common/index.js';
+import { ApiErrors, AssistantToo } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueChangeView } from './change.view.js';
 import { ChangesService } from './changes.service.js';

@@ -1,11 +1,10 @@
 /** Raw rows of the queue's tables (snake_case, JSON as text) and their API views (SPEC 11.3). */
 import { parseJson } from '../database/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import type { BatchSource } from '../common/index.js';
+import type { BatchSource, DeliveryOutcome } from '../common/index.js';
 import type { RowOf } from '../database/index.js';
 import type { BatchEntity } from './batch.entity.js';
 import { COMMAND_STATUSES, type CommandEntity, type CommandStatus } from './command.entity.js';
-import type { DeliveryOutcome } from '../common/index.js';
 import type { BatchChecksView } from './checks.view.js';
 import { RecordedChangeView } from './change.view.js';
 import type { Batch, BatchCommand, BatchSummary as BatchSummaryContract, CommandDelivery } from '@jira-hub/contracts';

@@ -5,9 +5,8 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { parseJson } from '../database/index.js';
+import { one, parseJson, rows, run, sql } from '../database/index.js';
 import type { RowOf } from '../database/index.js';
-import { one, rows, run, sql } from '../database/index.js';
 import type { SettingEntity } from './setting.entity.js';
 
 export type SettingRow = RowOf<SettingEntity>;

@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiErrors } from '../common/index.js';
-import { AssistantToo, Roles } from '../common/index.js';
+import { ApiErrors, AssistantToo, Roles } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto } from './settings.dto.js';

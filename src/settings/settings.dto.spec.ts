@@ -4,8 +4,7 @@
  */
 import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
-import { ValidationFailedError } from '../common/index.js';
-import { createValidationPipe } from '../common/index.js';
+import { createValidationPipe, ValidationFailedError } from '../common/index.js';
 import { PatchSettingsDto } from './settings.dto.js';
 
 const pipe = createValidationPipe();

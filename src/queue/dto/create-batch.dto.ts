@@ -1,8 +1,19 @@
 import { ApiBody, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
-import { IsNonBlank } from '../../common/index.js';
-import { OpaqueJson } from '../../common/index.js';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+  registerDecorator,
+  type ValidationArguments,
+} from 'class-validator';
+import { IsNonBlank, OpaqueJson } from '../../common/index.js';
 import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 export const MAX_COMMANDS = 1000;

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsNonBlank } from '../../common/index.js';
-import { PageQuery } from '../../common/index.js';
+import { IsNonBlank, PageQuery } from '../../common/index.js';
 import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
 
 export class ListBatchesQuery extends PageQuery {
