@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { UnavailableError } from '../common/index.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
@@ -29,26 +29,36 @@ export const SLICE_MS = 5;
 /**
  * better-sqlite3 runs each statement synchronously, and a unit's statements chained by awaits alone
  * never give the event loop a turn: a 1,000-command batch creation held it for its whole transaction,
- * and a search on the read connection (or any request) waited that long (issue 21). While this is
- * applied, a statement that comes `sliceMs` or more after the last turn first lets the loop run
- * (setImmediate). The unit keeps its transaction and the write lock, and `busy` keeps every other
- * unit of work out meanwhile, so it stays one atomic unit. Answers the undo.
+ * and a search on the read connection (or any request) waited that long (issue 21). This subscriber
+ * (TypeORM's `beforeQuery` hook, whose promise the query runner awaits) lets the loop run
+ * (setImmediate) before a statement of the unit's runner that comes `sliceMs` or more after the last
+ * turn. The unit keeps its transaction and the write lock, and `busy` keeps every other unit of work
+ * out meanwhile, so it stays one atomic unit.
  */
-function yieldingEvery(q: QueryRunner, sliceMs: number): () => void {
-  const own = Object.prototype.hasOwnProperty.call(q, 'query');
-  const query = q.query;
-  let since = performance.now();
-  q.query = async function (this: QueryRunner, ...args: Parameters<QueryRunner['query']>) {
-    if (performance.now() - since >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-    return query.apply(this, args);
-  } as QueryRunner['query'];
-  return () => {
-    if (own) q.query = query;
-    else delete (q as { query?: unknown }).query;
-  };
+class Slices implements EntitySubscriberInterface {
+  private runner: QueryRunner | null = null;
+  private since = 0;
+
+  constructor(private readonly sliceMs: number) {}
+
+  /** Slices the statements of `runner` until the answered function is called. */
+  during(runner: QueryRunner): () => void {
+    this.runner = runner;
+    this.since = performance.now();
+    return () => {
+      if (this.runner === runner) this.runner = null;
+    };
+  }
+
+  beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
+    if (event.queryRunner !== this.runner || performance.now() - this.since < this.sliceMs) return;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.since = performance.now();
+        resolve();
+      }),
+    );
+  }
 }
 
 /** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
@@ -86,10 +96,12 @@ export class Db implements OnApplicationShutdown {
   private busy = false;
 
   private readonly reads: ReadLane;
+  private readonly slices = new Slices(SLICE_MS);
 
   constructor(readonly dataSource: DataSource) {
     this.engine = engineOf(dataSource);
     this.reads = new ReadLane(dataSource);
+    if (this.engine === 'sqlite') dataSource.subscribers.push(this.slices);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -124,7 +136,7 @@ export class Db implements OnApplicationShutdown {
 
   /**
    * Runs `fn` in one transaction (on SQLite, its statements in slices of SLICE_MS that let the event
-   * loop in between them, inside the transaction: yieldingEvery). `afterCommit` callbacks run right after COMMIT, before the next unit
+   * loop in between them, inside the transaction: Slices). `afterCommit` callbacks run right after COMMIT, before the next unit
    * of work starts: in-memory state that mirrors the database (the settings) changes exactly when the
    * database does, as every later unit sees it.
    */
@@ -134,7 +146,7 @@ export class Db implements OnApplicationShutdown {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
       await q.query('BEGIN IMMEDIATE');
-      const undo = yieldingEvery(q, SLICE_MS);
+      const undo = this.slices.during(q);
       try {
         const result = await fn(q.manager, { afterCommit: (cb) => callbacks.push(cb) });
         await q.query('COMMIT');
