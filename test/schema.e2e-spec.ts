@@ -16,7 +16,7 @@ import { createV1Database, insertBatch, insertCommand } from './support/legacy.j
 import { tempDir } from './support/app.js';
 import { expectNoSchemaDrift, pendingSchemaChanges } from './support/schema-diff.js';
 import { freshSchema, onPostgres } from './support/pg.js';
-import { commandRepositoryFor } from '../src/queue/command.provider.js';
+import { CommandRepository } from '../src/queue/command.repository.js';
 
 /** The package table as an entity that drifted: a column no migration makes. */
 @Entity('package')
@@ -151,7 +151,7 @@ describe('schema: entities = migrations', () => {
     expect(result).toMatchObject({ from: 9, to: MIGRATIONS.at(-1)!.schemaVersion });
     const [row]: { params: unknown; result: unknown }[] = await ds.query(`SELECT params, result FROM command`);
     expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
-    expect(await commandRepositoryFor('postgres').resolvedKey(ds.manager, 'new:1')).toBe('A-7');
+    expect(await new CommandRepository().resolvedKey(ds.manager, 'new:1')).toBe('A-7');
     const functions: { proname: string }[] = await ds.query(
       `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.proname IN ('json_extract', 'instr', 'hub_lower')`,
     );
@@ -181,8 +181,8 @@ describe('schema: entities = migrations', () => {
     );
     const [row]: { params: unknown; result: unknown }[] = await ds.query(`SELECT params, result FROM command WHERE seq = 1`);
     expect(row).toEqual({ params: { temp_key: 'new:1', summary: 'a' }, result: { key: 'A-7' } });
-    expect(await commandRepositoryFor('postgres').resolvedKey(ds.manager, 'new:1')).toBe('A-7');
-    expect([...(await commandRepositoryFor('postgres').pendingTempKeys(ds.manager))]).toEqual(['new:2']);
+    expect(await new CommandRepository().resolvedKey(ds.manager, 'new:1')).toBe('A-7');
+    expect([...(await new CommandRepository().pendingTempKeys(ds.manager))]).toEqual(['new:2']);
     // PostgreSQL's own functions only: none of SQLite's emulated, the search's folding kept for issue.search.
     const functions: { proname: string }[] = await ds.query(
       `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.prokind = 'f' ORDER BY p.proname`,

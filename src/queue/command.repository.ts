@@ -1,17 +1,18 @@
 /**
- * The `command` table's SQL (issue 21): what clients' batches write and read, the claim order the Delivery
- * module walks (SPEC 6.1–6.4), the report's writes (6.5, 6.6), the agent's work signals and the counts of
- * the views and /metrics; where temp keys are resolved (SPEC 6.3, 6.5) it inherits from CommandTempKeys
- * (command-temp-keys.repository.ts). One class per engine extends it with the engine's JSON paths, and
- * command.provider.ts provides the engine's as `CommandRepository`. Every method runs on the caller's
- * transaction (`m`).
+ * The `command` table's SQL, all of it (issue 21): what clients' batches write and read, the claim order
+ * the Delivery module walks (SPEC 6.1–6.4), the report's writes (6.5, 6.6), the agent's work signals,
+ * the counts of the views and /metrics, and where temp keys are resolved (SPEC 6.3, 6.5). Every method runs
+ * on the caller's transaction (`m`).
  */
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { one, raw, rows, run, sql, type Sql } from '../database/index.js';
+import { isJiraKey, isTempKey } from '../common/index.js';
+import { engineOf, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
+import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from '@jira-hub/contracts/catalogue';
-import type { CommandStatus } from './command.entity.js';
-import { CommandTempKeys } from './command-temp-keys.repository.js';
+import { isTerminal, type CommandStatus } from './command.entity.js';
+import type { Resolution } from './commands/temp-keys.js';
 import type { CommandRow } from './rows.js';
 
 /**
@@ -36,11 +37,37 @@ export interface Outcome {
   now: string;
 }
 
+interface DefinerRow {
+  status: CommandStatus;
+  result: StoredJson | null;
+}
+
 /**
- * The one entry to the `command` table (QueueModule provides the engine's class under this token); also
- * Mirror's `NoteKeys` port through CommandTempKeys.
+ * A definer's key: from a `done` result, or from the late report of a force-cancelled one (SPEC 6.5);
+ * a `failed` report never resolves a temp key, whatever its result says.
  */
-export abstract class CommandRepository extends CommandTempKeys {
+const RESOLVING: readonly CommandStatus[] = ['done', 'cancelled'];
+const RESOLVING_SQL = raw(`status IN ('done', 'cancelled')`);
+
+/**
+ * `params.temp_key` and `result.key` as text, each engine's own way: PostgreSQL's `->>` on its jsonb
+ * columns, SQLite's json_extract on its JSON text. The same expressions as idx_command_temp_key's.
+ */
+function jsonFields(m: EntityManager): { tempKey: Sql; resultKey: Sql } {
+  return engineOf(m.connection) === 'postgres'
+    ? { tempKey: raw(`(params ->> 'temp_key')`), resultKey: raw(`(result ->> 'key')`) }
+    : { tempKey: raw(`json_extract(params, '$.temp_key')`), resultKey: raw(`json_extract(result, '$.key')`) };
+}
+
+const keyOf = (d: DefinerRow): string | undefined => {
+  if (!RESOLVING.includes(d.status)) return undefined;
+  const key = parseJson<{ key?: unknown } | null>(d.result, null)?.key;
+  return isJiraKey(key) ? key : undefined;
+};
+
+/** Also Mirror's `NoteKeys` port (wired in AppModule): where the note of a temp key lives. */
+@Injectable()
+export class CommandRepository implements NoteKeys {
   find(m: EntityManager, id: number): Promise<CommandRow | undefined> {
     return one<CommandRow>(m, sql`SELECT * FROM command WHERE id = ${id}`);
   }
@@ -280,5 +307,81 @@ export abstract class CommandRepository extends CommandTempKeys {
       sql`SELECT c.*, b.title AS batch_title FROM command c JOIN batch b ON b.id = c.batch_id
            WHERE c.status = 'failed' AND c.id < CAST(${before} AS BIGINT) ORDER BY c.id DESC LIMIT ${limit}`,
     );
+  }
+
+  // ── temp keys (SPEC 6.3, 6.5) ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * The newest resolution of a temp key by any batch (optionally only batches before one), or undefined.
+   * The expression index `idx_command_temp_key` makes this a probe, not a scan of the history.
+   */
+  async resolvedKey(m: EntityManager, tempKey: string, beforeBatchId?: number): Promise<string | undefined> {
+    const f = jsonFields(m);
+    const row = await one<DefinerRow>(
+      m,
+      sql`SELECT status, result FROM command
+           WHERE type = 'ensure_issue' AND ${f.tempKey} = ${tempKey} AND ${RESOLVING_SQL}
+             AND ${f.resultKey} IS NOT NULL AND batch_id < CAST(${beforeBatchId ?? Number.MAX_SAFE_INTEGER} AS BIGINT)
+           ORDER BY id DESC LIMIT 1`,
+    );
+    return row ? keyOf(row) : undefined;
+  }
+
+  /** How a temp key stands for a command of `batchId`: its own batch's definer first, then earlier batches. */
+  async resolveFor(m: EntityManager, batchId: number, tempKey: string): Promise<Resolution> {
+    const definer = await one<DefinerRow>(
+      m,
+      sql`SELECT status, result FROM command WHERE batch_id = ${batchId} AND type = 'ensure_issue' AND ${jsonFields(m).tempKey} = ${tempKey} LIMIT 1`,
+    );
+    if (definer) {
+      if (!isTerminal(definer.status)) return { state: 'pending' };
+      const key = keyOf(definer);
+      return key ? { state: 'resolved', key } : { state: 'failed' };
+    }
+    const key = await this.resolvedKey(m, tempKey, batchId);
+    return key ? { state: 'resolved', key } : { state: 'failed' };
+  }
+
+  /** The whole current mapping temp key → Jira key (newest resolution wins), for imports. */
+  async tempKeyMapping(m: EntityManager): Promise<Map<string, string>> {
+    const f = jsonFields(m);
+    const definers = await rows<DefinerRow & { temp_key: string }>(
+      m,
+      sql`SELECT ${f.tempKey} AS temp_key, status, result FROM command
+           WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL ORDER BY id`,
+    );
+    const map = new Map<string, string>();
+    for (const r of definers) {
+      const key = keyOf(r);
+      if (key) map.set(r.temp_key, key);
+    }
+    return map;
+  }
+
+  /** Temp keys that an `ensure_issue` still queued or handed out defines (one key, or all). */
+  async pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
+    const f = jsonFields(m);
+    const pending = await rows<{ temp_key: string }>(
+      m,
+      sql`SELECT DISTINCT ${f.tempKey} AS temp_key FROM command
+           WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed')${tempKey === undefined ? raw('') : sql` AND ${f.tempKey} = ${tempKey}`}`,
+    );
+    return new Set(pending.map((r) => r.temp_key));
+  }
+
+  /**
+   * Where notes of temp keys go (SPEC 6.5): the newest resolution of each temp key, except one that an
+   * unfinished `ensure_issue` defines again — its report will move the note to the issue it creates.
+   */
+  async currentResolutions(m: EntityManager): Promise<Map<string, string>> {
+    const mapping = await this.tempKeyMapping(m);
+    for (const key of await this.pendingTempKeys(m)) mapping.delete(key);
+    return mapping;
+  }
+
+  /** `currentResolutions` for one key (PUT and GET /notes/{key}): a probe or two, no scan. */
+  async currentResolution(m: EntityManager, tempKey: string): Promise<string | undefined> {
+    if (!isTempKey(tempKey) || (await this.pendingTempKeys(m, tempKey)).size > 0) return undefined;
+    return this.resolvedKey(m, tempKey);
   }
 }

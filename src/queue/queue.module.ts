@@ -12,7 +12,6 @@ import { CatalogueRefreshes } from './catalogue-refreshes.js';
 import { ChangeRepository } from './change.repository.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
-import { commandRepositoryProvider } from './command.provider.js';
 import { CommandsController } from './commands.controller.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IssueChangesController } from './issue-changes.controller.js';
@@ -39,7 +38,7 @@ import { RevertService } from './revert.service.js';
     BatchViews,
     CatalogueRefreshes,
     BatchRepository,
-    commandRepositoryProvider,
+    CommandRepository,
     IdempotencyRepository,
     ChangeRepository,
   ],
