@@ -61,11 +61,25 @@ class Slices implements EntitySubscriberInterface {
   }
 }
 
+interface PgClient {
+  query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]>;
+  escapeLiteral(value: string): string;
+}
+
 /** Statements without parameters sent in one round trip on the runner's connection: each one's rows. */
-async function simpleQuery(q: QueryRunner, sql: string): Promise<{ rows: Record<string, unknown>[] }[]> {
-  const client = (await q.connect()) as { query(sql: string): Promise<{ rows: Record<string, unknown>[] } | { rows: Record<string, unknown>[] }[]> };
-  const answer = await client.query(sql);
+async function simpleQuery(q: QueryRunner, sql: string | ((client: PgClient) => string)): Promise<{ rows: Record<string, unknown>[] }[]> {
+  const client = (await q.connect()) as PgClient;
+  const answer = await client.query(typeof sql === 'string' ? sql : sql(client));
   return Array.isArray(answer) ? answer : [answer];
+}
+
+/** What a unit of work's body gets besides its manager (see AfterCommit in events/event-bus.ts). */
+export interface Unit {
+  afterCommit(cb: () => void): void;
+  /** PostgreSQL: runs when the body has ended, before COMMIT */
+  beforeCommit?(cb: () => void): void;
+  /** PostgreSQL: a NOTIFY sent with the COMMIT */
+  notify?(channel: string, payload: string): void;
 }
 
 /**
@@ -140,7 +154,7 @@ export class Db implements OnApplicationShutdown {
    * of work starts: in-memory state that mirrors the database (the settings) changes exactly when the
    * database does, as every later unit sees it.
    */
-  transaction<T>(fn: (m: EntityManager, tx: { afterCommit(cb: () => void): void }) => Promise<T>, lane: Lane = 'normal'): Promise<T> {
+  transaction<T>(fn: (m: EntityManager, tx: Unit) => Promise<T>, lane: Lane = 'normal'): Promise<T> {
     if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(true, (q, tx) => fn(q.manager, tx)), lane);
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
@@ -168,9 +182,11 @@ export class Db implements OnApplicationShutdown {
     return this.reads.run(fn);
   }
 
-  private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: { afterCommit(cb: () => void): void }) => Promise<T>): Promise<T> {
+  private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: Unit) => Promise<T>): Promise<T> {
     const q = this.dataSource.createQueryRunner();
     const callbacks: (() => void)[] = [];
+    const beforeCommit: (() => void)[] = [];
+    const notifications: [channel: string, payload: string][] = [];
     let open = false;
     try {
       // One round trip: the simple query protocol runs the statements one after another and answers each.
@@ -181,8 +197,18 @@ export class Db implements OnApplicationShutdown {
         const first = head.length - this.unitChecks.length;
         for (const [i, check] of this.unitChecks.entries()) await check.apply(results[first + i].rows, q.manager);
       }
-      const result = await fn(q, { afterCommit: (cb) => callbacks.push(cb) });
-      if (write) await q.query('COMMIT');
+      const unit: Unit = {
+        afterCommit: (cb) => callbacks.push(cb),
+        beforeCommit: (cb) => beforeCommit.push(cb),
+        notify: (channel, payload) => notifications.push([channel, payload]),
+      };
+      const result = await fn(q, unit);
+      if (write) {
+        for (const cb of beforeCommit) cb();
+        // NOTIFY in the transaction, sent in COMMIT's round trip: delivered when it commits (escaped by the driver's own escapeLiteral).
+        if (notifications.length) await simpleQuery(q, (client) => [...notifications.map(([c, p]) => `SELECT pg_notify(${client.escapeLiteral(c)}, ${client.escapeLiteral(p)})`), 'COMMIT'].join('; '));
+        else await q.query('COMMIT');
+      }
       open = false;
       for (const cb of callbacks) cb();
       return result;

@@ -79,6 +79,16 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
       .catch((err: Error) => this.logger.warn(`could not notify other replicas: ${err.message}`));
   }
 
+  /**
+   * `broadcast`, sent with a unit of work's COMMIT (its `notify`, PostgreSQL): the other replicas get it
+   * when the unit commits, in the COMMIT's round trip. A unit without `notify` broadcasts at once.
+   */
+  broadcastWith(unit: { notify?(channel: string, payload: string): void }, channel: string, data: string): void {
+    if (!this.replicated) return;
+    if (unit.notify) unit.notify(this.pgChannel(channel), `${this.self}|${data}`);
+    else this.broadcast(channel, data);
+  }
+
   private pgChannel(channel: string): string {
     return `${this.prefix}_${channel}`.toLowerCase();
   }

@@ -92,3 +92,4 @@ export async function one<T>(m: EntityManager, statement: Sql): Promise<T | unde
 export async function run(m: EntityManager, statement: Sql): Promise<number> {
   return (await execute(m, statement)).affected ?? 0;
 }
+

@@ -1,12 +1,21 @@
 /** The `agent_status` table's SQL: the single row of what the agent last said and holds (SPEC 3, 6.2, 10). */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RowOf } from '../database/index.js';
+import type { RowOf, Sql } from '../database/index.js';
 import { one, run, sql } from '../database/index.js';
 import type { AgentInfo } from './agent-info.js';
 import type { AgentStatusEntity } from './agent-status.entity.js';
 
 export type AgentStatusRow = RowOf<AgentStatusEntity>;
+
+/** `AgentStatusRepository.touch` as a statement (DeliveryRepository.handOut runs it with the handout). */
+export function touchSql(info: AgentInfo, now: string, current: number | null): Sql {
+  const lastJiraCall = info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null;
+  return sql`UPDATE agent_status SET last_seen_at = ${now}, agent_version = coalesce(${info.agent_version ?? null}, agent_version),
+               settings_version = coalesce(${info.settings_version ?? null}, settings_version), last_jira_call_at = coalesce(${lastJiraCall}, last_jira_call_at),
+               current_command_id = ${current}
+              WHERE id = 1`;
+}
 
 @Injectable()
 export class AgentStatusRepository {
@@ -17,14 +26,7 @@ export class AgentStatusRepository {
    * stored one only when the agent gave none: the same value before and after this update.
    */
   async touch(m: EntityManager, info: AgentInfo, now: string, current: number | null): Promise<void> {
-    const lastJiraCall = info.last_jira_call_at ? new Date(info.last_jira_call_at).toISOString() : null;
-    await run(
-      m,
-      sql`UPDATE agent_status SET last_seen_at = ${now}, agent_version = coalesce(${info.agent_version ?? null}, agent_version),
-            settings_version = coalesce(${info.settings_version ?? null}, settings_version), last_jira_call_at = coalesce(${lastJiraCall}, last_jira_call_at),
-            current_command_id = ${current}
-           WHERE id = 1`,
-    );
+    await run(m, touchSql(info, now, current));
   }
 
   /** Clears current_command_id when it is this command (it finished or was cancelled). */

@@ -8,13 +8,13 @@ import type { EntityManager } from 'typeorm';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { parseJson } from '../database/index.js';
 import { SyncRunRepository } from '../mirror/index.js';
-import { BatchRepository, CatalogueRefreshes, CommandRepository, substitute } from '../queue/index.js';
+import { BatchRepository, CatalogueRefreshes, CommandRepository, substitute, type CatalogueCommandRow } from '../queue/index.js';
 import { pacedAs, tempKeysNeeded, type Params } from '@jira-hub/contracts/catalogue';
 import type { CommandRow } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
-import { DeliveryRepository } from './delivery.repository.js';
+import { DeliveryRepository, type Looked } from './delivery.repository.js';
 
 /** A command is handed out at most this many times; then it fails (SPEC 6.4). */
 export const MAX_DELIVERIES = 3;
@@ -63,6 +63,7 @@ export class ClaimRules {
     now: Date,
     notes: ClaimNotes = { expired: [], skipped: [] },
     autoCatalogue = false,
+    looked?: Looked,
   ): Promise<Claimed | null> {
     const iso = now.toISOString();
     if (info.jira_auth === 'failed') {
@@ -70,31 +71,35 @@ export class ClaimRules {
       await this.agents.touch(m, info, iso, null);
       return null;
     }
-    const again = await this.redeliver(m, info, settings, iso, notes);
+    // The first look at each of the three, in one statement (or with the report of the merged call); a loop looks again.
+    const first = looked ?? (await this.deliveries.look(m, this.commands.claimLooks()));
+    const again = await this.redeliver(m, info, settings, iso, notes, first.claimed);
     if (again) {
       await this.agents.touch(m, info, iso, again.id);
       // The caller makes the copy only if the batch has none (SPEC 3.2: a copy lost to a crash).
       return { command: again, backupBatchId: (await this.commands.isFirstWriteOfBatch(m, again)) ? again.batch_id : null };
     }
-    let next = await this.takeNext(m, info, settings, iso, notes);
+    // A handout writes the agent's status with it (DeliveryRepository.handOut); nothing after it here reads that row.
+    let next = await this.takeNext(m, info, settings, iso, notes, first.next);
     if (!next && (await this.autoRefreshDue(m, settings, now))) {
       const commands = [{ type: 'refresh' as const, params: { jql: settings.auto_refresh.jql } }];
       notes.created = await this.batches.insert(m, { title: AUTO_REFRESH_TITLE, author: 'hub', source: 'hub', awaitingApproval: settings.approval.hub, commands }, iso);
       next = await this.takeNext(m, info, settings, iso, notes);
     }
     // SPEC 16.1: the catalogue at the first claim, then whenever it is old or stale and the queue is idle.
-    if (autoCatalogue && notes.created === undefined && (await this.catalogueRefreshDue(m, settings, now, async () => !next && (await this.commands.idle(m))))) {
+    const idle = async () => !next && (await this.commands.idle(m));
+    if (autoCatalogue && notes.created === undefined && (await this.catalogueRefreshDue(m, settings, now, idle, first.catalogue))) {
       notes.created = await this.catalogueRefreshes.queue(m, 'hub', iso);
       next ??= await this.takeNext(m, info, settings, iso, notes);
     }
-    await this.agents.touch(m, info, iso, next?.command.id ?? null);
+    if (!next) await this.agents.touch(m, info, iso, null);
     return next;
   }
 
-  /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). */
-  private async redeliver(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes): Promise<CommandRow | undefined> {
-    for (;;) {
-      const c = await this.commands.oldestClaimed(m);
+  /** Re-delivers the oldest claimed command, failing those past the delivery limit (SPEC 6.4). `first`: the first look, already made. */
+  private async redeliver(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes, first?: CommandRow | null): Promise<CommandRow | undefined> {
+    for (let look = first; ; look = undefined) {
+      const c = look === undefined ? await this.commands.oldestClaimed(m) : look;
       if (!c) return undefined;
       if (c.deliveries < MAX_DELIVERIES) {
         const pause = settings.pacing[pacedAs(c.type)];
@@ -111,9 +116,9 @@ export class ClaimRules {
   }
 
   /** Hands out the next queued command: temp keys substituted, dependents of failed definers skipped (SPEC 6.3). */
-  private async takeNext(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes): Promise<Claimed | null> {
-    for (;;) {
-      const c = await this.commands.nextRunnable(m);
+  private async takeNext(m: EntityManager, info: AgentInfo, settings: Settings, now: string, notes: ClaimNotes, first?: CommandRow | null): Promise<Claimed | null> {
+    for (let look = first; ; look = undefined) {
+      const c = look === undefined ? await this.commands.nextRunnable(m) : look;
       if (!c) return null;
       let params = parseJson<Params>(c.params, {});
       const needed = tempKeysNeeded(c.type, params);
@@ -130,11 +135,11 @@ export class ClaimRules {
       }
       const pause = settings.pacing[pacedAs(c.type)];
       const paramsText = JSON.stringify(params);
-      await this.commands.handOut(m, c.id, now, pause, paramsText);
-      await this.deliveries.start(m, c.id, info.agent_version, now);
+      const handOut = { id: c.id, handOut: this.commands.handOutSql(c.id, now, pause, paramsText), firstWrite: this.commands.firstWriteSql(c) };
+      const firstWrite = await this.deliveries.handOut(m, handOut, info, now);
       if (c.type === 'refresh') await this.runs.open(m, c.id, params, now);
       const command: CommandRow = { ...c, status: 'claimed', claimed_at: now, deliveries: c.deliveries + 1, pause_seconds: pause, params: paramsText };
-      return { command, backupBatchId: (await this.commands.isFirstWriteOfBatch(m, c)) ? c.batch_id : null };
+      return { command, backupBatchId: firstWrite ? c.batch_id : null };
     }
   }
 
@@ -151,8 +156,8 @@ export class ClaimRules {
    * that ended without a catalogue (an agent that cannot read it) is tried again only after that age, so
    * an old agent does not get one at every claim.
    */
-  private async catalogueRefreshDue(m: EntityManager, settings: Settings, now: Date, idle: () => Promise<boolean>): Promise<boolean> {
-    const last = await this.commands.lastCatalogueCommand(m);
+  private async catalogueRefreshDue(m: EntityManager, settings: Settings, now: Date, idle: () => Promise<boolean>, looked?: CatalogueCommandRow | null): Promise<boolean> {
+    const last = looked === undefined ? await this.commands.lastCatalogueCommand(m) : (looked ?? undefined);
     if (!last) return true;
     if (last.status === 'queued' || last.status === 'claimed' || !(await idle())) return false;
     const maxAge = settings.catalogue_max_age_minutes;

@@ -11,6 +11,7 @@ import { BatchViews } from '../queue/index.js';
 import type { CommandRow, CommandView } from '../queue/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { ClaimRules, DELIVERY_LIMIT_ERROR, type ClaimNotes, type Claimed } from './claim-rules.js';
+import { deliveryView, type Looked } from './delivery.repository.js';
 import { ReportRules, type Report } from './report-rules.js';
 
 export type { Report };
@@ -116,11 +117,11 @@ export class DeliveryService {
    * The claim inside a unit of work: nothing when a backup copy runs (COPYING), else SPEC 6.2–6.4 with
    * its events and, after the commit, the copy of SPEC 3.2 when due.
    */
-  private async claimStep(m: EntityManager, tx: Tx, info: AgentInfo, notes: ClaimNotes): Promise<ClaimStep> {
+  private async claimStep(m: EntityManager, tx: Tx, info: AgentInfo, notes: ClaimNotes, looked?: Looked): Promise<ClaimStep> {
     const settings = this.settings.get();
     const step: ClaimStep = { claimed: COPYING, notes, settingsVersion: settings.version };
     if (this.backups.busy()) return step;
-    const c = (step.claimed = await this.claims.claim(m, info, settings, this.clock.now(), notes, this.config.catalogueAutoRefresh));
+    const c = (step.claimed = await this.claims.claim(m, info, settings, this.clock.now(), notes, this.config.catalogueAutoRefresh, looked));
     this.events.afterCommit(tx, () => claimEvents(c, notes));
     // The first delivery makes the copy; a re-delivery makes it only when the batch has none
     // (the hub died between the claim's commit and the end of the copy, or the copy failed).
@@ -164,11 +165,14 @@ export class DeliveryService {
     const notes: ClaimNotes = { expired: [], skipped: [] };
     const { view, handedOutAt, step } = await this.db.transaction(async (m, tx) => {
       const confirmed: CommandRow[] = [];
-      const { before, after } = await this.reports.report(m, id, report, now, confirmed);
+      const claims = info !== null && !stop();
+      const { before, after, read, looked } = await this.reports.report(m, id, report, now, confirmed, claims);
       // A repeated report changes nothing, and its event tells a listener nothing new: harmless, and no extra read.
       this.events.afterCommit(tx, reportEvents(after, confirmed));
-      const view = await this.views.command(m, after);
-      const step = info && !stop() ? await this.claimStep(m, tx, info, notes) : null;
+      const view = read
+        ? this.views.commandWith(after, read.history.map(deliveryView), read.changes, new Map(read.history.map((d) => [d.id, d.n])))
+        : await this.views.command(m, after);
+      const step = claims ? await this.claimStep(m, tx, info, notes, looked) : null;
       return { view, handedOutAt: before.status === 'claimed' ? before.claimed_at : null, step };
     });
     // Only a report that finished a handed-out command counts (a repeated one changes nothing, a release finishes nothing).

@@ -9,6 +9,7 @@ import type { EntityManager } from 'typeorm';
 import { NotClaimedError } from '../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../mirror/index.js';
 import type { CommandRow } from '../queue/index.js';
+import type { PlainFinish } from './delivery.repository.js';
 import { ReportRules, type Report } from './report-rules.js';
 
 const NOW = '2026-12-02T10:00:00.000Z';
@@ -28,8 +29,15 @@ const issue = (over: Partial<MirrorIssue>): MirrorIssue => ({
   ...over,
 });
 
-function make(row: CommandRow, claimed: CommandRow[] = [], mirror: Record<string, MirrorIssue> = {}) {
+/**
+ * Mocked repositories. `plain`: what DeliveryRepository.finishPlain answers — by default the row alone,
+ * as on SQLite or for a report that is not plain (nothing written, the general path goes on).
+ */
+function make(row: CommandRow, claimed: CommandRow[] = [], mirror: Record<string, MirrorIssue> = {}, plain?: (row: CommandRow) => PlainFinish) {
   const commands = {
+    findSql: jest.fn((..._: unknown[]) => 'find'),
+    finishSql: jest.fn((..._: unknown[]) => 'finish'),
+    claimLooks: jest.fn((..._: unknown[]) => ({ claimed: 'claimed?', next: 'next?', catalogue: 'catalogue?' })),
     find: jest.fn(async (..._: unknown[]) => row),
     markDone: jest.fn(async (..._: unknown[]) => ({ ...row, status: 'done' })),
     markFailed: jest.fn(async (..._: unknown[]) => ({ ...row, status: 'failed' })),
@@ -38,9 +46,13 @@ function make(row: CommandRow, claimed: CommandRow[] = [], mirror: Record<string
     claimed: jest.fn(async (..._: unknown[]) => claimed),
     confirmByState: jest.fn(async (..._: unknown[]) => true),
   };
-  const deliveries = { close: jest.fn(async (..._: unknown[]) => undefined), latest: jest.fn(async (..._: unknown[]) => ({ id: 5, agent_version: '1.2.0' })) };
+  const deliveries = {
+    finishPlain: jest.fn(async (..._: unknown[]): Promise<PlainFinish> => (plain ? plain(row) : { before: row })),
+    close: jest.fn(async (..._: unknown[]) => undefined),
+    latest: jest.fn(async (..._: unknown[]) => ({ id: 5, agent_version: '1.2.0' })),
+  };
   const agents = { releaseCurrent: jest.fn(async (..._: unknown[]) => undefined) };
-  const changes = { record: jest.fn(async (..._: unknown[]) => undefined) };
+  const changes = { record: jest.fn(async (..._: unknown[]) => undefined), recordSql: jest.fn((..._: unknown[]) => ['record']), ofCommandSql: jest.fn((..._: unknown[]) => 'changes') };
   const refreshes = { store: jest.fn(async (..._: unknown[]) => undefined), noteFailure: jest.fn(async (..._: unknown[]) => undefined) };
   const lookup: MirrorLookup = { issue: (key) => mirror[key], hasLink: () => false };
   const issues = {
@@ -67,7 +79,7 @@ function make(row: CommandRow, claimed: CommandRow[] = [], mirror: Record<string
     notes as never,
     runs as never,
   );
-  return { rules, commands, deliveries, agents, runs };
+  return { rules, commands, deliveries, agents, runs, notes, refreshes, changes };
 }
 
 describe('ReportRules: confirmation by state (SPEC 6.6)', () => {
@@ -126,5 +138,53 @@ describe('ReportRules: what a report changes (SPEC 6.5, 16.3)', () => {
     await expect(rules.report(m, row.id, { status: 'done' } as Report, NOW)).rejects.toBeInstanceOf(NotClaimedError);
     expect(commands.markDone).not.toHaveBeenCalled();
     expect(deliveries.close).not.toHaveBeenCalled();
+  });
+});
+
+describe('ReportRules: a plain final report in one statement (issue 21.3)', () => {
+  it.each([
+    { case: 'done with its changes', report: { status: 'done', result: { key: 'AURORA-1' }, changes: [{ what: 'status', before: 'A', after: 'B' }] }, notPlain: ['refresh', 'refresh_catalogue'] },
+    { case: 'done without a key', report: { status: 'done', result: {} }, notPlain: ['refresh', 'refresh_catalogue', 'ensure_issue'] },
+    { case: 'failed', report: { status: 'failed', error: 'HTTP 500' }, notPlain: ['refresh', 'refresh_catalogue'] },
+  ])('$case: asked of finishPlain with the types it may not finish ($notPlain)', async ({ report, notPlain }) => {
+    const row = command();
+    const { rules, commands, deliveries, changes } = make(row);
+    await rules.report(m, row.id, report as Report, NOW, [], true);
+    const status = report.status as 'done' | 'failed';
+    expect(commands.finishSql).toHaveBeenCalledWith(row.id, expect.objectContaining({ status, now: NOW, ...(status === 'failed' ? { error: 'HTTP 500' } : {}) }), notPlain);
+    expect(commands.claimLooks).toHaveBeenCalledWith(row.id); // the merged call's claim looks with it, past the command reported
+    const asked = deliveries.finishPlain.mock.calls[0] as unknown as [EntityManager, number, { record?: unknown }, { outcome: string }];
+    expect(asked[3]).toEqual({ outcome: `reported_${status}`, at: NOW, jiraCalls: 0 });
+    expect(Boolean(asked[2].record)).toBe(Boolean((report as { changes?: unknown[] }).changes));
+    expect(changes.recordSql).not.toHaveBeenCalled(); // built inside finishPlain, with the delivery's id
+  });
+
+  it.each([
+    { case: 'ensure_issue done', type: 'ensure_issue' as const, report: { status: 'done', result: { key: 'AURORA-9' } }, moved: true, noted: false },
+    { case: 'ensure_fields failed', type: 'ensure_fields' as const, report: { status: 'failed', error: 'поле не на экране' }, moved: false, noted: true },
+    { case: 'ensure_fields done', type: 'ensure_fields' as const, report: { status: 'done', result: {} }, moved: false, noted: false },
+  ])('finished plainly, $case: only what the row alone cannot carry follows (note moved: $moved, catalogue told: $noted)', async ({ type, report, moved, noted }) => {
+    const row = command({ type, params: JSON.stringify({ temp_key: 'new:1', summary: 'a', project: 'AURORA', issue_type: 'Task' }) });
+    const after = { ...row, status: report.status as CommandRow['status'], error: report.status === 'failed' ? 'поле не на экране' : null };
+    const looked = { claimed: null, next: command({ id: 99 }), catalogue: null };
+    const { rules, commands, deliveries, notes, refreshes } = make(row, [], {}, (r) => ({ before: r, after, history: [], changes: [], looked }));
+    const reported = await rules.report(m, row.id, report as Report, NOW, [], true);
+    expect(reported).toMatchObject({ before: row, after, read: { history: [], changes: [] }, looked });
+    expect(commands.find).not.toHaveBeenCalled();
+    expect(commands.markDone).not.toHaveBeenCalled();
+    expect(commands.markFailed).not.toHaveBeenCalled();
+    expect(deliveries.close).not.toHaveBeenCalled();
+    expect(notes.move).toHaveBeenCalledTimes(moved ? 1 : 0);
+    if (moved) expect(notes.move).toHaveBeenCalledWith(m, 'new:1', 'AURORA-9', NOW);
+    expect(refreshes.noteFailure).toHaveBeenCalledTimes(noted ? 1 : 0);
+  });
+
+  it('not plain (SQLite, or a row finishPlain would not write): the general path goes on from the row it read, without reading it again', async () => {
+    const row = command();
+    const { rules, commands, deliveries } = make(row);
+    await rules.report(m, row.id, { status: 'done', result: {} } as Report, NOW);
+    expect(commands.find).not.toHaveBeenCalled();
+    expect(commands.markDone).toHaveBeenCalledTimes(1);
+    expect(deliveries.close).toHaveBeenCalledWith(m, row.id, 'reported_done', { at: NOW, jiraCalls: 0 });
   });
 });

@@ -5,11 +5,11 @@ import type { EntityManager } from 'typeorm';
 import { cutToCharacters, isJiraKey, NotClaimedError, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { parseJson } from '../database/index.js';
 import { IssueRepository, NoteRepository, SyncRunRepository } from '../mirror/index.js';
-import { CatalogueRefreshes, ChangeRepository, CommandRepository, isConfirmedByState, isTerminal, type Outcome } from '../queue/index.js';
-import { keysNamed, type Params } from '@jira-hub/contracts/catalogue';
-import type { CommandRow } from '../queue/index.js';
+import { CatalogueRefreshes, ChangeRepository, CommandRepository, isConfirmedByState, isTerminal, type Finish, type Outcome } from '../queue/index.js';
+import { keysNamed, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
+import type { ChangeRow, CommandRow } from '../queue/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
-import { DeliveryRepository } from './delivery.repository.js';
+import { DeliveryRepository, type DeliveryRow, type Looked, type PlainFinish } from './delivery.repository.js';
 import { applyPart, finishRefresh } from './refresh-report.js';
 
 /** In characters (code points): an emoji is never cut in half. */
@@ -33,7 +33,16 @@ function checkDone(c: CommandRow, report: Report): void {
 export interface Reported {
   before: CommandRow;
   after: CommandRow;
+  /** a plain report's view data, read with its write: the command's deliveries and changes after it */
+  read?: { history: DeliveryRow[]; changes: ChangeRow[] };
+  /** what the next claim looks at, read with a plain report's write when asked (`look`) */
+  looked?: Looked;
 }
+
+/** Types whose final report writes more than the command's own rows: never finished in one statement. */
+const NOT_PLAIN: CommandType[] = ['refresh', 'refresh_catalogue'];
+
+const errorOf = (r: Report): string => (r.error?.trim() ? cutToCharacters(r.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR);
 
 @Injectable()
 export class ReportRules {
@@ -53,8 +62,15 @@ export class ReportRules {
    * refresh confirmed by state. The command's own row is read once and its new state comes back from the
    * UPDATE that makes it (RETURNING); nothing later in the transaction writes that row.
    */
-  async report(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = []): Promise<Reported> {
-    const c = await this.commands.find(m, id);
+  async report(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = [], look = false): Promise<Reported> {
+    const plain = await this.finishPlain(m, id, report, now, look);
+    if (plain?.after) {
+      const c = plain.before!;
+      if (c.type === 'ensure_issue' && report.status === 'done') await this.notes.move(m, String(parseJson<Params>(c.params, {}).temp_key), resultKey(report)!, now);
+      if (report.status === 'failed') await this.catalogueRefreshes.noteFailure(m, c, plain.after.error!, now);
+      return { before: c, after: plain.after, read: { history: plain.history!, changes: plain.changes! }, looked: plain.looked };
+    }
+    const c = plain ? plain.before : await this.commands.find(m, id);
     if (!c) throw new NotFoundError(`команды ${id} нет`);
     if (c.status === 'queued') throw new NotClaimedError(id);
     const params = parseJson<Params>(c.params, {});
@@ -88,7 +104,7 @@ export class ReportRules {
       await this.recordChanges(m, id, report, now);
       if (refresh) await this.confirmByState(m, refresh.runId, now, confirmed);
     } else {
-      const error = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : NO_REASON_ERROR;
+      const error = errorOf(report);
       after = await this.commands.markFailed(m, id, error, { result: report.result === undefined ? null : JSON.stringify(report.result), jiraCalls, rateLimited, now });
       if (c.type === 'refresh') await this.runs.fail(m, id, now, error);
       await this.catalogueRefreshes.noteFailure(m, c, error, now);
@@ -96,6 +112,36 @@ export class ReportRules {
     await this.deliveries.close(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
     await this.agents.releaseCurrent(m, id);
     return { before: c, after };
+  }
+
+  /**
+   * A plain final report — a command still claimed, of a type whose report writes nothing beyond its own
+   * row, history and change record (not a refresh, whose result goes to the mirror, nor refresh_catalogue;
+   * not a `done` of ensure_issue without its key, a 422) — is the general path's writes in one statement
+   * on PostgreSQL (DeliveryRepository.finishPlain). `undefined`: not a final report; no `after`: not plain
+   * (or SQLite), nothing written, the general path goes on from `before`.
+   */
+  private finishPlain(m: EntityManager, id: number, report: Report, now: string, look: boolean): Promise<PlainFinish> | undefined {
+    if (report.status !== 'done' && report.status !== 'failed') return undefined;
+    const base = { jiraCalls: report.jira_calls ?? 0, rateLimited: report.rate_limited ?? 0, now };
+    const finish: Finish =
+      report.status === 'done'
+        ? { ...base, status: 'done', result: JSON.stringify(report.result ?? {}) }
+        : { ...base, status: 'failed', error: errorOf(report), result: report.result === undefined ? null : JSON.stringify(report.result) };
+    const notPlain: CommandType[] = report.status === 'done' && !resultKey(report) ? [...NOT_PLAIN, 'ensure_issue'] : NOT_PLAIN;
+    const changes = report.status === 'done' && report.changes?.length ? report.changes : undefined;
+    return this.deliveries.finishPlain(
+      m,
+      id,
+      {
+        before: this.commands.findSql(id),
+        finish: this.commands.finishSql(id, finish, notPlain),
+        record: changes && ((deliveryId, when) => this.changes.recordSql(id, deliveryId, changes, now, when)),
+        changes: this.changes.ofCommandSql(id),
+        looks: look ? this.commands.claimLooks(id) : undefined,
+      },
+      { outcome: report.status === 'done' ? 'reported_done' : 'reported_failed', at: now, jiraCalls: base.jiraCalls },
+    );
   }
 
   /** The change record of a `done` (SPEC 17.1), kept with the handout whose report carried it. */

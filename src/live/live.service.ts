@@ -55,7 +55,7 @@ export function broadcastParts(events: HubEvent[], max = MAX_BROADCAST): string[
  * commit, and sent in the order they were published. No stream, no reads.
  *
  * Replicas (PostgreSQL): the events of this hub's bus also go to the other replicas through the
- * Notifier (ids only, after the commit), and theirs come here, so a page connected to any replica
+ * Notifier (ids only, sent with the unit's COMMIT), and theirs come here, so a page connected to any replica
  * sees every change.
  */
 @Injectable()
@@ -80,7 +80,11 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
   onModuleInit(): void {
     this.unsubscribe = this.bus.subscribe((e) => {
       this.enqueue(e);
-      this.forward(e);
+      if (!this.bus.wasSentWithCommit(e)) this.forward(e);
+    });
+    // A unit's events go to the other replicas with its COMMIT (one round trip, delivered when it commits).
+    this.bus.sendWithCommit((events, tx) => {
+      if (this.notifier.replicated) for (const part of broadcastParts(events)) this.notifier.broadcastWith(tx, LIVE_CHANNEL, part);
     });
     this.notifier.listen(LIVE_CHANNEL, (data) => {
       if (data) for (const e of JSON.parse(data) as HubEvent[]) this.enqueue(e);

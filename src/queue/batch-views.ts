@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { parseJson } from '../database/index.js';
 import type { Pacing } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
+import type { ChangeRow } from './change.repository.js';
 import { ChangesService } from './changes.service.js';
 import type { BatchChecksView } from './checks.view.js';
 import { CommandRepository } from './command.repository.js';
@@ -22,6 +23,7 @@ import {
   type BatchView,
   type CommandRow,
   type CommandView,
+  type DeliveryView,
 } from './rows.js';
 
 /** remaining_seconds of a batch, given the pauses of its own queued commands. */
@@ -71,6 +73,11 @@ export class BatchViews {
   /** The command with its delivery history (SPEC 15.3) and its changes (17.1). */
   async command(m: EntityManager, row: CommandRow): Promise<CommandView> {
     return commandView(row, await this.ledger.historyOfCommand(m, row.id), await this.changes.ofCommand(m, row.id));
+  }
+
+  /** `command` from its history and changes already read (with the write that made them: nothing more to read). */
+  commandWith(row: CommandRow, history: DeliveryView[], changes: readonly ChangeRow[], deliveryNumbers: Map<number, number>): CommandView {
+    return commandView(row, history, this.changes.viewsOf(changes, deliveryNumbers));
   }
 
   /** Pauses of every unfinished runnable command: what a batch made runnable now would wait behind. */

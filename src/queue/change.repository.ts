@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Change } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import type { RowOf } from '../database/index.js';
-import { one, rows, run, sql } from '../database/index.js';
+import { one, rows, run, sql, type Sql } from '../database/index.js';
 import type { CommandChangeEntity } from './command-change.entity.js';
 import type { BatchRow, CommandRow } from './rows.js';
 
@@ -36,8 +36,27 @@ export class ChangeRepository {
     }
   }
 
+  /**
+   * `record` as statements to run together with the report's write (PostgreSQL): one INSERT per change,
+   * each RETURNING its row, made only `when` holds and while the command has no change recorded. The
+   * delivery's id is an expression of the statement they join (`deliveryId`).
+   */
+  recordSql(commandId: number, deliveryId: Sql, changes: readonly Change[], now: string, when: Sql): Sql[] {
+    return changes.map(
+      (c, i) =>
+        sql`INSERT INTO command_change (command_id, delivery_id, seq, issue_key, what, before, after, transitions, recorded_at)
+            SELECT CAST(${commandId} AS INTEGER), ${deliveryId}, CAST(${i + 1} AS INTEGER), CAST(${c.key ?? null} AS TEXT), CAST(${c.what} AS TEXT),
+                   CAST(${json(c.before)} AS TEXT), CAST(${json(c.after)} AS TEXT), CAST(${json(c.transitions)} AS TEXT), CAST(${now} AS TEXT)
+             WHERE ${when} AND NOT EXISTS (SELECT 1 FROM command_change WHERE command_id = ${commandId}) RETURNING *`,
+    );
+  }
+
   ofCommand(m: EntityManager, commandId: number): Promise<ChangeRow[]> {
-    return rows<ChangeRow>(m, sql`SELECT * FROM command_change WHERE command_id = ${commandId} ORDER BY seq`);
+    return rows<ChangeRow>(m, this.ofCommandSql(commandId));
+  }
+
+  ofCommandSql(commandId: number): Sql {
+    return sql`SELECT * FROM command_change WHERE command_id = ${commandId} ORDER BY seq`;
   }
 
   /** Every change of a batch's commands, in the order they happened (command seq, then change seq). */

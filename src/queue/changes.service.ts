@@ -34,6 +34,11 @@ export class ChangesService {
     return found.map((row) => ({ row, view: changeView(row, numbers) }));
   }
 
+  /** The views of changes already read, with the numbers (n) of their deliveries by id. */
+  viewsOf(found: readonly ChangeRow[], deliveryNumbers: Map<number, number>): RecordedChangeView[] {
+    return found.map((row) => changeView(row, deliveryNumbers));
+  }
+
   async ofCommand(m: EntityManager, commandId: number): Promise<RecordedChangeView[]> {
     return (await this.views(m, await this.changes.ofCommand(m, commandId))).map((v) => v.view);
   }

@@ -7,7 +7,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isJiraKey, isTempKey } from '../common/index.js';
-import { engineOf, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
+import { engineOf, list, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
 import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { CommandType } from '@jira-hub/contracts/catalogue';
@@ -23,6 +23,15 @@ import type { CommandRow } from './rows.js';
  */
 export const NEXT_RUNNABLE_SQL = `SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`;
 
+/** The latest refresh_catalogue command, as a claim looks at it (SPEC 16.1). */
+export type CatalogueCommandRow = Pick<CommandRow, 'id' | 'batch_id' | 'status' | 'finished_at'>;
+
+/** The row of `firstWriteSql`: the first handout of a batch that writes to Jira. */
+export const isFirstWrite = (row: unknown): boolean => {
+  const r = row as { first?: unknown; writes?: unknown } | undefined;
+  return Boolean(r?.first) && Boolean(r?.writes);
+};
+
 /** A claimed command always has its claim time. */
 export type RedeliveredRow = Pick<CommandRow, 'id' | 'type' | 'deliveries'> & { claimed_at: string };
 
@@ -35,6 +44,19 @@ export interface Outcome {
   jiraCalls: number;
   rateLimited: number;
   now: string;
+}
+
+/** A final report's write: `done`, or `failed` with its error. */
+export type Finish = Outcome & ({ status: 'done' } | { status: 'failed'; error: string });
+
+/** What a claim looks at first (SPEC 6.2–6.4, 16.1), as statements another repository may run together. */
+export interface ClaimLooks {
+  /** the oldest command with the agent */
+  claimed: Sql;
+  /** the next runnable command in queue order */
+  next: Sql;
+  /** the latest refresh_catalogue command */
+  catalogue: Sql;
 }
 
 interface DefinerRow {
@@ -69,7 +91,11 @@ const keyOf = (d: DefinerRow): string | undefined => {
 @Injectable()
 export class CommandRepository implements NoteKeys {
   find(m: EntityManager, id: number): Promise<CommandRow | undefined> {
-    return one<CommandRow>(m, sql`SELECT * FROM command WHERE id = ${id}`);
+    return one<CommandRow>(m, this.findSql(id));
+  }
+
+  findSql(id: number): Sql {
+    return sql`SELECT * FROM command WHERE id = ${id}`;
   }
 
   ofBatch(m: EntityManager, batchId: number): Promise<CommandRow[]> {
@@ -117,11 +143,23 @@ export class CommandRepository implements NoteKeys {
 
   /** The oldest command with the agent: the one a claim hands out again. */
   oldestClaimed(m: EntityManager): Promise<CommandRow | undefined> {
-    return one<CommandRow>(m, sql`SELECT * FROM command WHERE status = 'claimed' ORDER BY claimed_at, id LIMIT 1`);
+    return one<CommandRow>(m, this.claimLooks().claimed);
   }
 
   nextRunnable(m: EntityManager): Promise<CommandRow | undefined> {
     return one<CommandRow>(m, raw(NEXT_RUNNABLE_SQL));
+  }
+
+  /**
+   * `oldestClaimed`, `nextRunnable` and `lastCatalogueCommand` as statements. `finished`: a command the
+   * same statement finishes, so not with the agent any more (its part cannot see that write).
+   */
+  claimLooks(finished: number | null = null): ClaimLooks {
+    return {
+      claimed: sql`SELECT * FROM command WHERE status = 'claimed'${finished === null ? raw('') : sql` AND id <> ${finished}`} ORDER BY claimed_at, id LIMIT 1`,
+      next: raw(NEXT_RUNNABLE_SQL),
+      catalogue: raw(`SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`),
+    };
   }
 
   /** Handed out again: one more delivery, the claim time and the pause of now. */
@@ -134,10 +172,13 @@ export class CommandRepository implements NoteKeys {
    * agent (SPEC 16.3) is queued again with the deliveries that count.
    */
   async handOut(m: EntityManager, id: number, now: string, pause: number, params: string): Promise<void> {
-    await run(
-      m,
-      sql`UPDATE command SET status = 'claimed', claimed_at = ${now}, deliveries = deliveries + 1, pause_seconds = ${pause}, params = ${params} WHERE id = ${id}`,
-    );
+    await run(m, this.handOutSql(id, now, pause, params));
+  }
+
+  /** `handOut` as a statement (RETURNING the id). */
+  handOutSql(id: number, now: string, pause: number, params: string): Sql {
+    return sql`UPDATE command SET status = 'claimed', claimed_at = ${now}, deliveries = deliveries + 1, pause_seconds = ${pause}, params = ${params}
+                WHERE id = ${id} RETURNING id`;
   }
 
   /** Failed without a report (the delivery limit) or skipped (a temp key that will not resolve). */
@@ -147,12 +188,13 @@ export class CommandRepository implements NoteKeys {
 
   /** The first handout of a batch that writes to Jira (SPEC 3.2: back the database up before it). */
   async isFirstWriteOfBatch(m: EntityManager, c: Pick<CommandRow, 'id' | 'batch_id'>): Promise<boolean> {
-    const row = await one<{ first: number; writes: number }>(
-      m,
-      sql`SELECT NOT EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND id <> ${c.id} AND claimed_at IS NOT NULL) AS first,
-                 EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND type <> 'refresh') AS writes`,
-    );
-    return Boolean(row?.first) && Boolean(row?.writes);
+    return isFirstWrite(await one(m, this.firstWriteSql(c)));
+  }
+
+  /** `isFirstWriteOfBatch` as a statement (read its row with `isFirstWrite`); it does not look at `c` itself. */
+  firstWriteSql(c: Pick<CommandRow, 'id' | 'batch_id'>): Sql {
+    return sql`SELECT NOT EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND id <> ${c.id} AND claimed_at IS NOT NULL) AS first,
+                      EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND type <> 'refresh') AS writes`;
   }
 
   /**
@@ -170,30 +212,33 @@ export class CommandRepository implements NoteKeys {
   }
 
   /** The latest refresh_catalogue command, or none (SPEC 16.1). */
-  lastCatalogueCommand(m: EntityManager): Promise<Pick<CommandRow, 'id' | 'batch_id' | 'status' | 'finished_at'> | undefined> {
-    return one(m, sql`SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`);
+  lastCatalogueCommand(m: EntityManager): Promise<CatalogueCommandRow | undefined> {
+    return one(m, this.claimLooks().catalogue);
   }
 
   // ── the report (SPEC 6.5, 6.6, 16.3) ───────────────────────────────────────────────────────────────
 
   /** `done`: the command's row after it. */
   async markDone(m: EntityManager, id: number, o: Outcome): Promise<CommandRow> {
-    const [after] = await rows<CommandRow>(
-      m,
-      sql`UPDATE command SET status = 'done', result = ${o.result}, jira_calls = ${o.jiraCalls}, rate_limited = ${o.rateLimited}, finished_at = ${o.now}, error = NULL
-           WHERE id = ${id} RETURNING *`,
-    );
+    const [after] = await rows<CommandRow>(m, this.finishSql(id, { ...o, status: 'done' }));
     return after;
   }
 
   /** `failed` with its error: the command's row after it. */
   async markFailed(m: EntityManager, id: number, error: string, o: Outcome): Promise<CommandRow> {
-    const [after] = await rows<CommandRow>(
-      m,
-      sql`UPDATE command SET status = 'failed', error = ${error}, jira_calls = ${o.jiraCalls}, rate_limited = ${o.rateLimited}, finished_at = ${o.now}, result = ${o.result}
-           WHERE id = ${id} RETURNING *`,
-    );
+    const [after] = await rows<CommandRow>(m, this.finishSql(id, { ...o, status: 'failed', error }));
     return after;
+  }
+
+  /**
+   * `markDone` or `markFailed` as a statement (RETURNING the row after it). `plainExcept`: only while the
+   * command is still claimed and of none of these types (a report decided without reading the row first).
+   */
+  finishSql(id: number, f: Finish, plainExcept?: readonly CommandType[]): Sql {
+    const only = plainExcept ? sql` AND status = 'claimed' AND type NOT IN (${list(plainExcept)})` : raw('');
+    return sql`UPDATE command SET status = ${f.status}, result = ${f.result}, error = ${f.status === 'failed' ? f.error : null}, jira_calls = ${f.jiraCalls},
+                      rate_limited = ${f.rateLimited}, finished_at = ${f.now}
+                WHERE id = ${id}${only} RETURNING *`;
   }
 
   /** The late report of a force-cancelled ensure_issue (SPEC 6.5): its result is kept, the status stays. */
