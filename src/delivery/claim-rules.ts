@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { parseJson } from '../database/index.js';
 import { SyncRunRepository } from '../mirror/index.js';
-import { BatchRepository, CatalogueRefreshes, CommandRepository, substitute, type CatalogueCommandRow } from '../queue/index.js';
+import { BatchRepository, CatalogueRefreshes, CommandRepository, substitute, type CatalogueCommandRow, type Resolution } from '../queue/index.js';
 import { pacedAs, tempKeysNeeded, type Params } from '@jira-hub/contracts/catalogue';
 import type { CommandRow } from '../queue/index.js';
 import type { Settings } from '../settings/index.js';
@@ -123,7 +123,9 @@ export class ClaimRules {
       let params = parseJson<Params>(c.params, {});
       const needed = tempKeysNeeded(c.type, params);
       if (needed.length > 0) {
-        const resolutions = new Map(await Promise.all(needed.map(async (t) => [t, await this.commands.resolveFor(m, c.batch_id, t)] as const)));
+        // One after another: the unit's statements share one connection (the pg driver queues concurrent ones, and deprecates doing so).
+        const resolutions = new Map<string, Resolution>();
+        for (const t of needed) resolutions.set(t, await this.commands.resolveFor(m, c.batch_id, t));
         const s = substitute(c.type, params, (t) => resolutions.get(t)!);
         if (s.kind === 'wait') return null;
         if (s.kind === 'skip') {
