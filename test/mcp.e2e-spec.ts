@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo } from 'node:net';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 import { spawn } from 'node:child_process';
-import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
+import { connect, connectProcess, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 
 const ALL_TOOLS = [
   'agent_status',
@@ -255,7 +255,7 @@ describe('stdio without a hub', () => {
 
   it('answers a tool call with a Russian tool error naming HUB_URL', async () => {
     const port = await deadPort();
-    const mcp = await connect('stdio', `http://127.0.0.1:${port}`);
+    const mcp = await connectProcess(`http://127.0.0.1:${port}`); // the SDK's client on the entry as its own process
     try {
       const result = await mcp.call('agent_status');
       expect(result.isError).toBe(true);
