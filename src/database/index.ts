@@ -11,7 +11,7 @@ export { migrate } from './migrate.js';
 export { MAX_BROADCAST, Notifier } from './notifier.js';
 export type { RowOf } from './row.js';
 export { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
-export { join, list, one, raw, rows, run, sql } from './sql.js';
+export { join, list, one, prepared, raw, rows, run, sql } from './sql.js';
 export type { Sql } from './sql.js';
 export { databaseFile } from './sqlite-copy.js';
 export { assertWritableDatabase } from './writable.js';

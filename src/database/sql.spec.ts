@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { join, list, one, raw, rows, run, sql } from './sql.js';
+import { join, list, one, prepared, raw, rows, run, sql } from './sql.js';
 
 describe('sql templates render native parameters', () => {
   const q = sql`SELECT * FROM command WHERE batch_id = ${7} AND status IN (${list(['queued', 'claimed'])})${raw(' ORDER BY seq')}`;
@@ -27,7 +27,7 @@ if (process.env.HUB_TEST_DATABASE_URL) {
   engines.push(['postgres', () => new DataSource({ type: 'postgres', url: process.env.HUB_TEST_DATABASE_URL })]);
 }
 
-describe.each(engines)('rows, one and run on %s', (_engine, make) => {
+describe.each(engines)('rows, one and run on %s', (engine, make) => {
   const ds = make();
   const table = `sql_spec_${process.pid}`;
   beforeAll(async () => {
@@ -45,5 +45,21 @@ describe.each(engines)('rows, one and run on %s', (_engine, make) => {
     expect(await run(m, sql`DELETE FROM ${t} WHERE id = ${9}`)).toBe(0);
     expect(await one<{ name: string }>(m, sql`SELECT name FROM ${t} WHERE id = ${2}`)).toEqual({ name: 'c' });
     expect(await one(m, sql`SELECT name FROM ${t} WHERE id = ${9}`)).toBeUndefined();
+  });
+
+  it('prepared: the same rows; on PostgreSQL the statement is prepared once on the connection and run again by its name', async () => {
+    const q = ds.createQueryRunner();
+    try {
+      const statement = (id: number) => prepared(sql`SELECT name FROM ${raw(table)} WHERE id = ${id} /* prepared spec */`);
+      expect(await rows(q.manager, statement(1))).toEqual([{ name: 'c' }]);
+      expect(await rows(q.manager, statement(2))).toEqual([{ name: 'c' }]);
+      expect(await rows(q.manager, statement(9))).toEqual([]);
+      if (engine === 'postgres') {
+        const found: { name: string }[] = await q.query(`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%prepared spec%'`);
+        expect(found).toEqual([{ name: expect.stringMatching(/^hub_\d+$/) }]);
+      }
+    } finally {
+      await q.release();
+    }
   });
 });

@@ -13,6 +13,8 @@ export class Sql {
   constructor(
     readonly strings: readonly string[],
     readonly values: readonly unknown[],
+    /** PostgreSQL: run as a named prepared statement (`prepared`) */
+    readonly prepare = false,
   ) {}
 
   /** The statement text and its parameters for `engine`. */
@@ -58,9 +60,35 @@ export function join(parts: readonly Sql[], separator: string): Sql {
   return new Sql(['', ...parts.slice(1).map(() => separator), ''], parts);
 }
 
+/**
+ * PostgreSQL: `statement` prepared once per connection and then only bound and run, for the statements of
+ * every agent call. Planning a statement of many parts costs more than running it (measured: the merged
+ * call's report, 0.9 ms unprepared, 0.4 ms prepared). Only for statements whose text is one of a few
+ * shapes — each distinct text is a prepared statement on every pooled connection — and whose best plan
+ * does not depend on the values (PostgreSQL may switch to a generic plan after five runs). SQLite: as is.
+ */
+export function prepared(statement: Sql): Sql {
+  return new Sql(statement.strings, statement.values, true);
+}
+
+/** The name of each prepared text; past the bound a text runs unprepared (no connection collects statements without end). */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED = 64;
+
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) preparedNames.set(text, (name = `hub_${preparedNames.size + 1}`));
+  return name;
+}
+
 interface Outcome {
   records?: unknown[];
   affected?: number;
+}
+
+/** The pg driver's client under a PostgreSQL query runner (TypeORM's `connect()`): its query with a named statement. */
+interface PgClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 /**
@@ -68,7 +96,13 @@ interface Outcome {
  * structured result, which has the same shape on both drivers: the rows, and how many rows changed.
  */
 async function execute(m: EntityManager, statement: Sql): Promise<Outcome> {
-  const { text, params } = statement.render(engineOf(m.connection));
+  const engine = engineOf(m.connection);
+  const { text, params } = statement.render(engine);
+  const name = statement.prepare && engine === 'postgres' && m.queryRunner ? preparedName(text) : undefined;
+  if (name) {
+    const found = await ((await m.queryRunner!.connect()) as PgClient).query({ name, text, values: params });
+    return { records: found.rows, affected: found.rowCount ?? 0 };
+  }
   if (m.queryRunner) return (await m.queryRunner.query(text, params, true)) as Outcome;
   const runner = m.connection.createQueryRunner();
   try {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DeliveryOutcome } from '../common/index.js';
 import type { RowOf, Sql } from '../database/index.js';
-import { engineOf, join, list, one, raw, rows, run, sql } from '../database/index.js';
+import { engineOf, join, list, one, prepared, raw, rows, run, sql } from '../database/index.js';
 import { isFirstWrite, type CatalogueCommandRow, type ChangeRow, type ClaimLooks, type CommandRow, type DeliveryView } from '../queue/index.js';
 import type { AgentInfo } from './agent-info.js';
 import { touchSql } from './agent-status.repository.js';
@@ -57,9 +57,9 @@ export function withParts(parts: Readonly<Record<string, Sql>>): Sql {
   return sql`WITH ${ctes} SELECT ${outputs}`;
 }
 
-/** Runs `withParts(parts)` and answers each part's rows under its name (PostgreSQL only). */
+/** Runs `withParts(parts)`, prepared (a few shapes, each run at every agent call), and answers each part's rows under its name (PostgreSQL only). */
 export async function partsOf<K extends string>(m: EntityManager, parts: Readonly<Record<K, Sql>>): Promise<Record<K, unknown[]>> {
-  return ((await one<Record<K, unknown[]>>(m, withParts(parts))) ?? {}) as Record<K, unknown[]>;
+  return ((await one<Record<K, unknown[]>>(m, prepared(withParts(parts)))) ?? {}) as Record<K, unknown[]>;
 }
 
 /**
