@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { UnavailableError } from '../common/index.js';
 import { engineOf, type Engine } from './engine.js';
-import { isUnavailable, WRITE_LOCK_KEY } from './postgres.js';
+import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
 
 /**
@@ -12,6 +12,14 @@ import { ReadLane } from './read-lane.js';
  * a claim never waits behind a queue of batch creations). Each queue keeps arrival order.
  */
 export type Lane = 'normal' | 'bulk';
+
+/**
+ * PostgreSQL: the advisory lock a writing unit takes first (decision 1202). `writer`: the one writer of
+ * the hub (every unit but one kind); `queue`: the queue-order lock alone, for a batch's creation, which
+ * writes only its own new rows and numbers its queue place under that lock, so it never waits for the
+ * agent's claims and reports on other replicas. SQLite has one writer either way.
+ */
+export type WriteLock = 'writer' | 'queue';
 
 /**
  * PostgreSQL: a read every unit of work makes first, for state this process keeps in memory that another
@@ -91,10 +99,10 @@ export interface Unit {
  * claims at the same moment are two units one after the other (SPEC 6.2). Inside a unit use the
  * given manager only, and no `save()` (it would open a nested transaction): insert/update/query.
  *
- * On PostgreSQL each unit borrows a pooled connection whose runner takes the stores' `?` placeholders;
- * a transaction is `BEGIN` + `pg_advisory_xact_lock` on one fixed key — the same single writer as
- * SQLite's write lock, across every replica on the database. A unit that fails because the server
- * cannot be reached throws UnavailableError (503).
+ * On PostgreSQL each unit borrows a pooled connection; a transaction is `BEGIN` + `pg_advisory_xact_lock`
+ * on the writer's key — the same single writer as SQLite's write lock, across every replica on the
+ * database — or, for a batch's creation, on the queue-order key (`WriteLock`, decision 1202). A unit that
+ * fails because the server cannot be reached throws UnavailableError (503).
  *
  * `read` never waits in that queue (decision 0800): on a SQLite file it runs on a second, read-only
  * connection (WAL: a reader sees the last commit and never waits for the writer), one read unit at a
@@ -154,8 +162,8 @@ export class Db implements OnApplicationShutdown {
    * of work starts: in-memory state that mirrors the database (the settings) changes exactly when the
    * database does, as every later unit sees it.
    */
-  transaction<T>(fn: (m: EntityManager, tx: Unit) => Promise<T>, lane: Lane = 'normal'): Promise<T> {
-    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(true, (q, tx) => fn(q.manager, tx)), lane);
+  transaction<T>(fn: (m: EntityManager, tx: Unit) => Promise<T>, lane: Lane = 'normal', lock: WriteLock = 'writer'): Promise<T> {
+    if (this.engine === 'postgres') return this.enqueue(() => this.onPostgres(lock, (q, tx) => fn(q.manager, tx)), lane);
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
@@ -177,12 +185,13 @@ export class Db implements OnApplicationShutdown {
 
   /** A unit that only reads: beside the writer (see the class), so that it never waits for a write. */
   read<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    if (this.engine === 'postgres') return this.reads.pooled(() => this.onPostgres(false, (q) => fn(q.manager)));
+    if (this.engine === 'postgres') return this.reads.pooled(() => this.onPostgres(null, (q) => fn(q.manager)));
     if (!this.reads.separate) return this.enqueue(() => fn(this.dataSource.manager));
     return this.reads.run(fn);
   }
 
-  private async onPostgres<T>(write: boolean, fn: (q: QueryRunner, tx: Unit) => Promise<T>): Promise<T> {
+  private async onPostgres<T>(lock: WriteLock | null, fn: (q: QueryRunner, tx: Unit) => Promise<T>): Promise<T> {
+    const write = lock !== null;
     const q = this.dataSource.createQueryRunner();
     const callbacks: (() => void)[] = [];
     const beforeCommit: (() => void)[] = [];
@@ -190,7 +199,8 @@ export class Db implements OnApplicationShutdown {
     let open = false;
     try {
       // One round trip: the simple query protocol runs the statements one after another and answers each.
-      const head = [...(write ? ['BEGIN', `SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`] : []), ...this.unitChecks.map((c) => c.sql)];
+      const key = lock === 'queue' ? QUEUE_LOCK_KEY : WRITE_LOCK_KEY;
+      const head = [...(write ? ['BEGIN', `SELECT pg_advisory_xact_lock(${key})`] : []), ...this.unitChecks.map((c) => c.sql)];
       open = write;
       if (head.length > 0) {
         const results = await simpleQuery(q, head.join('; '));

@@ -7,7 +7,7 @@ import { HubDataSource } from './engine-schema.js';
 import { ConfigError } from '../common/index.js';
 import { sqliteOptions } from './data-source.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
-import { WRITE_LOCK_KEY } from './postgres.js';
+import { QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { copyDatabaseFile } from './sqlite-copy.js';
 import { join as joinSql, list, one, raw, run, sql } from './sql.js';
 
@@ -87,7 +87,8 @@ async function copyTables(source: Database.Database, target: DataSource): Promis
   const q = target.createQueryRunner();
   try {
     await q.query('BEGIN');
-    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+    // Both writers' locks: no unit of any replica writes meanwhile (decision 1202).
+    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}), pg_advisory_xact_lock(${QUEUE_LOCK_KEY})`);
     await refuseNonEmpty(q, tables);
     for (const table of tables) {
       if (!(await q.hasTable(table))) throw new Error(`table ${table} of the SQLite database has no counterpart in PostgreSQL`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DataSource, QueryRunner, Table } from 'typeorm';
 import { engineOf } from './engine.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { createSearchFunctions, WRITE_LOCK_KEY } from './postgres.js';
+import { createSearchFunctions, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { backupsFolder, copyDatabaseFile, stamp } from './sqlite-copy.js';
 import { run, sql } from './sql.js';
 
@@ -82,7 +82,8 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
   const q = ds.createQueryRunner();
   try {
     await q.query('BEGIN');
-    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+    // Both writers' locks: no unit of any replica writes meanwhile (decision 1202).
+    await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}), pg_advisory_xact_lock(${QUEUE_LOCK_KEY})`);
     await createSearchFunctions(q);
     const result = await migrateLocked(q, { ...options, file: null }, false);
     await q.query('COMMIT');

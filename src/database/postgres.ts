@@ -1,6 +1,8 @@
 import type pg from 'pg';
-import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type QueryRunner } from 'typeorm';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type EntityManager, type QueryRunner } from 'typeorm';
+import { engineOf } from './engine.js';
 import { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
+import { run, sql } from './sql.js';
 
 /**
  * PostgreSQL (HUB_DATABASE_URL=postgres://…). The same entities and migrations as SQLite; never
@@ -83,8 +85,23 @@ export async function createSearchFunctions(q: QueryRunner): Promise<void> {
   for (const statement of SEARCH_FUNCTIONS) await q.query(statement);
 }
 
-/** Key of the advisory lock every writing unit of work (and the migration) takes: one writer at a time, as SQLite's write lock. */
+/**
+ * Key of the advisory lock every writing unit of work (and the migration) takes, except a batch's creation:
+ * one writer at a time, as SQLite's write lock (decisions 1200, 1202).
+ */
 export const WRITE_LOCK_KEY = 0x4a697261; // "Jira"
+
+/**
+ * Key of the advisory lock of the queue's order (decision 1202): held by every unit that gives a batch its
+ * queue place or creation time (BatchRepository), and by a batch's creation from its start, which takes no
+ * other; so two units never take the same place, and creating a batch never waits for the agent's units.
+ */
+export const QUEUE_LOCK_KEY = 0x51756575; // "Queu"
+
+/** PostgreSQL: the unit holds the queue-order lock from now to its end (taken again by a unit that has it: nothing). SQLite: one writer already. */
+export async function lockQueueOrder(m: EntityManager): Promise<void> {
+  if (engineOf(m.connection) === 'postgres') await run(m, sql`SELECT pg_advisory_xact_lock(${QUEUE_LOCK_KEY})`);
+}
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
 

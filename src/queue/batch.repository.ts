@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource } from '../common/index.js';
-import { one, rows, run, sql } from '../database/index.js';
+import { lockQueueOrder, one, rows, run, sql } from '../database/index.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import type { BatchRow } from './rows.js';
@@ -42,6 +42,7 @@ export class BatchRepository {
 
   /** Inserts a batch and its commands; runnable at once, or waiting for approval without a queue place. Its id. */
   async insert(m: EntityManager, batch: NewBatch, now: string): Promise<number> {
+    await lockQueueOrder(m); // creation times and queue places are numbered one unit at a time (decision 1202)
     const last = await one<{ created_at: string | null }>(m, sql`SELECT max(created_at) AS created_at FROM batch`);
     const createdAt = last?.created_at && last.created_at > now ? last.created_at : now;
     const place = batch.awaitingApproval ? null : await this.nextPlace(m, createdAt);
@@ -59,6 +60,7 @@ export class BatchRepository {
 
   /** SPEC 15.2: the batch joins the queue behind everything runnable now; who approved and when are kept. */
   async approve(m: EntityManager, id: number, by: string, now: string): Promise<void> {
+    await lockQueueOrder(m);
     const place = await this.nextPlace(m, now);
     await run(m, sql`UPDATE batch SET approved_by = ${by}, approved_at = ${now}, runnable_at = ${place.at}, queue_pos = ${place.pos} WHERE id = ${id}`);
     await this.commands.place(m, id, place.pos);

@@ -126,7 +126,11 @@ export class BatchesService {
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'created', batch_id: id, view }]);
       return { view, replayed: false };
-    }, 'bulk'); // behind the agent's claims and reports (Db's lanes)
+      // Behind the agent's claims and reports (Db's lanes). A plain creation writes only its own new rows
+      // and takes its queue place under the queue-order lock alone (decision 1202): on PostgreSQL it never
+      // waits for the agent's units on other replicas. A revert (its guard reads the reverted batch's
+      // commands) and a package's apply (its own rows beside) keep the one writer's lock.
+    }, 'bulk', made.guard || alongside ? 'writer' : 'queue');
     return out;
   }
 
