@@ -11,7 +11,13 @@
  * addon); pg (loaded only for PostgreSQL); TypeORM (it loads its drivers by name at run time, and bundling it
  * made the start no faster); swagger-ui-dist (served from its own folder); reflect-metadata (it must run
  * before any decorator, so it stays the entry's first import); the workspace packages (their own builds);
- * and the optional Nest packages the hub does not install (Nest tries them inside a try).
+ * the optional Nest packages the hub does not install (Nest tries them inside a try); and express, because
+ * @nestjs/serve-static loads it at run time with a `require` of its own, which the bundler cannot see: a
+ * bundled express would be a second copy beside that one (decision 0902).
+ *
+ * The output is ASCII (`charset`): V8 keeps every loaded source text, and one character above U+00FF
+ * (Cyrillic in a message, a table of iconv-lite or libphonenumber) stores a whole chunk at two bytes per
+ * character (decision 0902).
  */
 import { builtinModules } from 'node:module';
 import { rmSync } from 'node:fs';
@@ -30,6 +36,7 @@ export const EXTERNAL = [
   'pg-native',
   /^typeorm(\/|$)/,
   'swagger-ui-dist',
+  'express',
   'reflect-metadata',
   /^@jira-hub\//,
   /^@nestjs\/(microservices|websockets)(\/|$)/,
@@ -53,6 +60,8 @@ await build({
     // renaming or rewriting. Stack traces map back through the source maps (node --enable-source-maps).
     minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
     sourcemap: true,
+    // \u escapes instead of non-ASCII characters: one-byte source strings (decision 0902).
+    charset: 'ascii',
   },
   onLog(level, log) {
     if (level === 'warn') warnings.push(log.message);
