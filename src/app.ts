@@ -20,6 +20,7 @@ import {
   nestsDeeperThan,
   PayloadTooLargeError,
   securityHeaders,
+  sliceElapsed,
   statusOf,
 } from './common/index.js';
 import { assertDatabaseReachable, assertWritableDatabase } from './database/index.js';
@@ -54,6 +55,8 @@ function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunctio
  * recursion would overflow the stack and answer 500).
  */
 function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void {
+  // A large body's walks, validation and unit of work are sliced (common/turns.ts): the turn's slice counts from here.
+  sliceElapsed();
   if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
   const error = new BadJsonError(`JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает`);
   if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);

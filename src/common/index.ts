@@ -24,3 +24,5 @@ export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';
 export { cutToCharacters } from './text.js';
 export { OpaqueJson, createValidationPipe } from './validation.js';
+export { ValidatedInSlices } from './validation-slices.js';
+export { SLICE_MS, eachInSlices, mapInSlices, nextTurn, pause, sliceElapsed } from './turns.js';

@@ -2,6 +2,8 @@ import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
 import { illFormedStrings, nulStrings } from './text.js';
+import { pause, sliceElapsed } from './turns.js';
+import { passPipe, SLICE_ITEMS, slicedProperty, validateInSlices } from './validation-slices.js';
 
 /** class-validator constraint name of the duplicate-summary rule (SPEC 5); its failure is answered as `duplicate_summary`. */
 export const DUPLICATE_SUMMARY = 'noDuplicateSummaries';
@@ -151,11 +153,29 @@ export function checkBuiltInKeys(body: unknown): string[] {
   return refused.sort();
 }
 
+/** The options of the one global pipe. */
+const PIPE_OPTIONS = {
+  transform: true,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  errorHttpStatusCode: 422,
+  exceptionFactory: validationException,
+  // `value` tells a missing field from a wrong one (problemsOf); it never reaches the answer.
+  validationError: { target: false, value: true },
+};
+
 /**
  * Refuses (422) a body with a key named like a built-in member in its structured part instead of
  * dropping the key silently: an unknown field is an error (SPEC 4, 11.1).
  */
 class HubValidationPipe extends ValidationPipe {
+  /** The same validation, answering class-validator's errors: the passes of a body validated in slices (validation-slices.ts). */
+  private readonly passes = passPipe(PIPE_OPTIONS);
+
+  constructor(private readonly sliceItems: number) {
+    super(PIPE_OPTIONS);
+  }
+
   /**
    * Route params stay strings: each goes through its own pipe (IdPipe), which names the value as
    * sent («abc»), not as Number() made it (NaN).
@@ -165,6 +185,10 @@ class HubValidationPipe extends ValidationPipe {
   }
 
   /**
+   * A long array marked `@ValidatedInSlices()` (a batch's 1,000 commands) is validated in slices that
+   * let other requests run in between, with the same DTO or errors as one pass (validation-slices.ts);
+   * built-in keys, surrogates and NULs are checked on the whole body first.
+   *
    * An opaque object at the top level of a body (a report's `result`: a part of a refresh is a
    * megabyte of Jira's data) is kept out of class-transformer, which would copy it deeply only for
    * OpaqueJson to put the original back: an empty object stands in for it while the DTO is built and
@@ -172,6 +196,15 @@ class HubValidationPipe extends ValidationPipe {
    * Built-in keys are checked on the whole body first, as always.
    */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const sliced = slicedProperty(metadata, value, this.sliceItems);
+    if (sliced !== undefined) {
+      sliceElapsed(); // the walks over the whole body count in the turn's slice
+      this.stripProtoKeys(value);
+      await pause();
+      const { dto, errors } = await validateInSlices(this.passes, value as Record<string, unknown>, sliced, metadata, this.sliceItems);
+      if (errors.length > 0) throw validationException(errors);
+      return dto;
+    }
     const keys = metadata.metatype ? OPAQUE_OF_CLASS.get(metadata.metatype) : undefined;
     const body = value as Record<string, unknown>;
     const heavy = keys && isPlainObject(value) ? [...keys].filter((k) => isPlainObject(body[k])) : [];
@@ -206,15 +239,7 @@ const NUL_DETAIL = 'текст содержит нулевой символ (U+0
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The one global ValidationPipe. */
-export function createValidationPipe(): ValidationPipe {
-  return new HubValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    errorHttpStatusCode: 422,
-    exceptionFactory: validationException,
-    // `value` tells a missing field from a wrong one (problemsOf); it never reaches the answer.
-    validationError: { target: false, value: true },
-  });
+/** The one global ValidationPipe; `sliceItems`: items per pass of an array validated in slices. */
+export function createValidationPipe(sliceItems = SLICE_ITEMS): ValidationPipe {
+  return new HubValidationPipe(sliceItems);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { Db, SLICE_MS } from './db.service.js';
+import { SLICE_MS } from '../common/index.js';
+import { Db } from './db.service.js';
 
 describe('Db lanes: the agent is not starved by batch creation', () => {
   let ds: DataSource;

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
-import { UnavailableError } from '../common/index.js';
+import { pause, UnavailableError } from '../common/index.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
@@ -31,41 +31,30 @@ export interface UnitCheck {
   apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void>;
 }
 
-/** SQLite: a unit of work lets the event loop in after at most this many milliseconds of its statements. */
-export const SLICE_MS = 5;
-
 /**
  * better-sqlite3 runs each statement synchronously, and a unit's statements chained by awaits alone
  * never give the event loop a turn: a 1,000-command batch creation held it for its whole transaction,
  * and a search on the read connection (or any request) waited that long (issue 21). This subscriber
- * (TypeORM's `beforeQuery` hook, whose promise the query runner awaits) lets the loop run
- * (setImmediate) before a statement of the unit's runner that comes `sliceMs` or more after the last
- * turn. The unit keeps its transaction and the write lock, and `busy` keeps every other unit of work
- * out meanwhile, so it stays one atomic unit.
+ * (TypeORM's `beforeQuery` hook, whose promise the query runner awaits) lets the loop run before a
+ * statement of the unit's runner once the turn's slice (SLICE_MS, common/turns.ts) is used up; the
+ * clock is the one the request's other stretches share (its validation, its checks, its view). The unit
+ * keeps its transaction and the write lock, and `busy` keeps every other unit of work out meanwhile,
+ * so it stays one atomic unit.
  */
 class Slices implements EntitySubscriberInterface {
   private runner: QueryRunner | null = null;
-  private since = 0;
-
-  constructor(private readonly sliceMs: number) {}
 
   /** Slices the statements of `runner` until the answered function is called. */
   during(runner: QueryRunner): () => void {
     this.runner = runner;
-    this.since = performance.now();
     return () => {
       if (this.runner === runner) this.runner = null;
     };
   }
 
   beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
-    if (event.queryRunner !== this.runner || performance.now() - this.since < this.sliceMs) return;
-    return new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.since = performance.now();
-        resolve();
-      }),
-    );
+    if (event.queryRunner !== this.runner) return;
+    return pause();
   }
 }
 
@@ -118,7 +107,7 @@ export class Db implements OnApplicationShutdown {
   private busy = false;
 
   private readonly reads: ReadLane;
-  private readonly slices = new Slices(SLICE_MS);
+  private readonly slices = new Slices();
 
   constructor(readonly dataSource: DataSource) {
     this.engine = engineOf(dataSource);

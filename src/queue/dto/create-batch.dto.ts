@@ -13,7 +13,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { IsNonBlank, OpaqueJson } from '../../common/index.js';
+import { IsNonBlank, OpaqueJson, ValidatedInSlices } from '../../common/index.js';
 import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 export const MAX_COMMANDS = 1000;
@@ -94,6 +94,7 @@ export class CreateBatchDto {
   @NoArraysAsCommands()
   @ValidateNested({ each: true })
   @Type(() => CommandDto)
+  @ValidatedInSlices()
   commands!: CommandDto[];
 
   @ApiPropertyOptional({
