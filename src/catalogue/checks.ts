@@ -8,7 +8,7 @@
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
-import { isTempKey } from '../common/index.js';
+import { eachInSlices, isTempKey, mapInSlices } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
@@ -91,25 +91,31 @@ export const CATALOGUE_CODES: readonly string[] = [
 
 const KEY_PARAMS = ['key', 'source', 'target', 'parent'];
 
-/** Every check of every command of a body, in one pass. */
-export function checkCommands(commands: readonly PlannedInput[], ctx: CheckContext): CheckOutcome {
+/**
+ * Every check of every command of a body, in one pass. A body of 1,000 commands takes milliseconds:
+ * the loops over its commands let the event loop in when the slice is used up (common/turns.ts, decision 1320).
+ */
+export async function checkCommands(commands: readonly PlannedInput[], ctx: CheckContext): Promise<CheckOutcome> {
   const checks: CommandCheck[] = commands.map((c, i) => ({ seq: i + 1, type: c.type, params: { ...c.params }, findings: [], notes: [], unknown: [] }));
-  syntaxFindings(commands, ctx, checks);
+  await syntaxFindings(commands, ctx, checks);
   const usable = ctx.catalogue && !ctx.stale ? ctx.catalogue : null;
   if (!ctx.catalogue) checks.forEach((c) => c.unknown.push('каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'));
   else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или POST /catalogue/refresh)'));
   const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
-  for (const c of checks) {
-    if (c.findings.some((f) => SYNTAX_CODES.includes(f.code))) continue;
-    checkContent(c);
-    if (c.type === 'ensure_issue') checkIssue(c, types);
-    else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
-    else if (c.type === 'ensure_status') checkStatus(c, types);
-    else if (c.type === 'ensure_link') checkLink(c, usable, ctx.linkWords);
-    else if (c.type === 'ensure_sprint') checkSprint(c, usable);
-    if (usable) permissionFindings(c, usable);
-  }
-  const out = checks.map((c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
+  await eachInSlices(
+    checks,
+    (c) => {
+      if (c.findings.some((f) => SYNTAX_CODES.includes(f.code))) return;
+      checkContent(c);
+      if (c.type === 'ensure_issue') checkIssue(c, types);
+      else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
+      else if (c.type === 'ensure_status') checkStatus(c, types);
+      else if (c.type === 'ensure_link') checkLink(c, usable, ctx.linkWords);
+      else if (c.type === 'ensure_sprint') checkSprint(c, usable);
+      if (usable) permissionFindings(c, usable);
+    },
+  );
+  const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
   return { commands: out, findings: out.flatMap((c) => c.findings) };
 }
 
@@ -125,9 +131,9 @@ function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
 }
 
 /** The command catalogue's rules, duplicate summaries, custom fields and temp keys, each at its command. */
-function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckContext, checks: CommandCheck[]): void {
+async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckContext, checks: CommandCheck[]): Promise<void> {
   const allowed = new Set(ctx.customFields);
-  commands.forEach((c, i) => {
+  await eachInSlices(commands, (c, i) => {
     const { problems, customFields } = ctx.rules.checkParams(c.type, c.params);
     for (const p of problems) checks[i]!.findings.push({ seq: i + 1, param: p.param, code: 'invalid_param', detail: p.detail });
     for (const f of customFields.filter((f) => !allowed.has(f))) {

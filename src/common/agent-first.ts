@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
-import { from, Observable, switchMap, finalize } from 'rxjs';
+import { concatMap, from, Observable, switchMap, finalize } from 'rxjs';
+import { nextTurn } from './turns.js';
 
 /**
  * How long after the agent's last answer bulk work still holds back: the agent's turnaround between an
@@ -117,14 +118,24 @@ export class AgentCallInterceptor implements NestInterceptor {
   }
 }
 
-/** On bulk routes: the job (its validation included) waits for its turn behind the agent. */
+/**
+ * On bulk routes: the job (its validation included) waits for its turn behind the agent. Its answer (a
+ * batch of 1,000 commands is a quarter of a megabyte of JSON) is serialized in a turn of the event loop
+ * of its own, not at the end of the job's last slice (decision 1320).
+ */
 @Injectable()
 export class BulkTurnInterceptor implements NestInterceptor {
   constructor(private readonly first: AgentFirst) {}
   intercept(_: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return from(this.first.turn()).pipe(switchMap((end) => next.handle().pipe(finalize(end))));
+    return from(this.first.turn()).pipe(switchMap((end) => next.handle().pipe(concatMap(afterTurn), finalize(end))));
   }
 }
+
+/** The value, after a turn of the event loop. */
+const afterTurn = async <T>(value: T): Promise<T> => {
+  await nextTurn();
+  return value;
+};
 
 /** An agent call: bulk work holds back while it is served. */
 export const AgentCall = () => UseInterceptors(AgentCallInterceptor);

@@ -69,8 +69,8 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
 ];
 
 describe('checkCommands: each kind of mistake is one finding with its seq, a Russian detail and a suggestion', () => {
-  it.each(ONE_FINDING)('%s', (_, command, code, param, suggestion) => {
-    const out = run([command], { customFields: ['Story Points', 'customfield_10030', 'customfield_10011'] });
+  it.each(ONE_FINDING)('%s', async (_, command, code, param, suggestion) => {
+    const out = await run([command], { customFields: ['Story Points', 'customfield_10030', 'customfield_10011'] });
     expect(out.findings.map((f) => [f.seq, f.code, f.param])).toEqual([[1, code, param]]);
     expect(out.findings[0]!.detail).toMatch(/[А-Яа-яЁё]/);
     if (suggestion) expect(out.findings[0]!.suggestion).toContain(suggestion);
@@ -79,8 +79,8 @@ describe('checkCommands: each kind of mistake is one finding with its seq, a Rus
 });
 
 describe('checkCommands: every finding of every command in one answer', () => {
-  it('syntax, duplicates, temp keys and the catalogue together, seq 1-based', () => {
-    const out = run([
+  it('syntax, duplicates, temp keys and the catalogue together, seq 1-based', async () => {
+    const out = await run([
       issue({ issue_type: 'task' }),
       issue({ temp_key: 'new:2', summary: 'Отчёт ' }),
       { type: 'ensure_status', params: { key: 'AURORA-1' } },
@@ -106,8 +106,8 @@ describe('checkCommands: what is stored', () => {
     ['the name in another letter case', 'relates', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates → Relates'],
     ['the inward description: source and target swap', 'is blocked by', { source: 'AURORA-2', target: 'AURORA-1', link_type: 'Blocks' }, 'переставлены'],
     ['a symmetric inward description: no swap', 'relates to', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates to → Relates'],
-  ])('a link type given by %s is stored by its Jira name', (_, given, stored, note) => {
-    const out = run([link(given)]);
+  ])('a link type given by %s is stored by its Jira name', async (_, given, stored, note) => {
+    const out = await run([link(given)]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.params).toEqual(stored);
     if (note) expect(out.commands[0]!.notes.join(' ')).toContain(note);
@@ -117,86 +117,86 @@ describe('checkCommands: what is stored', () => {
     ['AURORA-1 (To Do) to Done: the shortest route', status({ to: 'Done' }), ['In Progress', 'Review', 'Done']],
     ['AURORA-2 (In Progress) to Review', { type: 'ensure_status', params: { key: 'AURORA-2', to: 'Review' } } as PlannedInput, ['Review']],
     ['back to To Do by the global transition', { type: 'ensure_status', params: { key: 'AURORA-2', to: 'To Do' } } as PlannedInput, ['To Do']],
-  ])('ensure_status {to}: %s is stored as path', (_, command, path) => {
-    const out = run([command]);
+  ])('ensure_status {to}: %s is stored as path', async (_, command, path) => {
+    const out = await run([command]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.params).toEqual({ key: command.params.key, path });
   });
 
-  it('a new issue starts in its initial status; a later command starts where an earlier one left it', () => {
-    const out = run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
+  it('a new issue starts in its initial status; a later command starts where an earlier one left it', async () => {
+    const out = await run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
     expect(out.findings).toEqual([]);
     expect(out.commands[1]!.params).toEqual({ key: 'new:1', path: ['In Progress'] });
   });
 
-  it('transitions only observed: a step from a status never observed is unknown, and {to} goes through it', () => {
+  it('transitions only observed: a step from a status never observed is unknown, and {to} goes through it', async () => {
     const task = CATALOGUE.per_type['10001']!;
     const observed: Catalogue = {
       ...CATALOGUE,
       transitions_source: 'observed',
       per_type: { ...CATALOGUE.per_type, '10001': { ...task, transitions: task.transitions.filter((t) => t.from === 'To Do') } },
     };
-    const out = run([status({ to: 'Done' }), { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review'] } }, status({ path: ['Review'] })], { catalogue: observed });
+    const out = await run([status({ to: 'Done' }), { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review'] } }, status({ path: ['Review'] })], { catalogue: observed });
     expect(out.commands[0]).toMatchObject({ params: { key: 'AURORA-1', path: ['In Progress', 'Done'] }, verdict: 'unknown' });
     expect(out.commands[1]!.verdict).toBe('unknown');
     // To Do was observed: what it does not lead to is a finding
     expect(out.findings.map((f) => [f.seq, f.code])).toEqual([[3, 'status_unreachable']]);
   });
 
-  it('a task under an epic created earlier in the batch, a sub-task under a task: no finding', () => {
-    const out = run([issue({ temp_key: 'new:5', issue_type: 'Epic', summary: 'Эпик', fields: { customfield_10011: 'Эпик' } }), issue({ parent: 'new:5' }), issue({ temp_key: 'new:2', issue_type: 'Sub-task', summary: 'Под', parent: 'AURORA-1' })]);
+  it('a task under an epic created earlier in the batch, a sub-task under a task: no finding', async () => {
+    const out = await run([issue({ temp_key: 'new:5', issue_type: 'Epic', summary: 'Эпик', fields: { customfield_10011: 'Эпик' } }), issue({ parent: 'new:5' }), issue({ temp_key: 'new:2', issue_type: 'Sub-task', summary: 'Под', parent: 'AURORA-1' })]);
     expect(out.findings).toEqual([]);
   });
 
-  it('ensure_sprint with sprint null goes to the backlog', () => {
-    const out = run([sprint({ sprint: null })]);
+  it('ensure_sprint with sprint null goes to the backlog', async () => {
+    const out = await run([sprint({ sprint: null })]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.notes.join(' ')).toContain('бэклог');
   });
 
-  it('a sprint named on two boards passes with its board', () => {
-    expect(run([sprint({ sprint: 'Спринт 3', board: 'Поддержка' })]).findings).toEqual([]);
-    expect(run([sprint({ sprint: 'Спринт 3', board: 2 })]).findings).toEqual([]);
+  it('a sprint named on two boards passes with its board', async () => {
+    expect((await run([sprint({ sprint: 'Спринт 3', board: 'Поддержка' })])).findings).toEqual([]);
+    expect((await run([sprint({ sprint: 'Спринт 3', board: 2 })])).findings).toEqual([]);
   });
 });
 
 describe('checkCommands: verdicts', () => {
-  it('will_change, no_change (the mirror already shows it), will_fail', () => {
-    const out = run([fields({ priority: 'High' }), fields({ priority: 'Medium' }), link('Blocks'), fields({ priority: 'Nope' }), { type: 'refresh', params: { keys: ['AURORA-1'] } }]);
+  it('will_change, no_change (the mirror already shows it), will_fail', async () => {
+    const out = await run([fields({ priority: 'High' }), fields({ priority: 'Medium' }), link('Blocks'), fields({ priority: 'Nope' }), { type: 'refresh', params: { keys: ['AURORA-1'] } }]);
     expect(out.commands.map((c) => c.verdict)).toEqual(['will_change', 'no_change', 'no_change', 'will_fail', 'no_change']);
   });
 
-  it('without a catalogue everything that needs one is unknown, and nothing of it is a finding', () => {
-    const out = run([issue({ issue_type: 'task' }), link('Blokcs'), sprint({ sprint: 'Спринт 9' }), link('блокирует')], { catalogue: null });
+  it('without a catalogue everything that needs one is unknown, and nothing of it is a finding', async () => {
+    const out = await run([issue({ issue_type: 'task' }), link('Blokcs'), sprint({ sprint: 'Спринт 9' }), link('блокирует')], { catalogue: null });
     expect(out.findings).toEqual([]);
     expect(out.commands.map((c) => c.verdict)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
     expect(out.commands[3]!.params.link_type).toBe('Blocks');
   });
 
-  it('a stale catalogue: unknown, and Jira limits still refuse', () => {
-    const out = run([status({ path: ['Готово'] }), issue({ summary: 'я'.repeat(256) })], { stale: true });
+  it('a stale catalogue: unknown, and Jira limits still refuse', async () => {
+    const out = await run([status({ path: ['Готово'] }), issue({ summary: 'я'.repeat(256) })], { stale: true });
     expect(out.findings.map((f) => f.code)).toEqual(['too_long']);
     expect(out.commands.map((c) => c.verdict)).toEqual(['unknown', 'will_fail']);
   });
 
-  it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', () => {
-    const out = run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
+  it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', async () => {
+    const out = await run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.verdict).toBe('unknown');
   });
 
-  it('a permission the account lacks is a finding naming it (Assign Issues beside Edit Issues for an assignee)', () => {
+  it('a permission the account lacks is a finding naming it (Assign Issues beside Edit Issues for an assignee)', async () => {
     const catalogue: Catalogue = { ...CATALOGUE, permissions: { ...CATALOGUE.permissions, ADD_COMMENTS: false, ASSIGN_ISSUES: false } };
-    const out = run([{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'b' } }, fields({ assignee: 'ivanov' })], { catalogue });
+    const out = await run([{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'b' } }, fields({ assignee: 'ivanov' })], { catalogue });
     expect(out.findings.map((f) => [f.seq, f.code, f.suggestion])).toEqual([
       [1, 'permission', expect.stringContaining('Add Comments')],
       [2, 'permission', expect.stringContaining('Assign Issues')],
     ]);
   });
 
-  it('a permission the catalogue does not list is unknown, not a finding', () => {
+  it('a permission the catalogue does not list is unknown, not a finding', async () => {
     const catalogue: Catalogue = { ...CATALOGUE, permissions: {} };
-    const out = run([link('Blocks')], { catalogue });
+    const out = await run([link('Blocks')], { catalogue });
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.verdict).toBe('unknown');
   });

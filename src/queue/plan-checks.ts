@@ -51,7 +51,7 @@ export async function runChecks(
   const project = named.map((k) => resolved.get(k) ?? k).find(isJiraKey)?.split('-')[0];
   const catalogue = (project ? await catalogues.get(m, project) : null) ?? (await catalogues.get(m));
   const stale = catalogue ? isStale(catalogue, settings, now) : false;
-  const outcome = checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved });
+  const outcome = await checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved });
   return { ...outcome, catalogue, stale };
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
-import { Clock } from '../common/index.js';
+import { Clock, mapInSlices } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -77,7 +77,7 @@ export class PlanService {
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
       );
       const record = checksView(checks, 'refuse');
-      const commands = stored.map((c, i) => {
+      const commands = await mapInSlices(stored, (c, i) => {
         const checked = checks.commands[i];
         return {
           seq: i + 1,
