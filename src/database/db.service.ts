@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { pause, UnavailableError } from '../common/index.js';
+import type { AfterCommit } from '../events/index.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
@@ -70,14 +71,8 @@ async function simpleQuery(q: QueryRunner, sql: string | ((client: PgClient) => 
   return Array.isArray(answer) ? answer : [answer];
 }
 
-/** What a unit of work's body gets besides its manager (see AfterCommit in events/event-bus.ts). */
-export interface Unit {
-  afterCommit(cb: () => void): void;
-  /** PostgreSQL: runs when the body has ended, before COMMIT */
-  beforeCommit?(cb: () => void): void;
-  /** PostgreSQL: a NOTIFY sent with the COMMIT */
-  notify?(channel: string, payload: string): void;
-}
+/** What a unit of work's body gets besides its manager: the events module's `AfterCommit`. */
+type Unit = AfterCommit;
 
 /**
  * The one way services touch the database. SQLite has one connection here, and TypeORM shares one

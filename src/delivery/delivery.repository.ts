@@ -77,6 +77,13 @@ export async function together<K extends string>(m: EntityManager, parts: Readon
 
 const first = <T>(found: unknown[] | undefined): T | null => (found?.[0] as T | undefined) ?? null;
 
+/** The rows of a claim's looks (`ClaimLooks`' parts), from a statement's answer. */
+const lookedOf = (found: Record<string, unknown[]>): Looked => ({
+  claimed: first<CommandRow>(found.claimed),
+  next: first<CommandRow>(found.next),
+  catalogue: first<CatalogueCommandRow>(found.catalogue),
+});
+
 export function deliveryView(r: DeliveryRow): DeliveryView {
   return { n: r.n, handed_out_at: r.handed_out_at, agent_version: r.agent_version, outcome: r.outcome, reported_at: r.reported_at, jira_calls: r.jira_calls };
 }
@@ -143,14 +150,12 @@ export class DeliveryRepository {
     const history = (found.history as DeliveryRow[]).map((d) => closed.get(d.id) ?? d).sort((a, b) => a.n - b.n);
     const prior = found.changes as ChangeRow[];
     const changes = (prior.length ? prior : recorded.flatMap((_, i) => found[`recorded_${i}`] as ChangeRow[])).sort((a, b) => a.seq - b.seq);
-    const looked = report.looks ? { claimed: first<CommandRow>(found.claimed), next: first<CommandRow>(found.next), catalogue: first<CatalogueCommandRow>(found.catalogue) } : undefined;
-    return { before, after, history, changes, looked };
+    return { before, after, history, changes, looked: report.looks ? lookedOf(found) : undefined };
   }
 
   /** What a claim looks at first (the owner's statements), together: one round trip on PostgreSQL. */
   async look(m: EntityManager, looks: ClaimLooks): Promise<Looked> {
-    const found = await together(m, looks);
-    return { claimed: first<CommandRow>(found.claimed), next: first<CommandRow>(found.next), catalogue: first<CatalogueCommandRow>(found.catalogue) };
+    return lookedOf(await together(m, looks));
   }
 
   /**

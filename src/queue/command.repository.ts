@@ -169,13 +169,9 @@ export class CommandRepository implements NoteKeys {
 
   /**
    * Handed out: claimed now with its temp keys substituted. deliveries + 1: a command released by the
-   * agent (SPEC 16.3) is queued again with the deliveries that count.
+   * agent (SPEC 16.3) is queued again with the deliveries that count. A statement (RETURNING the id),
+   * run with the handout's other writes (DeliveryRepository.handOut).
    */
-  async handOut(m: EntityManager, id: number, now: string, pause: number, params: string): Promise<void> {
-    await run(m, this.handOutSql(id, now, pause, params));
-  }
-
-  /** `handOut` as a statement (RETURNING the id). */
   handOutSql(id: number, now: string, pause: number, params: string): Sql {
     return sql`UPDATE command SET status = 'claimed', claimed_at = ${now}, deliveries = deliveries + 1, pause_seconds = ${pause}, params = ${params}
                 WHERE id = ${id} RETURNING id`;
