@@ -1,4 +1,16 @@
 /** Jest in ESM mode: NestJS 12 packages are ESM-only (see README, "Stack"). */
+import { GROUPS_DIR, RUN_ALONE } from './test/support/groups.js';
+
+/** Every spec file, one by one: what jest runs when files are named (`npm test -- test/claim`). */
+const EACH = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'];
+
+/**
+ * `npm test` with no arguments sets HUB_TEST_GROUPED=1: the same files in the groups of test/groups/,
+ * each group in one module registry, and the few that need a registry of their own alone
+ * (test/support/groups.js, decision record 1403).
+ */
+const GROUPED = [`<rootDir>/${GROUPS_DIR}/*.group.ts`, ...RUN_ALONE.map((path) => `<rootDir>/${path}`)];
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -9,7 +21,7 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: process.env.HUB_TEST_GROUPED === '1' ? GROUPED : EACH,
   testTimeout: 30000,
   // A folder for the migrated template database each worker copies for its test hubs (test/support/template.ts).
   globalSetup: '<rootDir>/test/support/global-setup.js',

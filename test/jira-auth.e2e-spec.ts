@@ -14,129 +14,131 @@ import { JiraSimulator } from '@jira-hub/jira-sim';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+describe('jira-auth', () => {
+  type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let dir: string;
-let hub: { url: string; close: () => Promise<void> };
-let sim: JiraSimulator;
+  let dir: string;
+  let hub: { url: string; close: () => Promise<void> };
+  let sim: JiraSimulator;
 
-const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-  const response = await fetch(hub.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
-};
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const response = await fetch(hub.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'jira-hub-auth-e2e-'));
-  const log = console.log;
-  console.log = () => undefined; // serve() announces where it listens
-  try {
-    hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
-  } finally {
-    console.log = log;
-  }
-  sim = new JiraSimulator({ seed: { issues: [{ summary: 'Задача для комментариев', issueType: 'Task' }] } }); // AURORA-1
-  await sim.start();
-});
-
-afterEach(async () => {
-  await sim.stop();
-  await hub.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe('the agent when Jira refuses its credentials (SPEC 16.3)', () => {
-  it('a token revoked mid-batch fails no command: released, the agent pauses, GET /agent warns; restored, the batch completes', async () => {
-    // One second between comments, so that the token is revoked while the batch runs.
-    await call('PATCH', '/settings', { pacing: { ensure_comment: 1, refresh: 0 } });
-    const commands = Array.from({ length: 5 }, (_, i) => ({ type: 'ensure_comment', params: { key: 'AURORA-1', body: `Комментарий ${i + 1}`, marker: `[hub:auth-${i + 1}]` } }));
-    const batch = await call('POST', '/batches', { title: 'Отзыв токена', author: 'e2e', commands });
-
-    const stop = new AbortController();
-    const lines: string[] = [];
-    const journal = new FileJournal(join(dir, 'journal.jsonl'));
-    const agent = runAgent({
-      hub: new HubClient({ baseUrl: hub.url, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200 }),
-      jira: new JiraClient({ baseUrl: sim.url, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-      journal,
-      project: 'AURORA',
-      log: (line) => void lines.push(line),
-      stopSignal: stop.signal,
-      waitSeconds: 30,
-      authRetryBaseMs: 50,
-      authRetryMaxMs: 200,
-    }).finally(() => journal.close());
-
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'jira-hub-auth-e2e-'));
+    const log = console.log;
+    console.log = () => undefined; // serve() announces where it listens
     try {
-      await waitFor('two comments done', async () => ((await call('GET', `/batches/${batch.id}`)).counts.done >= 2 ? true : undefined));
-      sim.revokeCredentials();
-      const status = await waitFor('GET /agent warns', async () => {
-        const view = await call('GET', '/agent');
-        return view.jira_auth === 'failed' ? view : undefined;
-      });
-      expect(status.warning).toMatch(/^Jira не принимает учётные данные агента с \d{4}-\d{2}-\d{2}T.+ \(HTTP 401\): команды не выполняются и ждут в очереди/);
-      expect(status.jira_auth_failed_since).toEqual(expect.any(String));
-      const paused = await call('GET', `/batches/${batch.id}`);
-      expect(paused.counts.failed ?? 0).toBe(0);
-      const released = paused.commands.find((c: Json) => c.history.some((d: Json) => d.outcome === 'released'));
-      expect(released).toEqual(expect.objectContaining({ status: 'queued', deliveries: 0 }));
-      // Paused: the agent keeps checking /myself and hands itself nothing.
-      await waitFor('two failed checks of /myself', () => (sim.requests.filter((r) => r.path === '/rest/api/3/myself' && r.status === 401).length >= 2 ? true : undefined));
-      expect((await call('GET', `/batches/${batch.id}`)).counts.queued).toBeGreaterThanOrEqual(1);
-
-      sim.restoreCredentials();
-      const done = await waitFor('batch done', async () => {
-        const view = await call('GET', `/batches/${batch.id}`);
-        return view.status === 'done' ? view : undefined;
-      });
-      expect(done.commands.map((c: Json) => c.status)).toEqual(['done', 'done', 'done', 'done', 'done', 'done']); // the tail refresh too
-      const again = done.commands.find((c: Json) => c.id === released.id);
-      expect(again.history.map((d: Json) => [d.n, d.outcome])).toEqual([[1, 'released'], [2, 'reported_done']]);
-      expect(again.deliveries).toBe(1);
-      expect(sim.comments('AURORA-1')).toHaveLength(5);
-      const after = await call('GET', '/agent');
-      expect(after.jira_auth).toBe('ok');
-      expect(after.warning ?? '').not.toContain('Jira не принимает');
-      expect(lines).toContain('Jira accepts the credentials again; going on');
+      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
     } finally {
-      stop.abort();
-      await agent.catch(() => undefined);
+      console.log = log;
     }
+    sim = new JiraSimulator({ seed: { issues: [{ summary: 'Задача для комментариев', issueType: 'Task' }] } }); // AURORA-1
+    await sim.start();
   });
 
-  it('the report route takes released only for a claimed command; claim is refused with it', async () => {
-    await call('POST', '/batches', { title: 'r', commands: [{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } }] });
-    const claimed = await call('POST', '/agent/claim', {});
-    const refused = await fetch(`${hub.url}/agent/commands/${claimed.command.id}/result`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ status: 'released', error: 'HTTP 401', claim: {} }),
-    });
-    expect(refused.status).toBe(422);
-    expect(await refused.json()).toEqual(expect.objectContaining({ error: 'validation_failed', detail: expect.stringContaining('claim бывает только при status: done или failed') }));
-    const view = await call('POST', `/agent/commands/${claimed.command.id}/result`, { status: 'released', error: 'HTTP 401: Client must be authenticated' });
-    expect(view).toEqual(expect.objectContaining({ status: 'queued', deliveries: 0 }));
-    const again = await fetch(`${hub.url}/agent/commands/${claimed.command.id}/result`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'released' }) });
-    expect(again.status).toBe(409); // queued again: not claimed
-    // A claim telling jira_auth failed hands out nothing, even with work queued; ok takes it.
-    expect((await call('POST', '/agent/claim', { jira_auth: 'failed', jira_auth_failed_since: '2026-12-02T05:00:00Z' })).command).toBeNull();
-    expect((await call('GET', '/agent')).jira_auth_failed_since).toBe('2026-12-02T05:00:00Z');
-    const next = await call('POST', '/agent/claim', { jira_auth: 'ok' });
-    expect(next.command).toEqual(expect.objectContaining({ id: claimed.command.id, deliveries: 1 }));
-    const bad = await fetch(`${hub.url}/agent/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jira_auth: 'maybe' }) });
-    expect(bad.status).toBe(422);
+  afterEach(async () => {
+    await sim.stop();
+    await hub.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to (for --check)', async () => {
-    await call('POST', '/batches', {
-      title: 's',
-      commands: [
-        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
-        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Review'] } },
-        { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } },
-      ],
+  describe('the agent when Jira refuses its credentials (SPEC 16.3)', () => {
+    it('a token revoked mid-batch fails no command: released, the agent pauses, GET /agent warns; restored, the batch completes', async () => {
+      // One second between comments, so that the token is revoked while the batch runs.
+      await call('PATCH', '/settings', { pacing: { ensure_comment: 1, refresh: 0 } });
+      const commands = Array.from({ length: 5 }, (_, i) => ({ type: 'ensure_comment', params: { key: 'AURORA-1', body: `Комментарий ${i + 1}`, marker: `[hub:auth-${i + 1}]` } }));
+      const batch = await call('POST', '/batches', { title: 'Отзыв токена', author: 'e2e', commands });
+
+      const stop = new AbortController();
+      const lines: string[] = [];
+      const journal = new FileJournal(join(dir, 'journal.jsonl'));
+      const agent = runAgent({
+        hub: new HubClient({ baseUrl: hub.url, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200 }),
+        jira: new JiraClient({ baseUrl: sim.url, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
+        journal,
+        project: 'AURORA',
+        log: (line) => void lines.push(line),
+        stopSignal: stop.signal,
+        waitSeconds: 30,
+        authRetryBaseMs: 50,
+        authRetryMaxMs: 200,
+      }).finally(() => journal.close());
+
+      try {
+        await waitFor('two comments done', async () => ((await call('GET', `/batches/${batch.id}`)).counts.done >= 2 ? true : undefined));
+        sim.revokeCredentials();
+        const status = await waitFor('GET /agent warns', async () => {
+          const view = await call('GET', '/agent');
+          return view.jira_auth === 'failed' ? view : undefined;
+        });
+        expect(status.warning).toMatch(/^Jira не принимает учётные данные агента с \d{4}-\d{2}-\d{2}T.+ \(HTTP 401\): команды не выполняются и ждут в очереди/);
+        expect(status.jira_auth_failed_since).toEqual(expect.any(String));
+        const paused = await call('GET', `/batches/${batch.id}`);
+        expect(paused.counts.failed ?? 0).toBe(0);
+        const released = paused.commands.find((c: Json) => c.history.some((d: Json) => d.outcome === 'released'));
+        expect(released).toEqual(expect.objectContaining({ status: 'queued', deliveries: 0 }));
+        // Paused: the agent keeps checking /myself and hands itself nothing.
+        await waitFor('two failed checks of /myself', () => (sim.requests.filter((r) => r.path === '/rest/api/3/myself' && r.status === 401).length >= 2 ? true : undefined));
+        expect((await call('GET', `/batches/${batch.id}`)).counts.queued).toBeGreaterThanOrEqual(1);
+
+        sim.restoreCredentials();
+        const done = await waitFor('batch done', async () => {
+          const view = await call('GET', `/batches/${batch.id}`);
+          return view.status === 'done' ? view : undefined;
+        });
+        expect(done.commands.map((c: Json) => c.status)).toEqual(['done', 'done', 'done', 'done', 'done', 'done']); // the tail refresh too
+        const again = done.commands.find((c: Json) => c.id === released.id);
+        expect(again.history.map((d: Json) => [d.n, d.outcome])).toEqual([[1, 'released'], [2, 'reported_done']]);
+        expect(again.deliveries).toBe(1);
+        expect(sim.comments('AURORA-1')).toHaveLength(5);
+        const after = await call('GET', '/agent');
+        expect(after.jira_auth).toBe('ok');
+        expect(after.warning ?? '').not.toContain('Jira не принимает');
+        expect(lines).toContain('Jira accepts the credentials again; going on');
+      } finally {
+        stop.abort();
+        await agent.catch(() => undefined);
+      }
     });
-    expect(await call('GET', '/agent/queued-statuses')).toEqual({ statuses: ['Done', 'In Progress', 'In Review'] });
+
+    it('the report route takes released only for a claimed command; claim is refused with it', async () => {
+      await call('POST', '/batches', { title: 'r', commands: [{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } }] });
+      const claimed = await call('POST', '/agent/claim', {});
+      const refused = await fetch(`${hub.url}/agent/commands/${claimed.command.id}/result`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ status: 'released', error: 'HTTP 401', claim: {} }),
+      });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toEqual(expect.objectContaining({ error: 'validation_failed', detail: expect.stringContaining('claim бывает только при status: done или failed') }));
+      const view = await call('POST', `/agent/commands/${claimed.command.id}/result`, { status: 'released', error: 'HTTP 401: Client must be authenticated' });
+      expect(view).toEqual(expect.objectContaining({ status: 'queued', deliveries: 0 }));
+      const again = await fetch(`${hub.url}/agent/commands/${claimed.command.id}/result`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'released' }) });
+      expect(again.status).toBe(409); // queued again: not claimed
+      // A claim telling jira_auth failed hands out nothing, even with work queued; ok takes it.
+      expect((await call('POST', '/agent/claim', { jira_auth: 'failed', jira_auth_failed_since: '2026-12-02T05:00:00Z' })).command).toBeNull();
+      expect((await call('GET', '/agent')).jira_auth_failed_since).toBe('2026-12-02T05:00:00Z');
+      const next = await call('POST', '/agent/claim', { jira_auth: 'ok' });
+      expect(next.command).toEqual(expect.objectContaining({ id: claimed.command.id, deliveries: 1 }));
+      const bad = await fetch(`${hub.url}/agent/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jira_auth: 'maybe' }) });
+      expect(bad.status).toBe(422);
+    });
+
+    it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to (for --check)', async () => {
+      await call('POST', '/batches', {
+        title: 's',
+        commands: [
+          { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
+          { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Review'] } },
+          { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } },
+        ],
+      });
+      expect(await call('GET', '/agent/queued-statuses')).toEqual({ statuses: ['Done', 'In Progress', 'In Review'] });
+    });
   });
 });

@@ -164,7 +164,7 @@ export function checkDocs(root: string, known: Known, files = markdownFiles(root
 
 /**
  * The environment variables the code reads: `env.NAME`, `env['NAME']` and shell `$NAME`/`${NAME…}` in
- * the hub, the packages, the bench, the scripts, the tests and CI, and quoted names outside the test
+ * the hub, the packages, the bench, the scripts, the tests, jest's configuration and CI, and quoted names outside the test
  * files (this checker and its test left out, so that their planted names stay unknown).
  */
 export function variablesReadBy(root: string): Set<string> {
@@ -176,15 +176,18 @@ export function variablesReadBy(root: string): Set<string> {
       const path = dir ? `${dir}/${entry.name}` : entry.name;
       if (skip.test(path)) continue;
       if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|tsx|js|mjs)$|^\.ci\/run$/.test(path)) {
-        const text = readFileSync(join(root, path), 'utf8');
-        for (const m of text.matchAll(/\benv(?:\.|\[['"])((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)/g)) out.add(m[1]);
-        for (const m of text.matchAll(/\$\{?((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)/g)) out.add(m[1]);
-        // Outside the tests, a quoted name is a read too: `value(env, 'JIRA_PROJECT')`, the --help lists.
-        if (!/\.(spec|e2e-spec|test)\.tsx?$/.test(path)) for (const m of text.matchAll(/['"]((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)['",]/g)) out.add(m[1]);
-      }
+      else if (/\.(ts|tsx|js|mjs)$|^\.ci\/run$/.test(path)) read(path);
     }
   };
+  const read = (path: string): void => {
+    if (!existsSync(join(root, path))) return;
+    const text = readFileSync(join(root, path), 'utf8');
+    for (const m of text.matchAll(/\benv(?:\.|\[['"])((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)/g)) out.add(m[1]);
+    for (const m of text.matchAll(/\$\{?((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)/g)) out.add(m[1]);
+    // Outside the tests, a quoted name is a read too: `value(env, 'JIRA_PROJECT')`, the --help lists.
+    if (!/\.(spec|e2e-spec|test)\.tsx?$/.test(path)) for (const m of text.matchAll(/['"]((?:HUB|JIRA|AGENT)_[A-Z0-9_]+)['",]/g)) out.add(m[1]);
+  };
   for (const dir of ['src', 'packages', 'bench', 'scripts', 'test', 'bin', '.ci']) walk(dir);
+  read('jest.config.js');
   return out;
 }

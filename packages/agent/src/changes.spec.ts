@@ -5,121 +5,123 @@ import type { JiraFlavor } from './jira-client.js';
 import { FLAVORS, startHarness, type SimHarness } from './test-support.js';
 import type { CommandOutcome } from './types.js';
 
-let h: SimHarness;
-let nextId = 1;
+describe('changes', () => {
+  let h: SimHarness;
+  let nextId = 1;
 
-beforeAll(async () => {
-  h = await startHarness({ seed: { deniedPermissions: [] } });
-});
-afterAll(async () => {
-  await h.sim.stop();
-});
-beforeEach(() => h.sim.clearRequests());
-
-const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
-const issue = (summary: string, extra: Record<string, unknown> = {}): string =>
-  h.sim.store.createIssue('AURORA', { summary, issueType: 'Task', ...extra }, h.sim.store.seed.users[0]!.accountId).key;
-const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>) => executeCommand({ id: nextId++, type, params }, { ...h.ctx(flavor), customFields: ['Team'] });
-const changesOf = (out: CommandOutcome) => (out.status === 'done' ? (out.changes ?? []) : `failed: ${out.error}`);
-const writes = () => h.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'));
-
-describe.each(FLAVORS)('change records on %s', (flavor) => {
-  const user = flavor === 'cloud' ? IVANOV : 'ivanov';
-
-  it('ensure_fields: each field set, before and after as the mirror holds them; nothing when nothing differs', async () => {
-    const key = issue(`Поля ${flavor}`, { labels: ['a'], duedate: '2026-01-01' });
-    const params = { key, duedate: '2026-02-01', labels: ['a', 'b'], assignee: user, Team: 'Core', priority: 'Medium' };
-    expect(changesOf(await run(flavor, 'ensure_fields', params))).toEqual([
-      { key, what: 'field:duedate', before: '2026-01-01', after: '2026-02-01' },
-      { key, what: 'field:labels', before: ['a'], after: ['a', 'b'] },
-      { key, what: 'field:assignee', before: null, after: user },
-      { key, what: 'field:Team', before: null, after: 'Core' },
-    ]);
-    expect(changesOf(await run(flavor, 'ensure_fields', params))).toEqual([]);
-  });
-
-  it('ensure_status: from, to and the transitions taken', async () => {
-    const key = issue(`Статус ${flavor}`);
-    expect(changesOf(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] }))).toEqual([
-      { key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] },
-    ]);
-    expect(changesOf(await run(flavor, 'ensure_status', { key, path: ['Done'] }))).toEqual([]);
-  });
-
-  it('ensure_sprint: the sprint before and after; null moves to the backlog (the agile API), once', async () => {
-    const key = issue(`Спринт ${flavor}`, { sprintIds: [1] });
-    expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' }))).toEqual([{ key, what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }]);
-    expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: null }))).toEqual([{ key, what: 'sprint', before: 'Спринт 2', after: null }]);
-    expect(h.sim.sprintsOf(key)).toEqual([]);
-    expect(writes().filter((r) => r.path === '/rest/agile/1.0/backlog/issue').map((r) => r.body)).toEqual([{ issues: [key] }]);
-    const again = await run(flavor, 'ensure_sprint', { key, sprint: null });
-    expect(again).toEqual({ status: 'done', result: { sprint_id: null } });
-  });
-
-  it('ensure_link and remove_link: the link by its ends and type, then removed by its Jira id; a second remove finds nothing', async () => {
-    const a = issue(`Связь A ${flavor}`);
-    const b = issue(`Связь B ${flavor}`);
-    expect(changesOf(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'blocks' }))).toEqual([
-      { key: a, what: 'link', after: { source: a, target: b, link_type: 'Blocks' } },
-    ]);
-    const id = h.sim.store.linksOf(a)[0]!.id;
-    const removed = await run(flavor, 'remove_link', { source: a, target: b, link_type: 'Blocks' });
-    expect(removed).toEqual({ status: 'done', result: { removed: true }, changes: [{ key: a, what: 'link_removed', before: { source: a, target: b, link_type: 'Blocks', id } }] });
-    expect(h.sim.store.linksOf(a)).toEqual([]);
-    expect(await run(flavor, 'remove_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { removed: false } });
-  });
-
-  it('ensure_comment and remove_comment: the comment with its id and text, then removed', async () => {
-    const key = issue(`Комментарий ${flavor}`);
-    const made = changesOf(await run(flavor, 'ensure_comment', { key, body: 'Текст' })) as Array<{ after: { id: string } }>;
-    expect(made).toEqual([{ key, what: 'comment', after: { id: expect.stringMatching(/^\d+$/), body: 'Текст' } }]);
-    const id = made[0]!.after.id;
-    expect(await run(flavor, 'remove_comment', { key, comment_id: id })).toEqual({
-      status: 'done',
-      result: { removed: true },
-      changes: [{ key, what: 'comment_removed', before: { id, body: 'Текст' } }],
-    });
-    expect(h.sim.store.comments.filter((c) => c.issueKey === key)).toEqual([]);
-    expect(await run(flavor, 'remove_comment', { key, comment_id: id })).toEqual({ status: 'done', result: { removed: false } });
-  });
-
-  it('ensure_issue: the issue created; one found by its summary is no change', async () => {
-    const out = await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: `Новая ${flavor}` });
-    const key = out.status === 'done' ? String(out.result.key) : '';
-    expect(changesOf(out)).toEqual([{ key, what: 'issue', after: { key, summary: `Новая ${flavor}` } }]);
-    expect(changesOf(await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: `Новая ${flavor}` }))).toEqual([]);
-  });
-
-  it('delete_issue: only while the summary is the one given; gone → deleted false', async () => {
-    const key = issue(`Удалить ${flavor}`);
-    expect(await run(flavor, 'delete_issue', { key, summary: 'Другая тема' })).toEqual({
-      status: 'failed',
-      error: `тема задачи ${key} в Jira изменилась: «Удалить ${flavor}», а не «Другая тема»; задача не удалена`,
-    });
-    expect(h.sim.getIssue(key)).toBeDefined();
-    expect(await run(flavor, 'delete_issue', { key, summary: ` Удалить ${flavor} ` })).toEqual({
-      status: 'done',
-      result: { deleted: true },
-      changes: [{ key, what: 'issue_deleted', before: { key, summary: `Удалить ${flavor}` } }],
-    });
-    expect(h.sim.store.findIssue(key)).toBeUndefined();
-    expect(await run(flavor, 'delete_issue', { key, summary: `Удалить ${flavor}` })).toEqual({ status: 'done', result: { deleted: false } });
-  });
-});
-
-describe('delete_issue without the permission to delete', () => {
-  let denied: SimHarness;
   beforeAll(async () => {
-    denied = await startHarness({ seed: { deniedPermissions: ['DELETE_ISSUES'] } });
+    h = await startHarness({ seed: { deniedPermissions: [] } });
   });
   afterAll(async () => {
-    await denied.sim.stop();
+    await h.sim.stop();
+  });
+  beforeEach(() => h.sim.clearRequests());
+
+  const IVANOV = '557058:f0000000-0000-0000-0000-000000000002';
+  const issue = (summary: string, extra: Record<string, unknown> = {}): string =>
+    h.sim.store.createIssue('AURORA', { summary, issueType: 'Task', ...extra }, h.sim.store.seed.users[0]!.accountId).key;
+  const run = (flavor: JiraFlavor, type: string, params: Record<string, unknown>) => executeCommand({ id: nextId++, type, params }, { ...h.ctx(flavor), customFields: ['Team'] });
+  const changesOf = (out: CommandOutcome) => (out.status === 'done' ? (out.changes ?? []) : `failed: ${out.error}`);
+  const writes = () => h.sim.requests.filter((r) => r.method !== 'GET' && !r.path.includes('/search'));
+
+  describe.each(FLAVORS)('change records on %s', (flavor) => {
+    const user = flavor === 'cloud' ? IVANOV : 'ivanov';
+
+    it('ensure_fields: each field set, before and after as the mirror holds them; nothing when nothing differs', async () => {
+      const key = issue(`Поля ${flavor}`, { labels: ['a'], duedate: '2026-01-01' });
+      const params = { key, duedate: '2026-02-01', labels: ['a', 'b'], assignee: user, Team: 'Core', priority: 'Medium' };
+      expect(changesOf(await run(flavor, 'ensure_fields', params))).toEqual([
+        { key, what: 'field:duedate', before: '2026-01-01', after: '2026-02-01' },
+        { key, what: 'field:labels', before: ['a'], after: ['a', 'b'] },
+        { key, what: 'field:assignee', before: null, after: user },
+        { key, what: 'field:Team', before: null, after: 'Core' },
+      ]);
+      expect(changesOf(await run(flavor, 'ensure_fields', params))).toEqual([]);
+    });
+
+    it('ensure_status: from, to and the transitions taken', async () => {
+      const key = issue(`Статус ${flavor}`);
+      expect(changesOf(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Done'] }))).toEqual([
+        { key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] },
+      ]);
+      expect(changesOf(await run(flavor, 'ensure_status', { key, path: ['Done'] }))).toEqual([]);
+    });
+
+    it('ensure_sprint: the sprint before and after; null moves to the backlog (the agile API), once', async () => {
+      const key = issue(`Спринт ${flavor}`, { sprintIds: [1] });
+      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' }))).toEqual([{ key, what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }]);
+      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: null }))).toEqual([{ key, what: 'sprint', before: 'Спринт 2', after: null }]);
+      expect(h.sim.sprintsOf(key)).toEqual([]);
+      expect(writes().filter((r) => r.path === '/rest/agile/1.0/backlog/issue').map((r) => r.body)).toEqual([{ issues: [key] }]);
+      const again = await run(flavor, 'ensure_sprint', { key, sprint: null });
+      expect(again).toEqual({ status: 'done', result: { sprint_id: null } });
+    });
+
+    it('ensure_link and remove_link: the link by its ends and type, then removed by its Jira id; a second remove finds nothing', async () => {
+      const a = issue(`Связь A ${flavor}`);
+      const b = issue(`Связь B ${flavor}`);
+      expect(changesOf(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'blocks' }))).toEqual([
+        { key: a, what: 'link', after: { source: a, target: b, link_type: 'Blocks' } },
+      ]);
+      const id = h.sim.store.linksOf(a)[0]!.id;
+      const removed = await run(flavor, 'remove_link', { source: a, target: b, link_type: 'Blocks' });
+      expect(removed).toEqual({ status: 'done', result: { removed: true }, changes: [{ key: a, what: 'link_removed', before: { source: a, target: b, link_type: 'Blocks', id } }] });
+      expect(h.sim.store.linksOf(a)).toEqual([]);
+      expect(await run(flavor, 'remove_link', { source: a, target: b, link_type: 'Blocks' })).toEqual({ status: 'done', result: { removed: false } });
+    });
+
+    it('ensure_comment and remove_comment: the comment with its id and text, then removed', async () => {
+      const key = issue(`Комментарий ${flavor}`);
+      const made = changesOf(await run(flavor, 'ensure_comment', { key, body: 'Текст' })) as Array<{ after: { id: string } }>;
+      expect(made).toEqual([{ key, what: 'comment', after: { id: expect.stringMatching(/^\d+$/), body: 'Текст' } }]);
+      const id = made[0]!.after.id;
+      expect(await run(flavor, 'remove_comment', { key, comment_id: id })).toEqual({
+        status: 'done',
+        result: { removed: true },
+        changes: [{ key, what: 'comment_removed', before: { id, body: 'Текст' } }],
+      });
+      expect(h.sim.store.comments.filter((c) => c.issueKey === key)).toEqual([]);
+      expect(await run(flavor, 'remove_comment', { key, comment_id: id })).toEqual({ status: 'done', result: { removed: false } });
+    });
+
+    it('ensure_issue: the issue created; one found by its summary is no change', async () => {
+      const out = await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: `Новая ${flavor}` });
+      const key = out.status === 'done' ? String(out.result.key) : '';
+      expect(changesOf(out)).toEqual([{ key, what: 'issue', after: { key, summary: `Новая ${flavor}` } }]);
+      expect(changesOf(await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: `Новая ${flavor}` }))).toEqual([]);
+    });
+
+    it('delete_issue: only while the summary is the one given; gone → deleted false', async () => {
+      const key = issue(`Удалить ${flavor}`);
+      expect(await run(flavor, 'delete_issue', { key, summary: 'Другая тема' })).toEqual({
+        status: 'failed',
+        error: `тема задачи ${key} в Jira изменилась: «Удалить ${flavor}», а не «Другая тема»; задача не удалена`,
+      });
+      expect(h.sim.getIssue(key)).toBeDefined();
+      expect(await run(flavor, 'delete_issue', { key, summary: ` Удалить ${flavor} ` })).toEqual({
+        status: 'done',
+        result: { deleted: true },
+        changes: [{ key, what: 'issue_deleted', before: { key, summary: `Удалить ${flavor}` } }],
+      });
+      expect(h.sim.store.findIssue(key)).toBeUndefined();
+      expect(await run(flavor, 'delete_issue', { key, summary: `Удалить ${flavor}` })).toEqual({ status: 'done', result: { deleted: false } });
+    });
   });
 
-  it('fails naming the permission; nothing is deleted', async () => {
-    const key = denied.sim.store.createIssue('AURORA', { summary: 'Нельзя', issueType: 'Task' }, 'x').key;
-    const out = await executeCommand({ id: 1, type: 'delete_issue', params: { key, summary: 'Нельзя' } }, denied.ctx('cloud'));
-    expect(out).toEqual({ status: 'failed', error: `у учётной записи агента нет права удалять задачи в проекте AURORA (DELETE_ISSUES); задача ${key} не удалена` });
-    expect(denied.sim.store.findIssue(key)).toBeDefined();
+  describe('delete_issue without the permission to delete', () => {
+    let denied: SimHarness;
+    beforeAll(async () => {
+      denied = await startHarness({ seed: { deniedPermissions: ['DELETE_ISSUES'] } });
+    });
+    afterAll(async () => {
+      await denied.sim.stop();
+    });
+
+    it('fails naming the permission; nothing is deleted', async () => {
+      const key = denied.sim.store.createIssue('AURORA', { summary: 'Нельзя', issueType: 'Task' }, 'x').key;
+      const out = await executeCommand({ id: 1, type: 'delete_issue', params: { key, summary: 'Нельзя' } }, denied.ctx('cloud'));
+      expect(out).toEqual({ status: 'failed', error: `у учётной записи агента нет права удалять задачи в проекте AURORA (DELETE_ISSUES); задача ${key} не удалена` });
+      expect(denied.sim.store.findIssue(key)).toBeDefined();
+    });
   });
 });

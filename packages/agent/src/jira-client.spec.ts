@@ -2,263 +2,265 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText } from './jira-client.js';
 import { startHarness, until, type SimHarness } from './test-support.js';
 
-let h: SimHarness;
+describe('jira-client', () => {
+  let h: SimHarness;
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-
-afterAll(async () => {
-  await h.sim.stop();
-});
-
-beforeEach(() => {
-  h.sim.clearRequests();
-  h.sleeps.length = 0;
-  h.logs.length = 0;
-  h.clock.now = Date.now();
-  h.sim.setRateLimit({ count: 0 });
-});
-
-describe('JiraClient', () => {
-  it('authenticates with basic email:token on Cloud and a bearer PAT on DC', async () => {
-    await h.client('cloud').api('GET', '/myself');
-    await h.client('dc').api('GET', '/myself');
-    expect(h.sim.requests.map((r) => [r.path, r.authorization])).toEqual([
-      ['/rest/api/3/myself', `Basic ${Buffer.from('bot@example.com:token').toString('base64')}`],
-      ['/rest/api/2/myself', 'Bearer pat'],
-    ]);
+  beforeAll(async () => {
+    h = await startHarness();
   });
 
-  it('retries a 429 storm after Retry-After with a 5 s floor, then succeeds and counts', async () => {
-    const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 3, retryAfterSeconds: 0 });
-    await client.api('GET', '/myself');
-    // random() = 0.5 in the harness: hinted waits get 5 % jitter on top
-    expect(h.sleeps).toEqual([5250, 5250, 5250]);
-    expect(client.stats()).toEqual({ jiraCalls: 4, rateLimited: 3 });
+  afterAll(async () => {
+    await h.sim.stop();
   });
 
-  it('honours a Retry-After above the floor and retries 503 too', async () => {
-    const client = h.client('dc');
-    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 12, status: 503 });
-    await client.api('GET', '/myself');
-    expect(h.sleeps).toEqual([12_600]);
-    expect(client.rateLimited).toBe(1);
-  });
-
-  it('takes Retry-After as an HTTP date, and X-RateLimit-Reset when there is no Retry-After', async () => {
-    const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 40, retryAfterAsDate: true });
-    await client.api('GET', '/myself');
-    expect(h.sleeps).toHaveLength(1);
-    // an HTTP date has whole seconds: 39..40 s from now, plus 5 % jitter
-    expect(h.sleeps[0]).toBeGreaterThan(38_000);
-    expect(h.sleeps[0]).toBeLessThanOrEqual(42_000);
-    expect(h.logs[0]).toMatch(/^Jira answered 429 to GET \/rest\/api\/3\/myself; waiting \d+\.\d s \(Retry-After\), wait 1/);
-
+  beforeEach(() => {
+    h.sim.clearRequests();
     h.sleeps.length = 0;
+    h.logs.length = 0;
     h.clock.now = Date.now();
-    h.sim.setRateLimit({ count: 1, resetAfterSeconds: 90 });
-    await client.api('GET', '/myself');
-    expect(h.sleeps[0]).toBeGreaterThan(88_000);
-    expect(h.sleeps[0]).toBeLessThanOrEqual(95_600);
-    expect(h.logs[1]).toContain('(X-RateLimit-Reset)');
+    h.sim.setRateLimit({ count: 0 });
   });
 
-  it('without a hint backs off exponentially with jitter from 5 s, at most 5 min a wait, one log line each', async () => {
-    const client = h.client('dc');
-    h.sim.setRateLimit({ count: 9 });
-    await client.api('GET', '/myself');
-    // random() = 0.5 in the harness: each step 10 % above 5 s · 2^n, capped at 300 s
-    expect(h.sleeps).toEqual([5500, 11_000, 22_000, 44_000, 88_000, 176_000, 300_000, 300_000, 300_000]);
-    expect(h.logs).toHaveLength(9);
-    expect(h.logs.every((l) => l.includes('(back-off)'))).toBe(true);
-    expect(client.stats()).toEqual({ jiraCalls: 10, rateLimited: 9 });
-  });
-
-  it('a 429 storm ends in HTTP 429 only once the 30 min budget is spent (request times on the injected clock)', async () => {
-    const times: number[] = [];
-    const start = h.clock.now;
-    const client = new JiraClient({
-      baseUrl: h.url,
-      flavor: 'cloud',
-      auth: { kind: 'none' },
-      now: () => h.clock.now,
-      random: () => 0,
-      sleep: async (ms) => {
-        h.clock.now += ms;
-      },
-      fetch: ((...args: Parameters<typeof fetch>) => {
-        times.push(h.clock.now - start);
-        return fetch(...args);
-      }) as typeof fetch,
+  describe('JiraClient', () => {
+    it('authenticates with basic email:token on Cloud and a bearer PAT on DC', async () => {
+      await h.client('cloud').api('GET', '/myself');
+      await h.client('dc').api('GET', '/myself');
+      expect(h.sim.requests.map((r) => [r.path, r.authorization])).toEqual([
+        ['/rest/api/3/myself', `Basic ${Buffer.from('bot@example.com:token').toString('base64')}`],
+        ['/rest/api/2/myself', 'Bearer pat'],
+      ]);
     });
-    h.sim.setRateLimit({ count: 1000 });
-    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('HTTP 429: Rate limit exceeded.');
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    expect(gaps.slice(0, 7)).toEqual([5000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000]);
-    expect(times.at(-1)).toBe(30 * 60_000); // the last wait is cut to end at the budget, then one more try
-    expect(gaps.every((g) => g <= 300_000)).toBe(true);
-    expect(client.rateLimited).toBe(times.length);
-    h.sim.setRateLimit({ count: 0 });
-  });
 
-  it('a smaller budget gives up sooner, the last wait cut to what is left', async () => {
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 12_000, now: () => h.clock.now, random: () => 0, sleep: async (ms) => void (h.clock.now += ms) });
-    h.sim.setRateLimit({ count: 100, retryAfterSeconds: 10 });
-    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
-    expect((error as JiraHttpError).status).toBe(429);
-    expect(client.stats()).toEqual({ jiraCalls: 3, rateLimited: 3 }); // waits 10 s, then the 2 s left
-    h.sim.setRateLimit({ count: 0 });
-  });
-
-  it('honours a Retry-After over 5 minutes (up to the budget) with jitter on top, never less than the hint', async () => {
-    const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 600 });
-    await client.api('GET', '/myself');
-    expect(h.sleeps).toEqual([630_000]);
-    const jittered = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, random: () => 0.99, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
-    h.sleeps.length = 0;
-    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 10 });
-    await jittered.api('GET', '/myself');
-    expect(h.sleeps[0]).toBeGreaterThanOrEqual(10_000);
-    expect(h.sleeps[0]).toBeLessThanOrEqual(11_000);
-  });
-
-  it('a Retry-After longer than the budget waits to the budget, then gives up with HTTP 429', async () => {
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 60_000, random: () => 0, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
-    h.sim.setRateLimit({ count: 5, retryAfterSeconds: 3600 });
-    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
-    expect((error as JiraHttpError).status).toBe(429);
-    expect(h.sleeps).toEqual([60_000]);
-    h.sim.setRateLimit({ count: 0 });
-  });
-
-  it('sends a write again after a 409 conflicting update (nothing was written), bounded by the tries', async () => {
-    const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 2, status: 409 });
-    await client.api('PUT', '/issue/AURORA-1', { body: { fields: { summary: 'После конфликта' } } }).catch((e: unknown) => e);
-    expect(client.jiraCalls).toBe(3);
-    expect(h.logs.filter((l) => l.includes('409 (conflicting update)'))).toHaveLength(2);
-    h.sim.setRateLimit({ count: 10, status: 409 });
-    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-    expect((error as JiraHttpError).status).toBe(409);
-    h.sim.setRateLimit({ count: 0 });
-  });
-
-  it('names the subject of a refused request in the message', async () => {
-    const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA-404' }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('HTTP 404 (AURORA-404): Issue does not exist or you do not have permission to see it.');
-  });
-
-  it('reports other failures as HTTP <code>: <Jira message>', async () => {
-    const error = await h.client('dc').api('GET', '/issue/AURORA-404').catch((e: unknown) => e);
-    expect((error as Error).message).toBe('HTTP 404: Issue does not exist or you do not have permission to see it.');
-    expect(jiraErrorText('{"errorMessages":[],"errors":{"duedate":"Error parsing date string: x"}}', 'Bad Request')).toBe('duedate: Error parsing date string: x');
-    expect(jiraErrorText('<html>Bad gateway</html>', 'Bad Gateway')).toBe('<html>Bad gateway</html>');
-    expect(jiraErrorText('', 'Forbidden')).toBe('Forbidden');
-  });
-
-  it.each([500, 502, 504] as const)('retries a %i for reads (not counted as rate limiting), then reports it', async (status) => {
-    const client = h.client('dc');
-    h.sim.setRateLimit({ count: 1, status, retryAfterSeconds: 0 });
-    await client.api('POST', '/search', { body: { jql: 'project = AURORA' }, idempotent: true });
-    expect(h.sleeps).toEqual([5000]);
-    expect(client.stats()).toEqual({ jiraCalls: 2, rateLimited: 0 });
-
-    h.sleeps.length = 0;
-    h.sim.setRateLimit({ count: 10, status });
-    const error = await client.api('GET', '/myself').catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(new RegExp(`^HTTP ${status}: `));
-    expect(h.sleeps).toHaveLength(4);
-    h.sim.setRateLimit({ count: 0 });
-  });
-
-  it('does not repeat a write after a 502 (it may have happened), but does after a 429', async () => {
-    const client = h.client('cloud');
-    h.sim.setRateLimit({ count: 1, status: 502 });
-    const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('HTTP 502: Bad Gateway');
-    expect(client.jiraCalls).toBe(1);
-    h.sim.setRateLimit({ count: 1, status: 429 });
-    const second = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-    expect((second as JiraHttpError).status).toBe(400); // retried, then the simulator's own answer
-    expect(client.jiraCalls).toBe(3);
-  });
-
-  it('records the time the last answer (or failure) arrived, not when the request started', async () => {
-    let clock = 1000;
-    const slowFetch = (async (...args: Parameters<typeof fetch>) => {
-      const response = await fetch(...args);
-      clock = 5000; // the answer arrives later
-      return response;
-    }) as typeof fetch;
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, now: () => clock, fetch: slowFetch });
-    expect(client.lastCallAt).toBeNull();
-    await client.api('GET', '/myself');
-    expect(client.lastCallAt).toBe(5000);
-
-    clock = 7000;
-    const failing = new JiraClient({
-      baseUrl: h.url,
-      flavor: 'cloud',
-      auth: { kind: 'none' },
-      now: () => clock,
-      maxTries: 1,
-      fetch: (async () => {
-        clock = 9000;
-        throw new TypeError('fetch failed');
-      }) as typeof fetch,
+    it('retries a 429 storm after Retry-After with a 5 s floor, then succeeds and counts', async () => {
+      const client = h.client('cloud');
+      h.sim.setRateLimit({ count: 3, retryAfterSeconds: 0 });
+      await client.api('GET', '/myself');
+      // random() = 0.5 in the harness: hinted waits get 5 % jitter on top
+      expect(h.sleeps).toEqual([5250, 5250, 5250]);
+      expect(client.stats()).toEqual({ jiraCalls: 4, rateLimited: 3 });
     });
-    await expect(failing.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
-    expect(failing.lastCallAt).toBe(9000);
-  });
 
-  it('the stop signal ends a long Retry-After wait at once with JiraStoppedError', async () => {
-    const stop = new AbortController();
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, stopSignal: stop.signal }); // real sleep
-    h.sim.setRateLimit({ count: 1, retryAfterSeconds: 120 });
-    const pending = client.api('GET', '/myself').catch((e: unknown) => e);
-    // Stopped once the 429 came back: the client is in its 120 s wait, which would outlast jest's timeout.
-    await until(() => client.stats().rateLimited > 0);
-    stop.abort();
-    const error = await pending;
-    expect(error).toBeInstanceOf(JiraStoppedError);
-    expect(client.stats()).toEqual({ jiraCalls: 1, rateLimited: 1 }); // not sent again
-    h.sim.setRateLimit({ count: 0 });
-  });
+    it('honours a Retry-After above the floor and retries 503 too', async () => {
+      const client = h.client('dc');
+      h.sim.setRateLimit({ count: 1, retryAfterSeconds: 12, status: 503 });
+      await client.api('GET', '/myself');
+      expect(h.sleeps).toEqual([12_600]);
+      expect(client.rateLimited).toBe(1);
+    });
 
-  it('the stop signal aborts a request in flight (combined with the timeout), not retried as a network failure', async () => {
-    const stop = new AbortController();
-    const seen: AbortSignal[] = [];
-    const hanging = ((_url: unknown, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => {
-        const signal = init!.signal!;
-        seen.push(signal);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-      })) as typeof fetch;
-    const sleeps: number[] = [];
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: stop.signal, fetch: hanging, sleep: async (ms) => void sleeps.push(ms) });
-    const pending = client.api('GET', '/myself').catch((e: unknown) => e);
-    setTimeout(() => stop.abort(), 20);
-    const error = await pending;
-    expect(error).toBeInstanceOf(JiraStoppedError);
-    expect((error as Error).message).toContain('GET /rest/api/2/myself');
-    expect(seen).toHaveLength(1);
-    expect(sleeps).toEqual([]);
-    // Once stopped, nothing more is sent.
-    await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraStoppedError);
-    expect(seen).toHaveLength(1);
-  });
+    it('takes Retry-After as an HTTP date, and X-RateLimit-Reset when there is no Retry-After', async () => {
+      const client = h.client('cloud');
+      h.sim.setRateLimit({ count: 1, retryAfterSeconds: 40, retryAfterAsDate: true });
+      await client.api('GET', '/myself');
+      expect(h.sleeps).toHaveLength(1);
+      // an HTTP date has whole seconds: 39..40 s from now, plus 5 % jitter
+      expect(h.sleeps[0]).toBeGreaterThan(38_000);
+      expect(h.sleeps[0]).toBeLessThanOrEqual(42_000);
+      expect(h.logs[0]).toMatch(/^Jira answered 429 to GET \/rest\/api\/3\/myself; waiting \d+\.\d s \(Retry-After\), wait 1/);
 
-  it('without a stop, the request timeout still aborts a hanging fetch (a network failure)', async () => {
-    const hanging = ((_url: unknown, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => {
-        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason), { once: true });
-      })) as typeof fetch;
-    const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: new AbortController().signal, timeoutMs: 30, maxTries: 1, fetch: hanging });
-    await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
+      h.sleeps.length = 0;
+      h.clock.now = Date.now();
+      h.sim.setRateLimit({ count: 1, resetAfterSeconds: 90 });
+      await client.api('GET', '/myself');
+      expect(h.sleeps[0]).toBeGreaterThan(88_000);
+      expect(h.sleeps[0]).toBeLessThanOrEqual(95_600);
+      expect(h.logs[1]).toContain('(X-RateLimit-Reset)');
+    });
+
+    it('without a hint backs off exponentially with jitter from 5 s, at most 5 min a wait, one log line each', async () => {
+      const client = h.client('dc');
+      h.sim.setRateLimit({ count: 9 });
+      await client.api('GET', '/myself');
+      // random() = 0.5 in the harness: each step 10 % above 5 s · 2^n, capped at 300 s
+      expect(h.sleeps).toEqual([5500, 11_000, 22_000, 44_000, 88_000, 176_000, 300_000, 300_000, 300_000]);
+      expect(h.logs).toHaveLength(9);
+      expect(h.logs.every((l) => l.includes('(back-off)'))).toBe(true);
+      expect(client.stats()).toEqual({ jiraCalls: 10, rateLimited: 9 });
+    });
+
+    it('a 429 storm ends in HTTP 429 only once the 30 min budget is spent (request times on the injected clock)', async () => {
+      const times: number[] = [];
+      const start = h.clock.now;
+      const client = new JiraClient({
+        baseUrl: h.url,
+        flavor: 'cloud',
+        auth: { kind: 'none' },
+        now: () => h.clock.now,
+        random: () => 0,
+        sleep: async (ms) => {
+          h.clock.now += ms;
+        },
+        fetch: ((...args: Parameters<typeof fetch>) => {
+          times.push(h.clock.now - start);
+          return fetch(...args);
+        }) as typeof fetch,
+      });
+      h.sim.setRateLimit({ count: 1000 });
+      const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe('HTTP 429: Rate limit exceeded.');
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      expect(gaps.slice(0, 7)).toEqual([5000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000]);
+      expect(times.at(-1)).toBe(30 * 60_000); // the last wait is cut to end at the budget, then one more try
+      expect(gaps.every((g) => g <= 300_000)).toBe(true);
+      expect(client.rateLimited).toBe(times.length);
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('a smaller budget gives up sooner, the last wait cut to what is left', async () => {
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 12_000, now: () => h.clock.now, random: () => 0, sleep: async (ms) => void (h.clock.now += ms) });
+      h.sim.setRateLimit({ count: 100, retryAfterSeconds: 10 });
+      const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+      expect((error as JiraHttpError).status).toBe(429);
+      expect(client.stats()).toEqual({ jiraCalls: 3, rateLimited: 3 }); // waits 10 s, then the 2 s left
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('honours a Retry-After over 5 minutes (up to the budget) with jitter on top, never less than the hint', async () => {
+      const client = h.client('cloud');
+      h.sim.setRateLimit({ count: 1, retryAfterSeconds: 600 });
+      await client.api('GET', '/myself');
+      expect(h.sleeps).toEqual([630_000]);
+      const jittered = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, random: () => 0.99, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
+      h.sleeps.length = 0;
+      h.sim.setRateLimit({ count: 1, retryAfterSeconds: 10 });
+      await jittered.api('GET', '/myself');
+      expect(h.sleeps[0]).toBeGreaterThanOrEqual(10_000);
+      expect(h.sleeps[0]).toBeLessThanOrEqual(11_000);
+    });
+
+    it('a Retry-After longer than the budget waits to the budget, then gives up with HTTP 429', async () => {
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, rateLimitBudgetMs: 60_000, random: () => 0, now: () => h.clock.now, sleep: async (ms) => void h.sleeps.push(ms) });
+      h.sim.setRateLimit({ count: 5, retryAfterSeconds: 3600 });
+      const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+      expect((error as JiraHttpError).status).toBe(429);
+      expect(h.sleeps).toEqual([60_000]);
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('sends a write again after a 409 conflicting update (nothing was written), bounded by the tries', async () => {
+      const client = h.client('cloud');
+      h.sim.setRateLimit({ count: 2, status: 409 });
+      await client.api('PUT', '/issue/AURORA-1', { body: { fields: { summary: 'После конфликта' } } }).catch((e: unknown) => e);
+      expect(client.jiraCalls).toBe(3);
+      expect(h.logs.filter((l) => l.includes('409 (conflicting update)'))).toHaveLength(2);
+      h.sim.setRateLimit({ count: 10, status: 409 });
+      const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+      expect((error as JiraHttpError).status).toBe(409);
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('names the subject of a refused request in the message', async () => {
+      const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA-404' }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe('HTTP 404 (AURORA-404): Issue does not exist or you do not have permission to see it.');
+    });
+
+    it('reports other failures as HTTP <code>: <Jira message>', async () => {
+      const error = await h.client('dc').api('GET', '/issue/AURORA-404').catch((e: unknown) => e);
+      expect((error as Error).message).toBe('HTTP 404: Issue does not exist or you do not have permission to see it.');
+      expect(jiraErrorText('{"errorMessages":[],"errors":{"duedate":"Error parsing date string: x"}}', 'Bad Request')).toBe('duedate: Error parsing date string: x');
+      expect(jiraErrorText('<html>Bad gateway</html>', 'Bad Gateway')).toBe('<html>Bad gateway</html>');
+      expect(jiraErrorText('', 'Forbidden')).toBe('Forbidden');
+    });
+
+    it.each([500, 502, 504] as const)('retries a %i for reads (not counted as rate limiting), then reports it', async (status) => {
+      const client = h.client('dc');
+      h.sim.setRateLimit({ count: 1, status, retryAfterSeconds: 0 });
+      await client.api('POST', '/search', { body: { jql: 'project = AURORA' }, idempotent: true });
+      expect(h.sleeps).toEqual([5000]);
+      expect(client.stats()).toEqual({ jiraCalls: 2, rateLimited: 0 });
+
+      h.sleeps.length = 0;
+      h.sim.setRateLimit({ count: 10, status });
+      const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(new RegExp(`^HTTP ${status}: `));
+      expect(h.sleeps).toHaveLength(4);
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('does not repeat a write after a 502 (it may have happened), but does after a 429', async () => {
+      const client = h.client('cloud');
+      h.sim.setRateLimit({ count: 1, status: 502 });
+      const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe('HTTP 502: Bad Gateway');
+      expect(client.jiraCalls).toBe(1);
+      h.sim.setRateLimit({ count: 1, status: 429 });
+      const second = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
+      expect((second as JiraHttpError).status).toBe(400); // retried, then the simulator's own answer
+      expect(client.jiraCalls).toBe(3);
+    });
+
+    it('records the time the last answer (or failure) arrived, not when the request started', async () => {
+      let clock = 1000;
+      const slowFetch = (async (...args: Parameters<typeof fetch>) => {
+        const response = await fetch(...args);
+        clock = 5000; // the answer arrives later
+        return response;
+      }) as typeof fetch;
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, now: () => clock, fetch: slowFetch });
+      expect(client.lastCallAt).toBeNull();
+      await client.api('GET', '/myself');
+      expect(client.lastCallAt).toBe(5000);
+
+      clock = 7000;
+      const failing = new JiraClient({
+        baseUrl: h.url,
+        flavor: 'cloud',
+        auth: { kind: 'none' },
+        now: () => clock,
+        maxTries: 1,
+        fetch: (async () => {
+          clock = 9000;
+          throw new TypeError('fetch failed');
+        }) as typeof fetch,
+      });
+      await expect(failing.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
+      expect(failing.lastCallAt).toBe(9000);
+    });
+
+    it('the stop signal ends a long Retry-After wait at once with JiraStoppedError', async () => {
+      const stop = new AbortController();
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, stopSignal: stop.signal }); // real sleep
+      h.sim.setRateLimit({ count: 1, retryAfterSeconds: 120 });
+      const pending = client.api('GET', '/myself').catch((e: unknown) => e);
+      // Stopped once the 429 came back: the client is in its 120 s wait, which would outlast jest's timeout.
+      await until(() => client.stats().rateLimited > 0);
+      stop.abort();
+      const error = await pending;
+      expect(error).toBeInstanceOf(JiraStoppedError);
+      expect(client.stats()).toEqual({ jiraCalls: 1, rateLimited: 1 }); // not sent again
+      h.sim.setRateLimit({ count: 0 });
+    });
+
+    it('the stop signal aborts a request in flight (combined with the timeout), not retried as a network failure', async () => {
+      const stop = new AbortController();
+      const seen: AbortSignal[] = [];
+      const hanging = ((_url: unknown, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          const signal = init!.signal!;
+          seen.push(signal);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        })) as typeof fetch;
+      const sleeps: number[] = [];
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: stop.signal, fetch: hanging, sleep: async (ms) => void sleeps.push(ms) });
+      const pending = client.api('GET', '/myself').catch((e: unknown) => e);
+      setTimeout(() => stop.abort(), 20);
+      const error = await pending;
+      expect(error).toBeInstanceOf(JiraStoppedError);
+      expect((error as Error).message).toContain('GET /rest/api/2/myself');
+      expect(seen).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+      // Once stopped, nothing more is sent.
+      await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraStoppedError);
+      expect(seen).toHaveLength(1);
+    });
+
+    it('without a stop, the request timeout still aborts a hanging fetch (a network failure)', async () => {
+      const hanging = ((_url: unknown, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason), { once: true });
+        })) as typeof fetch;
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: new AbortController().signal, timeoutMs: 30, maxTries: 1, fetch: hanging });
+      await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
+    });
   });
 });

@@ -7,80 +7,83 @@ import { FakeHub } from './fake-hub.js';
 import { until } from './test-support.js';
 import { jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
-let sim: JiraSimulator;
-let simUrl: string;
+describe('main', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
+  let sim: JiraSimulator;
+  let simUrl: string;
 
-beforeAll(async () => {
-  sim = new JiraSimulator();
-  simUrl = await sim.start();
-  jest.spyOn(console, 'log').mockImplementation(() => undefined);
-});
-
-afterAll(async () => {
-  await sim.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe('runAgentFromEnv', () => {
-  it('runs one claim against the hub and Jira named by the environment', async () => {
-    const hub = new FakeHub('secret');
-    const hubUrl = await hub.start();
-    const key = sim.store.createIssue('AURORA', { summary: 'env', issueType: 'Task' }, 'x').key;
-    hub.enqueue({ id: 1, type: 'ensure_comment', params: { key, body: 'из окружения' } });
-    try {
-      const summary = await runAgentFromEnv({
-        HUB_URL: hubUrl,
-        HUB_AGENT_TOKEN: 'secret',
-        JIRA_URL: simUrl,
-        JIRA_FLAVOR: 'dc',
-        JIRA_PAT: 'pat',
-        JIRA_PROJECT: 'AURORA',
-        AGENT_JOURNAL: join(dir, 'j', 'journal.jsonl'),
-        AGENT_ONCE: '1',
-        AGENT_WAIT_SECONDS: '0',
-      });
-      expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
-      expect(sim.comments(key).map((c) => c.body)).toEqual(['из окружения']);
-      expect(sim.requests.at(-1)?.authorization).toBe('Bearer pat');
-    } finally {
-      await hub.stop();
-    }
+  beforeAll(async () => {
+    sim = new JiraSimulator();
+    simUrl = await sim.start();
+    jest.spyOn(console, 'log').mockImplementation(() => undefined);
   });
 
-  it('clamps AGENT_WAIT_SECONDS to a whole number of seconds 0..60 (the hub refuses more than 60)', () => {
-    expect(waitSecondsFromEnv({})).toBe(30);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '' })).toBe(30);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: 'abc' })).toBe(30);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '0' })).toBe(0);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '12.7' })).toBe(12);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '120' })).toBe(60);
-    expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '-5' })).toBe(0);
+  afterAll(async () => {
+    jest.restoreAllMocks(); // console.log is the next file's again (files may share a module registry: test/support/groups.ts)
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads AGENT_REFRESH_PART_ISSUES as a whole number from 1 (unset: the default)', () => {
-    expect(partIssuesFromEnv({})).toBeUndefined();
-    expect(partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: ' 500 ' })).toBe(500);
-    for (const bad of ['0', '-3', '2.5', 'много']) expect(() => partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: bad })).toThrow(/AGENT_REFRESH_PART_ISSUES/);
+  describe('runAgentFromEnv', () => {
+    it('runs one claim against the hub and Jira named by the environment', async () => {
+      const hub = new FakeHub('secret');
+      const hubUrl = await hub.start();
+      const key = sim.store.createIssue('AURORA', { summary: 'env', issueType: 'Task' }, 'x').key;
+      hub.enqueue({ id: 1, type: 'ensure_comment', params: { key, body: 'из окружения' } });
+      try {
+        const summary = await runAgentFromEnv({
+          HUB_URL: hubUrl,
+          HUB_AGENT_TOKEN: 'secret',
+          JIRA_URL: simUrl,
+          JIRA_FLAVOR: 'dc',
+          JIRA_PAT: 'pat',
+          JIRA_PROJECT: 'AURORA',
+          AGENT_JOURNAL: join(dir, 'j', 'journal.jsonl'),
+          AGENT_ONCE: '1',
+          AGENT_WAIT_SECONDS: '0',
+        });
+        expect(summary).toEqual({ executed: 1, reported: 1, stoppedBy: 'once' });
+        expect(sim.comments(key).map((c) => c.body)).toEqual(['из окружения']);
+        expect(sim.requests.at(-1)?.authorization).toBe('Bearer pat');
+      } finally {
+        await hub.stop();
+      }
+    });
+
+    it('clamps AGENT_WAIT_SECONDS to a whole number of seconds 0..60 (the hub refuses more than 60)', () => {
+      expect(waitSecondsFromEnv({})).toBe(30);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '' })).toBe(30);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: 'abc' })).toBe(30);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '0' })).toBe(0);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '12.7' })).toBe(12);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '120' })).toBe(60);
+      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '-5' })).toBe(0);
+    });
+
+    it('reads AGENT_REFRESH_PART_ISSUES as a whole number from 1 (unset: the default)', () => {
+      expect(partIssuesFromEnv({})).toBeUndefined();
+      expect(partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: ' 500 ' })).toBe(500);
+      for (const bad of ['0', '-3', '2.5', 'много']) expect(() => partIssuesFromEnv({ AGENT_REFRESH_PART_ISSUES: bad })).toThrow(/AGENT_REFRESH_PART_ISSUES/);
+    });
+
+    it('explains a missing or wrong variable in Russian', async () => {
+      await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не заданы переменные окружения: HUB_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN');
+      expect(() => jiraClientFromEnv({ JIRA_URL: simUrl, JIRA_FLAVOR: 'server' })).toThrow('JIRA_FLAVOR должен быть cloud или dc');
+    });
   });
 
-  it('explains a missing or wrong variable in Russian', async () => {
-    await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не заданы переменные окружения: HUB_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN');
-    expect(() => jiraClientFromEnv({ JIRA_URL: simUrl, JIRA_FLAVOR: 'server' })).toThrow('JIRA_FLAVOR должен быть cloud или dc');
-  });
-});
-
-describe('runSimulatorFromEnv', () => {
-  it('serves until stopped', async () => {
-    const stop = new AbortController();
-    const running = runSimulatorFromEnv({ JIRA_SIM_PORT: '0', JIRA_SIM_PROJECT: 'ZED' }, stop.signal);
-    const announced = () => (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Jira simulator on'));
-    await until(() => announced() !== undefined); // it listens, then says where
-    const line = announced()!;
-    const url = /on (http:\/\/\S+)/.exec(line)![1]!;
-    const boards = await (await fetch(`${url}/rest/agile/1.0/board?projectKeyOrId=ZED`)).json();
-    expect(boards.values[0].location.projectKey).toBe('ZED');
-    stop.abort();
-    await running;
+  describe('runSimulatorFromEnv', () => {
+    it('serves until stopped', async () => {
+      const stop = new AbortController();
+      const running = runSimulatorFromEnv({ JIRA_SIM_PORT: '0', JIRA_SIM_PROJECT: 'ZED' }, stop.signal);
+      const announced = () => (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Jira simulator on'));
+      await until(() => announced() !== undefined); // it listens, then says where
+      const line = announced()!;
+      const url = /on (http:\/\/\S+)/.exec(line)![1]!;
+      const boards = await (await fetch(`${url}/rest/agile/1.0/board?projectKeyOrId=ZED`)).json();
+      expect(boards.values[0].location.projectKey).toBe('ZED');
+      stop.abort();
+      await running;
+    });
   });
 });
