@@ -58,8 +58,7 @@ function run(command, commandArgs, options) {
 }
 
 // The whole suite runs in groups of files sharing a module registry; named files run one by one (test/support/groups.js).
-const grouped = args.length ? {} : { HUB_TEST_GROUPED: '1' };
-const env = { ...process.env, ...grouped, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ') };
+const env = { ...process.env, HUB_TEST_GROUPED: args.length ? undefined : '1', NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-vm-modules', '--disable-warning=ExperimentalWarning'].filter(Boolean).join(' ') };
 const jest = run(npx, ['jest', ...args], { stdio: 'inherit', env });
 // vitest's output is held and written later: colours only when that goes to a terminal (no raw codes in a pipe or a log).
 const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1', FORCE_COLOR: undefined };
