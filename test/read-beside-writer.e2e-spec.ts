@@ -3,8 +3,12 @@
  * test; a unit of `Db.read` and GET /issues answer meanwhile, and see the last commit, not the open write.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { sqliteOnly } from './support/pg.js';
 
 /** `work`'s answer, or 'still waiting' once the write has been held for `ms` (a deadline, not a pause: the test ends at the answer). */
 const within = <T>(work: Promise<T>, ms = 5000) =>
@@ -65,5 +69,35 @@ describe('reads beside the writer (issue 21.4)', () => {
     const db = hub.app.get(Db);
     await expect(db.read((m) => m.query('SELECT * FROM no_such_table'))).rejects.toThrow();
     expect(await db.read((m) => m.query('SELECT key FROM issue'))).toEqual([{ key: 'A-1' }]);
+  });
+});
+
+sqliteOnly(describe, describe.skip)('the reader closes before the writer (SQLite file)', () => {
+  it('a stopped hub leaves its data in the file itself: no WAL left beside it, and a copy of the file alone holds the batch', async () => {
+    const hub = await startHub();
+    try {
+      await hub.http.post('/batches').send({ title: 'в файле', commands: [{ type: 'refresh', params: { jql: 'project = A' } }] }).expect(201);
+      await hub.http.get('/batches').expect(200); // a read: the read-only connection is open
+      await hub.app.close();
+      expect(readdirSync(hub.dir).sort()).toEqual(['hub.sqlite']);
+      copyFileSync(join(hub.dir, 'hub.sqlite'), join(hub.dir, 'copy.sqlite'));
+      const copy = new Database(join(hub.dir, 'copy.sqlite'), { readonly: true });
+      expect(copy.prepare('SELECT title FROM batch').all()).toEqual([{ title: 'в файле' }]);
+      copy.close();
+    } finally {
+      rmSync(hub.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a read that comes while the hub shuts down runs on the writer once the reader is closed', async () => {
+    const hub = await startHub();
+    try {
+      const db = hub.app.get(Db);
+      expect(await db.read((m) => m.query('SELECT count(*) AS n FROM batch'))).toEqual([{ n: 0 }]);
+      await db.beforeApplicationShutdown();
+      expect(await db.read((m) => m.query('SELECT count(*) AS n FROM batch'))).toEqual([{ n: 0 }]);
+    } finally {
+      await hub.close();
+    }
   });
 });

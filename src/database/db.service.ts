@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { pause, UnavailableError } from '../common/index.js';
 import type { AfterCommit } from '../events/index.js';
@@ -94,7 +94,7 @@ type Unit = AfterCommit;
  * the writer's. An in-memory SQLite database has one connection, so its reads keep the queue.
  */
 @Injectable()
-export class Db implements OnApplicationShutdown {
+export class Db implements BeforeApplicationShutdown {
   readonly engine: Engine;
   private readonly unitChecks: UnitCheck[] = [];
   private readonly waiting: Record<Lane, (() => void)[]> = { normal: [], bulk: [] };
@@ -110,7 +110,8 @@ export class Db implements OnApplicationShutdown {
     if (this.engine === 'sqlite') dataSource.subscribers.push(this.slices);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before TypeORM closes the writer (its onApplicationShutdown): the reader must not be the last connection (ReadLane.close). */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.reads.close();
   }
 
@@ -170,7 +171,7 @@ export class Db implements OnApplicationShutdown {
   /** A unit that only reads: beside the writer (see the class), so that it never waits for a write. */
   read<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
     if (this.engine === 'postgres') return this.reads.pooled(() => this.onPostgres(null, (q) => fn(q.manager)));
-    if (!this.reads.separate) return this.enqueue(() => fn(this.dataSource.manager));
+    if (!this.reads.open) return this.enqueue(() => fn(this.dataSource.manager));
     return this.reads.run(fn);
   }
 

@@ -14,8 +14,9 @@ export const READ_SLOTS = 8;
 
 export class ReadLane {
   /** SQLite: reads have a connection of their own (a file database; an in-memory one has only one connection). */
-  readonly separate: boolean;
+  private readonly separate: boolean;
   private reader: Promise<DataSource> | undefined;
+  private closed = false;
   private tail: Promise<unknown> = Promise.resolve();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -23,6 +24,11 @@ export class ReadLane {
   constructor(private readonly writer: DataSource) {
     const options = writer.options;
     this.separate = options.type === 'better-sqlite3' && databaseFile(String(options.database)) !== null;
+  }
+
+  /** SQLite: reads go to the read-only connection (until `close`; then to the writer's queue). */
+  get open(): boolean {
+    return this.separate && !this.closed;
   }
 
   /** SQLite: `fn` in a read transaction on the read-only connection, after the read units before it. */
@@ -53,10 +59,18 @@ export class ReadLane {
     }
   }
 
+  /**
+   * Closes the read-only connection once the reads on it have ended; later reads go to the writer. It
+   * must close before the writer does: SQLite checkpoints the WAL into the file and removes it when the
+   * last connection closes, and a read-only connection cannot, so a reader closed last would leave the
+   * file without its WAL incomplete (a copy of it alone would hold none of the data).
+   */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.tail;
     const reader = this.reader;
     this.reader = undefined;
-    if (reader) await (await reader).destroy();
+    if (reader) await (await reader.catch(() => undefined))?.destroy();
   }
 
   private connection(): Promise<DataSource> {

@@ -1,7 +1,9 @@
+import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/common/config.js';
+import { MIGRATIONS_TABLE } from '../../src/database/migrate.js';
 import { SCHEMA_VERSION } from '../../src/database/migrations.js';
 
 /**
@@ -21,6 +23,11 @@ export async function copyOfMigratedDatabase(target: string): Promise<boolean> {
     try {
       const app = await createApp(loadConfig({ HUB_DB_PATH: join(scratch, 'db.sqlite') }), { logger: false });
       await app.close(); // the last connection closed: the WAL is checkpointed into the file and removed
+      // The file alone must hold the schema, or every copy would be migrated anew (as when the hub's
+      // read-only connection closed after the writer and left the WAL beside the file).
+      if (existsSync(join(scratch, 'db.sqlite-wal')) || !migrated(join(scratch, 'db.sqlite'))) {
+        throw new Error('the hub left its WAL beside the file on close: the template database would be empty');
+      }
       renameSync(join(scratch, 'db.sqlite'), template);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
@@ -28,4 +35,14 @@ export async function copyOfMigratedDatabase(target: string): Promise<boolean> {
   }
   copyFileSync(template, target);
   return true;
+}
+
+/** Whether the file holds the migrations' own table (read without its WAL: the caller checked there is none). */
+function migrated(file: string): boolean {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(MIGRATIONS_TABLE) !== undefined;
+  } finally {
+    db.close();
+  }
 }
