@@ -1,9 +1,9 @@
 /**
  * The whole suite in groups (decision record 1403). Jest gives every test file a module registry of its
  * own, so each file loads NestJS, TypeORM, class-validator and the hub anew before its first test: most
- * of the suite's CPU. `npm test` with no arguments therefore runs the spec files
- * in the groups of test/groups/: each group file imports its share of the files, which then run in one
- * registry, one after another, exactly as written. A file named on the command line still runs alone
+ * of the suite's CPU. `npm test` with no arguments therefore runs the spec files in the groups of
+ * test/groups/: each group file imports its share of the files, which then run in one registry, one
+ * after another, exactly as written. A file named on the command line still runs alone
  * in a registry of its own (`npm test -- test/claim.e2e-spec.ts`), and so does every file of RUN_ALONE.
  *
  * What a member file must keep to itself, since it shares a registry: its hooks and tests inside
