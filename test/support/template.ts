@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/common/config.js';
-import { MIGRATIONS_TABLE } from '../../src/database/migrate.js';
 import { SCHEMA_VERSION } from '../../src/database/migrations.js';
 
 /**
@@ -25,7 +23,7 @@ export async function copyOfMigratedDatabase(target: string): Promise<boolean> {
       await app.close(); // the last connection closed: the WAL is checkpointed into the file and removed
       // The file alone must hold the schema, or every copy would be migrated anew (as when the hub's
       // read-only connection closed after the writer and left the WAL beside the file).
-      if (existsSync(join(scratch, 'db.sqlite-wal')) || !migrated(join(scratch, 'db.sqlite'))) {
+      if (existsSync(join(scratch, 'db.sqlite-wal'))) {
         throw new Error('the hub left its WAL beside the file on close: the template database would be empty');
       }
       renameSync(join(scratch, 'db.sqlite'), template);
@@ -35,14 +33,4 @@ export async function copyOfMigratedDatabase(target: string): Promise<boolean> {
   }
   copyFileSync(template, target);
   return true;
-}
-
-/** Whether the file holds the migrations' own table (read without its WAL: the caller checked there is none). */
-function migrated(file: string): boolean {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(MIGRATIONS_TABLE) !== undefined;
-  } finally {
-    db.close();
-  }
 }
