@@ -6,9 +6,8 @@
  * catalogue is reported as a refresh_catalogue result, the mirror as a refresh result.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Db } from '../src/database/db.service.js';
 import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
-import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { agentOf, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 
 const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'sync_run', 'catalogue'];
 const LONG = 'Очень длинная тема '.repeat(16); // 304 characters
@@ -63,7 +62,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
   });
   afterAll(() => hub.close());
 
-  const counts = () => hub.app.get(Db).read(async (m) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await m.query(`SELECT count(*) AS n FROM ${t}`))[0].n]))));
+  const counts = () => rowCounts(hub, TABLES);
   const bad = { title: 'План с ошибками', commands: PLAN.map(([c]) => c) };
 
   it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {

@@ -2,8 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db } from '../src/database/db.service.js';
-import { agentOf, comment, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { agentOf, comment, fields, issue, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 
 const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'issue_note', 'sync_run', 'setting', 'agent_status', 'catalogue'];
 
@@ -30,7 +29,7 @@ describe('dry run (SPEC 15.4)', () => {
   afterAll(() => hub.close());
 
   const plan = (body: object) => hub.http.post('/batches/plan').send(body);
-  const counts = () => hub.app.get(Db).read(async (m) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await m.query(`SELECT count(*) AS n FROM ${t}`))[0].n]))));
+  const counts = () => rowCounts(hub, TABLES);
   /** The database's bytes: the file and its write-ahead log. */
   const file = () => Buffer.concat(['hub.sqlite', 'hub.sqlite-wal'].map((f) => join(hub.dir, f)).filter(existsSync).map((f) => readFileSync(f)));
 

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig, type HubConfig } from '../../src/common/config.js';
+import { Db } from '../../src/database/db.service.js';
 import { onPostgres, testDatabaseEnv } from './pg.js';
 import { copyOfMigratedDatabase } from './template.js';
 
@@ -106,6 +107,18 @@ export const issue = (tempKey: string, summary: string, extra: Record<string, un
   params: { temp_key: tempKey, issue_type: 'Task', summary, ...extra },
 });
 export const comment = (key: string, body = 'text') => ({ type: 'ensure_comment', params: { key, body } });
+
+/**
+ * The number of rows in each of `tables`, read on the hub's reader: what a test compares before and
+ * after a call that must write nothing. One query after another (a PostgreSQL client runs one at a time).
+ */
+export function rowCounts(hub: TestHub, tables: readonly string[]): Promise<Record<string, number>> {
+  return hub.app.get(Db).read(async (m) => {
+    const counts: Record<string, number> = {};
+    for (const table of tables) counts[table] = Number((await m.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+    return counts;
+  });
+}
 
 /** The agent's two calls, as a test drives them. */
 export function agentOf(hub: TestHub) {
