@@ -145,6 +145,13 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   app.use(lazyDocs(app));
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    // A module that refuses the start (HUB_MCP_TOOLS naming no tool, say) comes after the database's
+    // connections and the LISTEN connection were opened: closed here, or they would outlive the refusal.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return app;
 }

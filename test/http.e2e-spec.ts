@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
 import { ConfigError } from '../src/common/config.js';
 import { serve } from '../src/cli.js';
 import { SCHEMA_VERSION } from '../src/database/migrations.js';
-import { fields, startHub, type TestHub } from './support/app.js';
+import { fields, startHub, tempDir, type TestHub } from './support/app.js';
+import { onPostgres, TEST_DATABASE_URL, testDatabaseEnv } from './support/pg.js';
+import { waitFor } from './support/wait.js';
 
 const CLIENT = 'client-secret';
 const AGENT = 'agent-secret';
@@ -189,5 +194,35 @@ describe('start-up', () => {
     await open.close();
     const secured = await serve({ HUB_HOST: '0.0.0.0', HUB_DB_PATH: ':memory:', HUB_PORT: '0', HUB_CLIENT_TOKEN: 'a', HUB_AGENT_TOKEN: 'b', HUB_LOG_LEVEL: 'error' }, { announce: false });
     await secured.close();
+  });
+
+
+  it('a start refused by a module after the database opened closes its connections (the LISTEN one on PostgreSQL)', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'hub.sqlite');
+    try {
+      // HUB_MCP_TOOLS is checked when the MCP module starts: after the database and the notifier opened.
+      await expect(startHub({ HUB_DB_PATH: path, HUB_MCP_TOOLS: 'nope' })).rejects.toThrow(/HUB_MCP_TOOLS/);
+      if (!onPostgres) {
+        // The writer closed: SQLite checkpointed its log into the file and removed it.
+        expect(existsSync(path)).toBe(true);
+        expect(existsSync(`${path}-wal`)).toBe(false);
+        return;
+      }
+      // The same path stands for the same schema: the notifier's LISTEN connection named its channels after it.
+      const { HUB_DATABASE_URL } = await testDatabaseEnv({ HUB_DB_PATH: path });
+      const schema = new URL(HUB_DATABASE_URL!).searchParams.get('options')!.replace('-c search_path=', '');
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        const listening = async () =>
+          Number((await admin.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'jira-hub-listen' AND query LIKE $1`, [`%hub_${schema}_%`])).rows[0].n);
+        await waitFor('the LISTEN connection to end', async () => ((await listening()) === 0 ? true : undefined), 5_000);
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -113,6 +113,8 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
     try {
       await client.connect();
       for (const channel of this.local.eventNames()) await client.query(`LISTEN "${this.pgChannel(String(channel))}"`);
+      // Stopped while it connected (a reconnect that the shutdown caught half-way): not kept.
+      if (this.stopped) return void (await client.end().catch(() => undefined));
       this.client = client;
     } catch (err) {
       this.logger.warn(`LISTEN connection failed: ${(err as Error).message}; retrying`);
