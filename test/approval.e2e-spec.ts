@@ -98,6 +98,18 @@ describe('approval (SPEC 15.2)', () => {
     expect((await hub.http.post(`/batches/${a.id}/approve`).expect(409)).body.detail).toContain('отменён');
   });
 
+  it('a waiting batch whose commands are all cancelled one by one is cancelled: nothing is left to approve', async () => {
+    const a = await submit('A-1', AS_ASSISTANT);
+    const [first, ...rest] = a.commands as { id: number }[];
+    await hub.http.post(`/commands/${first.id}/cancel`).expect(200);
+    expect((await batch(a.id)).status).toBe('awaiting_approval'); // one open command left: still the person's to decide
+    for (const c of rest) await hub.http.post(`/commands/${c.id}/cancel`).expect(200);
+    const after = await batch(a.id);
+    expect(after).toMatchObject({ status: 'cancelled', counts: { cancelled: a.commands.length } });
+    expect((await hub.http.get('/batches?status=awaiting_approval').expect(200)).body.map((b: { id: number }) => b.id)).not.toContain(a.id);
+    expect((await hub.http.post(`/batches/${a.id}/approve`).expect(409)).body.detail).toContain('отменён');
+  });
+
   it('the approval setting decides per source: client batches wait when it says so, assistant ones run when it says not', async () => {
     await hub.http.patch('/settings').send({ approval: { client: true, assistant: false } }).expect(200);
     expect((await submit('A-1')).status).toBe('awaiting_approval');

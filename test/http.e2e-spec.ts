@@ -210,7 +210,7 @@ describe('start-up', () => {
         return;
       }
       // The same path stands for the same schema: the notifier's LISTEN connection named its channels after it.
-      const { HUB_DATABASE_URL } = await testDatabaseEnv({ HUB_DB_PATH: path });
+      const { HUB_DATABASE_URL } = await testDatabaseEnv<Record<string, string | undefined>>({ HUB_DB_PATH: path });
       const schema = new URL(HUB_DATABASE_URL!).searchParams.get('options')!.replace('-c search_path=', '');
       const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await admin.connect();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent, type JiraFlavor } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
+import { agentOf, clientOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
@@ -320,5 +321,46 @@ describe('revert: bad input and refusals', () => {
     expect(await world.call('POST', `/batches/${queued.id}/revert`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: expect.stringContaining('ничего не изменил') } });
     expect(await count()).toBe(before);
     expect((await world.ok('POST', `/batches/${queued.id}/revert?dry_run=true`)).commands).toEqual([]);
+  });
+});
+
+describe('revert: a withdrawn revert, an incomplete change record (a hub and a fake agent)', () => {
+  let hub: TestHub;
+  beforeEach(async () => {
+    hub = await startHub();
+  });
+  afterEach(() => hub.close());
+
+  /** A finished batch that set AURORA-1's due date, reported with `changes`; the mirror shows the date. */
+  async function finishedBatch(changes: object[]): Promise<{ id: number }> {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2026-12-20' })]);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20' }]));
+    return b;
+  }
+
+  it('a revert cancelled before it ran does not count: the batch can be reverted again', async () => {
+    const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const withdrawn = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body.batch;
+    await hub.http.post(`/batches/${withdrawn.id}/cancel`).expect(200);
+    const again = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body;
+    expect(again.batch.id).not.toBe(withdrawn.id);
+    expect(again.commands).toEqual([{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }]);
+    // The revert that stands counts: a third → 409 naming it.
+    expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body.detail).toContain(`#${again.batch.id}`);
+  });
+
+  it('a change recorded without its issue key is a conflict in the dry run and the revert alike', async () => {
+    const b = await finishedBatch([
+      { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },
+      { what: 'issue', after: { summary: 'Новая' } },
+    ]);
+    await hub.http.patch('/settings').send({ revert: { delete_created: true } }).expect(200);
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry.commands).toEqual([{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }]);
+    expect(dry.conflicts).toEqual([expect.objectContaining({ key: null, what: 'issue', detail: expect.stringContaining('нет ключа задачи') })]);
+    const real = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body;
+    expect({ commands: real.commands, conflicts: real.conflicts }).toEqual({ commands: dry.commands, conflicts: dry.conflicts });
   });
 });

@@ -82,9 +82,17 @@ export class BatchRepository {
     return one<BatchRow>(m, sql`SELECT * FROM batch WHERE id = ${id}`);
   }
 
-  /** The batch that reverts this one (SPEC 17.2), a rejected revert aside. */
+  /**
+   * The batch that reverts this one (SPEC 17.2), aside from a revert that never ran: rejected, or
+   * cancelled with every command cancelled (withdrawn before approval, say).
+   */
   revertOf(m: EntityManager, id: number): Promise<{ id: number } | undefined> {
-    return one(m, sql`SELECT id FROM batch WHERE revert_of = ${id} AND rejected_reason IS NULL ORDER BY id LIMIT 1`);
+    return one(
+      m,
+      sql`SELECT id FROM batch b WHERE revert_of = ${id} AND rejected_reason IS NULL
+            AND (cancelled_at IS NULL OR EXISTS (SELECT 1 FROM command c WHERE c.batch_id = b.id AND c.status <> 'cancelled'))
+          ORDER BY id LIMIT 1`,
+    );
   }
 
   /** Batches waiting for a person to approve or reject them (/metrics). */

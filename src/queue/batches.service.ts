@@ -222,9 +222,13 @@ export class BatchesService {
       await this.ledger.cancelled(m, id);
       // A refresh cancelled while handed out will never report: close its sync run.
       await this.runs.fail(m, id, now, CANCELLED_RUN_ERROR);
+      // A batch awaiting approval whose last open command this was has nothing left to approve: it is cancelled.
+      const batch = (await this.batches.find(m, c.batch_id))!;
+      const closed = isAwaiting(batch) && (await this.commands.unfinishedOf(m, c.batch_id)) === 0;
+      if (closed) await this.batches.cancel(m, c.batch_id, now);
       this.events.afterCommit(tx, [
         { kind: 'command', change: 'cancelled', command_id: id, batch_id: c.batch_id },
-        { kind: 'batch', change: 'progress', batch_id: c.batch_id },
+        { kind: 'batch', change: closed ? 'cancelled' : 'progress', batch_id: c.batch_id },
         ...(c.status === 'claimed' ? [{ kind: 'agent', change: 'status' } as const] : []),
       ]);
       return this.views.command(m, (await this.commands.find(m, id))!);

@@ -115,6 +115,21 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan.conflicts).toEqual([expect.objectContaining({ what: 'field:priority' })]);
   });
 
+  // A report's change record may be incomplete (its `key` is optional): such a change is a conflict, never a
+  // command the batch's creation would then refuse (the dry run and the revert agree).
+  it.each([
+    ['a created issue without a key, deleted', ch(1, { what: 'issue', after: { summary: 'Новая' } }), { deleteCreated: true }, /задача: в записи изменения нет ключа задачи/],
+    ['a field without a key', ch(1, { what: 'field:duedate', before: null, after: '2026-12-20' }), {}, /поле duedate: в записи изменения нет ключа задачи/],
+    ['a comment without a key', ch(1, { what: 'comment', after: { id: '30001' } }), {}, /комментарий: в записи изменения нет ключа задачи/],
+    ['a comment whose id is not a string or a number', ch(1, { key: 'A-1', what: 'comment', after: { id: { x: 1 } } }), {}, /A-1: Jira не сообщила id комментария/],
+    ['a created issue deleted without its summary', ch(1, { key: 'A-12', what: 'issue', after: {} }), { deleteCreated: true }, /задача: откат не составить \(summary: /],
+    ['a removed link of a link type with no name', ch(1, { what: 'link_removed', before: { source: 'A-1', target: 'A-2', link_type: '' } }), {}, /удалённая связь: откат не составить \(link_type: /],
+  ])('%s: a conflict, no command', (_name, change, options, detail) => {
+    const plan = buildRevert([change], mirrorOf({ 'A-1': issue(), 'A-10': issue() }), { ...OPTIONS, ...options });
+    expect(plan.commands).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ detail: expect.stringMatching(detail) })]);
+  });
+
   it('a created issue renamed since is not deleted', () => {
     const mirror = mirrorOf({ 'A-10': issue({ summary: 'Переименована' }) });
     const plan = buildRevert([ch(1, { key: 'A-10', what: 'issue', after: { key: 'A-10', summary: 'Новая 1' } })], mirror, { ...OPTIONS, deleteCreated: true });

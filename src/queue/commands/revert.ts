@@ -86,6 +86,12 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   const conflicts: RevertConflict[] = [];
   const conflict = (c: Change, detail: string, actual?: unknown) =>
     conflicts.push({ key: c.key ?? null, what: c.what, expected: c.after ?? null, ...(actual === undefined ? {} : { actual }), detail });
+  /** A command of the revert, checked as a batch's commands are at submit: one that would be refused is a conflict instead. */
+  const emit = (c: Change, command: CommandInput) => {
+    const problems = checkParams(command.type, command.params).problems;
+    if (problems.length === 0) commands.push(command);
+    else conflict(c, `${label(c.what)}: откат не составить (${problems.map((p) => `${p.param}: ${p.detail}`).join('; ')})`);
+  };
   /** ensure_fields of one command and key, merged: the newest command's fields first, as the changes come. */
   let fields: { commandId: number; key: string; params: Params } | null = null;
   const flush = () => {
@@ -94,6 +100,10 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   };
 
   for (const c of [...changes].reverse()) {
+    if (!KEYLESS.has(c.what) && !c.key) {
+      conflict(c, `${label(c.what)}: в записи изменения нет ключа задачи — откатите вручную`);
+      continue;
+    }
     const key = c.key ?? '';
     const ofCreated = created.has(key);
     if (c.what.startsWith('field:') || c.what === 'status' || c.what === 'sprint') {
@@ -123,9 +133,9 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       flush();
       if (c.what === 'status') {
         // `{key, to}`: the hub stores the shortest known route at submit (SPEC 16.2)
-        if (typeof c.before === 'string') commands.push({ type: 'ensure_status', params: { key, to: c.before } });
+        if (typeof c.before === 'string') emit(c, { type: 'ensure_status', params: { key, to: c.before } });
         else conflict(c, `${key}: прежний статус неизвестен`);
-      } else commands.push({ type: 'ensure_sprint', params: { key, sprint: typeof c.before === 'string' ? c.before : null } });
+      } else emit(c, { type: 'ensure_sprint', params: { key, sprint: typeof c.before === 'string' ? c.before : null } });
       continue;
     }
     flush();
@@ -135,29 +145,29 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
         else if (deleting && (created.has(link.source) || created.has(link.target))) continue;
         else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет`, null);
-        else commands.push({ type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
         break;
       }
       case 'comment': {
         const id = (c.after as { id?: unknown } | undefined)?.id;
         if (ofCreated) continue;
-        if (id === undefined || id === null) conflict(c, `${key}: Jira не сообщила id комментария — удалите его вручную`);
-        else commands.push({ type: 'remove_comment', params: { key, comment_id: String(id) } });
+        if (typeof id !== 'string' && typeof id !== 'number') conflict(c, `${key}: Jira не сообщила id комментария — удалите его вручную`);
+        else emit(c, { type: 'remove_comment', params: { key, comment_id: String(id) } });
         break;
       }
       case 'issue':
-        revertCreated(c, created.get(key)!, mirror, options, deleting, commands, conflict);
+        revertCreated(c, created.get(key)!, mirror, options, deleting, emit, conflict);
         break;
       case 'link_removed': {
         const link = asLink(c.before);
         if (!link) conflict(c, 'в записи об удалённой связи нет source, target и link_type');
         else if (mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
-        else commands.push({ type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        else emit(c, { type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
         break;
       }
       case 'comment_removed': {
         const body = (c.before as { body?: unknown } | undefined)?.body;
-        if (typeof body === 'string' && body.trim() !== '') commands.push({ type: 'ensure_comment', params: { key, body } });
+        if (typeof body === 'string' && body.trim() !== '') emit(c, { type: 'ensure_comment', params: { key, body } });
         else conflict(c, `${key}: текст удалённого комментария неизвестен`);
         break;
       }
@@ -178,7 +188,7 @@ function revertCreated(
   mirror: MirrorLookup,
   options: RevertOptions,
   deleting: boolean,
-  commands: CommandInput[],
+  emit: (c: Change, command: CommandInput) => void,
   conflict: (c: Change, detail: string, actual?: unknown) => void,
 ): void {
   const key = c.key!;
@@ -188,7 +198,7 @@ function revertCreated(
       conflict(c, `${key}: тему с тех пор изменили на ${shown(issue.summary)} — задачу не удаляем`, issue.summary);
       return;
     }
-    commands.push({ type: 'delete_issue', params: { key, summary } });
+    emit(c, { type: 'delete_issue', params: { key, summary } });
     return;
   }
   if (!issue) {
@@ -196,11 +206,14 @@ function revertCreated(
     return;
   }
   const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
-  commands.push({ type: 'ensure_fields', params: { key, labels } });
+  emit(c, { type: 'ensure_fields', params: { key, labels } });
   if (issue.status !== options.createdIssueStatus) {
-    commands.push({ type: 'ensure_status', params: { key, to: options.createdIssueStatus } });
+    emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } });
   }
 }
+
+/** The kinds of change that name no issue of their own: a link's record holds both its ends. */
+const KEYLESS = new Set(['link', 'link_removed']);
 
 const KIND_LABELS: Record<string, string> = {
   status: 'статус',
