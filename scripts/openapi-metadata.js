@@ -8,8 +8,14 @@
  *
  *   node scripts/openapi-metadata.js          rewrite the file when it is stale (npm run build does this)
  *   node scripts/openapi-metadata.js --check  exit 1 when the committed file is stale (test/openapi.e2e-spec.ts)
+ *
+ * Reading the program takes seconds: a run that finds the file matching its sources records a digest of
+ * everything the output depends on (every TypeScript source of the hub and the packages, the configuration,
+ * the lock file, this script and the file itself) under node_modules/.cache, and a later run with the same
+ * digest knows the answer without reading the program again.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
@@ -17,11 +23,15 @@ import { fileURLToPath } from 'node:url';
 
 // CommonJS packages, required rather than imported: an ESM import of typescript.js (9 MB, no "type" in its
 // package.json) makes Node scan it for ESM syntax and then lex it for named exports, ~0.3 s of each run.
+// Loaded by generate() only: a run that finds its digest recorded needs none of them.
 const require = createRequire(import.meta.url);
-const ts = require('typescript');
-const { rewriteAsyncImportString, rewriteCollectedMetadataForNodeNext } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js');
-const { PluginMetadataPrinter } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-printer.js');
-const { ReadonlyVisitor } = require('@nestjs/swagger/plugin');
+let ts, rewriteAsyncImportString, rewriteCollectedMetadataForNodeNext, PluginMetadataPrinter, ReadonlyVisitor;
+function loadCompiler() {
+  ts = require('typescript');
+  ({ rewriteAsyncImportString, rewriteCollectedMetadataForNodeNext } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator.js'));
+  ({ PluginMetadataPrinter } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-printer.js'));
+  ({ ReadonlyVisitor } = require('@nestjs/swagger/plugin'));
+}
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const src = join(root, 'src');
@@ -133,6 +143,7 @@ function refine(program, models, f) {
 
 /** The metadata file's text, as the plugin prints it. */
 export function generate() {
+  loadCompiler();
   const out = mkdtempSync(join(tmpdir(), 'openapi-metadata-'));
   try {
     const visitor = new ReadonlyVisitor({
@@ -157,7 +168,40 @@ export function generate() {
   }
 }
 
+/** The TypeScript files under `dir`, outside node_modules and build output. */
+function sources(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(path));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** A digest of every input the output depends on, with the output file as it is now. */
+function inputsDigest() {
+  const files = [fileURLToPath(import.meta.url), join(root, 'tsconfig.json'), join(root, 'package-lock.json'), ...sources(src), ...sources(join(root, 'packages'))];
+  const hash = createHash('sha256');
+  for (const file of files.sort()) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+const CACHE = join(root, 'node_modules', '.cache', 'jira-hub', 'openapi-metadata.digest');
+const checkedBefore = (digest) => existsSync(CACHE) && readFileSync(CACHE, 'utf8') === digest;
+function remember() {
+  mkdirSync(dirname(CACHE), { recursive: true });
+  writeFileSync(CACHE, inputsDigest());
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const name = relative(process.cwd(), target);
+  const check = process.argv.includes('--check');
+  if (checkedBefore(inputsDigest())) {
+    if (check) console.log(`${name} is up to date (its sources are unchanged since the last check)`);
+    process.exit(0);
+  }
   const fresh = generate();
   let committed = '';
   try {
@@ -165,8 +209,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } catch {
     // no file yet
   }
-  const name = relative(process.cwd(), target);
-  if (process.argv.includes('--check')) {
+  if (check) {
     if (committed !== fresh) {
       console.error(`${name} is stale: run \`node scripts/openapi-metadata.js\` and commit the result`);
       process.exit(1);
@@ -176,4 +219,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(target, fresh);
     console.log(`${name} written`);
   }
+  remember();
 }
