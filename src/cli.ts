@@ -7,20 +7,17 @@
  */
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
-import { NestFactory } from '@nestjs/core';
 import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { createApp } from './app.js';
-import { AppModule } from './app.module.js';
 import { ConfigError, type HubConfig, HubLogger, loadConfig, loadDotEnv, NEST_LEVELS } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { assertDatabaseReachable, databaseFile, databaseName, dataSourceOptions, migrate, openDataSource } from './database/index.js';
+import { databaseFile, databaseName, dataSourceOptions, migrate, openDataSource } from './database/index.js';
 import { formatReport, ImportService } from './import/index.js';
-import { applyFolder, exportFolder, packageFile, planFolder } from './package-commands.js';
+import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { mcpModeText } from './mcp/index.js';
 
 /**
@@ -72,7 +69,8 @@ async function migrateFromSqlite(config: HubConfig, file: string | undefined): P
   if (!file || file.startsWith('--')) throw new ConfigError('укажите файл базы SQLite: jira-hub migrate --from-sqlite <файл>');
   if (!config.databaseUrl) throw new ConfigError('задайте HUB_DATABASE_URL=postgres://… — базу PostgreSQL, в которую копировать');
   // Loaded for this command only: `serve` never needs the copy code.
-  const { copyFromSqlite } = await import('./database/index.js');
+  const { assertSqliteFile, copyFromSqlite } = await import('./database/index.js');
+  await assertSqliteFile(file);
   const ds = await openDataSource(dataSourceOptions(config));
   try {
     const counts = await copyFromSqlite(file, ds);
@@ -91,20 +89,10 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
   const entries = await readdir(folder, { withFileTypes: true });
   const files = { notes: await packageFile(folder, entries, 'notes.csv'), links: await packageFile(folder, entries, 'links.csv') };
-  // First, which database is written: the CLI does not talk to a running hub (README).
-  const file = databaseFile(config.dbPath);
-  const database = `база данных: ${file ? resolve(file) : ':memory: (временная: импорт не сохранится)'}`;
-  if (json) console.error(database);
-  else console.log(database);
+  announceDatabase(config, json, 'временная: импорт не сохранится');
   if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
-  await assertDatabaseReachable(config);
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
-  try {
-    const report = await app.get(ImportService).import(files);
-    console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
-  } finally {
-    await app.close();
-  }
+  const report = await withHub(config, (app) => app.get(ImportService).import(files));
+  console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
 }
 
 const HUB_VARIABLES: Variable[] = [

@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, type HubConfig, HubLogger } from './common/index.js';
-import { databaseFile } from './database/index.js';
+import { assertDatabaseReachable, assertWritableDatabase, databaseFile } from './database/index.js';
 import { applyText, ExportService, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
@@ -36,15 +36,31 @@ async function readFolder(folder: string): Promise<PackageFiles> {
   return files;
 }
 
-/** First, which database is read or written: the CLI does not talk to a running hub (README). */
-function announceDatabase(config: HubConfig, json: boolean): void {
+/**
+ * First, which database is read or written: the CLI does not talk to a running hub (README). `memory`:
+ * what a throw-away database means for this command.
+ */
+export function announceDatabase(config: HubConfig, json: boolean, memory = 'временная'): void {
   const file = databaseFile(config.dbPath);
-  const line = `база данных: ${config.databaseUrl ? 'PostgreSQL (HUB_DATABASE_URL)' : file ? resolve(file) : ':memory: (временная)'}`;
+  const line = `база данных: ${config.databaseUrl ? 'PostgreSQL (HUB_DATABASE_URL)' : file ? resolve(file) : `:memory: (${memory})`}`;
   if (json) console.error(line);
   else console.log(line);
 }
 
-async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+/**
+ * plan, apply and export work on an existing hub's database: a SQLite file that is not there is a
+ * mistyped path, not a new hub to create (plan would compare against an empty mirror and say nothing changes).
+ */
+function assertExistingDatabase(config: HubConfig): void {
+  const file = databaseFile(config.dbPath);
+  if (config.databaseUrl || !file || existsSync(file)) return;
+  throw new ConfigError(`базы данных ${resolve(file)} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
+}
+
+/** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */
+export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+  assertWritableDatabase(config.dbPath);
+  await assertDatabaseReachable(config);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
   try {
     return await run(app);
@@ -61,6 +77,7 @@ export interface PackageCommandOptions {
 /** `jira-hub plan <folder>`: what would change in Jira; writes nothing. */
 export async function planFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
   const files = await readFolder(folder);
+  assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
   const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', o.name ?? basename(resolve(folder))));
   console.log(o.json ? JSON.stringify(plan, null, 2) : planText(plan));
@@ -69,6 +86,7 @@ export async function planFolder(config: HubConfig, folder: string, o: PackageCo
 /** `jira-hub apply <folder>`: stores the package and submits its plan's batch (source client, author cli). */
 export async function applyFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
   const files = await readFolder(folder);
+  assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
   const applied = await withHub(config, (app) => app.get(PackagesService).apply(files, { name: 'cli', source: 'client' }, o.name ?? basename(resolve(folder))));
   console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'));
@@ -76,6 +94,7 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
 
 /** `jira-hub export <folder> --jql …`: the mirror's issues, links and notes as a package in the folder. */
 export async function exportFolder(config: HubConfig, folder: string, jql: string): Promise<void> {
+  assertExistingDatabase(config);
   announceDatabase(config, false);
   const out = await withHub(config, (app) => app.get(ExportService).export(jql));
   mkdirSync(folder, { recursive: true });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { JiraSimulator } from '@jira-hub/jira-sim';
@@ -105,6 +105,42 @@ describe('jira-hub command line (commander)', () => {
       const lines = raw.join('');
       expect(lines).toContain('[Migrations] applied migration');
       expect(lines).not.toMatch(/\x1b\[/);
+    });
+
+    it('plan, apply and export refuse a database file that is not there instead of creating an empty one', async () => {
+      const missing = join(dir, 'typo', 'hub.sqlite');
+      const folder = resolve('examples/plan');
+      for (const args of [['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
+        const { code, out, err } = await run([...args, '--db', missing]);
+        expect({ args, code, out }).toEqual({ args, code: 2, out: '' });
+        expect(err).toBe(`jira-hub: базы данных ${missing} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
+      }
+      expect(existsSync(join(dir, 'typo'))).toBe(false);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
+    it('import names the PostgreSQL database it writes, and an unreachable one is one line', async () => {
+      const { code, out, err } = await run(['import', resolve('examples/plan')], { HUB_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', HUB_DB_PATH: join(dir, 'h.sqlite') });
+      expect(out).toBe('база данных: PostgreSQL (HUB_DATABASE_URL)');
+      expect(code).toBe(2);
+      expect(err.split('\n')).toEqual([expect.stringMatching(/^jira-hub: .*127\.0\.0\.1:1/)]);
+      expect(existsSync(join(dir, 'h.sqlite'))).toBe(false);
+    });
+
+    it('migrate --from-sqlite refuses what is not a SQLite database file before connecting', async () => {
+      const text = join(dir, 'notes.txt');
+      writeFileSync(text, 'not a database');
+      const env = { HUB_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' };
+      expect(await run(['migrate', '--from-sqlite', '/dev/null'], env)).toEqual({
+        code: 2,
+        out: '',
+        err: 'jira-hub: /dev/null — не файл; укажите файл базы SQLite хаба (обычно data/hub.sqlite)',
+      });
+      expect(await run(['migrate', '--from-sqlite', text], env)).toEqual({
+        code: 2,
+        out: '',
+        err: `jira-hub: ${text} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы хаба`,
+      });
     });
 
     it('a bad variable is a usage error naming it', async () => {

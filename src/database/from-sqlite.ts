@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
@@ -23,6 +23,23 @@ export interface TableCount {
   target: number;
 }
 
+/** The first 16 bytes of every SQLite database file (an empty file would be read as a new, empty hub). */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** `file` is a SQLite database: a regular file that starts with SQLite's header. */
+export function assertSqliteFile(file: string): void {
+  if (!existsSync(file)) throw new ConfigError(`${file}: нет такого файла базы SQLite`);
+  if (!statSync(file).isFile()) throw new ConfigError(`${file} — не файл; укажите файл базы SQLite хаба (обычно data/hub.sqlite)`);
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!head.equals(SQLITE_HEADER)) throw new ConfigError(`${file} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы хаба`);
+}
+
 /**
  * `jira-hub migrate --from-sqlite <file>`: copies a SQLite hub into an empty PostgreSQL database
  * (issue 13). The file itself is never changed: a copy is migrated to this hub's schema version first
@@ -31,7 +48,7 @@ export interface TableCount {
  * are compared. A target holding any hub data is refused.
  */
 export async function copyFromSqlite(file: string, target: DataSource): Promise<TableCount[]> {
-  if (!existsSync(file)) throw new ConfigError(`${file}: нет такого файла базы SQLite`);
+  assertSqliteFile(file);
   const dir = mkdtempSync(join(tmpdir(), 'jira-hub-from-sqlite-'));
   try {
     const copy = join(dir, 'hub.sqlite');

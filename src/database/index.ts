@@ -21,4 +21,8 @@ export { assertWritableDatabase } from './writable.js';
 export async function copyFromSqlite(...args: Parameters<typeof import('./from-sqlite.js').copyFromSqlite>): ReturnType<typeof import('./from-sqlite.js').copyFromSqlite> {
   return (await import('./from-sqlite.js')).copyFromSqlite(...args);
 }
+/** Refuses what is not a SQLite database file, before `migrate --from-sqlite` connects to PostgreSQL. */
+export async function assertSqliteFile(file: string): Promise<void> {
+  (await import('./from-sqlite.js')).assertSqliteFile(file);
+}
 export type { TableCount } from './from-sqlite.js';
