@@ -7,10 +7,15 @@ import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../dist/hub/cli.js', import.meta.url));
 if (!existsSync(cli)) {
-  console.error('jira-hub: not built yet; run `npm run build` (or `npm start`) first');
+  console.error('jira-hub: хаб ещё не собран; выполните `npm run build` (или `npm start`)');
   process.exit(1);
 }
 const { main, loadDotEnv } = await import(cli);
-loadDotEnv();
+try {
+  loadDotEnv();
+} catch (err) {
+  console.error(`jira-hub: ${err.message}`);
+  process.exit(2);
+}
 const code = await main(process.argv.slice(2), process.env);
 if (code >= 0) process.exit(code);

@@ -311,7 +311,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  loadDotEnv();
+  try {
+    loadDotEnv();
+  } catch (err) {
+    console.error(`jira-hub: ${(err as Error).message}`);
+    process.exit(2);
+  }
   const code = await main(process.argv.slice(2), process.env);
   if (code >= 0) process.exit(code);
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, isLoopback, loadConfig } from './config.js';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, isLoopback, loadConfig, loadDotEnv } from './config.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret' };
 
@@ -241,5 +244,18 @@ describe('isLoopback', () => {
     ['127.example.com', false],
   ])('%s → %p', (host, loopback) => {
     expect(isLoopback(host)).toBe(loopback);
+  });
+});
+
+describe('loadDotEnv', () => {
+  it('no .env is nothing to load; a folder named .env is one Russian line, not Node’s TypeError', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jira-hub-env-'));
+    try {
+      expect(() => loadDotEnv(join(dir, '.env'))).not.toThrow();
+      mkdirSync(join(dir, '.env'));
+      expect(() => loadDotEnv(join(dir, '.env'))).toThrow(new ConfigError(`${join(dir, '.env')} не прочитать (это не файл с переменными); исправьте или переименуйте его`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -184,6 +185,9 @@ export function loadDotEnv(path = '.env'): void {
   try {
     process.loadEnvFile(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // A folder named .env, a file without read permission…: one line for a person, not Node's stack.
+    const why = (err as NodeJS.ErrnoException).code === 'EACCES' ? 'нет прав на чтение' : 'это не файл с переменными';
+    throw new ConfigError(`${resolve(path)} не прочитать (${why}); исправьте или переименуйте его`);
   }
 }
