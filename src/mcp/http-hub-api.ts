@@ -134,8 +134,9 @@ export class HttpHubApi implements HubApi {
       parsed = undefined;
     }
     if (!res.ok) {
-      const e = (parsed ?? {}) as { error?: string; detail?: string };
-      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`);
+      const e = (parsed ?? {}) as { error?: string; detail?: string; findings?: unknown[]; errors?: unknown[] };
+      const listed = Array.isArray(e.findings) && e.findings.length ? e.findings.length : Array.isArray(e.errors) && e.errors.length ? e.errors.length : undefined;
+      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`, listed);
     }
     return { body: parsed as T, headers: res.headers };
   }

@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { fitAnswer } from './answer-size.js';
+import { clip, fitAnswer, fitDetail } from './answer-size.js';
 import { HubError, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { selectTools, type ToolSelection } from './tools.js';
@@ -29,7 +29,17 @@ export interface McpServerOptions {
   track?: (call: Promise<unknown>) => void;
 }
 
-const failure = (text: string, data: Record<string, unknown>): CallToolResult => ({ isError: true, content: [{ type: 'text', text }], structuredContent: data });
+/** What an error answer says when its findings do not all fit: the call again, with those shown fixed. */
+const RETRY = 'исправьте показанные и повторите вызов — он назовёт остальные';
+const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
+/** How much of a name a model sent an answer repeats. */
+const NAME_SHOWN = 100;
+
+/** An error answer: its detail under the cap (answer-size.ts), as the text and in the data. */
+function failure(error: string, detail: string, how = RETRY, total?: number, extra: Record<string, unknown> = {}): CallToolResult {
+  const fitted = fitDetail(detail, how, total);
+  return { isError: true, content: [{ type: 'text', text: fitted }], structuredContent: { error, detail: fitted, ...extra } };
+}
 
 /** What an error answer's data looks like (every tool's outputSchema admits it beside its own shape). */
 const ERROR_SCHEMA = {
@@ -73,22 +83,24 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
   const t = selection.enabled.find((x) => x.name === name);
   if (!t) {
     const reason = selection.refused.get(name);
-    if (reason) return failure(reason, { error: 'tool_unavailable', detail: reason });
-    const detail = `инструмента ${name} нет; доступны: ${selection.enabled.map((x) => x.name).join(', ')}`;
-    return failure(detail, { error: 'unknown_tool', detail });
+    if (reason) return failure('tool_unavailable', reason);
+    return failure('unknown_tool', `инструмента ${clip(name, NAME_SHOWN)} нет; доступны: ${selection.enabled.map((x) => x.name).join(', ')}`);
   }
   const parsed = inputOf(t).safeParse(args ?? {}, { error: russian, reportInput: false });
   if (!parsed.success) {
-    const detail = `неверные аргументы ${name}: ${argumentErrors(parsed.error)}`;
-    return failure(detail, { error: 'invalid_arguments', detail });
+    const problems = argumentErrors(parsed.error);
+    return failure('invalid_arguments', `неверные аргументы ${name}: ${problems.join('; ')}`, RETRY, problems.length);
   }
   try {
     const answer = fitAnswer(await t.run(api.forTool(name), parsed.data, context));
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data as Record<string, unknown> };
   } catch (err) {
-    if (err instanceof HubError) return failure(err.detail, { error: err.code, detail: err.detail, status: err.status });
-    const detail = `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`;
-    return failure(detail, { error: 'internal', detail });
+    if (err instanceof HubError) {
+      // A refused batch: its dry run lists the same findings, command by command, page by page.
+      const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
+      return failure(err.code, err.detail, how, err.findings, { status: err.status });
+    }
+    return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

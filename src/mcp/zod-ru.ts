@@ -37,6 +37,9 @@ const show = (v: unknown): string => {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 };
 
+/** How many unknown argument names a refusal repeats. */
+const KEYS_SHOWN = 20;
+
 /** The names an object schema knows (a strict object's shape), for «известные: …». */
 function knownKeys(inst: unknown): string[] {
   const shape = (inst as { _zod?: { def?: { shape?: Record<string, unknown> } } })?._zod?.def?.shape;
@@ -67,7 +70,8 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
       return issue.values.length === 1 ? `ожидалось ${show(issue.values[0])}` : `одно из: ${issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
     case 'unrecognized_keys': {
       const known = knownKeys(issue.inst);
-      const names = issue.keys.map((k) => k.slice(0, 60)).join(', ');
+      const shown = issue.keys.slice(0, KEYS_SHOWN).map((k) => (k.length > 60 ? `${k.slice(0, 57)}…` : k));
+      const names = `${shown.join(', ')}${issue.keys.length > KEYS_SHOWN ? ` и ещё ${issue.keys.length - KEYS_SHOWN}` : ''}`;
       const which = issue.keys.length === 1 ? `неизвестный аргумент ${names}` : `неизвестные аргументы ${names}`;
       return known.length ? `${which}; известные: ${known.join(', ')}` : `${which}; аргументов здесь нет`;
     }
@@ -82,11 +86,9 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** zod's issues in Russian, one per argument: `commands.0.params.summary: …`. */
-export function argumentErrors(error: z.ZodError): string {
-  return error.issues
-    .map((i) => {
-      const where = i.path.length ? i.path.join('.') : 'аргументы';
-      return `${where}: ${i.message}`;
-    })
-    .join('; ');
+export function argumentErrors(error: z.ZodError): string[] {
+  return error.issues.map((i) => {
+    const where = i.path.length ? i.path.join('.') : 'аргументы';
+    return `${where}: ${i.message}`;
+  });
 }

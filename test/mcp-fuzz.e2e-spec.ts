@@ -1,0 +1,63 @@
+/**
+ * What a fuzzing run over every tool on both transports found: error answers without a size cap,
+ * strings no database can hold, lookups that fail on the length of a URL, doubled argument names,
+ * malformed requests answered in English, and a hub the MCP server could not reach. Through the
+ * official MCP SDK client on both transports (stdio `jira-hub mcp`, Streamable HTTP /mcp).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
+import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
+
+const CAP = 60_000;
+const size = (r: { content: unknown; structuredContent?: unknown }) => JSON.stringify(r.content).length + JSON.stringify(r.structuredContent ?? {}).length;
+const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+
+describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+
+  beforeAll(async () => {
+    hub = await startHub();
+    await reportCatalogue(hub);
+    mcp = await connect(kind, hub.url);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  it('1: an error answer stays under the cap; a cut list of findings says how many there are and how to see them', async () => {
+    const refresh = await mcp.call('submit_batch', { title: 'П', commands: times(1000, () => ({ type: 'refresh', params: { keys: ['bad'] } })) });
+    expect(refresh.isError).toBe(true);
+    expect(size(refresh)).toBeLessThan(CAP);
+    expect(mcp.text(refresh)).toMatch(/^неверные аргументы submit_batch: commands\.0\.params\.keys\.0: /);
+    expect(mcp.text(refresh)).toMatch(/… Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); исправьте показанные и повторите вызов/);
+    expect(refresh.structuredContent).toMatchObject({ error: 'invalid_arguments', detail: mcp.text(refresh) });
+
+    const fields = await mcp.call('plan_batch', { title: 'П', commands: times(1000, () => ({ type: 'ensure_fields', params: { key: 'AURORA-1', labels: ['a b'], duedate: 'bad', summary: ' ' } })) });
+    expect(fields.isError).toBe(true);
+    expect(size(fields)).toBeLessThan(CAP);
+    expect(mcp.text(fields)).toMatch(/Замечаний всего: 4000, показаны первые \(ответ ограничен по размеру\)/);
+
+    // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
+    const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
+    expect(nope.isError).toBe(true);
+    expect(nope.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
+    expect(size(nope)).toBeLessThan(CAP);
+    expect(mcp.text(nope)).toMatch(/^план не пройдёт в Jira: команда 1: issue_type: /);
+    expect(mcp.text(nope)).toMatch(/Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
+  }, 60_000);
+
+  it('1: echoed names are cut: thousands of unknown arguments, a tool name of 100,000 characters', async () => {
+    const unknown = await mcp.call('get_batch', { batch_id: 1, ...Object.fromEntries(times(5000, (i) => [`unknown_argument_${i}`, 1])) });
+    expect(unknown.isError).toBe(true);
+    expect(size(unknown)).toBeLessThan(5_000);
+    expect(mcp.text(unknown)).toMatch(/неизвестные аргументы unknown_argument_0, unknown_argument_1, .* и ещё 49\d\d; известные: batch_id, view, offset, limit$/);
+
+    const name = await mcp.call('x'.repeat(100_000));
+    expect(name.isError).toBe(true);
+    expect(size(name)).toBeLessThan(5_000);
+    expect(mcp.text(name)).toMatch(/^инструмента x{100}… \[обрезано: ещё 99900 символов\] нет; доступны: plan_batch, /);
+  });
+});
