@@ -11,6 +11,7 @@ import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
 
 const CAP = 60_000;
 const size = (r: { content: unknown; structuredContent?: unknown }) => JSON.stringify(r.content).length + JSON.stringify(r.structuredContent ?? {}).length;
+const fieldsOf = (params: Record<string, unknown>) => ({ type: 'ensure_fields', params: { key: 'AURORA-1', ...params } });
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 
 describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) => {
@@ -38,7 +39,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     const fields = await mcp.call('plan_batch', { title: 'П', commands: times(1000, () => ({ type: 'ensure_fields', params: { key: 'AURORA-1', labels: ['a b'], duedate: 'bad', summary: ' ' } })) });
     expect(fields.isError).toBe(true);
     expect(size(fields)).toBeLessThan(CAP);
-    expect(mcp.text(fields)).toMatch(/Замечаний всего: 4000, показаны первые \(ответ ограничен по размеру\)/);
+    expect(mcp.text(fields)).toMatch(/Замечаний всего: 3000, показаны первые \(ответ ограничен по размеру\)/);
 
     // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
     const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
@@ -59,5 +60,26 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(name.isError).toBe(true);
     expect(size(name)).toBeLessThan(5_000);
     expect(mcp.text(name)).toMatch(/^инструмента x{100}… \[обрезано: ещё 99900 символов\] нет; доступны: plan_batch, /);
+  });
+
+  it('4: a refusal names each argument once, with one message per argument', async () => {
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['plan_batch', { title: 'П', commands: 'все' }, 'commands: нужен массив команд'],
+      ['plan_batch', { title: 'П', commands: [{ type: 'ensure_fields', params: 5 }] }, 'commands.0.params: нужен объект'],
+      ['plan_batch', { title: 'П', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'С', fields: 5 } }] }, 'commands.0.params.fields: нужен объект'],
+      ['plan_batch', { title: 'П', commands: [fieldsOf({ duedate: 'bad' })] }, 'commands.0.params.duedate: нужна дата ГГГГ-ММ-ДД или null'],
+      ['get_batch', { batch_id: 1, view: 'всё' }, 'view: summary или commands'],
+      ['jira_values', { what: 'всё' }, 'what: priorities, components или versions'],
+      ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled'],
+      ['list_batches', { limit: 1e20 }, 'limit: не больше 100'],
+      ['get_batch', { batch_id: 1, offset: 1e20 }, 'offset: не больше 9007199254740991'],
+      ['compare_package', { links_csv: 'я'.repeat(1_000_001) }, 'links_csv: не больше 1000000 символов; большой пакет импортируйте через панель или jira-hub import'],
+    ];
+    for (const [name, args, message] of refusals) {
+      const answer = await mcp.call(name, args);
+      expect({ name, text: mcp.text(answer) }).toEqual({ name, text: `неверные аргументы ${name}: ${message}` });
+    }
+    const q = mcp.text(await mcp.call('search_issues', { q: 'я'.repeat(501) }));
+    expect(q).toMatch(/^неверные аргументы search_issues: q: не длиннее 500 символов — это поиск по словам темы/);
   });
 });

@@ -85,10 +85,21 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
-/** zod's issues in Russian, one per argument: `commands.0.params.summary: …`. */
+/**
+ * zod's issues in Russian, one per argument (`commands.0.params.summary: …`), each naming it once: a
+ * schema's own message names no argument. An argument with several problems gets the first, and zod's
+ * implicit bound of an integer (Number.MAX_SAFE_INTEGER) only when the schema sets none of its own.
+ */
 export function argumentErrors(error: z.ZodError): string[] {
-  return error.issues.map((i) => {
-    const where = i.path.length ? i.path.join('.') : 'аргументы';
-    return `${where}: ${i.message}`;
+  const byPath = new Map<string, z.core.$ZodIssue[]>();
+  for (const issue of error.issues) {
+    const where = issue.path.length ? issue.path.join('.') : 'аргументы';
+    const same = byPath.get(where);
+    if (same) same.push(issue);
+    else byPath.set(where, [issue]);
+  }
+  return [...byPath].map(([where, issues]) => {
+    const own = issues.filter((i) => !(i.code === 'too_big' && Number(i.maximum) === Number.MAX_SAFE_INTEGER));
+    return `${where}: ${(own[0] ?? issues[0]).message}`;
   });
 }

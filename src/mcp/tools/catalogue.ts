@@ -126,7 +126,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'jira_values',
     'Приоритеты, компоненты, версии Jira',
     'Допустимые значения проекта Jira: priorities (приоритеты схемы проекта), components, versions — для ensure_fields.priority и полей ensure_issue.',
-    z.object({ what: z.enum(['priorities', 'components', 'versions'], { error: 'what: priorities, components или versions' }) }),
+    z.object({ what: z.enum(['priorities', 'components', 'versions'], { error: 'priorities, components или versions' }) }),
     async (api, a) => {
       const list = await api.catalogue<string[]>(`/${a.what}`);
       return { text: list.length ? `${a.what}: ${list.join(', ')}` : `${a.what}: нет`, data: { [a.what]: list } };
