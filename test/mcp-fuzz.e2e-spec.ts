@@ -5,7 +5,8 @@
  * official MCP SDK client on both transports (stdio `jira-hub mcp`, Streamable HTTP /mcp).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startHub, type TestHub } from './support/app.js';
+import { LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
+import { fields, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
 import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
 
@@ -81,5 +82,33 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     }
     const q = mcp.text(await mcp.call('search_issues', { q: 'я'.repeat(501) }));
     expect(q).toMatch(/^неверные аргументы search_issues: q: не длиннее 500 символов — это поиск по словам темы/);
+  });
+
+  it('2: a string with a lone surrogate or U+0000 is refused by every tool with the REST words, naming the argument; nothing is written', async () => {
+    const NOTES = 'Ключ,Комментарий (внутр.)\nAURORA-1,комм\udc00ентарий\n';
+    const LINKS = 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-2\n';
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['import_notes', { notes_csv: NOTES }, `notes_csv: ${LONE_SURROGATE_DETAIL}`],
+      ['import_notes', { notes_csv: NOTES.replace('\udc00', '\u0000') }, `notes_csv: ${NUL_DETAIL}`],
+      ['apply_package', { links_csv: LINKS, name: 'Спринт\ud800' }, `name: ${LONE_SURROGATE_DETAIL}`],
+      ['plan_package', { links_csv: LINKS.replace('блокирует', 'блок\udc00ирует') }, `links_csv: ${LONE_SURROGATE_DETAIL}`],
+      ['search_issues', { q: 'отчёт\udc00' }, `q: ${LONE_SURROGATE_DETAIL}`],
+      ['jira_users', { q: 'ив\u0000ан' }, `q: ${NUL_DETAIL}`],
+      ['jira_statuses', { issue_type: 'Task', from: 'To Do\udc00', to: 'Done\u0000' }, `from: ${LONE_SURROGATE_DETAIL}; to: ${NUL_DETAIL}`],
+      ['put_note', { key: 'AURORA-1', comment: 'a\udc00', fact_status: 'b\u0000' }, `comment: ${LONE_SURROGATE_DETAIL}; fact_status: ${NUL_DETAIL}`],
+      ['submit_batch', { title: 'П', commands: [fields('AURORA-1')], idempotency_key: 'K\udc00' }, `idempotency_key: ${LONE_SURROGATE_DETAIL}`],
+      ['plan_batch', { title: 'П', commands: [fields('AURORA-1', { summary: 's1\udc00' })], ['x\udc00']: 1 }, `commands.0.params.summary: ${LONE_SURROGATE_DETAIL}; x\\udc00: ${LONE_SURROGATE_DETAIL}`],
+    ];
+    const before = (await hub.http.get('/batches?limit=500').expect(200)).body.length;
+    for (const [name, args, message] of refusals) {
+      const answer = await mcp.call(name, args);
+      expect({ name, isError: answer.isError, text: mcp.text(answer) }).toEqual({ name, isError: true, text: `неверные аргументы ${name}: ${message}` });
+      expect(answer.structuredContent).toMatchObject({ error: 'invalid_arguments' });
+    }
+    expect((await hub.http.get('/batches?limit=500').expect(200)).body.length).toBe(before);
+    await hub.http.get('/notes/AURORA-1').expect(404);
+    // U+FFFD itself is a character like any other: a key with it is a key of its own
+    const replacement = await mcp.call('submit_batch', { title: 'П', commands: [fields('AURORA-1')], idempotency_key: 'K\ufffd' });
+    expect(replacement.structuredContent).toMatchObject({ replayed: false });
   });
 });

@@ -8,6 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings } from '../common/index.js';
 import { clip, fitAnswer, fitDetail } from './answer-size.js';
 import { HubError, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
@@ -86,9 +87,10 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
     if (reason) return failure('tool_unavailable', reason);
     return failure('unknown_tool', `инструмента ${clip(name, NAME_SHOWN)} нет; доступны: ${selection.enabled.map((x) => x.name).join(', ')}`);
   }
-  const parsed = inputOf(t).safeParse(args ?? {}, { error: russian, reportInput: false });
-  if (!parsed.success) {
-    const problems = argumentErrors(parsed.error);
+  const unstorable = unstorableStrings(args);
+  const parsed = unstorable.length ? undefined : inputOf(t).safeParse(args ?? {}, { error: russian, reportInput: false });
+  if (!parsed?.success) {
+    const problems = parsed ? argumentErrors(parsed.error) : unstorable;
     return failure('invalid_arguments', `неверные аргументы ${name}: ${problems.join('; ')}`, RETRY, problems.length);
   }
   try {
@@ -102,6 +104,18 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
     }
     return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * The strings of a call's arguments no database can hold (a lone UTF-16 surrogate, U+0000), refused for
+ * every tool alike, with the REST validation's words: the hub's JSON routes refuse them, and a CSV text,
+ * a query or a header would otherwise carry them changed (U+FFFD) or as they are.
+ */
+function unstorableStrings(args: unknown): string[] {
+  const found = new Map<string, string>();
+  for (const path of illFormedStrings(args)) found.set(path, LONE_SURROGATE_DETAIL);
+  for (const path of nulStrings(args)) if (!found.has(path)) found.set(path, NUL_DETAIL);
+  return [...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, detail]) => `${path || 'аргументы'}: ${detail}`);
 }
 
 /** A tool call: its answer, reported to the hub's audit (a failing report never fails the call). */
