@@ -111,4 +111,45 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     const replacement = await mcp.call('submit_batch', { title: 'П', commands: [fields('AURORA-1')], idempotency_key: 'K\ufffd' });
     expect(replacement.structuredContent).toMatchObject({ replayed: false });
   });
+
+  it("3: a lookup's name is refused by its length in the tool's words, and its schema states the hub's own bound", async () => {
+    const long = 'x'.repeat(100_000);
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['jira_issue_types', { name: long }, 'name'],
+      ['jira_statuses', { issue_type: long }, 'issue_type'],
+      ['jira_statuses', { issue_type: 'Task', from: long, to: 'Done' }, 'from'],
+      ['jira_statuses', { issue_type: 'Task', from: 'To Do', to: long }, 'to'],
+      ['jira_sprints', { board: long }, 'board'],
+      ['jira_users', { q: 'x'.repeat(5000) }, 'q'],
+    ];
+    for (const [name, args, argument] of refusals) {
+      expect({ name, text: mcp.text(await mcp.call(name, args)) }).toEqual({ name, text: `неверные аргументы ${name}: ${argument}: не длиннее 200 символов` });
+    }
+    // the bounds are the hub's: its OpenAPI document states them for the same query parameters
+    const doc = (await hub.http.get('/docs/json').expect(200)).body as { paths: Record<string, { get: { parameters: { name: string; schema: { maxLength?: number } }[] } }> };
+    const { tools } = await mcp.client.listTools();
+    const routes: Record<string, string> = { jira_issue_types: '/catalogue/issue-types', jira_statuses: '/catalogue/statuses', jira_sprints: '/catalogue/sprints', jira_users: '/catalogue/users' };
+    for (const [name, route] of Object.entries(routes)) {
+      const properties = tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { type?: string; maxLength?: number }>;
+      for (const p of doc.paths[route].get.parameters.filter((x) => x.name in properties && properties[x.name].type === 'string')) {
+        expect({ name, argument: p.name, maxLength: properties[p.name].maxLength }).toEqual({ name, argument: p.name, maxLength: p.schema.maxLength });
+      }
+    }
+  });
+
+  it('3: keys in a URL are bounded: a search with every argument at its longest is answered, a longer key is refused by the tool', async () => {
+    const key = (i: number) => `${'K'.repeat(43)}-${100_000 + i}`;
+    expect(key(0)).toHaveLength(50);
+    const longest = await mcp.call('search_issues', { keys: times(100, key), q: 'я'.repeat(500), status: 'я'.repeat(255), sprint: 'я'.repeat(255), assignee: 'я'.repeat(255), label: 'я'.repeat(255) });
+    expect(longest.isError).toBeFalsy();
+    expect(mcp.text(longest)).toMatch(/^Ни одна задача зеркала не подходит под фильтр/);
+    for (const [name, args] of [
+      ['search_issues', { keys: [`${key(0)}1`] }],
+      ['get_issue', { key: `A${'B'.repeat(20_000)}-1` }],
+      ['get_note', { key: `A${'B'.repeat(20_000)}-1` }],
+      ['put_note', { key: `A${'B'.repeat(20_000)}-1`, comment: 'ок' }],
+    ] as const) {
+      expect(mcp.text(await mcp.call(name, args))).toMatch(new RegExp(`^неверные аргументы ${name}: key(s\\.0)?: не длиннее 50 символов$`));
+    }
+  });
 });
