@@ -9,6 +9,7 @@ import { LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
 import { fields, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
 import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const CAP = 60_000;
 const size = (r: { content: unknown; structuredContent?: unknown }) => JSON.stringify(r.content).length + JSON.stringify(r.structuredContent ?? {}).length;
@@ -151,5 +152,22 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     ] as const) {
       expect(mcp.text(await mcp.call(name, args))).toMatch(new RegExp(`^неверные аргументы ${name}: key(s\\.0)?: не длиннее 50 символов$`));
     }
+  });
+
+  it('5: a malformed request gets -32602 in Russian naming the parameter, and the server goes on', async () => {
+    const malformed: [{ method: string; params?: Record<string, unknown> }, RegExp][] = [
+      [{ method: 'tools/call' }, /^tools\/call: не передано имя инструмента \(params\.name\); список инструментов — tools\/list$/],
+      [{ method: 'tools/call', params: { name: 'x'.repeat(100_000), arguments: [] } }, /^tools\/call x{100}… \[обрезано: ещё 99900 символов\]: params\.arguments — объект с аргументами инструмента$/],
+      [{ method: 'tools/list', params: { cursor: 5 } }, /^tools\/list: неверные параметры: params\.cursor: ожидалось: строка, а передано: число$/],
+      [{ method: 'initialize', params: {} }, /^initialize: неверные параметры: params\.protocolVersion: обязательный аргумент не передан; params\.capabilities: /],
+    ];
+    for (const [request, message] of malformed) {
+      const error = await mcp.client.request(request as never, EmptyResultSchema).then(
+        () => undefined,
+        (err: { code: number; message: string }) => ({ code: err.code, message: err.message.replace(/^MCP error -32602: /, '') }),
+      );
+      expect({ method: request.method, error }).toEqual({ method: request.method, error: { code: -32602, message: expect.stringMatching(message) } });
+    }
+    expect((await mcp.client.listTools()).tools.length).toBe(25);
   });
 });

@@ -1,12 +1,22 @@
 /**
  * One MCP server over the tool list (tools.ts), for any transport. The SDK's low-level Server is used
  * instead of McpServer so that bad arguments get a Russian tool error (isError) naming the argument
- * and the known ones, and a malformed tools/call a Russian protocol error (-32602), instead of the
- * SDK's English ones. Every call is reported to the hub's audit (POST /audit).
+ * and the known ones, and a malformed request (tools/call, tools/list, initialize) a Russian protocol
+ * error (-32602) from the transport's check (CheckedTransport), instead of the SDK's English ones. Every call is reported to the hub's audit (POST /audit).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings } from '../common/index.js';
 import { clip, fitAnswer, fitDetail } from './answer-size.js';
@@ -143,30 +153,73 @@ export function instructions(enabled: ToolDef[]): string {
   return parts.join(' ');
 }
 
-/** tools/call as it arrives, before the server reads it (the SDK's own check answers in English). */
-const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+/** tools/call as it arrives (checked by CheckedTransport): registered past Server's own check, which answers in English. */
+const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.object({ name: z.string(), arguments: z.unknown() }) });
 
-function checkCall(params: unknown): { name: string; args: unknown } {
-  const p = (params ?? {}) as { name?: unknown; arguments?: unknown };
-  if (typeof p.name !== 'string' || p.name === '') {
-    throw new McpError(ErrorCode.InvalidParams, 'tools/call: не передано имя инструмента (params.name); список инструментов — tools/list');
+/** The SDK's schemas of the other requests the server answers, checked before the SDK's own parse (-32603 with zod's English). */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = { initialize: InitializeRequestSchema, 'tools/list': ListToolsRequestSchema, ping: PingRequestSchema };
+
+/** What is wrong with a request's params, in Russian (undefined: nothing this server checks). */
+export function requestProblem(request: JSONRPCRequest): string | undefined {
+  if (request.method === 'tools/call') {
+    const p = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof p.name !== 'string' || p.name === '') return 'tools/call: не передано имя инструмента (params.name); список инструментов — tools/list';
+    if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
+      return `tools/call ${clip(p.name, NAME_SHOWN)}: params.arguments — объект с аргументами инструмента`;
+    }
+    return undefined;
   }
-  if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
-    throw new McpError(ErrorCode.InvalidParams, `tools/call ${p.name}: params.arguments — объект с аргументами инструмента`);
+  const schema = REQUEST_SCHEMAS[request.method];
+  const parsed = schema?.safeParse(request, { error: russian, reportInput: false });
+  return parsed && !parsed.success ? fitDetail(`${request.method}: неверные параметры: ${argumentErrors(parsed.error).join('; ')}`, RETRY) : undefined;
+}
+
+/**
+ * A transport whose requests are checked before the server reads them: a malformed one (tools/call
+ * without a name, tools/list with a cursor that is not a string, initialize without its params) is
+ * answered -32602 in Russian here, on either transport.
+ */
+class CheckedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  constructor(private readonly inner: Transport) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      const problem = isJSONRPCRequest(message) ? requestProblem(message) : undefined;
+      if (problem === undefined) return this.onmessage?.(message, extra);
+      const id = (message as JSONRPCRequest).id;
+      inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: problem } }, { relatedRequestId: id }).catch((error: Error) => this.onerror?.(error));
+    };
   }
-  return { name: p.name, args: p.arguments };
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+  start = (): Promise<void> => this.inner.start();
+  send: Transport['send'] = (message, options) => this.inner.send(message, options);
+  close = (): Promise<void> => this.inner.close();
+}
+
+/** The SDK's Server with every transport it connects to checked (CheckedTransport). */
+class HubServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new CheckedTransport(transport));
+  }
 }
 
 /** A server answering tools/list and tools/call over `api`; connect it to a transport. */
 export function createMcpServer(api: HubApi, options: McpServerOptions): Server {
   const selection = selectTools(options.readOnly, options.tools);
   const context: ToolContext = { canSubmit: selection.enabled.some((t) => t.name === 'submit_batch'), dashboard: api.dashboard };
-  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: instructions(selection.enabled) });
+  const server = new HubServer({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: instructions(selection.enabled) });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: selection.enabled.map(describe) }));
-  // Registered past Server's own tools/call wrapper, whose check of the request answers in English.
   Protocol.prototype.setRequestHandler.call(server, RawCallRequest as never, ((request: z.output<typeof RawCallRequest>) => {
-    const { name, args } = checkCall(request.params);
-    const call = callTool(api, selection, name, args, context);
+    const call = callTool(api, selection, request.params.name, request.params.arguments, context);
     options.track?.(call);
     return call;
   }) as never);
