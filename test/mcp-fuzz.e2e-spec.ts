@@ -5,10 +5,12 @@
  * official MCP SDK client on both transports (stdio `jira-hub mcp`, Streamable HTTP /mcp).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
+import { ConfigError, LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
 import { fields, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
-import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
+import { spawn } from 'node:child_process';
+import { runMcpStdio } from '../src/mcp/stdio.js';
+import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const CAP = 60_000;
@@ -169,5 +171,58 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
       expect({ method: request.method, error }).toEqual({ method: request.method, error: { code: -32602, message: expect.stringMatching(message) } });
     }
     expect((await mcp.client.listTools()).tools.length).toBe(25);
+  });
+});
+
+describe('6: the MCP server reaches the hub on any port, and says what is wrong with its settings', () => {
+  /** Ports of the WHATWG fetch standard's «bad ports» list, which fetch() refuses to call. */
+  const BAD_PORTS = [6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080];
+  let hub: TestHub | undefined;
+  beforeAll(async () => {
+    for (const port of BAD_PORTS) {
+      hub = await startHub({}, undefined, port).catch((err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? undefined : Promise.reject(err)));
+      if (hub) break;
+    }
+  });
+  afterAll(() => hub?.close());
+
+  it('over stdio, a hub on a port fetch refuses answers the tools', async () => {
+    expect(BAD_PORTS).toContain(hub!.port);
+    const mcp = await connect('stdio', hub!.url);
+    try {
+      const status = await mcp.call('agent_status');
+      expect({ isError: status.isError, text: mcp.text(status) }).toEqual({ isError: undefined, text: expect.stringMatching(/^Агент офлайн/) });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("over /mcp, the tools of a hub on such a port call its REST API (the SDK's client is fetch's, so the request is supertest's)", async () => {
+    const res = await hub!.http
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'agent_status', arguments: {} } })
+      .expect(200);
+    expect({ isError: res.body.result.isError, text: res.body.result.content[0].text }).toEqual({ isError: undefined, text: expect.stringMatching(/^Агент офлайн/) });
+  });
+
+  it.each([
+    [{ HUB_URL: 'not a url' }, /^HUB_URL: «not a url» — не адрес; укажите адрес хаба, например http:\/\/127\.0\.0\.1:3000$/],
+    [{ HUB_URL: 'ftp://127.0.0.1:3000' }, /^HUB_URL: адрес ftp:\/\/… не подходит: хаб отвечает по http:\/\/ или https:\/\/, например http:\/\/127\.0\.0\.1:3000$/],
+    [{ HUB_URL: 'http://user:secret@127.0.0.1:3000' }, /^HUB_URL: адрес хаба без имени и пароля; токен задаёт HUB_ASSISTANT_TOKEN$/],
+    [{ HUB_ASSISTANT_TOKEN: 'токен' }, /^HUB_ASSISTANT_TOKEN: символ «т» \(U\+0442\) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII$/],
+  ])('a bad setting %j stops the stdio server at the start with a Russian message', async (env, message) => {
+    const err = await runMcpStdio({ HUB_URL: 'http://127.0.0.1:3000', ...env }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(message);
+  });
+
+  it('as a process, a bad HUB_URL is one line on stderr and exit code 2', async () => {
+    const child = spawn(STDIO_ENTRY.command, STDIO_ENTRY.args, { cwd: STDIO_ENTRY.cwd, env: { ...process.env, HUB_URL: 'ftp://127.0.0.1:3000' } });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.stdin.end();
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect({ code, err }).toEqual({ code: 2, err: expect.stringMatching(/^jira-hub mcp: HUB_URL: адрес ftp:\/\/… не подходит[^\n]*\n$/) });
   });
 });
