@@ -2,7 +2,8 @@
  * One MCP server over the tool list (tools.ts), for any transport. The SDK's low-level Server is used
  * instead of McpServer so that bad arguments get a Russian tool error (isError) naming the argument
  * and the known ones, and a malformed request (tools/call, tools/list, initialize) a Russian protocol
- * error (-32602) from the transport's check (CheckedTransport), instead of the SDK's English ones. Every call is reported to the hub's audit (POST /audit).
+ * error (-32602) from the transport's check (CheckedTransport), instead of the SDK's English ones.
+ * Every call is reported to the hub's audit (POST /audit).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -160,7 +161,7 @@ const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.obj
 const REQUEST_SCHEMAS: Record<string, z.ZodType> = { initialize: InitializeRequestSchema, 'tools/list': ListToolsRequestSchema, ping: PingRequestSchema };
 
 /** What is wrong with a request's params, in Russian (undefined: nothing this server checks). */
-export function requestProblem(request: JSONRPCRequest): string | undefined {
+function requestProblem(request: JSONRPCRequest): string | undefined {
   if (request.method === 'tools/call') {
     const p = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
     if (typeof p.name !== 'string' || p.name === '') return 'tools/call: не передано имя инструмента (params.name); список инструментов — tools/list';
