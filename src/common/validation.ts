@@ -231,11 +231,11 @@ class HubValidationPipe extends ValidationPipe {
   }
 }
 
-const LONE_SURROGATE_DETAIL =
+export const LONE_SURROGATE_DETAIL =
   'текст содержит одиночный суррогат UTF-16 (например \\udc00 без пары) — такой текст нельзя сохранить в UTF-8; проверьте кодировку, в которой он получен';
 
-/** PostgreSQL's text and jsonb hold no U+0000; refused on both engines alike. */
-const NUL_DETAIL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
+/** PostgreSQL's text and jsonb hold no U+0000; refused on both engines alike (the MCP tools' arguments too). */
+export const NUL_DETAIL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clip, fitAnswer, STRING_CAP } from './answer-size.js';
+import { clip, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
 
 describe('fitAnswer', () => {
   it('leaves a small answer as it is', () => {
@@ -21,5 +21,24 @@ describe('fitAnswer', () => {
     const fitted = fitAnswer({ text, data: {} }, 10_000);
     expect(fitted.text.length).toBeLessThan(5_200);
     expect(fitted.text).toMatch(/\nТекст ответа сокращён до \d+ символов; запросите остальное/);
+  });
+});
+
+describe('fitDetail', () => {
+  const how = 'исправьте показанные и повторите вызов';
+
+  it('leaves a short detail as it is', () => {
+    expect(fitDetail('a: плохо; b: плохо', how, 2)).toBe('a: плохо; b: плохо');
+  });
+
+  it('cuts a long list at a joint of findings and says how many there are and how to see them', () => {
+    const detail = Array.from({ length: 100 }, (_, i) => `commands.${i}: плохо`).join('; ');
+    const fitted = fitDetail(detail, how, 100, 200);
+    expect(fitted.length).toBeLessThan(200 + 120);
+    expect(fitted).toMatch(/^commands\.0: плохо; .*commands\.\d+: плохо; … Замечаний всего: 100, показаны первые \(ответ ограничен по размеру\); исправьте показанные и повторите вызов\.$/);
+  });
+
+  it('cuts one long finding with a note of how much is left out', () => {
+    expect(fitDetail('я'.repeat(500), how, undefined, 100)).toBe(`${clip('я'.repeat(500), 100)}; ${how}.`);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Answers sized for a model (pure): every string in the data cut to STRING_CAP characters, and the text
  * with the data under ANSWER_CAP characters (about 25,000 tokens of Russian) — the longest list in the
- * data halved until it fits, the text cut at a line, each with a note saying how to get the rest.
+ * data halved until it fits, the text cut at a line, each with a note saying how to get the rest. An
+ * error answer carries its detail twice (the text and the data's `detail`): DETAIL_CAP keeps both under
+ * the same cap, its list of findings cut at a finding with a note of how many there are.
  */
 import type { ToolAnswer } from './tool.js';
 
@@ -9,6 +11,9 @@ import type { ToolAnswer } from './tool.js';
 export const ANSWER_CAP = 60_000;
 /** The longest string the data carries as it is. */
 export const STRING_CAP = 2_000;
+
+/** The longest detail of an error answer: twice that, with the rest of the answer, stays under ANSWER_CAP. */
+export const DETAIL_CAP = Math.floor(ANSWER_CAP / 2) - 5_000;
 
 const MORE = 'запросите остальное через offset и limit (или сузьте запрос)';
 
@@ -60,4 +65,17 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
     if (!notes.some((n) => n.startsWith(note))) notes.push(`${note} (было ${list.length}); ${MORE}.`);
   }
   return { text: [text, ...notes].join('\n'), data };
+}
+
+/**
+ * An error's detail under `cap` characters. The hub and the argument checks write one finding after
+ * another, joined by «; »: a long detail is cut at such a joint and says how many findings there are in
+ * all (`total`, when known) and `how` to see the rest.
+ */
+export function fitDetail(detail: string, how: string, total?: number, cap = DETAIL_CAP): string {
+  if (detail.length <= cap) return detail;
+  const joint = detail.lastIndexOf('; ', cap);
+  if (joint <= 0) return `${clip(detail, cap)}; ${how}.`;
+  const all = total && total > 1 ? `Замечаний всего: ${total}, показаны первые` : 'Показаны не все замечания';
+  return `${detail.slice(0, joint)}; … ${all} (ответ ограничен по размеру); ${how}.`;
 }

@@ -1,5 +1,7 @@
 /** HubApi over the hub's REST API (SPEC 11, 15): the stdio server's way in, and /mcp's too. */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import {
   type AuditCall,
   HubError,
@@ -53,7 +55,36 @@ export function idempotencyHeader(key: string): string {
 }
 
 /** Network failures that mean the hub is out of reach (anything else is this server's own fault). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+/** The error code of a request that took longer than its time. */
+const TIMEOUT = 'HUB_MCP_TIMEOUT';
+
+/**
+ * One request over node:http(s), not fetch: fetch refuses the ports of the WHATWG «bad ports» list
+ * (6000, 10080, …), and a hub may listen on any port. The whole exchange has `timeoutMs`.
+ */
+function send(url: URL, method: string, headers: Record<string, string>, payload: Buffer | undefined, timeoutMs: number): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        clearTimeout(timer);
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: TIMEOUT })), timeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(payload);
+  });
+}
 
 interface Answer<T> {
   body: T;
@@ -104,38 +135,40 @@ export class HttpHubApi implements HubApi {
   private async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const all: Record<string, string> = { Accept: 'application/json', [SOURCE_HEADER]: 'assistant', ...(this.tool ? { [TOOL_HEADER]: this.tool } : {}), ...headers };
     if (this.options.authorization) all.Authorization = this.options.authorization;
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      payload = JSON.stringify(body);
+    let payload: Buffer | undefined;
+    if (body instanceof FormData) {
+      // The multipart encoding (and its boundary) as the WHATWG Response writes a form.
+      const form = new Response(body);
+      payload = Buffer.from(await form.arrayBuffer());
+      all['Content-Type'] = form.headers.get('content-type')!;
+    } else if (body !== undefined) {
+      payload = Buffer.from(JSON.stringify(body), 'utf8');
       all['Content-Type'] = 'application/json';
     }
+    if (payload) all['Content-Length'] = String(payload.length);
     const timeoutMs = this.options.timeoutMs ?? 30_000;
-    let res: Response;
-    let text: string;
+    let res: { status: number; headers: Headers; text: string };
     try {
-      res = await fetch(`${this.base}${path}`, { method, headers: all, body: payload, signal: AbortSignal.timeout(timeoutMs) });
-      text = await res.text();
+      res = await send(new URL(`${this.base}${path}`), method, all, payload, timeoutMs);
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') {
-        throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
-      }
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      if (cause?.code && UNREACHABLE.has(cause.code)) {
-        throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${cause.code}; проверьте, что он запущен, и переменную HUB_URL`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === TIMEOUT) throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
+      if (code && UNREACHABLE.has(code)) {
+        throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${code}; проверьте, что он запущен, и переменную HUB_URL`);
       }
       // Not the network: the request itself could not be made (a header value, say). The hub is not to blame.
-      throw new HubError(0, 'internal', `MCP-сервер хаба не смог составить запрос ${method} ${path}: ${cause?.message ?? (err as Error).message}`);
+      throw new HubError(0, 'internal', `MCP-сервер хаба не смог составить запрос ${method} ${path}: ${(err as Error).message}`);
     }
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = res.text ? JSON.parse(res.text) : undefined;
     } catch {
       parsed = undefined;
     }
-    if (!res.ok) {
-      const e = (parsed ?? {}) as { error?: string; detail?: string };
-      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`);
+    if (res.status < 200 || res.status > 299) {
+      const e = (parsed ?? {}) as { error?: string; detail?: string; findings?: unknown[]; errors?: unknown[] };
+      const listed = Array.isArray(e.findings) && e.findings.length ? e.findings.length : Array.isArray(e.errors) && e.errors.length ? e.errors.length : undefined;
+      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`, listed);
     }
     return { body: parsed as T, headers: res.headers };
   }

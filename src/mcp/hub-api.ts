@@ -112,6 +112,8 @@ export class HubError extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
+    /** how many findings the detail lists (the answer's `findings` or `errors`), when it lists them */
+    readonly findings?: number,
   ) {
     super(detail);
   }

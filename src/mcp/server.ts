@@ -1,14 +1,26 @@
 /**
  * One MCP server over the tool list (tools.ts), for any transport. The SDK's low-level Server is used
  * instead of McpServer so that bad arguments get a Russian tool error (isError) naming the argument
- * and the known ones, and a malformed tools/call a Russian protocol error (-32602), instead of the
- * SDK's English ones. Every call is reported to the hub's audit (POST /audit).
+ * and the known ones, and a malformed request (tools/call, tools/list, initialize) a Russian protocol
+ * error (-32602) from the transport's check (CheckedTransport), instead of the SDK's English ones.
+ * Every call is reported to the hub's audit (POST /audit).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { fitAnswer } from './answer-size.js';
+import { illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings } from '../common/index.js';
+import { clip, fitAnswer, fitDetail } from './answer-size.js';
 import { HubError, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { selectTools, type ToolSelection } from './tools.js';
@@ -29,7 +41,17 @@ export interface McpServerOptions {
   track?: (call: Promise<unknown>) => void;
 }
 
-const failure = (text: string, data: Record<string, unknown>): CallToolResult => ({ isError: true, content: [{ type: 'text', text }], structuredContent: data });
+/** What an error answer says when its findings do not all fit: the call again, with those shown fixed. */
+const RETRY = 'исправьте показанные и повторите вызов — он назовёт остальные';
+const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
+/** How much of a name a model sent an answer repeats. */
+const NAME_SHOWN = 100;
+
+/** An error answer: its detail under the cap (answer-size.ts), as the text and in the data. */
+function failure(error: string, detail: string, how = RETRY, total?: number, extra: Record<string, unknown> = {}): CallToolResult {
+  const fitted = fitDetail(detail, how, total);
+  return { isError: true, content: [{ type: 'text', text: fitted }], structuredContent: { error, detail: fitted, ...extra } };
+}
 
 /** What an error answer's data looks like (every tool's outputSchema admits it beside its own shape). */
 const ERROR_SCHEMA = {
@@ -73,23 +95,38 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
   const t = selection.enabled.find((x) => x.name === name);
   if (!t) {
     const reason = selection.refused.get(name);
-    if (reason) return failure(reason, { error: 'tool_unavailable', detail: reason });
-    const detail = `инструмента ${name} нет; доступны: ${selection.enabled.map((x) => x.name).join(', ')}`;
-    return failure(detail, { error: 'unknown_tool', detail });
+    if (reason) return failure('tool_unavailable', reason);
+    return failure('unknown_tool', `инструмента ${clip(name, NAME_SHOWN)} нет; доступны: ${selection.enabled.map((x) => x.name).join(', ')}`);
   }
-  const parsed = inputOf(t).safeParse(args ?? {}, { error: russian, reportInput: false });
-  if (!parsed.success) {
-    const detail = `неверные аргументы ${name}: ${argumentErrors(parsed.error)}`;
-    return failure(detail, { error: 'invalid_arguments', detail });
+  const unstorable = unstorableStrings(args);
+  const parsed = unstorable.length ? undefined : inputOf(t).safeParse(args ?? {}, { error: russian, reportInput: false });
+  if (!parsed?.success) {
+    const problems = parsed ? argumentErrors(parsed.error) : unstorable;
+    return failure('invalid_arguments', `неверные аргументы ${name}: ${problems.join('; ')}`, RETRY, problems.length);
   }
   try {
     const answer = fitAnswer(await t.run(api.forTool(name), parsed.data, context));
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data as Record<string, unknown> };
   } catch (err) {
-    if (err instanceof HubError) return failure(err.detail, { error: err.code, detail: err.detail, status: err.status });
-    const detail = `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`;
-    return failure(detail, { error: 'internal', detail });
+    if (err instanceof HubError) {
+      // A refused batch: its dry run lists the same findings, command by command, page by page.
+      const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
+      return failure(err.code, err.detail, how, err.findings, { status: err.status });
+    }
+    return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * The strings of a call's arguments no database can hold (a lone UTF-16 surrogate, U+0000), refused for
+ * every tool alike, with the REST validation's words: the hub's JSON routes refuse them, and a CSV text,
+ * a query or a header would otherwise carry them changed (U+FFFD) or as they are.
+ */
+function unstorableStrings(args: unknown): string[] {
+  const found = new Map<string, string>();
+  for (const path of illFormedStrings(args)) found.set(path, LONE_SURROGATE_DETAIL);
+  for (const path of nulStrings(args)) if (!found.has(path)) found.set(path, NUL_DETAIL);
+  return [...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, detail]) => `${path || 'аргументы'}: ${detail}`);
 }
 
 /** A tool call: its answer, reported to the hub's audit (a failing report never fails the call). */
@@ -117,30 +154,73 @@ export function instructions(enabled: ToolDef[]): string {
   return parts.join(' ');
 }
 
-/** tools/call as it arrives, before the server reads it (the SDK's own check answers in English). */
-const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+/** tools/call as it arrives (checked by CheckedTransport): registered past Server's own check, which answers in English. */
+const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.object({ name: z.string(), arguments: z.unknown() }) });
 
-function checkCall(params: unknown): { name: string; args: unknown } {
-  const p = (params ?? {}) as { name?: unknown; arguments?: unknown };
-  if (typeof p.name !== 'string' || p.name === '') {
-    throw new McpError(ErrorCode.InvalidParams, 'tools/call: не передано имя инструмента (params.name); список инструментов — tools/list');
+/** The SDK's schemas of the other requests the server answers, checked before the SDK's own parse (-32603 with zod's English). */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = { initialize: InitializeRequestSchema, 'tools/list': ListToolsRequestSchema, ping: PingRequestSchema };
+
+/** What is wrong with a request's params, in Russian (undefined: nothing this server checks). */
+function requestProblem(request: JSONRPCRequest): string | undefined {
+  if (request.method === 'tools/call') {
+    const p = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof p.name !== 'string' || p.name === '') return 'tools/call: не передано имя инструмента (params.name); список инструментов — tools/list';
+    if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
+      return `tools/call ${clip(p.name, NAME_SHOWN)}: params.arguments — объект с аргументами инструмента`;
+    }
+    return undefined;
   }
-  if (p.arguments !== undefined && (typeof p.arguments !== 'object' || p.arguments === null || Array.isArray(p.arguments))) {
-    throw new McpError(ErrorCode.InvalidParams, `tools/call ${p.name}: params.arguments — объект с аргументами инструмента`);
+  const schema = REQUEST_SCHEMAS[request.method];
+  const parsed = schema?.safeParse(request, { error: russian, reportInput: false });
+  return parsed && !parsed.success ? fitDetail(`${request.method}: неверные параметры: ${argumentErrors(parsed.error).join('; ')}`, RETRY) : undefined;
+}
+
+/**
+ * A transport whose requests are checked before the server reads them: a malformed one (tools/call
+ * without a name, tools/list with a cursor that is not a string, initialize without its params) is
+ * answered -32602 in Russian here, on either transport.
+ */
+class CheckedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  constructor(private readonly inner: Transport) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      const problem = isJSONRPCRequest(message) ? requestProblem(message) : undefined;
+      if (problem === undefined) return this.onmessage?.(message, extra);
+      const id = (message as JSONRPCRequest).id;
+      inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: problem } }, { relatedRequestId: id }).catch((error: Error) => this.onerror?.(error));
+    };
   }
-  return { name: p.name, args: p.arguments };
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+  start = (): Promise<void> => this.inner.start();
+  send: Transport['send'] = (message, options) => this.inner.send(message, options);
+  close = (): Promise<void> => this.inner.close();
+}
+
+/** The SDK's Server with every transport it connects to checked (CheckedTransport). */
+class HubServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(new CheckedTransport(transport));
+  }
 }
 
 /** A server answering tools/list and tools/call over `api`; connect it to a transport. */
 export function createMcpServer(api: HubApi, options: McpServerOptions): Server {
   const selection = selectTools(options.readOnly, options.tools);
   const context: ToolContext = { canSubmit: selection.enabled.some((t) => t.name === 'submit_batch'), dashboard: api.dashboard };
-  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: instructions(selection.enabled) });
+  const server = new HubServer({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: instructions(selection.enabled) });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: selection.enabled.map(describe) }));
-  // Registered past Server's own tools/call wrapper, whose check of the request answers in English.
   Protocol.prototype.setRequestHandler.call(server, RawCallRequest as never, ((request: z.output<typeof RawCallRequest>) => {
-    const { name, args } = checkCall(request.params);
-    const call = callTool(api, selection, name, args, context);
+    const call = callTool(api, selection, request.params.name, request.params.arguments, context);
     options.track?.(call);
     return call;
   }) as never);

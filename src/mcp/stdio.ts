@@ -2,12 +2,13 @@
  * `jira-hub mcp`: the MCP server over stdio, for an assistant that starts it as a local process. It
  * talks to a running hub over HTTP: HUB_URL (default http://127.0.0.1:3000), HUB_ASSISTANT_TOKEN
  * (none in open mode), HUB_MCP_READ_ONLY=1 for the tools that write nothing, HUB_MCP_TOOLS for a list of
- * tools or groups; an unknown value of either stops the start. Every request carries
+ * tools or groups; a bad value of any of them stops the start. Every request carries
  * `X-Hub-Source: assistant`. stdout is the protocol's: logs go to stderr only.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import { ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
+import { clip } from './answer-size.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { mcpModeText } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
@@ -17,6 +18,33 @@ export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
 export const STDIO_BUFFER_BYTES = 64 * 1024 * 1024;
 
 
+/** HUB_URL as the stdio server takes it: the hub's http(s) address, without credentials (ConfigError otherwise). */
+export function hubUrlFrom(value: string | undefined): string {
+  const url = value?.trim() || DEFAULT_HUB_URL;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`HUB_URL: «${clip(url, 200)}» — не адрес; укажите адрес хаба, например ${DEFAULT_HUB_URL}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`HUB_URL: адрес ${clip(parsed.protocol, 50)}//… не подходит: хаб отвечает по http:// или https://, например ${DEFAULT_HUB_URL}`);
+  }
+  if (parsed.username || parsed.password) throw new ConfigError('HUB_URL: адрес хаба без имени и пароля; токен задаёт HUB_ASSISTANT_TOKEN');
+  return url;
+}
+
+/** HUB_ASSISTANT_TOKEN as the stdio server sends it (undefined: open mode); a character a header cannot carry is a ConfigError. */
+export function assistantTokenFrom(value: string | undefined): string | undefined {
+  const token = value?.trim();
+  const bad = token ? /[^\t\x20-\x7e\x80-\xff]/u.exec(token) : null;
+  if (bad) {
+    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new ConfigError(`HUB_ASSISTANT_TOKEN: символ «${bad[0]}» (U+${code}) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII`);
+  }
+  return token || undefined;
+}
+
 export interface StdioOptions {
   input?: Readable;
   output?: Writable;
@@ -24,8 +52,8 @@ export interface StdioOptions {
 
 /** Serves the tools on stdin/stdout until the input closes. */
 export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions = {}): Promise<void> {
-  const baseUrl = env.HUB_URL?.trim() || DEFAULT_HUB_URL;
-  const token = env.HUB_ASSISTANT_TOKEN?.trim();
+  const baseUrl = hubUrlFrom(env.HUB_URL);
+  const token = assistantTokenFrom(env.HUB_ASSISTANT_TOKEN);
   const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
   const readOnly = readOnlyFrom(env.HUB_MCP_READ_ONLY);
   const tools = toolListFrom(env.HUB_MCP_TOOLS);
@@ -57,7 +85,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await runMcpStdio(process.env);
   } catch (err) {
-    // A bad HUB_MCP_READ_ONLY or HUB_MCP_TOOLS: one line, no stack (the CLI does the same through cli.ts).
+    // A bad HUB_URL, HUB_ASSISTANT_TOKEN, HUB_MCP_READ_ONLY or HUB_MCP_TOOLS: one line, no stack (the CLI does the same through cli.ts).
     if (!(err instanceof ConfigError)) throw err;
     console.error(`jira-hub mcp: ${err.message}`);
     process.exitCode = 2;

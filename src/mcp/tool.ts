@@ -47,9 +47,17 @@ export const id = (what: string) =>
     .int()
     .positive()
     .describe(what);
-export const jiraKey = z.string().regex(JIRA_KEY, { error: 'ключ Jira вида AURORA-123' }).describe('ключ задачи Jira, например AURORA-123');
+/**
+ * The longest key a tool takes (Jira's project keys have up to 10 characters on Cloud). Keys go into the
+ * URL: a search of 100 keys with every other filter at its longest stays inside the 16 KB the hub takes
+ * for a request line and its headers.
+ */
+export const KEY_MAX = 50;
+
+export const jiraKey = z.string().max(KEY_MAX).regex(JIRA_KEY, { error: 'ключ Jira вида AURORA-123' }).describe('ключ задачи Jira, например AURORA-123');
 export const noteKey = z
   .string()
+  .max(KEY_MAX)
   .refine((k) => JIRA_KEY.test(k) || TEMP_KEY.test(k), { error: 'ключ Jira (AURORA-123) или временный ключ (new:1)' })
   .describe('ключ Jira (AURORA-123) или временный ключ new:N');
 

@@ -37,6 +37,9 @@ const show = (v: unknown): string => {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 };
 
+/** How many unknown argument names a refusal repeats. */
+const KEYS_SHOWN = 20;
+
 /** The names an object schema knows (a strict object's shape), for «известные: …». */
 function knownKeys(inst: unknown): string[] {
   const shape = (inst as { _zod?: { def?: { shape?: Record<string, unknown> } } })?._zod?.def?.shape;
@@ -67,7 +70,8 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
       return issue.values.length === 1 ? `ожидалось ${show(issue.values[0])}` : `одно из: ${issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
     case 'unrecognized_keys': {
       const known = knownKeys(issue.inst);
-      const names = issue.keys.map((k) => k.slice(0, 60)).join(', ');
+      const shown = issue.keys.slice(0, KEYS_SHOWN).map((k) => (k.length > 60 ? `${k.slice(0, 57)}…` : k));
+      const names = `${shown.join(', ')}${issue.keys.length > KEYS_SHOWN ? ` и ещё ${issue.keys.length - KEYS_SHOWN}` : ''}`;
       const which = issue.keys.length === 1 ? `неизвестный аргумент ${names}` : `неизвестные аргументы ${names}`;
       return known.length ? `${which}; известные: ${known.join(', ')}` : `${which}; аргументов здесь нет`;
     }
@@ -81,12 +85,21 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
-/** zod's issues in Russian, one per argument: `commands.0.params.summary: …`. */
-export function argumentErrors(error: z.ZodError): string {
-  return error.issues
-    .map((i) => {
-      const where = i.path.length ? i.path.join('.') : 'аргументы';
-      return `${where}: ${i.message}`;
-    })
-    .join('; ');
+/**
+ * zod's issues in Russian, one per argument (`commands.0.params.summary: …`), each naming it once: a
+ * schema's own message names no argument. An argument with several problems gets the first, and zod's
+ * implicit bound of an integer (Number.MAX_SAFE_INTEGER) only when the schema sets none of its own.
+ */
+export function argumentErrors(error: z.ZodError): string[] {
+  const byPath = new Map<string, z.core.$ZodIssue[]>();
+  for (const issue of error.issues) {
+    const where = issue.path.length ? issue.path.join('.') : 'аргументы';
+    const same = byPath.get(where);
+    if (same) same.push(issue);
+    else byPath.set(where, [issue]);
+  }
+  return [...byPath].map(([where, issues]) => {
+    const own = issues.filter((i) => !(i.code === 'too_big' && Number(i.maximum) === Number.MAX_SAFE_INTEGER));
+    return `${where}: ${(own[0] ?? issues[0]).message}`;
+  });
 }

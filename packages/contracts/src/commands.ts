@@ -72,7 +72,7 @@ export const STANDARD_FIELD_SCHEMAS = {
   priority: nonBlank().describe('приоритет по имени, например High'),
 };
 
-const params = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, { error: (i) => (i.code === 'invalid_type' ? 'params: нужен объект' : undefined) });
+const params = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape, { error: (i) => (i.code === 'invalid_type' ? 'нужен объект' : undefined) });
 
 /** Params of each command type. */
 export const PARAMS = {
@@ -82,7 +82,7 @@ export const PARAMS = {
     summary: nonBlank(LIMITS.summary).describe(`тема, до ${LIMITS.summary} символов; по ней агент находит задачу, если она уже есть`),
     description: text(LIMITS.text).optional().describe(`описание, до ${LIMITS.text} символов`),
     parent: key.optional().describe('родитель: ключ Jira или временный ключ'),
-    fields: z.record(z.string(), z.unknown(), { error: 'fields: нужен объект' }).optional().describe('другие поля при создании'),
+    fields: z.record(z.string(), z.unknown(), { error: 'нужен объект' }).optional().describe('другие поля при создании'),
   }),
   ensure_fields: z
     .object(
@@ -95,7 +95,7 @@ export const PARAMS = {
         assignee: STANDARD_FIELD_SCHEMAS.assignee.optional(),
         priority: STANDARD_FIELD_SCHEMAS.priority.optional(),
       },
-      { error: (i) => (i.code === 'invalid_type' ? 'params: нужен объект' : undefined) },
+      { error: (i) => (i.code === 'invalid_type' ? 'нужен объект' : undefined) },
     )
     .catchall(z.unknown())
     .refine((p) => Object.keys(p).some((k) => k !== 'key'), { error: 'нужно хотя бы одно поле для установки', path: [] })
@@ -210,7 +210,7 @@ export type Command = z.output<typeof COMMAND>;
 
 /** A batch's commands: 1..1000, in order of execution. */
 export const COMMANDS = z
-  .array(COMMAND, { error: 'commands: нужен массив команд' })
+  .array(COMMAND, { error: 'нужен массив команд' })
   .min(1, { error: 'нужна хотя бы одна команда' })
   .max(LIMITS.commands, { error: `не больше ${LIMITS.commands} команд в пакете` })
   .describe('команды по порядку выполнения');

@@ -137,7 +137,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     writes: false,
     input: z.strictObject({
       batch_id: id('номер пакета'),
-      view: z.enum(['summary', 'commands'], { error: 'view: summary или commands' }).default('summary').describe('summary — сводка (по умолчанию), commands — команды частями'),
+      view: z.enum(['summary', 'commands'], { error: 'summary или commands' }).default('summary').describe('summary — сводка (по умолчанию), commands — команды частями'),
       ...page(100, 50),
     }),
     output: batchOutput,
@@ -152,7 +152,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     description: 'Пакеты хаба, новые первыми, с фильтром по статусу (awaiting_approval, queued, running, done, cancelled); листание через before_id (номер последнего пакета предыдущей страницы).',
     writes: false,
     input: z.strictObject({
-      status: z.enum(BATCH_STATUSES, { error: `статус: один из ${BATCH_STATUSES.join(', ')}` }).optional(),
+      status: z.enum(BATCH_STATUSES, { error: `один из: ${BATCH_STATUSES.join(', ')}` }).optional(),
       limit: z.number().int().min(1).max(100).default(20).describe('сколько пакетов, 1..100'),
       before_id: id('показать пакеты с номером меньше этого').optional(),
     }),

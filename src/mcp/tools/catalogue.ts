@@ -47,6 +47,15 @@ interface CatalogueState {
 const read = <S extends z.ZodObject>(name: string, title: string, description: string, input: S, run: (api: HubApi, a: z.output<S>) => Promise<ToolAnswer>): ToolDef =>
   ({ name, title, description, writes: false, input, run }) as unknown as ToolDef;
 
+/**
+ * The longest name the hub's lookups take (catalogue.dto.ts, @MaxLength written out for the OpenAPI
+ * metadata; test/mcp-fuzz.e2e-spec.ts holds the two equal).
+ */
+export const LOOKUP_MAX = 200;
+
+/** A name to look up, in the URL's query: as long as the hub takes it. */
+const lookup = (what: string) => z.string().min(1).max(LOOKUP_MAX).optional().describe(`${what}, до ${LOOKUP_MAX} символов`);
+
 const values = (list: readonly string[] | undefined) => (list?.length ? `: ${list.join(', ')}` : '');
 const fieldLine = (f: ScreenField) => `${f.name} (${f.field_id})${f.required && !f.has_default ? ' — обязательное' : ''}${values(f.allowed_values)}`;
 
@@ -81,7 +90,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'jira_issue_types',
     'Типы задач Jira и поля их экранов',
     'Типы задач проекта Jira с полями экрана создания (что можно задать в ensure_issue; обязательные без значения по умолчанию задать нужно, например Epic Name) и экрана редактирования (что можно менять ensure_fields), с допустимыми значениями.',
-    z.object({ name: z.string().min(1).optional().describe('только этот тип задачи, например Task') }),
+    z.object({ name: lookup('только этот тип задачи, например Task') }),
     async (api, a) => {
       const types = await api.catalogue<IssueType[]>('/issue-types', { name: a.name });
       const lines = types.flatMap((t) => [
@@ -97,9 +106,9 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'Статусы и переходы Jira',
     'Статусы процесса каждого типа задачи и известные переходы между ними (с полями, которые требует экран перехода); с issue_type, from и to — кратчайший известный путь для ensure_status. Можно не искать путь самому: ensure_status {key, to} — хаб найдёт его.',
     z.object({
-      issue_type: z.string().min(1).optional().describe('тип задачи, например Task'),
-      from: z.string().min(1).optional().describe('начальный статус (с to и issue_type)'),
-      to: z.string().min(1).optional().describe('конечный статус (с from и issue_type)'),
+      issue_type: lookup('тип задачи, например Task'),
+      from: lookup('начальный статус (с to и issue_type)'),
+      to: lookup('конечный статус (с from и issue_type)'),
     }),
     async (api, a) => {
       const flows = await api.catalogue<Workflow[]>('/statuses', { issue_type: a.issue_type, from: a.from, to: a.to });
@@ -115,7 +124,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'jira_sprints',
     'Спринты Jira',
     'Активные и будущие спринты с досками. ensure_sprint берёт имя спринта; если имя повторяется на нескольких досках — добавьте board (имя или id доски). sprint: null — в бэклог.',
-    z.object({ board: z.string().min(1).optional().describe('только спринты этой доски (имя или id)') }),
+    z.object({ board: lookup('только спринты этой доски (имя или id)') }),
     async (api, a) => {
       const sprints = await api.catalogue<Sprint[]>('/sprints', { board: a.board });
       const lines = sprints.map((s) => `${s.board}: ${s.name} (${s.state === 'active' ? 'активный' : s.state === 'future' ? 'будущий' : 'закрыт'}; доска ${s.board_id})`);
@@ -126,7 +135,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'jira_values',
     'Приоритеты, компоненты, версии Jira',
     'Допустимые значения проекта Jira: priorities (приоритеты схемы проекта), components, versions — для ensure_fields.priority и полей ensure_issue.',
-    z.object({ what: z.enum(['priorities', 'components', 'versions'], { error: 'what: priorities, components или versions' }) }),
+    z.object({ what: z.enum(['priorities', 'components', 'versions'], { error: 'priorities, components или versions' }) }),
     async (api, a) => {
       const list = await api.catalogue<string[]>(`/${a.what}`);
       return { text: list.length ? `${a.what}: ${list.join(', ')}` : `${a.what}: нет`, data: { [a.what]: list } };
@@ -137,7 +146,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     'Исполнители Jira',
     'Кому можно назначать задачи проекта (ensure_fields.assignee берёт id): поиск по части имени или id.',
     z.object({
-      q: z.string().min(1).optional().describe('часть имени, например «иван»'),
+      q: lookup('часть имени, например «иван»'),
       limit: z.number().int().min(1).max(100).default(20),
     }),
     async (api, a) => {

@@ -10,7 +10,7 @@ import { noteKey, tool, type ToolDef } from '../tool.js';
 
 /** The CSV texts a tool takes (the hub takes 10 MB a request; a model's answer should stay far below). */
 const CSV_MAX = 1_000_000;
-const csv = (what: string) => z.string().min(1).max(CSV_MAX, { error: `${what}: не больше ${CSV_MAX} символов; большой пакет импортируйте через панель или jira-hub import` });
+const csv = () => z.string().min(1).max(CSV_MAX, { error: `не больше ${CSV_MAX} символов; большой пакет импортируйте через панель или jira-hub import` });
 
 const noteOutput = z.looseObject({ key: z.string(), note: z.looseObject({}).nullable().optional() });
 const reportOutput = z.looseObject({ notes: z.number(), missing_links: z.array(z.looseObject({})), reversed_links: z.array(z.looseObject({})) });
@@ -58,7 +58,7 @@ export const NOTE_TOOLS: ToolDef[] = [
     description:
       'Сравнивает связи пакета планирования — CSV-текст links.csv (Откуда, Тип, Куда, Пояснение (внутр.)), разделитель «,» или «;» — с зеркалом Jira: каких нет, какие направлены наоборот, каких ключей нет в зеркале, какие строки сравнить нельзя (пустой конец, ещё не созданный временный ключ). Ничего не записывает. Связь в строке идёт от «Откуда» к «Куда». Заметки из notes.csv записывает import_notes.',
     writes: false,
-    input: z.strictObject({ links_csv: csv('links_csv').describe('текст links.csv с заголовком') }),
+    input: z.strictObject({ links_csv: csv().describe('текст links.csv с заголовком') }),
     output: reportOutput,
     run: async (api, a) => {
       const report = await api.importPackage({ links: a.links_csv });
@@ -72,7 +72,7 @@ export const NOTE_TOOLS: ToolDef[] = [
     description:
       'Записывает заметки команды из CSV-текста notes.csv (Ключ, Факт. статус, Комментарий (внутр.)), разделитель «,» или «;». Заметки хранятся только в хабе и никогда не уходят в Jira; одобрение не нужно. Всё или ничего: строка с ошибкой — ничего не записано.',
     writes: true,
-    input: z.strictObject({ notes_csv: csv('notes_csv').describe('текст notes.csv с заголовком') }),
+    input: z.strictObject({ notes_csv: csv().describe('текст notes.csv с заголовком') }),
     output: reportOutput,
     run: async (api, a) => {
       const report = await api.importPackage({ notes: a.notes_csv });

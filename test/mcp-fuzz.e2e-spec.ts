@@ -1,0 +1,228 @@
+/**
+ * What a fuzzing run over every tool on both transports found: error answers without a size cap,
+ * strings no database can hold, lookups that fail on the length of a URL, doubled argument names,
+ * malformed requests answered in English, and a hub the MCP server could not reach. Through the
+ * official MCP SDK client on both transports (stdio `jira-hub mcp`, Streamable HTTP /mcp).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ConfigError, LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
+import { fields, startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
+import { spawn } from 'node:child_process';
+import { runMcpStdio } from '../src/mcp/stdio.js';
+import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const CAP = 60_000;
+const size = (r: { content: unknown; structuredContent?: unknown }) => JSON.stringify(r.content).length + JSON.stringify(r.structuredContent ?? {}).length;
+const fieldsOf = (params: Record<string, unknown>) => ({ type: 'ensure_fields', params: { key: 'AURORA-1', ...params } });
+const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+
+describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+
+  beforeAll(async () => {
+    hub = await startHub();
+    await reportCatalogue(hub);
+    mcp = await connect(kind, hub.url);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  it('1: an error answer stays under the cap; a cut list of findings says how many there are and how to see them', async () => {
+    const refresh = await mcp.call('submit_batch', { title: 'П', commands: times(1000, () => ({ type: 'refresh', params: { keys: ['bad'] } })) });
+    expect(refresh.isError).toBe(true);
+    expect(size(refresh)).toBeLessThan(CAP);
+    expect(mcp.text(refresh)).toMatch(/^неверные аргументы submit_batch: commands\.0\.params\.keys\.0: /);
+    expect(mcp.text(refresh)).toMatch(/… Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); исправьте показанные и повторите вызов/);
+    expect(refresh.structuredContent).toMatchObject({ error: 'invalid_arguments', detail: mcp.text(refresh) });
+
+    const fields = await mcp.call('plan_batch', { title: 'П', commands: times(1000, () => ({ type: 'ensure_fields', params: { key: 'AURORA-1', labels: ['a b'], duedate: 'bad', summary: ' ' } })) });
+    expect(fields.isError).toBe(true);
+    expect(size(fields)).toBeLessThan(CAP);
+    expect(mcp.text(fields)).toMatch(/Замечаний всего: 3000, показаны первые \(ответ ограничен по размеру\)/);
+
+    // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
+    const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
+    expect(nope.isError).toBe(true);
+    expect(nope.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
+    expect(size(nope)).toBeLessThan(CAP);
+    expect(mcp.text(nope)).toMatch(/^план не пройдёт в Jira: команда 1: issue_type: /);
+    expect(mcp.text(nope)).toMatch(/Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
+  }, 60_000);
+
+  it('1: echoed names are cut: thousands of unknown arguments, a tool name of 100,000 characters', async () => {
+    const unknown = await mcp.call('get_batch', { batch_id: 1, ...Object.fromEntries(times(5000, (i) => [`unknown_argument_${i}`, 1])) });
+    expect(unknown.isError).toBe(true);
+    expect(size(unknown)).toBeLessThan(5_000);
+    expect(mcp.text(unknown)).toMatch(/неизвестные аргументы unknown_argument_0, unknown_argument_1, .* и ещё 49\d\d; известные: batch_id, view, offset, limit$/);
+
+    const name = await mcp.call('x'.repeat(100_000));
+    expect(name.isError).toBe(true);
+    expect(size(name)).toBeLessThan(5_000);
+    expect(mcp.text(name)).toMatch(/^инструмента x{100}… \[обрезано: ещё 99900 символов\] нет; доступны: plan_batch, /);
+  });
+
+  it('4: a refusal names each argument once, with one message per argument', async () => {
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['plan_batch', { title: 'П', commands: 'все' }, 'commands: нужен массив команд'],
+      ['plan_batch', { title: 'П', commands: [{ type: 'ensure_fields', params: 5 }] }, 'commands.0.params: нужен объект'],
+      ['plan_batch', { title: 'П', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'С', fields: 5 } }] }, 'commands.0.params.fields: нужен объект'],
+      ['plan_batch', { title: 'П', commands: [fieldsOf({ duedate: 'bad' })] }, 'commands.0.params.duedate: нужна дата ГГГГ-ММ-ДД или null'],
+      ['get_batch', { batch_id: 1, view: 'всё' }, 'view: summary или commands'],
+      ['jira_values', { what: 'всё' }, 'what: priorities, components или versions'],
+      ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled'],
+      ['list_batches', { limit: 1e20 }, 'limit: не больше 100'],
+      ['get_batch', { batch_id: 1, offset: 1e20 }, 'offset: не больше 9007199254740991'],
+      ['compare_package', { links_csv: 'я'.repeat(1_000_001) }, 'links_csv: не больше 1000000 символов; большой пакет импортируйте через панель или jira-hub import'],
+    ];
+    for (const [name, args, message] of refusals) {
+      const answer = await mcp.call(name, args);
+      expect({ name, text: mcp.text(answer) }).toEqual({ name, text: `неверные аргументы ${name}: ${message}` });
+    }
+    const q = mcp.text(await mcp.call('search_issues', { q: 'я'.repeat(501) }));
+    expect(q).toMatch(/^неверные аргументы search_issues: q: не длиннее 500 символов — это поиск по словам темы/);
+  });
+
+  it('2: a string with a lone surrogate or U+0000 is refused by every tool with the REST words, naming the argument; nothing is written', async () => {
+    const NOTES = 'Ключ,Комментарий (внутр.)\nAURORA-1,комм\udc00ентарий\n';
+    const LINKS = 'Откуда,Тип,Куда\nAURORA-1,блокирует,AURORA-2\n';
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['import_notes', { notes_csv: NOTES }, `notes_csv: ${LONE_SURROGATE_DETAIL}`],
+      ['import_notes', { notes_csv: NOTES.replace('\udc00', '\u0000') }, `notes_csv: ${NUL_DETAIL}`],
+      ['apply_package', { links_csv: LINKS, name: 'Спринт\ud800' }, `name: ${LONE_SURROGATE_DETAIL}`],
+      ['plan_package', { links_csv: LINKS.replace('блокирует', 'блок\udc00ирует') }, `links_csv: ${LONE_SURROGATE_DETAIL}`],
+      ['search_issues', { q: 'отчёт\udc00' }, `q: ${LONE_SURROGATE_DETAIL}`],
+      ['jira_users', { q: 'ив\u0000ан' }, `q: ${NUL_DETAIL}`],
+      ['jira_statuses', { issue_type: 'Task', from: 'To Do\udc00', to: 'Done\u0000' }, `from: ${LONE_SURROGATE_DETAIL}; to: ${NUL_DETAIL}`],
+      ['put_note', { key: 'AURORA-1', comment: 'a\udc00', fact_status: 'b\u0000' }, `comment: ${LONE_SURROGATE_DETAIL}; fact_status: ${NUL_DETAIL}`],
+      ['submit_batch', { title: 'П', commands: [fields('AURORA-1')], idempotency_key: 'K\udc00' }, `idempotency_key: ${LONE_SURROGATE_DETAIL}`],
+      ['plan_batch', { title: 'П', commands: [fields('AURORA-1', { summary: 's1\udc00' })], ['x\udc00']: 1 }, `commands.0.params.summary: ${LONE_SURROGATE_DETAIL}; x\\udc00: ${LONE_SURROGATE_DETAIL}`],
+    ];
+    const before = (await hub.http.get('/batches?limit=500').expect(200)).body.length;
+    for (const [name, args, message] of refusals) {
+      const answer = await mcp.call(name, args);
+      expect({ name, isError: answer.isError, text: mcp.text(answer) }).toEqual({ name, isError: true, text: `неверные аргументы ${name}: ${message}` });
+      expect(answer.structuredContent).toMatchObject({ error: 'invalid_arguments' });
+    }
+    expect((await hub.http.get('/batches?limit=500').expect(200)).body.length).toBe(before);
+    await hub.http.get('/notes/AURORA-1').expect(404);
+    // U+FFFD itself is a character like any other: a key with it is a key of its own
+    const replacement = await mcp.call('submit_batch', { title: 'П', commands: [fields('AURORA-1')], idempotency_key: 'K\ufffd' });
+    expect(replacement.structuredContent).toMatchObject({ replayed: false });
+  });
+
+  it("3: a lookup's name is refused by its length in the tool's words, and its schema states the hub's own bound", async () => {
+    const long = 'x'.repeat(100_000);
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['jira_issue_types', { name: long }, 'name'],
+      ['jira_statuses', { issue_type: long }, 'issue_type'],
+      ['jira_statuses', { issue_type: 'Task', from: long, to: 'Done' }, 'from'],
+      ['jira_statuses', { issue_type: 'Task', from: 'To Do', to: long }, 'to'],
+      ['jira_sprints', { board: long }, 'board'],
+      ['jira_users', { q: 'x'.repeat(5000) }, 'q'],
+    ];
+    for (const [name, args, argument] of refusals) {
+      expect({ name, text: mcp.text(await mcp.call(name, args)) }).toEqual({ name, text: `неверные аргументы ${name}: ${argument}: не длиннее 200 символов` });
+    }
+    // the bounds are the hub's: its OpenAPI document states them for the same query parameters
+    const doc = (await hub.http.get('/docs/json').expect(200)).body as { paths: Record<string, { get: { parameters: { name: string; schema: { maxLength?: number } }[] } }> };
+    const { tools } = await mcp.client.listTools();
+    const routes: Record<string, string> = { jira_issue_types: '/catalogue/issue-types', jira_statuses: '/catalogue/statuses', jira_sprints: '/catalogue/sprints', jira_users: '/catalogue/users' };
+    for (const [name, route] of Object.entries(routes)) {
+      const properties = tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { type?: string; maxLength?: number }>;
+      for (const p of doc.paths[route].get.parameters.filter((x) => x.name in properties && properties[x.name].type === 'string')) {
+        expect({ name, argument: p.name, maxLength: properties[p.name].maxLength }).toEqual({ name, argument: p.name, maxLength: p.schema.maxLength });
+      }
+    }
+  });
+
+  it('3: keys in a URL are bounded: a search with every argument at its longest is answered, a longer key is refused by the tool', async () => {
+    const key = (i: number) => `${'K'.repeat(43)}-${100_000 + i}`;
+    expect(key(0)).toHaveLength(50);
+    const longest = await mcp.call('search_issues', { keys: times(100, key), q: 'я'.repeat(500), status: 'я'.repeat(255), sprint: 'я'.repeat(255), assignee: 'я'.repeat(255), label: 'я'.repeat(255) });
+    expect(longest.isError).toBeFalsy();
+    expect(mcp.text(longest)).toMatch(/^Ни одна задача зеркала не подходит под фильтр/);
+    for (const [name, args] of [
+      ['search_issues', { keys: [`${key(0)}1`] }],
+      ['get_issue', { key: `A${'B'.repeat(20_000)}-1` }],
+      ['get_note', { key: `A${'B'.repeat(20_000)}-1` }],
+      ['put_note', { key: `A${'B'.repeat(20_000)}-1`, comment: 'ок' }],
+    ] as const) {
+      expect(mcp.text(await mcp.call(name, args))).toMatch(new RegExp(`^неверные аргументы ${name}: key(s\\.0)?: не длиннее 50 символов$`));
+    }
+  });
+
+  it('5: a malformed request gets -32602 in Russian naming the parameter, and the server goes on', async () => {
+    const malformed: [{ method: string; params?: Record<string, unknown> }, RegExp][] = [
+      [{ method: 'tools/call' }, /^tools\/call: не передано имя инструмента \(params\.name\); список инструментов — tools\/list$/],
+      [{ method: 'tools/call', params: { name: 'x'.repeat(100_000), arguments: [] } }, /^tools\/call x{100}… \[обрезано: ещё 99900 символов\]: params\.arguments — объект с аргументами инструмента$/],
+      [{ method: 'tools/list', params: { cursor: 5 } }, /^tools\/list: неверные параметры: params\.cursor: ожидалось: строка, а передано: число$/],
+      [{ method: 'initialize', params: {} }, /^initialize: неверные параметры: params\.protocolVersion: обязательный аргумент не передан; params\.capabilities: /],
+    ];
+    for (const [request, message] of malformed) {
+      const error = await mcp.client.request(request as never, EmptyResultSchema).then(
+        () => undefined,
+        (err: { code: number; message: string }) => ({ code: err.code, message: err.message.replace(/^MCP error -32602: /, '') }),
+      );
+      expect({ method: request.method, error }).toEqual({ method: request.method, error: { code: -32602, message: expect.stringMatching(message) } });
+    }
+    expect((await mcp.client.listTools()).tools.length).toBe(25);
+  });
+});
+
+describe('6: the MCP server reaches the hub on any port, and says what is wrong with its settings', () => {
+  /** Ports of the WHATWG fetch standard's «bad ports» list, which fetch() refuses to call. */
+  const BAD_PORTS = [6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 10080];
+  let hub: TestHub | undefined;
+  beforeAll(async () => {
+    for (const port of BAD_PORTS) {
+      hub = await startHub({}, undefined, port).catch((err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? undefined : Promise.reject(err)));
+      if (hub) break;
+    }
+  });
+  afterAll(() => hub?.close());
+
+  it('over stdio, a hub on a port fetch refuses answers the tools', async () => {
+    expect(BAD_PORTS).toContain(hub!.port);
+    const mcp = await connect('stdio', hub!.url);
+    try {
+      const status = await mcp.call('agent_status');
+      expect({ isError: status.isError, text: mcp.text(status) }).toEqual({ isError: undefined, text: expect.stringMatching(/^Агент офлайн/) });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("over /mcp, the tools of a hub on such a port call its REST API (the SDK's client is fetch's, so the request is supertest's)", async () => {
+    const res = await hub!.http
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'agent_status', arguments: {} } })
+      .expect(200);
+    expect({ isError: res.body.result.isError, text: res.body.result.content[0].text }).toEqual({ isError: undefined, text: expect.stringMatching(/^Агент офлайн/) });
+  });
+
+  it.each([
+    [{ HUB_URL: 'not a url' }, /^HUB_URL: «not a url» — не адрес; укажите адрес хаба, например http:\/\/127\.0\.0\.1:3000$/],
+    [{ HUB_URL: 'ftp://127.0.0.1:3000' }, /^HUB_URL: адрес ftp:\/\/… не подходит: хаб отвечает по http:\/\/ или https:\/\/, например http:\/\/127\.0\.0\.1:3000$/],
+    [{ HUB_URL: 'http://user:secret@127.0.0.1:3000' }, /^HUB_URL: адрес хаба без имени и пароля; токен задаёт HUB_ASSISTANT_TOKEN$/],
+    [{ HUB_ASSISTANT_TOKEN: 'токен' }, /^HUB_ASSISTANT_TOKEN: символ «т» \(U\+0442\) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII$/],
+  ])('a bad setting %j stops the stdio server at the start with a Russian message', async (env, message) => {
+    const err = await runMcpStdio({ HUB_URL: 'http://127.0.0.1:3000', ...env }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(message);
+  });
+
+  it('as a process, a bad HUB_URL is one line on stderr and exit code 2', async () => {
+    const child = spawn(STDIO_ENTRY.command, STDIO_ENTRY.args, { cwd: STDIO_ENTRY.cwd, env: { ...process.env, HUB_URL: 'ftp://127.0.0.1:3000' } });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    child.stdin.end();
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect({ code, err }).toEqual({ code: 2, err: expect.stringMatching(/^jira-hub mcp: HUB_URL: адрес ftp:\/\/… не подходит[^\n]*\n$/) });
+  });
+});
