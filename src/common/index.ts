@@ -16,6 +16,7 @@ export { BadJsonError, BatchFinishedError, ClaimedError, ConflictError, Duplicat
 export type { FieldError } from './errors.js';
 export { HubLogger, NEST_LEVELS } from './hub-logger.js';
 export { IdPipe } from './id.pipe.js';
+export { JiraKeyPipe, KeyPipe } from './key.pipe.js';
 export { MAX_INTEGER } from './integers.js';
 export { JIRA_KEY, TEMP_KEY, isJiraKey, isTempKey } from './keys.js';
 export { IsNonBlank, isNonBlank } from './non-blank.js';
