@@ -24,7 +24,7 @@ export { PageQuery } from './page.dto.js';
 export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
 export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';
-export { cutToCharacters } from './text.js';
+export { cutToCharacters, hasNul, NUL_DETAIL } from './text.js';
 export { OpaqueJson, createValidationPipe } from './validation.js';
 export { ValidatedInSlices } from './validation-slices.js';
 export { SLICE_MS, eachInSlices, mapInSlices, nextTurn, pause, sliceElapsed } from './turns.js';
