@@ -53,7 +53,7 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
 
   it.each(['/batches/abc', '/commands/abc', '/batches/abc/cancel'])('%s names abc, not NaN', async (path) => {
     const res = path.endsWith('cancel') ? await hub.http.post(path).expect(404) : await hub.http.get(path).expect(404);
-    expect(res.body).toEqual({ error: 'not_found', detail: 'нет объекта с идентификатором «abc»: идентификатор — целое число от 1' });
+    expect(res.body).toEqual({ error: 'not_found', detail: 'нет объекта с идентификатором «abc»: идентификатор — целое число от 1 до 2147483647' });
   });
 
   it('{} to POST /batches: one message per missing field, no length or count limits', async () => {
@@ -121,8 +121,10 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect((await hub.http.get('/issues?offset=9007199254740991').expect(200)).body).toEqual([]);
   });
 
-  it('GET /batches?before_id=1e19 is a page, not a 500', async () => {
-    expect((await hub.http.get('/batches?before_id=1e19').expect(200)).body).toHaveLength(1);
+  it('GET /batches?before_id=1e19 → 422 naming before_id, not a 500 (decision 0104)', async () => {
+    const res = await hub.http.get('/batches?before_id=1e19').expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'before_id', detail: 'не больше 2147483647' }] });
+    expect((await hub.http.get('/batches?before_id=2147483647').expect(200)).body).toHaveLength(1);
   });
 });
 

@@ -159,6 +159,14 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('U+0000 in a cell → 422 naming file, row and column, as the JSON routes refuse it; no note written, on both engines', async () => {
+    const NUL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
+    const res = await upload({ notes: 'key,fact_status,comment\nA-1,ok,\nA-7,a\u0000b,c\n' }).expect(422);
+    expect(res.body).toEqual({ error: 'validation_failed', detail: `notes.csv, строка 3, столбец «fact_status»: ${NUL}`, errors: [{ field: 'notes.csv:3:fact_status', detail: NUL }] });
+    expect((await upload({ links: 'from,type,to,note\nA-1,Blocks,A-2,x\u0000\n' }).expect(422)).body.errors).toEqual([{ field: 'links.csv:2:note', detail: NUL }]);
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('row numbers in errors are file lines, after a quoted multi-line cell too', async () => {
     const res = await upload({ notes: 'key,comment\r\nA-1,"первая\r\nвторая"\r\nbad,x\r\n' }).expect(422);
     expect(res.body.detail).toContain('notes.csv, строка 4');

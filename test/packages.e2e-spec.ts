@@ -3,7 +3,7 @@
  * against a mirror filled by refresh reports; the agent's side is driven by hand.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { agentOf, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 import { connect } from './support/mcp.js';
 
 const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
@@ -129,6 +129,39 @@ describe('planning packages (SPEC 18)', () => {
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);
+  });
+
+  it('U+0000 in a cell → 422 naming file, row and column, as the JSON routes refuse it; nothing stored or queued, on both engines', async () => {
+    const tables = ['package', 'batch', 'command', 'issue_note'];
+    const before = await rowCounts(hub, tables);
+    const issues = 'Ключ;Тип;Тема\nnew:1;Task;a\u0000b\n';
+    const notes = 'key,fact_status,comment\nA-7,a\u0000b,c\n';
+    const NUL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
+    for (const route of ['plan', 'apply'] as const) {
+      const res = await send(route, { issues }).expect(422);
+      expect(res.body).toEqual({
+        error: 'validation_failed',
+        detail: `issues.csv, строка 2, столбец «Тема»: ${NUL}`,
+        errors: [{ field: 'issues.csv:2:Тема', detail: NUL }],
+      });
+      expect((await send(route, { notes }).expect(422)).body).toMatchObject({ errors: [{ field: 'notes.csv:2:fact_status', detail: NUL }] });
+    }
+    // In a column the readers do not use, or in the header: the package table would keep it all the same.
+    expect((await send('apply', { notes: 'key,extra\nA-7,x\u0000\n' }).expect(422)).body.errors).toEqual([{ field: 'notes.csv:2:extra', detail: NUL }]);
+    expect((await send('apply', { notes: 'key,ex\u0000tra\nA-7,x\n' }).expect(422)).body.errors).toEqual([{ field: 'notes.csv:1', detail: NUL }]);
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
+  it('a file not in UTF-8 → 422 with the same hint as POST /import; nothing stored', async () => {
+    // «Ключ;Тема» / «new:1;ок» in Windows-1251
+    const cp1251 = Buffer.from([0xca, 0xeb, 0xfe, 0xf7, 0x3b, 0xd2, 0xe5, 0xec, 0xe0, 0x0a, 0x6e, 0x65, 0x77, 0x3a, 0x31, 0x3b, 0xee, 0xea, 0x0a]);
+    const res = await hub.http.post('/packages/apply').attach('issues', cp1251, 'issues.csv').expect(422);
+    expect(res.body).toEqual({
+      error: 'validation_failed',
+      detail: 'issues.csv: файл не в кодировке UTF-8 (похоже, Windows-1251); сохраните его как «CSV UTF-8»',
+      errors: [{ field: 'issues.csv', detail: 'файл не в кодировке UTF-8 (похоже, Windows-1251); сохраните его как «CSV UTF-8»' }],
+    });
+    expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
   });
 
   it('MCP: plan_package, apply_package (waits for approval) and package_drift', async () => {

@@ -125,6 +125,19 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     await hub.http.post('/batches').send({ title: 'x', checks: 'maybe', commands: [PLAN[7]![2]] }).expect(422);
   });
 
+  it('a delete_issue summary longer than 255 (as the OpenAPI document says) → 422 plan_failed too_long, nothing written; 255 is taken', async () => {
+    const before = await counts();
+    const del = (summary: string) => ({ type: 'delete_issue', params: { key: 'AURORA-1', summary } });
+    for (const body of [{ title: 'Удаление', commands: [del('я'.repeat(100_000))] }, { title: 'Удаление', checks: 'warn', commands: [del('я'.repeat(256))] }]) {
+      const res = await hub.http.post('/batches').send(body).expect(422);
+      expect(res.body).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining('Jira принимает не больше 255'), findings: [{ seq: 1, param: 'summary', code: 'too_long' }] });
+    }
+    expect(await counts()).toEqual(before);
+    const plan = (await hub.http.post('/batches/plan').send({ title: 'Удаление', commands: [del('я'.repeat(256))] }).expect(200)).body;
+    expect(plan.commands[0].findings).toEqual([expect.objectContaining({ param: 'summary', code: 'too_long' })]);
+    await hub.http.post('/batches/plan').send({ title: 'Удаление', commands: [del('я'.repeat(255))] }).expect(200);
+  });
+
   it('with no catalogue the same body is judged unknown, never refused for the catalogue', async () => {
     const bare = await startHub();
     try {

@@ -146,6 +146,15 @@ describe('refresh in parts (SPEC 15.5)', () => {
     expect((await hub.http.get('/issues/A-1').expect(200)).body.links_out).toEqual([{ target_key: 'A-2', link_type: 'Blocks' }]);
   });
 
+  it.each(['done', 'partial'] as const)('a %s report naming the same link twice stores it once and counts it once (PostgreSQL refused the upsert: 500)', async (status) => {
+    const c = await refreshCommand({ keys: ['A-1', 'A-2'] });
+    const L = { source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' };
+    const result = { issues: [{ key: 'A-1' }, { key: 'A-2' }], links: [L, { ...L }, { ...L, link_type: 'Relates' }, L] };
+    await agent.report(c.id, status === 'partial' ? { status, part: 1, result } : { status, result }).expect(200);
+    expect(await sql('SELECT source_key, target_key, link_type FROM issue_link ORDER BY link_type')).toEqual([L, { ...L, link_type: 'Relates' }]);
+    expect((await runsOf(c.id))[0]).toMatchObject({ issues: 2, links: 2 });
+  });
+
   it('a failed refresh after parts keeps what the parts wrote and closes its sync run with the error', async () => {
     const c = await refreshCommand();
     await part(c.id, 1, slice(0)).expect(200);

@@ -85,4 +85,30 @@ describe('text with U+0000 is refused on every input: PostgreSQL holds it in nei
     refused(await agent.report(command.id, { status: 'done', result: { changed: ['a\u0000'] } }), 'result.changed.0');
     expect((await hub.http.get(`/commands/${command.id}`).expect(200)).body.status).toBe('claimed');
   });
+
+  it.each([
+    ['get', '/issues/A-1%00', 'A-1\\u0000'],
+    ['get', '/issues/%00', '\\u0000'],
+    ['get', '/notes/A-1%00', 'A-1\\u0000'],
+    ['get', '/notes/%00', '\\u0000'],
+    ['put', '/notes/A-1%00', 'A-1\\u0000'],
+    ['get', '/issues/A-1%00/changes', 'A-1\\u0000'],
+  ] as const)('a key in a path with U+0000: %s %s → 422 naming key, as PUT /notes answers (decision 0105)', async (method, path, shown) => {
+    const res = await hub.http[method](path).send(method === 'put' ? { comment: 'x' } : undefined);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      error: 'validation_failed',
+      detail: expect.stringContaining(`key: «${shown}» — `),
+      errors: [{ field: 'key', detail: expect.stringContaining(`«${shown}» — `) }],
+    });
+    expect((await hub.http.get('/notes').expect(200)).body).toEqual([]);
+  });
+
+  it('a lone surrogate cannot reach a path: its percent-encoding (CESU-8) is no UTF-8, and the router refuses the path before any route', async () => {
+    for (const path of ['/issues/A-1%ED%B0%80', '/notes/%ED%B0%80', '/issues/%ED%B0%80/changes']) {
+      expect((await hub.http.get(path).expect(422)).body).toEqual({ error: 'validation_failed', detail: 'некорректный запрос' });
+    }
+    await hub.http.put('/notes/%ED%B0%80').send({ comment: 'x' }).expect(422);
+    expect((await hub.http.get('/notes').expect(200)).body).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { PageQuery } from '../common/index.js';
-import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 
 export class AuditQueryDto extends PageQuery {
   /** only the calls that touched this batch */
@@ -8,6 +8,7 @@ export class AuditQueryDto extends PageQuery {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   batch_id?: number;
 }
 
@@ -28,6 +29,7 @@ export class AuditCallDto {
   @ValidateIf((_, v) => v !== null)
   @IsInt()
   @Min(1)
+  @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   batch_id?: number | null;
 }
 

@@ -77,5 +77,7 @@ export function checkContent(c: CommandCheck): void {
   } else if (c.type === 'ensure_comment') {
     checkText(c, 'body', p.body, TEXT_MAX);
     checkText(c, 'marker', p.marker, TEXT_MAX);
+  } else if (c.type === 'delete_issue') {
+    checkText(c, 'summary', p.summary, SUMMARY_MAX);
   }
 }

@@ -1,12 +1,17 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { NotFoundError } from './errors.js';
+import { MAX_INTEGER } from './integers.js';
 
-/** A route id: a positive integer, or else there is no such thing (404). */
+/**
+ * A route id: an integer from 1 to MAX_INTEGER, or else there is no such thing (404): an id above the
+ * largest a table can hold is as missing as any other (decision 0104), on both engines.
+ */
 @Injectable()
 export class IdPipe implements PipeTransform<string, number> {
   transform(value: string): number {
-    const id = Number(value);
-    if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(id)) throw new NotFoundError(`нет объекта с идентификатором «${value}»: идентификатор — целое число от 1`);
-    return id;
+    if (!/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > MAX_INTEGER) {
+      throw new NotFoundError(`нет объекта с идентификатором «${value}»: идентификатор — целое число от 1 до ${MAX_INTEGER}`);
+    }
+    return Number(value);
   }
 }

@@ -16,13 +16,15 @@ export { BadJsonError, BatchFinishedError, ClaimedError, ConflictError, Duplicat
 export type { FieldError } from './errors.js';
 export { HubLogger, NEST_LEVELS } from './hub-logger.js';
 export { IdPipe } from './id.pipe.js';
+export { JiraKeyPipe, KeyPipe } from './key.pipe.js';
+export { MAX_INTEGER } from './integers.js';
 export { JIRA_KEY, TEMP_KEY, isJiraKey, isTempKey } from './keys.js';
 export { IsNonBlank, isNonBlank } from './non-blank.js';
 export { PageQuery } from './page.dto.js';
 export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
 export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';
-export { cutToCharacters, illFormedStrings, nulStrings } from './text.js';
-export { LONE_SURROGATE_DETAIL, NUL_DETAIL, OpaqueJson, createValidationPipe } from './validation.js';
+export { cutToCharacters, hasNul, illFormedStrings, NUL_DETAIL, nulStrings } from './text.js';
+export { LONE_SURROGATE_DETAIL, OpaqueJson, createValidationPipe } from './validation.js';
 export { ValidatedInSlices } from './validation-slices.js';
 export { SLICE_MS, eachInSlices, mapInSlices, nextTurn, pause, sliceElapsed } from './turns.js';

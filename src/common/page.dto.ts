@@ -12,10 +12,11 @@ export class PageQuery {
   @Max(500)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'only rows with a smaller id (the next page)' })
+  @ApiPropertyOptional({ description: 'only rows with a smaller id (the next page)', minimum: 1, maximum: 2147483647 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   before_id?: number;
 }

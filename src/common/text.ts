@@ -18,6 +18,9 @@ export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(t
 /** U+0000: neither PostgreSQL's text nor its jsonb can hold it (`command.params` is jsonb there). */
 export const hasNul = (text: string): boolean => text.includes('\u0000');
 
+/** Why a text with U+0000 is refused, wherever it comes from (a JSON field, a CSV cell); refused on both engines alike. */
+export const NUL_DETAIL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
+
 /**
  * The paths (`commands.0.params.summary`, as the validation pipe names fields) of the strings in a
  * parsed JSON value — values and keys alike — that hold a lone surrogate (a JSON escape such as

@@ -1,7 +1,7 @@
 import { ValidationError, ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { DuplicateSummaryError, FieldError, ValidationFailedError } from './errors.js';
-import { illFormedStrings, nulStrings } from './text.js';
+import { illFormedStrings, NUL_DETAIL, nulStrings } from './text.js';
 import { pause, sliceElapsed } from './turns.js';
 import { passPipe, SLICE_ITEMS, slicedProperty, validateInSlices } from './validation-slices.js';
 
@@ -233,9 +233,6 @@ class HubValidationPipe extends ValidationPipe {
 
 export const LONE_SURROGATE_DETAIL =
   'текст содержит одиночный суррогат UTF-16 (например \\udc00 без пары) — такой текст нельзя сохранить в UTF-8; проверьте кодировку, в которой он получен';
-
-/** PostgreSQL's text and jsonb hold no U+0000; refused on both engines alike (the MCP tools' arguments too). */
-export const NUL_DETAIL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -40,6 +40,7 @@ export class AgentInfoDto implements AgentInfo {
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   settings_version?: number;
   /**
    * a date and time with offset; stored in UTC
@@ -115,6 +116,7 @@ export class ReportDto implements ReportBody {
   })
   @IsInt({ message: 'номер части (part) — целое число от 1' })
   @Min(1, { message: 'номер части (part) — целое число от 1' })
+  @Max(2147483647, { message: 'номер части (part) — не больше 2147483647' }) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   part?: number;
 
   /** @example {"key": "AURORA-1600", "created": true} */
@@ -141,9 +143,9 @@ export class ReportDto implements ReportBody {
   error?: string;
 
   /** @example 3 */
-  @IsOptional() @IsInt() @Min(0) jira_calls?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(2147483647) jira_calls?: number;
   /** @example 0 */
-  @IsOptional() @IsInt() @Min(0) rate_limited?: number;
+  @IsOptional() @IsInt() @Min(0) @Max(2147483647) rate_limited?: number;
 
   /** the merged call: also claim the next command in the same transaction (as POST /agent/claim without waiting); the answer carries it in `next` */
   @IsOptional()

@@ -3,7 +3,7 @@
  * Russian or English names. Pure: buffers in, rows out, or a PackageError naming the file and row.
  */
 import { parse } from 'csv-parse/sync';
-import { isJiraKey, isTempKey, ValidationFailedError } from '../common/index.js';
+import { hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
 import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
@@ -87,7 +87,11 @@ export interface LinkRow {
 /** Strict UTF-8; a BOM is dropped (TextDecoder's default). */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function decode(file: PackageFile, data: Buffer): string {
+/**
+ * A package file as text: strict UTF-8 (a Windows-1251 file is refused with a hint instead of becoming
+ * U+FFFD silently), the BOM dropped. What the readers parse and what the package table stores.
+ */
+export function decodePackageFile(file: PackageFile, data: Buffer): string {
   try {
     return UTF8.decode(data);
   } catch {
@@ -120,7 +124,7 @@ export function detectDelimiter(text: string): ',' | ';' {
  * its record starts (the header is line 1; a quoted cell may span lines).
  */
 export function readTable(file: PackageFile, data: Buffer): TableRow[] {
-  const text = decode(file, data);
+  const text = decodePackageFile(file, data);
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   // csv-parse counts bytes reliably but not lines (a CRLF inside quotes counts twice), so lines are
   // counted here from the byte offset where each record starts.
@@ -150,6 +154,7 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   const numbered = records.map((cells, i) => ({ row: starts[i], cells })).filter(({ cells }) => cells.some((c) => c !== ''));
   if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   const [{ row: headerRow, cells: header }, ...body] = numbered;
+  refuseNul(file, text, numbered, header);
   const names = header.map((h) => HEADERS[file][h.trim().toLowerCase()]);
   if (names.every((n) => n === undefined)) {
     throw new PackageError(file, headerRow, `нет известных столбцов; ожидаются ${Object.keys(HEADERS[file]).join(', ')}`);
@@ -168,6 +173,20 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
     });
     return { row, values, headers };
   });
+}
+
+/**
+ * U+0000 anywhere in a file — a cell of a column the readers use or not: the package table keeps the
+ * whole text — is refused as the JSON routes refuse it (neither database can hold it), naming the row
+ * and the column as the header writes it. A lone surrogate cannot arrive: strict UTF-8 refuses one.
+ */
+function refuseNul(file: PackageFile, text: string, rows: { row: number; cells: string[] }[], header: string[]): void {
+  if (!hasNul(text)) return;
+  for (const [i, { row, cells }] of rows.entries()) {
+    const j = cells.findIndex(hasNul);
+    if (j >= 0) throw new PackageError(file, row, NUL_DETAIL, i === 0 ? undefined : header[j]?.trim() || `№ ${j + 1}`);
+  }
+  throw new PackageError(file, null, NUL_DETAIL);
 }
 
 export const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);

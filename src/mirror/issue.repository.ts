@@ -51,8 +51,10 @@ export class IssueRepository {
    * would. Returns how many issues and links this delivery had not reported before (each counted once).
    */
   async applySlice(m: EntityManager, slice: Pick<RefreshResult, 'issues' | 'links'>, mark: number, now: string): Promise<SliceCounts> {
+    // An issue or a link reported twice is written once: PostgreSQL's upsert cannot touch a row twice in one statement.
     const byKey = new Map(slice.issues.map((i) => [i.key, i]));
     const issues = [...byKey.values()];
+    const uniqueLinks = [...new Map(slice.links.map((l) => [`${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`, l])).values()];
     let seen = 0;
     for (const part of chunks([...byKey.keys()])) {
       const row = await one<{ n: number }>(m, sql`SELECT count(*) AS n FROM issue WHERE key IN (${list(part)}) AND sync_mark = ${mark}`);
@@ -77,7 +79,7 @@ export class IssueRepository {
       await rows(m, sql`DELETE FROM issue_link WHERE (source_key IN (${list(part)}) OR target_key IN (${list(part)})) AND sync_mark IS DISTINCT FROM ${mark}`);
     }
     let links = 0;
-    for (const part of chunks(slice.links, LINKS_PER_STATEMENT)) {
+    for (const part of chunks(uniqueLinks, LINKS_PER_STATEMENT)) {
       // RETURNING lists the rows inserted or marked now, not those this delivery had already reported.
       const changed = await rows(
         m,

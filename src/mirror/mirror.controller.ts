@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiErrors, AssistantToo, PageQuery, roleOf } from '../common/index.js';
+import { ApiErrors, AssistantToo, KeyPipe, PageQuery, roleOf } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
@@ -35,7 +35,7 @@ export class MirrorController {
   @Get('issues/:key')
   @ApiOperation({ summary: 'One mirrored issue with its links and internal note' })
   @ApiOkResponse({ type: IssueDetailView })
-  issue(@Param('key') key: string): Promise<IssueDetailView> {
+  issue(@Param('key', KeyPipe) key: string): Promise<IssueDetailView> {
     return this.mirror.getIssue(key);
   }
 
@@ -47,14 +47,14 @@ export class MirrorController {
 
   @Get('notes/:key')
   @ApiOkResponse({ type: NoteView })
-  note(@Param('key') key: string): Promise<NoteView> {
+  note(@Param('key', KeyPipe) key: string): Promise<NoteView> {
     return this.mirror.getNote(key);
   }
 
   @Put('notes/:key')
   @ApiOperation({ summary: 'Create or change the internal note of a Jira key or temp key (never sent to Jira)' })
   @ApiOkResponse({ type: NoteView })
-  putNote(@Param('key') key: string, @Body() dto: PutNoteDto, @Req() req: Request): Promise<NoteView> {
+  putNote(@Param('key', KeyPipe) key: string, @Body() dto: PutNoteDto, @Req() req: Request): Promise<NoteView> {
     // The assistant's notes say so (source `assistant`); a person's stay `api`.
     return this.mirror.putNote(key, dto, roleOf(req) === 'assistant' ? 'assistant' : 'api');
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, isJiraKey, isTempKey, NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Clock, NotFoundError } from '../common/index.js';
 import { Db, parseJson } from '../database/index.js';
 import { IssueRepository } from './issue.repository.js';
 import { NoteRepository } from './note.repository.js';
@@ -85,10 +85,6 @@ export class MirrorService {
    * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf).
    */
   putNote(key: string, dto: PutNoteDto, source = 'api'): Promise<NoteView> {
-    if (!isJiraKey(key) && !isTempKey(key)) {
-      const detail = `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
-      throw new ValidationFailedError(detail, [{ field: 'key', detail }]);
-    }
     return this.db.transaction(async (m) => this.notes.write(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
   }
 

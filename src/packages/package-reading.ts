@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
+import { asValidationError, decodePackageFile, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
 import type { PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
@@ -34,9 +34,9 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
       links: files.links ? readLinks(files.links) : [],
       notes: files.notes ? readNotes(files.notes) : [],
       texts: {
-        ...(files.issues ? { issues: files.issues.toString('utf8') } : {}),
-        ...(files.links ? { links: files.links.toString('utf8') } : {}),
-        ...(files.notes ? { notes: files.notes.toString('utf8') } : {}),
+        ...(files.issues ? { issues: decodePackageFile('issues.csv', files.issues) } : {}),
+        ...(files.links ? { links: decodePackageFile('links.csv', files.links) } : {}),
+        ...(files.notes ? { notes: decodePackageFile('notes.csv', files.notes) } : {}),
       },
     };
   } catch (err) {

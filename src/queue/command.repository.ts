@@ -6,7 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isJiraKey, isTempKey } from '../common/index.js';
+import { isJiraKey, isTempKey, MAX_INTEGER } from '../common/index.js';
 import { engineOf, list, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
 import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
@@ -246,11 +246,15 @@ export class CommandRepository implements NoteKeys {
     return after;
   }
 
-  /** SPEC 16.3: back to `queued` in its place (queue_pos and seq kept); this delivery does not count. */
+  /**
+   * SPEC 16.3: back to `queued` in its place (queue_pos and seq kept); this delivery does not count. Its
+   * Jira calls add up, stopping at MAX_INTEGER: the column holds no more (decision 0104).
+   */
   async release(m: EntityManager, id: number, jiraCalls: number): Promise<CommandRow> {
     const [after] = await rows<CommandRow>(
       m,
-      sql`UPDATE command SET status = 'queued', deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END, jira_calls = jira_calls + ${jiraCalls}
+      sql`UPDATE command SET status = 'queued', deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END,
+                 jira_calls = CASE WHEN jira_calls > ${MAX_INTEGER - jiraCalls} THEN ${MAX_INTEGER} ELSE jira_calls + ${jiraCalls} END
            WHERE id = ${id} RETURNING *`,
     );
     return after;

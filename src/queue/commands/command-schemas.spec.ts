@@ -53,6 +53,9 @@ const CASES: [string, Params, string | null][] = [
   ['refresh', { keys: [] }, 'keys'],
   ['refresh', { keys: ['AURORA-1'], jql: 'x' }, 'params'],
   ['refresh', {}, 'params'],
+  ['delete_issue', { key: 'AURORA-1', summary: long(255) }, null],
+  ['delete_issue', { key: 'AURORA-1', summary: long(256) }, 'summary'],
+  ['delete_issue', { key: 'AURORA-1', summary: long(100_000) }, 'summary'],
 ];
 
 /** The param a zod refusal names: the first path step below `params`, or `params` for the object itself. */
