@@ -76,6 +76,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
       ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled'],
       ['list_batches', { limit: 1e20 }, 'limit: не больше 100'],
       ['get_batch', { batch_id: 1, offset: 1e20 }, 'offset: не больше 9007199254740991'],
+      ['get_batch', { batch_id: 2147483648 }, 'batch_id: не больше 2147483647'],
       ['compare_package', { links_csv: 'я'.repeat(1_000_001) }, 'links_csv: не больше 1000000 символов; большой пакет импортируйте через панель или jira-hub import'],
     ];
     for (const [name, args, message] of refusals) {

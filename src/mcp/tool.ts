@@ -4,7 +4,7 @@
  * handler against the HubApi port. The tools live in src/mcp/tools/*.ts; src/mcp/tools.ts lists them.
  */
 import { z } from 'zod';
-import { JIRA_KEY, TEMP_KEY } from '../common/index.js';
+import { JIRA_KEY, MAX_INTEGER, TEMP_KEY } from '../common/index.js';
 import type { HubApi } from './hub-api.js';
 import type { ToolGroup } from './mode.js';
 
@@ -46,6 +46,8 @@ export const id = (what: string) =>
     .number({ error: (i) => (i.input === undefined ? 'обязательный аргумент не передан' : `${what}: нужно целое положительное число`) })
     .int()
     .positive()
+    // No id above what the tables hold (decision 0104): refused here in the tool's words, not by the hub.
+    .max(MAX_INTEGER, { error: `не больше ${MAX_INTEGER}` })
     .describe(what);
 /**
  * The longest key a tool takes (Jira's project keys have up to 10 characters on Cloud). Keys go into the
