@@ -6,6 +6,9 @@ import { formatReport, main } from '../src/cli.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
 
+/** The line the CLI prints first: the database it writes (the SQLite file, or PostgreSQL in the PostgreSQL pass). */
+const databaseLine = (hub: TestHub) => `база данных: ${hub.config.databaseUrl ? 'PostgreSQL (HUB_DATABASE_URL)' : hub.config.dbPath}`;
+
 describe('import of a planning package (SPEC 8)', () => {
   let hub: TestHub;
   let agent: ReturnType<typeof agentOf>;
@@ -251,7 +254,7 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(stderr[0]).toMatch(/^база данных: /);
     const report = JSON.parse(out[0]);
     expect(report).toMatchObject({ notes: 1, missing_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }], missing_keys: ['A-1', 'A-2'] });
-    expect(out[1]).toBe(`база данных: ${hub.config.dbPath}`); // the readable report says first which database it wrote
+    expect(out[1]).toBe(databaseLine(hub)); // the readable report says first which database it wrote
     expect(out[2]).toBe(formatReport(report));
     expect(out[2]).toContain('A-1 —Blocks→ A-2');
     const errors: string[] = [];
@@ -294,7 +297,7 @@ describe('import of a planning package (SPEC 8)', () => {
       writeFileSync(join(folder, 'LINKS.CSV'), 'from,type,to\nA-1,блокирует,A-2\n');
       expect(await run(['import', folder, '--json'])).toBe(0);
       expect(JSON.parse(out[0])).toMatchObject({ notes: 1, expected_links: [{ source: 'A-1', target: 'A-2', link_type: 'Blocks' }] });
-      expect(errors).toEqual([`база данных: ${hub.config.dbPath}`]); // with --json, on stderr
+      expect(errors).toEqual([databaseLine(hub)]); // with --json, on stderr
     });
 
     it('a folder without notes.csv and links.csv: the empty report and a Russian warning on stderr', async () => {
@@ -302,7 +305,7 @@ describe('import of a planning package (SPEC 8)', () => {
       expect(await run(['import', folder, '--json'])).toBe(0);
       expect(JSON.parse(out[0])).toEqual(EMPTY);
       expect(errors).toHaveLength(2);
-      expect(errors[0]).toBe(`база данных: ${hub.config.dbPath}`);
+      expect(errors[0]).toBe(databaseLine(hub));
       expect(errors[1]).toContain('notes.csv');
       expect(errors[1]).toContain('links.csv');
       expect(errors[1]).toMatch(/нет/);
