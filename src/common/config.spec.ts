@@ -12,6 +12,7 @@ function configError(env: NodeJS.ProcessEnv): string {
     loadConfig(env);
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/[а-яё]/i); // a text for people: Russian
     return (err as Error).message;
   }
   throw new Error('expected a ConfigError, the configuration loaded');
@@ -189,7 +190,7 @@ describe('loadConfig (SPEC 14)', () => {
     ['same token', 'same', 'same'],
     ['same token after trimming', ' same', 'same '],
   ])('%s twice → error', (_name, client, agent) => {
-    expect(configError({ HUB_CLIENT_TOKEN: client, HUB_AGENT_TOKEN: agent })).toMatch(/differ/);
+    expect(configError({ HUB_CLIENT_TOKEN: client, HUB_AGENT_TOKEN: agent })).toMatch(/должны различаться/);
   });
 
   it('reads HUB_ASSISTANT_TOKEN beside the other two; it is optional', () => {
@@ -213,7 +214,7 @@ describe('loadConfig (SPEC 14)', () => {
   ])('the assistant token equal to the %s token → error naming both', (_name, other) => {
     const env = { HUB_CLIENT_TOKEN: 'client', HUB_AGENT_TOKEN: 'agent', HUB_ASSISTANT_TOKEN: other === 'HUB_CLIENT_TOKEN' ? 'client' : 'agent' };
     const message = configError(env);
-    expect(message).toMatch(/differ/);
+    expect(message).toMatch(/должны различаться/);
     expect(message).toContain(other);
     expect(message).toContain('HUB_ASSISTANT_TOKEN');
   });

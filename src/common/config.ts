@@ -40,7 +40,7 @@ function intIn(name: string, raw: string | undefined, fallback: number, min: num
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    throw new ConfigError(`${name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
   }
   return n;
 }
@@ -134,18 +134,18 @@ function checkTokens(config: HubConfig): void {
   const open = set.length === 0;
   if (!open && (!config.clientToken || !config.agentToken)) {
     throw new ConfigError(
-      'set both HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN (HUB_ASSISTANT_TOKEN is optional beside them), or no token at all (open mode, loopback only)',
+      'задайте оба токена, HUB_CLIENT_TOKEN и HUB_AGENT_TOKEN (HUB_ASSISTANT_TOKEN — по желанию, вместе с ними), или ни одного (открытый режим, только loopback)',
     );
   }
   for (const [i, a] of set.entries()) {
     for (const b of set.slice(i + 1)) {
-      if (config[a] === config[b]) throw new ConfigError(`${TOKEN_NAMES[a]} and ${TOKEN_NAMES[b]} must differ`);
+      if (config[a] === config[b]) throw new ConfigError(`${TOKEN_NAMES[a]} и ${TOKEN_NAMES[b]} должны различаться: каждый токен называет одну роль`);
     }
   }
   if (open && !isLoopback(config.host)) {
     throw new ConfigError(
-      `refusing to listen on ${config.host} without HUB_CLIENT_TOKEN and HUB_AGENT_TOKEN: ` +
-        'without tokens the hub serves only on a loopback address (127.0.0.1, ::1, localhost)',
+      `без HUB_CLIENT_TOKEN и HUB_AGENT_TOKEN хаб не слушает ${config.host}: без токенов он отвечает только на ` +
+        'loopback-адресе (127.0.0.1, ::1, localhost); задайте токены или другой HUB_HOST',
     );
   }
 }
@@ -154,7 +154,7 @@ function checkTokens(config: HubConfig): void {
 export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
   const logLevel = (optional(env.HUB_LOG_LEVEL) ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`HUB_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.HUB_LOG_LEVEL}"`);
+    throw new ConfigError(`HUB_LOG_LEVEL: одно из ${LOG_LEVELS.join(', ')}, а задано «${env.HUB_LOG_LEVEL}»`);
   }
   const config: HubConfig = {
     dbPath: optional(env.HUB_DB_PATH) ?? './data/hub.sqlite',
@@ -174,7 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
     catalogueAutoRefresh: !/^(0|false|no|off)$/i.test(env.HUB_CATALOGUE_AUTO_REFRESH?.trim() ?? ''),
   };
   if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
-    throw new ConfigError('HUB_DATABASE_URL must be a PostgreSQL connection string (postgres://user:password@host:5432/database); unset it to use the embedded SQLite store at HUB_DB_PATH');
+    throw new ConfigError(
+      'HUB_DATABASE_URL: нужна строка подключения PostgreSQL (postgres://пользователь:пароль@хост:5432/база); уберите переменную, чтобы хаб работал на встроенной SQLite (HUB_DB_PATH)',
+    );
   }
   checkTokens(config);
   return config;
