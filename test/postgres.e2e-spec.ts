@@ -118,8 +118,8 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
 
 describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
   it.each([
-    ['nothing listens on the port', 'postgres://postgres@127.0.0.1:1/test', /cannot connect to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/test: nothing listens/],
-    ['the database does not exist', 'postgres://postgres:secret@127.0.0.1:5432/no_such_hub_db', /at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/no_such_hub_db: the database does not exist/],
+    ['nothing listens on the port', 'postgres://postgres@127.0.0.1:1/test', /не удаётся подключиться к PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/test: на этом адресе и порту никто не слушает/],
+    ['the database does not exist', 'postgres://postgres:secret@127.0.0.1:5432/no_such_hub_db', /PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/no_such_hub_db: такой базы данных нет/],
   ])('%s → the start stops with one line naming the server (password hidden)', async (_, databaseUrl, message) => {
     const config = loadConfig({ HUB_DATABASE_URL: databaseUrl });
     const failure = await createApp(config, { logger: false }).then(
@@ -155,7 +155,7 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
       for (const spy of spies) spy.mockRestore();
     }
     // (Node's own warning about jest's VM modules may land here when this test loads them first.)
-    expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual(['jira-hub: cannot connect to PostgreSQL at postgres://postgres:***@127.0.0.1:1/test: nothing listens at that host and port']);
+    expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual(['jira-hub: не удаётся подключиться к PostgreSQL postgres://postgres:***@127.0.0.1:1/test: на этом адресе и порту никто не слушает']);
   });
 
   it('`jira-hub migrate` migrates an empty database once and then finds nothing to do', async () => {

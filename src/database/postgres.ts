@@ -142,13 +142,13 @@ export function describeConnectFailure(url: string, err: unknown): string {
   const where = redactUrl(url);
   const reason =
     e.code === '28P01' || e.code === '28000'
-      ? 'the server refused the user or password'
+      ? 'сервер не принял пользователя или пароль'
       : e.code === '3D000'
-        ? 'the database does not exist'
+        ? 'такой базы данных нет'
         : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
-          ? 'the host name does not resolve'
+          ? 'имя сервера не находится в DNS'
           : e.code === 'ECONNREFUSED'
-            ? 'nothing listens at that host and port'
+            ? 'на этом адресе и порту никто не слушает'
             : (e.message ?? String(err));
-  return `cannot connect to PostgreSQL at ${where}: ${reason}`;
+  return `не удаётся подключиться к PostgreSQL ${where}: ${reason}`;
 }
