@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -118,6 +119,17 @@ export function rowCounts(hub: TestHub, tables: readonly string[]): Promise<Reco
     for (const table of tables) counts[table] = Number((await m.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
     return counts;
   });
+}
+
+/**
+ * A 422 `validation_failed` that names one field: the detail names `<field>: ` and says `detail`, and
+ * `errors` holds that one field with its detail.
+ */
+export function expectFieldRefused(res: { status: number; body: { error?: unknown; detail?: unknown; errors?: unknown } }, field: string, detail: string): void {
+  expect(res.status).toBe(422);
+  expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining(`${field}: `) });
+  expect(res.body.detail).toContain(detail);
+  expect(res.body.errors).toEqual([{ field, detail: expect.stringContaining(detail) }]);
 }
 
 /** The agent's two calls, as a test drives them. */
