@@ -1,14 +1,17 @@
 /**
  * What a fuzzing run over every tool on both transports found: error answers without a size cap,
  * strings no database can hold, lookups that fail on the length of a URL, doubled argument names,
- * malformed requests answered in English, and a hub the MCP server could not reach. Through the
+ * malformed requests answered in English, a hub the MCP server could not reach, and stdio lines the
+ * SDK reads without answering. Through the
  * official MCP SDK client on both transports (stdio `jira-hub mcp`, Streamable HTTP /mcp).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
 import { fields, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
-import { runMcpStdio } from '../src/mcp/stdio.js';
+import { PassThrough } from 'node:stream';
+import { runMcpStdio, STDIO_BUFFER_BYTES } from '../src/mcp/stdio.js';
+import { waitFor } from './support/wait.js';
 import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -216,5 +219,50 @@ describe('6: the MCP server reaches the hub on any port, and says what is wrong 
     const err = await runMcpStdio({ HUB_URL: 'http://127.0.0.1:3000', ...env }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toMatch(message);
+  });
+});
+
+describe('7: stdio lines the SDK cannot read are answered, and the server goes on', () => {
+  let hub: TestHub | undefined;
+  beforeAll(async () => {
+    hub = await startHub();
+  });
+  afterAll(() => hub?.close());
+
+  it('not JSON → -32700, JSON that is not JSON-RPC → -32600, a line over the limit → -32600; then ping is answered', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Record<string, any>[] = [];
+    let text = '';
+    output.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n')) {
+        lines.push(JSON.parse(text.slice(0, i)));
+        text = text.slice(i + 1);
+      }
+    });
+    const log = console.error;
+    console.error = () => undefined; // the start's line belongs to a process's stderr
+    const running = runMcpStdio({ HUB_URL: hub!.url }, { input, output });
+    try {
+      input.write('{"jsonrpc": \n');
+      input.write('{"hello": "world"}\n');
+      // One line longer than the server reads, written in pieces as a pipe would carry it.
+      const piece = Buffer.alloc(8 * 1024 * 1024, 0x61);
+      for (let written = 0; written <= STDIO_BUFFER_BYTES; written += piece.length) input.write(piece);
+      input.write('\n');
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`);
+      await waitFor('four answers', () => (lines.length >= 4 ? lines : undefined));
+      expect(lines).toEqual([
+        { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'строка не является JSON: каждое сообщение — один объект JSON-RPC 2.0 в строке' } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'строка не является сообщением JSON-RPC 2.0: нужны поля jsonrpc: "2.0", method и id (у запроса)' } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'сообщение длиннее 64 МиБ: сервер его не читает; отправьте данные частями' } },
+        { jsonrpc: '2.0', id: 7, result: {} },
+      ]);
+    } finally {
+      input.end();
+      await running;
+      console.error = log;
+    }
   });
 });

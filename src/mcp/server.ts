@@ -187,7 +187,12 @@ class CheckedTransport implements Transport {
 
   constructor(private readonly inner: Transport) {
     inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
+    // A handler the transport already had goes on being called, as the SDK's Protocol.connect keeps it.
+    const before = inner.onerror;
+    inner.onerror = (error) => {
+      before?.(error);
+      this.onerror?.(error);
+    };
     inner.onmessage = (message, extra) => {
       const problem = isJSONRPCRequest(message) ? requestProblem(message) : undefined;
       if (problem === undefined) return this.onmessage?.(message, extra);

@@ -12,6 +12,7 @@ import { clip } from './answer-size.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { mcpModeText } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
+import { lineLimit, unreadableLineAnswer } from './stdio-lines.js';
 
 export const DEFAULT_HUB_URL = 'http://127.0.0.1:3000';
 /** The longest message (one line of JSON) the stdio server reads. */
@@ -63,19 +64,27 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
     void call.finally(() => calls.delete(call));
   };
   const server = createMcpServer(api, { readOnly, tools, version: MCP_VERSION, track });
-  // The SDK drops the connection on a message over its buffer (10 MB by default): room for any body the
-  // hub takes (10 MB at most), so an oversized plan gets a tool error, not a closed server.
-  const transport = new StdioServerTransport(options.input, options.output, { maxBufferSize: STDIO_BUFFER_BYTES });
+  const output = options.output ?? process.stdout;
+  // Lines up to STDIO_BUFFER_BYTES: room for any body the hub takes (10 MB at most), so an oversized plan
+  // gets a tool error; a longer line is answered -32600 and dropped here, before the SDK's buffer (which
+  // would close the server on it) sees it.
+  const input = (options.input ?? process.stdin).pipe(lineLimit(STDIO_BUFFER_BYTES, (line) => output.write(line)));
+  const transport = new StdioServerTransport(input, output, { maxBufferSize: 2 * STDIO_BUFFER_BYTES });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
   // The input ended (the assistant quit, or a script piped its requests): answer what is in progress, then stop.
-  (options.input ?? process.stdin).once('end', async () => {
+  input.once('end', async () => {
     // Each turn: the messages read reach their handlers, the answers of finished calls are written.
     const turn = () => new Promise((resolve) => setImmediate(resolve));
     for (await turn(); calls.size; await turn()) await Promise.allSettled([...calls]);
     await server.close();
   });
+  // A line the SDK could not read is reported to onerror only: answered here (-32700 or -32600).
+  transport.onerror = (error) => {
+    const answer = unreadableLineAnswer(error);
+    if (answer) output.write(answer);
+  };
   await server.connect(transport);
   console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}; ${mcpModeText(readOnly, tools)}`);
   await closed;
