@@ -4,11 +4,11 @@
  */
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
-import { ConfigError, type HubConfig, HubLogger } from './common/index.js';
+import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
 import { assertDatabaseReachable, assertWritableDatabase, databaseFile } from './database/index.js';
 import { applyText, ExportService, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
@@ -97,7 +97,11 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   assertExistingDatabase(config);
   announceDatabase(config, false);
   const out = await withHub(config, (app) => app.get(ExportService).export(jql));
-  mkdirSync(folder, { recursive: true });
-  for (const [name, text] of Object.entries(out.files)) await writeFile(join(folder, name), text);
+  makeFolder(folder, 'папку для пакета');
+  for (const [name, text] of Object.entries(out.files)) {
+    await writeFile(join(folder, name), text).catch((err: unknown) => {
+      throw new ConfigError(`файл ${join(folder, name)} не записать: ${fileSystemReason(err)}`);
+    });
+  }
   console.log(`Записано в ${folder}: issues.csv (задач: ${out.issues}), links.csv (связей: ${out.links}), notes.csv (заметок: ${out.notes}).`);
 }

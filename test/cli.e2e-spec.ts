@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { JiraSimulator } from '@jira-hub/jira-sim';
@@ -117,6 +117,16 @@ describe('jira-hub command line (commander)', () => {
       }
       expect(existsSync(join(dir, 'typo'))).toBe(false);
       expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
+    it('export into a place it cannot write says where and why in one line', async () => {
+      const db = join(dir, 'hub.sqlite');
+      writeFileSync(db, ''); // an empty file is a new database: export opens it and finds nothing
+      writeFileSync(join(dir, 'file'), '');
+      mkdirSync(join(dir, 'out', 'issues.csv'), { recursive: true });
+      const export_ = (folder: string) => run(['export', folder, '--jql', 'project = AURORA', '--db', db]);
+      expect(await export_(join(dir, 'file'))).toMatchObject({ code: 2, err: `jira-hub: папку для пакета ${join(dir, 'file')} создать нельзя: ${join(dir, 'file')} — файл, а не папка` });
+      expect(await export_(join(dir, 'out'))).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
     });
 
     it('import names the PostgreSQL database it writes, and an unreachable one is one line', async () => {

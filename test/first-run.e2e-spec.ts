@@ -4,43 +4,10 @@
  * stops. The sources run directly (support/ts-register.mjs), as the MCP tests run `jira-hub mcp`.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
-
-const ROOT = process.cwd();
-
-/** A child running a source file; `until` resolves when its output matches. */
-function run(file: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', './test/support/ts-register.mjs', file, ...args], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' } });
-  let out = '';
-  const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    out += chunk;
-    for (const w of [...waiters]) {
-      const m = out.match(w.re);
-      if (m) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m);
-      }
-    }
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exited,
-    until: (re: RegExp) =>
-      new Promise<RegExpMatchArray>((resolve, reject) => {
-        const m = out.match(re);
-        if (m) return resolve(m);
-        waiters.push({ re, resolve });
-        void exited.then((code) => reject(new Error(`exited (${code}) before ${re}:\n${out}`)));
-      }),
-  };
-}
+import { runSource as run } from './support/cli-process.js';
 
 describe('first run', () => {
   let child: ChildProcess | undefined;

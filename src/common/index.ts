@@ -14,6 +14,7 @@ export type { StoredJson } from './entity-columns.js';
 export { ErrorFilter, errorBody, statusOf } from './error.filter.js';
 export { BadJsonError, BatchFinishedError, ClaimedError, ConflictError, DuplicateSummaryError, FinishedError, ForbiddenError, IdempotencyMismatchError, NotClaimedError, NotFoundError, PayloadTooLargeError, PlanFailedError, UnavailableError, ValidationFailedError } from './errors.js';
 export type { FieldError } from './errors.js';
+export { fileSystemReason, makeFolder } from './folders.js';
 export { HubLogger, NEST_LEVELS } from './hub-logger.js';
 export { IdPipe } from './id.pipe.js';
 export { JiraKeyPipe, KeyPipe } from './key.pipe.js';
