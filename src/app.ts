@@ -23,7 +23,7 @@ import {
   sliceElapsed,
   statusOf,
 } from './common/index.js';
-import { assertDatabaseReachable, assertWritableDatabase } from './database/index.js';
+import { assertDatabaseUsable } from './database/index.js';
 import { answerRpcError, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
 
 /** Body limits of SPEC 11.1. */
@@ -118,9 +118,8 @@ export interface AppOptions {
 
 /** The hub as an initialized (not yet listening) Nest application: migrations have run. */
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
-  // Before Nest starts: a read-only database folder is one clear line, not a logged stack trace.
-  assertWritableDatabase(config.dbPath);
-  await assertDatabaseReachable(config);
+  // Before Nest starts: an odd or read-only database path, an unreachable server, is one clear line, not a logged stack trace.
+  await assertDatabaseUsable(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.

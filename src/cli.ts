@@ -15,7 +15,7 @@ import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { createApp } from './app.js';
 import { ConfigError, type HubConfig, HubLogger, loadConfig, loadDotEnv, NEST_LEVELS } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
-import { databaseFile, databaseName, dataSourceOptions, migrate, openDataSource } from './database/index.js';
+import { databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService } from './import/index.js';
 import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { mcpModeText } from './mcp/index.js';
@@ -49,19 +49,14 @@ export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolea
 }
 
 async function migrateOnly(config: HubConfig): Promise<void> {
-  const ds = await openDataSource(dataSourceOptions(config));
-  try {
-    const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
-    const file = config.databaseUrl ? null : databaseFile(config.dbPath);
-    const result = await migrate(ds, { file, logger });
-    console.log(
-      result.applied.length
-        ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
-        : `schema v${result.to}: nothing to migrate`,
-    );
-  } finally {
-    await ds.destroy();
-  }
+  const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
+  const { ds, result } = await openMigrated(dataSourceOptions(config), logger);
+  await ds.destroy();
+  console.log(
+    result.applied.length
+      ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
+      : `schema v${result.to}: nothing to migrate`,
+  );
 }
 
 /** `migrate --from-sqlite <file>`: a SQLite hub into the empty PostgreSQL database of HUB_DATABASE_URL. */

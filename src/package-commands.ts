@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
-import { assertDatabaseReachable, assertWritableDatabase, databaseFile } from './database/index.js';
+import { assertDatabaseUsable, databaseFile } from './database/index.js';
 import { applyText, ExportService, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
@@ -59,8 +59,7 @@ function assertExistingDatabase(config: HubConfig): void {
 
 /** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */
 export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
-  assertWritableDatabase(config.dbPath);
-  await assertDatabaseReachable(config);
+  await assertDatabaseUsable(config);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
   try {
     return await run(app);

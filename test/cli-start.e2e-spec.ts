@@ -1,10 +1,11 @@
 /**
  * `jira-hub` refusing to start, as a process (decision 0108): one Russian line on stderr naming what is
- * wrong, exit code 2, nothing else on stderr (no log line, no stack), never a hang. Only what a process
- * shows is spawned here (each child costs seconds of CPU, decision 1402).
+ * wrong, exit code 2, nothing else on stderr (no log line, no stack), never a hang.
+ * Only what a process shows is spawned here (each child costs seconds of CPU, decision 1402); the matrix of
+ * odd database paths × commands runs in-process in cli.e2e-spec.ts.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
@@ -13,6 +14,17 @@ import { type ChildOptions, runCli } from './support/cli-process.js';
 /** The child's exit code and its stderr's lines, once it has ended. */
 async function ended(hub: ReturnType<typeof runCli>): Promise<{ code: number | null; err: string[] }> {
   return { code: await hub.exited, err: hub.stderr().trimEnd().split('\n') };
+}
+
+/** Whether this process may mount a file system in a mount namespace of its own (root with unshare). */
+function canMount(): boolean {
+  if (process.geteuid?.() !== 0) return false;
+  try {
+    execFileSync('unshare', ['-m', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe('jira-hub refuses to start in one Russian line (a process)', () => {
@@ -33,6 +45,14 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     return hub;
   };
 
+  it('serve on a file that is not a SQLite database: the line alone, before any log', async () => {
+    const file = join(folder(), 'hub.sqlite');
+    writeFileSync(file, 'notes, not a database\n');
+    const hub = cli(['serve'], { HUB_DB_PATH: file });
+    expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: ${file} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы хаба (--db или HUB_DB_PATH)`] });
+    expect(hub.stdout()).toBe('');
+  });
+
   // Node 20's recursive mkdir loops for ever under /proc: the old hub never ended (the test's timeout failed it).
   it.each([
     ['serve', () => ['serve', '--db', '/proc/jira-hub-test/hub.sqlite'], 'папку базы данных /proc/jira-hub-test'],
@@ -43,5 +63,13 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     const hub = cli(argsWith(db), {});
     expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: ${what} создать нельзя: /proc — служебная папка системы, не на диске, и папок в ней не создать`] });
     expect(existsSync('/proc/jira-hub-test')).toBe(false);
+  });
+
+  // A tmpfs of 16 KB, filled, in a mount namespace of the child's own (unshare): the disk is full from the first write.
+  (canMount() ? it.each : it.skip.each)([['serve'], ['migrate']])('%s on a full disk: one line naming the database', async (command) => {
+    const dir = folder();
+    const fill = `mount -t tmpfs -o size=16k tmpfs "${dir}" && head -c 16384 /dev/zero > "${dir}/fill"; exec "$@"`;
+    const hub = cli([command], { HUB_DB_PATH: join(dir, 'hub.sqlite') }, { wrap: ['unshare', '-m', 'sh', '-c', fill, 'sh'] });
+    expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: база данных ${join(dir, 'hub.sqlite')}: на диске не осталось места`] });
   });
 });

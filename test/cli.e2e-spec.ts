@@ -2,22 +2,31 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { JiraSimulator } from '@jira-hub/jira-sim';
 import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
 
-/** Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr. */
+/**
+ * Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr, the log's
+ * lines (written to the streams, not through the console) among them.
+ */
 async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const [log, error] = [console.log, console.error];
+  const [log, error, writeOut, writeErr] = [console.log, console.error, process.stdout.write, process.stderr.write];
   console.log = (s: unknown) => void out.push(String(s));
   console.error = (s: unknown) => void err.push(String(s));
+  const onto = (lines: string[]) => ((chunk: string | Uint8Array) => lines.push(String(chunk).replace(/\n$/, '')) > 0) as typeof process.stdout.write;
+  process.stdout.write = onto(out);
+  process.stderr.write = onto(err);
   try {
     const code = await main(args, env);
     return { code, out: out.join('\n'), err: err.join('\n') };
   } finally {
     console.log = log;
     console.error = error;
+    process.stdout.write = writeOut;
+    process.stderr.write = writeErr;
   }
 }
 
@@ -86,25 +95,24 @@ describe('jira-hub command line (commander)', () => {
       const file = join(dir, 'by-option.sqlite');
       const { code, out } = await run(['migrate', '--db', file], { HUB_DB_PATH: join(dir, 'by-env.sqlite'), HUB_LOG_LEVEL: 'error' });
       expect(code).toBe(0);
-      expect(out).toContain(`migrated ${file}`);
+      expect(out).toBe(`migrated ${file} from schema v0 to v${SCHEMA_VERSION}`);
     });
 
     it('migrate logs without ANSI colours when stdout is not a terminal', async () => {
-      const raw: string[] = [];
       const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
       Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
-      const write = process.stdout.write;
-      process.stdout.write = ((chunk: string | Uint8Array) => raw.push(String(chunk)) > 0) as typeof process.stdout.write;
+      let printed: Awaited<ReturnType<typeof run>>;
       try {
-        expect((await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite') })).code).toBe(0);
+        printed = await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite') });
       } finally {
-        process.stdout.write = write;
         if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
         else delete (process.stdout as { isTTY?: boolean }).isTTY;
       }
-      const lines = raw.join('');
-      expect(lines).toContain('[Migrations] applied migration');
-      expect(lines).not.toMatch(/\x1b\[/);
+      expect(printed.code).toBe(0);
+      const lines = printed.out.split('\n');
+      expect(lines.filter((l) => /^\[Nest\] \d+ +- \S+ +LOG \[Migrations\] applied migration \w+$/.test(l))).toHaveLength(MIGRATIONS.length);
+      expect(printed.out).not.toMatch(/\x1b\[/);
+      expect(lines.filter((l) => !l.startsWith('[Nest]'))).toEqual([`migrated ${join(dir, 'h.sqlite')} from schema v0 to v${SCHEMA_VERSION}`]);
     });
 
     it('plan, apply and export refuse a database file that is not there instead of creating an empty one', async () => {
@@ -116,6 +124,24 @@ describe('jira-hub command line (commander)', () => {
         expect(err).toBe(`jira-hub: базы данных ${missing} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
       }
       expect(existsSync(join(dir, 'typo'))).toBe(false);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
+    // The checks before any command opens its database (the same for each: assertDatabaseUsable); in-process,
+    // the log's lines captured too. cli-start.e2e-spec.ts shows the process: its exit code, all it prints.
+    const ODD_PATHS: [string, (dir: string) => string, (path: string) => string][] = [
+      ['a folder', (dir) => dir, (path) => `${path} — папка, а не файл базы SQLite`],
+      ['/dev/null', () => '/dev/null', (path) => `${path} — не обычный файл (устройство, канал или сокет), а базе SQLite нужен файл`],
+      ['a file that is not a SQLite database', (dir) => (writeFileSync(join(dir, 'notes.txt'), 'not a database'), join(dir, 'notes.txt')), (path) => `${path} — не база SQLite (в начале файла нет заголовка «SQLite format 3»)`],
+    ];
+    it.each(ODD_PATHS)('--db naming %s: every command that opens the database refuses in one Russian line naming it, exit 2', async (_what, pathIn, says) => {
+      const path = pathIn(dir);
+      const commands = [['serve'], ['migrate'], ['import', 'examples/plan'], ['plan', 'examples/plan'], ['apply', 'examples/plan'], ['export', join(dir, 'out'), '--jql', 'project = AURORA']];
+      for (const args of commands) {
+        const { code, out, err } = await run([...args, '--db', path], { HUB_PORT: '0' });
+        expect({ args, code, err }).toEqual({ args, code: 2, err: `jira-hub: ${says(path)}; укажите файл базы хаба (--db или HUB_DB_PATH)` });
+        expect(out).toBe(['serve', 'migrate'].includes(args[0]) ? '' : `база данных: ${path}`);
+      }
       expect(existsSync(join(dir, 'out'))).toBe(false);
     });
 
@@ -144,12 +170,12 @@ describe('jira-hub command line (commander)', () => {
       expect(await run(['migrate', '--from-sqlite', '/dev/null'], env)).toEqual({
         code: 2,
         out: '',
-        err: 'jira-hub: /dev/null — не файл; укажите файл базы SQLite хаба (обычно data/hub.sqlite)',
+        err: 'jira-hub: /dev/null — не обычный файл (устройство, канал или сокет), а базе SQLite нужен файл; укажите файл базы SQLite хаба (обычно data/hub.sqlite)',
       });
       expect(await run(['migrate', '--from-sqlite', text], env)).toEqual({
         code: 2,
         out: '',
-        err: `jira-hub: ${text} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы хаба`,
+        err: `jira-hub: ${text} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы SQLite хаба (обычно data/hub.sqlite)`,
       });
     });
 

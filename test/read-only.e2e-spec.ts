@@ -46,7 +46,7 @@ describe('a read-only database folder', () => {
     const code = await asUser(() => main([command], { HUB_DB_PATH: join(folder, 'hub.sqlite'), HUB_PORT: '0', HUB_LOG_LEVEL: 'error' }));
     expect(code).toBe(2);
     expect(printed).toEqual([
-      `jira-hub: папка базы данных ${folder} доступна только для чтения: хабу нужно писать в неё базу, её журнал и резервные копии (the database folder is read-only)`,
+      `jira-hub: папка базы данных ${folder} доступна только для чтения: хабу нужно писать в неё базу, её журнал и резервные копии`,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { LogLevel } from '@nestjs/common';
+import { ConfigError } from './config.js';
 import { coloursWanted, HubLogger } from './hub-logger.js';
 
 /** What the logger writes for each (message, context), at the given levels. */
@@ -39,6 +40,21 @@ describe('HubLogger', () => {
   it("prints Nest's start-up lines as DEBUG when debug is on", () => {
     const [line] = printed(['debug', 'log'], [['Mapped {/batches, POST} route', 'RouterExplorer']]);
     expect(line).toMatch(/DEBUG \[RouterExplorer\] Mapped \{\/batches, POST\} route/);
+  });
+
+  it.each([
+    ['a refusal (ConfigError)', 'ExceptionHandler', 0, new ConfigError('база данных /x: на диске не осталось места')],
+    ['any other error', 'ExceptionHandler', 1, new Error('boom')],
+    ['a refusal', 'Queue', 1, new ConfigError('нет')],
+  ])('%s logged in the context %s is printed %i time(s): whoever started the hub prints a refusal that stops the start', (_what, context, times, error) => {
+    const out: string[] = [];
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0);
+    try {
+      new HubLogger({ logLevels: ['error'], colors: false }).error(error, context);
+    } finally {
+      write.mockRestore();
+    }
+    expect(out.filter((l) => l.includes(error.message))).toHaveLength(times);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { ConsoleLogger, type ConsoleLoggerOptions, type LogLevel as NestLogLevel } from '@nestjs/common';
-import type { LogLevel } from './config.js';
+import { ConfigError, type LogLevel } from './config.js';
 
 /** Nest's levels printed at each HUB_LOG_LEVEL. */
 export const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
@@ -43,6 +43,9 @@ export class HubLogger extends ConsoleLogger {
     errorStack?: unknown,
     params?: Record<string, unknown>,
   ): void {
+    // A refusal that stops the start (ConfigError: a database file that cannot serve, say) is printed once,
+    // as one line, by whoever started the hub; Nest's ExceptionHandler would log it again with its stack.
+    if (context === 'ExceptionHandler' && messages.length > 0 && messages.every((m) => m instanceof ConfigError)) return;
     if (logLevel === 'log' && context !== undefined && NEST_STARTUP.has(context)) {
       if (!this.isLevelEnabled('debug')) return;
       logLevel = 'debug';

@@ -8,10 +8,11 @@ import { PACKAGE_ENTITIES } from '../packages/entities.js';
 import { QUEUE_ENTITIES } from '../queue/entities.js';
 import { AUDIT_ENTITIES } from '../audit/entities.js';
 import { SETTINGS_ENTITIES } from '../settings/entities.js';
+import { migrate, type MigrateOptions, type MigrateResult } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { describeConnectFailure, postgresOptions, type PostgresDataSourceOptions, redactUrl, usePgDriver, withConnectionErrorListeners } from './postgres.js';
 import { databaseFile, IN_MEMORY } from './sqlite-copy.js';
-import { assertWritableDatabase } from './writable.js';
+import { assertDatabaseFile, sqliteRefusal } from './database-file.js';
 
 /**
  * Every table of the schema, registered by the module that owns it. The entities are the schema's source
@@ -38,7 +39,7 @@ export function dataSourceOptions(config: Pick<HubConfig, 'dbPath' | 'databaseUr
  */
 export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
   const file = databaseFile(config.dbPath);
-  assertWritableDatabase(config.dbPath); // creates the folder; a read-only one is refused in one line
+  assertDatabaseFile(config.dbPath); // creates the folder; an odd path or a read-only folder is refused in one line
   return {
     type: 'better-sqlite3',
     database: file ?? IN_MEMORY,
@@ -60,7 +61,8 @@ export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3D
 
 /**
  * Opens the data source (on PostgreSQL with the `pg` driver loaded now: usePgDriver). A PostgreSQL server that cannot be reached or refuses the hub stops the start
- * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack.
+ * with one line naming the server (password hidden) and the reason: ConfigError, printed without a stack;
+ * so does a SQLite file or disk that fails (full, an I/O error, not a database: sqliteRefusal).
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   if (options.type === 'postgres') options = { ...options, driver: withConnectionErrorListeners(await usePgDriver()) };
@@ -68,17 +70,33 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
     return await new HubDataSource(options).initialize();
   } catch (err) {
     if (options.type === 'postgres') throw new ConfigError(describeConnectFailure(String(options.url), err));
-    throw err;
+    throw sqliteRefusal(String(options.database), err) ?? err;
   }
 }
 
 /**
- * Before Nest starts (`serve`, `import`): a PostgreSQL server that cannot be reached or refuses the hub
- * is the one line of openDataSource's ConfigError, not that line after two logged Nest errors with
- * stack traces (TypeOrmModule's and the ExceptionHandler's, issue 21.9). One connection, closed at once.
+ * The data source opened and brought to the current schema (`serve`'s module, `migrate`); closed again
+ * when the migration fails, and a SQLite file or disk that fails there (a full disk) is one line too.
  */
-export async function assertDatabaseReachable(config: Pick<HubConfig, 'databaseUrl'>): Promise<void> {
-  if (!config.databaseUrl) return;
+export async function openMigrated(options: DataSourceOptions, logger?: MigrateOptions['logger']): Promise<{ ds: DataSource; result: MigrateResult }> {
+  const ds = await openDataSource(options);
+  const file = options.type === 'postgres' ? null : databaseFile(String(options.database));
+  try {
+    return { ds, result: await migrate(ds, { file, logger }) };
+  } catch (err) {
+    await ds.destroy().catch(() => undefined);
+    throw (file && sqliteRefusal(file, err)) || err;
+  }
+}
+
+/**
+ * Before Nest starts (`serve`, `import`, the package commands), so that each failure is one line, not
+ * that line after two logged Nest errors with stack traces (TypeOrmModule's and the ExceptionHandler's,
+ * issue 21.9): the SQLite file's checks (assertDatabaseFile), or on PostgreSQL a server that cannot be
+ * reached or refuses the hub (openDataSource's line; one connection, closed at once).
+ */
+export async function assertDatabaseUsable(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): Promise<void> {
+  if (!config.databaseUrl) return assertDatabaseFile(config.dbPath);
   const client = new (await usePgDriver()).Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: postgresOptions(config.databaseUrl).connectTimeoutMS });
   client.on('error', () => undefined);
   try {

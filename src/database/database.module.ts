@@ -2,11 +2,9 @@ import { Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { HUB_CONFIG, type HubConfig } from '../common/index.js';
 import { BackupService } from './backup.service.js';
-import { dataSourceOptions, openDataSource } from './data-source.js';
+import { dataSourceOptions, openMigrated } from './data-source.js';
 import { Db } from './db.service.js';
-import { migrate } from './migrate.js';
 import { Notifier } from './notifier.js';
-import { databaseFile } from './sqlite-copy.js';
 
 /**
  * The data source, migrated before anything else can use it (SPEC 3.1: pending migrations run at
@@ -17,16 +15,12 @@ import { databaseFile } from './sqlite-copy.js';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [HUB_CONFIG],
-      // One attempt: a database that cannot be opened or migrated will not get better by retrying.
-      useFactory: (config: HubConfig) => ({ ...dataSourceOptions(config), retryAttempts: 1 }),
+      // One attempt, and no "Unable to connect … Retrying" logged with a stack: a database that cannot be
+      // opened or migrated will not get better by retrying, and a refusal (ConfigError) is one line.
+      useFactory: (config: HubConfig) => ({ ...dataSourceOptions(config), retryAttempts: 1, toRetry: () => false }),
       dataSourceFactory: async (options) => {
-        const ds = await openDataSource(options!);
         const logger = new Logger('Migrations');
-        const file = options!.type === 'postgres' ? null : databaseFile(String(options!.database));
-        const result = await migrate(ds, { file, logger }).catch(async (err) => {
-          await ds.destroy();
-          throw err;
-        });
+        const { ds, result } = await openMigrated(options!, logger);
         logger.log(`schema version ${result.to}${result.applied.length ? ` (from ${result.from})` : ''}`);
         return ds;
       },

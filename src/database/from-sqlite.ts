@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
 import { ConfigError } from '../common/index.js';
 import { sqliteOptions } from './data-source.js';
+import { notSqliteReason } from './database-file.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
 import { QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { copyDatabaseFile } from './sqlite-copy.js';
@@ -23,21 +24,11 @@ export interface TableCount {
   target: number;
 }
 
-/** The first 16 bytes of every SQLite database file (an empty file would be read as a new, empty hub). */
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
-/** `file` is a SQLite database: a regular file that starts with SQLite's header. */
+/** `file` is a SQLite database: a regular file that starts with SQLite's header (an empty one would be read as a new, empty hub). */
 export function assertSqliteFile(file: string): void {
   if (!existsSync(file)) throw new ConfigError(`${file}: нет такого файла базы SQLite`);
-  if (!statSync(file).isFile()) throw new ConfigError(`${file} — не файл; укажите файл базы SQLite хаба (обычно data/hub.sqlite)`);
-  const head = Buffer.alloc(SQLITE_HEADER.length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (!head.equals(SQLITE_HEADER)) throw new ConfigError(`${file} — не база SQLite (в начале файла нет заголовка «SQLite format 3»); укажите файл базы хаба`);
+  const problem = notSqliteReason(file, false);
+  if (problem) throw new ConfigError(`${problem}; укажите файл базы SQLite хаба (обычно data/hub.sqlite)`);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The database module's public surface: what other modules import of it. */
 export { BackupService } from './backup.service.js';
-export { assertDatabaseReachable, dataSourceOptions, databaseName, openDataSource } from './data-source.js';
+export { assertDatabaseUsable, dataSourceOptions, databaseName, openDataSource, openMigrated } from './data-source.js';
 export { DatabaseModule } from './database.module.js';
 export { Db } from './db.service.js';
 export { engineOf } from './engine.js';
@@ -15,7 +15,6 @@ export { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
 export { join, list, one, prepared, raw, rows, run, sql } from './sql.js';
 export type { Sql } from './sql.js';
 export { databaseFile } from './sqlite-copy.js';
-export { assertWritableDatabase } from './writable.js';
 
 /** `jira-hub migrate --from-sqlite`: loaded on its first call, never at start. */
 export async function copyFromSqlite(...args: Parameters<typeof import('./from-sqlite.js').copyFromSqlite>): ReturnType<typeof import('./from-sqlite.js').copyFromSqlite> {
