@@ -12,41 +12,14 @@ import { readdir } from 'node:fs/promises';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
-import { createApp } from './app.js';
 import { ConfigError, type HubConfig, HubLogger, loadConfig, loadDotEnv, NEST_LEVELS } from './common/index.js';
-import { DASHBOARD_ROOT } from './dashboard.js';
 import { databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService } from './import/index.js';
 import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
-import { mcpModeText } from './mcp/index.js';
+import { serve } from './serve.js';
 
-/**
- * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
- * `stopLine` (the `serve` command): one line when the hub stops, by a signal or closed.
- */
-export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean; stopLine?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
-  const config = loadConfig(env);
-  const app = await createApp(config);
-  await app.listen(config.port, config.host);
-  const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  const auth = config.clientToken
-    ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
-    : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
-  if (options.announce === false) return { url, close: () => app.close() };
-  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
-  const mcp = `${url}/mcp — ${mcpModeText(config.mcpReadOnly, config.mcpTools)}`;
-  console.log(`Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}\n  MCP: ${mcp}`);
-  if (options.stopLine) {
-    // Nest's shutdown hooks close the app on a signal and then end the process: the line comes as the server closes.
-    let signal: string | null = null;
-    for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
-    app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
-  }
-  return { url, close: () => app.close() };
-}
+/** `jira-hub serve`, also run by the demo and the tests. */
+export { serve };
 
 async function migrateOnly(config: HubConfig): Promise<void> {
   const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });

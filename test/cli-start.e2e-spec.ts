@@ -1,12 +1,13 @@
 /**
  * `jira-hub` refusing to start, as a process (decision 0108): one Russian line on stderr naming what is
- * wrong, exit code 2, nothing else on stderr (no log line, no stack), never a hang.
+ * wrong, exit code 2, nothing else on stderr (no log line, no stack), what it opened closed, never a hang.
  * Only what a process shows is spawned here (each child costs seconds of CPU, decision 1402); the matrix of
  * odd database paths × commands runs in-process in cli.e2e-spec.ts.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
 import { type ChildOptions, runCli } from './support/cli-process.js';
@@ -27,12 +28,20 @@ function canMount(): boolean {
   }
 }
 
+/** The lowest port only root may listen on, or undefined where every port is open to every user. */
+function privilegedPort(): number | undefined {
+  const first = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'));
+  return first > 1 ? first - 1 : undefined;
+}
+
 describe('jira-hub refuses to start in one Russian line (a process)', () => {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
+  const servers: Server[] = [];
   afterEach(async () => {
     for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
   });
   const folder = () => {
     const dir = tempDir();
@@ -71,5 +80,35 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     const fill = `mount -t tmpfs -o size=16k tmpfs "${dir}" && head -c 16384 /dev/zero > "${dir}/fill"; exec "$@"`;
     const hub = cli([command], { HUB_DB_PATH: join(dir, 'hub.sqlite') }, { wrap: ['unshare', '-m', 'sh', '-c', fill, 'sh'] });
     expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: база данных ${join(dir, 'hub.sqlite')}: на диске не осталось места`] });
+  });
+
+  it('serve on a port that is taken: one line naming host:port, the database closed (no WAL left beside it)', async () => {
+    const taken = createServer();
+    servers.push(taken);
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const db = join(folder(), 'hub.sqlite');
+    const hub = cli(['serve'], { HUB_DB_PATH: db, HUB_PORT: String(port), HUB_LOG_LEVEL: 'warn' });
+    expect(await ended(hub)).toEqual({
+      code: 2,
+      err: [`jira-hub: адрес 127.0.0.1:${port} уже занят другой программой (может быть, хаб уже запущен); укажите другой порт: --port или HUB_PORT`],
+    });
+    // The database was created and migrated, then closed: SQLite checkpointed its log into the file and removed it.
+    expect(existsSync(db)).toBe(true);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+  });
+
+  // As root the test runs the hub as nobody, for whom a port below ip_unprivileged_port_start is not allowed.
+  const port = privilegedPort();
+  (port === undefined ? it.skip : it)('serve on a port it may not listen on: one line naming host:port', async () => {
+    const dir = folder();
+    chmodSync(dir, 0o777);
+    const asUser = process.geteuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const hub = cli(['serve'], { HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: String(port), HUB_LOG_LEVEL: 'warn' }, asUser);
+    expect(await ended(hub)).toEqual({
+      code: 2,
+      err: [`jira-hub: слушать 127.0.0.1:${port} нет прав (порты ниже 1024 обычно только для администратора); укажите другой порт: --port или HUB_PORT`],
+    });
+    expect(existsSync(join(dir, 'hub.sqlite-wal'))).toBe(false);
   });
 });

@@ -47,10 +47,12 @@ export async function load(url, context, next) {
       sourceMap: false,
     },
   });
-  // Written aside and renamed: children started at once never read half a file.
-  await mkdir(CACHE, { recursive: true });
+  // Written aside and renamed: children started at once never read half a file. A child that may not
+  // write the cache (one run as another user) goes on without it.
   const aside = `${cached}.${process.pid}`;
-  await writeFile(aside, out.outputText);
-  await rename(aside, cached);
+  await mkdir(CACHE, { recursive: true })
+    .then(() => writeFile(aside, out.outputText))
+    .then(() => rename(aside, cached))
+    .catch(() => undefined);
   return { format: 'module', source: out.outputText, shortCircuit: true };
 }

@@ -1,0 +1,74 @@
+/**
+ * `jira-hub serve`: the hub on HUB_HOST:HUB_PORT and the lines it prints for people. A port it cannot
+ * have is one line, with everything it opened closed (decision 0108).
+ */
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createApp } from './app.js';
+import { ConfigError, type HubConfig, loadConfig } from './common/index.js';
+import { DASHBOARD_ROOT } from './dashboard.js';
+import { databaseName } from './database/index.js';
+import { mcpModeText } from './mcp/index.js';
+
+/** Why the hub cannot listen, by Node's code: `at` is host:port, as the banner writes it. */
+const LISTEN_REFUSALS: Record<string, (at: string, host: string) => string> = {
+  EADDRINUSE: (at) => `адрес ${at} уже занят другой программой (может быть, хаб уже запущен); укажите другой порт: --port или HUB_PORT`,
+  EACCES: (at) => `слушать ${at} нет прав (порты ниже 1024 обычно только для администратора); укажите другой порт: --port или HUB_PORT`,
+  EADDRNOTAVAIL: (_at, host) => `адреса ${host} у этой машины нет; укажите её адрес: --host или HUB_HOST`,
+  ENOTFOUND: (_at, host) => `имя ${host} не найдено; укажите адрес этой машины: --host или HUB_HOST`,
+};
+
+/**
+ * Listens as Nest's `app.listen` would, but a failure is ours to tell: Nest logs Node's English error
+ * first. A port that is taken or not allowed closes the app (its database and connections) and is a
+ * ConfigError: one line, exit code 2.
+ */
+async function listen(app: NestExpressApplication, config: HubConfig, host: string): Promise<void> {
+  const server: Server = app.getHttpServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    const refusal = LISTEN_REFUSALS[(err as NodeJS.ErrnoException).code ?? ''];
+    throw refusal ? new ConfigError(refusal(`${host}:${config.port}`, config.host)) : err;
+  }
+}
+
+/** The start banner: where the hub listens, its dashboard, database, API document, access and MCP. */
+function banner(config: HubConfig, url: string): string {
+  const auth = config.clientToken
+    ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
+    : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
+  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
+  const mcp = `${url}/mcp — ${mcpModeText(config.mcpReadOnly, config.mcpTools)}`;
+  return `Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}\n  MCP: ${mcp}`;
+}
+
+/**
+ * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
+ * `stopLine` (the `serve` command): one line when the hub stops, by a signal or closed.
+ */
+export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean; stopLine?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig(env);
+  const app = await createApp(config);
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  await listen(app, config, host);
+  const address = app.getHttpServer().address();
+  const url = `http://${host}:${typeof address === 'object' && address ? address.port : config.port}`;
+  if (options.announce === false) return { url, close: () => app.close() };
+  console.log(banner(config, url));
+  if (options.stopLine) {
+    // Nest's shutdown hooks close the app on a signal and then end the process: the line comes as the server closes.
+    let signal: string | null = null;
+    for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
+    app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
+  }
+  return { url, close: () => app.close() };
+}
