@@ -56,8 +56,8 @@ async function startHub(db: string): Promise<{ child: ChildProcess; port: number
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(d.toString());
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      const m = /слушает http:\/\/[^:]+:(\d+)/.exec(d);
       if (m) resolve(Number(m[1]));
     });
     child.once('exit', (code) => reject(new Error(`hub exited with ${code}: ${stderr}`)));

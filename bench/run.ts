@@ -246,7 +246,7 @@ async function startup(dir: string): Promise<void> {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => d.toString().includes('listening on') && resolve());
+      child.stdout.setEncoding('utf8').on('data', (d: string) => d.includes('Jira Hub слушает') && resolve());
       child.on('exit', (code) => reject(new Error(`hub exited with ${code}: ${stderr}`)));
     });
     times.push(performance.now() - t);

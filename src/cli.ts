@@ -25,11 +25,10 @@ async function migrateOnly(config: HubConfig): Promise<void> {
   const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
   const { ds, result } = await openMigrated(dataSourceOptions(config), logger);
   await ds.destroy();
-  console.log(
-    result.applied.length
-      ? `migrated ${databaseName(config)} from schema v${result.from} to v${result.to}${result.backup ? `; copy before: ${result.backup}` : ''}`
-      : `schema v${result.to}: nothing to migrate`,
-  );
+  const name = databaseName(config);
+  const copy = result.backup ? `; копия до миграции: ${result.backup}` : '';
+  if (!result.applied.length) console.log(`схема v${result.to}: мигрировать нечего`);
+  else console.log(result.from === 0 ? `база ${name} создана, схема v${result.to}` : `база ${name} приведена к схеме v${result.to} (была v${result.from})${copy}`);
 }
 
 /** `migrate --from-sqlite <file>`: a SQLite hub into the empty PostgreSQL database of HUB_DATABASE_URL. */

@@ -1,6 +1,6 @@
 /**
- * `jira-hub serve`: the hub on HUB_HOST:HUB_PORT and the lines it prints for people. A port it cannot
- * have is one line, with everything it opened closed (decision 0108).
+ * `jira-hub serve`: the hub on HUB_HOST:HUB_PORT and the lines it prints for people (Russian; the log
+ * stays English). A port it cannot have is one line, with everything it opened closed (decision 0108).
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
@@ -44,11 +44,17 @@ async function listen(app: NestExpressApplication, config: HubConfig, host: stri
 /** The start banner: where the hub listens, its dashboard, database, API document, access and MCP. */
 function banner(config: HubConfig, url: string): string {
   const auth = config.clientToken
-    ? `bearer tokens required (client, agent${config.assistantToken ? ', assistant' : '; no assistant token: the assistant cannot connect'})`
-    : 'open mode (no tokens, loopback only; X-Hub-Source: assistant marks the assistant)';
-  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'not built (npm run build)';
-  const mcp = `${url}/mcp — ${mcpModeText(config.mcpReadOnly, config.mcpTools)}`;
-  return `Jira Hub listening on ${url}\n  dashboard: ${dashboard}\n  database: ${databaseName(config)}\n  Swagger UI: ${url}/docs\n  auth: ${auth}\n  MCP: ${mcp}`;
+    ? `по токенам (клиент, агент${config.assistantToken ? ', ассистент' : '; токена ассистента нет, ассистент не подключится'})`
+    : 'открытый режим (без токенов, только loopback; ассистента отмечает заголовок X-Hub-Source: assistant)';
+  const dashboard = existsSync(`${DASHBOARD_ROOT}/index.html`) ? `${url}/` : 'не собрана (npm run build)';
+  return [
+    `Jira Hub слушает ${url}`,
+    `  панель: ${dashboard}`,
+    `  база данных: ${databaseName(config)}`,
+    `  Swagger UI: ${url}/docs`,
+    `  доступ: ${auth}`,
+    `  MCP: ${url}/mcp — ${mcpModeText(config.mcpReadOnly, config.mcpTools)}`,
+  ].join('\n');
 }
 
 /**
@@ -68,7 +74,7 @@ export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolea
     // Nest's shutdown hooks close the app on a signal and then end the process: the line comes as the server closes.
     let signal: string | null = null;
     for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => (signal = s));
-    app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub stopped${signal ? ` (${signal})` : ''}`));
+    app.getHttpServer().once('close', () => console.log(`${new Date().toISOString()} Jira Hub остановлен${signal ? ` (${signal})` : ''}`));
   }
   return { url, close: () => app.close() };
 }

@@ -95,10 +95,10 @@ describe('jira-hub command line (commander)', () => {
       const file = join(dir, 'by-option.sqlite');
       const { code, out } = await run(['migrate', '--db', file], { HUB_DB_PATH: join(dir, 'by-env.sqlite'), HUB_LOG_LEVEL: 'error' });
       expect(code).toBe(0);
-      expect(out).toBe(`migrated ${file} from schema v0 to v${SCHEMA_VERSION}`);
+      expect(out).toBe(`база ${file} создана, схема v${SCHEMA_VERSION}`);
     });
 
-    it('migrate logs without ANSI colours when stdout is not a terminal', async () => {
+    it('migrate logs without ANSI colours when stdout is not a terminal, and says what it did in Russian', async () => {
       const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
       Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
       let printed: Awaited<ReturnType<typeof run>>;
@@ -112,7 +112,7 @@ describe('jira-hub command line (commander)', () => {
       const lines = printed.out.split('\n');
       expect(lines.filter((l) => /^\[Nest\] \d+ +- \S+ +LOG \[Migrations\] applied migration \w+$/.test(l))).toHaveLength(MIGRATIONS.length);
       expect(printed.out).not.toMatch(/\x1b\[/);
-      expect(lines.filter((l) => !l.startsWith('[Nest]'))).toEqual([`migrated ${join(dir, 'h.sqlite')} from schema v0 to v${SCHEMA_VERSION}`]);
+      expect(lines.filter((l) => !l.startsWith('[Nest]'))).toEqual([`база ${join(dir, 'h.sqlite')} создана, схема v${SCHEMA_VERSION}`]);
     });
 
     it('plan, apply and export refuse a database file that is not there instead of creating an empty one', async () => {

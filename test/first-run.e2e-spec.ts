@@ -15,13 +15,18 @@ describe('first run', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('the hub prints where it listens, and one line with an ISO time when it is stopped', async () => {
+  it('the hub prints where it listens, in Russian, and one line with an ISO time when it is stopped', async () => {
     const hub = run('src/cli.ts', ['serve'], { HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_DB_PATH: join(tempDir(), 'hub.sqlite') });
     child = hub.child;
-    await hub.until(/Jira Hub listening on http:\/\/127\.0\.0\.1:\d+/);
+    const [, url] = await hub.until(/^Jira Hub слушает (http:\/\/127\.0\.0\.1:\d+)\n(?:  .*\n){5}/m);
     hub.child.kill('SIGTERM');
     await hub.exited;
-    expect(hub.output()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z Jira Hub stopped \(SIGTERM\)$/m);
+    // What is printed for people (stdout without the log's lines) is Russian but for names and addresses.
+    const said = hub.stdout().split('\n').filter((l) => l && !l.startsWith('[Nest]'));
+    expect(said.slice(0, 6).map((l) => l.replace(/^ +/, '').replace(/:.*/, ''))).toEqual(['Jira Hub слушает http', 'панель', 'база данных', 'Swagger UI', 'доступ', 'MCP']);
+    expect(said).toContain(`  MCP: ${url}/mcp — все инструменты`);
+    expect(said.filter((l) => /\b(listening|database|open mode|tools|stopped)\b/.test(l))).toEqual([]);
+    expect(said.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z Jira Hub остановлен \(SIGTERM\)$/);
   }, 60_000);
 
   it('npm run demo -- --keep: the hub, simulator and agent stay up, the dashboard answers, a failing batch and a paced one to watch; Russian output', async () => {

@@ -403,8 +403,8 @@ function migrationRows(file: string): Record<string, unknown>[] {
     } finally {
       console.log = log;
     }
-    expect(out[0]).toMatch(new RegExp(`from schema v1 to v${SCHEMA_VERSION}; copy before: .*-schema-v1\\.sqlite$`));
-    expect(out[1]).toBe(`schema v${SCHEMA_VERSION}: nothing to migrate`);
+    expect(out[0]).toMatch(new RegExp(`^база ${file} приведена к схеме v${SCHEMA_VERSION} \\(была v1\\); копия до миграции: .*-schema-v1\\.sqlite$`));
+    expect(out[1]).toBe(`схема v${SCHEMA_VERSION}: мигрировать нечего`);
     expect(storedSchemaVersion(file)).toBe(String(SCHEMA_VERSION));
     expect(backupFiles(file)).toHaveLength(1);
   });

@@ -78,9 +78,9 @@ const pgctl = (action: string) => execFileSync('pg_ctlcluster', [...CLUSTER, act
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const m = /слушает (http:\/\/\S+)/.exec(out);
         if (m) resolve(m[1]);
       });
       child.once('exit', (code) => reject(new Error(`the replica exited with ${code}`)));
@@ -129,9 +129,9 @@ const CHAOS_SECONDS = Number(process.env.HUB_TEST_CHAOS_SECONDS ?? 20);
     const url = await freshSchema();
     const output: string[] = [];
     child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, HUB_DATABASE_URL: url, HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_CATALOGUE_AUTO_REFRESH: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    const base = await waitFor('the hub to listen', () => /listening on (http:\/\/\S+)/.exec(output.join(''))?.[1], 30_000);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => output.push(chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => output.push(chunk));
+    const base = await waitFor('the hub to listen', () => /слушает (http:\/\/\S+)/.exec(output.join(''))?.[1], 30_000);
     const http = request(base);
     const alive = () => child!.exitCode === null && child!.signalCode === null;
 

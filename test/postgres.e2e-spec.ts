@@ -168,8 +168,8 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(lines[0]).toMatch(new RegExp(`^migrated postgres://.* from schema v0 to v${SCHEMA_VERSION}$`));
-    expect(lines[1]).toBe(`schema v${SCHEMA_VERSION}: nothing to migrate`);
+    expect(lines[0]).toMatch(new RegExp(`^база postgres://.* создана, схема v${SCHEMA_VERSION}$`));
+    expect(lines[1]).toBe(`схема v${SCHEMA_VERSION}: мигрировать нечего`);
   });
 });
 

@@ -108,8 +108,8 @@ export async function assertDatabaseUsable(config: Pick<HubConfig, 'dbPath' | 'd
   }
 }
 
-/** The database for a person: the file, `:memory: (throw-away)`, or the PostgreSQL URL without its password. */
+/** The database for a person: the file, `:memory: (временная)`, or the PostgreSQL URL without its password. */
 export function databaseName(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): string {
   if (config.databaseUrl) return redactUrl(config.databaseUrl);
-  return databaseFile(config.dbPath) ?? ':memory: (throw-away)';
+  return databaseFile(config.dbPath) ?? ':memory: (временная)';
 }

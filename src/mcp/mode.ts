@@ -11,8 +11,8 @@ export type ToolGroup = (typeof TOOL_GROUPS)[number];
 /** The groups a read-only server keeps. */
 export const READ_ONLY_GROUPS: readonly ToolGroup[] = ['read', 'plan'];
 
-/** The MCP mode in one line, for the start banners. */
+/** The MCP mode in one line, for the start banners (texts for people: Russian). */
 export function mcpModeText(readOnly: boolean, tools: string[] | undefined): string {
-  const which = tools ? `tools ${tools.join(', ')} (HUB_MCP_TOOLS)` : 'all tools';
-  return readOnly ? `read-only (HUB_MCP_READ_ONLY): ${which}, writing ones off` : which;
+  const which = tools ? `инструменты ${tools.join(', ')} (HUB_MCP_TOOLS)` : 'все инструменты';
+  return readOnly ? `только чтение (HUB_MCP_READ_ONLY): ${which}, кроме пишущих` : which;
 }

@@ -86,7 +86,7 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
     if (answer) output.write(answer);
   };
   await server.connect(transport);
-  console.error(`jira-hub mcp: stdio server for ${baseUrl}${token ? '' : ' (no HUB_ASSISTANT_TOKEN: open mode)'}; ${mcpModeText(readOnly, tools)}`);
+  console.error(`jira-hub mcp: MCP-сервер на stdio для хаба ${baseUrl}${token ? '' : ' (без HUB_ASSISTANT_TOKEN: открытый режим)'}; ${mcpModeText(readOnly, tools)}`);
   await closed;
 }
 
