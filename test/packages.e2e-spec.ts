@@ -5,6 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 import { connect } from './support/mcp.js';
+import { reportCatalogue } from './support/catalogue.js';
+import { planText } from '../src/packages/index.js';
 
 const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
 const MIRROR = [
@@ -182,5 +184,43 @@ describe('planning packages (SPEC 18)', () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
+  let hub: TestHub;
+  beforeEach(async () => {
+    hub = await startHub();
+    await reportCatalogue(hub);
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]));
+  });
+  afterEach(() => hub.close());
+
+  const issues = `${HEADER}\nAURORA-1;;;;2026-12-20;;;;;;`;
+  const links = 'Откуда;Тип;Куда\nAURORA-1;связанные;AURORA-2\nAURORA-1;зависит;AURORA-2';
+  const send = (route: 'plan' | 'apply') => hub.http.post(`/packages/${route}`).attach('issues', Buffer.from(issues), 'issues.csv').attach('links', Buffer.from(links), 'links.csv');
+
+  it('the plan shows each finding under its command and says apply would be refused, not that the batch would be queued', async () => {
+    const plan = (await send('plan').expect(200)).body;
+    expect(plan.dry_run.ok).toBe(false);
+    expect(plan.text).toBe('Изменений: 3 (ensure_fields: 1, ensure_link: 2). Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (1, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.');
+    const lines = planText(plan).split('\n');
+    const link = lines.findIndex((l) => l.startsWith('  3. ensure_link') && l.includes('links.csv, строка 3'));
+    expect(lines[link + 1]).toMatch(/^ {5}✗ link_type: типа связи «зависит» в Jira нет; есть: Blocks .* → одно из: Blocks, Relates, Duplicate$/);
+    expect(lines.at(-1)).toContain('Применить пакет нельзя');
+    expect(lines.join('\n')).not.toContain('встанет в очередь');
+  });
+
+  it('apply is refused with the file and row of each finding, not a command number the files never showed; nothing stored', async () => {
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    const res = await send('apply').expect(422);
+    expect(res.body.error).toBe('plan_failed');
+    expect(res.body.detail).toMatch(/^план пакета не пройдёт в Jira: links\.csv, строка 3: link_type: типа связи «зависит» в Jira нет; есть: Blocks .* → одно из: Blocks, Relates, Duplicate$/);
+    expect(res.body.findings).toEqual([expect.objectContaining({ seq: 3, param: 'link_type', code: 'unknown_link_type', file: 'links.csv', row: 3 })]);
+    expect(res.body.errors).toEqual([{ field: 'links.csv:3', detail: expect.stringContaining('link_type: типа связи «зависит»') }]);
+    expect(await rowCounts(hub, tables)).toEqual(before);
   });
 });

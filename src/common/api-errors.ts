@@ -23,6 +23,18 @@ export class FindingView {
   detail!: string;
   /** @example 'может быть, Blocks?' */
   suggestion?: string;
+  /**
+   * a planning package's apply: the file the command comes from
+   * @example 'links.csv'
+   */
+  file?: string;
+  /**
+   * and its row (the header is row 1)
+   * @example 3
+   */
+  row?: number;
+  /** and its column, when one cell made the command */
+  column?: string;
 }
 
 /** Every error answer (SPEC 11.1). */

@@ -1,5 +1,7 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
 import { ageText, changeText } from '../queue/index.js';
+import type { FindingView } from '../common/index.js';
+import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
 
 const where = (f: { file: string; row: number; column?: string }) => `${f.file}, строка ${f.row}${f.column ? `, «${f.column}»` : ''}`;
@@ -11,13 +13,32 @@ export function mirrorText(m: MirrorAgeView): string {
   return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}.`;
 }
 
-/** The first line of a plan: how many changes, or that Jira already matches. */
-export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings'>): string {
+/** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
+export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
   const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
   if (p.commands.length === 0) return `Jira уже соответствует пакету: менять нечего.${findings}`;
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
-  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${t}: ${n}`).join(', ')}).${findings}`;
+  const refused = p.dry_run && !p.dry_run.ok ? ` ${refusedText(p.dry_run.findings.length)}` : '';
+  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${t}: ${n}`).join(', ')}).${findings}${refused}`;
+}
+
+/** A finding of the checks (SPEC 16.2) in a plan's words: «link_type: типа связи … → одно из: …». */
+const checkFindingText = (f: FindingView) => `${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
+
+const refusedText = (n: number) =>
+  `Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (${n}, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.`;
+
+/**
+ * The refusal of an apply (422), its findings located in the package: «links.csv, строка 3: link_type: …»
+ * instead of «команда 5: …», a number the person never saw in the files.
+ */
+export function refusalInFiles(findings: readonly FindingView[], commands: readonly { seq: number; file: string; row: number; column?: string }[]): string {
+  const lines = findings.map((f) => {
+    const from = commands.find((c) => c.seq === f.seq);
+    return `${from ? where(from) : `команда ${f.seq}`}: ${checkFindingText(f)}`;
+  });
+  return `план пакета не пройдёт в Jira: ${lines.join('; ')}`;
 }
 
 const findingLines = (findings: PackageFindingView[]) => findings.map((f) => `  ! ${where(f)}: ${f.detail}`);
@@ -29,9 +50,12 @@ export function planText(p: PackagePlanView): string {
   for (const c of p.commands) {
     const changes = c.changes.map(changeText).join('; ');
     lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${c.verdict_text ? ` [${c.verdict_text}]` : ''}`);
+    // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them.
+    for (const f of p.dry_run?.commands[c.seq - 1]?.findings ?? []) lines.push(`     ✗ ${checkFindingText(f)}`);
   }
   if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings));
-  if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
+  if (p.dry_run && !p.dry_run.ok) lines.push(refusedText(p.dry_run.findings.length));
+  else if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/index.js';
-import { Clock, isJiraKey, NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, ValidationFailedError } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';
@@ -19,7 +19,7 @@ import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
-import { applyText, driftText, planSummary } from './package-text.js';
+import { applyText, driftText, planSummary, refusalInFiles } from './package-text.js';
 import { PackageRepository, type StoredPackage } from './package.repository.js';
 import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackagePlan } from './plan.js';
@@ -31,6 +31,23 @@ export const DEFAULT_PACKAGE_NAME = 'пакет планирования';
 export const batchTitle = (id: number | null, name: string) => `Пакет планирования${id === null ? '' : ` #${id}`} «${name}»`;
 
 const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.id, name: p.name, created_at: p.created_at, batch_id: p.batch_id });
+
+/**
+ * A submit's refusal (SPEC 16.2) located in the package's files: each finding names the file, row and
+ * column its command comes from, as the package's own errors do; the code and the findings stay.
+ */
+function inFiles(err: unknown, plan: PackagePlan): unknown {
+  if (!(err instanceof PlanFailedError || err instanceof ValidationFailedError || err instanceof DuplicateSummaryError) || err.findings.length === 0) return err;
+  const origins = plan.commands.map((c, i) => ({ seq: i + 1, ...c.from }));
+  const findings = err.findings.map((f) => ({ ...f, ...origins[f.seq - 1], seq: f.seq }));
+  const errors = findings.map((f) => ({ field: f.file ? `${f.file}:${f.row}${f.column ? `:${f.column}` : ''}` : 'commands', detail: `${f.param}: ${f.detail}` }));
+  const detail = refusalInFiles(err.findings, origins);
+  return err instanceof PlanFailedError
+    ? new PlanFailedError(detail, errors, findings)
+    : err instanceof DuplicateSummaryError
+      ? new DuplicateSummaryError(detail, errors, findings)
+      : new ValidationFailedError(detail, errors, findings);
+}
 
 /**
  * Planning packages as the desired state (SPEC 18): plan (only what differs from the mirror, through the
@@ -84,7 +101,7 @@ export class PackagesService {
     return {
       name,
       empty: commands.length === 0,
-      text: planSummary({ commands, findings: plan.findings }),
+      text: planSummary({ commands, findings: plan.findings, dry_run: dry }),
       commands,
       findings: plan.findings,
       mirror: plan.mirror,
@@ -145,7 +162,9 @@ export class PackagesService {
       },
       after: (m, batchId) => this.packages.setBatch(m, packageId, batchId),
     };
-    const { view, replayed } = await this.batches.create(this.body(plan, batchTitle(null, name)), caller, key, alongside);
+    const { view, replayed } = await this.batches.create(this.body(plan, batchTitle(null, name)), caller, key, alongside).catch((err: unknown) => {
+      throw inFiles(err, plan);
+    });
     if (replayed) {
       // Another apply of the same files won the race: answer its package and batch.
       const stored = await this.db.read((m) => this.packages.ofBatch(m, view.id));
