@@ -351,6 +351,39 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body.detail).toContain(`#${again.batch.id}`);
   });
 
+  it('a change that a batch not yet finished will make again is a conflict: the revert, running after it, must not overwrite it', async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2026-12-20', labels: ['q4'] }), { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress'] } }]);
+    await agent.report((await agent.claim()).command.id, {
+      status: 'done',
+      result: {},
+      changes: [
+        { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },
+        { key: 'AURORA-1', what: 'field:labels', before: [], after: ['q4'] },
+      ],
+    }).expect(200);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'status', before: 'To Do', after: 'In Progress' }] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20', labels: ['q4'], status: 'In Progress' }]));
+
+    // Someone queues another batch that moves the due date and the status again; the revert is asked for before it ran.
+    const next = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' }), { type: 'ensure_status', params: { key: 'AURORA-1', path: ['Done'] } }]);
+    const pending = (what: string) =>
+      expect.objectContaining({ key: 'AURORA-1', what, detail: expect.stringContaining(`меняет и пакет #${next.id}, он ещё не выполнен; не откатываем, чтобы не затереть его изменение`) });
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry.commands).toEqual([{ type: 'ensure_fields', params: { key: 'AURORA-1', labels: [] } }]);
+    expect(dry.conflicts).toEqual([pending('status'), pending('field:duedate')]);
+    expect(dry.conflicts[1]).toMatchObject({ expected: '2026-12-20', actual: '2026-12-20' });
+
+    // With the agent (claimed) it is still to come, even once its batch is cancelled; when it has failed, nothing else will change it.
+    const claimed = (await agent.claim()).command.id;
+    expect(claimed).toBe(next.commands[0].id);
+    await hub.http.post(`/batches/${next.id}/cancel`).send({}).expect(200);
+    expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.conflicts).toEqual([pending('field:duedate')]);
+    await agent.report(claimed, { status: 'failed', error: 'HTTP 400' }).expect(200);
+    const after = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(after).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } }, { type: 'ensure_fields', params: { key: 'AURORA-1', labels: [], duedate: null } }] });
+  });
+
   it('a change recorded without its issue key is a conflict in the dry run and the revert alike', async () => {
     const b = await finishedBatch([
       { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },

@@ -288,6 +288,19 @@ export class CommandRepository implements NoteKeys {
     return Boolean(await one(m, sql`SELECT 1 AS x FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL LIMIT 1`));
   }
 
+  /**
+   * The writes still to come: the batch, type and params of every queued or handed-out command that
+   * changes an issue's fields, status or sprint or deletes it, outside one batch (a revert's look ahead).
+   */
+  async unfinishedWrites(m: EntityManager, exceptBatchId: number): Promise<Pick<CommandRow, 'batch_id' | 'type' | 'params'>[]> {
+    return rows(
+      m,
+      sql`SELECT batch_id, type, params FROM command
+           WHERE status IN ('queued', 'claimed') AND batch_id <> ${exceptBatchId}
+             AND type IN ('ensure_fields', 'ensure_status', 'ensure_sprint', 'delete_issue') ORDER BY batch_id, seq`,
+    );
+  }
+
   /** The params of the unfinished ensure_status commands. */
   async unfinishedStatusParams(m: EntityManager): Promise<string[]> {
     const found = await rows<{ params: string }>(m, sql`SELECT params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);

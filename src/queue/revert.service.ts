@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/index.js';
 import { ConflictError, NotFoundError } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
-import { Db } from '../database/index.js';
+import { Db, parseJson } from '../database/index.js';
+import type { Params } from '@jira-hub/contracts/catalogue';
 import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
@@ -11,7 +12,7 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, REVERT_TITLE, type RevertConflict } from './commands/revert.js';
+import { buildRevert, pendingChanges, REVERT_TITLE, type RevertConflict } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { isAwaiting, type BatchView } from './rows.js';
 
@@ -61,10 +62,14 @@ export class RevertService {
       const { revert } = this.settings.get();
       // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
       const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
+      // What batches not yet finished will change: the revert runs after them (or beside them) and must not overwrite it.
+      const temps = await this.commands.tempKeyMapping(m);
+      const unfinished = (await this.commands.unfinishedWrites(m, id)).map((c) => ({ ...c, params: parseJson<Params>(c.params, {}) }));
       return buildRevert(changes, await this.issues.lookup(m, keys), {
         createdIssueStatus: revert.created_issue_status,
         deleteCreated: revert.delete_created,
         ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
+        pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
       });
     });
     const title = REVERT_TITLE(id);

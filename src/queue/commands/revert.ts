@@ -22,6 +22,37 @@ export interface RevertOptions {
   deleteCreated: boolean;
   /** the account may delete issues (catalogue permissions); undefined: not known, the agent checks */
   mayDelete?: boolean;
+  /**
+   * Another batch not yet finished that will change this too (`field:<name>`, `status`, `sprint` of a Jira
+   * key): its id, or undefined. Such a change is a conflict, as one the mirror no longer shows: the revert
+   * would run after that batch and overwrite what it does.
+   */
+  pendingBy?: (key: string, what: string) => number | undefined;
+}
+
+/**
+ * What unfinished commands of other batches will change, by `key what` (see RevertOptions.pendingBy):
+ * the fields of ensure_fields, the status, the sprint, everything of an issue delete_issue removes. Temp
+ * keys are read through `resolve` (their Jira key, when a batch created it).
+ */
+export function pendingChanges(
+  commands: readonly { batch_id: number; type: string; params: Params }[],
+  resolve: (key: string) => string | undefined,
+): (key: string, what: string) => number | undefined {
+  const pending = new Map<string, number>();
+  const whole = new Map<string, number>();
+  const mark = (key: unknown, what: string, batch: number) => {
+    const jiraKey = typeof key === 'string' ? (resolve(key) ?? key) : undefined;
+    if (jiraKey && !pending.has(`${jiraKey} ${what}`)) pending.set(`${jiraKey} ${what}`, batch);
+  };
+  for (const c of commands) {
+    const key = c.params.key;
+    if (c.type === 'ensure_fields') for (const name of Object.keys(c.params)) name !== 'key' && mark(key, `field:${name}`, c.batch_id);
+    else if (c.type === 'ensure_status') mark(key, 'status', c.batch_id);
+    else if (c.type === 'ensure_sprint') mark(key, 'sprint', c.batch_id);
+    else if (c.type === 'delete_issue' && typeof key === 'string' && !whole.has(resolve(key) ?? key)) whole.set(resolve(key) ?? key, c.batch_id);
+  }
+  return (key, what) => whole.get(key) ?? pending.get(`${key} ${what}`);
 }
 
 /** A change that is not reverted, and why (Russian). */
@@ -115,6 +146,15 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       if (!showsAfter(mirror, c)) {
         const actual = mirrorValue(mirror, key, c.what);
         conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${shown(actual)}, пакет оставил ${shown(c.after)}; не откатываем`, actual);
+        continue;
+      }
+      const pending = options.pendingBy?.(key, c.what);
+      if (pending !== undefined) {
+        conflict(
+          c,
+          `${key}: ${label(c.what)} меняет и пакет #${pending}, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #${pending})`,
+          mirrorValue(mirror, key, c.what),
+        );
         continue;
       }
       if (c.what.startsWith('field:')) {
