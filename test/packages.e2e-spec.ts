@@ -117,6 +117,17 @@ describe('planning packages (SPEC 18)', () => {
     await hub.http.post('/packages/999/plan').expect(404);
   });
 
+  it('the drift\'s text shows values as the plan does: «…» and «пусто» for an empty value, not JSON\'s quotes and null', async () => {
+    const applied = (await send('apply', { issues: `${HEADER}\nA-2;;;;;;;;In Progress;Спринт 1;` }).expect(200)).body;
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...MIRROR[1], status: 'To Do', sprint: null }]));
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift.text.split('\n').slice(1)).toEqual([
+      '  A-2 status: в пакете «In Progress», в Jira «To Do» (issues.csv, строка 2)',
+      '  A-2 sprint: в пакете «Спринт 1», в Jira пусто (issues.csv, строка 2)',
+    ]);
+  });
+
   it('a bad file → 422 naming file, row and column in Russian; nothing written', async () => {
     const before = await batchCount();
     const res = await send('apply', { issues: `${HEADER}\nA-2;;;;31.12.2026;;;;;;` }).expect(422);

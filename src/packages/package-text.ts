@@ -1,5 +1,5 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
-import { ageText, changeText } from '../queue/index.js';
+import { ageText, changeText, shownValue } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
@@ -69,7 +69,7 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>):
 
 export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'>): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
-  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${JSON.stringify(f.wanted)}, в Jira ${JSON.stringify(f.actual)} (issues.csv, строка ${f.row})`);
+  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${shownValue(f.wanted)}, в Jira ${shownValue(f.actual)} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${l.link_type} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   return [
     `Jira отошла от пакета #${d.package.id} «${d.package.name}»: полей ${d.fields.length}, связей ${d.links.length}. Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`,

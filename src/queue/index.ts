@@ -13,7 +13,7 @@ export { changesProblems } from './commands/change-record.js';
 export { isConfirmedByState } from './commands/confirmation.js';
 export { substitute } from './commands/temp-keys.js';
 export type { Resolution } from './commands/temp-keys.js';
-export { ageText, changeText } from './commands/verdict.js';
+export { ageText, changeText, shown as shownValue } from './commands/verdict.js';
 export { DELIVERY_LEDGER } from './delivery-ledger.js';
 export type { DeliveryLedger } from './delivery-ledger.js';
 export { MAX_COMMANDS } from './dto/create-batch.dto.js';

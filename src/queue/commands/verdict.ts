@@ -39,7 +39,8 @@ export function ageText(seconds: number): string {
   return `${Math.floor(seconds / 86400)} дн`;
 }
 
-const shown = (v: unknown): string =>
+/** A value in a text for a person: «text», пусто for nothing, JSON for lists. */
+export const shown = (v: unknown): string =>
   v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
 
 export const changeText = (c: Change) => `${c.field}: ${shown(c.from)} → ${shown(c.to)}`;
