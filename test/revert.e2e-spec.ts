@@ -384,6 +384,30 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(after).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } }, { type: 'ensure_fields', params: { key: 'AURORA-1', labels: [], duedate: null } }] });
   });
 
+  it('a revert waiting for approval is not approved over a change made since it was asked for; rejected, it can be asked for again', async () => {
+    const agent = agentOf(hub);
+    const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const revert = (await hub.http.post(`/batches/${b.id}/revert`).set('X-Hub-Source', 'assistant').expect(201)).body.batch;
+    expect(revert.status).toBe('awaiting_approval');
+
+    // A person's batch sets the due date again while the assistant's revert waits: still to run, then run.
+    const next = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' })]);
+    const refused = (await hub.http.post(`/batches/${revert.id}/approve`).send({}).expect(409)).body;
+    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`AURORA-1: поле duedate меняет и пакет #${next.id}, он ещё не выполнен`) });
+    await agent.done((await agent.claim()).command.id, { changed: ['duedate'] });
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2027-01-15' }]));
+    const stale = (await hub.http.post(`/batches/${revert.id}/approve`).send({}).expect(409)).body.detail;
+    expect(stale).toBe(
+      `откат пакета #${b.id} устарел: после того как его составили, изменилось то, что он вернул бы назад — AURORA-1: поле duedate с тех пор изменили — сейчас «2027-01-15», пакет оставил «2026-12-20»; не откатываем. ` +
+        `Одобрить его значит затереть эти изменения: отклоните этот пакет и запросите откат пакета #${b.id} заново`,
+    );
+    expect((await hub.http.get(`/batches/${revert.id}`).expect(200)).body.status).toBe('awaiting_approval');
+
+    await hub.http.post(`/batches/${revert.id}/reject`).send({ reason: 'устарел' }).expect(200);
+    const again = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(again).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', what: 'field:duedate', actual: '2027-01-15' }] });
+  });
+
   it('a change recorded without its issue key is a conflict in the dry run and the revert alike', async () => {
     const b = await finishedBatch([
       { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },

@@ -137,10 +137,13 @@ export class BatchesController {
   @HttpCode(200)
   @Roles('client')
   @ApiErrors(409)
-  @ApiOperation({ summary: 'Approve a batch awaiting approval (client token only): it runs after every batch runnable now; 409 conflict when not awaiting' })
+  @ApiOperation({
+    summary: 'Approve a batch awaiting approval (client token only): it runs after every batch runnable now; 409 conflict when not awaiting',
+    description: 'A revert (SPEC 17.2) is not approved (409 conflict) when it would put back a change made since it was asked for (decision 0120): reject it and ask for the revert again.',
+  })
   @ApiOkResponse({ type: BatchView })
   approve(@Param('id', IdPipe) id: number, @Body() dto: ApproveBatchDto, @Req() req: Request): Promise<BatchView> {
-    return this.batches.approve(id, dto.by?.trim() || callerOf(req));
+    return this.reverts.approve(id, dto.by?.trim() || callerOf(req));
   }
 
   @Post(':id/reject')

@@ -167,9 +167,11 @@ export class BatchesService {
   }
 
   /** SPEC 15.2: a waiting batch joins the queue behind what is runnable now; long-polling claims wake. */
-  approve(id: number, by: string): Promise<BatchView> {
+  /** `guard` runs in the same unit before the approval is written; what it throws refuses the approval. */
+  approve(id: number, by: string, guard?: (m: EntityManager) => Promise<void>): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
       await this.awaiting(m, id, 'одобрить');
+      await guard?.(m);
       await this.batches.approve(m, id, by, this.clock.iso());
       const view = await this.view(m, id);
       this.events.afterCommit(tx, [{ kind: 'batch', change: 'approved', batch_id: id, view }]);

@@ -12,7 +12,7 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, pendingChanges, REVERT_TITLE, type RevertConflict } from './commands/revert.js';
+import { buildRevert, pendingChanges, REVERT_TITLE, type RevertConflict, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { isAwaiting, type BatchView } from './rows.js';
 
@@ -54,23 +54,7 @@ export class RevertService {
       if (isAwaiting(batch) || (await this.commands.unfinishedOf(m, id)) > 0) {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
-      const changes = await this.changes.ofBatch(m, id);
-      const keys = changes.flatMap((c) => {
-        const link = (c.after ?? c.before) as { source?: unknown; target?: unknown } | undefined;
-        return [c.key, link?.source, link?.target].filter((k): k is string => typeof k === 'string');
-      });
-      const { revert } = this.settings.get();
-      // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
-      const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
-      // What batches not yet finished will change: the revert runs after them (or beside them) and must not overwrite it.
-      const temps = await this.commands.tempKeyMapping(m);
-      const unfinished = (await this.commands.unfinishedWrites(m, id)).map((c) => ({ ...c, params: parseJson<Params>(c.params, {}) }));
-      return buildRevert(changes, await this.issues.lookup(m, keys), {
-        createdIssueStatus: revert.created_issue_status,
-        deleteCreated: revert.delete_created,
-        ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
-        pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
-      });
+      return this.build(m, id);
     });
     const title = REVERT_TITLE(id);
     const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, batch: null };
@@ -82,6 +66,64 @@ export class RevertService {
     const dto = { title, commands: plan.commands } as CreateBatchDto;
     const { view: batch } = await this.batches.create(dto, caller, undefined, undefined, { revertOf: id, guard: (m) => this.revertable(m, id) });
     return { ...view, batch };
+  }
+
+  /**
+   * The revert of batch `id` against the mirror as it is now and the writes still to come in other
+   * batches (decision 0120); `besides` is a batch whose own commands are not counted among those (the
+   * revert itself, when its approval is checked).
+   */
+  private async build(m: EntityManager, id: number, besides?: number): Promise<RevertPlan> {
+    const changes = await this.changes.ofBatch(m, id);
+    const keys = changes.flatMap((c) => {
+      const link = (c.after ?? c.before) as { source?: unknown; target?: unknown } | undefined;
+      return [c.key, link?.source, link?.target].filter((k): k is string => typeof k === 'string');
+    });
+    const { revert } = this.settings.get();
+    // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
+    const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
+    // What batches not yet finished will change: the revert runs after them (or beside them) and must not overwrite it.
+    const temps = await this.commands.tempKeyMapping(m);
+    const unfinished = (await this.commands.unfinishedWrites(m, id))
+      .filter((c) => c.batch_id !== besides)
+      .map((c) => ({ ...c, params: parseJson<Params>(c.params, {}) }));
+    return buildRevert(changes, await this.issues.lookup(m, keys), {
+      createdIssueStatus: revert.created_issue_status,
+      deleteCreated: revert.delete_created,
+      ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
+      pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
+    });
+  }
+
+  /**
+   * `POST /batches/{id}/approve`. A revert waits for approval with the plan made when it was asked for;
+   * approved, it runs after everything runnable by then. A change made since (a batch that ran meanwhile,
+   * one still to run before it) that it would put back is refused with 409, the revert left waiting: the
+   * person rejects it and asks for the revert again, which lists those changes as conflicts.
+   */
+  approve(id: number, by: string): Promise<BatchView> {
+    return this.batches.approve(id, by, async (m) => {
+      const batch = await this.batchRows.find(m, id);
+      if (batch?.revert_of == null) return;
+      const fresh = await this.build(m, batch.revert_of, id);
+      const subjects = new Set(
+        (await this.commands.ofBatch(m, id)).flatMap((c) => {
+          if (c.status !== 'queued') return [];
+          const params = parseJson<Params>(c.params, {});
+          const key = params.key;
+          if (typeof key !== 'string') return [];
+          if (c.type === 'ensure_fields') return Object.keys(params).filter((n) => n !== 'key').map((n) => `${key} field:${n}`);
+          return c.type === 'ensure_status' ? [`${key} status`] : c.type === 'ensure_sprint' ? [`${key} sprint`] : [];
+        }),
+      );
+      const stale = fresh.conflicts.filter((c) => c.key !== null && subjects.has(`${c.key} ${c.what}`));
+      if (stale.length > 0) {
+        throw new ConflictError(
+          `откат пакета #${batch.revert_of} устарел: после того как его составили, изменилось то, что он вернул бы назад — ${stale.map((c) => c.detail).join('; ')}. ` +
+            `Одобрить его значит затереть эти изменения: отклоните этот пакет и запросите откат пакета #${batch.revert_of} заново`,
+        );
+      }
+    });
   }
 
   /** A batch is reverted once (SPEC 17.2); a revert that was rejected does not count. */
