@@ -28,8 +28,8 @@ interface World {
   flavor: JiraFlavor;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: Json }>;
   ok(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Json>;
-  /** Runs the agent until the batch is done, then stops it. */
-  run(batchId: number): Promise<Json>;
+  /** Runs the agent until the batch is done (or until `stopWhen` holds), then stops it. */
+  run(batchId: number, stopWhen?: () => boolean): Promise<Json>;
   close(): Promise<void>;
 }
 
@@ -74,7 +74,7 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
   };
   await ok('PATCH', '/settings', { pacing: ZERO_PACING });
   const journalPath = join(dir, 'agent', 'journal.jsonl');
-  const run = async (batchId: number): Promise<Json> => {
+  const run = async (batchId: number, stopWhen?: () => boolean): Promise<Json> => {
     const controller = new AbortController();
     const lines: string[] = [];
     const journal = new FileJournal(journalPath);
@@ -84,6 +84,7 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
       auth: flavor === 'dc' ? { kind: 'bearer', token: 'pat' } : { kind: 'basic', email: 'bot@example.com', apiToken: 'token' },
       minRetryAfterMs: 5,
       maxRetryAfterMs: 50,
+      stopSignal: controller.signal, // as the agent's main wires it: a stop aborts a request in flight
     });
     const hubClient = new HubClient({ baseUrl: hub.url, retryBaseMs: 20, retryMaxMs: 200, log: (l) => lines.push(l) });
     const finished = runAgent({ hub: hubClient, jira, journal, project: PROJECT, log: (l) => lines.push(l), stopSignal: controller.signal, waitSeconds: 30 }).finally(() =>
@@ -91,6 +92,7 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
     );
     try {
       return await waitFor(`batch ${batchId} done`, async () => {
+        if (stopWhen) return stopWhen() || undefined;
         const view = await ok('GET', `/batches/${batchId}`);
         return view.status === 'done' ? view : undefined;
       });
@@ -291,6 +293,54 @@ describe('revert: bad input and refusals', () => {
     world = await startWorld('cloud');
   });
   afterEach(() => world.close());
+
+  it('a write whose report was lost (the agent stopped while Jira took it) stays in the change record: the revert undoes it', async () => {
+    const body = 'Комментарий, отчёт о котором потерян';
+    const b = await world.ok('POST', '/batches', {
+      title: 'Потерянные отчёты',
+      commands: [
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20' } },
+        { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } },
+        { type: 'ensure_comment', params: { key: 'AURORA-2', body } },
+      ],
+    });
+    // Jira answers late: the agent is stopped once Jira has a write in hand, which Jira carries out; no report reaches the hub.
+    world.sim.setLatencyMs(200);
+    const sent = (method: string, path: RegExp) => () => world.sim.requests.some((r) => r.method === method && path.test(r.path));
+    const lost = async (method: string, path: RegExp, done: () => boolean) => {
+      world.sim.clearRequests();
+      await world.run(b.id, sent(method, path));
+      await waitFor('Jira carried the write out', () => done() || undefined);
+    };
+    await lost('PUT', /\/issue\/AURORA-1$/, () => world.sim.getIssue('AURORA-1')?.duedate === '2026-12-20');
+    await lost('POST', /\/issue\/AURORA-2\/transitions$/, () => world.sim.getIssue('AURORA-2')?.status === 'In Progress');
+    await lost('POST', /\/issue\/AURORA-2\/comment$/, () => world.sim.comments('AURORA-2').length === 1);
+    world.sim.setLatencyMs(0);
+    const view = await world.run(b.id);
+    expect(view.commands.slice(0, 3).map((c: Json) => [c.status, c.deliveries])).toEqual([
+      ['done', 2],
+      ['done', 2],
+      ['done', 2],
+    ]);
+    expect(world.sim.comments('AURORA-2')).toHaveLength(1);
+    const commentId = world.sim.comments('AURORA-2')[0]!.id;
+    expect(view.changes).toEqual({
+      'AURORA-1': [expect.objectContaining({ what: 'field:duedate', before: null, after: '2026-12-20', delivery_n: 2 })],
+      'AURORA-2': [
+        expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done' }),
+        expect.objectContaining({ what: 'comment', after: { id: commentId, body } }),
+      ],
+    });
+    const revert = await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`);
+    expect(revert).toMatchObject({
+      conflicts: [],
+      commands: [
+        { type: 'remove_comment', params: { key: 'AURORA-2', comment_id: commentId } },
+        { type: 'ensure_status', params: { key: 'AURORA-2', to: 'To Do' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } },
+      ],
+    });
+  });
 
   it('answers {error, detail} and writes nothing', async () => {
     const count = async () => (await world.ok('GET', '/batches')).length;

@@ -12,6 +12,7 @@ import { deleteIssue, removeComment, removeLink } from './commands/remove.js';
 import { JiraApi } from './jira-api.js';
 import { JiraHttpError, JiraNetworkError, JiraStoppedError } from './jira-client.js';
 import type { AgentCommand, CommandOutcome, CommandType } from './types.js';
+import type { Change } from '@jira-hub/contracts';
 
 export type { ExecutorContext } from './commands/context.js';
 
@@ -43,14 +44,33 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
   JiraApi.for(ctx.client).projectKey ??= ctx.project; // field names are looked up as the project sees them
   try {
-    const { changes, ...result } = await executor(cmd, ctx);
-    return changes?.length ? { status: 'done', result, changes } : { status: 'done', result };
+    const { changes: made, ...result } = await executor(cmd, ctx);
+    const changes = withIntent(made ?? [], ctx.journal.intentFor(cmd.id, cmd));
+    return changes.length ? { status: 'done', result, changes } : { status: 'done', result };
   } catch (error) {
     if (error instanceof CommandStopped || error instanceof JiraStoppedError) return { status: 'failed', error: error.message, stopped: true };
     if (!isOutage(error)) return { status: 'failed', error: failureText(error) };
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
     return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };
   }
+}
+
+/**
+ * The changes to report: what this execution changed, and what an earlier execution of the same command
+ * journaled just before its write (SPEC 17.1). The command succeeded, so Jira is now as it wanted: a change
+ * this execution did not make again was made by the earlier one, whose report was lost; one it made again
+ * (a walk of statuses cut short) keeps the earlier `before`, the value before the command.
+ */
+export function withIntent(made: readonly Change[], intent: readonly Change[] | undefined): Change[] {
+  if (!intent?.length) return [...made];
+  const subject = (c: Change) => `${c.key ?? ''} ${c.what}`;
+  const madeBy = new Map(made.map((c) => [subject(c), c]));
+  const merged: Change[] = intent.map((earlier) => {
+    const again = madeBy.get(subject(earlier));
+    madeBy.delete(subject(earlier));
+    return again ? { ...again, ...('before' in earlier ? { before: earlier.before } : {}) } : earlier;
+  });
+  return [...merged, ...madeBy.values()];
 }
 
 /**

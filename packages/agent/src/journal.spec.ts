@@ -28,6 +28,25 @@ describe('journal', () => {
       second.close();
     });
 
+    it('an intent survives a restart for its own command only, keeps the first before, and goes with the acknowledgement', () => {
+      const path = join(dir, 'intent.jsonl');
+      const status = { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } };
+      const first = new FileJournal(path);
+      first.recordIntent(7, status, [{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done' }]);
+      first.close();
+      const second = new FileJournal(path);
+      // The walk starts again midway: the intent keeps the status before the command.
+      second.recordIntent(7, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done' }]);
+      expect(second.intentFor(7, status)).toEqual([{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done' }]);
+      expect(second.intentFor(7, { ...status, params: { key: 'AURORA-3', path: ['Done'] } })).toBeUndefined();
+      second.markAcknowledged(7);
+      expect(second.intentFor(7, status)).toBeUndefined();
+      second.close();
+      const third = new FileJournal(path);
+      expect(third.intentFor(7, status)).toBeUndefined();
+      third.close();
+    });
+
     it('a created key or attempt made for another summary or project is ignored (ids are reused by a new hub)', () => {
       const path = join(dir, 'origin.jsonl');
       const first = new FileJournal(path);

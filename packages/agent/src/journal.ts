@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Change } from '@jira-hub/contracts';
 import type { ReportBody } from './types.js';
 
 /** A POST /issue sent for a command whose answer (the key) was never recorded: Jira may or may not hold the issue. */
@@ -31,7 +32,23 @@ export interface CreatedKeyJournal {
   createAttemptFor(commandId: number, origin?: CreateOrigin): CreateAttempt | undefined;
   /** Written (durably) just before POST /issue, so a lost answer is known to a retry or a re-delivery. */
   recordCreateAttempt(commandId: number, summary: string, project?: string): void;
+  /**
+   * What a write is about to change (SPEC 17.1), written (durably) just before it: a re-delivery after a
+   * lost report finds Jira already as the command wants it, and reports these changes instead of none.
+   * `command` is the command's type and params: an entry is used only for the same command.
+   */
+  recordIntent(commandId: number, command: IntentCommand, changes: Change[]): void;
+  /** The changes journaled for this very command (type and params) and not yet cleared by its acknowledgement or drop. */
+  intentFor(commandId: number, command: IntentCommand): Change[] | undefined;
 }
+
+/** The command a journaled intent belongs to. */
+export interface IntentCommand {
+  type: string;
+  params: Record<string, unknown>;
+}
+
+const intentOf = (command: IntentCommand): string => JSON.stringify([command.type, command.params]);
 
 export interface PendingResult {
   command_id: number;
@@ -61,6 +78,7 @@ export interface AgentJournal extends CreatedKeyJournal {
 type Entry =
   | { command_id: number; created_key: string; summary?: string; project?: string; at: string }
   | { command_id: number; create_attempt: CreateAttempt; at: string }
+  | { command_id: number; intent: { command: string; changes: Change[] }; at: string }
   | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'dropped'; at: string };
@@ -69,6 +87,7 @@ type Entry =
 class JournalState {
   readonly created = new Map<number, { key: string; summary?: string; project?: string }>();
   readonly attempts = new Map<number, CreateAttempt>();
+  readonly intents = new Map<number, { command: string; changes: Change[] }>();
   readonly pending = new Map<number, ReportBody>();
   lastCall: string | null = null;
   lastAcknowledged: number | null = null;
@@ -79,6 +98,8 @@ class JournalState {
       this.attempts.delete(entry.command_id);
     } else if ('create_attempt' in entry) {
       this.attempts.set(entry.command_id, entry.create_attempt);
+    } else if ('intent' in entry) {
+      this.intents.set(entry.command_id, entry.intent);
     } else if (entry.state === 'pending') {
       this.pending.set(entry.command_id, entry.report);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
@@ -86,10 +107,12 @@ class JournalState {
       this.pending.delete(entry.command_id);
       this.created.delete(entry.command_id);
       this.attempts.delete(entry.command_id);
+      this.intents.delete(entry.command_id);
     } else {
       this.pending.delete(entry.command_id);
       this.created.delete(entry.command_id);
       this.attempts.delete(entry.command_id);
+      this.intents.delete(entry.command_id);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
       this.lastAcknowledged = entry.command_id;
     }
@@ -101,6 +124,7 @@ class JournalState {
     if (this.lastAcknowledged !== null) entries.push({ command_id: this.lastAcknowledged, state: 'acknowledged', last_jira_call_at: this.lastCall, at });
     for (const [command_id, { key, summary, project }] of this.created) entries.push({ command_id, created_key: key, summary, project, at });
     for (const [command_id, create_attempt] of this.attempts) entries.push({ command_id, create_attempt, at });
+    for (const [command_id, intent] of this.intents) entries.push({ command_id, intent, at });
     for (const [command_id, report] of this.pending) entries.push({ command_id, state: 'pending', report, last_jira_call_at: this.lastCall, at });
     return entries;
   }
@@ -136,6 +160,26 @@ abstract class BaseJournal implements AgentJournal {
   recordCreateAttempt(commandId: number, summary: string, project?: string): void {
     const at = new Date().toISOString();
     this.write({ command_id: commandId, create_attempt: { summary, ...(project !== undefined ? { project } : {}), at }, at });
+  }
+
+  recordIntent(commandId: number, command: IntentCommand, changes: Change[]): void {
+    if (changes.length === 0) return;
+    // An earlier execution's intent keeps its `before` (the value before the command: a walk of statuses cut short starts again midway).
+    const earlier = this.intentFor(commandId, command) ?? [];
+    const same = (a: Change, b: Change) => a.key === b.key && a.what === b.what;
+    const merged = [
+      ...changes.map((c) => {
+        const e = earlier.find((x) => same(x, c));
+        return e && 'before' in e ? { ...c, before: e.before } : c;
+      }),
+      ...earlier.filter((e) => !changes.some((c) => same(c, e))),
+    ];
+    this.write({ command_id: commandId, intent: { command: intentOf(command), changes: merged }, at: new Date().toISOString() });
+  }
+
+  intentFor(commandId: number, command: IntentCommand): Change[] | undefined {
+    const intent = this.state.intents.get(commandId);
+    return intent && intent.command === intentOf(command) ? intent.changes : undefined;
   }
 
   recordResult(commandId: number, report: ReportBody, lastJiraCallAt: string | null): void {

@@ -35,11 +35,16 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   const body = requireString(cmd.params, 'body');
   const marker = optionalString(cmd.params, 'marker')?.trim() || undefined;
   const api = JiraApi.for(ctx.client);
-  const texts = (await api.comments(key)).map((c) => normalizeCommentText(api.decodeText(c.body)));
-  const exists = marker ? texts.some((t) => t.includes(normalizeCommentText(marker))) : texts.some((t) => t === normalizeCommentText(body));
-  if (exists) return { created: false };
+  const comments = (await api.comments(key)).map((c) => ({ id: c.id, text: normalizeCommentText(api.decodeText(c.body)) }));
+  const found = marker ? comments.find((c) => c.text.includes(normalizeCommentText(marker))) : comments.find((c) => c.text === normalizeCommentText(body));
+  if (found) {
+    // An earlier delivery of this very command added it and its report was lost (the journal says so): the change is this command's.
+    const intent = ctx.journal.intentFor(cmd.id, cmd);
+    return intent ? { created: true, changes: [{ key, what: 'comment', after: { id: found.id, body: (intent[0]?.after as { body?: string } | undefined)?.body ?? body } }] } : { created: false };
+  }
   let text = marker && !body.includes(marker) ? `${body}\n${marker}` : body;
   if (marker && api.flavor === 'dc') text = text.split(marker).join(escapeWikiMarker(marker));
+  ctx.journal.recordIntent(cmd.id, cmd, [{ key, what: 'comment', after: { body: text } }]);
   const id = await api.addComment(key, text);
   return { created: true, changes: [{ key, what: 'comment', after: { id, body: text } }] };
 }

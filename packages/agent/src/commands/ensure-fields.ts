@@ -29,6 +29,9 @@ export async function ensureFields(cmd: AgentCommand, ctx: ExecutorContext): Pro
     // The values as the mirror holds them, under the name the command used (what a revert sets back).
     changes.push({ key: issue.key, what: `field:${field.name}`, before: current, after: desired });
   }
-  if (changed.length > 0) await api.editIssue(key, update);
+  if (changed.length > 0) {
+    ctx.journal.recordIntent(cmd.id, cmd, changes);
+    await api.editIssue(key, update);
+  }
   return { changed, changes };
 }

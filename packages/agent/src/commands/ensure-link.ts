@@ -32,8 +32,10 @@ export async function ensureLink(cmd: AgentCommand, ctx: ExecutorContext): Promi
     throw new CommandFailure(`в Jira уже есть обратная связь: ${reverse.source_key} ${type.outward} ${issue.key} (тип «${type.name}»); связь ${source} ${type.outward} ${target} ей противоречит`);
   }
   const name = type?.name ?? linkType;
-  await api.createLink(name, source, target);
   // Jira's 201 has no body, so the new link's id is not known without one more read: the record names the link
   // by its ends and type, which is how remove_link finds it (decision 0601).
-  return { created: true, changes: [{ key: issue.key, what: 'link', after: { source: issue.key, target, link_type: name } }] };
+  const changes = [{ key: issue.key, what: 'link', after: { source: issue.key, target, link_type: name } }];
+  ctx.journal.recordIntent(cmd.id, cmd, changes);
+  await api.createLink(name, source, target);
+  return { created: true, changes };
 }

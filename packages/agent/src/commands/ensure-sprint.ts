@@ -69,6 +69,7 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
     throw new CommandFailure(`спринт «${name}» неоднозначен: в проекте ${project} несколько таких спринтов — ${describe(open)}; укажите доску в параметре board`);
   }
   const sprint = open[0]!.sprint;
+  if (before !== sprint.name) ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'sprint', before, after: sprint.name }]);
   try {
     await api.moveToSprint(sprint.id, [key]);
   } catch (error) {

@@ -49,6 +49,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
   const reached = path.map((step) => same(step, current)).lastIndexOf(true);
   if (same(path.at(-1)!, current)) return { from, to: current };
   const taken: string[] = [];
+  ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'status', before: from, after: path.at(-1)! }]);
   for (const step of path.slice(reached + 1)) {
     const transitions = await api.transitions(key);
     const transition = pickTransition(transitions, step);

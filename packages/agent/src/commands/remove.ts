@@ -33,9 +33,11 @@ export async function removeLink(cmd: AgentCommand, ctx: ExecutorContext): Promi
   );
   if (!link) return { removed: false };
   if (!link.id) throw new CommandFailure(`Jira не сообщила id связи ${link.source_key} → ${link.target_key} (${link.link_type}): удалить её нельзя`);
-  await deleted(() => api.deleteLink(link.id!, `${link.source_key} → ${link.target_key}`));
   const before = { source: link.source_key, target: link.target_key, link_type: link.link_type, id: link.id };
-  return { removed: true, changes: [{ key: issue.key, what: 'link_removed', before }] };
+  const changes = [{ key: issue.key, what: 'link_removed', before }];
+  ctx.journal.recordIntent(cmd.id, cmd, changes);
+  await deleted(() => api.deleteLink(link.id!, `${link.source_key} → ${link.target_key}`));
+  return { removed: true, changes };
 }
 
 /** remove_comment → {removed} (SPEC 17.2): DELETE …/comment/{id}; a comment that is not there → {removed: false}. */
@@ -46,8 +48,10 @@ export async function removeComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   const api = JiraApi.for(ctx.client);
   const comment = await api.findComment(key, id);
   if (!comment) return { removed: false };
+  const changes = [{ key, what: 'comment_removed', before: { id, body: api.decodeText(comment.body) } }];
+  ctx.journal.recordIntent(cmd.id, cmd, changes);
   await deleted(() => api.deleteComment(key, id));
-  return { removed: true, changes: [{ key, what: 'comment_removed', before: { id, body: api.decodeText(comment.body) } }] };
+  return { removed: true, changes };
 }
 
 /**
@@ -67,6 +71,8 @@ export async function deleteIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   if (!(await api.hasPermission(project, 'DELETE_ISSUES'))) {
     throw new CommandFailure(`у учётной записи агента нет права удалять задачи в проекте ${project} (DELETE_ISSUES); задача ${issue.key} не удалена`);
   }
+  const changes = [{ key: issue.key, what: 'issue_deleted', before: { key: issue.key, summary: actual } }];
+  ctx.journal.recordIntent(cmd.id, cmd, changes);
   await deleted(() => api.deleteIssue(issue.key));
-  return { deleted: true, changes: [{ key: issue.key, what: 'issue_deleted', before: { key: issue.key, summary: actual } }] };
+  return { deleted: true, changes };
 }
