@@ -1,7 +1,7 @@
 /**
  * SPEC 16.1: the catalogue travels as refresh_catalogue, reported through the agent's routes; GET
  * /catalogue and the lookups serve it; the hub queues the refresh itself; a failure naming a screen,
- * field or transition marks it stale. SPEC 6.7 as amended: cancelling a finished batch.
+ * field or transition, or a permission refused (decision 0130), marks it stale. SPEC 6.7 as amended: cancelling a finished batch.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
@@ -103,6 +103,28 @@ describe('the catalogue (SPEC 16.1)', () => {
     expect(next.type).toBe('refresh_catalogue');
     await agent.done(next.id, { catalogue: CATALOGUE });
     expect((await hub.http.get('/catalogue').expect(200)).body).toMatchObject({ stale: false, stale_reason: null, age_seconds: 0 });
+  });
+
+  it('a permission Jira refused (403) marks it stale too: the checks stop vouching for it, and once read anew they refuse the command', async () => {
+    hub = await startHub({ HUB_CATALOGUE_AUTO_REFRESH: 'on' });
+    const agent = agentOf(hub);
+    await agent.done((await agent.claim()).command.id, { catalogue: CATALOGUE });
+    const body = { title: 'правка', commands: [fields('AURORA-1', { priority: 'High' })] };
+    const plan = async () => (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect((await plan()).catalogue).toMatchObject({ stale: false });
+    await hub.http.post('/batches').send(body).expect(201);
+    const work = (await agent.claim()).command;
+    expect(work.type).toBe('ensure_fields');
+    await agent.report(work.id, { status: 'failed', error: 'HTTP 403 (AURORA-1): You do not have permission to edit issues in this project.' }).expect(200);
+    expect((await hub.http.get('/catalogue').expect(200)).body).toMatchObject({ stale: true, stale_reason: expect.stringContaining('You do not have permission to edit issues') });
+    expect((await plan()).catalogue).toMatchObject({ stale: true });
+
+    let next = (await agent.claim()).command;
+    if (next.type === 'refresh') next = (await agent.done(next.id, { issues: [], links: [] }), (await agent.claim()).command);
+    expect(next.type).toBe('refresh_catalogue');
+    await agent.done(next.id, { catalogue: { ...CATALOGUE, permissions: { ...CATALOGUE.permissions, EDIT_ISSUES: false } } });
+    const refused = await hub.http.post('/batches').send(body).expect(422);
+    expect(refused.body).toMatchObject({ error: 'plan_failed', findings: [expect.objectContaining({ seq: 1, detail: expect.stringContaining('Edit Issues') })] });
   });
 
   it('an agent that cannot read the catalogue is not asked at every claim', async () => {

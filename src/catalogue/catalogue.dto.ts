@@ -73,7 +73,7 @@ export class CatalogueStateView {
   synced_at!: string | null;
   /** seconds since synced_at */
   age_seconds!: number | null;
-  /** older than settings catalogue_max_age_minutes, or marked stale by a command Jira refused for a screen, field or transition */
+  /** older than settings catalogue_max_age_minutes, or marked stale by a command Jira refused for a screen, field, transition or permission */
   stale!: boolean;
   /** why it was marked stale */
   stale_reason!: string | null;

@@ -65,7 +65,7 @@ export class CatalogueRepository {
     await run(m, sql`INSERT INTO catalogue (${raw(columns.join(', '))}) VALUES (${list(values)}) ON CONFLICT (project_key) DO UPDATE SET ${raw(updates.join(', '))}`);
   }
 
-  /** Marks every catalogue stale (a command failed on a screen, field or transition Jira named); the first reason is kept. */
+  /** Marks every catalogue stale (a command failed on a screen, field or transition Jira named, or on a permission Jira refused); the first reason is kept. */
   async markStale(m: EntityManager, reason: string, now: string): Promise<void> {
     await run(m, sql`UPDATE catalogue SET stale_since = ${now}, stale_reason = ${reason} WHERE stale_since IS NULL`);
   }

@@ -1,7 +1,7 @@
 /**
  * The hub's own `refresh_catalogue` (SPEC 16.1), inside the callers' transactions (the claim decides when
  * one is due: delivery/claim-rules.ts): queueing it (source `hub`, never waiting for approval), storing its result at the report, and
- * marking the catalogue stale when Jira refuses a command for a screen, a field or a transition.
+ * marking the catalogue stale when Jira refuses a command for a screen, a field, a transition or a permission.
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -13,9 +13,13 @@ import type { CommandRow } from './rows.js';
 
 export const CATALOGUE_TITLE = 'Каталог Jira';
 
-/** Jira refused a write naming a screen, a field or a transition (the agent's `HTTP 400: …`), or the agent found no transition. */
+/**
+ * Jira refused a write naming a screen, a field or a transition (the agent's `HTTP 400: …`), the agent found
+ * no transition, or Jira refused the account a permission (`HTTP 403 …`: the catalogue's `permissions` said it
+ * held it, since the checks let the command through; decision 0130).
+ */
 export const namesConfiguration = (error: string): boolean =>
-  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) || /переход/i.test(error);
+  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) || /^HTTP 403\b/.test(error) || /переход/i.test(error);
 
 @Injectable()
 export class CatalogueRefreshes {
@@ -43,7 +47,7 @@ export class CatalogueRefreshes {
     await this.catalogues.save(m, catalogue, now, agentVersion);
   }
 
-  /** SPEC 16.1: such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
+  /** SPEC 16.1 (and decision 0130 for permissions): such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
   async noteFailure(m: EntityManager, c: CommandRow, error: string, now: string): Promise<void> {
     if (c.type === 'refresh' || c.type === 'refresh_catalogue' || !namesConfiguration(error)) return;
     await this.catalogues.markStale(m, `команда ${c.id} (${c.type}): ${error.slice(0, 300)}`, now);

@@ -10,7 +10,7 @@ export class CatalogueStampView {
   project_key!: string;
   /** @example '2026-11-30T10:00:00.000Z' */
   synced_at!: string;
-  /** older than settings catalogue_max_age_minutes, or marked stale by a command Jira refused for a screen, field or transition */
+  /** older than settings catalogue_max_age_minutes, or marked stale by a command Jira refused for a screen, field, transition or permission */
   stale!: boolean;
 }
 

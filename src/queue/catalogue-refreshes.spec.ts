@@ -1,0 +1,20 @@
+import { describe, expect, it } from '@jest/globals';
+import { namesConfiguration } from './catalogue-refreshes.js';
+
+describe('namesConfiguration: which failures mark the catalogue stale (SPEC 16.1, decision 0130)', () => {
+  it.each([
+    ["HTTP 400: Field 'customfield_10020' cannot be set. It is not on the appropriate screen, or unknown.", true],
+    ['HTTP 400 (AURORA-1): Transition id 31 is not valid for this issue.', true],
+    ['переход в статус «Done» недоступен из «To Do» (доступные переходы: нет)', true],
+    ['HTTP 403 (AURORA-1): You do not have permission to edit issues in this project.', true],
+    ['HTTP 403: You do not have the permission to comment on this issue.', true],
+    ["HTTP 403 (AURORA-1 → AURORA-2): No Link Issue Permission for issue 'AURORA-1'.", true],
+    ['HTTP 400: Summary must be less than 255 characters.', false],
+    ['HTTP 404 (AURORA-9): Issue does not exist or you do not have permission to see it.', false],
+    ['HTTP 4030: not a status', false],
+    ['хаб не принял результат: HTTP 403: нет доступа', false],
+    ['HTTP 500: Internal server error', false],
+  ])('%s → %s', (error, marks) => {
+    expect(namesConfiguration(error)).toBe(marks);
+  });
+});
