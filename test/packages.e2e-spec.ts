@@ -219,7 +219,9 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     expect(plan.text).toBe('Изменений: 3 (ensure_fields: 1, ensure_link: 2). Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (1, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.');
     const lines = planText(plan).split('\n');
     const link = lines.findIndex((l) => l.startsWith('  3. ensure_link') && l.includes('links.csv, строка 3'));
+    expect(lines[link]).toMatch(/ \[Jira откажет: ошибок 1, см\. ниже\]$/);
     expect(lines[link + 1]).toMatch(/^ {5}✗ link_type: типа связи «зависит» в Jira нет; есть: Blocks .* → одно из: Blocks, Relates, Duplicate$/);
+    expect(lines.join('\n')).not.toContain('см. findings'); // the dry run's pointer to the findings the lines show anyway
     expect(lines.at(-1)).toContain('Применить пакет нельзя');
     expect(lines.join('\n')).not.toContain('встанет в очередь');
   });

@@ -49,9 +49,12 @@ export function planText(p: PackagePlanView): string {
   if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh ${p.refresh.params.keys.length} ключей) и постройте план снова.`);
   for (const c of p.commands) {
     const changes = c.changes.map(changeText).join('; ');
-    lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${c.verdict_text ? ` [${c.verdict_text}]` : ''}`);
-    // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them.
-    for (const f of p.dry_run?.commands[c.seq - 1]?.findings ?? []) lines.push(`     ✗ ${checkFindingText(f)}`);
+    // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
+    // run's verdict for such a command («не проверить заранее: см. findings») would only point at them.
+    const found = p.dry_run?.commands[c.seq - 1]?.findings ?? [];
+    const verdict = found.length ? `Jira откажет: ошибок ${found.length}, см. ниже` : c.verdict_text;
+    lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${verdict ? ` [${verdict}]` : ''}`);
+    for (const f of found) lines.push(`     ✗ ${checkFindingText(f)}`);
   }
   if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings));
   if (p.dry_run && !p.dry_run.ok) lines.push(refusedText(p.dry_run.findings.length));
