@@ -225,14 +225,14 @@ describe('examples/plan imported against examples/jira-sim-seed.json (README)', 
           { source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' },
           { source: 'AURORA-2', target: 'AURORA-1', link_type: 'Relates' },
           { source: 'AURORA-4', target: 'AURORA-2', link_type: 'Blocks' },
-          { source: 'AURORA-5', target: 'AURORA-4', link_type: 'Blocks' },
+          { source: 'AURORA-99', target: 'AURORA-4', link_type: 'Blocks' },
         ],
         missing_links: [
           { source: 'AURORA-4', target: 'AURORA-2', link_type: 'Blocks' },
-          { source: 'AURORA-5', target: 'AURORA-4', link_type: 'Blocks' },
+          { source: 'AURORA-99', target: 'AURORA-4', link_type: 'Blocks' },
         ],
         reversed_links: [{ source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' }],
-        missing_keys: ['AURORA-5'],
+        missing_keys: ['AURORA-99'],
       });
     } finally {
       await hub.close().catch(() => undefined);
