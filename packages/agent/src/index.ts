@@ -9,7 +9,7 @@ export { agentMain, checkEnvironment, envProblems, jiraClientFromEnv, runAgentFr
 export { agentHelp } from './help.js';
 export { AGENT_VARIABLES, type Variable } from './variables.js';
 export { HubClient, HubHttpError, HubStoppedError, type HubClientOptions, type ClaimRequest, type ClaimResponse } from './hub-client.js';
-export { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, type JiraAuth, type JiraClientOptions, type JiraFlavor } from './jira-client.js';
+export { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, RATE_LIMIT_DEFAULTS, type JiraAuth, type JiraClientOptions, type JiraFlavor } from './jira-client.js';
 export { FileJournal, MemoryJournal, type AgentJournal } from './journal.js';
 export { executeCommand } from './executors.js';
 export { preflight, formatChecklist, type CheckLine } from './preflight.js';

@@ -37,6 +37,14 @@ export interface JiraClientOptions {
 }
 
 /**
+ * The rate-limit rule's numbers (the options' defaults), as docs/agent-jira.md states them: a wait after a
+ * 429/503 is Jira's hint (Retry-After, else X-RateLimit-Reset) but at least `floorMs`, times 1 + up to
+ * `hintJitter`; without a hint `floorMs` doubling, times 1 + up to `backoffJitter`, at most `ceilingMs`; every
+ * wait cut to end at `budgetMs` of waiting per request.
+ */
+export const RATE_LIMIT_DEFAULTS = { floorMs: 5000, ceilingMs: 300_000, budgetMs: 30 * 60_000, hintJitter: 0.1, backoffJitter: 0.2 } as const;
+
+/**
  * A Jira answer other than 2xx; the message is `HTTP <code>: <Jira's message>`, as the hub shows it, or
  * `HTTP <code> (<subject>): …` when the request was about an issue (its key) or a pair of issues.
  */
@@ -121,9 +129,9 @@ export class JiraClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.flavor = options.flavor;
     this.maxTries = Math.max(1, options.maxTries ?? 5);
-    this.minRetryAfterMs = options.minRetryAfterMs ?? 5000;
-    this.maxRetryAfterMs = Math.max(this.minRetryAfterMs, options.maxRetryAfterMs ?? 300_000);
-    this.rateLimitBudgetMs = options.rateLimitBudgetMs ?? 30 * 60_000;
+    this.minRetryAfterMs = options.minRetryAfterMs ?? RATE_LIMIT_DEFAULTS.floorMs;
+    this.maxRetryAfterMs = Math.max(this.minRetryAfterMs, options.maxRetryAfterMs ?? RATE_LIMIT_DEFAULTS.ceilingMs);
+    this.rateLimitBudgetMs = options.rateLimitBudgetMs ?? RATE_LIMIT_DEFAULTS.budgetMs;
     this.log = options.log;
     this.random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? 60_000;
@@ -206,7 +214,7 @@ export class JiraClient {
           // earns another 429. Hinted waits get up to 10 % jitter on top, so several clients do not come back
           // at the same instant; the back-off has its own.
           const ms = hint
-            ? Math.min(Math.max(hint.ms, this.minRetryAfterMs) * (1 + 0.1 * this.random()), remaining)
+            ? Math.min(Math.max(hint.ms, this.minRetryAfterMs) * (1 + RATE_LIMIT_DEFAULTS.hintJitter * this.random()), remaining)
             : Math.min(Math.max(this.backoffMs(rateLimitWaits), this.minRetryAfterMs), this.maxRetryAfterMs, remaining);
           rateLimitWaits++;
           waitedMs += ms;
@@ -235,7 +243,7 @@ export class JiraClient {
   /** Exponential back-off with up to 20 % jitter: minRetryAfterMs · 2^n, at most maxRetryAfterMs. */
   private backoffMs(previousWaits: number): number {
     const base = this.minRetryAfterMs * 2 ** Math.min(previousWaits, 30);
-    return Math.min(this.maxRetryAfterMs, base * (1 + 0.2 * this.random()));
+    return Math.min(this.maxRetryAfterMs, base * (1 + RATE_LIMIT_DEFAULTS.backoffJitter * this.random()));
   }
 
   private async retrySleep(ms: number, method: string, url: URL): Promise<void> {
