@@ -1,6 +1,7 @@
 /** The change record (SPEC 17.1): what each executor reports it changed, as the mirror holds the values; and the commands of a revert. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { executeCommand } from './executors.js';
+import { MemoryJournal } from './journal.js';
 import type { JiraFlavor } from './jira-client.js';
 import { FLAVORS, startHarness, type SimHarness } from './test-support.js';
 import type { CommandOutcome } from './types.js';
@@ -105,6 +106,55 @@ describe('changes', () => {
       });
       expect(h.sim.store.findIssue(key)).toBeUndefined();
       expect(await run(flavor, 'delete_issue', { key, summary: `Удалить ${flavor}` })).toEqual({ status: 'done', result: { deleted: false } });
+    });
+  });
+
+  describe.each(FLAVORS)('a re-delivery after a lost report on %s (decision 0121): the result agrees with the changes it reports', (flavor) => {
+    /** The command run, its report lost (its journal entries stay: nothing acknowledged it), then run again; the second outcome. */
+    const redelivered = async (type: string, params: Record<string, unknown>): Promise<CommandOutcome> => {
+      const cmd = { id: nextId++, type, params };
+      const ctx = { ...h.ctx(flavor, new MemoryJournal()), customFields: ['Team'] };
+      expect((await executeCommand(cmd, ctx)).status).toBe('done');
+      h.sim.clearRequests();
+      const again = await executeCommand(cmd, ctx);
+      expect(writes()).toEqual([]); // Jira is already as the command wants it
+      return again;
+    };
+
+    it.each([
+      ['ensure_link', () => {
+        const [source, target] = [issue('Связь 1'), issue('Связь 2')];
+        return { params: { source, target, link_type: 'Blocks' }, result: { created: true }, changes: [{ key: source, what: 'link', after: { source, target, link_type: 'Blocks' } }] };
+      }],
+      ['ensure_fields', () => {
+        const key = issue('Поля', { duedate: '2026-01-01' });
+        return { params: { key, duedate: '2026-02-01' }, result: { changed: ['duedate'] }, changes: [{ key, what: 'field:duedate', before: '2026-01-01', after: '2026-02-01' }] };
+      }],
+      ['ensure_status', () => {
+        const key = issue('Статус');
+        return { params: { key, path: ['In Progress', 'Done'] }, result: { from: 'To Do', to: 'Done' }, changes: [{ key, what: 'status', before: 'To Do', after: 'Done' }] }; // the intent, journaled before the walk: no transitions yet
+      }],
+      ['remove_link', () => {
+        const [source, target] = [issue('Удалить связь 1'), issue('Удалить связь 2')];
+        h.sim.store.createLink('Blocks', source, target);
+        return { params: { source, target, link_type: 'Blocks' }, result: { removed: true }, changes: [{ key: source, what: 'link_removed', before: expect.objectContaining({ source, target, link_type: 'Blocks' }) }] };
+      }],
+      ['remove_comment', () => {
+        const key = issue('Удалить комментарий');
+        const id = h.sim.store.addComment(key, 'Лишний', 'x').id;
+        return { params: { key, comment_id: id }, result: { removed: true }, changes: [{ key, what: 'comment_removed', before: { id, body: 'Лишний' } }] };
+      }],
+      ['delete_issue', () => {
+        const key = issue('Удалить задачу');
+        return { params: { key, summary: 'Удалить задачу' }, result: { deleted: true }, changes: [{ key, what: 'issue_deleted', before: { key, summary: 'Удалить задачу' } }] };
+      }],
+      ['ensure_comment', () => {
+        const key = issue('Комментарий');
+        return { params: { key, body: 'Готово', marker: '[hub:r1]' }, result: { created: true }, changes: [{ key, what: 'comment', after: { id: expect.any(String), body: expect.stringContaining('Готово') } }] };
+      }],
+    ] as const)('%s', async (type, make) => {
+      const { params, result, changes } = make();
+      expect(await redelivered(type, params)).toEqual({ status: 'done', result, changes });
     });
   });
 

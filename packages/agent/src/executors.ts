@@ -44,8 +44,10 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
   if (!executor) return { status: 'failed', error: `неизвестный тип команды «${cmd.type}»` };
   JiraApi.for(ctx.client).projectKey ??= ctx.project; // field names are looked up as the project sees them
   try {
-    const { changes: made, ...result } = await executor(cmd, ctx);
-    const changes = withIntent(made ?? [], ctx.journal.intentFor(cmd.id, cmd));
+    const { changes: made, ...own } = await executor(cmd, ctx);
+    const intent = ctx.journal.intentFor(cmd.id, cmd);
+    const changes = withIntent(made ?? [], intent);
+    const result = intent?.length ? resultOfChanges(cmd.type, own, changes) : own;
     return changes.length ? { status: 'done', result, changes } : { status: 'done', result };
   } catch (error) {
     if (error instanceof CommandStopped || error instanceof JiraStoppedError) return { status: 'failed', error: error.message, stopped: true };
@@ -71,6 +73,30 @@ export function withIntent(made: readonly Change[], intent: readonly Change[] | 
     return again ? { ...again, ...('before' in earlier ? { before: earlier.before } : {}) } : earlier;
   });
   return [...merged, ...madeBy.values()];
+}
+
+/** What a command's result says of its changes, read from the changes it reports (the types withIntent serves). */
+const RESULT_OF_CHANGES: Partial<Record<string, (changes: readonly Change[]) => Record<string, unknown>>> = {
+  ensure_fields: (c) => ({ changed: c.filter((x) => x.what.startsWith('field:')).map((x) => x.what.slice('field:'.length)) }),
+  ensure_status: (c) => {
+    const walk = c.find((x) => x.what === 'status');
+    return walk ? { from: walk.before } : {};
+  },
+  ensure_link: (c) => ({ created: c.some((x) => x.what === 'link') }),
+  ensure_comment: (c) => ({ created: c.some((x) => x.what === 'comment') }),
+  remove_link: (c) => ({ removed: c.some((x) => x.what === 'link_removed') }),
+  remove_comment: (c) => ({ removed: c.some((x) => x.what === 'comment_removed') }),
+  delete_issue: (c) => ({ deleted: c.some((x) => x.what === 'issue_deleted') }),
+};
+
+/**
+ * The result made to agree with the changes reported: after a lost report an earlier execution made the
+ * change the journal's intent records (withIntent reports it), so `created`, `removed`, `deleted`, `changed`
+ * and a status walk's `from` say what the command did, not what this execution alone found left to do.
+ */
+export function resultOfChanges(type: string, result: Record<string, unknown>, changes: readonly Change[]): Record<string, unknown> {
+  const read = RESULT_OF_CHANGES[type];
+  return read ? { ...result, ...read(changes) } : result;
 }
 
 /**
