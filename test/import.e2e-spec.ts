@@ -170,6 +170,24 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('every bad row of both files in one 422 (and every NUL cell), the first error\'s text first; no note written', async () => {
+    const res = await upload({
+      notes: `key,fact_status,comment\nA-1,ok,\nabc,,\n,x,\nA-4,${'я'.repeat(2001)},\n`,
+      links: 'from,type,to\nA-1,,A 2\n',
+    }).expect(422);
+    expect(res.body.errors).toEqual([
+      { field: 'notes.csv:3', detail: 'ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)' },
+      { field: 'notes.csv:4', detail: 'пустой ключ' },
+      { field: 'notes.csv:5', detail: '«Факт. статус» длиннее 2000 символов (2001)' },
+      { field: 'links.csv:2', detail: 'конец связи «A 2» — не ключ Jira (ABC-123) и не временный ключ (new:N)' },
+      { field: 'links.csv:2', detail: 'пустой тип связи' },
+    ]);
+    expect(res.body.detail).toMatch(/^notes\.csv, строка 3: ключ «abc» .*; notes\.csv, строка 4: пустой ключ; .*; links\.csv, строка 2: пустой тип связи$/);
+    const nul = await upload({ notes: 'key,fact_status,comment\nA-1,a\u0000,b\u0000\nA-2,,\u0000\n' }).expect(422);
+    expect(nul.body.errors.map((e: { field: string }) => e.field)).toEqual(['notes.csv:2:fact_status', 'notes.csv:2:comment', 'notes.csv:3:comment']);
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('row numbers in errors are file lines, after a quoted multi-line cell too', async () => {
     const res = await upload({ notes: 'key,comment\r\nA-1,"первая\r\nвторая"\r\nbad,x\r\n' }).expect(422);
     expect(res.body.detail).toContain('notes.csv, строка 4');

@@ -144,6 +144,49 @@ describe('planning packages (SPEC 18)', () => {
     await hub.http.get('/packages/99/drift').expect(404);
   });
 
+  it('every bad row and cell of every file in one 422, the first error\'s text first; a long list is cut saying how many more; nothing written', async () => {
+    const tables = ['package', 'batch', 'command', 'issue_note'];
+    const before = await rowCounts(hub, tables);
+    const files = {
+      issues: `${HEADER}\nA-2;;;;31.12.2026;;;;;;\nnew:1;;${'т'.repeat(256)};;2026-13-01;;;;;;AURORA board\nA-2;;;;;;;;;;`,
+      links: 'Откуда;Тип;Куда\nA-2;блокирует;A 3\nx;;A-2',
+      notes: 'key,comment\nabc,ок',
+    };
+    const expected = [
+      { field: 'issues.csv:2:Срок', detail: '«31.12.2026» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)' },
+      { field: 'issues.csv:3:Тема', detail: 'тема длиннее 255 символов (256)' },
+      { field: 'issues.csv:3:Срок', detail: '«2026-13-01» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)' },
+      { field: 'issues.csv:3:Тип', detail: 'новой задаче new:1 нужен тип (Task, Story, Epic, Sub-task…)' },
+      { field: 'issues.csv:3:Доска', detail: 'доска указана без спринта: она нужна только чтобы выбрать спринт' },
+      { field: 'issues.csv:4:Ключ', detail: 'ключ A-2 уже есть в строке 2: одна строка на задачу' },
+      { field: 'links.csv:2', detail: 'конец связи «A 3» — не ключ Jira (ABC-123) и не временный ключ (new:N)' },
+      { field: 'links.csv:3', detail: 'начало связи «x» — не ключ Jira (ABC-123) и не временный ключ (new:N)' },
+      { field: 'links.csv:3', detail: 'пустой тип связи' },
+      { field: 'notes.csv:2', detail: 'ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)' },
+    ];
+    for (const route of ['plan', 'apply'] as const) {
+      const res = await send(route, files).expect(422);
+      expect(res.body.error).toBe('validation_failed');
+      expect(res.body.errors).toEqual(expected);
+      // The first error's text as it was alone, then the others in file order, each naming file, row and column.
+      const message = ({ field, detail }: { field: string; detail: string }) => {
+        const [file, row, column] = field.split(':');
+        return `${file}, строка ${row}${column ? `, столбец «${column}»` : ''}: ${detail}`;
+      };
+      expect(res.body.detail).toBe(expected.map(message).join('; '));
+      expect(res.body.detail.startsWith('issues.csv, строка 2, столбец «Срок»: «31.12.2026» — не дата')).toBe(true);
+    }
+    // Rows that refer to what is not there are found while planning, each one too.
+    const unresolved = await send('plan', { issues: `${HEADER}\nA-2;;;new:7;;;;;;;`, links: 'Откуда;Тип;Куда\nnew:8;блокирует;A-2\nA-2;блокирует;new:9' }).expect(422);
+    expect(unresolved.body.errors.map((e: { field: string }) => e.field)).toEqual(['issues.csv:2:Родитель', 'links.csv:2:Откуда', 'links.csv:3:Куда']);
+    // 60 bad rows: the first 50 named, and how many more there are.
+    const many = await send('apply', { notes: `key\n${Array.from({ length: 60 }, (_, i) => `bad${i}`).join('\n')}` }).expect(422);
+    expect(many.body.errors).toHaveLength(50);
+    expect(many.body.errors.at(-1)).toEqual({ field: 'notes.csv:51', detail: expect.stringContaining('bad49') });
+    expect(many.body.detail).toMatch(/^notes\.csv, строка 2: ключ «bad0» .*; …и ещё ошибок: 10 \(показаны первые 50\) — исправьте эти и проверьте пакет снова$/);
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
   it('U+0000 in a cell → 422 naming file, row and column, as the JSON routes refuse it; nothing stored or queued, on both engines', async () => {
     const tables = ['package', 'batch', 'command', 'issue_note'];
     const before = await rowCounts(hub, tables);

@@ -6,7 +6,7 @@ import { CommandRepository } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { compare, type ImportReport } from './compare.js';
 import { writePackageNotes } from './notes-writer.js';
-import { asValidationError, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
+import { asValidationError, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from './package-reader.js';
 
 export interface PackageFiles {
   notes?: Buffer;
@@ -26,14 +26,11 @@ export class ImportService {
   ) {}
 
   async import(files: PackageFiles): Promise<ImportReport> {
-    let notes: NoteRow[] = [];
-    let links: LinkRow[] = [];
-    try {
-      if (files.notes) notes = readNotes(files.notes);
-      if (files.links) links = readLinks(files.links);
-    } catch (err) {
-      throw asValidationError(err);
-    }
+    // Every bad row of both files in one answer (decision 0132).
+    const errors = new PackageErrors();
+    const notes: NoteRow[] = (files.notes && errors.step(() => readNotes(files.notes!))) || [];
+    const links: LinkRow[] = (files.links && errors.step(() => readLinks(files.links!))) || [];
+    errors.throwIfAny(asValidationError);
     const now = this.clock.iso();
     return this.db.transaction(async (m) => {
       // Links resolve temp keys through SPEC 6.3: the newest resolution wins.

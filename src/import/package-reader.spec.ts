@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { detectDelimiter, PackageError, readLinks, readNotes, type PackageFile } from './package-reader.js';
+import { ValidationFailedError } from '../common/index.js';
+import { asValidationError, detectDelimiter, PACKAGE_ERRORS_KEPT, PackageError, PackageErrors, readLinks, readNotes, type PackageFile } from './package-reader.js';
 
 const buf = (text: string) => Buffer.from(text, 'utf8');
 const BOM = '\uFEFF';
@@ -205,5 +206,41 @@ describe('malformed packages → PackageError naming file and row (SPEC 8)', () 
 
   it('takes the delimiter from the first non-empty line', () => {
     expect(readNotes(buf('\nkey;comment\nA-1;ок\n'))).toEqual([{ row: 3, key: 'A-1', comment: 'ок' }]);
+  });
+});
+
+describe('PackageErrors: every error of a package in one answer (decision 0132)', () => {
+  it('gathers what each step throws, with all it carries; the first is thrown carrying them all', () => {
+    const errors = new PackageErrors();
+    expect(errors.step(() => readNotes(buf('key\nA-1\n')))).toEqual([{ row: 2, key: 'A-1' }]);
+    expect(errors.step(() => readNotes(buf('key\nbad\n\nnew:0\n')))).toBeUndefined();
+    expect(errors.step(() => readLinks(buf('from;type;to\nA-1;;A-2\n')))).toBeUndefined();
+    expect(() => errors.step(() => JSON.parse('{'))).toThrow(SyntaxError); // not a package error: a bug stays one
+    const err = packageError(() => errors.throwIfAny());
+    expect(err.all.map((e) => [e.file, e.row])).toEqual([
+      ['notes.csv', 2],
+      ['notes.csv', 4],
+      ['links.csv', 2],
+    ]);
+    expect(err.all[0]).toBe(err);
+    expect(() => new PackageErrors().throwIfAny()).not.toThrow();
+  });
+
+  it(`keeps the first ${PACKAGE_ERRORS_KEPT}, counts the rest, and the 422 says how many more`, () => {
+    const rows = Array.from({ length: PACKAGE_ERRORS_KEPT + 7 }, (_, i) => `bad${i}`).join('\n');
+    const err = packageError(() => readNotes(buf(`key\n${rows}\n`)));
+    expect(err.all).toHaveLength(PACKAGE_ERRORS_KEPT);
+    expect(err.more).toBe(7);
+    const answer = asValidationError(err) as ValidationFailedError;
+    expect(answer).toBeInstanceOf(ValidationFailedError);
+    expect(answer.errors).toHaveLength(PACKAGE_ERRORS_KEPT);
+    expect(answer.errors[0]).toEqual({ field: 'notes.csv:2', detail: 'ключ «bad0» — не ключ Jira (ABC-123) и не временный ключ (new:N)' });
+    expect(answer.message).toMatch(new RegExp(`^notes\\.csv, строка 2: ключ «bad0» .*; …и ещё ошибок: 7 \\(показаны первые ${PACKAGE_ERRORS_KEPT}\\) — исправьте эти и проверьте пакет снова$`));
+  });
+
+  it('one error alone: the detail is its text, as before', () => {
+    const answer = asValidationError(packageError(() => readNotes(buf('key\nabc\n')))) as ValidationFailedError;
+    expect(answer.message).toBe('notes.csv, строка 2: ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)');
+    expect(answer.errors).toEqual([{ field: 'notes.csv:2', detail: 'ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)' }]);
   });
 });

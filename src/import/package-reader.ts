@@ -1,6 +1,7 @@
 /**
  * Reading a planning package (SPEC 8): CSV, UTF-8 with or without BOM, `,` or `;`, a header row with
- * Russian or English names. Pure: buffers in, rows out, or a PackageError naming the file and row.
+ * Russian or English names. Pure: buffers in, rows out, or a PackageError naming the file and row — the
+ * first of every bad row and cell found, which it carries (decision 0132).
  */
 import { parse } from 'csv-parse/sync';
 import { hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
@@ -8,8 +9,14 @@ import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
 
-/** A problem of a package file, naming the file, the row (the file line) and, where one cell is at fault, its column as the header names it. */
+/**
+ * A problem of a package file, naming the file, the row (the file line) and, where one cell is at fault, its
+ * column as the header names it. The one thrown is the first found; `all` holds every one found with it
+ * (itself first, at most PACKAGE_ERRORS_KEPT) and `more` how many others there were beyond those.
+ */
 export class PackageError extends Error {
+  all: readonly PackageError[] = [this];
+  more = 0;
   constructor(
     readonly file: PackageFile,
     readonly row: number | null,
@@ -20,11 +27,63 @@ export class PackageError extends Error {
   }
 }
 
-/** A PackageError as the 422 every route answers (SPEC 8): the file and row (and column) as the field; anything else passes as it is. */
+/** How many of a package's errors one answer names; it says how many more there are. */
+export const PACKAGE_ERRORS_KEPT = 50;
+
+/**
+ * The errors of a package gathered, so that one answer names every bad row and cell of every file instead
+ * of the first alone (decision 0132): each step of reading (a file, a row, a cell) runs through `step`,
+ * and the reading ends with `throwIfAny`.
+ */
+export class PackageErrors {
+  private readonly found: PackageError[] = [];
+  private beyond = 0;
+
+  add(err: PackageError): void {
+    for (const e of err.all) {
+      if (this.found.length < PACKAGE_ERRORS_KEPT) this.found.push(e);
+      else this.beyond++;
+    }
+    this.beyond += err.more;
+  }
+
+  /** Runs one step; a PackageError it throws (with all it carries) is gathered, and the step gives undefined. */
+  step<T>(run: () => T): T | undefined {
+    try {
+      return run();
+    } catch (err) {
+      if (!(err instanceof PackageError)) throw err;
+      this.add(err);
+      return undefined;
+    }
+  }
+
+  get any(): boolean {
+    return this.found.length > 0;
+  }
+
+  /** Throws the first error found, carrying every one (or what `as` makes of it: asValidationError), when there is any. */
+  throwIfAny(as: (err: PackageError) => unknown = (err) => err): void {
+    if (!this.any) return;
+    const [first] = this.found;
+    first.all = [...this.found];
+    first.more = this.beyond;
+    throw as(first);
+  }
+}
+
+const placeOf = (e: PackageError) => (e.row === null ? e.file : `${e.file}:${e.row}${e.column === undefined ? '' : `:${e.column}`}`);
+
+/**
+ * A PackageError as the 422 every route answers (SPEC 8): one entry per error found, its file and row (and
+ * column) as the field; the detail names them all in order (the first error's text alone when it is the
+ * only one) and how many more there are past PACKAGE_ERRORS_KEPT. Anything else passes as it is.
+ */
 export function asValidationError(err: unknown): unknown {
   if (!(err instanceof PackageError)) return err;
-  const where = err.row === null ? err.file : `${err.file}:${err.row}${err.column === undefined ? '' : `:${err.column}`}`;
-  return new ValidationFailedError(err.message, [{ field: where, detail: err.problem }]);
+  const more = err.more ? [`…и ещё ошибок: ${err.more} (показаны первые ${err.all.length}) — исправьте эти и проверьте пакет снова`] : [];
+  const detail = [...err.all.map((e) => e.message), ...more].join('; ');
+  return new ValidationFailedError(detail, err.all.map((e) => ({ field: placeOf(e), detail: e.problem })));
 }
 
 const HEADERS: Record<PackageFile, Record<string, string>> = {
@@ -182,10 +241,13 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
  */
 function refuseNul(file: PackageFile, text: string, rows: { row: number; cells: string[] }[], header: string[]): void {
   if (!hasNul(text)) return;
+  const errors = new PackageErrors();
   for (const [i, { row, cells }] of rows.entries()) {
-    const j = cells.findIndex(hasNul);
-    if (j >= 0) throw new PackageError(file, row, NUL_DETAIL, i === 0 ? undefined : header[j]?.trim() || `№ ${j + 1}`);
+    cells.forEach((cell, j) => {
+      if (hasNul(cell)) errors.add(new PackageError(file, row, NUL_DETAIL, i === 0 ? undefined : header[j]?.trim() || `№ ${j + 1}`));
+    });
   }
+  errors.throwIfAny();
   throw new PackageError(file, null, NUL_DETAIL);
 }
 
@@ -197,27 +259,35 @@ export function checkKey(file: PackageFile, row: number, value: string, what: st
   }
 }
 
+/** Each row read by `read`, every row's errors gathered: the rows, or the first error carrying them all. */
+function eachRow<T>(rows: readonly TableRow[], read: (r: TableRow, errors: PackageErrors) => T): T[] {
+  const errors = new PackageErrors();
+  const out = rows.map((r) => read(r, errors));
+  errors.throwIfAny();
+  return out;
+}
+
 export function readNotes(data: Buffer): NoteRow[] {
-  return readTable('notes.csv', data).map(({ row, values }) => {
-    if (values.key === '') throw new PackageError('notes.csv', row, 'пустой ключ');
-    checkKey('notes.csv', row, values.key, 'ключ');
+  return eachRow(readTable('notes.csv', data), ({ row, values }, errors) => {
+    if (values.key === '') errors.add(new PackageError('notes.csv', row, 'пустой ключ'));
+    else errors.step(() => checkKey('notes.csv', row, values.key, 'ключ'));
     const note: NoteRow = { row, key: values.key };
     // A column the file does not have stays out of the row, so the stored value is kept.
     if (values.fact_status !== undefined) note.fact_status = orNull(values.fact_status);
     if (values.comment !== undefined) note.comment = orNull(values.comment);
     for (const [field, column] of [['fact_status', 'Факт. статус'], ['comment', 'Комментарий (внутр.)']] as const) {
       const length = [...(note[field] ?? '')].length;
-      if (length > NOTE_LIMITS[field]) throw new PackageError('notes.csv', row, `«${column}» длиннее ${NOTE_LIMITS[field]} символов (${length})`);
+      if (length > NOTE_LIMITS[field]) errors.add(new PackageError('notes.csv', row, `«${column}» длиннее ${NOTE_LIMITS[field]} символов (${length})`));
     }
     return note;
   });
 }
 
 export function readLinks(data: Buffer): LinkRow[] {
-  return readTable('links.csv', data).map(({ row, values }) => {
-    checkKey('links.csv', row, values.from, 'начало связи');
-    checkKey('links.csv', row, values.to, 'конец связи');
-    if (values.type === '') throw new PackageError('links.csv', row, 'пустой тип связи');
+  return eachRow(readTable('links.csv', data), ({ row, values }, errors) => {
+    errors.step(() => checkKey('links.csv', row, values.from, 'начало связи'));
+    errors.step(() => checkKey('links.csv', row, values.to, 'конец связи'));
+    if (values.type === '') errors.add(new PackageError('links.csv', row, 'пустой тип связи'));
     return { row, from: values.from, type: values.type, to: values.to, note: orNull(values.note) };
   });
 }

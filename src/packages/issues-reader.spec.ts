@@ -91,3 +91,21 @@ describe('readIssues: errors name the file, the row and the column in Russian', 
     expect(err.message).toBe('issues.csv, строка 1: нет обязательных столбцов: key');
   });
 });
+
+describe('readIssues: every bad cell of every row at once (decision 0132)', () => {
+  it('the first error thrown carries each one; a bad cell is not also reported as missing', () => {
+    const text = `${RU}\nnew:1;;${'т'.repeat(256)};new:1;31.12.2026;;;;;;Доска\nA 2;Task;x;;;;;;;;\nnew:1;Task;y;;;;;;;;`;
+    const err = packageError(() => readIssues(buf(text)));
+    expect(err.problem).toBe('тема длиннее 255 символов (256)');
+    expect(err.all.map((e) => [e.row, e.column, e.problem])).toEqual([
+      [2, 'Тема', 'тема длиннее 255 символов (256)'],
+      [2, 'Родитель', 'задача new:1 не может быть родителем самой себя'],
+      [2, 'Срок', '«31.12.2026» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)'],
+      [2, 'Тип', 'новой задаче new:1 нужен тип (Task, Story, Epic, Sub-task…)'],
+      [2, 'Доска', 'доска указана без спринта: она нужна только чтобы выбрать спринт'],
+      [3, 'Ключ', '«A 2» — не ключ Jira (ABC-123) и не временный ключ (new:N)'],
+      [4, 'Ключ', 'ключ new:1 уже есть в строке 2: одна строка на задачу'],
+    ]);
+    expect(err.more).toBe(0);
+  });
+});

@@ -1,10 +1,10 @@
 /**
  * Reading `issues.csv` of a planning package (SPEC 18): one row per issue, Russian or English headers,
  * an empty cell means "no wish" (the field is left as Jira has it). Pure: a buffer in, rows out, or a
- * PackageError naming the file, the row and the column.
+ * PackageError naming the file, the row and the column (carrying every other one found).
  */
 import { isJiraKey, isTempKey } from '../common/index.js';
-import { PackageError, readTable } from '../import/index.js';
+import { PackageError, PackageErrors, readTable } from '../import/index.js';
 import { isCalendarDate } from '@jira-hub/contracts/catalogue';
 
 /** The wishes of one issue; a field left out (undefined) is no wish. */
@@ -58,43 +58,59 @@ export function splitLabels(cell: string): string[] {
   return [...new Set(cell.split(/[\s,]+/).filter((l) => l !== ''))];
 }
 
+/**
+ * The rows of issues.csv; every bad cell of every row is gathered, and the first error thrown carries them all
+ * (decision 0132). A cell's own error stands for it: a new issue's missing type or summary, or a board
+ * without a sprint, is said only when that cell is empty, not when it is bad.
+ */
 export function readIssues(data: Buffer): IssueRow[] {
   const rows = readTable(FILE, data);
   const seen = new Map<string, number>();
-  return rows.map(({ row, values, headers }) => {
+  const errors = new PackageErrors();
+  const read = rows.map(({ row, values, headers }) => {
     const column = (f: WishField | 'key') => headers[f] ?? RUSSIAN_COLUMN[f];
-    const fail = (f: WishField | 'key', problem: string) => new PackageError(FILE, row, problem, column(f));
+    const fail = (f: WishField | 'key', problem: string) => errors.add(new PackageError(FILE, row, problem, column(f)));
     const key = values.key;
-    if (key === '') throw fail('key', 'пустой ключ: у каждой строки ключ Jira (ABC-123) или временный ключ (new:N)');
-    if (!isJiraKey(key) && !isTempKey(key)) throw fail('key', `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
-    const earlier = seen.get(key);
-    if (earlier !== undefined) throw fail('key', `ключ ${key} уже есть в строке ${earlier}: одна строка на задачу`);
-    seen.set(key, row);
-    const out: IssueRow = { row, key, columns: headers };
+    if (key === '') fail('key', 'пустой ключ: у каждой строки ключ Jira (ABC-123) или временный ключ (new:N)');
+    else if (!isJiraKey(key) && !isTempKey(key)) fail('key', `«${key}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
+    else {
+      const earlier = seen.get(key);
+      if (earlier !== undefined) fail('key', `ключ ${key} уже есть в строке ${earlier}: одна строка на задачу`);
+      else seen.set(key, row);
+    }
+    const issue: IssueRow = { row, key, columns: headers };
     for (const f of WISH_FIELDS) {
       const cell = values[f];
       if (cell === undefined || cell === '') continue; // no such column, or an empty cell: no wish
-      if (f === 'labels') {
-        const labels = splitLabels(cell);
-        const long = labels.find((l) => [...l].length > MAX_LABEL);
-        if (long) throw fail(f, `метка длиннее ${MAX_LABEL} символов: «${long.slice(0, 40)}…»`);
-        out.labels = labels;
-        continue;
-      }
-      if (f === 'parent') {
-        if (!isJiraKey(cell) && !isTempKey(cell)) throw fail(f, `«${cell}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
-        if (cell === key) throw fail(f, `задача ${key} не может быть родителем самой себя`);
-      }
-      if (f === 'duedate' && !isCalendarDate(cell)) throw fail(f, `«${cell}» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)`);
-      if (f === 'summary' && [...cell].length > MAX_SUMMARY) throw fail(f, `тема длиннее ${MAX_SUMMARY} символов (${[...cell].length})`);
-      out[f] = cell;
+      const problem = cellProblem(f, cell, key);
+      if (problem) fail(f, problem);
+      else if (f === 'labels') issue.labels = splitLabels(cell);
+      else issue[f] = cell;
     }
+    const empty = (f: WishField) => (values[f] ?? '') === '';
     if (isTempKey(key)) {
       // A new issue: Jira needs its type and summary to create it.
-      if (out.summary === undefined) throw fail('summary', `новой задаче ${key} нужна тема`);
-      if (out.issue_type === undefined) throw fail('issue_type', `новой задаче ${key} нужен тип (Task, Story, Epic, Sub-task…)`);
+      if (empty('summary')) fail('summary', `новой задаче ${key} нужна тема`);
+      if (empty('issue_type')) fail('issue_type', `новой задаче ${key} нужен тип (Task, Story, Epic, Sub-task…)`);
     }
-    if (out.board !== undefined && out.sprint === undefined) throw fail('board', 'доска указана без спринта: она нужна только чтобы выбрать спринт');
-    return out;
+    if (!empty('board') && empty('sprint')) fail('board', 'доска указана без спринта: она нужна только чтобы выбрать спринт');
+    return issue;
   });
+  errors.throwIfAny();
+  return read;
+}
+
+/** What is wrong with a non-empty cell of the row of `key`, in Russian; undefined when nothing is. */
+function cellProblem(f: WishField, cell: string, key: string): string | undefined {
+  if (f === 'labels') {
+    const long = splitLabels(cell).find((l) => [...l].length > MAX_LABEL);
+    return long ? `метка длиннее ${MAX_LABEL} символов: «${long.slice(0, 40)}…»` : undefined;
+  }
+  if (f === 'parent') {
+    if (!isJiraKey(cell) && !isTempKey(cell)) return `«${cell}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
+    if (cell === key) return `задача ${key} не может быть родителем самой себя`;
+  }
+  if (f === 'duedate' && !isCalendarDate(cell)) return `«${cell}» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)`;
+  if (f === 'summary' && [...cell].length > MAX_SUMMARY) return `тема длиннее ${MAX_SUMMARY} символов (${[...cell].length})`;
+  return undefined;
 }

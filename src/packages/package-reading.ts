@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { asValidationError, decodePackageFile, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
+import { asValidationError, decodePackageFile, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
 import type { PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
@@ -26,22 +26,23 @@ export interface ParsedPackage {
   texts: PackageTexts;
 }
 
-/** Reads the files; a bad file → 422 naming the file, the row and the column. */
+/** Reads the files; bad files → one 422 naming the file, the row and the column of every error in each (decision 0132). */
 export function parsePackage(files: PackageFiles): ParsedPackage {
-  try {
-    return {
-      issues: files.issues ? readIssues(files.issues) : [],
-      links: files.links ? readLinks(files.links) : [],
-      notes: files.notes ? readNotes(files.notes) : [],
-      texts: {
-        ...(files.issues ? { issues: decodePackageFile('issues.csv', files.issues) } : {}),
-        ...(files.links ? { links: decodePackageFile('links.csv', files.links) } : {}),
-        ...(files.notes ? { notes: decodePackageFile('notes.csv', files.notes) } : {}),
-      },
-    };
-  } catch (err) {
-    throw asValidationError(err);
-  }
+  const errors = new PackageErrors();
+  const issues = (files.issues && errors.step(() => readIssues(files.issues!))) || [];
+  const links = (files.links && errors.step(() => readLinks(files.links!))) || [];
+  const notes = (files.notes && errors.step(() => readNotes(files.notes!))) || [];
+  errors.throwIfAny(asValidationError);
+  return {
+    issues,
+    links,
+    notes,
+    texts: {
+      ...(files.issues ? { issues: decodePackageFile('issues.csv', files.issues) } : {}),
+      ...(files.links ? { links: decodePackageFile('links.csv', files.links) } : {}),
+      ...(files.notes ? { notes: decodePackageFile('notes.csv', files.notes) } : {}),
+    },
+  };
 }
 
 /** The stored texts back as files. */

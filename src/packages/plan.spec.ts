@@ -183,6 +183,36 @@ describe('planPackage: errors name the file, the row and the column', () => {
   });
 });
 
+describe('planPackage: every error of the rows at once (decision 0132)', () => {
+  it('the first thrown carries each one, in the order planned: unknown values, undefined temp keys, a cycle once', () => {
+    const i = {
+      ...input(
+        `${HEADER}\nnew:1;Task;Один;new:2;;;;;;;\nnew:2;Task;Два;new:1;;;;;;;\nA-3;;;new:8;;;;Срочно;Закрыто;;`,
+        'Откуда;Тип;Куда\nnew:5;блокирует;new:6',
+        MIRROR,
+      ),
+      known: { statuses: ['To Do', 'Done'], priorities: ['High'] },
+    };
+    let thrown: unknown;
+    try {
+      planPackage(i);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(PackageError);
+    const all = (thrown as PackageError).all.map((e) => `${e.file}:${e.row}:${e.column} ${e.problem.replace(/: .*/, '')}`);
+    expect(all).toEqual([
+      'issues.csv:2:Родитель цикл родителей',
+      'issues.csv:4:Родитель временный ключ new:8 не определён',
+      'issues.csv:4:Приоритет приоритет «Срочно» Jira не знает; известны',
+      'issues.csv:4:Статус статус «Закрыто» Jira не знает; известны',
+      'links.csv:2:Откуда временный ключ new:5 не определён',
+      'links.csv:2:Куда временный ключ new:6 не определён',
+    ]);
+    expect((thrown as PackageError).all[0]).toBe(thrown);
+  });
+});
+
 describe('planPackage: known values are checked only where a command sets them', () => {
   it('a closed sprint or an old status the mirror already shows is no error (an export plans as it is)', () => {
     const i = { ...input(`${HEADER}\nA-2;;;;;;;;In Progress;Спринт 1;`, '', MIRROR), known: { sprints: ['Спринт 2'], statuses: ['To Do', 'Done'] } };

@@ -6,7 +6,7 @@
  */
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { isJiraKey, isTempKey } from '../common/index.js';
-import { type LinkRow, PackageError, type PackageFile, translateType } from '../import/index.js';
+import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
@@ -124,6 +124,8 @@ class Planner {
   private readonly missing = new Set<string>();
   /** link ends the mirror has (their issues are not read) */
   private readonly linked = new Set<string>();
+  /** every error of the package's rows found while planning: one answer names them all (decision 0132) */
+  readonly errors = new PackageErrors();
 
   constructor(private readonly input: PlanInput) {
     for (const r of input.issues) {
@@ -136,18 +138,21 @@ class Planner {
     return r.columns[f] ?? RUSSIAN_COLUMN[f];
   }
 
-  /** The key a command names: a Jira key, a resolved temp key's Jira key, or a temp key this package creates. */
-  private resolve(key: string, place: PackagePlace): string {
+  /** The key a command names: a Jira key, a resolved temp key's Jira key, or a temp key this package creates; else an error, and undefined. */
+  private resolve(key: string, place: PackagePlace): string | undefined {
     if (isJiraKey(key)) return key;
     const resolved = this.input.tempKeys.get(key);
     if (resolved) return resolved;
     if (this.creates.has(key)) return key;
-    throw new PackageError(
-      place.file,
-      place.row,
-      `временный ключ ${key} не определён: его не создаёт ни одна строка issues.csv (с ключом ${key}), и раньше хаб его не создавал`,
-      place.column,
+    this.errors.add(
+      new PackageError(
+        place.file,
+        place.row,
+        `временный ключ ${key} не определён: его не создаёт ни одна строка issues.csv (с ключом ${key}), и раньше хаб его не создавал`,
+        place.column,
+      ),
     );
+    return undefined;
   }
 
   private existing(key: string): PackageMirrorIssue | undefined {
@@ -170,10 +175,10 @@ class Planner {
     const list = { issue_type: this.input.known?.issue_types, status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
     if (list === undefined || list.length === 0 || list.some((x) => same(x, value))) return;
     const what = { issue_type: 'тип задачи', status: 'статус', priority: 'приоритет', sprint: 'спринт (активный или будущий)' }[f];
-    throw new PackageError('issues.csv', r.row, `${what} «${value}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f));
+    this.errors.add(new PackageError('issues.csv', r.row, `${what} «${value}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f)));
   }
 
-  /** Parents before children; a cycle of parents is an error naming the row where it closes. */
+  /** Parents before children; a cycle of parents is an error naming the row where it closes (once per cycle). */
   orderNew(): IssueRow[] {
     const order: IssueRow[] = [];
     const state = new Map<string, 'visiting' | 'done'>();
@@ -182,7 +187,8 @@ class Planner {
       if (s === 'done') return;
       if (s === 'visiting') {
         const cycle = [...trail.slice(trail.indexOf(r.key)), r.key];
-        throw new PackageError('issues.csv', r.row, `цикл родителей: ${cycle.join(' → ')}`, this.column(r, 'parent'));
+        this.errors.add(new PackageError('issues.csv', r.row, `цикл родителей: ${cycle.join(' → ')}`, this.column(r, 'parent')));
+        return;
       }
       state.set(r.key, 'visiting');
       const parent = r.parent !== undefined ? this.rows.get(r.parent) : undefined;
@@ -211,7 +217,7 @@ class Planner {
     const place = { file: 'issues.csv' as const, row: r.row };
     this.allowed(r, 'issue_type', r.issue_type!);
     const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
-    if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
+    if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') }) ?? r.parent;
     this.command('ensure_issue', params, place, [this.differ(r, null, 'issue', r.summary, null)]);
   }
 
@@ -220,6 +226,7 @@ class Planner {
     const place = { file: 'issues.csv' as const, row: r.row };
     const isNew = this.creates.has(r.key);
     const key = isNew ? r.key : this.resolve(r.key, { ...place, column: this.column(r, 'key') });
+    if (key === undefined) return;
     const jiraKey = isNew ? null : key;
     const m = isNew ? undefined : this.existing(key);
     if (!isNew && !m) {
@@ -233,7 +240,7 @@ class Planner {
       }
       if (r.parent !== undefined) {
         const parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
-        if (parent !== m.parent) {
+        if (parent !== undefined && parent !== m.parent) {
           this.differ(r, key, 'parent', parent, m.parent);
           this.finding(r, 'parent', 'parent_differs', `у ${key} в Jira родитель ${m.parent ?? 'не задан'}, в пакете ${parent}: родителя существующей задачи хаб не меняет, поменяйте его в Jira вручную`);
         }
@@ -270,6 +277,7 @@ class Planner {
     const col = (f: 'from' | 'to') => (f === 'from' ? 'Откуда' : 'Куда');
     const source = this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') });
     const target = this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') });
+    if (source === undefined || target === undefined) return;
     const linkType = translateType(l.type, this.input.linkTypes);
     const place = { file: 'links.csv' as const, row: l.row };
     const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
@@ -330,6 +338,7 @@ export function planPackage(input: PlanInput): PackagePlan {
     seen.add(id);
     p.link(l);
   }
+  p.errors.throwIfAny();
   return p.finish();
 }
 
