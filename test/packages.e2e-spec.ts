@@ -264,7 +264,7 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     const link = lines.findIndex((l) => l.startsWith('  3. ensure_link') && l.includes('links.csv, строка 3'));
     expect(lines[link]).toMatch(/ \[Jira откажет: ошибок 1, см\. ниже\]$/);
     expect(lines[link + 1]).toMatch(/^ {5}✗ link_type: типа связи «зависит» в Jira нет; есть: Blocks .* → одно из: Blocks, Relates, Duplicate$/);
-    expect(lines.join('\n')).not.toContain('см. findings'); // the dry run's pointer to the findings the lines show anyway
+    expect(lines.join('\n')).not.toContain('см. замечания проверки'); // the dry run's pointer to the findings the lines show anyway
     expect(lines.at(-1)).toContain('Применить пакет нельзя');
     expect(lines.join('\n')).not.toContain('встанет в очередь');
   });

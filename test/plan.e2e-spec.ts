@@ -100,6 +100,7 @@ describe('dry run (SPEC 15.4)', () => {
       { title: 't', commands: [fields('A-1', { customfield_1: 'x' })] },
       { title: 't', commands: [fields('new:5')] },
     ];
+    let pointed = 0;
     for (const body of bodies) {
       const planned = await plan(body).expect(200);
       const submitted = await hub.http.post('/batches').send(body).expect(422);
@@ -107,7 +108,14 @@ describe('dry run (SPEC 15.4)', () => {
       expect(planned.body.findings.length).toBeGreaterThan(0);
       expect(planned.body.findings).toEqual(submitted.body.findings);
       expect(planned.body.text).toMatch(/^Пакет не пройдёт/);
+      // A command with findings points at them in words for a person, not at a field of the answer.
+      const refused = new Set(planned.body.findings.map((f: { seq: number }) => f.seq));
+      for (const c of planned.body.commands.filter((c: { seq: number }) => refused.has(c.seq))) {
+        expect(c).toMatchObject({ verdict: 'cannot_judge', text: 'Не проверить заранее: в команде ошибки — см. замечания проверки.' });
+        pointed++;
+      }
     }
+    expect(pointed).toBeGreaterThan(0);
     // A body that is not a batch at all is refused by both alike.
     const shapeless = { title: ' ', commands: [] };
     expect((await plan(shapeless).expect(422)).body).toEqual((await hub.http.post('/batches').send(shapeless).expect(422)).body);

@@ -50,7 +50,7 @@ export function planText(p: PackagePlanView): string {
   for (const c of p.commands) {
     const changes = c.changes.map(changeText).join('; ');
     // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
-    // run's verdict for such a command («не проверить заранее: см. findings») would only point at them.
+    // run's verdict for such a command («не проверить заранее: см. замечания проверки») would only point at them.
     const found = p.dry_run?.commands[c.seq - 1]?.findings ?? [];
     const verdict = found.length ? `Jira откажет: ошибок ${found.length}, см. ниже` : c.verdict_text;
     lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${verdict ? ` [${verdict}]` : ''}`);

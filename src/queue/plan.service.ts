@@ -31,10 +31,10 @@ const WITH_FINDINGS: CommandVerdict = {
   verdict: 'cannot_judge',
   changes: [],
   unknown_keys: [],
-  why: 'в команде ошибки (см. findings)',
+  why: 'в команде ошибки — см. замечания проверки',
   synced_at: null,
   age_seconds: null,
-  text: 'Не проверить заранее: в команде ошибки (см. findings).',
+  text: 'Не проверить заранее: в команде ошибки — см. замечания проверки.',
 };
 
 /**
