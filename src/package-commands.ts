@@ -60,7 +60,12 @@ function assertExistingDatabase(config: HubConfig): void {
 /** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */
 export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
   await assertDatabaseUsable(config);
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }) });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+    // A failed start rejects here, as createApp's does, instead of Nest ending the process with code 1:
+    // a refusal raised inside the start (ConfigError, whose log HubLogger drops) then reaches main's line.
+    abortOnError: false,
+    logger: new HubLogger({ logLevels: ['error', 'warn', 'fatal'] }),
+  });
   try {
     return await run(app);
   } finally {

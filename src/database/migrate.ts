@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { DataSource, QueryRunner, Table } from 'typeorm';
+import { ConfigError } from '../common/index.js';
 import { engineOf } from './engine.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { createSearchFunctions, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
@@ -100,8 +101,10 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
 async function migrateLocked(q: QueryRunner, options: MigrateOptions, adopt: boolean): Promise<MigrateResult> {
   const now = options.now ?? (() => new Date());
   const from = await readSchemaVersion(q);
+  // A database made by a newer hub is not touched: its schema has changes this hub does not know. A
+  // refusal (ConfigError): one line from main, also when it comes from inside Nest's start (decision 0108).
   if (from > SCHEMA_VERSION) {
-    throw new Error(`the database has schema version ${from}, newer than this hub's ${SCHEMA_VERSION}: upgrade the hub`);
+    throw new ConfigError(`база данных создана более новой версией хаба (схема v${from}, этот хаб знает схемы до v${SCHEMA_VERSION}): обновите хаб`);
   }
   const created = await ensureMigrationsTable(q);
   const adopted: string[] = [];
