@@ -228,8 +228,10 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--seed <файл>', 'JSON-файл начальных данных (вместо JIRA_SIM_SEED)')
     .addHelpText('after', variablesHelp(SIM_VARIABLES))
     .action(async (o: { port?: string; seed?: string }) => {
-      const { runSimulatorFromEnv } = await import('@jira-hub/jira-sim');
-      await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed }));
+      const { runSimulatorFromEnv, SimConfigError } = await import('@jira-hub/jira-sim');
+      await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed })).catch((err: unknown) => {
+        throw err instanceof SimConfigError ? new ConfigError(err.message) : err;
+      });
       exit(0);
     });
 

@@ -2,7 +2,8 @@
  * `jira-hub` refusing to start, as a process (decision 0108): one Russian line on stderr naming what is
  * wrong, exit code 2, nothing else on stderr (no log line, no stack), what it opened closed, never a hang.
  * Only what a process shows is spawned here (each child costs seconds of CPU, decision 1402); the matrix of
- * odd database paths × commands runs in-process in cli.e2e-spec.ts.
+ * odd database paths × commands runs in-process in cli.e2e-spec.ts. The simulator's own bin (`jira-sim`,
+ * which loads only its package) keeps the same exit codes.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +11,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
-import { type ChildOptions, runCli } from './support/cli-process.js';
+import { type ChildOptions, runCli, runSource } from './support/cli-process.js';
 
 /** The child's exit code and its stderr's lines, once it has ended. */
 async function ended(hub: ReturnType<typeof runCli>): Promise<{ code: number | null; err: string[] }> {
@@ -102,5 +103,23 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
       err: [`jira-hub: слушать 127.0.0.1:${port} нет прав (порты ниже 1024 обычно только для администратора); укажите другой порт: --port или HUB_PORT`],
     });
     expect(existsSync(join(dir, 'hub.sqlite-wal'))).toBe(false);
+  });
+});
+
+describe('jira-sim, the simulator package’s own bin, refuses the same way (a process: its exit code)', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('a refused variable or seed file is one Russian line and exit 2, as in the hub’s CLI (it exited 1)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const runs: { env: Record<string, string>; args: string[]; line: string }[] = [
+      { env: { JIRA_SIM_PAGE_SIZE: '0' }, args: [], line: 'jira-sim: JIRA_SIM_PAGE_SIZE: нужно целое число от 1 до 10000, а задано «0»' },
+      { env: {}, args: ['--seed', join(dir, 'none.json')], line: `jira-sim: JIRA_SIM_SEED: файл ${join(dir, 'none.json')} не найден` },
+    ];
+    const started = runs.map((r) => ({ ...r, sim: runSource('packages/jira-sim/src/bin.ts', r.args, { JIRA_SIM_PORT: '0', ...r.env }) }));
+    for (const { line, sim } of started) {
+      expect({ code: await sim.exited, err: sim.stderr().trimEnd().split('\n'), out: sim.stdout() }).toEqual({ code: 2, err: [line], out: '' });
+    }
   });
 });

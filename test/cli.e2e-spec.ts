@@ -213,6 +213,11 @@ describe('jira-hub command line (commander)', () => {
       expect(code).toBe(2);
       expect(err).toContain('HUB_LOG_LEVEL');
     });
+
+    it("jira-sim: the simulator's refused variables and seed file are usage errors too (exit 2, one line)", async () => {
+      expect(await run(['jira-sim'], { JIRA_SIM_PORT: 'abc' })).toEqual({ code: 2, out: '', err: 'jira-hub: JIRA_SIM_PORT: нужно целое число от 0 до 65535, а задано «abc»' });
+      expect(await run(['jira-sim', '--seed', dir])).toEqual({ code: 2, out: '', err: `jira-hub: JIRA_SIM_SEED: файл ${dir} — папка, а нужен файл JSON` });
+    });
   });
 });
 

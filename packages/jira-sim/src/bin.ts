@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `jira-sim`: the simulator on its own (package.json bin); `--port` and `--seed` win over their variables. */
 import { simHelp } from './help.js';
-import { runSimulatorFromEnv } from './main.js';
+import { runSimulatorFromEnv, SimConfigError } from './main.js';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -21,5 +21,6 @@ try {
   await runSimulatorFromEnv(env);
 } catch (err) {
   console.error(`jira-sim: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  // A refused variable is a usage error (2), as the hub's CLI says; anything else a failure (1).
+  process.exit(err instanceof SimConfigError ? 2 : 1);
 }

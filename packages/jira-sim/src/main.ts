@@ -5,6 +5,12 @@ import type { SimSeed } from './types.js';
 export type Env = Record<string, string | undefined>;
 
 /**
+ * A variable the simulator cannot start with (a number out of range, a seed file that is not there or
+ * not JSON): a refusal, exit code 2 like the hub's own (`jira-sim`, `jira-hub jira-sim`), not a failure (1).
+ */
+export class SimConfigError extends Error {}
+
+/**
  * `jira-hub jira-sim`: serves the simulator until SIGINT/SIGTERM (or `stopSignal`).
  * JIRA_SIM_HOST (127.0.0.1), JIRA_SIM_PORT (8080; 0 = any free port), JIRA_SIM_PROJECT (AURORA),
  * JIRA_SIM_SEED (path of a JSON file with parts of the seed to replace), JIRA_SIM_SEARCH_LAG_MS,
@@ -44,7 +50,7 @@ export function generateFromEnv(env: Env): number | undefined {
   const raw = env.JIRA_SIM_GENERATE?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`JIRA_SIM_GENERATE должно быть целым числом задач, а не «${raw}»`);
+  if (!Number.isInteger(n) || n < 0) throw new SimConfigError(`JIRA_SIM_GENERATE должно быть целым числом задач, а не «${raw}»`);
   return n || undefined;
 }
 
@@ -53,7 +59,7 @@ function wholeFromEnv(env: Env, name: string, min: number, max: number): number 
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new Error(`${name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new SimConfigError(`${name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
   return n;
 }
 
@@ -79,7 +85,7 @@ export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`JIRA_SIM_SEED: файл ${path} ${code === 'ENOENT' ? 'не найден' : code === 'EISDIR' ? '— папка, а нужен файл JSON' : 'не прочитать'}`);
+    throw new SimConfigError(`JIRA_SIM_SEED: файл ${path} ${code === 'ENOENT' ? 'не найден' : code === 'EISDIR' ? '— папка, а нужен файл JSON' : 'не прочитать'}`);
   }
   try {
     const seed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -87,5 +93,5 @@ export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
   } catch {
     // not JSON: the same answer as JSON that is not an object
   }
-  throw new Error(`JIRA_SIM_SEED: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
+  throw new SimConfigError(`JIRA_SIM_SEED: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
 }
