@@ -12,7 +12,7 @@ import { readdir } from 'node:fs/promises';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
-import { ConfigError, type HubConfig, HubLogger, loadConfig, loadDotEnv, NEST_LEVELS } from './common/index.js';
+import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
 import { databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService } from './import/index.js';
 import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
@@ -62,25 +62,32 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
 }
 
-const HUB_VARIABLES: Variable[] = [
-  ['HUB_DB_PATH', 'файл SQLite (по умолчанию ./data/hub.sqlite; :memory: — временная база)'],
-  ['HUB_HOST', 'адрес (по умолчанию 127.0.0.1; без токенов — только loopback)'],
-  ['HUB_PORT', 'порт (по умолчанию 3000; 0 — любой свободный)'],
-  ['HUB_CLIENT_TOKEN, HUB_AGENT_TOKEN', 'токены клиента и агента: оба или ни одного'],
-  ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error'],
-  ['HUB_CLAIM_MAX_WAIT_SECONDS', 'предел долгого опроса агента, 0..60 (по умолчанию 60)'],
-  ['HUB_DATABASE_URL', 'postgres://… — PostgreSQL вместо SQLite (HUB_DB_PATH тогда не нужен)'],
-  ['HUB_ALLOWED_HOSTS', 'имена за обратным прокси, которые хаб обслуживает кроме loopback, через запятую (hub.example.com)'],
-  ['HUB_ALLOWED_ORIGINS', 'сайты, страницам которых можно обращаться к хабу, через запятую (https://hub.example.com)'],
-  ['HUB_CATALOGUE_AUTO_REFRESH', 'off — хаб сам не ставит в очередь чтение каталога Jira (по умолчанию on)'],
-  ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'],
-];
-const DB_VARIABLES: Variable[] = [HUB_VARIABLES[0], HUB_VARIABLES[6], ['HUB_LOG_LEVEL', 'debug, info (по умолчанию), warn, error']];
+/**
+ * What a hub command reads: only `names` of the environment (the rest of HUB_VARIABLES take their
+ * defaults), and its help lists exactly them and NO_COLOR (the log's). One value for both, so that the
+ * help and the reads cannot part; test/cli-variables.e2e-spec.ts records what each command reads.
+ */
+function hubVariables(names: readonly HubVariable[]) {
+  return {
+    help: variablesHelp([...names.map((name): Variable => [name, HUB_VARIABLES[name]]), NO_COLOR_VARIABLE]),
+    /** The command's variables, with its options written over them (an option wins over its variable). */
+    of: (env: NodeJS.ProcessEnv, options: Partial<Record<HubVariable, string>> = {}): HubEnv => ({ ...onlyVariables(env, names), ...given(options) }),
+  };
+}
+
+/** `serve` reads every variable of the configuration. */
+const SERVE = hubVariables(Object.keys(HUB_VARIABLES) as HubVariable[]);
+/** `migrate`: the database, and the level of its log. */
+const MIGRATE = hubVariables(['HUB_DB_PATH', 'HUB_DATABASE_URL', 'HUB_LOG_LEVEL']);
+/** import, plan, apply, export: the database only (their log prints errors and warnings, whatever HUB_LOG_LEVEL says). */
+const PACKAGE = hubVariables(['HUB_DB_PATH', 'HUB_DATABASE_URL']);
+
+/** `jira-hub mcp` (src/mcp/stdio.ts): a client of a running hub. */
 const MCP_VARIABLES: Variable[] = [
   ['HUB_URL', 'адрес работающего хаба (по умолчанию http://127.0.0.1:3000)'],
-  ['HUB_ASSISTANT_TOKEN', 'токен ассистента, если хаб с токенами'],
-  ['HUB_MCP_READ_ONLY', '1 — только инструменты, которые ничего не пишут (другое значение, кроме 0, остановит запуск)'],
-  ['HUB_MCP_TOOLS', 'какие инструменты включить: имена или группы read, plan, submit, notes через запятую'],
+  ['HUB_ASSISTANT_TOKEN', 'токен ассистента, с которым MCP-сервер обращается к хабу, если хаб с токенами'],
+  ['HUB_MCP_READ_ONLY', HUB_VARIABLES.HUB_MCP_READ_ONLY],
+  ['HUB_MCP_TOOLS', HUB_VARIABLES.HUB_MCP_TOOLS],
 ];
 const TITLES: Record<string, string> = {
   'Usage:': 'Запуск:',
@@ -110,11 +117,26 @@ export function russianUsageError(english: string): string {
   return first.replace(/^error: /, '');
 }
 
-/** The variables of `env` with the given options written over them (an option wins over its variable). */
-const withOptions = (env: NodeJS.ProcessEnv, values: Record<string, string | undefined>): NodeJS.ProcessEnv => ({
-  ...env,
-  ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
-});
+/** The options a command was given (an unset one is not written over its variable). */
+const given = (values: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
+/**
+ * The variables of `env` with the given options written over them (an option wins over its variable).
+ * Not a copy: every other name is read from `env` when the command asks for it, so what a command
+ * reads is what it asks of the environment it was given (test/cli-variables.e2e-spec.ts records it).
+ */
+function withOptions(env: NodeJS.ProcessEnv, values: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const options = given(values);
+  const own = (name: string | symbol): name is string => typeof name === 'string' && Object.hasOwn(options, name);
+  return new Proxy(env, {
+    get: (target, name) => (own(name) ? options[name] : Reflect.get(target, name)),
+    has: (target, name) => own(name) || name in target,
+    ownKeys: (target) => [...new Set([...Reflect.ownKeys(target), ...Object.keys(options)])],
+    getOwnPropertyDescriptor: (target, name) =>
+      own(name) ? { value: options[name], writable: true, enumerable: true, configurable: true } : Reflect.getOwnPropertyDescriptor(target, name),
+  });
+}
 
 /**
  * The `jira-hub` program: one commander command per entry. Each action returns the exit code, or -1
@@ -146,9 +168,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
     .option('--host <адрес>', 'адрес (вместо HUB_HOST)')
     .option('-p, --port <порт>', 'порт (вместо HUB_PORT)')
-    .addHelpText('after', variablesHelp(HUB_VARIABLES))
+    .addHelpText('after', SERVE.help)
     .action(async (o: { db?: string; host?: string; port?: string }) => {
-      await serve(withOptions(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }), { stopLine: true });
+      await serve(SERVE.of(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }), { stopLine: true });
       exit(-1);
     });
 
@@ -158,9 +180,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .usage('[параметры]')
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
     .option('--from-sqlite <файл>', 'скопировать хаб из файла SQLite (любой версии схемы) в пустую базу PostgreSQL из HUB_DATABASE_URL и сверить число строк')
-    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .addHelpText('after', MIGRATE.help)
     .action(async (o: { db?: string; fromSqlite?: string }) => {
-      const config = loadConfig(withOptions(env, { HUB_DB_PATH: o.db }));
+      const config = loadConfig(MIGRATE.of(env, { HUB_DB_PATH: o.db }));
       await (o.fromSqlite !== undefined ? migrateFromSqlite(config, o.fromSqlite) : migrateOnly(config));
       exit(0);
     });
@@ -172,9 +194,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .argument('<папка>', 'папка с notes.csv и/или links.csv, например examples/plan')
     .option('--json', 'напечатать отчёт в JSON (строка о базе — в stderr)')
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
-    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { json?: boolean; db?: string }) => {
-      await importFolder(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
+      await importFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
       exit(0);
     });
 
@@ -187,9 +209,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
       .option('--name <имя>', 'имя пакета (по умолчанию — имя папки)')
       .option('--json', 'напечатать ответ в JSON (строка о базе — в stderr)')
       .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
-      .addHelpText('after', variablesHelp(DB_VARIABLES))
+      .addHelpText('after', PACKAGE.help)
       .action(async (folder: string, o: { json?: boolean; db?: string; name?: string }) => {
-        await run(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o);
+        await run(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o);
         exit(0);
       });
   packageCommand('plan', 'показать, что изменится в Jira, чтобы она совпала с пакетом планирования (только различия с зеркалом); ничего не записывает', planFolder);
@@ -202,9 +224,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .argument('<папка>', 'куда записать файлы (папка создаётся)')
     .requiredOption('--jql <запрос>', 'какие задачи: project = KEY, sprint = …, status = …, key in (…) через AND')
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
-    .addHelpText('after', variablesHelp(DB_VARIABLES))
+    .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { jql: string; db?: string }) => {
-      await exportFolder(loadConfig(withOptions(env, { HUB_DB_PATH: o.db })), folder, o.jql);
+      await exportFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.jql);
       exit(0);
     });
 

@@ -54,7 +54,7 @@ describe('jira-hub command line (commander)', () => {
   });
 
   it.each([
-    ['serve', ['--db <файл>', '--port <порт>'], ['HUB_DB_PATH', 'HUB_PORT', 'HUB_CLIENT_TOKEN, HUB_AGENT_TOKEN', 'HUB_LOG_LEVEL', 'NO_COLOR']],
+    ['serve', ['--db <файл>', '--port <порт>'], ['HUB_DB_PATH', 'HUB_PORT', 'HUB_CLIENT_TOKEN', 'HUB_AGENT_TOKEN', 'HUB_LOG_LEVEL', 'NO_COLOR']],
     ['migrate', ['--db <файл>'], ['HUB_DB_PATH']],
     ['import', ['--json', '--db <файл>', '<папка>'], ['HUB_DB_PATH']],
     ['agent', ['--once'], ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT', 'JIRA_PAT', 'AGENT_JOURNAL', 'AGENT_WAIT_SECONDS']],

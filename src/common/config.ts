@@ -31,6 +31,39 @@ export interface HubConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * Every variable of the hub's configuration (SPEC 14) and what it means, for `jira-hub <command> --help`
+ * (texts for people: Russian). loadConfig reads these and no other (its `env` is typed by this table),
+ * and each command's help lists the ones it reads (cli.ts).
+ */
+export const HUB_VARIABLES = {
+  HUB_DB_PATH: 'файл SQLite (по умолчанию ./data/hub.sqlite; :memory: — временная база)',
+  HUB_DATABASE_URL: 'postgres://… — PostgreSQL вместо SQLite (HUB_DB_PATH тогда не нужен)',
+  HUB_HOST: 'адрес (по умолчанию 127.0.0.1; без токенов — только loopback)',
+  HUB_PORT: 'порт (по умолчанию 3000; 0 — любой свободный)',
+  HUB_CLIENT_TOKEN: 'токен клиента; вместе с HUB_AGENT_TOKEN: оба или ни одного',
+  HUB_AGENT_TOKEN: 'токен агента; вместе с HUB_CLIENT_TOKEN',
+  HUB_ASSISTANT_TOKEN: 'токен ИИ-ассистента (по желанию, рядом с двумя другими)',
+  HUB_LOG_LEVEL: 'debug, info (по умолчанию), warn, error',
+  HUB_CLAIM_MAX_WAIT_SECONDS: 'предел долгого опроса агента, 0..60 (по умолчанию 60)',
+  HUB_EVENTS_HEARTBEAT_SECONDS: 'как часто GET /events шлёт пульс, 1..300 секунд (по умолчанию 15)',
+  HUB_ALLOWED_HOSTS: 'имена за обратным прокси, которые хаб обслуживает кроме loopback, через запятую (hub.example.com)',
+  HUB_ALLOWED_ORIGINS: 'сайты, страницам которых можно обращаться к хабу, через запятую (https://hub.example.com)',
+  HUB_CATALOGUE_AUTO_REFRESH: 'off — хаб сам не ставит в очередь чтение каталога Jira (по умолчанию on)',
+  HUB_MCP_READ_ONLY: '1 — MCP предлагает только инструменты, которые ничего не пишут (другое значение, кроме 0, остановит запуск)',
+  HUB_MCP_TOOLS: 'какие инструменты MCP включить: имена или группы read, plan, submit, notes через запятую',
+} as const;
+
+export type HubVariable = keyof typeof HUB_VARIABLES;
+
+/** What loadConfig reads of the environment: HUB_VARIABLES' names only. */
+export type HubEnv = { readonly [name in HubVariable]?: string };
+
+/** Only `names` of `env`, each read once: a command's configuration sees no other variable. */
+export function onlyVariables(env: NodeJS.ProcessEnv, names: readonly HubVariable[]): HubEnv {
+  return Object.fromEntries(names.map((name) => [name, env[name]]));
+}
+
 /** Injection token of the HubConfig object. */
 export const HUB_CONFIG = Symbol('HUB_CONFIG');
 
@@ -150,8 +183,8 @@ function checkTokens(config: HubConfig): void {
   }
 }
 
-/** Reads SPEC 14's variables; throws ConfigError with a message a person can act on. */
-export function loadConfig(env: NodeJS.ProcessEnv): HubConfig {
+/** Reads SPEC 14's variables (unset ones take their defaults); throws ConfigError with a message a person can act on. */
+export function loadConfig(env: HubEnv): HubConfig {
   const logLevel = (optional(env.HUB_LOG_LEVEL) ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`HUB_LOG_LEVEL: одно из ${LOG_LEVELS.join(', ')}, а задано «${env.HUB_LOG_LEVEL}»`);

@@ -12,6 +12,9 @@ export const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
 /** Nest's own start-up lines: one per module and per route, every start. */
 const NEST_STARTUP = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
+/** The one variable the log reads (coloursWanted), for the help of every command that logs through it. */
+export const NO_COLOR_VARIABLE: [name: string, meaning: string] = ['NO_COLOR', 'журнал без цветов (без терминала цветов нет и так)'];
+
 /**
  * ANSI colours only on a terminal: a log written to a file or a pipe keeps plain lines
  * (https://no-color.org: NO_COLOR set to anything non-empty turns them off on a terminal too).

@@ -12,6 +12,7 @@ export const AGENT_VARIABLES: Variable[] = [
   ['AGENT_JOURNAL', 'файл журнала (по умолчанию ./data/agent-journal.jsonl)'],
   ['AGENT_WAIT_SECONDS', 'секунды долгого опроса, 0..60 (по умолчанию 30)'],
   ['AGENT_ONCE', '1 — обработать одну выдачу и остановиться'],
+  ['AGENT_REFRESH_PART_ISSUES', 'задач в одной части большого результата refresh (по умолчанию 1000)'],
 ];
 
 /** The variables as the help's last section: one aligned line each. */

@@ -4,6 +4,7 @@ export const SIM_VARIABLES: [name: string, meaning: string][] = [
   ['JIRA_SIM_PORT', 'порт (по умолчанию 8080; 0 — любой свободный)'],
   ['JIRA_SIM_PROJECT', 'ключ проекта (по умолчанию AURORA)'],
   ['JIRA_SIM_SEED', 'JSON-файл с частями начальных данных взамен стандартных (пример: examples/jira-sim-seed.json)'],
+  ['JIRA_SIM_GENERATE', 'сгенерировать проект из N задач (одинаковый при одном N) вместо задач начальных данных'],
   ['JIRA_SIM_SEARCH_LAG_MS', 'задержка, с которой поиск видит изменения'],
   ['JIRA_SIM_LATENCY_MS', 'задержка каждого ответа'],
   ['JIRA_SIM_PAGE_SIZE', 'наибольший размер страницы (по умолчанию 100)'],
