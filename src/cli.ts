@@ -147,7 +147,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .description('Jira Hub — очередь идемпотентных команд Jira, которые агент выполняет в человеческом темпе')
     .usage('[команда] [параметры]')
     .helpOption('-h, --help', 'показать справку')
-    .helpCommand('help [команда]', 'справка по команде')
+    .helpCommand(false)
     .configureHelp({
       styleTitle: (title) => TITLES[title] ?? title,
       subcommandTerm: (cmd) =>
@@ -156,7 +156,8 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .configureOutput({
       writeOut: (text) => console.log(text.replace(/\n$/, '')),
       writeErr: (text) => console.error(text.replace(/\n$/, '')),
-      outputError: (text, write) => write(`jira-hub: ${russianUsageError(text)}\nсписок команд и параметров: jira-hub --help\n`),
+      // One line, as every refusal of the CLI (a ConfigError in main).
+      outputError: (text, write) => write(`jira-hub: ${russianUsageError(text)} (список команд и параметров: jira-hub --help)\n`),
     })
     .exitOverride()
     .addHelpText('after', '\nБез команды запускается serve. Справка по команде: jira-hub <команда> --help');
@@ -267,6 +268,20 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
       const { runMcpStdio } = await import('./mcp/index.js');
       await runMcpStdio(withOptions(env, { HUB_MCP_READ_ONLY: o.readOnly ? '1' : undefined }));
       exit(0);
+    });
+
+  // Not commander's own help command: that one answers a name it does not know with the list of
+  // commands and exit code 0; here it is a usage error like `jira-hub <unknown>`.
+  cli
+    .command('help')
+    .description('справка по команде')
+    .usage('[команда]')
+    .argument('[команда]')
+    .action((name: string | undefined) => {
+      if (name === undefined) cli.help();
+      const command = cli.commands.find((c) => c.name() === name);
+      if (!command) return cli.error(`error: unknown command '${name}'`, { code: 'commander.unknownCommand', exitCode: 2 });
+      command.help();
     });
 
   return cli;

@@ -79,6 +79,11 @@ describe('jira-hub command line (commander)', () => {
     expect((await run(['improt'])).err).toContain('неизвестная команда «improt»; может быть, import?');
   });
 
+  it('help with a command it does not know is a usage error too: one line, exit 2', async () => {
+    expect(await run(['help', 'frobnicate'])).toEqual({ code: 2, out: '', err: 'jira-hub: неизвестная команда «frobnicate» (список команд и параметров: jira-hub --help)' });
+    expect(await run(['help', 'serve', 'extra'])).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^jira-hub: лишние аргументы у команды help[^\n]*$/) });
+  });
+
   it.each([
     [['serve', '--bogus'], 'неизвестный параметр «--bogus»'],
     [['import'], 'не хватает аргумента «папка»'],
