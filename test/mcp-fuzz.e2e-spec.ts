@@ -118,6 +118,25 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(replacement.structuredContent).toMatchObject({ replayed: false });
   });
 
+  it('2: such a refused call is audited like any refused call, each offending character written as \\uXXXX (decision 0110)', async () => {
+    type Row = { id: number; channel: string; tool: string; arguments: string; outcome: string; detail: string };
+    const latest = async (): Promise<Row[]> => (await hub.http.get('/audit?limit=100').expect(200)).body;
+    const before = (await latest())[0]?.id ?? 0;
+    await mcp.call('put_note', { key: 'AURORA-1', comment: 'a\udc00b', fact_status: 'c\u0000' });
+    await mcp.call('plan_batch', { title: 'П', commands: [fields('AURORA-1', { summary: 's\ud800' })], ['x\udc00']: 1 });
+    await mcp.call('инструмент\u0000\udc00');
+    await mcp.call('создать_задачу'); // a name no header can carry: recorded too
+    const rows = (await latest()).filter((r) => r.id > before && r.channel === 'mcp').reverse();
+    expect(rows.map((r) => ({ tool: r.tool, outcome: r.outcome, arguments: JSON.parse(r.arguments) }))).toEqual([
+      { tool: 'put_note', outcome: 'invalid_arguments', arguments: { key: 'AURORA-1', comment: 'a\\udc00b', fact_status: 'c\\u0000' } },
+      { tool: 'plan_batch', outcome: 'invalid_arguments', arguments: { title: 'П', commands: [fields('AURORA-1', { summary: 's\\ud800' })], ['x\\udc00']: 1 } },
+      { tool: 'инструмент\\u0000\\udc00', outcome: 'unknown_tool', arguments: {} },
+      { tool: 'создать_задачу', outcome: 'unknown_tool', arguments: {} },
+    ]);
+    expect(rows[0].detail).toBe(`неверные аргументы put_note: comment: ${LONE_SURROGATE_DETAIL}; fact_status: ${NUL_DETAIL}`);
+    expect(rows[2].detail).toMatch(/^инструмента инструмент\\u0000\\udc00 нет; доступны: /);
+  });
+
   it("3: a lookup's name is refused by its length in the tool's words, and its schema states the hub's own bound", async () => {
     const long = 'x'.repeat(100_000);
     const refusals: [string, Record<string, unknown>, string][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cutToCharacters, illFormedStrings, nulStrings } from './text.js';
+import { cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, withUnstorableEscaped } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -52,5 +52,39 @@ describe('nulStrings (U+0000: PostgreSQL holds it in neither text nor jsonb)', (
     ['none: text, numbers, an escaped backslash-zero as text', { title: 'a\\u0000', n: 0 }, []],
   ])('%s', (_, value, paths) => {
     expect(nulStrings(value)).toEqual(paths);
+  });
+});
+
+describe('escapeUnstorable and withUnstorableEscaped (decision 0110: what the audit records of a refused call)', () => {
+  it.each<[string, string, string]>([
+    ['a lone low surrogate', 'a\udc00b', 'a\\udc00b'],
+    ['a lone high surrogate at the end', 'x\ud83d', 'x\\ud83d'],
+    ['U+0000', 'ив\u0000ан', 'ив\\u0000ан'],
+    ['reversed halves are two lone surrogates', '\ude00\ud83d', '\\ude00\\ud83d'],
+    ['a surrogate pair, Cyrillic, quotes and backslashes stay as they are', '😀 «Отчёт» "a\\b"', '😀 «Отчёт» "a\\b"'],
+  ])('%s', (_, text, expected) => {
+    expect(escapeUnstorable(text)).toBe(expected);
+    expect(illFormedStrings(escapeUnstorable(text))).toEqual([]);
+    expect(nulStrings(escapeUnstorable(text))).toEqual([]);
+  });
+
+  it('copies a value with every string escaped, keys too, in their order; the value itself is left alone', () => {
+    const value = { title: 'П\u0000', commands: [{ params: { summary: 's\ud800', n: 1, ok: true, none: null } }, 'x'], ['k\udc00']: ['\udfff'], last: 'ok' };
+    const copy = withUnstorableEscaped(value);
+    expect(copy).toEqual({ title: 'П\\u0000', commands: [{ params: { summary: 's\\ud800', n: 1, ok: true, none: null } }, 'x'], ['k\\udc00']: ['\\udfff'], last: 'ok' });
+    expect(Object.keys(copy as object)).toEqual(['title', 'commands', 'k\\udc00', 'last']);
+    expect(value.title).toBe('П\u0000');
+    expect(withUnstorableEscaped('\u0000')).toBe('\\u0000');
+    expect(withUnstorableEscaped(5)).toBe(5);
+  });
+
+  it('a key named __proto__ stays a key; a value nested deeper than the stack is copied', () => {
+    const parsed = JSON.parse('{"__proto__": {"x": "\\u0000"}}') as object;
+    expect(JSON.stringify(withUnstorableEscaped(parsed))).toBe('{"__proto__":{"x":"\\\\u0000"}}');
+    let deep: unknown = 'end\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    let copy = withUnstorableEscaped(deep);
+    for (let i = 0; i < 100_000; i++) copy = (copy as unknown[])[0];
+    expect(copy).toBe('end\\u0000');
   });
 });

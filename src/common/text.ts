@@ -30,6 +30,42 @@ export function illFormedStrings(value: unknown): string[] {
   return stringsWhere(value, hasLoneSurrogate);
 }
 
+/** A lone surrogate or U+0000: a character no engine here stores. */
+const UNSTORABLE = new RegExp(`${LONE_SURROGATE.source}|\\u0000`, 'g');
+
+/**
+ * `text` with each lone surrogate and U+0000 written as JSON escapes it (`\udc00`, `\u0000`): text every
+ * engine stores, the character still named. Everything else is left as it is (decision 0110).
+ */
+export function escapeUnstorable(text: string): string {
+  return text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A copy of a parsed JSON value with escapeUnstorable applied to every string, keys too; iterative (a
+ * value may nest deeper than the stack), keys in their order.
+ */
+export function withUnstorableEscaped(value: unknown): unknown {
+  const root: Record<string, unknown> = {};
+  const set = (into: object, key: string, v: unknown) => Object.defineProperty(into, key, { value: v, enumerable: true, writable: true, configurable: true });
+  const stack: [object, string, unknown][] = [[root, 'value', value]];
+  while (stack.length > 0) {
+    const [into, key, current] = stack.pop()!;
+    if (typeof current === 'string') set(into, key, escapeUnstorable(current));
+    else if (current === null || typeof current !== 'object') set(into, key, current);
+    else {
+      const copy: object = Array.isArray(current) ? [] : {};
+      set(into, key, copy);
+      for (const [k, child] of Object.entries(current)) {
+        const name = Array.isArray(current) ? k : escapeUnstorable(k);
+        set(copy, name, undefined); // the key's place, in order; its value comes when the stack reaches it
+        stack.push([copy, name, child]);
+      }
+    }
+  }
+  return root.value;
+}
+
 /** The paths, as illFormedStrings names them, of the strings (values and keys) that hold U+0000. */
 export function nulStrings(value: unknown): string[] {
   return stringsWhere(value, hasNul);

@@ -19,9 +19,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings } from '../common/index.js';
+import { escapeUnstorable, illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
 import { clip, fitAnswer, fitDetail } from './answer-size.js';
-import { HubError, type HubApi } from './hub-api.js';
+import { HubError, type AuditCall, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { selectTools, type ToolSelection } from './tools.js';
 import { argumentErrors, russian } from './zod-ru.js';
@@ -129,14 +129,31 @@ function unstorableStrings(args: unknown): string[] {
   return [...found].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, detail]) => `${path || 'аргументы'}: ${detail}`);
 }
 
-/** A tool call: its answer, reported to the hub's audit (a failing report never fails the call). */
+/**
+ * A tool call as the audit records it. POST /audit refuses a lone surrogate and U+0000 as every route
+ * does (decision 0102), and a call refused for them is audited like any other: such characters are
+ * written as \uXXXX in its name, arguments and detail (decision 0110).
+ */
+function auditCall(name: string, args: unknown, result: CallToolResult): AuditCall {
+  const data = result.structuredContent as Record<string, unknown> | undefined;
+  return {
+    tool: escapeUnstorable(name),
+    arguments: withUnstorableEscaped(args ?? {}),
+    outcome: result.isError ? String(data?.error ?? 'error') : 'ok',
+    detail: result.isError ? escapeUnstorable(String(data?.detail ?? '')) : undefined,
+    batch_id: batchOf(args, data),
+  };
+}
+
+/**
+ * A tool call: its answer, reported to the hub's audit (a failing report never fails the call). Not
+ * through forTool: the tool's header is for the REST calls a tool makes, and a header cannot carry every
+ * name a model may call (an unknown tool's Cyrillic name made the report fail before it was sent).
+ */
 export async function callTool(api: HubApi, selection: ToolSelection, name: string, args: unknown, context: ToolContext): Promise<CallToolResult> {
   const result = await run(api, selection, name, args, context);
-  const data = result.structuredContent as Record<string, unknown> | undefined;
-  const outcome = result.isError ? String(data?.error ?? 'error') : 'ok';
-  await api
-    .forTool(name)
-    .recordToolCall({ tool: name, arguments: args ?? {}, outcome, detail: result.isError ? String(data?.detail ?? '') : undefined, batch_id: batchOf(args, data) })
+  await Promise.resolve()
+    .then(() => api.recordToolCall(auditCall(name, args, result)))
     .catch(() => undefined);
   return result;
 }
