@@ -239,8 +239,11 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--check', 'только проверить подключение к хабу и Jira (список ✓/✗), ничего не меняя; код выхода 1 при любом ✗')
     .addHelpText('after', variablesHelp(AGENT_VARIABLES))
     .action(async (o: { once?: boolean; check?: boolean }) => {
-      const { agentMain } = await import('@jira-hub/agent');
-      exit(await agentMain(o.check ? ['--check'] : [], withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined })));
+      const { agentMain, AgentConfigError } = await import('@jira-hub/agent');
+      const code = await agentMain(o.check ? ['--check'] : [], withOptions(env, { AGENT_ONCE: o.once ? '1' : undefined })).catch((err: unknown) => {
+        throw err instanceof AgentConfigError ? new ConfigError(err.message) : err;
+      });
+      exit(code);
     });
 
   cli

@@ -3,7 +3,8 @@
  * wrong, exit code 2, nothing else on stderr (no log line, no stack), what it opened closed, never a hang.
  * Only what a process shows is spawned here (each child costs seconds of CPU, decision 1402); the matrix of
  * odd database paths × commands runs in-process in cli.e2e-spec.ts. The simulator's own bin (`jira-sim`,
- * which loads only its package) keeps the same exit codes.
+ * which loads only its package) and the agent's (`jira-hub-agent`) keep the same exit codes; the agent's
+ * refusals one by one run in-process (agentBin, packages/agent/src/main.spec.ts).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, type ChildProcess } from 'node:child_process';
@@ -121,5 +122,16 @@ describe('jira-sim, the simulator package’s own bin, refuses the same way (a p
     for (const { line, sim } of started) {
       expect({ code: await sim.exited, err: sim.stderr().trimEnd().split('\n'), out: sim.stdout() }).toEqual({ code: 2, err: [line], out: '' });
     }
+  });
+});
+
+describe('jira-hub-agent, the agent package’s own bin, refuses the same way (a process: its exit code)', () => {
+  it('an unknown option is one Russian line and exit 2 (it exited 1, in two lines)', async () => {
+    const agent = runSource('packages/agent/src/bin.ts', ['--bogus'], {});
+    expect({ code: await agent.exited, err: agent.stderr().trimEnd().split('\n'), out: agent.stdout() }).toEqual({
+      code: 2,
+      err: ['jira-hub-agent: неизвестный параметр «--bogus» (список параметров и переменных: jira-hub-agent --help)'],
+      out: '',
+    });
   });
 });

@@ -219,6 +219,20 @@ describe('jira-hub command line (commander)', () => {
       expect(err).toContain('HUB_LOG_LEVEL');
     });
 
+    it("agent: a missing or bad variable is a refusal (exit 2, one line) before anything is sent; a failed pre-flight check stays a failure (exit 1)", async () => {
+      expect(await run(['agent'])).toEqual({ code: 2, out: '', err: 'jira-hub: не заданы переменные окружения: HUB_URL, JIRA_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN' });
+      // Nothing listens on port 1: a start that got as far as the pre-flight check would fail there instead.
+      const env = { HUB_URL: 'http://127.0.0.1:1', JIRA_URL: 'http://127.0.0.1:1', JIRA_PROJECT: 'AURORA', JIRA_FLAVOR: 'dc', JIRA_PAT: 'pat' };
+      expect(await run(['agent'], { ...env, JIRA_FLAVOR: 'server' })).toEqual({ code: 2, out: '', err: 'jira-hub: JIRA_FLAVOR должен быть cloud или dc, а не «server»' });
+      expect(await run(['agent', '--once'], { ...env, AGENT_REFRESH_PART_ISSUES: '0' })).toEqual({
+        code: 2,
+        out: '',
+        err: 'jira-hub: AGENT_REFRESH_PART_ISSUES должно быть целым числом от 1, а не «0»',
+      });
+      const failed = await run(['agent', '--once'], env);
+      expect({ code: failed.code, err: failed.err }).toEqual({ code: 1, err: expect.stringMatching(/^jira-hub: проверка перед стартом не пройдена: Jira недоступна/) });
+    });
+
     it("jira-sim: the simulator's refused variables and seed file are usage errors too (exit 2, one line)", async () => {
       expect(await run(['jira-sim'], { JIRA_SIM_PORT: 'abc' })).toEqual({ code: 2, out: '', err: 'jira-hub: JIRA_SIM_PORT: нужно целое число от 0 до 65535, а задано «abc»' });
       expect(await run(['jira-sim', '--seed', dir])).toEqual({ code: 2, out: '', err: `jira-hub: JIRA_SIM_SEED: файл ${dir} — папка, а нужен файл JSON` });

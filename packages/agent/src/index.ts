@@ -5,7 +5,7 @@
  * `executeCommand`, `preflight`). It imports nothing of the hub: only `@jira-hub/contracts` (types) and Node.
  */
 export { AGENT_VERSION, runAgent, clampWaitSeconds, type AgentRunSummary, type RunAgentOptions } from './agent-loop.js';
-export { agentMain, checkEnvironment, envProblems, jiraClientFromEnv, runAgentFromEnv, waitSecondsFromEnv, partIssuesFromEnv, type Env } from './main.js';
+export { AgentConfigError, agentBin, agentMain, checkEnvironment, envProblems, jiraClientFromEnv, runAgentFromEnv, waitSecondsFromEnv, partIssuesFromEnv, type Env } from './main.js';
 export { agentHelp } from './help.js';
 export { AGENT_VARIABLES, type Variable } from './variables.js';
 export { HubClient, HubHttpError, HubStoppedError, type HubClientOptions, type ClaimRequest, type ClaimResponse } from './hub-client.js';

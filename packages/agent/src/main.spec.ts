@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runSimulatorFromEnv, JiraSimulator } from '@jira-hub/jira-sim';
 import { FakeHub } from './fake-hub.js';
 import { until } from './test-support.js';
-import { jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
+import { agentBin, jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
 
 describe('main', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
@@ -69,6 +69,39 @@ describe('main', () => {
     it('explains a missing or wrong variable in Russian', async () => {
       await expect(runAgentFromEnv({ JIRA_URL: simUrl })).rejects.toThrow('не заданы переменные окружения: HUB_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN');
       expect(() => jiraClientFromEnv({ JIRA_URL: simUrl, JIRA_FLAVOR: 'server' })).toThrow('JIRA_FLAVOR должен быть cloud или dc');
+    });
+  });
+
+  describe('agentBin (jira-hub-agent)', () => {
+    /** Its exit code and the lines it printed to stderr. */
+    async function bin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; err: string[] }> {
+      const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        const code = await agentBin(args, env);
+        return { code, err: error.mock.calls.map((c) => String(c[0])) };
+      } finally {
+        error.mockRestore();
+      }
+    }
+    const HELP = ' (список параметров и переменных: jira-hub-agent --help)';
+
+    it('refuses a missing or bad variable or an unknown option in one Russian line, exit code 2 (they exited 1, in two lines)', async () => {
+      const env = { HUB_URL: 'http://127.0.0.1:1', JIRA_URL: simUrl, JIRA_PROJECT: 'AURORA', JIRA_FLAVOR: 'dc', JIRA_PAT: 'pat' };
+      const before = sim.requests.length;
+      expect(await bin(['--bogus'], env)).toEqual({ code: 2, err: [`jira-hub-agent: неизвестный параметр «--bogus»${HELP}`] });
+      expect(await bin(['--once', 'extra'], env)).toEqual({ code: 2, err: [`jira-hub-agent: неизвестный параметр «extra»${HELP}`] });
+      expect(await bin([], {})).toEqual({ code: 2, err: [`jira-hub-agent: не заданы переменные окружения: HUB_URL, JIRA_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN${HELP}`] });
+      expect(await bin(['--once'], { ...env, JIRA_FLAVOR: 'server', AGENT_REFRESH_PART_ISSUES: '2.5' })).toEqual({
+        code: 2,
+        err: [`jira-hub-agent: JIRA_FLAVOR должен быть cloud или dc, а не «server»; AGENT_REFRESH_PART_ISSUES должно быть целым числом от 1, а не «2.5»${HELP}`],
+      });
+      expect(sim.requests.length).toBe(before); // refused before anything is sent to Jira
+    });
+
+    it('a failure is still exit code 1: a pre-flight check Jira does not pass', async () => {
+      const failed = await bin(['--once'], { HUB_URL: 'http://127.0.0.1:1', JIRA_URL: 'http://127.0.0.1:1', JIRA_PROJECT: 'AURORA', JIRA_FLAVOR: 'dc', JIRA_PAT: 'pat' });
+      expect(failed).toEqual({ code: 1, err: [expect.stringMatching(/^jira-hub-agent: проверка перед стартом не пройдена: Jira недоступна/)] });
+      expect(failed.err[0]).not.toContain('--help');
     });
   });
 

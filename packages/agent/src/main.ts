@@ -2,10 +2,18 @@ import { clampWaitSeconds, runAgent, type AgentRunSummary } from './agent-loop.j
 import { HubClient } from './hub-client.js';
 import { JiraClient, type JiraAuth, type JiraClientOptions, type JiraFlavor } from './jira-client.js';
 import { FileJournal } from './journal.js';
+import { agentHelp } from './help.js';
 import { formatChecklist, preflight, type CheckLine } from './preflight.js';
 import type { AgentSettings } from './types.js';
 
 export type Env = Record<string, string | undefined>;
+
+/**
+ * A start the agent refuses for a reason the operator fixes — a variable missing or bad, an unknown
+ * option: one Russian line and exit code 2 in both entries (`jira-hub agent`, `jira-hub-agent`), as the
+ * hub's CLI refuses (decision 0108). Any other error is a failure (exit code 1).
+ */
+export class AgentConfigError extends Error {}
 
 const value = (env: Env, name: string): string | undefined => env[name]?.trim() || undefined;
 
@@ -28,6 +36,8 @@ export function envProblems(env: Env): string[] {
   const missing = ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT', ...(flavor ? CREDENTIALS[flavor] : [])].filter((name) => !value(env, name));
   if (missing.length > 0) problems.push(`не заданы переменные окружения: ${missing.join(', ')}`);
   if (!flavor) problems.push(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
+  const partIssues = partIssuesProblem(env);
+  if (partIssues) problems.push(partIssues);
   return problems;
 }
 
@@ -45,9 +55,9 @@ function credentialsLine(env: Env): CheckLine {
 /** Jira client settings from the environment: JIRA_URL, JIRA_FLAVOR (cloud|dc), JIRA_EMAIL + JIRA_API_TOKEN (Cloud) or JIRA_PAT (DC). */
 export function jiraClientFromEnv(env: Env, stopSignal?: AbortSignal, log?: (line: string) => void, options: Partial<JiraClientOptions> = {}): JiraClient {
   const baseUrl = value(env, 'JIRA_URL');
-  if (!baseUrl) throw new Error('не задана переменная окружения JIRA_URL');
+  if (!baseUrl) throw new AgentConfigError('не задана переменная окружения JIRA_URL');
   const flavor = flavorOf(env);
-  if (!flavor) throw new Error(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
+  if (!flavor) throw new AgentConfigError(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
   let auth: JiraAuth;
   if (flavor === 'cloud') {
     auth = env.JIRA_EMAIL && env.JIRA_API_TOKEN ? { kind: 'basic', email: env.JIRA_EMAIL, apiToken: env.JIRA_API_TOKEN } : { kind: 'none' };
@@ -82,6 +92,8 @@ export async function checkEnvironment(env: Env, log?: (line: string) => void): 
   const badFlavor = flavorOf(env) === null;
   if (missingBasics.length > 0) lines.push({ ok: false, text: `не заданы переменные окружения: ${missingBasics.join(', ')}` });
   if (badFlavor) lines.push({ ok: false, text: `JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»` });
+  const partIssues = partIssuesProblem(env);
+  if (partIssues) lines.push({ ok: false, text: partIssues });
   if (missingBasics.length === 0 && !badFlavor) lines.push({ ok: true, text: `адреса заданы: хаб ${value(env, 'HUB_URL')}, Jira ${value(env, 'JIRA_URL')} (${flavorOf(env)}), проект ${value(env, 'JIRA_PROJECT')}` });
   const credentials = credentialsLine(env);
   lines.push(credentials);
@@ -107,9 +119,32 @@ export async function agentMain(args: string[], env: Env = process.env): Promise
     return lines.every((l) => l.ok) ? 0 : 1;
   }
   const unknown = args.filter((a) => a !== '--check');
-  if (unknown.length > 0) throw new Error(`неизвестный параметр агента: ${unknown.join(' ')} (есть только --check)`);
+  if (unknown.length > 0) throw new AgentConfigError(`неизвестный параметр «${unknown[0]}»`);
   await runAgentFromEnv(env);
   return 0;
+}
+
+/**
+ * `jira-hub-agent <args>` (bin.ts, which loads the .env file first): its exit code. A refusal
+ * (AgentConfigError) is one Russian line on stderr with the pointer to --help and code 2; a failure its
+ * line and code 1; --help the help and 0.
+ */
+export async function agentBin(args: string[], env: Env): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(agentHelp());
+    return 0;
+  }
+  const once = args.includes('--once');
+  try {
+    return await agentMain(
+      args.filter((a) => a !== '--once'),
+      once ? { ...env, AGENT_ONCE: '1' } : env,
+    );
+  } catch (err) {
+    const refused = err instanceof AgentConfigError;
+    console.error(`jira-hub-agent: ${err instanceof Error ? err.message : String(err)}${refused ? ' (список параметров и переменных: jira-hub-agent --help)' : ''}`);
+    return refused ? 2 : 1;
+  }
 }
 
 /**
@@ -122,7 +157,7 @@ export async function agentMain(args: string[], env: Env = process.env): Promise
  */
 export async function runAgentFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<AgentRunSummary> {
   const problems = envProblems(env);
-  if (problems.length > 0) throw new Error(problems.join('; '));
+  if (problems.length > 0) throw new AgentConfigError(problems.join('; '));
   const hubUrl = value(env, 'HUB_URL')!;
   const project = value(env, 'JIRA_PROJECT')!;
   const log = (line: string): void => console.log(`${new Date().toISOString()} agent ${line}`);
@@ -170,12 +205,18 @@ export function waitSecondsFromEnv(env: Env): number {
   return clampWaitSeconds(raw ? Number(raw) : undefined);
 }
 
+/** What is wrong with AGENT_REFRESH_PART_ISSUES (a whole number from 1, or unset), if anything. */
+function partIssuesProblem(env: Env): string | undefined {
+  const raw = env.AGENT_REFRESH_PART_ISSUES?.trim();
+  const n = Number(raw);
+  return !raw || (Number.isInteger(n) && n >= 1) ? undefined : `AGENT_REFRESH_PART_ISSUES должно быть целым числом от 1, а не «${raw}»`;
+}
+
 /** AGENT_REFRESH_PART_ISSUES as a whole number from 1; unset → the default (1,000). */
 export function partIssuesFromEnv(env: Env): number | undefined {
+  const problem = partIssuesProblem(env);
+  if (problem) throw new AgentConfigError(problem);
   const raw = env.AGENT_REFRESH_PART_ISSUES?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`AGENT_REFRESH_PART_ISSUES должно быть целым числом от 1, а не «${raw}»`);
-  return n;
+  return raw ? Number(raw) : undefined;
 }
 
