@@ -111,12 +111,13 @@ describe('jira-sim, the simulator package’s own bin, refuses the same way (a p
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  it('a refused variable or seed file is one Russian line and exit 2, as in the hub’s CLI (it exited 1)', async () => {
+  it('a refused variable, seed file or option is one Russian line and exit 2, as in the hub’s CLI (it exited 1; an unknown option took two lines)', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const runs: { env: Record<string, string>; args: string[]; line: string }[] = [
       { env: { JIRA_SIM_PAGE_SIZE: '0' }, args: [], line: 'jira-sim: JIRA_SIM_PAGE_SIZE: нужно целое число от 1 до 10000, а задано «0»' },
       { env: {}, args: ['--seed', join(dir, 'none.json')], line: `jira-sim: JIRA_SIM_SEED: файл ${join(dir, 'none.json')} не найден` },
+      { env: {}, args: ['--bogus'], line: 'jira-sim: неизвестный параметр «--bogus» (список параметров и переменных: jira-sim --help)' },
     ];
     const started = runs.map((r) => ({ ...r, sim: runSource('packages/jira-sim/src/bin.ts', r.args, { JIRA_SIM_PORT: '0', ...r.env }) }));
     for (const { line, sim } of started) {

@@ -12,7 +12,9 @@ const env = { ...process.env };
 for (let i = 0; i < args.length; i++) {
   const name = args[i] === '-p' || args[i] === '--port' ? 'JIRA_SIM_PORT' : args[i] === '--seed' ? 'JIRA_SIM_SEED' : undefined;
   if (!name || args[i + 1] === undefined) {
-    console.error(`jira-sim: неизвестный параметр или нет значения: ${args[i]}\nсправка: jira-sim --help`);
+    // One line, as the hub's CLI says a usage error (src/cli.ts).
+    const problem = name ? `параметру «${args[i]}» нужно значение` : `неизвестный параметр «${args[i]}»`;
+    console.error(`jira-sim: ${problem} (список параметров и переменных: jira-sim --help)`);
     process.exit(2);
   }
   env[name] = args[++i];
