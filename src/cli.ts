@@ -14,7 +14,7 @@ import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/v
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
 import { databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
-import { formatReport, ImportService } from './import/index.js';
+import { formatReport, ImportService, PackageValidationError } from './import/index.js';
 import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { serve } from './serve.js';
 
@@ -312,6 +312,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     if (err instanceof ConfigError) {
       console.error(`jira-hub: ${err.message}`);
       return 2;
+    }
+    // A package's errors (decision 0132), one per line under how many there are, rather than one line joined by «; ».
+    if (err instanceof PackageValidationError && err.lines.length > 1) {
+      console.error([`jira-hub: в пакете ошибок: ${err.total}`, ...err.lines.map((line) => `  ${line}`)].join('\n'));
+      return 1;
     }
     const detail = (err as { detail?: string }).detail;
     console.error(`jira-hub: ${detail ?? (err instanceof Error ? err.message : String(err))}`);

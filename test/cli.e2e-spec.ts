@@ -179,6 +179,30 @@ describe('jira-hub command line (commander)', () => {
       await expect(startHub(env)).rejects.toThrow('схема v99');
     });
 
+    it("plan, apply and import print a package's errors one per line under how many there are, exit 1 (they were one line joined by «; »)", async () => {
+      const db = join(dir, 'hub.sqlite');
+      writeFileSync(db, ''); // an empty file is a new database
+      const folder = join(dir, 'bad');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'notes.csv'), 'key,comment\nabc,x\n,y\n');
+      const lines = ['jira-hub: в пакете ошибок: 2', '  notes.csv, строка 2: ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)', '  notes.csv, строка 3: пустой ключ'];
+      for (const command of ['plan', 'apply', 'import']) {
+        expect({ command, ...(await run([command, folder, '--db', db])) }).toEqual({ command, code: 1, out: `база данных: ${db}`, err: lines.join('\n') });
+      }
+      // Past the 50 named, the last line says how many more there are.
+      writeFileSync(join(folder, 'notes.csv'), `key\n${Array.from({ length: 52 }, (_, i) => `bad${i}`).join('\n')}\n`);
+      const many = (await run(['plan', folder, '--db', db])).err.split('\n');
+      expect(many).toHaveLength(52);
+      expect([many[0], many[1], many.at(-1)]).toEqual([
+        'jira-hub: в пакете ошибок: 52',
+        '  notes.csv, строка 2: ключ «bad0» — не ключ Jira (ABC-123) и не временный ключ (new:N)',
+        '  …и ещё ошибок: 2 (показаны первые 50) — исправьте эти и проверьте пакет снова',
+      ]);
+      // One error stays one line, as before.
+      writeFileSync(join(folder, 'notes.csv'), 'key\nabc\n');
+      expect(await run(['plan', folder, '--db', db])).toEqual({ code: 1, out: `база данных: ${db}`, err: 'jira-hub: notes.csv, строка 2: ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)' });
+    });
+
     it('export into a place it cannot write says where and why in one line', async () => {
       const db = join(dir, 'hub.sqlite');
       writeFileSync(db, ''); // an empty file is a new database: export opens it and finds nothing

@@ -4,7 +4,7 @@
  * first of every bad row and cell found, which it carries (decision 0132).
  */
 import { parse } from 'csv-parse/sync';
-import { hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
+import { type FieldError, hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
 import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
@@ -75,6 +75,22 @@ export class PackageErrors {
 const placeOf = (e: PackageError) => (e.row === null ? e.file : `${e.file}:${e.row}${e.column === undefined ? '' : `:${e.column}`}`);
 
 /**
+ * The 422 of a package's errors, which also keeps them as lines for a person: each error's text, in order,
+ * then how many more there are. The CLI prints them one per line; the answer's body is a
+ * ValidationFailedError's (the lines joined in `detail`).
+ */
+export class PackageValidationError extends ValidationFailedError {
+  constructor(
+    readonly lines: readonly string[],
+    /** every error of the package, those named and those past PACKAGE_ERRORS_KEPT */
+    readonly total: number,
+    errors: FieldError[],
+  ) {
+    super(lines.join('; '), errors);
+  }
+}
+
+/**
  * A PackageError as the 422 every route answers (SPEC 8): one entry per error found, its file and row (and
  * column) as the field; the detail names them all in order (the first error's text alone when it is the
  * only one) and how many more there are past PACKAGE_ERRORS_KEPT. Anything else passes as it is.
@@ -82,8 +98,8 @@ const placeOf = (e: PackageError) => (e.row === null ? e.file : `${e.file}:${e.r
 export function asValidationError(err: unknown): unknown {
   if (!(err instanceof PackageError)) return err;
   const more = err.more ? [`…и ещё ошибок: ${err.more} (показаны первые ${err.all.length}) — исправьте эти и проверьте пакет снова`] : [];
-  const detail = [...err.all.map((e) => e.message), ...more].join('; ');
-  return new ValidationFailedError(detail, err.all.map((e) => ({ field: placeOf(e), detail: e.problem })));
+  const lines = [...err.all.map((e) => e.message), ...more];
+  return new PackageValidationError(lines, err.all.length + err.more, err.all.map((e) => ({ field: placeOf(e), detail: e.problem })));
 }
 
 const HEADERS: Record<PackageFile, Record<string, string>> = {
