@@ -137,6 +137,45 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(rows[2].detail).toMatch(/^инструмента инструмент\\u0000\\udc00 нет; доступны: /);
   });
 
+  type AuditRow = { id: number; channel: string; tool: string; arguments: string; outcome: string; detail: string | null };
+  /** The audit's rows recorded by `calls`, oldest first. */
+  const audited = async (calls: () => Promise<unknown>): Promise<AuditRow[]> => {
+    const latest = async (): Promise<AuditRow[]> => (await hub.http.get('/audit?limit=100').expect(200)).body;
+    const before = (await latest())[0]?.id ?? 0;
+    await calls();
+    return (await latest()).filter((r) => r.id > before).reverse();
+  };
+  const clipped = (n: number) => `… [обрезано: ещё ${n} символов]`;
+
+  it('2: the audit cuts a call’s arguments and detail between characters, never inside an emoji (it stored half of one)', async () => {
+    const rows = await audited(async () => {
+      // The arguments' JSON, {"s":"xx…, has the emoji's two halves at units 1999 and 2000 of the 2,000 kept.
+      await mcp.call('get_batch', { s: `${'x'.repeat(1993)}😀${'y'.repeat(100)}` });
+      // The detail (500 kept) as POST /audit receives it, the emoji's halves at units 499 and 500.
+      await hub.http.post('/audit').send({ tool: 'get_batch', outcome: 'internal', detail: `${'д'.repeat(499)}😀 и дальше` }).expect(204);
+    });
+    expect(rows.map((r) => ({ tool: r.tool, outcome: r.outcome }))).toEqual([
+      { tool: 'get_batch', outcome: 'invalid_arguments' },
+      { tool: 'get_batch', outcome: 'internal' },
+    ]);
+    expect(rows[0].arguments).toBe(`{"s":"${'x'.repeat(1993)}😀${clipped(102)}`);
+    expect(rows[1].detail).toBe(`${'д'.repeat(499)}😀${clipped(9)}`);
+  });
+
+  it('2: an unknown tool named past the 100 characters POST /audit takes is audited, its name clipped between characters saying so (it left no row)', async () => {
+    const rows = await audited(async () => {
+      await mcp.call('x'.repeat(100_000));
+      await mcp.call(`${'x'.repeat(67)}😀${'z'.repeat(99_900)}`); // the emoji's halves at units 67 and 68 of the 68 kept
+    });
+    expect(rows.map((r) => ({ tool: r.tool, outcome: r.outcome }))).toEqual([
+      { tool: `${'x'.repeat(68)}${clipped(99_932)}`, outcome: 'unknown_tool' },
+      { tool: `${'x'.repeat(67)}😀${clipped(99_900)}`, outcome: 'unknown_tool' },
+    ]);
+    expect(rows.map((r) => Array.from(r.tool).length)).toEqual([100, 100]);
+    expect(rows[0].detail).toMatch(/^инструмента x{100}… \[обрезано: ещё 99900 символов\] нет; доступны: /);
+    expect(rows[1].detail).toMatch(/^инструмента x{67}😀z{32}… \[обрезано: ещё 99868 символов\] нет; доступны: /);
+  });
+
   it("3: a lookup's name is refused by its length in the tool's words, and its schema states the hub's own bound", async () => {
     const long = 'x'.repeat(100_000);
     const refusals: [string, Record<string, unknown>, string][] = [

@@ -23,6 +23,6 @@ describe('auditArguments', () => {
     expect(auditArguments(undefined)).toBe('{}');
     const long = auditArguments({ body: 'я'.repeat(10_000) });
     expect(long.length).toBeLessThan(AUDIT_ARGUMENTS_CAP + 40);
-    expect(long).toMatch(/… \[ещё \d+ символов\]$/);
+    expect(long).toMatch(/… \[обрезано: ещё \d+ символов\]$/);
   });
 });

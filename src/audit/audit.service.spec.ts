@@ -65,13 +65,13 @@ describe('AuditService.record', () => {
     const value = 'я'.repeat(length - 2); // JSON adds the quotes
     const stored = auditArguments(value);
     expect(stored.startsWith(JSON.stringify(value).slice(0, AUDIT_ARGUMENTS_CAP))).toBe(true);
-    expect(stored.includes('… [ещё 1 символов]')).toBe(cut);
+    expect(stored.includes('… [обрезано: ещё 1 символов]')).toBe(cut);
   });
 
   it.each<[string | null, string | null]>([
     [null, null],
     ['короткая ошибка', 'короткая ошибка'],
-    ['x'.repeat(AUDIT_DETAIL_CAP + 10), `${'x'.repeat(AUDIT_DETAIL_CAP)}… [ещё 10 символов]`],
+    ['x'.repeat(AUDIT_DETAIL_CAP + 10), `${'x'.repeat(AUDIT_DETAIL_CAP)}… [обрезано: ещё 10 символов]`],
   ])('detail is cut to its cap: %#', async (detail, stored) => {
     const { service, repository } = make();
     await service.record(entry({ detail }));

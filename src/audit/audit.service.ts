@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/index.js';
+import { clip, Clock } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
 import { AuditRepository, type AuditQuery, type AuditRecord, type AuditRow } from './audit.repository.js';
@@ -8,9 +8,7 @@ import { AuditRepository, type AuditQuery, type AuditRecord, type AuditRow } fro
 export const AUDIT_ARGUMENTS_CAP = 2_000;
 export const AUDIT_DETAIL_CAP = 500;
 
-const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max)}… [ещё ${s.length - max} символов]`);
-
-/** Arguments as the audit stores them: JSON, cut to AUDIT_ARGUMENTS_CAP characters. */
+/** Arguments as the audit stores them: JSON, cut to AUDIT_ARGUMENTS_CAP characters (never inside a surrogate pair: half an emoji is no text either engine stores). */
 export function auditArguments(value: unknown): string {
   let json: string;
   try {
@@ -18,7 +16,7 @@ export function auditArguments(value: unknown): string {
   } catch {
     json = '"(не JSON)"';
   }
-  return cut(json, AUDIT_ARGUMENTS_CAP);
+  return clip(json, AUDIT_ARGUMENTS_CAP);
 }
 
 export type AuditEntry = Omit<AuditRow, 'at' | 'arguments'> & { arguments: unknown };
@@ -41,7 +39,7 @@ export class AuditService {
       ...entry,
       at: now.toISOString(),
       arguments: auditArguments(entry.arguments),
-      detail: entry.detail === null ? null : cut(entry.detail, AUDIT_DETAIL_CAP),
+      detail: entry.detail === null ? null : clip(entry.detail, AUDIT_DETAIL_CAP),
     };
     return this.db.transaction(async (m) => {
       await this.repository.insert(m, row);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, withUnstorableEscaped } from './text.js';
+import { clip, clipWithin, cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, withUnstorableEscaped } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -24,6 +24,32 @@ describe('cutToCharacters', () => {
     expect(cut).toBe(`${'a'.repeat(1499)}😀`);
     expect(Array.from(cut)).toHaveLength(1500);
     expect(cut.length).toBe(1501);
+  });
+});
+
+describe('clip and clipWithin: cut at a character, saying how many were left out', () => {
+  const note = (n: number) => `… [обрезано: ещё ${n} символов]`;
+  it.each<[string, string, number, string]>([
+    ['no longer than the cap', 'abc', 3, 'abc'],
+    ['ASCII over the cap', 'abcdef', 3, `abc${note(3)}`],
+    ['an emoji straddling the cap is kept whole', 'ab😀cd', 3, `ab😀${note(2)}`],
+    ['more units than the cap but no more characters', '😀😁😂', 3, '😀😁😂'],
+    ['emoji counted as one character each', '😀😁😂😃', 2, `😀😁${note(2)}`],
+  ])('clip: %s', (_, text, max, expected) => {
+    expect(clip(text, max)).toBe(expected);
+  });
+
+  it('clipWithin keeps the note inside the cap, and never splits a surrogate pair', () => {
+    expect(clipWithin('x'.repeat(100), 100)).toBe('x'.repeat(100));
+    const long = clipWithin('x'.repeat(100_000), 100);
+    expect(long).toBe(`${'x'.repeat(68)}${note(99_932)}`);
+    expect(Array.from(long)).toHaveLength(100);
+    for (let at = 60; at < 75; at++) {
+      const clipped = clipWithin(`${'x'.repeat(at)}😀${'y'.repeat(200)}`, 100);
+      expect(Array.from(clipped).length).toBeLessThanOrEqual(100);
+      expect(illFormedStrings(clipped)).toEqual([]);
+      expect(clipped).toMatch(/^x*(?:😀y*)?… \[обрезано: ещё \d+ символов\]$/);
+    }
   });
 });
 

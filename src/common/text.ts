@@ -10,6 +10,34 @@ export function cutToCharacters(text: string, max: number): string {
   return text.slice(0, units);
 }
 
+/** How many characters (code points: an emoji is one) `text` holds. */
+function characters(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+const clippedNote = (rest: number) => `… [обрезано: ещё ${rest} символов]`;
+
+/**
+ * `text` cut to `max` characters, counted as cutToCharacters counts them (an emoji is never split), with a
+ * note of how many were left out; as it is when it is no longer.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const kept = cutToCharacters(text, max);
+  return kept.length === text.length ? text : `${kept}${clippedNote(characters(text) - max)}`;
+}
+
+/** Like clip, but the note included: the result is at most `max` characters (for a field of that size). */
+export function clipWithin(text: string, max: number): string {
+  const total = characters(text);
+  if (total <= max) return text;
+  let kept = max;
+  while (kept > 0 && kept + clippedNote(total - kept).length > max) kept--;
+  return `${cutToCharacters(text, kept)}${clippedNote(total - kept)}`;
+}
+
 /** A UTF-16 surrogate without its other half: UTF-8 cannot encode it (SQLite would store invalid UTF-8, PostgreSQL's driver a U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { clip, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
+import { clip } from '../common/index.js';
+import { fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
 
 describe('fitAnswer', () => {
   it('leaves a small answer as it is', () => {

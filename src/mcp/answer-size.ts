@@ -5,6 +5,7 @@
  * error answer carries its detail twice (the text and the data's `detail`): DETAIL_CAP keeps both under
  * the same cap, its list of findings cut at a finding with a note of how many there are.
  */
+import { clip } from '../common/index.js';
 import type { ToolAnswer } from './tool.js';
 
 /** Characters of text and JSON data together: Russian runs at roughly 2.5 characters a token. */
@@ -16,11 +17,6 @@ export const STRING_CAP = 2_000;
 export const DETAIL_CAP = Math.floor(ANSWER_CAP / 2) - 5_000;
 
 const MORE = 'запросите остальное через offset и limit (или сузьте запрос)';
-
-/** `s` cut to `max` characters with a note of how many were left out. */
-export function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max)}… [обрезано: ещё ${s.length - max} символов]`;
-}
 
 function clipStrings(value: unknown, max: number): unknown {
   if (typeof value === 'string') return clip(value, max);

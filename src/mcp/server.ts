@@ -19,8 +19,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { escapeUnstorable, illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
-import { clip, fitAnswer, fitDetail } from './answer-size.js';
+import { clip, clipWithin, escapeUnstorable, illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
+import { fitAnswer, fitDetail } from './answer-size.js';
 import { HubError, type AuditCall, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { selectTools, type ToolSelection } from './tools.js';
@@ -46,6 +46,8 @@ const RETRY = 'исправьте показанные и повторите в�
 const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
 /** How much of a name a model sent an answer repeats. */
 const NAME_SHOWN = 100;
+/** The longest tool name POST /audit takes (AuditCallDto.tool); a longer one is recorded clipped, saying so. */
+const AUDIT_TOOL_CAP = 100;
 
 /** An error answer: its detail under the cap (answer-size.ts), as the text and in the data. */
 function failure(error: string, detail: string, how = RETRY, total?: number, extra: Record<string, unknown> = {}): CallToolResult {
@@ -132,12 +134,13 @@ function unstorableStrings(args: unknown): string[] {
 /**
  * A tool call as the audit records it. POST /audit refuses a lone surrogate and U+0000 as every route
  * does (decision 0102), and a call refused for them is audited like any other: such characters are
- * written as \uXXXX in its name, arguments and detail (decision 0110).
+ * written as \uXXXX in its name, arguments and detail (decision 0110). A name longer than the route takes
+ * (an unknown tool's) is recorded clipped, the note of what was left out within the cap.
  */
 function auditCall(name: string, args: unknown, result: CallToolResult): AuditCall {
   const data = result.structuredContent as Record<string, unknown> | undefined;
   return {
-    tool: escapeUnstorable(name),
+    tool: clipWithin(escapeUnstorable(name), AUDIT_TOOL_CAP),
     arguments: withUnstorableEscaped(args ?? {}),
     outcome: result.isError ? String(data?.error ?? 'error') : 'ok',
     detail: result.isError ? escapeUnstorable(String(data?.detail ?? '')) : undefined,

@@ -7,8 +7,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
-import { clip } from './answer-size.js';
+import { clip, ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { mcpModeText } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';

@@ -2,8 +2,8 @@
  * The hub's answers in words for a model (Russian, like every text for people). Pure; the tools put
  * these beside the views themselves (`structuredContent`).
  */
+import { clip } from '../common/index.js';
 import { batchChangesText } from './change-texts.js';
-import { clip } from './answer-size.js';
 import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView } from './hub-api.js';
 
 /** How much of a text the answers echo (a comment body, a title, a summary): the rest is in the hub. */
