@@ -4,6 +4,7 @@
  * own message wins over these; what is not covered here falls back to zod's Russian locale.
  */
 import { z } from 'zod';
+import { cutToCharacters } from '../common/index.js';
 
 const RU = z.locales.ru().localeError;
 
@@ -32,10 +33,10 @@ const plural = (n: number | bigint, one: string, few: string, many: string): str
   return k >= 11 && k <= 14 ? many : last === 1 ? one : last >= 2 && last <= 4 ? few : many;
 };
 
-const show = (v: unknown): string => {
-  const s = typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-};
+/** A value or a name in a refusal: a longer one than 60 UTF-16 units is cut to 57 characters (never inside an emoji) and an ellipsis. */
+const short = (s: string): string => (s.length > 60 ? `${cutToCharacters(s, 57)}…` : s);
+
+const show = (v: unknown): string => short(typeof v === 'string' ? `«${v}»` : JSON.stringify(v));
 
 /** How many unknown argument names a refusal repeats. */
 const KEYS_SHOWN = 20;
@@ -70,7 +71,7 @@ export const russian: z.core.$ZodErrorMap = (issue) => {
       return issue.values.length === 1 ? `ожидалось ${show(issue.values[0])}` : `одно из: ${issue.values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
     case 'unrecognized_keys': {
       const known = knownKeys(issue.inst);
-      const shown = issue.keys.slice(0, KEYS_SHOWN).map((k) => (k.length > 60 ? `${k.slice(0, 57)}…` : k));
+      const shown = issue.keys.slice(0, KEYS_SHOWN).map(short);
       const names = `${shown.join(', ')}${issue.keys.length > KEYS_SHOWN ? ` и ещё ${issue.keys.length - KEYS_SHOWN}` : ''}`;
       const which = issue.keys.length === 1 ? `неизвестный аргумент ${names}` : `неизвестные аргументы ${names}`;
       return known.length ? `${which}; известные: ${known.join(', ')}` : `${which}; аргументов здесь нет`;
