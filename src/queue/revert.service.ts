@@ -12,7 +12,7 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, pendingChanges, REVERT_TITLE, type RevertConflict, type RevertPlan } from './commands/revert.js';
+import { buildRevert, pendingChanges, REVERT_TITLE, writtenBy, type RevertConflict, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { isAwaiting, type BatchView } from './rows.js';
 
@@ -110,10 +110,7 @@ export class RevertService {
         (await this.commands.ofBatch(m, id)).flatMap((c) => {
           if (c.status !== 'queued') return [];
           const params = parseJson<Params>(c.params, {});
-          const key = params.key;
-          if (typeof key !== 'string') return [];
-          if (c.type === 'ensure_fields') return Object.keys(params).filter((n) => n !== 'key').map((n) => `${key} field:${n}`);
-          return c.type === 'ensure_status' ? [`${key} status`] : c.type === 'ensure_sprint' ? [`${key} sprint`] : [];
+          return typeof params.key === 'string' ? writtenBy(c.type, params).map((what) => `${params.key} ${what}`) : [];
         }),
       );
       const stale = fresh.conflicts.filter((c) => c.key !== null && subjects.has(`${c.key} ${c.what}`));

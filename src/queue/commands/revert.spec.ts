@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
-import { buildRevert, REVERTED_LABEL, type RecordedChange, type RevertOptions } from './revert.js';
+import { buildRevert, pendingChanges, REVERTED_LABEL, writtenBy, type RecordedChange, type RevertOptions } from './revert.js';
 
 const issue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
   status: 'Done',
@@ -166,5 +166,29 @@ describe('buildRevert (SPEC 17.2)', () => {
 
   it('nothing changed → nothing to do', () => {
     expect(buildRevert([], MIRROR, OPTIONS)).toEqual({ commands: [], conflicts: [] });
+  });
+});
+
+describe('what unfinished batches will write (decision 0120)', () => {
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['ensure_fields', { key: 'A-1', duedate: '2026-12-01', labels: ['x'] }, ['field:duedate', 'field:labels']],
+    ['ensure_status', { key: 'A-1', to: 'Done' }, ['status']],
+    ['ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, ['sprint']],
+    ['ensure_comment', { key: 'A-1', body: 'x' }, []],
+    ['ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, []],
+  ])('%s writes %j', (type, params, what) => {
+    expect(writtenBy(type, params as never)).toEqual(what);
+  });
+
+  it('names the first batch that writes each subject; a delete covers every subject of its issue; temp keys are read as their Jira keys', () => {
+    const pendingBy = pendingChanges(
+      [
+        { batch_id: 7, type: 'ensure_fields', params: { key: 'new:1', duedate: '2026-12-01' } },
+        { batch_id: 8, type: 'ensure_fields', params: { key: 'A-1', duedate: '2026-12-02' } },
+        { batch_id: 9, type: 'delete_issue', params: { key: 'A-3' } },
+      ],
+      (key) => (key === 'new:1' ? 'A-1' : undefined),
+    );
+    expect([pendingBy('A-1', 'field:duedate'), pendingBy('A-1', 'status'), pendingBy('A-3', 'sprint'), pendingBy('A-2', 'field:duedate')]).toEqual([7, undefined, 9, undefined]);
   });
 });

@@ -41,18 +41,22 @@ export function pendingChanges(
 ): (key: string, what: string) => number | undefined {
   const pending = new Map<string, number>();
   const whole = new Map<string, number>();
-  const mark = (key: unknown, what: string, batch: number) => {
-    const jiraKey = typeof key === 'string' ? (resolve(key) ?? key) : undefined;
-    if (jiraKey && !pending.has(`${jiraKey} ${what}`)) pending.set(`${jiraKey} ${what}`, batch);
-  };
   for (const c of commands) {
-    const key = c.params.key;
-    if (c.type === 'ensure_fields') for (const name of Object.keys(c.params)) name !== 'key' && mark(key, `field:${name}`, c.batch_id);
-    else if (c.type === 'ensure_status') mark(key, 'status', c.batch_id);
-    else if (c.type === 'ensure_sprint') mark(key, 'sprint', c.batch_id);
-    else if (c.type === 'delete_issue' && typeof key === 'string' && !whole.has(resolve(key) ?? key)) whole.set(resolve(key) ?? key, c.batch_id);
+    const key = typeof c.params.key === 'string' ? (resolve(c.params.key) ?? c.params.key) : undefined;
+    if (key === undefined) continue;
+    if (c.type === 'delete_issue' && !whole.has(key)) whole.set(key, c.batch_id);
+    for (const what of writtenBy(c.type, c.params)) if (!pending.has(`${key} ${what}`)) pending.set(`${key} ${what}`, c.batch_id);
   }
   return (key, what) => whole.get(key) ?? pending.get(`${key} ${what}`);
+}
+
+/**
+ * What of its issue a command writes, named as the change record names it (`field:<name>`, `status`,
+ * `sprint`): the subjects a revert's look ahead and its approval compare.
+ */
+export function writtenBy(type: string, params: Params): string[] {
+  if (type === 'ensure_fields') return Object.keys(params).filter((name) => name !== 'key').map((name) => `field:${name}`);
+  return type === 'ensure_status' ? ['status'] : type === 'ensure_sprint' ? ['sprint'] : [];
 }
 
 /** A change that is not reverted, and why (Russian). */
