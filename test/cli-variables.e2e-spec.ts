@@ -63,8 +63,10 @@ const COPIED = '(the environment was copied)';
 async function reads(args: string[], env: Record<string, string>, code = 0): Promise<string[]> {
   const names = new Set<string>();
   const saved = process.env;
-  const [log, error] = [console.log, console.error];
+  const [log, error, writeOut, writeErr] = [console.log, console.error, process.stdout.write, process.stderr.write];
+  // What the command prints, its log (written straight to the streams) included, is not this test's.
   console.log = console.error = () => undefined;
+  process.stdout.write = process.stderr.write = (() => true) as typeof process.stdout.write;
   process.env = recording(saved, names);
   try {
     const ended = await main(args, recording({ ...env }, names));
@@ -72,7 +74,7 @@ async function reads(args: string[], env: Record<string, string>, code = 0): Pro
     expect({ args, copied: names.has(COPIED) }).toEqual({ args, copied: false });
   } finally {
     process.env = saved;
-    [console.log, console.error] = [log, error];
+    [console.log, console.error, process.stdout.write, process.stderr.write] = [log, error, writeOut, writeErr];
   }
   return ours(names);
 }
