@@ -13,7 +13,7 @@ import { readdir } from 'node:fs/promises';
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
-import { databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
+import { assertDatabaseUsable, databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService, PackageValidationError } from './import/index.js';
 import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { serve } from './serve.js';
@@ -22,6 +22,7 @@ import { serve } from './serve.js';
 export { serve };
 
 async function migrateOnly(config: HubConfig): Promise<void> {
+  await assertDatabaseUsable(config);
   const logger = new HubLogger({ context: 'Migrations', logLevels: NEST_LEVELS[config.logLevel] });
   const { ds, result } = await openMigrated(dataSourceOptions(config), logger);
   await ds.destroy();

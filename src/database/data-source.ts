@@ -35,11 +35,11 @@ export function dataSourceOptions(config: Pick<HubConfig, 'dbPath' | 'databaseUr
 /**
  * The embedded SQLite store (better-sqlite3: TypeORM 1.x has no node-sqlite3 driver). WAL with
  * `synchronous=FULL`: a committed transaction is on disk before the hub answers 2xx (SPEC 3).
- * Never `synchronize`: the schema is the migrations' (database/migrate.ts).
+ * Never `synchronize`: the schema is the migrations' (database/migrate.ts). Options only: whoever opens
+ * the hub's database checks its path first, once (assertDatabaseUsable: createApp, withHub, migrate).
  */
 export function sqliteOptions(config: Pick<HubConfig, 'dbPath'>): BetterSqlite3DataSourceOptions {
   const file = databaseFile(config.dbPath);
-  assertDatabaseFile(config.dbPath); // creates the folder; an odd path or a read-only folder is refused in one line
   return {
     type: 'better-sqlite3',
     database: file ?? IN_MEMORY,
