@@ -10,12 +10,5 @@ if (!existsSync(cli)) {
   console.error('jira-hub: хаб ещё не собран; выполните `npm run build` (или `npm start`)');
   process.exit(1);
 }
-const { main, loadDotEnv } = await import(cli);
-try {
-  loadDotEnv();
-} catch (err) {
-  console.error(`jira-hub: ${err.message}`);
-  process.exit(2);
-}
-const code = await main(process.argv.slice(2), process.env);
-if (code >= 0) process.exit(code);
+const { runCommand } = await import(cli);
+await runCommand();

@@ -19,29 +19,17 @@
  * (Cyrillic in a message, a table of iconv-lite or libphonenumber) stores a whole chunk at two bytes per
  * character (decision 0902).
  */
-import { builtinModules } from 'node:module';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { EXTERNAL_LIBRARIES } from './bundle-external.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, 'dist/hub');
 
-export const EXTERNAL = [
-  /^node:/,
-  ...builtinModules,
-  'better-sqlite3',
-  'pg',
-  'pg-native',
-  /^typeorm(\/|$)/,
-  'swagger-ui-dist',
-  'express',
-  'reflect-metadata',
-  /^@jira-hub\//,
-  /^@nestjs\/(microservices|websockets)(\/|$)/,
-  '@fastify/static',
-];
+// The workspace packages run from their own builds.
+export const EXTERNAL = [...EXTERNAL_LIBRARIES, /^@jira-hub\//];
 
 rmSync(out, { recursive: true, force: true });
 const warnings = [];

@@ -298,9 +298,6 @@ const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'comman
  * Runs `jira-hub <argv>`; the exit code (-1: a server keeps running). Usage errors and bad
  * configuration exit 2, a failure 1; messages are Russian, on stderr.
  */
-/** The bin loads the .env file through this module (in the bundle, dist/hub/cli.js, it is one module). */
-export { loadDotEnv };
-
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let code = 0;
   // No command, or only options of serve: serve (the default).
@@ -325,7 +322,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * `jira-hub` as a command: the .env file read, then `main` on the process's arguments, and the process
+ * ended with its code (serve keeps it running: -1). bin/jira-hub.js runs it from the bundle, and so does
+ * this file when it is run itself (from the sources).
+ */
+export async function runCommand(): Promise<void> {
   try {
     loadDotEnv();
   } catch (err) {
@@ -335,3 +337,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const code = await main(process.argv.slice(2), process.env);
   if (code >= 0) process.exit(code);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) await runCommand();

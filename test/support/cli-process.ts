@@ -1,11 +1,21 @@
 /**
- * The CLI (or another entry of the hub's sources) as a child process, its TypeScript run directly through
- * support/ts-register.mjs: for what only a process shows — its exit code, everything it prints (Nest's log
- * lines too), a hang, a port, another user.
+ * The CLI (or another entry of the hub's sources) as a child process: for what only a process shows — its
+ * exit code, everything it prints (Nest's log lines too), a hang, a port, another user. The entries run
+ * from the bundle of the sources that jest's globalSetup builds (support/source-bundle.js); a source that
+ * is not an entry of it, or a run without the globalSetup, runs through support/ts-register.mjs.
  */
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { bundledEntry } from './source-bundle.js';
 
 const ROOT = process.cwd();
+const REGISTER = fileURLToPath(new URL('./ts-register.mjs', import.meta.url));
+
+/** Node's arguments that run the source `file` (a path from the repository's root): its bundle, else the source itself. */
+export function entryArgs(file: string): string[] {
+  const bundled = process.env.HUB_TEST_BUNDLE ? bundledEntry(process.env.HUB_TEST_BUNDLE, file) : undefined;
+  return bundled ? [bundled] : ['--import', REGISTER, file];
+}
 
 export interface ChildOptions {
   /** Run as this user and group (the tests run as root, which may bind any port). */
@@ -17,7 +27,7 @@ export interface ChildOptions {
 
 /** A child running `file` with `args`; `until` resolves when its output (stdout and stderr) matches. */
 export function runSource(file: string, args: string[], env: Record<string, string>, options: ChildOptions = {}) {
-  const node = [process.execPath, '--import', './test/support/ts-register.mjs', file, ...args];
+  const node = [process.execPath, ...entryArgs(file), ...args];
   const [command, ...rest] = [...(options.wrap ?? []), ...node];
   const child = spawn(command, rest, { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, uid: options.uid, gid: options.gid });
   const printed = { out: '', err: '', both: '' };

@@ -1,5 +1,5 @@
 // jest globalSetup: a folder for the migrated template databases of this run (support/template.ts), removed by
-// global-teardown.js. Workers inherit the variable. And the dashboard built once, here, when its build is
+// global-teardown.js. Workers inherit the variable. The entries that tests run as processes, bundled. And the dashboard built once, here, when its build is
 // missing or older than its sources (the browser tests serve it): several browser test files run at once, and two vite builds into one
 // folder would empty it under each other.
 import { execSync } from 'node:child_process';
@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceBundle } from './source-bundle.js';
 
 const WEB = fileURLToPath(new URL('../../packages/web/', import.meta.url));
 
@@ -20,7 +21,9 @@ function dashboardIsStale() {
   return !existsSync(index) || newest(join(WEB, 'src')) > statSync(index).mtimeMs;
 }
 
-export default function globalSetup() {
+export default async function globalSetup() {
   process.env.HUB_TEST_TEMPLATES = mkdtempSync(join(tmpdir(), 'jira-hub-test-templates-'));
+  // The entries tests run as processes, bundled once (support/source-bundle.js); workers inherit the variable.
+  process.env.HUB_TEST_BUNDLE = await sourceBundle();
   if (dashboardIsStale()) execSync('npm run build -w @jira-hub/web', { stdio: 'ignore' });
 }

@@ -7,12 +7,12 @@ import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/t
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runMcpStdio } from '../../src/mcp/stdio.js';
+import { entryArgs } from './cli-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const REGISTER = fileURLToPath(new URL('./ts-register.mjs', import.meta.url));
 
-/** How tests start `jira-hub mcp` as a process: its entry run from source (no build needed). */
-export const STDIO_ENTRY = { command: process.execPath, args: ['--import', REGISTER, 'src/mcp/stdio.ts'], cwd: ROOT };
+/** How tests start `jira-hub mcp` as a process: its entry from the tests' bundle of the sources (no build needed; support/cli-process.ts). */
+export const STDIO_ENTRY = { command: process.execPath, args: entryArgs('src/mcp/stdio.ts'), cwd: ROOT };
 
 export type Transport = 'stdio' | 'http';
 
@@ -86,7 +86,7 @@ export async function connect(kind: Transport, hubUrl: string, env: Record<strin
   }
 }
 
-/** The SDK's client on `jira-hub mcp` spawned as a process (its entry run from source through test/support/ts-register.mjs). */
+/** The SDK's client on `jira-hub mcp` spawned as a process (STDIO_ENTRY). */
 export async function connectProcess(hubUrl: string, env: Record<string, string> = {}): Promise<McpUnderTest> {
   return connected(new StdioClientTransport({ ...STDIO_ENTRY, env: { HUB_URL: hubUrl, ...env }, stderr: 'pipe' }));
 }
