@@ -23,7 +23,7 @@ describe('parseBlock', () => {
 });
 
 describe('LiveClient', () => {
-  it('delivers events split across chunks, reconnects when the stream ends and says to resync', async () => {
+  it('says to resync each time the stream opens, delivers events split across chunks, and reconnects when the stream ends', async () => {
     const answers = [
       () => new Response(stream(['retry: 2000\nevent: hello\ndata: {}\n\n', 'event: batch\nda', 'ta: {"batch_id":7}\n\n: heartbeat\n\n']), { status: 200 }),
       () => new Response(null, { status: 502 }),
@@ -37,8 +37,8 @@ describe('LiveClient', () => {
     const states: string[] = [];
     client.onState((s) => states.push(s));
     client.start();
-    await vi.waitFor(() => expect(seen.map((m) => m.event)).toEqual(['batch', 'resync', 'settings']), { timeout: 5000 });
-    expect(seen[0].data).toEqual({ batch_id: 7 });
+    await vi.waitFor(() => expect(seen.map((m) => m.event)).toEqual(['resync', 'batch', 'resync', 'settings']), { timeout: 5000 });
+    expect(seen[1].data).toEqual({ batch_id: 7 });
     expect(states).toContain('offline');
     expect(states.at(-1)).toBe('open');
     client.stop();

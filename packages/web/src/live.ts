@@ -1,7 +1,9 @@
 /**
  * GET /events read with fetch (an EventSource cannot send the Authorization header): messages go
- * to subscribers; when the stream ends (a hub restart) it connects again, and once it is back
- * subscribers hear `resync` — events may have been missed, so pages load again what they show.
+ * to subscribers; when the stream ends (a hub restart) it connects again. Each time the stream opens,
+ * the first time too, subscribers hear `resync`: events may have been missed — while the hub was away,
+ * or, on the first open, between a page's first load and the stream's start — so pages load again
+ * what they show.
  */
 import { authHeaders } from './api';
 
@@ -31,7 +33,6 @@ export class LiveClient {
   private readonly stateListeners = new Set<(s: LiveState) => void>();
   private controller: AbortController | null = null;
   private stopped = true;
-  private everOpen = false;
   private delay = 500;
   state: LiveState = 'offline';
 
@@ -111,8 +112,7 @@ export class LiveClient {
         if (m.event === 'hello') {
           this.delay = 500;
           this.setState('open');
-          if (this.everOpen) this.emit({ event: 'resync', data: null });
-          this.everOpen = true;
+          this.emit({ event: 'resync', data: null });
         } else this.emit(m);
       }
     }
