@@ -48,13 +48,16 @@ export function announceDatabase(config: HubConfig, json: boolean, memory = 'в�
 }
 
 /**
- * plan, apply and export work on an existing hub's database: a SQLite file that is not there is a
- * mistyped path, not a new hub to create (plan would compare against an empty mirror and say nothing changes).
+ * plan, apply and export work on an existing hub's database: a SQLite file that is not there, or an
+ * empty one (SQLite would take it for a new database), is a mistyped path, not a new hub to create (plan
+ * would compare against an empty mirror and say everything is to be created).
  */
 function assertExistingDatabase(config: HubConfig): void {
   const file = databaseFile(config.dbPath);
-  if (config.databaseUrl || !file || existsSync(file)) return;
-  throw new ConfigError(`базы данных ${resolve(file)} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
+  if (config.databaseUrl || !file) return;
+  const next = 'укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate';
+  if (!existsSync(file)) throw new ConfigError(`базы данных ${resolve(file)} нет: ${next}`);
+  if (statSync(file).isFile() && statSync(file).size === 0) throw new ConfigError(`файл базы данных ${resolve(file)} пуст — это не база хаба: ${next}`);
 }
 
 /** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */

@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
 import { type ChildOptions, runCli, runSource } from './support/cli-process.js';
+import { copyOfMigratedDatabase } from './support/template.js';
 
 /** The child's exit code and its stderr's lines, once it has ended. */
 async function ended(hub: ReturnType<typeof runCli>): Promise<{ code: number | null; err: string[] }> {
@@ -62,7 +63,7 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     ['export', (db: string) => ['export', '/proc/jira-hub-test', '--jql', 'project = AURORA', '--db', db], 'папку для пакета /proc/jira-hub-test'],
   ])('%s under /proc: a refusal, not a hang', async (_command, argsWith, what) => {
     const db = join(folder(), 'hub.sqlite');
-    writeFileSync(db, ''); // an empty file is a new database: export opens it and finds nothing
+    await copyOfMigratedDatabase(db); // a hub's database: export refuses an empty file before it looks at the folder
     const hub = cli(argsWith(db), {});
     expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: ${what} создать нельзя: /proc — служебная папка системы, не на диске, и папок в ней не создать`] });
     expect(existsSync('/proc/jira-hub-test')).toBe(false);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
@@ -7,6 +7,7 @@ import { JiraSimulator } from '@jira-hub/jira-sim';
 import { DataSource } from 'typeorm';
 import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
+import { copyOfMigratedDatabase } from './support/template.js';
 
 /**
  * Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr, the log's
@@ -143,6 +144,19 @@ describe('jira-hub command line (commander)', () => {
       expect(existsSync(join(dir, 'out'))).toBe(false);
     });
 
+    it('plan, apply and export refuse an empty file (SQLite would take it for a new database) and leave it empty', async () => {
+      const empty = join(dir, 'empty.sqlite');
+      writeFileSync(empty, '');
+      const folder = resolve('examples/plan');
+      for (const args of [['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
+        const { code, out, err } = await run([...args, '--db', empty]);
+        expect({ args, code, out }).toEqual({ args, code: 2, out: '' });
+        expect(err).toBe(`jira-hub: файл базы данных ${empty} пуст — это не база хаба: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
+      }
+      expect(statSync(empty).size).toBe(0);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
     // The checks before any command opens its database (the same for each: assertDatabaseUsable); in-process,
     // the log's lines captured too. cli-start.e2e-spec.ts shows the process: its exit code, all it prints.
     const ODD_PATHS: [string, (dir: string) => string, (path: string) => string][] = [
@@ -181,7 +195,7 @@ describe('jira-hub command line (commander)', () => {
 
     it("plan, apply and import print a package's errors one per line under how many there are, exit 1 (they were one line joined by «; »)", async () => {
       const db = join(dir, 'hub.sqlite');
-      writeFileSync(db, ''); // an empty file is a new database
+      await copyOfMigratedDatabase(db);
       const folder = join(dir, 'bad');
       mkdirSync(folder);
       writeFileSync(join(folder, 'notes.csv'), 'key,comment\nabc,x\n,y\n');
@@ -205,7 +219,7 @@ describe('jira-hub command line (commander)', () => {
 
     it('export into a place it cannot write says where and why in one line', async () => {
       const db = join(dir, 'hub.sqlite');
-      writeFileSync(db, ''); // an empty file is a new database: export opens it and finds nothing
+      await copyOfMigratedDatabase(db); // export finds nothing in it
       writeFileSync(join(dir, 'file'), '');
       mkdirSync(join(dir, 'out', 'issues.csv'), { recursive: true });
       const export_ = (folder: string) => run(['export', folder, '--jql', 'project = AURORA', '--db', db]);
