@@ -1,7 +1,8 @@
-// jest globalSetup: a folder for the migrated template databases of this run (support/template.ts), removed by
-// global-teardown.js. Workers inherit the variable. The entries that tests run as processes, bundled. And the dashboard built once, here, when its build is
-// missing or older than its sources (the browser tests serve it): several browser test files run at once, and two vite builds into one
-// folder would empty it under each other.
+// jest globalSetup, run once before the workers start (they inherit the variables it sets):
+// - a folder for the migrated template databases of this run (support/template.ts), removed by global-teardown.js;
+// - the entries that tests run as processes, bundled when their sources changed (support/source-bundle.js);
+// - the dashboard built when its build is missing or older than its sources (the browser tests serve it):
+//   several browser test files run at once, and two vite builds into one folder would empty it under each other.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,6 @@ function dashboardIsStale() {
 
 export default async function globalSetup() {
   process.env.HUB_TEST_TEMPLATES = mkdtempSync(join(tmpdir(), 'jira-hub-test-templates-'));
-  // The entries tests run as processes, bundled once (support/source-bundle.js); workers inherit the variable.
   process.env.HUB_TEST_BUNDLE = await sourceBundle();
   if (dashboardIsStale()) execSync('npm run build -w @jira-hub/web', { stdio: 'ignore' });
 }
