@@ -162,9 +162,10 @@ describe('the dashboard, second round (issue 23)', () => {
     }
     // The batch page's own times tick with the strip's, from one clock.
     const selector = `tr[data-command="${batch.commands[0].id}"] .cmd-when`;
-    const before = await page.locator(selector).textContent();
+    // Both texts read in one go inside the page: read one after the other, a tick between them made the
+    // strip's «before» already the new text.
+    const [before, stripBefore] = await page.evaluate((sel) => [document.querySelector(sel)?.textContent, document.querySelector('[data-testid="strip-current"]')?.textContent], selector);
     expect(before).toMatch(/пауза до/);
-    const stripBefore = await page.getByTestId('strip-current').textContent();
     await page.waitForFunction(([sel, t]) => document.querySelector(sel!)?.textContent !== t, [selector, before], { timeout: 5000 });
     expect(await page.getByTestId('strip-current').textContent()).not.toBe(stripBefore);
     await noSeriousViolations();
