@@ -137,3 +137,44 @@ describe('jira-hub-agent, the agent package’s own bin, refuses the same way (a
     });
   });
 });
+
+describe('a disk that fills while the hub runs (a process)', () => {
+  // A tmpfs of 1 MB in the child's own mount namespace, filled from outside through /proc/<pid>/root once the hub listens.
+  (canMount() ? it : it.skip)('writes answer 503 unavailable saying the disk is full, reads go on, and once there is room the same write succeeds', async () => {
+    const dir = tempDir();
+    const mount = `mount -t tmpfs -o size=1m tmpfs "${dir}"; exec "$@"`;
+    const hub = runCli(['serve'], { HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0' }, { wrap: ['unshare', '-m', 'sh', '-c', mount, 'sh'] });
+    try {
+      const [, url] = await hub.until(/слушает (http:\/\/127\.0\.0\.1:\d+)/);
+      const post = (title: string) =>
+        fetch(`${url}/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title, commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-01' } }] }) });
+      const filler = `/proc/${hub.child.pid}/root${dir}/fill`;
+      try {
+        writeFileSync(filler, Buffer.alloc(2 << 20));
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC'); // filled up to the last block
+      }
+      const refused = await post('на полный диск');
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({
+        error: 'unavailable',
+        detail: 'на диске базы данных хаба не осталось места: изменение не сохранено; освободите место и повторите запрос',
+      });
+      const list = await fetch(`${url}/batches`);
+      expect(list.status).toBe(200);
+      expect(await list.json()).toEqual([]);
+      rmSync(filler);
+      const stored = await post('после уборки');
+      expect(stored.status).toBe(201);
+      expect((await (await fetch(`${url}/batches`)).json()).map((b: { title: string }) => b.title)).toEqual(['после уборки']);
+      // The operator reads one line about the disk, with no stack trace; nothing reached the filter as a 500.
+      expect(hub.output()).toMatch(/WARN \[Database\] the database's disk is full: a write was rolled back/);
+      expect(hub.output()).not.toMatch(/\n +at |ERROR/);
+      expect(hub.child.exitCode).toBeNull();
+    } finally {
+      hub.child.kill('SIGKILL');
+      await hub.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

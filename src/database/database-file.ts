@@ -3,9 +3,10 @@
  * SQLite's failures on it in words for a person. Each refusal is one Russian line naming the path
  * (ConfigError), not a driver's stack trace (decision 0108).
  */
-import { closeSync, openSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, fileSystemReason, makeFolder } from '../common/index.js';
+import { noFreeBlocks } from './disk-full.js';
 import { databaseFile } from './sqlite-copy.js';
 
 const READ_ONLY = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -93,15 +94,8 @@ export function sqliteRefusal(file: string, err: unknown): ConfigError | undefin
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return undefined;
   // An I/O error on a full disk (the shared memory file that cannot grow: SQLITE_IOERR_SHMSIZE) is the full disk.
-  const full = code.startsWith('SQLITE_IOERR') && diskIsFull(dirname(file));
+  const full = code.startsWith('SQLITE_IOERR') && noFreeBlocks(dirname(file));
   const reason = full ? SQLITE_REASONS[0][1] : /^E[A-Z0-9]+$/.test(code) ? fileSystemReason(err) : SQLITE_REASONS.find(([prefix]) => code.startsWith(prefix))?.[1];
   return reason === undefined ? undefined : new ConfigError(`база данных ${file}: ${reason}`);
 }
 
-function diskIsFull(folder: string): boolean {
-  try {
-    return statfsSync(folder).bavail === 0;
-  } catch {
-    return false;
-  }
-}

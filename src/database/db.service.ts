@@ -1,10 +1,13 @@
-import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { dirname } from 'node:path';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { pause, UnavailableError } from '../common/index.js';
 import type { AfterCommit } from '../events/index.js';
+import { diskFullAsUnavailable } from './disk-full.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
+import { databaseFile } from './sqlite-copy.js';
 
 /**
  * Which queue a unit of work waits in. `bulk` is for large writes people make (creating a batch, an
@@ -103,9 +106,14 @@ export class Db implements BeforeApplicationShutdown {
 
   private readonly reads: ReadLane;
   private readonly slices = new Slices();
+  private readonly logger = new Logger('Database');
+  /** SQLite: the database file's folder, whose free space tells a full disk from another I/O error. */
+  private readonly folder: string | undefined;
 
   constructor(readonly dataSource: DataSource) {
     this.engine = engineOf(dataSource);
+    const file = this.engine === 'sqlite' ? databaseFile(String(dataSource.options.database)) : null;
+    this.folder = file ? dirname(file) : undefined;
     this.reads = new ReadLane(dataSource);
     if (this.engine === 'sqlite') dataSource.subscribers.push(this.slices);
   }
@@ -161,7 +169,7 @@ export class Db implements BeforeApplicationShutdown {
         return result;
       } catch (err) {
         await q.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        throw this.failed(err, this.folder);
       } finally {
         undo();
       }
@@ -173,6 +181,16 @@ export class Db implements BeforeApplicationShutdown {
     if (this.engine === 'postgres') return this.reads.pooled(() => this.onPostgres(null, (q) => fn(q.manager)));
     if (!this.reads.open) return this.enqueue(() => fn(this.dataSource.manager));
     return this.reads.run(fn);
+  }
+
+  /**
+   * What a failed unit of work throws: a full disk is 503 `unavailable` (the hub goes on, and the same
+   * request succeeds once there is room), told to the operator in one line; any other error as it came.
+   */
+  private failed(err: unknown, folder?: string): unknown {
+    const out = diskFullAsUnavailable(err, folder);
+    if (out !== err) this.logger.warn(`the database's disk is full: a write was rolled back (${(err as Error).message})`);
+    return out;
   }
 
   private async onPostgres<T>(lock: WriteLock | null, fn: (q: QueryRunner, tx: Unit) => Promise<T>): Promise<T> {
@@ -209,7 +227,7 @@ export class Db implements BeforeApplicationShutdown {
       return result;
     } catch (err) {
       if (open) await q.query('ROLLBACK').catch(() => undefined);
-      throw isUnavailable(err) ? new UnavailableError() : err;
+      throw isUnavailable(err) ? new UnavailableError() : this.failed(err);
     } finally {
       await q.release().catch(() => undefined);
     }

@@ -1,0 +1,29 @@
+import { statfsSync } from 'node:fs';
+import { UnavailableError } from '../common/index.js';
+
+/** What a client hears when a write found the database's disk full: it may repeat the request once there is room. */
+export const DISK_FULL_DETAIL = 'на диске базы данных хаба не осталось места: изменение не сохранено; освободите место и повторите запрос';
+
+/**
+ * A write that failed because the database's disk is full: SQLite's SQLITE_FULL, an I/O error of SQLite
+ * while `folder` (the database file's) has no free block left (the WAL or its shared-memory file could
+ * not grow), or PostgreSQL's 53100 disk_full. TypeORM's QueryFailedError carries the driver's error.
+ */
+export function isDiskFull(err: unknown, folder?: string): boolean {
+  const codes = [err, (err as { driverError?: unknown } | null)?.driverError].map((e) => (e as { code?: unknown } | null)?.code).filter((c): c is string => typeof c === 'string');
+  if (codes.some((c) => c.startsWith('SQLITE_FULL') || c === '53100')) return true;
+  return folder !== undefined && codes.some((c) => c.startsWith('SQLITE_IOERR')) && noFreeBlocks(folder);
+}
+
+export function noFreeBlocks(folder: string): boolean {
+  try {
+    return statfsSync(folder).bavail === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The error a unit of work throws for `err`: 503 `unavailable` for a full disk (the hub goes on), else `err` itself. */
+export function diskFullAsUnavailable(err: unknown, folder?: string): unknown {
+  return isDiskFull(err, folder) ? new UnavailableError(DISK_FULL_DETAIL) : err;
+}
