@@ -132,7 +132,8 @@ describe('changes', () => {
       }],
       ['ensure_status', () => {
         const key = issue('Статус');
-        return { params: { key, path: ['In Progress', 'Done'] }, result: { from: 'To Do', to: 'Done' }, changes: [{ key, what: 'status', before: 'To Do', after: 'Done' }] }; // the intent, journaled before the walk: no transitions yet
+        // the intent, with each transition journaled as it was taken
+        return { params: { key, path: ['In Progress', 'Done'] }, result: { from: 'To Do', to: 'Done' }, changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }] };
       }],
       ['remove_link', () => {
         const [source, target] = [issue('Удалить связь 1'), issue('Удалить связь 2')];
@@ -155,6 +156,22 @@ describe('changes', () => {
     ] as const)('%s', async (type, make) => {
       const { params, result, changes } = make();
       expect(await redelivered(type, params)).toEqual({ status: 'done', result, changes });
+    });
+
+    it('ensure_status cut short after its first transition: the re-delivery walks the rest and reports the whole walk from the first status', async () => {
+      const key = issue('Статус по частям');
+      const cmd = { id: nextId++, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } };
+      const journal = new MemoryJournal();
+      const ctx = { ...h.ctx(flavor, journal), customFields: [] };
+      // The first execution: its intent, its first transition taken and journaled, then the agent stopped.
+      journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done' }]);
+      h.sim.store.transition(key, h.sim.store.transitionsFor(key).find((t) => t.name === 'Start')!.id);
+      journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      expect(await executeCommand(cmd, ctx)).toEqual({
+        status: 'done',
+        result: { from: 'To Do', to: 'Done' },
+        changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }],
+      });
     });
   });
 

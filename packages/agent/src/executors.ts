@@ -61,7 +61,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
  * The changes to report: what this execution changed, and what an earlier execution of the same command
  * journaled just before its write (SPEC 17.1). The command succeeded, so Jira is now as it wanted: a change
  * this execution did not make again was made by the earlier one, whose report was lost; one it made again
- * (a walk of statuses cut short) keeps the earlier `before`, the value before the command.
+ * (a walk of statuses cut short) keeps the earlier `before`, the value before the command, and the
+ * transitions journaled as they were taken, the earlier execution's among them.
  */
 export function withIntent(made: readonly Change[], intent: readonly Change[] | undefined): Change[] {
   if (!intent?.length) return [...made];
@@ -70,7 +71,8 @@ export function withIntent(made: readonly Change[], intent: readonly Change[] | 
   const merged: Change[] = intent.map((earlier) => {
     const again = madeBy.get(subject(earlier));
     madeBy.delete(subject(earlier));
-    return again ? { ...again, ...('before' in earlier ? { before: earlier.before } : {}) } : earlier;
+    // The journal's transitions are the whole walk (each journaled as taken); this execution's may be its end only.
+    return again ? { ...again, ...('before' in earlier ? { before: earlier.before } : {}), ...(earlier.transitions?.length ? { transitions: earlier.transitions } : {}) } : earlier;
   });
   return [...merged, ...madeBy.values()];
 }

@@ -39,6 +39,10 @@ describe('journal', () => {
       second.recordIntent(7, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done' }]);
       expect(second.intentFor(7, status)).toEqual([{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done' }]);
       expect(second.intentFor(7, { ...status, params: { key: 'AURORA-3', path: ['Done'] } })).toBeUndefined();
+      // Transitions journaled as they are taken add up, whichever execution took them.
+      second.recordIntent(7, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done', transitions: ['Start'] }]);
+      second.recordIntent(7, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done', transitions: ['Finish'] }]);
+      expect(second.intentFor(7, status)).toEqual([{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }]);
       second.markAcknowledged(7);
       expect(second.intentFor(7, status)).toBeUndefined();
       second.close();

@@ -35,7 +35,10 @@ export interface CreatedKeyJournal {
   /**
    * What a write is about to change (SPEC 17.1), written (durably) just before it: a re-delivery after a
    * lost report finds Jira already as the command wants it, and reports these changes instead of none.
-   * `command` is the command's type and params: an entry is used only for the same command.
+   * `command` is the command's type and params: an entry is used only for the same command. A change
+   * already journaled keeps its `before` (the value before the command), and its `transitions` are
+   * added to: a walk of statuses journals each transition as it is taken, in one execution or across
+   * re-deliveries.
    */
   recordIntent(commandId: number, command: IntentCommand, changes: Change[]): void;
   /** The changes journaled for this very command (type and params) and not yet cleared by its acknowledgement or drop. */
@@ -164,13 +167,16 @@ abstract class BaseJournal implements AgentJournal {
 
   recordIntent(commandId: number, command: IntentCommand, changes: Change[]): void {
     if (changes.length === 0) return;
-    // An earlier execution's intent keeps its `before` (the value before the command: a walk of statuses cut short starts again midway).
+    // An earlier entry keeps its `before` (the value before the command: a walk of statuses cut short
+    // starts again midway) and the transitions it has taken; this one's follow them.
     const earlier = this.intentFor(commandId, command) ?? [];
     const same = (a: Change, b: Change) => a.key === b.key && a.what === b.what;
     const merged = [
       ...changes.map((c) => {
         const e = earlier.find((x) => same(x, c));
-        return e && 'before' in e ? { ...c, before: e.before } : c;
+        if (!e) return c;
+        const transitions = [...(e.transitions ?? []), ...(c.transitions ?? [])];
+        return { ...c, ...('before' in e ? { before: e.before } : {}), ...(transitions.length ? { transitions } : {}) };
       }),
       ...earlier.filter((e) => !changes.some((c) => same(c, e))),
     ];

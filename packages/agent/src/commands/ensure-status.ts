@@ -60,6 +60,8 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
     await api.transition(key, transition.id, requiredTransitionFields(transition));
     taken.push(transition.name);
     current = transition.to.name;
+    // Each transition journaled as taken: a report lost after the walk still tells which way it went.
+    ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'status', before: from, after: path.at(-1)!, transitions: [transition.name] }]);
   }
   return { from, to: current, changes: [{ key: issue.key, what: 'status', before: from, after: current, transitions: taken }] };
 }
