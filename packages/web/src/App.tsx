@@ -28,7 +28,15 @@ const NAV = [
 
 const LIVE_TEXT: Record<LiveState, string> = { open: 'обновляется само', connecting: 'подключение…', offline: 'нет связи с хабом' };
 
-type Boot = { kind: 'loading' } | { kind: 'signin'; message?: string } | { kind: 'failed'; error: unknown } | { kind: 'ready'; settings: Settings };
+export type Boot = { kind: 'loading' } | { kind: 'signin'; message?: string } | { kind: 'failed'; error: unknown } | { kind: 'ready'; settings: Settings };
+
+/**
+ * The app's state after the settings were read again (a `settings` event, a resync): unchanged when they
+ * are the version already shown, so the pages keep what they hold — the Settings page its unsaved edits.
+ */
+export function withSettings(boot: Boot, settings: Settings): Boot {
+  return boot.kind === 'ready' && boot.settings.version === settings.version ? boot : { kind: 'ready', settings };
+}
 
 export function App() {
   const route = useRoute();
@@ -70,7 +78,7 @@ export function App() {
     if (!ready) return;
     const off = live.onState(setLiveState);
     const offSettings = live.subscribe((m) => {
-      if (m.event === 'settings' || m.event === 'resync') api.get<Settings>('/settings').then((settings) => setBoot({ kind: 'ready', settings }), () => undefined);
+      if (m.event === 'settings' || m.event === 'resync') api.get<Settings>('/settings').then((settings) => setBoot((b) => withSettings(b, settings)), () => undefined);
     });
     live.start();
     return () => {
