@@ -56,8 +56,9 @@ function assertExistingDatabase(config: HubConfig): void {
   const file = databaseFile(config.dbPath);
   if (config.databaseUrl || !file) return;
   const next = 'укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate';
-  if (!existsSync(file)) throw new ConfigError(`базы данных ${resolve(file)} нет: ${next}`);
-  if (statSync(file).isFile() && statSync(file).size === 0) throw new ConfigError(`файл базы данных ${resolve(file)} пуст — это не база хаба: ${next}`);
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) throw new ConfigError(`базы данных ${resolve(file)} нет: ${next}`);
+  if (stat.isFile() && stat.size === 0) throw new ConfigError(`файл базы данных ${resolve(file)} пуст — это не база хаба: ${next}`);
 }
 
 /** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */

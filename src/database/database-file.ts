@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, fileSystemReason, makeFolder } from '../common/index.js';
-import { noFreeBlocks } from './disk-full.js';
+import { isDiskFull } from './disk-full.js';
 import { databaseFile } from './sqlite-copy.js';
 
 const READ_ONLY = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -93,8 +93,8 @@ const SQLITE_REASONS: [prefix: string, reason: string][] = [
 export function sqliteRefusal(file: string, err: unknown): ConfigError | undefined {
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return undefined;
-  // An I/O error on a full disk (the shared memory file that cannot grow: SQLITE_IOERR_SHMSIZE) is the full disk.
-  const full = code.startsWith('SQLITE_IOERR') && noFreeBlocks(dirname(file));
+  // A full disk as a running hub tells it (disk-full.ts): SQLITE_FULL, or an I/O error with no free block left.
+  const full = isDiskFull(err, dirname(file));
   const reason = full ? SQLITE_REASONS[0][1] : /^E[A-Z0-9]+$/.test(code) ? fileSystemReason(err) : SQLITE_REASONS.find(([prefix]) => code.startsWith(prefix))?.[1];
   return reason === undefined ? undefined : new ConfigError(`база данных ${file}: ${reason}`);
 }

@@ -169,7 +169,7 @@ export class Db implements BeforeApplicationShutdown {
         return result;
       } catch (err) {
         await q.query('ROLLBACK').catch(() => undefined);
-        throw this.failed(err, this.folder);
+        throw this.failed(err);
       } finally {
         undo();
       }
@@ -187,8 +187,8 @@ export class Db implements BeforeApplicationShutdown {
    * What a failed unit of work throws: a full disk is 503 `unavailable` (the hub goes on, and the same
    * request succeeds once there is room), told to the operator in one line; any other error as it came.
    */
-  private failed(err: unknown, folder?: string): unknown {
-    const out = diskFullAsUnavailable(err, folder);
+  private failed(err: unknown): unknown {
+    const out = diskFullAsUnavailable(err, this.folder);
     if (out !== err) this.logger.warn(`the database's disk is full: a write was rolled back (${(err as Error).message})`);
     return out;
   }

@@ -15,7 +15,7 @@ export function isDiskFull(err: unknown, folder?: string): boolean {
   return folder !== undefined && codes.some((c) => c.startsWith('SQLITE_IOERR')) && noFreeBlocks(folder);
 }
 
-export function noFreeBlocks(folder: string): boolean {
+function noFreeBlocks(folder: string): boolean {
   try {
     return statfsSync(folder).bavail === 0;
   } catch {

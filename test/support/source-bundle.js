@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXTERNAL_LIBRARIES } from '../../scripts/bundle-external.js';
+import { workspaceSource } from './workspace.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,7 +35,6 @@ export const ENTRIES = {
 const INPUTS = ['src', 'migrations', 'packages/agent/src', 'packages/jira-sim/src', 'packages/contracts/src'];
 /** The CLI's entry in the bundle: `runCommand` of src/cli.ts, as bin/jira-hub.js runs it. */
 const COMMAND = '\0jira-hub-command';
-const WORKSPACE = /^@jira-hub\/(agent|jira-sim|contracts)(?:\/(.+))?$/;
 
 function sourcesHash() {
   const hash = createHash('sha256');
@@ -46,7 +46,7 @@ function sourcesHash() {
     }
   };
   for (const dir of INPUTS) walk(dir);
-  for (const file of ['package-lock.json', 'tsconfig.json', 'test/support/source-bundle.js', 'scripts/bundle-external.js']) hash.update(readFileSync(join(ROOT, file)));
+  for (const file of ['package-lock.json', 'tsconfig.json', 'test/support/source-bundle.js', 'test/support/workspace.js', 'scripts/bundle-external.js']) hash.update(readFileSync(join(ROOT, file)));
   return hash.digest('hex');
 }
 
@@ -78,9 +78,7 @@ export async function sourceBundle() {
       {
         name: 'workspace-sources',
         resolveId(id) {
-          if (id === COMMAND) return id;
-          const m = WORKSPACE.exec(id);
-          return m ? join(ROOT, 'packages', m[1], 'src', `${m[2] ?? 'index'}.ts`) : null;
+          return id === COMMAND ? id : (workspaceSource(id) ?? null);
         },
         load(id) {
           return id === COMMAND ? `import { runCommand } from ${JSON.stringify(join(ROOT, 'src/cli.ts'))};\nawait runCommand();\n` : null;

@@ -6,23 +6,17 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { workspaceSource } from './workspace.js';
 
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/jira-hub-ts/', import.meta.url));
 /** This file's own text is part of each key: changed compiler options make new entries. */
 const HOOKS = await readFile(new URL(import.meta.url), 'utf8');
 let compiler;
 
-/** The workspace packages run from their sources too, as jest's moduleNameMapper and tsconfig's paths say. */
-const PACKAGES = new URL('../../packages/', import.meta.url);
-const WORKSPACE = /^@jira-hub\/(agent|jira-sim|contracts)(?:\/(.+))?$/;
-
 export async function resolve(specifier, context, next) {
-  const workspace = WORKSPACE.exec(specifier);
-  if (workspace) {
-    const source = new URL(`${workspace[1]}/src/${workspace[2] ?? 'index'}.ts`, PACKAGES);
-    if (existsSync(fileURLToPath(source))) return { url: source.href, shortCircuit: true };
-  }
+  const workspace = workspaceSource(specifier); // the workspace packages run from their sources too
+  if (workspace && existsSync(workspace)) return { url: pathToFileURL(workspace).href, shortCircuit: true };
   if (/^\.{1,2}\//.test(specifier) && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
     const candidate = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
     if (existsSync(fileURLToPath(candidate))) return { url: candidate.href, shortCircuit: true };
