@@ -1,5 +1,8 @@
-/** The smallest NestJS app with the hub's two agent routes, doing nothing: a ceiling for the bench. */
-import { Controller, HttpCode, Module, Post, type INestApplication } from '@nestjs/common';
+/**
+ * The smallest NestJS app with the hub's two agent routes, doing nothing: a ceiling for the bench. A
+ * report that asks to claim (`claim` in its body, the merged call) is answered with a next command.
+ */
+import { Body, Controller, HttpCode, Module, Post, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
 @Controller('agent')
@@ -12,8 +15,8 @@ class EmptyAgentController {
 
   @Post('commands/:id/result')
   @HttpCode(200)
-  report(): unknown {
-    return {};
+  report(@Body() body: { claim?: unknown }): unknown {
+    return body.claim === undefined ? {} : { status: 'done', next: { command: { id: 1, type: 'ensure_fields' }, settings_version: 1 } };
   }
 }
 

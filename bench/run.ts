@@ -120,23 +120,33 @@ async function queuedHub(dir: string, name: string, batches: number, size = 1000
  * durable commits per cycle, bench/reference.ts), measured in turns in the same run: warm-up, then
  * three runs of each alternating, medians compared. The hub runs both ways: claim + report (two
  * requests, two commits) and the merged call (a report that claims the next: one request, one commit).
+ * Beside them, the merged call's ceiling on NestJS: the same client against an empty NestJS merged
+ * route (measured in the same turns) plus one raw durable commit per call, over the same reference.
  */
 async function cycle(dir: string): Promise<void> {
   const h = await queuedHub(dir, 'cycle.sqlite', 10);
   const ref = await startReference(dir, 10_000);
+  const nest = await emptyNestApp();
+  const nestPort = (nest.getHttpServer().address() as AddressInfo).port;
   await httpRun(h.port, 1000);
   await httpRun(h.port, 1000, undefined, true);
   await httpRun(ref.port, 1000);
-  const runs: Record<'hub' | 'merged' | 'ref', { rate: number; cpuMs: number }[]> = { hub: [], merged: [], ref: [] };
+  await httpRun(nestPort, 1000, undefined, true);
+  const runs: Record<'hub' | 'merged' | 'ref' | 'nest', { rate: number; cpuMs: number }[]> = { hub: [], merged: [], ref: [], nest: [] };
   for (let i = 0; i < 3; i++) {
     runs.hub.push(await measured(h.port, 1000));
     runs.merged.push(await measured(h.port, 1000, true));
     runs.ref.push(await measured(ref.port, 1000));
+    runs.nest.push(await measured(nestPort, 1000, true));
   }
   await h.app.close();
   await ref.close();
-  const [rate, mergedRate, refRate] = (['hub', 'merged', 'ref'] as const).map((k) => median(runs[k].map((r) => r.rate)));
+  await nest.close();
+  const commits = await durableCommits(dir);
+  const [rate, mergedRate, refRate, nestRate] = (['hub', 'merged', 'ref', 'nest'] as const).map((k) => median(runs[k].map((r) => r.rate)));
   const [cpu, mergedCpu, refCpu] = (['hub', 'merged', 'ref'] as const).map((k) => median(runs[k].map((r) => r.cpuMs)));
+  // One sequential client: a call's durable commit adds its time to the round trip.
+  const mergedCeiling = 1 / (1 / nestRate + 1 / commits);
   console.log(
     `     hub: ${rate.toFixed(0)} cycles/s, ${cpu.toFixed(2)} ms CPU per cycle; merged call: ${mergedRate.toFixed(0)} cycles/s, ${mergedCpu.toFixed(2)} ms; ` +
       `reference (node:http + better-sqlite3, 2 commits/cycle): ${refRate.toFixed(0)} cycles/s, ${refCpu.toFixed(2)} ms CPU per cycle (CPU of the whole process, the client thread included)`,
@@ -145,6 +155,8 @@ async function cycle(dir: string): Promise<void> {
   report('merged call (report claims the next) over HTTP, hub ÷ the two-commit reference', mergedRate / refRate, '×', mergedRate >= refRate, '>= 1.00 ×');
   // CPU of the whole process per cycle, beside the ratios (issue 21): where the missing rate goes.
   report(`CPU per cycle: the merged call (the reference's: ${refCpu.toFixed(2)} ms)`, mergedCpu, 'ms', true, 'printed');
+  console.log(`     empty NestJS merged route: ${nestRate.toFixed(0)} calls/s; raw durable commits: ${commits.toFixed(0)}/s; together at most ${mergedCeiling.toFixed(0)} calls/s`);
+  report('ceiling of the merged call on NestJS (an empty route + one durable commit), ÷ the two-commit reference', mergedCeiling / refRate, '×', true, 'printed');
 }
 
 /** The claim must not scan the queue: about 100 vs 100,000 queued, same database kind, same client. */
@@ -260,14 +272,10 @@ async function startup(dir: string): Promise<void> {
   report('RSS after start', rss, 'MB', rss < 120, '< 120 MB');
 }
 
-/**
- * The ceilings of this machine, printed beside the targets so that a miss can be judged: durable
- * commits/s of raw better-sqlite3 (a claim+report cycle is two commits), cycles/s of plain Express
- * routes and of empty NestJS routes to the same client, and what the two together allow.
- */
-async function ceilings(dir: string): Promise<void> {
+/** Durable commits/s of raw better-sqlite3 on a file here (WAL, synchronous=FULL), one row each. */
+async function durableCommits(dir: string): Promise<number> {
   const { default: Database } = await import('better-sqlite3');
-  const db = new Database(join(dir, 'raw.sqlite'));
+  const db = new Database(join(dir, `raw-${Date.now()}.sqlite`));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
@@ -277,6 +285,16 @@ async function ceilings(dir: string): Promise<void> {
   for (let i = 0; i < n; i++) insert.run('x');
   const commits = n / ((performance.now() - t) / 1000);
   db.close();
+  return commits;
+}
+
+/**
+ * The ceilings of this machine, printed beside the targets so that a miss can be judged: durable
+ * commits/s of raw better-sqlite3 (a claim+report cycle is two commits), cycles/s of plain Express
+ * routes and of empty NestJS routes to the same client, and what the two together allow.
+ */
+async function ceilings(dir: string): Promise<void> {
+  const commits = await durableCommits(dir);
   console.log(`context: raw better-sqlite3, WAL, synchronous=FULL: ${commits.toFixed(0)} commits/s → at most ${(commits / 2).toFixed(0)} claim+report cycles/s on a file`);
 
   const { default: express } = await import('express');
