@@ -3,7 +3,7 @@
  * outcomes, fresh rows after cancel and reject, times that tick, the agent strip (pause, next command,
  * offline), the approval plan, the mirror, the import's next step, Russian copy and dates, loading and
  * error states, keyboard-safe dialogs, the phone layout at 390 px, and an axe-core pass on every page.
- * Screenshots of every page at 1440 and 390 px go to artifacts/screenshots/ (git-ignored).
+ * Screenshots of every page at 1440 and 390 px go to artifacts/screenshots/ (git-ignored) when taken (decision 1405).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';

@@ -1,7 +1,7 @@
 /**
  * The dashboard in real Chromium (Debian's package, driven by playwright-core) against a real hub:
  * live updates without reload, actions with confirmation, import, sign-in. Screenshots of each page
- * go to artifacts/screenshots/ (git-ignored).
+ * go to artifacts/screenshots/ (git-ignored) when taken (decision 1405).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
