@@ -27,14 +27,18 @@ export async function benchSchema(name: string): Promise<{ url: string; schema: 
   };
 }
 
-/** pg-boss on its own schema with 5 × `cycles` jobs queued; `run()` times `cycles` fetch+complete cycles by one sequential worker. */
-export async function pgBossWorker(cycles = 1000): Promise<{ run: () => Promise<number>; stop: () => Promise<void> }> {
+/**
+ * pg-boss on its own schema with `queued` jobs waiting; `run()` times `cycles` fetch+complete cycles by
+ * one sequential worker. Its fetch slows as the queue grows: the hub's side of a comparison should have
+ * a queue of the same order.
+ */
+export async function pgBossWorker(cycles = 1000, queued = 5 * cycles): Promise<{ run: () => Promise<number>; stop: () => Promise<void> }> {
   const { schema, drop } = await benchSchema('bench_pgboss');
   const boss = new PgBoss({ connectionString: BENCH_DATABASE_URL, schema, supervise: false, schedule: false });
   boss.on('error', () => undefined);
   await boss.start();
   await boss.createQueue('bench');
-  const jobs = Array.from({ length: 5 * cycles }, (_, i) => ({ name: 'bench', data: { key: `A-${i + 1}`, duedate: '2026-12-01' } }));
+  const jobs = Array.from({ length: queued }, (_, i) => ({ name: 'bench', data: { key: `A-${i + 1}`, duedate: '2026-12-01' } }));
   for (let i = 0; i < jobs.length; i += 1000) await boss.insert(jobs.slice(i, i + 1000));
   return {
     run: async () => {
