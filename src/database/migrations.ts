@@ -11,6 +11,7 @@ import { PlanningPackages1765065600000 } from '../../migrations/1765065600000-Pl
 import { CommandJsonb1765152000000 } from '../../migrations/1765152000000-CommandJsonb.js';
 import { GeneratedColumnRecord1765238400000 } from '../../migrations/1765238400000-GeneratedColumnRecord.js';
 import { NoEmulatedFunctions1765324800000 } from '../../migrations/1765324800000-NoEmulatedFunctions.js';
+import { CatalogueCommandIndex1765411200000 } from '../../migrations/1765411200000-CatalogueCommandIndex.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -33,5 +34,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   CommandJsonb1765152000000,
   GeneratedColumnRecord1765238400000,
   NoEmulatedFunctions1765324800000,
+  CatalogueCommandIndex1765411200000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

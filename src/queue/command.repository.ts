@@ -23,6 +23,12 @@ import type { CommandRow } from './rows.js';
  */
 export const NEXT_RUNNABLE_SQL = `SELECT * FROM command WHERE status = 'queued' AND queue_pos IS NOT NULL ORDER BY queue_pos, seq LIMIT 1`;
 
+/**
+ * The latest refresh_catalogue command, which every claim looks at (is a catalogue refresh due, SPEC
+ * 16.1): one probe of the partial index `idx_command_catalogue`, however many other commands there are.
+ */
+export const LAST_CATALOGUE_COMMAND_SQL = `SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`;
+
 /** The latest refresh_catalogue command, as a claim looks at it (SPEC 16.1). */
 export type CatalogueCommandRow = Pick<CommandRow, 'id' | 'batch_id' | 'status' | 'finished_at'>;
 
@@ -158,7 +164,7 @@ export class CommandRepository implements NoteKeys {
     return {
       claimed: sql`SELECT * FROM command WHERE status = 'claimed'${finished === null ? raw('') : sql` AND id <> ${finished}`} ORDER BY claimed_at, id LIMIT 1`,
       next: raw(NEXT_RUNNABLE_SQL),
-      catalogue: raw(`SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`),
+      catalogue: raw(LAST_CATALOGUE_COMMAND_SQL),
     };
   }
 
