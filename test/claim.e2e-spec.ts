@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import { LAST_CATALOGUE_COMMAND_SQL, NEXT_RUNNABLE_SQL } from '../src/queue/command.repository.js';
+import { LAST_CATALOGUE_COMMAND_SQL, NEXT_RUNNABLE_SQL, REDELIVERED_SQL } from '../src/queue/command.repository.js';
 import { DeliveryService } from '../src/delivery/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
@@ -206,6 +206,14 @@ describe('claim (SPEC 6.1–6.4)', () => {
     const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${LAST_CATALOGUE_COMMAND_SQL}`));
     const details = plan.map((p) => p.detail).join(' | ');
     expect(details).toContain('idx_command_catalogue');
+    expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
+  });
+
+  sqliteOnly(it, it.skip)('the re-delivered commands GET /agent lists are read through idx_command_claimed, not by walking the commands (SPEC 10)', async () => {
+    await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201);
+    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${REDELIVERED_SQL}`));
+    const details = plan.map((p) => p.detail).join(' | ');
+    expect(details).toContain('idx_command_claimed');
     expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
   });
 });

@@ -29,6 +29,13 @@ export const NEXT_RUNNABLE_SQL = `SELECT * FROM command WHERE status = 'queued' 
  */
 export const LAST_CATALOGUE_COMMAND_SQL = `SELECT id, batch_id, status, finished_at FROM command WHERE type = 'refresh_catalogue' ORDER BY id DESC LIMIT 1`;
 
+/**
+ * Handed-out commands delivered more than once (GET /agent, the dashboard's strip), in the order of the
+ * partial index `idx_command_claimed`: ordered by id, both engines walked the whole command table in id
+ * order to find the one or two claimed rows (0.4 ms at 10,000 commands on SQLite, growing with each).
+ */
+export const REDELIVERED_SQL = `SELECT id, type, claimed_at, deliveries FROM command WHERE status = 'claimed' AND deliveries > 1 ORDER BY claimed_at, id`;
+
 /** The latest refresh_catalogue command, as a claim looks at it (SPEC 16.1). */
 export type CatalogueCommandRow = Pick<CommandRow, 'id' | 'batch_id' | 'status' | 'finished_at'>;
 
@@ -284,9 +291,9 @@ export class CommandRepository implements NoteKeys {
     return row?.n ?? 0;
   }
 
-  /** Handed-out commands delivered more than once, oldest first. */
+  /** Handed-out commands delivered more than once, the oldest handout first. */
   redelivered(m: EntityManager): Promise<RedeliveredRow[]> {
-    return rows<RedeliveredRow>(m, sql`SELECT id, type, claimed_at, deliveries FROM command WHERE status = 'claimed' AND deliveries > 1 ORDER BY id`);
+    return rows<RedeliveredRow>(m, raw(REDELIVERED_SQL));
   }
 
   /** Runnable work is waiting (a batch waiting for a person's approval is nothing the agent could take). */
