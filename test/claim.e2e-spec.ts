@@ -194,26 +194,15 @@ describe('claim (SPEC 6.1–6.4)', () => {
   });
 
   // SQLite's EXPLAIN QUERY PLAN; PostgreSQL's planner scans tables this small whatever the indexes.
-  sqliteOnly(it, it.skip)('the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', async () => {
-    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${NEXT_RUNNABLE_SQL}`));
+  // Each statement runs on every claim or every GET /agent: one probe of its index, never a walk through the commands.
+  sqliteOnly(it, it.skip).each([
+    ['the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', NEXT_RUNNABLE_SQL, 'idx_command_runnable'],
+    ['the last catalogue refresh a claim looks at is one probe of idx_command_catalogue (SPEC 16.1)', LAST_CATALOGUE_COMMAND_SQL, 'idx_command_catalogue'],
+    ['the re-delivered commands GET /agent lists are read through idx_command_claimed (SPEC 10)', REDELIVERED_SQL, 'idx_command_claimed'],
+  ])('%s', async (_title, query, index) => {
+    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${query}`));
     const details = plan.map((p) => p.detail).join(' | ');
-    expect(details).toContain('idx_command_runnable');
-    expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
-  });
-
-  sqliteOnly(it, it.skip)("the last catalogue refresh a claim looks at is one probe of idx_command_catalogue, not a walk through the commands (SPEC 16.1)", async () => {
-    await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201);
-    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${LAST_CATALOGUE_COMMAND_SQL}`));
-    const details = plan.map((p) => p.detail).join(' | ');
-    expect(details).toContain('idx_command_catalogue');
-    expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
-  });
-
-  sqliteOnly(it, it.skip)('the re-delivered commands GET /agent lists are read through idx_command_claimed, not by walking the commands (SPEC 10)', async () => {
-    await hub.http.post('/batches').send({ title: 'b', commands: [fields('A-1'), fields('A-2')] }).expect(201);
-    const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${REDELIVERED_SQL}`));
-    const details = plan.map((p) => p.detail).join(' | ');
-    expect(details).toContain('idx_command_claimed');
+    expect(details).toContain(index);
     expect(details).not.toMatch(/TEMP B-TREE|SCAN command(?! USING)/);
   });
 });
