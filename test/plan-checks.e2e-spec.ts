@@ -96,8 +96,11 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     const plain = await hub.http.post('/batches').send(withoutDuplicate).expect(422);
     expect(plain.body).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining('план не пройдёт в Jira: команда 1: issue_type:') });
     expect(plain.body.findings.length).toBe(planned.findings.length - 1);
-    // an assistant may not turn findings into warnings
-    await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ ...withoutDuplicate, checks: 'warn' }).expect(403);
+    // an assistant may not turn findings into warnings, and its dry run says so as its submit does
+    const submitted = await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ ...withoutDuplicate, checks: 'warn' }).expect(403);
+    const dry = await hub.http.post('/batches/plan').set('X-Hub-Source', 'assistant').send({ ...withoutDuplicate, checks: 'warn' }).expect(403);
+    expect(dry.body).toEqual(submitted.body);
+    expect(dry.body).toMatchObject({ error: 'forbidden', detail: expect.stringContaining('checks: "warn" — выбор человека') });
     expect(await counts()).toEqual(before);
   });
 
@@ -116,12 +119,19 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect(batch.commands).toHaveLength(21); // the tail refresh
   });
 
-  it('{"checks": "warn"} from a client stores the catalogue\'s findings as warnings; Jira\'s limits still refuse', async () => {
-    const warned = (await hub.http.post('/batches').send({ title: 'Знаю лучше', checks: 'warn', commands: [PLAN[7]![0], PLAN[12]![0]] }).expect(201)).body;
+  it('{"checks": "warn"} from a client stores the catalogue\'s findings as warnings; Jira\'s limits still refuse; the dry run says the same', async () => {
+    const knowBetter = { title: 'Знаю лучше', checks: 'warn', commands: [PLAN[7]![0], PLAN[12]![0]] };
+    const planned = (await hub.http.post('/batches/plan').send(knowBetter).expect(200)).body;
+    expect(planned).toMatchObject({ ok: true, checks: { will_fail: 2 } });
+    expect(planned.findings.map((f: { code: string }) => f.code)).toContain('value_not_allowed');
+    expect(planned.text).not.toMatch(/не пройдёт/);
+    const warned = (await hub.http.post('/batches').send(knowBetter).expect(201)).body;
     expect(warned.checks).toMatchObject({ mode: 'warn', counts: { will_fail: 2 } });
     expect(warned.checks.commands[0].findings[0]).toMatchObject({ seq: 1, code: 'value_not_allowed' });
     const res = await hub.http.post('/batches').send({ title: 'Лимит', checks: 'warn', commands: [PLAN[4]![0]] }).expect(422);
     expect(res.body).toMatchObject({ error: 'plan_failed', findings: [expect.objectContaining({ code: 'too_long' })] });
+    const limit = (await hub.http.post('/batches/plan').send({ title: 'Лимит', checks: 'warn', commands: [PLAN[4]![0]] }).expect(200)).body;
+    expect(limit).toMatchObject({ ok: false, findings: [expect.objectContaining({ code: 'too_long' })], text: expect.stringMatching(/^Пакет не пройдёт: замечаний 1 — /) });
     await hub.http.post('/batches').send({ title: 'x', checks: 'maybe', commands: [PLAN[7]![2]] }).expect(422);
   });
 

@@ -7,12 +7,11 @@ import {
   Clock,
   ConflictError,
   FinishedError,
-  ForbiddenError,
   IdempotencyMismatchError,
   NotFoundError,
 } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
-import { checkedForSubmit } from './plan-checks.js';
+import { checkedForSubmit, checksModeOf } from './plan-checks.js';
 import { Db, parseJson } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import { IssueRepository, SyncRunRepository } from '../mirror/index.js';
@@ -93,10 +92,7 @@ export class BatchesService {
     made: MadeBy = {},
   ): Promise<{ view: BatchView; replayed: boolean }> {
     const commands = commandsOf(dto);
-    const mode = dto.checks ?? 'refuse';
-    if (mode === 'warn' && caller.source === 'assistant') {
-      throw new ForbiddenError('checks: "warn" — выбор человека с токеном клиента; ассистент отправляет только планы, прошедшие проверки');
-    }
+    const mode = checksModeOf(dto.checks, caller.source);
     const hash = idempotencyKey === undefined ? '' : bodyHash({ title: dto.title, author: dto.author ?? null, commands, ...(dto.checks ? { checks: dto.checks } : {}) });
     const out = await this.db.transaction(async (m, tx) => {
       if (idempotencyKey !== undefined) {

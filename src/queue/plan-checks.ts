@@ -7,7 +7,7 @@ import type { CheckVerdict, Finding } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
 import type { CatalogueRepository, StoredCatalogue } from '../catalogue/index.js';
-import { DuplicateSummaryError, type FieldError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
+import { type BatchSource, DuplicateSummaryError, type FieldError, ForbiddenError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
 import type { IssueRepository } from '../mirror/index.js';
 import type { Settings } from '../settings/index.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
@@ -53,6 +53,18 @@ export async function runChecks(
   const stale = catalogue ? isStale(catalogue, settings, now) : false;
   const outcome = await checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved });
   return { ...outcome, catalogue, stale };
+}
+
+/**
+ * The checks mode a body asks for (`refuse` when it says none). `warn` is a person's choice with a
+ * client's token: an assistant's body asking for it is refused, by the dry run as by the submit.
+ */
+export function checksModeOf(asked: ChecksMode | undefined, source: BatchSource): ChecksMode {
+  const mode = asked ?? 'refuse';
+  if (mode === 'warn' && source === 'assistant') {
+    throw new ForbiddenError('checks: "warn" — выбор человека с токеном клиента; ассистент отправляет только планы, прошедшие проверки');
+  }
+  return mode;
 }
 
 /** The findings that refuse a submit: all, or in `warn` mode all but those that depend on the catalogue. */

@@ -7,7 +7,7 @@ import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchViews } from './batch-views.js';
 import { commandsOf } from './batches.service.js';
-import { checksView, findingLine, runChecks } from './plan-checks.js';
+import { checksModeOf, checksView, findingLine, refusing, runChecks } from './plan-checks.js';
 import { pauseSum, withTailRefresh } from './commands/batch-rules.js';
 import { keysNamed } from '@jira-hub/contracts/catalogue';
 import type { Resolution } from './commands/temp-keys.js';
@@ -56,6 +56,7 @@ export class PlanService {
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
+    const mode = checksModeOf(dto.checks, source);
     return this.db.read(async (m) => {
       const given = commandsOf(dto);
       const settings = this.settings.get();
@@ -76,7 +77,7 @@ export class PlanService {
         m,
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
       );
-      const record = checksView(checks, 'refuse');
+      const record = checksView(checks, mode);
       const commands = await mapInSlices(stored, (c, i) => {
         const checked = checks.commands[i];
         return {
@@ -94,8 +95,10 @@ export class PlanService {
       for (const c of commands.slice(0, given.length)) counts[c.verdict] += 1;
       const estimate = pauseSum(stored.map((c) => c.type), settings.pacing);
       const findings = checks.findings;
-      const head = findings.length ? `Пакет не пройдёт: замечаний ${findings.length} — ${findings.map(findingLine).join('; ')}. ` : '';
-      const tail = !findings.length && record.counts.unknown ? ` По каталогу Jira не оценить: ${record.counts.unknown} (см. notes команд).` : '';
+      // What a submit of this body would refuse: in `warn` mode the catalogue's findings stay warnings.
+      const refused = refusing(findings, mode);
+      const head = refused.length ? `Пакет не пройдёт: замечаний ${refused.length} — ${refused.map(findingLine).join('; ')}. ` : '';
+      const tail = !refused.length && record.counts.unknown ? ` По каталогу Jira не оценить: ${record.counts.unknown} (см. notes команд).` : '';
       return {
         title: dto.title.trim(),
         source,
@@ -104,7 +107,7 @@ export class PlanService {
         remaining_seconds: (await this.views.runnableSeconds(m, settings.pacing)) + estimate,
         all_hold: counts.holds === given.length,
         counts,
-        ok: findings.length === 0,
+        ok: refused.length === 0,
         findings,
         checks: record.counts,
         catalogue: record.catalogue,
