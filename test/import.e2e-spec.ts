@@ -162,6 +162,13 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('a comment with an unquoted comma (text past the last column) → 422 naming the row, no note written (decision 1406)', async () => {
+    const detail = 'ячеек 4, а столбцов в заголовке 3: значение с запятой или точкой с запятой берут в кавычки';
+    const res = await upload({ notes: 'key,fact_status,comment\nA-1,ok,первое, второе\n' }).expect(422);
+    expect(res.body).toEqual({ error: 'validation_failed', detail: `notes.csv, строка 2: ${detail}`, errors: [{ field: 'notes.csv:2', detail }] });
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('U+0000 in a cell → 422 naming file, row and column, as the JSON routes refuse it; no note written, on both engines', async () => {
     const NUL = 'текст содержит нулевой символ (U+0000, \\u0000) — такой текст нельзя сохранить; уберите его';
     const res = await upload({ notes: 'key,fact_status,comment\nA-1,ok,\nA-7,a\u0000b,c\n' }).expect(422);

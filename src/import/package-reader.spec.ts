@@ -45,9 +45,19 @@ describe('readNotes (SPEC 8)', () => {
     ['no trailing newline', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,'],
     ['short rows', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1\n'],
     ['an unknown column beside known ones is ignored', 'key,owner,fact_status,comment\nAURORA-1,x,Готово,ок\nnew:1,y,,\n'],
+    ['empty cells past the header (a trailing separator)', 'key,fact_status,comment\nAURORA-1,Готово,ок,\nnew:1,,,,\n'],
     ['empty lines at the end skipped', 'key,fact_status,comment\nAURORA-1,Готово,ок\nnew:1,,\n\n\n'],
   ])('%s', (_name, text) => {
     expect(readNotes(buf(text))).toEqual(expected);
+  });
+
+  it('text past the header\'s last column (a separator left unquoted in a value) is refused naming every such row', () => {
+    const text = 'key,fact_status,comment\nAURORA-1,Готово,первое, второе\nAURORA-2,Готово,ок\nAURORA-3,,a,b,c\n';
+    const err = packageError(() => readNotes(buf(text)));
+    expect(err.all.map((e) => [e.row, e.problem])).toEqual([
+      [2, 'ячеек 4, а столбцов в заголовке 3: значение с запятой или точкой с запятой берут в кавычки'],
+      [4, 'ячеек 5, а столбцов в заголовке 3: значение с запятой или точкой с запятой берут в кавычки'],
+    ]);
   });
 
   it.each([

@@ -240,6 +240,7 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   names.forEach((n, j) => {
     if (n && headers[n] === undefined) headers[n] = header[j].trim();
   });
+  refuseTextPastHeader(file, header.length, body);
   return body.map(({ row, cells }) => {
     // Only columns the header has get a value: an unknown (or misspelled) column sets nothing.
     const values: Record<string, string> = {};
@@ -248,6 +249,22 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
     });
     return { row, values, headers };
   });
+}
+
+/**
+ * A row with text past the header's last column is refused naming the row (SPEC 8: a malformed file,
+ * nothing imported; decision 1406): a comma or semicolon left unquoted in a value shifts the rest of the
+ * row, and the text past the last column was dropped without a word. A row cut short reads as empty
+ * trailing cells, and empty cells past the header (a trailing separator) are no text.
+ */
+function refuseTextPastHeader(file: PackageFile, columns: number, rows: { row: number; cells: string[] }[]): void {
+  const errors = new PackageErrors();
+  for (const { row, cells } of rows) {
+    if (cells.slice(columns).some((c) => c !== '')) {
+      errors.add(new PackageError(file, row, `ячеек ${cells.length}, а столбцов в заголовке ${columns}: значение с запятой или точкой с запятой берут в кавычки`));
+    }
+  }
+  errors.throwIfAny();
 }
 
 /**
