@@ -15,7 +15,7 @@ import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
 import { assertDatabaseUsable, databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService, PackageValidationError } from './import/index.js';
-import { announceDatabase, applyFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
+import { announceDatabase, applyFolder, assertExistingDatabase, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { serve } from './serve.js';
 
 /** `jira-hub serve`, also run by the demo and the tests. */
@@ -57,6 +57,7 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
   const entries = await readdir(folder, { withFileTypes: true });
   const files = { notes: await packageFile(folder, entries, 'notes.csv'), links: await packageFile(folder, entries, 'links.csv') };
+  assertExistingDatabase(config);
   announceDatabase(config, json, 'временная: импорт не сохранится');
   if (!files.notes && !files.links) console.error(`jira-hub: в папке ${folder} нет ни notes.csv, ни links.csv — импортировать нечего`);
   const report = await withHub(config, (app) => app.get(ImportService).import(files));

@@ -48,11 +48,12 @@ export function announceDatabase(config: HubConfig, json: boolean, memory = 'в�
 }
 
 /**
- * plan, apply and export work on an existing hub's database: a SQLite file that is not there, or an
- * empty one (SQLite would take it for a new database), is a mistyped path, not a new hub to create (plan
- * would compare against an empty mirror and say everything is to be created).
+ * import, plan, apply and export work on an existing hub's database: a SQLite file that is not there, or
+ * an empty one (SQLite would take it for a new database), is a mistyped path, not a new hub to create
+ * (plan would compare against an empty mirror and say everything is to be created; import would store
+ * the notes where no hub reads them).
  */
-function assertExistingDatabase(config: HubConfig): void {
+export function assertExistingDatabase(config: HubConfig): void {
   const file = databaseFile(config.dbPath);
   if (config.databaseUrl || !file) return;
   const next = 'укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate';

@@ -132,10 +132,10 @@ describe('jira-hub command line (commander)', () => {
       expect(lines.filter((l) => !l.startsWith('[Nest]'))).toEqual([`база ${join(dir, 'h.sqlite')} создана, схема v${SCHEMA_VERSION}`]);
     });
 
-    it('plan, apply and export refuse a database file that is not there instead of creating an empty one', async () => {
+    it('import, plan, apply and export refuse a database file that is not there instead of creating an empty one', async () => {
       const missing = join(dir, 'typo', 'hub.sqlite');
       const folder = resolve('examples/plan');
-      for (const args of [['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
+      for (const args of [['import', folder], ['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
         const { code, out, err } = await run([...args, '--db', missing]);
         expect({ args, code, out }).toEqual({ args, code: 2, out: '' });
         expect(err).toBe(`jira-hub: базы данных ${missing} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
@@ -144,11 +144,11 @@ describe('jira-hub command line (commander)', () => {
       expect(existsSync(join(dir, 'out'))).toBe(false);
     });
 
-    it('plan, apply and export refuse an empty file (SQLite would take it for a new database) and leave it empty', async () => {
+    it('import, plan, apply and export refuse an empty file (SQLite would take it for a new database) and leave it empty', async () => {
       const empty = join(dir, 'empty.sqlite');
       writeFileSync(empty, '');
       const folder = resolve('examples/plan');
-      for (const args of [['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
+      for (const args of [['import', folder], ['plan', folder], ['apply', folder], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
         const { code, out, err } = await run([...args, '--db', empty]);
         expect({ args, code, out }).toEqual({ args, code: 2, out: '' });
         expect(err).toBe(`jira-hub: файл базы данных ${empty} пуст — это не база хаба: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
