@@ -76,6 +76,8 @@ describe('loadConfig (SPEC 14)', () => {
   it.each([
     ['0', 0],
     ['65535', 65535],
+    [' 8080 ', 8080],
+    ['08080', 8080],
   ])('HUB_PORT %s is accepted', (raw, port) => {
     expect(loadConfig({ HUB_PORT: raw }).port).toBe(port);
   });
@@ -108,6 +110,9 @@ describe('loadConfig (SPEC 14)', () => {
     ['HUB_PORT', '-1'],
     ['HUB_PORT', '65536'],
     ['HUB_PORT', '3000.5'],
+    ['HUB_PORT', '0x10'],
+    ['HUB_PORT', '1e3'],
+    ['HUB_PORT', '0b1'],
     ['HUB_LOG_LEVEL', 'verbose'],
     ['HUB_LOG_LEVEL', 'trace'],
     ['HUB_CLAIM_MAX_WAIT_SECONDS', '61'],

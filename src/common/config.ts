@@ -69,9 +69,12 @@ export const HUB_CONFIG = Symbol('HUB_CONFIG');
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
+/** Whole numbers as people write them: digits, a sign at most (Number() would also take 0x10, 1e3 and 0b1). */
+const DECIMAL_INTEGER = /^[+-]?\d+$/;
+
 function intIn(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
+  const n = DECIMAL_INTEGER.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new ConfigError(`${name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
   }
