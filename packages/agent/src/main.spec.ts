@@ -50,10 +50,11 @@ describe('main', () => {
       }
     });
 
-    it('clamps AGENT_WAIT_SECONDS to a whole number of seconds 0..60 (the hub refuses more than 60)', () => {
+    it('clamps AGENT_WAIT_SECONDS to a whole number of seconds 0..60 (the hub refuses more than 60); not a number is refused', () => {
       expect(waitSecondsFromEnv({})).toBe(30);
       expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '' })).toBe(30);
-      expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: 'abc' })).toBe(30);
+      expect(() => waitSecondsFromEnv({ AGENT_WAIT_SECONDS: 'abc' })).toThrow('AGENT_WAIT_SECONDS должно быть числом секунд (0..60), а не «abc»');
+      expect(() => waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '1e3' })).toThrow(/AGENT_WAIT_SECONDS/);
       expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '0' })).toBe(0);
       expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '12.7' })).toBe(12);
       expect(waitSecondsFromEnv({ AGENT_WAIT_SECONDS: '120' })).toBe(60);

@@ -36,9 +36,34 @@ export function envProblems(env: Env): string[] {
   const missing = ['HUB_URL', 'JIRA_URL', 'JIRA_PROJECT', ...(flavor ? CREDENTIALS[flavor] : [])].filter((name) => !value(env, name));
   if (missing.length > 0) problems.push(`не заданы переменные окружения: ${missing.join(', ')}`);
   if (!flavor) problems.push(`JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»`);
-  const partIssues = partIssuesProblem(env);
-  if (partIssues) problems.push(partIssues);
+  problems.push(...valueProblems(env));
   return problems;
+}
+
+/** An address the agent calls: http or https with a host; `undefined` when unset (reported as missing). */
+function urlProblem(env: Env, name: 'HUB_URL' | 'JIRA_URL'): string | undefined {
+  const raw = value(env, name);
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname
+    ? undefined
+    : `${name} — не адрес http(s): «${raw}» (например, ${name === 'HUB_URL' ? 'http://127.0.0.1:3000' : 'https://example.atlassian.net'})`;
+}
+
+/** What is wrong with AGENT_WAIT_SECONDS (seconds, unset = 30; cut to a whole number in 0..60), if anything: it must be a number. */
+function waitSecondsProblem(env: Env): string | undefined {
+  const raw = env.AGENT_WAIT_SECONDS?.trim();
+  return !raw || /^[+-]?\d+(\.\d+)?$/.test(raw) ? undefined : `AGENT_WAIT_SECONDS должно быть числом секунд (0..60), а не «${raw}»`;
+}
+
+/** The values that are set but unusable: the two addresses, AGENT_WAIT_SECONDS, AGENT_REFRESH_PART_ISSUES. */
+function valueProblems(env: Env): string[] {
+  return [urlProblem(env, 'HUB_URL'), urlProblem(env, 'JIRA_URL'), waitSecondsProblem(env), partIssuesProblem(env)].filter((p): p is string => p !== undefined);
 }
 
 /** The credentials line of the checklist: the agent never runs anonymously (Jira answers that with 404s and empty searches). */
@@ -92,9 +117,9 @@ export async function checkEnvironment(env: Env, log?: (line: string) => void): 
   const badFlavor = flavorOf(env) === null;
   if (missingBasics.length > 0) lines.push({ ok: false, text: `не заданы переменные окружения: ${missingBasics.join(', ')}` });
   if (badFlavor) lines.push({ ok: false, text: `JIRA_FLAVOR должен быть cloud или dc, а не «${value(env, 'JIRA_FLAVOR')}»` });
-  const partIssues = partIssuesProblem(env);
-  if (partIssues) lines.push({ ok: false, text: partIssues });
-  if (missingBasics.length === 0 && !badFlavor) lines.push({ ok: true, text: `адреса заданы: хаб ${value(env, 'HUB_URL')}, Jira ${value(env, 'JIRA_URL')} (${flavorOf(env)}), проект ${value(env, 'JIRA_PROJECT')}` });
+  const badValues = valueProblems(env);
+  for (const text of badValues) lines.push({ ok: false, text });
+  if (missingBasics.length === 0 && !badFlavor && badValues.length === 0) lines.push({ ok: true, text: `адреса заданы: хаб ${value(env, 'HUB_URL')}, Jira ${value(env, 'JIRA_URL')} (${flavorOf(env)}), проект ${value(env, 'JIRA_PROJECT')}` });
   const credentials = credentialsLine(env);
   lines.push(credentials);
   if (lines.some((l) => !l.ok)) return lines; // nothing is sent anywhere without addresses and credentials
@@ -201,6 +226,8 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
 
 /** AGENT_WAIT_SECONDS as a whole number of seconds 0..60 (the hub answers 422 above 60); unset or not a number → 30. */
 export function waitSecondsFromEnv(env: Env): number {
+  const problem = waitSecondsProblem(env);
+  if (problem) throw new AgentConfigError(problem);
   const raw = env.AGENT_WAIT_SECONDS?.trim();
   return clampWaitSeconds(raw ? Number(raw) : undefined);
 }

@@ -210,8 +210,23 @@ describe('preflight', () => {
   describe('the agent at start', () => {
     it('reports every missing environment variable at once', () => {
       expect(envProblems({})).toEqual(['не заданы переменные окружения: HUB_URL, JIRA_URL, JIRA_PROJECT, JIRA_EMAIL, JIRA_API_TOKEN']);
-      expect(envProblems({ JIRA_FLAVOR: 'dc', HUB_URL: 'x' })).toEqual(['не заданы переменные окружения: JIRA_URL, JIRA_PROJECT, JIRA_PAT']);
+      expect(envProblems({ JIRA_FLAVOR: 'dc', HUB_URL: 'http://hub:3000' })).toEqual(['не заданы переменные окружения: JIRA_URL, JIRA_PROJECT, JIRA_PAT']);
       expect(envProblems({ JIRA_FLAVOR: 'server' })).toEqual(['не заданы переменные окружения: HUB_URL, JIRA_URL, JIRA_PROJECT', 'JIRA_FLAVOR должен быть cloud или dc, а не «server»']);
+    });
+
+    it('refuses addresses that are not http(s) and a wait that is not a number, every one at once, in the start and in --check alike', async () => {
+      const env = { HUB_URL: 'notaurl', JIRA_URL: 'ftp://jira', JIRA_PROJECT: 'AURORA', JIRA_EMAIL: 'a@b', JIRA_API_TOKEN: 't', AGENT_WAIT_SECONDS: 'abc' };
+      const problems = [
+        'HUB_URL — не адрес http(s): «notaurl» (например, http://127.0.0.1:3000)',
+        'JIRA_URL — не адрес http(s): «ftp://jira» (например, https://example.atlassian.net)',
+        'AGENT_WAIT_SECONDS должно быть числом секунд (0..60), а не «abc»',
+      ];
+      expect(envProblems(env)).toEqual(problems);
+      await expect(runAgentFromEnv(env)).rejects.toThrow(problems.join('; '));
+      const code = await agentMain(['--check'], env);
+      expect(code).toBe(1);
+      expect(printed.join('\n')).toContain(`✗ ${problems[0]}`);
+      expect(printed.join('\n')).not.toContain('адреса заданы');
     });
 
     it('runs the same checks and refuses to start on a ✗, writing nothing', async () => {
