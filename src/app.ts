@@ -38,6 +38,21 @@ const BODY_FAILURES: Record<string, string> = {
 };
 
 /**
+ * A body that is JSON but not an object or an array (`null`, `"text"`, `42`), which the strict parser
+ * refuses as it refuses malformed JSON: said as what it is, not as broken JSON.
+ */
+function notAnObject(err: unknown): string | undefined {
+  const { type, body } = err as { type?: string; body?: unknown };
+  if (type !== 'entity.parse.failed' || typeof body !== 'string') return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return value === null || typeof value !== 'object' ? `тело запроса — JSON, но не объект: нужен объект {…}, а пришло ${value === null ? 'null' : typeof value === 'string' ? 'строка' : typeof value === 'number' ? 'число' : 'true/false'}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Body-parser failures (malformed JSON, too large, an unknown charset or compression) in the spec's
  * error body, before any route runs: past this point Nest would wrap them into generic HTTP errors
  * and their kind would be lost.
@@ -45,7 +60,7 @@ const BODY_FAILURES: Record<string, string> = {
 function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
   const type = (err as { type?: string })?.type;
   if (type === undefined) return next(err);
-  const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
+  const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(notAnObject(err) ?? BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
   if (isMcpRequest(req)) return answerRpcError(res, statusOf(known.code), type === 'entity.too.large' ? INVALID_REQUEST : PARSE_ERROR, known.detail);
   res.status(statusOf(known.code)).json(errorBody(known));
 }

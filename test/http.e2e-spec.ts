@@ -109,6 +109,17 @@ describe('errors (SPEC 11.1)', () => {
     expect((await hub.http.get('/batches')).body).toEqual([]);
   });
 
+  it.each([
+    ['null', 'null'],
+    ['"текст"', 'строка'],
+    ['42', 'число'],
+    ['true', 'true/false'],
+  ])('JSON that is not an object (%s) → 400 bad_json saying so, nothing written', async (body, what) => {
+    const res = await hub.http.post('/batches').set('Content-Type', 'application/json').send(body).expect(400);
+    expect(res.body).toEqual({ error: 'bad_json', detail: `тело запроса — JSON, но не объект: нужен объект {…}, а пришло ${what}` });
+    expect((await hub.http.get('/batches')).body).toEqual([]);
+  });
+
   it('a body that is not JSON → 400 bad_json naming the Content-Type, nothing written', async () => {
     const before = (await hub.http.get('/settings').expect(200)).body;
     const res = await hub.http.patch('/settings').set('Content-Type', 'text/plain').send(JSON.stringify({ backup_keep: 3 })).expect(400);
