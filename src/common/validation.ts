@@ -87,7 +87,7 @@ export function validationException(errors: ValidationError[]): Error {
  * class-transformer drops the rest (the instance already has them), so they would vanish instead of
  * being refused as unknown fields.
  */
-const BUILT_IN_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+export const BUILT_IN_KEYS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /** The keys class-transformer cannot copy at all (it reads an own `constructor` as the value's class). */
 const UNCOPYABLE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

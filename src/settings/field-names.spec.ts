@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { checkParams, COMMAND_TYPES, keyParams, STANDARD_FIELDS } from '@jira-hub/contracts/catalogue';
 import { STANDARD_FIELDS as AGENT_STANDARD_FIELDS } from '@jira-hub/agent';
+import { BUILT_IN_KEYS } from '../common/index.js';
 import { customFieldNameProblems, RESERVED_FIELD_NAMES } from './field-names.js';
 
 describe('RESERVED_FIELD_NAMES', () => {
@@ -18,10 +19,11 @@ describe('RESERVED_FIELD_NAMES', () => {
     }
   });
 
-  it('holds only names the catalogue knows as params (or __proto__, which it refuses)', () => {
+  it('holds only names the catalogue knows as params, and the built-in members the validation refuses as keys', () => {
     const known = (name: string) =>
       COMMAND_TYPES.some((type) => !checkParams(type, { [name]: 'x' }).problems.some((p) => p.param === name && p.detail === 'неизвестный параметр'));
-    for (const name of RESERVED_FIELD_NAMES) if (name !== '__proto__') expect([name, known(name)]).toEqual([name, true]);
+    for (const name of RESERVED_FIELD_NAMES) if (!BUILT_IN_KEYS.has(name)) expect([name, known(name)]).toEqual([name, true]);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype']) expect(RESERVED_FIELD_NAMES.has(name)).toBe(true);
   });
 });
 
@@ -41,8 +43,9 @@ describe('customFieldNameProblems', () => {
   });
 
   it('names both kinds in one sentence', () => {
-    expect(customFieldNameProblems(['parent', 'X', 'X', '__proto__'])).toBe(
-      'имя стандартного параметра команд не может быть именем поля: «parent», «__proto__»; повторяется имя поля: «X»',
+    expect(customFieldNameProblems(['parent', 'X', 'X', '__proto__', 'constructor'])).toBe(
+      'имя стандартного параметра команд не может быть именем поля: «parent»; ' +
+        'так называются встроенные свойства объектов, поле с таким именем задать нельзя: «__proto__», «constructor»; повторяется имя поля: «X»',
     );
   });
 
