@@ -193,6 +193,36 @@ describe('jira-hub command line (commander)', () => {
       await expect(startHub(env)).rejects.toThrow('схема v99');
     });
 
+    // They failed inside the first migration (Nest's ExceptionHandler stack, exit 1) or on JSON.parse of the version.
+    it("another program's SQLite database, and a hub database whose schema version is not a number: every command refuses in one Russian line, exit 2, nothing made in it", async () => {
+      const { default: Database } = await import('better-sqlite3');
+      const cases: [string, string, string][] = [
+        ['other.sqlite', 'CREATE TABLE issue (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO issue (title) VALUES (\'чужое\')', 'в базе данных уже есть таблицы issue, но нет версии схемы хаба: это не база хаба; укажите файл базы хаба или новый файл (--db или HUB_DB_PATH)'],
+        ['broken.sqlite', "CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO setting VALUES ('schema_version', 'abc')", 'версия схемы в базе данных непонятна («abc»): это не база хаба или она повреждена'],
+      ];
+      for (const [name, made, says] of cases) {
+        const file = join(dir, name);
+        const db = new Database(file);
+        db.exec(made);
+        db.close();
+        const contents = () => {
+          const open = new Database(file, { readonly: true });
+          try {
+            return open.prepare(`SELECT type, name, sql FROM sqlite_master ORDER BY name`).all();
+          } finally {
+            open.close();
+          }
+        };
+        const before = contents();
+        for (const args of opening()) {
+          const { code, err } = await run([...args, '--db', file], { HUB_PORT: '0', HUB_DATABASE_URL: '' });
+          expect({ args, code, err }).toEqual({ args, code: 2, err: `jira-hub: ${says}` });
+        }
+        expect(contents()).toEqual(before); // no table of the hub's made, no migrations table
+      }
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
     it("plan, apply and import print a package's errors one per line under how many there are, exit 1 (they were one line joined by «; »)", async () => {
       const db = join(dir, 'hub.sqlite');
       await copyOfMigratedDatabase(db);

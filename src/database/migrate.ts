@@ -28,7 +28,28 @@ export interface MigrateResult {
 async function readSchemaVersion(q: QueryRunner): Promise<number> {
   if (!(await q.hasTable('setting'))) return 0;
   const rows: { value: string }[] = await q.query(`SELECT value FROM setting WHERE key = 'schema_version'`);
-  return rows.length ? Number(JSON.parse(rows[0].value)) : 0;
+  if (!rows.length) return 0;
+  const version = /^\d+$/.test(String(rows[0].value).trim()) ? Number(rows[0].value) : NaN;
+  if (!Number.isSafeInteger(version)) {
+    throw new ConfigError(`версия схемы в базе данных непонятна («${rows[0].value}»): это не база хаба или она повреждена`);
+  }
+  return version;
+}
+
+/** The tables the first schema made: one of them in a database with no schema version is another program's. */
+const FIRST_TABLES = ['setting', 'issue', 'issue_link', 'issue_note', 'batch', 'command', 'sync_run', 'agent_status'];
+
+/**
+ * A database with no schema version is new and empty; one that already holds a table of the hub's names
+ * belongs to another program (or to a hub that failed in a way no migration made): refused in one line
+ * instead of failing inside the first migration with the driver's words and a stack.
+ */
+async function refuseForeignTables(q: QueryRunner): Promise<void> {
+  const found: string[] = [];
+  for (const table of FIRST_TABLES) if (await q.hasTable(table)) found.push(table);
+  if (found.length > 0) {
+    throw new ConfigError(`в базе данных уже есть таблицы ${found.join(', ')}, но нет версии схемы хаба: это не база хаба; укажите файл базы хаба или новый файл (--db или HUB_DB_PATH)`);
+  }
 }
 
 async function ensureMigrationsTable(q: QueryRunner): Promise<boolean> {
@@ -106,6 +127,7 @@ async function migrateLocked(q: QueryRunner, options: MigrateOptions, adopt: boo
   if (from > SCHEMA_VERSION) {
     throw new ConfigError(`база данных создана более новой версией хаба (схема v${from}, этот хаб знает схемы до v${SCHEMA_VERSION}): обновите хаб`);
   }
+  if (from === 0) await refuseForeignTables(q);
   const created = await ensureMigrationsTable(q);
   const adopted: string[] = [];
   if (created && adopt) {
