@@ -224,7 +224,7 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
   }
 }
 
-/** AGENT_WAIT_SECONDS as a whole number of seconds 0..60 (the hub answers 422 above 60); unset or not a number → 30. */
+/** AGENT_WAIT_SECONDS as a whole number of seconds 0..60 (the hub answers 422 above 60); unset → 30; not a number → AgentConfigError. */
 export function waitSecondsFromEnv(env: Env): number {
   const problem = waitSecondsProblem(env);
   if (problem) throw new AgentConfigError(problem);
