@@ -138,6 +138,15 @@ describe('checkParams: 422 rules (SPEC 4)', () => {
     for (const p of result.problems) expect(p.detail).toMatch(/\S/);
   });
 
+  it.each([
+    [[], 'нужен непустой массив ключей'],
+    ['AURORA-1', 'нужен непустой массив ключей'],
+    [['AURORA-1', 'AURORA-0', 'new:x', 5], 'нужны ключи Jira (ABC-123) или временные ключи (new:N), а не «AURORA-0», «new:x», 5'],
+    [['a', 'b', 'c', 'd', 'e', 'f', 'g'], 'нужны ключи Jira (ABC-123) или временные ключи (new:N), а не «a», «b», «c», «d», «e» и ещё 2'],
+  ])('refresh keys %j → %s', (keys, detail) => {
+    expect(checkParams('refresh', { keys }).problems).toEqual([expect.objectContaining({ param: 'keys', detail })]);
+  });
+
   it('reports keys+jql and neither with different details', () => {
     const both = checkParams('refresh', { keys: ['A-1'], jql: 'x' }).problems[0]!.detail;
     const neither = checkParams('refresh', {}).problems[0]!.detail;

@@ -74,7 +74,13 @@ export function isCalendarDate(v: string): boolean {
 const dateOrNull: Check = (v) => (v === null || (typeof v === 'string' && isCalendarDate(v)) ? null : 'нужна дата ГГГГ-ММ-ДД или null');
 const path: Check = (v) =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.trim() !== '') ? null : 'нужен непустой массив названий статусов';
-const keyList: Check = (v) => (Array.isArray(v) && v.length > 0 && v.every(isKey) ? null : 'нужен непустой массив ключей');
+/** A non-empty array of keys; a bad element is named (up to five), not reported as an empty array. */
+const keyList: Check = (v) => {
+  if (!Array.isArray(v) || v.length === 0) return 'нужен непустой массив ключей';
+  const bad = v.filter((x) => !isKey(x));
+  const shown = bad.slice(0, 5).map((x) => (typeof x === 'string' ? `«${x}»` : JSON.stringify(x) ?? String(x)));
+  return bad.length === 0 ? null : `нужны ключи Jira (ABC-123) или временные ключи (new:N), а не ${shown.join(', ')}${bad.length > 5 ? ` и ещё ${bad.length - 5}` : ''}`;
+};
 
 interface ParamRule {
   check: Check;
