@@ -195,7 +195,7 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
   const controller = new AbortController();
   // The stop signal also ends Jira's retry waits and requests in flight, so SIGTERM is not held up by them.
   const jira = jiraClientFromEnv(env, controller.signal, log);
-  const journal = new FileJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
+  const journal = openJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
 
   const stop = (): void => controller.abort();
   stopSignal?.addEventListener('abort', stop, { once: true });
@@ -221,6 +221,27 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     journal.close();
+  }
+}
+
+/** Why a journal path cannot be used, in words for the operator, by the file system's error code. */
+const JOURNAL_FAILURES: Record<string, string> = {
+  EISDIR: 'это папка, а нужен файл',
+  ENOTDIR: 'часть пути — не папка',
+  EACCES: 'нет прав на запись',
+  EPERM: 'нет прав на запись',
+  EROFS: 'файловая система только для чтения',
+  ENOSPC: 'на диске нет места',
+  ENOENT: 'папку для него не создать',
+};
+
+/** The agent's journal at `path`, or a refusal naming AGENT_JOURNAL (the file system's own words are English). */
+function openJournal(path: string): FileJournal {
+  try {
+    return new FileJournal(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    throw new AgentConfigError(`журнал агента AGENT_JOURNAL=${path} не открыть: ${JOURNAL_FAILURES[code] ?? `ошибка файловой системы ${code || (err as Error).message}`}`);
   }
 }
 

@@ -229,6 +229,14 @@ describe('preflight', () => {
       expect(printed.join('\n')).not.toContain('адреса заданы');
     });
 
+    it('refuses a journal path it cannot use (a folder) in one Russian line, before any claim', async () => {
+      const sim = await simulator();
+      await expect(runAgentFromEnv(envFor(sim, 'cloud', { AGENT_ONCE: '1', AGENT_WAIT_SECONDS: '0', AGENT_JOURNAL: dir }))).rejects.toThrow(
+        `журнал агента AGENT_JOURNAL=${dir} не открыть: это папка, а нужен файл`,
+      );
+      expect(hub.events.filter((e) => e.kind === 'claim')).toEqual([]);
+    });
+
     it('runs the same checks and refuses to start on a ✗, writing nothing', async () => {
       const sim = await simulator({ seed: { deniedPermissions: ['CREATE_ISSUES'] } });
       hub.enqueue({ id: 900, type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } });
