@@ -133,6 +133,13 @@ describe('encoding (SPEC 8: UTF-8 with or without BOM)', () => {
     expect(err.message).toContain('UTF-8');
   });
 
+  it('says the encoding it looks like: Windows-1251, or UTF-16 by its byte-order mark (either byte order)', () => {
+    expect(packageError(() => readNotes(cp1251)).problem).toBe('файл не в кодировке UTF-8 (похоже, Windows-1251); сохраните его как «CSV UTF-8»');
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('key,comment\nA-1,ок\n', 'utf16le')]);
+    const be = Buffer.from(le).swap16(); // a copy: swap16 swaps in place
+    for (const utf16 of [le, be]) expect(packageError(() => readNotes(utf16)).problem).toBe('файл не в кодировке UTF-8 (похоже, UTF-16); сохраните его как «CSV UTF-8»');
+  });
+
   it('names links.csv too, also when only a cell far below the header is not UTF-8', () => {
     const text = Buffer.concat([buf('from,type,to,note\nA-1,Blocks,A-2,'), Buffer.from([0xee, 0xea]), buf('\n')]);
     const err = packageError(() => readLinks(text));

@@ -170,7 +170,9 @@ export function decodePackageFile(file: PackageFile, data: Buffer): string {
   try {
     return UTF8.decode(data);
   } catch {
-    throw new PackageError(file, null, 'файл не в кодировке UTF-8 (похоже, Windows-1251); сохраните его как «CSV UTF-8»');
+    // A UTF-16 file starts with its byte-order mark (Excel's «Юникод (текст)», Notepad's «Юникод»).
+    const utf16 = data.length >= 2 && ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff));
+    throw new PackageError(file, null, `файл не в кодировке UTF-8 (похоже, ${utf16 ? 'UTF-16' : 'Windows-1251'}); сохраните его как «CSV UTF-8»`);
   }
 }
 
