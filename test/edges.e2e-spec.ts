@@ -112,17 +112,41 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect(res.body.error).toBe('validation_failed'); // the catalogue's answer about the param, not the depth check
   });
 
-  it.each(['1e19', '99999999999999999999', '9007199254740992'])('GET /issues?offset=%s → 422, not 500', async (offset) => {
+  it.each(['99999999999999999999', '9007199254740992'])('GET /issues?offset=%s → 422, not 500', async (offset) => {
     const res = await hub.http.get(`/issues?offset=${offset}`).expect(422);
     expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'offset', detail: 'не больше 9007199254740991' }] });
+  });
+
+  // Decision 1407: a query integer is decimal digits, as HUB_* variables are; Number() would read all of these as 1 (or 1e19).
+  it.each([
+    ['/batches?limit=0x1', 'limit'],
+    ['/batches?limit=1e0', 'limit'],
+    ['/batches?limit=1.0', 'limit'],
+    ['/batches?limit=%201', 'limit'],
+    ['/batches?before_id=0b1', 'before_id'],
+    ['/issues?offset=1e19', 'offset'],
+    ['/issues?limit=0x10', 'limit'],
+    ['/commands?status=failed&limit=1e1', 'limit'],
+    ['/audit?batch_id=0x1', 'batch_id'],
+    ['/catalogue/users?limit=2e1', 'limit'],
+    ['/sync-runs?limit=+0x1', 'limit'],
+  ])('GET %s → 422: not decimal digits, so not an integer', async (path, field) => {
+    const res = await hub.http.get(path).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field, detail: 'нужно целое число' }] });
+  });
+
+  it('a query integer may carry a sign (%2B, since + in a query is a space), and leading zeros are read as decimal', async () => {
+    await hub.http.get('/batches?limit=%2B5').expect(200);
+    await hub.http.get('/batches?limit=010').expect(200);
+    expect((await hub.http.get('/batches?limit=-1').expect(422)).body.errors).toEqual([{ field: 'limit', detail: 'не меньше 1' }]);
   });
 
   it('GET /issues?offset past the end is an empty page', async () => {
     expect((await hub.http.get('/issues?offset=9007199254740991').expect(200)).body).toEqual([]);
   });
 
-  it('GET /batches?before_id=1e19 → 422 naming before_id, not a 500 (decision 0104)', async () => {
-    const res = await hub.http.get('/batches?before_id=1e19').expect(422);
+  it('GET /batches?before_id=99999999999999999999 → 422 naming before_id, not a 500 (decision 0104)', async () => {
+    const res = await hub.http.get('/batches?before_id=99999999999999999999').expect(422);
     expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'before_id', detail: 'не больше 2147483647' }] });
     expect((await hub.http.get('/batches?before_id=2147483647').expect(200)).body).toHaveLength(1);
   });

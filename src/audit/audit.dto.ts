@@ -1,11 +1,10 @@
-import { Type } from 'class-transformer';
-import { PageQuery } from '../common/index.js';
+import { PageQuery, QueryInteger } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 
 export class AuditQueryDto extends PageQuery {
   /** only the calls that touched this batch */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata

@@ -1,6 +1,6 @@
 /** Queries and views of the catalogue's routes (SPEC 16.1, issue 20 scope 3). */
 import type { CatalogueSprint } from '@jira-hub/contracts';
-import { Type } from 'class-transformer';
+import { QueryInteger } from '../common/index.js';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export class CatalogueQuery {
@@ -56,7 +56,7 @@ export class UsersQuery extends CatalogueQuery {
 
   /** @defaultValue 20 */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(100)

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { DECIMAL_INTEGER } from './integers.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -68,9 +69,6 @@ export function onlyVariables(env: NodeJS.ProcessEnv, names: readonly HubVariabl
 export const HUB_CONFIG = Symbol('HUB_CONFIG');
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
-
-/** Whole numbers as people write them: digits, a sign at most (Number() would also take 0x10, 1e3 and 0b1). */
-const DECIMAL_INTEGER = /^[+-]?\d+$/;
 
 function intIn(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;

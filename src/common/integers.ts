@@ -8,3 +8,11 @@
  * test/integer-fields.e2e-spec.ts keeps every `@IsInt()` field of every DTO at or below it.
  */
 export const MAX_INTEGER = 2_147_483_647;
+
+/** Whole numbers as people write them: digits, a sign at most (Number() would also take 0x10, 1e3, 0b1, 1.0 and ' 1'). */
+export const DECIMAL_INTEGER = /^[+-]?\d+$/;
+
+/** A decimal integer written as text, as a number; anything else as it came (decision 1407). */
+export function decimalInteger(value: unknown): unknown {
+  return typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value;
+}

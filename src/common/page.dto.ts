@@ -1,12 +1,21 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
+import { decimalInteger } from './integers.js';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/**
+ * A query parameter read as an integer only when written in decimal digits (a sign at most): `0x1`,
+ * `1e0`, `1.0` and ` 1` stay text, which `@IsInt()` refuses with 422 naming the parameter, as the
+ * HUB_* variables refuse them (decision 1407). For every integer of a query DTO, instead of
+ * class-transformer's `@Type(() => Number)`, whose Number() takes them all.
+ */
+export const QueryInteger = (): PropertyDecorator => Transform(({ value }) => decimalInteger(value));
 
 /** Newest-first paging of lists keyed by id: `limit` rows with an id below `before_id`. */
 export class PageQuery {
   @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(500)
@@ -14,7 +23,7 @@ export class PageQuery {
 
   @ApiPropertyOptional({ description: 'only rows with a smaller id (the next page)', minimum: 1, maximum: 2147483647 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata

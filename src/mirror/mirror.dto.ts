@@ -1,5 +1,5 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
-import { Type } from 'class-transformer';
+import { QueryInteger } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NOTE_LIMITS } from './note-limits.js';
 
@@ -55,7 +55,7 @@ export class ListIssuesQuery {
 
   /** @defaultValue 100 */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(1000)
@@ -63,7 +63,7 @@ export class ListIssuesQuery {
 
   /** @defaultValue 0 */
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(0)
   @Max(9007199254740991) // Number.MAX_SAFE_INTEGER, written out for the OpenAPI metadata; SQLite's OFFSET takes a 64-bit integer: 1e19 would be a 500
