@@ -9,6 +9,7 @@ import type { Clock, HubConfig } from './common/index.js';
 import {
   answerClientError,
   BadJsonError,
+  BadRequestError,
   createValidationPipe,
   errorBody,
   ForbiddenError,
@@ -112,6 +113,23 @@ function ownPagesOnly(config: HubConfig): (req: Request, res: Response, next: Ne
 }
 
 /**
+ * A path with a `%` that does not start a valid escape (`/batches/%ZZ`), or whose escapes are not UTF-8
+ * (`%C0%AF`), is refused with 400 `bad_request` saying so, before any route: Express would fail to
+ * decode its parameters and Nest would answer a vague 422 (SPEC 11.1: a clear 4xx).
+ */
+function decodablePathOnly(req: Request, res: Response, next: NextFunction): void {
+  if (!req.path.includes('%')) return next();
+  try {
+    decodeURIComponent(req.path);
+    return next();
+  } catch {
+    const path = req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path;
+    const error = new BadRequestError(`в пути запроса «${path}» неверная %-последовательность: после % идут две шестнадцатеричные цифры байта в UTF-8 (пробел — %20, «А» — %D0%90, сам знак % — %25)`);
+    res.status(statusOf(error.code)).json(errorBody(error));
+  }
+}
+
+/**
  * /docs, /docs/json and /docs-yaml (Swagger UI and the OpenAPI document): src/docs.ts is loaded and
  * the document built on the first GET there, not at start (issue 9: start < 1.5 s). The middleware
  * stands where SwaggerModule.setup used to register its routes.
@@ -147,6 +165,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(app.get(Meter).httpTimer());
   app.use(securityHeaders());
   app.use(ownPagesOnly(config));
+  app.use(decodablePathOnly);
   // The agent's path stays lean (SPEC 6): no ETag hashing of every JSON answer (nothing here is
   // cached by validators), no X-Powered-By header.
   app.set('etag', false);

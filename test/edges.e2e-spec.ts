@@ -37,6 +37,27 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('%D0%B2%D1%8B%D0%B3%D1%80%D1%83%D0%B7') });
   });
 
+  it.each([
+    ['get', '/batches/%ZZ'],
+    ['get', '/notes/AURORA-%'],
+    ['put', '/notes/%C0%AF'],
+    ['post', '/batches/%E0%A4%A/cancel'],
+    ['get', '/%ZZ'],
+  ] as const)('%s %s (a broken %-escape in the path): 400 bad_request naming the path and how to escape, nothing written', async (method, path) => {
+    const res = await hub.http[method](path).send(method === 'get' ? undefined : {});
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining(`«${path}» неверная %-последовательность`) });
+    expect(res.body.detail).toContain('%25');
+    await nothingWritten();
+    expect((await hub.http.get('/notes').expect(200)).body).toEqual([]);
+  });
+
+  it('a valid escape in the path is decoded as before', async () => {
+    await hub.http.put('/notes/AURORA%2D1').send({ comment: 'x' }).expect(200);
+    expect((await hub.http.get('/notes/AURORA-1').expect(200)).body.comment).toBe('x');
+    await hub.http.put('/notes/AURORA-1').send({ comment: null }).expect(200);
+  });
+
   it('a request line plus headers over 16 KB: 431 with the error body', async () => {
     const res = await rawRequest(port, `GET /issues?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     expect(res.status).toBe(431);
