@@ -118,6 +118,30 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/issues/A-1')).body.note).toMatchObject({ key: 'A-1', comment: 'ок' });
   });
 
+  it('PUT /notes with neither field → 422 naming both, nothing written; a PUT that changes nothing keeps source and updated_at (decision 1408)', async () => {
+    const first = (await hub.http.put('/notes/A-1').send({ fact_status: 'готово', comment: 'ок' }).expect(200)).body;
+    hub.clock.advance(60_000);
+    const empty = await hub.http.put('/notes/A-1').send({}).expect(422);
+    expect(empty.body).toEqual({
+      error: 'validation_failed',
+      detail: 'передайте fact_status и/или comment (null стирает поле)',
+      errors: [
+        { field: 'fact_status', detail: 'передайте fact_status и/или comment (null стирает поле)' },
+        { field: 'comment', detail: 'передайте fact_status и/или comment (null стирает поле)' },
+      ],
+    });
+    await hub.http.put('/notes/A-2').send({}).expect(422);
+    await hub.http.get('/notes/A-2').expect(404);
+    // The same values again, by the assistant this time: nothing changed, so nothing is written.
+    const same = await hub.http.put('/notes/A-1').set('X-Hub-Source', 'assistant').send({ fact_status: 'готово' }).expect(200);
+    expect(same.body).toEqual(first);
+    expect((await hub.http.get('/notes').expect(200)).body).toEqual([first]);
+    // A real change moves both.
+    const changed = (await hub.http.put('/notes/A-1').send({ comment: 'иначе' }).expect(200)).body;
+    expect(changed).toMatchObject({ comment: 'иначе', source: 'api', updated_at: '2026-11-30T10:01:00.000Z' });
+    expect(first.updated_at).toBe('2026-11-30T10:00:00.000Z');
+  });
+
   it('PUT and GET /notes/new:N after new:N resolved to a Jira key use the note of that key, as import does', async () => {
     await hub.http.put('/notes/A-10').send({ fact_status: 'в работе' }).expect(200);
     await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Отчёт')] }).expect(201);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, NotFoundError } from '../common/index.js';
+import { Clock, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { Db, parseJson } from '../database/index.js';
 import { IssueRepository } from './issue.repository.js';
 import { NoteRepository } from './note.repository.js';
@@ -82,9 +82,14 @@ export class MirrorService {
   /**
    * Creates or changes a note; a field left out keeps its value, null clears it. A temp key that is
    * already resolved writes (and answers with) the note of its Jira key, unless a note is kept under the
-   * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf).
+   * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf). A body with neither
+   * field is refused, as the MCP tool refuses it; one that changes nothing writes nothing (decision 1408).
    */
-  putNote(key: string, dto: PutNoteDto, source = 'api'): Promise<NoteView> {
+  async putNote(key: string, dto: PutNoteDto, source = 'api'): Promise<NoteView> {
+    if (dto.fact_status === undefined && dto.comment === undefined) {
+      const detail = 'передайте fact_status и/или comment (null стирает поле)';
+      throw new ValidationFailedError(detail, [{ field: 'fact_status', detail }, { field: 'comment', detail }]);
+    }
     return this.db.transaction(async (m) => this.notes.write(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
   }
 

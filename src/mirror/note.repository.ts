@@ -52,7 +52,8 @@ export class NoteRepository {
   /**
    * Writes the note of `key` for `PUT /notes` and imports: the fields of `patch` that are set replace,
    * the others keep what is stored. Callers pass a temp key already resolved as its Jira key (where
-   * the move of SPEC 6.5 put the note). Returns the note as stored.
+   * the move of SPEC 6.5 put the note). Returns the note as stored. A patch that leaves a stored note as
+   * it is writes nothing: its source and updated_at stay those of the last change (decision 1408).
    */
   async write(m: EntityManager, key: string, patch: NotePatch, source: string, now: string): Promise<NoteRow> {
     const old = await this.get(m, key);
@@ -63,6 +64,7 @@ export class NoteRepository {
       source,
       updated_at: now,
     };
+    if (old && old.fact_status === note.fact_status && old.comment === note.comment) return old;
     await this.upsert(m, note);
     return note;
   }
