@@ -156,6 +156,15 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field, detail: 'нужно целое число' }] });
   });
 
+  it.each([
+    ['/notes?limit=10', 'limit'],
+    ['/notes?limit=abc', 'limit'],
+    ['/issues/AURORA-1/changes?since=2026-01-01', 'since'],
+  ])('GET %s → 422: a route that takes no query names the parameter as unknown instead of ignoring it', async (path, field) => {
+    const res = await hub.http.get(path).expect(422);
+    expect(res.body).toEqual({ error: 'validation_failed', detail: `${field}: неизвестное поле`, errors: [{ field, detail: 'неизвестное поле' }] });
+  });
+
   it('a query integer may carry a sign (%2B, since + in a query is a space), and leading zeros are read as decimal', async () => {
     await hub.http.get('/batches?limit=%2B5').expect(200);
     await hub.http.get('/batches?limit=010').expect(200);

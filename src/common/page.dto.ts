@@ -29,3 +29,10 @@ export class PageQuery {
   @Max(2147483647) // MAX_INTEGER (common/integers.ts), written out for the OpenAPI metadata
   before_id?: number;
 }
+
+/**
+ * The query of a route that takes no parameters (`GET /notes`): any parameter is refused with 422 as an
+ * unknown field, as on every route with a query (`GET /notes?limit=10` would otherwise answer every
+ * note as if the limit held).
+ */
+export class NoQuery {}

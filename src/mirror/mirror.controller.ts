@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiErrors, AssistantToo, KeyPipe, PageQuery, roleOf } from '../common/index.js';
+import { ApiErrors, AssistantToo, KeyPipe, NoQuery, PageQuery, roleOf } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
 import { MirrorService } from './mirror.service.js';
@@ -41,7 +41,7 @@ export class MirrorController {
 
   @Get('notes')
   @ApiOkResponse({ type: [NoteView] })
-  notes(): Promise<NoteView[]> {
+  notes(@Query() _query: NoQuery): Promise<NoteView[]> {
     return this.mirror.listNotes();
   }
 

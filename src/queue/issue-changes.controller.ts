@@ -1,5 +1,5 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiErrors, AssistantToo, JiraKeyPipe } from '../common/index.js';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiErrors, AssistantToo, JiraKeyPipe, NoQuery } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueChangeView } from './change.view.js';
 import { ChangesService } from './changes.service.js';
@@ -15,7 +15,7 @@ export class IssueChangesController {
   @Get(':key/changes')
   @ApiOperation({ summary: 'Every change the hub made to the issue, oldest first: batch, author, approver, before → after' })
   @ApiOkResponse({ type: [IssueChangeView] })
-  list(@Param('key', JiraKeyPipe) key: string): Promise<IssueChangeView[]> {
+  list(@Param('key', JiraKeyPipe) key: string, @Query() _query: NoQuery): Promise<IssueChangeView[]> {
     return this.changes.forIssue(key);
   }
 }
