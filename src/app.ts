@@ -25,7 +25,7 @@ import {
   statusOf,
 } from './common/index.js';
 import { assertDatabaseUsable } from './database/index.js';
-import { answerRpcError, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
+import { answerRpcError, assertMcpToolsKnown, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
 
 /** Body limits of SPEC 11.1. */
 export const BODY_LIMIT = '5mb';
@@ -151,7 +151,9 @@ export interface AppOptions {
 
 /** The hub as an initialized (not yet listening) Nest application: migrations have run. */
 export async function createApp(config: HubConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
-  // Before Nest starts: an odd or read-only database path, an unreachable server, is one clear line, not a logged stack trace.
+  // Before Nest starts and before the database is opened (or made): a HUB_MCP_TOOLS naming no tool, an
+  // odd or read-only database path, an unreachable server, is one clear line, not a logged stack trace.
+  await assertMcpToolsKnown(config);
   await assertDatabaseUsable(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
     bodyParser: false,
@@ -181,8 +183,8 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   try {
     await app.init();
   } catch (err) {
-    // A module that refuses the start (HUB_MCP_TOOLS naming no tool, say) comes after the database's
-    // connections and the LISTEN connection were opened: closed here, or they would outlive the refusal.
+    // A module that refuses the start comes after the database's connections and the LISTEN connection
+    // were opened: closed here, or they would outlive the refusal.
     await app.close().catch(() => undefined);
     throw err;
   }

@@ -4,7 +4,7 @@
  */
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:net';
 import { createApp } from './app.js';
 import { ConfigError, type HubConfig, loadConfig } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
@@ -41,6 +41,27 @@ async function listen(app: NestExpressApplication, config: HubConfig, host: stri
   }
 }
 
+/**
+ * Whether the hub may listen on HUB_HOST:HUB_PORT, asked before it opens (or makes) its database: a
+ * port that is taken or not allowed, or a host this machine does not have, is then refused with nothing
+ * made (ConfigError). The port is bound and let go at once; `listen` still tells one taken in between.
+ * Port 0 (any free port) needs no asking.
+ */
+async function assertCanListen(config: HubConfig, host: string): Promise<void> {
+  if (config.port === 0) return;
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(config.port, config.host, resolve);
+    });
+  } catch (err) {
+    const refusal = LISTEN_REFUSALS[(err as NodeJS.ErrnoException).code ?? ''];
+    throw refusal ? new ConfigError(refusal(`${host}:${config.port}`, config.host)) : err;
+  }
+  await new Promise((resolve) => probe.close(resolve));
+}
+
 /** The start banner: where the hub listens, its dashboard, database, API document, access and MCP. */
 function banner(config: HubConfig, url: string): string {
   const auth = config.clientToken
@@ -63,8 +84,9 @@ function banner(config: HubConfig, url: string): string {
  */
 export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean; stopLine?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const config = loadConfig(env);
-  const app = await createApp(config);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  await assertCanListen(config, host);
+  const app = await createApp(config);
   await listen(app, config, host);
   const address = app.getHttpServer().address();
   const url = `http://${host}:${typeof address === 'object' && address ? address.port : config.port}`;

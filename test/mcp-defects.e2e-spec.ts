@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { agentOf, comment, fields, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentOf, comment, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
 import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 import { waitFor } from './support/wait.js';
 
@@ -251,7 +253,15 @@ describe('issue 22: HUB_MCP_READ_ONLY and HUB_MCP_TOOLS at the start', () => {
   });
 
   it('HUB_MCP_TOOLS: unknown names stop the start; groups decide which tools exist', async () => {
-    await expect(startHub({ HUB_MCP_TOOLS: 'read,drop_database' })).rejects.toThrow(/HUB_MCP_TOOLS: неизвестные инструменты или группы: drop_database; группы: read, plan, submit, notes/);
+    // Refused before the database is opened: a new database path is left as it was, with no file made.
+    const dir = tempDir();
+    try {
+      const db = join(dir, 'new.sqlite');
+      await expect(startHub({ HUB_MCP_TOOLS: 'read,drop_database', HUB_DB_PATH: db })).rejects.toThrow(/HUB_MCP_TOOLS: неизвестные инструменты или группы: drop_database; группы: read, plan, submit, notes/);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const run = await stdio({ HUB_MCP_TOOLS: 'plan,nope' });
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/HUB_MCP_TOOLS: неизвестные инструменты или группы: nope/);

@@ -1,22 +1,21 @@
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { HUB_CONFIG, type HubConfig } from '../common/index.js';
+import { Module } from '@nestjs/common';
+import type { HubConfig } from '../common/index.js';
 import { McpController } from './mcp.controller.js';
+
+/**
+ * HUB_MCP_TOOLS names tools: checked before the hub opens its database (createApp), so an unknown name
+ * stops the start in one line with nothing made (ConfigError). Only then does the start load the tools
+ * (and zod); without the variable they load on the first MCP request.
+ */
+export async function assertMcpToolsKnown(config: Pick<HubConfig, 'mcpReadOnly' | 'mcpTools'>): Promise<void> {
+  if (!config.mcpTools) return;
+  const { selectTools } = await import('./tools.js');
+  selectTools(config.mcpReadOnly, config.mcpTools);
+}
 
 /**
  * The MCP tools (tools.ts) over Streamable HTTP at /mcp. It imports no other module: the tools call
  * the hub's REST API (http-hub-api.ts), like the stdio server does from outside.
  */
 @Module({ controllers: [McpController] })
-export class McpModule implements OnModuleInit {
-  constructor(@Inject(HUB_CONFIG) private readonly config: HubConfig) {}
-
-  /**
-   * HUB_MCP_TOOLS names tools: checked at the start (an unknown name stops it, ConfigError). Only then
-   * does the start load the tools (and zod); without the variable they load on the first MCP request.
-   */
-  async onModuleInit(): Promise<void> {
-    if (!this.config.mcpTools) return;
-    const { selectTools } = await import('./tools.js');
-    selectTools(this.config.mcpReadOnly, this.config.mcpTools);
-  }
-}
+export class McpModule {}
