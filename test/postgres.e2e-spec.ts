@@ -120,6 +120,8 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
   it.each([
     ['nothing listens on the port', 'postgres://postgres@127.0.0.1:1/test', /не удаётся подключиться к PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/test: на этом адресе и порту никто не слушает/],
     ['the database does not exist', 'postgres://postgres:secret@127.0.0.1:5432/no_such_hub_db', /PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/no_such_hub_db: такой базы данных нет/],
+    // The machines' server takes no SSL (their PostgreSQL is set up without it).
+    ['SSL asked of a server without it', 'postgres://postgres@127.0.0.1:5432/test?sslmode=verify-full', /5432\/test\?sslmode=verify-full: сервер не принимает SSL-соединения: включите SSL на сервере или уберите sslmode из адреса$/],
   ])('%s → the start stops with one line naming the server (password hidden)', async (_, databaseUrl, message) => {
     const config = loadConfig({ HUB_DATABASE_URL: databaseUrl });
     const failure = await createApp(config, { logger: false }).then(

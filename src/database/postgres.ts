@@ -136,19 +136,30 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** Node's TLS codes for a server certificate the connection did not trust. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** Why the server refused, in Russian where the driver's words are known; else the driver's message. */
+function connectFailureReason(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const code = e.code ?? '';
+  if (code === '28P01' || code === '28000') return 'сервер не принял пользователя или пароль';
+  if (code === '3D000') return 'такой базы данных нет';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'имя сервера не находится в DNS';
+  if (code === 'ECONNREFUSED') return 'на этом адресе и порту никто не слушает';
+  if (/server does not support SSL/i.test(e.message ?? '')) return 'сервер не принимает SSL-соединения: включите SSL на сервере или уберите sslmode из адреса';
+  if (UNTRUSTED_CERTIFICATE.has(code)) return `сертификат сервера не прошёл проверку (${code}): укажите его корневой сертификат (sslrootcert=<файл> в адресе) или имя, на которое он выписан`;
+  return e.message ?? String(err);
+}
+
 /** One line for a person about a database that refused the hub at start-up (no stack trace). */
 export function describeConnectFailure(url: string, err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  const where = redactUrl(url);
-  const reason =
-    e.code === '28P01' || e.code === '28000'
-      ? 'сервер не принял пользователя или пароль'
-      : e.code === '3D000'
-        ? 'такой базы данных нет'
-        : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
-          ? 'имя сервера не находится в DNS'
-          : e.code === 'ECONNREFUSED'
-            ? 'на этом адресе и порту никто не слушает'
-            : (e.message ?? String(err));
-  return `не удаётся подключиться к PostgreSQL ${where}: ${reason}`;
+  return `не удаётся подключиться к PostgreSQL ${redactUrl(url)}: ${connectFailureReason(err)}`;
 }
