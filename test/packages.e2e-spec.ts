@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 import { connect } from './support/mcp.js';
-import { reportCatalogue } from './support/catalogue.js';
+import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
 import { planText } from '../src/packages/index.js';
 
 const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
@@ -115,6 +115,21 @@ describe('planning packages (SPEC 18)', () => {
     expect(again).toMatchObject({ replayed: false, package: { name: applied.package.name }, batch: { status: 'queued' } });
     expect(again.batch.commands).toHaveLength(4);
     await hub.http.post('/packages/999/plan').expect(404);
+  });
+
+  it('drift compares with the mirror only: a package value Jira no longer offers (its sprint closed since) is drift, not a 422', async () => {
+    const issues = `${HEADER}\nA-2;;;;;;;;;Спринт 1;`;
+    const applied = (await send('apply', { issues }).expect(200)).body;
+    expect(applied.batch).toBeNull(); // Jira already matched
+    // Спринт 1 closes (the project's catalogue says so); A-2 moves on to Спринт 2
+    await reportCatalogue(hub, { ...CATALOGUE, project_key: 'A' });
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...MIRROR[1], sprint: 'Спринт 2' }]));
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: false, fields: [{ key: 'A-2', jira_key: 'A-2', row: 2, field: 'sprint', wanted: 'Спринт 1', actual: 'Спринт 2' }] });
+    // planning it back is still refused: no command may set a sprint Jira does not offer
+    const back = await hub.http.post(`/packages/${applied.package.id}/plan`).expect(422);
+    expect(back.body.detail).toContain('спринт (активный или будущий) «Спринт 1» Jira не знает');
   });
 
   it('the drift\'s text shows values as the plan does: «…» and «пусто» for an empty value, not JSON\'s quotes and null', async () => {

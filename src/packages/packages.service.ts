@@ -73,10 +73,12 @@ export class PackagesService {
   /**
    * The plan against the mirror; values a command would set are checked against the catalogue of the
    * project the package names first (a stale catalogue is not trusted for that: the dry run says so).
+   * Drift (`checkValues: false`) only compares with the mirror: a value Jira no longer offers (a sprint
+   * closed since the package was applied) is where Jira moved away, not a refusal.
    */
-  private async compute(m: EntityManager, pkg: ParsedPackage): Promise<PackagePlan> {
+  private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true): Promise<PackagePlan> {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
-    const catalogue = await this.catalogues.get(m, project);
+    const catalogue = checkValues ? await this.catalogues.get(m, project) : null;
     const known = catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
     return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now(), commands: this.commands, mirror: this.mirror });
   }
@@ -180,7 +182,7 @@ export class PackagesService {
   /** `GET /packages/{id}/drift`: per issue and field, where the mirror no longer matches the package. */
   async drift(id: number): Promise<DriftView> {
     const stored = await this.stored(id);
-    const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files))));
+    const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files)), false));
     const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
     const pkg = packageView(stored);
     const matches = plan.differences.length === 0 && plan.links.length === 0;
