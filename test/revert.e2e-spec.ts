@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent, type JiraFlavor } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { agentOf, clientOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
+import { agentOf, clientOf, fields, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
@@ -389,6 +390,25 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20' }]));
     return b;
   }
+
+  it('the dry run runs the checks of every submit: a revert the catalogue would refuse shows its findings and ok: false; the revert answers 422 plan_failed with them', async () => {
+    // The batch moved AURORA-1 from Спринт 1 into Спринт 2; Спринт 1 has closed since (the catalogue says so).
+    const agent = agentOf(hub);
+    await reportCatalogue(hub);
+    const b = await clientOf(hub).batch([{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2' } }]);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', sprint: 'Спринт 2' }]));
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }], conflicts: [], ok: false });
+    expect(dry.findings).toEqual([expect.objectContaining({ seq: 1, param: 'sprint', detail: expect.stringContaining('Спринт 1') })]);
+    const before = await rowCounts(hub, ['batch', 'command']);
+    const refused = (await hub.http.post(`/batches/${b.id}/revert`).expect(422)).body;
+    expect(refused).toMatchObject({ error: 'plan_failed', findings: dry.findings });
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+    // A revert the checks let through says so too.
+    const clean = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    expect((await hub.http.post(`/batches/${clean.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ ok: true, findings: [] });
+  });
 
   it('a revert cancelled before it ran does not count: the batch can be reverted again', async () => {
     const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);

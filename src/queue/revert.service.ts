@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/index.js';
-import { ConflictError, NotFoundError } from '../common/index.js';
+import { Clock, ConflictError, FindingView, NotFoundError } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db, parseJson } from '../database/index.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
@@ -14,6 +14,7 @@ import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
 import { buildRevert, pendingChanges, REVERT_TITLE, writtenBy, type RevertConflict, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
+import { runChecks } from './plan-checks.js';
 import { isAwaiting, type BatchView } from './rows.js';
 
 /** The answer of POST /batches/{id}/revert (SPEC 17.2). */
@@ -28,6 +29,10 @@ export class RevertView {
   commands!: CommandInput[];
   /** changes the mirror no longer shows as the batch left them: listed, never overwritten */
   conflicts!: RevertConflict[];
+  /** SPEC 16.2: no finding — the revert batch would be accepted (the same checks as any submit) */
+  ok!: boolean;
+  /** every finding of the inverse commands (1-based seq): what the revert itself would answer with 422 plan_failed */
+  findings!: FindingView[];
   /** the new batch (null in a dry run) */
   batch!: BatchView | null;
 }
@@ -44,8 +49,15 @@ export class RevertService {
     private readonly commands: CommandRepository,
     private readonly changes: ChangesService,
     private readonly issues: IssueRepository,
+    private readonly clock: Clock,
   ) {}
 
+  /**
+   * The revert as a dry run shows it and as it is made. The inverse commands go through the checks of
+   * every submit (SPEC 16.2, plan-checks.ts) here too, so that the dry run shows what the revert itself
+   * would refuse (a sprint closed since, a status the settings name as Jira does not): its findings,
+   * and `ok`. The revert then makes its batch through the normal creation, which checks again.
+   */
   async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
     const plan = await this.db.read(async (m) => {
       const batch = await this.batchRows.find(m, id);
@@ -54,10 +66,13 @@ export class RevertService {
       if (isAwaiting(batch) || (await this.commands.unfinishedOf(m, id)) > 0) {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
-      return this.build(m, id);
+      const built = await this.build(m, id);
+      const { findings } = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues);
+      return { ...built, findings };
     });
     const title = REVERT_TITLE(id);
-    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, batch: null };
+    const findings = plan.findings as FindingView[];
+    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, ok: findings.length === 0, findings, batch: null };
     if (dryRun) return view;
     if (plan.commands.length === 0) {
       const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'пакет ничего не изменил в Jira';

@@ -42,6 +42,8 @@ describe('the change record on the batch page', () => {
           title: 'Откат пакета #1',
           commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
           conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: '…' }],
+          ok: true,
+          findings: [],
           batch: url.includes('dry_run=true') ? null : { id: 2 },
         },
       }),
@@ -55,6 +57,29 @@ describe('the change record on the batch page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Создать пакет отката' }));
     await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert']);
+  });
+
+  it('revert: a dry run whose commands the checks refuse shows the findings, and the revert cannot be asked for', async () => {
+    const calls = fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': {
+        dry_run: true,
+        revert_of: 1,
+        title: 'Откат пакета #1',
+        commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
+        conflicts: [],
+        ok: false,
+        findings: [{ seq: 1, code: 'unknown_sprint', param: 'sprint', detail: 'спринта «Спринт 1» нет среди активных и будущих' }],
+        batch: null,
+      },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    expect(within(dialog).getByText(/Хаб не примет этот откат/)).toBeTruthy();
+    expect(within(dialog).getByText('команда 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
   });
 
   it('no revert button while the batch runs or when it changed nothing', async () => {

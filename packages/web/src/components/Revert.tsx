@@ -14,6 +14,9 @@ interface RevertView {
   title: string;
   commands: { type: string; params: Record<string, unknown> }[];
   conflicts: { key: string | null; what: string; expected: unknown; actual?: unknown; detail: string }[];
+  /** the checks of every submit (SPEC 16.2): false — the revert itself would be refused with these findings */
+  ok: boolean;
+  findings: { seq: number; detail: string }[];
   batch: BatchView | null;
 }
 
@@ -88,13 +91,25 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                   </ul>
                 </>
               )}
+              {!plan.ok && (
+                <>
+                  <p className="warn-text">Хаб не примет этот откат: обратные команды не проходят проверку по каталогу Jira. Поправьте причину (например, настройки отката) и попробуйте снова.</p>
+                  <ul className="revert-findings">
+                    {plan.findings.map((f, i) => (
+                      <li key={i}>
+                        команда {f.seq}: {f.detail}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
             </div>
             <ErrorBox error={error} />
             <div className="dialog-actions">
               <button type="button" className="btn" onClick={close}>
                 Отмена
               </button>
-              <button type="button" className="btn btn-danger" disabled={busy || plan.commands.length === 0} onClick={revert}>
+              <button type="button" className="btn btn-danger" disabled={busy || plan.commands.length === 0 || !plan.ok} onClick={revert}>
                 Создать пакет отката
               </button>
             </div>
