@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { Catalogue } from '@jira-hub/contracts';
 import { asValidationError, decodePackageFile, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
 import type { PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
@@ -67,7 +68,7 @@ export function filesHash(files: PackageFiles): string {
 export async function planAgainstMirror(
   m: EntityManager,
   pkg: ParsedPackage,
-  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; now: Date; commands: CommandRepository; mirror: PackageViewRepository },
+  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; catalogue?: Catalogue | null; now: Date; commands: CommandRepository; mirror: PackageViewRepository },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
@@ -81,6 +82,7 @@ export async function planAgainstMirror(
       tempKeys,
       linkTypes: options.linkTypes,
       known: options.known,
+      catalogue: options.catalogue,
       mirror: { issue: (k) => issues.get(k), has: (k) => issues.has(k) || linkEnds.has(k), hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`) },
       now: options.now,
     });

@@ -78,9 +78,11 @@ export class PackagesService {
    */
   private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true): Promise<PackagePlan> {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
-    const catalogue = checkValues ? await this.catalogues.get(m, project) : null;
-    const known = catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, now: this.clock.now(), commands: this.commands, mirror: this.mirror });
+    const catalogue = await this.catalogues.get(m, project);
+    const known = checkValues && catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
+    // Link types read as the submit reads them, even from a stale catalogue: they rarely change, and a
+    // wrong guess only leaves the link as written (the dry run then names it).
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror });
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {

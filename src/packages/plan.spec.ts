@@ -69,6 +69,29 @@ describe('planPackage: only the differences', () => {
     expect(commands(input(issuesCsv, linksCsv, MIRROR, LINKS))).toEqual(expected);
   });
 
+  // With the project's catalogue a link type reads as the submit reads it (checkLink): Jira's name in any
+  // letter case, its outward words, or its inward words with the ends swapped.
+  const withCatalogue = (linksCsv: string, mirrorLinks: [string, string, string][]): PlanInput => ({
+    ...input('', linksCsv, MIRROR, mirrorLinks),
+    catalogue: {
+      link_types: [
+        { id: '1', name: 'Blocks', outward: 'blocks', inward: 'is blocked by' },
+        { id: '2', name: 'Relates', outward: 'relates to', inward: 'relates to' },
+      ],
+    } as unknown as PlanInput['catalogue'],
+  });
+  it.each<[string, string, [string, string, string][], unknown[]]>([
+    ['inward words: the ends swapped, the link exists', 'Откуда;Тип;Куда\nA-3;is blocked by;A-2', [['A-2', 'A-3', 'Blocks']], []],
+    ["Jira's name in lower case, the link exists", 'Откуда;Тип;Куда\nA-2;blocks;A-3', [['A-2', 'A-3', 'Blocks']], []],
+    ['symmetric words, the link exists', 'Откуда;Тип;Куда\nA-2;relates to;A-1', [['A-2', 'A-1', 'Relates']], []],
+    ['inward words for a missing link: the command as the submit stores it', 'Откуда;Тип;Куда\nA-1;is blocked by;A-3', [], [['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Blocks' }]]],
+    ['a type the catalogue does not know stays as written (the dry run names it)', 'Откуда;Тип;Куда\nA-1;duplicates;A-3', [], [['ensure_link', { source: 'A-1', target: 'A-3', link_type: 'duplicates' }]]],
+  ])('links with the catalogue: %s', (_name, linksCsv, mirrorLinks, expected) => {
+    const plan = planPackage(withCatalogue(linksCsv, mirrorLinks));
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);
+    expect(plan.links.filter((l) => l.state === 'missing')).toHaveLength(expected.length);
+  });
+
   it('a resolved temp key is compared as its Jira key (the queue\'s mapping)', () => {
     const i = input(`${HEADER}\nnew:4;Task;Задача A-3;;2026-12-31;;;;;;`, 'Откуда;Тип;Куда\nnew:4;блокирует;A-1', MIRROR, LINKS, { 'new:4': 'A-3' });
     expect(commands(i)).toEqual([

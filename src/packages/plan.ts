@@ -4,7 +4,9 @@
  * findings a person must see. Pure: no Nest, no database; the drift is the same comparison without
  * the commands.
  */
+import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
+import { checkLink, type CommandCheck } from '../catalogue/index.js';
 import { isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
@@ -35,6 +37,12 @@ export interface PlanInput {
   linkTypes: Readonly<Record<string, string>>;
   mirror: PlanMirror;
   known?: KnownValues;
+  /**
+   * The project's catalogue, for link types: a type written as Jira's name in another letter case or as
+   * its outward or inward words reads as the submit reads it (checkLink: stored by its name, the ends
+   * swapped for inward words), so that the plan compares with the mirror what the batch would ask for.
+   */
+  catalogue?: Catalogue | null;
   now: Date;
 }
 
@@ -275,10 +283,9 @@ class Planner {
   link(l: LinkRow): void {
     if (l.from === '' || l.to === '') return; // SPEC 8: a row with an empty end is skipped
     const col = (f: 'from' | 'to') => (f === 'from' ? 'Откуда' : 'Куда');
-    const source = this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') });
-    const target = this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') });
-    if (source === undefined || target === undefined) return;
-    const linkType = translateType(l.type, this.input.linkTypes);
+    const ends = { source: this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') }), target: this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') }) };
+    if (ends.source === undefined || ends.target === undefined) return;
+    const { source, target, linkType } = this.asSubmitted(ends.source, ends.target, translateType(l.type, this.input.linkTypes));
     const place = { file: 'links.csv' as const, row: l.row };
     const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
     if (unknown.length) {
@@ -300,6 +307,15 @@ class Planner {
     }
     this.out.links.push({ row: l.row, source, target, link_type: linkType, state: 'missing' });
     this.command('ensure_link', { source, target, link_type: linkType }, place, [{ field: 'link', from: null, to: `${source} ${linkType} ${target}` }]);
+  }
+
+  /** A link as the submit's check stores it (by the catalogue, when there is one); a type the catalogue does not know stays as written (the dry run names it). */
+  private asSubmitted(source: string, target: string, linkType: string): { source: string; target: string; linkType: string } {
+    if (!this.input.catalogue) return { source, target, linkType };
+    const check: CommandCheck = { seq: 0, type: 'ensure_link', params: { source, target, link_type: linkType }, findings: [], notes: [], unknown: [] };
+    checkLink(check, this.input.catalogue, {});
+    if (check.findings.length) return { source, target, linkType };
+    return { source: String(check.params.source), target: String(check.params.target), linkType: String(check.params.link_type) };
   }
 
   finish(): PackagePlan {
