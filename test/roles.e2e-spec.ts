@@ -78,6 +78,17 @@ describe('the assistant token (SPEC 15.1)', () => {
     await call('post', `/batches/${b.id}/reject`, CLIENT).send({ reason: 'проверка' }).expect(200);
   });
 
+  it.each([
+    ['post', '/audit', CLIENT, 'этот маршрут доступен только с токеном ассистента'],
+    ['post', '/mcp', CLIENT, 'этот маршрут доступен только с токеном ассистента'],
+    ['get', '/batches', AGENT, 'этот маршрут доступен только с токеном клиента или ассистента'],
+    ['patch', '/settings', AGENT, 'этот маршрут доступен только с токеном клиента'],
+  ])('%s %s with the wrong token: 403 names the tokens the route takes', async (method, path, token, detail) => {
+    const res = await call(method, path, token).send({});
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'forbidden', detail });
+  });
+
   it('the client and the agent tokens keep their routes; the agent token cannot act as the assistant', async () => {
     expect((await submit(CLIENT)).source).toBe('client');
     await call('get', '/batches', AGENT).expect(403);

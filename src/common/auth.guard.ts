@@ -95,9 +95,8 @@ function refusal(allowed: readonly Role[], presented: Role): ForbiddenError {
   if (presented === 'assistant') {
     return new ForbiddenError('ассистенту это недоступно: одобрять и отклонять пакеты, менять настройки и отменять выданные команды может только человек');
   }
-  return new ForbiddenError(
-    allowed.includes('assistant') ? 'этот маршрут доступен только с токеном клиента или ассистента' : 'этот маршрут доступен только с токеном клиента',
-  );
+  const tokens = (['client', 'assistant'] as const).filter((r) => allowed.includes(r)).map((r) => (r === 'client' ? 'клиента' : 'ассистента'));
+  return new ForbiddenError(`этот маршрут доступен только с токеном ${tokens.join(' или ') || 'клиента'}`);
 }
 
 @Injectable()
