@@ -140,11 +140,18 @@ describe('encoding (SPEC 8: UTF-8 with or without BOM)', () => {
     for (const utf16 of [le, be]) expect(packageError(() => readNotes(utf16)).problem).toBe('файл не в кодировке UTF-8 (похоже, UTF-16); сохраните его как «CSV UTF-8»');
   });
 
-  it('names links.csv too, also when only a cell far below the header is not UTF-8', () => {
-    const text = Buffer.concat([buf('from,type,to,note\nA-1,Blocks,A-2,'), Buffer.from([0xee, 0xea]), buf('\n')]);
+  it('names links.csv too, and when only a cell below the header is not UTF-8, its row and column', () => {
+    const text = Buffer.concat([buf('from,type,to,note\nA-1,Blocks,A-2,ok\nA-2,Blocks,A-3,'), Buffer.from([0xee, 0xea]), buf('\n')]);
     const err = packageError(() => readLinks(text));
-    expect(err.file).toBe('links.csv');
-    expect(err.message).toContain('UTF-8');
+    expect(err).toMatchObject({ file: 'links.csv', row: 3, column: 'note' });
+    expect(err.problem).toBe('текст не в кодировке UTF-8 (похоже, Windows-1251: например, ячейку вставили из другого файла); сохраните файл как «CSV UTF-8»');
+  });
+
+  it.each([
+    ['a cell in the middle of a row, CRLF lines', Buffer.concat([buf('Ключ;Тема;Срок\r\nA-1;ок;\r\nA-2;'), Buffer.from([0xcf, 0xf0, 0xe8]), buf(';2026-12-01\r\n')]), 3, 'Тема'],
+    ['after a valid Cyrillic cell of the same row', Buffer.concat([buf('Ключ;Тема;Комментарий (внутр.)\nA-1;Отчёт;'), Buffer.from([0xee, 0xea])]), 2, 'Комментарий (внутр.)'],
+  ])('the first byte that is no UTF-8: %s → its row and the column of the header', (_name, data, row, column) => {
+    expect(packageError(() => readNotes(data))).toMatchObject({ row, column });
   });
 });
 

@@ -172,8 +172,38 @@ export function decodePackageFile(file: PackageFile, data: Buffer): string {
   } catch {
     // A UTF-16 file starts with its byte-order mark (Excel's «Юникод (текст)», Notepad's «Юникод»).
     const utf16 = data.length >= 2 && ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff));
-    throw new PackageError(file, null, `файл не в кодировке UTF-8 (похоже, ${utf16 ? 'UTF-16' : 'Windows-1251'}); сохраните его как «CSV UTF-8»`);
+    const problem = `файл не в кодировке UTF-8 (похоже, ${utf16 ? 'UTF-16' : 'Windows-1251'}); сохраните его как «CSV UTF-8»`;
+    const at = utf16 ? 0 : firstInvalidUtf8(data);
+    const row = lineCounter(data)(at);
+    if (row === 1) throw new PackageError(file, null, problem); // the header already: the whole file
+    // Below a readable header: the row and column of the first byte that is no UTF-8 (a cell pasted from another file).
+    const lineStart = Math.max(data.lastIndexOf(0x0a, at - 1), data.lastIndexOf(0x0d, at - 1)) + 1;
+    const headerEnd = data.findIndex((b) => b === 0x0a || b === 0x0d);
+    const header = LENIENT.decode(data.subarray(0, headerEnd)).replace(/^\uFEFF/, '');
+    const delimiter = detectDelimiter(header);
+    const cell = LENIENT.decode(data.subarray(lineStart, at)).split(delimiter).length - 1;
+    const name = header.split(delimiter)[cell]?.trim().replace(/^"|"$/g, '');
+    throw new PackageError(file, row, `текст не в кодировке UTF-8 (похоже, Windows-1251: например, ячейку вставили из другого файла); сохраните файл как «CSV UTF-8»`, name || undefined);
   }
+}
+
+const LENIENT = new TextDecoder('utf-8');
+
+/** The offset of the first byte that does not belong to valid UTF-8 (the file has one: its strict decoding failed). */
+function firstInvalidUtf8(data: Buffer): number {
+  // The longest prefix a streaming decoder reads without an error (a sequence cut at the end is no error while streaming).
+  let ok = 0;
+  let bad = data.length;
+  while (bad - ok > 1) {
+    const mid = (ok + bad) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(data.subarray(0, mid), { stream: true });
+      ok = mid;
+    } catch {
+      bad = mid;
+    }
+  }
+  return ok;
 }
 
 /** The 1-based line of each byte offset asked for, in increasing order; CRLF, LF and a lone CR each end a line. */
