@@ -117,6 +117,18 @@ describe('planning packages (SPEC 18)', () => {
     await hub.http.post('/packages/999/plan').expect(404);
   });
 
+  it('drift of a package whose batch has not run says so instead of «Jira отошла»: waiting for approval, then rejected', async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-24;;;;;;`;
+    const applied = (await send('apply', { issues }, {}, { 'X-Hub-Source': 'assistant' }).expect(200)).body;
+    expect(applied.batch.status).toBe('awaiting_approval');
+    const waiting = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(waiting).toMatchObject({ matches: false, batch_status: 'awaiting_approval' });
+    expect(waiting.text.split('\n')[0]).toBe(`Пакет #${applied.package.id} «${applied.package.name}» ещё не применён: его пакет команд #${applied.batch.id} ждёт одобрения. До тех пор Jira отличается от него: полей 1, связей 0.`);
+    await hub.http.post(`/batches/${applied.batch.id}/reject`).send({ reason: 'не сейчас' }).expect(200);
+    const rejected = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(rejected.text.split('\n')[0]).toContain(`его пакет команд #${applied.batch.id} отменён или отклонён`);
+  });
+
   it('drift compares with the mirror only: a package value Jira no longer offers (its sprint closed since) is drift, not a 422', async () => {
     const issues = `${HEADER}\nA-2;;;;;;;;;Спринт 1;`;
     const applied = (await send('apply', { issues }).expect(200)).body;

@@ -70,13 +70,20 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>):
   return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
 }
 
-export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'>): string {
+export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status'>>): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${shownValue(f.wanted)}, в Jira ${shownValue(f.actual)} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${l.link_type} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
-  return [
-    `Jira отошла от пакета #${d.package.id} «${d.package.name}»: полей ${d.fields.length}, связей ${d.links.length}. Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`,
-    ...fields,
-    ...links,
-  ].join('\n');
+  const counts = `полей ${d.fields.length}, связей ${d.links.length}`;
+  // A package whose batch has not run (or never will) is not applied yet: Jira has not moved away from it.
+  const batch = d.package.batch_id;
+  const head =
+    d.batch_status === 'awaiting_approval'
+      ? `Пакет #${d.package.id} «${d.package.name}» ещё не применён: его пакет команд #${batch} ждёт одобрения. До тех пор Jira отличается от него: ${counts}.`
+      : d.batch_status === 'queued' || d.batch_status === 'running'
+        ? `Пакет #${d.package.id} «${d.package.name}» применяется: пакет команд #${batch} ещё выполняется. Пока Jira отличается от него: ${counts}.`
+        : d.batch_status === 'cancelled'
+          ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}. Применить: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`
+          : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}. Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`;
+  return [head, ...fields, ...links].join('\n');
 }

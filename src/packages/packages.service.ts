@@ -196,7 +196,7 @@ export class PackagesService {
       links: plan.links,
       findings: plan.findings.filter((f) => f.code !== 'reversed_link'),
       mirror: plan.mirror,
-      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches }),
+      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches, batch_status }),
     };
   }
 
