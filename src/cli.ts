@@ -227,9 +227,10 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .argument('<папка>', 'куда записать файлы (папка создаётся)')
     .requiredOption('--jql <запрос>', 'какие задачи: project = KEY, sprint = …, status = …, key in (…) через AND')
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--force', 'перезаписать issues.csv, links.csv и notes.csv, если они уже есть в папке')
     .addHelpText('after', PACKAGE.help)
-    .action(async (folder: string, o: { jql: string; db?: string }) => {
-      await exportFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.jql);
+    .action(async (folder: string, o: { jql: string; db?: string; force?: boolean }) => {
+      await exportFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.jql, o.force === true);
       exit(0);
     });
 

@@ -102,7 +102,14 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
 }
 
 /** `jira-hub export <folder> --jql …`: the mirror's issues, links and notes as a package in the folder. */
-export async function exportFolder(config: HubConfig, folder: string, jql: string): Promise<void> {
+/** The files an export writes: a folder that holds any of them is refused unless `force` (a mistyped JQL would wipe a package being edited). */
+const EXPORTED = ['issues.csv', 'links.csv', 'notes.csv'];
+
+export async function exportFolder(config: HubConfig, folder: string, jql: string, force = false): Promise<void> {
+  const there = EXPORTED.filter((name) => existsSync(join(folder, name)));
+  if (there.length && !force) {
+    throw new ConfigError(`в папке ${folder} уже есть ${there.join(', ')}: выгрузка их перезапишет; укажите новую папку или добавьте --force, чтобы перезаписать`);
+  }
   assertExistingDatabase(config);
   announceDatabase(config, false);
   const out = await withHub(config, (app) => app.get(ExportService).export(jql));

@@ -252,9 +252,28 @@ describe('jira-hub command line (commander)', () => {
       await copyOfMigratedDatabase(db); // export finds nothing in it
       writeFileSync(join(dir, 'file'), '');
       mkdirSync(join(dir, 'out', 'issues.csv'), { recursive: true });
-      const export_ = (folder: string) => run(['export', folder, '--jql', 'project = AURORA', '--db', db]);
+      const export_ = (folder: string, ...more: string[]) => run(['export', folder, '--jql', 'project = AURORA', '--db', db, ...more]);
       expect(await export_(join(dir, 'file'))).toMatchObject({ code: 2, err: `jira-hub: папку для пакета ${join(dir, 'file')} создать нельзя: ${join(dir, 'file')} — файл, а не папка` });
-      expect(await export_(join(dir, 'out'))).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
+      expect(await export_(join(dir, 'out'), '--force')).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
+    });
+
+    it('export into a package folder refuses to overwrite its files unless --force; nothing is written', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'package');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'issues.csv'), 'Ключ;Срок\nA-1;2026-12-01\n');
+      writeFileSync(join(folder, 'notes.csv'), 'Ключ;Комментарий (внутр.)\nA-1;правлю руками\n');
+      const export_ = (...more: string[]) => run(['export', folder, '--jql', 'status = Done', '--db', db, ...more]);
+      expect(await export_()).toEqual({
+        code: 2,
+        out: '',
+        err: `jira-hub: в папке ${folder} уже есть issues.csv, notes.csv: выгрузка их перезапишет; укажите новую папку или добавьте --force, чтобы перезаписать`,
+      });
+      expect(readFileSync(join(folder, 'issues.csv'), 'utf8')).toBe('Ключ;Срок\nA-1;2026-12-01\n');
+      expect(existsSync(join(folder, 'links.csv'))).toBe(false);
+      expect(await export_('--force')).toMatchObject({ code: 0 });
+      expect(readFileSync(join(folder, 'notes.csv'), 'utf8')).not.toContain('правлю руками');
     });
 
     it('import names the PostgreSQL database it writes, and an unreachable one is one line', async () => {
