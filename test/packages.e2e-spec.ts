@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 import { connect } from './support/mcp.js';
 import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
-import { planText } from '../src/packages/index.js';
+import { ExportService, planText } from '../src/packages/index.js';
 
 const HEADER = 'Ключ;Тип;Тема;Родитель;Срок;Метки;Исполнитель;Приоритет;Статус;Спринт;Доска';
 const MIRROR = [
@@ -115,6 +115,15 @@ describe('planning packages (SPEC 18)', () => {
     expect(again).toMatchObject({ replayed: false, package: { name: applied.package.name }, batch: { status: 'queued' } });
     expect(again.batch.commands).toHaveLength(4);
     await hub.http.post('/packages/999/plan').expect(404);
+  });
+
+  it.each([
+    ['status = done', ['A-3']],
+    ['status = "IN PROGRESS" AND sprint = "спринт 1"', ['A-2']],
+    ['issuetype = epic', ['A-1']],
+  ])('export matches status, sprint and type in any letter case, as JQL and the plan do: %s', async (jql, keys) => {
+    const out = await hub.app.get(ExportService).export(jql);
+    expect(out.files['issues.csv'].split('\r\n').slice(1).filter(Boolean).map((line) => line.split(';')[0])).toEqual(keys);
   });
 
   it('drift of a package whose batch has not run says so instead of «Jira отошла»: waiting for approval, then rejected', async () => {

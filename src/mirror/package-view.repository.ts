@@ -89,16 +89,21 @@ export class PackageViewRepository {
     return out;
   }
 
-  /** Issues matching the filter, by project and number (AURORA-2 before AURORA-10). */
+  /**
+   * Issues matching the filter, by project and number (AURORA-2 before AURORA-10). Status, sprint, type
+   * and assignee match in any letter case, as Jira's JQL and the package plan compare them (`status =
+   * done` is Done): compared here, since SQLite's lower() folds ASCII only.
+   */
   async exportIssues(m: EntityManager, f: ExportFilter): Promise<PackageMirrorIssue[]> {
     const where: Sql[] = [];
     if (f.project !== undefined) where.push(sql`key LIKE ${`${f.project}-%`}`);
     if (f.keys !== undefined) where.push(f.keys.length ? sql`key IN (${list(f.keys)})` : raw('1 = 0'));
-    for (const column of ['status', 'sprint', 'issue_type', 'assignee'] as const) {
-      if (f[column] !== undefined) where.push(sql`${raw(column)} = ${f[column]}`);
-    }
     if (f.label !== undefined) where.push(sql`key IN (SELECT issue_key FROM issue_label WHERE label = ${f.label})`);
-    const found = await rows<Row>(m, sql`SELECT ${COLUMNS} FROM issue${where.length ? sql` WHERE ${join(where, ' AND ')}` : raw('')}`);
+    const folded = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
+    const wanted = (['status', 'sprint', 'issue_type', 'assignee'] as const).flatMap((column) => (f[column] !== undefined ? [[column, folded(f[column])] as const] : []));
+    const found = (await rows<Row>(m, sql`SELECT ${COLUMNS} FROM issue${where.length ? sql` WHERE ${join(where, ' AND ')}` : raw('')}`)).filter((r) =>
+      wanted.every(([column, value]) => folded(r[column]) === value),
+    );
     const number = (key: string) => Number(key.slice(key.lastIndexOf('-') + 1));
     const project = (key: string) => key.slice(0, key.lastIndexOf('-'));
     return found.map(toIssue).sort((a, b) => (project(a.key) === project(b.key) ? number(a.key) - number(b.key) : project(a.key) < project(b.key) ? -1 : 1));
