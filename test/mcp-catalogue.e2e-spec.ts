@@ -23,14 +23,14 @@ describe('the catalogue through MCP', () => {
     expect(mcp.text(res)).toContain('каталога Jira в хабе ещё нет');
   });
 
-  it('the lookups answer in words, links in both words', async () => {
+  it('the lookups answer in words, links in both words, and fence the names Jira gave', async () => {
     await reportCatalogue(hub);
-    expect(mcp.text(await mcp.call('jira_link_types'))).toContain('блокирует (Blocks): «source blocks target»; обратно: «is blocked by»');
-    expect(mcp.text(await mcp.call('jira_issue_types', { name: 'Epic' }))).toContain('Epic Name (customfield_10011) — обязательное');
-    expect(mcp.text(await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Done' }))).toContain('путь: To Do → In Progress → Review → Done');
-    expect(mcp.text(await mcp.call('jira_sprints'))).toContain('Поддержка: Спринт 3 (будущий; доска 2)');
-    expect(mcp.text(await mcp.call('jira_values', { what: 'priorities' }))).toBe('priorities: Highest, High, Medium, Low');
-    expect(mcp.text(await mcp.call('jira_users', { q: 'пётр' }))).toContain('Пётр Петров — assignee: petrov');
+    expect(mcp.text(await mcp.call('jira_link_types'))).toContain('блокирует (<jira-data>Blocks</jira-data>): source <jira-data>blocks</jira-data> target; обратно: <jira-data>is blocked by</jira-data>');
+    expect(mcp.text(await mcp.call('jira_issue_types', { name: 'Epic' }))).toContain('<jira-data>Epic Name</jira-data> (customfield_10011) — обязательное');
+    expect(mcp.text(await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Done' }))).toContain('путь: <jira-data>To Do</jira-data> → <jira-data>In Progress</jira-data> → <jira-data>Review</jira-data> → <jira-data>Done</jira-data>');
+    expect(mcp.text(await mcp.call('jira_sprints'))).toContain('<jira-data>Поддержка</jira-data>: <jira-data>Спринт 3</jira-data> (будущий; доска 2)');
+    expect(mcp.text(await mcp.call('jira_values', { what: 'priorities' }))).toBe('priorities: <jira-data>Highest</jira-data>, <jira-data>High</jira-data>, <jira-data>Medium</jira-data>, <jira-data>Low</jira-data>');
+    expect(mcp.text(await mcp.call('jira_users', { q: 'пётр' }))).toContain('<jira-data>Пётр Петров</jira-data> — assignee: petrov');
     expect(mcp.text(await mcp.call('jira_catalogue'))).toMatch(/^Каталог Jira проекта AURORA прочитан/);
   });
 

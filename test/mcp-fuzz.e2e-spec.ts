@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, LONE_SURROGATE_DETAIL, NUL_DETAIL } from '../src/common/index.js';
+import { NOTE_LIMITS } from '../src/mirror/index.js';
+import { MAX_AUTHOR, MAX_TITLE } from '../src/queue/index.js';
 import { fields, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
 import { PassThrough } from 'node:stream';
@@ -201,6 +203,30 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     }
   });
 
+  it("3: put_note's and the batch tools' texts have the hub's own bounds: the longest the hub takes passes, one more is refused by the tool", async () => {
+    const { fact_status, comment } = NOTE_LIMITS;
+    const note = await mcp.call('put_note', { key: 'AURORA-1', fact_status: 'ф'.repeat(fact_status), comment: 'к'.repeat(comment) });
+    expect(note.isError).toBeFalsy();
+    expect((await hub.http.get('/notes/AURORA-1').expect(200)).body).toMatchObject({ fact_status: 'ф'.repeat(fact_status), comment: 'к'.repeat(comment) });
+    for (const [field, max] of [['fact_status', fact_status], ['comment', comment]] as const) {
+      expect(mcp.text(await mcp.call('put_note', { key: 'AURORA-1', [field]: 'я'.repeat(max + 1) }))).toBe(`неверные аргументы put_note: ${field}: не длиннее ${max} символов`);
+    }
+    const plan = await mcp.call('plan_batch', { title: 'П'.repeat(MAX_TITLE), author: 'а'.repeat(MAX_AUTHOR), commands: [fieldsOf({ duedate: '2026-12-01' })] });
+    expect(plan.isError).toBeFalsy();
+    expect(mcp.text(await mcp.call('plan_batch', { title: 'П'.repeat(MAX_TITLE + 1), commands: [fieldsOf({ duedate: '2026-12-01' })] }))).toBe(
+      `неверные аргументы plan_batch: title: не длиннее ${MAX_TITLE} символов`,
+    );
+    for (const name of ['plan_batch', 'submit_batch']) {
+      expect(mcp.text(await mcp.call(name, { title: 'П', author: 'а'.repeat(MAX_AUTHOR + 1), commands: [fieldsOf({ duedate: '2026-12-01' })] }))).toBe(
+        `неверные аргументы ${name}: author: не длиннее ${MAX_AUTHOR} символов`,
+      );
+    }
+    // the hub's OpenAPI document states the same bound for a batch's author
+    const doc = (await hub.http.get('/docs/json').expect(200)).body as { components: { schemas: Record<string, { properties: Record<string, { maxLength?: number }> }> } };
+    expect(doc.components.schemas.CreateBatchDto.properties.author.maxLength).toBe(MAX_AUTHOR);
+    expect(doc.components.schemas.CreateBatchDto.properties.title.maxLength).toBe(MAX_TITLE);
+  });
+
   it('3: keys in a URL are bounded: a search with every argument at its longest is answered, a longer key is refused by the tool', async () => {
     const key = (i: number) => `${'K'.repeat(43)}-${100_000 + i}`;
     expect(key(0)).toHaveLength(50);
@@ -271,6 +297,10 @@ describe('6: the MCP server reaches the hub on any port, and says what is wrong 
     [{ HUB_URL: 'not a url' }, /^HUB_URL: «not a url» — не адрес; укажите адрес хаба, например http:\/\/127\.0\.0\.1:3000$/],
     [{ HUB_URL: 'ftp://127.0.0.1:3000' }, /^HUB_URL: адрес ftp:\/\/… не подходит: хаб отвечает по http:\/\/ или https:\/\/, например http:\/\/127\.0\.0\.1:3000$/],
     [{ HUB_URL: 'http://user:secret@127.0.0.1:3000' }, /^HUB_URL: адрес хаба без имени и пароля; токен задаёт HUB_ASSISTANT_TOKEN$/],
+    // the tools append their routes to the address: a query or a fragment, even an empty one, would swallow them
+    ...['http://127.0.0.1:4231?x=1', 'http://127.0.0.1:4231#frag', 'http://127.0.0.1:4231/?', 'http://127.0.0.1:4231/mcp#'].map(
+      (url): [Record<string, string>, string] => [{ HUB_URL: url }, `HUB_URL: «${url}» — адрес хаба без запроса (?…) и фрагмента (#…), например http://127.0.0.1:3000 или http://127.0.0.1:3000/mcp`],
+    ),
     [{ HUB_ASSISTANT_TOKEN: 'токен' }, /^HUB_ASSISTANT_TOKEN: символ «т» \(U\+0442\) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII$/],
     // As a process, a ConfigError of the start is one line and exit code 2: mcp-defects spawns that path once.
   ])('a bad setting %j stops the stdio server at the start with a Russian message', async (env, message) => {

@@ -1,4 +1,9 @@
-/** The change record (SPEC 17.1) and a revert (17.2) in words for a model: compact, one line per change. */
+/**
+ * The change record (SPEC 17.1) and a revert (17.2) in words for a model: compact, one line per change.
+ * What Jira held or holds (values, status and sprint names, summaries) is fenced as data.
+ */
+import { clip } from '../common/index.js';
+import { fenced } from './fence.js';
 import type { BatchView, RevertView } from './hub-api.js';
 
 interface ChangeLike {
@@ -9,12 +14,20 @@ interface ChangeLike {
   transitions?: string[];
 }
 
+/** How much of a value a change line shows (as much as a note's text): the whole value is in the data. */
+const VALUE_CAP = 1000;
+
+/** Text from Jira, cut to VALUE_CAP and fenced. */
+const jira = (text: string): string => fenced(clip(text, VALUE_CAP));
 const value = (v: unknown): string =>
-  v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v);
+  v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)
+    ? 'пусто'
+    : jira(typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v));
 const link = (v: unknown): string => {
   const l = (v ?? {}) as { source?: string; target?: string; link_type?: string };
   return `${l.source} → ${l.target} (${l.link_type})`;
 };
+const sprint = (v: unknown): string => (v === null || v === undefined ? 'бэклог' : jira(String(v)));
 const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');
 
 /** «поле duedate: пусто → 2026-12-20», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2 (Blocks) создана». */
@@ -22,15 +35,15 @@ export function changeLine(c: ChangeLike): string {
   if (c.what.startsWith('field:')) return `поле ${c.what.slice(6)}: ${value(c.before)} → ${value(c.after)}`;
   switch (c.what) {
     case 'status':
-      return `статус: ${value(c.before)} → ${value(c.after)}${c.transitions?.length ? ` (${c.transitions.join(', ')})` : ''}`;
+      return `статус: ${value(c.before)} → ${value(c.after)}${c.transitions?.length ? ` (${c.transitions.map(jira).join(', ')})` : ''}`;
     case 'sprint':
-      return `спринт: ${c.before ?? 'бэклог'} → ${c.after ?? 'бэклог'}`;
+      return `спринт: ${sprint(c.before)} → ${sprint(c.after)}`;
     case 'link':
       return `связь ${link(c.after)} создана`;
     case 'comment':
       return `комментарий #${id(c.after)} добавлен`;
     case 'issue':
-      return `задача создана: «${(c.after as { summary?: string } | undefined)?.summary ?? ''}»`;
+      return `задача создана: ${jira(String((c.after as { summary?: unknown } | undefined)?.summary ?? ''))}`;
     case 'link_removed':
       return `связь ${link(c.before)} удалена`;
     case 'comment_removed':
@@ -54,9 +67,12 @@ export function revertText(r: RevertView): string {
   const head = r.dry_run
     ? `План отката пакета #${r.revert_of} (ничего не записано): команд ${r.commands.length}.`
     : `Создан пакет #${r.batch?.id} «${r.title}»: команд ${r.commands.length} (и refresh в конце)${r.batch?.status === 'awaiting_approval' ? '; ждёт одобрения человека' : ''}.`;
-  const commands = r.commands.map((c, i) => `${i + 1}. ${c.type} ${JSON.stringify(c.params)}`);
+  // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
+  const commands = r.commands.map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length
-    ? ['Не откатываются (изменены после пакета, оставлены как есть):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${c.detail}`)]
+    ? ['Не откатываются (изменены после пакета, оставлены как есть):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${fenced(c.detail)}`)]
     : ['Конфликтов нет.'];
-  return [head, ...commands, ...conflicts].join('\n');
+  // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
+  const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];
+  return [head, ...commands, ...conflicts, ...findings].join('\n');
 }

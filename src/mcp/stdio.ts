@@ -31,6 +31,10 @@ export function hubUrlFrom(value: string | undefined): string {
     throw new ConfigError(`HUB_URL: адрес ${clip(parsed.protocol, 50)}//… не подходит: хаб отвечает по http:// или https://, например ${DEFAULT_HUB_URL}`);
   }
   if (parsed.username || parsed.password) throw new ConfigError('HUB_URL: адрес хаба без имени и пароля; токен задаёт HUB_ASSISTANT_TOKEN');
+  // The tools append their routes to the address: a query or a fragment (even an empty `?` or `#`) would swallow them.
+  if (/[?#]/.test(url)) {
+    throw new ConfigError(`HUB_URL: «${clip(url, 200)}» — адрес хаба без запроса (?…) и фрагмента (#…), например ${DEFAULT_HUB_URL} или ${DEFAULT_HUB_URL}/mcp`);
+  }
   return url;
 }
 

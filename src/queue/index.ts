@@ -16,7 +16,7 @@ export type { Resolution } from './commands/temp-keys.js';
 export { ageText, changeText, shown as shownValue } from './commands/verdict.js';
 export { DELIVERY_LEDGER } from './delivery-ledger.js';
 export type { DeliveryLedger } from './delivery-ledger.js';
-export { MAX_COMMANDS } from './dto/create-batch.dto.js';
+export { MAX_AUTHOR, MAX_COMMANDS, MAX_TITLE } from './dto/create-batch.dto.js';
 export type { CreateBatchDto } from './dto/create-batch.dto.js';
 export { IdempotencyRepository } from './idempotency.repository.js';
 export { PlanService } from './plan.service.js';

@@ -1,6 +1,7 @@
 /** The tools of batches and commands: plan, submit, follow, cancel, retry. */
 import { COMMAND_DESCRIPTIONS, COMMANDS, LIMITS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
 import { z } from 'zod';
+import { MAX_AUTHOR, MAX_TITLE } from '../../queue/index.js';
 import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
 import { batchChangesText } from '../change-texts.js';
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
@@ -12,8 +13,8 @@ ${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\
 Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Тема — до ${LIMITS.summary} символов, тексты — до ${LIMITS.text}, метки — без пробелов. Хаб сам добавляет в конец refresh всех названных ключей.`;
 
 const batchShape = {
-  title: z.string().trim().min(1, { error: 'название пакета не может быть пустым' }).max(255).describe('название пакета для людей, например «Планирование спринта 2»'),
-  author: z.string().max(255).optional().describe('от чьего имени план (хаб запишет: «<имя> (со слов ассистента)»); по умолчанию — ассистент'),
+  title: z.string().trim().min(1, { error: 'название пакета не может быть пустым' }).max(MAX_TITLE).describe('название пакета для людей, например «Планирование спринта 2»'),
+  author: z.string().max(MAX_AUTHOR).optional().describe('от чьего имени план (хаб запишет: «<имя> (со слов ассистента)»); по умолчанию — ассистент'),
   commands: COMMANDS,
 };
 

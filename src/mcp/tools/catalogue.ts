@@ -3,6 +3,7 @@
  * instead of guesses. Each tool reads one route under GET /catalogue through the HubApi port.
  */
 import { z } from 'zod';
+import { fenced } from '../fence.js';
 import type { HubApi } from '../hub-api.js';
 import type { ToolAnswer, ToolDef } from '../tool.js';
 
@@ -56,11 +57,17 @@ export const LOOKUP_MAX = 200;
 /** A name to look up, in the URL's query: as long as the hub takes it. */
 const lookup = (what: string) => z.string().min(1).max(LOOKUP_MAX).optional().describe(`${what}, до ${LOOKUP_MAX} символов`);
 
-const values = (list: readonly string[] | undefined) => (list?.length ? `: ${list.join(', ')}` : '');
-const fieldLine = (f: ScreenField) => `${f.name} (${f.field_id})${f.required && !f.has_default ? ' — обязательное' : ''}${values(f.allowed_values)}`;
+/**
+ * The names the catalogue holds come from Jira (its admins and users name statuses, sprints, boards,
+ * people, components): each is fenced as data in the text, as search_issues fences a summary; the data
+ * keeps them as they are.
+ */
+const names = (list: readonly string[]) => list.map(fenced).join(', ');
+const values = (list: readonly string[] | undefined) => (list?.length ? `: ${names(list)}` : '');
+const fieldLine = (f: ScreenField) => `${fenced(f.name)} (${f.field_id})${f.required && !f.has_default ? ' — обязательное' : ''}${values(f.allowed_values)}`;
 
 /** «блокирует (Blocks)»: the words of settings and Jira's name, as every MCP answer shows a link type. */
-const bothWords = (t: LinkType) => (t.words.length ? `${t.words.join(', ')} (${t.name})` : t.name);
+const bothWords = (t: LinkType) => (t.words.length ? `${t.words.join(', ')} (${fenced(t.name)})` : fenced(t.name));
 
 export const CATALOGUE_TOOLS: ToolDef[] = [
   read(
@@ -82,7 +89,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     z.object({}),
     async (api) => {
       const types = await api.catalogue<LinkType[]>('/link-types');
-      const lines = types.map((t) => `${bothWords(t)}: «source ${t.outward} target»${t.symmetric ? ' (симметричная)' : `; обратно: «${t.inward}»`}`);
+      const lines = types.map((t) => `${bothWords(t)}: source ${fenced(t.outward)} target${t.symmetric ? ' (симметричная)' : `; обратно: ${fenced(t.inward)}`}`);
       return { text: lines.length ? ['Типы связей:', ...lines].join('\n') : 'Типов связей в каталоге нет.', data: { link_types: types } };
     },
   ),
@@ -94,7 +101,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     async (api, a) => {
       const types = await api.catalogue<IssueType[]>('/issue-types', { name: a.name });
       const lines = types.flatMap((t) => [
-        `${t.name}${t.subtask ? ' (подзадача: нужен parent)' : ''}`,
+        `${fenced(t.name)}${t.subtask ? ' (подзадача: нужен parent)' : ''}`,
         `  экран создания: ${t.create_fields.map(fieldLine).join('; ') || 'неизвестен'}`,
         `  экран редактирования: ${t.edit_fields ? t.edit_fields.map(fieldLine).join('; ') : 'неизвестен'}`,
       ]);
@@ -113,9 +120,12 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     async (api, a) => {
       const flows = await api.catalogue<Workflow[]>('/statuses', { issue_type: a.issue_type, from: a.from, to: a.to });
       const lines = flows.flatMap((w) => [
-        `${w.issue_type}: статусы ${w.statuses.join(', ')}${w.initial_status ? `; новая задача — в «${w.initial_status}»` : ''}`,
-        ...w.transitions.map((t) => `  ${t.from ?? 'из любого'} → ${t.to} («${t.name}»)${t.required_fields.length ? `, экран перехода требует: ${t.required_fields.join(', ')}` : ''}`),
-        ...(w.route === undefined ? [] : [w.route === null ? `  пути из «${a.from}» в «${a.to}» не известно` : `  путь: ${[a.from, ...w.route].join(' → ')}`]),
+        `${fenced(w.issue_type)}: статусы ${names(w.statuses)}${w.initial_status ? `; новая задача — в ${fenced(w.initial_status)}` : ''}`,
+        ...w.transitions.map(
+          (t) =>
+            `  ${t.from === null ? 'из любого' : fenced(t.from)} → ${fenced(t.to)} (${fenced(t.name)})${t.required_fields.length ? `, экран перехода требует: ${names(t.required_fields)}` : ''}`,
+        ),
+        ...(w.route === undefined ? [] : [w.route === null ? `  пути из «${a.from}» в «${a.to}» не известно` : `  путь: ${[a.from ?? '', ...w.route].map(fenced).join(' → ')}`]),
       ]);
       return { text: lines.join('\n'), data: { workflows: flows } };
     },
@@ -127,7 +137,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     z.object({ board: lookup('только спринты этой доски (имя или id)') }),
     async (api, a) => {
       const sprints = await api.catalogue<Sprint[]>('/sprints', { board: a.board });
-      const lines = sprints.map((s) => `${s.board}: ${s.name} (${s.state === 'active' ? 'активный' : s.state === 'future' ? 'будущий' : 'закрыт'}; доска ${s.board_id})`);
+      const lines = sprints.map((s) => `${fenced(s.board)}: ${fenced(s.name)} (${s.state === 'active' ? 'активный' : s.state === 'future' ? 'будущий' : 'закрыт'}; доска ${s.board_id})`);
       return { text: lines.length ? lines.join('\n') : 'Активных и будущих спринтов нет.', data: { sprints } };
     },
   ),
@@ -138,7 +148,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     z.object({ what: z.enum(['priorities', 'components', 'versions'], { error: 'priorities, components или versions' }) }),
     async (api, a) => {
       const list = await api.catalogue<string[]>(`/${a.what}`);
-      return { text: list.length ? `${a.what}: ${list.join(', ')}` : `${a.what}: нет`, data: { [a.what]: list } };
+      return { text: list.length ? `${a.what}: ${names(list)}` : `${a.what}: нет`, data: { [a.what]: list } };
     },
   ),
   read(
@@ -151,7 +161,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
     }),
     async (api, a) => {
       const found = await api.catalogue<{ users: { id: string; display_name: string }[]; truncated: boolean }>('/users', { q: a.q, limit: a.limit });
-      const lines = found.users.map((u) => `${u.display_name} — assignee: ${u.id}`);
+      const lines = found.users.map((u) => `${fenced(u.display_name)} — assignee: ${u.id}`);
       const cut = found.truncated ? ' (список в каталоге неполный: кого-то может не быть)' : '';
       return { text: lines.length ? [`Найдено: ${lines.length}${cut}.`, ...lines].join('\n') : `Никого не найдено${cut}.`, data: found };
     },

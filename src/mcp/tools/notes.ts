@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { formatReport } from '../../import/index.js';
+import { NOTE_LIMITS } from '../../mirror/index.js';
 import { HubError } from '../hub-api.js';
 import { FENCE_NOTE, noteLine } from '../texts.js';
 import { noteKey, tool, type ToolDef } from '../tool.js';
@@ -42,8 +43,8 @@ export const NOTE_TOOLS: ToolDef[] = [
     input: z
       .strictObject({
         key: noteKey,
-        fact_status: z.string().max(255).nullable().optional().describe('фактический статус своими словами'),
-        comment: z.string().max(4000).nullable().optional().describe('внутренний комментарий'),
+        fact_status: z.string().max(NOTE_LIMITS.fact_status).nullable().optional().describe(`фактический статус своими словами, до ${NOTE_LIMITS.fact_status} символов`),
+        comment: z.string().max(NOTE_LIMITS.comment).nullable().optional().describe(`внутренний комментарий, до ${NOTE_LIMITS.comment} символов`),
       })
       .refine((a) => a.fact_status !== undefined || a.comment !== undefined, { error: 'передайте fact_status и/или comment' }),
     output: noteOutput,

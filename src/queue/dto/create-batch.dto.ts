@@ -17,6 +17,9 @@ import { IsNonBlank, OpaqueJson, ValidatedInSlices } from '../../common/index.js
 import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 export const MAX_COMMANDS = 1000;
+/** The longest `title` and `author` of a batch (the MCP tools take the same). */
+export const MAX_TITLE = 500;
+export const MAX_AUTHOR = 200;
 
 /**
  * Each command is an object. class-validator's nested validation lets an array through as a list of
@@ -71,16 +74,17 @@ export class CommandDto {
 }
 
 export class CreateBatchDto {
-  @ApiProperty({ example: 'Планирование спринта 2' })
+  @ApiProperty({ example: 'Планирование спринта 2', maxLength: MAX_TITLE })
   @IsString()
-  @MaxLength(500)
+  @MaxLength(MAX_TITLE)
   @IsNonBlank()
   title!: string;
 
-  @ApiPropertyOptional({ description: "defaults to the caller's identity (`api` in open mode)", example: 'ivanov' })
+  // maxLength spelled out for the OpenAPI document: the metadata script reads literals only.
+  @ApiPropertyOptional({ description: "defaults to the caller's identity (`api` in open mode)", example: 'ivanov', maxLength: MAX_AUTHOR })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(MAX_AUTHOR)
   author?: string;
 
   @ApiProperty({
