@@ -1,5 +1,6 @@
 /** The MCP side of SPEC 17: get_batch shows what a batch changed; revert_batch plans (dry run) and makes the revert. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { waitFor } from './support/wait.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
 import { connect, type McpUnderTest } from './support/mcp.js';
 
@@ -39,6 +40,12 @@ describe('MCP: the change record and revert_batch', () => {
     const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
     expect((made.content as { text: string }[])[0]!.text).toMatch(/Создан пакет #\d+ «Откат пакета #\d+».*ждёт одобрения человека/);
     expect(made.structuredContent?.batch).toMatchObject({ source: 'assistant', status: 'awaiting_approval', revert_of: batch.id });
+    // The audit records the call on the batch it made, where the person approving it looks (its REST call too).
+    const revertId = (made.structuredContent?.batch as { id: number }).id;
+    await waitFor('the audit of the revert', async () => {
+      const calls = (await hub.http.get(`/audit?batch_id=${revertId}`).expect(200)).body as { channel: string; tool: string }[];
+      return calls.some((c) => c.channel === 'mcp' && c.tool === 'revert_batch') && calls.some((c) => c.channel === 'rest') ? true : undefined;
+    });
 
     const again = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
     expect(again.isError).toBe(true);

@@ -12,6 +12,11 @@ describe('batchTouched: the batch a REST call of the assistant touched', () => {
     ['/commands/5/retry', { id: 9, title: 'Повтор' }, 9],
     ['/issues', [], null],
     ['/notes/A-1', { key: 'A-1' }, null],
+    // a call that made a batch touched that one: a revert (the reverted batch is in the path), a package's apply
+    ['/batches/12/revert', { revert_of: 12, batch: { id: 15 } }, 15],
+    ['/batches/12/revert', { revert_of: 12, batch: null }, 12],
+    ['/packages/apply', { package: { id: 3 }, batch: { id: 21 } }, 21],
+    ['/packages/apply', { package: { id: 3 }, batch: null }, null],
   ])('%s → %s', (path, answer, batch) => {
     expect(batchTouched(path, answer)).toBe(batch);
   });

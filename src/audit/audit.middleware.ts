@@ -10,11 +10,16 @@ const SKIPPED = /^\/(audit|mcp)(\/|$)/i;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 
-/** The batch a REST call touched: the one in its path, or the one its answer is or belongs to. */
+/**
+ * The batch a REST call touched: the one it made (a revert's, a package's apply: `batch` in the answer),
+ * else the one in its path, or the one its answer is or belongs to.
+ */
 export function batchTouched(path: string, answer: unknown): number | null {
+  const a = (answer ?? {}) as Record<string, unknown>;
+  const made = num((a.batch as Record<string, unknown> | null | undefined)?.id);
+  if (made !== null) return made;
   const inPath = /^\/batches\/(\d+)/i.exec(path);
   if (inPath) return Number(inPath[1]);
-  const a = (answer ?? {}) as Record<string, unknown>;
   return num(a.batch_id) ?? (/^\/batches\/?$/i.test(path) || /^\/commands\/\d+\/retry/i.test(path) ? num(a.id) : null);
 }
 

@@ -90,7 +90,9 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSa
 function batchOf(args: unknown, data: unknown): number | null {
   const a = (args ?? {}) as Record<string, unknown>;
   const d = (data ?? {}) as Record<string, unknown>;
-  return num(a.batch_id) ?? num(d.batch_id) ?? (typeof d.title === 'string' ? num(d.id) : null);
+  // A call that made a batch (revert_batch, apply_package: `batch` in the answer) touched that one.
+  const made = num(((d.batch ?? null) as Record<string, unknown> | null)?.id);
+  return made ?? num(a.batch_id) ?? num(d.batch_id) ?? (typeof d.title === 'string' ? num(d.id) : null);
 }
 
 async function run(api: HubApi, selection: ToolSelection, name: string, args: unknown, context: ToolContext): Promise<CallToolResult> {
