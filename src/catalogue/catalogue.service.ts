@@ -38,7 +38,7 @@ export class CatalogueService {
     if (!c) {
       const text = project
         ? `Каталога Jira проекта ${project} в хабе нет.`
-        : 'Каталога Jira в хабе ещё нет: агент прочитает его командой refresh_catalogue (её ставит хаб сам или POST /catalogue/refresh).';
+        : 'Каталога Jira в хабе ещё нет: агент прочитает его командой refresh_catalogue (её ставит хаб сам, или человек: панель хаба, POST /catalogue/refresh).';
       return { project_key: project ?? null, flavor: null, agent_version: null, synced_at: null, age_seconds: null, stale: false, stale_reason: null, max_age_minutes: maxAge, text, catalogue: null };
     }
     const age = Math.max(0, Math.floor((this.clock.now().getTime() - Date.parse(c.synced_at)) / 1000));
@@ -62,7 +62,7 @@ export class CatalogueService {
 
   private async need(project?: string): Promise<StoredCatalogue> {
     const c = await this.db.read((m) => this.repository.get(m, project));
-    if (!c) throw new NotFoundError(project ? `каталога Jira проекта ${project} в хабе нет` : 'каталога Jira в хабе ещё нет: запросите его (POST /catalogue/refresh) и дождитесь, пока агент его прочитает');
+    if (!c) throw new NotFoundError(project ? `каталога Jira проекта ${project} в хабе нет` : 'каталога Jira в хабе ещё нет: его запрашивает человек (панель хаба или POST /catalogue/refresh), затем агент его прочитает');
     return c;
   }
 

@@ -100,7 +100,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   await syntaxFindings(commands, ctx, checks);
   const usable = ctx.catalogue && !ctx.stale ? ctx.catalogue : null;
   if (!ctx.catalogue) checks.forEach((c) => c.unknown.push('каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'));
-  else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или POST /catalogue/refresh)'));
+  else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или раньше, если человек обновит его: панель хаба, POST /catalogue/refresh)'));
   const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
   await eachInSlices(
     checks,

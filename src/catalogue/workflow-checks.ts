@@ -49,7 +49,7 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
       c.unknown.push(`переходы типа ${type.name} известны не все (каталог видел их только у задач зеркала): путь в «${to}» не проверить`);
       return storePath(c, guess, `to: ${to} → path: ${guess.join(' → ')} (из «${start}»; дальше известного агент пойдёт доступными переходами)`);
     }
-    if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите path по шагам или обновите каталог (POST /catalogue/refresh)');
+    if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите path по шагам или попросите человека обновить каталог (панель хаба, POST /catalogue/refresh)');
     path = route.length ? route : [to];
     storePath(c, path, `to: ${to} → path: ${path.join(' → ')} (из «${start}»)`);
   }
@@ -62,7 +62,7 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
       c.unknown.push(`переходы из «${at}» типа ${type.name} ещё не наблюдались: шаг в «${step}» не проверить`);
     } else if (!edge) {
       const route = shortestRoute(config, at, step);
-      addFinding(c, param, 'status_unreachable', `из «${at}» в «${step}» нет известного перехода для типа ${type.name}`, route ? `может быть, путь: ${route.join(' → ')}?` : 'известного маршрута нет: обновите каталог (POST /catalogue/refresh) или проведите задачу вручную');
+      addFinding(c, param, 'status_unreachable', `из «${at}» в «${step}» нет известного перехода для типа ${type.name}`, route ? `может быть, путь: ${route.join(' → ')}?` : 'известного маршрута нет: попросите человека обновить каталог (панель хаба, POST /catalogue/refresh) или провести задачу вручную');
     } else {
       const asked = edge.required_fields.filter((f) => f !== 'resolution');
       if (asked.length) addFinding(c, param, 'transition_screen', `переход «${edge.name}» (${at} → ${step}) требует заполнить на экране перехода: ${asked.join(', ')} — агент этого не делает`, 'проведите задачу через этот переход вручную или попросите администратора Jira убрать обязательные поля с экрана перехода');
