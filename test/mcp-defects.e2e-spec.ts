@@ -49,6 +49,11 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       expect(first.structuredContent).toMatchObject({ replayed: false });
       const again = await mcp.call('submit_batch', body);
       expect(again.structuredContent).toMatchObject({ id: first.structuredContent!.id, replayed: true });
+      // The same key with another body: the refusal names the key as the model sent it, not as the header carried it.
+      const other = await mcp.call('submit_batch', { ...body, title: 'Другой' });
+      expect(other.isError).toBe(true);
+      expect(mcp.text(other)).toContain(`«${key.slice(0, 150)}`);
+      expect(mcp.text(other)).not.toMatch(/mcp-sha256/);
     }
   });
 

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { clip } from '../common/index.js';
 import {
   type AuditCall,
   HubError,
@@ -182,8 +183,17 @@ export class HttpHubApi implements HubApi {
   }
 
   async createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }> {
-    const answer = await this.call<BatchView>('POST', '/batches', body, idempotencyKey ? { 'Idempotency-Key': idempotencyHeader(idempotencyKey) } : {});
-    return { batch: answer.body, replayed: answer.headers.get('Idempotent-Replayed') === 'true' };
+    const header = idempotencyKey === undefined ? undefined : idempotencyHeader(idempotencyKey);
+    try {
+      const answer = await this.call<BatchView>('POST', '/batches', body, header ? { 'Idempotency-Key': header } : {});
+      return { batch: answer.body, replayed: answer.headers.get('Idempotent-Replayed') === 'true' };
+    } catch (err) {
+      // The hub names the key as the header carried it (mcp-sha256-…): the model is told its own words.
+      if (err instanceof HubError && header !== undefined && header !== idempotencyKey && err.detail.includes(header)) {
+        throw new HubError(err.status, err.code, err.detail.split(header).join(clip(idempotencyKey!, 200)), err.findings);
+      }
+      throw err;
+    }
   }
 
   revertBatch(id: number, dryRun: boolean): Promise<RevertView> {
