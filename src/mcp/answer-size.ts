@@ -1,9 +1,13 @@
 /**
  * Answers sized for a model (pure): every string in the data cut to STRING_CAP characters, and the text
- * with the data under ANSWER_CAP characters (about 25,000 tokens of Russian) — the longest list in the
- * data halved until it fits, the text cut at a line, each with a note saying how to get the rest. An
- * error answer carries its detail twice (the text and the data's `detail`): DETAIL_CAP keeps both under
- * the same cap, its list of findings cut at a finding with a note of how many there are.
+ * with the data under ANSWER_CAP characters (about 25,000 tokens of Russian). The answer's own list
+ * (ToolAnswer.list) keeps as many of its first items as fit, its text rendered again for them and a page's
+ * next_offset right after the last item kept; the largest collection of the data — a list, or an object of many like
+ * entries (a batch's changes by issue) — is halved until the answer fits; a text still too long is cut at
+ * a line. Each cut says how many items are shown and where the rest is (ToolAnswer.rest, for a tool
+ * without paging a REST route or a dashboard page). An error answer carries its detail twice (the text
+ * and the data's `detail`): DETAIL_CAP keeps both under the same cap, its list of findings cut at a
+ * finding with a note of how many there are.
  */
 import { clip } from '../common/index.js';
 import type { ToolAnswer } from './tool.js';
@@ -16,7 +20,11 @@ export const STRING_CAP = 2_000;
 /** The longest detail of an error answer: twice that, with the rest of the answer, stays under ANSWER_CAP. */
 export const DETAIL_CAP = Math.floor(ANSWER_CAP / 2) - 5_000;
 
-const MORE = 'запросите остальное через offset и limit (или сузьте запрос)';
+/** Where the rest is when the tool does not say (ToolAnswer.rest). */
+const NARROW = 'сузьте запрос';
+const LIMITED = 'ответ ограничен по размеру';
+/** What the notes of the cuts may take: once something is cut, the rest fits under the cap less this. */
+const NOTE_ROOM = 2_000;
 
 function clipStrings(value: unknown, max: number): unknown {
   if (typeof value === 'string') return clip(value, max);
@@ -25,41 +33,111 @@ function clipStrings(value: unknown, max: number): unknown {
   return value;
 }
 
-/** The longest array in `value` (by its JSON), with the object that holds it and its key. */
-function longestArray(value: unknown): { holder: Record<string, unknown>; key: string; size: number } | null {
-  let best: { holder: Record<string, unknown>; key: string; size: number } | null = null;
-  const walk = (v: unknown) => {
+const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * What can be cut: a list of more than one item, or an object (not the answer itself) of more than one
+ * entry all of one kind — a record keyed by data (changes by issue, created keys), not a view's fields.
+ */
+function cuttable(v: unknown, root: boolean): v is unknown[] | Record<string, unknown> {
+  if (Array.isArray(v)) return v.length > 1;
+  if (root || !v || typeof v !== 'object') return false;
+  const values = Object.values(v);
+  return values.length > 1 && values.every((x) => kind(x) === kind(values[0]));
+}
+
+interface Collection {
+  holder: Record<string, unknown>;
+  key: string;
+  /** the key's path in the data, as the notes name it (batch.commands) */
+  path: string;
+  size: number;
+}
+
+/** The largest cuttable collection in `value` (by its JSON). */
+function largestCollection(value: Record<string, unknown>): Collection | null {
+  let best: Collection | null = null;
+  const walk = (v: unknown, path: string) => {
     if (!v || typeof v !== 'object') return;
     for (const [k, child] of Object.entries(v)) {
-      if (Array.isArray(child) && child.length > 1) {
+      const at = Array.isArray(v) ? path : path ? `${path}.${k}` : k;
+      if (cuttable(child, false)) {
         const size = JSON.stringify(child).length;
-        if (!best || size > best.size) best = { holder: v as Record<string, unknown>, key: k, size };
+        if (!best || size > best.size) best = { holder: v as Record<string, unknown>, key: k, path: at, size };
       }
-      if (child && typeof child === 'object') walk(child);
+      if (child && typeof child === 'object') walk(child, at);
     }
   };
-  walk(value);
+  walk(value, '');
   return best;
 }
 
+const half = <T>(v: T[] | Record<string, T>): T[] | Record<string, T> => {
+  if (Array.isArray(v)) return v.slice(0, Math.floor(v.length / 2));
+  const entries = Object.entries(v);
+  return Object.fromEntries(entries.slice(0, Math.floor(entries.length / 2)));
+};
+/** The list's items in proportion to what must go (at least one fewer, at least one kept): as many as fit. */
+const fewer = (n: number, share: number) => Math.max(1, Math.min(n - 1, Math.floor(n * share)));
+const count = (v: unknown) => (Array.isArray(v) ? v.length : Object.keys(v as object).length);
+
 export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
   const data = clipStrings(answer.data, STRING_CAP) as Record<string, unknown>;
+  const rest = answer.rest ?? NARROW;
+  const list = answer.list;
+  const items = list && Array.isArray(data[list.key]) ? (data[list.key] as unknown[]) : null;
   let text = answer.text;
-  const notes: string[] = [];
+  let kept = items?.length ?? 0;
+  /** the answer's list down to its first `n` items, in the data and the text alike */
+  const keep = (n: number) => {
+    kept = n;
+    data[list!.key] = items!.slice(0, n);
+    if (list!.page) {
+      const end = list!.page.offset + n;
+      data.next_offset = end < list!.page.total ? end : null;
+    }
+    text = list!.text(n);
+  };
+  /** the other collections cut: path → entries before and after */
+  const cuts = new Map<string, { from: number; to: number }>();
+  // The text as it travels (JSON, its quotes and line breaks escaped), as a client counts it.
+  const size = () => JSON.stringify(text).length + JSON.stringify(data).length;
+  let textCut = false;
+  const over = () => size() > (cuts.size || textCut || (items && kept < items.length) ? cap - NOTE_ROOM : cap);
   const textCap = Math.floor(cap / 2);
-  if (text.length > textCap) {
-    const cut = text.lastIndexOf('\n', textCap);
-    text = text.slice(0, cut > 0 ? cut : textCap);
-    notes.push(`Текст ответа сокращён до ${text.length} символов; ${MORE}.`);
+  // A long text is the list's lines: fewer items rather than a cut through them.
+  while (items && kept > 1 && text.length > textCap) keep(fewer(kept, textCap / text.length));
+  /** the text cut at a line under `room` characters */
+  const cutText = (room: number) => {
+    const cut = text.lastIndexOf('\n', room);
+    text = text.slice(0, cut > 0 ? cut : room);
+    textCut = true;
+  };
+  if (text.length > textCap) cutText(textCap);
+  for (let collection = largestCollection(data); over() && collection; collection = largestCollection(data)) {
+    const { holder, key, path } = collection;
+    if (items && holder === data && key === list!.key) {
+      keep(fewer(kept, (cap - NOTE_ROOM) / size()));
+      continue;
+    }
+    const from = cuts.get(path)?.from ?? count(holder[key]);
+    holder[key] = half(holder[key] as unknown[]);
+    cuts.set(path, { from, to: count(holder[key]) });
   }
-  for (let size = JSON.stringify(data).length; text.length + size > cap; size = JSON.stringify(data).length) {
-    const longest = longestArray(data);
-    if (!longest) break;
-    const list = longest.holder[longest.key] as unknown[];
-    longest.holder[longest.key] = list.slice(0, Math.floor(list.length / 2));
-    const note = `В данных список ${longest.key} сокращён`;
-    if (!notes.some((n) => n.startsWith(note))) notes.push(`${note} (было ${list.length}); ${MORE}.`);
+  const notes: string[] = [];
+  if (items && kept < items.length) {
+    const page = list!.page;
+    const end = page ? page.offset + kept : kept;
+    notes.push(
+      page
+        ? `Список ${list!.key} сокращён до ${kept} из ${items.length} запрошенных (${LIMITED})${end < page.total ? `; дальше — тот же вызов с offset: ${end}` : ''}.`
+        : `Список ${list!.key} сокращён: показаны первые ${kept} из ${items.length} (${LIMITED}); ${rest}.`,
+    );
   }
+  // Nothing left to cut in the data: the text gives way.
+  if (over()) cutText(Math.max(0, cap - NOTE_ROOM - JSON.stringify(data).length));
+  if (textCut) notes.push(`Текст ответа сокращён до ${text.length} символов (${LIMITED}); ${rest}.`);
+  for (const [path, { from, to }] of cuts) notes.push(`В данных ${path} сокращено: оставлено ${to} из ${from} (${LIMITED}); ${rest}.`);
   return { text: [text, ...notes].join('\n'), data };
 }
 

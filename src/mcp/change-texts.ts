@@ -62,13 +62,13 @@ export function batchChangesText(b: Pick<BatchView, 'changes'>): string {
   return ['Изменения в Jira:', ...groups.map(([key, list]) => `${key || '—'}: ${list.map(changeLine).join('; ')}`)].join('\n');
 }
 
-/** A revert's answer: the commands (or the new batch) and every conflict left alone. */
-export function revertText(r: RevertView): string {
+/** A revert's answer: the commands (or the new batch; the first `shown` of them) and every conflict left alone. */
+export function revertText(r: RevertView, shown = r.commands.length): string {
   const head = r.dry_run
     ? `План отката пакета #${r.revert_of} (ничего не записано): команд ${r.commands.length}.`
     : `Создан пакет #${r.batch?.id} «${r.title}»: команд ${r.commands.length} (и refresh в конце)${r.batch?.status === 'awaiting_approval' ? '; ждёт одобрения человека' : ''}.`;
   // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
-  const commands = r.commands.map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
+  const commands = r.commands.slice(0, shown).map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length
     ? ['Не откатываются (изменены после пакета, оставлены как есть):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${fenced(c.detail)}`)]
     : ['Конфликтов нет.'];

@@ -13,6 +13,23 @@ export interface ToolAnswer {
   text: string;
   /** the hub's view (an object; lists are wrapped) */
   data: object;
+  /** the list the answer is about, when it may be too long for the cap (answer-size.ts) */
+  list?: AnswerList;
+  /** where the whole of what a cut leaves out can be read, in words for the model («весь пакет — GET /batches/5 …») */
+  rest?: string;
+}
+
+/**
+ * The main list of an answer (a plan's commands, a page of a batch's): over the cap, the answer keeps its
+ * first items only, the text rendered again for them, so text and data show the same items.
+ */
+export interface AnswerList {
+  /** the key of the data that holds the list */
+  key: string;
+  /** the answer's text with only the first `n` items of the list */
+  text(n: number): string;
+  /** the tool pages the list (offset, limit): the data's next_offset follows the items kept */
+  page?: { offset: number; total: number };
 }
 
 /** What a tool knows of the server it runs in. */

@@ -5,7 +5,7 @@ import { MAX_AUTHOR, MAX_TITLE } from '../../queue/index.js';
 import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
 import { batchChangesText } from '../change-texts.js';
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
-import { id, page, tool, type ToolDef } from '../tool.js';
+import { id, page, tool, type ToolAnswer, type ToolDef } from '../tool.js';
 
 const COMMANDS_HELP = `Команды идемпотентны («добиться, чтобы…»), агент выполняет их по одной, с паузами. Каждая — {type, params}; что нужно каждому типу, говорит схема аргумента commands (по типу — свои параметры и пример):
 ${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\n')}.
@@ -30,6 +30,10 @@ const ATTENTION = new Set(['failed', 'claimed']);
 const ATTENTION_SHOWN = 20;
 
 const batchOutput = z.looseObject({ id: z.number(), title: z.string(), status: z.string(), counts: z.record(z.string(), z.number()) });
+
+/** Where the whole of a batch is, for an answer that had to leave some of it out (answer-size.ts). */
+const wholeBatch = (id: number, dashboard: string) =>
+  `весь пакет — GET /batches/${id} (REST хаба) или страница ${batchPage(dashboard, id)}; команды по порядку — get_batch {batch_id: ${id}, view: "commands"} с offset и limit`;
 
 /** A batch in the summary form: counts, progress, the commands that failed or are out, the keys created. */
 export function batchSummary(b: BatchView, dashboard: string, intro = '') {
@@ -56,18 +60,25 @@ export function batchSummary(b: BatchView, dashboard: string, intro = '') {
   return {
     text: text.filter(Boolean).join('\n'),
     data: { ...rest, commands_total: commands.length, finished, attention: attention.slice(0, ATTENTION_SHOWN), created_keys: created },
+    rest: wholeBatch(b.id, dashboard),
   };
 }
 
 /** A page of a batch's commands. */
-function batchCommands(b: BatchView, offset: number, limit: number) {
+function batchCommands(b: BatchView, offset: number, limit: number, dashboard: string): ToolAnswer {
   const { commands = [], ...rest } = b;
   const shown = commands.slice(offset, offset + limit);
   const end = offset + shown.length;
-  const more = end < commands.length ? `Показаны команды ${offset + 1}–${end} из ${commands.length}; дальше — offset: ${end}.` : `Команд всего: ${commands.length}.`;
+  // The first n of the page (answer-size.ts keeps fewer when the answer is over the cap).
+  const text = (n: number) => {
+    const more = offset + n < commands.length ? `Показаны команды ${offset + 1}–${offset + n} из ${commands.length}; дальше — offset: ${offset + n}.` : `Команд всего: ${commands.length}.`;
+    return [batchHeadline(b), ...commandLines(shown.slice(0, n)), more].join('\n');
+  };
   return {
-    text: [batchHeadline(b), ...commandLines(shown), more].join('\n'),
+    text: text(shown.length),
     data: { ...rest, commands_total: commands.length, offset, next_offset: end < commands.length ? end : null, commands: shown },
+    list: { key: 'commands', text, page: { offset, total: commands.length } },
+    rest: wholeBatch(b.id, dashboard),
   };
 }
 
@@ -102,9 +113,12 @@ export const BATCH_TOOLS: ToolDef[] = [
       const all = plan.commands ?? [];
       const shown = all.slice(a.offset, a.offset + a.limit);
       const end = a.offset + shown.length;
+      const text = (n: number) => planText(plan, { commands: shown.slice(0, n), total: all.length, offset: a.offset, canSubmit: context.canSubmit });
       return {
-        text: planText(plan, { commands: shown, total: all.length, offset: a.offset, canSubmit: context.canSubmit }),
+        text: text(shown.length),
         data: { ...plan, commands: shown, commands_total: all.length, offset: a.offset, next_offset: end < all.length ? end : null },
+        list: { key: 'commands', text, page: { offset: a.offset, total: all.length } },
+        rest: 'каждая команда со своими замечаниями — тот же вызов с offset и limit',
       };
     },
   }),
@@ -144,7 +158,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     output: batchOutput,
     run: async (api, a, context) => {
       const batch = await api.getBatch(a.batch_id);
-      return a.view === 'commands' ? batchCommands(batch, a.offset, a.limit) : batchSummary(batch, context.dashboard);
+      return a.view === 'commands' ? batchCommands(batch, a.offset, a.limit, context.dashboard) : batchSummary(batch, context.dashboard);
     },
   }),
   tool({

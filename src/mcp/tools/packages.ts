@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { applyText, driftText, planText } from '../../packages/index.js';
+import { batchPage } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
@@ -30,7 +31,9 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     input: z.object(packageShape).refine(someFile, { error: 'передайте issues_csv, links_csv и/или notes_csv' }),
     run: async (api, a) => {
       const plan = await api.planPackage(texts(a), a.name);
-      return { text: planText(plan), data: plan };
+      // No paging here: a cut plan points at where the whole of it is.
+      const text = (n: number) => planText({ ...plan, commands: plan.commands.slice(0, n) });
+      return { text: text(plan.commands.length), data: plan, list: { key: 'commands', text }, rest: 'весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json' };
     },
   }),
   tool({
@@ -39,9 +42,11 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     description: `Сохраняет пакет планирования и отправляет его план (только различия с зеркалом) пакетом команд; пакет ассистента ждёт одобрения человека. Повтор с теми же файлами, пока пакет команд выполняется, отвечает тем же пакетом. Перед этим покажите человеку план (plan_package).\n${FORMAT}`,
     writes: true,
     input: z.object(packageShape).refine(someFile, { error: 'передайте issues_csv, links_csv и/или notes_csv' }),
-    run: async (api, a) => {
+    run: async (api, a, context) => {
       const applied = await api.applyPackage(texts(a), a.name);
-      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'), data: applied };
+      const batch = applied.batch?.id;
+      const rest = batch ? `все команды пакета #${batch} — get_batch {batch_id: ${batch}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, batch)}` : undefined;
+      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'), data: applied, rest };
     },
   }),
   tool({
@@ -50,9 +55,9 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     description: 'Для применённого пакета планирования (id из apply_package) показывает по задачам и полям, где Jira по данным зеркала больше не совпадает с пакетом (кто-то сдвинул срок, закрыл задачу, сменил спринт), и связи, которых больше нет. Вернуть — снова apply_package с теми же файлами.',
     writes: false,
     input: z.object({ id: id('id пакета планирования') }),
-    run: async (api, a) => {
+    run: async (api, a, context) => {
       const drift = await api.packageDrift(a.id);
-      return { text: driftText(drift), data: drift };
+      return { text: driftText(drift), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
     },
   }),
 ];

@@ -1,6 +1,7 @@
 /** The revert of a batch (SPEC 17.2): revert_batch, dry run first. */
 import { z } from 'zod';
 import { revertText } from '../change-texts.js';
+import { batchPage } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 export const REVERT_TOOLS: ToolDef[] = [
@@ -17,9 +18,13 @@ export const REVERT_TOOLS: ToolDef[] = [
       batch_id: id('номер пакета, который откатить'),
       dry_run: z.boolean().default(true).describe('true — только показать план, ничего не создавая'),
     }),
-    run: async (api, a) => {
+    run: async (api, a, context) => {
       const view = await api.revertBatch(a.batch_id, a.dry_run);
-      return { text: revertText(view), data: view };
+      // No paging here: a cut plan points at where the whole of it is.
+      const rest = view.batch
+        ? `все команды пакета #${view.batch.id} — get_batch {batch_id: ${view.batch.id}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, view.batch.id)}`
+        : `весь план — POST /batches/${a.batch_id}/revert?dry_run=true (REST хаба) или кнопка «Откатить…» на странице ${batchPage(context.dashboard, a.batch_id)}`;
+      return { text: revertText(view), data: view, list: { key: 'commands', text: (n) => revertText(view, n) }, rest };
     },
   }),
 ];
