@@ -54,4 +54,25 @@ describe('the catalogue through MCP', () => {
     expect(text).toContain('  · link_type: блокирует → Blocks');
     expect(text).toContain('submit_batch с такими командами хаб отклонит');
   });
+
+  it('a syntax error in one command hides no finding of the others: plan_batch and submit_batch name every one at once, by seq (SPEC 16.2)', async () => {
+    const commands = [
+      { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'task', summary: 'Новая' } },
+      { type: 'ensure_comment', params: { key: 'AURORA-1', body: '   ' } },
+      { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 9' } },
+    ];
+    const plan = await mcp.call('plan_batch', { title: 'План', commands });
+    expect(plan.isError).toBeFalsy();
+    expect((plan.structuredContent!.findings as { seq: number; param: string }[]).map((f) => [f.seq, f.param])).toEqual([
+      [1, 'issue_type'],
+      [2, 'body'],
+      [3, 'sprint'],
+    ]);
+    const before = (await hub.http.get('/batches').expect(200)).body.length;
+    const submit = await mcp.call('submit_batch', { title: 'План', commands });
+    expect(submit.isError).toBe(true);
+    expect(submit.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
+    expect(mcp.text(submit)).toMatch(/команда 1: issue_type: .*команда 2: body: .*команда 3: sprint: /s);
+    expect((await hub.http.get('/batches').expect(200)).body.length).toBe(before);
+  });
 });

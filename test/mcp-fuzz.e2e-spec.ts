@@ -38,16 +38,20 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
 
   it('1: an error answer stays under the cap; a cut list of findings says how many there are and how to see them', async () => {
     const refresh = await mcp.call('submit_batch', { title: 'П', commands: times(1000, () => ({ type: 'refresh', params: { keys: ['bad'] } })) });
+    // Params are the hub's checks' to judge: its refusal lists every finding by seq (SPEC 16.2), cut to the cap.
     expect(refresh.isError).toBe(true);
     expect(size(refresh)).toBeLessThan(CAP);
-    expect(mcp.text(refresh)).toMatch(/^неверные аргументы submit_batch: commands\.0\.params\.keys\.0: /);
-    expect(mcp.text(refresh)).toMatch(/… Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); исправьте показанные и повторите вызов/);
-    expect(refresh.structuredContent).toMatchObject({ error: 'invalid_arguments', detail: mcp.text(refresh) });
+    expect(refresh.structuredContent).toMatchObject({ status: 422, detail: mcp.text(refresh) });
+    expect(mcp.text(refresh)).toMatch(/команда 1: keys: нужны ключи Jira \(ABC-123\) или временные ключи \(new:N\), а не «bad»/);
+    expect(mcp.text(refresh)).toMatch(/… Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
 
+    // the dry run answers them as its findings, every one counted
     const fields = await mcp.call('plan_batch', { title: 'П', commands: times(1000, () => ({ type: 'ensure_fields', params: { key: 'AURORA-1', labels: ['a b'], duedate: 'bad', summary: ' ' } })) });
-    expect(fields.isError).toBe(true);
+    expect(fields.isError).toBeFalsy();
     expect(size(fields)).toBeLessThan(CAP);
-    expect(mcp.text(fields)).toMatch(/Замечаний всего: 3000, показаны первые \(ответ ограничен по размеру\)/);
+    expect(fields.structuredContent).toMatchObject({ ok: false });
+    // each command: its date and its summary (a command with a syntax finding gets no content checks: its label waits for the next pass)
+    expect(mcp.text(fields)).toMatch(/Пакет не пройдёт: замечаний 2000 — команда 1: duedate: нужна дата ГГГГ-ММ-ДД или null; команда 1: summary: нужна непустая строка;/);
 
     // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
     const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
@@ -74,8 +78,6 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     const refusals: [string, Record<string, unknown>, string][] = [
       ['plan_batch', { title: 'П', commands: 'все' }, 'commands: нужен массив команд'],
       ['plan_batch', { title: 'П', commands: [{ type: 'ensure_fields', params: 5 }] }, 'commands.0.params: нужен объект'],
-      ['plan_batch', { title: 'П', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'С', fields: 5 } }] }, 'commands.0.params.fields: нужен объект'],
-      ['plan_batch', { title: 'П', commands: [fieldsOf({ duedate: 'bad' })] }, 'commands.0.params.duedate: нужна дата ГГГГ-ММ-ДД или null'],
       ['get_batch', { batch_id: 1, view: 'всё' }, 'view: summary или commands'],
       ['jira_values', { what: 'всё' }, 'what: priorities, components или versions'],
       ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled'],
@@ -87,6 +89,15 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     for (const [name, args, message] of refusals) {
       const answer = await mcp.call(name, args);
       expect({ name, text: mcp.text(answer) }).toEqual({ name, text: `неверные аргументы ${name}: ${message}` });
+    }
+    // A param of a command is the hub's checks' to judge (SPEC 16.2): a finding of the dry run by seq, beside every other one.
+    for (const [command, param] of [
+      [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'С', fields: 5 } }, 'fields'],
+      [fieldsOf({ duedate: 'bad' }), 'duedate'],
+    ] as const) {
+      const plan = await mcp.call('plan_batch', { title: 'П', commands: [command] });
+      expect(plan.isError).toBeFalsy();
+      expect(plan.structuredContent).toMatchObject({ ok: false, findings: [expect.objectContaining({ seq: 1, param, detail: expect.stringMatching(/[а-я]/) })] });
     }
     const q = mcp.text(await mcp.call('search_issues', { q: 'я'.repeat(501) }));
     expect(q).toMatch(/^неверные аргументы search_issues: q: не длиннее 500 символов — это поиск по словам темы/);

@@ -49,6 +49,14 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   /** HUB_MCP_TOOLS group; default: `submit` for a tool that writes, else `read` */
   group?: ToolGroup;
   input: S;
+  /**
+   * When `input` refuses only the params of commands under `under` (a batch's `commands`: each an object
+   * of a known type), the call is read with this schema instead and the hub checks the params: its checks
+   * (SPEC 16.2) report every finding of every command, syntax and catalogue, in one answer, by seq —
+   * where the tool's schema named the first syntax errors alone. `input` still describes the tool (its
+   * JSON Schema) for the model.
+   */
+  lenient?: { input: z.ZodObject; under: string };
   /** the shape of `data` (outputSchema); loose objects: the hub's views may grow */
   output?: z.ZodObject;
   run(api: HubApi, args: z.output<S>, context: ToolContext): Promise<ToolAnswer>;

@@ -12,6 +12,22 @@ ${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\
 Названия берите из справочников (инструменты jira_*): тип задачи, статус, спринт, приоритет, исполнитель; link_type можно дать словом («блокирует») или описанием связи — хаб сохранит имя типа в Jira; ensure_status {key, to} — хаб сам найдёт кратчайший путь; ensure_sprint {key, sprint: null} — в бэклог. plan_batch находит все ошибки сразу, с подсказками.
 Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Тема — до ${LIMITS.summary} символов, тексты — до ${LIMITS.text}, метки — без пробелов. Хаб сам добавляет в конец refresh всех названных ключей.`;
 
+/**
+ * The commands as the hub's checks take them when the tool's schema refuses some (ToolDef.lenient):
+ * objects with a type and params, whatever is in them; the hub reports every finding by seq.
+ */
+const uncheckedCommands = z
+  .array(z.looseObject({ type: z.enum(SCHEMA_COMMAND_TYPES), params: z.looseObject({}) }))
+  .min(1)
+  .max(LIMITS.commands);
+
+const IDEMPOTENCY_KEY = z
+  .string()
+  .min(1, { error: 'idempotency_key не может быть пустым' })
+  .max(1000)
+  .optional()
+  .describe('ключ идемпотентности: любая строка до 1000 символов (кириллица и пробелы тоже); тот же ключ с тем же телом вернёт уже созданный пакет');
+
 const batchShape = {
   title: z.string().trim().min(1, { error: 'название пакета не может быть пустым' }).max(MAX_TITLE).describe('название пакета для людей, например «Планирование спринта 2»'),
   author: z.string().max(MAX_AUTHOR).optional().describe('от чьего имени план (хаб запишет: «<имя> (со слов ассистента)»); по умолчанию — ассистент'),
@@ -107,6 +123,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     description: `Сухой прогон пакета команд для Jira: ничего не записывает и ничего не ставит в очередь. Возвращает ошибки проверки (те же, что дал бы submit_batch), оценку времени и для каждой команды вердикт по зеркалу Jira в хабе: уже выполнено (holds), изменит Jira (would_change, было → станет), ключа нет в зеркале (unknown_key — сначала нужен refresh) или не оценить (cannot_judge), с возрастом данных зеркала; и вердикт проверок по каталогу Jira (check: will_change, no_change, will_fail — с замечаниями и подсказками, unknown — каталога нет или он устарел). Все замечания всех команд приходят сразу: исправьте их по подсказкам и проверьте план снова. Вызывайте перед submit_batch, чтобы показать человеку, что именно изменится.\n${COMMANDS_HELP}`,
     writes: false,
     input: z.strictObject({ ...batchShape, ...page(200, 50) }),
+    lenient: { input: z.strictObject({ ...batchShape, commands: uncheckedCommands, ...page(200, 50) }), under: 'commands' },
     output: z.looseObject({ title: z.string(), commands: z.array(z.looseObject({ seq: z.number(), verdict: z.string() })), commands_total: z.number() }),
     run: async (api, a, context) => {
       const plan = await api.planBatch(toBody(a));
@@ -127,15 +144,8 @@ export const BATCH_TOOLS: ToolDef[] = [
     title: 'Отправить пакет команд',
     description: `Ставит пакет команд для Jira в очередь хаба. Пакеты ассистента ждут одобрения человека (статус awaiting_approval): агент не выполнит ни одной команды, пока человек не одобрит пакет; ничего не уходит в Jira сразу. Сначала проверьте план инструментом plan_batch. Передайте idempotency_key (любая строка до 1000 символов, уникальная на один план), чтобы повторная отправка того же пакета — например, после обрыва связи — вернула первый пакет, а не создала дубликат. Следите за пакетом через get_batch.\n${COMMANDS_HELP}`,
     writes: true,
-    input: z.strictObject({
-      ...batchShape,
-      idempotency_key: z
-        .string()
-        .min(1, { error: 'idempotency_key не может быть пустым' })
-        .max(1000)
-        .optional()
-        .describe('ключ идемпотентности: любая строка до 1000 символов (кириллица и пробелы тоже); тот же ключ с тем же телом вернёт уже созданный пакет'),
-    }),
+    input: z.strictObject({ ...batchShape, idempotency_key: IDEMPOTENCY_KEY }),
+    lenient: { input: z.strictObject({ ...batchShape, commands: uncheckedCommands, idempotency_key: IDEMPOTENCY_KEY }), under: 'commands' },
     output: batchOutput,
     run: async (api, a, context) => {
       const { batch, replayed } = await api.createBatch(toBody(a), a.idempotency_key);
