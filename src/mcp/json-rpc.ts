@@ -9,6 +9,9 @@ import type { Request, Response } from 'express';
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
+/** Why a body that is JSON but no JSON-RPC 2.0 message is refused (-32600), in the stdio server's words. */
+export const NOT_A_MESSAGE = 'тело не является сообщением JSON-RPC 2.0 (или их списком): нужны поля jsonrpc: "2.0", method и id (у запроса)';
+
 /** Whether a request goes to the MCP endpoint (Express ignores the path's letter case, so does this). */
 export const isMcpRequest = (req: Request): boolean => /^\/mcp\/?$/i.test(req.path);
 

@@ -4,6 +4,7 @@ import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
+import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE } from './json-rpc.js';
 import { selfUrl } from './self-url.js';
 
 /**
@@ -31,10 +32,14 @@ export class McpController {
       // People open the dashboard where the assistant reached the hub.
       dashboardUrl: `${req.protocol}://${req.get('host')}`,
     });
-    const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }] = await Promise.all([
+    const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }, { JSONRPCMessageSchema }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       import('./server.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
     ]);
+    // JSON that is no JSON-RPC message: -32600 in Russian, as over stdio (the transport would answer -32700 in English).
+    const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
+    if (!messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return answerRpcError(res, 400, INVALID_REQUEST, NOT_A_MESSAGE);
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, tools: this.config.mcpTools, version: MCP_VERSION });
     // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists: a
     // foreign Host (open mode) or a foreign Origin is answered 403 by the transport, before any tool runs.
