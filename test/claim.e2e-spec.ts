@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Db } from '../src/database/db.service.js';
-import { LAST_CATALOGUE_COMMAND_SQL, NEXT_RUNNABLE_SQL, REDELIVERED_SQL } from '../src/queue/command.repository.js';
+import { LAST_CATALOGUE_COMMAND_SQL, NEXT_RUNNABLE_SQL, OVERVIEW_SQL, REDELIVERED_SQL } from '../src/queue/command.repository.js';
 import { DeliveryService } from '../src/delivery/delivery.service.js';
 import { SettingsService } from '../src/settings/settings.service.js';
 import { agentOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
@@ -199,6 +199,11 @@ describe('claim (SPEC 6.1–6.4)', () => {
     ['the next runnable command is one probe of idx_command_runnable: no scan, no sort (SPEC 15.2 order)', NEXT_RUNNABLE_SQL, 'idx_command_runnable'],
     ['the last catalogue refresh a claim looks at is one probe of idx_command_catalogue (SPEC 16.1)', LAST_CATALOGUE_COMMAND_SQL, 'idx_command_catalogue'],
     ['the re-delivered commands GET /agent lists are read through idx_command_claimed (SPEC 10)', REDELIVERED_SQL, 'idx_command_claimed'],
+    // The Queue page's counts, on every refresh of a dashboard: the unfinished, failed and skipped commands only.
+    ['the Queue page counts the queued commands through idx_command_queued', OVERVIEW_SQL.queued, 'idx_command_queued'],
+    ['the Queue page counts the claimed commands through idx_command_claimed', OVERVIEW_SQL.claimed, 'idx_command_claimed'],
+    ['the Queue page counts the failed and skipped commands through idx_command_failed', OVERVIEW_SQL.failedOrSkipped, 'idx_command_failed'],
+    ['the Queue page counts all commands of the batches with one queued, through idx_command_queued and idx_command_batch', OVERVIEW_SQL.totals, 'idx_command_batch'],
   ])('%s', async (_title, query, index) => {
     const plan: { detail: string }[] = await hub.app.get(Db).read((m) => m.query(`EXPLAIN QUERY PLAN ${query}`));
     const details = plan.map((p) => p.detail).join(' | ');

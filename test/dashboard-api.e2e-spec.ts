@@ -159,6 +159,27 @@ describe('the Queue overview: counts per state and failed commands across batche
     expect((await hub.http.get(`/commands?status=failed&before_id=${first.id}`).expect(200)).body).toEqual([]);
   });
 
+  it('GET /batches/counts tells queued, running and done apart from the unfinished commands alone (schema v14)', async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    const counts = async () => (await hub.http.get('/batches/counts').expect(200)).body;
+    await hub.http.post('/batches').send({ title: 'первый', commands: [fields('A-1'), fields('A-2')] }).expect(201);
+    await hub.http.post('/batches').send({ title: 'второй', commands: [fields('A-3')] }).expect(201);
+    expect(await counts()).toMatchObject({ all: 2, queued: 2, running: 0, done: 0 });
+    await agent.done((await agent.claim()).command.id);
+    expect(await counts()).toMatchObject({ queued: 1, running: 1, done: 0 });
+    const second = (await agent.claim()).command; // claimed, none of the first queued but its tail
+    expect(await counts()).toMatchObject({ queued: 1, running: 1, done: 0 });
+    await agent.done(second.id);
+    await agent.done((await agent.claim()).command.id, { issues: [] }); // the first's tail refresh
+    expect(await counts()).toMatchObject({ all: 2, queued: 1, running: 0, done: 1, done_with_errors: 0, failed_commands: 0 });
+    const third = (await agent.claim()).command;
+    await agent.report(third.id, { status: 'failed', error: 'HTTP 400' }).expect(200);
+    expect(await counts()).toMatchObject({ queued: 0, running: 1, done: 1, failed_commands: 1 });
+    await agent.done((await agent.claim()).command.id, { issues: [] });
+    expect(await counts()).toMatchObject({ all: 2, queued: 0, running: 0, done: 2, done_with_errors: 1, failed_commands: 1 });
+  });
+
   it('GET /commands without status=failed → 422 with a Russian detail', async () => {
     hub = await startHub();
     const res = await hub.http.get('/commands?status=done').expect(422);

@@ -12,6 +12,7 @@ import { CommandJsonb1765152000000 } from '../../migrations/1765152000000-Comman
 import { GeneratedColumnRecord1765238400000 } from '../../migrations/1765238400000-GeneratedColumnRecord.js';
 import { NoEmulatedFunctions1765324800000 } from '../../migrations/1765324800000-NoEmulatedFunctions.js';
 import { CatalogueCommandIndex1765411200000 } from '../../migrations/1765411200000-CatalogueCommandIndex.js';
+import { UnfinishedCounts1765497600000 } from '../../migrations/1765497600000-UnfinishedCounts.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -35,5 +36,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   GeneratedColumnRecord1765238400000,
   NoEmulatedFunctions1765324800000,
   CatalogueCommandIndex1765411200000,
+  UnfinishedCounts1765497600000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -15,15 +15,29 @@ export class OverviewService {
     private readonly commands: CommandRepository,
   ) {}
 
-  /** Batches per derived status (SPEC 6.8), `done_with_errors` among the done, and failed commands. One pass over two grouped reads. */
+  /**
+   * Batches per derived status (SPEC 6.8), `done_with_errors` among the done, and failed commands: from
+   * the batches' rows and the counts of their unfinished, failed and skipped commands (overviewCounts,
+   * partial indexes only). A batch's finished commands are counted only where its status depends on
+   * their number (one still queued: all queued is `queued`); elsewhere they stand as one `done`, which
+   * keeps a batch with none of those from reading as all queued. The status rule is batchStatus's.
+   */
   counts(): Promise<BatchStatusCountsView> {
     return this.db.read(async (m) => {
       const batches = await this.batches.states(m);
+      const { byStatus, totals } = await this.commands.overviewCounts(m);
       const perBatch = new Map<number, Record<CommandStatus, number>>();
-      for (const r of await this.commands.statusCounts(m)) {
-        const counts = perBatch.get(r.batch_id) ?? emptyCounts();
+      for (const r of byStatus) {
+        const counts = perBatch.get(Number(r.batch_id)) ?? emptyCounts();
         counts[r.status] += Number(r.n);
-        perBatch.set(r.batch_id, counts);
+        perBatch.set(Number(r.batch_id), counts);
+      }
+      const total = new Map(totals.map((t) => [Number(t.batch_id), Number(t.n)]));
+      for (const b of batches) {
+        const counts = perBatch.get(Number(b.id)) ?? emptyCounts();
+        const known = Object.values(counts).reduce((a, n) => a + n, 0);
+        counts.done = total.has(Number(b.id)) ? total.get(Number(b.id))! - known : 1;
+        perBatch.set(Number(b.id), counts);
       }
       const out: BatchStatusCountsView = { all: batches.length, awaiting_approval: 0, queued: 0, running: 0, done: 0, done_with_errors: 0, cancelled: 0, failed_commands: 0 };
       for (const b of batches) {
