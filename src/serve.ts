@@ -20,12 +20,10 @@ const LISTEN_REFUSALS: Record<string, (at: string, host: string) => string> = {
 };
 
 /**
- * Listens as Nest's `app.listen` would, but a failure is ours to tell: Nest logs Node's English error
- * first. A port that is taken or not allowed closes the app (its database and connections) and is a
- * ConfigError: one line, exit code 2.
+ * `server` listening on HUB_HOST:HUB_PORT; a port that is taken or not allowed, or a host this machine
+ * does not have, is a ConfigError (one line, exit code 2) instead of Node's English error.
  */
-async function listen(app: NestExpressApplication, config: HubConfig, host: string): Promise<void> {
-  const server: Server = app.getHttpServer();
+async function listenOn(server: Server, config: HubConfig, host: string): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -35,30 +33,31 @@ async function listen(app: NestExpressApplication, config: HubConfig, host: stri
       });
     });
   } catch (err) {
-    await app.close().catch(() => undefined);
     const refusal = LISTEN_REFUSALS[(err as NodeJS.ErrnoException).code ?? ''];
     throw refusal ? new ConfigError(refusal(`${host}:${config.port}`, config.host)) : err;
   }
 }
 
 /**
+ * Listens as Nest's `app.listen` would, but a failure is ours to tell: Nest logs Node's English error
+ * first. A refused port closes the app (its database and connections) before the refusal is thrown.
+ */
+async function listen(app: NestExpressApplication, config: HubConfig, host: string): Promise<void> {
+  await listenOn(app.getHttpServer(), config, host).catch(async (err: unknown) => {
+    await app.close().catch(() => undefined);
+    throw err;
+  });
+}
+
+/**
  * Whether the hub may listen on HUB_HOST:HUB_PORT, asked before it opens (or makes) its database: a
- * port that is taken or not allowed, or a host this machine does not have, is then refused with nothing
- * made (ConfigError). The port is bound and let go at once; `listen` still tells one taken in between.
- * Port 0 (any free port) needs no asking.
+ * refusal then leaves nothing made. The port is bound and let go at once; `listen` still tells one taken
+ * in between. Port 0 (any free port) needs no asking.
  */
 async function assertCanListen(config: HubConfig, host: string): Promise<void> {
   if (config.port === 0) return;
   const probe = createServer();
-  try {
-    await new Promise<void>((resolve, reject) => {
-      probe.once('error', reject);
-      probe.listen(config.port, config.host, resolve);
-    });
-  } catch (err) {
-    const refusal = LISTEN_REFUSALS[(err as NodeJS.ErrnoException).code ?? ''];
-    throw refusal ? new ConfigError(refusal(`${host}:${config.port}`, config.host)) : err;
-  }
+  await listenOn(probe, config, host);
   await new Promise((resolve) => probe.close(resolve));
 }
 
