@@ -33,15 +33,11 @@ export class OverviewService {
         perBatch.set(Number(r.batch_id), counts);
       }
       const total = new Map(totals.map((t) => [Number(t.batch_id), Number(t.n)]));
+      const out: BatchStatusCountsView = { all: batches.length, awaiting_approval: 0, queued: 0, running: 0, done: 0, done_with_errors: 0, cancelled: 0, failed_commands: 0 };
       for (const b of batches) {
         const counts = perBatch.get(Number(b.id)) ?? emptyCounts();
         const known = Object.values(counts).reduce((a, n) => a + n, 0);
         counts.done = total.has(Number(b.id)) ? total.get(Number(b.id))! - known : 1;
-        perBatch.set(Number(b.id), counts);
-      }
-      const out: BatchStatusCountsView = { all: batches.length, awaiting_approval: 0, queued: 0, running: 0, done: 0, done_with_errors: 0, cancelled: 0, failed_commands: 0 };
-      for (const b of batches) {
-        const counts = perBatch.get(Number(b.id)) ?? emptyCounts();
         const status = batchStatus(b, counts);
         out[status] += 1;
         if (status === 'done' && counts.failed + counts.skipped > 0) out.done_with_errors += 1;
