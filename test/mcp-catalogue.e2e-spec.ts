@@ -48,8 +48,8 @@ describe('the catalogue through MCP', () => {
         ],
       }),
     );
-    expect(text).toContain('  ✗ link_type: типа связи «Blokcs» в Jira нет');
-    expect(text).toContain('→ может быть, Blocks?');
+    expect(text).toContain('  ✗ link_type: <jira-data>типа связи «Blokcs» в Jira нет');
+    expect(text).toContain('→ <jira-data>может быть, Blocks?</jira-data>');
     expect(text).toMatch(/\(2\) ensure_sprint AURORA-1: sprint=Спринт 9 — .*\[проверки: Jira откажет\]/);
     expect(text).toContain('  · link_type: блокирует → Blocks');
     expect(text).toContain('submit_batch с такими командами хаб отклонит');

@@ -58,7 +58,8 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(nope.isError).toBe(true);
     expect(nope.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
     expect(size(nope)).toBeLessThan(CAP);
-    expect(mcp.text(nope)).toMatch(/^план не пройдёт в Jira: команда 1: issue_type: /);
+    // the findings name Jira's catalogue: fenced as data, the note of the cut outside
+    expect(mcp.text(nope)).toMatch(/^<jira-data>план не пройдёт в Jira: команда 1: issue_type: .*<\/jira-data>; … Замечаний/);
     expect(mcp.text(nope)).toMatch(/Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
   }, 60_000);
 

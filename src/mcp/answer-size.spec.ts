@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { clip } from '../common/index.js';
-import { ANSWER_CAP, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
+import { ANSWER_CAP, DETAIL_CAP, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
 import type { BatchView, CommandView, HubApi, PackagePlanView, PlannedCommandView, PlanView, RevertView } from './hub-api.js';
 import type { ToolAnswer, ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
@@ -165,5 +165,33 @@ describe('fitDetail', () => {
 
   it('cuts one long finding with a note of how much is left out', () => {
     expect(fitDetail('я'.repeat(500), how, undefined, 100)).toBe(`${clip('я'.repeat(500), 100)}; ${how}.`);
+  });
+
+  it('counts the detail as JSON carries it: quotes and backslashes twice, so an error answer stays under the cap', () => {
+    const detail = Array.from({ length: 300 }, (_, i) => `команда ${i + 1}: priority: значения «${'"\\'.repeat(150)}${i}» нет`).join('; ');
+    const fitted = fitDetail(detail, how, 300);
+    expect(JSON.stringify(fitted).length).toBeLessThan(DETAIL_CAP + 500);
+    // the text and the data's detail together, as an error answer carries it
+    expect(2 * JSON.stringify(fitted).length).toBeLessThan(ANSWER_CAP);
+    expect(fitted).toMatch(/; … Замечаний всего: 300, показаны первые/);
+  });
+
+  it('fences the findings (quote), and leaves the note of the cut outside the fence', () => {
+    const fence = (t: string) => `<jira-data>${t}</jira-data>`;
+    const detail = Array.from({ length: 100 }, (_, i) => `commands.${i}: плохо`).join('; ');
+    const fitted = fitDetail(detail, how, 100, 200, fence);
+    expect(fitted).toMatch(/^<jira-data>commands\.0: плохо; .*commands\.\d+: плохо<\/jira-data>; … Замечаний всего: 100, показаны первые \(ответ ограничен по размеру\); исправьте показанные и повторите вызов\.$/);
+    expect(fitDetail('a: плохо', how, 1, 200, fence)).toBe('<jira-data>a: плохо</jira-data>');
+  });
+});
+
+describe('fitAnswer: a text with one huge line', () => {
+  it('is cut inside the line rather than losing everything after its first line', () => {
+    const text = `Первая строка.\n${'AURORA-1, '.repeat(20_000)}\nПоследняя строка.`;
+    const fitted = fitAnswer({ text, data: {} });
+    expect(fitted.text.length).toBeLessThan(ANSWER_CAP);
+    expect(fitted.text.length).toBeGreaterThan(ANSWER_CAP / 4);
+    expect(fitted.text).toMatch(/^Первая строка\.\nAURORA-1, AURORA-1, /);
+    expect(fitted.text).toMatch(/Текст ответа сокращён до \d+ символов/);
   });
 });

@@ -107,10 +107,10 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
   const textCap = Math.floor(cap / 2);
   // A long text is the list's lines: fewer items rather than a cut through them.
   while (items && kept > 1 && text.length > textCap) keep(fewer(kept, textCap / text.length));
-  /** the text cut at a line under `room` characters */
+  /** the text cut at a line under `room` characters — or inside a line, when a cut at a line would drop more than half of the room */
   const cutText = (room: number) => {
     const cut = text.lastIndexOf('\n', room);
-    text = text.slice(0, cut > 0 ? cut : room);
+    text = cut > room / 2 ? text.slice(0, cut) : clip(text, room);
     textCut = true;
   };
   if (text.length > textCap) cutText(textCap);
@@ -141,15 +141,43 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
   return { text: [text, ...notes].join('\n'), data };
 }
 
+/** What one UTF-16 unit takes in JSON: a quote or a backslash two, a control character two or six. */
+function jsonCost(code: number): number {
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code >= 0x20) return 1;
+  return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+}
+
+/** The characters `text` takes inside a JSON string, as a client counts the answer. */
+export function jsonLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) n += jsonCost(text.charCodeAt(i));
+  return n;
+}
+
+/** How many of `text`'s first UTF-16 units fit in `room` characters of JSON. */
+function unitsWithin(text: string, room: number): number {
+  let used = 0;
+  for (let i = 0; i < text.length; i++) {
+    used += jsonCost(text.charCodeAt(i));
+    if (used > room) return i;
+  }
+  return text.length;
+}
+
 /**
- * An error's detail under `cap` characters. The hub and the argument checks write one finding after
- * another, joined by «; »: a long detail is cut at such a joint and says how many findings there are in
- * all (`total`, when known) and `how` to see the rest.
+ * An error's detail cut to `cap` characters as JSON carries it (a quote or a backslash counts twice). The
+ * hub and the argument checks write one finding after another, joined by «; »: a long detail is cut at
+ * such a joint and says how many findings there are in all (`total`, when known) and `how` to see the
+ * rest. `quote` shows the findings (fenced when they carry Jira's text); the note of the cut stays outside.
  */
-export function fitDetail(detail: string, how: string, total?: number, cap = DETAIL_CAP): string {
-  if (detail.length <= cap) return detail;
-  const joint = detail.lastIndexOf('; ', cap);
-  if (joint <= 0) return `${clip(detail, cap)}; ${how}.`;
+export function fitDetail(detail: string, how: string, total?: number, cap = DETAIL_CAP, quote: (text: string) => string = (text) => text): string {
+  const whole = quote(detail);
+  if (jsonLength(whole) <= cap) return whole;
+  // The note of the cut comes on top: DETAIL_CAP leaves room for it.
+  const end = unitsWithin(detail, Math.max(0, cap - jsonLength(quote(''))));
+  const joint = detail.lastIndexOf('; ', end);
+  if (joint <= 0) return `${quote(clip(detail, end))}; ${how}.`;
   const all = total && total > 1 ? `Замечаний всего: ${total}, показаны первые` : 'Показаны не все замечания';
-  return `${detail.slice(0, joint)}; … ${all} (ответ ограничен по размеру); ${how}.`;
+  return `${quote(detail.slice(0, joint))}; … ${all} (ответ ограничен по размеру); ${how}.`;
 }

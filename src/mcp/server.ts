@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import { clip, clipWithin, escapeUnstorable, illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
 import { fitAnswer, fitDetail } from './answer-size.js';
+import { fenced } from './fence.js';
 import { HubError, type AuditCall, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
 import { selectTools, type ToolSelection } from './tools.js';
@@ -44,14 +45,16 @@ export interface McpServerOptions {
 /** What an error answer says when its findings do not all fit: the call again, with those shown fixed. */
 const RETRY = 'исправьте показанные и повторите вызов — он назовёт остальные';
 const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
+/** The hub's refusals whose detail repeats Jira's text (catalogue names, a summary, values changed since): fenced as data. */
+const JIRA_TEXT_ERRORS = new Set(['plan_failed', 'duplicate_summary', 'conflict']);
 /** How much of a name a model sent an answer repeats. */
 const NAME_SHOWN = 100;
 /** The longest tool name POST /audit takes (AuditCallDto.tool); a longer one is recorded clipped, saying so. */
 const AUDIT_TOOL_CAP = 100;
 
 /** An error answer: its detail under the cap (answer-size.ts), as the text and in the data. */
-function failure(error: string, detail: string, how = RETRY, total?: number, extra: Record<string, unknown> = {}): CallToolResult {
-  const fitted = fitDetail(detail, how, total);
+function failure(error: string, detail: string, how = RETRY, total?: number, extra: Record<string, unknown> = {}, quote?: (text: string) => string): CallToolResult {
+  const fitted = fitDetail(detail, how, total, undefined, quote);
   return { isError: true, content: [{ type: 'text', text: fitted }], structuredContent: { error, detail: fitted, ...extra } };
 }
 
@@ -121,7 +124,7 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
     if (err instanceof HubError) {
       // A refused batch: its dry run lists the same findings, command by command, page by page.
       const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
-      return failure(err.code, err.detail, how, err.findings, { status: err.status });
+      return failure(err.code, err.detail, how, err.findings, { status: err.status }, JIRA_TEXT_ERRORS.has(err.code) ? fenced : undefined);
     }
     return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -183,7 +186,7 @@ export function instructions(enabled: ToolDef[]): string {
 }
 
 /** tools/call as it arrives (checked by CheckedTransport): registered past Server's own check, which answers in English. */
-const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.object({ name: z.string(), arguments: z.unknown() }) });
+const RawCallRequest = z.object({ method: z.literal('tools/call'), params: z.object({ name: z.string(), arguments: z.unknown().optional() }) });
 
 /** The SDK's schemas of the other requests the server answers, checked before the SDK's own parse (-32603 with zod's English). */
 const REQUEST_SCHEMAS: Record<string, z.ZodType> = { initialize: InitializeRequestSchema, 'tools/list': ListToolsRequestSchema, ping: PingRequestSchema };

@@ -177,10 +177,11 @@ describe('planText', () => {
       ],
     } as unknown as PlanView);
     expect(text.split('\n')).toEqual([
-      'Проверка пакета, ничего не записано. Пакет не пройдёт: замечаний 1.',
+      // a refused plan's sentence and each finding name Jira's catalogue: fenced as data
+      'Проверка пакета, ничего не записано. <jira-data>Пакет не пройдёт: замечаний 1.</jira-data>',
       'Вердикты: не оценить по зеркалу: 1, изменит Jira: 1.',
       '(1) ensure_link A-1 —Blokcs→ A-2 — <jira-data>Не проверить заранее.</jira-data> [проверки: Jira откажет]',
-      '  ✗ link_type: типа связи «Blokcs» в Jira нет → может быть, Blocks?',
+      '  ✗ link_type: <jira-data>типа связи «Blokcs» в Jira нет</jira-data> → <jira-data>может быть, Blocks?</jira-data>',
       '(2) ensure_link A-1 —Blocks→ A-3 — <jira-data>Изменит.</jira-data> [проверки: изменит Jira]',
       '  · link_type: блокирует → Blocks',
       'Оценка времени: 1 мин 30 с. Отправленный пакет будет ждать одобрения человека.',

@@ -197,6 +197,9 @@ export function issueLinks(i: IssueDetailView, linkTypes: Record<string, string>
   ];
 }
 
+/** An issue's links for an answer's text: one fence around them all (a link type's name is Jira's text). */
+export const linksText = (links: readonly string[]): string => fenced(links.join('; '));
+
 export function issueLine(i: IssueView): string {
   const facts = [
     i.issue_type,
@@ -207,7 +210,8 @@ export function issueLine(i: IssueView): string {
     i.duedate ? `срок ${i.duedate}` : '',
     i.labels?.length ? `метки ${i.labels.join(', ')}` : '',
   ].filter(Boolean);
-  return `${i.key} ${fenced(clip(i.summary ?? '', ECHO_CAP))} — ${facts.join(', ')}; в зеркале с ${i.synced_at ?? '—'}`;
+  // The summary and every value are Jira's text (a status or a sprint name can carry words too): one fence around them.
+  return `${i.key} ${fenced(`${clip(i.summary ?? '', ECHO_CAP)} — ${facts.join(', ')}`)}; в зеркале с ${i.synced_at ?? '—'}`;
 }
 
 export function noteLine(n: NoteView | null): string {
@@ -218,7 +222,7 @@ export function noteLine(n: NoteView | null): string {
 
 export function issueText(i: IssueDetailView, linkTypes: Record<string, string>): string {
   const links = issueLinks(i, linkTypes);
-  return [issueLine(i), links.length ? `Связи: ${links.join('; ')}.` : 'Связей в зеркале нет.', noteLine(i.note)].join('\n');
+  return [issueLine(i), links.length ? `Связи: ${linksText(links)}.` : 'Связей в зеркале нет.', noteLine(i.note)].join('\n');
 }
 
 const VERDICT: Record<string, string> = {
@@ -251,6 +255,9 @@ export interface PlanShown {
  * under each command its findings with their suggestions («✗ link_type: … → может быть, Blocks?») and
  * what the checks did («· link_type: блокирует → Blocks»). `shown`: the page of commands shown.
  */
+/** How much of a refused plan's sentence an answer repeats above its commands. */
+const REFUSAL_SHOWN = 1_500;
+
 export function planText(p: PlanView, shown: PlanShown = { commands: p.commands ?? [], total: p.commands?.length ?? 0, offset: 0, canSubmit: true }): string {
   const commands = shown.commands;
   const line = (c: PlannedCommandView) => {
@@ -259,7 +266,8 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
     const check = c.check && !c.tail_refresh ? ` [${word(CHECK, c.check)}]` : '';
     return [
       `(${c.seq}) ${c.type} ${commandTarget(c)}${tail} — ${what}${check}`,
-      ...(c.findings ?? []).map((f) => `  ✗ ${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`),
+      // a finding's words name Jira's catalogue (statuses, sprints, boards, values): fenced as data
+      ...(c.findings ?? []).map((f) => `  ✗ ${f.param}: ${fenced(f.detail)}${f.suggestion ? ` → ${fenced(f.suggestion)}` : ''}`),
       ...(c.notes ?? []).map((n) => `  · ${n}`),
     ].join('\n');
   };
@@ -271,7 +279,8 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
   const end = shown.offset + commands.length;
   const paging = end < shown.total ? `Показаны команды ${shown.offset + 1}–${end} из ${shown.total}; остальные — тот же вызов с offset: ${end}.` : '';
   return [
-    `Проверка пакета, ничего не записано. ${p.text}`,
+    // A refused plan's sentence lists every finding with Jira's names: fenced, and short — the commands below carry them one by one.
+    `Проверка пакета, ничего не записано. ${p.ok === false ? fenced(clip(p.text, REFUSAL_SHOWN)) : p.text}`,
     verdicts.length ? `Вердикты: ${verdicts.join(', ')}.` : '',
     ...commands.map(line),
     paging,

@@ -41,10 +41,14 @@ export function refusalInFiles(findings: readonly FindingView[], commands: reado
   return `план пакета не пройдёт в Jira: ${lines.join('; ')}`;
 }
 
-const findingLines = (findings: PackageFindingView[]) => findings.map((f) => `  ! ${where(f)}: ${f.detail}`);
+/** Shows text that came from Jira or the package's cells: as it is for a terminal; an MCP answer fences it as data. */
+export type Quote = (text: string) => string;
+const asIs: Quote = (text) => text;
 
-/** The whole plan for a terminal or a model. */
-export function planText(p: PackagePlanView): string {
+const findingLines = (findings: PackageFindingView[], quote: Quote) => findings.map((f) => `  ! ${where(f)}: ${quote(f.detail)}`);
+
+/** The whole plan for a terminal or a model (`quote`: how values from Jira and the cells are shown). */
+export function planText(p: PackagePlanView, quote: Quote = asIs): string {
   const lines = [p.text, mirrorText(p.mirror)];
   if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh ${p.refresh.params.keys.length} ключей) и постройте план снова.`);
   for (const c of p.commands) {
@@ -52,11 +56,11 @@ export function planText(p: PackagePlanView): string {
     // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
     // run's verdict for such a command («не проверить заранее: см. замечания проверки») would only point at them.
     const found = p.dry_run?.commands[c.seq - 1]?.findings ?? [];
-    const verdict = found.length ? `Jira откажет: ошибок ${found.length}, см. ниже` : c.verdict_text;
-    lines.push(`  ${c.seq}. ${c.type} ${JSON.stringify(c.params)} — ${where(c)}${changes ? `: ${changes}` : ''}${verdict ? ` [${verdict}]` : ''}`);
-    for (const f of found) lines.push(`     ✗ ${checkFindingText(f)}`);
+    const verdict = found.length ? `Jira откажет: ошибок ${found.length}, см. ниже` : c.verdict_text && quote(c.verdict_text);
+    lines.push(`  ${c.seq}. ${c.type} ${quote(JSON.stringify(c.params))} — ${where(c)}${changes ? `: ${quote(changes)}` : ''}${verdict ? ` [${verdict}]` : ''}`);
+    for (const f of found) lines.push(`     ✗ ${quote(checkFindingText(f))}`);
   }
-  if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings));
+  if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings, quote));
   if (p.dry_run && !p.dry_run.ok) lines.push(refusedText(p.dry_run.findings.length));
   else if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
   return lines.join('\n');
@@ -70,10 +74,10 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>):
   return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
 }
 
-export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status'>>): string {
+export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status'>>, quote: Quote = asIs): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
-  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${shownValue(f.wanted)}, в Jira ${shownValue(f.actual)} (issues.csv, строка ${f.row})`);
-  const links = d.links.map((l) => `  связь ${l.source} ${l.link_type} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
+  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(shownValue(f.wanted))}, в Jira ${quote(shownValue(f.actual))} (issues.csv, строка ${f.row})`);
+  const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   const counts = `полей ${d.fields.length}, связей ${d.links.length}`;
   // A package whose batch has not run (or never will) is not applied yet: Jira has not moved away from it.
   const batch = d.package.batch_id;

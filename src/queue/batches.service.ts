@@ -6,6 +6,7 @@ import {
   ClaimedError,
   Clock,
   ConflictError,
+  cutToCharacters,
   FinishedError,
   IdempotencyMismatchError,
   NotFoundError,
@@ -23,7 +24,7 @@ import { isTerminal } from './command.entity.js';
 import { withTailRefresh, type CommandInput } from './commands/batch-rules.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
 import { DELIVERY_LEDGER, type DeliveryLedger } from './delivery-ledger.js';
-import type { CreateBatchDto } from './dto/create-batch.dto.js';
+import { MAX_AUTHOR, type CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash, IdempotencyRepository } from './idempotency.repository.js';
 import { isAwaiting, type BatchSummary, type BatchView, type CommandView } from './rows.js';
 import { cancelAnswer, type CancelBatchView } from './cancel.view.js';
@@ -59,8 +60,14 @@ export interface MadeBy {
 export function authorOf(given: string | undefined, caller: Caller): string {
   const claim = given?.trim();
   if (!claim) return caller.name;
-  return caller.source === 'assistant' ? `${claim} (со слов ассистента)` : claim;
+  if (caller.source !== 'assistant') return claim;
+  // Said once however often the name was passed on, and within MAX_AUTHOR with it (a longer name gives way).
+  const name = claim.endsWith(ASSISTANT_CLAIM) ? claim.slice(0, -ASSISTANT_CLAIM.length).trimEnd() : claim;
+  const room = MAX_AUTHOR - ASSISTANT_CLAIM.length;
+  return `${[...name].length > room ? `${cutToCharacters(name, room - 1)}…` : name}${ASSISTANT_CLAIM}`;
 }
+
+const ASSISTANT_CLAIM = ' (со слов ассистента)';
 
 @Injectable()
 export class BatchesService {

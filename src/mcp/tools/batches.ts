@@ -10,7 +10,7 @@ import { id, page, tool, type ToolAnswer, type ToolDef } from '../tool.js';
 const COMMANDS_HELP = `Команды идемпотентны («добиться, чтобы…»), агент выполняет их по одной, с паузами. Каждая — {type, params}; что нужно каждому типу, говорит схема аргумента commands (по типу — свои параметры и пример):
 ${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\n')}.
 Названия берите из справочников (инструменты jira_*): тип задачи, статус, спринт, приоритет, исполнитель; link_type можно дать словом («блокирует») или описанием связи — хаб сохранит имя типа в Jira; ensure_status {key, to} — хаб сам найдёт кратчайший путь; ensure_sprint {key, sprint: null} — в бэклог. plan_batch находит все ошибки сразу, с подсказками.
-Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Тема — до ${LIMITS.summary} символов, тексты — до ${LIMITS.text}, метки — без пробелов. Хаб сам добавляет в конец refresh всех названных ключей.`;
+Ключи — ключи Jira (AURORA-123) или временные new:N, определённые ensure_issue раньше в этом пакете. Две ensure_issue с одной темой в пакете запрещены. Тема — до ${LIMITS.summary} знаков, тексты — до ${LIMITS.text}, как их считает Jira (эмодзи — за два); метки — без пробелов. Хаб сам добавляет в конец refresh всех названных ключей.`;
 
 /**
  * The commands as the hub's checks take them when the tool's schema refuses some (ToolDef.lenient):
@@ -183,8 +183,10 @@ export const BATCH_TOOLS: ToolDef[] = [
     }),
     output: z.looseObject({ batches: z.array(z.looseObject({ id: z.number(), status: z.string() })) }),
     run: async (api, a) => {
-      const batches = await api.listBatches(a);
-      const more = batches.length === a.limit ? `\nЕсть ещё: list_batches с before_id: ${batches[batches.length - 1].id}.` : '';
+      // One more than asked: a full page says «есть ещё» only when there is.
+      const found = await api.listBatches({ ...a, limit: a.limit + 1 });
+      const batches = found.slice(0, a.limit);
+      const more = found.length > a.limit ? `\nЕсть ещё: list_batches с before_id: ${batches[batches.length - 1].id}.` : '';
       return { text: batchListText(batches) + more, data: { batches } };
     },
   }),
@@ -195,7 +197,15 @@ export const BATCH_TOOLS: ToolDef[] = [
     writes: true,
     input: z.strictObject({ batch_id: id('номер пакета') }),
     output: batchOutput,
-    run: async (api, a, context) => batchSummary(await api.cancelBatch(a.batch_id), context.dashboard, 'Пакет отменён.'),
+    run: async (api, a, context) => {
+      const batch = await api.cancelBatch(a.batch_id);
+      // A command at the agent runs on: the answer says so, and where a person can stop it.
+      const atAgent = (batch.commands ?? []).filter((c) => c.status === 'claimed').map((c) => `#${c.id}`);
+      const intro = atAgent.length
+        ? `Команды пакета в очереди отменены; ${atAgent.length === 1 ? `команда ${atAgent[0]} уже выдана агенту и выполняется` : `команды ${atAgent.join(', ')} уже выданы агенту и выполняются`}: ассистент не может их прервать. Если нужно остановить, попросите человека отменить на странице ${batchPage(context.dashboard, a.batch_id)}.`
+        : 'Пакет отменён.';
+      return batchSummary(batch, context.dashboard, intro);
+    },
   }),
   tool({
     name: 'cancel_command',

@@ -1,6 +1,6 @@
 /** The tools that read the mirror and the agent: search_issues, get_issue, agent_status. */
 import { z } from 'zod';
-import { agentStatusText, FENCE_NOTE, issueLine, issueLinks, issueText } from '../texts.js';
+import { agentStatusText, FENCE_NOTE, issueLine, issueLinks, issueText, linksText } from '../texts.js';
 import { jiraKey, tool, type ToolDef } from '../tool.js';
 
 /** The longest `q`: the search takes the first 16 words of it anyway. */
@@ -48,28 +48,32 @@ export const ISSUE_TOOLS: ToolDef[] = [
       const details = await Promise.all(page.items.map((i) => api.getIssue(i.key)));
       const lines = details.map((d) => {
         const links = issueLinks(d, linkTypes);
-        return `${issueLine(d)}${links.length ? `; связи: ${links.join('; ')}` : ''}`;
+        return `${issueLine(d)}${links.length ? `; связи: ${linksText(links)}` : ''}`;
       });
       const total = page.total ?? details.length;
-      const end = a.offset + details.length;
       const filters = Object.entries({ q: a.q, status: a.status, sprint: a.sprint, assignee: a.assignee, label: a.label })
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => `${k} «${v}»`);
-      let text: string;
-      if (details.length) {
-        text = [
-          `Найдено задач: ${total}${end < total ? `, показаны ${a.offset + 1}–${end}; следующие — тот же поиск с offset: ${end}` : ''}.`,
-          FENCE_NOTE,
-          ...lines,
-        ].join('\n');
-      } else if (total > 0) {
-        text = `Найдено задач: ${total}, но с offset ${a.offset} ничего не осталось; начните с offset: 0.`;
-      } else if (a.keys?.length && !filters.length) {
-        text = 'В зеркале таких задач нет. Если они есть в Jira — прочитайте их командой refresh в пакете.';
-      } else {
-        text = `Ни одна задача зеркала не подходит под фильтр (${filters.join(', ') || 'keys'}). Проверьте значения: зеркало ищет без учёта регистра и ё/е, но по точному названию статуса, спринта, исполнителя и метки.`;
-      }
-      return { text, data: { issues: details.map((d) => ({ ...d, links: issueLinks(d, linkTypes) })), total, offset: a.offset, next_offset: end < total ? end : null } };
+      /** the text of the page's first `n` issues (an answer over the cap keeps fewer: text, data and next_offset alike) */
+      const text = (n: number): string => {
+        const end = a.offset + n;
+        if (n) {
+          return [
+            `Найдено задач: ${total}${end < total ? `, показаны ${a.offset + 1}–${end}; следующие — тот же поиск с offset: ${end}` : ''}.`,
+            FENCE_NOTE,
+            ...lines.slice(0, n),
+          ].join('\n');
+        }
+        if (total > 0) return `Найдено задач: ${total}, но с offset ${a.offset} ничего не осталось; начните с offset: 0.`;
+        if (a.keys?.length && !filters.length) return 'В зеркале таких задач нет. Если они есть в Jira — прочитайте их командой refresh в пакете.';
+        return `Ни одна задача зеркала не подходит под фильтр (${filters.join(', ') || 'keys'}). Проверьте значения: зеркало ищет без учёта регистра и ё/е, но по точному названию статуса, спринта, исполнителя и метки.`;
+      };
+      const end = a.offset + details.length;
+      return {
+        text: text(details.length),
+        data: { issues: details.map((d) => ({ ...d, links: issueLinks(d, linkTypes) })), total, offset: a.offset, next_offset: end < total ? end : null },
+        list: { key: 'issues', text, page: { offset: a.offset, total } },
+      };
     },
   }),
   tool({

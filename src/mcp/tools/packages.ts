@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { applyText, driftText, planText } from '../../packages/index.js';
-import { batchPage } from '../texts.js';
+import { batchPage, fenced } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
@@ -32,7 +32,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     run: async (api, a) => {
       const plan = await api.planPackage(texts(a), a.name);
       // No paging here: a cut plan points at where the whole of it is.
-      const text = (n: number) => planText({ ...plan, commands: plan.commands.slice(0, n) });
+      const text = (n: number) => planText({ ...plan, commands: plan.commands.slice(0, n) }, fenced);
       return { text: text(plan.commands.length), data: plan, list: { key: 'commands', text }, rest: 'весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json' };
     },
   }),
@@ -46,7 +46,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
       const applied = await api.applyPackage(texts(a), a.name);
       const batch = applied.batch?.id;
       const rest = batch ? `все команды пакета #${batch} — get_batch {batch_id: ${batch}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, batch)}` : undefined;
-      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'), data: applied, rest };
+      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan, fenced)] : [])].join('\n'), data: applied, rest };
     },
   }),
   tool({
@@ -57,7 +57,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     input: z.object({ id: id('id пакета планирования') }),
     run: async (api, a, context) => {
       const drift = await api.packageDrift(a.id);
-      return { text: driftText(drift), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
+      return { text: driftText(drift, fenced), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
     },
   }),
 ];
