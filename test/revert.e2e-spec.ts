@@ -288,6 +288,54 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
   });
 });
 
+describe('revert: a batch that changed the same thing more than once (decision 1410)', () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld('cloud');
+  });
+  afterEach(() => world.close());
+
+  it('reverts each subject’s net change: first before, compared with the last after; a link created and removed needs nothing', async () => {
+    const before = project(world.sim);
+    const link = { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Relates' };
+    const batch = await world.ok('POST', '/batches', {
+      title: 'Одно и то же несколько раз',
+      commands: [
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-01', priority: 'High' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-05' } },
+        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress'] } },
+        { type: 'ensure_status', params: { key: 'AURORA-1', path: ['Done'] } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 1' } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2' } },
+        { type: 'ensure_link', params: link },
+        { type: 'remove_link', params: link },
+      ],
+    });
+    const done = await world.run(batch.id);
+    expect(done.changes['AURORA-1'].map((c: Json) => [c.what, c.before, c.after])).toEqual([
+      ['field:duedate', null, '2026-12-01'],
+      ['field:priority', 'Medium', 'High'],
+      ['field:duedate', '2026-12-01', '2026-12-05'],
+      ['status', 'To Do', 'In Progress'],
+      ['status', 'In Progress', 'Done'],
+    ]);
+    expect(done.changes['AURORA-3'].map((c: Json) => c.what)).toEqual(['link', 'link_removed']);
+
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    expect({ commands: revert.commands, conflicts: revert.conflicts }).toEqual({
+      commands: [
+        { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: null } },
+        { type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', priority: 'Medium' } },
+      ],
+      conflicts: [],
+    });
+    await world.run(revert.batch.id);
+    expect(project(world.sim)).toEqual(before);
+  });
+});
+
 describe('revert: bad input and refusals', () => {
   let world: World;
   beforeEach(async () => {
@@ -419,6 +467,42 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(again.commands).toEqual([{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }]);
     // The revert that stands counts: a third → 409 naming it.
     expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body.detail).toContain(`#${again.batch.id}`);
+  });
+
+  it('a revert whose command was force-cancelled at the agent counts, every command cancelled or not: it may have run (decisions 0607, 1410)', async () => {
+    const agent = agentOf(hub);
+    const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const revert = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body.batch;
+    const claimed = (await agent.claim()).command.id;
+    expect(claimed).toBe(revert.commands[0].id);
+    await hub.http.post(`/batches/${revert.id}/cancel`).send({}).expect(200);
+    await hub.http.post(`/commands/${claimed}/cancel`).send({ force: true }).expect(200);
+    expect((await hub.http.get(`/batches/${revert.id}`).expect(200)).body.commands.map((c: Json) => c.status)).toEqual(['cancelled', 'cancelled']);
+    const refused = async () => {
+      const before = await rowCounts(hub, ['batch', 'command']);
+      expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body).toEqual({ error: 'conflict', detail: expect.stringContaining(`#${revert.id}`) });
+      expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(409)).body.detail).toContain(`#${revert.id}`);
+      expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+    };
+    // Handed out, its report not (yet) in: the agent may have carried it out.
+    await refused();
+    // The late report: Jira took the write, the change record keeps it.
+    await agent.report(claimed, { status: 'done', result: { changed: ['duedate'] }, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: '2026-12-20', after: null }] }).expect(200);
+    expect(await clientOf(hub).command(claimed)).toMatchObject({ status: 'cancelled', changes: [expect.objectContaining({ what: 'field:duedate', after: null })] });
+    await refused();
+  });
+
+  it('a revert whose command the agent released (Jira refused its credentials, nothing done) and which was then cancelled does not count', async () => {
+    const agent = agentOf(hub);
+    const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const withdrawn = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body.batch;
+    const claimed = (await agent.claim()).command.id;
+    expect(claimed).toBe(withdrawn.commands[0].id);
+    await agent.report(claimed, { status: 'released', error: 'HTTP 401' }).expect(200);
+    await hub.http.post(`/batches/${withdrawn.id}/cancel`).send({}).expect(200);
+    expect(await clientOf(hub).command(claimed)).toMatchObject({ status: 'cancelled', deliveries: 0 });
+    const again = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body;
+    expect(again.batch.id).not.toBe(withdrawn.id);
   });
 
   it('a change that a batch not yet finished will make again is a conflict: the revert, running after it, must not overwrite it', async () => {

@@ -83,14 +83,19 @@ export class BatchRepository {
   }
 
   /**
-   * The batch that reverts this one (SPEC 17.2), aside from a revert that never ran: rejected, or
-   * cancelled with every command cancelled (withdrawn before approval, say).
+   * The batch that reverts this one (SPEC 17.2), aside from a revert that never ran: rejected, or cancelled
+   * with every command cancelled before the agent had it (decision 1410). A command force-cancelled while
+   * with the agent may have run all the same (its late report records what it changed, or never comes), so
+   * it counts: `deliveries` > 0 says it was handed out — unlike `claimed_at`, which a release (SPEC 16.3,
+   * nothing done in Jira) leaves set, `deliveries` goes back down with it — and a recorded change is proof.
    */
   revertOf(m: EntityManager, id: number): Promise<{ id: number } | undefined> {
     return one(
       m,
       sql`SELECT id FROM batch b WHERE revert_of = ${id} AND rejected_reason IS NULL
-            AND (cancelled_at IS NULL OR EXISTS (SELECT 1 FROM command c WHERE c.batch_id = b.id AND c.status <> 'cancelled'))
+            AND (cancelled_at IS NULL OR EXISTS (
+                  SELECT 1 FROM command c WHERE c.batch_id = b.id
+                     AND (c.status <> 'cancelled' OR c.deliveries > 0 OR EXISTS (SELECT 1 FROM command_change cc WHERE cc.command_id = c.id))))
           ORDER BY id LIMIT 1`,
     );
   }

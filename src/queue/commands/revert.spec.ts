@@ -169,6 +169,129 @@ describe('buildRevert (SPEC 17.2)', () => {
   });
 });
 
+describe('buildRevert: a subject changed more than once in the batch reverts its net change (decision 1410)', () => {
+  const LINK = { source: 'A-1', target: 'A-2', link_type: 'Relates' };
+  const linked = (...kinds: ('link' | 'link_removed')[]): RecordedChange[] =>
+    kinds.map((what, i) => ch(i + 1, what === 'link' ? { key: 'A-1', what, after: { ...LINK, id: null } } : { key: 'A-1', what, before: { ...LINK, id: String(20000 + i) } }));
+  const WALK: RecordedChange[] = [
+    ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2026-12-01' }),
+    ch(1, { key: 'A-1', what: 'field:priority', before: 'Medium', after: 'High' }),
+    ch(2, { key: 'A-1', what: 'field:duedate', before: '2026-12-01', after: '2026-12-05' }),
+    ch(3, { key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress', transitions: ['Start'] }),
+    ch(4, { key: 'A-1', what: 'status', before: 'In Progress', after: 'Done', transitions: ['Finish'] }),
+  ];
+  const walked = (over: Partial<MirrorIssue> = {}) => mirrorOf({ 'A-1': issue({ status: 'Done', duedate: '2026-12-05', priority: 'High', ...over }) });
+
+  it.each<[string, RecordedChange[], MirrorLookup, Pick<ReturnType<typeof buildRevert>, 'commands'> & { conflicts: unknown[] }]>([
+    // a link the batch created and removed never existed before it: nothing to re-create, the mirror's lack of it is no conflict
+    ['a link created, then removed', linked('link', 'link_removed'), mirrorOf({ 'A-1': issue() }), { commands: [], conflicts: [] }],
+    ['a link removed, then created again', linked('link_removed', 'link'), mirrorOf({ 'A-1': issue() }, ['A-1|A-2|Relates']), { commands: [], conflicts: [] }],
+    [
+      'a link created, removed and created again: removed once',
+      linked('link', 'link_removed', 'link'),
+      mirrorOf({ 'A-1': issue() }, ['A-1|A-2|Relates']),
+      { commands: [{ type: 'remove_link', params: LINK }], conflicts: [] },
+    ],
+    [
+      'a link removed, created and removed again: created once',
+      linked('link_removed', 'link', 'link_removed'),
+      mirrorOf({ 'A-1': issue() }),
+      { commands: [{ type: 'ensure_link', params: LINK }], conflicts: [] },
+    ],
+    [
+      'the same link in another case of its type and keys is the same subject',
+      [ch(1, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'a-2', link_type: 'relates' } }), ch(2, { key: 'A-1', what: 'link_removed', before: { ...LINK, id: '1' } })],
+      mirrorOf({ 'A-1': issue() }),
+      { commands: [], conflicts: [] },
+    ],
+    [
+      'fields over two commands and a status walked in two: back to the first before, compared with the last after',
+      WALK,
+      walked(),
+      {
+        commands: [
+          { type: 'ensure_status', params: { key: 'A-1', to: 'To Do' } },
+          { type: 'ensure_fields', params: { key: 'A-1', duedate: null } },
+          { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium' } },
+        ],
+        conflicts: [],
+      },
+    ],
+    [
+      'the status changed since the last step: a conflict against the last after',
+      WALK,
+      walked({ status: 'In Progress' }),
+      {
+        commands: [
+          { type: 'ensure_fields', params: { key: 'A-1', duedate: null } },
+          { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium' } },
+        ],
+        conflicts: [{ key: 'A-1', what: 'status', expected: 'Done', actual: 'In Progress', detail: 'A-1: статус с тех пор изменили — сейчас «In Progress», пакет оставил «Done»; не откатываем' }],
+      },
+    ],
+    [
+      'a due date showing an earlier step of the batch is a change since',
+      WALK,
+      walked({ duedate: '2026-12-01' }),
+      {
+        commands: [
+          { type: 'ensure_status', params: { key: 'A-1', to: 'To Do' } },
+          { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium' } },
+        ],
+        conflicts: [expect.objectContaining({ key: 'A-1', what: 'field:duedate', expected: '2026-12-05', actual: '2026-12-01' })],
+      },
+    ],
+    [
+      'a sprint from the backlog through two sprints: back to the backlog',
+      [ch(1, { key: 'A-1', what: 'sprint', before: null, after: 'Спринт 1' }), ch(2, { key: 'A-1', what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' })],
+      MIRROR,
+      { commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: null } }], conflicts: [] },
+    ],
+    [
+      'a status walked back to where it was: nothing, whatever the mirror shows now',
+      [ch(1, { key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress' }), ch(2, { key: 'A-1', what: 'status', before: 'In Progress', after: 'To Do' })],
+      mirrorOf({ 'A-1': issue({ status: 'Done' }) }),
+      { commands: [], conflicts: [] },
+    ],
+    [
+      'a field put back within the batch: nothing; another field of the same command still reverts',
+      [
+        ch(1, { key: 'A-1', what: 'field:duedate', before: '2026-12-20', after: '2027-01-01' }),
+        ch(1, { key: 'A-1', what: 'field:Team', before: null, after: 'Core' }),
+        ch(2, { key: 'A-1', what: 'field:duedate', before: '2027-01-01', after: '2026-12-20' }),
+      ],
+      MIRROR,
+      { commands: [{ type: 'ensure_fields', params: { key: 'A-1', Team: null } }], conflicts: [] },
+    ],
+    [
+      'labels back to the same set in another order: nothing (labels as sets, as confirmation reads them)',
+      [ch(1, { key: 'A-1', what: 'field:labels', before: ['a', 'b'], after: [] }), ch(2, { key: 'A-1', what: 'field:labels', before: null, after: ['b', 'a'] })],
+      MIRROR,
+      { commands: [], conflicts: [] },
+    ],
+    [
+      'the same field of two issues: two subjects',
+      [ch(1, { key: 'A-1', what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }), ch(2, { key: 'A-2', what: 'sprint', before: 'Спринт 2', after: 'Спринт 1' })],
+      mirrorOf({ 'A-1': issue({ sprint: 'Спринт 2' }), 'A-2': issue({ sprint: 'Спринт 1' }) }),
+      {
+        commands: [
+          { type: 'ensure_sprint', params: { key: 'A-2', sprint: 'Спринт 2' } },
+          { type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 1' } },
+        ],
+        conflicts: [],
+      },
+    ],
+  ])('%s', (_name, changes, mirror, expected) => {
+    expect(buildRevert(changes, mirror, OPTIONS)).toEqual(expected);
+  });
+
+  it('a subject of an unfinished batch is a conflict once, against the last after', () => {
+    const plan = buildRevert(WALK, walked(), { ...OPTIONS, pendingBy: (_key, what) => (what === 'status' ? 12 : undefined) });
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', what: 'status', expected: 'Done', detail: expect.stringContaining('меняет и пакет #12') })]);
+    expect(plan.commands.map((c) => c.type)).toEqual(['ensure_fields', 'ensure_fields']);
+  });
+});
+
 describe('what unfinished batches will write (decision 0120)', () => {
   it.each<[string, Record<string, unknown>, string[]]>([
     ['ensure_fields', { key: 'A-1', duedate: '2026-12-01', labels: ['x'] }, ['field:duedate', 'field:labels']],

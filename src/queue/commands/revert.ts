@@ -1,9 +1,10 @@
 /**
  * The revert of a batch (SPEC 17.2), pure: the batch's change record and the mirror as it is now → the
  * inverse commands, newest change first, and the conflicts — changes the mirror no longer shows as their
- * `after` (someone changed it since), which are listed and left alone, never overwritten.
+ * `after` (someone changed it since), which are listed and left alone, never overwritten. A subject the
+ * batch changed more than once is reverted by its net change, first `before` to last `after` (decision 1410).
  */
-import type { MirrorLookup } from '../../mirror/index.js';
+import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
 import type { Change } from './change-record.js';
@@ -109,6 +110,44 @@ function showsAfter(mirror: MirrorLookup, c: Change): boolean {
 }
 
 /**
+ * What of Jira a change changed, the same for every change of it in one batch: an issue's field, status or
+ * sprint, or a link by its ends and type (as the agent finds a link: type and keys in any case). Undefined
+ * for a change that shares no subject (a comment, an issue, a record without its key or its link).
+ */
+function subjectOf(c: Change): string | undefined {
+  if (c.what.startsWith('field:') || c.what === 'status' || c.what === 'sprint') return c.key ? `${c.key} ${c.what}` : undefined;
+  if (c.what !== 'link' && c.what !== 'link_removed') return undefined;
+  const link = asLink(c.what === 'link' ? c.after : c.before);
+  return link ? `link ${link.source.toUpperCase()} ${link.target.toUpperCase()} ${link.link_type.toLowerCase()}` : undefined;
+}
+
+/** One issue showing `value` as the change's subject and nothing else: the net change compared by the rule of showsAfter. */
+function showing(key: string, what: string, value: unknown): MirrorLookup {
+  const issue: MirrorIssue = { status: null, sprint: null, summary: null, description: null, duedate: null, labels: [], assignee: null, priority: null, fields: {} };
+  const v = value ?? null;
+  if (what === 'status') issue.status = typeof v === 'string' ? v : null;
+  else if (what === 'sprint') issue.sprint = typeof v === 'string' ? v : null;
+  else {
+    const name = what.slice('field:'.length);
+    if (name === 'labels') issue.labels = Array.isArray(v) ? v.map(String) : v === null ? [] : [String(v)];
+    else if (['summary', 'duedate', 'assignee', 'priority', 'description'].includes(name)) (issue as unknown as Record<string, unknown>)[name] = v;
+    else issue.fields[name] = v;
+  }
+  return { issue: (k) => (k === key ? issue : undefined), hasLink: () => false };
+}
+
+/**
+ * The net change of a subject the batch changed from `first` to `last` (the same change when once): the
+ * first `before` to the last `after`, as the last change (its command, its kind). Null when that is no
+ * change: a value put back where it was, a link created and removed, or removed and created again.
+ */
+function netChange(first: RecordedChange, last: RecordedChange): RecordedChange | null {
+  if (last.what === 'link' || last.what === 'link_removed') return first.what === last.what ? last : null;
+  const net = { ...last, before: first.before };
+  return showsAfter(showing(last.key!, last.what, net.before), net) ? null : net;
+}
+
+/**
  * Builds the revert. Issues the batch created are not put back field by field: they get the label
  * `hub-reverted` and the status `createdIssueStatus` (their links to other issues removed), or are deleted
  * with `delete_issue` when `deleteCreated` and the account may delete (their links go with them).
@@ -134,7 +173,22 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
     fields = null;
   };
 
-  for (const c of [...changes].reverse()) {
+  // Per subject, its first change and the place of its last: a subject changed more than once in the batch
+  // is reverted once, by its net change, where its last change stands in the newest-first order.
+  const first = new Map<string, RecordedChange>();
+  const lastAt = new Map<string, number>();
+  changes.forEach((c, i) => {
+    const subject = subjectOf(c);
+    if (subject === undefined) return;
+    if (!first.has(subject)) first.set(subject, c);
+    lastAt.set(subject, i);
+  });
+
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const subject = subjectOf(changes[i]!);
+    if (subject !== undefined && lastAt.get(subject) !== i) continue; // an earlier step: its subject's net change is read at the last one
+    const c = subject === undefined ? changes[i]! : netChange(first.get(subject)!, changes[i]!);
+    if (c === null) continue; // the batch left the subject as it found it: nothing to undo, nothing to conflict with
     if (!KEYLESS.has(c.what) && !c.key) {
       conflict(c, `${label(c.what)}: в записи изменения нет ключа задачи — откатите вручную`);
       continue;
