@@ -14,13 +14,20 @@ import { applyText, ExportService, PackagesService, planText } from './packages/
 import type { PackageFiles } from './packages/index.js';
 
 /**
- * The file of a package named `name` (notes.csv, links.csv, issues.csv), its name matched
- * case-insensitively (Notes.csv saved on Windows); undefined when the folder has none.
+ * The name a folder's file of a package named `name` (notes.csv, links.csv, issues.csv) has there, matched
+ * case-insensitively (Notes.csv saved on Windows); undefined when the folder has none. What reads a
+ * package and what writes one both find its files by this one rule.
  */
-export async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
+export function packageFileName(folder: string, entries: Dirent[], name: string): string | undefined {
   const found = entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.toLowerCase() === name).map((e) => e.name);
   if (found.length > 1) throw new ConfigError(`в папке ${folder} несколько файлов ${name}: ${found.sort().join(', ')}; оставьте один`);
-  return found.length ? readFile(join(folder, found[0])) : undefined;
+  return found[0];
+}
+
+/** The file of a package named `name`, found as packageFileName finds it; undefined when the folder has none. */
+export async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
+  const found = packageFileName(folder, entries, name);
+  return found === undefined ? undefined : readFile(join(folder, found));
 }
 
 /** The files of a package folder; a folder with none of them is an error. */
@@ -101,12 +108,18 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
   console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'));
 }
 
-/** `jira-hub export <folder> --jql …`: the mirror's issues, links and notes as a package in the folder. */
 /** The files an export writes: a folder that holds any of them is refused unless `force` (a mistyped JQL would wipe a package being edited). */
-const EXPORTED = ['issues.csv', 'links.csv', 'notes.csv'];
+const EXPORTED = ['issues.csv', 'links.csv', 'notes.csv'] as const;
 
+/**
+ * `jira-hub export <folder> --jql …`: the mirror's issues, links and notes as a package in the folder. A
+ * file of the package already there is found as plan and apply find it, in any letter case (Issues.csv),
+ * and `--force` overwrites that very file: the folder never ends up with two files plan would refuse.
+ */
 export async function exportFolder(config: HubConfig, folder: string, jql: string, force = false): Promise<void> {
-  const there = EXPORTED.filter((name) => existsSync(join(folder, name)));
+  const entries = existsSync(folder) && statSync(folder).isDirectory() ? await readdir(folder, { withFileTypes: true }) : [];
+  const names = new Map(EXPORTED.map((name) => [name, packageFileName(folder, entries, name)]));
+  const there = [...names.values()].filter((name) => name !== undefined);
   if (there.length && !force) {
     throw new ConfigError(`в папке ${folder} уже есть ${there.join(', ')}: выгрузка их перезапишет; укажите новую папку или добавьте --force, чтобы перезаписать`);
   }
@@ -114,10 +127,14 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   announceDatabase(config, false);
   const out = await withHub(config, (app) => app.get(ExportService).export(jql));
   makeFolder(folder, 'папку для пакета');
-  for (const [name, text] of Object.entries(out.files)) {
-    await writeFile(join(folder, name), text).catch((err: unknown) => {
-      throw new ConfigError(`файл ${join(folder, name)} не записать: ${fileSystemReason(err)}`);
+  const written = (name: (typeof EXPORTED)[number]) => names.get(name) ?? name;
+  for (const name of EXPORTED) {
+    const path = join(folder, written(name));
+    await writeFile(path, out.files[name]).catch((err: unknown) => {
+      throw new ConfigError(`файл ${path} не записать: ${fileSystemReason(err)}`);
     });
   }
-  console.log(`Записано в ${folder}: issues.csv (задач: ${out.issues}), links.csv (связей: ${out.links}), notes.csv (заметок: ${out.notes}).`);
+  console.log(
+    `Записано в ${folder}: ${written('issues.csv')} (задач: ${out.issues}), ${written('links.csv')} (связей: ${out.links}), ${written('notes.csv')} (заметок: ${out.notes}).`,
+  );
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
@@ -274,6 +274,33 @@ describe('jira-hub command line (commander)', () => {
       expect(existsSync(join(folder, 'links.csv'))).toBe(false);
       expect(await export_('--force')).toMatchObject({ code: 0 });
       expect(readFileSync(join(folder, 'notes.csv'), 'utf8')).not.toContain('правлю руками');
+    });
+
+    it('export finds a package file in another letter case (Issues.csv) as plan does: refused without --force, that very file overwritten with it', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'package');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'Issues.csv'), 'Ключ;Срок\nA-1;2026-12-01\n');
+      const export_ = (...more: string[]) => run(['export', folder, '--jql', 'status = Done', '--db', db, ...more]);
+      expect(await export_()).toEqual({
+        code: 2,
+        out: '',
+        err: `jira-hub: в папке ${folder} уже есть Issues.csv: выгрузка их перезапишет; укажите новую папку или добавьте --force, чтобы перезаписать`,
+      });
+      expect(readdirSync(folder)).toEqual(['Issues.csv']);
+      expect(readFileSync(join(folder, 'Issues.csv'), 'utf8')).toBe('Ключ;Срок\nA-1;2026-12-01\n');
+      const forced = await export_('--force');
+      expect(forced).toMatchObject({ code: 0, err: '' });
+      expect(forced.out.split('\n').at(-1)).toBe(`Записано в ${folder}: Issues.csv (задач: 0), links.csv (связей: 0), notes.csv (заметок: 0).`);
+      expect(readdirSync(folder).sort()).toEqual(['Issues.csv', 'links.csv', 'notes.csv']);
+      expect(readFileSync(join(folder, 'Issues.csv'), 'utf8')).toMatch(/^Ключ;Тип;Тема;/);
+      // the folder is a package plan reads (one issues.csv, not two)
+      expect(await run(['plan', folder, '--db', db])).toMatchObject({ code: 0, err: '' });
+      // two files of one name in different case: refused, even with --force, and nothing written
+      writeFileSync(join(folder, 'issues.csv'), 'Ключ;Срок\n');
+      expect(await export_('--force')).toEqual({ code: 2, out: '', err: `jira-hub: в папке ${folder} несколько файлов issues.csv: Issues.csv, issues.csv; оставьте один` });
+      expect(readFileSync(join(folder, 'issues.csv'), 'utf8')).toBe('Ключ;Срок\n');
     });
 
     it('import names the PostgreSQL database it writes, and an unreachable one is one line', async () => {

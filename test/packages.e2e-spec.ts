@@ -87,6 +87,23 @@ describe('planning packages (SPEC 18)', () => {
     expect(third.package.id).toBeGreaterThan(first.package.id);
   });
 
+  it('files with a BOM: applied again, and the stored package applied again («Вернуть к пакету»), while its batch waits → that batch, nothing new', async () => {
+    const issues = '\uFEFFКлюч;Срок\r\nA-2;2026-11-30\r\n'; // Excel's «CSV UTF-8» starts with a BOM
+    const first = (await send('apply', { issues }, { name: 'С BOM' }).expect(200)).body;
+    expect(first).toMatchObject({ replayed: false, batch: { status: 'queued' } });
+    const again = (await send('apply', { issues }, { name: 'С BOM' }).expect(200)).body;
+    expect(again).toMatchObject({ replayed: true, package: { id: first.package.id }, batch: { id: first.batch.id } });
+    const packages = (await hub.http.get('/packages').expect(200)).body.length;
+    const batches = await batchCount();
+    const back = (await hub.http.post(`/packages/${first.package.id}/apply`).expect(200)).body;
+    expect(back).toMatchObject({ replayed: true, package: { id: first.package.id }, batch: { id: first.batch.id } });
+    // the same files without their BOM are the same package too
+    const plain = (await send('apply', { issues: issues.slice(1) }).expect(200)).body;
+    expect(plain).toMatchObject({ replayed: true, package: { id: first.package.id }, batch: { id: first.batch.id } });
+    expect((await hub.http.get('/packages').expect(200)).body.length).toBe(packages);
+    expect(await batchCount()).toBe(batches);
+  });
+
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
     const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;
@@ -178,6 +195,30 @@ describe('planning packages (SPEC 18)', () => {
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);
+  });
+
+  it('a summary within 255 characters but over Jira\'s 255 UTF-16 units (an emoji counts twice) → 422 for a new issue and an existing one, before the dry run; nothing written', async () => {
+    const emoji = '\u{1F600}'.repeat(130); // 130 characters, 260 units as Jira counts them
+    const issues = `${HEADER}\nnew:701;Task;${emoji};;;;;;;;\nA-2;;${emoji};;;;;;;;`;
+    const before = await batchCount();
+    for (const route of ['plan', 'apply'] as const) {
+      const res = await send(route, { issues }).expect(422);
+      expect(res.body).toMatchObject({ error: 'validation_failed' });
+      expect(res.body.errors).toEqual([
+        { field: 'issues.csv:2:Тема', detail: 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 260' },
+        { field: 'issues.csv:3:Тема', detail: 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 260' },
+      ]);
+      expect(res.body.detail).toContain('issues.csv, строка 2, столбец «Тема»: тема длиннее 255 знаков');
+    }
+    expect(await batchCount()).toBe(before);
+    expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
+    // 255 units with emoji in them pass: the plan creates the issue and sets the summary
+    const fits = `${'\u{1F600}'.repeat(127)}!`;
+    const plan = (await send('plan', { issues: `${HEADER}\nnew:701;Task;${fits};;;;;;;;\nA-2;;${fits};;;;;;;;` }).expect(200)).body;
+    expect(plan.commands.map((c: { type: string; params: { summary?: string } }) => [c.type, c.params.summary])).toEqual([
+      ['ensure_issue', fits],
+      ['ensure_fields', fits],
+    ]);
   });
 
   it('every bad row and cell of every file in one 422, the first error\'s text first; a long list is cut saying how many more; nothing written', async () => {

@@ -26,8 +26,11 @@ export function addFinding(c: CommandCheck, param: string, code: string, detail:
   c.findings.push({ seq: c.seq, param, code, detail, ...(suggestion ? { suggestion } : {}) });
 }
 
-/** Characters as Jira counts them (code points, not UTF-16 units). */
-const length = (s: string) => [...s].length;
+/** Characters as Jira counts them: a Java string's length, in UTF-16 units (an emoji counts two). */
+const length = (s: string) => s.length;
+/** «304 символов, а Jira принимает не больше 255»; where the counts differ, it says why the number is larger than what a person sees. */
+const overBy = (s: string, max: number) =>
+  `${[...s].length === s.length ? `${s.length} символов` : `${s.length} знаков, как их считает Jira (эмодзи — за два)`}, а Jira принимает не больше ${max}`;
 
 function isCalendarDate(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
@@ -37,7 +40,7 @@ function isCalendarDate(v: string): boolean {
 
 function checkText(c: CommandCheck, param: string, value: unknown, max: number): void {
   if (typeof value !== 'string' || length(value) <= max) return;
-  addFinding(c, param, 'too_long', `${length(value)} символов, а Jira принимает не больше ${max}`, `сократите текст до ${max} символов`);
+  addFinding(c, param, 'too_long', overBy(value, max), `сократите текст до ${max} символов`);
 }
 
 function checkLabels(c: CommandCheck, param: string, value: unknown): void {
@@ -48,7 +51,7 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
       const fixed = label.trim().replace(/\s+/g, '_');
       addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : undefined);
     } else if (length(label) > LABEL_MAX) {
-      addFinding(c, param, 'too_long', `метка длиной ${length(label)} символов, а Jira принимает не больше ${LABEL_MAX}`, `сократите метку до ${LABEL_MAX} символов`);
+      addFinding(c, param, 'too_long', `метка длиной ${overBy(label, LABEL_MAX)}`, `сократите метку до ${LABEL_MAX} символов`);
     }
   }
 }

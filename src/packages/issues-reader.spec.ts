@@ -109,3 +109,16 @@ describe('readIssues: every bad cell of every row at once (decision 0132)', () =
     expect(err.more).toBe(0);
   });
 });
+
+describe('readIssues: a summary as Jira counts it (UTF-16 units: an emoji counts twice)', () => {
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  it.each([
+    ['a new issue (ensure_issue)', 'new:701;Task'],
+    ['an existing issue (ensure_fields)', 'AURORA-1;'],
+  ])('%s: 130 emoji are 260 units → refused, saying how Jira counts; 255 units with emoji in them pass', (_name, start) => {
+    const err = packageError(() => readIssues(buf(`Ключ;Тип;Тема\n${start};${emoji(130)}\n`)));
+    expect([err.row, err.column, err.problem]).toEqual([2, 'Тема', 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 260']);
+    expect(readIssues(buf(`Ключ;Тип;Тема\n${start};${emoji(127)}!\n`))[0].summary).toBe(`${emoji(127)}!`);
+    expect(packageError(() => readIssues(buf(`Ключ;Тип;Тема\n${start};${emoji(127)}!!\n`))).problem).toBe('тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 256');
+  });
+});

@@ -46,18 +46,35 @@ export function parsePackage(files: PackageFiles): ParsedPackage {
   };
 }
 
-/** The stored texts back as files. */
-export const filesOf = (texts: PackageTexts): PackageFiles => ({
-  ...(texts.issues !== undefined ? { issues: Buffer.from(texts.issues, 'utf8') } : {}),
-  ...(texts.links !== undefined ? { links: Buffer.from(texts.links, 'utf8') } : {}),
-  ...(texts.notes !== undefined ? { notes: Buffer.from(texts.notes, 'utf8') } : {}),
-});
+/**
+ * The stored texts back as files, such that parsePackage reads the same texts from them again: decoding
+ * drops one leading BOM, so a text that itself starts with U+FEFF (a file saved with two) gets one before it.
+ */
+export const filesOf = (texts: PackageTexts): PackageFiles => {
+  const file = (text: string) => Buffer.from(text.startsWith('\uFEFF') ? `\uFEFF${text}` : text, 'utf8');
+  return {
+    ...(texts.issues !== undefined ? { issues: file(texts.issues) } : {}),
+    ...(texts.links !== undefined ? { links: file(texts.links) } : {}),
+    ...(texts.notes !== undefined ? { notes: file(texts.notes) } : {}),
+  };
+};
 
-/** The same files, byte for byte, give the same hash (the idempotency of apply). */
-export function filesHash(files: PackageFiles): string {
+/**
+ * A package's identity, the idempotency of apply: the hash of its files as text — what parsePackage
+ * decodes and the package table stores, the BOM dropped — so that the same files uploaded with or
+ * without a BOM, and the stored package applied again (`POST /packages/{id}/apply`), hash alike.
+ *
+ * Each text is hashed as its UTF-8 bytes, with the same framing as when the upload's bytes were hashed:
+ * for a file without a BOM those are the very bytes uploaded (strict UTF-8 decodes and encodes back
+ * byte for byte), so the idempotency keys already stored keep their meaning and no migration is needed.
+ * Only a file uploaded with a BOM hashes differently than before: the same upload, sent again while
+ * a batch it submitted before this change still runs, is not recognised as that batch's.
+ */
+export function filesHash(texts: PackageTexts): string {
   const h = createHash('sha256');
   for (const name of ['issues', 'links', 'notes'] as const) {
-    const data = files[name];
+    const text = texts[name];
+    const data = text === undefined ? undefined : Buffer.from(text, 'utf8');
     h.update(`${name}:${data ? data.length : -1}:`);
     if (data) h.update(data);
   }

@@ -22,7 +22,7 @@ const NOW = '2026-12-02T12:00:00.000Z';
 const CALLER = { name: 'ivanov', source: 'client' as const };
 const ISSUES = Buffer.from('key,summary\nAURORA-1,Отчёт\n');
 const FILES = { issues: ISSUES };
-const HASH = filesHash(FILES);
+const HASH = filesHash({ issues: ISSUES.toString('utf8') });
 
 const command = (key: string) => ({ type: 'ensure_fields' as const, params: { key, summary: 'Отчёт' }, from: { file: 'issues.csv', row: 2, key }, changes: [] });
 const plan = (commands: number, over: Partial<Plan> = {}): Plan =>

@@ -142,7 +142,7 @@ export class PackagesService {
   async apply(files: PackageFiles, caller: Caller, name = DEFAULT_PACKAGE_NAME): Promise<ApplyView> {
     if (!files.issues && !files.links && !files.notes) throw new ValidationFailedError('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
     const pkg = parsePackage(files);
-    const { key, batch: runningBatch } = await this.running(filesHash(files));
+    const { key, batch: runningBatch } = await this.running(filesHash(pkg.texts));
     if (runningBatch) {
       const stored = await this.db.read((m) => this.packages.ofBatch(m, runningBatch.id));
       if (stored) return this.applied(packageView(stored), runningBatch, true, null);

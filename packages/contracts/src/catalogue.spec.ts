@@ -6,6 +6,7 @@ import {
   keyParams,
   keysNamed,
   STANDARD_PARAM_NAMES,
+  summaryTooLong,
   tempKeysNeeded,
   type CommandType,
   type Params,
@@ -328,5 +329,18 @@ describe('checkParams: the commands of a revert (SPEC 17.2) and the backlog', ()
     ['ensure_sprint', { key: 'A-1', sprint: 5 }, ['sprint']],
   ])('%s %j → problems in %j', (type, params, expected) => {
     expect(problems(type, params).map((p) => p.param)).toEqual(expected);
+  });
+});
+
+describe('summaryTooLong: Jira\'s limit in UTF-16 units, as Java\'s String.length() counts (SPEC 16.2)', () => {
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  it.each<[string, string, string | null]>([
+    ['255 letters', 'я'.repeat(255), null],
+    ['256 letters', 'я'.repeat(256), 'тема длиннее 255 символов (256)'],
+    ['127 emoji and a letter: 255 units', `${emoji(127)}я`, null],
+    ['128 emoji: 128 characters, 256 units', emoji(128), 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 256'],
+    ['130 emoji', emoji(130), 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 260'],
+  ])('%s', (_name, summary, problem) => {
+    expect(summaryTooLong(summary)).toBe(problem);
   });
 });

@@ -15,6 +15,22 @@ export const TEMP_KEY = /^new:[1-9][0-9]*$/;
 export const isJiraKey = (v: unknown): v is string => typeof v === 'string' && JIRA_KEY.test(v);
 export const isTempKey = (v: unknown): v is string => typeof v === 'string' && TEMP_KEY.test(v);
 
+/**
+ * Jira's limit on a summary (SPEC 16.2; «Summary must be less than 255 characters»), which Jira checks on
+ * Java's String.length(): UTF-16 units, so a character past U+FFFF — an emoji — counts twice. JavaScript's
+ * `.length` counts the same units; counting code points instead lets through a summary Jira refuses.
+ */
+export const SUMMARY_LIMIT = 255;
+
+/** Why a summary is too long for Jira, in Russian, with its length as Jira counts it; null when it fits. */
+export function summaryTooLong(summary: string): string | null {
+  if (summary.length <= SUMMARY_LIMIT) return null;
+  // Where the counts differ, the sentence says why: the person sees fewer characters than the number.
+  return [...summary].length === summary.length
+    ? `тема длиннее ${SUMMARY_LIMIT} символов (${summary.length})`
+    : `тема длиннее ${SUMMARY_LIMIT} знаков, как их считает Jira (эмодзи — за два): ${summary.length}`;
+}
+
 /** The command types of SPEC 4, in catalogue order. */
 export const COMMAND_TYPES = [
   'ensure_issue',

@@ -10,7 +10,7 @@
  * types only, and whoever imports it does not load zod.
  */
 import { z } from 'zod';
-import { isCalendarDate, JIRA_KEY, TEMP_KEY } from './catalogue.js';
+import { isCalendarDate, JIRA_KEY, SUMMARY_LIMIT, summaryTooLong, TEMP_KEY } from './catalogue.js';
 
 /** SPEC 4: a Jira key and a temp key, as JSON Schema patterns. */
 export const JIRA_KEY_PATTERN = JIRA_KEY.source;
@@ -18,8 +18,8 @@ export const TEMP_KEY_PATTERN = TEMP_KEY.source;
 
 /** SPEC 16.2: what Jira accepts. */
 export const LIMITS = {
-  /** a summary */
-  summary: 255,
+  /** a summary, in UTF-16 units as Jira counts it (an emoji counts twice; catalogue.ts SUMMARY_LIMIT) */
+  summary: SUMMARY_LIMIT,
   /** a description, a comment body, a marker */
   text: 32_767,
   /** one label (no whitespace) */
@@ -51,6 +51,16 @@ const nonBlank = (max?: number) => {
 };
 const text = (max: number) => z.string({ error: need('нужна строка') }).max(max, { error: (i) => `не длиннее ${max} символов (сейчас ${(i.input as string).length})` });
 
+/**
+ * A summary: not blank, within Jira's limit in UTF-16 units, as Jira counts it. Not zod's `max`, which counts
+ * code points (130 emoji would pass it); JSON Schema's maxLength counts code points too, so it is stated
+ * there only as the bound it is, and the description says how Jira counts.
+ */
+const summary = nonBlank()
+  .refine((s) => summaryTooLong(s) === null, { error: (i) => summaryTooLong(i.input as string) ?? undefined })
+  .meta({ maxLength: LIMITS.summary });
+const SUMMARY_TEXT = `тема, до ${LIMITS.summary} знаков (эмодзи — за два, как их считает Jira)`;
+
 const DATE_ERROR = 'нужна дата ГГГГ-ММ-ДД или null';
 const date = z
   .string({ error: need(DATE_ERROR) })
@@ -64,7 +74,7 @@ const label = z
 
 /** The standard fields of ensure_fields (any other name must be listed in settings `fields`). */
 export const STANDARD_FIELD_SCHEMAS = {
-  summary: nonBlank(LIMITS.summary).describe(`тема, до ${LIMITS.summary} символов`),
+  summary: summary.describe(SUMMARY_TEXT),
   description: text(LIMITS.text).nullable().describe(`описание, до ${LIMITS.text} символов; null стирает`),
   duedate: date.nullable().describe('срок ГГГГ-ММ-ДД; null стирает'),
   labels: z.array(label, { error: need('нужен массив меток') }).describe(`метки: без пробелов, каждая до ${LIMITS.label} символов; весь набор`),
@@ -79,7 +89,7 @@ export const PARAMS = {
   ensure_issue: params({
     temp_key: tempKey,
     issue_type: nonBlank().describe('тип задачи проекта, например Task'),
-    summary: nonBlank(LIMITS.summary).describe(`тема, до ${LIMITS.summary} символов; по ней агент находит задачу, если она уже есть`),
+    summary: summary.describe(`${SUMMARY_TEXT}; по ней агент находит задачу, если она уже есть`),
     description: text(LIMITS.text).optional().describe(`описание, до ${LIMITS.text} символов`),
     parent: key.optional().describe('родитель: ключ Jira или временный ключ'),
     fields: z.record(z.string(), z.unknown(), { error: 'нужен объект' }).optional().describe('другие поля при создании'),
@@ -137,7 +147,7 @@ export const PARAMS = {
     key,
     comment_id: z.union([z.string().regex(/^[1-9][0-9]*$/), z.number().int().positive()], { error: 'нужен id комментария Jira' }).describe('id комментария Jira'),
   }),
-  delete_issue: params({ key, summary: nonBlank(LIMITS.summary).describe('удалит, только если тема в Jira всё ещё такая') }),
+  delete_issue: params({ key, summary: summary.describe('удалит, только если тема в Jira всё ещё такая') }),
 } as const;
 
 export type SchemaCommandType = keyof typeof PARAMS;

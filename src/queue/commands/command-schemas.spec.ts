@@ -18,6 +18,10 @@ const CASES: [string, Params, string | null][] = [
   ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт' }, null],
   ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: long(255), description: long(32_767), parent: 'AURORA-1', fields: {} }, null],
   ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: long(256) }, 'summary'],
+  // Jira counts UTF-16 units: 130 emoji are 260 (refused), 127 emoji and a letter are 255 (taken)
+  ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: '\u{1F600}'.repeat(130) }, 'summary'],
+  ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: `${'\u{1F600}'.repeat(127)}!` }, null],
+  ['ensure_fields', { key: 'AURORA-1', summary: '\u{1F600}'.repeat(130) }, 'summary'],
   ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: '   ' }, 'summary'],
   ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'x', description: long(32_768) }, 'description'],
   ['ensure_issue', { temp_key: 'AURORA-1', issue_type: 'Task', summary: 'x' }, 'temp_key'],
@@ -81,6 +85,13 @@ describe('the hub and the command schemas agree', () => {
     expect(isCommandType(type)).toBe(true);
     expect(hubParam(type, params)).toBe(refused);
     expect(zodParam(type, params)).toBe(refused);
+  });
+
+  it.each(['ensure_issue', 'ensure_fields', 'delete_issue'] as const)('%s: a summary of 130 emoji (260 units, as Jira counts) is refused saying how Jira counts it', (type) => {
+    const base = { ensure_issue: { temp_key: 'new:1', issue_type: 'Task' }, ensure_fields: { key: 'AURORA-1' }, delete_issue: { key: 'AURORA-1' } }[type];
+    const r = PARAMS[type].safeParse({ ...base, summary: '\u{1F600}'.repeat(130) });
+    expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['summary', 'тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 260']]);
+    expect(PARAMS[type].safeParse({ ...base, summary: `${'\u{1F600}'.repeat(127)}!` }).success).toBe(true);
   });
 
   it('limits are the same numbers', () => {
