@@ -57,13 +57,28 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
         { key: 'AURORA-1', status: 'To Do', priority: 'Medium' },
         { key: 'AURORA-2', status: 'In Progress' },
         { key: 'AURORA-3', status: 'To Do' },
-      ]),
+      ], [{ source_key: 'AURORA-3', target_key: 'AURORA-2', link_type: 'Blocks' }]),
     );
   });
   afterAll(() => hub.close());
 
   const counts = () => rowCounts(hub, TABLES);
   const bad = { title: 'План с ошибками', commands: PLAN.map(([c]) => c) };
+
+  it('remove_link is checked as ensure_link is: a word or an inward description becomes Jira\'s type, an unknown one is a finding', async () => {
+    const before = await counts();
+    const unlink = (source: string, target: string, link_type: string) => ({ type: 'remove_link', params: { source, target, link_type } });
+    const body = { title: 'Связи', commands: [unlink('AURORA-3', 'AURORA-2', 'блокирует'), unlink('AURORA-3', 'AURORA-2', 'Blokcs'), unlink('AURORA-2', 'AURORA-3', 'is blocked by')] };
+    const res = await hub.http.post('/batches/plan').send(body).expect(200);
+    expect(res.body.findings.map((f: { seq: number; code: string }) => [f.seq, f.code])).toEqual([[2, 'unknown_link_type']]);
+    for (const i of [0, 2]) {
+      expect(res.body.commands[i].params).toEqual({ source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' });
+      // the mirror has that link: removing it changes Jira (the literal «блокирует» would have read as «already done»)
+      expect(res.body.commands[i].verdict).toBe('would_change');
+    }
+    await hub.http.post('/batches').send(body).expect(422);
+    expect(await counts()).toEqual(before);
+  });
 
   it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {
     const before = await counts();

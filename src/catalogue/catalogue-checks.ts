@@ -3,7 +3,7 @@ import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenFiel
 import { isTempKey } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
-import { listed, match, maybe } from './match.js';
+import { listed, lower, match, maybe } from './match.js';
 import { initialStatus } from './routes.js';
 
 /** What the checks know of the issues a batch names: types from the mirror or the batch, statuses as the batch moves them. */
@@ -96,8 +96,14 @@ function allowedValues(catalogue: Catalogue, fieldId: string, screen: CatalogueS
 function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldId: string, value: unknown, screen: CatalogueScreenField | undefined): void {
   if (fieldId === 'assignee') {
     if (typeof value !== 'string' || catalogue.assignable_truncated) return;
+    // Jira takes the id (Cloud: accountId; DC: the user name); a display name is refused there, so here too.
+    if (catalogue.assignable.some((u) => u.id === value)) return;
+    const named = catalogue.assignable.filter((u) => lower(u.display_name) === lower(value.trim()));
+    if (named.length) {
+      return addFinding(c, param, 'unknown_assignee', `«${value}» — имя человека, а Jira ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
+    }
     const m = match(value, catalogue.assignable, (u) => [u.id, u.display_name]);
-    if (m.kind === 'exact') return;
+    if (m.kind === 'exact') return; // an id or a display name as it is: both taken above
     if (m.kind === 'case') return addFinding(c, param, 'unknown_assignee', `исполнитель «${value}» записан не так, как в Jira`, `может быть, ${m.item.id} (${m.item.display_name})?`);
     return addFinding(
       c,

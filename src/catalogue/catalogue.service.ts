@@ -13,10 +13,9 @@ import type {
   WorkflowView,
 } from './catalogue.dto.js';
 import { CatalogueRepository, type StoredCatalogue } from './catalogue.repository.js';
-import { listed } from './match.js';
+import { listed, lower } from './match.js';
 import { initialStatus, shortestRoute } from './routes.js';
 
-const lower = (s: string) => s.toLocaleLowerCase('ru');
 
 /** «5 с», «3 мин», «2 ч», «4 дн». */
 const ageText = (s: number) => (s < 60 ? `${s} с` : s < 3600 ? `${Math.floor(s / 60)} мин` : s < 86400 ? `${Math.floor(s / 3600)} ч` : `${Math.floor(s / 86400)} дн`);

@@ -110,7 +110,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       if (c.type === 'ensure_issue') checkIssue(c, types);
       else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
       else if (c.type === 'ensure_status') checkStatus(c, types);
-      else if (c.type === 'ensure_link') checkLink(c, usable, ctx.linkWords);
+      else if (c.type === 'ensure_link' || c.type === 'remove_link') checkLink(c, usable, ctx.linkWords);
       else if (c.type === 'ensure_sprint') checkSprint(c, usable);
       if (usable) permissionFindings(c, usable);
     },

@@ -1,6 +1,7 @@
 /** Names as people type them against names as Jira has them: exact, other letter case, or close. Pure. */
 
-const lower = (s: string) => s.toLocaleLowerCase('ru');
+/** Names compared without letter case (Russian rules: Ё and ё alike). */
+export const lower = (s: string) => s.toLocaleLowerCase('ru');
 
 /** Edit distance (Levenshtein), for «может быть, …?» suggestions. */
 export function distance(a: string, b: string): number {

@@ -2,10 +2,9 @@
 import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
 import type { TypeContext } from './catalogue-checks.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
-import { listed, match, maybe } from './match.js';
+import { listed, lower, match, maybe } from './match.js';
 import { observedFrom, routeThroughUnobserved, shortestRoute, transitionBetween } from './routes.js';
 
-const lower = (s: string) => s.toLocaleLowerCase('ru');
 
 /**
  * ensure_status: each step a status of the issue's type, each reachable from the one before by a known

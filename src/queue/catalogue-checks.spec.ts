@@ -52,6 +52,9 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a priority in another letter case', fields({ priority: 'high' }), 'value_not_allowed', 'priority', 'может быть, High?'],
   ['a component not in the project', issue({ fields: { components: [{ name: 'Mobile' }] } }), 'value_not_allowed', 'fields.components', undefined],
   ['an assignee nobody can be', fields({ assignee: 'sidorov' }), 'unknown_assignee', 'assignee', undefined],
+  // Jira refuses a display name (accountId 'Иван Иванов' does not exist): the id is suggested
+  ['an assignee by display name', fields({ assignee: 'Иван Иванов' }), 'unknown_assignee', 'assignee', 'может быть, ivanov (Иван Иванов)?'],
+  ['an assignee by display name in another letter case', fields({ assignee: 'иван иванов' }), 'unknown_assignee', 'assignee', 'ivanov'],
   ['a summary of 300 characters', issue({ summary: 'я'.repeat(300) }), 'too_long', 'summary', '255'],
   ['a description over 32,767', issue({ description: 'x'.repeat(32_768) }), 'too_long', 'description', undefined],
   ['a comment over 32,767', { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x'.repeat(40_000) } }, 'too_long', 'body', undefined],
