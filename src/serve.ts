@@ -17,6 +17,8 @@ const LISTEN_REFUSALS: Record<string, (at: string, host: string) => string> = {
   EACCES: (at) => `слушать ${at} нет прав (порты ниже 1024 обычно только для администратора); укажите другой порт: --port или HUB_PORT`,
   EADDRNOTAVAIL: (_at, host) => `адреса ${host} у этой машины нет; укажите её адрес: --host или HUB_HOST`,
   ENOTFOUND: (_at, host) => `имя ${host} не найдено; укажите адрес этой машины: --host или HUB_HOST`,
+  // e.g. a link-local IPv6 address without its interface (fe80::1 rather than fe80::1%eth0)
+  EINVAL: (_at, host) => `на адресе ${host} слушать нельзя (адрес IPv6 fe80::… нужен с именем интерфейса, например fe80::1%eth0); укажите адрес этой машины: --host или HUB_HOST`,
 };
 
 /**

@@ -93,6 +93,16 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     expect(existsSync(`${db}-wal`)).toBe(false);
   });
 
+  it('serve on an address the system cannot listen on (link-local IPv6 without its interface): one Russian line', async () => {
+    const db = join(folder(), 'hub.sqlite');
+    const hub = cli(['serve'], { HUB_DB_PATH: db, HUB_HOST: 'fe80::1', HUB_PORT: '39999', HUB_CLIENT_TOKEN: 'c'.repeat(16), HUB_AGENT_TOKEN: 'a'.repeat(16), HUB_LOG_LEVEL: 'warn' });
+    expect(await ended(hub)).toEqual({
+      code: 2,
+      err: ['jira-hub: на адресе fe80::1 слушать нельзя (адрес IPv6 fe80::… нужен с именем интерфейса, например fe80::1%eth0); укажите адрес этой машины: --host или HUB_HOST'],
+    });
+    expect(existsSync(db)).toBe(false);
+  });
+
   // As root the test runs the hub as nobody, for whom a port below ip_unprivileged_port_start is not allowed.
   const port = privilegedPort();
   (port === undefined ? it.skip : it)('serve on a port it may not listen on: one line naming host:port', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { run, sql } from '../src/database/sql.js';
 import { agentOf, clientOf, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { onPostgres } from './support/pg.js';
 
@@ -257,9 +258,11 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     expect(backups()).toHaveLength(1);
   });
 
-  it('a refresh-only batch makes no backup; rotation keeps the newest backup_keep copies', async () => {
+  it('a refresh-only batch and a catalogue read make no backup; rotation keeps the newest backup_keep copies', async () => {
     await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] });
     await agent.done((await agent.claim()).command.id, refreshResult([]));
+    expect(backups()).toEqual([]);
+    await reportCatalogue(hub); // refresh_catalogue reads Jira: no copy, and none pushed out of backup_keep
     expect(backups()).toEqual([]);
     await hub.http.patch('/settings').send({ backup_keep: 2 }).expect(200);
     const ids: number[] = [];

@@ -99,6 +99,22 @@ describe('loadConfig (SPEC 14)', () => {
   });
 
   it.each([
+    [undefined, true],
+    ['', true],
+    ['on', true],
+    ['ДА', true],
+    ['off', false],
+    [' 0 ', false],
+    ['нет', false],
+  ])('HUB_CATALOGUE_AUTO_REFRESH %j reads as %s', (raw, on) => {
+    expect(loadConfig({ HUB_CATALOGUE_AUTO_REFRESH: raw }).catalogueAutoRefresh).toBe(on);
+  });
+
+  it.each([['disabled'], ['выкл'], ['2']])('HUB_CATALOGUE_AUTO_REFRESH %j stops the start with one Russian line naming it', (raw) => {
+    expect(() => loadConfig({ HUB_CATALOGUE_AUTO_REFRESH: raw })).toThrow(new ConfigError(`HUB_CATALOGUE_AUTO_REFRESH: непонятное значение «${raw}»; укажите on (хаб сам читает каталог Jira) или off`));
+  });
+
+  it.each([
     ['0', 0],
     ['60', 60],
   ])('HUB_CLAIM_MAX_WAIT_SECONDS %s is accepted', (raw, n) => {
@@ -242,6 +258,7 @@ describe('isLoopback', () => {
     ['::1', true],
     ['0:0:0:0:0:0:0:1', true],
     ['localhost', true],
+    ['LocalHost', true],
     ['0.0.0.0', false],
     ['::', false],
     ['10.0.0.1', false],

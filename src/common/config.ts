@@ -93,6 +93,14 @@ export function readOnlyFrom(raw: string | undefined): boolean {
   throw new ConfigError(`HUB_MCP_READ_ONLY: непонятное значение «${v}»; укажите 1 (только чтение) или 0 (все инструменты)`);
 }
 
+/** HUB_CATALOGUE_AUTO_REFRESH: unset, empty, 1/true/yes/on/да → on; 0/false/no/off/нет → off; anything else stops the start (a typo is not «on»). */
+export function autoRefreshFrom(raw: string | undefined): boolean {
+  const v = raw?.trim() ?? '';
+  if (v === '' || YES.test(v)) return true;
+  if (NO.test(v)) return false;
+  throw new ConfigError(`HUB_CATALOGUE_AUTO_REFRESH: непонятное значение «${v}»; укажите on (хаб сам читает каталог Jira) или off`);
+}
+
 /** HUB_MCP_TOOLS as a list (commas or spaces); undefined when unset or empty (every tool). */
 export function toolListFrom(raw: string | undefined): string[] | undefined {
   const names = (raw ?? '').split(/[\s,]+/).filter(Boolean);
@@ -104,7 +112,7 @@ function optional(raw: string | undefined): string | undefined {
 }
 
 export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
+  if (host.toLowerCase() === 'localhost') return true; // host names are case-insensitive
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
   return false;
@@ -205,7 +213,7 @@ export function loadConfig(env: HubEnv): HubConfig {
     eventsHeartbeatSeconds: intIn('HUB_EVENTS_HEARTBEAT_SECONDS', env.HUB_EVENTS_HEARTBEAT_SECONDS, 15, 1, 300),
     allowedHosts: listOf(env.HUB_ALLOWED_HOSTS, hostEntry),
     allowedOrigins: listOf(env.HUB_ALLOWED_ORIGINS, originEntry),
-    catalogueAutoRefresh: !/^(0|false|no|off)$/i.test(env.HUB_CATALOGUE_AUTO_REFRESH?.trim() ?? ''),
+    catalogueAutoRefresh: autoRefreshFrom(env.HUB_CATALOGUE_AUTO_REFRESH),
   };
   if (config.databaseUrl && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
     throw new ConfigError(

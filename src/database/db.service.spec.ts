@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SLICE_MS } from '../common/index.js';
+import { SLICE_MS, UnavailableError } from '../common/index.js';
 import { Db } from './db.service.js';
+import { DATABASE_BUSY_DETAIL } from './disk-full.js';
 
 describe('Db lanes: the agent is not starved by batch creation', () => {
   let ds: DataSource;
@@ -78,5 +83,28 @@ describe('Db lanes: the agent is not starved by batch creation', () => {
     await expect(failed).rejects.toThrow('no');
     await next;
     expect(await db.read((m) => m.query('SELECT v FROM t'))).toEqual([{ v: 'kept' }]);
+  });
+});
+
+describe('Db: a database file another process keeps locked', () => {
+  it('a write that cannot get the lock in time is 503 unavailable saying so; the next write, once the lock is gone, is made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hub-busy-'));
+    const file = join(dir, 'hub.sqlite');
+    // The hub waits 10 s (BUSY_TIMEOUT_MS) for a lock; this data source 50 ms, with the same driver and file.
+    const ds = await new DataSource({ type: 'better-sqlite3', database: file, timeout: 50 }).initialize();
+    const other = new Database(file);
+    try {
+      await ds.query('CREATE TABLE t (v TEXT)');
+      const db = new Db(ds);
+      other.exec('BEGIN EXCLUSIVE');
+      await expect(db.transaction((m) => m.query("INSERT INTO t VALUES ('x')"))).rejects.toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
+      other.exec('ROLLBACK');
+      await db.transaction((m) => m.query("INSERT INTO t VALUES ('y')"));
+      expect(await ds.query('SELECT v FROM t')).toEqual([{ v: 'y' }]);
+    } finally {
+      other.close();
+      await ds.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

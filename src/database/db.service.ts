@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { pause, UnavailableError } from '../common/index.js';
 import type { AfterCommit } from '../events/index.js';
-import { diskFullAsUnavailable } from './disk-full.js';
+import { diskFullAsUnavailable, isBusy } from './disk-full.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
@@ -160,7 +160,8 @@ export class Db implements BeforeApplicationShutdown {
     return this.enqueue(async () => {
       const q = this.dataSource.createQueryRunner();
       const callbacks: (() => void)[] = [];
-      await q.query('BEGIN IMMEDIATE');
+      // The write lock is taken here: another process holding the file past the busy timeout fails it.
+      await q.query('BEGIN IMMEDIATE').catch((err: unknown) => Promise.reject(this.failed(err)));
       const undo = this.slices.during(q);
       try {
         const result = await fn(q.manager, { afterCommit: (cb) => callbacks.push(cb) });
@@ -184,12 +185,13 @@ export class Db implements BeforeApplicationShutdown {
   }
 
   /**
-   * What a failed unit of work throws: a full disk is 503 `unavailable` (the hub goes on, and the same
-   * request succeeds once there is room), told to the operator in one line; any other error as it came.
+   * What a failed unit of work throws: a full disk, or a file another process keeps locked, is 503
+   * `unavailable` (the hub goes on, and the same request succeeds once there is room or the lock is
+   * gone), told to the operator in one line; any other error as it came.
    */
   private failed(err: unknown): unknown {
     const out = diskFullAsUnavailable(err, this.folder);
-    if (out !== err) this.logger.warn(`the database's disk is full: a write was rolled back (${(err as Error).message})`);
+    if (out !== err) this.logger.warn(`${isBusy(err) ? 'another process holds the database locked' : "the database's disk is full"}: a write was rolled back (${(err as Error).message})`);
     return out;
   }
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailedError } from 'typeorm';
 import { UnavailableError } from '../common/index.js';
-import { DISK_FULL_DETAIL, diskFullAsUnavailable, isDiskFull } from './disk-full.js';
+import { DATABASE_BUSY_DETAIL, DISK_FULL_DETAIL, diskFullAsUnavailable, isDiskFull } from './disk-full.js';
+import { sqliteRefusal } from './database-file.js';
 
 /** An error of the driver as TypeORM passes it on (QueryFailedError keeps the driver's error and its code). */
 const failed = (code: string) => new QueryFailedError('INSERT …', [], Object.assign(new Error(code), { code }));
@@ -34,5 +35,19 @@ describe('diskFullAsUnavailable', () => {
     expect((out as UnavailableError).detail).toBe(DISK_FULL_DETAIL);
     const other = failed('SQLITE_CONSTRAINT_UNIQUE');
     expect(diskFullAsUnavailable(other)).toBe(other);
+  });
+});
+
+describe('a database file another process keeps locked (SQLITE_BUSY)', () => {
+  it('at run time: 503 unavailable, on the error or its driver error', () => {
+    for (const err of [Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), { driverError: { code: 'SQLITE_BUSY_SNAPSHOT' } }]) {
+      expect(diskFullAsUnavailable(err)).toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
+    }
+  });
+
+  it('at the start: one line naming the file and what to do', () => {
+    expect(sqliteRefusal('/srv/hub.sqlite', { code: 'SQLITE_BUSY' })?.message).toBe(
+      'база данных /srv/hub.sqlite: база занята: другой процесс держит её заблокированной дольше 10 с; остановите его (или дождитесь, пока он закончит) и запустите снова',
+    );
   });
 });

@@ -23,7 +23,22 @@ function noFreeBlocks(folder: string): boolean {
   }
 }
 
-/** The error a unit of work throws for `err`: 503 `unavailable` for a full disk (the hub goes on), else `err` itself. */
+/** What a client hears when another process held the SQLite file locked past the busy timeout. */
+export const DATABASE_BUSY_DETAIL = 'база данных хаба занята другим процессом: изменение не сохранено; повторите запрос позже';
+
+/** SQLite's SQLITE_BUSY (another process holds the file's lock past the busy timeout), on the error or its driver's. */
+export function isBusy(err: unknown): boolean {
+  return [err, (err as { driverError?: unknown } | null)?.driverError].some((e) => {
+    const code = (e as { code?: unknown } | null)?.code;
+    return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  });
+}
+
+/**
+ * The error a unit of work throws for `err`: 503 `unavailable` for a full disk or a database another
+ * process keeps locked (the hub goes on; the same request succeeds later), else `err` itself.
+ */
 export function diskFullAsUnavailable(err: unknown, folder?: string): unknown {
-  return isDiskFull(err, folder) ? new UnavailableError(DISK_FULL_DETAIL) : err;
+  if (isDiskFull(err, folder)) return new UnavailableError(DISK_FULL_DETAIL);
+  return isBusy(err) ? new UnavailableError(DATABASE_BUSY_DETAIL) : err;
 }

@@ -10,7 +10,7 @@ import { isJiraKey, isTempKey, MAX_INTEGER } from '../common/index.js';
 import { engineOf, list, one, parseJson, raw, rows, run, sql, type Sql, type StoredJson } from '../database/index.js';
 import type { NoteKeys } from '../mirror/index.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import type { CommandType } from '@jira-hub/contracts/catalogue';
+import { READ_TYPES, type CommandType } from '@jira-hub/contracts/catalogue';
 import { isTerminal, type CommandStatus } from './command.entity.js';
 import type { Resolution } from './commands/temp-keys.js';
 import type { CommandRow } from './rows.js';
@@ -208,7 +208,7 @@ export class CommandRepository implements NoteKeys {
     await run(m, sql`UPDATE command SET status = ${status}, error = ${error}, finished_at = ${now} WHERE id = ${id}`);
   }
 
-  /** The first handout of a batch that writes to Jira (SPEC 3.2: back the database up before it). */
+  /** The first handout of a batch that writes to Jira (SPEC 3.2: back the database up before it; a batch of refreshes and catalogue reads only reads). */
   async isFirstWriteOfBatch(m: EntityManager, c: Pick<CommandRow, 'id' | 'batch_id'>): Promise<boolean> {
     return isFirstWrite(await one(m, this.firstWriteSql(c)));
   }
@@ -216,7 +216,7 @@ export class CommandRepository implements NoteKeys {
   /** `isFirstWriteOfBatch` as a statement (read its row with `isFirstWrite`); it does not look at `c` itself. */
   firstWriteSql(c: Pick<CommandRow, 'id' | 'batch_id'>): Sql {
     return sql`SELECT NOT EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND id <> ${c.id} AND claimed_at IS NOT NULL) AS first,
-                      EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND type <> 'refresh') AS writes`;
+                      EXISTS (SELECT 1 FROM command WHERE batch_id = ${c.batch_id} AND type NOT IN (${list(READ_TYPES)})) AS writes`;
   }
 
   /**
