@@ -161,6 +161,13 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       for (const b of [once, long]) await hub.http.post(`/batches/${b.id}/cancel`).expect(200);
     });
 
+    it('apply_package says where a person approves the batch it made', async () => {
+      const applied = await mcp.call('apply_package', { issues_csv: 'Ключ;Срок\nAURORA-3;2026-12-24\n' });
+      const id = (applied.structuredContent!.batch as { id: number }).id;
+      expect(mcp.text(applied)).toContain(`Попросите человека одобрить пакет #${id} на странице http://127.0.0.1:${hub.port}/#/batch/${id}`);
+      await hub.http.post(`/batches/${id}/cancel`).expect(200);
+    });
+
     it('list_batches says «есть ещё» only when there are more', async () => {
       const all = (await hub.http.get('/batches?limit=500').expect(200)).body as { id: number }[];
       const whole = mcp.text(await mcp.call('list_batches', { limit: Math.min(all.length, 100) }));
@@ -422,6 +429,33 @@ describe('issue 22, defect 10: /mcp answers JSON-RPC errors', () => {
   ])('JSON that is no JSON-RPC message (%s) → -32600 in Russian, as over stdio', async (_what, body) => {
     const res = await post().send(body).expect(400);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^тело не является сообщением JSON-RPC 2\.0/) } });
+  });
+
+  it("the transport's own refusals in Russian: an Accept without both types → 406, an unknown protocol version → 400", async () => {
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    for (const accept of ['application/json', '*/*']) {
+      const res = await hub.http.post('/mcp').set('Accept', accept).set('Content-Type', 'application/json').send(ping).expect(406);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^запрос должен принимать оба вида ответа: заголовок Accept/) } });
+    }
+    const old = await post().set('mcp-protocol-version', '1900-01-01').send(ping).expect(400);
+    expect(old.body.error.message).toMatch(/^версия протокола MCP «1900-01-01» \(заголовок mcp-protocol-version\) не поддерживается; поддерживаются: /);
+  });
+
+  it('a method the server has not (resources/list, prompts/list) → -32601 in Russian, on both transports', async () => {
+    for (const kind of ['http', 'stdio'] as const) {
+      const mcp = await connect(kind, hub.url);
+      try {
+        const { EmptyResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+        for (const method of ['resources/list', 'prompts/list', 'nope/method']) {
+          await expect(mcp.client.request({ method, params: {} } as never, EmptyResultSchema)).rejects.toMatchObject({
+            code: -32601,
+            message: expect.stringMatching(new RegExp(`метода ${method} у этого MCP-сервера нет: он отвечает на initialize, ping, tools/list, tools/call`)),
+          });
+        }
+      } finally {
+        await mcp.close();
+      }
+    }
   });
 
   it('tools/call without a name → -32602 in Russian', async () => {

@@ -40,6 +40,8 @@ describe('MCP: the change record and revert_batch', () => {
     const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
     expect((made.content as { text: string }[])[0]!.text).toMatch(/Создан пакет #\d+ «Откат пакета #\d+».*ждёт одобрения человека/);
     expect(made.structuredContent?.batch).toMatchObject({ source: 'assistant', status: 'awaiting_approval', revert_of: batch.id });
+    const madeId = (made.structuredContent?.batch as { id: number }).id;
+    expect((made.content as { text: string }[])[0]!.text).toContain(`Попросите человека одобрить пакет #${madeId} на странице ${hub.url}/#/batch/${madeId}`);
     // The audit records the call on the batch it made, where the person approving it looks (its REST call too).
     const revertId = (made.structuredContent?.batch as { id: number }).id;
     await waitFor('the audit of the revert', async () => {

@@ -4,7 +4,7 @@ import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
-import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE } from './json-rpc.js';
+import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE, NOT_ACCEPTABLE, SERVER_ERROR } from './json-rpc.js';
 import { selfUrl } from './self-url.js';
 
 /**
@@ -32,7 +32,7 @@ export class McpController {
       // People open the dashboard where the assistant reached the hub.
       dashboardUrl: `${req.protocol}://${req.get('host')}`,
     });
-    const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }, { JSONRPCMessageSchema }] = await Promise.all([
+    const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }, { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       import('./server.js'),
       import('@modelcontextprotocol/sdk/types.js'),
@@ -40,6 +40,14 @@ export class McpController {
     // JSON that is no JSON-RPC message: -32600 in Russian, as over stdio (the transport would answer -32700 in English).
     const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
     if (!messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return answerRpcError(res, 400, INVALID_REQUEST, NOT_A_MESSAGE);
+    // The transport's own refusals, by its rules, in Russian (it answers them in English): an Accept without
+    // both answer types, a protocol version it does not speak (not asked of an initialize, which names its own).
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return answerRpcError(res, 406, SERVER_ERROR, NOT_ACCEPTABLE);
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !messages.some((m) => isInitializeRequest(m)) && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return answerRpcError(res, 400, SERVER_ERROR, `версия протокола MCP «${version.slice(0, 100)}» (заголовок mcp-protocol-version) не поддерживается; поддерживаются: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+    }
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, tools: this.config.mcpTools, version: MCP_VERSION });
     // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists: a
     // foreign Host (open mode) or a foreign Origin is answered 403 by the transport, before any tool runs.
@@ -63,6 +71,6 @@ export class McpController {
   @All()
   @ApiExcludeEndpoint()
   other(@Res() res: Response): void {
-    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'метод не поддерживается: MCP-сервер хаба работает без сессий, используйте POST' }, id: null });
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: SERVER_ERROR, message: 'метод не поддерживается: MCP-сервер хаба работает без сессий, используйте POST' }, id: null });
   }
 }

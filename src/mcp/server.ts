@@ -206,10 +206,22 @@ function requestProblem(request: JSONRPCRequest): string | undefined {
   return parsed && !parsed.success ? fitDetail(`${request.method}: неверные параметры: ${argumentErrors(parsed.error).join('; ')}`, RETRY) : undefined;
 }
 
+/** The requests this server answers (the rest would get the SDK's English «Method not found»). */
+const ANSWERED = ['initialize', 'ping', 'tools/list', 'tools/call'];
+
+/** A request refused before the server reads it, as its JSON-RPC error: a method the server has not (-32601), malformed params (-32602). */
+function requestRefusal(request: JSONRPCRequest): { code: number; message: string } | undefined {
+  if (!ANSWERED.includes(request.method)) {
+    return { code: ErrorCode.MethodNotFound, message: `метода ${clip(request.method, NAME_SHOWN)} у этого MCP-сервера нет: он отвечает на ${ANSWERED.join(', ')} (только инструменты, без ресурсов и подсказок)` };
+  }
+  const problem = requestProblem(request);
+  return problem === undefined ? undefined : { code: ErrorCode.InvalidParams, message: problem };
+}
+
 /**
- * A transport whose requests are checked before the server reads them: a malformed one (tools/call
- * without a name, tools/list with a cursor that is not a string, initialize without its params) is
- * answered -32602 in Russian here, on either transport.
+ * A transport whose requests are checked before the server reads them: a method the server has not is
+ * answered -32601, a malformed request (tools/call without a name, tools/list with a cursor that is not
+ * a string, initialize without its params) -32602, in Russian here, on either transport.
  */
 class CheckedTransport implements Transport {
   onclose?: () => void;
@@ -225,10 +237,10 @@ class CheckedTransport implements Transport {
       this.onerror?.(error);
     };
     inner.onmessage = (message, extra) => {
-      const problem = isJSONRPCRequest(message) ? requestProblem(message) : undefined;
-      if (problem === undefined) return this.onmessage?.(message, extra);
+      const refusal = isJSONRPCRequest(message) ? requestRefusal(message) : undefined;
+      if (refusal === undefined) return this.onmessage?.(message, extra);
       const id = (message as JSONRPCRequest).id;
-      inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: problem } }, { relatedRequestId: id }).catch((error: Error) => this.onerror?.(error));
+      inner.send({ jsonrpc: '2.0', id, error: refusal }, { relatedRequestId: id }).catch((error: Error) => this.onerror?.(error));
     };
   }
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { applyText, driftText, planText } from '../../packages/index.js';
-import { batchPage, fenced } from '../texts.js';
+import { batchPage, fenced, nextStep } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
@@ -46,7 +46,9 @@ export const PACKAGE_TOOLS: ToolDef[] = [
       const applied = await api.applyPackage(texts(a), a.name);
       const batch = applied.batch?.id;
       const rest = batch ? `все команды пакета #${batch} — get_batch {batch_id: ${batch}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, batch)}` : undefined;
-      return { text: [applyText(applied), ...(applied.plan ? [planText(applied.plan, fenced)] : [])].join('\n'), data: applied, rest };
+      // The batch waits for a person as every assistant batch: the answer says where it is approved.
+      const step = applied.batch ? nextStep(applied.batch, context.dashboard) : '';
+      return { text: [applyText(applied), step, ...(applied.plan ? [planText(applied.plan, fenced)] : [])].filter(Boolean).join('\n'), data: applied, rest };
     },
   }),
   tool({

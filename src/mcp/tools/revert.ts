@@ -1,7 +1,7 @@
 /** The revert of a batch (SPEC 17.2): revert_batch, dry run first. */
 import { z } from 'zod';
 import { revertText } from '../change-texts.js';
-import { batchPage } from '../texts.js';
+import { batchPage, nextStep } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
 
 export const REVERT_TOOLS: ToolDef[] = [
@@ -24,7 +24,10 @@ export const REVERT_TOOLS: ToolDef[] = [
       const rest = view.batch
         ? `все команды пакета #${view.batch.id} — get_batch {batch_id: ${view.batch.id}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, view.batch.id)}`
         : `весь план — POST /batches/${a.batch_id}/revert?dry_run=true (REST хаба) или кнопка «Откатить…» на странице ${batchPage(context.dashboard, a.batch_id)}`;
-      return { text: revertText(view), data: view, list: { key: 'commands', text: (n) => revertText(view, n) }, rest };
+      // A revert made waits for a person as every assistant batch: the answer says where it is approved.
+      const step = view.batch ? nextStep(view.batch, context.dashboard) : '';
+      const text = (n: number) => [revertText(view, n), step].filter(Boolean).join('\n');
+      return { text: text(view.commands.length), data: view, list: { key: 'commands', text }, rest };
     },
   }),
 ];
