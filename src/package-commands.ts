@@ -10,7 +10,7 @@ import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
 import { assertDatabaseUsable, databaseFile } from './database/index.js';
-import { applyText, ExportService, PackagesService, planText } from './packages/index.js';
+import { applyText, ExportService, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
 /**
@@ -90,21 +90,31 @@ export interface PackageCommandOptions {
   name?: string;
 }
 
+/** The package's name: --name, or the folder's; held to what the HTTP routes take (PackageFormDto). */
+function nameOf(o: PackageCommandOptions, folder: string): string {
+  const name = o.name ?? basename(resolve(folder));
+  if (!name.trim()) throw new ConfigError('--name: нужно непустое имя пакета');
+  if ([...name].length > MAX_PACKAGE_NAME) throw new ConfigError(`--name: имя пакета не длиннее ${MAX_PACKAGE_NAME} символов`);
+  return name;
+}
+
 /** `jira-hub plan <folder>`: what would change in Jira; writes nothing. */
 export async function planFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
+  const name = nameOf(o, folder);
   const files = await readFolder(folder);
   assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
-  const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', o.name ?? basename(resolve(folder))));
+  const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', name));
   console.log(o.json ? JSON.stringify(plan, null, 2) : planText(plan));
 }
 
 /** `jira-hub apply <folder>`: stores the package and submits its plan's batch (source client, author cli). */
 export async function applyFolder(config: HubConfig, folder: string, o: PackageCommandOptions): Promise<void> {
+  const name = nameOf(o, folder);
   const files = await readFolder(folder);
   assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
-  const applied = await withHub(config, (app) => app.get(PackagesService).apply(files, { name: 'cli', source: 'client' }, o.name ?? basename(resolve(folder))));
+  const applied = await withHub(config, (app) => app.get(PackagesService).apply(files, { name: 'cli', source: 'client' }, name));
   console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'));
 }
 

@@ -245,6 +245,9 @@ describe('jira-hub command line (commander)', () => {
       // One error stays one line, as before.
       writeFileSync(join(folder, 'notes.csv'), 'key\nabc\n');
       expect(await run(['plan', folder, '--db', db])).toEqual({ code: 1, out: `база данных: ${db}`, err: 'jira-hub: notes.csv, строка 2: ключ «abc» — не ключ Jira (ABC-123) и не временный ключ (new:N)' });
+      // --name as the HTTP routes take it: not blank, at most 200 characters; refused before anything is read
+      expect(await run(['apply', folder, '--db', db, '--name', '  '])).toEqual({ code: 2, out: '', err: 'jira-hub: --name: нужно непустое имя пакета' });
+      expect(await run(['plan', folder, '--db', db, '--name', 'я'.repeat(201)])).toEqual({ code: 2, out: '', err: 'jira-hub: --name: имя пакета не длиннее 200 символов' });
     });
 
     it('export into a place it cannot write says where and why in one line', async () => {

@@ -395,7 +395,7 @@ describe('revert: bad input and refusals', () => {
     const count = async () => (await world.ok('GET', '/batches')).length;
     const initial = await count(); // the catalogue's batch
     expect(await world.call('POST', '/batches/999/revert')).toMatchObject({ status: 404, body: { error: 'not_found', detail: expect.any(String) } });
-    expect(await world.call('POST', '/batches/1/revert?dry_run=maybe')).toMatchObject({ status: 422, body: { error: 'validation_failed' } });
+    expect(await world.call('POST', '/batches/1/revert?dry_run=maybe')).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: 'dry_run: нужно true или false' } });
     expect(await world.call('GET', '/issues/not-a-key/changes')).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.any(String) } });
     expect(
       await world.call('POST', '/batches', { title: 't', commands: [{ type: 'remove_comment', params: { key: 'AURORA-1', comment_id: 'x' } }] }),

@@ -4,4 +4,4 @@ export type { PackageFiles } from './package-reading.js';
 export { applyText, driftText, planText } from './package-text.js';
 export type { ApplyView, DriftView, PackagePlanView } from './package.view.js';
 export { PackagesModule } from './packages.module.js';
-export { PackagesService } from './packages.service.js';
+export { MAX_PACKAGE_NAME, PackagesService } from './packages.service.js';

@@ -10,6 +10,6 @@ export class PackageFormDto {
   @IsOptional()
   @IsString()
   @IsNonBlank()
-  @MaxLength(200)
+  @MaxLength(200) // MAX_PACKAGE_NAME, written out for the OpenAPI metadata
   name?: string;
 }

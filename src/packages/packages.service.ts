@@ -28,6 +28,8 @@ import type { PackagePlan } from './plan.js';
 const RUNNING = new Set(['awaiting_approval', 'queued', 'running']);
 
 export const DEFAULT_PACKAGE_NAME = 'пакет планирования';
+/** The longest package name: the routes' `name` (PackageFormDto) and the CLI's --name. */
+export const MAX_PACKAGE_NAME = 200;
 export const batchTitle = (id: number | null, name: string) => `Пакет планирования${id === null ? '' : ` #${id}`} «${name}»`;
 
 const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.id, name: p.name, created_at: p.created_at, batch_id: p.batch_id });

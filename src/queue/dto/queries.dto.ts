@@ -59,6 +59,6 @@ export class RevertQuery {
   @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
-  @IsBoolean({ message: 'dry_run: true или false' })
+  @IsBoolean({ message: 'нужно true или false' })
   dry_run?: boolean;
 }
