@@ -250,14 +250,14 @@ export interface PlanShown {
   canSubmit: boolean;
 }
 
+/** How much of a refused plan's sentence an answer repeats above its commands. */
+const REFUSAL_SHOWN = 1_500;
+
 /**
  * The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name;
  * under each command its findings with their suggestions («✗ link_type: … → может быть, Blocks?») and
  * what the checks did («· link_type: блокирует → Blocks»). `shown`: the page of commands shown.
  */
-/** How much of a refused plan's sentence an answer repeats above its commands. */
-const REFUSAL_SHOWN = 1_500;
-
 export function planText(p: PlanView, shown: PlanShown = { commands: p.commands ?? [], total: p.commands?.length ?? 0, offset: 0, canSubmit: true }): string {
   const commands = shown.commands;
   const line = (c: PlannedCommandView) => {
