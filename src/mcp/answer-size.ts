@@ -149,7 +149,7 @@ function jsonCost(code: number): number {
 }
 
 /** The characters `text` takes inside a JSON string, as a client counts the answer. */
-export function jsonLength(text: string): number {
+function jsonLength(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) n += jsonCost(text.charCodeAt(i));
   return n;
