@@ -197,6 +197,22 @@ describe('planning packages (SPEC 18)', () => {
     await hub.http.get('/packages/99/drift').expect(404);
   });
 
+  it('a temp key the hub has created and its Jira key in two rows → 422 naming both rows, as a key written twice; nothing planned or stored', async () => {
+    await hub.http.post('/batches').send({ title: 'эпик', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Epic', summary: 'Годовой отчёт (эпик)' } }] }).expect(201);
+    const create = (await agent.claim()).command;
+    expect(create.type).toBe('ensure_issue');
+    await agent.done(create.id, { key: 'A-3', created: true });
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    const issues = 'Ключ;Тип;Тема;Приоритет\nnew:1;Epic;Годовой отчёт (эпик);High\nA-3;;;Low';
+    const problem = 'задача A-3 уже есть в строке 2 — под временным ключом new:1, который хаб уже создал как A-3: одна строка на задачу';
+    for (const route of ['plan', 'apply'] as const) {
+      const res = await send(route, { issues }).expect(422);
+      expect(res.body).toEqual({ error: 'validation_failed', detail: `issues.csv, строка 3, столбец «Ключ»: ${problem}`, errors: [{ field: 'issues.csv:3:Ключ', detail: problem }] });
+    }
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
   it('a summary within 255 characters but over Jira\'s 255 UTF-16 units (an emoji counts twice) → 422 for a new issue and an existing one, before the dry run; nothing written', async () => {
     const emoji = '\u{1F600}'.repeat(130); // 130 characters, 260 units as Jira counts them
     const issues = `${HEADER}\nnew:701;Task;${emoji};;;;;;;;\nA-2;;${emoji};;;;;;;;`;
@@ -344,6 +360,40 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     expect(lines.join('\n')).not.toContain('см. замечания проверки'); // the dry run's pointer to the findings the lines show anyway
     expect(lines.at(-1)).toContain('Применить пакет нельзя');
     expect(lines.join('\n')).not.toContain('встанет в очередь');
+  });
+
+  it('a sub-task asked into a sprint, an existing one or a new one: the plan shows the finding under its ensure_sprint, apply is refused naming its row; nothing stored', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-3', issue_type: 'Sub-task', fields: { parent: 'AURORA-1' } }]));
+    const attach = (route: 'plan' | 'apply') => hub.http.post(`/packages/${route}`).attach('issues', Buffer.from('Ключ;Тип;Тема;Родитель;Спринт\nAURORA-3;;;;Спринт 2\nnew:1;Sub-task;Сверка;AURORA-1;Спринт 2'), 'issues.csv');
+    const plan = (await attach('plan').expect(200)).body;
+    expect(plan.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([
+      ['ensure_issue', { temp_key: 'new:1', issue_type: 'Sub-task', summary: 'Сверка', parent: 'AURORA-1' }],
+      ['ensure_sprint', { key: 'AURORA-3', sprint: 'Спринт 2' }],
+      ['ensure_sprint', { key: 'new:1', sprint: 'Спринт 2' }],
+    ]);
+    expect(plan.dry_run.ok).toBe(false);
+    expect(plan.dry_run.findings.map((f: { seq: number; param: string; code: string }) => [f.seq, f.param, f.code])).toEqual([
+      [2, 'key', 'subtask_sprint'],
+      [3, 'key', 'subtask_sprint'],
+    ]);
+    expect(plan.dry_run.commands.map((c: { check: string }) => c.check).slice(0, 3)).toEqual(['will_change', 'will_fail', 'will_fail']);
+    const lines = planText(plan).split('\n');
+    expect(lines[lines.findIndex((l) => l.startsWith('  2. ensure_sprint')) + 1]).toBe(
+      '     ✗ key: AURORA-3 — подзадача («Sub-task»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей AURORA-1 → перенесите в спринт родительскую задачу AURORA-1 — подзадача перейдёт вместе с ней',
+    );
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    const res = await attach('apply').expect(422);
+    expect(res.body.error).toBe('plan_failed');
+    expect(res.body.findings).toEqual([
+      expect.objectContaining({ seq: 2, param: 'key', code: 'subtask_sprint', file: 'issues.csv', row: 2, column: 'Спринт' }),
+      expect.objectContaining({ seq: 3, param: 'key', code: 'subtask_sprint', file: 'issues.csv', row: 3, column: 'Спринт' }),
+    ]);
+    expect(res.body.detail).toContain('issues.csv, строка 2, «Спринт»: key: AURORA-3 — подзадача');
+    expect(res.body.detail).toContain('issues.csv, строка 3, «Спринт»: key: new:1 — подзадача («Sub-task»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей AURORA-1');
+    expect(await rowCounts(hub, tables)).toEqual(before);
   });
 
   it('apply is refused with the file and row of each finding, not a command number the files never showed; nothing stored', async () => {

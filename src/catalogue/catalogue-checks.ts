@@ -9,6 +9,8 @@ import { initialStatus } from './routes.js';
 /** What the checks know of the issues a batch names: types from the mirror or the batch, statuses as the batch moves them. */
 export class TypeContext {
   private readonly newTypes = new Map<string, CatalogueIssueType>();
+  /** the parent an ensure_issue of this batch gives its new issue (a Jira key or a temp key) */
+  private readonly newParents = new Map<string, string>();
   private readonly statusAfter = new Map<string, string>();
 
   constructor(
@@ -17,9 +19,10 @@ export class TypeContext {
     private readonly resolved: ReadonlyMap<string, string>,
   ) {}
 
-  /** An ensure_issue of this batch creates the issue of a temp key. */
-  created(tempKey: string, type: CatalogueIssueType): void {
+  /** An ensure_issue of this batch creates the issue of a temp key (under `parent`, when it names one). */
+  created(tempKey: string, type: CatalogueIssueType, parent?: string): void {
     this.newTypes.set(tempKey, type);
+    if (parent !== undefined) this.newParents.set(tempKey, parent);
   }
 
   private jiraKey(key: string): string {
@@ -39,6 +42,13 @@ export class TypeContext {
     if (!issue?.issue_type) return `в зеркале нет ${this.jiraKey(key)}: тип задачи неизвестен (сначала refresh)`;
     const type = this.catalogue?.issue_types.find((t) => t.name === issue.issue_type);
     return type ?? `тип задачи «${issue.issue_type}» (${this.jiraKey(key)}) в каталоге не найден`;
+  }
+
+  /** The parent of a key as far as the checks know it: the ensure_issue's, or the mirror's (`fields.parent`); null when unknown. */
+  parentOf(key: string): string | null {
+    if (this.newTypes.has(key)) return this.newParents.get(key) ?? null;
+    const parent = this.mirror.issue(this.jiraKey(key))?.fields?.parent;
+    return typeof parent === 'string' && parent !== '' ? parent : null;
   }
 
   config(type: CatalogueIssueType): CatalogueTypeConfig | undefined {
@@ -150,7 +160,7 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
     return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${name}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)) ?? `одно из: ${listed(catalogue.issue_types.map((t) => t.name), 8)}`);
   }
   const type = m.item;
-  types.created(String(c.params.temp_key), type);
+  types.created(String(c.params.temp_key), type, typeof c.params.parent === 'string' ? c.params.parent : undefined);
   if (m.kind === 'case') addFinding(c, 'issue_type', 'issue_type_case', `тип задачи в Jira пишется «${type.name}»`, `может быть, ${type.name}?`);
   if (type.subtask && c.params.parent === undefined) addFinding(c, 'parent', 'parent_required', `подзадача (${type.name}) создаётся только с parent — ключом родительской задачи`, 'укажите parent');
   if (typeof c.params.parent === 'string') checkParent(c, types, type, c.params.parent);

@@ -86,6 +86,7 @@ export const CATALOGUE_CODES: readonly string[] = [
   'sprint_case',
   'sprint_closed',
   'sprint_ambiguous',
+  'subtask_sprint',
   'permission',
 ];
 
@@ -111,7 +112,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
       else if (c.type === 'ensure_status') checkStatus(c, types);
       else if (c.type === 'ensure_link' || c.type === 'remove_link') checkLink(c, usable, ctx.linkWords);
-      else if (c.type === 'ensure_sprint') checkSprint(c, usable);
+      else if (c.type === 'ensure_sprint') checkSprint(c, types);
       if (usable) permissionFindings(c, usable);
     },
   );

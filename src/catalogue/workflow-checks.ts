@@ -116,11 +116,17 @@ function store(c: CommandCheck, name: string, note: string): void {
   c.notes.push(note);
 }
 
-/** ensure_sprint: an active or future sprint, unambiguous (else the candidates as `board: sprint`); null is the backlog. */
-export function checkSprint(c: CommandCheck, catalogue: Catalogue | null): void {
+/**
+ * ensure_sprint: not a sub-task (Jira moves a sub-task only with its parent: the agent refuses it, so the
+ * checks do, the type known from the mirror or from this batch's ensure_issue); an active or future
+ * sprint, unambiguous (else the candidates as `board: sprint`); null is the backlog.
+ */
+export function checkSprint(c: CommandCheck, types: TypeContext): void {
   const sprint = c.params.sprint;
   if (sprint === null) return void c.notes.push('sprint: null — задача уйдёт в бэклог');
+  const catalogue = types.catalogue;
   if (!catalogue) return;
+  checkNotSubtask(c, types);
   const boardName = (s: CatalogueSprint) => catalogue.boards.find((b) => b.id === s.board_id)?.name ?? `доска ${s.board_id}`;
   const shown = (s: CatalogueSprint) => `${boardName(s)}: ${s.name}`;
   let pool = catalogue.sprints;
@@ -144,4 +150,23 @@ export function checkSprint(c: CommandCheck, catalogue: Catalogue | null): void 
     return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);
   }
   if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)) ?? 'активных и будущих спринтов нет: sprint: null отправит задачу в бэклог');
+}
+
+/**
+ * A sub-task is never moved into a sprint on its own: Jira takes it along with its parent (the agent
+ * refuses the command, naming the parent). A type not known here (not in the mirror, not in the
+ * catalogue) is no finding: the sprint's own checks still decide the verdict.
+ */
+function checkNotSubtask(c: CommandCheck, types: TypeContext): void {
+  const key = String(c.params.key);
+  const type = types.typeOf(key);
+  if (typeof type === 'string' || !type.subtask) return;
+  const parent = types.parentOf(key);
+  addFinding(
+    c,
+    'key',
+    'subtask_sprint',
+    `${key} — подзадача («${type.name}»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей${parent ? ` ${parent}` : ''}`,
+    `перенесите в спринт родительскую задачу${parent ? ` ${parent}` : ''} — подзадача перейдёт вместе с ней`,
+  );
 }

@@ -198,6 +198,30 @@ describe('planPackage: errors name the file, the row and the column', () => {
       'Спринт',
       'спринт (активный или будущий) «Спринт 9» Jira не знает',
     ],
+    [
+      'a temp key the hub has created, and that issue\'s Jira key in a later row: one issue, two rows',
+      () => input('Ключ;Тип;Тема;Приоритет\nnew:1;Epic;Годовой отчёт (эпик);High\nA-3;;;Low', '', MIRROR, [], { 'new:1': 'A-3' }),
+      'issues.csv',
+      3,
+      'Ключ',
+      'задача A-3 уже есть в строке 2 — под временным ключом new:1, который хаб уже создал как A-3: одна строка на задачу',
+    ],
+    [
+      'a Jira key, and a temp key the hub created as that issue in a later row',
+      () => input('key;issue_type;summary;priority\nA-3;;;Low\nnew:1;Epic;Годовой отчёт;High', '', MIRROR, [], { 'new:1': 'A-3' }),
+      'issues.csv',
+      3,
+      'key',
+      'временный ключ new:1 хаб уже создал как A-3, а задача A-3 уже есть в строке 2: одна строка на задачу',
+    ],
+    [
+      'two temp keys the hub created as one issue',
+      () => input(`${HEADER}\nnew:1;Task;Отчёт;;;;;High;;;\nnew:2;Task;Отчёт 2;;;;;Low;;;`, '', MIRROR, [], { 'new:1': 'A-3', 'new:2': 'A-3' }),
+      'issues.csv',
+      3,
+      'Ключ',
+      'временный ключ new:2 хаб уже создал как A-3, а задача A-3 уже есть в строке 2 — под временным ключом new:1: одна строка на задачу',
+    ],
   ])('%s', (_name, make, file, row, column, words) => {
     const err = error(make);
     expect([err.file, err.row, err.column]).toEqual([file, row, column]);
@@ -233,6 +257,24 @@ describe('planPackage: every error of the rows at once (decision 0132)', () => {
       'links.csv:2:Куда временный ключ new:6 не определён',
     ]);
     expect((thrown as PackageError).all[0]).toBe(thrown);
+  });
+});
+
+describe('planPackage: one row per issue, temp keys through the queue\'s mapping', () => {
+  it('a temp key not yet created and a Jira key are two issues; a created one beside its Jira key is refused once, nothing planned', () => {
+    expect(commands(input(`${HEADER}\nnew:1;Task;Новая;;;;;High;;;\nA-3;;;;;;;Low;;;`, '', MIRROR))).toEqual([
+      ['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая' }],
+      ['ensure_fields', { key: 'new:1', priority: 'High' }],
+      ['ensure_fields', { key: 'A-3', priority: 'Low' }],
+    ]);
+    let thrown: unknown;
+    try {
+      planPackage(input(`${HEADER}\nnew:1;Task;Новая;;;;;High;;;\nA-3;;;;;;;Low;;;\nA-2;;;;;;;Low;;;`, '', MIRROR, [], { 'new:1': 'A-3' }));
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(PackageError);
+    expect((thrown as PackageError).all.map((e) => [e.file, e.row, e.column])).toEqual([['issues.csv', 3, 'Ключ']]);
   });
 });
 

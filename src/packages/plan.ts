@@ -140,6 +140,29 @@ class Planner {
       this.rows.set(r.key, r);
       if (isTempKey(r.key) && !input.tempKeys.has(r.key)) this.creates.add(r.key);
     }
+    this.oneRowPerIssue();
+  }
+
+  /**
+   * One row per issue (SPEC 18), as the reader says of a key written twice: a temp key the hub has already
+   * created and that issue's Jira key are one issue too, and two rows of it would ask for two things at
+   * once (each plan would set one wish, then the other, and never settle). The later row is the error,
+   * naming the earlier one.
+   */
+  private oneRowPerIssue(): void {
+    const first = new Map<string, IssueRow>();
+    for (const r of this.input.issues) {
+      const jira = isJiraKey(r.key) ? r.key : this.input.tempKeys.get(r.key);
+      if (jira === undefined) continue;
+      const earlier = first.get(jira);
+      if (!earlier) {
+        first.set(jira, r);
+        continue;
+      }
+      const head = isTempKey(r.key) ? `временный ключ ${r.key} хаб уже создал как ${jira}, а задача ${jira}` : `задача ${jira}`;
+      const alias = isTempKey(earlier.key) ? ` — под временным ключом ${earlier.key}${isTempKey(r.key) ? '' : `, который хаб уже создал как ${jira}`}` : '';
+      this.errors.add(new PackageError('issues.csv', r.row, `${head} уже есть в строке ${earlier.row}${alias}: одна строка на задачу`, this.column(r, 'key')));
+    }
   }
 
   private column(r: IssueRow, f: WishField | 'key'): string {

@@ -12,7 +12,7 @@ import { checkCommands, type CheckContext, type PlannedInput } from '../catalogu
 const ISSUES: Record<string, Partial<MirrorIssue>> = {
   'AURORA-1': { issue_type: 'Task', status: 'To Do', priority: 'Medium', labels: [] },
   'AURORA-2': { issue_type: 'Task', status: 'In Progress', sprint: 'Спринт 2', labels: [] },
-  'AURORA-3': { issue_type: 'Sub-task', status: 'To Do', labels: [] },
+  'AURORA-3': { issue_type: 'Sub-task', status: 'To Do', labels: [], fields: { parent: 'AURORA-1' } },
 };
 const mirror: MirrorLookup = {
   issue: (key) => (ISSUES[key] ? ({ summary: 's', sprint: null, duedate: null, assignee: null, priority: null, fields: {}, labels: [], status: null, ...ISSUES[key] } as MirrorIssue) : undefined),
@@ -68,6 +68,8 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a sprint on two boards', sprint({ sprint: 'Спринт 3' }), 'sprint_ambiguous', 'sprint', 'board'],
   ['a closed sprint', sprint({ sprint: 'Спринт 1' }), 'sprint_closed', 'sprint', undefined],
   ['a sprint in another letter case', sprint({ sprint: 'спринт 2' }), 'sprint_case', 'sprint', 'Спринт 2'],
+  // Jira moves a sub-task only with its parent: the agent would refuse it at run time
+  ['an existing sub-task (the mirror\'s type) into a sprint', sprint({ key: 'AURORA-3', sprint: 'Спринт 2' }), 'subtask_sprint', 'key', 'перенесите в спринт родительскую задачу AURORA-1'],
   ['a field not on the edit screen', { type: 'ensure_fields', params: { key: 'AURORA-1', customfield_10011: 'x' } }, 'field_not_on_screen', 'customfield_10011', undefined],
 ];
 
@@ -155,6 +157,29 @@ describe('checkCommands: what is stored', () => {
     const out = await run([sprint({ sprint: null })]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.notes.join(' ')).toContain('бэклог');
+  });
+
+  it('a sub-task into a sprint is a finding whatever tells its type: this batch\'s ensure_issue, a temp key an earlier batch resolved; with a wrong sprint, both findings', async () => {
+    const out = await run([
+      issue({ temp_key: 'new:2', issue_type: 'Sub-task', summary: 'Под', parent: 'AURORA-1' }),
+      sprint({ key: 'new:2', sprint: 'Спринт 2' }),
+      sprint({ key: 'new:9', sprint: 'Спринт 2' }),
+      sprint({ key: 'AURORA-3', sprint: 'Спринт 9' }),
+    ], { resolved: new Map([['new:9', 'AURORA-3']]) });
+    expect(out.findings.map((f) => [f.seq, f.code, f.param])).toEqual([
+      [2, 'subtask_sprint', 'key'],
+      [3, 'subtask_sprint', 'key'],
+      [4, 'subtask_sprint', 'key'],
+      [4, 'unknown_sprint', 'sprint'],
+    ]);
+    expect(out.findings[0]!.detail).toBe('new:2 — подзадача («Sub-task»): Jira не переносит подзадачи в спринт отдельно, они идут в спринт вместе с родительской задачей AURORA-1');
+    expect(out.findings[0]!.suggestion).toBe('перенесите в спринт родительскую задачу AURORA-1 — подзадача перейдёт вместе с ней');
+    expect(out.commands.map((c) => c.verdict)).toEqual(['will_change', 'will_fail', 'will_fail', 'will_fail']);
+  });
+
+  it('a sub-task to the backlog (sprint null), a task or a key of unknown type into a sprint: no sub-task finding', async () => {
+    const out = await run([sprint({ key: 'AURORA-3', sprint: null }), sprint({ sprint: 'Спринт 2' }), sprint({ key: 'AURORA-99', sprint: 'Спринт 2' })]);
+    expect(out.findings).toEqual([]);
   });
 
   it('a sprint named on two boards passes with its board', async () => {
