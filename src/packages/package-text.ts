@@ -50,7 +50,7 @@ const findingLines = (findings: PackageFindingView[], quote: Quote) => findings.
 /** The whole plan for a terminal or a model (`quote`: how values from Jira and the cells are shown). */
 export function planText(p: PackagePlanView, quote: Quote = asIs): string {
   const lines = [p.text, mirrorText(p.mirror)];
-  if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh ${p.refresh.params.keys.length} ключей) и постройте план снова.`);
+  if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh, ключей: ${p.refresh.params.keys.length}) и постройте план снова.`);
   for (const c of p.commands) {
     const changes = c.changes.map(changeText).join('; ');
     // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
