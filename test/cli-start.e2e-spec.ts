@@ -135,6 +135,24 @@ describe('jira-sim, the simulator package’s own bin, refuses the same way (a p
       expect({ code: await sim.exited, err: sim.stderr().trimEnd().split('\n'), out: sim.stdout() }).toEqual({ code: 2, err: [line], out: '' });
     }
   });
+
+  // It was Node's English `listen EADDRINUSE: address already in use …` and exit 1 (the other refusals of
+  // listening and of a seed file's shape run in-process: packages/jira-sim/src/main.spec.ts, seed-shape.spec.ts).
+  it('a port that is taken is one Russian line naming host:port and how to choose another, exit 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const sim = runSource('packages/jira-sim/src/bin.ts', ['-p', String(port)], {});
+      expect({ code: await sim.exited, err: sim.stderr().trimEnd().split('\n'), out: sim.stdout() }).toEqual({
+        code: 2,
+        err: [`jira-sim: адрес 127.0.0.1:${port} уже занят другой программой (может быть, симулятор уже запущен); укажите другой порт: --port или JIRA_SIM_PORT (0 — любой свободный)`],
+        out: '',
+      });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 });
 
 describe('jira-hub-agent, the agent package’s own bin, refuses the same way (a process: its exit code)', () => {

@@ -1,14 +1,33 @@
 import { readFileSync } from 'node:fs';
+import { SeedEntryError } from './errors.js';
+import { seedProblem } from './seed-shape.js';
 import { JiraSimulator } from './simulator.js';
 import type { SimSeed } from './types.js';
 
 export type Env = Record<string, string | undefined>;
 
 /**
- * A variable the simulator cannot start with (a number out of range, a seed file that is not there or
- * not JSON): a refusal, exit code 2 like the hub's own (`jira-sim`, `jira-hub jira-sim`), not a failure (1).
+ * A variable the simulator cannot start with (a number out of range, a seed file that is not there, not
+ * JSON or not a seed, a port that is taken): a refusal, exit code 2 like the hub's own (`jira-sim`,
+ * `jira-hub jira-sim`), not a failure (1).
  */
 export class SimConfigError extends Error {}
+
+/** What Node's listen errors mean for JIRA_SIM_HOST:JIRA_SIM_PORT (`at`), as the hub says its own (src/serve.ts). */
+const LISTEN_REFUSALS: Record<string, (at: string, host: string) => string> = {
+  EADDRINUSE: (at) => `адрес ${at} уже занят другой программой (может быть, симулятор уже запущен); укажите другой порт: --port или JIRA_SIM_PORT (0 — любой свободный)`,
+  EACCES: (at) => `слушать ${at} нет прав (порты ниже 1024 обычно только для администратора); укажите другой порт: --port или JIRA_SIM_PORT`,
+  EADDRNOTAVAIL: (_at, host) => `адреса ${host} у этой машины нет; укажите её адрес в JIRA_SIM_HOST`,
+  ENOTFOUND: (_at, host) => `имя ${host} не найдено; укажите адрес этой машины в JIRA_SIM_HOST`,
+  // e.g. a link-local IPv6 address without its interface (fe80::1 rather than fe80::1%eth0)
+  EINVAL: (_at, host) => `на адресе ${host} слушать нельзя (адрес IPv6 fe80::… нужен с именем интерфейса, например fe80::1%eth0); укажите адрес этой машины в JIRA_SIM_HOST`,
+};
+
+/** The refusal to say for Node's error listening on host:port, or undefined when it is a failure, not a refusal. */
+export function listenRefusal(err: unknown, host: string, port: number): string | undefined {
+  const refusal = LISTEN_REFUSALS[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
+  return refusal?.(`${host.includes(':') ? `[${host}]` : host}:${port}`, host);
+}
 
 /**
  * `jira-hub jira-sim`: serves the simulator until SIGINT/SIGTERM (or `stopSignal`).
@@ -19,16 +38,16 @@ export class SimConfigError extends Error {}
  */
 export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<void> {
   const numbers = simNumbersFromEnv(env);
-  const sim = new JiraSimulator({
-    projectKey: env.JIRA_SIM_PROJECT || 'AURORA',
-    seed: seedFromEnv(env),
-    maxPageSize: numbers.pageSize,
-    generate: generateFromEnv(env),
-  });
+  const sim = simulatorFromEnv(env, numbers.pageSize);
   if (numbers.searchLagMs !== undefined) sim.setSearchLagMs(numbers.searchLagMs);
   if (numbers.latencyMs !== undefined) sim.setLatencyMs(numbers.latencyMs);
   if (sim.store.issues.size > 0) console.log(`Jira simulator: ${sim.store.issues.size} issues, ${sim.store.links.length} links`);
-  const url = await sim.start(numbers.port ?? 8080, env.JIRA_SIM_HOST || '127.0.0.1');
+  const host = env.JIRA_SIM_HOST || '127.0.0.1';
+  const port = numbers.port ?? 8080;
+  const url = await sim.start(port, host).catch((err: unknown) => {
+    const refusal = listenRefusal(err, host, port);
+    throw refusal ? new SimConfigError(refusal) : err;
+  });
   console.log(`Jira simulator on ${url} (Cloud: ${url}/rest/api/3, DC: ${url}/rest/api/2, project ${sim.store.seed.projects.map((p) => p.key).join(', ')})`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
@@ -43,6 +62,23 @@ export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: A
   });
   await sim.stop();
   console.log('Jira simulator stopped');
+}
+
+/**
+ * The simulator of JIRA_SIM_PROJECT, JIRA_SIM_SEED and JIRA_SIM_GENERATE; a seed entry Jira would refuse (an
+ * unknown issue type, a link to no issue) is one Russian line naming it, with Jira's answer.
+ */
+function simulatorFromEnv(env: Env, maxPageSize: number | undefined): JiraSimulator {
+  const seed = seedFromEnv(env);
+  const generate = generateFromEnv(env);
+  try {
+    return new JiraSimulator({ projectKey: env.JIRA_SIM_PROJECT || 'AURORA', seed, maxPageSize, generate });
+  } catch (err) {
+    if (!(err instanceof SeedEntryError)) throw err;
+    const path = env.JIRA_SIM_SEED?.trim();
+    const what = `${err.entry} не создать — Jira отвечает «${err.refusal.text()}»`;
+    throw new SimConfigError(generate ? `JIRA_SIM_GENERATE: ${what} (сгенерированный проект${path ? ` с начальными данными ${path}` : ''})` : `JIRA_SIM_SEED: ${path}: ${what}`);
+  }
 }
 
 /** JIRA_SIM_GENERATE as a whole number of issues (0 or unset: none generated). */
@@ -76,7 +112,10 @@ export function simNumbersFromEnv(env: Env): { port?: number; pageSize?: number;
   };
 }
 
-/** JIRA_SIM_SEED: the parts of the seed a JSON file replaces; a missing or malformed file is one Russian line. */
+/**
+ * JIRA_SIM_SEED: the parts of the seed a JSON file replaces; a missing or malformed file, or one not shaped
+ * as a seed (seedProblem: `issues[0]: нужен объект задачи с summary, …`), is one Russian line.
+ */
 export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
   const path = env.JIRA_SIM_SEED?.trim();
   if (!path) return undefined;
@@ -87,11 +126,16 @@ export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
     const code = (err as NodeJS.ErrnoException).code;
     throw new SimConfigError(`JIRA_SIM_SEED: файл ${path} ${code === 'ENOENT' ? 'не найден' : code === 'EISDIR' ? '— папка, а нужен файл JSON' : 'не прочитать'}`);
   }
+  let seed: unknown;
   try {
-    const seed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
-    if (typeof seed === 'object' && seed !== null && !Array.isArray(seed)) return seed as Partial<SimSeed>;
+    seed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     // not JSON: the same answer as JSON that is not an object
   }
-  throw new SimConfigError(`JIRA_SIM_SEED: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
+  if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
+    throw new SimConfigError(`JIRA_SIM_SEED: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
+  }
+  const problem = seedProblem(seed);
+  if (problem) throw new SimConfigError(`JIRA_SIM_SEED: ${path}: ${problem}`);
+  return seed as Partial<SimSeed>;
 }

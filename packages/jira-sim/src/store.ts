@@ -1,4 +1,4 @@
-import { SimError, notFoundIssue } from './errors.js';
+import { SeedEntryError, SimError, notFoundIssue } from './errors.js';
 import { holds, JqlError, parseJql, parseJqlDate, textMatches, type JqlClause, type JqlQuery } from './jql.js';
 import { MAX_TEXT, sizeProblems, tooLong } from './limits.js';
 import { workflowOf } from './workflow.js';
@@ -35,7 +35,7 @@ export class SimStore {
   private seeding = true;
 
   constructor(readonly seed: SimSeed) {
-    for (const issue of seed.issues) {
+    for (const [i, issue] of seed.issues.entries()) this.seedEntry(`issues[${i}]`, () => {
       const created = this.createIssue(issue.project ?? seed.projects[0]!.key, {
         summary: issue.summary,
         issueType: issue.issueType ?? 'Task',
@@ -50,9 +50,18 @@ export class SimStore {
       }, seed.users[0]!.accountId);
       if (issue.status) created.status = issue.status;
       if (issue.createdAtMs !== undefined) created.createdAtMs = created.updatedAtMs = issue.createdAtMs;
-    }
-    for (const link of seed.links) this.createLink(link.type, link.source, link.target);
+    });
+    for (const [i, link] of seed.links.entries()) this.seedEntry(`links[${i}]`, () => this.createLink(link.type, link.source, link.target));
     this.seeding = false;
+  }
+
+  /** Creates one entry of the seed; Jira's refusal of it names the entry (SeedEntryError). */
+  private seedEntry(entry: string, create: () => void): void {
+    try {
+      create();
+    } catch (err) {
+      throw err instanceof SimError ? new SeedEntryError(entry, err) : err;
+    }
   }
 
   // ---- issues -------------------------------------------------------------------------------
