@@ -122,7 +122,7 @@ describe('each command’s --help lists exactly the variables it reads', () => {
 
   it('serve, jira-sim and mcp, each stopped by a refusal after all it reads', async () => {
     const serve = await reads(['serve'], { HUB_DB_PATH: join(dir, 'serve.sqlite'), HUB_DATABASE_URL: '', HUB_HOST: '127.0.0.1', HUB_PORT: String(hub.port) }, 2);
-    const sim = await reads(['jira-sim'], { JIRA_SIM_PORT: new URL(simUrl).port }, 1);
+    const sim = await reads(['jira-sim'], { JIRA_SIM_PORT: new URL(simUrl).port }, 2); // a taken port: one line, exit 2
     const mcp = await reads(['mcp'], { HUB_URL: hub.url, HUB_MCP_TOOLS: 'no_such_tool' }, 2);
     expect({ serve, sim, mcp }).toEqual({ serve: await listed('serve'), sim: await listed('jira-sim'), mcp: await listed('mcp') });
   });
