@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from './cli.js';
+import { BATCH_STATUS_WORDS } from './queue/index.js';
 import { runAgent, HubClient, JiraClient, FileJournal } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
 
@@ -46,7 +47,6 @@ const SAMPLE_BATCH = {
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Json>;
 
-const BATCH_RU: Record<string, string> = { queued: 'в очереди', running: 'выполняется', done: 'завершён', cancelled: 'отменён', awaiting_approval: 'ждёт одобрения' };
 const STATUS_RU: Record<string, string> = {
   queued: 'в очереди',
   claimed: 'у агента',
@@ -62,7 +62,7 @@ async function untilDone(call: Call, id: number, started: number, elapsed: () =>
   let last = '';
   for (;;) {
     const view = await call('GET', `/batches/${id}`);
-    const line = `${BATCH_RU[view.status] ?? view.status}: ${Object.entries(view.counts as Record<string, number>)
+    const line = `${BATCH_STATUS_WORDS[view.status as keyof typeof BATCH_STATUS_WORDS] ?? view.status}: ${Object.entries(view.counts as Record<string, number>)
       .filter(([, n]) => n > 0)
       .map(([status, n]) => `${STATUS_RU[status] ?? status} ${n}`)
       .join(', ')}`;

@@ -66,6 +66,15 @@ describe('planning packages (SPEC 18)', () => {
     expect(await batchCount()).toBe(before);
   });
 
+  it("apply says the batch's state in words, never its code", async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-16;;;;;;`;
+    const first = (await send('apply', { issues }, { name: 'Слова' }).expect(200)).body;
+    expect(first.text).toBe(`Пакет #${first.package.id} «Слова» сохранён, пакет команд #${first.batch.id} в очереди: команд 1 и обновление зеркала в конце.`);
+    const again = (await send('apply', { issues }, { name: 'Слова' }).expect(200)).body;
+    expect(again.text).toBe(`Эти же файлы уже применены: пакет #${first.package.id}, пакет команд #${first.batch.id} ещё выполняется (в очереди).`);
+    await hub.http.post(`/batches/${first.batch.id}/cancel`).expect(200);
+  });
+
   it('apply: the package stored and its batch submitted under the caller\'s source; the same files again while it runs → that batch', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-15;;;;;;\nA-3;;Новая тема;;;;;;;;`;
     const first = (await send('apply', { issues }, { name: 'Декабрь' }, { 'X-Hub-Source': 'assistant' }).expect(200)).body;

@@ -3,6 +3,7 @@
  * these beside the views themselves (`structuredContent`).
  */
 import { clip } from '../common/index.js';
+import { BATCH_STATUS_WORDS } from '../queue/index.js';
 import { batchChangesText } from './change-texts.js';
 import { fenced } from './fence.js';
 import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView } from './hub-api.js';
@@ -15,13 +16,7 @@ export { fenced, FENCE_NOTE } from './fence.js';
 /** The dashboard's page of a batch. */
 export const batchPage = (dashboard: string, id: number) => `${dashboard}/#/batch/${id}`;
 
-const BATCH_STATUS: Record<string, string> = {
-  awaiting_approval: 'ждёт одобрения человека',
-  queued: 'в очереди',
-  running: 'выполняется',
-  done: 'завершён',
-  cancelled: 'отменён',
-};
+const BATCH_STATUS: Record<string, string> = BATCH_STATUS_WORDS;
 
 const COMMAND_STATUS: Record<string, string> = {
   queued: 'в очереди',

@@ -1,5 +1,5 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
-import { ageText, changeText, shownValue } from '../queue/index.js';
+import { ageText, BATCH_STATUS_WORDS, changeText, shownValue } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
@@ -68,7 +68,7 @@ export function planText(p: PackagePlanView, quote: Quote = asIs): string {
 
 export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>): string {
   if (!a.batch) return `Пакет #${a.package.id} «${a.package.name}» сохранён; Jira уже ему соответствует — отправлять нечего.`;
-  const state = a.batch.status === 'awaiting_approval' ? 'ждёт одобрения человека' : `в очереди (статус ${a.batch.status})`;
+  const state = BATCH_STATUS_WORDS[a.batch.status];
   const commands = a.batch.commands.length - 1; // the tail refresh aside
   if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, пакет команд #${a.batch.id} ещё выполняется (${state}).`;
   return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;

@@ -53,6 +53,15 @@ export class CommandView implements BatchCommand {
 export const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
+/** A batch's status in words for people (CLI, MCP answers, API texts). */
+export const BATCH_STATUS_WORDS: Record<BatchStatus, string> = {
+  awaiting_approval: 'ждёт одобрения человека',
+  queued: 'в очереди',
+  running: 'выполняется',
+  done: 'завершён',
+  cancelled: 'отменён',
+};
+
 export class BatchSummary implements BatchSummaryContract {
   id!: number;
   title!: string;
