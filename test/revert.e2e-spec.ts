@@ -351,6 +351,7 @@ describe('revert: bad input and refusals', () => {
         { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20' } },
         { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } },
         { type: 'ensure_comment', params: { key: 'AURORA-2', body } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: null } },
       ],
     });
     // Jira answers late: the agent is stopped once Jira has a write in hand, which Jira carries out; no report reaches the hub.
@@ -364,9 +365,11 @@ describe('revert: bad input and refusals', () => {
     await lost('PUT', /\/issue\/AURORA-1$/, () => world.sim.getIssue('AURORA-1')?.duedate === '2026-12-20');
     await lost('POST', /\/issue\/AURORA-2\/transitions$/, () => world.sim.getIssue('AURORA-2')?.status === 'In Progress');
     await lost('POST', /\/issue\/AURORA-2\/comment$/, () => world.sim.comments('AURORA-2').length === 1);
+    await lost('POST', /^\/rest\/agile\/1\.0\/backlog\/issue$/, () => world.sim.sprintsOf('AURORA-1').length === 0);
     world.sim.setLatencyMs(0);
     const view = await world.run(b.id);
-    expect(view.commands.slice(0, 3).map((c: Json) => [c.status, c.deliveries])).toEqual([
+    expect(view.commands.slice(0, 4).map((c: Json) => [c.status, c.deliveries])).toEqual([
+      ['done', 2],
       ['done', 2],
       ['done', 2],
       ['done', 2],
@@ -374,9 +377,13 @@ describe('revert: bad input and refusals', () => {
     expect(world.sim.comments('AURORA-2')).toHaveLength(1);
     const commentId = world.sim.comments('AURORA-2')[0]!.id;
     expect(view.changes).toEqual({
-      'AURORA-1': [expect.objectContaining({ what: 'field:duedate', before: null, after: '2026-12-20', delivery_n: 2 })],
+      'AURORA-1': [
+        expect.objectContaining({ what: 'field:duedate', before: null, after: '2026-12-20', delivery_n: 2 }),
+        expect.objectContaining({ what: 'sprint', before: 'Спринт 1', after: null, delivery_n: 2 }),
+      ],
       'AURORA-2': [
-        expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done' }),
+        // The whole walk: «Start», whose answer was lost, with «Finish», made by the re-delivery.
+        expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }),
         expect.objectContaining({ what: 'comment', after: { id: commentId, body } }),
       ],
     });
@@ -384,11 +391,24 @@ describe('revert: bad input and refusals', () => {
     expect(revert).toMatchObject({
       conflicts: [],
       commands: [
+        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } },
         { type: 'remove_comment', params: { key: 'AURORA-2', comment_id: commentId } },
         { type: 'ensure_status', params: { key: 'AURORA-2', to: 'To Do' } },
         { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } },
       ],
     });
+  });
+
+  it('a status walk Jira refuses partway fails with the transitions it took: the batch view shows them, the revert undoes them (decision 1413)', async () => {
+    const key = world.sim.store.createIssue(PROJECT, { summary: 'Ошибка без исполнителя', issueType: 'Bug' }, world.sim.store.seed.users[0]!.accountId).key;
+    const b = await world.ok('POST', '/batches', { title: 'Ревью без исполнителя', commands: [{ type: 'ensure_status', params: { key, path: ['In Progress', 'In Review', 'Done'] } }] });
+    const view = await world.run(b.id);
+    expect(world.sim.getIssue(key)?.status).toBe('In Review');
+    const walk = { key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] };
+    expect(view.commands[0]).toMatchObject({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, changes: [{ ...walk, delivery_n: 1 }] });
+    expect(view.changes).toEqual({ [key]: [expect.objectContaining({ ...walk, delivery_n: 1 })] });
+    const revert = await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`);
+    expect(revert).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key, to: 'To Do' } }] });
   });
 
   it('answers {error, detail} and writes nothing', async () => {
@@ -456,6 +476,31 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     // A revert the checks let through says so too.
     const clean = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
     expect((await hub.http.post(`/batches/${clean.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ ok: true, findings: [] });
+  });
+
+  it('a failed report may carry what the command changed before it failed: kept once like a done\'s, shown, and reverted (decision 1413)', async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([{ type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'In Review', 'Done'] } }]);
+    const id = (await agent.claim()).command.id;
+    const walk = { key: 'AURORA-1', what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] };
+    const failed = { status: 'failed', error: 'HTTP 400 (AURORA-1): Assignee is required.', changes: [walk] };
+    const answer = (await agent.report(id, failed).expect(200)).body;
+    expect(answer).toMatchObject({ status: 'failed', error: failed.error, changes: [{ ...walk, delivery_n: 1 }] });
+    // A repeated report (its answer lost, sent again) records nothing more; nor does a late one of other changes.
+    expect((await agent.report(id, failed).expect(200)).body).toEqual(answer);
+    await agent.report(id, { ...failed, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }] }).expect(200);
+    expect(await clientOf(hub).command(id)).toMatchObject({ status: 'failed', changes: [{ ...walk, delivery_n: 1 }] });
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', status: 'In Review' }]));
+    const view = (await hub.http.get(`/batches/${b.id}`).expect(200)).body;
+    expect(view.changes).toEqual({ 'AURORA-1': [expect.objectContaining(walk)] });
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } }] });
+    // A failed report without changes records none, as before.
+    const c = await clientOf(hub).batch([fields('AURORA-2', { duedate: '2026-12-20' })]);
+    const other = (await agent.claim()).command.id;
+    expect((await agent.report(other, { status: 'failed', error: 'HTTP 400' }).expect(200)).body.changes).toEqual([]);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-2' }]));
+    expect((await hub.http.get(`/batches/${c.id}`).expect(200)).body.changes).toEqual({});
   });
 
   it('a revert cancelled before it ran does not count: the batch can be reverted again', async () => {

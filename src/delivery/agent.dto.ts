@@ -126,7 +126,7 @@ export class ReportDto implements ReportBody {
   result?: Record<string, unknown>;
 
   /**
-   * with done: what the command changed in Jira (SPEC 17.1), each `{key?, what, before?, after?, transitions?}`
+   * with done: what the command changed in Jira (SPEC 17.1), each `{key?, what, before?, after?, transitions?}`; with failed: what it changed before it failed (e.g. a status walk refused partway), kept the same way
    * @example [{"key": "AURORA-1", "what": "field:duedate", "before": null, "after": "2026-12-20"}]
    */
   @IsOptional()

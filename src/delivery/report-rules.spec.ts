@@ -132,6 +132,25 @@ describe('ReportRules: what a report changes (SPEC 6.5, 16.3)', () => {
     expect(deliveries.close).not.toHaveBeenCalled();
   });
 
+  it.each([
+    { case: 'a failed with its changes', row: {}, report: { status: 'failed', error: 'HTTP 400' } },
+    { case: 'a late failed with its changes', row: { status: 'cancelled' as const }, report: { status: 'failed', error: 'HTTP 400' } },
+    { case: 'a late done with its changes', row: { status: 'cancelled' as const }, report: { status: 'done', result: {} } },
+  ])('$case: its changes go to the change record (decision 1413)', async ({ row: fields, report }) => {
+    const row = command(fields);
+    const { rules, changes } = make(row);
+    const made = [{ key: 'AURORA-1', what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }];
+    await rules.report(m, row.id, { ...report, changes: made } as Report, NOW);
+    expect(changes.record).toHaveBeenCalledWith(m, row.id, expect.anything(), made, NOW);
+  });
+
+  it.each([{ status: 'partial' as const, part: 1, result: { issues: [] } }, { status: 'released' as const }])('$status records no changes', async (report) => {
+    const row = command();
+    const { rules, changes } = make(row);
+    await rules.report(m, row.id, { ...report, changes: [{ key: 'AURORA-1', what: 'status', before: 'A', after: 'B' }] } as Report, NOW).catch(() => undefined);
+    expect(changes.record).not.toHaveBeenCalled();
+  });
+
   it('a queued command was never handed out: 409 not_claimed, nothing written', async () => {
     const row = command({ status: 'queued', deliveries: 0, claimed_at: null });
     const { rules, commands, deliveries } = make(row);
@@ -146,6 +165,8 @@ describe('ReportRules: a plain final report in one statement (issue 21.3)', () =
     { case: 'done with its changes', report: { status: 'done', result: { key: 'AURORA-1' }, changes: [{ what: 'status', before: 'A', after: 'B' }] }, notPlain: ['refresh', 'refresh_catalogue'] },
     { case: 'done without a key', report: { status: 'done', result: {} }, notPlain: ['refresh', 'refresh_catalogue', 'ensure_issue'] },
     { case: 'failed', report: { status: 'failed', error: 'HTTP 500' }, notPlain: ['refresh', 'refresh_catalogue'] },
+    // Decision 1413: what a failed command changed before it failed is recorded as a done's changes are.
+    { case: 'failed with its changes', report: { status: 'failed', error: 'HTTP 500', changes: [{ what: 'status', before: 'A', after: 'B' }] }, notPlain: ['refresh', 'refresh_catalogue'] },
   ])('$case: asked of finishPlain with the types it may not finish ($notPlain)', async ({ report, notPlain }) => {
     const row = command();
     const { rules, commands, deliveries, changes } = make(row);

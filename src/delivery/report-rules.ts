@@ -80,8 +80,8 @@ export class ReportRules {
     if (isTerminal(c.status)) {
       // Idempotent, except a late `done` of a force-cancelled ensure_issue that was handed out: its issue exists in Jira.
       // `claimed_at` tells "handed out": rows of an earlier hub that were cancelled there have no deliveries counted.
-      // What a late `done` changed happened in Jira all the same: the record keeps it (once).
-      if (report.status === 'done') await this.recordChanges(m, id, report, now);
+      // What a late `done` or `failed` changed happened in Jira all the same: the record keeps it (once, decision 1413).
+      if (report.status === 'done' || report.status === 'failed') await this.recordChanges(m, id, report, now);
       const key = resultKey(report);
       const lateCreate = c.status === 'cancelled' && c.type === 'ensure_issue' && c.claimed_at !== null && c.result === null;
       if (!(lateCreate && report.status === 'done' && key)) return { before: c, after: c };
@@ -106,6 +106,8 @@ export class ReportRules {
     } else {
       const error = errorOf(report);
       after = await this.commands.markFailed(m, id, error, { result: report.result === undefined ? null : JSON.stringify(report.result), jiraCalls, rateLimited, now });
+      // What the command changed before it failed (a status walk refused partway) is kept as a done's is (decision 1413).
+      await this.recordChanges(m, id, report, now);
       if (c.type === 'refresh') await this.runs.fail(m, id, now, error);
       await this.catalogueRefreshes.noteFailure(m, c, error, now);
     }
@@ -129,7 +131,8 @@ export class ReportRules {
         ? { ...base, status: 'done', result: JSON.stringify(report.result ?? {}) }
         : { ...base, status: 'failed', error: errorOf(report), result: report.result === undefined ? null : JSON.stringify(report.result) };
     const notPlain: CommandType[] = report.status === 'done' && !resultKey(report) ? [...NOT_PLAIN, 'ensure_issue'] : NOT_PLAIN;
-    const changes = report.status === 'done' && report.changes?.length ? report.changes : undefined;
+    // A `failed` records the changes made before the failure, as a `done` records its own (decision 1413).
+    const changes = report.changes?.length ? report.changes : undefined;
     return this.deliveries.finishPlain(
       m,
       id,
@@ -144,7 +147,10 @@ export class ReportRules {
     );
   }
 
-  /** The change record of a `done` (SPEC 17.1), kept with the handout whose report carried it. */
+  /**
+   * The change record of a `done` (SPEC 17.1), or of a `failed`: what the command changed before it failed
+   * (decision 1413); kept with the handout whose report carried it, once per command (a repeated report adds nothing).
+   */
   private async recordChanges(m: EntityManager, id: number, report: Report, now: string): Promise<void> {
     if (!report.changes?.length) return;
     await this.changes.record(m, id, (await this.deliveries.latest(m, id))?.id ?? null, report.changes, now);

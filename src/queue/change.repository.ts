@@ -18,7 +18,7 @@ const json = (v: unknown): string | null => (v === undefined ? null : JSON.strin
 @Injectable()
 export class ChangeRepository {
   /**
-   * Stores the changes a `done` report carried, once per command: a repeated report (re-delivery answered
+   * Stores the changes a `done` or `failed` report carried, once per command: a repeated report (re-delivery answered
    * twice) adds nothing. `deliveryId` is the handout this report closes.
    */
   async record(m: EntityManager, commandId: number, deliveryId: number | null, changes: readonly Change[] | undefined, now: string): Promise<void> {

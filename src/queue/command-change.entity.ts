@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { CommandEntity } from './command.entity.js';
 
 /**
- * One change a command made in Jira, as the agent reported it with `done` (SPEC 17.1; schema v8). JSON as
+ * One change a command made in Jira, as the agent reported it with `done` or `failed` (SPEC 17.1, decision 1413; schema v8). JSON as
  * text in `before`, `after` and `transitions`; `delivery_id` is the handout whose report carried it.
  */
 @Entity('command_change')

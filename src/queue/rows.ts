@@ -46,7 +46,7 @@ export class CommandView implements BatchCommand {
   retry_of!: number | null;
   /** every handout to the agent, oldest first (SPEC 15.3) */
   history!: DeliveryView[];
-  /** what it changed in Jira, as the agent reported it with `done` (SPEC 17.1) */
+  /** what it changed in Jira, as the agent reported it with `done`, or with `failed` for what it made before the failure (SPEC 17.1, decision 1413) */
   changes!: RecordedChangeView[];
 }
 

@@ -493,6 +493,28 @@ describe('agent-loop', () => {
       expect(journal.createAttemptFor(64)).toEqual({ summary: summaryText, at: expect.any(String) });
     });
 
+    it('a status walk Jira refuses partway is reported failed with the transitions it took (decision 1413)', async () => {
+      const { hub, stop, options } = await setup('dc');
+      const key = h.sim.store.createIssue('AURORA', { summary: 'Ревью без исполнителя', issueType: 'Bug' }, 'x').key;
+      hub.enqueue({ id: 66, type: 'ensure_status', params: { key, path: ['In Progress', 'In Review', 'Done'] } });
+      hub.onIdle = () => stop.abort();
+      const journal = new MemoryJournal();
+      expect(await runAgent({ ...options, journal })).toEqual({ executed: 1, reported: 1, stoppedBy: 'signal' });
+      expect(hub.reports).toEqual([
+        {
+          id: 66,
+          body: {
+            status: 'failed',
+            error: `HTTP 400 (${key}): Assignee is required.`,
+            changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
+            jira_calls: expect.any(Number),
+            rate_limited: 0,
+          },
+        },
+      ]);
+      expect(journal.pendingResults()).toEqual([]);
+    });
+
     it('a stop during a Jira request in flight: the command is neither reported nor retried, it stays claimed', async () => {
       const { hub, stop, sleeps, options } = await setup('dc');
       const key = issue('Остановка во время запроса');

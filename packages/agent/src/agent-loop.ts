@@ -195,7 +195,7 @@ class AgentLoop {
     const report: ReportBody = {
       ...(outcome.status === 'done'
         ? { status: 'done', result: outcome.result, ...(outcome.changes ? { changes: outcome.changes } : {}) }
-        : { status: 'failed', error: outcome.error }),
+        : { status: 'failed', error: outcome.error, ...(outcome.changes ? { changes: outcome.changes } : {}) }),
       jira_calls: after.jiraCalls - before.jiraCalls,
       rate_limited: after.rateLimited - before.rateLimited,
     };

@@ -1,9 +1,10 @@
 /** The change record (SPEC 17.1): what each executor reports it changed, as the mirror holds the values; and the commands of a revert. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { settledWalk } from './commands/ensure-status.js';
 import { executeCommand } from './executors.js';
 import { MemoryJournal } from './journal.js';
 import type { JiraFlavor } from './jira-client.js';
-import { FLAVORS, startHarness, type SimHarness } from './test-support.js';
+import { FLAVORS, startHarness, until, type SimHarness } from './test-support.js';
 import type { CommandOutcome } from './types.js';
 
 describe('changes', () => {
@@ -171,6 +172,130 @@ describe('changes', () => {
         status: 'done',
         result: { from: 'To Do', to: 'Done' },
         changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }],
+      });
+    });
+  });
+
+  describe('settledWalk: the journaled transitions Jira\'s status shows were taken', () => {
+    const path = ['In Progress', 'Done'];
+    it.each([
+      ['none reached Jira', 'To Do', 'To Do', ['Start'], []],
+      ['the last one in flight never reached Jira', 'To Do', 'In Progress', ['Start', 'Finish'], ['Start']],
+      ['all taken', 'To Do', 'Done', ['Start', 'Finish'], ['Start', 'Finish']],
+      ['a walk begun inside the path', 'In Progress', 'Done', ['Finish'], ['Finish']],
+      ['the issue moved off the path since', 'To Do', 'Blocked', ['Start'], []],
+      ['nothing journaled', 'To Do', 'Done', [], []],
+    ] as const)('%s', (_, began, now, journaled, taken) => {
+      expect(settledWalk(path, began, now, journaled)).toEqual(taken);
+    });
+  });
+
+  describe.each(FLAVORS)('a write whose answer was lost: the agent stopped while Jira carried it out, on %s (decision 0121)', (flavor) => {
+    afterEach(() => h.sim.setLatencyMs(0));
+
+    /**
+     * The command run with Jira answering late and the agent stopped once `method path` is in Jira's hands,
+     * which Jira carries out all the same (`applied`); nothing is reported. The journal keeps what was written.
+     */
+    const stoppedDuring = async (cmd: { id: number; type: string; params: Record<string, unknown> }, journal: MemoryJournal, method: string, path: RegExp, applied: () => boolean) => {
+      const stop = new AbortController();
+      h.sim.clearRequests();
+      h.sim.setLatencyMs(200);
+      const running = executeCommand(cmd, { ...h.ctx(flavor, journal), client: h.client(flavor, stop.signal) });
+      await until(() => h.sim.requests.some((r) => r.method === method && path.test(r.path)));
+      stop.abort();
+      expect(await running).toEqual({ status: 'failed', error: expect.stringContaining('остановлено'), stopped: true });
+      await until(applied);
+      h.sim.setLatencyMs(0);
+    };
+
+    it('ensure_sprint to the backlog: the re-delivery reports the sprint the issue left', async () => {
+      const key = issue('В бэклог, ответ потерян', { sprintIds: [1] });
+      const cmd = { id: nextId++, type: 'ensure_sprint', params: { key, sprint: null } };
+      const journal = new MemoryJournal();
+      await stoppedDuring(cmd, journal, 'POST', /\/rest\/agile\/1\.0\/backlog\/issue$/, () => h.sim.sprintsOf(key).length === 0);
+      h.sim.clearRequests();
+      expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
+        status: 'done',
+        result: { sprint_id: null },
+        changes: [{ key, what: 'sprint', before: 'Спринт 1', after: null }],
+      });
+      expect(writes()).toEqual([]);
+    });
+
+    it('ensure_status stopped during its first transition: the re-delivery reports the whole walk, that transition included', async () => {
+      const key = issue('Статус, ответ потерян');
+      const cmd = { id: nextId++, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } };
+      const journal = new MemoryJournal();
+      await stoppedDuring(cmd, journal, 'POST', /\/transitions$/, () => h.sim.getIssue(key)?.status === 'In Progress');
+      expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
+        status: 'done',
+        result: { from: 'To Do', to: 'Done' },
+        changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }],
+      });
+    });
+
+    it('ensure_status stopped during its last transition: the re-delivery makes no write and reports the whole walk', async () => {
+      const key = issue('Статус, последний ответ потерян');
+      const cmd = { id: nextId++, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } };
+      const journal = new MemoryJournal();
+      h.sim.store.transition(key, '11'); // Start, by this command's first execution, whose journal we stand in for
+      journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      await stoppedDuring(cmd, journal, 'POST', /\/transitions$/, () => h.sim.getIssue(key)?.status === 'Done');
+      h.sim.clearRequests();
+      expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
+        status: 'done',
+        result: { from: 'To Do', to: 'Done' },
+        changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }],
+      });
+      expect(writes()).toEqual([]);
+    });
+
+    it('ensure_status: a transition journaled but never sent (the agent stopped before Jira had it) is not reported', async () => {
+      const key = issue('Статус, переход не отправлен');
+      const cmd = { id: nextId++, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } };
+      const journal = new MemoryJournal();
+      // The first execution journaled its intent and «Start» just before sending it, then stopped: Jira still shows To Do.
+      journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
+        status: 'done',
+        result: { from: 'To Do', to: 'Done' },
+        changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }],
+      });
+    });
+  });
+
+  describe.each(FLAVORS)('a status walk Jira refuses partway on %s (decision 1413): the failed outcome carries what the walk changed', (flavor) => {
+    const bug = (summary: string) => issue(summary, { issueType: 'Bug' });
+    const walk = { path: ['In Progress', 'In Review', 'Done'] };
+
+    it('the transitions taken before the refusal, from the first status to the one reached', async () => {
+      const key = bug('Ревью без исполнителя');
+      expect(await run(flavor, 'ensure_status', { key, ...walk })).toEqual({
+        status: 'failed',
+        error: `HTTP 400 (${key}): Assignee is required.`,
+        changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
+      });
+      expect(h.sim.getIssue(key)?.status).toBe('In Review');
+    });
+
+    it('refused at its first step: no changes', async () => {
+      const key = bug('Сразу отказ');
+      h.sim.store.transition(key, '11');
+      h.sim.store.transition(key, '51');
+      expect(await run(flavor, 'ensure_status', { key, path: ['Done'] })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.` });
+    });
+
+    it('a re-delivery refused partway reports the earlier execution\'s transitions too', async () => {
+      const key = bug('Ревью по частям');
+      const cmd = { id: nextId++, type: 'ensure_status', params: { key, ...walk } };
+      const journal = new MemoryJournal();
+      h.sim.store.transition(key, '11'); // Start, by the first execution, whose report was lost
+      journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
+        status: 'failed',
+        error: `HTTP 400 (${key}): Assignee is required.`,
+        changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
       });
     });
   });

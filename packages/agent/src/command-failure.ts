@@ -1,3 +1,5 @@
+import type { Change } from '@jira-hub/contracts';
+
 /** A reason of the agent's own (not Jira's) to fail a command; the message is a Russian sentence for a person. */
 export class CommandFailure extends Error {}
 
@@ -10,3 +12,20 @@ export class RetryLater extends CommandFailure {}
 
 /** The stop signal ended a command's execution midway (nothing to report: the hub hands the command out again). */
 export class CommandStopped extends Error {}
+
+const madeBefore = new WeakMap<object, Change[]>();
+
+/**
+ * Marks `error` with what the command had changed in Jira before it (a status walk refused partway): the
+ * failed report carries those changes (decision 1413). The error itself is unchanged (its class and message
+ * still decide how it is reported). Returns it, to be thrown.
+ */
+export function withChangesMade(error: unknown, changes: Change[]): unknown {
+  if (changes.length > 0 && typeof error === 'object' && error !== null) madeBefore.set(error, changes);
+  return error;
+}
+
+/** What the command had changed before `error` ended it (none unless withChangesMade marked it). */
+export function changesMadeBefore(error: unknown): Change[] {
+  return (typeof error === 'object' && error !== null ? madeBefore.get(error) : undefined) ?? [];
+}

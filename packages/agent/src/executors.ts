@@ -1,4 +1,4 @@
-import { CommandFailure, CommandStopped, RetryLater } from './command-failure.js';
+import { changesMadeBefore, CommandFailure, CommandStopped, RetryLater } from './command-failure.js';
 import type { CommandResult, ExecutorContext } from './commands/context.js';
 import { ensureComment } from './commands/ensure-comment.js';
 import { ensureFields } from './commands/ensure-fields.js';
@@ -36,6 +36,8 @@ const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
 /**
  * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
  * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
+ * A failure keeps the changes the command made before it (the executor marks its error with them,
+ * withChangesMade): they are reported with it (decision 1413).
  * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it;
  * an execution the stop signal ended midway (a wait, or a Jira request: JiraStoppedError) is marked `stopped`: the loop neither reports nor retries it.
  */
@@ -51,7 +53,11 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     return changes.length ? { status: 'done', result, changes } : { status: 'done', result };
   } catch (error) {
     if (error instanceof CommandStopped || error instanceof JiraStoppedError) return { status: 'failed', error: error.message, stopped: true };
-    if (!isOutage(error)) return { status: 'failed', error: failureText(error) };
+    if (!isOutage(error)) {
+      // What the command changed before it failed (a status walk refused partway) is reported with the failure (decision 1413).
+      const changes = changesMadeBefore(error);
+      return changes.length ? { status: 'failed', error: failureText(error), changes } : { status: 'failed', error: failureText(error) };
+    }
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
     return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };
   }

@@ -51,6 +51,24 @@ describe('journal', () => {
       third.close();
     });
 
+    it('a revised intent replaces the journaled changes as given, across a restart (a transition that never reached Jira dropped)', () => {
+      const path = join(dir, 'revised.jsonl');
+      const status = { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } };
+      const first = new FileJournal(path);
+      first.recordIntent(8, status, [{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      first.recordIntent(8, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done', transitions: ['Finish'] }]);
+      first.close();
+      const second = new FileJournal(path);
+      second.reviseIntent(8, status, [{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      second.close();
+      const third = new FileJournal(path);
+      expect(third.intentFor(8, status)).toEqual([{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      // Transitions journaled after it add up from there.
+      third.recordIntent(8, status, [{ key: 'AURORA-2', what: 'status', before: 'In Progress', after: 'Done', transitions: ['Finish'] }]);
+      expect(third.intentFor(8, status)).toEqual([{ key: 'AURORA-2', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }]);
+      third.close();
+    });
+
     it('a created key or attempt made for another summary or project is ignored (ids are reused by a new hub)', () => {
       const path = join(dir, 'origin.jsonl');
       const first = new FileJournal(path);

@@ -37,10 +37,16 @@ export interface CreatedKeyJournal {
    * lost report finds Jira already as the command wants it, and reports these changes instead of none.
    * `command` is the command's type and params: an entry is used only for the same command. A change
    * already journaled keeps its `before` (the value before the command), and its `transitions` are
-   * added to: a walk of statuses journals each transition as it is taken, in one execution or across
-   * re-deliveries.
+   * added to: a walk of statuses journals each transition just before it is sent, in one execution or
+   * across re-deliveries (a re-delivery drops, with reviseIntent, one that Jira's status shows was never taken).
    */
   recordIntent(commandId: number, command: IntentCommand, changes: Change[]): void;
+  /**
+   * Replaces the changes journaled for the command by `changes`, as given (nothing kept, nothing added): a
+   * re-delivery corrects an intent by what Jira shows, e.g. drops a transition journaled just before it was
+   * sent that never reached Jira.
+   */
+  reviseIntent(commandId: number, command: IntentCommand, changes: Change[]): void;
   /** The changes journaled for this very command (type and params) and not yet cleared by its acknowledgement or drop. */
   intentFor(commandId: number, command: IntentCommand): Change[] | undefined;
 }
@@ -181,6 +187,10 @@ abstract class BaseJournal implements AgentJournal {
       ...earlier.filter((e) => !changes.some((c) => same(c, e))),
     ];
     this.write({ command_id: commandId, intent: { command: intentOf(command), changes: merged }, at: new Date().toISOString() });
+  }
+
+  reviseIntent(commandId: number, command: IntentCommand, changes: Change[]): void {
+    this.write({ command_id: commandId, intent: { command: intentOf(command), changes }, at: new Date().toISOString() });
   }
 
   intentFor(commandId: number, command: IntentCommand): Change[] | undefined {

@@ -8,7 +8,8 @@ import type { CommandOutcome } from './types.js';
 export interface SimHarness {
   sim: JiraSimulator;
   url: string;
-  client: (flavor: JiraFlavor) => JiraClient;
+  /** A client of the flavor; with `stopSignal`, a stop ends its request in flight (as the agent's main wires it). */
+  client: (flavor: JiraFlavor, stopSignal?: AbortSignal) => JiraClient;
   ctx: (flavor: JiraFlavor, journal?: MemoryJournal) => ExecutorContext;
   sleeps: number[];
   /** The clients' clock: real time at start, moved on by every (fake) sleep, so no test waits for real. */
@@ -23,7 +24,7 @@ export async function startHarness(options: JiraSimulatorOptions = {}): Promise<
   const sleeps: number[] = [];
   const clock = { now: Date.now() };
   const logs: string[] = [];
-  const client = (flavor: JiraFlavor): JiraClient =>
+  const client = (flavor: JiraFlavor, stopSignal?: AbortSignal): JiraClient =>
     new JiraClient({
       baseUrl: url,
       flavor,
@@ -32,6 +33,7 @@ export async function startHarness(options: JiraSimulatorOptions = {}): Promise<
       now: () => clock.now,
       log: (line) => logs.push(line),
       random: () => 0.5,
+      stopSignal,
       sleep: async (ms) => {
         sleeps.push(ms);
         clock.now += ms;

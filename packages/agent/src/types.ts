@@ -11,13 +11,15 @@ export type AgentCommand = Pick<DeliveredCommand, 'id' | 'type' | 'params'>;
 export type ClaimedCommand = DeliveredCommand;
 
 /**
+ * `changes`: what the command changed in Jira (SPEC 17.1) — with `failed` too, what it changed before it
+ * failed (decision 1413).
  * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
  * failure is the environment's, not the command's: the agent does not report it and runs the command again.
  * `stopped`: the stop signal ended the execution midway; the agent does not report it (the command stays claimed).
  */
 export type CommandOutcome =
   | { status: 'done'; result: Record<string, unknown>; changes?: Change[] }
-  | { status: 'failed'; error: string; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
+  | { status: 'failed'; error: string; changes?: Change[]; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
 
 /** An issue and a link in a refresh result (SPEC 4). */
 export type HubIssue = RefreshIssue;

@@ -72,7 +72,10 @@ export interface ReportBody {
   error?: string;
   jira_calls?: number;
   rate_limited?: number;
-  /** with `done`: what the command changed in Jira (SPEC 17.1); none or empty when it changed nothing */
+  /**
+   * with `done`: what the command changed in Jira (SPEC 17.1); with `failed`: what it changed before it failed
+   * (decision 1413: a status walk refused partway); none or empty when it changed nothing
+   */
   changes?: Change[];
   /**
    * The merged call: with this field the same transaction also claims the next command (as
@@ -366,7 +369,7 @@ export interface Finding {
 export type CheckVerdict = 'will_change' | 'no_change' | 'will_fail' | 'unknown';
 
 /**
- * One entry of a `done` report's `changes` (SPEC 17.1). `what`: `field:<id>` (before/after: the values as
+ * One entry of a `done` (or `failed`, decision 1413) report's `changes` (SPEC 17.1). `what`: `field:<id>` (before/after: the values as
  * the mirror holds them), `status` (before/after names, `transitions` taken), `sprint` (before/after
  * names, null = backlog), `link` (after: `{source, target, link_type}`), `comment` (after: `{id}`),
  * `issue` (after: `{key, summary}`), `link_removed`, `comment_removed`, `issue_deleted` (before: what was

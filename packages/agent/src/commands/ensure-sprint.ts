@@ -22,7 +22,7 @@ interface Candidate {
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   // SPEC 16.2: `sprint: null` moves the issue to the backlog (out of its active or future sprint).
-  if (cmd.params.sprint === null) return toBacklog(key, ctx);
+  if (cmd.params.sprint === null) return toBacklog(cmd, key, ctx);
   const name = requireString(cmd.params, 'sprint').trim();
   const boardParam = cmd.params.board;
   if (boardParam !== undefined && boardParam !== null && !(typeof boardParam === 'number' || (typeof boardParam === 'string' && boardParam.trim() !== ''))) {
@@ -82,17 +82,21 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
 /**
  * ensure_sprint with `sprint: null` (SPEC 16.2) → {sprint_id: null}: out of its open sprint into the backlog
- * (POST /rest/agile/1.0/backlog/issue); an issue in no open sprint changes nothing.
+ * (POST /rest/agile/1.0/backlog/issue); an issue in no open sprint changes nothing. The move is journaled
+ * just before it is sent (decision 0121), as a move into a named sprint is: a re-delivery after a lost answer
+ * finds the issue in the backlog already and reports the sprint it left.
  */
-async function toBacklog(key: string, ctx: ExecutorContext): Promise<CommandResult> {
+async function toBacklog(cmd: AgentCommand, key: string, ctx: ExecutorContext): Promise<CommandResult> {
   const api = JiraApi.for(ctx.client);
   const sprintField = await api.sprintFieldId();
   if (!sprintField) throw new CommandFailure('в Jira нет поля спринта (Jira Software не установлена): перенести задачу в бэклог нельзя');
   const issue = await api.getIssue(key, ['issuetype', sprintField]);
   const open = parseSprints(issue.fields[sprintField]).filter((s) => s.state === 'active' || s.state === 'future');
   if (open.length === 0) return { sprint_id: null };
+  const changes = [{ key: issue.key, what: 'sprint', before: currentSprintName(issue.fields[sprintField]), after: null }];
+  ctx.journal.recordIntent(cmd.id, cmd, changes);
   await api.moveToBacklog([issue.key]);
-  return { sprint_id: null, changes: [{ key: issue.key, what: 'sprint', before: currentSprintName(issue.fields[sprintField]), after: null }] };
+  return { sprint_id: null, changes };
 }
 
 /** The boards to search: all, or the one `board` names (by id, or by name case-insensitively). */

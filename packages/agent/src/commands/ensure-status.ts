@@ -1,8 +1,9 @@
-import { CommandFailure } from '../command-failure.js';
+import { CommandFailure, withChangesMade } from '../command-failure.js';
 import { JiraApi, type JiraTransition } from '../jira-api.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString, requireStringArray } from './params.js';
 import type { AgentCommand } from '../types.js';
+import type { Change } from '@jira-hub/contracts';
 
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -37,31 +38,65 @@ export function requiredTransitionFields(transition: JiraTransition): Record<str
 /**
  * ensure_status → {from, to}. Walks `path` from the current status: steps up to the current status are
  * skipped (so a re-delivery does nothing), then each step re-reads the available transitions.
+ *
+ * Each transition is journaled just before it is sent (decision 0121): a report, or Jira's answer, lost after
+ * Jira took it still leaves it in the walk a re-delivery reports. A re-delivery first settles the journaled
+ * walk with Jira's status (`settledWalk`): a transition journaled but never carried out is dropped. When Jira
+ * refuses a step, the walk taken so far goes with the failure (decision 1413).
  */
 export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   const path = requireStringArray(cmd.params, 'path');
+  const target = path.at(-1)!;
   const api = JiraApi.for(ctx.client);
   const issue = await api.getIssue(key, ['status']);
   const from = (issue.fields.status as { name: string }).name;
+  const walk = (before: string, after: string, transitions: string[]): Change => ({ key: issue.key, what: 'status', before, after, ...(transitions.length ? { transitions } : {}) });
+
+  // What an earlier execution of this command journaled: the status the walk began at, and its transitions.
+  const earlier = ctx.journal.intentFor(cmd.id, cmd)?.find((c) => c.what === 'status' && c.key === issue.key);
+  const began = typeof earlier?.before === 'string' ? earlier.before : from;
+  const walked = settledWalk(path, began, from, earlier?.transitions ?? []);
+  if (earlier && walked.length !== (earlier.transitions?.length ?? 0)) ctx.journal.reviseIntent(cmd.id, cmd, [walk(began, target, walked)]);
 
   let current = from;
-  const reached = path.map((step) => same(step, current)).lastIndexOf(true);
-  if (same(path.at(-1)!, current)) return { from, to: current };
+  const reached = at(path, current);
+  if (same(target, current)) return { from, to: current };
   const taken: string[] = [];
-  ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'status', before: from, after: path.at(-1)! }]);
-  for (const step of path.slice(reached + 1)) {
-    const transitions = await api.transitions(key);
-    const transition = pickTransition(transitions, step);
-    if (!transition) {
-      const offered = transitions.map((t) => `«${t.name}» → «${t.to.name}»`).join(', ') || 'нет';
-      throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
+  ctx.journal.recordIntent(cmd.id, cmd, [walk(from, target, [])]);
+  try {
+    for (const step of path.slice(reached + 1)) {
+      const transitions = await api.transitions(key);
+      const transition = pickTransition(transitions, step);
+      if (!transition) {
+        const offered = transitions.map((t) => `«${t.name}» → «${t.to.name}»`).join(', ') || 'нет';
+        throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
+      }
+      const fields = requiredTransitionFields(transition);
+      // Journaled before it is sent: Jira may carry it out and its answer never arrive.
+      ctx.journal.recordIntent(cmd.id, cmd, [walk(from, target, [transition.name])]);
+      await api.transition(key, transition.id, fields);
+      taken.push(transition.name);
+      current = transition.to.name;
     }
-    await api.transition(key, transition.id, requiredTransitionFields(transition));
-    taken.push(transition.name);
-    current = transition.to.name;
-    // Each transition journaled as taken: a report lost after the walk still tells which way it went.
-    ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'status', before: from, after: path.at(-1)!, transitions: [transition.name] }]);
+  } catch (error) {
+    // The whole walk so far, an earlier execution's part included: Jira shows it whatever the command's outcome.
+    const all = [...walked, ...taken];
+    throw withChangesMade(error, all.length ? [walk(began, current, all)] : []);
   }
-  return { from, to: current, changes: [{ key: issue.key, what: 'status', before: from, after: current, transitions: taken }] };
+  return { from, to: current, changes: [walk(from, current, taken)] };
+}
+
+/** The last place of `status` in `path` (-1: not on it), as the walk finds where it stands. */
+const at = (path: string[], status: string): number => path.map((step) => same(step, status)).lastIndexOf(true);
+
+/**
+ * The transitions of a journaled walk that Jira carried out. The walk began at `began` and went along `path`,
+ * its k-th transition to the step after `began` plus k, each journaled just before it was sent: so only as
+ * many were taken as the steps from `began` to where Jira's status (`now`) stands; the rest — the one in
+ * flight when the agent stopped, its answer or the request itself lost — never reached Jira.
+ */
+export function settledWalk(path: string[], began: string, now: string, journaled: readonly string[]): string[] {
+  const steps = Math.max(0, Math.min(journaled.length, at(path, now) - at(path, began)));
+  return journaled.slice(0, steps);
 }
