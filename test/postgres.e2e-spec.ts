@@ -245,7 +245,9 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
     await old.http.patch('/settings').send({ pacing: { ensure_fields: 5 } }).expect(200);
     await old.http.put('/notes/A-1').send({ fact_status: 'в работе', comment: 'важно' }).expect(200);
     await old.http.post('/batches').send({ title: 'первый', commands: [fields('A-1'), fields('A-2')] }).expect(201);
-    await agent.done((await agent.claim()).command.id);
+    // a change record: its rows name the delivery that carried them (command_change → delivery)
+    const change = { key: 'A-1', what: 'field:duedate', before: null, after: '2026-12-01' };
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [change] }).expect(200);
     await agent.claim(); // A-2 stays claimed
     await old.http.post('/batches').send({ title: 'второй', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
     const before = await views(old);

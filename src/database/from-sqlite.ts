@@ -12,7 +12,10 @@ import { QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { copyDatabaseFile } from './sqlite-copy.js';
 import { join as joinSql, list, one, raw, run, sql } from './sql.js';
 
-/** Tables in an order that satisfies their foreign keys; tables added later follow, by name. */
+/**
+ * The tables' base order: these first, the rest by name; each table then moves after the tables its
+ * foreign keys name in the source (tablesOf), so a table added later (delivery, command_change) needs no entry here.
+ */
 const FIRST = ['setting', 'issue', 'issue_link', 'issue_note', 'batch', 'command', 'sync_run', 'agent_status'];
 /** Rows a freshly migrated, empty hub database holds. */
 const SEEDED = new Set(['setting', 'agent_status']);
@@ -72,7 +75,21 @@ function tablesOf(source: Database.Database): string[] {
   const names = all
     .map((r) => r.name)
     .filter((n) => n !== MIGRATIONS_TABLE && !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
-  return [...FIRST.filter((t) => names.includes(t)), ...names.filter((t) => !FIRST.includes(t)).sort()];
+  const base = [...FIRST.filter((t) => names.includes(t)), ...names.filter((t) => !FIRST.includes(t)).sort()];
+  const refers = new Map(
+    base.map((t) => {
+      const fks = source.prepare(`SELECT "table" AS ref FROM pragma_foreign_key_list(?)`).all(t) as { ref: string }[];
+      return [t, new Set(fks.map((f) => f.ref).filter((r) => r !== t && base.includes(r)))];
+    }),
+  );
+  // The base order, each table only once every table it refers to is placed (PostgreSQL checks each row's keys as it is inserted).
+  const ordered: string[] = [];
+  while (ordered.length < base.length) {
+    const next = base.find((t) => !ordered.includes(t) && [...refers.get(t)!].every((r) => ordered.includes(r)));
+    if (next === undefined) throw new Error(`from-sqlite: the foreign keys of ${base.filter((t) => !ordered.includes(t)).join(', ')} form a cycle`);
+    ordered.push(next);
+  }
+  return ordered;
 }
 
 async function count(q: QueryRunner, table: string): Promise<number> {
