@@ -79,6 +79,17 @@ function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void 
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 
+/**
+ * A JSON array where every route takes an object ({…}) is refused as `42` or `null` are (notAnObject),
+ * before a route's validation reads its items as fields («0: неизвестное поле»). /mcp takes a list of
+ * JSON-RPC messages and answers for itself.
+ */
+function objectBodiesOnly(req: Request, res: Response, next: NextFunction): void {
+  if (!Array.isArray(req.body) || isMcpRequest(req)) return next();
+  const error = new BadJsonError('тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]');
+  res.status(statusOf(error.code)).json(errorBody(error));
+}
+
 /** JSON media types the parsers read (SPEC 11.1: JSON in); `application/*+json` too. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -177,6 +188,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
   app.use(shallowJsonOnly);
+  app.use(objectBodiesOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   app.use(lazyDocs(app));

@@ -120,6 +120,18 @@ describe('errors (SPEC 11.1)', () => {
     expect((await hub.http.get('/batches')).body).toEqual([]);
   });
 
+  it('a JSON list where an object is taken → 400 bad_json saying so, on every route, nothing written', async () => {
+    const settings = (await hub.http.get('/settings').expect(200)).body;
+    const detail = 'тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]';
+    for (const [method, path, body] of [['post', '/batches', '[]'], ['put', '/notes/A-1', '[1]'], ['patch', '/settings', '[{"backup_keep": 3}]']] as const) {
+      const res = await hub.http[method](path).set('Content-Type', 'application/json').send(body).expect(400);
+      expect({ path, body: res.body }).toEqual({ path, body: { error: 'bad_json', detail } });
+    }
+    expect((await hub.http.get('/batches')).body).toEqual([]);
+    expect((await hub.http.get('/notes/A-1')).status).toBe(404);
+    expect((await hub.http.get('/settings').expect(200)).body).toEqual(settings);
+  });
+
   it('a body that is not JSON → 400 bad_json naming the Content-Type, nothing written', async () => {
     const before = (await hub.http.get('/settings').expect(200)).body;
     const res = await hub.http.patch('/settings').set('Content-Type', 'text/plain').send(JSON.stringify({ backup_keep: 3 })).expect(400);

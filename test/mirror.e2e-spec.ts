@@ -113,6 +113,9 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).toEqual(['A-1', 'new:3']);
     await hub.http.put('/notes/not-a-key').send({ comment: 'x' }).expect(422);
     await hub.http.put('/notes/A-2').send({ comment: 5 }).expect(422);
+    // counted as the import counts a cell: 1,500 hearts with their variation selectors are 3,000 characters
+    const hearts = '\u2764\uFE0F'.repeat(1500);
+    expect((await hub.http.put('/notes/A-2').send({ fact_status: hearts }).expect(422)).body).toEqual({ error: 'validation_failed', detail: 'fact_status: не длиннее 2000 символов', errors: expect.any(Array) });
     await hub.http.get('/notes/A-2').expect(404);
     await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1' }]));
     expect((await hub.http.get('/issues/A-1')).body.note).toMatchObject({ key: 'A-1', comment: 'ок' });

@@ -122,9 +122,10 @@ describe('refresh in parts (SPEC 15.5)', () => {
 
       const runs = await runsOf(c.id);
       expect(runs).toHaveLength(1);
-      expect(runs[0]).toMatchObject({ parts: 5, delivery: 2, issues: 50, links: LINKS.length, missing: ['A-99'], error: null, finished_at: hub.clock.iso() });
+      // A jql refresh asks for no keys: none is missing, whatever the agent listed (SPEC 3: keys asked for and not returned)
+      expect(runs[0]).toMatchObject({ parts: 5, delivery: 2, issues: 50, links: LINKS.length, missing: [], error: null, finished_at: hub.clock.iso() });
       expect(runs[0]).toMatchObject({ issues: wholeRun.issues, links: wholeRun.links, missing: wholeRun.missing });
-      expect(done).toMatchObject({ status: 'done', jira_calls: 120, result: { parts: 5, sync_run_id: runs[0].id, missing_keys: ['A-99'] } });
+      expect(done).toMatchObject({ status: 'done', jira_calls: 120, result: { parts: 5, sync_run_id: runs[0].id, missing_keys: [] } });
       expect(await command(sprint)).toMatchObject({ status: 'confirmed_by_state', result: { confirmed_by_sync_run: runs[0].id } });
 
       expect(await mirror()).toEqual(expected);
@@ -137,12 +138,20 @@ describe('refresh in parts (SPEC 15.5)', () => {
     }
   });
 
+  it('missing holds only keys asked for and not returned, whatever the agent lists (a key it returned, one never asked, a blank)', async () => {
+    const c = await refreshCommand({ keys: ['A-1', 'A-2'] });
+    await part(c.id, 1, { ...refreshResult([{ key: 'A-1' }]), missing_keys: ['A-1', 'не ключ', ''] }).expect(200);
+    await agent.report(c.id, { status: 'done', result: { ...refreshResult([]), missing_keys: ['A-1', 'Z-9', ''] } }).expect(200);
+    const [run] = await runsOf(c.id);
+    expect(run).toMatchObject({ parts: 1, issues: 1, missing: ['A-2'] });
+  });
+
   it('the final done may carry the last slice; missing keys of a keys refresh cover every part', async () => {
     const c = await refreshCommand({ keys: ['A-1', 'A-2', 'A-3', 'A-4'] });
     await part(c.id, 1, { ...refreshResult([{ key: 'A-1' }], [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }]), missing_keys: ['A-4'] }).expect(200);
     await agent.report(c.id, { status: 'done', result: refreshResult([{ key: 'A-2' }], [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }]) }).expect(200);
     const [run] = await runsOf(c.id);
-    expect(run).toMatchObject({ parts: 1, issues: 2, links: 1, missing: ['A-4', 'A-3'] });
+    expect(run).toMatchObject({ parts: 1, issues: 2, links: 1, missing: ['A-3', 'A-4'] });
     expect((await hub.http.get('/issues/A-1').expect(200)).body.links_out).toEqual([{ target_key: 'A-2', link_type: 'Blocks' }]);
   });
 

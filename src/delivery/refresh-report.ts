@@ -44,8 +44,12 @@ export async function applyPart(m: EntityManager, c: CommandRow, part: number, r
   const slice = parsed(raw, false);
   if (applied === 0) run = await runs.startDelivery(m, run, c.deliveries);
   const counts = await issues.applySlice(m, slice, syncMark(run.id, c.deliveries), now);
-  await runs.recordSlice(m, run, part, counts, slice.missing_keys);
+  // Only keys the command asked for can be missing (SPEC 3); the done settles the list.
+  await runs.recordSlice(m, run, part, counts, slice.missing_keys.filter((k) => askedKeys(params).includes(k)));
 }
+
+/** The keys a refresh asked for: its `keys`; none for a `jql` refresh. */
+const askedKeys = (params: Params): string[] => (Array.isArray(params.keys) ? (params.keys as string[]) : []);
 
 /**
  * The `done` of a refresh: its result (whole, or the last slice after parts, which may be left out)
@@ -61,9 +65,11 @@ export async function finishRefresh(m: EntityManager, c: CommandRow, raw: unknow
   if (parts === 0) run = await runs.startDelivery(m, run, c.deliveries);
   const mark = syncMark(run.id, c.deliveries);
   const counts = await issues.applySlice(m, last, mark, now);
-  const asked = Array.isArray(params.keys) ? (params.keys as string[]) : [];
+  const asked = askedKeys(params);
   const returned = await issues.reportedKeys(m, asked, mark);
-  run = await runs.recordSlice(m, run, parts, counts, [...asked.filter((k) => !returned.has(k)), ...last.missing_keys]);
+  // `missing` is what the command asked for and no part returned (SPEC 3), as the mirror saw it: not what
+  // the agent listed (a key it returned, one never asked for, a blank), nor what earlier parts listed.
+  run = await runs.recordSlice(m, { ...run, missing: [] }, parts, counts, asked.filter((k) => !returned.has(k)));
   await runs.finish(m, run.id, now);
   return { runId: run.id, result: parts > 0 ? { parts, sync_run_id: run.id, missing_keys: run.missing } : raw };
 }

@@ -22,6 +22,8 @@ describe('detectDelimiter', () => {
     ['Ключ;Факт. статус;Комментарий (внутр.)\nA-1,x', ';'],
     ['key\nA-1', ','],
     ['from;type;to\r\nA-1;Blocks;A-2', ';'],
+    // lines ended by a lone CR: the header is the first line only
+    ['key,comment\rCR-7,a;b;c;d\r', ','],
   ])('%j → %s', (text, delimiter) => {
     expect(detectDelimiter(text)).toBe(delimiter);
   });

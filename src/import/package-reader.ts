@@ -221,7 +221,7 @@ function lineCounter(bytes: Buffer): (offset: number) => number {
 
 /** `;` when the header (the first non-empty line) has more semicolons than commas, else `,`. */
 export function detectDelimiter(text: string): ',' | ';' {
-  const header = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  const header = text.split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? ''; // a lone CR ends a line too (CSV saved on an old Mac)
   const count = (c: string) => header.split(c).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }

@@ -1,5 +1,5 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
-import { QueryInteger } from '../common/index.js';
+import { MaxCharacters, QueryInteger } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NOTE_LIMITS } from './note-limits.js';
 
@@ -76,6 +76,7 @@ export class PutNoteDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(NOTE_LIMITS.fact_status)
+  @MaxCharacters(NOTE_LIMITS.fact_status)
   fact_status?: string | null;
 
   /** @example 'ждём ответа от юристов' */
@@ -83,6 +84,7 @@ export class PutNoteDto {
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(NOTE_LIMITS.comment)
+  @MaxCharacters(NOTE_LIMITS.comment)
   comment?: string | null;
 }
 
