@@ -145,6 +145,37 @@ describe('the dashboard, second round (issue 23)', () => {
     await page.locator('.card', { hasText: 'Статус' }).getByText('отклонён').waitFor();
     for (const c of waiting.commands) await page.locator(`tr[data-command="${c.id}"]`).getByText('отменена').waitFor();
     await expect(page.getByRole('button', { name: 'Отменить', exact: true }).count()).resolves.toBe(0);
+
+    // The revert dialog is as safe with a keyboard as the others; its inverse of a status ({key, to}, no
+    // route yet) is said in words instead of blanking the page.
+    const agent = agentOf(hub);
+    const changed = (await post('/batches', { title: 'Откатим', commands: [fields('AURORA-8', { priority: 'High' })] }).expect(201)).body;
+    const changes = [
+      { key: 'AURORA-8', what: 'field:priority', before: 'Medium', after: 'High' },
+      { key: 'AURORA-8', what: 'status', before: 'To Do', after: 'Done' },
+    ];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-8', priority: 'High', status: 'Done' }]));
+    await open(`/batch/${changed.id}`);
+    const revert = page.getByRole('button', { name: 'Откатить…' });
+    await revert.focus();
+    await revert.press('Enter');
+    const revertDialog = page.getByRole('dialog', { name: `Откат пакета #${changed.id}` });
+    await revertDialog.getByText('AURORA-8 → статус «To Do»').waitFor();
+    await expect(focusInDialog()).resolves.toBe(true);
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      await expect(focusInDialog()).resolves.toBe(true);
+    }
+    await page.keyboard.press('Shift+Tab');
+    await expect(focusInDialog()).resolves.toBe(true);
+    await expect(revertDialog.getByRole('button').allTextContents()).resolves.toEqual(['Не откатывать', 'Создать пакет отката']);
+    await noSeriousViolations();
+    await screenshots(page, 'revert-dialog');
+    await page.setViewportSize(WIDTHS.laptop);
+    await page.keyboard.press('Escape');
+    await revertDialog.waitFor({ state: 'detached' });
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Откатить…');
   }, 90_000);
 
   it('defects 3 and 4: the strip on every page shows the pause counting down and the next command with its start; times tick', async () => {
@@ -199,7 +230,8 @@ describe('the dashboard, second round (issue 23)', () => {
     await open(`/batch/${first.id}`);
     const plan = page.getByRole('region', { name: 'План пакета' });
     await plan.getByText('изменит Jira').waitFor();
-    await plan.locator('.changes', { hasText: 'duedate' }).getByText('1 дек.').waitFor();
+    await plan.locator('.changes', { hasText: 'Срок' }).getByText('1 дек.').waitFor(); // the field as the dashboard names it
+    await expect(plan.getByText('duedate', { exact: true }).count()).resolves.toBe(0);
     await plan.locator('.changes').getByText('→ 5 дек.').waitFor();
     await plan.locator('mark', { hasText: 'AURORA-9' }).waitFor();
     await plan.locator('.tone-alert').first().waitFor();
@@ -322,20 +354,39 @@ describe('the dashboard, second round (issue 23)', () => {
   it('defects 6 and 11: at 390 px the sidebar becomes a menu, no page is wider than the phone, tables become lists; axe finds nothing serious on any page', async () => {
     await mirrorOf([{ key: 'AURORA-1', summary: 'Очень длинное название задачи, которое не должно растягивать страницу шире телефона', status: 'In Progress' }]);
     const batch = (await post('/batches', { title: 'Пакет для телефона с длинным названием', commands: [fields('AURORA-1'), fields('AURORA-2')] }).expect(201)).body;
+    // An applied package (the list of the Packages page) and the assistant's calls (the Audit page).
+    const issuesCsv = Buffer.from('Ключ;Срок;Метки\nAURORA-1;2026-12-20;отчётность финансы');
+    await hub.http.post('/packages/apply').attach('issues', issuesCsv, 'issues.csv').field('name', 'Спринт 2: сроки и метки отчётности').expect(200);
+    await hub.http.get('/batches').set('X-Hub-Source', 'assistant').expect(200);
+    const args = { title: 'План ассистента на спринт', commands: [fields('AURORA-1', { labels: ['отчётность', 'финансы', 'квартальный-отчёт'] })] };
+    await post('/audit', { tool: 'submit_batch', arguments: args, outcome: 'ok', batch_id: batch.id }).set('X-Hub-Source', 'assistant').expect(204);
     await page.setViewportSize(WIDTHS.phone);
-    for (const hash of ['/queue', `/batch/${batch.id}`, '/agent', '/mirror/AURORA-1', '/import', '/packages', '/settings']) {
-      await open(hash);
-      await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await expect(page.locator('.sidebar').isVisible()).resolves.toBe(false);
-      // What sticks out past the phone's width (empty when the page fits).
-      const outside = await page.evaluate(() =>
+    /** What sticks out past the phone's width (empty when the page fits). */
+    const outside = () =>
+      page.evaluate(() =>
         [...document.querySelectorAll('body *')].filter((e) => !e.closest('thead, .sr-only') && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => `${e.tagName}.${e.className}`),
       );
-      expect([hash, outside]).toEqual([hash, []]);
+    for (const hash of ['/queue', `/batch/${batch.id}`, '/agent', '/mirror/AURORA-1', '/import', '/packages', '/settings', '/audit']) {
+      await open(hash);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      if (hash === '/packages') await page.getByRole('link', { name: /пакет команд #\d+/ }).waitFor();
+      if (hash === '/audit') await page.getByText('MCP: submit_batch').waitFor();
+      await expect(page.locator('.sidebar').isVisible()).resolves.toBe(false);
+      expect([hash, await outside()]).toEqual([hash, []]);
       await noSeriousViolations();
     }
+    // The plan of a package is a list of cards too.
     await open('/packages');
+    await page.locator('input[type=file][multiple]').setInputFiles({ name: 'issues.csv', mimeType: 'text/csv', buffer: Buffer.from('Ключ;Срок;Метки\nAURORA-1;2026-12-24;отчётность финансы') });
+    await page.getByRole('button', { name: 'Построить план' }).click();
+    await page.locator('.package-plan td[data-label="Что изменится"]').first().waitFor();
+    expect(['/packages plan', await outside()]).toEqual(['/packages plan', []]);
+    await noSeriousViolations();
     await screenshots(page, 'packages');
+    await page.setViewportSize(WIDTHS.phone);
+    await open('/audit');
+    await page.getByText('MCP: submit_batch').waitFor();
+    await screenshots(page, 'audit');
     await page.setViewportSize(WIDTHS.phone);
     await open('/queue');
     const cell = page.locator(`tr[data-batch="${batch.id}"] td`).first();

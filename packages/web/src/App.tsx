@@ -26,6 +26,9 @@ const NAV = [
   ['audit', 'Ассистент'],
 ] as const;
 
+/** Every page the router shows: the sections of the menu and a batch's page. */
+export const PAGES: ReadonlySet<string> = new Set(['batch', ...NAV.map(([id]) => id)]);
+
 const LIVE_TEXT: Record<LiveState, string> = { open: 'обновляется само', connecting: 'подключение…', offline: 'нет связи с хабом' };
 
 export type Boot = { kind: 'loading' } | { kind: 'signin'; message?: string } | { kind: 'failed'; error: unknown } | { kind: 'ready'; settings: Settings };
@@ -158,7 +161,7 @@ export function App() {
           {route.page === 'packages' && <PackagesPage key={route.id ?? ''} id={route.id} />}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
-          {!['batch', 'queue', 'agent', 'mirror', 'import', 'packages', 'settings'].includes(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
+          {!PAGES.has(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
         </main>
       </div>
       </AgentProvider>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** Pages are addressed by the hash (#/batches/12): the hub serves one index.html at /. */
+/** Pages are addressed by the hash (#/batch/12): the hub serves one index.html at /. */
 export interface Route {
   page: string;
   id?: string;
@@ -26,3 +26,6 @@ export function useRoute(): Route {
 export function go(hash: string): void {
   window.location.hash = hash;
 }
+
+/** The address of a batch's page: the one place that spells it. */
+export const batchHref = (id: number | string): string => `#/batch/${id}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countsText, describeCommand, linkPhrase, linkWord, outcomeOf, whoMade } from './words';
+import { countsText, describeCommand, fieldLabel, linkPhrase, linkWord, outcomeOf, whoMade } from './words';
 
 const LINKS = { блокирует: 'Blocks', связанные: 'Relates' };
 
@@ -10,6 +10,9 @@ describe('describeCommand', () => {
     [{ type: 'ensure_sprint', params: { key: 'AURORA-7', sprint: 'Спринт 2' } }, 'AURORA-7 → «Спринт 2»'],
     [{ type: 'ensure_sprint', params: { key: 'AURORA-7', sprint: 'Спринт 2', board: 12 } }, 'AURORA-7 → «Спринт 2» (доска 12)'],
     [{ type: 'ensure_status', params: { key: 'AURORA-3', path: ['In Progress', 'Done'] } }, 'AURORA-3 → статус «Done» (через In Progress)'],
+    // as a revert or a package submits it: the target status, no route yet
+    [{ type: 'ensure_status', params: { key: 'AURORA-3', to: 'To Do' } }, 'AURORA-3 → статус «To Do»'],
+    [{ type: 'ensure_status', params: { key: 'AURORA-3', to: 'Done', path: ['In Progress', 'Done'] } }, 'AURORA-3 → статус «Done» (через In Progress)'],
     [{ type: 'ensure_fields', params: { key: 'AURORA-4', duedate: '2026-12-01', labels: ['a', 'b'] } }, 'AURORA-4: срок = 1 дек.; метки = a, b'],
     [{ type: 'ensure_fields', params: { key: 'AURORA-4', duedate: null } }, 'AURORA-4: срок = пусто'],
     [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Выгрузка', parent: 'AURORA-1' } }, 'Задача new:1: «Выгрузка» (Task) в AURORA-1'],
@@ -18,6 +21,10 @@ describe('describeCommand', () => {
     [{ type: 'refresh', params: { jql: 'project = AURORA' } }, 'Обновить зеркало по JQL: project = AURORA'],
   ])('%j → %s', (command, words) => {
     expect(describeCommand(command, LINKS)).toBe(words);
+  });
+
+  it('names fields as the pages do: «Срок», «Приоритет»; a custom field by its own name', () => {
+    expect(['duedate', 'priority', 'labels', 'status', 'customfield_10010'].map(fieldLabel)).toEqual(['Срок', 'Приоритет', 'Метки', 'Статус', 'customfield_10010']);
   });
 
   it('names a link type by its package name whatever the letter case', () => {

@@ -95,14 +95,27 @@ export const COMMAND_TYPE: Record<string, string> = {
   delete_issue: 'удаление задачи',
 };
 
-const FIELD: Record<string, string> = {
-  summary: 'название',
-  description: 'описание',
-  duedate: 'срок',
-  labels: 'метки',
-  assignee: 'исполнитель',
-  priority: 'приоритет',
+/** Jira's fields and the other subjects a plan compares, by their names in the API: «Срок», «Приоритет». */
+const FIELD_LABEL: Record<string, string> = {
+  summary: 'Название',
+  description: 'Описание',
+  duedate: 'Срок',
+  labels: 'Метки',
+  assignee: 'Исполнитель',
+  priority: 'Приоритет',
+  status: 'Статус',
+  sprint: 'Спринт',
+  parent: 'Родитель',
+  issue_type: 'Тип',
+  issue: 'Задача',
+  link: 'Связь',
 };
+
+/** A field as a column or a row names it: «Срок» for duedate; a field not known here (a custom one) by its own name. */
+export const fieldLabel = (field: string): string => FIELD_LABEL[field] ?? field;
+
+/** A field inside a sentence: «срок = 2 дек.». */
+const fieldWord = (field: string): string => (FIELD_LABEL[field] ? FIELD_LABEL[field].toLowerCase() : field);
 
 const quoted = (s: unknown) => `«${String(s)}»`;
 const short = (s: unknown, n = 60) => {
@@ -146,11 +159,16 @@ export function describeCommand(c: { type: string; params: Record<string, unknow
     case 'ensure_fields': {
       const changes = Object.entries(p)
         .filter(([k]) => k !== 'key')
-        .map(([k, v]) => `${FIELD[k] ?? k} = ${short(k === 'duedate' && typeof v === 'string' ? day(v) : value(v), 40)}`);
+        .map(([k, v]) => `${fieldWord(k)} = ${short(k === 'duedate' && typeof v === 'string' ? day(v) : value(v), 40)}`);
       return `${p.key}: ${changes.join('; ')}`;
     }
-    case 'ensure_status':
-      return `${p.key} → статус ${quoted((p.path as string[]).at(-1))}${p.path.length > 1 ? ` (через ${(p.path as string[]).slice(0, -1).join(' → ')})` : ''}`;
+    case 'ensure_status': {
+      // As submitted: `{key, to}` (a revert, a package); as stored: `{key, path}`, the route the hub chose.
+      const path = Array.isArray(p.path) ? (p.path as unknown[]).map(String) : [];
+      const to = typeof p.to === 'string' ? p.to : path.at(-1);
+      const via = path.length > 1 ? path.slice(0, -1) : [];
+      return `${p.key} → статус ${to === undefined ? '—' : quoted(to)}${via.length ? ` (через ${via.join(' → ')})` : ''}`;
+    }
     case 'ensure_link':
       return linkPhrase(String(p.source), String(p.link_type), String(p.target), linkTypes);
     case 'ensure_sprint':
@@ -164,7 +182,7 @@ export function describeCommand(c: { type: string; params: Record<string, unknow
     case 'ensure_comment':
       return `Комментарий к ${p.key}: ${quoted(short(p.body))}`;
     case 'refresh':
-      return p.jql ? `Обновить зеркало по JQL: ${short(p.jql)}` : `Обновить зеркало: ${short((p.keys as string[]).join(', '), 80)}`;
+      return p.jql ? `Обновить зеркало по JQL: ${short(p.jql)}` : `Обновить зеркало: ${short(Array.isArray(p.keys) ? p.keys.join(', ') : '—', 80)}`;
     default:
       return `${c.type} ${JSON.stringify(p)}`;
   }

@@ -8,6 +8,7 @@ import { api } from '../api';
 import { useNow } from '../clock';
 import { useHub, useLive } from '../context';
 import { ago, clock, duration, until } from '../format';
+import { batchHref } from '../router';
 import type { AgentStatus } from '../types';
 import { describeCommand } from '../words';
 
@@ -88,7 +89,7 @@ export function AgentStrip() {
       <span className="strip-item" data-testid="strip-current">
         {current ? (
           <>
-            Сейчас: <a href={`#/batch/${current.batch_id}`}>{describeCommand(current, settings.link_types)}</a>{' '}
+            Сейчас: <a href={batchHref(current.batch_id)}>{describeCommand(current, settings.link_types)}</a>{' '}
             {pausing ? (
               <span className="strip-pause">
                 — пауза до {clock(current.pause_until, true)} (ещё {duration((Date.parse(current.pause_until!) - now) / 1000)})
@@ -104,7 +105,7 @@ export function AgentStrip() {
       <span className="strip-item" data-testid="strip-next">
         {next ? (
           <>
-            Дальше: <a href={`#/batch/${next.batch_id}`}>{describeCommand(next, settings.link_types)}</a>{' '}
+            Дальше: <a href={batchHref(next.batch_id)}>{describeCommand(next, settings.link_types)}</a>{' '}
             <span className="muted">
               {online && nextAt !== null
                 ? `— начнётся ≈ в ${clock(new Date(nextAt).toISOString(), true)} (${until(new Date(nextAt).toISOString(), now)})`

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
 import { ago, when } from '../format';
+import { batchHref } from '../router';
 import { ErrorBox } from './ui';
 
 /** What the page reads of GET /catalogue. */
@@ -60,7 +61,7 @@ export function CatalogueAge() {
       </button>
       {asked !== null && (
         <div className="muted small">
-          в очереди: <a href={`#/batch/${asked}`}>пакет #{asked}</a>
+          в очереди: <a href={batchHref(asked)}>пакет #{asked}</a>
         </div>
       )}
       <ErrorBox error={error} />

@@ -41,7 +41,7 @@ describe('the change record on the batch page', () => {
           revert_of: 1,
           title: 'Откат пакета #1',
           commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
-          conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: '…' }],
+          conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: 'AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем' }],
           ok: true,
           findings: [],
           batch: url.includes('dry_run=true') ? null : { id: 2 },
@@ -52,7 +52,8 @@ describe('the change record on the batch page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
     expect(within(dialog).getByText('AURORA-1 → «Спринт 1»')).toBeTruthy();
-    expect(within(dialog).getByText(/AURORA-1: Срок — сейчас 10 января 2027 г\., пакет оставил 20 декабря 2026 г\./)).toBeTruthy();
+    expect(within(dialog).getByText(/Хаб создаст пакет из 1 обратной команды/)).toBeTruthy();
+    expect(within(dialog).getByText('AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Создать пакет отката' }));
     await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
@@ -80,6 +81,74 @@ describe('the change record on the batch page', () => {
     expect(within(dialog).getByText('команда 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
+  });
+
+  it('revert: the inverse of a status and of a created issue ({key, to}, no route yet) is shown in words, not a blank page', async () => {
+    fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': {
+        dry_run: true,
+        revert_of: 1,
+        title: 'Откат пакета #1',
+        commands: [
+          { type: 'ensure_fields', params: { key: 'AURORA-9', labels: ['hub-reverted'] } },
+          { type: 'ensure_status', params: { key: 'AURORA-9', to: 'Done' } },
+          { type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } },
+        ],
+        conflicts: [],
+        ok: true,
+        findings: [],
+        batch: null,
+      },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    expect(within(dialog).getByText('AURORA-9 → статус «Done»')).toBeTruthy();
+    expect(within(dialog).getByText('AURORA-1 → статус «To Do»')).toBeTruthy();
+    expect(within(dialog).getByText(/пакет из 3 обратных команд/)).toBeTruthy();
+  });
+
+  it('revert: a conflict says the hub’s own reason — a waiting batch changes the subject — not «сейчас X, пакет оставил X»', async () => {
+    const detail = 'AURORA-1: приоритет меняет и пакет #7, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #7)';
+    fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': {
+        dry_run: true,
+        revert_of: 1,
+        title: 'Откат пакета #1',
+        commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
+        conflicts: [{ key: 'AURORA-1', what: 'field:priority', expected: 'Lowest', actual: 'Lowest', detail }],
+        ok: true,
+        findings: [],
+        batch: null,
+      },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    expect(within(dialog).getByText(detail)).toBeTruthy();
+    expect(within(dialog).queryByText(/сейчас Lowest, пакет оставил Lowest/)).toBeNull();
+  });
+
+  it('revert: the dialog is a modal — focus inside, Escape closes it, «Не откатывать» closes it, the focus goes back to «Откатить…»', async () => {
+    fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': { dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }], conflicts: [], ok: true, findings: [], batch: null },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    const opener = await screen.findByRole('button', { name: 'Откатить…' });
+    fireEvent.click(opener);
+    let dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Не откатывать', 'Создать пакет отката']);
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    fireEvent.click(opener);
+    dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Не откатывать' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('no revert button while the batch runs or when it changed nothing', async () => {

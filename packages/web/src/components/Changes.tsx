@@ -1,13 +1,6 @@
 /** The change record (SPEC 17.1) for people: what a batch did to Jira, field by field, before → after. */
 import type { RecordedChange } from '../types';
-const FIELD_LABEL: Record<string, string> = {
-  summary: 'Название',
-  description: 'Описание',
-  duedate: 'Срок',
-  labels: 'Метки',
-  assignee: 'Исполнитель',
-  priority: 'Приоритет',
-};
+import { fieldLabel } from '../words';
 
 const KIND_LABEL: Record<string, string> = {
   status: 'Статус',
@@ -23,8 +16,7 @@ const KIND_LABEL: Record<string, string> = {
 /** «Срок», «Статус», a custom field by its own name. */
 export function changeLabel(what: string): string {
   if (what.startsWith('field:')) {
-    const name = what.slice('field:'.length);
-    return FIELD_LABEL[name] ?? name;
+    return fieldLabel(what.slice('field:'.length));
   }
   return KIND_LABEL[what] ?? what;
 }

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { when } from '../format';
+import { batchHref } from '../router';
 import type { IssueChange } from '../types';
 import { changeLabel, ChangeDiff } from './Changes';
 import { Empty, ErrorBox } from './ui';
@@ -45,7 +46,7 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
               <tr key={i}>
                 <td>{when(c.recorded_at)}</td>
                 <td>
-                  <a href={`#/batch/${c.batch_id}`}>
+                  <a href={batchHref(c.batch_id)}>
                     #{c.batch_id} {c.batch_title}
                   </a>
                 </td>

@@ -10,7 +10,7 @@ import { useHub } from '../context';
 import { day, duration } from '../format';
 import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
-import { describeCommand } from '../words';
+import { describeCommand, fieldLabel } from '../words';
 import { errorText, Loading } from './ui';
 
 export type { Finding } from '@jira-hub/contracts';
@@ -140,7 +140,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
                   <tbody>
                     {c.changes!.map((ch) => (
                       <tr key={ch.field}>
-                        <td>{ch.field}</td>
+                        <td>{fieldLabel(ch.field)}</td>
                         <td className="from">{shown(ch.field, ch.from)}</td>
                         <td className="to">→ {shown(ch.field, ch.to)}</td>
                       </tr>

@@ -4,6 +4,7 @@ import { CatalogueAge } from '../components/CatalogueAge';
 import { Loading, PageError } from '../components/ui';
 import { useHub } from '../context';
 import { ago, clock, duration, until, when } from '../format';
+import { batchHref } from '../router';
 import { COMMAND_TYPE, describeCommand } from '../words';
 
 /** The agent: on line or not (since when), its versions, the command in hand and its pause, the next one, re-deliveries. */
@@ -63,7 +64,7 @@ export function AgentPage() {
             </div>
           )}
           <div className="muted small">
-            <a href={`#/batch/${current.batch_id}`}>пакет №{current.batch_id}</a>, шаг {current.seq} · команда №{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
+            <a href={batchHref(current.batch_id)}>пакет №{current.batch_id}</a>, шаг {current.seq} · команда №{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
             {ago(current.claimed_at, now)} ({when(current.claimed_at, true)}), выдача {current.deliveries}
           </div>
         </div>
@@ -75,7 +76,7 @@ export function AgentPage() {
         <div className="panel">
           <div className="strong">{describeCommand(next, settings.link_types)}</div>
           <div className="muted small">
-            <a href={`#/batch/${next.batch_id}`}>пакет №{next.batch_id}</a>, шаг {next.seq} · команда №{next.id} ·{' '}
+            <a href={batchHref(next.batch_id)}>пакет №{next.batch_id}</a>, шаг {next.seq} · команда №{next.id} ·{' '}
             {online && next.starts_at ? `начнётся ≈ в ${clock(next.starts_at, true)} (${until(next.starts_at, now)})` : 'начнётся, когда агент вернётся'}
           </div>
         </div>

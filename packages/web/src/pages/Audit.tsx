@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, query } from '../api';
 import { Empty, ErrorBox } from '../components/ui';
 import { when } from '../format';
+import { batchHref } from '../router';
 
 /** One call of the AI assistant as GET /audit gives it. */
 export type AuditEntry = AuditRecord;
@@ -44,7 +45,7 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
       {rows.length === 0 && error === null ? (
         <Empty>Ассистент ещё ничего не вызывал.</Empty>
       ) : (
-        <table className="table audit">
+        <table className="table audit responsive">
           <thead>
             <tr>
               <th>Когда</th>
@@ -57,16 +58,20 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td>{when(r.at)}</td>
-                <td>
-                  {r.channel === 'mcp' ? `MCP: ${r.tool}` : r.route}
-                  {r.channel === 'rest' && r.tool ? <div className="muted">для {r.tool}</div> : null}
+                <td data-label="Когда">{when(r.at)}</td>
+                <td data-label="Что">
+                  <div>
+                    {r.channel === 'mcp' ? `MCP: ${r.tool}` : r.route}
+                    {r.channel === 'rest' && r.tool ? <div className="muted">для {r.tool}</div> : null}
+                  </div>
                 </td>
-                <td>
+                <td data-label="Аргументы">
                   <code className="args">{r.arguments}</code>
                 </td>
-                <td title={r.detail ?? undefined}>{r.outcome === 'ok' ? 'успешно' : `ошибка: ${r.outcome}`}</td>
-                <td>{r.batch_id ? <a href={`#/batch/${r.batch_id}`}>#{r.batch_id}</a> : '—'}</td>
+                <td data-label="Итог" title={r.detail ?? undefined}>
+                  {r.outcome === 'ok' ? 'успешно' : `ошибка: ${r.outcome}`}
+                </td>
+                <td data-label="Пакет">{r.batch_id ? <a href={batchHref(r.batch_id)}>#{r.batch_id}</a> : '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -141,6 +141,8 @@ describe('BatchPage', () => {
     expect(within(plan).getByText('проверка: не известно')).toBeTruthy();
     expect(within(plan).getByText('ключа нет в зеркале')).toBeTruthy();
     expect(within(plan).getByText('пусто')).toBeTruthy();
+    expect(within(plan).getByRole('cell', { name: 'Срок' })).toBeTruthy(); // the field as the dashboard names it, not «duedate»
+    expect(within(plan).queryByText('duedate')).toBeNull();
     expect(within(plan).getByText(/задачи AURORA-9 нет в зеркале/)).toBeTruthy();
     expect(within(plan).getByText(/Оценка: 5 мин/)).toBeTruthy();
     expect((screen.getByLabelText(/Кто одобряет/) as HTMLInputElement).value).toBe('Анна');

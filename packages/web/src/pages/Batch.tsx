@@ -11,7 +11,7 @@ import { RevertButton } from '../components/Revert';
 import { AuditPage } from './Audit';
 import { useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
-import { go } from '../router';
+import { batchHref, go } from '../router';
 import type { BatchSummary, BatchView, Command } from '../types';
 import { COMMAND_TYPE, describeCommand, OUTCOME, resultKey, whoMade } from '../words';
 
@@ -50,7 +50,7 @@ function CommandActions({ c }: { c: Command }) {
           text: `Хаб создаст новый пакет «Повтор команды #${c.id}» с этой командой и обновлением зеркала.`,
           confirm: 'Повторить',
           dismiss: 'Не повторять',
-          run: async () => go(`#/batch/${(await api.post<BatchView>(`/commands/${c.id}/retry`)).id}`),
+          run: async () => go(batchHref((await api.post<BatchView>(`/commands/${c.id}/retry`)).id)),
         }}
       />
     </div>

@@ -3,7 +3,7 @@ import { api } from '../api';
 import { PlanPanel } from '../components/PlanView';
 import { ErrorBox } from '../components/ui';
 import { useHub } from '../context';
-import { go } from '../router';
+import { batchHref, go } from '../router';
 import type { BatchView, ExpectedLink, ImportReport } from '../types';
 import { linkPhrase, linkWord } from '../words';
 
@@ -22,7 +22,7 @@ function MissingLinksStep({ links }: { links: ExpectedLink[] }) {
   const create = async () => {
     setBusy(true);
     try {
-      go(`#/batch/${(await api.post<BatchView>('/batches', body)).id}`);
+      go(batchHref((await api.post<BatchView>('/batches', body)).id));
     } catch (err) {
       setError(err);
       setBusy(false);

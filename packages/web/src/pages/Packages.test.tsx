@@ -1,7 +1,8 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, renderWithHub } from '../test/support';
-import { PackagesPage, pickPackage } from './Packages';
+import { parseHash } from '../router';
+import { fakeFetch, renderWithHub, summary } from '../test/support';
+import { PackagesPage, pickPackage, type PackagePlan } from './Packages';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -31,7 +32,7 @@ describe('PackagesPage', () => {
     fireEvent.change(input, { target: { files: [new File(['Ключ\nAURORA-2'], 'issues.csv')] } });
     fireEvent.click(screen.getByText('Построить план'));
     await screen.findByText(plan.text);
-    expect(screen.getByText('duedate: 2026-12-01 → 2026-12-20')).toBeTruthy();
+    expect(screen.getByText(/^Срок: 1 дек\.( 2026 г\.)? → 20 дек\.( 2026 г\.)?$/)).toBeTruthy(); // the year only when it is not this one
     expect(screen.getByText(/идёт в обратную сторону/)).toBeTruthy();
     expect(screen.getByText(/самые старые данные — 5 мин назад/)).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')?.body).toBeInstanceOf(FormData);
@@ -50,8 +51,144 @@ describe('PackagesPage', () => {
       'POST /packages/3/plan': plan,
     });
     renderWithHub(<PackagesPage id="3" />);
-    await screen.findByText('2026-12-24');
+    await screen.findByText(/^24 дек\./);
     fireEvent.click(screen.getByText('Вернуть к пакету (построить план)'));
     await screen.findByText(plan.text);
+  });
+});
+
+/** Picks issues.csv and builds the plan; answers with `answer`. */
+async function planned(answer: unknown, routes: Record<string, unknown> = {}) {
+  const calls = fakeFetch({ 'GET /packages': [], 'POST /packages/plan': answer, ...routes });
+  renderWithHub(<PackagesPage />);
+  const input = (await screen.findByText('Выбрать файлы')).parentElement!.querySelector('input')!;
+  fireEvent.change(input, { target: { files: [new File(['Ключ\nAURORA-2'], 'issues.csv')] } });
+  fireEvent.click(screen.getByText('Построить план'));
+  await screen.findByText((answer as PackagePlan).text);
+  return calls;
+}
+
+const finding = { seq: 1, param: 'parent', code: 'parent_type', detail: 'AURORA-5 — Task, а родителем задачи типа Story может быть только эпик', suggestion: 'укажите другого родителя или другой тип задачи' };
+/** A plan the dry run refuses: the checks found an error in command 1 (as the hub answers it, SPEC 16.2). */
+const refused = {
+  ...plan,
+  text: 'Изменений: 2. Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (1, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.',
+  commands: [
+    { seq: 1, type: 'ensure_issue', params: { temp_key: 'new:2', issue_type: 'Story', summary: 'Собрать данные', parent: 'AURORA-5' }, file: 'issues.csv', row: 7, changes: [{ field: 'issue', from: null, to: 'Собрать данные' }], verdict_text: 'Не проверить заранее: в команде ошибки — см. замечания проверки.' },
+    plan.commands[0]!,
+  ].map((c, i) => ({ ...c, seq: i + 1 })),
+  findings: [],
+  dry_run: { ...plan.dry_run, ok: false, findings: [finding], commands: [{ seq: 1, findings: [finding] }, { seq: 2, findings: [] }] },
+};
+
+describe('PackagesPage: the plan', () => {
+  it('marks the finding that blocks apply ✗ under its command, and «Применить» is disabled with the reason', async () => {
+    const calls = await planned(refused);
+    const row = screen.getByText('issues.csv, строка 7').closest('tr')!;
+    expect(within(row).getByText(/Jira откажет/)).toBeTruthy();
+    const findings = screen.getByRole('list', { name: 'Ошибки проверки, команда 1' });
+    expect(findings.textContent).toBe('✗ parent: AURORA-5 — Task, а родителем задачи типа Story может быть только эпик → укажите другого родителя или другой тип задачи');
+    expect(row.nextElementSibling?.contains(findings)).toBe(true); // right under its command
+    const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    expect(document.getElementById(apply.getAttribute('aria-describedby')!)?.textContent).toMatch(/^Применить нельзя: проверка по каталогу Jira нашла 1 ошибку/);
+    fireEvent.click(apply);
+    expect(calls.some((c) => c.url === '/packages/apply')).toBe(false);
+  });
+
+  it('a plan the checks pass can be applied', async () => {
+    const calls = await planned({ ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [], commands: [] } }, { 'POST /packages/apply': { package: { id: 4, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 12 }, batch: null, text: 'ok' } });
+    const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(false);
+    expect(screen.queryByText(/Применить нельзя/)).toBeNull();
+    fireEvent.click(apply);
+    await vi.waitFor(() => expect(calls.some((c) => c.url === '/packages/apply')).toBe(true));
+  });
+
+  it('says fields and commands in Russian: «Срок», «Приоритет», «Метки», «поля», a link by its verb', async () => {
+    await planned({
+      ...plan,
+      commands: [
+        { seq: 1, type: 'ensure_fields', params: { key: 'AURORA-2', priority: 'High', labels: ['финансы'] }, file: 'issues.csv', row: 3, changes: [{ field: 'priority', from: 'Lowest', to: 'High' }, { field: 'labels', from: [], to: ['финансы'] }], verdict_text: null },
+        { seq: 2, type: 'ensure_link', params: { source: 'AURORA-4', target: 'AURORA-2', link_type: 'Blocks' }, file: 'links.csv', row: 4, changes: [{ field: 'link', from: null, to: 'AURORA-4 Blocks AURORA-2' }], verdict_text: null },
+      ],
+    });
+    const table = document.querySelector<HTMLElement>('[aria-label="План"] table')!;
+    expect(within(table).getByText('Приоритет: Lowest → High; Метки: — → финансы')).toBeTruthy();
+    expect(within(table).getByText('поля AURORA-2')).toBeTruthy();
+    expect(within(table).getByText('Связь: AURORA-4 блокирует AURORA-2')).toBeTruthy();
+    expect(table.textContent).not.toMatch(/ensure_|priority|labels|Blocks/);
+  });
+});
+
+describe('PackagesPage: links to the batch page', () => {
+  const applied = {
+    package: { id: 4, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 12 },
+    batch: { ...summary(12, { status: 'queued' }), commands: [{}, {}] },
+    replayed: false,
+    text: 'Пакет #4 «Спринт 2» сохранён, пакет команд #12 в очереди (статус queued): команд 1 и обновление зеркала в конце.',
+  };
+
+  it('the applied note, the list of applied packages and «Сначала обновить» all lead to the batch’s page', async () => {
+    await planned(plan);
+    const calls = fakeFetch({ 'GET /packages': [applied.package], 'POST /packages/apply': applied, 'POST /batches': summary(13) });
+    fireEvent.click(screen.getByRole('button', { name: /^Применить/ }));
+    const note = await screen.findByRole('link', { name: 'Открыть пакет команд #12' });
+    expect(parseHash(note.getAttribute('href')!)).toMatchObject({ page: 'batch', id: '12' });
+    const listed = await screen.findByRole('link', { name: 'пакет команд #12' });
+    expect(parseHash(listed.getAttribute('href')!)).toMatchObject({ page: 'batch', id: '12' });
+    fireEvent.click(screen.getByRole('button', { name: /Сначала обновить эти задачи/ }));
+    await vi.waitFor(() => expect(parseHash(window.location.hash)).toMatchObject({ page: 'batch', id: '13' }));
+    expect(calls.find((c) => c.url === '/batches')?.body).toMatchObject({ commands: [plan.refresh] });
+  });
+
+  it('the applied note and the list say the batch’s state and the time in Russian', async () => {
+    await planned(plan);
+    fakeFetch({ 'GET /packages': [applied.package], 'POST /packages/apply': applied });
+    fireEvent.click(screen.getByRole('button', { name: /^Применить/ }));
+    const note = (await screen.findByRole('link', { name: 'Открыть пакет команд #12' })).closest('[role="status"]')!;
+    expect(note.textContent).toContain('пакет команд #12 — в очереди: 1 команда и обновление зеркала в конце.');
+    expect(note.textContent).not.toMatch(/queued/);
+    const row = (await screen.findByRole('link', { name: 'пакет команд #12' })).closest('tr')!;
+    expect(row.textContent).not.toContain('2026-12-01T10:00:00.000Z');
+    expect(within(row).getByText(/^1 дек\.( 2026 г\.)?, \d\d:\d\d$/)).toBeTruthy();
+  });
+});
+
+describe('PackagesPage: the drift of an applied package', () => {
+  const drift = {
+    package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 7 },
+    batch_status: 'done',
+    matches: false,
+    fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'priority', wanted: 'High', actual: 'Lowest' }],
+    links: [{ row: 2, source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks', state: 'missing' }],
+    text: '',
+  };
+
+  it('says the batch’s state, the field and the link in Russian', async () => {
+    fakeFetch({ 'GET /packages/3/drift': drift });
+    renderWithHub(<PackagesPage id="3" />);
+    const batch = await screen.findByRole('link', { name: 'Пакет команд #7' });
+    expect(batch.parentElement!.textContent).toBe('Пакет команд #7: завершён');
+    expect(parseHash(batch.getAttribute('href')!)).toMatchObject({ page: 'batch', id: '7' });
+    expect(within(document.querySelector<HTMLElement>('[aria-label="Поля"]')!).getByText('Приоритет')).toBeTruthy();
+    expect(screen.getByText('AURORA-2 блокирует AURORA-3: нет в Jira')).toBeTruthy();
+  });
+
+  it('a double click plans once and applies once: the buttons wait for the answer', async () => {
+    const calls = fakeFetch({
+      'GET /packages/3/drift': drift,
+      'POST /packages/3/plan': { ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [] } },
+      'POST /packages/3/apply': { package: drift.package, batch: { ...summary(8), commands: [{}, {}] }, replayed: false, text: '' },
+    });
+    renderWithHub(<PackagesPage id="3" />);
+    const back = await screen.findByRole('button', { name: 'Вернуть к пакету (построить план)' });
+    fireEvent.click(back);
+    fireEvent.click(back);
+    const apply = await screen.findByRole('button', { name: /^Применить/ });
+    fireEvent.click(apply);
+    fireEvent.click(apply);
+    await screen.findByRole('link', { name: 'Открыть пакет команд #8' });
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/packages/3/plan', '/packages/3/apply']);
   });
 });

@@ -1,7 +1,12 @@
-import { useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import type { Finding } from '@jira-hub/contracts';
+import { Fragment, useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
-import { go } from '../router';
+import { useHub } from '../context';
+import { day, plural, when } from '../format';
+import { batchHref, go } from '../router';
+import type { BatchStatus } from '../types';
+import { BATCH_STATUS, COMMAND_TYPE, fieldLabel, linkPhrase } from '../words';
 
 /** The answers of /packages (SPEC 18), as far as this page reads them. */
 interface PackageCommand {
@@ -10,6 +15,7 @@ interface PackageCommand {
   params: Record<string, unknown>;
   file: string;
   row: number;
+  column?: string;
   changes: { field: string; from: unknown; to: unknown }[];
   verdict_text: string | null;
 }
@@ -33,7 +39,17 @@ export interface PackagePlan {
   findings: PackageFinding[];
   mirror: MirrorAge;
   refresh: { type: string; params: { keys: string[] } } | null;
-  dry_run: { awaiting_approval: boolean; estimate_seconds: number } | null;
+  /**
+   * The hub's dry run of the batch apply would submit; `ok` false: the checks against Jira's catalogue (SPEC
+   * 16.2) refuse it, with `findings` (each names its command's `seq`), and apply would be answered 422.
+   */
+  dry_run: {
+    awaiting_approval: boolean;
+    estimate_seconds: number;
+    ok?: boolean;
+    findings?: Finding[];
+    commands?: { seq: number; findings?: Finding[] }[];
+  } | null;
 }
 interface PackageRow {
   id: number;
@@ -43,7 +59,9 @@ interface PackageRow {
 }
 interface Applied {
   package: PackageRow;
-  batch: { id: number } | null;
+  batch: { id: number; status: BatchStatus; commands: unknown[] } | null;
+  /** the same files were applied before and that batch still runs */
+  replayed?: boolean;
   text: string;
 }
 export interface Drift {
@@ -59,7 +77,17 @@ const FILES = ['issues', 'links', 'notes'] as const;
 type FileName = (typeof FILES)[number];
 type Picked = Partial<Record<FileName, File>>;
 
-const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(' ') : String(v));
+/** A value of a field as the dashboard shows it: «—» for nothing, dates as «20 дек.», lists joined. */
+const shown = (v: unknown, field = '') =>
+  v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)
+    ? '—'
+    : Array.isArray(v)
+      ? v.join(', ')
+      : field === 'duedate' && typeof v === 'string'
+        ? day(v)
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 const age = (s: number | null) => (s === null ? 'нет данных' : s < 60 ? `${s} с` : s < 3600 ? `${Math.floor(s / 60)} мин` : s < 86400 ? `${Math.floor(s / 3600)} ч` : `${Math.floor(s / 86400)} дн`);
 
 /** The package files among picked or dropped ones (issues.csv, links.csv, notes.csv, any letter case). */
@@ -88,7 +116,32 @@ async function droppedFiles(e: DragEvent): Promise<File[]> {
   return out;
 }
 
+/** The dry run's findings of the checks (SPEC 16.2) for command `seq`: apply is refused while any exists. */
+function checkFindings(plan: PackagePlan, seq: number): Finding[] {
+  const run = plan.dry_run;
+  if (!run) return [];
+  const all = run.findings ?? run.commands?.flatMap((c) => c.findings ?? []) ?? [];
+  return all.filter((f) => f.seq === seq);
+}
+
+/** The hub would refuse apply (422): the dry run's checks found errors. */
+const refused = (plan: PackagePlan): boolean => plan.dry_run?.ok === false;
+
+/** A finding of the checks as the CLI writes it: «parent: AURORA-5 — Task, … → укажите другого родителя». */
+const findingText = (f: Finding) => `${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
+
+/** What a command of the plan changes, in words: «Срок: 1 дек. → 20 дек.», a link by its verb. */
+function changeWords(c: PackageCommand, linkTypes: Record<string, string>): string {
+  return c.changes
+    .map((x) => {
+      if (x.field === 'link' && c.type === 'ensure_link') return `${fieldLabel('link')}: ${linkPhrase(String(c.params.source), String(c.params.link_type), String(c.params.target), linkTypes)}`;
+      return `${fieldLabel(x.field)}: ${shown(x.from, x.field)} → ${shown(x.to, x.field)}`;
+    })
+    .join('; ');
+}
+
 export function PlanTables({ plan }: { plan: PackagePlan }) {
+  const { settings } = useHub();
   return (
     <>
       <div className="panel" aria-label="План">
@@ -98,7 +151,7 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
         {plan.commands.length === 0 ? (
           <div className="muted">Jira уже соответствует пакету: менять нечего.</div>
         ) : (
-          <table className="table">
+          <table className="table responsive package-plan">
             <thead>
               <tr>
                 <th>#</th>
@@ -109,19 +162,38 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
               </tr>
             </thead>
             <tbody>
-              {plan.commands.map((c) => (
-                <tr key={c.seq}>
-                  <td>{c.seq}</td>
-                  <td>
-                    <code>{c.type}</code> {shown(c.params.key ?? c.params.temp_key ?? c.params.source)}
-                  </td>
-                  <td>{c.changes.map((x) => `${x.field}: ${shown(x.from)} → ${shown(x.to)}`).join('; ')}</td>
-                  <td className="muted">
-                    {c.file}, строка {c.row}
-                  </td>
-                  <td className="muted small">{c.verdict_text}</td>
-                </tr>
-              ))}
+              {plan.commands.map((c) => {
+                const found = checkFindings(plan, c.seq);
+                return (
+                  <Fragment key={c.seq}>
+                    <tr data-seq={c.seq} className={found.length ? 'row-refused' : undefined}>
+                      <td data-label="#">{c.seq}</td>
+                      <td data-label="Команда">
+                        {COMMAND_TYPE[c.type] ?? c.type} {shown(c.params.key ?? c.params.temp_key ?? c.params.source)}
+                      </td>
+                      <td data-label="Что изменится">{changeWords(c, settings.link_types)}</td>
+                      <td data-label="Откуда" className="muted">
+                        {c.file}, строка {c.row}
+                        {c.column ? `, «${c.column}»` : ''}
+                      </td>
+                      <td data-label="Проверка" className="muted small">
+                        {found.length ? <span className="warn-text">✗ Jira откажет: {found.length} {plural(found.length, 'ошибка', 'ошибки', 'ошибок')}, см. ниже</span> : c.verdict_text}
+                      </td>
+                    </tr>
+                    {found.length > 0 && (
+                      <tr className="row-detail row-refused">
+                        <td colSpan={5}>
+                          <ul className="findings check-findings" aria-label={`Ошибки проверки, команда ${c.seq}`}>
+                            {found.map((f, i) => (
+                              <li key={i}>✗ {findingText(f)}</li>
+                            ))}
+                          </ul>
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
             </tbody>
           </table>
         )}
@@ -148,10 +220,42 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
   );
 }
 
+/**
+ * «Применить», and why it cannot be pressed while the dry run's checks refuse the plan (the hub would answer
+ * 422): the findings are marked ✗ under their commands.
+ */
+function ApplyButton({ plan, busy, onApply }: { plan: PackagePlan; busy: boolean; onApply: () => void }) {
+  if (plan.empty) return null;
+  const blocked = refused(plan);
+  const n = plan.commands.reduce((sum, c) => sum + checkFindings(plan, c.seq).length, 0);
+  return (
+    <>
+      <button className="btn btn-primary" onClick={onApply} disabled={busy || blocked} aria-describedby={blocked ? 'apply-refused' : undefined}>
+        Применить{plan.dry_run?.awaiting_approval ? ' (будет ждать одобрения)' : ''}
+      </button>
+      {blocked && (
+        <p className="warn-text" id="apply-refused">
+          Применить нельзя: проверка по каталогу Jira нашла {n ? `${n} ${plural(n, 'ошибку', 'ошибки', 'ошибок')}` : 'ошибки'} — они отмечены ✗ в плане ниже. Исправьте файлы
+          пакета и постройте план снова.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** What apply did, in words (the hub's `text` names the batch's status by its code). */
+function appliedText(a: Applied): string {
+  if (!a.batch) return a.text;
+  const state = a.batch.status === 'awaiting_approval' ? 'ждёт одобрения человека' : (BATCH_STATUS[a.batch.status] ?? a.batch.status);
+  if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, его пакет команд #${a.batch.id} ещё не завершён (${state}).`;
+  const n = Math.max(0, a.batch.commands.length - 1); // the tail refresh aside
+  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} — ${state}: ${n} ${plural(n, 'команда', 'команды', 'команд')} и обновление зеркала в конце.`;
+}
+
 function AppliedNote({ applied }: { applied: Applied }) {
   return (
     <div className="panel" role="status">
-      {applied.text} {applied.batch && <a href={`#/batches/${applied.batch.id}`}>Открыть пакет команд #{applied.batch.id}</a>}
+      {appliedText(applied)} {applied.batch && <a href={batchHref(applied.batch.id)}>Открыть пакет команд #{applied.batch.id}</a>}
     </div>
   );
 }
@@ -167,9 +271,18 @@ function PlanPage() {
   const [plan, setPlan] = useState<PackagePlan | null>(null);
   const [applied, setApplied] = useState<Applied | null>(null);
   const [error, setError] = useState<unknown>(null);
+  /** where the error shows: under the files, or beside «Применить» (an answer to apply or refresh) */
+  const [errorAt, setErrorAt] = useState<'files' | 'plan'>('files');
   const [busy, setBusy] = useState(false);
   const [list, setList] = useState<PackageRow[]>([]);
-  const load = useCallback(() => api.get<PackageRow[]>('/packages').then(setList, setError), []);
+  const load = useCallback(
+    () =>
+      api.get<PackageRow[]>('/packages').then(setList, (err: unknown) => {
+        setErrorAt('files');
+        setError(err);
+      }),
+    [],
+  );
   useEffect(() => void load(), [load]);
 
   const form = () => {
@@ -177,12 +290,13 @@ function PlanPage() {
     for (const name of FILES) if (files[name]) f.append(name, files[name]!);
     return f;
   };
-  const run = async (what: () => Promise<void>) => {
+  const run = async (at: 'files' | 'plan', what: () => Promise<void>) => {
     setBusy(true);
     try {
       await what();
       setError(null);
     } catch (err) {
+      setErrorAt(at);
       setError(err);
     } finally {
       setBusy(false);
@@ -190,20 +304,20 @@ function PlanPage() {
   };
   const planIt = (e: FormEvent) => {
     e.preventDefault();
-    void run(async () => {
+    void run('files', async () => {
       setApplied(null);
       setPlan(await api.upload<PackagePlan>('/packages/plan', form()));
     });
   };
   const applyIt = () =>
-    run(async () => {
+    run('plan', async () => {
       setApplied(await api.upload<Applied>('/packages/apply', form()));
       await load();
     });
   const refreshFirst = () =>
-    run(async () => {
+    run('plan', async () => {
       const batch = await api.post<{ id: number }>('/batches', { title: 'Обновить задачи пакета перед планом', commands: [plan!.refresh] });
-      go(`#/batches/${batch.id}`);
+      go(batchHref(batch.id));
     });
   const picked = FILES.filter((n) => files[n]);
 
@@ -218,7 +332,13 @@ function PlanPage() {
         onDragOver={(e) => e.preventDefault()}
         onDrop={(e) => {
           e.preventDefault();
-          void droppedFiles(e).then((dropped) => setFiles(pickPackage(dropped)), setError);
+          void droppedFiles(e).then(
+            (dropped) => setFiles(pickPackage(dropped)),
+            (err: unknown) => {
+              setErrorAt('files');
+              setError(err);
+            },
+          );
         }}
         aria-label="Пакет"
       >
@@ -235,7 +355,7 @@ function PlanPage() {
           <input type="file" {...{ webkitdirectory: '' }} onChange={(e) => setFiles(pickPackage([...(e.target.files ?? [])]))} />
           <span className="btn btn-small">Выбрать папку</span>
         </label>
-        <ErrorBox error={error} />
+        {errorAt === 'files' && <ErrorBox error={error} />}
         <button className="btn btn-primary" type="submit" disabled={busy || picked.length === 0}>
           Построить план
         </button>
@@ -253,11 +373,8 @@ function PlanPage() {
                 Сначала обновить эти задачи ({plan.refresh.params.keys.length})
               </button>
             )}
-            {!plan.empty && (
-              <button className="btn btn-primary" onClick={applyIt} disabled={busy}>
-                Применить{plan.dry_run?.awaiting_approval ? ' (будет ждать одобрения)' : ''}
-              </button>
-            )}
+            <ApplyButton plan={plan} busy={busy} onApply={applyIt} />
+            {errorAt === 'plan' && <ErrorBox error={error} />}
           </div>
           <PlanTables plan={plan} />
         </div>
@@ -268,14 +385,27 @@ function PlanPage() {
         {list.length === 0 ? (
           <div className="muted">Пакетов пока не применяли.</div>
         ) : (
-          <table className="table">
+          <table className="table responsive">
+            <thead>
+              <tr>
+                <th>№</th>
+                <th>Название</th>
+                <th>Применён</th>
+                <th>Пакет команд</th>
+                <th>
+                  <span className="sr-only">Расхождения</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {list.map((p) => (
                 <tr key={p.id}>
-                  <td>#{p.id}</td>
-                  <td>{p.name}</td>
-                  <td className="muted">{p.created_at}</td>
-                  <td>{p.batch_id ? <a href={`#/batches/${p.batch_id}`}>пакет команд #{p.batch_id}</a> : <span className="muted">без изменений</span>}</td>
+                  <td data-label="№">#{p.id}</td>
+                  <td data-label="Название">{p.name}</td>
+                  <td data-label="Применён" className="muted" title={when(p.created_at, true)}>
+                    {when(p.created_at)}
+                  </td>
+                  <td data-label="Пакет команд">{p.batch_id ? <a href={batchHref(p.batch_id)}>пакет команд #{p.batch_id}</a> : <span className="muted">без изменений</span>}</td>
                   <td>
                     <a href={`#/packages/${p.id}`}>Расхождения с Jira</a>
                   </td>
@@ -291,34 +421,56 @@ function PlanPage() {
 
 /** Where Jira drifted from an applied package, and the way back in one click (plan, then apply). */
 function DriftPage({ id }: { id: number }) {
+  const { settings } = useHub();
   const [drift, setDrift] = useState<Drift | null>(null);
   const [plan, setPlan] = useState<PackagePlan | null>(null);
   const [applied, setApplied] = useState<Applied | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
   useEffect(() => void api.get<Drift>(`/packages/${id}/drift`).then(setDrift, setError), [id]);
-  const back = () => api.post<PackagePlan>(`/packages/${id}/plan`).then(setPlan, setError);
-  const apply = () => api.post<Applied>(`/packages/${id}/apply`).then(setApplied, setError);
+  /** One request at a time: the buttons are disabled while it runs, so a double click acts once. */
+  const run = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await what();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const back = () =>
+    run(async () => {
+      setApplied(null);
+      setPlan(await api.post<PackagePlan>(`/packages/${id}/plan`));
+    });
+  const apply = () => run(async () => setApplied(await api.post<Applied>(`/packages/${id}/apply`)));
   return (
     <section>
       <header className="page-head">
         <h1>Расхождения с пакетом #{id}</h1>
         <a href="#/packages">← все пакеты</a>
       </header>
-      <ErrorBox error={error} />
+      {!plan && <ErrorBox error={error} />}
       {drift && (
         <>
           <div className="panel">
             <strong>{drift.matches ? 'Jira соответствует пакету.' : `Jira отошла от пакета «${drift.package.name}»: полей ${drift.fields.length}, связей ${drift.links.length}.`}</strong>
-            {drift.batch_status && <div className="muted">Пакет команд #{drift.package.batch_id}: {drift.batch_status}</div>}
+            {drift.batch_status && drift.package.batch_id && (
+              <div className="muted">
+                <a href={batchHref(drift.package.batch_id)}>Пакет команд #{drift.package.batch_id}</a>: {BATCH_STATUS[drift.batch_status as BatchStatus] ?? drift.batch_status}
+              </div>
+            )}
             {!drift.matches && (
-              <button className="btn btn-primary" onClick={back}>
+              <button className="btn btn-primary" onClick={back} disabled={busy}>
                 Вернуть к пакету (построить план)
               </button>
             )}
           </div>
           {drift.fields.length > 0 && (
             <div className="panel" aria-label="Поля">
-              <table className="table">
+              <table className="table responsive">
                 <thead>
                   <tr>
                     <th>Задача</th>
@@ -330,10 +482,12 @@ function DriftPage({ id }: { id: number }) {
                 <tbody>
                   {drift.fields.map((f) => (
                     <tr key={`${f.key}:${f.field}`}>
-                      <td>{f.jira_key ? <a href={`#/mirror/${f.jira_key}`}>{f.jira_key}</a> : f.key}</td>
-                      <td>{f.field}</td>
-                      <td>{shown(f.wanted)}</td>
-                      <td className="warn">{shown(f.actual)}</td>
+                      <td data-label="Задача">{f.jira_key ? <a href={`#/mirror/${f.jira_key}`}>{f.jira_key}</a> : f.key}</td>
+                      <td data-label="Поле">{fieldLabel(f.field)}</td>
+                      <td data-label="В пакете">{shown(f.wanted, f.field)}</td>
+                      <td data-label="В Jira" className="warn">
+                        {shown(f.actual, f.field)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -345,7 +499,7 @@ function DriftPage({ id }: { id: number }) {
               <ul>
                 {drift.links.map((l) => (
                   <li key={`${l.source}:${l.target}:${l.link_type}`}>
-                    {l.source} {l.link_type} {l.target}: {l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'}
+                    {linkPhrase(l.source, l.link_type, l.target, settings.link_types)}: {l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'}
                   </li>
                 ))}
               </ul>
@@ -357,11 +511,8 @@ function DriftPage({ id }: { id: number }) {
         <div className="report">
           <div className="panel">
             <strong>{plan.text}</strong>
-            {!plan.empty && (
-              <button className="btn btn-primary" onClick={apply}>
-                Применить
-              </button>
-            )}
+            <ApplyButton plan={plan} busy={busy} onApply={apply} />
+            <ErrorBox error={error} />
           </div>
           <PlanTables plan={plan} />
         </div>

@@ -5,7 +5,7 @@ import { Eta, timed, type Timed } from '../components/Eta';
 import { BatchChip, Empty, ErrorBox, FilterButton, Loading, Progress } from '../components/ui';
 import { useHub, useLive } from '../context';
 import { ago, when } from '../format';
-import { go, useRoute } from '../router';
+import { batchHref, go, useRoute } from '../router';
 import type { BatchStatus, BatchSummary, Command } from '../types';
 import { authorName, BATCH_STATUS, COMMAND_TYPE, describeCommand, SOURCE } from '../words';
 
@@ -68,7 +68,7 @@ function FailedList() {
               <div className="cmd-error">{c.error}</div>
             </td>
             <td data-label="Пакет">
-              <a href={`#/batch/${c.batch_id}`}>{c.batch_title}</a> <span className="muted small">пакет №{c.batch_id}, шаг {c.seq}</span>
+              <a href={batchHref(c.batch_id)}>{c.batch_title}</a> <span className="muted small">пакет №{c.batch_id}, шаг {c.seq}</span>
             </td>
             <td data-label="Когда" className="nowrap" title={when(c.finished_at, true)}>
               {ago(c.finished_at, now)}
@@ -182,7 +182,7 @@ export function QueuePage() {
                 {rows.map((b) => (
                   <tr key={b.id} data-batch={b.id}>
                     <td data-label="Пакет">
-                      <a href={`#/batch/${b.id}`} className="strong">
+                      <a href={batchHref(b.id)} className="strong">
                         {b.title}
                       </a>
                       <div className="muted small" title={when(b.created_at, true)}>

@@ -23,12 +23,31 @@ const draftOf = (s: Settings): Draft => ({
   fields: s.fields.join(', '),
 });
 
-/** The PATCH body: only what differs from the settings shown. */
+/** A number field's value; an empty field is no number (Number('') would be 0). */
+const numberOf = (v: string): number | null => (v.trim() === '' ? null : Number(v));
+
+/**
+ * What keeps the draft from being saved, per field (`pacing.<type>`, `interval`): a field left empty. The
+ * limits of a number the hub checks, and says in its own words.
+ */
+export function problemsOf(d: Draft): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const [type, v] of Object.entries(d.pacing)) if (numberOf(v) === null) problems[`pacing.${type}`] = 'Поле пустое: укажите паузу в секундах (0 — без паузы).';
+  if (numberOf(d.interval) === null) problems.interval = 'Поле пустое: укажите число минут (0 — выключено).';
+  return problems;
+}
+
+/** The PATCH body: only what differs from the settings shown; an empty number field is never sent (see `problemsOf`). */
 export function patchOf(s: Settings, d: Draft): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
-  const pacing = Object.fromEntries(Object.entries(d.pacing).filter(([k, v]) => Number(v) !== (s.pacing as Record<string, number>)[k]).map(([k, v]) => [k, Number(v)]));
+  const pacing = Object.fromEntries(
+    Object.entries(d.pacing)
+      .map(([k, v]) => [k, numberOf(v)] as const)
+      .filter(([k, v]) => v !== null && v !== (s.pacing as Record<string, number>)[k]),
+  );
   if (Object.keys(pacing).length) patch.pacing = pacing;
-  const auto = { interval_minutes: Number(d.interval), jql: d.jql.trim() || null };
+  const interval = numberOf(d.interval) ?? s.auto_refresh.interval_minutes;
+  const auto = { interval_minutes: interval, jql: d.jql.trim() || null };
   if (auto.interval_minutes !== s.auto_refresh.interval_minutes || auto.jql !== s.auto_refresh.jql) patch.auto_refresh = auto;
   if (s.approval && JSON.stringify(d.approval) !== JSON.stringify(s.approval)) patch.approval = d.approval;
   const linkTypes = Object.fromEntries(d.linkTypes.filter(([k, v]) => k.trim() && v.trim()).map(([k, v]) => [k.trim(), v.trim()]));
@@ -41,6 +60,18 @@ export function patchOf(s: Settings, d: Draft): Record<string, unknown> {
   return patch;
 }
 
+/** The field a problem's key names, in words: «пауза «поля»», «автообновление». */
+const problemField = (key: string): string => (key === 'interval' ? 'автообновление' : `пауза «${COMMAND_TYPE[key.slice('pacing.'.length)] ?? key}»`);
+
+/** A field's own problem, under it. */
+function FieldProblem({ id, text }: { id: string; text?: string }) {
+  return text ? (
+    <span className="field-problem" id={id}>
+      {text}
+    </span>
+  ) : null;
+}
+
 export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
   const { settings } = useHub();
   const [draft, setDraft] = useState(() => draftOf(settings));
@@ -48,11 +79,21 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
   const [saved, setSaved] = useState(false);
   useEffect(() => setDraft(draftOf(settings)), [settings]);
   const patch = patchOf(settings, draft);
+  const problems = problemsOf(draft);
+  const invalid = Object.keys(problems).length > 0;
   const dirty = Object.keys(patch).length > 0;
+  const [blocked, setBlocked] = useState(false);
+  useEffect(() => {
+    if (!invalid) setBlocked(false);
+  }, [invalid]);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
+    if (invalid) {
+      setBlocked(true); // nothing is sent while a field is empty
+      return;
+    }
     try {
       onSaved(await api.patch<Settings>('/settings', patch));
       setError(null);
@@ -76,7 +117,16 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
             {Object.keys(draft.pacing).map((type) => (
               <label className="field" key={type}>
                 <span>{COMMAND_TYPE[type] ?? type}</span>
-                <input type="number" min={0} max={3600} value={draft.pacing[type]} onChange={(e) => setDraft({ ...draft, pacing: { ...draft.pacing, [type]: e.target.value } })} />
+                <input
+                  type="number"
+                  min={0}
+                  max={3600}
+                  value={draft.pacing[type]}
+                  aria-invalid={problems[`pacing.${type}`] ? true : undefined}
+                  aria-describedby={problems[`pacing.${type}`] ? `problem-pacing-${type}` : undefined}
+                  onChange={(e) => setDraft({ ...draft, pacing: { ...draft.pacing, [type]: e.target.value } })}
+                />
+                <FieldProblem id={`problem-pacing-${type}`} text={problems[`pacing.${type}`]} />
               </label>
             ))}
           </div>
@@ -86,7 +136,15 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           <div className="grid">
             <label className="field">
               <span>Раз в, минут (0 — выключено)</span>
-              <input type="number" min={0} value={draft.interval} onChange={(e) => setDraft({ ...draft, interval: e.target.value })} />
+              <input
+                type="number"
+                min={0}
+                value={draft.interval}
+                aria-invalid={problems.interval ? true : undefined}
+                aria-describedby={problems.interval ? 'problem-interval' : undefined}
+                onChange={(e) => setDraft({ ...draft, interval: e.target.value })}
+              />
+              <FieldProblem id="problem-interval" text={problems.interval} />
             </label>
             <label className="field wide">
               <span>JQL</span>
@@ -129,11 +187,16 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           </label>
         </div>
         <ErrorBox error={error} />
+        {blocked && invalid && (
+          <div className="error" role="alert">
+            Не сохранено, хаб ничего не получил: не заполнено — {Object.keys(problems).map(problemField).join(', ')}. Впишите число (0 — без паузы или без автообновления).
+          </div>
+        )}
         <div className="actions">
-          <button className="btn btn-primary" type="submit" disabled={!dirty}>
+          <button className="btn btn-primary" type="submit" disabled={!dirty && !invalid}>
             Сохранить
           </button>
-          <button type="button" className="btn" disabled={!dirty} onClick={() => setDraft(draftOf(settings))}>
+          <button type="button" className="btn" disabled={!dirty && !invalid} onClick={() => setDraft(draftOf(settings))}>
             Вернуть как было
           </button>
           {saved && !dirty && <span className="ok">Сохранено, версия {settings.version}</span>}

@@ -1,0 +1,65 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, renderWithHub, SETTINGS } from '../test/support';
+import { patchOf, SettingsPage } from './Settings';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const draft = () => ({
+  pacing: Object.fromEntries(Object.entries(SETTINGS.pacing).map(([k, v]) => [k, String(v)])),
+  interval: '0',
+  jql: '',
+  approval: { ...SETTINGS.approval! },
+  linkTypes: Object.entries(SETTINGS.link_types),
+  fields: '',
+});
+
+describe('patchOf', () => {
+  it('is empty when nothing changed', () => expect(patchOf(SETTINGS, draft())).toEqual({}));
+
+  it('sends only what changed', () => {
+    const d = draft();
+    d.pacing.ensure_link = '45';
+    d.jql = ' project = AURORA ';
+    d.interval = '30';
+    d.approval.client = true;
+    d.linkTypes = [...d.linkTypes, ['дублирует', 'Duplicate'], ['', '']];
+    d.fields = 'customfield_1, Story Points,';
+    expect(patchOf(SETTINGS, d)).toEqual({
+      pacing: { ensure_link: 45 },
+      auto_refresh: { interval_minutes: 30, jql: 'project = AURORA' },
+      approval: { assistant: true, client: true, hub: false },
+      link_types: { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' },
+      fields: ['customfield_1', 'Story Points'],
+    });
+  });
+});
+
+describe('an empty number field', () => {
+  it('is never sent as 0', () => {
+    const d = draft();
+    d.pacing.ensure_fields = '';
+    d.interval = ' ';
+    expect(patchOf(SETTINGS, d)).toEqual({});
+    d.pacing.ensure_link = '45';
+    expect(patchOf(SETTINGS, d)).toEqual({ pacing: { ensure_link: 45 } });
+  });
+
+  it('is a message in Russian under the field, and «Сохранить» sends nothing', async () => {
+    const calls = fakeFetch({ 'PATCH /settings': SETTINGS });
+    const onSaved = vi.fn();
+    renderWithHub(<SettingsPage onSaved={onSaved} />);
+    const pause = screen.getByRole('spinbutton', { name: /^поля/ });
+    fireEvent.change(pause, { target: { value: '' } });
+    expect(pause.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(pause.getAttribute('aria-describedby')!)?.textContent).toBe('Поле пустое: укажите паузу в секундах (0 — без паузы).');
+    fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Не сохранено, хаб ничего не получил: не заполнено — пауза «поля»/);
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]); // fetch would have been called at the click
+    expect(onSaved).not.toHaveBeenCalled();
+    fireEvent.change(pause, { target: { value: '0' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ pacing: { ensure_fields: 0 } }));
+  });
+});
