@@ -15,7 +15,8 @@ import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';
-import { freshSchema, onPostgres } from './support/pg.js';
+import pg from 'pg';
+import { freshSchema, onPostgres, TEST_DATABASE_URL } from './support/pg.js';
 import { openEvents } from './support/sse.js';
 import { waitFor } from './support/wait.js';
 
@@ -95,6 +96,24 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
       expect(stream.messages.filter((m) => m.event === 'batch' && (m.data as { change: string }).change === 'cancelled')).toHaveLength(1);
     } finally {
       stream.close();
+    }
+  });
+
+  it("a page hears resync when its replica's LISTEN connection comes back: what other replicas committed meanwhile was missed", async () => {
+    const [a] = await replicas(1);
+    const stream = await openEvents(a);
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await stream.next((m) => m.event === 'hello');
+      // a failover or a pooler reset, as this hub's LISTEN connection sees it (its channels are named after its schema)
+      const schema = new URL(a.config.databaseUrl!).searchParams.get('options')!.replace('-c search_path=', '');
+      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'jira-hub-listen' AND query LIKE $1`, [`%hub_${schema}_%`]);
+      expect(killed.rowCount).toBe(1);
+      await waitFor('the resync', () => stream.messages.find((m) => m.event === 'resync'), 15_000);
+    } finally {
+      stream.close();
+      await admin.end();
     }
   });
 

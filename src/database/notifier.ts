@@ -123,6 +123,8 @@ export class Notifier implements OnModuleInit, OnApplicationShutdown {
   }
 
   private reconnectLater(broken: pg.Client): void {
+    // A connection that was listening and went away (a failover, a pooler reset) is logged as a failed connect is.
+    if (this.client === broken && !this.stopped) this.logger.warn('LISTEN connection lost; reconnecting');
     if (this.client === broken) this.client = null;
     broken.end().catch(() => undefined);
     if (this.stopped || this.retry) return;

@@ -17,7 +17,8 @@ export class LiveController {
     description:
       'A `text/event-stream`. Events: `hello` (on connect), `batch` {change, batch_id, batch: summary}, ' +
       '`command` {change, command_id, batch_id, command, batch}, `agent` {change, agent: GET /agent view}, ' +
-      '`settings` {version}; a `: heartbeat` comment every HUB_EVENTS_HEARTBEAT_SECONDS.',
+      '`settings` {version}; `resync` {reason} when events may have been missed (a replica\'s LISTEN connection came back): load again what is shown; ' +
+      'a `: heartbeat` comment every HUB_EVENTS_HEARTBEAT_SECONDS.',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'the stream stays open' })

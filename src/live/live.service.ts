@@ -88,6 +88,9 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
     });
     this.notifier.listen(LIVE_CHANNEL, (data) => {
       if (data) for (const e of JSON.parse(data) as HubEvent[]) this.enqueue(e);
+      // No data: the LISTEN connection is back, and what other replicas committed while it was down never
+      // came. The pages hear `resync` and load again what they show, as after a reconnect of their own.
+      else this.write(`event: resync\ndata: ${JSON.stringify({ reason: 'events of other replicas may have been missed' })}\n\n`);
     });
     this.heartbeat = setInterval(() => this.write(`: heartbeat ${this.clock.iso()}\n\n`), this.config.eventsHeartbeatSeconds * 1000);
     this.heartbeat.unref();
