@@ -196,8 +196,8 @@ describe('errors (SPEC 11.1)', () => {
   it('a body that is a JSON array or string is rejected; an array claim hands nothing out', async () => {
     await hub.http.post('/batches').set('Content-Type', 'application/json').send('"hello"').expect(400);
     const b = (await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201)).body;
-    const res = await hub.http.post('/agent/claim').send([1, 2]).expect(422);
-    expect(res.body.command).toBeUndefined();
+    const res = await hub.http.post('/agent/claim').send([1, 2]).expect(400);
+    expect(res.body).toEqual({ error: 'bad_json', detail: 'тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]' });
     expect((await hub.http.get(`/commands/${b.commands[0].id}`).expect(200)).body).toMatchObject({ status: 'queued', deliveries: 0, claimed_at: null });
     expect((await hub.http.get(`/batches/${b.id}`).expect(200)).body.counts.claimed).toBe(0);
   });
