@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 
 // The hub serves dist/ at /; `npm run dev` proxies the API to a hub on :3000.
 const HUB = process.env.HUB_URL ?? 'http://127.0.0.1:3000';
-const API = ['/batches', '/commands', '/agent', '/issues', '/notes', '/import', '/settings', '/events', '/sync-runs', '/health'];
+const API = ['/batches', '/commands', '/agent', '/issues', '/notes', '/import', '/packages', '/catalogue', '/audit', '/settings', '/events', '/sync-runs', '/health'];
 
 export default defineConfig({
   plugins: [react()],
