@@ -16,6 +16,9 @@ const ISSUES = [
   { key: 'A-3', summary: 'Export the café report', status: 'In Progress', sprint: 'Спринт 1', assignee: 'ivanov', labels: ['finance'] },
   { key: 'A-4', summary: 'Продажи: новая воронка', status: 'To Do', sprint: null, assignee: null, labels: [] },
   { key: 'B-15', summary: 'Ёлка для офиса', status: 'To Do', sprint: 'Спринт 2', assignee: 'ivanov', labels: [] },
+  { key: 'A-15', summary: 'Доставка', status: 'To Do', sprint: null, assignee: null, labels: [] },
+  { key: 'A-150', summary: 'Склад', status: 'To Do', sprint: null, assignee: null, labels: [] },
+  { key: 'A-7', summary: 'Срок 15 марта', status: 'To Do', sprint: null, assignee: null, labels: [] },
 ];
 
 /** A refresh of the whole project through the agent's calls, its result given. */
@@ -104,8 +107,11 @@ describe('GET /issues: one mirror, many queries (issue 14)', () => {
     ['q=cafe', ['A-3']],
     ['q=елка', ['B-15']],
     ['q=b-15', ['B-15']],
+    // a key typed in: its parts as they stand in a key, not «A» in one key and «15» in some summary
+    ['q=A-15', ['A-15', 'A-150']],
+    ['q=' + encodeURIComponent('«A-15»'), ['A-15', 'A-150']],
     ['q=ажах', []],
-    ['q=' + encodeURIComponent('—'), ['A-1', 'A-2', 'A-3', 'A-4', 'B-15']],
+    ['q=' + encodeURIComponent('—'), ['A-1', 'A-15', 'A-150', 'A-2', 'A-3', 'A-4', 'A-7', 'B-15']],
     ['q=отчёт&status=Done', ['A-2']],
     ['status=In Progress', ['A-1', 'A-3']],
     ['status=In Progress&sprint=Спринт 2', ['A-1']],

@@ -6,7 +6,9 @@ describe('matchExpression', () => {
     ['отчёт', '"отчет"*'],
     ['ОТЧЁТ о продажах', '"ОТЧЕТ"* "о"* "продажах"*'],
     ['  Export,  café!  ', '"Export"* "café"*'],
-    ['AURORA-15', '"AURORA"* "15"*'],
+    ['AURORA-15', '"AURORA 15"*'],
+    ['«AURORA-15», отчёт', '"AURORA 15"* "отчет"*'],
+    ['a-b', '"a"* "b"*'],
     ['"quoted" OR NOT *', '"quoted"* "OR"* "NOT"*'],
     ['v2.1', '"v2"* "1"*'],
   ])('%j → %j', (q, expected) => {
@@ -25,7 +27,8 @@ describe('matchExpression', () => {
 
   it.each([
     ['отчёт', 'отчет:*'],
-    ['AURORA-15', 'AURORA:* & 15:*'],
+    ['AURORA-15', 'AURORA <-> 15:*'],
+    ['AURORA-15 отчёт', 'AURORA <-> 15:* & отчет:*'],
     ['"quoted" OR NOT * & | !', 'quoted:* & OR:* & NOT:*'],
   ])('PostgreSQL: %j → %j', (q, expected) => {
     expect(tsQueryExpression(q)).toBe(expected);

@@ -14,12 +14,14 @@ export function foldForSearch(text: string): string {
 
 /**
  * The FTS5 MATCH expression for a search text: every word (a run of letters and digits, as unicode61
- * splits text) must start a word of the key or the summary — `отч` finds «Отчёт», `AURORA-15` finds
- * AURORA-15 and AURORA-150. Null when the text has no word (then `q` filters nothing).
+ * splits text) must start a word of the key or the summary — `отч` finds «Отчёт». A key typed in
+ * (`AURORA-15`) is one term whose words follow each other, its last a prefix: it finds AURORA-15 and
+ * AURORA-150, not every AURORA issue whose summary has a word starting with 15. Null when the text has
+ * no word (then `q` filters nothing).
  */
 export function matchExpression(q: string): string | null {
-  const words = searchWords(q);
-  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+  const terms = searchTerms(q);
+  return terms.length === 0 ? null : terms.map((t) => `"${t.join(' ')}"*`).join(' ');
 }
 
 /**
@@ -29,10 +31,29 @@ export function matchExpression(q: string): string | null {
  * the text has no word.
  */
 export function tsQueryExpression(q: string): string | null {
-  const words = searchWords(q);
-  return words.length === 0 ? null : words.map((w) => `${w}:*`).join(' & ');
+  const terms = searchTerms(q);
+  // A key's words follow each other (`<->`); the last word of every term is a prefix.
+  return terms.length === 0 ? null : terms.map((t) => t.map((w, i) => (i === t.length - 1 ? `${w}:*` : w)).join(' <-> ')).join(' & ');
 }
 
-function searchWords(q: string): string[] {
-  return (foldForSearch(q).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).slice(0, MAX_QUERY_WORDS);
+/** A word of `q` shaped as a Jira key (letters, a hyphen, digits): its parts are searched as they stand in the key. */
+const KEY_SHAPED = /^\p{L}[\p{L}\p{N}_]*-\p{N}+$/u;
+
+/**
+ * The terms of a search text: each a list of words that must follow each other — a key typed in (AURORA-15)
+ * is one term of two words, any other word a term of its own; at most MAX_QUERY_WORDS words in all.
+ */
+function searchTerms(q: string): string[][] {
+  const terms: string[][] = [];
+  let words = 0;
+  for (const chunk of foldForSearch(q).split(/\s+/)) {
+    const parts = chunk.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [];
+    const grouped = KEY_SHAPED.test(chunk.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')) ? [parts] : parts.map((w) => [w]);
+    for (const term of grouped) {
+      if (words + term.length > MAX_QUERY_WORDS) return terms;
+      terms.push(term);
+      words += term.length;
+    }
+  }
+  return terms;
 }
