@@ -78,7 +78,7 @@ export function renderLink(link: StoredLink, viewerKey: string, ctx: RenderConte
 export function renderIssue(issue: StoredIssue, ctx: RenderContext, include: (field: string) => boolean): unknown {
   const { store, flavor } = ctx;
   const project = store.seed.projects.find((p) => p.key === issue.projectKey)!;
-  const sprints = issue.sprintIds.map((id) => store.findSprint(id)).filter((s): s is SimSprint => s !== undefined);
+  const sprints = store.sprintIdsOf(issue).map((id) => store.findSprint(id)).filter((s): s is SimSprint => s !== undefined);
   const parent = issue.parent ? store.findIssue(issue.parent) : undefined;
   const all: Record<string, unknown> = {
     summary: issue.summary,

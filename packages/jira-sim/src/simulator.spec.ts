@@ -163,6 +163,20 @@ describe('simulator', () => {
       expect((await call('POST', '/rest/agile/1.0/backlog/issue', { issues: [] })).status).toBe(400);
     });
 
+    it('a sub-task is in its parent\'s sprint: it follows the parent in and out, and is not moved on its own', async () => {
+      const parent = sim.store.createIssue('AURORA', { summary: 'Родитель', issueType: 'Story' }, 'x').key;
+      const child = sim.store.createIssue('AURORA', { summary: 'Подзадача', issueType: 'Sub-task', parent }, 'x').key;
+      expect((await call('POST', '/rest/agile/1.0/sprint/2/issue', { issues: [child] })).status).toBe(400);
+      expect((await call('POST', '/rest/agile/1.0/sprint/2/issue', { issues: [parent] })).status).toBe(204);
+      const field = async (key: string) => (await call('GET', `/rest/api/3/issue/${key}?fields=customfield_10020`)).body.fields.customfield_10020 ?? [];
+      expect((await field(child)).map((s: { name: string }) => s.name)).toEqual(['Спринт 2']);
+      expect(sim.sprintsOf(child)).toEqual(['Спринт 2']);
+      const found = await call('POST', '/rest/api/2/search', { jql: 'sprint = 2 ORDER BY key ASC', fields: ['summary'], maxResults: 50 });
+      expect(found.body.issues.map((i: { key: string }) => i.key)).toEqual(expect.arrayContaining([parent, child]));
+      expect((await call('POST', '/rest/agile/1.0/backlog/issue', { issues: [parent] })).status).toBe(204);
+      expect(await field(child)).toEqual([]);
+    });
+
     it('offers transitions of the workflow and applies them', async () => {
       const key = sim.store.createIssue('AURORA', { summary: 'D', issueType: 'Task' }, 'x').key;
       const list = await call('GET', `/rest/api/3/issue/${key}/transitions`);

@@ -153,7 +153,8 @@ export class JiraSimulator {
 
   /** Sprint names of an issue, in the order of its sprint field. */
   sprintsOf(key: string): string[] {
-    return (this.store.findIssue(key)?.sprintIds ?? []).map((id) => this.store.findSprint(id)?.name ?? String(id));
+    const issue = this.store.findIssue(key);
+    return (issue ? this.store.sprintIdsOf(issue) : []).map((id) => this.store.findSprint(id)?.name ?? String(id));
   }
 
   clearRequests(): void {

@@ -312,6 +312,15 @@ export class SimStore {
     return this.seed.sprints.find((s) => s.id === id);
   }
 
+  /**
+   * The sprints an issue is in, as Jira Software shows them: a sub-task is in its parent's (it follows the
+   * parent into a sprint and out of it, and cannot be moved on its own).
+   */
+  sprintIdsOf(issue: StoredIssue): number[] {
+    const parent = issue.issueType === 'Sub-task' && issue.parent ? this.findIssue(issue.parent) : undefined;
+    return parent ? parent.sprintIds : issue.sprintIds;
+  }
+
   /** Moves issues to a sprint: removes them from other open sprints, keeps closed ones (as Jira does). */
   /** POST /rest/agile/1.0/backlog/issue: out of every active and future sprint (closed ones stay in the history). */
   moveToBacklog(keys: string[]): void {
@@ -444,7 +453,7 @@ export class SimStore {
         return user ? [user.accountId, user.name] : [];
       }
       case 'sprint':
-        return issue.sprintIds.flatMap((id) => [String(id), this.findSprint(id)?.name ?? '']);
+        return this.sprintIdsOf(issue).flatMap((id) => [String(id), this.findSprint(id)?.name ?? '']);
       default:
         throw new SimError(400, [`Field '${field}' does not exist or you do not have permission to view it.`]);
     }
