@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,7 +98,14 @@ describe('Db: a database file another process keeps locked', () => {
       await ds.query('CREATE TABLE t (v TEXT)');
       const db = new Db(ds);
       other.exec('BEGIN EXCLUSIVE');
-      await expect(db.transaction((m) => m.query("INSERT INTO t VALUES ('x')"))).rejects.toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        await expect(db.transaction((m) => m.query("INSERT INTO t VALUES ('x')"))).rejects.toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
+        // one line for the operator, not a stack
+        expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^another process holds the database locked: a write was rolled back/));
+      } finally {
+        warn.mockRestore();
+      }
       other.exec('ROLLBACK');
       await db.transaction((m) => m.query("INSERT INTO t VALUES ('y')"));
       expect(await ds.query('SELECT v FROM t')).toEqual([{ v: 'y' }]);
