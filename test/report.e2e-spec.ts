@@ -77,6 +77,17 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     const r = (await agent.claim()).command;
     await agent.report(r.id, { status: 'done', result: { links: [] } }).expect(422);
     await agent.report(r.id, { status: 'done', result: { issues: [{ key: 'bad key' }] } }).expect(422);
+    // SPEC 4's Issue holds strings (duedate a date): anything else is refused naming the field, not stored as its JSON
+    for (const [field, value, detail] of [
+      ['summary', { a: 1 }, 'issues[0].summary: нужна строка или null'],
+      ['status', ['x'], 'issues[0].status: нужна строка или null'],
+      ['duedate', 5, 'issues[0].duedate: нужна строка или null'],
+      ['duedate', '2026-02-30', 'issues[0].duedate: нужна дата ГГГГ-ММ-ДД или null, а пришло «2026-02-30»'],
+    ] as const) {
+      const res = await agent.report(r.id, { status: 'done', result: { issues: [{ key: 'A-1', [field]: value }], links: [] } }).expect(422);
+      expect(res.body).toMatchObject({ error: 'validation_failed', detail });
+    }
+    expect((await hub.http.get('/issues/A-1')).status).toBe(404);
     expect((await command(r.id)).status).toBe('claimed');
     expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ command_id: r.id, finished_at: null });
     await agent.done(r.id, refreshResult([{ key: 'A-1' }]));

@@ -17,7 +17,17 @@ export interface RefreshResult {
 
 const COLUMNS = ['summary', 'issue_type', 'status', 'sprint', 'assignee', 'priority', 'duedate', 'created', 'updated'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+/** A due date as the mirror keeps it: a real calendar date ГГГГ-ММ-ДД. */
+const isDate = (v: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+
+/** Why a column's value is not what SPEC 4's Issue holds (a string or null; duedate a date), or undefined. */
+function columnProblem(column: (typeof COLUMNS)[number], v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') return 'нужна строка или null';
+  if (column === 'duedate' && !isDate(v)) return `нужна дата ГГГГ-ММ-ДД или null, а пришло «${v.slice(0, 40)}»`;
+  return undefined;
+}
 
 /**
  * Returns the normalized result, or a Russian problem. Unknown issue properties go into `fields`.
@@ -39,7 +49,11 @@ export function parseRefreshResult(raw: unknown, afterParts = false): RefreshRes
     const extra: Record<string, unknown> = { ...(isObject(fields) ? fields : {}) };
     for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name)) extra[name] = value;
     const issue = { key, labels: (labels as string[] | null | undefined) ?? [], fields: extra } as IssueInput;
-    for (const c of COLUMNS) issue[c] = text(rest[c]);
+    for (const c of COLUMNS) {
+      const problem = columnProblem(c, rest[c]);
+      if (problem) return `issues[${i}].${c}: ${problem}`;
+      issue[c] = text(rest[c]);
+    }
     issues.push(issue);
   }
   const linksRaw = raw.links ?? [];
