@@ -17,6 +17,15 @@ const CHANGES = {
   'AURORA-9': [{ key: 'AURORA-9', what: 'issue', after: { key: 'AURORA-9', summary: 'Новая' }, command_id: 10 }],
 };
 const done = () => ({ ...summary(1, { title: 'Спринт 2', status: 'done' }), commands: [], changes: CHANGES });
+const SPRINT_BACK = { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } };
+/** The revert dry run of batch 1 as the hub answers it: one inverse command, no conflict, accepted — or as `over` says. */
+const revertPlan = (over: Record<string, unknown> = {}) => ({ dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [SPRINT_BACK], conflicts: [], ok: true, findings: [], batch: null, ...over });
+/** The batch page of batch 1 with «Откатить…» pressed: the dialog. */
+async function openRevert() {
+  renderWithHub(<BatchPage id={1} />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
+  return screen.findByRole('dialog', { name: 'Откат пакета #1' });
+}
 
 describe('the change record on the batch page', () => {
   it('shows what the batch changed: Russian labels, dates as dates, the backlog, a created issue', async () => {
@@ -36,21 +45,14 @@ describe('the change record on the batch page', () => {
       'GET /batches/1': done(),
       'POST /batches/1/revert': (_: unknown, url: string) => ({
         status: url.includes('dry_run=true') ? 200 : 201,
-        body: {
+        body: revertPlan({
           dry_run: url.includes('dry_run=true'),
-          revert_of: 1,
-          title: 'Откат пакета #1',
-          commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
           conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: 'AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем' }],
-          ok: true,
-          findings: [],
           batch: url.includes('dry_run=true') ? null : { id: 2 },
-        },
+        }),
       }),
     });
-    renderWithHub(<BatchPage id={1} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    const dialog = await openRevert();
     expect(within(dialog).getByText('AURORA-1 → «Спринт 1»')).toBeTruthy();
     expect(within(dialog).getByText(/Хаб создаст пакет из 1 обратной команды/)).toBeTruthy();
     expect(within(dialog).getByText('AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем')).toBeTruthy();
@@ -63,20 +65,9 @@ describe('the change record on the batch page', () => {
   it('revert: a dry run whose commands the checks refuse shows the findings, and the revert cannot be asked for', async () => {
     const calls = fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': {
-        dry_run: true,
-        revert_of: 1,
-        title: 'Откат пакета #1',
-        commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
-        conflicts: [],
-        ok: false,
-        findings: [{ seq: 1, code: 'unknown_sprint', param: 'sprint', detail: 'спринта «Спринт 1» нет среди активных и будущих' }],
-        batch: null,
-      },
+      'POST /batches/1/revert': revertPlan({ ok: false, findings: [{ seq: 1, code: 'unknown_sprint', param: 'sprint', detail: 'спринта «Спринт 1» нет среди активных и будущих' }] }),
     });
-    renderWithHub(<BatchPage id={1} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    const dialog = await openRevert();
     expect(within(dialog).getByText(/Хаб не примет этот откат/)).toBeTruthy();
     expect(within(dialog).getByText('команда 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
@@ -86,24 +77,15 @@ describe('the change record on the batch page', () => {
   it('revert: the inverse of a status and of a created issue ({key, to}, no route yet) is shown in words, not a blank page', async () => {
     fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': {
-        dry_run: true,
-        revert_of: 1,
-        title: 'Откат пакета #1',
+      'POST /batches/1/revert': revertPlan({
         commands: [
           { type: 'ensure_fields', params: { key: 'AURORA-9', labels: ['hub-reverted'] } },
           { type: 'ensure_status', params: { key: 'AURORA-9', to: 'Done' } },
           { type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } },
         ],
-        conflicts: [],
-        ok: true,
-        findings: [],
-        batch: null,
-      },
+      }),
     });
-    renderWithHub(<BatchPage id={1} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    const dialog = await openRevert();
     expect(within(dialog).getByText('AURORA-9 → статус «Done»')).toBeTruthy();
     expect(within(dialog).getByText('AURORA-1 → статус «To Do»')).toBeTruthy();
     expect(within(dialog).getByText(/пакет из 3 обратных команд/)).toBeTruthy();
@@ -113,20 +95,9 @@ describe('the change record on the batch page', () => {
     const detail = 'AURORA-1: приоритет меняет и пакет #7, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #7)';
     fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': {
-        dry_run: true,
-        revert_of: 1,
-        title: 'Откат пакета #1',
-        commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }],
-        conflicts: [{ key: 'AURORA-1', what: 'field:priority', expected: 'Lowest', actual: 'Lowest', detail }],
-        ok: true,
-        findings: [],
-        batch: null,
-      },
+      'POST /batches/1/revert': revertPlan({ conflicts: [{ key: 'AURORA-1', what: 'field:priority', expected: 'Lowest', actual: 'Lowest', detail }] }),
     });
-    renderWithHub(<BatchPage id={1} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Откатить…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
+    const dialog = await openRevert();
     expect(within(dialog).getByText(detail)).toBeTruthy();
     expect(within(dialog).queryByText(/сейчас Lowest, пакет оставил Lowest/)).toBeNull();
   });
@@ -134,7 +105,7 @@ describe('the change record on the batch page', () => {
   it('revert: the dialog is a modal — focus inside, Escape closes it, «Не откатывать» closes it, the focus goes back to «Откатить…»', async () => {
     fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': { dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } }], conflicts: [], ok: true, findings: [], batch: null },
+      'POST /batches/1/revert': revertPlan(),
     });
     renderWithHub(<BatchPage id={1} />);
     const opener = await screen.findByRole('button', { name: 'Откатить…' });
