@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { DataSource, EntityManager, QueryRunner, type BeforeQueryEvent, type EntitySubscriberInterface } from 'typeorm';
 import { pause, UnavailableError } from '../common/index.js';
 import type { AfterCommit } from '../events/index.js';
-import { diskFullAsUnavailable, isBusy } from './disk-full.js';
+import { unavailableFor, isBusy } from './disk-full.js';
 import { engineOf, type Engine } from './engine.js';
 import { isUnavailable, QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { ReadLane } from './read-lane.js';
@@ -190,7 +190,7 @@ export class Db implements BeforeApplicationShutdown {
    * gone), told to the operator in one line; any other error as it came.
    */
   private failed(err: unknown): unknown {
-    const out = diskFullAsUnavailable(err, this.folder);
+    const out = unavailableFor(err, this.folder);
     if (out !== err) this.logger.warn(`${isBusy(err) ? 'another process holds the database locked' : "the database's disk is full"}: a write was rolled back (${(err as Error).message})`);
     return out;
   }

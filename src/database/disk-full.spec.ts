@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryFailedError } from 'typeorm';
 import { UnavailableError } from '../common/index.js';
-import { DATABASE_BUSY_DETAIL, DISK_FULL_DETAIL, diskFullAsUnavailable, isDiskFull } from './disk-full.js';
+import { DATABASE_BUSY_DETAIL, DISK_FULL_DETAIL, unavailableFor, isDiskFull } from './disk-full.js';
 import { sqliteRefusal } from './database-file.js';
 
 /** An error of the driver as TypeORM passes it on (QueryFailedError keeps the driver's error and its code). */
@@ -28,20 +28,20 @@ describe('isDiskFull', () => {
   });
 });
 
-describe('diskFullAsUnavailable', () => {
+describe('unavailableFor', () => {
   it('turns a full disk into 503 unavailable saying what to do, and passes anything else on as it came', () => {
-    const out = diskFullAsUnavailable(failed('SQLITE_FULL'));
+    const out = unavailableFor(failed('SQLITE_FULL'));
     expect(out).toBeInstanceOf(UnavailableError);
     expect((out as UnavailableError).detail).toBe(DISK_FULL_DETAIL);
     const other = failed('SQLITE_CONSTRAINT_UNIQUE');
-    expect(diskFullAsUnavailable(other)).toBe(other);
+    expect(unavailableFor(other)).toBe(other);
   });
 });
 
 describe('a database file another process keeps locked (SQLITE_BUSY)', () => {
   it('at run time: 503 unavailable, on the error or its driver error', () => {
     for (const err of [Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), { driverError: { code: 'SQLITE_BUSY_SNAPSHOT' } }]) {
-      expect(diskFullAsUnavailable(err)).toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
+      expect(unavailableFor(err)).toEqual(new UnavailableError(DATABASE_BUSY_DETAIL));
     }
   });
 

@@ -38,7 +38,7 @@ export function isBusy(err: unknown): boolean {
  * The error a unit of work throws for `err`: 503 `unavailable` for a full disk or a database another
  * process keeps locked (the hub goes on; the same request succeeds later), else `err` itself.
  */
-export function diskFullAsUnavailable(err: unknown, folder?: string): unknown {
+export function unavailableFor(err: unknown, folder?: string): unknown {
   if (isDiskFull(err, folder)) return new UnavailableError(DISK_FULL_DETAIL);
   return isBusy(err) ? new UnavailableError(DATABASE_BUSY_DETAIL) : err;
 }
