@@ -68,25 +68,21 @@ function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunctio
 
 /**
  * A JSON body nested deeper than MAX_JSON_DEPTH is refused before any route transforms it (its
- * recursion would overflow the stack and answer 500).
+ * recursion would overflow the stack and answer 500). So is a JSON array where every route takes an
+ * object ({…}), as `42` or `null` are (notAnObject), before a route's validation reads its items as
+ * fields («0: неизвестное поле»); /mcp takes a list of JSON-RPC messages and answers for itself.
  */
 function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void {
   // A large body's walks, validation and unit of work are sliced (common/turns.ts): the turn's slice counts from here.
   sliceElapsed();
+  const mcp = isMcpRequest(req);
+  if (Array.isArray(req.body) && !mcp) {
+    const error = new BadJsonError('тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]');
+    return void res.status(statusOf(error.code)).json(errorBody(error));
+  }
   if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
   const error = new BadJsonError(`JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает`);
-  if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);
-  res.status(statusOf(error.code)).json(errorBody(error));
-}
-
-/**
- * A JSON array where every route takes an object ({…}) is refused as `42` or `null` are (notAnObject),
- * before a route's validation reads its items as fields («0: неизвестное поле»). /mcp takes a list of
- * JSON-RPC messages and answers for itself.
- */
-function objectBodiesOnly(req: Request, res: Response, next: NextFunction): void {
-  if (!Array.isArray(req.body) || isMcpRequest(req)) return next();
-  const error = new BadJsonError('тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]');
+  if (mcp) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 
@@ -188,7 +184,6 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
   app.use(shallowJsonOnly);
-  app.use(objectBodiesOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   app.use(lazyDocs(app));
