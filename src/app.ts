@@ -76,12 +76,9 @@ function shallowJsonOnly(req: Request, res: Response, next: NextFunction): void 
   // A large body's walks, validation and unit of work are sliced (common/turns.ts): the turn's slice counts from here.
   sliceElapsed();
   const mcp = isMcpRequest(req);
-  if (Array.isArray(req.body) && !mcp) {
-    const error = new BadJsonError('тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]');
-    return void res.status(statusOf(error.code)).json(errorBody(error));
-  }
-  if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next();
-  const error = new BadJsonError(`JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает`);
+  const deep = nestsDeeperThan(req.body, MAX_JSON_DEPTH);
+  if (!deep && (mcp || !Array.isArray(req.body))) return next();
+  const error = new BadJsonError(deep ? `JSON вложен глубже ${MAX_JSON_DEPTH} уровней; хаб такие тела не принимает` : 'тело запроса — JSON, но не объект: нужен объект {…}, а пришёл список […]');
   if (mcp) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
