@@ -93,7 +93,7 @@ describe('the dashboard, second round (issue 23)', () => {
     await noSeriousViolations();
     await screenshots(page, 'queue');
     await tabs.first().click();
-    await expect(tabs.first().getAttribute('aria-pressed')).resolves.toBe('true');
+    await tabs.first().and(page.locator('[aria-pressed="true"]')).waitFor(); // pressed once React has rendered the click
     await page.getByText('HTTP 400: Field duedate is invalid').waitFor();
     await page.getByRole('link', { name: 'Сроки спринта' }).waitFor();
     await noSeriousViolations();

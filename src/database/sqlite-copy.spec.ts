@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { stamp } from './sqlite-copy.js';
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyDatabaseFileInBackground, CopyError, stamp } from './sqlite-copy.js';
 
 describe('stamp (SPEC 3.1, 3.2): YYYYMMDD-HHMMSS in UTC', () => {
   it.each([
@@ -15,5 +19,55 @@ describe('stamp (SPEC 3.1, 3.2): YYYYMMDD-HHMMSS in UTC', () => {
 
   it('has the shape of a backup file name prefix', () => {
     expect(stamp(new Date())).toMatch(/^\d{8}-\d{6}$/);
+  });
+});
+
+describe('copyDatabaseFileInBackground: copies in one worker thread kept between them', () => {
+  const folder = () => mkdtempSync(join(tmpdir(), 'jira-hub-copy-'));
+  const withRows = (file: string, rows: number) => {
+    const db = new Database(file);
+    db.exec('CREATE TABLE t (n INTEGER)');
+    const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+    for (let n = 1; n <= rows; n++) insert.run(n);
+    db.close();
+  };
+  const count = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  /** What keeps this process's event loop alive that a worker thread would show as. */
+  const threadsHolding = () => process.getActiveResourcesInfo().filter((r) => /worker|messageport/i.test(r)).length;
+
+  it('makes several copies at once, each whole, and holds the process only while one is under way', async () => {
+    const dir = folder();
+    try {
+      withRows(join(dir, 'a.sqlite'), 50);
+      const copies = [1, 2, 3].map((i) => copyDatabaseFileInBackground(join(dir, 'a.sqlite'), join(dir, 'copies', `c${i}.sqlite`)));
+      expect(threadsHolding()).toBe(1); // one thread for the three
+      await Promise.all(copies);
+      for (const i of [1, 2, 3]) expect(count(join(dir, 'copies', `c${i}.sqlite`))).toBe(50);
+      expect(threadsHolding()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails a copy of a file that is not there with the reason, leaves no partial file, and copies again after it', async () => {
+    const dir = folder();
+    try {
+      withRows(join(dir, 'a.sqlite'), 3);
+      await expect(copyDatabaseFileInBackground(join(dir, 'nothing.sqlite'), join(dir, 'b.sqlite'))).rejects.toThrow(CopyError);
+      expect(existsSync(join(dir, 'b.sqlite'))).toBe(false);
+      expect(existsSync(join(dir, 'b.sqlite.partial'))).toBe(false);
+      await copyDatabaseFileInBackground(join(dir, 'a.sqlite'), join(dir, 'c.sqlite'));
+      expect(count(join(dir, 'c.sqlite'))).toBe(3);
+      expect(threadsHolding()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

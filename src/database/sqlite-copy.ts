@@ -62,34 +62,78 @@ export function copyDatabaseFile(source: string, target: string): void {
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /**
- * The copy of `copyDatabaseFile`, run in a worker thread so that the hub keeps answering meanwhile.
- * The worker answers with the failure's text: an error thrown across the thread boundary arrives as
- * a plain object (which logs as `[object Object]`).
+ * The copies of `copyDatabaseFile`, run in a worker thread so that the hub keeps answering meanwhile:
+ * one thread for the process, started at the first copy and kept for the next ones (a new thread
+ * per copy cost ~50 ms of CPU to boot and to load the driver, more than the copy of a small
+ * database). It holds the process open only while a copy is under way. The worker answers with the
+ * failure's text: an error thrown across the thread boundary arrives as a plain object (which logs as
+ * `[object Object]`).
  */
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
-try {
-  const Database = require(workerData.driver);
-  const db = new Database(workerData.source, { readonly: true, fileMustExist: true });
-  try { db.prepare('VACUUM INTO ?').run(workerData.target); } finally { db.close(); }
-  parentPort.postMessage({ ok: true });
-} catch (err) {
-  parentPort.postMessage({ ok: false, message: String(err && err.message || err), code: err && err.code });
-}
+const Database = require(workerData.driver);
+parentPort.on('message', ({ id, source, target }) => {
+  try {
+    const db = new Database(source, { readonly: true, fileMustExist: true });
+    try { db.prepare('VACUUM INTO ?').run(target); } finally { db.close(); }
+    parentPort.postMessage({ id, ok: true });
+  } catch (err) {
+    parentPort.postMessage({ id, ok: false, message: String(err && err.message || err), code: err && err.code });
+  }
+});
 `;
 
 /** Why a copy failed, with SQLite's or the system's code when there is one (SQLITE_FULL, ENOSPC). */
 export class CopyError extends Error {}
 
+interface Pending {
+  resolve: () => void;
+  reject: (err: CopyError) => void;
+}
+
+/** The copy thread and the copies it has been asked for, by id. */
+class CopyThread {
+  private worker: Worker | undefined;
+  private lastId = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  copy(source: string, target: string): Promise<void> {
+    const worker = this.worker ?? this.start();
+    const id = ++this.lastId;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref(); // a copy under way keeps the process (a CLI command awaiting its backup) alive
+      worker.postMessage({ id, source, target });
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER, { eval: true, workerData: { driver: DRIVER } });
+    worker.on('message', (m: { id: number; ok: boolean; message?: string; code?: string }) => {
+      const waiting = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
+      if (m.ok) waiting?.resolve();
+      else waiting?.reject(new CopyError(m.code ? `${m.message} (${m.code})` : String(m.message)));
+    });
+    // A thread that fails (the driver would not load) or ends fails the copies it had; the next copy starts another.
+    const fail = (reason: string) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const waiting of this.pending.values()) waiting.reject(new CopyError(reason));
+      this.pending.clear();
+    };
+    worker.on('error', (err) => fail(err instanceof Error ? err.message : JSON.stringify(err)));
+    worker.on('exit', (code) => fail(`the copy stopped with code ${code}`));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const copyThread = new CopyThread();
+
 function copyInWorker(source: string, target: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { driver: DRIVER, source, target } });
-    worker.once('message', (m: { ok: boolean; message?: string; code?: string }) =>
-      m.ok ? resolve() : reject(new CopyError(m.code ? `${m.message} (${m.code})` : String(m.message))),
-    );
-    worker.once('error', (err) => reject(new CopyError(err instanceof Error ? err.message : JSON.stringify(err))));
-    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new CopyError(`the copy stopped with code ${code}`))));
-  });
+  return copyThread.copy(source, target);
 }
 
 export async function copyDatabaseFileInBackground(source: string, target: string): Promise<void> {
