@@ -8,6 +8,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   ErrorCode,
   InitializeRequestSchema,
@@ -70,12 +72,24 @@ const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
   return rest;
 };
 
+/**
+ * Once per tool for the process: a server is made for every request over HTTP (mcp.controller.ts), and
+ * each tools/list described every tool's schemas anew.
+ */
+function perTool<T>(make: (t: ToolDef) => T): (t: ToolDef) => T {
+  const made = new WeakMap<ToolDef, T>();
+  return (t) => {
+    if (!made.has(t)) made.set(t, make(t));
+    return made.get(t)!;
+  };
+}
+
 /** A tool's arguments as a strict object, whatever its file wrote: an unknown argument is refused naming the known ones. */
-const inputOf = (t: ToolDef) => t.input.strict();
+const inputOf = perTool((t) => t.input.strict());
 /** A tool that does not say what its data is still has an outputSchema: an object. */
 const ANY_OBJECT = z.looseObject({});
 
-function describe(t: ToolDef): Tool {
+const describe = perTool((t): Tool => {
   const output = { type: 'object' as const, anyOf: [jsonSchema(t.output ?? ANY_OBJECT), ERROR_SCHEMA] };
   return {
     name: t.name,
@@ -85,7 +99,7 @@ function describe(t: ToolDef): Tool {
     outputSchema: output as Tool['outputSchema'],
     annotations: { title: t.title, readOnlyHint: !t.writes, destructiveHint: t.name.startsWith('cancel_'), openWorldHint: false },
   };
-}
+});
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 
@@ -261,11 +275,21 @@ class HubServer extends Server {
   }
 }
 
+/**
+ * The SDK's Server checks JSON Schemas only for elicitation, which the hub never asks for, yet each
+ * server made its own Ajv (milliseconds of CPU per HTTP request): one for the process, made on first use.
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const SCHEMA_VALIDATOR: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
 /** A server answering tools/list and tools/call over `api`; connect it to a transport. */
 export function createMcpServer(api: HubApi, options: McpServerOptions): Server {
   const selection = selectTools(options.readOnly, options.tools);
   const context: ToolContext = { canSubmit: selection.enabled.some((t) => t.name === 'submit_batch'), dashboard: api.dashboard };
-  const server = new HubServer({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: instructions(selection.enabled) });
+  const server = new HubServer(
+    { name: SERVER_NAME, version: options.version },
+    { capabilities: { tools: {} }, instructions: instructions(selection.enabled), jsonSchemaValidator: SCHEMA_VALIDATOR },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: selection.enabled.map(describe) }));
   Protocol.prototype.setRequestHandler.call(server, RawCallRequest as never, ((request: z.output<typeof RawCallRequest>) => {
     const call = callTool(api, selection, request.params.name, request.params.arguments, context);
