@@ -3,25 +3,23 @@
  * and submits, which batch a repeated apply answers, when nothing is submitted, and drift's verdict. The
  * plan against the mirror is given (its rules have their own table tests in plan.spec.ts).
  */
-import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
+import { NotFoundError, ValidationFailedError } from '../common/index.js';
+import type { BatchAlongside as Alongside } from '../queue/index.js';
+import { DEFAULT_SETTINGS } from '../settings/index.js';
+import { filesHash } from './package-reading.js';
+import { PackagesService } from './packages.service.js';
+import type { PackagePlan as Plan } from './plan.js';
 
 const findKey = jest.fn<(m: EntityManager, key: string) => Promise<{ body_hash: string; batch_id: number } | undefined>>();
-const writePackageNotes = jest.fn(async (_m: EntityManager, _notes: unknown[], _now: string, _commands: unknown, _noteRepository: unknown) => undefined);
-jest.unstable_mockModule('../import/notes-writer.js', () => ({ writePackageNotes }));
-
-const { PackagesService } = await import('./packages.service.js');
-const { filesHash } = await import('./package-reading.js');
-const { NotFoundError, ValidationFailedError } = await import('../common/index.js');
-const { DEFAULT_SETTINGS } = await import('../settings/index.js');
-type Plan = import('./plan.js').PackagePlan;
-type Alongside = import('../queue/index.js').BatchAlongside;
 
 const NOW = '2026-12-02T12:00:00.000Z';
 const CALLER = { name: 'ivanov', source: 'client' as const };
 const ISSUES = Buffer.from('key,summary\nAURORA-1,Отчёт\n');
 const FILES = { issues: ISSUES };
+const NOTES = Buffer.from('key,fact_status,comment\nAURORA-1,в работе,ждём отчёт\n');
 const HASH = filesHash({ issues: ISSUES.toString('utf8') });
 
 const command = (key: string) => ({ type: 'ensure_fields' as const, params: { key, summary: 'Отчёт' }, from: { file: 'issues.csv', row: 2, key }, changes: [] });
@@ -39,6 +37,7 @@ const plan = (commands: number, over: Partial<Plan> = {}): Plan =>
 const batch = (id: number, status: string) => ({ id, status, title: `Пакет планирования #${id}`, commands: [{ type: 'ensure_fields' }, { type: 'refresh' }] });
 
 function make(planned: Plan) {
+  findKey.mockReset();
   const { db, m, transactions } = fakeDb();
   const packages = {
     insert: jest.fn(async (_m: EntityManager, _p: unknown) => 41),
@@ -60,15 +59,15 @@ function make(planned: Plan) {
   const settings = { get: () => DEFAULT_SETTINGS };
   const clock = { now: () => new Date(NOW), iso: () => NOW };
   const catalogues = { get: jest.fn(async () => null) };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, {} as never, {} as never, {} as never);
+  const commands = { currentResolutions: jest.fn(async (_m: EntityManager) => new Map<string, string>()) };
+  const notes = {
+    keyOf: jest.fn(async (_m: EntityManager, key: string) => key),
+    write: jest.fn(async (_m: EntityManager, _key: string, _values: unknown, _source: string, _now: string) => undefined),
+  };
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, commands as never, notes as never, {} as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
-  return { service, packages, batches, planner, m, transactions };
+  return { service, packages, batches, planner, notes, m, transactions };
 }
-
-beforeEach(() => {
-  findKey.mockReset();
-  writePackageNotes.mockClear();
-});
 
 describe('PackagesService.apply', () => {
   it('no file at all: 422, nothing read or written', async () => {
@@ -80,12 +79,12 @@ describe('PackagesService.apply', () => {
   });
 
   it('Jira already matches: the package is stored (with its notes) in one transaction, nothing is submitted', async () => {
-    const { service, packages, batches, m, transactions } = make(plan(0));
-    const answer = await service.apply(FILES, CALLER, 'спринт 5');
+    const { service, packages, batches, notes, m, transactions } = make(plan(0));
+    const answer = await service.apply({ ...FILES, notes: NOTES }, CALLER, 'спринт 5');
     expect(answer).toMatchObject({ package: { id: 41, name: 'спринт 5', created_at: NOW, batch_id: null }, batch: null, replayed: false });
     expect(answer.plan?.empty).toBe(true);
-    expect(packages.insert).toHaveBeenCalledWith(m, { name: 'спринт 5', files: { issues: ISSUES.toString('utf8') }, createdAt: NOW });
-    expect(writePackageNotes).toHaveBeenCalledWith(m, [], NOW, expect.anything(), expect.anything());
+    expect(packages.insert).toHaveBeenCalledWith(m, { name: 'спринт 5', files: { issues: ISSUES.toString('utf8'), notes: NOTES.toString('utf8') }, createdAt: NOW });
+    expect(notes.write).toHaveBeenCalledWith(m, 'AURORA-1', { fact_status: 'в работе', comment: 'ждём отчёт' }, 'import', NOW);
     expect(batches.create).not.toHaveBeenCalled();
     expect(transactions).toEqual({ opened: 1, committed: 1 });
   });

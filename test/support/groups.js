@@ -25,9 +25,6 @@ export const GROUPS_DIR = 'test/groups';
  * Files that need a registry of their own, with the reason. Jest matches them one by one in a grouped run.
  */
 export const RUN_ALONE = [
-  // it replaces a module (jest.unstable_mockModule) before importing the service: in a shared registry
-  // the real module may be loaded already
-  'src/packages/packages.service.spec.ts',
   // it stops and starts the PostgreSQL server (npm run test:pg runs it on its own)
   'test/postgres-faults.e2e-spec.ts',
 ];
