@@ -5,7 +5,8 @@
  * (the browser sends the page's Origin). In open mode the Host must be a loopback name with the hub's
  * port (or one of HUB_ALLOWED_HOSTS); in both modes an Origin, when present, must be one of the hub's
  * own (a page the hub served under an allowed Host) or one of HUB_ALLOWED_ORIGINS.
- * Pure: the middleware in app.ts and the MCP transport's options (mcp.controller.ts) both read it.
+ * Pure (a configuration is not changed once loaded): the middleware in app.ts and the MCP transport's
+ * options (mcp.controller.ts) both read it.
  */
 import { normalHost, normalOrigin, type HubConfig } from './config.js';
 
@@ -17,6 +18,16 @@ const WILDCARDS = ['0.0.0.0', '::'];
  * tokens and no HUB_ALLOWED_HOSTS — the token, which no foreign page has, guards the hub then).
  */
 export function servedHosts(config: HubConfig, port: number): string[] | undefined {
+  // Every request asks (app.ts's ownPagesOnly): worked out once per configuration and port.
+  let byPort = served.get(config);
+  if (!byPort) served.set(config, (byPort = new Map()));
+  if (!byPort.has(port)) byPort.set(port, hostsOf(config, port));
+  return byPort.get(port);
+}
+
+const served = new WeakMap<HubConfig, Map<number, string[] | undefined>>();
+
+function hostsOf(config: HubConfig, port: number): string[] | undefined {
   if (config.clientToken && config.allowedHosts.length === 0) return undefined;
   const own = WILDCARDS.includes(config.host) ? [] : [config.host.includes(':') ? `[${config.host}]` : config.host];
   const names = [...new Set([...LOOPBACK_NAMES, ...own])].map((name) => normalHost(`${name}:${port}`)!);
