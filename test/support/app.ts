@@ -53,8 +53,12 @@ export interface TestHub {
   close(): Promise<void>;
 }
 
+/**
+ * A new folder for a test's files: inside the run's folder (jest's globalSetup makes it and its
+ * globalTeardown removes it, so a folder a test leaves behind goes with the run), else in the system's.
+ */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'jira-hub-test-'));
+  return mkdtempSync(join(process.env.HUB_TEST_TEMPLATES ?? tmpdir(), 'jira-hub-test-'));
 }
 
 /**
