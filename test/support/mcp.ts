@@ -4,6 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runMcpStdio } from '../../src/mcp/stdio.js';
@@ -91,8 +93,23 @@ export async function connectProcess(hubUrl: string, env: Record<string, string>
   return connected(new StdioClientTransport({ ...STDIO_ENTRY, env: { HUB_URL: hubUrl, ...env }, stderr: 'pipe' }));
 }
 
+/**
+ * The clients' check of each tool's outputSchema, compiled once per schema for all the clients of a test
+ * process (each client compiled every tool's schema at its first tools/list: most of an MCP test's CPU
+ * besides the hub). The same Ajv check the SDK's client makes by default.
+ */
+const ajv = new AjvJsonSchemaValidator();
+const compiled = new Map<string, JsonSchemaValidator<unknown>>();
+const sharedValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const text = JSON.stringify(schema);
+    if (!compiled.has(text)) compiled.set(text, ajv.getValidator(schema));
+    return compiled.get(text) as JsonSchemaValidator<T>;
+  },
+};
+
 async function connected(transport: SdkTransport): Promise<McpUnderTest> {
-  const client = new Client({ name: 'jira-hub-test', version: '1.0.0' });
+  const client = new Client({ name: 'jira-hub-test', version: '1.0.0' }, { jsonSchemaValidator: sharedValidator });
   await client.connect(transport);
   return {
     client,
