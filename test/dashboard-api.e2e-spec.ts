@@ -216,3 +216,20 @@ describe('GET /issues/facets: the mirror filter choices', () => {
     await hub.http.get('/issues/A-1').expect(200); // the key route still answers
   });
 });
+
+describe('the dashboard the hub serves', () => {
+  let hub: TestHub;
+  afterEach(() => hub.close());
+
+  it("is React's production build, whatever NODE_ENV built it (jest, which built it for this run, sets `test`)", async () => {
+    hub = await startHub();
+    const page = (await hub.http.get('/').expect(200)).text;
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    const code = (await hub.http.get(script!).expect(200)).text;
+    expect(code.length).toBeGreaterThan(100_000); // the whole app, not an error page
+    // What only React's development build carries: the JSX dev runtime and its warnings.
+    expect(code).not.toContain('jsxDEV');
+    expect(code).not.toContain('Each child in a list should have a unique');
+  });
+});

@@ -20,7 +20,9 @@ function newest(path) {
 
 function dashboardIsStale() {
   const index = join(WEB, 'dist', 'index.html');
-  return !existsSync(index) || newest(join(WEB, 'src')) > statSync(index).mtimeMs;
+  // What the build reads, as scripts/build-if-needed.js lists it.
+  const inputs = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(WEB, p));
+  return !existsSync(index) || Math.max(...inputs.map(newest)) > statSync(index).mtimeMs;
 }
 
 export default async function globalSetup() {
