@@ -86,8 +86,11 @@ describe('approval (SPEC 15.2)', () => {
     const b = await submit('A-1');
     expect((await hub.http.post(`/batches/${b.id}/approve`).expect(409)).body.error).toBe('conflict');
     const a = await submit('A-2', AS_ASSISTANT);
-    await hub.http.post(`/batches/${a.id}/approve`).expect(200);
-    expect((await hub.http.post(`/batches/${a.id}/approve`).expect(409)).body.detail).toContain('уже одобрен');
+    const approved = (await hub.http.post(`/batches/${a.id}/approve`).send({ by: 'Анна' }).expect(200)).body.approved_at as string;
+    // Who and when, for a person: how long ago and the UTC time to the second, not the raw ISO text.
+    const detail = (await hub.http.post(`/batches/${a.id}/approve`).expect(409)).body.detail as string;
+    expect(detail).toContain(`уже одобрен: его одобрил Анна 0 с назад, ${approved.slice(0, 10)} ${approved.slice(11, 19)} UTC`);
+    expect(detail).not.toContain(approved);
     expect((await hub.http.post(`/batches/${a.id}/reject`).send({ reason: 'поздно' }).expect(409)).body.error).toBe('conflict');
     await hub.http.post('/batches/999/approve').expect(404);
   });

@@ -8,7 +8,7 @@ import { fakeDb } from '../../test/support/unit-of-work.js';
 import type { Caller } from '../common/index.js';
 import { ConflictError, IdempotencyMismatchError } from '../common/index.js';
 import { DEFAULT_SETTINGS } from '../settings/index.js';
-import { BatchesService } from './batches.service.js';
+import { approvedWhen, BatchesService } from './batches.service.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { bodyHash } from './idempotency.repository.js';
 import type { BatchRow } from './rows.js';
@@ -131,3 +131,17 @@ describe('BatchesService: approval (SPEC 15.2)', () => {
     }
   });
 });
+
+describe('approvedWhen: an approval time for a person', () => {
+  it.each([
+    ['2026-12-02T10:15:22.000Z', '2026-12-02T10:15:22.000Z', '0 с назад, 2026-12-02 10:15:22 UTC'],
+    ['2026-12-02T10:15:22.999Z', '2026-12-02T10:16:00.000Z', '37 с назад, 2026-12-02 10:15:22 UTC'],
+    ['2026-12-02T10:15:22.000Z', '2026-12-02T12:15:21.000Z', '1 ч назад, 2026-12-02 10:15:22 UTC'],
+    ['2026-11-28T23:59:59.000Z', '2026-12-02T10:00:00.000Z', '3 дн назад, 2026-11-28 23:59:59 UTC'],
+    // A clock that went back since: no negative age.
+    ['2026-12-02T10:15:22.000Z', '2026-12-02T10:15:00.000Z', '0 с назад, 2026-12-02 10:15:22 UTC'],
+  ])('approved %s, now %s → %s', (iso, now, expected) => {
+    expect(approvedWhen(iso, new Date(now))).toBe(expected);
+  });
+});
+

@@ -22,6 +22,7 @@ import { BatchViews, type BatchListQuery } from './batch-views.js';
 import { CommandRepository } from './command.repository.js';
 import { isTerminal } from './command.entity.js';
 import { withTailRefresh, type CommandInput } from './commands/batch-rules.js';
+import { ageText } from './commands/verdict.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
 import { DELIVERY_LEDGER, type DeliveryLedger } from './delivery-ledger.js';
 import { MAX_AUTHOR, type CreateBatchDto } from './dto/create-batch.dto.js';
@@ -198,7 +199,7 @@ export class BatchesService {
     if (!batch) throw new NotFoundError(`пакета ${id} нет`);
     if (isAwaiting(batch)) return;
     const why = batch.approved_at
-      ? `уже одобрен (${batch.approved_by}, ${batch.approved_at})`
+      ? `уже одобрен: его одобрил ${batch.approved_by} ${approvedWhen(batch.approved_at, this.clock.now())}`
       : batch.rejected_reason !== null
         ? `уже отклонён: ${batch.rejected_reason}`
         : batch.cancelled_at
@@ -272,4 +273,10 @@ export class BatchesService {
       return view;
     });
   }
+}
+
+/** When a batch was approved, for a person: how long ago and the time in UTC to the second («5 мин назад, 2026-12-02 10:15:22 UTC»). */
+export function approvedWhen(iso: string, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - Date.parse(iso)) / 1000));
+  return `${ageText(seconds)} назад, ${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
