@@ -131,8 +131,13 @@ describe('import of a planning package (SPEC 8)', () => {
       expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'новый', source: 'import' });
     });
 
-    it('a misspelled header (Факт статус) is ignored and clears nothing', async () => {
-      await upload({ notes: 'Ключ;Факт статус;Коментарий\nA-1;Готово;новый\n' }).expect(200);
+    it('a misspelled header beside a known one (Факт статус) is ignored and clears nothing', async () => {
+      await upload({ notes: 'Ключ;Факт статус;comment\nA-1;Готово;новый\n' }).expect(200);
+      expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'новый' });
+    });
+
+    it('every note column misspelled: refused (422), the note as it was (decision 1415)', async () => {
+      await upload({ notes: 'Ключ;Факт статус;Коментарий\nA-1;Готово;новый\n' }).expect(422);
       expect(await noteOf('A-1')).toMatchObject({ fact_status: 'в работе', comment: 'старый' });
     });
 
@@ -159,6 +164,12 @@ describe('import of a planning package (SPEC 8)', () => {
       .expect(422);
     expect(res.body.detail).toContain('notes.csv');
     expect(res.body.detail).toContain('UTF-8');
+    expect(await notesNow()).toEqual([]);
+  });
+
+  it('note columns all misspelled → 422 naming them, no empty note written (decision 1415)', async () => {
+    const res = await upload({ notes: 'Ключ;Факт статус;Коментарий\nA-1;Готово;ок\n' }).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining('notes.csv, строка 1: нет ни одного известного столбца заметки (неизвестные: «Факт статус», «Коментарий»)') });
     expect(await notesNow()).toEqual([]);
   });
 

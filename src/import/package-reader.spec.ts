@@ -78,6 +78,15 @@ describe('readNotes (SPEC 8)', () => {
     expect(readNotes(buf('key,comment\nA-1,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
   });
 
+  it('note columns all unknown (misspelled): refused naming them, not read as rows of keys alone (decision 1415)', () => {
+    for (const text of ['key,Факт статус,Коментарий\nA-1,Готово,ок\n', 'Ключ;status\nA-1;Готово\n']) {
+      const err = packageError(() => readNotes(buf(text)));
+      expect(err.row).toBe(1);
+      expect(err.message).toMatch(/нет ни одного известного столбца заметки \(неизвестные: «.+»\): нужен «Факт\. статус» \(fact_status\) или «Комментарий \(внутр\.\)» \(comment\)/);
+    }
+    expect(packageError(() => readNotes(buf('key,Факт статус\nA-1,x\n'))).message).toContain('неизвестные: «Факт статус»');
+  });
+
   it('a misspelled header is an unknown column: ignored, and its column counts as absent', () => {
     expect(readNotes(buf('key,Факт статус,comment\nA-1,Готово,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
   });

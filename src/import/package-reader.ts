@@ -133,6 +133,15 @@ const HEADERS: Record<PackageFile, Record<string, string>> = {
 };
 const REQUIRED: Record<PackageFile, string[]> = { 'notes.csv': ['key'], 'links.csv': ['from', 'type', 'to'], 'issues.csv': ['key'] };
 
+/**
+ * Columns of which a file with other columns beside the required ones needs at least one: a notes.csv
+ * whose note columns are all unknown (misspelled, say) would upsert every row with nothing, silently. A
+ * file of keys alone still reads (its rows keep the stored notes; decision 1415).
+ */
+const ONE_OF: Partial<Record<PackageFile, { columns: string[]; names: string }>> = {
+  'notes.csv': { columns: ['fact_status', 'comment'], names: '«Факт. статус» (fact_status) или «Комментарий (внутр.)» (comment)' },
+};
+
 /** One body row of a package file: its file line, its cells by canonical column, and each column's name as the header writes it. */
 export interface TableRow {
   row: number;
@@ -268,6 +277,11 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   }
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
   if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
+  const oneOf = ONE_OF[file];
+  const unknown = header.filter((h, j) => names[j] === undefined && h.trim() !== '').map((h) => `«${h.trim()}»`);
+  if (oneOf && unknown.length > 0 && !oneOf.columns.some((c) => names.includes(c))) {
+    throw new PackageError(file, headerRow, `нет ни одного известного столбца заметки (неизвестные: ${unknown.join(', ')}): нужен ${oneOf.names}`);
+  }
   const headers: Record<string, string> = {};
   names.forEach((n, j) => {
     if (n && headers[n] === undefined) headers[n] = header[j].trim();
