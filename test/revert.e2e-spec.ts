@@ -607,6 +607,14 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(again).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', what: 'field:duedate', actual: '2027-01-15' }] });
   });
 
+  it('a change without its issue key, of the kind its command makes, is about the command’s issue: shown under it and reverted', async () => {
+    const b = await finishedBatch([{ what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const view = (await hub.http.get(`/batches/${b.id}`).expect(200)).body;
+    expect(Object.keys(view.changes)).toEqual(['AURORA-1']);
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect({ commands: dry.commands, conflicts: dry.conflicts }).toEqual({ commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }], conflicts: [] });
+  });
+
   it('a change recorded without its issue key is a conflict in the dry run and the revert alike', async () => {
     const b = await finishedBatch([
       { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },

@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { cutToCharacters, isJiraKey, NotClaimedError, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { parseJson } from '../database/index.js';
 import { IssueRepository, NoteRepository, SyncRunRepository } from '../mirror/index.js';
-import { CatalogueRefreshes, ChangeRepository, CommandRepository, isConfirmedByState, isTerminal, type Finish, type Outcome } from '../queue/index.js';
+import { CatalogueRefreshes, ChangeRepository, CommandRepository, isConfirmedByState, isTerminal, subjectKey, withSubjectKeys, type Finish, type Outcome } from '../queue/index.js';
 import { keysNamed, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import type { ChangeRow, CommandRow } from '../queue/index.js';
 import { AgentStatusRepository } from './agent-status.repository.js';
@@ -63,6 +63,7 @@ export class ReportRules {
    * UPDATE that makes it (RETURNING); nothing later in the transaction writes that row.
    */
   async report(m: EntityManager, id: number, report: Report, now: string, confirmed: CommandRow[] = [], look = false): Promise<Reported> {
+    report = await this.keyed(m, id, report);
     const plain = await this.finishPlain(m, id, report, now, look);
     if (plain?.after) {
       const c = plain.before!;
@@ -145,6 +146,19 @@ export class ReportRules {
       },
       { outcome: report.status === 'done' ? 'reported_done' : 'reported_failed', at: now, jiraCalls: base.jiraCalls },
     );
+  }
+
+  /**
+   * The report with each change that names no issue given the command's subject (subjectKey): the view
+   * groups changes by issue and a revert finds its issue by it. One read more, only for such a report
+   * (the reference agent names the issue of every change).
+   */
+  private async keyed(m: EntityManager, id: number, report: Report): Promise<Report> {
+    if (!report.changes?.some((c) => c.key === undefined)) return report;
+    const c = await this.commands.find(m, id);
+    if (!c) return report; // the report's own path answers 404
+    const subject = subjectKey(c.type, parseJson<Params>(c.params, {}), report.result ?? parseJson<Record<string, unknown> | undefined>(c.result, undefined));
+    return { ...report, changes: withSubjectKeys(c.type, report.changes, subject) };
   }
 
   /**

@@ -9,7 +9,7 @@ export type { ChangeRow } from './change.repository.js';
 export { isTerminal } from './command.entity.js';
 export { CommandRepository, isFirstWrite } from './command.repository.js';
 export type { CatalogueCommandRow, ClaimLooks, Finish, Outcome, PlanRow } from './command.repository.js';
-export { changesProblems } from './commands/change-record.js';
+export { changesProblems, subjectKey, withSubjectKeys } from './commands/change-record.js';
 export { isConfirmedByState } from './commands/confirmation.js';
 export { substitute } from './commands/temp-keys.js';
 export type { Resolution } from './commands/temp-keys.js';

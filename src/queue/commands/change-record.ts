@@ -35,6 +35,40 @@ export function changesProblems(value: unknown): string[] {
   return problems;
 }
 
+/** The kinds of change each command type makes to its own issue (a `field:` kind is any field). */
+const OWN_KINDS: Record<string, readonly string[]> = {
+  ensure_issue: ['issue', 'field:'],
+  ensure_fields: ['field:'],
+  ensure_status: ['status'],
+  ensure_sprint: ['sprint'],
+  ensure_comment: ['comment'],
+  ensure_link: ['link'],
+  remove_link: ['link_removed'],
+  remove_comment: ['comment_removed'],
+  delete_issue: ['issue_deleted'],
+};
+
+/**
+ * The issue a command's changes are about, for a change its report sent without `key`: the issue an
+ * ensure_issue made (its result's key), a link's source, else the command's `key`; null when none is a
+ * Jira key (the reference agent always sends `key`; another agent may not).
+ */
+export function subjectKey(type: string, params: Record<string, unknown>, result: Record<string, unknown> | undefined): string | null {
+  const key = type === 'ensure_issue' ? result?.key : type === 'ensure_link' || type === 'remove_link' ? params.source : params.key;
+  return isJiraKey(key) ? key : null;
+}
+
+/**
+ * `changes` with each change that names no issue given the command's subject, when the change is of a
+ * kind the command makes to its own issue (an ensure_fields' `field:duedate`, not an `issue`): a change
+ * of another kind stays without a key, and a revert lists it as a conflict instead of guessing its issue.
+ */
+export function withSubjectKeys(type: string, changes: readonly Change[], subject: string | null): Change[] {
+  const own = OWN_KINDS[type] ?? [];
+  const ofSubject = (what: string) => own.some((k) => (k.endsWith(':') ? what.startsWith(k) : what === k));
+  return changes.map((c) => (c.key === undefined && subject !== null && ofSubject(c.what) ? { ...c, key: subject } : c));
+}
+
 /** Changes grouped by issue key (a change without a key under ""), keys in order of first appearance. */
 export function groupByKey<T extends { key?: string | null }>(changes: readonly T[]): Record<string, T[]> {
   const out: Record<string, T[]> = {};

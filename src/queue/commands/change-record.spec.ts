@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import { subjectKey, withSubjectKeys } from './change-record.js';
+
+describe('subjectKey: the issue a command changes', () => {
+  it.each([
+    ['ensure_fields', { key: 'AURORA-1', duedate: '2026-12-01' }, undefined, 'AURORA-1'],
+    ['ensure_status', { key: 'AURORA-2', to: 'Done' }, undefined, 'AURORA-2'],
+    ['ensure_issue', { temp_key: 'new:1', summary: 'x' }, { key: 'AURORA-9', created: true }, 'AURORA-9'],
+    ['ensure_issue', { temp_key: 'new:1', summary: 'x' }, {}, null],
+    ['ensure_link', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, undefined, 'AURORA-1'],
+    ['remove_link', { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' }, undefined, 'AURORA-3'],
+    ['ensure_link', { source: 'new:1', target: 'AURORA-2', link_type: 'Blocks' }, undefined, null],
+    ['refresh', { keys: ['AURORA-1'] }, undefined, null],
+  ])('%s %j (result %j) → %s', (type, params, result, expected) => {
+    expect(subjectKey(type, params, result)).toBe(expected);
+  });
+});
+
+describe('withSubjectKeys: a change without key gets the subject only when it is of the command’s own kind', () => {
+  const noKey = (what: string) => ({ what, before: null, after: 'x' });
+  it.each([
+    ['ensure_fields', 'field:duedate', 'AURORA-1'],
+    ['ensure_fields', 'issue', undefined],
+    ['ensure_fields', 'status', undefined],
+    ['ensure_issue', 'issue', 'AURORA-1'],
+    ['ensure_issue', 'field:labels', 'AURORA-1'],
+    ['ensure_status', 'status', 'AURORA-1'],
+    ['ensure_sprint', 'sprint', 'AURORA-1'],
+    ['ensure_comment', 'comment', 'AURORA-1'],
+    ['ensure_link', 'link', 'AURORA-1'],
+    ['remove_link', 'link_removed', 'AURORA-1'],
+    ['remove_comment', 'comment_removed', 'AURORA-1'],
+    ['delete_issue', 'issue_deleted', 'AURORA-1'],
+    ['delete_issue', 'issue', undefined],
+    ['refresh', 'field:duedate', undefined],
+  ])('%s: %s → key %s', (type, what, key) => {
+    expect(withSubjectKeys(type, [noKey(what)], 'AURORA-1')[0].key).toBe(key);
+  });
+
+  it('keeps a key the agent sent, and leaves every change keyless when there is no subject', () => {
+    expect(withSubjectKeys('ensure_fields', [{ key: 'AURORA-7', what: 'field:duedate' }], 'AURORA-1')).toEqual([{ key: 'AURORA-7', what: 'field:duedate' }]);
+    expect(withSubjectKeys('ensure_fields', [noKey('field:duedate')], null)).toEqual([noKey('field:duedate')]);
+  });
+});
