@@ -88,7 +88,8 @@ describe('import of a planning package (SPEC 8)', () => {
   const notesNow = async () => (await hub.http.get('/notes')).body;
 
   it('a multipart request without files, or no body at all → the empty report (SPEC 8)', async () => {
-    expect((await hub.http.post('/import').field('comment', 'пакет без файлов').expect(200)).body).toEqual(EMPTY);
+    const noParts = hub.http.post('/import').set('content-type', 'multipart/form-data; boundary=x').send('--x--\r\n');
+    expect((await noParts.expect(200)).body).toEqual(EMPTY);
     expect((await hub.http.post('/import').expect(200)).body).toEqual(EMPTY);
   });
 
@@ -164,6 +165,16 @@ describe('import of a planning package (SPEC 8)', () => {
       .expect(422);
     expect(res.body.detail).toContain('notes.csv');
     expect(res.body.detail).toContain('UTF-8');
+    expect(await notesNow()).toEqual([]);
+  });
+
+  it('a text field beside the files (a misspelled option, say) → 422 naming it, nothing imported', async () => {
+    const res = await hub.http.post('/import').field('dryrun', '1').attach('notes', Buffer.from('key,comment\nA-1,ок\n'), 'notes.csv').expect(422);
+    expect(res.body).toEqual({
+      error: 'validation_failed',
+      detail: 'неизвестное поле «dryrun»: файлы — notes и links; текстовых полей нет; ничего не импортировано',
+      errors: [{ field: 'dryrun', detail: 'неизвестное поле' }],
+    });
     expect(await notesNow()).toEqual([]);
   });
 

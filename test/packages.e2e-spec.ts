@@ -201,6 +201,9 @@ describe('planning packages (SPEC 18)', () => {
     const notFile = await hub.http.post('/packages/plan').send({ issues: 'x' }).expect(422);
     expect(notFile.body.detail).toContain('issues, links и notes нужно прислать файлами');
     expect((await hub.http.post('/packages/apply').expect(422)).body.detail).toBe('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
+    // A misspelled text field is named, not ignored (the package would be applied without its name).
+    const misspelled = await send('apply', { issues: `${HEADER}\nA-2;;;;2026-12-31;;;;;;` }, { nmae: 'Спринт 2' }).expect(422);
+    expect(misspelled.body).toMatchObject({ detail: 'неизвестное поле «nmae»: файлы — issues, links и notes; текстовые поля: name; ничего не импортировано', errors: [{ field: 'nmae', detail: 'неизвестное поле' }] });
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);

@@ -8,7 +8,7 @@ import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platfor
 import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
-import { hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
+import { clip, hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
 
 /** SPEC 11.1: 10 MB for /import, the request as a whole. */
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
@@ -71,10 +71,11 @@ export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FI
 }
 
 /**
- * An interceptor taking the given file fields: checks the request's shape and size, runs multer, then
- * refuses the files sent as text fields.
+ * An interceptor taking the given file fields and text fields (`texts`: the route's form DTO checks
+ * their values): checks the request's shape and size, runs multer, then refuses the files sent as text
+ * fields and any other text field, which would be ignored without a word (a misspelled one included).
  */
-export function packageUpload(fields: readonly string[]): new () => NestInterceptor {
+export function packageUpload(fields: readonly string[], texts: readonly string[] = []): new () => NestInterceptor {
   const Upload = FileFieldsInterceptor(
     fields.map((name) => ({ name, maxCount: 1 })),
     multerOptions(fields),
@@ -97,6 +98,14 @@ export function packageUpload(fields: readonly string[]): new () => NestIntercep
               const body = req.body as Record<string, unknown> | undefined;
               const asText = fields.filter((f) => body && Object.hasOwn(body, f));
               if (asText.length) throw new ValidationFailedError(notFiles(fields), asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
+              const unknown = Object.keys(body ?? {}).filter((f) => !texts.includes(f));
+              if (unknown.length) {
+                const allowed = texts.length ? `; текстовые поля: ${texts.join(', ')}` : '; текстовых полей нет';
+                throw new ValidationFailedError(
+                  `неизвестное поле ${unknown.map((f) => `«${clip(f, 100)}»`).join(', ')}: файлы — ${listed(fields)}${allowed}; ничего не импортировано`,
+                  unknown.map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
+                );
+              }
               return next.handle();
             }),
         });

@@ -12,7 +12,7 @@ type Uploaded = Partial<Record<(typeof PLAN_FIELDS)[number], { buffer: Buffer }[
 
 const filesOf = (u: Uploaded = {}): PackageFiles => ({ issues: u.issues?.[0]?.buffer, links: u.links?.[0]?.buffer, notes: u.notes?.[0]?.buffer });
 
-const PackageUpload = packageUpload(PLAN_FIELDS);
+const PackageUpload = packageUpload(PLAN_FIELDS, ['name']);
 
 const PACKAGE_BODY = {
   schema: {
