@@ -168,6 +168,15 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('a multipart body cut short or without its boundary → 400 bad_request saying so, nothing imported', async () => {
+    const cut = '--x\r\nContent-Disposition: form-data; name="notes"; filename="notes.csv"\r\n\r\nkey,comment\nA-1,ок\n';
+    const res = await hub.http.post('/import').set('content-type', 'multipart/form-data; boundary=x').send(cut).expect(400);
+    expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('тело multipart/form-data оборвано') });
+    const noBoundary = await hub.http.post('/import').set('content-type', 'multipart/form-data').send('--x--\r\n').expect(400);
+    expect(noBoundary.body.detail).toContain('в заголовке Content-Type нет boundary');
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('a text field beside the files (a misspelled option, say) → 422 naming it, nothing imported', async () => {
     const res = await hub.http.post('/import').field('dryrun', '1').attach('notes', Buffer.from('key,comment\nA-1,ок\n'), 'notes.csv').expect(422);
     expect(res.body).toEqual({

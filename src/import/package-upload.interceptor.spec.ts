@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { BadRequestException } from '@nestjs/common';
 import { uploadError } from './package-upload.interceptor.js';
 
-describe("uploadError: multer's unexpected file field in words for a person", () => {
+describe("uploadError: multer's unexpected file field and a body the parser could not read, in words for a person", () => {
   const multer = (field: string) => Object.assign(new Error('Unexpected field'), { code: 'LIMIT_UNEXPECTED_FILE', field });
 
   it.each([
@@ -17,7 +17,19 @@ describe("uploadError: multer's unexpected file field in words for a person", ()
     expect(mapped?.detail).toBe(detail);
   });
 
-  it.each([new BadRequestException('Boundary not found'), new Error('Unexpected field'), 'text'])('leaves anything else alone: %p', (err) => {
+  it.each([
+    ['cut short, as Nest words it', new BadRequestException('Multipart: Unexpected end of form', { cause: new Error('Unexpected end of form') }), 'оборвано или его границы не те'],
+    ['cut inside a file', new BadRequestException('Unexpected end of file'), 'оборвано посреди файла'],
+    ['a part header garbled', new BadRequestException('Malformed part header', { cause: new Error('Malformed part header') }), 'заголовок одной из частей не читается'],
+    ['no boundary in Content-Type', new BadRequestException('Multipart: Boundary not found', { cause: new Error('Multipart: Boundary not found') }), 'нет boundary'],
+  ])('a body the parser could not read, %s → 400 bad_request saying so', (_, err, words) => {
+    const mapped = uploadError(err);
+    expect(mapped?.code).toBe('bad_request');
+    expect(mapped?.detail).toContain(words);
+    expect(mapped?.detail).toMatch(/; ничего не импортировано$/);
+  });
+
+  it.each([new BadRequestException('Field name too long'), new Error('Unexpected field'), 'text'])('leaves anything else alone: %p', (err) => {
     expect(uploadError(err)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platfor
 import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
-import { clip, hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
+import { BadRequestError, clip, hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
 
 /** SPEC 11.1: 10 MB for /import, the request as a whole. */
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
@@ -54,12 +54,27 @@ const multerOptions = (fields: readonly string[]): MulterModuleOptions & { strea
 });
 
 /**
- * multer's "Unexpected field", which Nest raises as a 400, in words for a person: a field it was not
+ * A multipart body the parser (busboy, under multer) could not read, by its message as Nest raises it:
+ * a 400 saying what is wrong with the body instead of a vague «некорректный запрос».
+ */
+const BROKEN_BODY: Record<string, string> = {
+  'Unexpected end of form': 'тело multipart/form-data оборвано или его границы не те, что в Content-Type: завершающей границы нет — пришлите файлы ещё раз целиком',
+  'Unexpected end of file': 'тело multipart/form-data оборвано посреди файла — пришлите файлы ещё раз целиком',
+  'Malformed part header': 'тело multipart/form-data повреждено: заголовок одной из частей не читается',
+  'Boundary not found': 'в заголовке Content-Type нет boundary, без неё тело multipart/form-data не разобрать (curl -F ставит заголовок сам)',
+};
+
+/**
+ * A body the parser could not read (BROKEN_BODY), or multer's "Unexpected field", which Nest raises as a 400, in words for a person: a field it was not
  * told about, or a second file in a known one (maxCount is 1). The field comes from the multer error
  * Nest keeps as the cause, else from the message (`Unexpected field - <name>`).
  */
-export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS): ValidationFailedError | undefined {
+export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS): ValidationFailedError | BadRequestError | undefined {
   if (!(err instanceof HttpException)) return undefined;
+  // busboy's own message is the cause's; Nest's may carry a «Multipart: » prefix.
+  const parser = err.cause instanceof Error ? err.cause.message : err.message;
+  const broken = BROKEN_BODY[parser] ?? BROKEN_BODY[parser.replace(/^Multipart: /, '')];
+  if (broken) return new BadRequestError(`${broken}; ничего не импортировано`);
   const cause = err.cause as { code?: unknown; field?: unknown } | undefined;
   const match = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(err.message);
   if (cause?.code !== 'LIMIT_UNEXPECTED_FILE' && !match) return undefined;
