@@ -185,6 +185,12 @@ describe('import of a planning package (SPEC 8)', () => {
       errors: [{ field: 'dryrun', detail: 'неизвестное поле' }],
     });
     expect(await notesNow()).toEqual([]);
+    // Hundreds of them: ten named, the rest counted.
+    let many = hub.http.post('/import');
+    for (let i = 1; i <= 300; i++) many = many.field(`f${i}`, 'x');
+    const crowd = (await many.expect(422)).body;
+    expect(crowd.detail).toBe('неизвестное поле «f1», «f2», «f3», «f4», «f5», «f6», «f7», «f8», «f9», «f10» и ещё 290: файлы — notes и links; текстовых полей нет; ничего не импортировано');
+    expect(crowd.errors).toHaveLength(10);
   });
 
   it('note columns all misspelled → 422 naming them, no empty note written (decision 1415)', async () => {

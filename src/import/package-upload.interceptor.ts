@@ -65,9 +65,10 @@ const BROKEN_BODY: Record<string, string> = {
 };
 
 /**
- * A body the parser could not read (BROKEN_BODY), or multer's "Unexpected field", which Nest raises as a 400, in words for a person: a field it was not
- * told about, or a second file in a known one (maxCount is 1). The field comes from the multer error
- * Nest keeps as the cause, else from the message (`Unexpected field - <name>`).
+ * In words for a person: a body the parser could not read (BROKEN_BODY), or multer's "Unexpected
+ * field", which Nest raises as a 400 — a field it was not told about, or a second file in a known one
+ * (maxCount is 1). The field comes from the multer error Nest keeps as the cause, else from the
+ * message (`Unexpected field - <name>`).
  */
 export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS): ValidationFailedError | BadRequestError | undefined {
   if (!(err instanceof HttpException)) return undefined;
@@ -84,6 +85,9 @@ export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FI
   }
   return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы ${listed(fields)}`);
 }
+
+/** How many unknown text fields a refusal names (a form may have hundreds). */
+const NAMED_FIELDS = 10;
 
 /**
  * An interceptor taking the given file fields and text fields (`texts`: the route's form DTO checks
@@ -116,9 +120,11 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
               const unknown = Object.keys(body ?? {}).filter((f) => !texts.includes(f));
               if (unknown.length) {
                 const allowed = texts.length ? `; текстовые поля: ${texts.join(', ')}` : '; текстовых полей нет';
+                const named = unknown.slice(0, NAMED_FIELDS).map((f) => `«${clip(f, 100)}»`).join(', ');
+                const more = unknown.length > NAMED_FIELDS ? ` и ещё ${unknown.length - NAMED_FIELDS}` : '';
                 throw new ValidationFailedError(
-                  `неизвестное поле ${unknown.map((f) => `«${clip(f, 100)}»`).join(', ')}: файлы — ${listed(fields)}${allowed}; ничего не импортировано`,
-                  unknown.map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
+                  `неизвестное поле ${named}${more}: файлы — ${listed(fields)}${allowed}; ничего не импортировано`,
+                  unknown.slice(0, NAMED_FIELDS).map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
                 );
               }
               return next.handle();
