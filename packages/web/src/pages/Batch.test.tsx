@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, renderWithHub, summary } from '../test/support';
 import { BatchPage } from './Batch';
@@ -93,6 +93,21 @@ describe('BatchPage', () => {
     act(() => live.send('command', { change: 'claimed', command_id: 99, batch_id: 2, command: null, batch: summary(2) }));
     expect(screen.getByRole('heading', { name: /Спринт 2/ }).textContent).toBe('Спринт 2'); // another batch's event changes nothing here
     expect(within(row).getByText('у агента')).toBeTruthy();
+  });
+
+  it('commands finishing done one after another read the batch again at most once per wait, not once each', async () => {
+    const calls = fakeFetch({ 'GET /batches/1': batch({ status: 'running' }) });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    await screen.findByText('AURORA-1 блокирует AURORA-2');
+    const reads = () => calls.filter((c) => c.url === '/batches/1').length;
+    expect(reads()).toBe(1);
+    act(() => {
+      for (let i = 0; i < 20; i++) {
+        live.send('command', { change: 'done', command_id: 11, batch_id: 1, command: command(11, 1, 'ensure_link', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, { status: 'done' }), batch: summary(1, { status: 'running' }) });
+      }
+    });
+    expect(reads()).toBe(2); // the first at once; the other 19 wait for one read after RELOAD_MS
+    await waitFor(() => expect(reads()).toBe(3));
   });
 
   it('a batch event (cancelled) reads the batch again: no row stays «в очереди» with an active «Отменить»', async () => {

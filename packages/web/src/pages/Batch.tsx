@@ -9,7 +9,7 @@ import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageEr
 import { BatchChanges } from '../components/Changes';
 import { RevertButton } from '../components/Revert';
 import { AuditPage } from './Audit';
-import { useHub, useLive } from '../context';
+import { useCoalesced, useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchSummary, BatchView, Command } from '../types';
@@ -132,6 +132,7 @@ export function BatchPage({ id }: { id: number }) {
     }
   }, [id]);
   useEffect(() => void load(), [load]);
+  const reload = useCoalesced(() => void load());
 
   useLive((m) => {
     if (m.event === 'resync') return void load();
@@ -146,8 +147,8 @@ export function BatchPage({ id }: { id: number }) {
       return timed({ ...b, ...summary, commands });
     });
     // The delivery history is not in the event: read the batch once more for the command that changed.
-    // …nor the change record: read it when a command finishes done.
-    if (command && (open.has(command.id) || command.status === 'done')) void load();
+    // …nor the change record: read it when a command finishes done (at most twice a second at any pace).
+    if (command && (open.has(command.id) || command.status === 'done')) reload();
   });
 
   if (error && !batch) return <PageError error={error} retry={() => void load()} />;

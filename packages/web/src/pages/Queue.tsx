@@ -3,7 +3,7 @@ import { api, query } from '../api';
 import { useNow } from '../clock';
 import { Eta, timed, type Timed } from '../components/Eta';
 import { BatchChip, Empty, ErrorBox, FilterButton, Loading, Progress } from '../components/ui';
-import { useHub, useLive } from '../context';
+import { useCoalesced, useHub, useLive } from '../context';
 import { ago, when } from '../format';
 import { batchHref, go, useRoute } from '../router';
 import type { BatchStatus, BatchSummary, Command } from '../types';
@@ -41,7 +41,8 @@ function FailedList() {
     );
   }, []);
   useEffect(load, [load]);
-  useLive((m) => (m.event === 'resync' || m.event === 'command') && load());
+  const reload = useCoalesced(load);
+  useLive((m) => (m.event === 'resync' || m.event === 'command') && reload());
   if (error) return <ErrorBox error={error} />;
   if (!rows) return <Loading />;
   if (rows.length === 0) return <Empty>Ошибок нет: ни одна команда не завершилась с ошибкой.</Empty>;
