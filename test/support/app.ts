@@ -62,12 +62,6 @@ export function tempDir(): string {
 }
 
 /**
- * A real hub (real migrations, real better-sqlite3) on a temp-file database unless HUB_DB_PATH says
- * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening
- * on loopback (`port`, default a free one); supertest drives it over HTTP. With HUB_TEST_DATABASE_URL
- * set, on a PostgreSQL schema that stands for that file (support/pg.ts).
- */
-/**
  * supertest on `server` whose requests reuse the connections of `connections` (keep-alive), as an agent
  * and a browser do: superagent opens and closes a connection for every request by default, which cost
  * each request a third of its CPU on both ends.
@@ -79,6 +73,12 @@ function keptAlive(server: Server, connections: Agent): ReturnType<typeof reques
   return kept as unknown as ReturnType<typeof request>;
 }
 
+/**
+ * A real hub (real migrations, real better-sqlite3) on a temp-file database unless HUB_DB_PATH says
+ * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening
+ * on loopback (`port`, default a free one); supertest drives it over HTTP. With HUB_TEST_DATABASE_URL
+ * set, on a PostgreSQL schema that stands for that file (support/pg.ts).
+ */
 export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0): Promise<TestHub> {
   const dir = tempDir();
   let config: HubConfig;

@@ -62,4 +62,3 @@ export function useCoalesced(run: () => void, ms = RELOAD_MS): () => void {
     wait();
   }, [ms]);
 }
-
