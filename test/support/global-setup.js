@@ -5,25 +5,11 @@
 // - the dashboard built when its build is missing or older than its sources (the browser tests serve it):
 //   several browser test files run at once, and two vite builds into one folder would empty it under each other.
 import { execSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dashboardIsStale } from '../../scripts/stale.js';
 import { sourceBundle } from './source-bundle.js';
-
-const WEB = fileURLToPath(new URL('../../packages/web/', import.meta.url));
-
-function newest(path) {
-  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((e) => newest(join(path, e))));
-}
-
-function dashboardIsStale() {
-  const index = join(WEB, 'dist', 'index.html');
-  // What the build reads, as scripts/build-if-needed.js lists it.
-  const inputs = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(WEB, p));
-  return !existsSync(index) || Math.max(...inputs.map(newest)) > statSync(index).mtimeMs;
-}
 
 export default async function globalSetup() {
   process.env.HUB_TEST_TEMPLATES = mkdtempSync(join(tmpdir(), 'jira-hub-test-templates-'));
