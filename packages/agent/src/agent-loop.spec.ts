@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAgent } from './agent-loop.js';
+import { runAgent, smallerReport } from './agent-loop.js';
 import { FakeHub } from './fake-hub.js';
 import { HubClient } from './hub-client.js';
 import { JiraClient } from './jira-client.js';
 import { FileJournal, MemoryJournal } from './journal.js';
 import { startHarness, type SimHarness } from './test-support.js';
+import type { ReportBody } from './types.js';
 
 describe('agent-loop', () => {
   let h: SimHarness;
@@ -224,16 +225,71 @@ describe('agent-loop', () => {
     ])('a done the hub refuses with %i is reported as failed with the hub\'s reason', async (status, body, reason) => {
       const { hub, lines, options } = await setup();
       hub.enqueue({ id: 70, type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: `Отказ хаба ${status}` } });
-      hub.refuseNextReport = status;
-      hub.refuseNextReportBody = body;
+      hub.refuseReports = (report) => (report.status === 'done' ? { status, body } : undefined);
       const journal = new MemoryJournal();
       await runAgent({ ...options, journal, once: true });
       const reports = hub.events.filter((e) => e.kind === 'report');
-      expect(reports.map((e) => [e.status, (e.body as { status: string }).status])).toEqual([[status, 'done'], [200, 'failed']]);
+      // First without its change record (the issue's creation), then as failed.
+      expect(reports.map((e) => [e.status, (e.body as ReportBody).status, Boolean((e.body as ReportBody).changes)])).toEqual([
+        [status, 'done', true],
+        [status, 'done', false],
+        [200, 'failed', false],
+      ]);
       expect(hub.reports).toEqual([{ id: 70, body: { status: 'failed', error: reason, jira_calls: 2, rate_limited: 0 } }]);
       expect(lines.some((l) => l.startsWith(`#70 the hub refused the result (хаб ответил HTTP ${status}`) && l.endsWith('reporting the command as failed'))).toBe(true);
       expect(journal.pendingResults()).toEqual([]);
       expect(journal.createdKeyFor(70)).toBeUndefined(); // the hub holds a terminal status now
+    });
+
+    it('a done whose change record the hub refuses is sent again without it: the command stays done, not run again (decision 1416)', async () => {
+      const { hub, lines, options } = await setup();
+      const key = issue('Отказ записи изменений');
+      hub.enqueue({ id: 73, type: 'ensure_fields', params: { key, duedate: '2026-12-24' } });
+      const refusal = { error: 'validation_failed', detail: 'changes.0.after: недопустимый символ' };
+      hub.refuseReports = (report) => (report.changes?.length ? { status: 422, body: refusal } : undefined);
+      const journal = new MemoryJournal();
+      await runAgent({ ...options, journal, once: true });
+      const reports = hub.events.filter((e) => e.kind === 'report');
+      expect(reports.map((e) => [e.status, (e.body as ReportBody).status, Boolean((e.body as ReportBody).changes)])).toEqual([
+        [422, 'done', true],
+        [200, 'done', false],
+      ]);
+      expect(hub.reports).toEqual([{ id: 73, body: { status: 'done', result: expect.any(Object), jira_calls: expect.any(Number), rate_limited: 0 } }]);
+      expect(lines.some((l) => l.startsWith('#73 the hub refused the result (') && l.endsWith('reporting it without its change record'))).toBe(true);
+      expect(journal.pendingResults()).toEqual([]);
+    });
+
+    it('a failed report the hub refuses is sent again smaller, down to a failure with the hub\'s reason; refused that too, it is dropped', async () => {
+      const { hub, lines, options } = await setup('dc');
+      const key = h.sim.store.createIssue('AURORA', { summary: 'Отказ отчёта об ошибке', issueType: 'Bug' }, 'x').key;
+      hub.enqueue({ id: 74, type: 'ensure_status', params: { key, path: ['In Progress', 'In Review', 'Done'] } });
+      hub.refuseReports = () => ({ status: 413, body: { error: 'payload_too_large', detail: 'слишком большой' } });
+      const journal = new MemoryJournal();
+      await runAgent({ ...options, journal, once: true });
+      const sent = hub.events.filter((e) => e.kind === 'report').map((e) => e.body as ReportBody);
+      expect(sent).toEqual([
+        expect.objectContaining({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, changes: [expect.objectContaining({ what: 'status' })] }),
+        { status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, jira_calls: expect.any(Number), rate_limited: 0 },
+        { status: 'failed', error: 'хаб не принял результат: HTTP 413: слишком большой', jira_calls: expect.any(Number), rate_limited: 0 },
+      ]);
+      expect(lines.filter((l) => l.startsWith('#74 the hub refused the result')).map((l) => l.slice(l.lastIndexOf(';') + 2))).toEqual([
+        'reporting it without its change record',
+        'reporting the command as failed',
+        'dropping it',
+      ]);
+      expect(journal.pendingResults()).toEqual([]);
+    });
+
+    it.each<[string, ReportBody, ReportBody | undefined]>([
+      ['a done with changes: the same done without them', { status: 'done', result: { key: 'A-1' }, changes: [{ key: 'A-1', what: 'labels', before: [], after: ['x'] }], jira_calls: 2 }, { status: 'done', result: { key: 'A-1' }, jira_calls: 2 }],
+      ['a done without changes: a failure with the reason', { status: 'done', result: {}, jira_calls: 1, rate_limited: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: 1 }],
+      ['a failure of its own text: a failure with the reason', { status: 'failed', error: 'Jira: \udc00', jira_calls: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: undefined }],
+      ['a failure with a result: a failure with the reason', { status: 'failed', error: 'хаб не принял результат: HTTP 413', result: { big: 1 } }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: undefined, rate_limited: undefined }],
+      ['a failure with the reason: nothing smaller', { status: 'failed', error: 'хаб не принял результат: HTTP 413: слишком большой', jira_calls: 1 }, undefined],
+      ['a partial report: not replaced', { status: 'partial', part: 1, result: {} }, undefined],
+      ['a release: not replaced', { status: 'released', error: '401' }, undefined],
+    ])('smallerReport: %s', (_name, report, smaller) => {
+      expect(smallerReport(report, 'хаб не принял результат: HTTP 422: плохо')).toEqual(smaller);
     });
 
     it('a result dropped after a 409 clears the key ensure_issue created: a new hub reusing the id gets a new issue', async () => {

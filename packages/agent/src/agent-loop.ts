@@ -74,9 +74,10 @@ const DEFAULT_SETTINGS: AgentSettings = { version: 0, pacing: {}, link_types: {}
 /**
  * The agent: re-send any result the journal still holds, then claim (long poll), wait until the command's
  * pause has passed since the last Jira call, execute, journal the result, report it, mark it acknowledged.
- * A result is never dropped: while the hub is unreachable the report is retried with back-off; a `done` the
- * hub refuses (413/422) is reported as `failed` with the hub's reason; only a hub that refuses a report
- * outright otherwise (404/409) makes the agent log it and let it go. While Jira is unreachable nothing is
+ * A result is never dropped: while the hub is unreachable the report is retried with back-off; a report the
+ * hub refuses (413/422) is sent again smaller (smallerReport: without its change record, then as `failed`
+ * with the hub's reason); only a hub that refuses a report outright otherwise (404/409), or refuses even
+ * that failure, makes the agent log it and let it go. While Jira is unreachable nothing is
  * reported: the agent backs off and runs the same command again — for at most `outageGiveUpMs` (30 min) or
  * one retry in `once` mode; then it reports `failed` with the last error. A 401 (Jira refuses the
  * credentials, SPEC 16.3) releases the command back to the queue and pauses the agent until Jira accepts
@@ -268,10 +269,11 @@ class AgentLoop {
   }
 
   /**
-   * Reports a journaled result until the hub answers. A `done` the hub refuses as too large (413) or invalid
-   * (422) is replaced by a `failed` carrying the hub's reason, journaled and sent in its place, so the command
-   * does not stay claimed with its outcome lost. Any other refusal (404, 409) is logged and the result dropped,
-   * with the key and create attempt ensure_issue journaled for the id (a new hub database reuses ids).
+   * Reports a journaled result until the hub answers. A final report the hub refuses as too large (413) or
+   * invalid (422) is sent again smaller (smallerReport: first without its change record, then as a `failed`
+   * carrying the hub's reason), each journaled before it is sent, so the command does not stay claimed with
+   * its outcome lost and get run again. Any other refusal (404, 409) is logged and the result dropped, with
+   * the key and create attempt ensure_issue journaled for the id (a new hub database reuses ids).
    */
   private async deliver(commandId: number, report: ReportBody): Promise<void> {
     // A release claims nothing: the agent pauses until Jira accepts its credentials again.
@@ -289,12 +291,12 @@ class AgentLoop {
         this.merged = false;
         return this.deliver(commandId, report);
       }
-      if (report.status === 'done' && (error.status === 413 || error.status === 422)) {
-        const reason = `хаб не принял результат: HTTP ${error.status}${error.detail ? `: ${error.detail}` : ''}`;
-        const failed: ReportBody = { status: 'failed', error: Array.from(reason).slice(0, 1500).join(''), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
-        this.log(`#${commandId} the hub refused the result (${error.message}); reporting the command as failed`);
-        this.o.journal.recordResult(commandId, failed, this.lastJiraCallIso());
-        await this.deliver(commandId, failed);
+      const smaller = error.status === 413 || error.status === 422 ? smallerReport(report, `${REFUSED} HTTP ${error.status}${error.detail ? `: ${error.detail}` : ''}`) : undefined;
+      if (smaller) {
+        const what = report.changes?.length ? 'reporting it without its change record' : 'reporting the command as failed';
+        this.log(`#${commandId} the hub refused the result (${error.message}); ${what}`);
+        this.o.journal.recordResult(commandId, smaller, this.lastJiraCallIso());
+        await this.deliver(commandId, smaller);
         return;
       }
       this.log(`#${commandId} the hub refused the result (${error.message}); dropping it`);
@@ -333,6 +335,30 @@ class AgentLoop {
     const ms = this.lastJiraCallMs();
     return ms === null ? null : new Date(ms).toISOString();
   }
+}
+
+/** How the error of a report the agent sends in place of a refused one begins (smallerReport). */
+const REFUSED = 'хаб не принял результат:';
+
+/**
+ * What to send instead of a final report the hub refused as too large or invalid (413/422), `reason` being
+ * the hub's answer in words (starting with REFUSED); undefined when nothing smaller tells the outcome (the
+ * result is then dropped).
+ * Step by step, each smaller than the last, so the ladder ends:
+ * 1. a report with a change record, without it: the outcome (a `done` stays done: it happened in Jira) is
+ *    worth more than the record, which the hub may have refused for one value Jira sent (decision 1416);
+ * 2. any other, a `failed` with the hub's reason and the Jira call counts (a failure's own text may be what
+ *    the hub refused: a character from Jira's message it cannot store);
+ * 3. that failure refused too: nothing.
+ */
+export function smallerReport(report: ReportBody, reason: string): ReportBody | undefined {
+  if (report.status !== 'done' && report.status !== 'failed') return undefined;
+  if (report.changes?.length) {
+    const { changes: _dropped, ...rest } = report;
+    return rest;
+  }
+  if (report.status === 'failed' && report.result === undefined && report.error?.startsWith(REFUSED)) return undefined;
+  return { status: 'failed', error: Array.from(reason).slice(0, 1500).join(''), jira_calls: report.jira_calls, rate_limited: report.rate_limited };
 }
 
 /** The long poll in whole seconds 0..60 (default 30): the hub answers 422 to more than 60. */

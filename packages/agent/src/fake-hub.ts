@@ -24,6 +24,8 @@ export class FakeHub {
   refuseNextReport: number | undefined;
   /** Body of that refusal (default: not_claimed). */
   refuseNextReportBody: unknown;
+  /** Every report this answers with a status and body is refused so (after refuseNextReport). */
+  refuseReports: ((report: ReportBody) => { status: number; body: unknown } | undefined) | undefined;
   settingsVersion = 1;
   /** link_types and fields GET /agent/settings hands out. */
   settings: { link_types: Record<string, string>; fields: string[] } = { link_types: {}, fields: ['Story Points'] };
@@ -92,6 +94,8 @@ export class FakeHub {
           this.refuseNextReportBody = undefined;
           return send(kind, status, payload, id);
         }
+        const refusal = this.refuseReports?.(body as ReportBody);
+        if (refusal) return send(kind, refusal.status, refusal.body, id);
         const released = (body as ReportBody | undefined)?.status === 'released' && this.claimed?.id === id ? this.claimed : null;
         if (this.claimed?.id === id) this.claimed = null;
         // A release puts the command back at the head of the queue, the delivery not counted.
