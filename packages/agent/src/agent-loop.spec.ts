@@ -385,6 +385,31 @@ describe('agent-loop', () => {
       expect(lines).toContain('Jira accepts the credentials again; going on');
     });
 
+    it('a 401 partway through a status walk: released, and the re-delivery reports the whole walk from where it started', async () => {
+      const { hub, stop, options } = await setup('dc');
+      const key = issue('Отзыв посреди пути');
+      hub.enqueue({ id: 67, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } });
+      hub.onIdle = () => stop.abort();
+      // Jira refuses the credentials at the walk's second transition, once.
+      let posts = 0;
+      const refusing = (async (...args: Parameters<typeof fetch>) => {
+        const [url, init] = args;
+        if (init?.method === 'POST' && String(url).endsWith('/transitions') && ++posts === 2) {
+          return new Response(JSON.stringify({ errorMessages: ['Client must be authenticated to access this resource.'], errors: {} }), { status: 401 });
+        }
+        return fetch(...args);
+      }) as typeof fetch;
+      const jira = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, maxTries: 1, sleep: async () => undefined, fetch: refusing });
+      const journal = new MemoryJournal();
+      await runAgent({ ...options, jira, journal });
+      expect(hub.reports.map((r) => r.body.status)).toEqual(['released', 'done']);
+      expect(h.sim.getIssue(key)!.status).toBe('Done');
+      const [change] = (hub.reports[1]!.body as { changes: { what: string; before: unknown; after: unknown; transitions: string[] }[] }).changes;
+      expect(change).toEqual(expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done' }));
+      expect(change.transitions).toEqual(['Start', 'Finish']);
+      expect(journal.intentFor(67, { type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } })).toBeUndefined();
+    });
+
     it('runs refresh_catalogue and reports {catalogue}; its log line counts, it does not print the catalogue', async () => {
       const { hub, stop, lines, options } = await setup('cloud');
       hub.enqueue({ id: 70, type: 'refresh_catalogue', params: {} });

@@ -51,6 +51,33 @@ describe('journal', () => {
       third.close();
     });
 
+    it("a released command's acknowledgement keeps its key, attempt and intent across restarts: it comes back; its final one clears them", () => {
+      const path = join(dir, 'released.jsonl');
+      const status = { type: 'ensure_status', params: { key: 'AURORA-4', path: ['In Progress', 'Done'] } };
+      const first = new FileJournal(path);
+      first.recordCreated(11, 'AURORA-40', { summary: 'C', project: 'AURORA' });
+      first.recordCreateAttempt(12, 'D', 'AURORA');
+      first.recordIntent(13, status, [{ key: 'AURORA-4', what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
+      for (const id of [11, 12, 13]) {
+        first.recordResult(id, { status: 'released', error: 'HTTP 401' }, null);
+        first.markAcknowledged(id);
+      }
+      first.close();
+      const second = new FileJournal(path); // replays, and compacts on open
+      expect(second.pendingResults()).toEqual([]);
+      expect(second.createdKeyFor(11, { summary: 'C', project: 'AURORA' })).toBe('AURORA-40');
+      expect(second.createAttemptFor(12)).toEqual(expect.objectContaining({ summary: 'D' }));
+      expect(second.intentFor(13, status)).toEqual([expect.objectContaining({ before: 'To Do', transitions: ['Start'] })]);
+      second.recordResult(13, { status: 'done', result: {} }, null);
+      second.markAcknowledged(13);
+      expect(second.intentFor(13, status)).toBeUndefined();
+      second.close();
+      const third = new FileJournal(path);
+      expect(third.createdKeyFor(11, { summary: 'C', project: 'AURORA' })).toBe('AURORA-40');
+      expect(third.intentFor(13, status)).toBeUndefined();
+      third.close();
+    });
+
     it('a revised intent replaces the journaled changes as given, across a restart (a transition that never reached Jira dropped)', () => {
       const path = join(dir, 'revised.jsonl');
       const status = { type: 'ensure_status', params: { key: 'AURORA-2', path: ['In Progress', 'Done'] } };

@@ -47,7 +47,10 @@ export interface CreatedKeyJournal {
    * sent that never reached Jira.
    */
   reviseIntent(commandId: number, command: IntentCommand, changes: Change[]): void;
-  /** The changes journaled for this very command (type and params) and not yet cleared by its acknowledgement or drop. */
+  /**
+   * The changes journaled for this very command (type and params) and not yet cleared by its final
+   * acknowledgement or drop (a release's acknowledgement keeps them: the command comes back).
+   */
   intentFor(commandId: number, command: IntentCommand): Change[] | undefined;
 }
 
@@ -118,10 +121,15 @@ class JournalState {
       this.attempts.delete(entry.command_id);
       this.intents.delete(entry.command_id);
     } else {
+      // A released command (a 401, SPEC 16.3) is not finished: it comes back, and what it created or
+      // changed before the 401 (its key, its attempt, the transitions taken) must still be known then.
+      const released = this.pending.get(entry.command_id)?.status === 'released';
       this.pending.delete(entry.command_id);
-      this.created.delete(entry.command_id);
-      this.attempts.delete(entry.command_id);
-      this.intents.delete(entry.command_id);
+      if (!released) {
+        this.created.delete(entry.command_id);
+        this.attempts.delete(entry.command_id);
+        this.intents.delete(entry.command_id);
+      }
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
       this.lastAcknowledged = entry.command_id;
     }
