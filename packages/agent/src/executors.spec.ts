@@ -299,6 +299,40 @@ describe('executors', () => {
         expect(await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Finish'] })).toEqual({ status: 'done', result: { from: 'In Progress', to: 'Done' } });
       });
 
+      /** A client whose first POST of a transition is answered 500 — after Jira carried it out (`taken`) or without it. */
+      const failingTransition = (taken: boolean) => {
+        let failed = false;
+        const fetchFn = (async (...args: Parameters<typeof fetch>) => {
+          if (!failed && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/transitions')) {
+            failed = true;
+            if (taken) await (await fetch(...args)).text();
+            return new Response(JSON.stringify({ errorMessages: ['Internal server error'] }), { status: 500 });
+          }
+          return fetch(...args);
+        }) as typeof fetch;
+        const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'b@example.com', apiToken: 't' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
+        return new JiraClient({ baseUrl: h.url, flavor, auth, sleep: async () => undefined, fetch: fetchFn });
+      };
+
+      it('a 500 to a transition Jira carried out: the status shows it taken, the walk goes on and its record keeps it', async () => {
+        const key = issue('500 после перехода');
+        const lines: string[] = [];
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(true), log: (l: string) => lines.push(l) };
+        const out = await executeCommand({ id: 720, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx);
+        expect(out).toEqual({ status: 'done', result: { from: 'To Do', to: 'Done' }, changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }] });
+        expect(h.sim.getIssue(key)!.status).toBe('Done');
+        expect(lines).toEqual([`transition «Start» of ${key} answered HTTP 500, but the issue is in «In Progress»: taken`]);
+      });
+
+      it('a 500 to a transition Jira did not carry out: Jira\'s error stands', async () => {
+        const key = issue('500 без перехода');
+        h.sim.store.transition(key, '11');
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(false) };
+        const out = await executeCommand({ id: 721, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx);
+        expect(out).toEqual({ status: 'failed', error: `HTTP 500 (${key}): Internal server error` });
+        expect(h.sim.getIssue(key)!.status).toBe('In Progress');
+      });
+
       it('fails with a clear error when a step is unavailable', async () => {
         const key = issue('Недоступно');
         const out = await run(flavor, 'ensure_status', { key, path: ['Done'] });

@@ -98,8 +98,12 @@ export function serverWaitMs(headers: { get(name: string): string | null }, nowM
 const RATE_LIMITED = new Set([429, 503]);
 /** Jira's 409 to a write that met another one at the same moment ("conflicting update"): retried, bounded by maxTries. */
 const CONFLICTING_UPDATE = /conflicting update|conflict/i;
-/** Server and gateway errors: retried (bounded) for idempotent requests only, not counted as rate limiting. */
-const SERVER_ERRORS = new Set([500, 502, 504]);
+/**
+ * Server and gateway errors: retried (bounded) for idempotent requests only, not counted as rate limiting.
+ * To a write they leave it unknown whether Jira carried it out (the answer, not the request, may have failed):
+ * its caller looks at what Jira shows (ensure_issue, ensure_status).
+ */
+export const SERVER_ERRORS: ReadonlySet<number> = new Set([500, 502, 504]);
 
 /** Small fetch-based Jira REST transport: auth, JSON, counters, and the 429/503 retry policy. */
 export class JiraClient {

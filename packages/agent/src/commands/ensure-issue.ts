@@ -1,5 +1,5 @@
 import { CommandFailure, CommandStopped, RetryLater } from '../command-failure.js';
-import { JiraHttpError } from '../jira-client.js';
+import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
 import { sleep as realSleep } from '../sleep.js';
 import { encodeValue, resolveField } from '../field-values.js';
@@ -33,8 +33,6 @@ export function duplicateSearchJql(project: string, summary: string, sinceMinute
   return `${clauses.join(' AND ')} ORDER BY created ${sinceMinutes === undefined ? 'ASC' : 'DESC'}`;
 }
 
-/** Answers to POST /issue after which Jira may still have created the issue. */
-const CREATE_MAYBE_DONE = new Set([500, 502, 504]);
 
 /** ensure_issue's waits before each re-search after a create whose answer was lost: about a minute in all. */
 export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
@@ -96,7 +94,7 @@ export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
     // A 500/502/504 may come after Jira created the issue: like a lost answer, the attempt stays journaled and
     // search is tried again with back-off; if the issue still does not show, the loop runs the command again
     // (as for an outage), which searches once more before creating.
-    if (!(error instanceof JiraHttpError && CREATE_MAYBE_DONE.has(error.status))) throw error;
+    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status))) throw error;
     const found = await recheck(api, ctx, summary, ctx.journal.createAttemptFor(cmd.id)?.at ?? new Date().toISOString());
     if (!found) throw new RetryLater(error.message);
     created = found;

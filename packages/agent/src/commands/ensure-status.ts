@@ -1,5 +1,6 @@
 import { CommandFailure, withChangesMade } from '../command-failure.js';
 import { JiraApi, type JiraTransition } from '../jira-api.js';
+import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString, requireStringArray } from './params.js';
 import type { AgentCommand } from '../types.js';
@@ -75,7 +76,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
       const fields = requiredTransitionFields(transition);
       // Journaled before it is sent: Jira may carry it out and its answer never arrive.
       ctx.journal.recordIntent(cmd.id, cmd, [walk(from, target, [transition.name])]);
-      await api.transition(key, transition.id, fields);
+      await transitionOrSeen(api, key, transition, fields, ctx);
       taken.push(transition.name);
       current = transition.to.name;
     }
@@ -85,6 +86,23 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
     throw withChangesMade(error, all.length ? [walk(began, current, all)] : []);
   }
   return { from, to: current, changes: [walk(from, current, taken)] };
+}
+
+/**
+ * Sends the transition. A server error to it (500/502/504) leaves it unknown whether Jira carried it out —
+ * a post-function that failed after the move, an answer lost at a gateway: the issue's status decides. At
+ * the transition's target, it was taken (the walk goes on and its record keeps it); anywhere else Jira's
+ * error stands, as a refusal.
+ */
+async function transitionOrSeen(api: JiraApi, key: string, transition: JiraTransition, fields: Record<string, unknown>, ctx: ExecutorContext): Promise<void> {
+  try {
+    await api.transition(key, transition.id, fields);
+  } catch (error) {
+    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status))) throw error;
+    const now = ((await api.getIssue(key, ['status'])).fields.status as { name: string }).name;
+    if (!same(now, transition.to.name)) throw error;
+    ctx.log?.(`transition «${transition.name}» of ${key} answered HTTP ${error.status}, but the issue is in «${now}»: taken`);
+  }
 }
 
 /** The last place of `status` in `path` (-1: not on it), as the walk finds where it stands. */
