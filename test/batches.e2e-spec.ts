@@ -189,6 +189,7 @@ describe('batches', () => {
       ['temp key defined twice', { title: 't', commands: [issue('new:1', 'X'), issue('new:1', 'Y')] }, 'new:1 определён дважды'],
       ['keys and jql together', { title: 't', commands: [{ type: 'refresh', params: { keys: ['A-1'], jql: 'project = A' } }] }, 'keys или jql, не оба'],
       ['empty path', { title: 't', commands: [{ type: 'ensure_status', params: { key: 'A-1', path: [] } }] }, 'path: нужен непустой массив'],
+      ['a status twice in a path', { title: 't', commands: [{ type: 'ensure_status', params: { key: 'A-1', path: ['Done', 'Reopened', 'Done'] } }] }, 'path: статус «Done» в пути дважды'],
       ['bad date', { title: 't', commands: [fields('A-1', { duedate: '2026-02-30' })] }, 'duedate: нужна дата'],
       ['0 commands', { title: 't', commands: [] }, 'commands: нужна хотя бы одна команда'],
       ['1001 commands', { title: 't', commands: many(1001) }, 'commands: не больше 1000 команд'],

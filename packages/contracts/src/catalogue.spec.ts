@@ -91,6 +91,7 @@ describe('checkParams: 422 rules (SPEC 4)', () => {
     ['ensure_status empty path', 'ensure_status', { key: 'A-1', path: [] }, ['path']],
     ['ensure_status path not an array', 'ensure_status', { key: 'A-1', path: 'Готово' }, ['path']],
     ['ensure_status path with a blank name', 'ensure_status', { key: 'A-1', path: ['В работе', ' '] }, ['path']],
+    ['ensure_status path visiting a status twice', 'ensure_status', { key: 'A-1', path: ['В работе', 'К выполнению', 'в работе ', 'Готово'] }, ['path']],
     ['ensure_status missing path', 'ensure_status', { key: 'A-1' }, ['path']],
     // ensure_link
     ['ensure_link to itself', 'ensure_link', { source: 'A-1', target: 'A-1', link_type: 'Blocks' }, ['target']],

@@ -88,8 +88,19 @@ export function isCalendarDate(v: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 const dateOrNull: Check = (v) => (v === null || (typeof v === 'string' && isCalendarDate(v)) ? null : 'нужна дата ГГГГ-ММ-ДД или null');
-const path: Check = (v) =>
-  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.trim() !== '') ? null : 'нужен непустой массив названий статусов';
+/**
+ * A walk of statuses. No status twice (as the agent compares them: trimmed, case aside): the agent goes from
+ * the issue's status to its last place on the path, so that a re-delivery repeats nothing, and the steps of a
+ * loop before it would never be walked (decision 1417).
+ */
+const path: Check = (v) => {
+  if (!(Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.trim() !== ''))) return 'нужен непустой массив названий статусов';
+  const seen = new Set<string>();
+  const twice = (v as string[]).find((x) => seen.size === seen.add(x.trim().toLowerCase()).size);
+  return twice === undefined
+    ? null
+    : `статус «${twice.trim()}» в пути дважды: агент ведёт задачу от её статуса к последнему его месту в пути, и шаги до него не выполнятся; разбейте путь на две команды ensure_status`;
+};
 /** A non-empty array of keys; a bad element is named (up to five), not reported as an empty array. */
 const keyList: Check = (v) => {
   if (!Array.isArray(v) || v.length === 0) return 'нужен непустой массив ключей';
