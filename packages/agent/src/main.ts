@@ -189,7 +189,8 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
 
   const checks = await checkEnvironment(env, log);
   for (const line of checks) log(`check ${line.ok ? '✓' : '✗'} ${line.text}`);
-  const blocking = checks.filter((l) => !l.ok && !l.hub);
+  // A hub that does not answer yet is waited for by the loop; a queued command's ✗ fails that command alone when it runs.
+  const blocking = checks.filter((l) => !l.ok && !l.hub && !l.command);
   if (blocking.length > 0) throw new Error(`проверка перед стартом не пройдена: ${blocking.map((l) => l.text).join('; ')}`);
 
   const controller = new AbortController();

@@ -89,7 +89,7 @@ function statusLine(catalogue: Catalogue, name: string): CheckLine {
   const types = catalogue.issue_types.filter((t) => catalogue.per_type[t.id]?.statuses.some((s) => same(s.name, name)));
   if (types.length === 0) {
     const known = [...new Set(Object.values(catalogue.per_type).flatMap((c) => c.statuses.map((s) => s.name)))];
-    return { ok: false, text: `статус «${name}» (его называют команды в очереди) не найден в процессах проекта; есть: ${known.join(', ') || 'нет'}` };
+    return { ok: false, command: true, text: `статус «${name}» (его называют команды в очереди) не найден в процессах проекта; есть: ${known.join(', ') || 'нет'}` };
   }
   const routes = types.flatMap((t) => {
     const route = routeTo(catalogue.per_type[t.id]!, name);
@@ -99,5 +99,5 @@ function statusLine(catalogue: Catalogue, name: string): CheckLine {
   if (catalogue.transitions_source === 'observed') {
     return { ok: true, text: `статус «${name}» есть в процессе (${types.map((t) => t.name).join(', ')}), но путь к нему пока не наблюдался: агент видит переходы только из статусов, в которых есть задачи` };
   }
-  return { ok: false, text: `статус «${name}» недостижим из начального статуса по переходам процесса (${types.map((t) => t.name).join(', ')})` };
+  return { ok: false, command: true, text: `статус «${name}» недостижим из начального статуса по переходам процесса (${types.map((t) => t.name).join(', ')})` };
 }

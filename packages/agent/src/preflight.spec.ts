@@ -237,6 +237,28 @@ describe('preflight', () => {
       expect(hub.events.filter((e) => e.kind === 'claim')).toEqual([]);
     });
 
+    it('starts despite a queued command naming a status the project does not have: that command fails alone, the next runs', async () => {
+      const sim = await simulator({ seed: { issues: [{ summary: 'Задача', issueType: 'Task' }] } });
+      hub.enqueue({ id: 901, type: 'ensure_status', params: { key: 'AURORA-1', path: ['Готово'] } });
+      hub.enqueue({ id: 902, type: 'ensure_comment', params: { key: 'AURORA-1', body: 'после', marker: '[hub:902]' } });
+      hub.queuedStatuses = ['Готово'];
+      const stop = new AbortController();
+      hub.onIdle = () => stop.abort();
+      try {
+        await runAgentFromEnv({ ...envFor(sim, 'cloud'), AGENT_WAIT_SECONDS: '0', AGENT_JOURNAL: join(dir, 'queued-status.jsonl') }, stop.signal);
+      } finally {
+        hub.queuedStatuses = [];
+        hub.onIdle = undefined;
+      }
+      expect(printed.some((l) => l.includes('agent check ✗ статус «Готово» (его называют команды в очереди) не найден'))).toBe(true);
+      expect(hub.reports.map((r) => [r.id, r.body.status])).toEqual([
+        [901, 'failed'],
+        [902, 'done'],
+      ]);
+      hub.events.length = 0;
+      hub.reports.length = 0;
+    });
+
     it('runs the same checks and refuses to start on a ✗, writing nothing', async () => {
       const sim = await simulator({ seed: { deniedPermissions: ['CREATE_ISSUES'] } });
       hub.enqueue({ id: 900, type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } });

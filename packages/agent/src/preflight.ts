@@ -10,6 +10,12 @@ export interface CheckLine {
   text: string;
   /** About the hub rather than Jira: at agent start a hub that does not answer yet does not stop the agent (the loop waits for it). */
   hub?: boolean;
+  /**
+   * About what a queued command asks (a status it names) rather than the agent's environment: at agent start
+   * it does not stop the agent — that command fails on its own when run, with Jira's reason, and the rest of
+   * the queue goes on; `--check` still shows it as ✗.
+   */
+  command?: boolean;
 }
 
 /** The project permissions the agent's commands need (GET /mypermissions keys), with what they are for. */
