@@ -16,6 +16,8 @@ const CAP = 60_000;
 const size = (r: { content: unknown; structuredContent?: unknown }) => JSON.stringify(r.content).length + JSON.stringify(r.structuredContent ?? {}).length;
 
 describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
+  /** The audit's channel of a tool call: the hub's endpoint records what it serves; the stdio server reports its calls. */
+  const toolChannel = kind === 'stdio' ? 'mcp_stdio' : 'mcp';
   let hub: TestHub;
   let mcp: McpUnderTest;
   let agent: ReturnType<typeof agentOf>;
@@ -124,7 +126,7 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       expect(mcp.text(status as never)).toMatch(/Агент/);
       await waitFor('the audit row of the call without arguments', async () => {
         const rows = (await hub.http.get('/audit?limit=20').expect(200)).body as { channel: string; tool: string; outcome: string }[];
-        return rows.some((r) => r.channel === 'mcp' && r.tool === 'agent_status' && r.outcome === 'ok') ? true : undefined;
+        return rows.some((r) => r.channel === toolChannel && r.tool === 'agent_status' && r.outcome === 'ok') ? true : undefined;
       });
     });
 
@@ -268,9 +270,10 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
     type Row = { channel: string; tool: string; outcome: string; arguments: string };
     const rows: Row[] = await waitFor('the audit rows', async () => {
       const list = (await hub.http.get(`/audit?batch_id=${sent.id}`).expect(200)).body as Row[];
-      return list.filter((r) => r.channel === 'mcp').length >= 3 ? list : undefined;
+      return list.filter((r) => r.channel === toolChannel).length >= 3 ? list : undefined;
     });
-    const mcpRows = rows.filter((r) => r.channel === 'mcp');
+    expect(rows.filter((r) => r.channel.startsWith('mcp')).every((r) => r.channel === toolChannel)).toBe(true);
+    const mcpRows = rows.filter((r) => r.channel === toolChannel);
     expect(mcpRows.map((r) => [r.tool, r.outcome])).toEqual([
       ['get_batch', 'invalid_arguments'],
       ['get_batch', 'ok'],

@@ -23,6 +23,8 @@ const fieldsOf = (params: Record<string, unknown>) => ({ type: 'ensure_fields', 
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 
 describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) => {
+  /** The audit's channel of a tool call: the hub's endpoint records what it serves; the stdio server reports its calls. */
+  const toolChannel = kind === 'stdio' ? 'mcp_stdio' : 'mcp';
   let hub: TestHub;
   let mcp: McpUnderTest;
 
@@ -140,7 +142,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     await mcp.call('plan_batch', { title: 'П', commands: [fields('AURORA-1', { summary: 's\ud800' })], ['x\udc00']: 1 });
     await mcp.call('инструмент\u0000\udc00');
     await mcp.call('создать_задачу'); // a name no header can carry: recorded too
-    const rows = (await latest()).filter((r) => r.id > before && r.channel === 'mcp').reverse();
+    const rows = (await latest()).filter((r) => r.id > before && r.channel === toolChannel).reverse();
     expect(rows.map((r) => ({ tool: r.tool, outcome: r.outcome, arguments: JSON.parse(r.arguments) }))).toEqual([
       { tool: 'put_note', outcome: 'invalid_arguments', arguments: { key: 'AURORA-1', comment: 'a\\udc00b', fact_status: 'c\\u0000' } },
       { tool: 'plan_batch', outcome: 'invalid_arguments', arguments: { title: 'П', commands: [fields('AURORA-1', { summary: 's\\ud800' })], ['x\\udc00']: 1 } },

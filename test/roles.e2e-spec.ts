@@ -58,6 +58,13 @@ describe('the assistant token (SPEC 15.1)', () => {
     await call('post', `/batches/${retry.id}/cancel`, ASSISTANT).expect(200);
   });
 
+  it('a tool call the assistant\'s token reports over POST /audit is recorded as reported (mcp_stdio), never as one the hub saw; a client cannot report one', async () => {
+    await call('post', '/audit', ASSISTANT).send({ tool: 'submit_batch', outcome: 'ok', batch_id: 1 }).expect(204);
+    await call('post', '/audit', CLIENT).send({ tool: 'submit_batch', outcome: 'ok' }).expect(403);
+    const rows = (await call('get', '/audit?limit=5', CLIENT).expect(200)).body as { channel: string; tool: string; route: string | null }[];
+    expect(rows.filter((r) => r.tool === 'submit_batch' && r.route === null)).toEqual([expect.objectContaining({ channel: 'mcp_stdio', tool: 'submit_batch' })]);
+  });
+
   it('force-cancel is a person\'s: the assistant gets 403 and the command stays out', async () => {
     const b = await submit(CLIENT);
     const claimed = (await call('post', '/agent/claim', AGENT).send({}).expect(200)).body.command;

@@ -20,8 +20,8 @@ export class AuditController {
   @Post()
   @HttpCode(204)
   @Roles('assistant')
-  @ApiOperation({ summary: 'The MCP server records one tool call it answered (both transports)' })
+  @ApiOperation({ summary: 'The stdio MCP server (jira-hub mcp) reports one tool call it answered: recorded as channel mcp_stdio (reported, not seen by the hub)' })
   async record(@Body() dto: AuditCallDto): Promise<void> {
-    await this.audit.record({ channel: 'mcp', tool: dto.tool, route: null, arguments: dto.arguments, outcome: dto.outcome, status: null, detail: dto.detail ?? null, batch_id: dto.batch_id ?? null });
+    await this.audit.recordToolCall(dto, 'mcp_stdio');
   }
 }

@@ -11,7 +11,7 @@ export class AuditQueryDto extends PageQuery {
   batch_id?: number;
 }
 
-/** POST /audit: the MCP server reports one tool call (both transports). */
+/** POST /audit: the stdio MCP server (`jira-hub mcp`) reports one tool call; recorded as channel mcp_stdio. */
 export class AuditCallDto {
   /** @example 'submit_batch' */
   @IsString() @MaxLength(100) tool!: string;
@@ -36,8 +36,8 @@ export class AuditView {
   id!: number;
   /** @example '2026-11-30T10:00:00.000Z' */
   at!: string;
-  /** mcp: a tool call; rest: a REST call with the assistant's role */
-  @IsIn(['mcp', 'rest']) channel!: 'mcp' | 'rest';
+  /** mcp: a tool call the hub's MCP endpoint served; mcp_stdio: one the `jira-hub mcp` process reported (POST /audit), not seen by the hub; rest: a REST call with the assistant's role */
+  @IsIn(['mcp', 'mcp_stdio', 'rest']) channel!: 'mcp' | 'mcp_stdio' | 'rest';
   /** the MCP tool (for rest: the tool the call was made for, if any) */
   tool!: string | null;
   /** @example 'POST /batches' */

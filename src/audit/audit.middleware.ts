@@ -5,7 +5,7 @@ import { AuditService } from './audit.service.js';
 
 /** The header the MCP server sends with the tool a REST call is made for (src/mcp/http-hub-api.ts). */
 const TOOL_HEADER = 'x-hub-mcp-tool';
-/** Routes the audit leaves out: its own, and /mcp (each tool call is recorded whole, channel mcp). */
+/** Routes the audit leaves out: its own, and /mcp (each tool call is recorded whole, channel mcp: McpController). */
 const SKIPPED = /^\/(audit|mcp)(\/|$)/i;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);

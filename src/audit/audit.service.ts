@@ -21,6 +21,15 @@ export function auditArguments(value: unknown): string {
 
 export type AuditEntry = Omit<AuditRow, 'at' | 'arguments'> & { arguments: unknown };
 
+/** One MCP tool call as its server tells it: the tool, its arguments, `ok` or the error code it answered. */
+export interface ToolCall {
+  tool: string;
+  arguments?: unknown;
+  outcome: string;
+  detail?: string;
+  batch_id?: number | null;
+}
+
 /** The audit of an AI assistant's calls (issue 22): recorded as they happen, kept per settings. */
 @Injectable()
 export class AuditService {
@@ -45,6 +54,15 @@ export class AuditService {
       await this.repository.insert(m, row);
       await this.repository.deleteOlderThan(m, keepFrom);
     });
+  }
+
+  /**
+   * An MCP tool call: `mcp` when the hub's own MCP endpoint served it (the hub saw it), `mcp_stdio` when the
+   * `jira-hub mcp` process reports it over POST /audit (anyone with the assistant's token can, so the
+   * dashboard shows it as reported).
+   */
+  recordToolCall(call: ToolCall, channel: 'mcp' | 'mcp_stdio'): Promise<void> {
+    return this.record({ channel, tool: call.tool, route: null, arguments: call.arguments, outcome: call.outcome, status: null, detail: call.detail ?? null, batch_id: call.batch_id ?? null });
   }
 
   list(q: AuditQuery): Promise<AuditRecord[]> {

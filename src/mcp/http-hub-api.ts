@@ -39,6 +39,11 @@ export interface HttpHubApiOptions {
   timeoutMs?: number;
   /** where people open the dashboard (default: baseUrl) */
   dashboardUrl?: string;
+  /**
+   * How a tool call is recorded in the audit. By default POST /audit: the stdio server, outside the hub,
+   * reports it (channel mcp_stdio); the hub's own MCP endpoint records what it served itself.
+   */
+  recordToolCall?: (call: AuditCall) => Promise<void>;
 }
 
 /** The header that names the MCP tool a REST call is made for (the audit records it beside the route). */
@@ -255,6 +260,7 @@ export class HttpHubApi implements HubApi {
   }
 
   async recordToolCall(call: AuditCall): Promise<void> {
+    if (this.options.recordToolCall) return this.options.recordToolCall(call);
     await this.call('POST', '/audit', call);
   }
 

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
+import { AuditService } from '../audit/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE, NOT_ACCEPTABLE, SERVER_ERROR } from './json-rpc.js';
 import { selfUrl } from './self-url.js';
@@ -11,7 +12,8 @@ import { selfUrl } from './self-url.js';
  * The MCP tools over Streamable HTTP (stateless: one server and transport per request), for the
  * assistant's token only (in open mode: open, and the tools call as the assistant). The tools
  * reach the hub through its own REST API with the caller's Authorization header, so auth,
- * validation, approval and idempotency are decided where they are for every other client.
+ * validation, approval and idempotency are decided where they are for every other client; each tool
+ * call is recorded in the audit here (channel mcp), as a call the hub saw.
  * The MCP SDK and the tools (with zod) load on the first MCP request, not at the hub's start (issue 9).
  */
 @ApiTags('mcp')
@@ -21,6 +23,7 @@ export class McpController {
   constructor(
     @Inject(HUB_CONFIG) private readonly config: HubConfig,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly audit: AuditService,
   ) {}
 
   @Post()
@@ -31,6 +34,8 @@ export class McpController {
       authorization: req.headers.authorization,
       // People open the dashboard where the assistant reached the hub.
       dashboardUrl: `${req.protocol}://${req.get('host')}`,
+      // The hub served the call: it records it itself (POST /audit is the stdio server's, a report).
+      recordToolCall: (call) => this.audit.recordToolCall(call, 'mcp'),
     });
     const [{ StreamableHTTPServerTransport }, { createMcpServer, MCP_VERSION }, { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/index.js';
 import type { HubConfig } from '../common/index.js';
 import { McpController } from './mcp.controller.js';
 
@@ -14,8 +15,9 @@ export async function assertMcpToolsKnown(config: Pick<HubConfig, 'mcpReadOnly' 
 }
 
 /**
- * The MCP tools (tools.ts) over Streamable HTTP at /mcp. It imports no other module: the tools call
- * the hub's REST API (http-hub-api.ts), like the stdio server does from outside.
+ * The MCP tools (tools.ts) over Streamable HTTP at /mcp. The tools call the hub's REST API
+ * (http-hub-api.ts), like the stdio server does from outside; only the record of each tool call goes to
+ * the Audit module directly (the hub saw the call).
  */
-@Module({ controllers: [McpController] })
+@Module({ imports: [AuditModule], controllers: [McpController] })
 export class McpModule {}

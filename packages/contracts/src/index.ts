@@ -394,7 +394,12 @@ export interface JiraAuthState {
 export interface AuditRecord {
   id: number;
   at: string;
-  channel: 'mcp' | 'rest';
+  /**
+   * `mcp`: a tool call the hub's own MCP endpoint (POST /mcp) served and recorded; `mcp_stdio`: a tool call
+   * the `jira-hub mcp` process reported (POST /audit with the assistant's token) — the hub saw only the REST
+   * calls it made (`rest`), not the call itself; `rest`: a REST call with the assistant's role
+   */
+  channel: 'mcp' | 'mcp_stdio' | 'rest';
   tool: string | null;
   route: string | null;
   /** the arguments as JSON, cut to a size */

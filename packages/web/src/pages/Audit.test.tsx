@@ -26,11 +26,21 @@ describe('AuditPage', () => {
     const calls = fakeFetch({ 'GET /audit': (_: unknown, url: string) => ({ body: url.includes('before_id') ? [entry(10, { tool: 'get_batch' })] : page }) });
     renderWithHub(<AuditPage pageSize={3} />);
     await screen.findByText('POST /batches/:id/approve');
-    expect(screen.getByText('ошибка: forbidden')).toBeTruthy();
+    expect(screen.getByText('ошибка: запрещено этой роли')).toBeTruthy();
     expect(screen.getAllByText('MCP: submit_batch').length).toBe(2);
+    expect(screen.queryByText('со слов MCP-сервера (stdio)')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Показать ещё' }));
     await screen.findByText('MCP: get_batch');
     await waitFor(() => expect(calls.at(-1)!.url).toBe('/audit?before_id=98&limit=3'));
+  });
+
+  it('marks a tool call the stdio MCP server reported, and says an outcome code it does not know as it is', async () => {
+    fakeFetch({ 'GET /audit': [entry(5, { channel: 'mcp_stdio', outcome: 'something_new', detail: 'подробности' }), entry(4, { outcome: 'invalid_arguments' })] });
+    renderWithHub(<AuditPage />);
+    await screen.findByText('со слов MCP-сервера (stdio)');
+    expect(screen.getAllByText('MCP: submit_batch').length).toBe(2);
+    expect(screen.getByText('ошибка: something_new').getAttribute('title')).toBe('something_new: подробности');
+    expect(screen.getByText('ошибка: неверные аргументы инструмента')).toBeTruthy();
   });
 
   it('shows one batch’s calls when given the batch', async () => {

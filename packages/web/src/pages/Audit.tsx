@@ -8,6 +8,39 @@ import { batchHref } from '../router';
 /** One call of the AI assistant as GET /audit gives it. */
 export type AuditEntry = AuditRecord;
 
+/** A call's outcome in words: the error codes of the hub's answers (SPEC 11) and of the MCP tools; another code as it is. */
+const OUTCOMES: Record<string, string> = {
+  ok: 'успешно',
+  unauthorized: 'нет входа: токен не принят',
+  forbidden: 'запрещено этой роли',
+  not_found: 'не найдено',
+  validation_failed: 'неверные данные',
+  duplicate_summary: 'темы задач повторяются',
+  plan_failed: 'план не прошёл проверку',
+  not_claimed: 'команда не выдана агенту',
+  claimed: 'команда уже у агента',
+  finished: 'уже завершено',
+  conflict: 'конфликт с текущим состоянием',
+  idempotency_mismatch: 'ключ идемпотентности уже занят другим пакетом',
+  payload_too_large: 'слишком большой запрос',
+  bad_json: 'тело запроса — не JSON',
+  bad_request: 'неверный запрос',
+  headers_too_large: 'слишком большие заголовки',
+  request_timeout: 'запрос не дошёл целиком',
+  unavailable: 'хаб недоступен',
+  timeout: 'хаб не ответил вовремя',
+  invalid_arguments: 'неверные аргументы инструмента',
+  unknown_tool: 'нет такого инструмента',
+  tool_unavailable: 'инструмент выключен',
+  internal: 'внутренняя ошибка',
+};
+
+export function outcomeText(outcome: string): string {
+  const words = OUTCOMES[outcome];
+  if (outcome === 'ok') return words;
+  return words ? `ошибка: ${words}` : `ошибка: ${outcome}`;
+}
+
 
 /**
  * What the AI assistant asked of the hub (issue 22): every MCP tool call and every REST call with the
@@ -61,15 +94,20 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
                 <td data-label="Когда">{when(r.at)}</td>
                 <td data-label="Что">
                   <div>
-                    {r.channel === 'mcp' ? `MCP: ${r.tool}` : r.route}
+                    {r.channel === 'rest' ? r.route : `MCP: ${r.tool}`}
                     {r.channel === 'rest' && r.tool ? <div className="muted">для {r.tool}</div> : null}
+                    {r.channel === 'mcp_stdio' ? (
+                      <div className="muted" title="Этот вызов сообщил сам MCP-сервер (jira-hub mcp) с токеном ассистента; хаб видел только его запросы REST — строки ниже с «для …»">
+                        со слов MCP-сервера (stdio)
+                      </div>
+                    ) : null}
                   </div>
                 </td>
                 <td data-label="Аргументы">
                   <code className="args">{r.arguments}</code>
                 </td>
-                <td data-label="Итог" title={r.detail ?? undefined}>
-                  {r.outcome === 'ok' ? 'успешно' : `ошибка: ${r.outcome}`}
+                <td data-label="Итог" title={[r.outcome === 'ok' ? null : r.outcome, r.detail].filter(Boolean).join(': ') || undefined}>
+                  {outcomeText(r.outcome)}
                 </td>
                 <td data-label="Пакет">{r.batch_id ? <a href={batchHref(r.batch_id)}>#{r.batch_id}</a> : '—'}</td>
               </tr>
