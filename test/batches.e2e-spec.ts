@@ -51,7 +51,9 @@ describe('batches', () => {
         .post('/batches')
         .send({ title: 't', commands: [issue('new:1', 'А'), issue('new:2', 'Б'), issue('new:3', 'А '), issue('new:4', ' Б')] })
         .expect(422);
-      expect(res.body.detail).toContain('«А», «Б»');
+      // SPEC 12: the fixed sentence for each repeated summary.
+      expect(res.body.detail).toContain('повторяется тема ensure_issue: «А»');
+      expect(res.body.detail).toContain('повторяется тема ensure_issue: «Б»');
     });
 
     it('a "__proto__" param in the JSON neither crashes nor pollutes anything', async () => {

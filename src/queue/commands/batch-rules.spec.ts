@@ -48,7 +48,7 @@ describe('duplicateSummaries (SPEC 5)', () => {
 describe('duplicateSummaryDetail (SPEC 12)', () => {
   it.each([
     [['Отчёт'], 'повторяется тема ensure_issue: «Отчёт»'],
-    [['Отчёт', 'План'], 'повторяется тема ensure_issue: «Отчёт», «План»'],
+    [['Отчёт', 'План'], 'повторяется тема ensure_issue: «Отчёт»; повторяется тема ensure_issue: «План»'],
   ])('%p → %s', (summaries, detail) => {
     expect(duplicateSummaryDetail(summaries)).toBe(detail);
   });
@@ -56,7 +56,7 @@ describe('duplicateSummaryDetail (SPEC 12)', () => {
   it('names every repeated summary found in a batch', () => {
     const detail = duplicateSummaryDetail(duplicateSummaries([issue('new:1', 'Отчёт'), issue('new:2', ' Отчёт '), issue('new:3', 'План'), issue('new:4', 'План')]));
     expect(detail).toContain('повторяется тема ensure_issue: «Отчёт»');
-    expect(detail).toContain('«План»');
+    expect(detail).toContain('повторяется тема ensure_issue: «План»');
   });
 });
 
