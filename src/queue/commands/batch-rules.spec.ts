@@ -48,7 +48,7 @@ describe('duplicateSummaries (SPEC 5)', () => {
 describe('duplicateSummaryDetail (SPEC 12)', () => {
   it.each([
     [['Отчёт'], 'повторяется тема ensure_issue: «Отчёт»'],
-    [['Отчёт', 'План'], 'повторяется тема ensure_issue: «Отчёт»; повторяется тема ensure_issue: «План»'],
+    [['Отчёт', 'План'], 'повторяется тема ensure_issue: «Отчёт», повторяется тема ensure_issue: «План»'],
   ])('%p → %s', (summaries, detail) => {
     expect(duplicateSummaryDetail(summaries)).toBe(detail);
   });

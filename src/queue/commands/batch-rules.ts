@@ -21,9 +21,12 @@ export function duplicateSummaries(commands: readonly CommandInput[]): string[] 
   return [...seen].filter(([, n]) => n > 1).map(([s]) => s);
 }
 
-/** SPEC 12, byte for byte: the detail contains `повторяется тема ensure_issue: «<summary>»` for each repeated one. */
+/**
+ * SPEC 12, byte for byte: the detail contains `повторяется тема ensure_issue: «<summary>»` for each repeated
+ * one; SPEC 5: several, comma-separated.
+ */
 export function duplicateSummaryDetail(summaries: readonly string[]): string {
-  return summaries.map((s) => `повторяется тема ensure_issue: «${s}»`).join('; ');
+  return summaries.map((s) => `повторяется тема ensure_issue: «${s}»`).join(', ');
 }
 
 /** The 422 detail of a temp key used before its definer (`definerIndex` from 0). */
