@@ -47,6 +47,27 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     expect(await keys('label=procurement')).toEqual(['A-1']);
   });
 
+  // Both engines fold as SQLite's FTS5 unicode61 does (decision 1419): Greek final sigma and the diacritics
+  // it drops (Vietnamese too) are folded; the letters it keeps (ł, ø, Turkish ı) stay letters of their own.
+  it.each([
+    ['λόγοσ', ['L-1']],
+    ['ΛΌΓΟΣ', ['L-1']],
+    ['λογος', []],
+    ['łodz', ['L-2']],
+    ['lodz', []],
+    ['ıstanbul', ['L-3']],
+    ['istanbul', []],
+    ['pho', ['L-4']],
+    ['nguyen', ['L-5']],
+    ['søren', ['L-6']],
+    ['soren', []],
+    ['ǎ', ['L-7']],
+  ])('folds letters as the SQLite index does, on both engines: q=%s', async (q, expected) => {
+    const summaries = ['Λόγος', 'Łódź', 'ıstanbul', 'Phở bò', 'Nguyễn Văn', 'Søren', 'Ǎ ȁ'];
+    await refresh(refreshResult(summaries.map((summary, i) => ({ key: `L-${i + 1}`, summary, status: 'To Do' }))));
+    expect(await keys(`q=${encodeURIComponent(q)}`)).toEqual(expected);
+  });
+
   it('pages by cursor: X-Next-Cursor on a full page, every issue once, the old offset still works', async () => {
     const many = Array.from({ length: 25 }, (_, i) => ({ key: `C-${i + 1}`, summary: `Работа ${i + 1}`, status: 'To Do' }));
     await refresh(refreshResult(many));

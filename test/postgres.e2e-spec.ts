@@ -133,6 +133,32 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
     expect(existsSync(join(a.dir, 'backups'))).toBe(false);
     expect((await a.http.get('/agent').expect(200)).body.warning).toBeNull();
   });
+
+  it('schema v15 computes again the search column of the issues mirrored under the old folding (decision 1419)', async () => {
+    const url = await freshSchema();
+    const env = { HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' };
+    const first = await startHub(env);
+    hubs.push(first);
+    await first.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = L' } }] }).expect(201);
+    const agent = agentOf(first);
+    await agent.done((await agent.claim()).command.id, { issues: [{ key: 'L-1', summary: 'Λόγος', issue_type: 'Task', status: 'To Do', labels: [] }], links: [] });
+    await hubs.pop()!.close();
+    // The database as a v14 hub left it: the old folding kept final ς, and the stored column was computed with it.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(s) $$`);
+      await client.query('UPDATE issue SET summary = summary');
+      await client.query(`UPDATE setting SET value = '14' WHERE key = 'schema_version'`);
+      await client.query(`DELETE FROM migrations WHERE name = 'SearchFoldParity1765584000000'`);
+    } finally {
+      await client.end();
+    }
+    const second = await startHub(env);
+    hubs.push(second);
+    expect((await second.http.get('/health').expect(200)).body.schema_version).toBe(15);
+    expect((await second.http.get(`/issues?q=${encodeURIComponent('λόγοσ')}`).expect(200)).body.map((i: { key: string }) => i.key)).toEqual(['L-1']);
+  });
 });
 
 describePg('a PostgreSQL that refuses the hub (issue 13)', () => {

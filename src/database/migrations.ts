@@ -13,6 +13,7 @@ import { GeneratedColumnRecord1765238400000 } from '../../migrations/17652384000
 import { NoEmulatedFunctions1765324800000 } from '../../migrations/1765324800000-NoEmulatedFunctions.js';
 import { CatalogueCommandIndex1765411200000 } from '../../migrations/1765411200000-CatalogueCommandIndex.js';
 import { UnfinishedCounts1765497600000 } from '../../migrations/1765497600000-UnfinishedCounts.js';
+import { SearchFoldParity1765584000000 } from '../../migrations/1765584000000-SearchFoldParity.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -37,5 +38,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   NoEmulatedFunctions1765324800000,
   CatalogueCommandIndex1765411200000,
   UnfinishedCounts1765497600000,
+  SearchFoldParity1765584000000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;
