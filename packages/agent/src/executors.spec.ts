@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { requiredTransitionFields } from './commands/ensure-status.js';
+import { requiredTransitionFields, TRANSITION_RECHECK_DELAYS_MS } from './commands/ensure-status.js';
 import { executeCommand, isOutage } from './executors.js';
 import type { JiraTransition } from './jira-api.js';
 import { JiraClient, JiraHttpError, JiraNetworkError } from './jira-client.js';
@@ -324,13 +324,28 @@ describe('executors', () => {
         expect(lines).toEqual([`transition «Start» of ${key} answered HTTP 500, but the issue is in «In Progress»: taken`]);
       });
 
-      it('a 500 to a transition Jira did not carry out: Jira\'s error stands', async () => {
+      it('a 500 to a transition Jira did not carry out: the status is looked at again after each wait, then Jira\'s error stands', async () => {
         const key = issue('500 без перехода');
         h.sim.store.transition(key, '11');
-        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(false) };
+        const sleeps: number[] = [];
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(false), sleep: async (ms: number) => void sleeps.push(ms) };
         const out = await executeCommand({ id: 721, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx);
         expect(out).toEqual({ status: 'failed', error: `HTTP 500 (${key}): Internal server error` });
+        expect(sleeps).toEqual(TRANSITION_RECHECK_DELAYS_MS);
         expect(h.sim.getIssue(key)!.status).toBe('In Progress');
+      });
+
+      it('a 500 to a transition Jira finishes a moment later (a gateway gave up first): taken at the next look', async () => {
+        const key = issue('504 и поздний переход');
+        const sleeps: number[] = [];
+        const sleep = async (ms: number) => {
+          sleeps.push(ms);
+          if (h.sim.getIssue(key)!.status === 'To Do') h.sim.store.transition(key, '11'); // Jira completes the move meanwhile
+        };
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(false), sleep };
+        const out = await executeCommand({ id: 722, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx);
+        expect(out).toEqual({ status: 'done', result: { from: 'To Do', to: 'Done' }, changes: [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }] });
+        expect(sleeps).toEqual([TRANSITION_RECHECK_DELAYS_MS[0]]);
       });
 
       it('fails with a clear error when a step is unavailable', async () => {

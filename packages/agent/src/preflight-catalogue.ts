@@ -5,6 +5,7 @@
  */
 import type { Catalogue, CatalogueTypeConfig } from '@jira-hub/contracts';
 import { readCatalogue } from './catalogue/read.js';
+import { sameStatus } from '@jira-hub/contracts/catalogue';
 import type { JiraApi } from './jira-api.js';
 import type { CheckLine } from './preflight.js';
 
@@ -14,7 +15,6 @@ const SPRINT_SCHEMA = 'com.pyxis.greenhopper.jira:gh-sprint';
 const ALWAYS_GIVEN = new Set(['project', 'issuetype', 'summary', 'reporter']);
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export async function checkCatalogue(api: JiraApi, project: string, statuses: string[], lines: CheckLine[]): Promise<void> {
   let catalogue: Catalogue;
@@ -74,9 +74,9 @@ export function routeTo(config: CatalogueTypeConfig, target: string): string[] |
   while (queue.length > 0) {
     const at = queue.shift()!;
     const path = seen.get(at.toLowerCase())!;
-    if (same(at, target)) return path;
+    if (sameStatus(at, target)) return path;
     for (const edge of config.transitions) {
-      if (edge.from !== null && !same(edge.from, at)) continue;
+      if (edge.from !== null && !sameStatus(edge.from, at)) continue;
       if (seen.has(edge.to.toLowerCase())) continue;
       seen.set(edge.to.toLowerCase(), [...path, edge.to]);
       queue.push(edge.to);
@@ -86,7 +86,7 @@ export function routeTo(config: CatalogueTypeConfig, target: string): string[] |
 }
 
 function statusLine(catalogue: Catalogue, name: string): CheckLine {
-  const types = catalogue.issue_types.filter((t) => catalogue.per_type[t.id]?.statuses.some((s) => same(s.name, name)));
+  const types = catalogue.issue_types.filter((t) => catalogue.per_type[t.id]?.statuses.some((s) => sameStatus(s.name, name)));
   if (types.length === 0) {
     const known = [...new Set(Object.values(catalogue.per_type).flatMap((c) => c.statuses.map((s) => s.name)))];
     return { ok: false, command: true, text: `статус «${name}» (его называют команды в очереди) не найден в процессах проекта; есть: ${known.join(', ') || 'нет'}` };

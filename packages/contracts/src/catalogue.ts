@@ -88,6 +88,9 @@ export function isCalendarDate(v: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 const dateOrNull: Check = (v) => (v === null || (typeof v === 'string' && isCalendarDate(v)) ? null : 'нужна дата ГГГГ-ММ-ДД или null');
+/** Two status names name the same status as the agent matches them: trimmed, letter case aside. */
+export const sameStatus = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
  * A walk of statuses. No status twice (as the agent compares them: trimmed, case aside): the agent goes from
  * the issue's status to its last place on the path, so that a re-delivery repeats nothing, and the steps of a
@@ -95,8 +98,8 @@ const dateOrNull: Check = (v) => (v === null || (typeof v === 'string' && isCale
  */
 const path: Check = (v) => {
   if (!(Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.trim() !== ''))) return 'нужен непустой массив названий статусов';
-  const seen = new Set<string>();
-  const twice = (v as string[]).find((x) => seen.size === seen.add(x.trim().toLowerCase()).size);
+  const steps = v as string[];
+  const twice = steps.find((x, i) => steps.findIndex((y) => sameStatus(x, y)) < i);
   return twice === undefined
     ? null
     : `статус «${twice.trim()}» в пути дважды: агент ведёт задачу от её статуса к последнему его месту в пути, и шаги до него не выполнятся; разбейте путь на две команды ensure_status`;

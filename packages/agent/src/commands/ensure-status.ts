@@ -1,16 +1,17 @@
-import { CommandFailure, withChangesMade } from '../command-failure.js';
+import { CommandFailure, CommandStopped, withChangesMade } from '../command-failure.js';
+import { sleep as realSleep } from '../sleep.js';
 import { JiraApi, type JiraTransition } from '../jira-api.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
+import { sameStatus } from '@jira-hub/contracts/catalogue';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString, requireStringArray } from './params.js';
 import type { AgentCommand } from '../types.js';
 import type { Change } from '@jira-hub/contracts';
 
-const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** A transition to `step`: one whose target status is `step` first, else one named `step`. */
 export function pickTransition(transitions: JiraTransition[], step: string): JiraTransition | undefined {
-  return transitions.find((t) => same(t.to.name, step)) ?? transitions.find((t) => same(t.name, step));
+  return transitions.find((t) => sameStatus(t.to.name, step)) ?? transitions.find((t) => sameStatus(t.name, step));
 }
 
 /** Resolutions taken, in this order, for a transition screen that requires one (else the first Jira offers). */
@@ -62,7 +63,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
   let current = from;
   const reached = at(path, current);
-  if (same(target, current)) return { from, to: current };
+  if (sameStatus(target, current)) return { from, to: current };
   const taken: string[] = [];
   ctx.journal.recordIntent(cmd.id, cmd, [walk(from, target, [])]);
   try {
@@ -76,7 +77,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
       const fields = requiredTransitionFields(transition);
       // Journaled before it is sent: Jira may carry it out and its answer never arrive.
       ctx.journal.recordIntent(cmd.id, cmd, [walk(from, target, [transition.name])]);
-      await transitionOrSeen(api, key, transition, fields, ctx);
+      await transitionOrSeen(api, key, transition, fields, current, ctx);
       taken.push(transition.name);
       current = transition.to.name;
     }
@@ -88,25 +89,37 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
   return { from, to: current, changes: [walk(from, current, taken)] };
 }
 
+/** The waits before each further look at the status after a server error to a transition (a 504's Jira may still be moving it). */
+export const TRANSITION_RECHECK_DELAYS_MS = [2000, 5000];
+
 /**
- * Sends the transition. A server error to it (500/502/504) leaves it unknown whether Jira carried it out —
- * a post-function that failed after the move, an answer lost at a gateway: the issue's status decides. At
- * the transition's target, it was taken (the walk goes on and its record keeps it); anywhere else Jira's
- * error stands, as a refusal.
+ * Sends the transition from `from`. A server error to it (500/502/504) leaves it unknown whether Jira carried
+ * it out — a post-function that failed after the move, an answer lost at a gateway: the issue's status
+ * decides, looked at at once and again after each of TRANSITION_RECHECK_DELAYS_MS. At the transition's
+ * target, it was taken (the walk goes on and its record keeps it); still elsewhere, Jira's error stands, as a
+ * refusal. A transition back to `from` itself cannot be told by the status: its error stands.
  */
-async function transitionOrSeen(api: JiraApi, key: string, transition: JiraTransition, fields: Record<string, unknown>, ctx: ExecutorContext): Promise<void> {
+async function transitionOrSeen(api: JiraApi, key: string, transition: JiraTransition, fields: Record<string, unknown>, from: string, ctx: ExecutorContext): Promise<void> {
   try {
     await api.transition(key, transition.id, fields);
   } catch (error) {
-    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status))) throw error;
-    const now = ((await api.getIssue(key, ['status'])).fields.status as { name: string }).name;
-    if (!same(now, transition.to.name)) throw error;
-    ctx.log?.(`transition «${transition.name}» of ${key} answered HTTP ${error.status}, but the issue is in «${now}»: taken`);
+    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status)) || sameStatus(transition.to.name, from)) throw error;
+    const sleep = ctx.sleep ?? realSleep;
+    for (const delay of [0, ...TRANSITION_RECHECK_DELAYS_MS]) {
+      if (delay > 0) await sleep(delay, ctx.stopSignal);
+      if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время проверки статуса после ошибки Jira');
+      const now = ((await api.getIssue(key, ['status'])).fields.status as { name: string }).name;
+      if (sameStatus(now, transition.to.name)) {
+        ctx.log?.(`transition «${transition.name}» of ${key} answered HTTP ${error.status}, but the issue is in «${now}»: taken`);
+        return;
+      }
+    }
+    throw error;
   }
 }
 
 /** The last place of `status` in `path` (-1: not on it), as the walk finds where it stands. */
-const at = (path: string[], status: string): number => path.map((step) => same(step, status)).lastIndexOf(true);
+const at = (path: string[], status: string): number => path.map((step) => sameStatus(step, status)).lastIndexOf(true);
 
 /**
  * The transitions of a journaled walk that Jira carried out. The walk began at `began` and went along `path`,
