@@ -68,13 +68,30 @@ describe('journal', () => {
       expect(second.createdKeyFor(11, { summary: 'C', project: 'AURORA' })).toBe('AURORA-40');
       expect(second.createAttemptFor(12)).toEqual(expect.objectContaining({ summary: 'D' }));
       expect(second.intentFor(13, status)).toEqual([expect.objectContaining({ before: 'To Do', transitions: ['Start'] })]);
-      second.recordResult(13, { status: 'done', result: {} }, null);
-      second.markAcknowledged(13);
-      expect(second.intentFor(13, status)).toBeUndefined();
+      second.close();
+      const third = new FileJournal(path); // the kept entries survive a second compaction too
+      expect(third.intentFor(13, status)).toEqual([expect.objectContaining({ before: 'To Do', transitions: ['Start'] })]);
+      third.recordResult(13, { status: 'done', result: {} }, null);
+      third.markAcknowledged(13);
+      expect(third.intentFor(13, status)).toBeUndefined();
+      third.close();
+    });
+
+    it('what a released command made is forgotten once another command is finished instead: it is not coming back (cancelled)', () => {
+      const path = join(dir, 'released-cancelled.jsonl');
+      const first = new FileJournal(path);
+      first.recordCreated(15, 'AURORA-41', { summary: 'E', project: 'AURORA' });
+      first.recordResult(15, { status: 'released', error: 'HTTP 401' }, null);
+      first.markAcknowledged(15);
+      first.close();
+      const second = new FileJournal(path);
+      expect(second.createdKeyFor(15, { summary: 'E', project: 'AURORA' })).toBe('AURORA-41');
+      second.recordResult(16, { status: 'done', result: {} }, null);
+      second.markAcknowledged(16);
+      expect(second.createdKeyFor(15, { summary: 'E', project: 'AURORA' })).toBeUndefined();
       second.close();
       const third = new FileJournal(path);
-      expect(third.createdKeyFor(11, { summary: 'C', project: 'AURORA' })).toBe('AURORA-40');
-      expect(third.intentFor(13, status)).toBeUndefined();
+      expect(third.createdKeyFor(15, { summary: 'E', project: 'AURORA' })).toBeUndefined();
       third.close();
     });
 

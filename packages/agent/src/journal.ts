@@ -28,7 +28,7 @@ export interface CreatedKeyJournal {
   createdKeyFor(commandId: number, origin?: CreateOrigin): string | undefined;
   /** Also clears the command's create attempt. */
   recordCreated(commandId: number, key: string, origin?: CreateOrigin): void;
-  /** The create attempt journaled for the command and not yet cleared (by its key, or the result's acknowledgement or drop). */
+  /** The create attempt journaled for the command and not yet cleared (by its key, or the final result's acknowledgement or drop; a release's keeps it). */
   createAttemptFor(commandId: number, origin?: CreateOrigin): CreateAttempt | undefined;
   /** Written (durably) just before POST /issue, so a lost answer is known to a retry or a re-delivery. */
   recordCreateAttempt(commandId: number, summary: string, project?: string): void;
@@ -93,7 +93,9 @@ type Entry =
   | { command_id: number; intent: { command: string; changes: Change[] }; at: string }
   | { command_id: number; state: 'pending'; report: ReportBody; last_jira_call_at: string | null; at: string }
   | { command_id: number; state: 'acknowledged'; last_jira_call_at: string | null; at: string }
-  | { command_id: number; state: 'dropped'; at: string };
+  | { command_id: number; state: 'dropped'; at: string }
+  /** written by compaction: the command was released and what it made is kept until it comes back (JournalState.released) */
+  | { command_id: number; state: 'released'; at: string };
 
 /** Journal state, rebuilt by replaying entries. */
 class JournalState {
@@ -101,6 +103,12 @@ class JournalState {
   readonly attempts = new Map<number, CreateAttempt>();
   readonly intents = new Map<number, { command: string; changes: Change[] }>();
   readonly pending = new Map<number, ReportBody>();
+  /**
+   * Commands released (a 401, SPEC 16.3) whose key, attempt and intent are kept: the hub hands a released
+   * command out again first (it goes back to its place at the head of the queue). Once another command is
+   * finished instead, it is not coming back (cancelled meanwhile), and what was kept for it goes.
+   */
+  readonly released = new Set<number>();
   lastCall: string | null = null;
   lastAcknowledged: number | null = null;
 
@@ -115,24 +123,28 @@ class JournalState {
     } else if (entry.state === 'pending') {
       this.pending.set(entry.command_id, entry.report);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
+    } else if (entry.state === 'released') {
+      this.released.add(entry.command_id);
     } else if (entry.state === 'dropped') {
       this.pending.delete(entry.command_id);
-      this.created.delete(entry.command_id);
-      this.attempts.delete(entry.command_id);
-      this.intents.delete(entry.command_id);
+      this.forget(entry.command_id);
     } else {
       // A released command (a 401, SPEC 16.3) is not finished: it comes back, and what it created or
       // changed before the 401 (its key, its attempt, the transitions taken) must still be known then.
       const released = this.pending.get(entry.command_id)?.status === 'released';
       this.pending.delete(entry.command_id);
-      if (!released) {
-        this.created.delete(entry.command_id);
-        this.attempts.delete(entry.command_id);
-        this.intents.delete(entry.command_id);
-      }
+      if (released) this.released.add(entry.command_id);
+      else for (const id of [entry.command_id, ...this.released]) this.forget(id);
       this.lastCall = entry.last_jira_call_at ?? this.lastCall;
       this.lastAcknowledged = entry.command_id;
     }
+  }
+
+  private forget(id: number): void {
+    this.created.delete(id);
+    this.attempts.delete(id);
+    this.intents.delete(id);
+    this.released.delete(id);
   }
 
   /** The fewest entries that rebuild this state. */
@@ -142,6 +154,7 @@ class JournalState {
     for (const [command_id, { key, summary, project }] of this.created) entries.push({ command_id, created_key: key, summary, project, at });
     for (const [command_id, create_attempt] of this.attempts) entries.push({ command_id, create_attempt, at });
     for (const [command_id, intent] of this.intents) entries.push({ command_id, intent, at });
+    for (const command_id of this.released) entries.push({ command_id, state: 'released', at });
     for (const [command_id, report] of this.pending) entries.push({ command_id, state: 'pending', report, last_jira_call_at: this.lastCall, at });
     return entries;
   }
