@@ -1,3 +1,4 @@
+import type { AuditToolCall } from '@jira-hub/contracts';
 import { PageQuery, QueryInteger } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 
@@ -12,7 +13,7 @@ export class AuditQueryDto extends PageQuery {
 }
 
 /** POST /audit: the stdio MCP server (`jira-hub mcp`) reports one tool call; recorded as channel mcp_stdio. */
-export class AuditCallDto {
+export class AuditCallDto implements AuditToolCall {
   /** @example 'submit_batch' */
   @IsString() @MaxLength(100) tool!: string;
 

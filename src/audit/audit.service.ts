@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuditToolCall } from '@jira-hub/contracts';
 import { clip, Clock } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -21,14 +22,6 @@ export function auditArguments(value: unknown): string {
 
 export type AuditEntry = Omit<AuditRow, 'at' | 'arguments'> & { arguments: unknown };
 
-/** One MCP tool call as its server tells it: the tool, its arguments, `ok` or the error code it answered. */
-export interface ToolCall {
-  tool: string;
-  arguments?: unknown;
-  outcome: string;
-  detail?: string;
-  batch_id?: number | null;
-}
 
 /** The audit of an AI assistant's calls (issue 22): recorded as they happen, kept per settings. */
 @Injectable()
@@ -61,7 +54,7 @@ export class AuditService {
    * `jira-hub mcp` process reports it over POST /audit (anyone with the assistant's token can, so the
    * dashboard shows it as reported).
    */
-  recordToolCall(call: ToolCall, channel: 'mcp' | 'mcp_stdio'): Promise<void> {
+  recordToolCall(call: AuditToolCall, channel: 'mcp' | 'mcp_stdio'): Promise<void> {
     return this.record({ channel, tool: call.tool, route: null, arguments: call.arguments, outcome: call.outcome, status: null, detail: call.detail ?? null, batch_id: call.batch_id ?? null });
   }
 

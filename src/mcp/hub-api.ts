@@ -9,6 +9,7 @@
  */
 import type {
   AgentStatus as AgentStatusView,
+  AuditToolCall,
   MirroredIssue as IssueView,
   MirroredIssueDetail as IssueDetailView,
   Note as NoteView,
@@ -50,15 +51,8 @@ export interface IssuePage {
   total: number | null;
 }
 
-/** One MCP tool call for the audit (POST /audit). */
-export interface AuditCall {
-  tool: string;
-  arguments: unknown;
-  /** ok, or the error code the tool answered */
-  outcome: string;
-  detail?: string;
-  batch_id?: number | null;
-}
+/** One MCP tool call for the audit (the wire contract's). */
+export type AuditCall = AuditToolCall;
 
 export interface NoteChange {
   fact_status?: string | null;

@@ -3,7 +3,8 @@
  * instead of McpServer so that bad arguments get a Russian tool error (isError) naming the argument
  * and the known ones, and a malformed request (tools/call, tools/list, initialize) a Russian protocol
  * error (-32602) from the transport's check (CheckedTransport), instead of the SDK's English ones.
- * Every call is reported to the hub's audit (POST /audit).
+ * Every call goes to the hub's audit through HubApi.recordToolCall: the stdio server posts it (POST /audit,
+ * channel mcp_stdio), the hub's own endpoint records it in process (channel mcp).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';

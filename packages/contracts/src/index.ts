@@ -391,6 +391,18 @@ export interface JiraAuthState {
 }
 
 /** One call of the AI assistant as `GET /audit` lists it (issue 22): an MCP tool call or a REST call with the assistant role. */
+/**
+ * One MCP tool call as its server tells the audit: POST /audit (the stdio server), or in process (the hub's
+ * own MCP endpoint). `outcome`: ok, or the error code the tool answered.
+ */
+export interface AuditToolCall {
+  tool: string;
+  arguments?: unknown;
+  outcome: string;
+  detail?: string;
+  batch_id?: number | null;
+}
+
 export interface AuditRecord {
   id: number;
   at: string;
