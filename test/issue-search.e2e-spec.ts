@@ -61,7 +61,7 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     ['nguyen', ['L-5']],
     ['søren', ['L-6']],
     ['soren', []],
-    ['ǎ', ['L-7']],
+    ['a', ['L-7']],
   ])('folds letters as the SQLite index does, on both engines: q=%s', async (q, expected) => {
     const summaries = ['Λόγος', 'Łódź', 'ıstanbul', 'Phở bò', 'Nguyễn Văn', 'Søren', 'Ǎ ȁ'];
     await refresh(refreshResult(summaries.map((summary, i) => ({ key: `L-${i + 1}`, summary, status: 'To Do' }))));
