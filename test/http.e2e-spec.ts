@@ -250,3 +250,65 @@ describe('start-up', () => {
 
 
 });
+
+describe('what a route does not take is refused (SPEC 11.1): a query on a route without parameters, a body on one without a body', () => {
+  let hub: TestHub;
+  type Operation = { parameters?: { in: string }[]; requestBody?: { content: Record<string, { schema?: { $ref?: string } }> } };
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    hub = await startHub();
+    paths = (await hub.http.get('/docs/json').expect(200)).body.paths;
+  });
+  afterAll(() => hub.close());
+
+  /** Routes outside the rule: the probes of load balancers and scrapers, the event stream, the MCP transport. */
+  const EXEMPT = ['/health', '/metrics', '/events', '/mcp'];
+  /** A body each route takes, so that only the query can be what is refused. */
+  const BODIES: Record<string, object> = {
+    'post /batches': { title: 't', commands: [fields('A-1')] },
+    'post /batches/plan': { title: 't', commands: [fields('A-1')] },
+    'put /notes/{key}': { comment: 'x' },
+    'post /agent/commands/{id}/result': { status: 'done', result: {} },
+    'post /batches/{id}/reject': { reason: 'нет' },
+    'post /audit': { tool: 't', outcome: 'ok' },
+  };
+  const concrete = (path: string) => path.replace(/\{key\}/g, 'A-1').replace(/\{[^}]+\}/g, '1');
+  const operations = () =>
+    Object.entries(paths).flatMap(([path, ops]) => (EXEMPT.includes(path) ? [] : Object.entries(ops).map(([method, op]) => ({ path, method, op }))));
+  const send = (method: string, path: string, op: Operation, body?: object) => {
+    const req = (hub.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method](path);
+    if (op.requestBody?.content['multipart/form-data']) return req.attach('notes', Buffer.from('key\nA-1\n'), 'notes.csv');
+    return method === 'get' ? req : req.send(body ?? {});
+  };
+
+  it('every route without query parameters answers ?zzz=1 with 422 naming it, and nothing is written', async () => {
+    const before = (await hub.http.get('/batches/counts').expect(200)).body;
+    const routes = operations().filter(({ op }) => !(op.parameters ?? []).some((p) => p.in === 'query'));
+    expect(routes.length).toBeGreaterThan(25);
+    const answered: string[] = [];
+    for (const { path, method, op } of routes) {
+      const res = await send(method, `${concrete(path)}?zzz=1`, op, BODIES[`${method} ${path}`]);
+      answered.push(`${method.toUpperCase()} ${path} → ${res.status} ${res.body?.detail ?? ''}`);
+    }
+    expect(answered.filter((line) => !/→ 422 .*zzz: неизвестное поле/.test(line))).toEqual([]);
+    expect((await hub.http.get('/batches/counts').expect(200)).body).toEqual(before);
+  });
+
+  it('POST /batches?dry_run=true makes no batch: the dry run is POST /batches/plan', async () => {
+    const res = await hub.http.post('/batches?dry_run=true').send({ title: 't', commands: [fields('A-1')] }).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining('dry_run: неизвестное поле') });
+    expect((await hub.http.get('/batches').expect(200)).body).toEqual([]);
+  });
+
+  it('every POST without a body of its own refuses a field (a revert with {"dry_run": true} reverted), and takes none or {}', async () => {
+    const bodiless = operations().filter(({ method, op }) => method === 'post' && (!op.requestBody || Object.values(op.requestBody.content).some((c) => c.schema?.$ref?.endsWith('/NoBody'))));
+    expect(bodiless.map(({ path }) => path)).toEqual(expect.arrayContaining(['/batches/{id}/revert', '/batches/{id}/cancel', '/commands/{id}/retry']));
+    for (const { path, method, op } of bodiless) {
+      const res = await send(method, concrete(path), op, { dry_run: true });
+      expect(`${path} → ${res.status} ${res.body?.detail}`).toMatch(/→ 422 .*dry_run: неизвестное поле/);
+    }
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    await hub.http.post('/batches/1/cancel').expect(200);
+    await hub.http.post('/batches/1/cancel').send({}).expect(200);
+  });
+});

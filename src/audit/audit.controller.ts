@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiErrors, Roles } from '../common/index.js';
+import { ApiErrors, NoQuery, Roles } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditCallDto, AuditQueryDto, AuditView } from './audit.dto.js';
 import { AuditService } from './audit.service.js';
@@ -21,7 +21,7 @@ export class AuditController {
   @HttpCode(204)
   @Roles('assistant')
   @ApiOperation({ summary: 'The stdio MCP server (jira-hub mcp) reports one tool call it answered: recorded as channel mcp_stdio (reported, not seen by the hub)' })
-  async record(@Body() dto: AuditCallDto): Promise<void> {
+  async record(@Body() dto: AuditCallDto, @Query() _query: NoQuery): Promise<void> {
     await this.audit.recordToolCall(dto, 'mcp_stdio');
   }
 }

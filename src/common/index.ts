@@ -22,7 +22,7 @@ export { decimalInteger, DECIMAL_INTEGER, MAX_INTEGER } from './integers.js';
 export { JIRA_KEY, TEMP_KEY, isJiraKey, isTempKey } from './keys.js';
 export { IsNonBlank, isNonBlank } from './non-blank.js';
 export { MaxCharacters } from './max-characters.js';
-export { NoQuery, PageQuery, QueryInteger } from './page.dto.js';
+export { NoBody, NoQuery, PageQuery, QueryInteger } from './page.dto.js';
 export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
 export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';

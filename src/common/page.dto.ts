@@ -33,6 +33,12 @@ export class PageQuery {
 /**
  * The query of a route that takes no parameters (`GET /notes`): any parameter is refused with 422 as an
  * unknown field, as on every route with a query (`GET /notes?limit=10` would otherwise answer every
- * note as if the limit held).
+ * note as if the limit held, and `POST /batches?dry_run=true` would make the batch).
  */
 export class NoQuery {}
+
+/**
+ * The body of a route that takes none (`POST /batches/1/cancel`): none or `{}` is taken, any field is refused
+ * with 422 as an unknown field (`POST /batches/1/revert {"dry_run": true}` would otherwise make the revert).
+ */
+export class NoBody {}

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { AgentCall, AgentRoute, ApiErrors, AssistantToo, IdPipe } from '../common/index.js';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { AgentCall, AgentRoute, ApiErrors, AssistantToo, IdPipe, NoQuery } from '../common/index.js';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DeliveryService, type ClaimAnswer } from './delivery.service.js';
@@ -36,7 +36,7 @@ export class AgentController {
   @AssistantToo()
   @ApiOperation({ summary: 'Agent status for people and the assistant (client or assistant token)' })
   @ApiOkResponse({ type: AgentStatusView })
-  get(): Promise<AgentStatusView> {
+  get(@Query() _query: NoQuery): Promise<AgentStatusView> {
     return this.status.status();
   }
 
@@ -47,7 +47,7 @@ export class AgentController {
   @ApiOperation({ summary: 'Take the next command (or the unfinished one again); long poll with wait_seconds' })
   @ApiBody({ type: ClaimDto, required: false, description: 'optional: an empty body claims without waiting' })
   @ApiOkResponse({ type: ClaimView })
-  async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response): Promise<ClaimView> {
+  async claim(@Body() dto: ClaimDto, @Res({ passthrough: true }) res: Response, @Query() _query: NoQuery): Promise<ClaimView> {
     const { wait_seconds, ...info } = dto;
     return claimView(await this.claims.claim(info, wait_seconds ?? 0, closedSignal(res)));
   }
@@ -58,7 +58,7 @@ export class AgentController {
   @AgentCall()
   @ApiOperation({ summary: "Report a command's result (done or failed), or one part of a large refresh result (partial, SPEC 15.5); idempotent for finished commands. With `claim`, the same transaction also claims the next command (the merged call)" })
   @ApiOkResponse({ type: ReportClaimView, description: 'the command as it is now; with `next` only when the report carried `claim`' })
-  async report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto): Promise<CommandView | ReportClaimView> {
+  async report(@Param('id', IdPipe) id: number, @Body() dto: ReportDto, @Query() _query: NoQuery): Promise<CommandView | ReportClaimView> {
     const { claim, ...report } = dto;
     if (!claim) return this.delivery.report(id, report);
     const { view, next } = await this.claims.reportAndClaim(id, report, claim);
@@ -69,14 +69,14 @@ export class AgentController {
   @AgentRoute()
   @ApiOperation({ summary: 'Statuses the unfinished ensure_status commands walk to: what the agent\'s --check verifies are reachable in Jira' })
   @ApiOkResponse({ type: QueuedStatusesView })
-  async queuedStatuses(): Promise<QueuedStatusesView> {
+  async queuedStatuses(@Query() _query: NoQuery): Promise<QueuedStatusesView> {
     return { statuses: await this.status.queuedStatuses() };
   }
 
   @Get('settings')
   @AgentRoute()
   @ApiOkResponse({ type: AgentSettingsView })
-  async agentSettings(): Promise<AgentSettingsView> {
+  async agentSettings(@Query() _query: NoQuery): Promise<AgentSettingsView> {
     const { version, pacing, link_types, fields } = await this.settings.fresh();
     return { version, pacing, link_types, fields };
   }

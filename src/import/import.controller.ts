@@ -1,5 +1,5 @@
-import { Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
-import { ApiErrors, AssistantToo, BulkTurnInterceptor } from '../common/index.js';
+import { Controller, HttpCode, Post, Query, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { ApiErrors, AssistantToo, BulkTurnInterceptor, NoQuery } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ImportReportView } from './import-report.view.js';
 import { ImportService } from './import.service.js';
@@ -29,7 +29,7 @@ export class ImportController {
   })
   @ApiOkResponse({ type: ImportReportView })
   @UseInterceptors(BulkTurnInterceptor, PackageUploadInterceptor)
-  import(@UploadedFiles() files: Uploaded = {}): Promise<ImportReportView> {
+  import(@UploadedFiles() files: Uploaded = {}, @Query() _query: NoQuery): Promise<ImportReportView> {
     return this.importer.import({ notes: files.notes?.[0]?.buffer, links: files.links?.[0]?.buffer });
   }
 }

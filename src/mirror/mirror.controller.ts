@@ -28,14 +28,14 @@ export class MirrorController {
   @Get('issues/facets')
   @ApiOperation({ summary: 'The statuses and sprints the mirror holds (with counts), the number of issues and the last refresh: the choices of the dashboard\'s filters' })
   @ApiOkResponse({ type: IssueFacetsView })
-  facets(): Promise<IssueFacetsView> {
+  facets(@Query() _query: NoQuery): Promise<IssueFacetsView> {
     return this.mirror.facets();
   }
 
   @Get('issues/:key')
   @ApiOperation({ summary: 'One mirrored issue with its links and internal note' })
   @ApiOkResponse({ type: IssueDetailView })
-  issue(@Param('key', KeyPipe) key: string): Promise<IssueDetailView> {
+  issue(@Param('key', KeyPipe) key: string, @Query() _query: NoQuery): Promise<IssueDetailView> {
     return this.mirror.getIssue(key);
   }
 
@@ -47,14 +47,14 @@ export class MirrorController {
 
   @Get('notes/:key')
   @ApiOkResponse({ type: NoteView })
-  note(@Param('key', KeyPipe) key: string): Promise<NoteView> {
+  note(@Param('key', KeyPipe) key: string, @Query() _query: NoQuery): Promise<NoteView> {
     return this.mirror.getNote(key);
   }
 
   @Put('notes/:key')
   @ApiOperation({ summary: 'Create or change the internal note of a Jira key or temp key (never sent to Jira)' })
   @ApiOkResponse({ type: NoteView })
-  putNote(@Param('key', KeyPipe) key: string, @Body() dto: PutNoteDto, @Req() req: Request): Promise<NoteView> {
+  putNote(@Param('key', KeyPipe) key: string, @Body() dto: PutNoteDto, @Req() req: Request, @Query() _query: NoQuery): Promise<NoteView> {
     // The assistant's notes say so (source `assistant`); a person's stay `api`.
     return this.mirror.putNote(key, dto, roleOf(req) === 'assistant' ? 'assistant' : 'api');
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseInterceptors } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiErrors, AssistantToo, BulkTurnInterceptor, callerFrom, IdPipe, PageQuery, sourceOf } from '../common/index.js';
+import { ApiErrors, AssistantToo, BulkTurnInterceptor, callerFrom, IdPipe, NoBody, NoQuery, PageQuery, sourceOf } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { packageUpload, PLAN_FIELDS } from '../import/index.js';
 import { PackageFormDto } from './package.dto.js';
@@ -43,7 +43,7 @@ export class PackagesController {
   @ApiBody(PACKAGE_BODY)
   @ApiOkResponse({ type: PackagePlanView })
   @UseInterceptors(BulkTurnInterceptor, PackageUpload)
-  plan(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request): Promise<PackagePlanView> {
+  plan(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request, @Query() _query: NoQuery): Promise<PackagePlanView> {
     return this.packages.plan(filesOf(files), sourceOf(req), form?.name?.trim());
   }
 
@@ -57,7 +57,7 @@ export class PackagesController {
   @ApiBody(PACKAGE_BODY)
   @ApiOkResponse({ type: ApplyView })
   @UseInterceptors(BulkTurnInterceptor, PackageUpload)
-  apply(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request): Promise<ApplyView> {
+  apply(@UploadedFiles() files: Uploaded, @Body() form: PackageFormDto, @Req() req: Request, @Query() _query: NoQuery): Promise<ApplyView> {
     return this.packages.apply(filesOf(files), callerFrom(req), form?.name?.trim());
   }
 
@@ -70,7 +70,7 @@ export class PackagesController {
 
   @Get(':id')
   @ApiOkResponse({ type: PackageView })
-  get(@Param('id', IdPipe) id: number): Promise<PackageView> {
+  get(@Param('id', IdPipe) id: number, @Query() _query: NoQuery): Promise<PackageView> {
     return this.packages.get(id);
   }
 
@@ -79,7 +79,7 @@ export class PackagesController {
   @ApiErrors(404)
   @ApiOperation({ summary: 'The stored package planned again against the mirror (the way back from drift); writes nothing' })
   @ApiOkResponse({ type: PackagePlanView })
-  planStored(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<PackagePlanView> {
+  planStored(@Param('id', IdPipe) id: number, @Req() req: Request, @Query() _query: NoQuery, @Body() _body: NoBody): Promise<PackagePlanView> {
     return this.packages.planStored(id, sourceOf(req));
   }
 
@@ -88,7 +88,7 @@ export class PackagesController {
   @ApiErrors(404)
   @ApiOperation({ summary: "The stored package applied again: its plan's batch submitted under the caller's source" })
   @ApiOkResponse({ type: ApplyView })
-  applyStored(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<ApplyView> {
+  applyStored(@Param('id', IdPipe) id: number, @Req() req: Request, @Query() _query: NoQuery, @Body() _body: NoBody): Promise<ApplyView> {
     return this.packages.applyStored(id, callerFrom(req));
   }
 
@@ -96,7 +96,7 @@ export class PackagesController {
   @ApiErrors(404)
   @ApiOperation({ summary: 'Where the mirror no longer matches the applied package, per issue and field; the way back is to apply it again' })
   @ApiOkResponse({ type: DriftView })
-  drift(@Param('id', IdPipe) id: number): Promise<DriftView> {
+  drift(@Param('id', IdPipe) id: number, @Query() _query: NoQuery): Promise<DriftView> {
     return this.packages.drift(id);
   }
 }

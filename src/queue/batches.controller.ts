@@ -1,15 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiErrors,
-  AssistantToo,
-  BulkWork,
-  callerFrom,
-  callerOf,
-  IdPipe,
-  Roles,
-  sourceOf,
-  ValidationFailedError,
-} from '../common/index.js';
+import { ApiErrors, AssistantToo, BulkWork, callerFrom, callerOf, IdPipe, NoBody, NoQuery, Roles, sourceOf, ValidationFailedError } from '../common/index.js';
 import {
   ApiCreatedResponse,
   ApiHeader,
@@ -61,6 +51,7 @@ export class BatchesController {
     @Body() dto: CreateBatchDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
+    @Query() _query: NoQuery,
     @Headers('idempotency-key') key?: string,
   ): Promise<BatchView> {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
@@ -80,7 +71,7 @@ export class BatchesController {
   })
   @ApiBatchBody()
   @ApiOkResponse({ type: PlanView })
-  plan(@Body() dto: CreateBatchDto, @Req() req: Request): Promise<PlanView> {
+  plan(@Body() dto: CreateBatchDto, @Req() req: Request, @Query() _query: NoQuery): Promise<PlanView> {
     return this.planner.plan(dto, sourceOf(req));
   }
 
@@ -94,13 +85,13 @@ export class BatchesController {
   @Get('counts')
   @ApiOperation({ summary: 'How many batches are in each state (done_with_errors: finished with a failed or skipped command), and failed commands' })
   @ApiOkResponse({ type: BatchStatusCountsView })
-  counts(): Promise<BatchStatusCountsView> {
+  counts(@Query() _query: NoQuery): Promise<BatchStatusCountsView> {
     return this.overview.counts();
   }
 
   @Get(':id')
   @ApiOkResponse({ type: BatchView })
-  get(@Param('id', IdPipe) id: number): Promise<BatchView> {
+  get(@Param('id', IdPipe) id: number, @Query() _query: NoQuery): Promise<BatchView> {
     return this.batches.get(id);
   }
 
@@ -112,7 +103,7 @@ export class BatchesController {
     description: 'The answer says how many commands were cancelled and which one is still with the agent. A batch whose commands have all ended and which was never cancelled → 409 finished, nothing changes.',
   })
   @ApiOkResponse({ type: CancelBatchView })
-  cancel(@Param('id', IdPipe) id: number): Promise<CancelBatchView> {
+  cancel(@Param('id', IdPipe) id: number, @Query() _query: NoQuery, @Body() _body: NoBody): Promise<CancelBatchView> {
     return this.batches.cancel(id);
   }
 
@@ -127,7 +118,7 @@ export class BatchesController {
   })
   @ApiCreatedResponse({ type: RevertView })
   @ApiOkResponse({ type: RevertView, description: 'dry_run=true: the plan, nothing written' })
-  async revert(@Param('id', IdPipe) id: number, @Query() q: RevertQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<RevertView> {
+  async revert(@Param('id', IdPipe) id: number, @Query() q: RevertQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() _body: NoBody): Promise<RevertView> {
     const view = await this.reverts.revert(id, callerFrom(req), q.dry_run === true);
     res.status(view.dry_run ? 200 : 201);
     return view;
@@ -142,7 +133,7 @@ export class BatchesController {
     description: 'A revert (SPEC 17.2) is not approved (409 conflict) when it would put back a change made since it was asked for (decision 0120): reject it and ask for the revert again.',
   })
   @ApiOkResponse({ type: BatchView })
-  approve(@Param('id', IdPipe) id: number, @Body() dto: ApproveBatchDto, @Req() req: Request): Promise<BatchView> {
+  approve(@Param('id', IdPipe) id: number, @Body() dto: ApproveBatchDto, @Req() req: Request, @Query() _query: NoQuery): Promise<BatchView> {
     return this.reverts.approve(id, dto.by?.trim() || callerOf(req));
   }
 
@@ -152,7 +143,7 @@ export class BatchesController {
   @ApiErrors(409)
   @ApiOperation({ summary: 'Reject a batch awaiting approval (client token only): it is cancelled with the reason; 409 conflict when not awaiting' })
   @ApiOkResponse({ type: BatchView })
-  reject(@Param('id', IdPipe) id: number, @Body() dto: RejectBatchDto): Promise<BatchView> {
+  reject(@Param('id', IdPipe) id: number, @Body() dto: RejectBatchDto, @Query() _query: NoQuery): Promise<BatchView> {
     return this.batches.reject(id, dto.reason);
   }
 }

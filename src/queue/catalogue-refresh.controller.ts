@@ -1,6 +1,6 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiErrors, callerFrom, Roles } from '../common/index.js';
+import { ApiErrors, callerFrom, NoBody, NoQuery, Roles } from '../common/index.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CatalogueRefreshService } from './catalogue-refresh.service.js';
 import { BatchView } from './rows.js';
@@ -21,7 +21,7 @@ export class CatalogueRefreshController {
   })
   @ApiCreatedResponse({ type: BatchView })
   @ApiOkResponse({ type: BatchView, description: 'a refresh_catalogue is already queued or with the agent: its batch' })
-  async refresh(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<BatchView> {
+  async refresh(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Query() _query: NoQuery, @Body() _body: NoBody): Promise<BatchView> {
     const { view, created } = await this.refreshes.request(callerFrom(req).name);
     if (!created) res.status(200);
     return view;

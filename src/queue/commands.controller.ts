@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiErrors, AssistantToo, callerFrom, ForbiddenError, IdPipe, roleOf } from '../common/index.js';
+import { ApiErrors, AssistantToo, callerFrom, ForbiddenError, IdPipe, NoBody, NoQuery, roleOf } from '../common/index.js';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { BatchesService } from './batches.service.js';
@@ -27,7 +27,7 @@ export class CommandsController {
 
   @Get(':id')
   @ApiOkResponse({ type: CommandView })
-  get(@Param('id', IdPipe) id: number): Promise<CommandView> {
+  get(@Param('id', IdPipe) id: number, @Query() _query: NoQuery): Promise<CommandView> {
     return this.batches.getCommand(id);
   }
 
@@ -37,7 +37,7 @@ export class CommandsController {
     summary: 'Cancel a queued command; a claimed one only with force (409 claimed; the assistant gets 403 for force); a finished one → 409 finished',
   })
   @ApiOkResponse({ type: CommandView })
-  cancel(@Param('id', IdPipe) id: number, @Body() dto: CancelCommandDto, @Req() req: Request): Promise<CommandView> {
+  cancel(@Param('id', IdPipe) id: number, @Body() dto: CancelCommandDto, @Req() req: Request, @Query() _query: NoQuery): Promise<CommandView> {
     // SPEC 15.1: the assistant cancels queued commands only; what the agent holds is a person's call.
     if (dto.force === true && roleOf(req) === 'assistant') {
       throw new ForbiddenError('ассистенту это недоступно: отменить выданную агенту команду (force) может только человек');
@@ -50,7 +50,7 @@ export class CommandsController {
     summary: 'Repeat a failed, cancelled or skipped command in a new batch «Повтор команды #id» (its source is the caller\'s: approval applies)',
   })
   @ApiCreatedResponse({ type: BatchView })
-  retry(@Param('id', IdPipe) id: number, @Req() req: Request): Promise<BatchView> {
+  retry(@Param('id', IdPipe) id: number, @Req() req: Request, @Query() _query: NoQuery, @Body() _body: NoBody): Promise<BatchView> {
     return this.batches.retry(id, callerFrom(req));
   }
 }

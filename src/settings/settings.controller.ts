@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiErrors, AssistantToo, Roles } from '../common/index.js';
+import { Body, Controller, Get, Patch, Query } from '@nestjs/common';
+import { ApiErrors, AssistantToo, NoQuery, Roles } from '../common/index.js';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Settings } from './defaults.js';
 import { PatchSettingsDto } from './settings.dto.js';
@@ -17,14 +17,14 @@ export class SettingsController {
   @AssistantToo()
   @ApiOperation({ summary: 'All settings with their version (SPEC 9)' })
   @ApiOkResponse({ type: SettingsView })
-  get(): Promise<Settings> {
+  get(@Query() _query: NoQuery): Promise<Settings> {
     return this.settings.fresh();
   }
 
   @Patch()
   @ApiOperation({ summary: 'Change settings (client token only; the assistant gets 403): each key given replaces it; pacing and auto_refresh merge per entry; bumps version' })
   @ApiOkResponse({ type: SettingsView })
-  patch(@Body() dto: PatchSettingsDto): Promise<Settings> {
+  patch(@Body() dto: PatchSettingsDto, @Query() _query: NoQuery): Promise<Settings> {
     return this.settings.patch(dto);
   }
 }
