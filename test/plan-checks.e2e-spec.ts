@@ -150,6 +150,18 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     await hub.http.post('/batches').send({ title: 'x', checks: 'maybe', commands: [PLAN[7]![2]] }).expect(422);
   });
 
+  it.each([
+    ['a status the catalogue does not know', 'Closed'],
+    ['a status written in another case', 'done'],
+  ])('{"checks": "warn"} with ensure_status {key, to} and %s: stored with path [to], which the agent walks (it had no path)', async (_name, to) => {
+    const body = { title: 'Статус', checks: 'warn', commands: [{ type: 'ensure_status', params: { key: 'AURORA-1', to } }] };
+    const planned = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect(planned.commands[0].params).toEqual({ key: 'AURORA-1', path: [to] });
+    const batch = (await hub.http.post('/batches').send(body).expect(201)).body;
+    expect(batch.commands[0].params).toEqual({ key: 'AURORA-1', path: [to] });
+    expect(batch.checks.commands[0].findings.length).toBeGreaterThan(0);
+  });
+
   it('a delete_issue summary longer than 255 (as the OpenAPI document says) → 422 plan_failed too_long, nothing written; 255 is taken', async () => {
     const before = await counts();
     const del = (summary: string) => ({ type: 'delete_issue', params: { key: 'AURORA-1', summary } });

@@ -12,6 +12,14 @@ import { observedFrom, routeThroughUnobserved, shortestRoute, transitionBetween 
  * resolution is a finding. `{key, to}` is stored with the shortest known route as `path`.
  */
 export function checkStatus(c: CommandCheck, types: TypeContext): void {
+  checkSteps(c, types);
+  // A `{key, to}` a finding left without a route (an unknown status, its case) is stored as a path all the
+  // same: in `warn` mode such a finding does not refuse the submit, and the agent walks only a path.
+  const to = c.params.to;
+  if (typeof to === 'string') storePath(c, [to], `to: ${to} → path: [${to}] (маршрут не проверен: агент попробует прямой переход)`);
+}
+
+function checkSteps(c: CommandCheck, types: TypeContext): void {
   const key = String(c.params.key);
   const to = typeof c.params.to === 'string' ? c.params.to : undefined;
   const steps = to !== undefined ? [to] : (c.params.path as string[]);
