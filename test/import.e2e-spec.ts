@@ -174,6 +174,12 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('тело multipart/form-data оборвано') });
     const noBoundary = await hub.http.post('/import').set('content-type', 'multipart/form-data').send('--x--\r\n').expect(400);
     expect(noBoundary.body.detail).toContain('в заголовке Content-Type нет boundary');
+    // An empty boundary: busboy found no parts and the import answered 200 with nothing imported.
+    const body = '--x\r\nContent-Disposition: form-data; name="notes"; filename="n.csv"\r\n\r\nkey,comment\r\nA-1,zzz\r\n--x--\r\n';
+    for (const route of ['/import', '/packages/plan', '/packages/apply']) {
+      const empty = await hub.http.post(route).set('content-type', 'multipart/form-data; boundary=').send(body).expect(400);
+      expect(empty.body.detail).toContain('в заголовке Content-Type нет boundary');
+    }
     expect(await notesNow()).toEqual([]);
   });
 

@@ -109,6 +109,8 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
       if (!hasBody(req)) return next.handle();
       // A JSON, urlencoded or text body: the files cannot be in it.
       if (!req.is('multipart/form-data')) throw new ValidationFailedError(notFiles(fields));
+      // busboy reads a body under an empty boundary as one without parts: the files would be lost without a word.
+      if (!/;\s*boundary="?[^";\s]/i.test(req.headers['content-type'] ?? '')) throw new BadRequestError(`${BROKEN_BODY['Boundary not found']}; ничего не импортировано`);
       if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(tooLarge(fields));
       try {
         return await this.upload.intercept(context, {
