@@ -87,6 +87,16 @@ describe('readNotes (SPEC 8)', () => {
     expect(packageError(() => readNotes(buf('key,Факт статус\nA-1,x\n'))).message).toContain('неизвестные: «Факт статус»');
   });
 
+  it.each([
+    ['key,comment,Комментарий (внутр.)\nA-1,первый,второй\n', '«comment» и «Комментарий (внутр.)»'],
+    ['key,key,comment\nA-1,A-2,ок\n', '«key» и «key»'],
+    ['key,fact_status,Факт. статус,comment,COMMENT\nA-1,a,b,c,d\n', '«fact_status» и «Факт. статус», «comment» и «COMMENT»'],
+  ])('two columns for one field are refused naming both (the second was dropped without a word): %j', (text, named) => {
+    const err = packageError(() => readNotes(buf(text)));
+    expect(err.row).toBe(1);
+    expect(err.message).toContain(`столбцы об одном и том же: ${named} — оставьте один`);
+  });
+
   it('a misspelled header is an unknown column: ignored, and its column counts as absent', () => {
     expect(readNotes(buf('key,Факт статус,comment\nA-1,Готово,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
   });

@@ -277,6 +277,10 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   }
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
   if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
+  // Two columns for one field (`duedate` and `Срок`, or `key` twice): only the first was read, the other's
+  // values dropped without a word.
+  const twice = names.flatMap((n, j) => (n !== undefined && names.indexOf(n) < j ? [`«${header[names.indexOf(n)].trim()}» и «${header[j].trim()}»`] : []));
+  if (twice.length) throw new PackageError(file, headerRow, `столбцы об одном и том же: ${twice.join(', ')} — оставьте один`);
   const oneOf = ONE_OF[file];
   const unknown = header.filter((h, j) => names[j] === undefined && h.trim() !== '').map((h) => `«${h.trim()}»`);
   if (oneOf && unknown.length > 0 && !oneOf.columns.some((c) => names.includes(c))) {
