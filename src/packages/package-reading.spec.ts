@@ -32,8 +32,17 @@ describe('filesHash: a package\'s identity', () => {
     expect(hashOf(filesOf(parsePackage(withBom).texts))).toBe(plain);
   });
 
-  it('files without a BOM hash as their bytes did before, so the stored idempotency keys still match (no migration)', () => {
-    for (const files of [{ issues: ISSUES }, { links: LINKS }, { issues: ISSUES, links: LINKS }]) expect(hashOf(files)).toBe(uploadHash(files));
+  it('files without a BOM, with LF endings and a final newline, hash as their bytes did before: the stored idempotency keys still match', () => {
+    const lf = Buffer.from(ISSUES.toString('utf8').replace(/\r\n/g, '\n'));
+    for (const files of [{ issues: lf }, { links: LINKS }, { issues: lf, links: LINKS }]) expect(hashOf(files)).toBe(uploadHash(files));
+  });
+
+  it('the same lines saved with CRLF or LF endings, with or without a newline after the last one, hash alike (Excel saves CRLF)', () => {
+    const lines = ['Ключ;Срок', 'AURORA-1;2026-11-30'];
+    const variants = [`${lines.join('\r\n')}\r\n`, `${lines.join('\n')}\n`, lines.join('\n'), `${lines.join('\r\n')}\r\n\r\n`, `${lines.join('\r')}\r`];
+    const hashes = new Set(variants.map((v) => hashOf({ issues: Buffer.from(v) })));
+    expect(hashes.size).toBe(1);
+    expect(hashOf({ issues: Buffer.from(lines.join('\n')) })).not.toBe(hashOf({ issues: Buffer.from(`${lines.join('\n')}\nAURORA-2;2026-12-01\n`) }));
   });
 
   it('different content, different hash; a file left out is not an empty one', () => {

@@ -62,24 +62,33 @@ export const filesOf = (texts: PackageTexts): PackageFiles => {
 /**
  * A package's identity, the idempotency of apply: the hash of its files as text — what parsePackage
  * decodes and the package table stores, the BOM dropped — so that the same files uploaded with or
- * without a BOM, and the stored package applied again (`POST /packages/{id}/apply`), hash alike.
+ * without a BOM, and the stored package applied again (`POST /packages/{id}/apply`), hash alike. Line
+ * endings count as one: a file saved again by Excel (CRLF) or an editor (LF), with or without a newline
+ * after its last line, is the same content (sameText).
  *
  * Each text is hashed as its UTF-8 bytes, with the same framing as when the upload's bytes were hashed:
- * for a file without a BOM those are the very bytes uploaded (strict UTF-8 decodes and encodes back
- * byte for byte), so the idempotency keys already stored keep their meaning and no migration is needed.
- * Only a file uploaded with a BOM hashes differently than before: the same upload, sent again while
- * a batch it submitted before this change still runs, is not recognised as that batch's.
+ * for a file without a BOM, with LF endings and a final newline, those are the very bytes uploaded
+ * (strict UTF-8 decodes and encodes back byte for byte), so the idempotency keys already stored keep
+ * their meaning. A file uploaded with a BOM or CRLF endings hashes differently than before: the same
+ * upload, sent again while a batch it submitted before this change still runs, is not recognised as
+ * that batch's.
  */
 export function filesHash(texts: PackageTexts): string {
   const h = createHash('sha256');
   for (const name of ['issues', 'links', 'notes'] as const) {
     const text = texts[name];
-    const data = text === undefined ? undefined : Buffer.from(text, 'utf8');
+    const data = text === undefined ? undefined : Buffer.from(sameText(text), 'utf8');
     h.update(`${name}:${data ? data.length : -1}:`);
     if (data) h.update(data);
   }
   return h.digest('hex');
 }
+
+/** A file's text with its line endings as LF and one newline after its last line (an empty text stays empty). */
+const sameText = (text: string): string => {
+  const lf = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  return lf === '' ? '' : `${lf}\n`;
+};
 
 /** The plan of a parsed package against the mirror as it is now; a package error → 422. */
 export async function planAgainstMirror(
