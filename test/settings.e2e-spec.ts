@@ -120,6 +120,10 @@ describe('settings (SPEC 9)', () => {
       ['unknown pacing type', { pacing: { ensure_magic: 1 } }, /^pacing\.ensure_magic: /],
       ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh: /],
       ['link types not strings', { link_types: { a: 1 } }, /^link_types: /],
+      // matched trimmed and case aside: a map that means two things is refused (one route trimmed, another not)
+      ['a link word with spaces at its ends', { link_types: { ' мешает ': 'Blocks' } }, /^link_types: « мешает »: пробелы в начале или в конце/],
+      ['a link type with spaces at its ends', { link_types: { мешает: ' Blocks ' } }, /^link_types: « Blocks »: пробелы/],
+      ['two link words differing only in case', { link_types: { блокирует: 'Blocks', Блокирует: 'Relates' } }, /^link_types: «блокирует» и «Блокирует» — одно слово/],
       ['fields not strings', { fields: [1] }, /^fields: /],
       ['blank field name', { fields: ['  '] }, /^fields: /],
       ['backup_keep 0', { backup_keep: 0 }, /^backup_keep: /],

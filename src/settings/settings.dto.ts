@@ -120,6 +120,27 @@ export class RevertSettingsDto {
 }
 
 /** Every value of the object is a non-empty string (link type names). */
+/**
+ * What is wrong with a `link_types` map, in words (null: nothing). A word is matched trimmed and letter case
+ * aside (a package's «Блокирует» is «блокирует»), so two words that differ only so, or a word or type with
+ * spaces at its ends (which one route trimmed and another did not), make the map mean two things.
+ */
+export function linkTypesProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.entries(value).every(([k, v]) => k.trim() !== '' && typeof v === 'string' && v.trim() !== '')) {
+    return 'нужен объект «название в пакете» → «тип связи в Jira» из непустых строк';
+  }
+  const entries = Object.entries(value as Record<string, string>);
+  const spaced = entries.flatMap(([k, v]) => [k, v]).find((t) => t !== t.trim());
+  if (spaced !== undefined) return `«${spaced}»: пробелы в начале или в конце — уберите их`;
+  const seen = new Map<string, string>();
+  for (const [k] of entries) {
+    const other = seen.get(k.toLowerCase());
+    if (other !== undefined) return `«${other}» и «${k}» — одно слово (регистр не различается): оставьте одно`;
+    seen.set(k.toLowerCase(), k);
+  }
+  return null;
+}
+
 function IsStringMap() {
   return (object: object, propertyName: string) =>
     registerDecorator({
@@ -127,10 +148,8 @@ function IsStringMap() {
       target: object.constructor,
       propertyName,
       validator: {
-        validate: (value: unknown) =>
-          typeof value === 'object' && value !== null && !Array.isArray(value) &&
-          Object.entries(value).every(([k, v]) => k.trim() !== '' && typeof v === 'string' && v.trim() !== ''),
-        defaultMessage: () => 'нужен объект «название в пакете» → «тип связи в Jira» из непустых строк',
+        validate: (value: unknown) => linkTypesProblem(value) === null,
+        defaultMessage: (args) => linkTypesProblem(args?.value) ?? '',
       },
     });
 }
