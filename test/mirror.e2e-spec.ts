@@ -109,6 +109,9 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/notes/A-1')).body).toMatchObject({ fact_status: 'готово', comment: 'ок' });
     await hub.http.put('/notes/A-1').send({ fact_status: null }).expect(200);
     expect((await hub.http.get('/notes/A-1')).body.fact_status).toBeNull();
+    // as an imported cell: spaces at the ends dropped, a blank value clears the field
+    expect((await hub.http.put('/notes/A-1').send({ fact_status: '  в работе  ', comment: '   ' }).expect(200)).body).toMatchObject({ fact_status: 'в работе', comment: null });
+    await hub.http.put('/notes/A-1').send({ comment: 'ок' }).expect(200);
     await hub.http.put('/notes/new:3').send({ comment: 'план' }).expect(200);
     expect((await hub.http.get('/notes')).body.map((n: { key: string }) => n.key)).toEqual(['A-1', 'new:3']);
     await hub.http.put('/notes/not-a-key').send({ comment: 'x' }).expect(422);

@@ -24,6 +24,9 @@ export interface IssuePage {
 const issueView = (r: IssueRow): IssueView => ({ ...r, labels: parseJson<string[]>(r.labels, []), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
 
 /** Reads of the mirror, notes and sync runs (SPEC 7); notes are the only thing people write here. */
+/** A note's value as an imported cell reads (CSV cells are trimmed, an empty one is null): undefined stays undefined. */
+const asCell = (v: string | null | undefined): string | null | undefined => (typeof v === 'string' ? v.trim() || null : v);
+
 @Injectable()
 export class MirrorService {
   constructor(
@@ -84,13 +87,15 @@ export class MirrorService {
    * already resolved writes (and answers with) the note of its Jira key, unless a note is kept under the
    * temp key itself or an unfinished ensure_issue defines it again (noteKeyOf). A body with neither
    * field is refused, as the MCP tool refuses it; one that changes nothing writes nothing (decision 1408).
+   * A value is kept as an imported cell is: spaces at its ends dropped, blank as null (it clears the field).
    */
   async putNote(key: string, dto: PutNoteDto, source = 'api'): Promise<NoteView> {
     if (dto.fact_status === undefined && dto.comment === undefined) {
       const detail = 'передайте fact_status и/или comment (null стирает поле)';
       throw new ValidationFailedError(detail, [{ field: 'fact_status', detail }, { field: 'comment', detail }]);
     }
-    return this.db.transaction(async (m) => this.notes.write(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), dto, source, this.clock.iso()));
+    const change = { fact_status: asCell(dto.fact_status), comment: asCell(dto.comment) };
+    return this.db.transaction(async (m) => this.notes.write(m, await this.notes.keyOf(m, key, (t) => this.noteKeys.currentResolution(m, t)), change, source, this.clock.iso()));
   }
 
   syncRuns(limit: number, beforeId?: number): Promise<SyncRunView[]> {
