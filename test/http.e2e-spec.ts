@@ -191,6 +191,11 @@ describe('errors (SPEC 11.1)', () => {
   it('an unknown file field of /import → 422 in Russian', async () => {
     const res = await hub.http.post('/import').attach('other', Buffer.from('x'), 'other.csv').expect(422);
     expect(res.body.detail).toBe('неизвестное поле файла «other»: допустимы notes и links');
+    expect(res.body.errors).toEqual([{ field: 'other', detail: 'неизвестное поле файла' }]);
+    // a part without a name: the body is malformed, said so (it was a 422 «некорректный запрос»)
+    const nameless = '--x\r\nContent-Disposition: form-data; filename="n.csv"\r\n\r\nkey\r\n--x--\r\n';
+    const res2 = await hub.http.post('/import').set('content-type', 'multipart/form-data; boundary=x').send(nameless).expect(400);
+    expect(res2.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('нет имени поля (name в Content-Disposition)') });
   });
 
   it('a body that is a JSON array or string is rejected; an array claim hands nothing out', async () => {

@@ -62,6 +62,8 @@ const BROKEN_BODY: Record<string, string> = {
   'Unexpected end of file': 'тело multipart/form-data оборвано посреди файла — пришлите файлы ещё раз целиком',
   'Malformed part header': 'тело multipart/form-data повреждено: заголовок одной из частей не читается',
   'Boundary not found': 'в заголовке Content-Type нет boundary, без неё тело multipart/form-data не разобрать (curl -F ставит заголовок сам)',
+  // multer's (MISSING_FIELD_NAME): a part whose Content-Disposition has no name
+  'Field name missing': 'у части тела multipart/form-data нет имени поля (name в Content-Disposition): файл присылают в своём поле, например curl -F "notes=@notes.csv"',
 };
 
 /**
@@ -83,7 +85,8 @@ export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FI
   if (field !== undefined && fields.includes(field)) {
     return new ValidationFailedError(`в поле «${field}» можно прислать только один файл`, [{ field, detail: 'больше одного файла' }]);
   }
-  return new ValidationFailedError(`неизвестное поле файла${field ? ` «${field}»` : ''}: допустимы ${listed(fields)}`);
+  const detail = `неизвестное поле файла${field ? ` «${clip(field, 100)}»` : ''}: допустимы ${listed(fields)}`;
+  return new ValidationFailedError(detail, [{ field: field ? clip(field, 100) : 'files', detail: field ? 'неизвестное поле файла' : detail }]);
 }
 
 /** How many unknown text fields a refusal names (a form may have hundreds). */
