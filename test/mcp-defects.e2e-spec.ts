@@ -146,7 +146,7 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       const { command } = await agent.claim();
       expect(command.batch_id).toBe(sent.body.id);
       const text = mcp.text(await mcp.call('cancel_batch', { batch_id: sent.body.id }));
-      expect(text).toMatch(new RegExp(`команда #${command.id} уже выдана агенту и выполняется: ассистент не может их прервать.*/#/batch/${sent.body.id}`));
+      expect(text).toMatch(new RegExp(`^Отменено команд в очереди: 2\\. Команда #${command.id} уже выдана агенту и выполняется: ассистент не может их прервать.*/#/batch/${sent.body.id}`));
       expect(text).not.toMatch(/^Пакет отменён\./);
       await agent.done(command.id, {});
       await hub.http.get(`/batches/${sent.body.id}`).expect(200);
@@ -197,7 +197,7 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
     const submitted = await hub.http.post('/batches').send({ title: 'Тысяча', commands: many }).expect(201);
     const summary = await mcp.call('get_batch', { batch_id: submitted.body.id });
     expect(size(summary)).toBeLessThan(CAP);
-    expect(mcp.text(summary)).toMatch(/Готово команд: 0 из 1001/);
+    expect(mcp.text(summary)).toMatch(/Выполнено команд: 0 из 1001; завершено: 0 из 1001/);
     const page = await mcp.call('get_batch', { batch_id: submitted.body.id, view: 'commands', offset: 100, limit: 100 });
     expect(size(page)).toBeLessThan(CAP);
     const paged = (page.structuredContent!.commands as unknown[]).length;

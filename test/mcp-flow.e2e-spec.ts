@@ -89,7 +89,12 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
     expect(retried.structuredContent).toMatchObject({ title: `Повтор команды #${submitted.commands[0].id}`, status: 'awaiting_approval', source: 'assistant' });
     const gone = await mcp.call('cancel_batch', { batch_id: retried.structuredContent!.id });
     expect(gone.structuredContent).toMatchObject({ status: 'cancelled' });
-    expect(mcp.text(gone)).toMatch(/^Пакет отменён\./);
+    expect(mcp.text(gone)).toMatch(/^Пакет отменён\. Отменено команд в очереди: 2\./); // the command and the tail refresh
+    // a repeat cancels nothing, and says so (it said «Пакет отменён.» again)
+    const again = await mcp.call('cancel_batch', { batch_id: retried.structuredContent!.id });
+    expect(mcp.text(again)).toMatch(/^Ни одной команды не отменено: в очереди у пакета их не было\./);
+    // a batch whose command failed: finished, not carried out
+    expect(mcp.text(again)).toMatch(/Выполнено команд: 0 из \d+; завершено: \d+ из \d+ \(100%\), из них не выполнено \(ошибка, отмена или пропуск\): \d+\./);
   });
 });
 

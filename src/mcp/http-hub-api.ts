@@ -213,7 +213,7 @@ export class HttpHubApi implements HubApi {
     return this.json('GET', `/batches${query(q)}`);
   }
 
-  cancelBatch(id: number): Promise<BatchView> {
+  cancelBatch(id: number): Promise<BatchView & { cancelled_now?: number }> {
     return this.json('POST', `/batches/${id}/cancel`);
   }
 

@@ -74,7 +74,8 @@ export interface HubApi {
   createBatch(body: BatchBody, idempotencyKey?: string): Promise<{ batch: BatchView; replayed: boolean }>;
   getBatch(id: number): Promise<BatchView>;
   listBatches(query: BatchQuery): Promise<BatchSummary[]>;
-  cancelBatch(id: number): Promise<BatchView>;
+  /** the batch, and how many queued commands this call cancelled (`cancelled_now`: 0 on a repeat) */
+  cancelBatch(id: number): Promise<BatchView & { cancelled_now?: number }>;
   cancelCommand(id: number): Promise<CommandView>;
   getCommand(id: number): Promise<CommandView>;
   retryCommand(id: number): Promise<BatchView>;

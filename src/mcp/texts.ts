@@ -65,18 +65,24 @@ function commandTarget(c: { type: string; params: Record<string, unknown> }): st
     case 'ensure_issue':
       return `${show(p.temp_key)} ${param('summary', p.summary)}`;
     case 'ensure_link':
+    case 'remove_link':
       return `${show(p.source)} —${show(p.link_type)}→ ${show(p.target)}`;
     case 'refresh':
       return Array.isArray(p.keys) ? p.keys.join(', ') : `JQL ${show(p.jql)}`;
     default: {
+      // A command without a key (refresh_catalogue) names no issue: no «undefined» in its place.
       const { key, ...rest } = p;
       const detail = Object.entries(rest)
         .map(([k, v]) => `${k}=${param(k, v)}`)
         .join(', ');
-      return `${show(key)}${detail ? `: ${detail}` : ''}`;
+      const target = key === undefined ? '' : show(key);
+      return [target, detail].filter(Boolean).join(': ');
     }
   }
 }
+
+/** A command's type and what it acts on («ensure_fields A-1: duedate=…»; a command on nothing, its type alone). */
+const named = (c: { type: string; params: Record<string, unknown> }): string => [c.type, commandTarget(c)].filter(Boolean).join(' ');
 
 /** What a finished command did, in words: the key an ensure_issue created or found. */
 function resultFacts(c: CommandView): string {
@@ -93,7 +99,7 @@ export function commandLine(c: CommandView): string {
     c.error ? `причина: ${fenced(clip(c.error, ECHO_CAP * 2))}` : '',
     c.retry_of ? `повтор команды #${c.retry_of}` : '',
   ].filter(Boolean);
-  return `#${c.id} (${c.seq}) ${c.type} ${commandTarget(c)} — ${word(COMMAND_STATUS, c.status)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
+  return `#${c.id} (${c.seq}) ${named(c)} — ${word(COMMAND_STATUS, c.status)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }
 
 export function batchHeadline(b: BatchSummary): string {
@@ -260,7 +266,7 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
     const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
     const check = c.check && !c.tail_refresh ? ` [${word(CHECK, c.check)}]` : '';
     return [
-      `(${c.seq}) ${c.type} ${commandTarget(c)}${tail} — ${what}${check}`,
+      `(${c.seq}) ${named(c)}${tail} — ${what}${check}`,
       // a finding's words name Jira's catalogue (statuses, sprints, boards, values): fenced as data
       ...(c.findings ?? []).map((f) => `  ✗ ${f.param}: ${fenced(f.detail)}${f.suggestion ? ` → ${fenced(f.suggestion)}` : ''}`),
       ...(c.notes ?? []).map((n) => `  · ${n}`),

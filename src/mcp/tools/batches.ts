@@ -55,6 +55,8 @@ const wholeBatch = (id: number, dashboard: string) =>
 export function batchSummary(b: BatchView, dashboard: string, intro = '') {
   const { commands = [], ...rest } = b;
   const finished = commands.filter((c) => !['queued', 'claimed'].includes(c.status)).length;
+  // Carried out in Jira (or seen there by a refresh): not every finished command is, and a model reads «готово» as done.
+  const carried = commands.filter((c) => c.status === 'done' || c.status === 'confirmed_by_state').length;
   const attention = commands.filter((c) => ATTENTION.has(c.status) || c.deliveries > 1);
   const created = Object.fromEntries(
     commands.filter((c) => c.type === 'ensure_issue' && typeof c.result?.key === 'string').map((c) => [String(c.params.temp_key), String(c.result!.key)]),
@@ -63,7 +65,8 @@ export function batchSummary(b: BatchView, dashboard: string, intro = '') {
   const text = [
     intro,
     batchHeadline(b),
-    `Готово команд: ${finished} из ${commands.length} (${commands.length ? Math.round((finished / commands.length) * 100) : 100}%).`,
+    `Выполнено команд: ${carried} из ${commands.length}; завершено: ${finished} из ${commands.length} (${commands.length ? Math.round((finished / commands.length) * 100) : 100}%)` +
+      (finished > carried ? `, из них не выполнено (ошибка, отмена или пропуск): ${finished - carried}.` : '.'),
     createdText.length ? `Временные ключи: ${createdText.slice(0, 50).join(', ')}${createdText.length > 50 ? ` и ещё ${createdText.length - 50}` : ''}.` : '',
     nextStep(b, dashboard),
     checksLine(b),
@@ -75,7 +78,7 @@ export function batchSummary(b: BatchView, dashboard: string, intro = '') {
   ];
   return {
     text: text.filter(Boolean).join('\n'),
-    data: { ...rest, commands_total: commands.length, finished, attention: attention.slice(0, ATTENTION_SHOWN), created_keys: created },
+    data: { ...rest, commands_total: commands.length, finished, carried_out: carried, attention: attention.slice(0, ATTENTION_SHOWN), created_keys: created },
     rest: wholeBatch(b.id, dashboard),
   };
 }
@@ -199,11 +202,16 @@ export const BATCH_TOOLS: ToolDef[] = [
     output: batchOutput,
     run: async (api, a, context) => {
       const batch = await api.cancelBatch(a.batch_id);
-      // A command at the agent runs on: the answer says so, and where a person can stop it.
+      // What this call did, as the hub counted it (a repeat cancels nothing), and a command at the agent,
+      // which runs on: the answer says so, and where a person can stop it.
+      const now = batch.cancelled_now ?? 0;
+      const cancelled = now > 0 ? `Отменено команд в очереди: ${now}.` : 'Ни одной команды не отменено: в очереди у пакета их не было.';
       const atAgent = (batch.commands ?? []).filter((c) => c.status === 'claimed').map((c) => `#${c.id}`);
       const intro = atAgent.length
-        ? `Команды пакета в очереди отменены; ${atAgent.length === 1 ? `команда ${atAgent[0]} уже выдана агенту и выполняется` : `команды ${atAgent.join(', ')} уже выданы агенту и выполняются`}: ассистент не может их прервать. Если нужно остановить, попросите человека отменить на странице ${batchPage(context.dashboard, a.batch_id)}.`
-        : 'Пакет отменён.';
+        ? `${cancelled} ${atAgent.length === 1 ? `Команда ${atAgent[0]} уже выдана агенту и выполняется` : `Команды ${atAgent.join(', ')} уже выданы агенту и выполняются`}: ассистент не может их прервать. Если нужно остановить, попросите человека отменить на странице ${batchPage(context.dashboard, a.batch_id)}.`
+        : now > 0
+          ? `Пакет отменён. ${cancelled}`
+          : cancelled;
       return batchSummary(batch, context.dashboard, intro);
     },
   }),
