@@ -80,6 +80,19 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect(await counts()).toEqual(before);
   });
 
+  it('ensure_link whose reverse Jira holds (a directional type) is a finding before approval: the agent would fail it, not flip it', async () => {
+    const link = (source: string, target: string, link_type: string) => ({ type: 'ensure_link', params: { source, target, link_type } });
+    const body = { title: 'Связи', commands: [link('AURORA-2', 'AURORA-3', 'Blocks'), link('AURORA-3', 'AURORA-2', 'Blocks'), link('AURORA-3', 'AURORA-2', 'is blocked by')] };
+    const res = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect(res.findings.map((f: { seq: number; param: string; code: string }) => [f.seq, f.param, f.code])).toEqual([
+      [1, 'source', 'reversed_link'],
+      [3, 'source', 'reversed_link'],
+    ]);
+    expect(res.findings[0].detail).toBe('в Jira уже есть обратная связь: AURORA-3 blocks AURORA-2 (тип «Blocks»); агент связь не переворачивает, и команда завершится ошибкой');
+    expect(res.commands[1]).toMatchObject({ check: 'no_change', findings: [] }); // the link as Jira holds it
+    await hub.http.post('/batches').send(body).expect(422);
+  });
+
   it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {
     const before = await counts();
     const res = await hub.http.post('/batches/plan').send(bad).expect(200);

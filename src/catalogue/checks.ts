@@ -12,7 +12,7 @@ import { eachInSlices, isTempKey, mapInSlices } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkSprint, checkStatus } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -77,6 +77,8 @@ export const CATALOGUE_CODES: readonly string[] = [
   'value_not_allowed',
   'unknown_assignee',
   'unknown_link_type',
+  // the mirror's links with the catalogue's directions: the mirror may be older than Jira
+  'reversed_link',
   'unknown_status',
   'status_case',
   'status_unreachable',
@@ -111,7 +113,10 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       if (c.type === 'ensure_issue') checkIssue(c, types);
       else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
       else if (c.type === 'ensure_status') checkStatus(c, types);
-      else if (c.type === 'ensure_link' || c.type === 'remove_link') checkLink(c, usable, ctx.linkWords);
+      else if (c.type === 'ensure_link' || c.type === 'remove_link') {
+        checkLink(c, usable, ctx.linkWords);
+        checkReversedLink(c, usable, ctx.mirror, ctx.resolved);
+      }
       else if (c.type === 'ensure_sprint') checkSprint(c, types);
       if (usable) permissionFindings(c, usable);
     },

@@ -1,5 +1,7 @@
 /** The checks of statuses and routes, link types and sprints against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
+import { isJiraKey } from '@jira-hub/contracts/catalogue';
+import type { MirrorLookup } from '../mirror/index.js';
 import type { TypeContext } from './catalogue-checks.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
 import { listed, lower, match, maybe } from './match.js';
@@ -117,6 +119,27 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
   }
   const m = match(given, types, (t) => [t.name, t.outward, t.inward]);
   addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)) ?? `одно из: ${listed(types.map((t) => t.name), 8)}`);
+}
+
+/**
+ * ensure_link of a directional type whose reverse (target → source) the mirror holds and not the link
+ * itself: the agent fails such a command (SPEC 4: a reverse link is never flipped), so it is a finding
+ * before anyone approves. Keys an earlier batch created are looked up as their Jira keys.
+ */
+export function checkReversedLink(c: CommandCheck, catalogue: Catalogue | null, mirror: MirrorLookup, resolved: ReadonlyMap<string, string>): void {
+  if (c.type !== 'ensure_link' || !catalogue || c.findings.length > 0) return;
+  const type = catalogue.link_types.find((t) => t.name === c.params.link_type);
+  if (!type || isSymmetric(type)) return;
+  const key = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? v) : undefined);
+  const [source, target] = [key(c.params.source), key(c.params.target)];
+  if (!isJiraKey(source) || !isJiraKey(target) || !mirror.hasLink(target, source, type.name) || mirror.hasLink(source, target, type.name)) return;
+  addFinding(
+    c,
+    'source',
+    'reversed_link',
+    `в Jira уже есть обратная связь: ${target} ${type.outward} ${source} (тип «${type.name}»); агент связь не переворачивает, и команда завершится ошибкой`,
+    `если нужна именно эта связь, сначала удалите обратную (remove_link {source: ${target}, target: ${source}, link_type: ${type.name}}); если обратная верна — уберите команду`,
+  );
 }
 
 function store(c: CommandCheck, name: string, note: string): void {
