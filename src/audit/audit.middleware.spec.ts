@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { batchTouched } from './audit.middleware.js';
+import { batchTouched, readsOnly } from './audit.middleware.js';
 import { AUDIT_ARGUMENTS_CAP, auditArguments } from './audit.service.js';
 
 describe('batchTouched: the batch a REST call of the assistant touched', () => {
@@ -19,6 +19,24 @@ describe('batchTouched: the batch a REST call of the assistant touched', () => {
     ['/packages/apply', { package: { id: 3 }, batch: null }, null],
   ])('%s → %s', (path, answer, batch) => {
     expect(batchTouched(path, answer)).toBe(batch);
+  });
+});
+
+describe('readsOnly: a call that changes nothing, left to the tool call\'s record when made for a tool', () => {
+  it.each<[string, string, Record<string, unknown>, boolean]>([
+    ['GET', '/batches/3', {}, true],
+    ['POST', '/batches/plan', {}, true],
+    ['POST', '/packages/plan', {}, true],
+    ['POST', '/packages/4/plan', {}, true],
+    ['POST', '/batches/3/revert', { dry_run: 'true' }, true],
+    ['POST', '/batches/3/revert', {}, false],
+    ['POST', '/batches/3/revert', { dry_run: 'false' }, false],
+    ['POST', '/batches', {}, false],
+    ['POST', '/packages/apply', {}, false],
+    ['POST', '/import', {}, false],
+    ['PUT', '/notes/A-1', {}, false],
+  ])('%s %s %j → %s', (method, path, query, reads) => {
+    expect(readsOnly(method, path, query)).toBe(reads);
   });
 });
 

@@ -10,6 +10,16 @@ const SKIPPED = /^\/(audit|mcp)(\/|$)/i;
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 
+/** POST routes that change nothing (the dry runs): reads, as a GET is, for the rule of the tool header. */
+const DRY_RUNS = /^\/(batches\/plan|packages\/plan|packages\/\d+\/plan)\/?$/i;
+
+/** A call that changes nothing: a GET or HEAD, or a dry run (`POST /batches/plan`, a revert's `?dry_run=true`…). */
+export function readsOnly(method: string, path: string, query: Record<string, unknown>): boolean {
+  if (method === 'GET' || method === 'HEAD') return true;
+  if (method !== 'POST') return false;
+  return DRY_RUNS.test(path) || (/^\/batches\/\d+\/revert\/?$/i.test(path) && String(query.dry_run) === 'true');
+}
+
 /**
  * The batch a REST call touched: the one it made (a revert's, a package's apply: `batch` in the answer),
  * else the one in its path, or the one its answer is or belongs to.
@@ -26,7 +36,7 @@ export function batchTouched(path: string, answer: unknown): number | null {
 /**
  * Records every REST call with the assistant's role (issue 22) once its answer is sent: route, query and
  * body cut to a size, status and error code, the batch touched. A read made for an MCP tool (header
- * X-Hub-Mcp-Tool) is left to the tool call's own record; a write never is.
+ * X-Hub-Mcp-Tool) — a GET, or a dry run (readsOnly) — is left to the tool call's own record; a write never is.
  */
 @Injectable()
 export class AuditMiddleware implements NestMiddleware {
@@ -47,7 +57,7 @@ export class AuditMiddleware implements NestMiddleware {
     res.once('finish', () => {
       if (roleOf(req) !== 'assistant') return;
       const tool = typeof req.headers[TOOL_HEADER] === 'string' ? (req.headers[TOOL_HEADER] as string) : null;
-      if (tool && (req.method === 'GET' || req.method === 'HEAD')) return;
+      if (tool && readsOnly(req.method, path, req.query as Record<string, unknown>)) return;
       const error = res.statusCode >= 400 ? ((answer ?? {}) as { error?: string; detail?: string }) : undefined;
       const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? path}`;
       this.audit
