@@ -96,7 +96,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
   read(
     'jira_issue_types',
     'Типы задач Jira и поля их экранов',
-    'Типы задач проекта Jira с полями экрана создания (что можно задать в ensure_issue; обязательные без значения по умолчанию задать нужно, например Epic Name) и экрана редактирования (что можно менять ensure_fields), с допустимыми значениями.',
+    'Типы задач проекта Jira с полями экрана создания (что можно задать в ensure_issue; обязательные без значения по умолчанию задать нужно, например Epic Name) и экрана редактирования (что Jira даст изменить; ensure_fields меняет из них свои стандартные поля (summary, description, duedate, labels, priority, assignee) и другие поля из настройки хаба fields, которую задаёт человек), с допустимыми значениями.',
     z.object({ name: lookup('только этот тип задачи, например Task') }),
     async (api, a) => {
       const types = await api.catalogue<IssueType[]>('/issue-types', { name: a.name });
