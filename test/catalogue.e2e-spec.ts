@@ -35,7 +35,11 @@ describe('the catalogue (SPEC 16.1)', () => {
     expect((await hub.http.get('/catalogue/priorities').expect(200)).body).toEqual(['Highest', 'High', 'Medium', 'Low']);
     expect((await hub.http.get('/catalogue/components').expect(200)).body).toEqual(['Backend', 'Frontend']);
     expect((await hub.http.get('/catalogue/versions').expect(200)).body).toEqual(['1.0', '2.0']);
-    expect((await hub.http.get('/catalogue/users?q=ИВАН').expect(200)).body).toEqual({ users: [{ id: 'ivanov', display_name: 'Иван Иванов' }], truncated: false });
+    expect((await hub.http.get('/catalogue/users?q=ИВАН').expect(200)).body).toEqual({ users: [{ id: 'ivanov', display_name: 'Иван Иванов' }], total: 1, truncated: false });
+    // a page of the matches says how many there are in all
+    const all = (await hub.http.get('/catalogue/users').expect(200)).body;
+    expect((await hub.http.get('/catalogue/users?limit=1').expect(200)).body).toEqual({ users: [all.users[0]], total: all.users.length, truncated: false });
+    expect(all.users.length).toBeGreaterThan(1);
     expect(await rows()).toBe(1);
   });
 

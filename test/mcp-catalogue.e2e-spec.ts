@@ -31,6 +31,9 @@ describe('the catalogue through MCP', () => {
     expect(mcp.text(await mcp.call('jira_sprints'))).toContain('<jira-data>Поддержка</jira-data>: <jira-data>Спринт 3</jira-data> (будущий; доска 2)');
     expect(mcp.text(await mcp.call('jira_values', { what: 'priorities' }))).toBe('priorities: <jira-data>Highest</jira-data>, <jira-data>High</jira-data>, <jira-data>Medium</jira-data>, <jira-data>Low</jira-data>');
     expect(mcp.text(await mcp.call('jira_users', { q: 'пётр' }))).toContain('<jira-data>Пётр Петров</jira-data> — assignee: petrov');
+    // a page of the matches counts them all and says how to see the rest (it said «Найдено: 1» of several)
+    const page = mcp.text(await mcp.call('jira_users', { limit: 1 }));
+    expect(page).toMatch(/^Найдено: ([2-9]|\d\d+)\. Показаны первые 1: уточните q или увеличьте limit \(до 100\)\./);
     expect(mcp.text(await mcp.call('jira_catalogue'))).toMatch(/^Каталог Jira проекта AURORA прочитан/);
   });
 

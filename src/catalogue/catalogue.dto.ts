@@ -163,6 +163,8 @@ export class UserView {
 
 export class UsersView {
   users!: UserView[];
+  /** how many people match, of whom `users` are the first `limit` */
+  total!: number;
   /** the catalogue's list was cut at 1,000 people: someone not found may still exist */
   truncated!: boolean;
 }

@@ -128,7 +128,7 @@ export class CatalogueService {
   async users(project: string | undefined, q: string | undefined, limit: number): Promise<UsersView> {
     const c = await this.need(project);
     const wanted = lower(q?.trim() ?? '');
-    const users = c.assignable.filter((u) => !wanted || lower(u.display_name).includes(wanted) || lower(u.id).includes(wanted)).slice(0, limit);
-    return { users, truncated: c.assignable_truncated };
+    const matching = c.assignable.filter((u) => !wanted || lower(u.display_name).includes(wanted) || lower(u.id).includes(wanted));
+    return { users: matching.slice(0, limit), total: matching.length, truncated: c.assignable_truncated };
   }
 }

@@ -160,10 +160,11 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
       limit: z.number().int().min(1).max(100).default(20),
     }),
     async (api, a) => {
-      const found = await api.catalogue<{ users: { id: string; display_name: string }[]; truncated: boolean }>('/users', { q: a.q, limit: a.limit });
+      const found = await api.catalogue<{ users: { id: string; display_name: string }[]; total: number; truncated: boolean }>('/users', { q: a.q, limit: a.limit });
       const lines = found.users.map((u) => `${fenced(u.display_name)} — assignee: ${u.id}`);
       const cut = found.truncated ? ' (список в каталоге неполный: кого-то может не быть)' : '';
-      return { text: lines.length ? [`Найдено: ${lines.length}${cut}.`, ...lines].join('\n') : `Никого не найдено${cut}.`, data: found };
+      const more = found.total > lines.length ? ` Показаны первые ${lines.length}: уточните q или увеличьте limit (до 100).` : '';
+      return { text: lines.length ? [`Найдено: ${found.total}${cut}.${more}`, ...lines].join('\n') : `Никого не найдено${cut}.`, data: found };
     },
   ),
 ];
