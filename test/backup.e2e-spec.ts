@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, fields, startHub, type TestHub } from './support/app.js';
 import { onPostgres } from './support/pg.js';
@@ -85,5 +85,23 @@ import { onPostgres } from './support/pg.js';
     expect((await agent.claim()).command).toMatchObject({ batch_id: 2, deliveries: 1 });
     expect(copies()).toEqual(['20261130-100001-batch-2.sqlite']);
     expect((await hub.http.get('/agent').expect(200)).body.warning).toBeNull();
+  });
+
+  it('a backups folder that cannot be read (a file in its place) fails the copies, and re-deliveries go on to the delivery limit', async () => {
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const agent = agentOf(hub);
+    writeFileSync(folder, 'not a folder');
+    await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+    expect((await agent.claim()).command).toMatchObject({ id: 1, deliveries: 1 });
+    // each re-delivery answers (it was a 500 whenever the hub looked for the batch's copy) and tries the copy again
+    for (const deliveries of [2, 3]) {
+      hub.clock.advance(5000);
+      expect((await agent.claim()).command).toMatchObject({ id: 1, deliveries });
+    }
+    hub.clock.advance(5000);
+    expect((await agent.claim()).command).toMatchObject({ type: 'refresh', batch_id: 1 }); // command 1 failed at the limit
+    expect((await hub.http.get('/commands/1').expect(200)).body.status).toBe('failed');
+    expect(errors.mock.calls.filter((c) => String(c[0]).includes('backup before batch 1 failed')).length).toBeGreaterThanOrEqual(3);
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
   });
 });

@@ -48,13 +48,20 @@ export class BackupService {
 
   /**
    * Whether a batch has its copy (SPEC 3.2 as amended): false when the hub died between the claim's
-   * commit and the end of the copy, or the copy failed. Always true for an in-memory database.
+   * commit and the end of the copy, or the copy failed. Always true for an in-memory database. A folder
+   * that cannot be read (a file in its place, another user's folder) holds no copy either: the claim
+   * tries the copy again, which fails, is logged and warned about, and the queue goes on (it answered
+   * 500 to every re-delivery, and the command never reached its delivery limit).
    */
   hasCopy(batchId: number): boolean {
     if (!this.file) return true;
     const folder = backupsFolder(this.file);
     const suffix = `-batch-${batchId}.sqlite`;
-    return existsSync(folder) && readdirSync(folder).some((n) => n.endsWith(suffix) && BATCH_BACKUP.test(n));
+    try {
+      return existsSync(folder) && readdirSync(folder).some((n) => n.endsWith(suffix) && BATCH_BACKUP.test(n));
+    } catch {
+      return false;
+    }
   }
 
   /** The last failed copy, until a later copy succeeds. */
