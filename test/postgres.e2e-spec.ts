@@ -205,6 +205,40 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual(['jira-hub: не удаётся подключиться к PostgreSQL postgres://postgres:***@127.0.0.1:1/test: на этом адресе и порту никто не слушает']);
   });
 
+  it('a search_path naming no schema, or a user who may not create tables: one Russian line and exit 2, for serve and migrate', async () => {
+    const url = new URL(TEST_DATABASE_URL!);
+    url.searchParams.set('options', '-c search_path=no_such_schema_here');
+    const role = `hub_nocreate_${process.pid}`;
+    const schema = await freshSchema();
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    // it may use the schema, not create in it
+    await admin.query(`GRANT USAGE ON SCHEMA ${/search_path=(\w+)/.exec(new URL(schema).searchParams.get('options') ?? '')![1]} TO ${role}`);
+    const written: string[] = [];
+    const capture = (chunk: unknown) => void written.push(String(chunk));
+    const spies = [jest.spyOn(console, 'log').mockImplementation(capture), jest.spyOn(console, 'error').mockImplementation(capture)];
+    try {
+      const noCreate = new URL(schema);
+      noCreate.username = role;
+      for (const [env, text] of [
+        [{ HUB_DATABASE_URL: url.toString() }, 'в PostgreSQL нет схемы для таблиц хаба'],
+        [{ HUB_DATABASE_URL: noCreate.toString() }, 'пользователю PostgreSQL не хватает прав, чтобы создать таблицы хаба'],
+      ] as const) {
+        for (const command of [['migrate'], ['serve']]) {
+          written.length = 0;
+          expect(await main(command, { ...env, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' })).toBe(2);
+          expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual([expect.stringContaining(`jira-hub: ${text}`)]);
+        }
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
+  });
+
   it('`jira-hub migrate` migrates an empty database once and then finds nothing to do', async () => {
     const env = { HUB_DATABASE_URL: await freshSchema(), HUB_LOG_LEVEL: 'error' };
     const lines: string[] = [];

@@ -112,10 +112,26 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
     return { ...result, to: await readSchemaVersion(q) };
   } catch (err) {
     await q.query('ROLLBACK').catch(() => undefined);
-    throw err;
+    throw schemaRefusal(err) ?? err;
   } finally {
     await q.release();
   }
+}
+
+/**
+ * A PostgreSQL that will not hold the hub's tables, in one line for the operator (a ConfigError: exit 2,
+ * no stack): no schema to create them in (the address's search_path names none that exists), or a user
+ * without the right to create in it. Anything else: undefined.
+ */
+function schemaRefusal(err: unknown): ConfigError | undefined {
+  const e = (err as { driverError?: { code?: string; message?: string } } | null)?.driverError ?? (err as { code?: string; message?: string } | null);
+  if (e?.code === '3F000') {
+    return new ConfigError('в PostgreSQL нет схемы для таблиц хаба: схемы из search_path в адресе (options=-c search_path=…) в базе нет — создайте её (CREATE SCHEMA) или уберите search_path из адреса');
+  }
+  if (e?.code === '42501') {
+    return new ConfigError(`пользователю PostgreSQL не хватает прав, чтобы создать таблицы хаба (${e.message ?? 'permission denied'}): выдайте ему CREATE на схему (GRANT CREATE ON SCHEMA …) или подключайтесь владельцем базы`);
+  }
+  return undefined;
 }
 
 /** The migration itself, inside the caller's transaction and lock; `to` is filled in after the commit. */
