@@ -15,6 +15,7 @@ import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { freshSchema, onPostgres, TEST_DATABASE_URL } from './support/pg.js';
 import { openEvents } from './support/sse.js';
@@ -315,6 +316,31 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
     expect(pg).toEqual(sqlite);
     const next = (await hubs[0].http.post('/batches').send({ title: 't', commands: [fields('A-2')] }).expect(201)).body;
     expect(next.id).toBe(sqlite.batches[0].id + 1);
+  });
+
+  it('a table the hub does not make in the file is refused in one Russian line, before the target is touched', async () => {
+    const file = join(dir, 'own.sqlite');
+    await (await sqliteHub(file)).close();
+    hubs.length = 0;
+    const db = new Database(file);
+    db.exec('CREATE TABLE my_notes (a INTEGER)');
+    db.close();
+    const url = await freshSchema();
+    const errors: string[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
+    try {
+      expect((await copy(file, url)).code).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors).toEqual(['jira-hub: в файле SQLite есть таблицы не хаба: my_notes — в PostgreSQL им места нет; перенесите их сами и удалите из копии файла, которую переносите']);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`)).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
   });
 
   it('copies a v2 database with live rows (claimed, done, mirror, notes, sync runs) and refuses a non-empty target', async () => {

@@ -47,21 +47,43 @@ export async function copyFromSqlite(file: string, target: DataSource): Promise<
   try {
     const copy = join(dir, 'hub.sqlite');
     copyDatabaseFile(file, copy);
-    const ds = await new HubDataSource(sqliteOptions({ dbPath: copy })).initialize();
-    try {
-      await migrate(ds, { file: null });
-    } finally {
-      await ds.destroy();
-    }
-    await migrate(target, { file: null });
+    await migrateFile(copy);
+    // Tables the hub does not make (an operator's own) have nowhere to go: refused before the target is touched.
+    const empty = join(dir, 'empty.sqlite');
+    await migrateFile(empty);
     const source = new Database(copy, { readonly: true, fileMustExist: true });
     try {
+      const hubTables = new Set(withDatabase(empty, tablesOf));
+      const foreign = tablesOf(source).filter((t) => !hubTables.has(t));
+      if (foreign.length) {
+        throw new ConfigError(`в файле SQLite есть таблицы не хаба: ${foreign.join(', ')} — в PostgreSQL им места нет; перенесите их сами и удалите из копии файла, которую переносите`);
+      }
+      await migrate(target, { file: null });
       return await copyTables(source, target);
     } finally {
       source.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Brings the SQLite file at `file` (made when missing) to this hub's schema. */
+async function migrateFile(file: string): Promise<void> {
+  const ds = await new HubDataSource(sqliteOptions({ dbPath: file })).initialize();
+  try {
+    await migrate(ds, { file: null });
+  } finally {
+    await ds.destroy();
+  }
+}
+
+function withDatabase<T>(file: string, read: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
   }
 }
 
@@ -116,7 +138,7 @@ async function copyTables(source: Database.Database, target: DataSource): Promis
     await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}), pg_advisory_xact_lock(${QUEUE_LOCK_KEY})`);
     await refuseNonEmpty(q, tables);
     for (const table of tables) {
-      if (!(await q.hasTable(table))) throw new Error(`table ${table} of the SQLite database has no counterpart in PostgreSQL`);
+      if (!(await q.hasTable(table))) throw new Error(`table ${table} of the SQLite database has no counterpart in PostgreSQL`); // refused before (copyFromSqlite)
       if (SEEDED.has(table)) await q.query(`DELETE FROM "${table}"`);
       const rows = source.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[];
       if (rows.length === 0) continue;
