@@ -72,8 +72,14 @@ async function importFolder(config: HubConfig, folder: string, json: boolean): P
 function hubVariables(names: readonly HubVariable[]) {
   return {
     help: variablesHelp([...names.map((name): Variable => [name, HUB_VARIABLES[name]]), NO_COLOR_VARIABLE]),
-    /** The command's variables, with its options written over them (an option wins over its variable). */
-    of: (env: NodeJS.ProcessEnv, options: Partial<Record<HubVariable, string>> = {}): HubEnv => ({ ...onlyVariables(env, names), ...given(options) }),
+    /**
+     * The command's variables, with its options written over them (an option wins over its variable). `--db`
+     * names a SQLite file: it wins over HUB_DATABASE_URL too, which would otherwise take the hub to PostgreSQL.
+     */
+    of: (env: NodeJS.ProcessEnv, options: Partial<Record<HubVariable, string>> = {}): HubEnv => {
+      const { HUB_DATABASE_URL, ...others } = onlyVariables(env, names) as Record<string, string | undefined>;
+      return { ...others, ...(options.HUB_DB_PATH === undefined && HUB_DATABASE_URL !== undefined ? { HUB_DATABASE_URL } : {}), ...given(options) } as HubEnv;
+    },
   };
 }
 

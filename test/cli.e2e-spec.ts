@@ -115,6 +115,12 @@ describe('jira-hub command line (commander)', () => {
       expect(out).toBe(`база ${file} создана, схема v${SCHEMA_VERSION}`);
     });
 
+    it('--db wins over HUB_DATABASE_URL as well: the file it names, never the server', async () => {
+      const file = join(dir, 'over-url.sqlite');
+      const { code, out } = await run(['migrate', '--db', file], { HUB_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/nothing', HUB_LOG_LEVEL: 'error' });
+      expect({ code, out }).toEqual({ code: 0, out: `база ${file} создана, схема v${SCHEMA_VERSION}` });
+    });
+
     it('migrate logs without ANSI colours when stdout is not a terminal, and says what it did in Russian', async () => {
       const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
       Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
