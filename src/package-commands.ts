@@ -69,9 +69,12 @@ export function assertExistingDatabase(config: HubConfig): void {
   if (stat.isFile() && stat.size === 0) throw new ConfigError(`файл базы данных ${resolve(file)} пуст — это не база хаба: ${next}`);
 }
 
-/** The hub's modules on the database, after the checks `serve` makes first: each failure is one line, not a logged stack. */
+/**
+ * The hub's modules on an existing hub's database (on PostgreSQL: a schema that holds the hub; a SQLite
+ * file: assertExistingDatabase), after the checks `serve` makes first: each failure is one line, not a logged stack.
+ */
 export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
-  await assertDatabaseUsable(config);
+  await assertDatabaseUsable(config, { existing: true });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     // A failed start rejects here, as createApp's does, instead of Nest ending the process with code 1:
     // a refusal raised inside the start (ConfigError, whose log HubLogger drops) then reaches main's line.

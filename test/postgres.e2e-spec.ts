@@ -4,7 +4,7 @@
  * Runs when HUB_TEST_DATABASE_URL is set (`npm run test:pg`); on a SQLite run there is nothing to test.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { ConfigError, loadConfig } from '../src/common/config.js';
@@ -237,6 +237,32 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
       await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
       await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
       await admin.end();
+    }
+  });
+
+  it('import, plan, apply and export against a schema with no hub refuse in one line and create nothing (as for a missing SQLite file)', async () => {
+    const url = await freshSchema();
+    const folder = tempDir();
+    writeFileSync(join(folder, 'issues.csv'), 'key,duedate\nAURORA-1,2026-12-01\n');
+    writeFileSync(join(folder, 'notes.csv'), 'key,comment\nAURORA-1,заметка\n');
+    const errors: string[] = [];
+    const spies = [jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line)), jest.spyOn(console, 'log').mockImplementation(() => undefined)];
+    try {
+      for (const args of [['plan', folder], ['apply', folder], ['import', folder], ['export', join(folder, 'out'), '--jql', 'project = AURORA']]) {
+        errors.length = 0;
+        expect(await main(args, { HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' })).toBe(2);
+        expect(errors).toEqual([expect.stringMatching(/^jira-hub: в PostgreSQL postgres:.* нет базы хаба \(в схеме из search_path нет его таблиц\)/)]);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`)).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
     }
   });
 

@@ -95,14 +95,23 @@ export async function openMigrated(options: DataSourceOptions, logger?: MigrateO
  * issue 21.9): the SQLite file's checks (assertDatabaseFile), or on PostgreSQL a server that cannot be
  * reached or refuses the hub (openDataSource's line; one connection, closed at once).
  */
-export async function assertDatabaseUsable(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>): Promise<void> {
+export async function assertDatabaseUsable(config: Pick<HubConfig, 'dbPath' | 'databaseUrl'>, options: { existing?: boolean } = {}): Promise<void> {
   if (!config.databaseUrl) return assertDatabaseFile(config.dbPath);
   const client = new (await usePgDriver()).Client({ connectionString: config.databaseUrl, connectionTimeoutMillis: postgresOptions(config.databaseUrl).connectTimeoutMS });
   client.on('error', () => undefined);
   try {
-    await client.connect();
-  } catch (err) {
-    throw new ConfigError(describeConnectFailure(config.databaseUrl, err));
+    try {
+      await client.connect();
+    } catch (err) {
+      throw new ConfigError(describeConnectFailure(config.databaseUrl, err));
+    }
+    // `existing`: a command that works on a hub's data (import, plan, apply, export) makes no new hub in a
+    // database or schema that holds none — a mistyped address, as a missing SQLite file is.
+    if (options.existing && !(await client.query(`SELECT to_regclass('setting') IS NOT NULL AS hub`)).rows[0]?.hub) {
+      throw new ConfigError(
+        `в PostgreSQL ${redactUrl(config.databaseUrl)} нет базы хаба (в схеме из search_path нет его таблиц): укажите базу хаба (HUB_DATABASE_URL); новую базу создаёт jira-hub serve или jira-hub migrate`,
+      );
+    }
   } finally {
     await client.end().catch(() => undefined);
   }
