@@ -96,7 +96,7 @@ export interface PackageCommandOptions {
 /** The package's name: --name, or the folder's; held to what the HTTP routes take (PackageFormDto). */
 function nameOf(o: PackageCommandOptions, folder: string): string {
   const name = o.name ?? basename(resolve(folder));
-  if (!name.trim()) throw new ConfigError('--name: нужно непустое имя пакета');
+  if (!name.trim()) throw new ConfigError(o.name === undefined ? `у папки ${resolve(folder)} нет имени, по которому назвать пакет: задайте его параметром --name` : '--name: нужно непустое имя пакета');
   if ([...name].length > MAX_PACKAGE_NAME) throw new ConfigError(`--name: имя пакета не длиннее ${MAX_PACKAGE_NAME} символов`);
   return name;
 }

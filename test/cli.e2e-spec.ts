@@ -254,6 +254,8 @@ describe('jira-hub command line (commander)', () => {
       // --name as the HTTP routes take it: not blank, at most 200 characters; refused before anything is read
       expect(await run(['apply', folder, '--db', db, '--name', '  '])).toEqual({ code: 2, out: '', err: 'jira-hub: --name: нужно непустое имя пакета' });
       expect(await run(['plan', folder, '--db', db, '--name', 'я'.repeat(201)])).toEqual({ code: 2, out: '', err: 'jira-hub: --name: имя пакета не длиннее 200 символов' });
+      // a folder without a name (the root) and no --name: said as such, not as a blank --name nobody gave
+      expect(await run(['plan', '/', '--db', db])).toEqual({ code: 2, out: '', err: 'jira-hub: у папки / нет имени, по которому назвать пакет: задайте его параметром --name' });
     });
 
     it('export into a place it cannot write says where and why in one line', async () => {
