@@ -23,6 +23,17 @@ import { waitFor } from './support/wait.js';
 
 const describePg = onPostgres ? describe : describe.skip;
 
+/** How many tables the schema of `url` (its search_path) holds: what a refused command must not have made. */
+async function tablesIn(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`)).rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
 describePg('replicas on one PostgreSQL database (issue 13)', () => {
   let dir: string;
   let hubs: TestHub[] = [];
@@ -257,13 +268,7 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
       for (const spy of spies) spy.mockRestore();
       rmSync(folder, { recursive: true, force: true });
     }
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      expect((await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`)).rows[0].n).toBe(0);
-    } finally {
-      await client.end();
-    }
+    expect(await tablesIn(url)).toBe(0);
   });
 
   it('`jira-hub migrate` migrates an empty database once and then finds nothing to do', async () => {
@@ -360,13 +365,7 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
       spy.mockRestore();
     }
     expect(errors).toEqual(['jira-hub: в файле SQLite есть таблицы не хаба: my_notes — в PostgreSQL им места нет; перенесите их сами и удалите из копии файла, которую переносите']);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      expect((await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema()`)).rows[0].n).toBe(0);
-    } finally {
-      await client.end();
-    }
+    expect(await tablesIn(url)).toBe(0);
   });
 
   it('copies a v2 database with live rows (claimed, done, mirror, notes, sync runs) and refuses a non-empty target', async () => {
