@@ -35,6 +35,24 @@ describe('executors', () => {
 
   describe.each(FLAVORS)('executors on %s', (flavor) => {
     const api = API_PREFIX[flavor];
+
+    /**
+     * A client whose first POST to a path ending in `pathEnd` is answered `status` with `message` — after
+     * Jira carried the request out (`carried`: the answer, not the request, was lost) or without it.
+     */
+    const failingFirstPost = (pathEnd: string, status: number, message: string, carried: boolean) => {
+      let failed = false;
+      const fetchFn = (async (...args: Parameters<typeof fetch>) => {
+        if (!failed && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith(pathEnd)) {
+          failed = true;
+          if (carried) await (await fetch(...args)).text();
+          return new Response(JSON.stringify({ errorMessages: [message] }), { status });
+        }
+        return fetch(...args);
+      }) as typeof fetch;
+      const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'b@example.com', apiToken: 't' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
+      return new JiraClient({ baseUrl: h.url, flavor, auth, sleep: async () => undefined, fetch: fetchFn });
+    };
     const body = (text: string) =>
       flavor === 'cloud' ? { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] } : text;
 
@@ -157,19 +175,7 @@ describe('executors', () => {
       });
 
       /** A client whose first POST /issue is answered 502 — after Jira created the issue (`created`) or without it. */
-      const failingCreate = (created: boolean) => {
-        let failed = false;
-        const fetchFn = (async (...args: Parameters<typeof fetch>) => {
-          if (!failed && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/issue')) {
-            failed = true;
-            if (created) await (await fetch(...args)).text();
-            return new Response(JSON.stringify({ errorMessages: ['Bad Gateway'] }), { status: 502 });
-          }
-          return fetch(...args);
-        }) as typeof fetch;
-        const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'b@example.com', apiToken: 't' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
-        return new JiraClient({ baseUrl: h.url, flavor, auth, sleep: async () => undefined, fetch: fetchFn });
-      };
+      const failingCreate = (created: boolean) => failingFirstPost('/issue', 502, 'Bad Gateway', created);
 
       it('a 502 to POST /issue after Jira created it: searches again and reports the issue found, no duplicate', async () => {
         const summary = `502 после создания ${flavor}`;
@@ -300,19 +306,7 @@ describe('executors', () => {
       });
 
       /** A client whose first POST of a transition is answered 500 — after Jira carried it out (`taken`) or without it. */
-      const failingTransition = (taken: boolean) => {
-        let failed = false;
-        const fetchFn = (async (...args: Parameters<typeof fetch>) => {
-          if (!failed && args[1]?.method === 'POST' && new URL(String(args[0])).pathname.endsWith('/transitions')) {
-            failed = true;
-            if (taken) await (await fetch(...args)).text();
-            return new Response(JSON.stringify({ errorMessages: ['Internal server error'] }), { status: 500 });
-          }
-          return fetch(...args);
-        }) as typeof fetch;
-        const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'b@example.com', apiToken: 't' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
-        return new JiraClient({ baseUrl: h.url, flavor, auth, sleep: async () => undefined, fetch: fetchFn });
-      };
+      const failingTransition = (taken: boolean) => failingFirstPost('/transitions', 500, 'Internal server error', taken);
 
       it('a 500 to a transition Jira carried out: the status shows it taken, the walk goes on and its record keeps it', async () => {
         const key = issue('500 после перехода');
