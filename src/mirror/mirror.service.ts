@@ -23,10 +23,10 @@ export interface IssuePage {
 
 const issueView = (r: IssueRow): IssueView => ({ ...r, labels: parseJson<string[]>(r.labels, []), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
 
-/** Reads of the mirror, notes and sync runs (SPEC 7); notes are the only thing people write here. */
 /** A note's value as an imported cell reads (CSV cells are trimmed, an empty one is null): undefined stays undefined. */
 const asCell = (v: string | null | undefined): string | null | undefined => (typeof v === 'string' ? v.trim() || null : v);
 
+/** Reads of the mirror, notes and sync runs (SPEC 7); notes are the only thing people write here. */
 @Injectable()
 export class MirrorService {
   constructor(
