@@ -34,7 +34,7 @@ function run(commands: PlannedInput[], extra: Partial<CheckContext> = {}) {
 const issue = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт', ...params } });
 const fields = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_fields', params: { key: 'AURORA-1', ...params } });
 const status = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_status', params: { key: 'AURORA-1', ...params } });
-const link = (link_type: string): PlannedInput => ({ type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type } });
+const link = (link_type: string, source = 'AURORA-1', target = 'AURORA-2'): PlannedInput => ({ type: 'ensure_link', params: { source, target, link_type } });
 const sprint = (params: Record<string, unknown>): PlannedInput => ({ type: 'ensure_sprint', params: { key: 'AURORA-1', ...params } });
 
 /** [name, command, code of its one finding, param, suggestion contains] */
@@ -104,15 +104,28 @@ describe('checkCommands: every finding of every command in one answer', () => {
   });
 });
 
+describe('checkCommands: a reverse link the mirror holds', () => {
+  it.each([
+    ['the reverse of a directional link', link('Blocks', 'AURORA-2', 'AURORA-1'), ['reversed_link']],
+    ['given by its inward description, which swaps it into the reverse', link('is blocked by'), ['reversed_link']],
+    ['the link itself', link('Blocks'), []],
+    ['a symmetric type either way', link('Relates', 'AURORA-2', 'AURORA-1'), []],
+  ])('%s', async (_, command, codes) => {
+    const out = await run([command]);
+    expect(out.findings.map((f) => f.code)).toEqual(codes);
+  });
+});
+
 describe('checkCommands: what is stored', () => {
   it.each([
-    ['a settings word', 'блокирует', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, 'блокирует → Blocks'],
-    ['the outward description', 'Blocks', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, undefined],
-    ['the name in another letter case', 'relates', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates → Relates'],
-    ['the inward description: source and target swap', 'is blocked by', { source: 'AURORA-2', target: 'AURORA-1', link_type: 'Blocks' }, 'переставлены'],
-    ['a symmetric inward description: no swap', 'relates to', { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates to → Relates'],
-  ])('a link type given by %s is stored by its Jira name', async (_, given, stored, note) => {
-    const out = await run([link(given)]);
+    ['a settings word', link('блокирует'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, 'блокирует → Blocks'],
+    ['the outward description', link('Blocks'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, undefined],
+    ['the name in another letter case', link('relates'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates → Relates'],
+    // (AURORA-3, not AURORA-2: the mirror holds AURORA-1 blocks AURORA-2, whose reverse is a finding of its own)
+    ['the inward description: source and target swap', link('is blocked by', 'AURORA-1', 'AURORA-3'), { source: 'AURORA-3', target: 'AURORA-1', link_type: 'Blocks' }, 'переставлены'],
+    ['a symmetric inward description: no swap', link('relates to'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates to → Relates'],
+  ])('a link type given by %s is stored by its Jira name', async (_, command, stored, note) => {
+    const out = await run([command]);
     expect(out.findings).toEqual([]);
     expect(out.commands[0]!.params).toEqual(stored);
     if (note) expect(out.commands[0]!.notes.join(' ')).toContain(note);

@@ -29,7 +29,7 @@ const ROUTES: Record<string, unknown> = {
   ],
   '/sprints': [{ name: HOSTILE, state: 'active', board_id: 2, board: HOSTILE }],
   '/components': [HOSTILE],
-  '/users': { users: [{ id: 'ivanov', display_name: HOSTILE }], truncated: false },
+  '/users': { users: [{ id: 'ivanov', display_name: HOSTILE }], total: 1, truncated: false },
 };
 
 const api = { catalogue: async (path: string) => ROUTES[path] } as unknown as HubApi;
