@@ -25,6 +25,8 @@ export interface PlannedInput {
 /** Queue's command catalogue (SPEC 4, 5), given to the checks. */
 export interface CommandRules {
   checkParams(type: CommandType, params: Params): { problems: { param: string; detail: string }[]; customFields: string[] };
+  /** the params a command of the type takes at all (a name outside them is an unknown param) */
+  paramNames(type: CommandType): readonly string[];
   checkTempKeys(commands: readonly PlannedInput[]): { problems: { index: number; detail: string }[]; external: string[] };
   duplicateSummaries(commands: readonly PlannedInput[]): string[];
   /** what the command changes against the mirror: [] nothing, undefined the mirror cannot tell */
@@ -108,21 +110,30 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   await eachInSlices(
     checks,
     (c) => {
-      if (c.findings.some((f) => SYNTAX_CODES.includes(f.code))) return;
-      checkContent(c);
-      if (c.type === 'ensure_issue') checkIssue(c, types);
-      else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
-      else if (c.type === 'ensure_status') checkStatus(c, types);
-      else if (c.type === 'ensure_link' || c.type === 'remove_link') {
-        checkLink(c, usable, ctx.linkWords);
-        checkReversedLink(c, usable, ctx.mirror, ctx.resolved);
-      }
-      else if (c.type === 'ensure_sprint') checkSprint(c, types);
-      if (usable) permissionFindings(c, usable);
+      // An unknown param hides nothing else (SPEC 16.2: every finding at once): the command is judged without it.
+      const unknown = new Set(c.unknownParams);
+      if (c.findings.some((f) => SYNTAX_CODES.includes(f.code) && !(f.code === 'invalid_param' && unknown.has(f.param)))) return;
+      const sent = c.params;
+      if (unknown.size) c.params = Object.fromEntries(Object.entries(sent).filter(([k]) => !unknown.has(k)));
+      judge(c);
+      if (unknown.size) c.params = { ...c.params, ...Object.fromEntries(Object.entries(sent).filter(([k]) => unknown.has(k))) };
     },
   );
   const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
   return { commands: out, findings: out.flatMap((c) => c.findings) };
+
+  /** The checks of the catalogue, the mirror and Jira's limits on one command whose params are well formed. */
+  function judge(c: CommandCheck): void {
+    checkContent(c);
+    if (c.type === 'ensure_issue') checkIssue(c, types);
+    else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
+    else if (c.type === 'ensure_status') checkStatus(c, types);
+    else if (c.type === 'ensure_link' || c.type === 'remove_link') {
+      checkLink(c, usable, ctx.linkWords);
+      checkReversedLink(c, usable, ctx.mirror, ctx.resolved);
+    } else if (c.type === 'ensure_sprint') checkSprint(c, types);
+    if (usable) permissionFindings(c, usable);
+  }
 }
 
 function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
@@ -142,6 +153,8 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
   await eachInSlices(commands, (c, i) => {
     const { problems, customFields } = ctx.rules.checkParams(c.type, c.params);
     for (const p of problems) checks[i]!.findings.push({ seq: i + 1, param: p.param, code: 'invalid_param', detail: p.detail });
+    // ensure_fields takes any name as a custom field: only its own rule (custom_field_not_allowed) refuses one
+    if (c.type !== 'ensure_fields') checks[i]!.unknownParams = Object.keys(c.params).filter((k) => !ctx.rules.paramNames(c.type).includes(k));
     for (const f of customFields.filter((f) => !allowed.has(f))) {
       checks[i]!.findings.push({
         seq: i + 1,

@@ -12,6 +12,8 @@ export interface CommandCheck {
   unknown: string[];
   /** permissions the command needs beyond its type's (a transition that sets the resolution: RESOLVE_ISSUES) */
   needs?: string[];
+  /** params the command does not take at all (findings of their own): the rest is judged without them */
+  unknownParams?: string[];
 }
 
 /**

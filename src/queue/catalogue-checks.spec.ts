@@ -104,6 +104,23 @@ describe('checkCommands: every finding of every command in one answer', () => {
   });
 });
 
+describe('checkCommands: an unknown param hides no other finding of its command (SPEC 16.2: every finding at once)', () => {
+  it.each([
+    ['ensure_sprint with a param it does not take and an unknown sprint', sprint({ sprint: 'Спринт 9', team: 1 }), [['team', 'invalid_param'], ['sprint', 'unknown_sprint']]],
+    ['ensure_link with a param it does not take and a misspelled type', { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blokcs', colour: 'red' } } as PlannedInput, [['colour', 'invalid_param'], ['link_type', 'unknown_link_type']]],
+    ['ensure_issue with a param it does not take and a misspelled type', issue({ issue_type: 'Tsak', colour: 'red' }), [['colour', 'invalid_param'], ['issue_type', 'unknown_issue_type']]],
+  ])('%s', async (_, command, found) => {
+    const out = await run([command]);
+    expect(out.findings.map((f) => [f.param, f.code])).toEqual(found);
+    expect(out.commands[0]!.params).toEqual(command.params); // the params as sent: the unknown one is kept
+  });
+
+  it('a param with a wrong value still stops the other checks (their rules could not read it)', async () => {
+    const out = await run([sprint({ sprint: 'Спринт 9', board: 0 })]);
+    expect(out.findings.map((f) => f.code)).toEqual(['invalid_param']);
+  });
+});
+
 describe('checkCommands: a reverse link the mirror holds', () => {
   it.each([
     ['the reverse of a directional link', link('Blocks', 'AURORA-2', 'AURORA-1'), ['reversed_link']],

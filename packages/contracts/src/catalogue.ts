@@ -276,6 +276,9 @@ const PARAM_NAMES: Record<CommandType, readonly string[]> = {
  * Every standard param name of every command type, each once, in catalogue order. A custom field
  * (settings `fields`) named like one of these is ambiguous to a person reading a batch.
  */
+/** The params a command of `type` takes (ensure_fields: `key` and its standard fields; custom fields come on top). */
+export const paramNames = (type: CommandType): readonly string[] => PARAM_NAMES[type];
+
 export const STANDARD_PARAM_NAMES: readonly string[] = Object.freeze([...new Set(COMMAND_TYPES.flatMap((t) => PARAM_NAMES[t]))]);
 
 /**
