@@ -112,7 +112,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
     (c) => {
       // An unknown param hides nothing else (SPEC 16.2: every finding at once): the command is judged without it.
       const unknown = new Set(c.unknownParams);
-      if (c.findings.some((f) => SYNTAX_CODES.includes(f.code) && !(f.code === 'invalid_param' && unknown.has(f.param)))) return;
+      if (c.findings.some((f) => SYNTAX_CODES.includes(f.code) && !((f.code === 'invalid_param' || f.code === 'custom_field_not_allowed') && unknown.has(f.param)))) return;
       const sent = c.params;
       if (unknown.size) c.params = Object.fromEntries(Object.entries(sent).filter(([k]) => !unknown.has(k)));
       judge(c);
@@ -153,9 +153,10 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
   await eachInSlices(commands, (c, i) => {
     const { problems, customFields } = ctx.rules.checkParams(c.type, c.params);
     for (const p of problems) checks[i]!.findings.push({ seq: i + 1, param: p.param, code: 'invalid_param', detail: p.detail });
-    // ensure_fields takes any name as a custom field: only its own rule (custom_field_not_allowed) refuses one
-    if (c.type !== 'ensure_fields') checks[i]!.unknownParams = Object.keys(c.params).filter((k) => !ctx.rules.paramNames(c.type).includes(k));
-    for (const f of customFields.filter((f) => !allowed.has(f))) {
+    // Names the command does not take (for ensure_fields: custom fields settings do not allow) hide no other finding.
+    const notAllowed = customFields.filter((f) => !allowed.has(f));
+    checks[i]!.unknownParams = c.type === 'ensure_fields' ? notAllowed : Object.keys(c.params).filter((k) => !ctx.rules.paramNames(c.type).includes(k));
+    for (const f of notAllowed) {
       checks[i]!.findings.push({
         seq: i + 1,
         param: f,

@@ -109,6 +109,7 @@ describe('checkCommands: an unknown param hides no other finding of its command 
     ['ensure_sprint with a param it does not take and an unknown sprint', sprint({ sprint: 'Спринт 9', team: 1 }), [['team', 'invalid_param'], ['sprint', 'unknown_sprint']]],
     ['ensure_link with a param it does not take and a misspelled type', { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blokcs', colour: 'red' } } as PlannedInput, [['colour', 'invalid_param'], ['link_type', 'unknown_link_type']]],
     ['ensure_issue with a param it does not take and a misspelled type', issue({ issue_type: 'Tsak', colour: 'red' }), [['colour', 'invalid_param'], ['issue_type', 'unknown_issue_type']]],
+    ['ensure_fields with a field settings do not allow and a priority Jira lacks', fields({ foo: 'x', priority: 'Ultra' }), [['foo', 'custom_field_not_allowed'], ['priority', 'value_not_allowed']]],
   ])('%s', async (_, command, found) => {
     const out = await run([command]);
     expect(out.findings.map((f) => [f.param, f.code])).toEqual(found);
