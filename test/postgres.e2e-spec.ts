@@ -320,13 +320,14 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
       settings: (await hub.http.get('/settings').expect(200)).body,
     };
   };
+  /** `migrate --from-sqlite`: its exit code, and what it printed to stdout (lines) and stderr (errors). */
   const copy = async (file: string, url: string) => {
-    const lines: string[] = [];
-    const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const [lines, errors]: string[][] = [[], []];
+    const spies = [jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line)), jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line))];
     try {
-      return { code: await main(['migrate', '--from-sqlite', file], { HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' }), lines };
+      return { code: await main(['migrate', '--from-sqlite', file], { HUB_DATABASE_URL: url, HUB_LOG_LEVEL: 'error' }), lines, errors };
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
   };
 
@@ -357,13 +358,8 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
     db.exec('CREATE TABLE my_notes (a INTEGER)');
     db.close();
     const url = await freshSchema();
-    const errors: string[] = [];
-    const spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
-    try {
-      expect((await copy(file, url)).code).toBe(2);
-    } finally {
-      spy.mockRestore();
-    }
+    const { code, errors } = await copy(file, url);
+    expect(code).toBe(2);
     expect(errors).toEqual(['jira-hub: в файле SQLite есть таблицы не хаба: my_notes — в PostgreSQL им места нет; перенесите их сами и удалите из копии файла, которую переносите']);
     expect(await tablesIn(url)).toBe(0);
   });
@@ -386,14 +382,9 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
     expect((await copy(file, url)).code).toBe(0);
     const hub = await pgHub(url);
     expect(await views(hub)).toEqual(before);
-    const errors: string[] = [];
-    const spy = jest.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
-    try {
-      expect((await copy(file, url)).code).toBe(2);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(errors[0]).toMatch(/не пуста/);
+    const again = await copy(file, url);
+    expect(again.code).toBe(2);
+    expect(again.errors[0]).toMatch(/не пуста/);
     expect(await views(hub)).toEqual(before);
   });
 });
