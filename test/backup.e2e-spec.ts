@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, fields, startHub, type TestHub } from './support/app.js';
 import { onPostgres } from './support/pg.js';
@@ -68,7 +68,7 @@ import { onPostgres } from './support/pg.js';
     symlinkSync('/dev/full', join(folder, '20261130-100000-batch-1.sqlite.partial'));
     const { command } = await agent.claim();
     expect(command).toMatchObject({ id: 1, deliveries: 1 });
-    expect(readdirSync(folder)).toEqual([]);
+    expect(readdirSync(folder)).toEqual(['.owner']); // the folder is this database's; no copy, whole or partial
     const logged = errors.mock.calls.map((c) => String(c[0])).join('\n');
     expect(logged).toContain('backup before batch 1 failed');
     expect(logged).toMatch(/full/i);
@@ -103,5 +103,51 @@ import { onPostgres } from './support/pg.js';
     expect((await hub.http.get('/commands/1').expect(200)).body.status).toBe('failed');
     expect(errors.mock.calls.filter((c) => String(c[0]).includes('backup before batch 1 failed')).length).toBeGreaterThanOrEqual(3);
     expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+  });
+
+  it('two databases in one folder keep their copies apart: neither takes the other\'s copy of a batch for its own, nor rotates it away (decision 1420)', async () => {
+    const other = await startHub({ HUB_DB_PATH: join(hub.dir, 'staging.sqlite') });
+    try {
+      await hub.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
+      await other.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
+      const [mine, theirs] = [agentOf(hub), agentOf(other)];
+      // Both databases have a batch 1: the first to copy takes the folder, the other copies beside it.
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+      await other.http.post('/batches').send({ title: 't', commands: [fields('B-1')] }).expect(201);
+      const first = (await mine.claim()).command;
+      const theirFirst = (await theirs.claim()).command;
+      expect(readFileSync(join(folder, '.owner'), 'utf8').trim()).toBe('hub.sqlite');
+      const theirFolder = join(folder, 'staging.sqlite');
+      const theirCopies = () => readdirSync(theirFolder).filter((n) => n.includes('-batch-'));
+      expect(copies()).toEqual(['20261130-100000-batch-1.sqlite']);
+      expect(theirCopies()).toEqual(['20261130-100000-batch-1.sqlite']);
+      const batchOf = (file: string) => {
+        const db = new Database(file, { readonly: true, fileMustExist: true });
+        try {
+          return (db.prepare('SELECT params FROM command WHERE batch_id = 1 ORDER BY seq LIMIT 1').get() as { params: string }).params;
+        } finally {
+          db.close();
+        }
+      };
+      expect(batchOf(join(folder, copies()[0]))).toContain('A-1');
+      expect(batchOf(join(theirFolder, theirCopies()[0]))).toContain('B-1');
+
+      // Rotation keeps one copy of each database: a second batch of the other replaces only its own.
+      await theirs.done(theirFirst.id);
+      await theirs.done((await theirs.claim()).command.id, { issues: [], links: [] });
+      await other.http.post('/batches').send({ title: 't2', commands: [fields('B-2')] }).expect(201);
+      other.clock.advance(1000);
+      expect((await theirs.claim()).command).toMatchObject({ batch_id: 2, deliveries: 1 });
+      expect(theirCopies()).toEqual(['20261130-100001-batch-2.sqlite']);
+      expect(copies()).toEqual(['20261130-100000-batch-1.sqlite']);
+
+      // A re-delivery of this database's batch 1 finds its own copy, not the other's.
+      rmSync(join(folder, copies()[0]));
+      hub.clock.advance(5000);
+      expect((await mine.claim()).command).toMatchObject({ id: first.id, deliveries: 2 });
+      expect(copies()).toEqual(['20261130-100005-batch-1.sqlite']);
+    } finally {
+      await other.close();
+    }
   });
 });

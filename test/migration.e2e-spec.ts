@@ -56,7 +56,7 @@ const SCHEMA_BACKUP = /^\d{8}-\d{6}-schema-v1\.sqlite$/;
 
 function backupFiles(dbFile: string): string[] {
   const folder = join(dbFile, '..', 'backups');
-  return existsSync(folder) ? readdirSync(folder).sort() : [];
+  return existsSync(folder) ? readdirSync(folder).filter((n) => n !== '.owner').sort() : []; // the copies, not the folder's owner
 }
 
 function migrationRows(file: string): Record<string, unknown>[] {

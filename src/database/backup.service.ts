@@ -98,9 +98,9 @@ export class BackupService {
       return null;
     }
     if (!this.file) return null;
-    const folder = backupsFolder(this.file);
-    const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);
     try {
+      const folder = backupsFolder(this.file, true);
+      const target = join(folder, `${stamp(this.clock.now())}-batch-${batchId}.sqlite`);
       await copyDatabaseFileInBackground(this.file, target);
       await this.rotate(folder, keep);
       this.failure = null;

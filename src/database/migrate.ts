@@ -156,7 +156,7 @@ async function migrateLocked(q: QueryRunner, options: MigrateOptions, adopt: boo
   const pending = MIGRATIONS.filter((m) => !done.has(m.name));
   let backup: string | null = null;
   if (pending.length > 0 && options.file && from > 0) {
-    backup = join(backupsFolder(options.file), `${stamp(now())}-schema-v${from}.sqlite`);
+    backup = join(backupsFolder(options.file, true), `${stamp(now())}-schema-v${from}.sqlite`);
     copyDatabaseFile(options.file, backup);
     options.logger?.log(`copied schema v${from} database to ${backup} before migrating`);
   }

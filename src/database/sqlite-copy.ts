@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 export const IN_MEMORY = ':memory:';
@@ -11,8 +11,36 @@ export function databaseFile(dbPath: string): string | null {
   return dbPath === IN_MEMORY || dbPath === '' ? null : resolve(dbPath);
 }
 
-export function backupsFolder(dbFile: string): string {
-  return join(dirname(dbFile), 'backups');
+/** In a backups folder: the file name of the database whose copies lie directly in it (decision 1420). */
+export const BACKUPS_OWNER = '.owner';
+
+/**
+ * The folder of a file database's copies (SPEC 3.1, 3.2): `<database folder>/backups`. Two databases
+ * in one folder would share it: each would take the other's copy of a batch with the same id for its
+ * own, and rotation would delete the other's copies. So the folder belongs to the first database that
+ * copies into it (its file name in `backups/.owner`), and any other database of that folder keeps its
+ * copies in `backups/<its file name>/`. `claim` (before a copy is written): make the folder and take it
+ * when no database has; a folder that cannot be written fails here as the copy itself would.
+ */
+export function backupsFolder(dbFile: string, claim = false): string {
+  const root = join(dirname(dbFile), 'backups');
+  const name = basename(dbFile);
+  const marker = join(root, BACKUPS_OWNER);
+  if (claim) {
+    mkdirSync(root, { recursive: true });
+    try {
+      writeFileSync(marker, `${name}\n`, { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  let owner: string;
+  try {
+    owner = readFileSync(marker, 'utf8').trim();
+  } catch {
+    return root; // no database has taken it: no copy is there, or only copies made before owners were recorded
+  }
+  return owner === name ? root : join(root, name);
 }
 
 /** `YYYYMMDD-HHMMSS` in UTC, the prefix of every backup file name (SPEC 3.1, 3.2). */
