@@ -150,4 +150,8 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   console.log(
     `Записано в ${folder}: ${written('issues.csv')} (задач: ${out.issues}), ${written('links.csv')} (связей: ${out.links}), ${written('notes.csv')} (заметок: ${out.notes}).`,
   );
+  if (out.labelsLeftOut.length) {
+    const keys = out.labelsLeftOut.length > 10 ? `${out.labelsLeftOut.slice(0, 10).join(', ')} и ещё ${out.labelsLeftOut.length - 10}` : out.labelsLeftOut.join(', ');
+    console.log(`Метки задач ${keys} не записаны: в их метке есть запятая или пробел, а в пакете они разделяют метки. Столбец «Метки» этих задач оставлен пустым — пакет их метки не меняет.`);
+  }
 }

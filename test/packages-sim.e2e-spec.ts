@@ -134,6 +134,19 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
   }, 60_000);
   afterAll(() => w?.close());
 
+  it('an issue whose label has a comma (Jira allows it) exports without its labels and says so: the export, planned, still changes nothing', async () => {
+    const key = `${PROJECT}-42`;
+    w.sim.store.updateIssue(key, { labels: ['q4,2026', 'ops'] });
+    await w.refresh({ keys: [key] });
+    const folder = join(w.dir, 'comma-label');
+    const run = await cli(['export', folder, '--jql', `key = ${key}`], w.env);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`Метки задач ${key} не записаны: в их метке есть запятая или пробел`);
+    const [header, row] = parseCsv(readFileSync(join(folder, 'issues.csv'), 'utf8'));
+    expect(row[header.indexOf('Метки')]).toBe('');
+    expect((await w.call('POST', '/packages/plan', form(folder))).commands).toEqual([]);
+  });
+
   it('export → 15 cells and 3 links changed → plan of exactly 18 → apply, approve, done → empty plan → drift of two fields → plan of two', async () => {
     const { call, dir, sim } = w;
     await w.refresh({ jql: `project = ${PROJECT}` });

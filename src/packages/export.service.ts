@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/index.js';
 import { PackageViewRepository } from '../mirror/index.js';
-import { parseExportJql, writePackage, type ExportedPackage } from './export.js';
+import { parseExportJql, unwritableLabels, writePackage, type ExportedPackage } from './export.js';
 
 /** `jira-hub export <folder> --jql …` (SPEC 18): the mirror's issues, links and notes as a planning package. */
 @Injectable()
@@ -11,7 +11,7 @@ export class ExportService {
     private readonly mirror: PackageViewRepository,
   ) {}
 
-  async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number }> {
+  async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number; labelsLeftOut: string[] }> {
     const filter = parseExportJql(jql);
     return this.db.read(async (m) => {
       const issues = await this.mirror.exportIssues(m, filter);
@@ -20,7 +20,7 @@ export class ExportService {
       const at = (k: string) => order.get(k) ?? -1;
       const links = (await this.mirror.linksFrom(m, keys)).sort((a, b) => at(a.source_key) - at(b.source_key) || at(a.target_key) - at(b.target_key) || (a.link_type < b.link_type ? -1 : 1));
       const notes = [...(await this.mirror.notesOf(m, keys)).values()].sort((a, b) => at(a.key) - at(b.key));
-      return { files: writePackage(issues, links, notes), issues: issues.length, links: links.length, notes: notes.length };
+      return { files: writePackage(issues, links, notes), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues) };
     });
   }
 }

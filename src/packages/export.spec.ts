@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readLinks, readNotes } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
-import { parseExportJql, writePackage } from './export.js';
+import { parseExportJql, unwritableLabels, writePackage } from './export.js';
 import { readIssues } from './issues-reader.js';
 
 describe('parseExportJql: the JQL an export understands over the mirror', () => {
@@ -52,5 +52,17 @@ describe('writePackage: the files read back as what the mirror holds', () => {
     expect(a3.labels).toBeUndefined();
     expect(readLinks(Buffer.from(files['links.csv']))).toEqual([{ row: 2, from: 'A-2', type: 'Blocks', to: 'A-3', note: null }]);
     expect(readNotes(Buffer.from(files['notes.csv']))).toEqual([{ row: 2, key: 'A-2', fact_status: 'в работе', comment: 'строка 1\nстрока 2' }]);
+  });
+
+  it('labels a package cannot hold (a comma or a space inside one) leave the cell empty: read back, the package wishes nothing of them', () => {
+    const issues = [issue, { ...issue, key: 'A-4', labels: ['q4', 'a,b'] }, { ...issue, key: 'A-5', labels: ['два слова'] }, { ...issue, key: 'A-6', labels: ['ok-label'] }];
+    expect(unwritableLabels(issues)).toEqual(['A-4', 'A-5']);
+    const read = readIssues(Buffer.from(writePackage(issues, [], [])['issues.csv']));
+    expect(read.map((r) => [r.key, r.labels])).toEqual([
+      ['A-2', ['finance', 'q4']],
+      ['A-4', undefined],
+      ['A-5', undefined],
+      ['A-6', ['ok-label']],
+    ]);
   });
 });

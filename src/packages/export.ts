@@ -5,6 +5,7 @@
  */
 import { ValidationFailedError } from '../common/index.js';
 import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
+import { splitLabels } from './issues-reader.js';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
 
@@ -70,12 +71,23 @@ export interface ExportedPackage {
   'notes.csv': string;
 }
 
+/**
+ * The issues whose labels a package cannot hold: a label with a comma or a space (Jira Data Center
+ * and the API let one through) would read back as two labels, and an apply would then rewrite the
+ * issue's labels in Jira. Their cell «Метки» is left empty (no wish: the package leaves their labels
+ * as they are) and the export says so.
+ */
+export function unwritableLabels(issues: readonly PackageMirrorIssue[]): string[] {
+  return issues.filter((i) => i.labels.some((l) => splitLabels(l).length !== 1 || splitLabels(l)[0] !== l)).map((i) => i.key);
+}
+
 /** The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). */
 export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[]): ExportedPackage {
+  const leftOut = new Set(unwritableLabels(issues));
   return {
     'issues.csv': csv(
       ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],
-      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, i.labels.join(' '), i.assignee, i.priority, i.status, i.sprint, null]),
+      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, i.sprint, null]),
     ),
     'links.csv': csv(
       ['Откуда', 'Тип', 'Куда', 'Пояснение (внутр.)'],
