@@ -149,7 +149,7 @@ describe('the Queue overview: counts per state and failed commands across batche
     await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ title: 'ждёт', commands: [fields('A-2')] }).expect(201);
     const cancelled = (await hub.http.post('/batches').send({ title: 'отменённый', commands: [fields('A-3')] }).expect(201)).body;
     await hub.http.post(`/batches/${cancelled.id}/cancel`).expect(200);
-    await hub.http.post('/batches').send({ title: 'в очереди', commands: [fields('A-4')] }).expect(201);
+    const queued = (await hub.http.post('/batches').send({ title: 'в очереди', commands: [fields('A-4')] }).expect(201)).body;
 
     expect((await hub.http.get('/batches/counts').expect(200)).body).toEqual({
       all: 4, awaiting_approval: 1, queued: 1, running: 0, done: 1, done_with_errors: 1, cancelled: 1, failed_commands: 1,
@@ -157,6 +157,15 @@ describe('the Queue overview: counts per state and failed commands across batche
     const failed = (await hub.http.get('/commands?status=failed').expect(200)).body;
     expect(failed).toEqual([expect.objectContaining({ id: first.id, batch_id: broken.id, batch_title: 'сломанный', status: 'failed', error: 'HTTP 400: нет поля' })]);
     expect((await hub.http.get(`/commands?status=failed&before_id=${first.id}`).expect(200)).body).toEqual([]);
+
+    // The batches behind a count: done_with_errors lists the done batches with a failed or skipped command, as counted.
+    const work = (await agent.claim()).command;
+    await agent.done(work.id);
+    await agent.done((await agent.claim()).command.id, { issues: [] }); // its tail refresh
+    const ids = async (status: string) => (await hub.http.get(`/batches?status=${status}`).expect(200)).body.map((b: { id: number }) => b.id);
+    expect(await ids('done')).toEqual([queued.id, broken.id]);
+    expect(await ids('done_with_errors')).toEqual([broken.id]);
+    expect((await hub.http.get('/batches/counts').expect(200)).body).toMatchObject({ done: 2, done_with_errors: 1 });
   });
 
   it('GET /batches/counts tells queued, running and done apart from the unfinished commands alone (schema v14)', async () => {

@@ -177,6 +177,14 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       const part = mcp.text(await mcp.call('list_batches', { limit: 1 }));
       expect(part).toMatch(new RegExp(`Есть ещё: list_batches с before_id: ${all[0].id}\\.`));
     });
+
+    it('list_batches filters by done_with_errors as GET /batches does', async () => {
+      const answer = await mcp.call('list_batches', { status: 'done_with_errors', limit: 100 });
+      expect(answer.isError).toBeFalsy();
+      const rest = (await hub.http.get('/batches?status=done_with_errors&limit=100').expect(200)).body as { id: number }[];
+      expect((answer.structuredContent!.batches as { id: number }[]).map((b) => b.id)).toEqual(rest.map((b) => b.id));
+      expect(mcp.text(await mcp.call('list_batches', { status: 'with_errors' }))).toContain('done_with_errors');
+    });
   });
 
   it('5: a plan of 1,000 commands, get_batch on it and a long comment stay under the cap; a 1 MB body is refused', async () => {

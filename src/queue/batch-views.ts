@@ -15,6 +15,8 @@ import { groupByKey } from './commands/change-record.js';
 import { DELIVERY_LEDGER, type DeliveryLedger } from './delivery-ledger.js';
 import {
   batchStatus,
+  passesFilter,
+  type BatchFilter,
   commandView,
   emptyCounts,
   isAwaiting,
@@ -31,7 +33,7 @@ import {
 type Remaining = (batch: BatchRow, ownQueued: number) => number;
 
 export interface BatchListQuery {
-  status?: BatchStatus;
+  status?: BatchFilter;
   limit: number;
   beforeId?: number;
 }
@@ -133,7 +135,7 @@ export class BatchViews {
       const remaining = (await this.remainingUpTo(m, Math.max(...batches.map(placeBound)), pacing)).of;
       for (const b of batches) {
         const summary = summarize(b, await this.commands.typesAndStatuses(m, b.id), pacing, remaining);
-        if (!q.status || summary.status === q.status) out.push(summary);
+        if (!q.status || passesFilter(q.status, summary.status, summary.counts)) out.push(summary);
         if (out.length === q.limit) break;
       }
       before = batches[batches.length - 1].id;

@@ -24,5 +24,5 @@ export { PlanView } from './plan.view.js';
 export type { PlannedCommandView } from './plan.view.js';
 export { QueueModule } from './queue.module.js';
 export type { RevertView } from './revert.service.js';
-export { BATCH_STATUS_WORDS, BatchView, CommandView } from './rows.js';
+export { BATCH_FILTERS, BATCH_STATUS_WORDS, BatchView, CommandView } from './rows.js';
 export type { BatchSummary, CommandRow, DeliveryView } from './rows.js';

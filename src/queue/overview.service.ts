@@ -4,7 +4,7 @@ import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandStatus } from './command.entity.js';
 import type { BatchStatusCountsView, FailedCommandView } from './overview.view.js';
-import { batchStatus, commandView, emptyCounts } from './rows.js';
+import { batchStatus, commandView, emptyCounts, isDoneWithErrors } from './rows.js';
 
 /** Reads for the Queue page's tabs (issue 23): counts per state, and the failed commands across batches. */
 @Injectable()
@@ -40,7 +40,7 @@ export class OverviewService {
         counts.done = total.has(Number(b.id)) ? total.get(Number(b.id))! - known : 1;
         const status = batchStatus(b, counts);
         out[status] += 1;
-        if (status === 'done' && counts.failed + counts.skipped > 0) out.done_with_errors += 1;
+        if (isDoneWithErrors(status, counts)) out.done_with_errors += 1;
         out.failed_commands += counts.failed;
       }
       return out;

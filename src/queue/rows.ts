@@ -135,6 +135,20 @@ export function batchStatus(batch: Pick<BatchRow, 'awaiting_approval_since' | 'a
   return 'running';
 }
 
+/** Done, with a failed or skipped command: what GET /batches/counts counts as `done_with_errors` and GET /batches filters by. */
+export function isDoneWithErrors(status: BatchStatus, counts: Record<CommandStatus, number>): boolean {
+  return status === 'done' && counts.failed + counts.skipped > 0;
+}
+
+/** The filters of GET /batches and the list_batches tool: a batch status, or `done_with_errors` (isDoneWithErrors). */
+export const BATCH_FILTERS = [...BATCH_STATUSES, 'done_with_errors'] as const;
+export type BatchFilter = (typeof BATCH_FILTERS)[number];
+
+/** Whether a batch of this status and these command counts passes a filter of GET /batches. */
+export function passesFilter(filter: BatchFilter, status: BatchStatus, counts: Record<CommandStatus, number>): boolean {
+  return filter === 'done_with_errors' ? isDoneWithErrors(status, counts) : status === filter;
+}
+
 export function emptyCounts(): Record<CommandStatus, number> {
   return Object.fromEntries(COMMAND_STATUSES.map((s) => [s, 0])) as Record<CommandStatus, number>;
 }

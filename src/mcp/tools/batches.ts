@@ -1,7 +1,7 @@
 /** The tools of batches and commands: plan, submit, follow, cancel, retry. */
 import { COMMAND_DESCRIPTIONS, COMMANDS, LIMITS, SCHEMA_COMMAND_TYPES } from '@jira-hub/contracts/commands';
 import { z } from 'zod';
-import { MAX_AUTHOR, MAX_TITLE } from '../../queue/index.js';
+import { BATCH_FILTERS, MAX_AUTHOR, MAX_TITLE } from '../../queue/index.js';
 import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
 import { batchChangesText } from '../change-texts.js';
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
@@ -40,7 +40,6 @@ const toBody = (a: { title: string; author?: string; commands: BatchBody['comman
   commands: a.commands,
 });
 
-const BATCH_STATUSES = ['awaiting_approval', 'queued', 'running', 'done', 'cancelled'] as const;
 /** Commands a summary names: those that failed, and those handed out or handed out again. */
 const ATTENTION = new Set(['failed', 'claimed']);
 const ATTENTION_SHOWN = 20;
@@ -177,10 +176,10 @@ export const BATCH_TOOLS: ToolDef[] = [
   tool({
     name: 'list_batches',
     title: 'Список пакетов',
-    description: 'Пакеты хаба, новые первыми, с фильтром по статусу (awaiting_approval, queued, running, done, cancelled); листание через before_id (номер последнего пакета предыдущей страницы).',
+    description: 'Пакеты хаба, новые первыми, с фильтром по статусу (awaiting_approval, queued, running, done, cancelled; done_with_errors — завершённые, где команда не удалась или пропущена); листание через before_id (номер последнего пакета предыдущей страницы).',
     writes: false,
     input: z.strictObject({
-      status: z.enum(BATCH_STATUSES, { error: `один из: ${BATCH_STATUSES.join(', ')}` }).optional(),
+      status: z.enum(BATCH_FILTERS, { error: `один из: ${BATCH_FILTERS.join(', ')}` }).optional(),
       limit: z.number().int().min(1).max(100).default(20).describe('сколько пакетов, 1..100'),
       before_id: id('показать пакеты с номером меньше этого').optional(),
     }),

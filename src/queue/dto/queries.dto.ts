@@ -2,13 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsNonBlank, PageQuery } from '../../common/index.js';
-import { BATCH_STATUSES, type BatchStatus } from '../rows.js';
+import { BATCH_FILTERS, type BatchFilter } from '../rows.js';
 
 export class ListBatchesQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: BATCH_STATUSES })
+  @ApiPropertyOptional({ enum: BATCH_FILTERS, description: 'a batch status, or done_with_errors: done with a failed or skipped command (as GET /batches/counts counts them)' })
   @IsOptional()
-  @IsIn(BATCH_STATUSES)
-  status?: BatchStatus;
+  @IsIn(BATCH_FILTERS)
+  status?: BatchFilter;
 }
 
 export class ListCommandsQuery extends PageQuery {
