@@ -40,6 +40,24 @@ describe('QueuePage', () => {
     expect(screen.queryByText('В очереди')).toBeNull();
   });
 
+  it('the «с ошибками» tab lists the done batches with a failed or skipped command, with their count, and keeps clean ones out as they finish', async () => {
+    const calls = fakeFetch({
+      'GET /batches': (_: unknown, url: string) => ({ body: url.includes('done_with_errors') ? [summary(7, { title: 'С ошибкой', status: 'done', counts: { done: 4, failed: 1 } })] : [] }),
+      'GET /batches/counts': { all: 3, awaiting_approval: 0, queued: 0, running: 0, done: 2, done_with_errors: 1, cancelled: 1, failed_commands: 1 },
+    });
+    const { live } = renderWithHub(<QueuePage />);
+    await screen.findByText('Пакетов пока нет.');
+    const tab = screen.getByRole('button', { name: /^с ошибками/ });
+    await waitFor(() => expect(tab.textContent).toBe('с ошибками 1'));
+    fireEvent.click(tab);
+    await screen.findByText('С ошибкой');
+    expect(calls.at(-1)!.url).toBe('/batches?status=done_with_errors&limit=26');
+    act(() => live.send('batch', { change: 'progress', batch_id: 8, batch: summary(8, { title: 'Чистый', status: 'done', counts: { done: 3 } }) }));
+    act(() => live.send('batch', { change: 'progress', batch_id: 9, batch: summary(9, { title: 'Тоже с ошибкой', status: 'done', counts: { done: 2, skipped: 1 } }) }));
+    expect(screen.queryByText('Чистый')).toBeNull();
+    expect(screen.getByText('Тоже с ошибкой')).toBeTruthy();
+  });
+
   it('tells a batch finished with a failure from a clean one, with counts per tab and the failed commands first', async () => {
     fakeFetch({
       'GET /batches': [summary(7, { title: 'С ошибкой', status: 'done', counts: { done: 4, failed: 1, skipped: 1 } }), summary(6, { title: 'Отклонён', status: 'cancelled', rejected_reason: 'не тот спринт', counts: { cancelled: 2 } })],

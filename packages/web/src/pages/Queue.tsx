@@ -7,11 +7,21 @@ import { useCoalesced, useHub, useLive } from '../context';
 import { ago, when } from '../format';
 import { batchHref, go, useRoute } from '../router';
 import type { BatchStatus, BatchSummary, Command } from '../types';
-import { authorName, BATCH_STATUS, COMMAND_TYPE, describeCommand, SOURCE } from '../words';
+import { authorName, COMMAND_TYPE, describeCommand, outcomeOf, OUTCOME_TEXT, SOURCE } from '../words';
 
 export const PAGE_SIZE = 25;
-const FILTERS: (BatchStatus | '')[] = ['', 'awaiting_approval', 'queued', 'running', 'done', 'cancelled'];
-const FILTER_TEXT: Record<string, string> = { '': 'все', awaiting_approval: 'ждут одобрения', queued: 'в очереди', running: 'выполняются', done: 'завершены', cancelled: 'отменены' };
+/** A tab of the list: a batch status, the done batches with a failed or skipped command (GET /batches?status=done_with_errors), or all. */
+type Filter = BatchStatus | 'done_with_errors' | '';
+const FILTERS: Filter[] = ['', 'awaiting_approval', 'queued', 'running', 'done', 'done_with_errors', 'cancelled'];
+const FILTER_TEXT: Record<Filter, string> = {
+  '': 'все',
+  awaiting_approval: 'ждут одобрения',
+  queued: 'в очереди',
+  running: 'выполняются',
+  done: 'завершены',
+  done_with_errors: 'с ошибками',
+  cancelled: 'отменены',
+};
 
 export interface BatchCounts extends Record<BatchStatus, number> {
   all: number;
@@ -86,7 +96,7 @@ export function QueuePage() {
   const route = useRoute();
   const tab = route.params.get('tab') ?? '';
   const failedTab = tab === 'failed';
-  const status = (FILTERS as string[]).includes(tab) ? (tab as BatchStatus | '') : '';
+  const status = (FILTERS as string[]).includes(tab) ? (tab as Filter) : '';
   const now = useNow();
   const [cursors, setCursors] = useState<number[]>([]); // before_id of each page after the first
   const [rows, setRows] = useState<Timed<BatchSummary>[] | null>(null);
@@ -128,7 +138,7 @@ export function QueuePage() {
     setRows((current) => {
       if (!current) return current;
       const i = current.findIndex((b) => b.id === batch.id);
-      const fits = !status || batch.status === status;
+      const fits = !status || (status === 'done_with_errors' ? outcomeOf(batch) === status : batch.status === status);
       if (i >= 0) return fits ? current.map((b) => (b.id === batch.id ? timed(batch) : b)) : current.filter((b) => b.id !== batch.id);
       const newest = current.length === 0 || batch.id > current[0].id;
       return fits && before === undefined && newest ? [timed(batch), ...current].slice(0, PAGE_SIZE) : current;
@@ -138,7 +148,7 @@ export function QueuePage() {
     reloadTimer.current = setTimeout(() => void load(), 1500);
   });
 
-  const countOf = (s: BatchStatus | ''): number | undefined => (counts ? (s ? counts[s] : counts.all) : undefined);
+  const countOf = (s: Filter): number | undefined => (counts ? (s ? counts[s] : counts.all) : undefined);
 
   return (
     <section>
@@ -155,18 +165,13 @@ export function QueuePage() {
           </FilterButton>
         ))}
       </div>
-      {counts && counts.done_with_errors > 0 && !failedTab && (
-        <p className="muted small">
-          Из завершённых {counts.done} с ошибками: {counts.done_with_errors}.
-        </p>
-      )}
       {failedTab ? (
         <FailedList />
       ) : (
         <>
           <ErrorBox error={error} />
           {!rows && !error && <Loading />}
-          {rows && rows.length === 0 && <Empty>{status ? `Пакетов в статусе «${BATCH_STATUS[status]}» нет.` : 'Пакетов пока нет.'}</Empty>}
+          {rows && rows.length === 0 && <Empty>{status ? `Пакетов в статусе «${OUTCOME_TEXT[status]}» нет.` : 'Пакетов пока нет.'}</Empty>}
           {rows && rows.length > 0 && (
             <table className="table batches responsive">
               <thead>
