@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { formatReport, main } from '../src/cli.js';
+import { MAX_PACKAGE_RECORDS } from '../src/import/package-reader.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
 
@@ -241,6 +242,13 @@ describe('import of a planning package (SPEC 8)', () => {
   it('row numbers in errors are file lines, after a quoted multi-line cell too', async () => {
     const res = await upload({ notes: 'key,comment\r\nA-1,"первая\r\nвторая"\r\nbad,x\r\n' }).expect(422);
     expect(res.body.detail).toContain('notes.csv, строка 4');
+  });
+
+  it('a file of more records than a package may have (tiny rows, well under 10 MB) → 422 naming the limit, nothing imported', async () => {
+    const notes = ['key,comment', ...Array.from({ length: MAX_PACKAGE_RECORDS }, (_, i) => `A-${i + 1},x`)].join('\n');
+    const res = await upload({ notes }).expect(422);
+    expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} строк`) });
+    expect(await notesNow()).toEqual([]);
   });
 
   describe('the whole request is capped at 10 MB (SPEC 11.1)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationFailedError } from '../common/index.js';
-import { asValidationError, detectDelimiter, PACKAGE_ERRORS_KEPT, PackageError, PackageErrors, readLinks, readNotes, type PackageFile } from './package-reader.js';
+import { asValidationError, detectDelimiter, MAX_PACKAGE_RECORDS, PACKAGE_ERRORS_KEPT, PackageError, PackageErrors, readLinks, readNotes, type PackageFile } from './package-reader.js';
 
 const buf = (text: string) => Buffer.from(text, 'utf8');
 const BOM = '\uFEFF';
@@ -107,6 +107,12 @@ describe('readNotes (SPEC 8)', () => {
 
   it('a header only gives no rows', () => {
     expect(readNotes(buf('key,fact_status,comment\n'))).toEqual([]);
+  });
+
+  it(`a file of ${MAX_PACKAGE_RECORDS} records (the header included) is read; one more is refused as too long, not read row by row`, () => {
+    const rows = (n: number) => buf(['key,comment', ...Array.from({ length: n }, (_, i) => `A-${i + 1},x`)].join('\n'));
+    expect(readNotes(rows(MAX_PACKAGE_RECORDS - 1))).toHaveLength(MAX_PACKAGE_RECORDS - 1);
+    expect(() => readNotes(rows(MAX_PACKAGE_RECORDS))).toThrow(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} строк`);
   });
 });
 
