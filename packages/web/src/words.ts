@@ -114,6 +114,27 @@ const FIELD_LABEL: Record<string, string> = {
 /** A field as a column or a row names it: «Срок» for duedate; a field not known here (a custom one) by its own name. */
 export const fieldLabel = (field: string): string => FIELD_LABEL[field] ?? field;
 
+/** The params of commands that are not fields of an issue, as a finding of the checks names them. */
+const PARAM_LABEL: Record<string, string> = {
+  key: 'Ключ',
+  keys: 'Ключи',
+  temp_key: 'Временный ключ',
+  board: 'Доска',
+  body: 'Текст комментария',
+  marker: 'Метка комментария',
+  comment_id: 'Комментарий',
+  fields: 'Поля',
+  jql: 'JQL',
+  link_type: 'Тип связи',
+  source: 'Откуда',
+  target: 'Куда',
+  to: 'Целевой статус',
+  path: 'Путь по статусам',
+};
+
+/** A param of a command as a person reads it in a finding: «Тип связи» for link_type, «Срок» for duedate; a custom field by its own name. */
+export const paramLabel = (param: string): string => PARAM_LABEL[param] ?? fieldLabel(param);
+
 /** A field inside a sentence: «срок = 2 дек.». */
 const fieldWord = (field: string): string => (FIELD_LABEL[field] ? FIELD_LABEL[field].toLowerCase() : field);
 

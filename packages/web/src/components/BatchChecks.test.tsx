@@ -20,7 +20,7 @@ describe('BatchChecksPanel', () => {
     );
     expect(screen.getByText(/Проверки плана по каталогу Jira AURORA: изменят Jira — 1, уже так — 0, не оценить — 1, с предупреждениями — 1/)).toBeTruthy();
     expect(screen.getByText('команда 2: не оценить — в зеркале нет AURORA-9: тип задачи неизвестен (сначала refresh)')).toBeTruthy();
-    expect(screen.getByText('команда 3: priority: значения «Очень высокий» нет среди допустимых (одно из: High, Low)')).toBeTruthy();
+    expect(screen.getByText('команда 3: Приоритет: значения «Очень высокий» нет среди допустимых (одно из: High, Low)')).toBeTruthy();
   });
 
   it('says nothing for a batch without checks', () => {

@@ -2,6 +2,7 @@
  * The checks a batch was submitted with (SPEC 16.2) on its page — most of all on the approval page: the
  * commands nobody could judge against the catalogue (`unknown`) and the warnings a client chose to keep.
  */
+import { paramLabel } from '../words';
 
 interface Finding {
   seq: number;
@@ -45,7 +46,7 @@ export function BatchChecksPanel({ checks }: { checks: BatchChecks | null | unde
           {warned.flatMap((c) =>
             c.findings.map((f, i) => (
               <li key={`w${c.seq}-${i}`}>
-                команда {f.seq}: {f.param}: {f.detail}
+                команда {f.seq}: {paramLabel(f.param)}: {f.detail}
                 {f.suggestion ? ` (${f.suggestion})` : ''}
               </li>
             )),

@@ -10,7 +10,7 @@ import { useHub } from '../context';
 import { day, duration } from '../format';
 import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
-import { describeCommand, fieldLabel } from '../words';
+import { describeCommand, fieldLabel, paramLabel } from '../words';
 import { errorText, Loading } from './ui';
 
 export type { Finding } from '@jira-hub/contracts';
@@ -52,6 +52,29 @@ export const VERDICT: Record<string, { text: string; tone: 'ok' | 'change' | 'al
   unknown: { text: 'не известно', tone: 'alert' },
   cannot_judge: { text: 'не проверить заранее', tone: 'muted' },
 };
+
+/**
+ * The dry run in a sentence for a person, from its verdicts and findings. The hub's own `text` is written
+ * for the API and the assistant: it names params and JSON fields («см. notes команд»), which the panel
+ * shows step by step in words instead.
+ */
+export function planHeadline(plan: Pick<Plan, 'commands'>, findings: readonly Finding[]): string {
+  const total = plan.commands.length;
+  const count = (v: string) => plan.commands.filter((c) => c.verdict === v).length;
+  const refused = findings.length > 0 ? `Пакет не пройдёт проверку по каталогу Jira: замечаний ${findings.length}, они — у своих шагов ниже. ` : '';
+  if (total > 0 && count('holds') === total) return `${refused}Все ${total} команд уже выполнены по данным зеркала: менять в Jira нечего.`;
+  const parts = [
+    [count('would_change'), 'изменят Jira'],
+    [count('holds'), 'уже выполнены'],
+    [count('unknown_key'), 'называют задачи, которых нет в зеркале (сначала обновите зеркало)'],
+    [count('cannot_judge'), 'не проверить заранее'],
+  ]
+    .filter(([n]) => n)
+    .map(([n, words]) => `${words} — ${n}`);
+  const unknown = plan.commands.filter((c) => c.check === 'unknown').length;
+  const catalogue = unknown > 0 && findings.length === 0 ? ` По каталогу Jira не оценить: ${unknown}.` : '';
+  return `${refused}Из ${total} команд ${parts.join('; ')}.${catalogue}`;
+}
 
 const APPROVER_KEY = 'jira-hub-approver';
 export const approver = {
@@ -96,7 +119,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
     <section className="panel plan" aria-label="План пакета">
       <h2>{title}</h2>
       <p>
-        {plan.text} Оценка: {duration(plan.estimate_seconds)} пауз агента
+        {planHeadline(plan, findings)} Оценка: {duration(plan.estimate_seconds)} пауз агента
         {plan.remaining_seconds !== undefined ? `, вместе с очередью ≈ ${duration(plan.remaining_seconds)}` : ''}.
       </p>
       {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «не известно».</p>}
@@ -159,8 +182,8 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
                 <ul className="findings">
                   {own.map((f, i) => (
                     <li key={i}>
-                      <mark>{f.param}</mark> {f.detail}
-                      {f.suggestion ? <span className="muted"> Предложение: {f.suggestion}</span> : null} <span className="muted small">({f.code})</span>
+                      <mark>{paramLabel(f.param)}</mark> {f.detail}
+                      {f.suggestion ? <span className="muted"> Предложение: {f.suggestion}</span> : null}
                     </li>
                   ))}
                 </ul>

@@ -160,6 +160,11 @@ describe('BatchPage', () => {
     expect(within(plan).queryByText('duedate')).toBeNull();
     expect(within(plan).getByText(/задачи AURORA-9 нет в зеркале/)).toBeTruthy();
     expect(within(plan).getByText(/Оценка: 5 мин/)).toBeTruthy();
+    // The headline in words from the verdicts and findings, not the API's text (which names params and JSON fields).
+    expect(within(plan).getByText(/Оценка: 5 мин/).textContent).toMatch(
+      /^Пакет не пройдёт проверку по каталогу Jira: замечаний 1, они — у своих шагов ниже\. Из 2 команд изменят Jira — 1; называют задачи, которых нет в зеркале \(сначала обновите зеркало\) — 1\. Оценка/,
+    );
+    expect(within(plan).getByText('Куда')).toBeTruthy(); // the finding's param in words, not «target»
     expect((screen.getByLabelText(/Кто одобряет/) as HTMLInputElement).value).toBe('Анна');
     fireEvent.click(screen.getByRole('button', { name: 'Одобрить' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Одобрить' }));

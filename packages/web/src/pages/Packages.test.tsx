@@ -87,13 +87,21 @@ describe('PackagesPage: the plan', () => {
     const row = screen.getByText('issues.csv, строка 7').closest('tr')!;
     expect(within(row).getByText(/Jira откажет/)).toBeTruthy();
     const findings = screen.getByRole('list', { name: 'Ошибки проверки, команда 1' });
-    expect(findings.textContent).toBe('✗ parent: AURORA-5 — Task, а родителем задачи типа Story может быть только эпик → укажите другого родителя или другой тип задачи');
+    expect(findings.textContent).toBe('✗ Родитель: AURORA-5 — Task, а родителем задачи типа Story может быть только эпик → укажите другого родителя или другой тип задачи');
     expect(row.nextElementSibling?.contains(findings)).toBe(true); // right under its command
     const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;
     expect(apply.disabled).toBe(true);
     expect(document.getElementById(apply.getAttribute('aria-describedby')!)?.textContent).toMatch(/^Применить нельзя: проверка по каталогу Jira нашла 1 ошибку/);
     fireEvent.click(apply);
     expect(calls.some((c) => c.url === '/packages/apply')).toBe(false);
+  });
+
+  it('«Проверка» says the dry run\'s verdict in words; the hub\'s sentence with the params\' names is only its tooltip', async () => {
+    await planned({ ...plan, commands: [{ ...plan.commands[0]!, verdict_text: 'Изменит: duedate: «2026-12-01» → «2026-12-20».' }], dry_run: { ...plan.dry_run, ok: true, findings: [], commands: [{ seq: 1, verdict: 'would_change', findings: [] }] } });
+    const row = screen.getByText('issues.csv, строка 3').closest('tr')!;
+    const verdict = within(row).getByText('изменит Jira');
+    expect(verdict.getAttribute('title')).toBe('Изменит: duedate: «2026-12-01» → «2026-12-20».');
+    expect(within(row).queryByText(/duedate/)).toBeNull();
   });
 
   it('a plan the checks pass can be applied', async () => {

@@ -2,11 +2,12 @@ import type { Finding } from '@jira-hub/contracts';
 import { Fragment, useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
+import { VERDICT } from '../components/PlanView';
 import { useHub } from '../context';
 import { day, plural, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchStatus } from '../types';
-import { BATCH_STATUS, COMMAND_TYPE, fieldLabel, linkPhrase } from '../words';
+import { BATCH_STATUS, COMMAND_TYPE, fieldLabel, linkPhrase, paramLabel } from '../words';
 
 /** The answers of /packages (SPEC 18), as far as this page reads them. */
 interface PackageCommand {
@@ -48,7 +49,7 @@ export interface PackagePlan {
     estimate_seconds: number;
     ok?: boolean;
     findings?: Finding[];
-    commands?: { seq: number; findings?: Finding[] }[];
+    commands?: { seq: number; verdict?: string; findings?: Finding[] }[];
   } | null;
 }
 interface PackageRow {
@@ -128,7 +129,7 @@ function checkFindings(plan: PackagePlan, seq: number): Finding[] {
 const refused = (plan: PackagePlan): boolean => plan.dry_run?.ok === false;
 
 /** A finding of the checks as the CLI writes it: «parent: AURORA-5 — Task, … → укажите другого родителя». */
-const findingText = (f: Finding) => `${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
+const findingText = (f: Finding) => `${paramLabel(f.param)}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
 
 /** What a command of the plan changes, in words: «Срок: 1 дек. → 20 дек.», a link by its verb. */
 function changeWords(c: PackageCommand, linkTypes: Record<string, string>): string {
@@ -138,6 +139,21 @@ function changeWords(c: PackageCommand, linkTypes: Record<string, string>): stri
       return `${fieldLabel(x.field)}: ${shown(x.from, x.field)} → ${shown(x.to, x.field)}`;
     })
     .join('; ');
+}
+
+/**
+ * The dry run's verdict of a command in words (as the batch page says it); what it changes is in the
+ * column before, so the hub's sentence, which repeats it with the params' own names, is only its tooltip.
+ */
+function Verdict({ plan, command }: { plan: PackagePlan; command: PackageCommand }) {
+  const verdict = plan.dry_run?.commands?.find((d) => d.seq === command.seq)?.verdict;
+  const words = verdict ? VERDICT[verdict] : undefined;
+  if (!words) return <>{command.verdict_text}</>;
+  return (
+    <span className={`chip verdict-${words.tone}`} title={command.verdict_text ?? undefined}>
+      {words.text}
+    </span>
+  );
 }
 
 export function PlanTables({ plan }: { plan: PackagePlan }) {
@@ -177,7 +193,7 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
                         {c.column ? `, «${c.column}»` : ''}
                       </td>
                       <td data-label="Проверка" className="muted small">
-                        {found.length ? <span className="warn-text">✗ Jira откажет: {found.length} {plural(found.length, 'ошибка', 'ошибки', 'ошибок')}, см. ниже</span> : c.verdict_text}
+                        {found.length ? <span className="warn-text">✗ Jira откажет: {found.length} {plural(found.length, 'ошибка', 'ошибки', 'ошибок')}, см. ниже</span> : <Verdict plan={plan} command={c} />}
                       </td>
                     </tr>
                     {found.length > 0 && (
