@@ -129,16 +129,25 @@ describe('jira-auth', () => {
       expect(bad.status).toBe(422);
     });
 
-    it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to (for --check)', async () => {
+    it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to, with the issue types walked there (for --check)', async () => {
       await call('POST', '/batches', {
         title: 's',
         commands: [
           { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
-          { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Review'] } },
+          { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Bug', summary: 'Ошибка' } },
+          { type: 'ensure_status', params: { key: 'new:1', path: ['In Progress', 'In Review'] } },
           { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } },
         ],
       });
-      expect(await call('GET', '/agent/queued-statuses')).toEqual({ statuses: ['Done', 'In Progress', 'In Review'] });
+      // AURORA-1 is not in the mirror: its type is unknown; new:1 is the Bug its ensure_issue creates.
+      expect(await call('GET', '/agent/queued-statuses')).toEqual({
+        statuses: ['Done', 'In Progress', 'In Review'],
+        targets: [
+          { status: 'Done', issue_types: [], unknown_type: true },
+          { status: 'In Progress', issue_types: ['Bug'], unknown_type: true },
+          { status: 'In Review', issue_types: ['Bug'], unknown_type: false },
+        ],
+      });
     });
   });
 });

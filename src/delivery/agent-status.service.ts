@@ -1,6 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Meter } from '../metrics/index.js';
-import { Clock } from '../common/index.js';
+import { Clock, isTempKey } from '../common/index.js';
+import type { EntityManager } from 'typeorm';
+import type { QueuedStatusTarget } from '@jira-hub/contracts';
+import { IssueRepository } from '../mirror/index.js';
 import { BackupService, Db, parseJson } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
 import { ageText, CommandRepository, type PlanRow } from '../queue/index.js';
@@ -20,19 +23,39 @@ export class AgentStatusService implements OnModuleInit {
     private readonly meter: Meter,
     private readonly agents: AgentStatusRepository,
     private readonly commands: CommandRepository,
+    private readonly issues: IssueRepository,
   ) {}
 
   /**
-   * Statuses the unfinished ensure_status commands walk to (`path` steps, or `to`), sorted: what the agent's
-   * `--check` verifies are in the project's workflows and reachable (GET /agent/queued-statuses, issue 20).
+   * Statuses the unfinished ensure_status commands walk to (`path` steps, or `to`), sorted, each with the
+   * issue types of the issues walked there: what the agent's `--check` verifies are in those types'
+   * workflows and reachable (GET /agent/queued-statuses, issue 20). An issue's type comes from the mirror,
+   * or for a temp key from the ensure_issue that defines it; an issue of neither is of unknown type.
    */
-  async queuedStatuses(): Promise<string[]> {
-    const names = new Set<string>();
-    for (const params of await this.db.read((m) => this.commands.unfinishedStatusParams(m))) {
-      const p = parseJson<{ path?: unknown; to?: unknown }>(params, {});
-      for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) if (typeof step === 'string' && step.trim()) names.add(step.trim());
-    }
-    return [...names].sort();
+  async queuedStatuses(): Promise<QueuedStatusTarget[]> {
+    return this.db.read(async (m) => {
+      const commands = (await this.commands.unfinishedStatusCommands(m)).map((c) => ({ batchId: c.batch_id, p: parseJson<{ key?: unknown; path?: unknown; to?: unknown }>(c.params, {}) }));
+      const mirror = await this.issues.lookup(m, commands.flatMap(({ p }) => (typeof p.key === 'string' && !isTempKey(p.key) ? [p.key] : [])));
+      const targets = new Map<string, { types: Set<string>; unknown: boolean }>();
+      for (const { batchId, p } of commands) {
+        const type = typeof p.key !== 'string' ? undefined : isTempKey(p.key) ? await this.definedType(m, batchId, p.key) : mirror.issue(p.key)?.issue_type;
+        for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) {
+          if (typeof step !== 'string' || !step.trim()) continue;
+          const target = targets.get(step.trim()) ?? { types: new Set<string>(), unknown: false };
+          if (type) target.types.add(type);
+          else target.unknown = true;
+          targets.set(step.trim(), target);
+        }
+      }
+      return [...targets.keys()].sort().map((status) => ({ status, issue_types: [...targets.get(status)!.types].sort(), unknown_type: targets.get(status)!.unknown }));
+    });
+  }
+
+  /** The issue type the ensure_issue defining a temp key gives it, if any. */
+  private async definedType(m: EntityManager, batchId: number, tempKey: string): Promise<string | undefined> {
+    const params = await this.commands.definerParams(m, batchId, tempKey);
+    const type = params === undefined ? undefined : parseJson<{ issue_type?: unknown }>(params, {}).issue_type;
+    return typeof type === 'string' && type.trim() ? type.trim() : undefined;
   }
 
   onModuleInit(): void {

@@ -70,7 +70,8 @@ export class AgentController {
   @ApiOperation({ summary: 'Statuses the unfinished ensure_status commands walk to: what the agent\'s --check verifies are reachable in Jira' })
   @ApiOkResponse({ type: QueuedStatusesView })
   async queuedStatuses(@Query() _query: NoQuery): Promise<QueuedStatusesView> {
-    return { statuses: await this.status.queuedStatuses() };
+    const targets = await this.status.queuedStatuses();
+    return { statuses: targets.map((t) => t.status), targets };
   }
 
   @Get('settings')

@@ -23,6 +23,7 @@ import type {
   ClaimRequest,
   ClaimResponse,
   DeliveredCommand,
+  QueuedStatusTarget,
   RedeliveredCommand,
   ReportBody,
 } from '@jira-hub/contracts';
@@ -216,8 +217,23 @@ export class AgentStatusView implements AgentStatus {
   next_command!: AgentNextCommandView | null;
 }
 
+/** One status of GET /agent/queued-statuses with the issue types walked there (QueuedStatusTarget). */
+export class QueuedStatusTargetView implements QueuedStatusTarget {
+  /** @example 'In Review' */
+  status!: string;
+  /**
+   * the types of the issues the commands walk to it (from the mirror, or the ensure_issue of a temp key)
+   * @example ['Bug']
+   */
+  issue_types!: string[];
+  /** some command walks an issue whose type the hub does not know (not in the mirror): judge it against every workflow */
+  unknown_type!: boolean;
+}
+
 /** GET /agent/queued-statuses: what the agent's `--check` verifies are reachable in Jira. */
 export class QueuedStatusesView {
   /** @example ['Done', 'In Progress'] */
   statuses!: string[];
+  /** each status with the issue types walked there: the workflows `--check` judges it against */
+  targets!: QueuedStatusTargetView[];
 }

@@ -327,10 +327,19 @@ export class CommandRepository implements NoteKeys {
     );
   }
 
-  /** The params of the unfinished ensure_status commands. */
-  async unfinishedStatusParams(m: EntityManager): Promise<string[]> {
-    const found = await rows<{ params: string }>(m, sql`SELECT params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);
-    return found.map((r) => r.params);
+  /** The unfinished ensure_status commands: their batch and params. */
+  unfinishedStatusCommands(m: EntityManager): Promise<{ batch_id: number; params: string }[]> {
+    return rows<{ batch_id: number; params: string }>(m, sql`SELECT batch_id, params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);
+  }
+
+  /** The params of the ensure_issue a temp key of `batchId` stands for: its own batch's definer, else the newest earlier one. */
+  async definerParams(m: EntityManager, batchId: number, tempKey: string): Promise<string | undefined> {
+    const row = await one<{ params: string }>(
+      m,
+      sql`SELECT params FROM command WHERE type = 'ensure_issue' AND ${jsonFields(m).tempKey} = ${tempKey} AND batch_id <= ${batchId}
+           ORDER BY CASE WHEN batch_id = ${batchId} THEN 0 ELSE 1 END, id DESC LIMIT 1`,
+    );
+    return row?.params;
   }
 
   /** The command the agent holds, if it is still claimed. */

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AgentCommand, ClaimedCommand, ReportBody } from './types.js';
+import type { QueuedStatusTarget } from '@jira-hub/contracts';
 
 export interface FakeHubEvent {
   kind: 'claim' | 'report' | 'settings';
@@ -29,8 +30,10 @@ export class FakeHub {
   settingsVersion = 1;
   /** link_types and fields GET /agent/settings hands out. */
   settings: { link_types: Record<string, string>; fields: string[] } = { link_types: {}, fields: ['Story Points'] };
-  /** What GET /agent/queued-statuses answers (the agent's --check). */
+  /** What GET /agent/queued-statuses answers (the agent's --check): the statuses alone, as a hub before issue types per status did… */
   queuedStatuses: string[] = [];
+  /** …or, when set, each with the issue types walked there. */
+  queuedTargets: QueuedStatusTarget[] | undefined;
   /** Called when a claim finds nothing to hand out. */
   onIdle: (() => void) | undefined;
   /** Called after a report was accepted. */
@@ -74,7 +77,7 @@ export class FakeHub {
           return send(kind, 503, { error: 'internal' });
         }
         if (kind === 'settings') return send(kind, 200, { version: this.settingsVersion, pacing: {}, ...this.settings });
-        if (url.startsWith('/agent/queued-statuses')) return send('settings', 200, { statuses: this.queuedStatuses });
+        if (url.startsWith('/agent/queued-statuses')) return send('settings', 200, this.queuedTargets ? { statuses: this.queuedTargets.map((t) => t.status), targets: this.queuedTargets } : { statuses: this.queuedStatuses });
         if (kind === 'claim') {
           // SPEC 16.3: a claim telling that Jira refuses the agent's credentials hands out nothing.
           if ((body as { jira_auth?: string } | undefined)?.jira_auth === 'failed') return send(kind, 200, { command: null, settings_version: this.settingsVersion });

@@ -5,6 +5,7 @@ import { FileJournal } from './journal.js';
 import { agentHelp } from './help.js';
 import { formatChecklist, preflight, type CheckLine } from './preflight.js';
 import type { AgentSettings } from './types.js';
+import type { QueuedStatusTarget } from '@jira-hub/contracts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -126,7 +127,9 @@ export async function checkEnvironment(env: Env, log?: (line: string) => void): 
 
   const settings = await hubSettingsOnce(env);
   if (!('error' in settings)) lines.push({ ok: true, hub: true, text: `хаб отвечает: настройки версии ${settings.version}` });
-  const statuses = 'error' in settings ? [] : await hubGetOnce<{ statuses: string[] }>(env, '/agent/queued-statuses').then((a) => ('error' in a ? [] : a.statuses));
+  // A hub older than the issue types per status names the statuses alone: each is then judged against every workflow.
+  const queued = 'error' in settings ? { statuses: [] } : await hubGetOnce<{ statuses: string[]; targets?: QueuedStatusTarget[] }>(env, '/agent/queued-statuses').then((a) => ('error' in a ? { statuses: [] } : a));
+  const statuses = queued.targets ?? queued.statuses.map((status) => ({ status, issue_types: [], unknown_type: true }));
   // One try per request: the checklist must answer now, not after a minute of retries against a Jira that is down.
   const jira = jiraClientFromEnv(env, undefined, log, { maxTries: 1, timeoutMs: 20_000 });
   lines.push(...(await preflight({ jira, project: value(env, 'JIRA_PROJECT')!, settings, statuses })));

@@ -3,7 +3,7 @@
  * fields per issue type, the Data Center Epic Link and the sprint field, a test search, and whether each
  * status the queued commands name is in the project's workflows and reachable from a new issue's status.
  */
-import type { Catalogue, CatalogueTypeConfig } from '@jira-hub/contracts';
+import type { Catalogue, CatalogueTypeConfig, QueuedStatusTarget } from '@jira-hub/contracts';
 import { readCatalogue } from './catalogue/read.js';
 import { sameStatus } from '@jira-hub/contracts/catalogue';
 import type { JiraApi } from './jira-api.js';
@@ -16,7 +16,7 @@ const ALWAYS_GIVEN = new Set(['project', 'issuetype', 'summary', 'reporter']);
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export async function checkCatalogue(api: JiraApi, project: string, statuses: string[], lines: CheckLine[]): Promise<void> {
+export async function checkCatalogue(api: JiraApi, project: string, statuses: QueuedStatusTarget[], lines: CheckLine[]): Promise<void> {
   let catalogue: Catalogue;
   try {
     // Transitions are observed issue by issue (many searches on a big project): only when a status is to be checked.
@@ -36,7 +36,7 @@ export async function checkCatalogue(api: JiraApi, project: string, statuses: st
   }
   fieldLines(catalogue, lines);
   await searchLine(api, project, lines);
-  for (const name of statuses) lines.push(statusLine(catalogue, name));
+  for (const target of statuses) lines.push(...statusLines(catalogue, target));
 }
 
 /** DC: the Epic Link field (how an issue goes into an epic there); both flavors: the sprint field, when there are boards. */
@@ -85,12 +85,40 @@ export function routeTo(config: CatalogueTypeConfig, target: string): string[] |
   return null;
 }
 
-function statusLine(catalogue: Catalogue, name: string): CheckLine {
+/**
+ * The lines of one status the queued commands walk to: for each issue type whose issues they walk there,
+ * whether that type's workflow has it and reaches it; for issues of a type the hub does not know, whether
+ * any workflow of the project does.
+ */
+function statusLines(catalogue: Catalogue, target: QueuedStatusTarget): CheckLine[] {
+  const name = target.status;
+  const lines: CheckLine[] = [];
+  for (const typeName of target.issue_types) {
+    const type = catalogue.issue_types.find((t) => t.name.toLowerCase() === typeName.toLowerCase());
+    const statuses = type ? (catalogue.per_type[type.id]?.statuses ?? []).map((s) => s.name) : [];
+    if (!type) {
+      const known = catalogue.issue_types.map((t) => t.name).join(', ') || 'нет';
+      lines.push({ ok: false, command: true, text: `статус «${name}»: типа задач «${typeName}» (команды в очереди ведут туда задачи этого типа) в проекте нет; есть: ${known}` });
+    } else if (!statuses.some((s) => sameStatus(s, name))) {
+      lines.push({ ok: false, command: true, text: `статус «${name}» не найден в процессе типа «${type.name}» (команды в очереди ведут туда задачи этого типа); есть: ${statuses.join(', ') || 'нет'}` });
+    } else lines.push(reachLine(catalogue, name, [type]));
+  }
+  if (target.unknown_type || target.issue_types.length === 0) lines.push(anyTypeLine(catalogue, name));
+  return lines;
+}
+
+/** A status walked by issues of unknown type: in some workflow of the project, and reachable there. */
+function anyTypeLine(catalogue: Catalogue, name: string): CheckLine {
   const types = catalogue.issue_types.filter((t) => catalogue.per_type[t.id]?.statuses.some((s) => sameStatus(s.name, name)));
   if (types.length === 0) {
     const known = [...new Set(Object.values(catalogue.per_type).flatMap((c) => c.statuses.map((s) => s.name)))];
     return { ok: false, command: true, text: `статус «${name}» (его называют команды в очереди) не найден в процессах проекта; есть: ${known.join(', ') || 'нет'}` };
   }
+  return reachLine(catalogue, name, types);
+}
+
+/** Whether a status that the workflows of `types` have is reachable from a new issue's status in them. */
+function reachLine(catalogue: Catalogue, name: string, types: Catalogue['issue_types']): CheckLine {
   const routes = types.flatMap((t) => {
     const route = routeTo(catalogue.per_type[t.id]!, name);
     return route ? [`${t.name}: ${route.join(' → ')}`] : [];

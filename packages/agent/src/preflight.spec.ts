@@ -176,6 +176,29 @@ describe('preflight', () => {
       }
     });
 
+    it('a status is judged in the workflow of the issue type walked there: «In Review» is in Bug\'s, not in Task\'s', async () => {
+      const sim = await simulator({ seed: { issues: [{ summary: 'Ошибка', issueType: 'Bug', status: 'In Progress' }, { summary: 'Новая', issueType: 'Bug' }] } });
+      hub.queuedTargets = [
+        { status: 'Done', issue_types: ['Task'], unknown_type: false },
+        { status: 'In Review', issue_types: ['Bug', 'Task'], unknown_type: false },
+        { status: 'To Do', issue_types: ['Риск'], unknown_type: true },
+      ];
+      try {
+        const { code, lines } = await check(envFor(sim, flavor));
+        expect(lines).toContain('✓ статус «In Review» достижим (Bug: To Do → In Progress → In Review)');
+        // no Task in Jira yet: its transitions are not observed, the status is in its workflow
+        expect(lines).toContain('✓ статус «Done» есть в процессе (Task), но путь к нему пока не наблюдался: агент видит переходы только из статусов, в которых есть задачи');
+        expect(lines.filter((l) => l.startsWith('✗'))).toEqual([
+          '✗ статус «In Review» не найден в процессе типа «Task» (команды в очереди ведут туда задачи этого типа); есть: To Do, In Progress, Done',
+          '✗ статус «To Do»: типа задач «Риск» (команды в очереди ведут туда задачи этого типа) в проекте нет; есть: Task, Story, Bug, Epic, Sub-task',
+        ]);
+        expect(lines.filter((l) => l.includes('«To Do»') && l.startsWith('✓'))).toHaveLength(1); // and, for issues of unknown type, in some workflow
+        expect(code).toBe(1);
+      } finally {
+        hub.queuedTargets = undefined;
+      }
+    });
+
     it('Resolve or Assign missing: ✗ each', async () => {
       const sim = await simulator({ seed: { deniedPermissions: ['ASSIGN_ISSUES', 'RESOLVE_ISSUES'] } });
       const { lines } = await check(envFor(sim, flavor));

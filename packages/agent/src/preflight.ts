@@ -3,6 +3,7 @@ import { JiraApi, type JiraBoard } from './jira-api.js';
 import { checkCatalogue } from './preflight-catalogue.js';
 import { JiraHttpError, JiraNetworkError, type JiraClient } from './jira-client.js';
 import type { AgentSettings } from './types.js';
+import type { QueuedStatusTarget } from '@jira-hub/contracts';
 
 /** One line of the pre-flight checklist. */
 export interface CheckLine {
@@ -36,8 +37,8 @@ export interface PreflightOptions {
   project: string;
   /** The hub's settings (link types, fields), or why they could not be read. */
   settings: AgentSettings | { error: string };
-  /** Statuses the queued commands name (GET /agent/queued-statuses): each must be reachable. */
-  statuses?: string[];
+  /** Statuses the queued commands walk to, with the issue types walked there (GET /agent/queued-statuses): each must be reachable in their workflows. */
+  statuses?: QueuedStatusTarget[];
 }
 
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));

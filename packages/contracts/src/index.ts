@@ -433,6 +433,18 @@ export type CommandStatus = 'queued' | 'claimed' | 'done' | 'failed' | 'cancelle
 /** A batch's status, derived from its commands' (SPEC 6.8). */
 export type BatchStatus = 'awaiting_approval' | 'queued' | 'running' | 'done' | 'cancelled';
 
+/**
+ * GET /agent/queued-statuses, one status the unfinished ensure_status commands walk to: the issue types
+ * of the issues they walk (from the mirror, or the ensure_issue that defines a temp key), and whether
+ * some walk an issue whose type the hub does not know. The agent's `--check` judges the status against
+ * those types' workflows, and against every workflow for an issue of unknown type.
+ */
+export interface QueuedStatusTarget {
+  status: string;
+  issue_types: string[];
+  unknown_type: boolean;
+}
+
 /** Who submitted a batch (SPEC 15.1): the client token, the AI assistant, or the hub itself (auto-refresh). */
 export type BatchSource = 'client' | 'assistant' | 'hub';
 
