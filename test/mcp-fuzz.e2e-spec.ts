@@ -83,7 +83,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
       ['plan_batch', { title: 'П', commands: [{ type: 'ensure_fields', params: 5 }] }, 'commands.0.params: нужен объект'],
       ['get_batch', { batch_id: 1, view: 'всё' }, 'view: summary или commands'],
       ['jira_values', { what: 'всё' }, 'what: priorities, components или versions'],
-      ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled'],
+      ['list_batches', { status: 'всё' }, 'status: один из: awaiting_approval, queued, running, done, cancelled, done_with_errors'],
       ['list_batches', { limit: 1e20 }, 'limit: не больше 100'],
       ['get_batch', { batch_id: 1, offset: 1e20 }, 'offset: не больше 9007199254740991'],
       ['get_batch', { batch_id: 2147483648 }, 'batch_id: не больше 2147483647'],
