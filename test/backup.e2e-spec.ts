@@ -105,6 +105,38 @@ import { onPostgres } from './support/pg.js';
     expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
   });
 
+  describe('a folder of copies made before owners were recorded (decision 1420)', () => {
+    const legacy = ['20261101-090000-batch-1.sqlite', '20261101-090100-batch-2.sqlite', '20261101-090200-batch-3.sqlite'];
+
+    it('copies of another database are left where they are, never rotated; this one copies into its own folder', async () => {
+      mkdirSync(folder);
+      for (const name of legacy) {
+        const db = new Database(join(folder, name));
+        db.exec("CREATE TABLE batch (id INTEGER PRIMARY KEY, created_at TEXT, title TEXT); INSERT INTO batch VALUES (1, '2026-11-01T08:00:00.000Z', 'другая база')");
+        db.close();
+      }
+      await hub.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+      expect((await agentOf(hub).claim()).command).toMatchObject({ batch_id: 1, deliveries: 1 });
+      expect(copies()).toEqual(legacy);
+      expect(readFileSync(join(folder, '.owner'), 'utf8')).toBe('');
+      expect(readdirSync(join(folder, 'hub.sqlite'))).toEqual(['20261130-100000-batch-1.sqlite']);
+    });
+
+    it('copies of this very database: it takes the folder, and rotation keeps the newest as before', async () => {
+      await hub.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
+      await hub.http.post('/batches').send({ title: 'первый', commands: [fields('A-1')] }).expect(201);
+      mkdirSync(folder);
+      const source = new Database(join(hub.dir, 'hub.sqlite'), { readonly: true });
+      source.prepare('VACUUM INTO ?').run(join(folder, legacy[0])); // as the hub copies
+      source.close();
+      await hub.http.post('/batches').send({ title: 'второй', commands: [fields('A-2')] }).expect(201);
+      expect((await agentOf(hub).claim()).command).toMatchObject({ batch_id: 1, deliveries: 1 });
+      expect(readFileSync(join(folder, '.owner'), 'utf8').trim()).toBe('hub.sqlite');
+      expect(copies()).toEqual(['20261130-100000-batch-1.sqlite']);
+    });
+  });
+
   it('two databases in one folder keep their copies apart: neither takes the other\'s copy of a batch for its own, nor rotates it away (decision 1420)', async () => {
     const other = await startHub({ HUB_DB_PATH: join(hub.dir, 'staging.sqlite') });
     try {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Db } from '../src/database/db.service.js';
 import { run, sql } from '../src/database/sql.js';
@@ -293,8 +293,9 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     chmodSync(join(hub.dir, 'backups'), 0o500);
     try {
       if (process.getuid?.() === 0) {
-        // root ignores directory permissions: make the target name a directory instead
+        // root ignores directory permissions: make the target name a directory instead, in a folder this database owns
         chmodSync(join(hub.dir, 'backups'), 0o700);
+        writeFileSync(join(hub.dir, 'backups', '.owner'), 'hub.sqlite\n');
         mkdirSync(join(hub.dir, 'backups', '20261130-100000-batch-1.sqlite'));
       }
       await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] });

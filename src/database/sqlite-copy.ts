@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -14,13 +14,45 @@ export function databaseFile(dbPath: string): string | null {
 /** In a backups folder: the file name of the database whose copies lie directly in it (decision 1420). */
 export const BACKUPS_OWNER = '.owner';
 
+/** A batch or schema copy (SPEC 3.1, 3.2), by its name. */
+const COPY_NAME = /^\d{8}-\d{6}-(batch-\d+|schema-v\d+)\.sqlite$/;
+
+/** The first batch of a database file (id, time, title), or null when it has none; read-only. */
+function firstBatch(file: string): string | null {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT id, created_at, title FROM batch ORDER BY id LIMIT 1').get();
+    return row === undefined ? null : JSON.stringify(row);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Whether the copies already in a folder that names no owner (made before owners were recorded) are
+ * copies of this database: the newest of them starts with the same first batch. A copy that cannot be
+ * read is taken for another database's, whose files must not be rotated away.
+ */
+function copiesAreOf(dbFile: string, root: string): boolean {
+  const copies = readdirSync(root).filter((n) => COPY_NAME.test(n)).sort();
+  if (copies.length === 0) return true;
+  try {
+    return firstBatch(join(root, copies[copies.length - 1])) === firstBatch(dbFile);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The folder of a file database's copies (SPEC 3.1, 3.2): `<database folder>/backups`. Two databases
  * in one folder would share it: each would take the other's copy of a batch with the same id for its
  * own, and rotation would delete the other's copies. So the folder belongs to the first database that
  * copies into it (its file name in `backups/.owner`), and any other database of that folder keeps its
- * copies in `backups/<its file name>/`. `claim` (before a copy is written): make the folder and take it
- * when no database has; a folder that cannot be written fails here as the copy itself would.
+ * copies in `backups/<its file name>/`. A folder that already holds copies of another database but
+ * names no owner (copies made before owners were recorded) is given an empty `.owner`: those copies
+ * stay where they are, never rotated, and every database copies into its own sub-folder.
+ * `claim` (before a copy is written): make the folder and take it when no database has; a folder that
+ * cannot be written fails here as the copy itself would.
  */
 export function backupsFolder(dbFile: string, claim = false): string {
   const root = join(dirname(dbFile), 'backups');
@@ -29,7 +61,7 @@ export function backupsFolder(dbFile: string, claim = false): string {
   if (claim) {
     mkdirSync(root, { recursive: true });
     try {
-      writeFileSync(marker, `${name}\n`, { flag: 'wx' });
+      if (!existsSync(marker)) writeFileSync(marker, copiesAreOf(dbFile, root) ? `${name}\n` : '', { flag: 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
