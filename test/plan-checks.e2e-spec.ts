@@ -188,6 +188,22 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     await hub.http.post('/batches/plan').send({ title: 'Удаление', commands: [del('я'.repeat(255))] }).expect(200);
   });
 
+  it('a summary of two lines → 422 plan_failed summary_line_break (Jira answers 400 to it), also with checks "warn"; nothing written', async () => {
+    const before = await counts();
+    const commands = [
+      { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Отчёт\nза квартал' } },
+      { type: 'ensure_fields', params: { key: 'AURORA-1', summary: 'Отчёт\r\n' } },
+    ];
+    for (const body of [{ title: 'Темы', commands }, { title: 'Темы', checks: 'warn', commands }]) {
+      const res = await hub.http.post('/batches').send(body).expect(422);
+      expect(res.body.findings).toEqual([
+        expect.objectContaining({ seq: 1, param: 'summary', code: 'summary_line_break', detail: 'тема — одна строка: Jira не принимает перевод строки в теме задачи' }),
+        expect.objectContaining({ seq: 2, param: 'summary', code: 'summary_line_break' }),
+      ]);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('with no catalogue the same body is judged unknown, never refused for the catalogue', async () => {
     const bare = await startHub();
     try {

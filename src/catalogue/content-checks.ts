@@ -1,5 +1,6 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
 import type { CommandType, Finding } from '@jira-hub/contracts';
+import { hasLineBreak, SUMMARY_LINE_BREAK } from '@jira-hub/contracts/catalogue';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
 export interface CommandCheck {
@@ -45,6 +46,12 @@ function checkText(c: CommandCheck, param: string, value: unknown, max: number):
   addFinding(c, param, 'too_long', overBy(value, max), `сократите текст до ${max} символов`);
 }
 
+/** A summary: one line (Jira answers 400 to a line break), within Jira's limit. */
+function checkSummary(c: CommandCheck, param: string, value: unknown): void {
+  if (typeof value === 'string' && hasLineBreak(value)) addFinding(c, param, 'summary_line_break', SUMMARY_LINE_BREAK, 'запишите тему одной строкой, а подробности — в описание');
+  checkText(c, param, value, SUMMARY_MAX);
+}
+
 function checkLabels(c: CommandCheck, param: string, value: unknown): void {
   if (!Array.isArray(value)) return;
   for (const label of value) {
@@ -62,7 +69,7 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
 function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, prefix: string): void {
   for (const [name, value] of Object.entries(fields)) {
     const param = `${prefix}${name}`;
-    if (name === 'summary') checkText(c, param, value, SUMMARY_MAX);
+    if (name === 'summary') checkSummary(c, param, value);
     else if (name === 'labels') checkLabels(c, param, value);
     else if (name === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
     else checkText(c, param, value, TEXT_MAX);
@@ -74,7 +81,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function checkContent(c: CommandCheck): void {
   const p = c.params;
   if (c.type === 'ensure_issue') {
-    checkText(c, 'summary', p.summary, SUMMARY_MAX);
+    checkSummary(c, 'summary', p.summary);
     checkText(c, 'description', p.description, TEXT_MAX);
     if (isObject(p.fields)) checkFieldValues(c, p.fields, 'fields.');
   } else if (c.type === 'ensure_fields') {
@@ -83,6 +90,6 @@ export function checkContent(c: CommandCheck): void {
     checkText(c, 'body', p.body, TEXT_MAX);
     checkText(c, 'marker', p.marker, TEXT_MAX);
   } else if (c.type === 'delete_issue') {
-    checkText(c, 'summary', p.summary, SUMMARY_MAX);
+    checkSummary(c, 'summary', p.summary);
   }
 }

@@ -121,4 +121,9 @@ describe('readIssues: a summary as Jira counts it (UTF-16 units: an emoji counts
     expect(readIssues(buf(`Ключ;Тип;Тема\n${start};${emoji(127)}!\n`))[0].summary).toBe(`${emoji(127)}!`);
     expect(packageError(() => readIssues(buf(`Ключ;Тип;Тема\n${start};${emoji(127)}!!\n`))).problem).toBe('тема длиннее 255 знаков, как их считает Jira (эмодзи — за два): 256');
   });
+
+  it('a summary of two lines (a quoted cell with a line break) is refused: Jira would answer 400', () => {
+    const err = packageError(() => readIssues(buf('Ключ;Тип;Тема\nnew:1;Task;"первая\nвторая"\n')));
+    expect([err.row, err.column, err.problem]).toEqual([2, 'Тема', 'тема — одна строка: Jira не принимает перевод строки в теме задачи']);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { isJiraKey, isTempKey } from '../common/index.js';
 import { PackageError, PackageErrors, readTable } from '../import/index.js';
-import { isCalendarDate, summaryTooLong } from '@jira-hub/contracts/catalogue';
+import { isCalendarDate, summaryProblem } from '@jira-hub/contracts/catalogue';
 
 /** The wishes of one issue; a field left out (undefined) is no wish. */
 export interface IssueWish {
@@ -49,7 +49,7 @@ export const RUSSIAN_COLUMN: Record<WishField | 'key', string> = {
 };
 
 const FILE = 'issues.csv';
-/** Jira's limit on a label (SPEC 16.2); a summary's is summaryTooLong's, counted as Jira counts it. */
+/** Jira's limit on a label (SPEC 16.2); a summary's is summaryProblem's, counted as Jira counts it. */
 const MAX_LABEL = 255;
 
 /** Labels: separated by spaces or commas (a label itself has no whitespace in Jira). */
@@ -110,6 +110,6 @@ function cellProblem(f: WishField, cell: string, key: string): string | undefine
     if (cell === key) return `задача ${key} не может быть родителем самой себя`;
   }
   if (f === 'duedate' && !isCalendarDate(cell)) return `«${cell}» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)`;
-  if (f === 'summary') return summaryTooLong(cell) ?? undefined;
+  if (f === 'summary') return summaryProblem(cell) ?? undefined;
   return undefined;
 }

@@ -10,7 +10,7 @@
  * types only, and whoever imports it does not load zod.
  */
 import { z } from 'zod';
-import { isCalendarDate, JIRA_KEY, SUMMARY_LIMIT, summaryTooLong, TEMP_KEY } from './catalogue.js';
+import { isCalendarDate, JIRA_KEY, SUMMARY_LIMIT, summaryProblem, TEMP_KEY } from './catalogue.js';
 
 /** SPEC 4: a Jira key and a temp key, as JSON Schema patterns. */
 export const JIRA_KEY_PATTERN = JIRA_KEY.source;
@@ -52,14 +52,14 @@ const nonBlank = (max?: number) => {
 const text = (max: number) => z.string({ error: need('нужна строка') }).max(max, { error: (i) => `не длиннее ${max} символов (сейчас ${(i.input as string).length})` });
 
 /**
- * A summary: not blank, within Jira's limit in UTF-16 units, as Jira counts it. Not zod's `max`, which counts
+ * A summary: not blank, one line, within Jira's limit in UTF-16 units, as Jira counts it. Not zod's `max`, which counts
  * code points (130 emoji would pass it); JSON Schema's maxLength counts code points too, so it is stated
  * there only as the bound it is, and the description says how Jira counts.
  */
 const summary = nonBlank()
-  .refine((s) => summaryTooLong(s) === null, { error: (i) => summaryTooLong(i.input as string) ?? undefined })
+  .refine((s) => summaryProblem(s) === null, { error: (i) => summaryProblem(i.input as string) ?? undefined })
   .meta({ maxLength: LIMITS.summary });
-const SUMMARY_TEXT = `тема, до ${LIMITS.summary} знаков (эмодзи — за два, как их считает Jira)`;
+const SUMMARY_TEXT = `тема, одна строка до ${LIMITS.summary} знаков (эмодзи — за два, как их считает Jira)`;
 
 const DATE_ERROR = 'нужна дата ГГГГ-ММ-ДД или null';
 const date = z

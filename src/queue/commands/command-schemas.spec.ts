@@ -87,6 +87,15 @@ describe('the hub and the command schemas agree', () => {
     expect(zodParam(type, params)).toBe(refused);
   });
 
+  it.each(['ensure_issue', 'ensure_fields', 'delete_issue'] as const)('%s: a summary with a line break is refused (Jira answers 400 to it)', (type) => {
+    const base = { ensure_issue: { temp_key: 'new:1', issue_type: 'Task' }, ensure_fields: { key: 'AURORA-1' }, delete_issue: { key: 'AURORA-1' } }[type];
+    for (const summary of ['две\nстроки', 'возврат\rкаретки', 'в конце\r\n']) {
+      const r = PARAMS[type].safeParse({ ...base, summary });
+      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['summary', 'тема — одна строка: Jira не принимает перевод строки в теме задачи']]);
+    }
+    expect(PARAMS[type].safeParse({ ...base, summary: 'одна строка\tс табуляцией' }).success).toBe(true);
+  });
+
   it.each(['ensure_issue', 'ensure_fields', 'delete_issue'] as const)('%s: a summary of 130 emoji (260 units, as Jira counts) is refused saying how Jira counts it', (type) => {
     const base = { ensure_issue: { temp_key: 'new:1', issue_type: 'Task' }, ensure_fields: { key: 'AURORA-1' }, delete_issue: { key: 'AURORA-1' } }[type];
     const r = PARAMS[type].safeParse({ ...base, summary: '\u{1F600}'.repeat(130) });
