@@ -7,4 +7,4 @@ export { CATALOGUE_CODES, SYNTAX_CODES, checkCommands } from './checks.js';
 export type { CheckContext, CheckOutcome, CommandRules, PlannedInput } from './checks.js';
 export { LABEL_MAX, SUMMARY_MAX, TEXT_MAX, checkContent } from './content-checks.js';
 export type { CommandCheck } from './content-checks.js';
-export { checkLink } from './workflow-checks.js';
+export { checkLink, isSymmetricLinkType } from './workflow-checks.js';

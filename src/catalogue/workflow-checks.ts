@@ -90,6 +90,16 @@ function storePath(c: CommandCheck, path: string[], note: string): void {
 }
 
 const isSymmetric = (t: CatalogueLinkType) => lower(t.inward) === lower(t.outward);
+
+/**
+ * Whether the catalogue's link type of this name reads the same both ways (Relates: «relates to» /
+ * «relates to»): a link of it either way is the same link, as the agent counts it. False without a
+ * catalogue or for a type it does not know.
+ */
+export function isSymmetricLinkType(catalogue: Catalogue | null | undefined, name: string): boolean {
+  const type = catalogue?.link_types.find((t) => t.name === name);
+  return type !== undefined && isSymmetric(type);
+}
 const linkWords = (t: CatalogueLinkType) => `${t.name} (${t.outward} / ${t.inward})`;
 
 /**

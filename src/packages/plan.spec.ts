@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { Catalogue } from '@jira-hub/contracts';
 import { PackageError, readLinks } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { readIssues } from './issues-reader.js';
@@ -136,6 +137,22 @@ describe('planPackage: findings', () => {
     ]);
     expect(plan.findings[3].detail).toContain('A-2 → A-3');
     expect(plan.links).toEqual([{ row: 2, source: 'A-3', target: 'A-2', link_type: 'Blocks', state: 'reversed' }]);
+  });
+});
+
+describe('planPackage: a link of a symmetric type (Relates) either way is the link', () => {
+  const catalogue = {
+    link_types: [
+      { id: '1', name: 'Blocks', outward: 'blocks', inward: 'is blocked by' },
+      { id: '2', name: 'Relates', outward: 'relates to', inward: 'relates to' },
+    ],
+  } as unknown as Catalogue;
+  const links: [string, string, string][] = [...LINKS, ['A-2', 'A-3', 'Relates']];
+  it('Jira holds A-2 Relates A-3, the package A-3 Relates A-2: no command, no finding, no drift; a directional type still reversed', () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;Relates;A-2\nA-3;Blocks;A-2', MIRROR, links), catalogue });
+    expect(plan.commands).toEqual([]);
+    expect(plan.findings.map((f) => [f.row, f.code])).toEqual([[3, 'reversed_link']]);
+    expect(plan.links).toEqual([{ row: 3, source: 'A-3', target: 'A-2', link_type: 'Blocks', state: 'reversed' }]);
   });
 });
 

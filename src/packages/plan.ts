@@ -6,7 +6,7 @@
  */
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { checkLink, type CommandCheck } from '../catalogue/index.js';
+import { checkLink, isSymmetricLinkType, type CommandCheck } from '../catalogue/index.js';
 import { isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
@@ -319,6 +319,8 @@ class Planner {
     if (isJiraKey(source) && isJiraKey(target)) {
       if (this.input.mirror.hasLink(source, target, linkType)) return;
       if (this.input.mirror.hasLink(target, source, linkType)) {
+        // A symmetric type (Relates) either way is the same link: the agent counts it as there.
+        if (isSymmetricLinkType(this.input.catalogue, linkType)) return;
         this.out.links.push({ row: l.row, source, target, link_type: linkType, state: 'reversed' });
         this.out.findings.push({
           ...place,
