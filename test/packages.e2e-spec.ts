@@ -143,6 +143,36 @@ describe('planning packages (SPEC 18)', () => {
     await hub.http.post('/packages/999/plan').expect(404);
   });
 
+  it('a stored package keeps meaning the issue its own batch created: a later batch reusing its temp key moves neither drift nor the way back', async () => {
+    // Run a batch to its end by hand: each ensure_issue creates `created`, the tail refresh reports `mirror`.
+    const run = async (batchId: number, created: string, mirror: Record<string, unknown>[]) => {
+      for (;;) {
+        const c = (await agent.claim()).command;
+        if (!c) return;
+        expect(c.batch_id).toBe(batchId);
+        await agent.done(c.id, c.type === 'refresh' ? refreshResult([...MIRROR, ...mirror], LINKS) : c.type === 'ensure_issue' ? { key: created, created: true } : {});
+        if (c.type === 'refresh') return;
+      }
+    };
+    const issues = `${HEADER}\nnew:1;Task;Отчёт отдела А;;2026-12-20;;;;;;`;
+    const a = (await send('apply', { issues }, { name: 'Отдел А' }).expect(200)).body;
+    const mine = { key: 'A-10', summary: 'Отчёт отдела А', duedate: '2026-12-20' };
+    await run(a.batch.id, 'A-10', [mine]);
+    // Another team's batch defines new:1 again: SPEC 6.3's newest resolution is now A-11.
+    const other = (await hub.http.post('/batches').send({ title: 'Отдел Б', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Bug', summary: 'Ошибка отдела Б' } }] }).expect(201)).body;
+    const theirs = { key: 'A-11', issue_type: 'Bug', summary: 'Ошибка отдела Б' };
+    await run(other.id, 'A-11', [mine, theirs]);
+    const drift = (await hub.http.get(`/packages/${a.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: true, fields: [], links: [] });
+    // Jira moves A-10's due date: the drift and the way back are about A-10, never A-11.
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-10'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...mine, duedate: '2027-01-15' }]));
+    const moved = (await hub.http.get(`/packages/${a.package.id}/drift`).expect(200)).body;
+    expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-01-15' }]);
+    const back = (await hub.http.post(`/packages/${a.package.id}/plan`).expect(200)).body;
+    expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([['ensure_fields', { key: 'A-10', duedate: '2026-12-20' }]]);
+  });
+
   it.each([
     ['status = done', ['A-3']],
     ['status = "IN PROGRESS" AND sprint = "спринт 1"', ['A-2']],

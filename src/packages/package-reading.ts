@@ -94,9 +94,18 @@ const sameText = (text: string): string => {
 export async function planAgainstMirror(
   m: EntityManager,
   pkg: ParsedPackage,
-  options: { linkTypes: Readonly<Record<string, string>>; known?: KnownValues; catalogue?: Catalogue | null; now: Date; commands: CommandRepository; mirror: PackageViewRepository },
+  options: {
+    linkTypes: Readonly<Record<string, string>>;
+    known?: KnownValues;
+    catalogue?: Catalogue | null;
+    now: Date;
+    commands: CommandRepository;
+    mirror: PackageViewRepository;
+    /** a stored package: its temp keys as they stood for its own batch (later batches' reuse of a temp key is not its issue) */
+    tempKeysUpTo?: number;
+  },
 ): Promise<PackagePlan> {
-  const tempKeys = await options.commands.tempKeyMapping(m);
+  const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeysUpTo);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();

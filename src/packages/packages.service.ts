@@ -7,6 +7,7 @@ import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';
 import {
   type BatchAlongside,
+  BatchRepository,
   BatchesService,
   CommandRepository,
   type CreateBatchDto,
@@ -70,6 +71,7 @@ export class PackagesService {
     private readonly commands: CommandRepository,
     private readonly notes: NoteRepository,
     private readonly mirror: PackageViewRepository,
+    private readonly batchRows: BatchRepository,
   ) {}
 
   /**
@@ -78,13 +80,23 @@ export class PackagesService {
    * Drift (`checkValues: false`) only compares with the mirror: a value Jira no longer offers (a sprint
    * closed since the package was applied) is where Jira moved away, not a refusal.
    */
-  private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true): Promise<PackagePlan> {
+  private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true, stored?: StoredPackage): Promise<PackagePlan> {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
     const catalogue = await this.catalogues.get(m, project);
     const known = checkValues && catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
     // Link types read as the submit reads them, even from a stale catalogue: they rarely change, and a
     // wrong guess only leaves the link as written (the dry run then names it).
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror });
+    const tempKeysUpTo = stored ? await this.queueAt(m, stored) : undefined;
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeysUpTo });
+  }
+
+  /**
+   * The last batch a stored package's temp keys may mean: its own batch, or the newest when it was stored
+   * (Jira matched then). A temp key another batch defines again later is that batch's issue, not the
+   * package's: drift and the way back keep comparing with the issue the package made.
+   */
+  private async queueAt(m: EntityManager, stored: StoredPackage): Promise<number> {
+    return stored.batch_id ?? (await this.batchRows.lastCreatedBy(m, stored.created_at)) ?? 0;
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {
@@ -117,9 +129,9 @@ export class PackagesService {
   }
 
   /** `POST /packages/plan`: the batch that makes Jira match the package, with the dry run's verdicts; writes nothing. */
-  async plan(files: PackageFiles, source: BatchSource, name = DEFAULT_PACKAGE_NAME): Promise<PackagePlanView> {
+  async plan(files: PackageFiles, source: BatchSource, name = DEFAULT_PACKAGE_NAME, stored?: StoredPackage): Promise<PackagePlanView> {
     const pkg = parsePackage(files);
-    const plan = await this.db.read((m) => this.compute(m, pkg));
+    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored));
     const dry = plan.commands.length ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
     return this.view(name, plan, dry);
   }
@@ -141,7 +153,7 @@ export class PackagesService {
   }
 
   /** `POST /packages/apply`: stores the package and submits the plan's batch under the caller's source, in one transaction. */
-  async apply(files: PackageFiles, caller: Caller, name = DEFAULT_PACKAGE_NAME): Promise<ApplyView> {
+  async apply(files: PackageFiles, caller: Caller, name = DEFAULT_PACKAGE_NAME, stored?: StoredPackage): Promise<ApplyView> {
     if (!files.issues && !files.links && !files.notes) throw new ValidationFailedError('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
     const pkg = parsePackage(files);
     const { key, batch: runningBatch } = await this.running(filesHash(pkg.texts));
@@ -149,7 +161,7 @@ export class PackagesService {
       const stored = await this.db.read((m) => this.packages.ofBatch(m, runningBatch.id));
       if (stored) return this.applied(packageView(stored), runningBatch, true, null);
     }
-    const plan = await this.db.read((m) => this.compute(m, pkg));
+    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored));
     const now = this.clock.iso();
     let packageId = 0;
     if (plan.commands.length === 0) {
@@ -186,7 +198,7 @@ export class PackagesService {
   /** `GET /packages/{id}/drift`: per issue and field, where the mirror no longer matches the package. */
   async drift(id: number): Promise<DriftView> {
     const stored = await this.stored(id);
-    const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files)), false));
+    const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files)), false, stored));
     const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
     const pkg = packageView(stored);
     const matches = plan.differences.length === 0 && plan.links.length === 0;
@@ -217,13 +229,13 @@ export class PackagesService {
   /** The way back from drift (`POST /packages/{id}/plan`): the stored package planned again. */
   async planStored(id: number, source: BatchSource): Promise<PackagePlanView> {
     const stored = await this.stored(id);
-    return this.plan(filesOf(stored.files), source, stored.name);
+    return this.plan(filesOf(stored.files), source, stored.name, stored);
   }
 
   /** `POST /packages/{id}/apply`: the stored package applied again (a new package row, as an apply of the same files). */
   async applyStored(id: number, caller: Caller): Promise<ApplyView> {
     const stored = await this.stored(id);
-    return this.apply(filesOf(stored.files), caller, stored.name);
+    return this.apply(filesOf(stored.files), caller, stored.name, stored);
   }
 
   list(limit: number, beforeId?: number): Promise<PackageView[]> {

@@ -100,6 +100,12 @@ export class BatchRepository {
     );
   }
 
+  /** The newest batch created at or before a time (the queue as a package stored then saw it), or null. */
+  async lastCreatedBy(m: EntityManager, at: string): Promise<number | null> {
+    const row = await one<{ id: number | null }>(m, sql`SELECT max(id) AS id FROM batch WHERE created_at <= ${at}`);
+    return row?.id == null ? null : Number(row.id);
+  }
+
   /** Batches waiting for a person to approve or reject them (/metrics). */
   async awaitingCount(m: EntityManager): Promise<number> {
     const row = await one<{ n: number }>(m, sql`SELECT count(*) AS n FROM batch WHERE awaiting_approval_since IS NOT NULL AND approved_at IS NULL AND cancelled_at IS NULL`);

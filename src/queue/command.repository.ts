@@ -442,13 +442,17 @@ export class CommandRepository implements NoteKeys {
     return key ? { state: 'resolved', key } : { state: 'failed' };
   }
 
-  /** The whole current mapping temp key → Jira key (newest resolution wins), for imports. */
-  async tempKeyMapping(m: EntityManager): Promise<Map<string, string>> {
+  /**
+   * The whole current mapping temp key → Jira key (newest resolution wins), for imports; with `upToBatchId`,
+   * the mapping as it stood for that batch: resolutions by it and the batches before it only.
+   */
+  async tempKeyMapping(m: EntityManager, upToBatchId?: number): Promise<Map<string, string>> {
     const f = jsonFields(m);
+    const upTo = upToBatchId === undefined ? raw('') : sql` AND batch_id <= CAST(${upToBatchId} AS BIGINT)`;
     const definers = await rows<DefinerRow & { temp_key: string }>(
       m,
       sql`SELECT ${f.tempKey} AS temp_key, status, result FROM command
-           WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL ORDER BY id`,
+           WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL${upTo} ORDER BY id`,
     );
     const map = new Map<string, string>();
     for (const r of definers) {
