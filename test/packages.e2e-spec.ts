@@ -171,6 +171,10 @@ describe('planning packages (SPEC 18)', () => {
     expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-01-15' }]);
     const back = (await hub.http.post(`/packages/${a.package.id}/plan`).expect(200)).body;
     expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([['ensure_fields', { key: 'A-10', duedate: '2026-12-20' }]]);
+    // The same files planned anew mean what new:1 means now (SPEC 6.3): the plan says so, naming the issue.
+    const anew = (await send('plan', { issues }).expect(200)).body;
+    expect(anew.temp_keys).toEqual([{ temp_key: 'new:1', key: 'A-11' }]);
+    expect(anew.text).toContain('Временные ключи, которые хаб уже создавал: new:1 — A-11; их строки сравниваются с этими задачами и меняют их');
   });
 
   it.each([
@@ -361,7 +365,7 @@ describe('planning packages (SPEC 18)', () => {
       const issues_csv = `${HEADER}\nA-2;;;;2026-12-15;;;;;;`;
       const plan = await mcp.client.callTool({ name: 'plan_package', arguments: { issues_csv } });
       expect(plan.isError).toBeFalsy();
-      expect((plan.content as { text: string }[])[0].text).toContain('Изменений: 1 (ensure_fields: 1)');
+      expect((plan.content as { text: string }[])[0].text).toContain('Изменений: 1 (поля: 1)');
       const applied = await mcp.client.callTool({ name: 'apply_package', arguments: { issues_csv, name: 'Из чата' } });
       const data = applied.structuredContent as { package: { id: number }; batch: { status: string; source: string } };
       expect(data.batch).toMatchObject({ status: 'awaiting_approval', source: 'assistant' });
@@ -394,7 +398,7 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
   it('the plan shows each finding under its command and says apply would be refused, not that the batch would be queued', async () => {
     const plan = (await send('plan').expect(200)).body;
     expect(plan.dry_run.ok).toBe(false);
-    expect(plan.text).toBe('Изменений: 3 (ensure_fields: 1, ensure_link: 2). Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (1, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.');
+    expect(plan.text).toBe('Изменений: 3 (поля: 1, связи: 2). Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (1, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.');
     const lines = planText(plan).split('\n');
     const link = lines.findIndex((l) => l.startsWith('  3. ensure_link') && l.includes('links.csv, строка 3'));
     expect(lines[link]).toMatch(/ \[Jira откажет: ошибок 1, см\. ниже\]$/);

@@ -14,13 +14,25 @@ export function mirrorText(m: MirrorAgeView): string {
 }
 
 /** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
-export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
+/** What the commands of a package's plan change, in words, for the counts of its summary. */
+const CHANGE_WORDS: Record<string, string> = {
+  ensure_issue: 'новые задачи',
+  ensure_fields: 'поля',
+  ensure_status: 'статусы',
+  ensure_link: 'связи',
+  ensure_sprint: 'спринты',
+};
+
+export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
   const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
-  if (p.commands.length === 0) return `Jira уже соответствует пакету: менять нечего.${findings}`;
+  const earlier = p.temp_keys.length
+    ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
+    : '';
+  if (p.commands.length === 0) return `Jira уже соответствует пакету: менять нечего.${findings}${earlier}`;
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
   const refused = p.dry_run && !p.dry_run.ok ? ` ${refusedText(p.dry_run.findings.length)}` : '';
-  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${t}: ${n}`).join(', ')}).${findings}${refused}`;
+  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${CHANGE_WORDS[t] ?? t}: ${n}`).join(', ')}).${findings}${earlier}${refused}`;
 }
 
 /** A finding of the checks (SPEC 16.2) in a plan's words: «link_type: типа связи … → одно из: …». */

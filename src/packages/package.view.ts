@@ -52,6 +52,14 @@ export class RefreshOfferView {
   params!: { keys: string[] };
 }
 
+/** A temp key of the package that an earlier batch already created (SPEC 6.3): its rows mean that issue. */
+export class ResolvedTempKeyView {
+  /** @example 'new:1' */
+  temp_key!: string;
+  /** @example 'AURORA-1600' */
+  key!: string;
+}
+
 export class PackagePlanView {
   /** @example 'Спринт 2' */
   name!: string;
@@ -66,6 +74,8 @@ export class PackagePlanView {
   refresh!: RefreshOfferView | null;
   /** the hub's dry run of the batch (verdicts, estimate, approval); null for an empty plan */
   dry_run!: PlanView | null;
+  /** the package's temp keys an earlier batch already created: their rows are compared with (and change) those issues */
+  temp_keys!: ResolvedTempKeyView[];
 }
 
 export class PackageView {

@@ -31,6 +31,7 @@ const plan = (commands: number, over: Partial<Plan> = {}): Plan =>
     links: [],
     mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null },
     refresh: null,
+    resolved: [],
     ...over,
   }) as unknown as Plan;
 

@@ -119,12 +119,13 @@ export class PackagesService {
     return {
       name,
       empty: commands.length === 0,
-      text: planSummary({ commands, findings: plan.findings, dry_run: dry }),
+      text: planSummary({ commands, findings: plan.findings, temp_keys: plan.resolved, dry_run: dry }),
       commands,
       findings: plan.findings,
       mirror: plan.mirror,
       refresh: plan.refresh,
       dry_run: dry,
+      temp_keys: plan.resolved,
     };
   }
 

@@ -112,6 +112,8 @@ export interface PackagePlan {
   mirror: MirrorAge;
   /** the refresh of exactly the compared keys, to run first when the mirror is old; null when there are none */
   refresh: { type: 'refresh'; params: { keys: string[] } } | null;
+  /** the package's temp keys an earlier batch already created (SPEC 6.3), with the issue each now stands for */
+  resolved: { temp_key: string; key: string }[];
 }
 
 const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
@@ -127,7 +129,9 @@ class Planner {
   private readonly rows = new Map<string, IssueRow>();
   /** temp keys this package creates (unresolved by the queue) */
   private readonly creates = new Set<string>();
-  readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null };
+  readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null, resolved: [] };
+  /** temp key → the Jira key an earlier batch created it as, for every one the package names */
+  private readonly earlier = new Map<string, string>();
   private readonly compared = new Set<string>();
   private readonly missing = new Set<string>();
   /** link ends the mirror has (their issues are not read) */
@@ -139,6 +143,7 @@ class Planner {
     for (const r of input.issues) {
       this.rows.set(r.key, r);
       if (isTempKey(r.key) && !input.tempKeys.has(r.key)) this.creates.add(r.key);
+      else if (isTempKey(r.key)) this.earlier.set(r.key, input.tempKeys.get(r.key)!);
     }
     this.oneRowPerIssue();
   }
@@ -173,7 +178,7 @@ class Planner {
   private resolve(key: string, place: PackagePlace): string | undefined {
     if (isJiraKey(key)) return key;
     const resolved = this.input.tempKeys.get(key);
-    if (resolved) return resolved;
+    if (resolved) return this.earlier.set(key, resolved), resolved;
     if (this.creates.has(key)) return key;
     this.errors.add(
       new PackageError(
@@ -359,6 +364,7 @@ class Planner {
     };
     const refreshKeys = [...keys, ...missing];
     this.out.refresh = refreshKeys.length ? { type: 'refresh', params: { keys: refreshKeys } } : null;
+    this.out.resolved = [...this.earlier].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([temp_key, key]) => ({ temp_key, key }));
     return this.out;
   }
 }
