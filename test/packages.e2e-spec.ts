@@ -113,6 +113,18 @@ describe('planning packages (SPEC 18)', () => {
     expect(await batchCount()).toBe(batches);
   });
 
+  it('a package naming only keys the mirror lacks is not «Jira matches»: plan, apply and drift say the keys could not be compared', async () => {
+    const issues = `${HEADER}\nA-50;;;;2027-02-01;;;;;;`;
+    const plan = (await send('plan', { issues }).expect(200)).body;
+    expect(plan).toMatchObject({ empty: true, commands: [], mirror: { keys: [], missing_keys: ['A-50'] } });
+    expect(plan.text).toBe('Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба — обновите их (refresh) и постройте план снова. Замечаний: 1.');
+    const applied = (await send('apply', { issues }).expect(200)).body;
+    expect(applied.text).toContain('сохранён. Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба');
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: false, fields: [], links: [] });
+    expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их (refresh), остальное совпадает.`);
+  });
+
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
     const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;

@@ -13,6 +13,13 @@ export function mirrorText(m: MirrorAgeView): string {
   return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}.`;
 }
 
+/** «AURORA-5, AURORA-9» — the first ten keys, the rest counted. */
+const keyList = (keys: readonly string[]) => (keys.length > 10 ? `${keys.slice(0, 10).join(', ')} и ещё ${keys.length - 10}` : keys.join(', '));
+
+/** Why there is nothing to submit while Jira was not compared whole: keys the mirror lacks (refresh them first). */
+const notCompared = (missing: readonly string[]) =>
+  `Команд нет, но сравнить с Jira удалось не всё: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) и постройте план снова.`;
+
 /** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
 /** What the commands of a package's plan change, in words, for the counts of its summary. */
 const CHANGE_WORDS: Record<string, string> = {
@@ -23,12 +30,12 @@ const CHANGE_WORDS: Record<string, string> = {
   ensure_sprint: 'спринты',
 };
 
-export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
+export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
   const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
   const earlier = p.temp_keys.length
     ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
     : '';
-  if (p.commands.length === 0) return `Jira уже соответствует пакету: менять нечего.${findings}${earlier}`;
+  if (p.commands.length === 0) return `${p.mirror.missing_keys.length ? notCompared(p.mirror.missing_keys) : 'Jira уже соответствует пакету: менять нечего.'}${findings}${earlier}`;
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
   const refused = p.dry_run && !p.dry_run.ok ? ` ${refusedText(p.dry_run.findings.length)}` : '';
@@ -78,16 +85,23 @@ export function planText(p: PackagePlanView, quote: Quote = asIs): string {
   return lines.join('\n');
 }
 
-export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'>): string {
-  if (!a.batch) return `Пакет #${a.package.id} «${a.package.name}» сохранён; Jira уже ему соответствует — отправлять нечего.`;
+export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> & { plan?: Pick<PackagePlanView, 'mirror'> | null }): string {
+  if (!a.batch) {
+    const missing = a.plan?.mirror.missing_keys ?? [];
+    return `Пакет #${a.package.id} «${a.package.name}» сохранён${missing.length ? `. ${notCompared(missing)}` : '; Jira уже ему соответствует — отправлять нечего.'}`;
+  }
   const state = BATCH_STATUS_WORDS[a.batch.status];
   const commands = a.batch.commands.length - 1; // the tail refresh aside
   if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, пакет команд #${a.batch.id} ещё выполняется (${state}).`;
   return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
 }
 
-export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status'>>, quote: Quote = asIs): string {
+export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>, quote: Quote = asIs): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
+  const missing = d.mirror?.missing_keys ?? [];
+  if (d.fields.length === 0 && d.links.length === 0 && missing.length) {
+    return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh), остальное совпадает.`;
+  }
   const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(shownValue(f.wanted))}, в Jira ${quote(shownValue(f.actual))} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   const counts = `полей ${d.fields.length}, связей ${d.links.length}`;

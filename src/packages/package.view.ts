@@ -122,7 +122,7 @@ export class DriftView {
   package!: PackageView;
   /** the status of the batch its apply submitted (null: none) */
   batch_status!: string | null;
-  /** the mirror matches the package */
+  /** the mirror matches the package, and holds every issue it names (a key the mirror lacks could not be compared) */
   matches!: boolean;
   fields!: FieldDriftView[];
   links!: LinkDriftView[];

@@ -119,7 +119,7 @@ export class PackagesService {
     return {
       name,
       empty: commands.length === 0,
-      text: planSummary({ commands, findings: plan.findings, temp_keys: plan.resolved, dry_run: dry }),
+      text: planSummary({ commands, findings: plan.findings, temp_keys: plan.resolved, mirror: plan.mirror, dry_run: dry }),
       commands,
       findings: plan.findings,
       mirror: plan.mirror,
@@ -193,7 +193,7 @@ export class PackagesService {
   }
 
   private applied(pkg: PackageView, batch: BatchView | null, replayed: boolean, plan: PackagePlanView | null): ApplyView {
-    return { package: pkg, batch, replayed, plan, text: applyText({ package: pkg, batch, replayed }) };
+    return { package: pkg, batch, replayed, plan, text: applyText({ package: pkg, batch, replayed, plan }) };
   }
 
   /** `GET /packages/{id}/drift`: per issue and field, where the mirror no longer matches the package. */
@@ -202,7 +202,8 @@ export class PackagesService {
     const plan = await this.db.read((m) => this.compute(m, parsePackage(filesOf(stored.files)), false, stored));
     const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
     const pkg = packageView(stored);
-    const matches = plan.differences.length === 0 && plan.links.length === 0;
+    // A key the mirror lacks is not a match: the package could not be compared there.
+    const matches = plan.differences.length === 0 && plan.links.length === 0 && plan.mirror.missing_keys.length === 0;
     return {
       package: pkg,
       batch_status,
@@ -211,7 +212,7 @@ export class PackagesService {
       links: plan.links,
       findings: plan.findings.filter((f) => f.code !== 'reversed_link'),
       mirror: plan.mirror,
-      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches, batch_status }),
+      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches, batch_status, mirror: plan.mirror }),
     };
   }
 

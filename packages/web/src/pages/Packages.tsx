@@ -165,7 +165,11 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
           Команды <span className="count">{plan.commands.length}</span>
         </h3>
         {plan.commands.length === 0 ? (
-          <div className="muted">Jira уже соответствует пакету: менять нечего.</div>
+          <div className="muted">
+            {plan.mirror.missing_keys.length
+              ? `Команд нет, но сравнить удалось не всё: задач ${plan.mirror.missing_keys.join(', ')} нет в зеркале — сначала обновите их.`
+              : 'Jira уже соответствует пакету: менять нечего.'}
+          </div>
         ) : (
           <table className="table responsive package-plan">
             <thead>
