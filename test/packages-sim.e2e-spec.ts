@@ -249,6 +249,25 @@ describe('a planning package as the desired state, on the simulator (issue 24)',
       ['ensure_fields', { key: b, priority: 'High' }],
     ]);
   }, 120_000);
+
+  it('a sub-task exports without a sprint (Jira moves it with its parent and refuses one for it): the export plans to nothing', async () => {
+    await w.runUntilDone((await w.call('POST', '/catalogue/refresh')).id); // which types are sub-tasks: the catalogue says
+    expect((await w.call('GET', '/catalogue')).catalogue.issue_types.some((t: Json) => t.subtask)).toBe(true);
+    // A task in a sprint with a sub-task: the sub-task follows its parent there, as in Jira Software.
+    const parent = w.sim.store.createIssue(PROJECT, { issueType: 'Task', summary: 'Родитель в спринте' }, 'bot');
+    const sub = w.sim.store.createIssue(PROJECT, { issueType: 'Sub-task', summary: 'Подзадача', parent: parent.key }, 'bot');
+    w.sim.store.moveToSprint(1, [parent.key]);
+    await w.refresh({ keys: [parent.key, sub.key] });
+    expect((await w.call('GET', `/issues/${sub.key}`)).sprint).toBe('Спринт 1'); // the mirror holds the sub-task's sprint, as Jira reports it
+    const folder = join(w.dir, 'sub-task');
+    expect((await cli(['export', folder, '--jql', `key in (${parent.key}, ${sub.key})`], w.env)).code).toBe(0);
+    const rows = parseCsv(readFileSync(join(folder, 'issues.csv'), 'utf8'));
+    const sprint = rows[0].indexOf('Спринт');
+    const rowOf = (key: string) => rows.find((r) => r[0] === key)!;
+    expect(rowOf(parent.key)[sprint]).toBe('Спринт 1');
+    expect(rowOf(sub.key)[sprint]).toBe('');
+    expect((await w.call('POST', '/packages/plan', form(folder))).commands).toEqual([]);
+  });
 });
 
 describe('examples/plan against examples/jira-sim-seed.json, through the CLI (README)', () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { PackageViewRepository } from '../mirror/index.js';
 import { parseExportJql, unwritableLabels, writePackage, type ExportedPackage } from './export.js';
@@ -9,6 +10,7 @@ export class ExportService {
   constructor(
     private readonly db: Db,
     private readonly mirror: PackageViewRepository,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
   async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number; labelsLeftOut: string[] }> {
@@ -20,7 +22,10 @@ export class ExportService {
       const at = (k: string) => order.get(k) ?? -1;
       const links = (await this.mirror.linksFrom(m, keys)).sort((a, b) => at(a.source_key) - at(b.source_key) || at(a.target_key) - at(b.target_key) || (a.link_type < b.link_type ? -1 : 1));
       const notes = [...(await this.mirror.notesOf(m, keys)).values()].sort((a, b) => at(a.key) - at(b.key));
-      return { files: writePackage(issues, links, notes), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues) };
+      // Sub-task types by the catalogue of the exported issues' project (without one, every sprint is written).
+      const catalogue = await this.catalogues.get(m, issues[0]?.key.replace(/-\d+$/, ''));
+      const subtasks = new Set((catalogue?.issue_types ?? []).filter((t) => t.subtask).map((t) => t.name.toLowerCase()));
+      return { files: writePackage(issues, links, notes, subtasks), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues) };
     });
   }
 }

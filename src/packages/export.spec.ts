@@ -54,6 +54,14 @@ describe('writePackage: the files read back as what the mirror holds', () => {
     expect(readNotes(Buffer.from(files['notes.csv']))).toEqual([{ row: 2, key: 'A-2', fact_status: 'в работе', comment: 'строка 1\nстрока 2' }]);
   });
 
+  it('a sub-task\'s sprint (its type among the catalogue\'s sub-task types, any letter case) is left empty: no wish, Jira moves it with its parent', () => {
+    const rows = readIssues(Buffer.from(writePackage([issue, { ...issue, key: 'A-7', issue_type: 'Sub-task', parent: 'A-2' }], [], [], new Set(['sub-task']))['issues.csv']));
+    expect(rows.map((r) => [r.key, r.sprint])).toEqual([
+      ['A-2', 'Спринт 1'],
+      ['A-7', undefined],
+    ]);
+  });
+
   it('labels a package cannot hold (a comma or a space inside one) leave the cell empty: read back, the package wishes nothing of them', () => {
     const issues = [issue, { ...issue, key: 'A-4', labels: ['q4', 'a,b'] }, { ...issue, key: 'A-5', labels: ['два слова'] }, { ...issue, key: 'A-6', labels: ['ok-label'] }];
     expect(unwritableLabels(issues)).toEqual(['A-4', 'A-5']);

@@ -81,13 +81,19 @@ export function unwritableLabels(issues: readonly PackageMirrorIssue[]): string[
   return issues.filter((i) => i.labels.some((l) => splitLabels(l).length !== 1 || splitLabels(l)[0] !== l)).map((i) => i.key);
 }
 
-/** The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). */
-export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[]): ExportedPackage {
+/**
+ * The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). A sub-task's
+ * «Спринт» is left empty (`subtaskTypes`: the catalogue's sub-task types, in lower case): Jira moves a
+ * sub-task with its parent and refuses to put one in a sprint, so a sprint written there could only be
+ * refused by the plan, or read as drift once the parent moves.
+ */
+export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[], subtaskTypes: ReadonlySet<string> = new Set()): ExportedPackage {
   const leftOut = new Set(unwritableLabels(issues));
+  const sprintOf = (i: PackageMirrorIssue) => (subtaskTypes.has((i.issue_type ?? '').toLowerCase()) ? null : i.sprint);
   return {
     'issues.csv': csv(
       ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],
-      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, i.sprint, null]),
+      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, sprintOf(i), null]),
     ),
     'links.csv': csv(
       ['Откуда', 'Тип', 'Куда', 'Пояснение (внутр.)'],
