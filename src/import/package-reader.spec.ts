@@ -105,6 +105,11 @@ describe('readNotes (SPEC 8)', () => {
     expect(readNotes(buf('key,fact_status,comment\nA-1,,ок\n'))).toStrictEqual([{ row: 2, key: 'A-1', fact_status: null, comment: 'ок' }]);
   });
 
+  it('a missing required column is named as the header would write it, in Russian and by its field', () => {
+    expect(() => readLinks(buf('Откуда;Тип\nA-1;Blocks\n'))).toThrow('links.csv, строка 1: нет обязательных столбцов: «Куда» (to)');
+    expect(() => readNotes(buf('comment\nок\n'))).toThrow('notes.csv, строка 1: нет обязательных столбцов: «Ключ» (key)');
+  });
+
   it('a header only gives no rows', () => {
     expect(readNotes(buf('key,fact_status,comment\n'))).toEqual([]);
   });

@@ -133,6 +133,12 @@ const HEADERS: Record<PackageFile, Record<string, string>> = {
 };
 const REQUIRED: Record<PackageFile, string[]> = { 'notes.csv': ['key'], 'links.csv': ['from', 'type', 'to'], 'issues.csv': ['key'] };
 
+/** A column by both names a header may give it: «Откуда» (from); the Russian one as the exported files write it. */
+function columnNames(file: PackageFile, canonical: string): string {
+  const russian = Object.entries(HEADERS[file]).find(([name, c]) => c === canonical && /[а-яё]/.test(name))?.[0];
+  return russian ? `«${russian[0].toUpperCase()}${russian.slice(1)}» (${canonical})` : canonical;
+}
+
 /**
  * Columns of which a file with other columns beside the required ones needs at least one: a notes.csv
  * whose note columns are all unknown (misspelled, say) would upsert every row with nothing, silently. A
@@ -288,7 +294,7 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
     throw new PackageError(file, headerRow, `нет известных столбцов; ожидаются ${Object.keys(HEADERS[file]).join(', ')}`);
   }
   const missing = REQUIRED[file].filter((r) => !names.includes(r));
-  if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.join(', ')}`);
+  if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.map((c) => columnNames(file, c)).join(', ')}`);
   // Two columns for one field (`duedate` and `Срок`, or `key` twice): only the first was read, the other's
   // values dropped without a word.
   const twice = names.flatMap((n, j) => (n !== undefined && names.indexOf(n) < j ? [`«${header[names.indexOf(n)].trim()}» и «${header[j].trim()}»`] : []));

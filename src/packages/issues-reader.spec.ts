@@ -88,7 +88,7 @@ describe('readIssues: errors name the file, the row and the column in Russian', 
 
   it('a header without the key column', () => {
     const err = packageError(() => readIssues(buf('Тема;Срок\nx;2026-01-01\n')));
-    expect(err.message).toBe('issues.csv, строка 1: нет обязательных столбцов: key');
+    expect(err.message).toBe('issues.csv, строка 1: нет обязательных столбцов: «Ключ» (key)');
   });
 });
 
