@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copiesAreOf } from './copy-identity.js';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -13,35 +14,6 @@ export function databaseFile(dbPath: string): string | null {
 
 /** In a backups folder: the file name of the database whose copies lie directly in it (decision 1420). */
 export const BACKUPS_OWNER = '.owner';
-
-/** A batch or schema copy (SPEC 3.1, 3.2), by its name. */
-const COPY_NAME = /^\d{8}-\d{6}-(batch-\d+|schema-v\d+)\.sqlite$/;
-
-/** The first batch of a database file (id, time, title), or null when it has none; read-only. */
-function firstBatch(file: string): string | null {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT id, created_at, title FROM batch ORDER BY id LIMIT 1').get();
-    return row === undefined ? null : JSON.stringify(row);
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Whether the copies already in a folder that names no owner (made before owners were recorded) are
- * copies of this database: the newest of them starts with the same first batch. A copy that cannot be
- * read is taken for another database's, whose files must not be rotated away.
- */
-function copiesAreOf(dbFile: string, root: string): boolean {
-  const copies = readdirSync(root).filter((n) => COPY_NAME.test(n)).sort();
-  if (copies.length === 0) return true;
-  try {
-    return firstBatch(join(root, copies[copies.length - 1])) === firstBatch(dbFile);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The folder of a file database's copies (SPEC 3.1, 3.2): `<database folder>/backups`. Two databases
