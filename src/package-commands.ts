@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
-import { assertDatabaseUsable, databaseFile } from './database/index.js';
+import { assertCurrentSchema, assertDatabaseUsable, databaseFile, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
 import { applyText, ExportService, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
@@ -73,8 +73,17 @@ export function assertExistingDatabase(config: HubConfig): void {
  * The hub's modules on an existing hub's database (on PostgreSQL: a schema that holds the hub; a SQLite
  * file: assertExistingDatabase), after the checks `serve` makes first: each failure is one line, not a logged stack.
  */
-export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+export async function withHub<T>(config: HubConfig, run: (app: INestApplicationContext) => Promise<T>, readOnly?: string): Promise<T> {
   await assertDatabaseUsable(config, { existing: true });
+  if (readOnly) {
+    // `plan` and `export` change nothing: a database of an older schema is refused, not migrated in passing.
+    const ds = await openDataSource(dataSourceOptions(config));
+    try {
+      await assertCurrentSchema(ds, databaseName(config), readOnly);
+    } finally {
+      await ds.destroy();
+    }
+  }
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     // A failed start rejects here, as createApp's does, instead of Nest ending the process with code 1:
     // a refusal raised inside the start (ConfigError, whose log HubLogger drops) then reaches main's line.
@@ -107,7 +116,7 @@ export async function planFolder(config: HubConfig, folder: string, o: PackageCo
   const files = await readFolder(folder);
   assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
-  const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', name));
+  const plan = await withHub(config, (app) => app.get(PackagesService).plan(files, 'client', name), 'jira-hub plan');
   console.log(o.json ? JSON.stringify(plan, null, 2) : planText(plan));
 }
 
@@ -138,7 +147,7 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   }
   assertExistingDatabase(config);
   announceDatabase(config, false);
-  const out = await withHub(config, (app) => app.get(ExportService).export(jql));
+  const out = await withHub(config, (app) => app.get(ExportService).export(jql), 'jira-hub export');
   makeFolder(folder, 'папку для пакета');
   const written = (name: (typeof EXPORTED)[number]) => names.get(name) ?? name;
   for (const name of EXPORTED) {

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
 import { copyOfMigratedDatabase } from './support/template.js';
+import { createV1Database, storedSchemaVersion } from './support/legacy.js';
 
 /**
  * Runs `jira-hub <args>` in-process: its exit code and what it printed to stdout and stderr, the log's
@@ -147,6 +148,19 @@ describe('jira-hub command line (commander)', () => {
         expect(err).toBe(`jira-hub: базы данных ${missing} нет: укажите файл базы хаба (--db или HUB_DB_PATH); новую базу создаёт jira-hub serve или jira-hub migrate`);
       }
       expect(existsSync(join(dir, 'typo'))).toBe(false);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    });
+
+    it('plan and export refuse a database of an older schema instead of migrating it in passing: nothing changes, no backup is made', async () => {
+      const old = join(dir, 'old.sqlite');
+      createV1Database(old);
+      for (const args of [['plan', resolve('examples/plan')], ['export', join(dir, 'out'), '--jql', 'project = AURORA']]) {
+        const { code, out, err } = await run([...args, '--db', old]);
+        expect({ args, code, out }).toEqual({ args, code: 2, out: `база данных: ${old}` });
+        expect(err).toBe(`jira-hub: база данных ${old} — схемы v1, а этому хабу нужна v${SCHEMA_VERSION}; jira-hub ${args[0]} базу не меняет: сначала обновите её командой jira-hub migrate (или запустите хаб)`);
+      }
+      expect(storedSchemaVersion(old)).toBe('1');
+      expect(existsSync(join(dir, 'backups'))).toBe(false);
       expect(existsSync(join(dir, 'out'))).toBe(false);
     });
 

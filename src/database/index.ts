@@ -7,7 +7,7 @@ export { engineOf } from './engine.js';
 export type { Engine } from './engine.js';
 export { parseJson } from './json.js';
 export type { StoredJson } from './json.js';
-export { migrate } from './migrate.js';
+export { assertCurrentSchema, migrate } from './migrate.js';
 export { lockQueueOrder } from './postgres.js';
 export { MAX_BROADCAST, Notifier } from './notifier.js';
 export type { RowOf } from './row.js';

@@ -36,6 +36,25 @@ async function readSchemaVersion(q: QueryRunner): Promise<number> {
   return version;
 }
 
+/**
+ * A command that must not change the database (`plan`, `export`) refuses one whose schema is older than
+ * this hub's, instead of migrating it in passing (with a schema copy in backups/) under a hub that may
+ * still run the old version. One line, naming the versions and the command that migrates.
+ */
+export async function assertCurrentSchema(ds: DataSource, database: string, command: string): Promise<void> {
+  const q = ds.createQueryRunner();
+  let version: number;
+  try {
+    version = await readSchemaVersion(q);
+  } finally {
+    await q.release();
+  }
+  // 0: no hub's schema at all — the start's own checks refuse that in their words (another program's tables).
+  if (version > 0 && version < SCHEMA_VERSION) {
+    throw new ConfigError(`база данных ${database} — схемы v${version}, а этому хабу нужна v${SCHEMA_VERSION}; ${command} базу не меняет: сначала обновите её командой jira-hub migrate (или запустите хаб)`);
+  }
+}
+
 /** The tables the first schema made: one of them in a database with no schema version is another program's. */
 const FIRST_TABLES = ['setting', 'issue', 'issue_link', 'issue_note', 'batch', 'command', 'sync_run', 'agent_status'];
 
