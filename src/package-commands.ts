@@ -10,7 +10,7 @@ import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
 import { assertCurrentSchema, assertDatabaseUsable, databaseFile, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
-import { applyText, ExportService, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
+import { applyText, ExportService, keyList, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
 /**
@@ -160,7 +160,6 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
     `Записано в ${folder}: ${written('issues.csv')} (задач: ${out.issues}), ${written('links.csv')} (связей: ${out.links}), ${written('notes.csv')} (заметок: ${out.notes}).`,
   );
   if (out.labelsLeftOut.length) {
-    const keys = out.labelsLeftOut.length > 10 ? `${out.labelsLeftOut.slice(0, 10).join(', ')} и ещё ${out.labelsLeftOut.length - 10}` : out.labelsLeftOut.join(', ');
-    console.log(`Метки задач ${keys} не записаны: в их метке есть запятая или пробел, а в пакете они разделяют метки. Столбец «Метки» этих задач оставлен пустым — пакет их метки не меняет.`);
+    console.log(`Метки задач ${keyList(out.labelsLeftOut)} не записаны: в их метке есть запятая или пробел, а в пакете они разделяют метки. Столбец «Метки» этих задач оставлен пустым — пакет их метки не меняет.`);
   }
 }

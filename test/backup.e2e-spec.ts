@@ -123,6 +123,34 @@ import { onPostgres } from './support/pg.js';
       expect(readdirSync(join(folder, 'hub.sqlite'))).toEqual(['20261130-100000-batch-1.sqlite']);
     });
 
+    it('a re-delivery before any copy named an owner does not take another database\'s copy of its batch for its own', async () => {
+      const agent = agentOf(hub);
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+      const first = (await agent.claim()).command;
+      // The state an upgrade finds: this database's copy lost, another database's copy of a batch 1 there, no owner yet.
+      rmSync(folder, { recursive: true });
+      mkdirSync(folder);
+      const other = new Database(join(folder, legacy[0]));
+      other.exec("CREATE TABLE batch (id INTEGER PRIMARY KEY, created_at TEXT, title TEXT); INSERT INTO batch VALUES (1, '2026-11-01T08:00:00.000Z', 'другая база')");
+      other.close();
+      hub.clock.advance(5000);
+      expect((await agent.claim()).command).toMatchObject({ id: first.id, deliveries: 2 });
+      expect(readdirSync(join(folder, 'hub.sqlite'))).toEqual(['20261130-100005-batch-1.sqlite']);
+      expect(copies()).toEqual([legacy[0]]);
+    });
+
+    it('an owner marker that cannot be read fails the copy (a warning) instead of rotating the folder as if it were this database\'s', async () => {
+      const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      mkdirSync(join(folder, '.owner'), { recursive: true }); // a folder where the marker should be: EISDIR
+      writeFileSync(join(folder, legacy[0]), 'another database\'s copy');
+      await hub.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
+      await hub.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
+      expect((await agentOf(hub).claim()).command).toMatchObject({ batch_id: 1, deliveries: 1 });
+      expect(copies()).toEqual([legacy[0]]);
+      expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toContain('backup before batch 1 failed');
+      expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+    });
+
     it('copies of this very database: it takes the folder, and rotation keeps the newest as before', async () => {
       await hub.http.patch('/settings').send({ backup_keep: 1 }).expect(200);
       await hub.http.post('/batches').send({ title: 'первый', commands: [fields('A-1')] }).expect(201);

@@ -247,7 +247,7 @@ describe('import of a planning package (SPEC 8)', () => {
   it('a file of more records than a package may have (tiny rows, well under 10 MB) → 422 naming the limit, nothing imported', async () => {
     const notes = ['key,comment', ...Array.from({ length: MAX_PACKAGE_RECORDS }, (_, i) => `A-${i + 1},x`)].join('\n');
     const res = await upload({ notes }).expect(422);
-    expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} строк`) });
+    expect(res.body).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} записей`) });
     expect(await notesNow()).toEqual([]);
   });
 

@@ -197,7 +197,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     for (const body of [{ title: 'Темы', commands }, { title: 'Темы', checks: 'warn', commands }]) {
       const res = await hub.http.post('/batches').send(body).expect(422);
       expect(res.body.findings).toEqual([
-        expect.objectContaining({ seq: 1, param: 'summary', code: 'summary_line_break', detail: 'тема — одна строка: Jira не принимает перевод строки в теме задачи' }),
+        expect.objectContaining({ seq: 1, param: 'summary', code: 'summary_line_break', detail: 'тема — одна строка: в Jira у задачи не бывает темы с переводом строки' }),
         expect.objectContaining({ seq: 2, param: 'summary', code: 'summary_line_break' }),
       ]);
     }

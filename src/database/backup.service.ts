@@ -55,9 +55,9 @@ export class BackupService {
    */
   hasCopy(batchId: number): boolean {
     if (!this.file) return true;
-    const folder = backupsFolder(this.file);
     const suffix = `-batch-${batchId}.sqlite`;
     try {
+      const folder = backupsFolder(this.file);
       return existsSync(folder) && readdirSync(folder).some((n) => n.endsWith(suffix) && BATCH_BACKUP.test(n));
     } catch {
       return false;

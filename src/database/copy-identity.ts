@@ -1,6 +1,7 @@
 /**
- * Whose copies a backups folder holds when it names no owner (decision 1420): the copies are whole
- * database files, read here as `migrate --from-sqlite` reads one, outside the hub's repositories.
+ * Whose copies a backups folder holds when it names no owner (decision 1420): the first batch of a copy
+ * and of the database itself, each read as a whole database file (as `migrate --from-sqlite` reads one),
+ * outside the hub's repositories.
  */
 import Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { copiesAreOf } from './copy-identity.js';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -32,19 +32,37 @@ export function backupsFolder(dbFile: string, claim = false): string {
   const marker = join(root, BACKUPS_OWNER);
   if (claim) {
     mkdirSync(root, { recursive: true });
-    try {
-      if (!existsSync(marker)) writeFileSync(marker, copiesAreOf(dbFile, root) ? `${name}\n` : '', { flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    if (!existsSync(marker)) takeFolder(marker, copiesAreOf(dbFile, root) ? `${name}\n` : '');
   }
   let owner: string;
   try {
     owner = readFileSync(marker, 'utf8').trim();
-  } catch {
-    return root; // no database has taken it: no copy is there, or only copies made before owners were recorded
+  } catch (err) {
+    // Only a marker that is not there means "no owner yet"; one that cannot be read fails the copy (and is
+    // warned about) rather than letting this database rotate another's copies.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+    // No owner yet (a re-delivery right after an upgrade looks before any copy claims the folder): copies
+    // already there are this database's only when they are copies of it.
+    return existsSync(root) && !copiesAreOf(dbFile, root) ? join(root, name) : root;
   }
   return owner === name ? root : join(root, name);
+}
+
+/**
+ * Writes the owner marker whole or not at all: written aside, then linked into place, so another hub
+ * starting at the same moment never reads it half-made (an empty marker means "another database's").
+ */
+function takeFolder(marker: string, content: string): void {
+  const aside = `${marker}.${process.pid}.${Date.now()}`;
+  writeFileSync(aside, content);
+  try {
+    linkSync(aside, marker);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(aside, { force: true });
+  }
 }
 
 /** `YYYYMMDD-HHMMSS` in UTC, the prefix of every backup file name (SPEC 3.1, 3.2). */

@@ -117,7 +117,7 @@ describe('readNotes (SPEC 8)', () => {
   it(`a file of ${MAX_PACKAGE_RECORDS} records (the header included) is read; one more is refused as too long, not read row by row`, () => {
     const rows = (n: number) => buf(['key,comment', ...Array.from({ length: n }, (_, i) => `A-${i + 1},x`)].join('\n'));
     expect(readNotes(rows(MAX_PACKAGE_RECORDS - 1))).toHaveLength(MAX_PACKAGE_RECORDS - 1);
-    expect(() => readNotes(rows(MAX_PACKAGE_RECORDS))).toThrow(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} строк`);
+    expect(() => readNotes(rows(MAX_PACKAGE_RECORDS))).toThrow(`notes.csv: в файле больше ${MAX_PACKAGE_RECORDS} записей`);
   });
 });
 

@@ -242,10 +242,6 @@ export function detectDelimiter(text: string): ',' | ';' {
 }
 
 /**
- * Rows as objects of the canonical names of the columns the header has, each with the file line where
- * its record starts (the header is line 1; a quoted cell may span lines).
- */
-/**
  * Records a package file may have, its header and empty lines included. A team's package is hundreds
  * of rows, an export of a big project tens of thousands (the 10 MB upload limit holds about 100,000 of
  * its rows); a file of millions of tiny rows would hold the hub's only thread for seconds while it is
@@ -253,6 +249,10 @@ export function detectDelimiter(text: string): ',' | ';' {
  */
 export const MAX_PACKAGE_RECORDS = 100_000;
 
+/**
+ * Rows as objects of the canonical names of the columns the header has, each with the file line where
+ * its record starts (the header is line 1; a quoted cell may span lines).
+ */
 export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   const text = decodePackageFile(file, data);
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
@@ -283,7 +283,7 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
     throw new PackageError(file, lineAt(end), 'CSV не читается: проверьте кавычки и разделители');
   }
   if (records.length > MAX_PACKAGE_RECORDS) {
-    throw new PackageError(file, null, `в файле больше ${MAX_PACKAGE_RECORDS} строк: хаб читает файл пакета не длиннее — разделите его на несколько пакетов`);
+    throw new PackageError(file, null, `в файле больше ${MAX_PACKAGE_RECORDS} записей (строк таблицы с заголовком и пустыми), а хаб читает файл пакета не длиннее — разделите его на несколько пакетов`);
   }
   const numbered = records.map((cells, i) => ({ row: starts[i], cells })).filter(({ cells }) => cells.some((c) => c !== ''));
   if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');

@@ -124,6 +124,6 @@ describe('readIssues: a summary as Jira counts it (UTF-16 units: an emoji counts
 
   it('a summary of two lines (a quoted cell with a line break) is refused: Jira would answer 400', () => {
     const err = packageError(() => readIssues(buf('Ключ;Тип;Тема\nnew:1;Task;"первая\nвторая"\n')));
-    expect([err.row, err.column, err.problem]).toEqual([2, 'Тема', 'тема — одна строка: Jira не принимает перевод строки в теме задачи']);
+    expect([err.row, err.column, err.problem]).toEqual([2, 'Тема', 'тема — одна строка: в Jira у задачи не бывает темы с переводом строки']);
   });
 });

@@ -14,13 +14,12 @@ export function mirrorText(m: MirrorAgeView): string {
 }
 
 /** «AURORA-5, AURORA-9» — the first ten keys, the rest counted. */
-const keyList = (keys: readonly string[]) => (keys.length > 10 ? `${keys.slice(0, 10).join(', ')} и ещё ${keys.length - 10}` : keys.join(', '));
+export const keyList = (keys: readonly string[]) => (keys.length > 10 ? `${keys.slice(0, 10).join(', ')} и ещё ${keys.length - 10}` : keys.join(', '));
 
 /** Why there is nothing to submit while Jira was not compared whole: keys the mirror lacks (refresh them first). */
 const notCompared = (missing: readonly string[]) =>
   `Команд нет, но сравнить с Jira удалось не всё: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) и постройте план снова.`;
 
-/** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
 /** What the commands of a package's plan change, in words, for the counts of its summary. */
 const CHANGE_WORDS: Record<string, string> = {
   ensure_issue: 'новые задачи',
@@ -30,6 +29,7 @@ const CHANGE_WORDS: Record<string, string> = {
   ensure_sprint: 'спринты',
 };
 
+/** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
 export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
   const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
   const earlier = p.temp_keys.length

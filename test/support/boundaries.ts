@@ -16,7 +16,7 @@ import ts from 'typescript';
  * Files that work on the schema as a whole and may name every table: the migrations, the migration runner
  * (it reads and raises `schema_version` before any module runs), `jira-hub migrate --from-sqlite`
  * (it copies every table of a SQLite hub into PostgreSQL) and the reader that tells whose backup copies
- * a folder holds (it reads the first batch of whole copy files, decision 1420). Permanent.
+ * a folder holds (it reads the first batch of a whole copy file and of the database itself, decision 1420). Permanent.
  */
 export const SCHEMA_WIDE = ['migrations/', 'src/database/migrate.ts', 'src/database/from-sqlite.ts', 'src/database/copy-identity.ts'];
 

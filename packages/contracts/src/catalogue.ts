@@ -22,7 +22,6 @@ export const isTempKey = (v: unknown): v is string => typeof v === 'string' && T
  */
 export const SUMMARY_LIMIT = 255;
 
-/** Why a summary is too long for Jira, in Russian, with its length as Jira counts it; null when it fits. */
 /**
  * What Jira refuses in a summary, in Russian, or null: a line break (Jira answers 400 «The summary is
  * invalid because it contains newline characters»), or more than SUMMARY_LIMIT units (summaryTooLong).
@@ -31,10 +30,11 @@ export function summaryProblem(summary: string): string | null {
   return hasLineBreak(summary) ? SUMMARY_LINE_BREAK : summaryTooLong(summary);
 }
 
-/** A summary is one line: Jira answers 400 to a line break in it. */
+/** A summary is one line: Jira answers 400 to a line break in it, so no summary in Jira has one (a delete_issue's guard with one could never match). */
 export const hasLineBreak = (s: string): boolean => /[\r\n]/.test(s);
-export const SUMMARY_LINE_BREAK = 'тема — одна строка: Jira не принимает перевод строки в теме задачи';
+export const SUMMARY_LINE_BREAK = 'тема — одна строка: в Jira у задачи не бывает темы с переводом строки';
 
+/** Why a summary is too long for Jira, in Russian, with its length as Jira counts it; null when it fits. */
 export function summaryTooLong(summary: string): string | null {
   if (summary.length <= SUMMARY_LIMIT) return null;
   // Where the counts differ, the sentence says why: the person sees fewer characters than the number.

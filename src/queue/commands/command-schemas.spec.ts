@@ -91,7 +91,7 @@ describe('the hub and the command schemas agree', () => {
     const base = { ensure_issue: { temp_key: 'new:1', issue_type: 'Task' }, ensure_fields: { key: 'AURORA-1' }, delete_issue: { key: 'AURORA-1' } }[type];
     for (const summary of ['две\nстроки', 'возврат\rкаретки', 'в конце\r\n']) {
       const r = PARAMS[type].safeParse({ ...base, summary });
-      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['summary', 'тема — одна строка: Jira не принимает перевод строки в теме задачи']]);
+      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['summary', 'тема — одна строка: в Jira у задачи не бывает темы с переводом строки']]);
     }
     expect(PARAMS[type].safeParse({ ...base, summary: 'одна строка\tс табуляцией' }).success).toBe(true);
   });
