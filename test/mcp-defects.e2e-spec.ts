@@ -179,11 +179,26 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
     });
 
     it('list_batches filters by done_with_errors as GET /batches does', async () => {
-      const answer = await mcp.call('list_batches', { status: 'done_with_errors', limit: 100 });
-      expect(answer.isError).toBeFalsy();
-      const rest = (await hub.http.get('/batches?status=done_with_errors&limit=100').expect(200)).body as { id: number }[];
-      expect((answer.structuredContent!.batches as { id: number }[]).map((b) => b.id)).toEqual(rest.map((b) => b.id));
-      expect(mcp.text(await mcp.call('list_batches', { status: 'with_errors' }))).toContain('done_with_errors');
+      // A hub of its own: one batch done with a failure, one done clean.
+      const own = await startHub();
+      const client = await connect(kind, own.url);
+      try {
+        const ownAgent = agentOf(own);
+        const ids: number[] = [];
+        for (const outcome of ['failed', 'done'] as const) {
+          ids.push((await own.http.post('/batches').send({ title: outcome, commands: [fields('AURORA-1')] }).expect(201)).body.id);
+          const c = (await ownAgent.claim()).command;
+          await ownAgent.report(c.id, outcome === 'failed' ? { status: 'failed', error: 'HTTP 400' } : { status: 'done', result: {} }).expect(200);
+          await ownAgent.done((await ownAgent.claim()).command.id, refreshResult([])); // its tail refresh
+        }
+        const answer = await client.call('list_batches', { status: 'done_with_errors' });
+        expect(answer.isError).toBeFalsy();
+        expect((answer.structuredContent!.batches as { id: number }[]).map((b) => b.id)).toEqual([ids[0]]);
+        expect(client.text(await client.call('list_batches', { status: 'with_errors' }))).toContain('done_with_errors');
+      } finally {
+        await client.close();
+        await own.close();
+      }
     });
   });
 

@@ -122,7 +122,7 @@ describe('planning packages (SPEC 18)', () => {
     expect(applied.text).toContain('сохранён. Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба');
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
     expect(drift).toMatchObject({ matches: false, fields: [], links: [] });
-    expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их (refresh), остальное совпадает.`);
+    expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`);
   });
 
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
@@ -183,6 +183,7 @@ describe('planning packages (SPEC 18)', () => {
     expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-01-15' }]);
     const back = (await hub.http.post(`/packages/${a.package.id}/plan`).expect(200)).body;
     expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([['ensure_fields', { key: 'A-10', duedate: '2026-12-20' }]]);
+    expect(back.text).not.toContain('Временные ключи'); // its own new:1: nothing to warn about
     // The same files planned anew mean what new:1 means now (SPEC 6.3): the plan says so, naming the issue.
     const anew = (await send('plan', { issues }).expect(200)).body;
     expect(anew.temp_keys).toEqual([{ temp_key: 'new:1', key: 'A-11' }]);

@@ -34,7 +34,7 @@ export class AgentStatusService implements OnModuleInit {
    */
   async queuedStatuses(): Promise<QueuedStatusTarget[]> {
     return this.db.read(async (m) => {
-      const commands = (await this.commands.unfinishedStatusCommands(m)).map((c) => ({ batchId: c.batch_id, p: parseJson<{ key?: unknown; path?: unknown; to?: unknown }>(c.params, {}) }));
+      const commands = (await this.commands.unfinishedStatusCommands(m)).map((c) => ({ batchId: Number(c.batch_id), p: parseJson<{ key?: unknown; path?: unknown; to?: unknown }>(c.params, {}) }));
       const mirror = await this.issues.lookup(m, commands.flatMap(({ p }) => (typeof p.key === 'string' && !isTempKey(p.key) ? [p.key] : [])));
       const targets = new Map<string, { types: Set<string>; unknown: boolean }>();
       for (const { batchId, p } of commands) {

@@ -99,8 +99,9 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> &
 export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>, quote: Quote = asIs): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const missing = d.mirror?.missing_keys ?? [];
-  if (d.fields.length === 0 && d.links.length === 0 && missing.length) {
-    return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh), остальное совпадает.`;
+  const settled = !d.batch_status || d.batch_status === 'done';
+  if (d.fields.length === 0 && d.links.length === 0 && missing.length && settled) {
+    return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
   }
   const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(shownValue(f.wanted))}, в Jira ${quote(shownValue(f.actual))} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);

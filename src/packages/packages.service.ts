@@ -106,7 +106,7 @@ export class PackagesService {
     return { title, commands: plan.commands.map((c) => ({ type: c.type, params: c.params })) } as CreateBatchDto;
   }
 
-  private view(name: string, plan: PackagePlan, dry: PlanView | null): PackagePlanView {
+  private view(name: string, plan: PackagePlan, dry: PlanView | null, stored?: StoredPackage): PackagePlanView {
     const commands = plan.commands.map((c, i) => ({
       seq: i + 1,
       type: c.type,
@@ -119,7 +119,8 @@ export class PackagesService {
     return {
       name,
       empty: commands.length === 0,
-      text: planSummary({ commands, findings: plan.findings, temp_keys: plan.resolved, mirror: plan.mirror, dry_run: dry }),
+      // A stored package's temp keys are its own issues: no warning about keys an earlier batch created.
+      text: planSummary({ commands, findings: plan.findings, temp_keys: stored ? [] : plan.resolved, mirror: plan.mirror, dry_run: dry }),
       commands,
       findings: plan.findings,
       mirror: plan.mirror,
@@ -134,7 +135,7 @@ export class PackagesService {
     const pkg = parsePackage(files);
     const plan = await this.db.read((m) => this.compute(m, pkg, true, stored));
     const dry = plan.commands.length ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
-    return this.view(name, plan, dry);
+    return this.view(name, plan, dry, stored);
   }
 
   /**
@@ -171,7 +172,7 @@ export class PackagesService {
         await writePackageNotes(m, pkg.notes, now, this.commands, this.notes);
         return this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
       }, 'bulk');
-      return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null));
+      return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null, stored));
     }
     const alongside: BatchAlongside = {
       before: async (m) => {
@@ -189,7 +190,7 @@ export class PackagesService {
       const stored = await this.db.read((m) => this.packages.ofBatch(m, view.id));
       return this.applied(packageView(stored!), view, true, null);
     }
-    return this.applied({ id: packageId, name, created_at: now, batch_id: view.id }, view, false, this.view(name, plan, null));
+    return this.applied({ id: packageId, name, created_at: now, batch_id: view.id }, view, false, this.view(name, plan, null, stored));
   }
 
   private applied(pkg: PackageView, batch: BatchView | null, replayed: boolean, plan: PackagePlanView | null): ApplyView {

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useHub } from '../context';
-import { day, duration } from '../format';
+import { day, duration, plural } from '../format';
 import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
 import { describeCommand, fieldLabel, paramLabel } from '../words';
@@ -61,8 +61,9 @@ export const VERDICT: Record<string, { text: string; tone: 'ok' | 'change' | 'al
 export function planHeadline(plan: Pick<Plan, 'commands'>, findings: readonly Finding[]): string {
   const total = plan.commands.length;
   const count = (v: string) => plan.commands.filter((c) => c.verdict === v).length;
-  const refused = findings.length > 0 ? `Пакет не пройдёт проверку по каталогу Jira: замечаний ${findings.length}, они — у своих шагов ниже. ` : '';
-  if (total > 0 && count('holds') === total) return `${refused}Все ${total} команд уже выполнены по данным зеркала: менять в Jira нечего.`;
+  const refused = findings.length > 0 ? `Проверка по каталогу Jira нашла замечания: ${findings.length}, они отмечены у команд ниже. ` : '';
+  const commands = `${total} ${plural(total, 'команды', 'команд', 'команд')}`;
+  if (total > 0 && count('holds') === total) return `${refused}${total === 1 ? 'Команда уже выполнена' : `Все ${total} ${plural(total, 'команда', 'команды', 'команд')} уже выполнены`} по данным зеркала: менять в Jira нечего.`;
   const parts = [
     [count('would_change'), 'изменят Jira'],
     [count('holds'), 'уже выполнены'],
@@ -73,7 +74,7 @@ export function planHeadline(plan: Pick<Plan, 'commands'>, findings: readonly Fi
     .map(([n, words]) => `${words} — ${n}`);
   const unknown = plan.commands.filter((c) => c.check === 'unknown').length;
   const catalogue = unknown > 0 && findings.length === 0 ? ` По каталогу Jira не оценить: ${unknown}.` : '';
-  return `${refused}Из ${total} команд ${parts.join('; ')}.${catalogue}`;
+  return `${refused}Из ${commands}: ${parts.join('; ')}.${catalogue}`;
 }
 
 const APPROVER_KEY = 'jira-hub-approver';

@@ -162,7 +162,7 @@ describe('BatchPage', () => {
     expect(within(plan).getByText(/Оценка: 5 мин/)).toBeTruthy();
     // The headline in words from the verdicts and findings, not the API's text (which names params and JSON fields).
     expect(within(plan).getByText(/Оценка: 5 мин/).textContent).toMatch(
-      /^Пакет не пройдёт проверку по каталогу Jira: замечаний 1, они — у своих шагов ниже\. Из 2 команд изменят Jira — 1; называют задачи, которых нет в зеркале \(сначала обновите зеркало\) — 1\. Оценка/,
+      /^Проверка по каталогу Jira нашла замечания: 1, они отмечены у команд ниже\. Из 2 команд: изменят Jira — 1; называют задачи, которых нет в зеркале \(сначала обновите зеркало\) — 1\. Оценка/,
     );
     expect(within(plan).getByText('Куда')).toBeTruthy(); // the finding's param in words, not «target»
     expect((screen.getByLabelText(/Кто одобряет/) as HTMLInputElement).value).toBe('Анна');

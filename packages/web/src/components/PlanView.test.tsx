@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { planHeadline, type PlannedCommand } from './PlanView';
+
+const command = (seq: number, verdict: string, check?: string): PlannedCommand => ({ seq, type: 'ensure_fields', params: { key: `A-${seq}` }, verdict, ...(check ? { check } : {}) });
+
+describe('planHeadline: the dry run in a sentence, in words and in Russian numbers', () => {
+  it.each([
+    [[command(1, 'would_change')], 'Из 1 команды: изменят Jira — 1.'],
+    [[command(1, 'would_change'), command(2, 'holds')], 'Из 2 команд: изменят Jira — 1; уже выполнены — 1.'],
+    [[command(1, 'holds')], 'Команда уже выполнена по данным зеркала: менять в Jira нечего.'],
+    [[command(1, 'holds'), command(2, 'holds'), command(3, 'holds')], 'Все 3 команды уже выполнены по данным зеркала: менять в Jira нечего.'],
+    [[command(1, 'cannot_judge', 'unknown')], 'Из 1 команды: не проверить заранее — 1. По каталогу Jira не оценить: 1.'],
+  ])('%j → %s', (commands, text) => {
+    expect(planHeadline({ commands }, [])).toBe(text);
+  });
+
+  it('findings come first, neutral: a batch submitted with warnings has them too', () => {
+    expect(planHeadline({ commands: [command(1, 'would_change', 'will_fail')] }, [{ seq: 1, param: 'priority', code: 'value_not_allowed', detail: 'нет такого приоритета' }])).toBe(
+      'Проверка по каталогу Jira нашла замечания: 1, они отмечены у команд ниже. Из 1 команды: изменят Jira — 1.',
+    );
+  });
+});
