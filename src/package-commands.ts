@@ -162,4 +162,7 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   if (out.labelsLeftOut.length) {
     console.log(`Метки задач ${keyList(out.labelsLeftOut)} не записаны: в их метке есть запятая или пробел, а в пакете они разделяют метки. Столбец «Метки» этих задач оставлен пустым — пакет их метки не меняет.`);
   }
+  if (out.summariesLeftOut.length) {
+    console.log(`Темы задач ${keyList(out.summariesLeftOut)} не записаны: в них перевод строки, а тема — одна строка (план такую отклонит). Столбец «Тема» этих задач оставлен пустым — пакет их темы не меняет.`);
+  }
 }

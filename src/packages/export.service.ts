@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { PackageViewRepository } from '../mirror/index.js';
-import { parseExportJql, unwritableLabels, writePackage, type ExportedPackage } from './export.js';
+import { parseExportJql, unwritableLabels, unwritableSummaries, writePackage, type ExportedPackage } from './export.js';
 
 /** `jira-hub export <folder> --jql …` (SPEC 18): the mirror's issues, links and notes as a planning package. */
 @Injectable()
@@ -13,7 +13,7 @@ export class ExportService {
     private readonly catalogues: CatalogueRepository,
   ) {}
 
-  async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number; labelsLeftOut: string[] }> {
+  async export(jql: string): Promise<{ files: ExportedPackage; issues: number; links: number; notes: number; labelsLeftOut: string[]; summariesLeftOut: string[] }> {
     const filter = parseExportJql(jql);
     return this.db.read(async (m) => {
       const issues = await this.mirror.exportIssues(m, filter);
@@ -25,7 +25,7 @@ export class ExportService {
       // Sub-task types by the catalogue of the exported issues' project (without one, every sprint is written).
       const catalogue = await this.catalogues.get(m, issues[0]?.key.replace(/-\d+$/, ''));
       const subtasks = new Set((catalogue?.issue_types ?? []).filter((t) => t.subtask).map((t) => t.name.toLowerCase()));
-      return { files: writePackage(issues, links, notes, subtasks), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues) };
+      return { files: writePackage(issues, links, notes, subtasks), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues), summariesLeftOut: unwritableSummaries(issues) };
     });
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readLinks, readNotes } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
-import { parseExportJql, unwritableLabels, writePackage } from './export.js';
+import { parseExportJql, unwritableLabels, unwritableSummaries, writePackage } from './export.js';
 import { readIssues } from './issues-reader.js';
 
 describe('parseExportJql: the JQL an export understands over the mirror', () => {
@@ -59,6 +59,16 @@ describe('writePackage: the files read back as what the mirror holds', () => {
     expect(rows.map((r) => [r.key, r.sprint])).toEqual([
       ['A-2', 'Спринт 1'],
       ['A-7', undefined],
+    ]);
+  });
+
+  it('a summary with a line break (the plan would refuse it) leaves «Тема» empty: read back, no wish', () => {
+    const issues = [issue, { ...issue, key: 'A-8', summary: 'первая\nвторая' }];
+    expect(unwritableSummaries(issues)).toEqual(['A-8']);
+    const rows = readIssues(Buffer.from(writePackage(issues, [], [])['issues.csv']));
+    expect(rows.map((r) => [r.key, r.summary])).toEqual([
+      ['A-2', 'Отчёт; "квартальный"'],
+      ['A-8', undefined],
     ]);
   });
 

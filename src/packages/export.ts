@@ -6,6 +6,7 @@
 import { ValidationFailedError } from '../common/index.js';
 import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
 import { splitLabels } from './issues-reader.js';
+import { hasLineBreak } from '@jira-hub/contracts/catalogue';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
 
@@ -82,6 +83,15 @@ export function unwritableLabels(issues: readonly PackageMirrorIssue[]): string[
 }
 
 /**
+ * The issues whose summary a package cannot hold: one with a line break (made before Jira refused them,
+ * or by an import) would be refused by the plan's checks (summary_line_break). Their «Тема» is left
+ * empty (no wish) and the export says so, as for labels.
+ */
+export function unwritableSummaries(issues: readonly PackageMirrorIssue[]): string[] {
+  return issues.filter((i) => hasLineBreak(i.summary ?? '')).map((i) => i.key);
+}
+
+/**
  * The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). A sub-task's
  * «Спринт» is left empty (`subtaskTypes`: the catalogue's sub-task types, in lower case): Jira moves a
  * sub-task with its parent and refuses to put one in a sprint, so a sprint written there could only be
@@ -89,11 +99,12 @@ export function unwritableLabels(issues: readonly PackageMirrorIssue[]): string[
  */
 export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[], subtaskTypes: ReadonlySet<string> = new Set()): ExportedPackage {
   const leftOut = new Set(unwritableLabels(issues));
+  const summaryLeftOut = new Set(unwritableSummaries(issues));
   const sprintOf = (i: PackageMirrorIssue) => (subtaskTypes.has((i.issue_type ?? '').toLowerCase()) ? null : i.sprint);
   return {
     'issues.csv': csv(
       ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],
-      issues.map((i) => [i.key, i.issue_type, i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, sprintOf(i), null]),
+      issues.map((i) => [i.key, i.issue_type, summaryLeftOut.has(i.key) ? null : i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, sprintOf(i), null]),
     ),
     'links.csv': csv(
       ['Откуда', 'Тип', 'Куда', 'Пояснение (внутр.)'],

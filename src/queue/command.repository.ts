@@ -332,11 +332,17 @@ export class CommandRepository implements NoteKeys {
     return rows<{ batch_id: number; params: string }>(m, sql`SELECT batch_id, params FROM command WHERE status IN ('queued', 'claimed') AND type = 'ensure_status'`);
   }
 
-  /** The params of the ensure_issue a temp key of `batchId` stands for: its own batch's definer, else the newest earlier one. */
+  /**
+   * The params of the ensure_issue a temp key of `batchId` stands for, as resolveFor reads it: its own
+   * batch's definer, else the newest earlier one that resolved it; one that failed or was skipped
+   * stands for no issue.
+   */
   async definerParams(m: EntityManager, batchId: number, tempKey: string): Promise<string | undefined> {
+    const f = jsonFields(m);
     const row = await one<{ params: string }>(
       m,
-      sql`SELECT params FROM command WHERE type = 'ensure_issue' AND ${jsonFields(m).tempKey} = ${tempKey} AND batch_id <= ${batchId}
+      sql`SELECT params FROM command WHERE type = 'ensure_issue' AND ${f.tempKey} = ${tempKey} AND batch_id <= ${batchId}
+             AND (status IN ('queued', 'claimed') OR (${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL))
            ORDER BY CASE WHEN batch_id = ${batchId} THEN 0 ELSE 1 END, id DESC LIMIT 1`,
     );
     return row?.params;
