@@ -12,6 +12,7 @@ import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
 import { testDatabaseEnv } from './support/pg.js';
+import { refreshResult } from './support/app.js';
 import { waitFor } from './support/wait.js';
 
 describe('jira-auth', () => {
@@ -130,21 +131,26 @@ describe('jira-auth', () => {
     });
 
     it('GET /agent/queued-statuses names the statuses the unfinished ensure_status commands walk to, with the issue types walked there (for --check)', async () => {
+      // The mirror knows AURORA-1, a Task; AURORA-2 it does not know.
+      await call('POST', '/batches', { title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] });
+      const { command } = await call('POST', '/agent/claim', {});
+      await call('POST', `/agent/commands/${command.id}/result`, { status: 'done', result: refreshResult([{ key: 'AURORA-1', issue_type: 'Task' }]) });
       await call('POST', '/batches', {
         title: 's',
         commands: [
           { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
+          { type: 'ensure_status', params: { key: 'AURORA-2', to: 'Done' } },
           { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Bug', summary: 'Ошибка' } },
           { type: 'ensure_status', params: { key: 'new:1', path: ['In Progress', 'In Review'] } },
           { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } },
         ],
       });
-      // AURORA-1 is not in the mirror: its type is unknown; new:1 is the Bug its ensure_issue creates.
+      // AURORA-1's type from the mirror; AURORA-2's is unknown; new:1 is the Bug its ensure_issue creates.
       expect(await call('GET', '/agent/queued-statuses')).toEqual({
         statuses: ['Done', 'In Progress', 'In Review'],
         targets: [
-          { status: 'Done', issue_types: [], unknown_type: true },
-          { status: 'In Progress', issue_types: ['Bug'], unknown_type: true },
+          { status: 'Done', issue_types: ['Task'], unknown_type: true },
+          { status: 'In Progress', issue_types: ['Bug', 'Task'], unknown_type: false },
           { status: 'In Review', issue_types: ['Bug'], unknown_type: false },
         ],
       });
