@@ -13,7 +13,7 @@ export function databaseFile(dbPath: string): string | null {
 }
 
 /** In a backups folder: the file name of the database whose copies lie directly in it (decision 1420). */
-export const BACKUPS_OWNER = '.owner';
+const BACKUPS_OWNER = '.owner';
 
 /**
  * The folder of a file database's copies (SPEC 3.1, 3.2): `<database folder>/backups`. Two databases

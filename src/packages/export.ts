@@ -79,7 +79,11 @@ export interface ExportedPackage {
  * as they are) and the export says so.
  */
 export function unwritableLabels(issues: readonly PackageMirrorIssue[]): string[] {
-  return issues.filter((i) => i.labels.some((l) => splitLabels(l).length !== 1 || splitLabels(l)[0] !== l)).map((i) => i.key);
+  const unwritable = (label: string) => {
+    const [first, ...more] = splitLabels(label);
+    return more.length > 0 || first !== label;
+  };
+  return issues.filter((i) => i.labels.some(unwritable)).map((i) => i.key);
 }
 
 /**

@@ -178,7 +178,10 @@ class Planner {
   private resolve(key: string, place: PackagePlace): string | undefined {
     if (isJiraKey(key)) return key;
     const resolved = this.input.tempKeys.get(key);
-    if (resolved) return this.earlier.set(key, resolved), resolved;
+    if (resolved) {
+      this.earlier.set(key, resolved);
+      return resolved;
+    }
     if (this.creates.has(key)) return key;
     this.errors.add(
       new PackageError(
