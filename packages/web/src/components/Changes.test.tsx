@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchPage } from '../pages/Batch';
 import { fakeFetch, renderWithHub, summary } from '../test/support';
@@ -112,7 +112,8 @@ describe('the change record on the batch page', () => {
     fireEvent.click(opener);
     let dialog = await screen.findByRole('dialog', { name: 'Откат пакета #1' });
     expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Не откатывать', 'Создать пакет отката']);
-    expect(dialog.contains(document.activeElement)).toBe(true);
+    // The dialog moves the focus in its effect, which may run just after the render findByRole saw.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
