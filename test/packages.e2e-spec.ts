@@ -190,6 +190,54 @@ describe('planning packages (SPEC 18)', () => {
     expect(anew.text).toContain('Временные ключи, которые хаб уже создавал: new:1 — A-11; их строки сравниваются с этими задачами и меняют их');
   });
 
+  it('a stored package means the issues of its line: one a retry created, and after it was applied again (decision 1422)', async () => {
+    // Runs what is queued by hand, oldest first: each ensure_issue creates `created` (or fails), a refresh reports `mirror`.
+    const runAll = async (created: string | null, mirror: Record<string, unknown>[]) => {
+      for (let c = (await agent.claim()).command; c; c = (await agent.claim()).command) {
+        if (c.type === 'ensure_issue' && created === null) await agent.report(c.id, { status: 'failed', error: 'HTTP 400: Field summary is invalid' }).expect(200);
+        else await agent.done(c.id, c.type === 'refresh' ? refreshResult([...MIRROR, ...mirror], LINKS) : c.type === 'ensure_issue' ? { key: created, created: true } : {});
+      }
+    };
+    const defineAgain = async (key: string, mirror: Record<string, unknown>[]) => {
+      await hub.http.post('/batches').send({ title: 'Отдел Б', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Bug', summary: `Ошибка ${key}` } }] }).expect(201);
+      await runAll(key, mirror);
+    };
+    const issues = `${HEADER}\nnew:1;Task;Отчёт отдела А;;2026-12-20;;;;;;`;
+    const first = (await send('apply', { issues }, { name: 'Отдел А' }).expect(200)).body;
+    expect(first.package.applied_from).toBeNull();
+    await runAll(null, []); // Jira refuses the ensure_issue: nothing made yet
+    const failed = (await hub.http.get(`/batches/${first.batch.id}`).expect(200)).body.commands.find((c: { type: string }) => c.type === 'ensure_issue');
+    expect(failed.status).toBe('failed');
+    // A person retries it (a later batch); it creates A-10.
+    await hub.http.post(`/commands/${failed.id}/retry`).expect(201);
+    const mine = { key: 'A-10', summary: 'Отчёт отдела А', duedate: '2026-12-20' };
+    await runAll('A-10', [mine]);
+    // Another team's batch defines new:1 again: SPEC 6.3's newest resolution is now A-11.
+    const theirs = { key: 'A-11', issue_type: 'Bug', summary: 'Ошибка A-11' };
+    await defineAgain('A-11', [mine, theirs]);
+    expect((await hub.http.get(`/packages/${first.package.id}/drift`).expect(200)).body).toMatchObject({ matches: true, fields: [], links: [] });
+    // Jira moves A-10's due date; the package is applied again (a new package of the same line) and brings it back.
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-10'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...mine, duedate: '2027-01-15' }]));
+    const again = (await hub.http.post(`/packages/${first.package.id}/apply`).expect(200)).body;
+    expect(again.package).toMatchObject({ applied_from: first.package.id });
+    expect(again.batch.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([
+      ['ensure_fields', { key: 'A-10', duedate: '2026-12-20' }],
+      ['refresh', { keys: ['A-10'] }],
+    ]);
+    await runAll(null, [mine, theirs]);
+    expect((await hub.http.get(`/packages/${again.package.id}`).expect(200)).body.applied_from).toBe(first.package.id);
+    // new:1 defined a third time, after the package applied again: both packages still mean A-10.
+    await defineAgain('A-12', [mine, theirs, { key: 'A-12', issue_type: 'Bug', summary: 'Ошибка A-12' }]);
+    for (const id of [first.package.id, again.package.id]) {
+      expect((await hub.http.get(`/packages/${id}/drift`).expect(200)).body).toMatchObject({ matches: true, fields: [], links: [] });
+    }
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-10'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ ...mine, duedate: '2027-02-01' }]));
+    const moved = (await hub.http.get(`/packages/${again.package.id}/drift`).expect(200)).body;
+    expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-02-01' }]);
+  });
+
   it.each([
     ['status = done', ['A-3']],
     ['status = "IN PROGRESS" AND sprint = "спринт 1"', ['A-2']],

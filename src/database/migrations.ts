@@ -14,6 +14,7 @@ import { NoEmulatedFunctions1765324800000 } from '../../migrations/1765324800000
 import { CatalogueCommandIndex1765411200000 } from '../../migrations/1765411200000-CatalogueCommandIndex.js';
 import { UnfinishedCounts1765497600000 } from '../../migrations/1765497600000-UnfinishedCounts.js';
 import { SearchFoldParity1765584000000 } from '../../migrations/1765584000000-SearchFoldParity.js';
+import { PackageLineage1765670400000 } from '../../migrations/1765670400000-PackageLineage.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -39,5 +40,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   CatalogueCommandIndex1765411200000,
   UnfinishedCounts1765497600000,
   SearchFoldParity1765584000000,
+  PackageLineage1765670400000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -101,11 +101,11 @@ export async function planAgainstMirror(
     now: Date;
     commands: CommandRepository;
     mirror: PackageViewRepository;
-    /** a stored package: its temp keys as they stood for its own batch (later batches' reuse of a temp key is not its issue) */
-    tempKeysUpTo?: number;
+    /** a stored package: the batches of its line, whose issues its temp keys mean (another batch's reuse of a temp key is not its issue) */
+    tempKeyLine?: { upTo: number; own: readonly number[] };
   },
 ): Promise<PackagePlan> {
-  const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeysUpTo);
+  const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();

@@ -21,4 +21,8 @@ export class PackageEntity {
   /** the batch its apply submitted (queue's table; no foreign key across modules); null when Jira already matched */
   @Column('integer', { name: 'batch_id', nullable: true })
   batchId!: number | null;
+
+  /** the stored package this one applied again (POST /packages/{id}/apply; its temp keys mean that line's issues); null: applied from files */
+  @Column('integer', { name: 'applied_from', nullable: true })
+  appliedFrom!: number | null;
 }

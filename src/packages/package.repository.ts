@@ -18,7 +18,12 @@ export interface StoredPackage {
   files: PackageTexts;
   created_at: string;
   batch_id: number | null;
+  /** the stored package this one applied again; null: applied from files */
+  applied_from: number | null;
 }
+
+/** A package of a line (PackageRepository.line): the batch it submitted and when it was stored. */
+export type LinePackage = Pick<StoredPackage, 'id' | 'batch_id' | 'created_at'>;
 
 type PackageRow = RowOf<PackageEntity>;
 
@@ -31,13 +36,17 @@ const toPackage = (r: PackageRow): StoredPackage => ({
   files: parseJson<PackageTexts>(r.files, {}),
   created_at: r.created_at,
   batch_id: id(r.batch_id),
+  applied_from: id(r.applied_from),
 });
 
 @Injectable()
 export class PackageRepository {
   /** Stores a package as applied; answers its id. */
-  async insert(m: EntityManager, p: { name: string; files: PackageTexts; createdAt: string }): Promise<number> {
-    const [row] = await rows<{ id: number }>(m, sql`INSERT INTO package (name, files, created_at) VALUES (${p.name}, ${JSON.stringify(p.files)}, ${p.createdAt}) RETURNING id`);
+  async insert(m: EntityManager, p: { name: string; files: PackageTexts; createdAt: string; appliedFrom: number | null }): Promise<number> {
+    const [row] = await rows<{ id: number }>(
+      m,
+      sql`INSERT INTO package (name, files, created_at, applied_from) VALUES (${p.name}, ${JSON.stringify(p.files)}, ${p.createdAt}, ${p.appliedFrom}) RETURNING id`,
+    );
     return Number(row.id);
   }
 
@@ -57,12 +66,29 @@ export class PackageRepository {
     return row ? toPackage(row) : undefined;
   }
 
+  /**
+   * A package and those it was applied again from, the first (applied from files) first: a line of
+   * packages whose temp keys mean the same issues (decision 1422).
+   */
+  async line(m: EntityManager, packageId: number): Promise<LinePackage[]> {
+    const found = await rows<{ id: number | string; batch_id: number | string | null; created_at: string }>(
+      m,
+      sql`WITH RECURSIVE pkg_line(id, batch_id, created_at, applied_from) AS (
+            SELECT id, batch_id, created_at, applied_from FROM package WHERE id = ${packageId}
+            UNION ALL
+            SELECT p.id, p.batch_id, p.created_at, p.applied_from FROM package p JOIN pkg_line ON p.id = pkg_line.applied_from AND p.id < pkg_line.id
+          )
+          SELECT id, batch_id, created_at FROM pkg_line ORDER BY id`,
+    );
+    return found.map((r) => ({ id: Number(r.id), batch_id: id(r.batch_id), created_at: r.created_at }));
+  }
+
   /** Newest first, without the files. */
   async list(m: EntityManager, limit: number, beforeId?: number): Promise<Omit<StoredPackage, 'files'>[]> {
     const found = await rows<Omit<PackageRow, 'files'>>(
       m,
-      sql`SELECT id, name, created_at, batch_id FROM package WHERE id < CAST(${beforeId ?? Number.MAX_SAFE_INTEGER} AS BIGINT) ORDER BY id DESC LIMIT ${limit}`,
+      sql`SELECT id, name, created_at, batch_id, applied_from FROM package WHERE id < CAST(${beforeId ?? Number.MAX_SAFE_INTEGER} AS BIGINT) ORDER BY id DESC LIMIT ${limit}`,
     );
-    return found.map((r) => ({ id: Number(r.id), name: r.name, created_at: r.created_at, batch_id: id(r.batch_id) }));
+    return found.map((r) => ({ id: Number(r.id), name: r.name, created_at: r.created_at, batch_id: id(r.batch_id), applied_from: id(r.applied_from) }));
   }
 }

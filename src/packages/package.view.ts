@@ -84,6 +84,8 @@ export class PackageView {
   created_at!: string;
   /** the batch its apply submitted; null when Jira already matched */
   batch_id!: number | null;
+  /** the stored package this one applied again (POST /packages/{id}/apply): its temp keys mean the same issues; null: applied from files */
+  applied_from!: number | null;
 }
 
 export class ApplyView {

@@ -46,7 +46,9 @@ function make(planned: Plan) {
     find: jest.fn(async (_m: EntityManager, _id: number): Promise<unknown> => undefined),
     ofBatch: jest.fn(async (_m: EntityManager, _batchId: number): Promise<unknown> => undefined),
     list: jest.fn(async () => []),
+    line: jest.fn(async (_m: EntityManager, _id: number): Promise<{ id: number; batch_id: number | null; created_at: string }[]> => []),
   };
+  const batchRows = { lastCreatedBy: jest.fn(async (_m: EntityManager, _at: string): Promise<number | null> => null) };
   const batches = {
     get: jest.fn(async (id: number) => batch(id, 'done')),
     /** as BatchesService.create does: `before`, the batch, `after`, in its transaction */
@@ -65,9 +67,9 @@ function make(planned: Plan) {
     keyOf: jest.fn(async (_m: EntityManager, key: string) => key),
     write: jest.fn(async (_m: EntityManager, _key: string, _values: unknown, _source: string, _now: string) => undefined),
   };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, commands as never, notes as never, {} as never, {} as never);
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, commands as never, notes as never, {} as never, batchRows as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
-  return { service, packages, batches, planner, notes, m, transactions };
+  return { service, packages, batches, batchRows, planner, notes, m, transactions };
 }
 
 describe('PackagesService.apply', () => {
@@ -84,7 +86,7 @@ describe('PackagesService.apply', () => {
     const answer = await service.apply({ ...FILES, notes: NOTES }, CALLER, 'спринт 5');
     expect(answer).toMatchObject({ package: { id: 41, name: 'спринт 5', created_at: NOW, batch_id: null }, batch: null, replayed: false });
     expect(answer.plan?.empty).toBe(true);
-    expect(packages.insert).toHaveBeenCalledWith(m, { name: 'спринт 5', files: { issues: ISSUES.toString('utf8'), notes: NOTES.toString('utf8') }, createdAt: NOW });
+    expect(packages.insert).toHaveBeenCalledWith(m, { name: 'спринт 5', files: { issues: ISSUES.toString('utf8'), notes: NOTES.toString('utf8') }, createdAt: NOW, appliedFrom: null });
     expect(notes.write).toHaveBeenCalledWith(m, 'AURORA-1', { fact_status: 'в работе', comment: 'ждём отчёт' }, 'import', NOW);
     expect(batches.create).not.toHaveBeenCalled();
     expect(transactions).toEqual({ opened: 1, committed: 1 });
@@ -162,6 +164,34 @@ describe('PackagesService.drift and the stored package', () => {
     packages.find.mockResolvedValueOnce(stored(batchId));
     const answer = await service.drift(3);
     expect(answer).toMatchObject({ package: { id: 3, batch_id: batchId }, matches, batch_status: batchStatus });
+  });
+
+  it('applied again: the new package names the stored one it applies again, with and without a batch', async () => {
+    for (const commands of [1, 0]) {
+      const { service, packages } = make(plan(commands));
+      packages.find.mockResolvedValueOnce(stored(5));
+      const answer = await service.applyStored(3, CALLER);
+      expect(packages.insert).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ name: 'спринт', appliedFrom: 3 }));
+      expect(answer.package).toMatchObject({ id: 41, applied_from: 3, batch_id: commands ? 12 : null });
+    }
+  });
+
+  const T1 = '2026-12-01T09:00:00.000Z';
+  it.each<[string, [number | null, string][], number | null, { upTo: number; own: number[] }]>([
+    ['applied from files, with a batch: up to it, and it', [[5, T1]], null, { upTo: 5, own: [5] }],
+    ['applied from files when Jira matched: up to the newest batch then', [[null, T1]], 4, { upTo: 4, own: [] }],
+    ['… and no batch at all then', [[null, T1]], null, { upTo: 0, own: [] }],
+    ['applied again twice: up to the first batch, and every batch of the line', [[5, T1], [null, NOW], [9, NOW]], null, { upTo: 5, own: [5, 9] }],
+    ['applied again from one Jira matched: up to the newest batch when the first was stored', [[null, T1], [9, NOW]], 4, { upTo: 4, own: [9] }],
+  ])("a stored package's temp keys mean its line's batches (decision 1422): %s", async (_, line, newest, expected) => {
+    const { service, packages, batchRows, m } = make(plan(0));
+    packages.line.mockResolvedValueOnce(line.map(([batch_id, created_at], i) => ({ id: i + 1, batch_id, created_at })));
+    batchRows.lastCreatedBy.mockResolvedValueOnce(newest);
+    const lineOf = (service as unknown as { lineOf: (m: EntityManager, s: unknown) => Promise<unknown> }).lineOf.bind(service);
+    expect(await lineOf(m, { ...stored(line.at(-1)![0]), id: line.length })).toEqual(expected);
+    expect(packages.line).toHaveBeenCalledWith(m, line.length);
+    if (line[0][0] === null) expect(batchRows.lastCreatedBy).toHaveBeenCalledWith(m, T1);
+    else expect(batchRows.lastCreatedBy).not.toHaveBeenCalled();
   });
 
   it.each([['drift'], ['get'], ['planStored'], ['applyStored']] as const)('%s of a package that is not there: 404', async (method) => {

@@ -33,7 +33,7 @@ export const DEFAULT_PACKAGE_NAME = 'пакет планирования';
 export const MAX_PACKAGE_NAME = 200;
 export const batchTitle = (id: number | null, name: string) => `Пакет планирования${id === null ? '' : ` #${id}`} «${name}»`;
 
-const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.id, name: p.name, created_at: p.created_at, batch_id: p.batch_id });
+const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.id, name: p.name, created_at: p.created_at, batch_id: p.batch_id, applied_from: p.applied_from });
 
 /**
  * A submit's refusal (SPEC 16.2) located in the package's files: each finding names the file, row and
@@ -86,17 +86,22 @@ export class PackagesService {
     const known = checkValues && catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
     // Link types read as the submit reads them, even from a stale catalogue: they rarely change, and a
     // wrong guess only leaves the link as written (the dry run then names it).
-    const tempKeysUpTo = stored ? await this.queueAt(m, stored) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeysUpTo });
+    const tempKeyLine = stored ? await this.lineOf(m, stored) : undefined;
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeyLine });
   }
 
   /**
-   * The last batch a stored package's temp keys may mean: its own batch, or the newest when it was stored
-   * (Jira matched then). A temp key another batch defines again later is that batch's issue, not the
-   * package's: drift and the way back keep comparing with the issue the package made.
+   * The batches whose issues a stored package's temp keys mean (decision 1422): up to its line's first
+   * batch — the batch of the package applied from files, or the newest when it was stored (Jira matched
+   * then) — and the batches of the line itself (each package applied again from the one before). A temp
+   * key another batch defines again later is that batch's issue, not the package's: drift and the way
+   * back keep comparing with the issue the package made, also after a retry created it.
    */
-  private async queueAt(m: EntityManager, stored: StoredPackage): Promise<number> {
-    return stored.batch_id ?? (await this.batchRows.lastCreatedBy(m, stored.created_at)) ?? 0;
+  private async lineOf(m: EntityManager, stored: StoredPackage): Promise<{ upTo: number; own: number[] }> {
+    const line = await this.packages.line(m, stored.id);
+    const first = line[0] ?? stored;
+    const upTo = first.batch_id ?? (await this.batchRows.lastCreatedBy(m, first.created_at)) ?? 0;
+    return { upTo, own: line.flatMap((p) => (p.batch_id === null ? [] : [p.batch_id])) };
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {
@@ -170,14 +175,14 @@ export class PackagesService {
       // Jira already matches: the package is kept (drift compares with it), nothing is submitted.
       packageId = await this.db.transaction(async (m) => {
         await writePackageNotes(m, pkg.notes, now, this.commands, this.notes);
-        return this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
+        return this.packages.insert(m, { name, files: pkg.texts, createdAt: now, appliedFrom: stored?.id ?? null });
       }, 'bulk');
-      return this.applied({ id: packageId, name, created_at: now, batch_id: null }, null, false, this.view(name, plan, null, stored));
+      return this.applied({ id: packageId, name, created_at: now, batch_id: null, applied_from: stored?.id ?? null }, null, false, this.view(name, plan, null, stored));
     }
     const alongside: BatchAlongside = {
       before: async (m) => {
         await writePackageNotes(m, pkg.notes, now, this.commands, this.notes);
-        packageId = await this.packages.insert(m, { name, files: pkg.texts, createdAt: now });
+        packageId = await this.packages.insert(m, { name, files: pkg.texts, createdAt: now, appliedFrom: stored?.id ?? null });
         return { title: batchTitle(packageId, name) };
       },
       after: (m, batchId) => this.packages.setBatch(m, packageId, batchId),
@@ -190,7 +195,7 @@ export class PackagesService {
       const stored = await this.db.read((m) => this.packages.ofBatch(m, view.id));
       return this.applied(packageView(stored!), view, true, null);
     }
-    return this.applied({ id: packageId, name, created_at: now, batch_id: view.id }, view, false, this.view(name, plan, null, stored));
+    return this.applied({ id: packageId, name, created_at: now, batch_id: view.id, applied_from: stored?.id ?? null }, view, false, this.view(name, plan, null, stored));
   }
 
   private applied(pkg: PackageView, batch: BatchView | null, replayed: boolean, plan: PackagePlanView | null): ApplyView {

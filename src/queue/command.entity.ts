@@ -27,6 +27,7 @@ export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 @Index('idx_command_load', ['queuePos', 'batchId', 'type'], { where: "status = 'queued' AND queue_pos IS NOT NULL" })
 @Index('idx_command_catalogue', ['id'], { where: "type = 'refresh_catalogue'" })
 @Index('idx_command_failed', ['status', 'batchId'], { where: "status IN ('failed', 'skipped')" })
+@Index('idx_command_retry', ['retryOf'], { where: 'retry_of IS NOT NULL' })
 @Index('idx_command_temp_key', { synchronize: false })
 export class CommandEntity {
   @PrimaryGeneratedColumn('increment', { type: 'integer' })

@@ -449,16 +449,25 @@ export class CommandRepository implements NoteKeys {
   }
 
   /**
-   * The whole current mapping temp key → Jira key (newest resolution wins), for imports; with `upToBatchId`,
-   * the mapping as it stood for that batch: resolutions by it and the batches before it only.
+   * The whole current mapping temp key → Jira key (newest resolution wins), for imports; with `line`, the
+   * mapping a stored package's line of batches gives its temp keys (decision 1422): the resolutions by
+   * the line's first batch and the batches before it (`upTo`), and those by the line's own batches
+   * (`own`) and by the retries of their commands, however late.
    */
-  async tempKeyMapping(m: EntityManager, upToBatchId?: number): Promise<Map<string, string>> {
+  async tempKeyMapping(m: EntityManager, line?: { upTo: number; own: readonly number[] }): Promise<Map<string, string>> {
     const f = jsonFields(m);
-    const upTo = upToBatchId === undefined ? raw('') : sql` AND batch_id <= CAST(${upToBatchId} AS BIGINT)`;
+    const ofLine = line
+      ? sql` AND (batch_id <= CAST(${line.upTo} AS BIGINT) OR id IN (
+            WITH RECURSIVE own(id) AS (
+              SELECT id FROM command WHERE batch_id IN (${list(line.own)}) AND type = 'ensure_issue'
+              UNION SELECT c.id FROM command c JOIN own ON c.retry_of = own.id WHERE c.retry_of IS NOT NULL
+            )
+            SELECT id FROM own))`
+      : raw('');
     const definers = await rows<DefinerRow & { temp_key: string }>(
       m,
       sql`SELECT ${f.tempKey} AS temp_key, status, result FROM command
-           WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL${upTo} ORDER BY id`,
+           WHERE type = 'ensure_issue' AND ${RESOLVING_SQL} AND ${f.resultKey} IS NOT NULL${ofLine} ORDER BY id`,
     );
     const map = new Map<string, string>();
     for (const r of definers) {
