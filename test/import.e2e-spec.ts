@@ -258,7 +258,7 @@ describe('import of a planning package (SPEC 8)', () => {
 
     it('two files of 6 MB each → 413, nothing imported', async () => {
       const res = await upload({ notes: bigNotes, links: bigLinks }).expect(413);
-      expect(res.body).toEqual({ error: 'payload_too_large', detail: expect.stringContaining('10 МБ') });
+      expect(res.body).toEqual({ error: 'payload_too_large', detail: 'тело запроса больше 10 МБ: файлы notes и links вместе с разметкой multipart/form-data должны занимать не больше 10 МБ; ничего не импортировано' });
       expect(await notesNow()).toEqual([]);
     });
 

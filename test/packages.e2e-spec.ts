@@ -294,11 +294,21 @@ describe('planning packages (SPEC 18)', () => {
     const undefinedKey = await send('apply', { links: 'Откуда;Тип;Куда\nnew:9;блокирует;A-2' }).expect(422);
     expect(undefinedKey.body.detail).toContain('links.csv, строка 2, столбец «Откуда»: временный ключ new:9 не определён');
     const notFile = await hub.http.post('/packages/plan').send({ issues: 'x' }).expect(422);
-    expect(notFile.body.detail).toContain('issues, links и notes нужно прислать файлами');
+    expect(notFile.body.detail).toBe(
+      'issues, links и notes нужно прислать файлами в multipart/form-data (например, curl -F "issues=@issues.csv"), а не текстовыми полями или JSON; ничего не записано',
+    );
+    // SPEC 11.1's 10 MB is the body's: the envelope counts, and the text says so (not «imported»: this is no import).
+    for (const route of ['plan', 'apply'] as const) {
+      const big = await send(route, { issues: `${HEADER}\nA-2;;${'x'.repeat(10 * 1024 * 1024 - 100)};;;;;;;;` }).expect(413);
+      expect(big.body).toEqual({
+        error: 'payload_too_large',
+        detail: 'тело запроса больше 10 МБ: файлы issues, links и notes вместе с разметкой multipart/form-data должны занимать не больше 10 МБ; ничего не записано',
+      });
+    }
     expect((await hub.http.post('/packages/apply').expect(422)).body.detail).toBe('применять нечего: пришлите хотя бы один из файлов issues, links, notes');
     // A misspelled text field is named, not ignored (the package would be applied without its name).
     const misspelled = await send('apply', { issues: `${HEADER}\nA-2;;;;2026-12-31;;;;;;` }, { nmae: 'Спринт 2' }).expect(422);
-    expect(misspelled.body).toMatchObject({ detail: 'неизвестное поле «nmae»: файлы — issues, links и notes; текстовые поля: name; ничего не импортировано', errors: [{ field: 'nmae', detail: 'неизвестное поле' }] });
+    expect(misspelled.body).toMatchObject({ detail: 'неизвестное поле «nmae»: файлы — issues, links и notes; текстовые поля: name; ничего не записано', errors: [{ field: 'nmae', detail: 'неизвестное поле' }] });
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);

@@ -6,5 +6,5 @@ export { ImportService } from './import.service.js';
 export { writePackageNotes } from './notes-writer.js';
 export { PackageError, PackageErrors, PackageValidationError, asValidationError, decodePackageFile, readLinks, readNotes, readTable } from './package-reader.js';
 export type { LinkRow, NoteRow, PackageFile } from './package-reader.js';
-export { PLAN_FIELDS, packageUpload } from './package-upload.interceptor.js';
+export { NOTHING_WRITTEN, PLAN_FIELDS, packageUpload } from './package-upload.interceptor.js';
 export { formatReport } from './report-text.js';

@@ -17,12 +17,19 @@ export const PACKAGE_FIELDS = ['notes', 'links'] as const;
 /** The file fields of a planning package with issues.csv (SPEC 18: POST /packages/plan and /apply). */
 export const PLAN_FIELDS = ['issues', 'links', 'notes'] as const;
 
+/** What a refused upload did: /import says nothing was imported; /packages/plan and /apply, that nothing was written. */
+export const NOTHING_IMPORTED = 'ничего не импортировано';
+export const NOTHING_WRITTEN = 'ничего не записано';
+
 const listed = (fields: readonly string[]) => `${fields.slice(0, -1).join(', ')} и ${fields[fields.length - 1]}`;
-const tooLarge = (fields: readonly string[]) => `пакет больше 10 МБ: файлы ${listed(fields)} вместе должны занимать не больше 10 МБ; ничего не импортировано`;
-const notFiles = (fields: readonly string[]) =>
-  `${listed(fields)} нужно прислать файлами в multipart/form-data (например, curl -F "${fields[0]}=@${fields[0]}.csv"), а не текстовыми полями или JSON; ничего не импортировано`;
-export const TOO_LARGE_DETAIL = tooLarge(PACKAGE_FIELDS);
-export const NOT_FILES_DETAIL = notFiles(PACKAGE_FIELDS);
+// SPEC 11.1 limits the body: the multipart envelope (boundaries, part headers) counts too, so files of
+// exactly 10 MB together do not fit, and the text says so.
+const tooLarge = (fields: readonly string[], outcome: string) =>
+  `тело запроса больше 10 МБ: файлы ${listed(fields)} вместе с разметкой multipart/form-data должны занимать не больше 10 МБ; ${outcome}`;
+const notFiles = (fields: readonly string[], outcome: string) =>
+  `${listed(fields)} нужно прислать файлами в multipart/form-data (например, curl -F "${fields[0]}=@${fields[0]}.csv"), а не текстовыми полями или JSON; ${outcome}`;
+export const TOO_LARGE_DETAIL = tooLarge(PACKAGE_FIELDS, NOTHING_IMPORTED);
+export const NOT_FILES_DETAIL = notFiles(PACKAGE_FIELDS, NOTHING_IMPORTED);
 
 /**
  * multer's `streamHandler` (multer ≥ 2.5): feeds the body to busboy through a byte count that fails the
@@ -46,11 +53,11 @@ export function cappedStream(limit: number, detail = TOO_LARGE_DETAIL): (req: Re
   };
 }
 
-const multerOptions = (fields: readonly string[]): MulterModuleOptions & { streamHandler: ReturnType<typeof cappedStream> } => ({
+const multerOptions = (fields: readonly string[], outcome: string): MulterModuleOptions & { streamHandler: ReturnType<typeof cappedStream> } => ({
   // A text field may hold a whole CSV (curl -F 'notes=<notes.csv'): it must reach the check below
   // instead of failing on busboy's 1 MB default.
   limits: { fileSize: MAX_PACKAGE_BYTES, fieldSize: MAX_PACKAGE_BYTES },
-  streamHandler: cappedStream(MAX_PACKAGE_BYTES, tooLarge(fields)),
+  streamHandler: cappedStream(MAX_PACKAGE_BYTES, tooLarge(fields, outcome)),
 });
 
 /**
@@ -72,12 +79,12 @@ const BROKEN_BODY: Record<string, string> = {
  * (maxCount is 1). The field comes from the multer error Nest keeps as the cause, else from the
  * message (`Unexpected field - <name>`).
  */
-export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS): ValidationFailedError | BadRequestError | undefined {
+export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FIELDS, outcome = NOTHING_IMPORTED): ValidationFailedError | BadRequestError | undefined {
   if (!(err instanceof HttpException)) return undefined;
   // busboy's own message is the cause's; Nest's may carry a «Multipart: » prefix.
   const parser = err.cause instanceof Error ? err.cause.message : err.message;
   const broken = BROKEN_BODY[parser] ?? BROKEN_BODY[parser.replace(/^Multipart: /, '')];
-  if (broken) return new BadRequestError(`${broken}; ничего не импортировано`);
+  if (broken) return new BadRequestError(`${broken}; ${outcome}`);
   const cause = err.cause as { code?: unknown; field?: unknown } | undefined;
   const match = /^Unexpected (?:file )?field(?: - (.+))?$/.exec(err.message);
   if (cause?.code !== 'LIMIT_UNEXPECTED_FILE' && !match) return undefined;
@@ -97,10 +104,10 @@ const NAMED_FIELDS = 10;
  * their values): checks the request's shape and size, runs multer, then refuses the files sent as text
  * fields and any other text field, which would be ignored without a word (a misspelled one included).
  */
-export function packageUpload(fields: readonly string[], texts: readonly string[] = []): new () => NestInterceptor {
+export function packageUpload(fields: readonly string[], texts: readonly string[] = [], outcome = NOTHING_IMPORTED): new () => NestInterceptor {
   const Upload = FileFieldsInterceptor(
     fields.map((name) => ({ name, maxCount: 1 })),
-    multerOptions(fields),
+    multerOptions(fields, outcome),
   );
   @Injectable()
   class PackageUpload implements NestInterceptor {
@@ -111,24 +118,24 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
       // No body at all: a package with no files, the empty report (SPEC 8).
       if (!hasBody(req)) return next.handle();
       // A JSON, urlencoded or text body: the files cannot be in it.
-      if (!req.is('multipart/form-data')) throw new ValidationFailedError(notFiles(fields));
+      if (!req.is('multipart/form-data')) throw new ValidationFailedError(notFiles(fields, outcome));
       // busboy reads a body under an empty boundary as one without parts: the files would be lost without a word.
-      if (!/;\s*boundary="?[^";\s]/i.test(req.headers['content-type'] ?? '')) throw new BadRequestError(`${BROKEN_BODY['Boundary not found']}; ничего не импортировано`);
-      if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(tooLarge(fields));
+      if (!/;\s*boundary="?[^";\s]/i.test(req.headers['content-type'] ?? '')) throw new BadRequestError(`${BROKEN_BODY['Boundary not found']}; ${outcome}`);
+      if (Number(req.headers['content-length']) > MAX_PACKAGE_BYTES) throw new PayloadTooLargeError(tooLarge(fields, outcome));
       try {
         return await this.upload.intercept(context, {
           handle: () =>
             defer(() => {
               const body = req.body as Record<string, unknown> | undefined;
               const asText = fields.filter((f) => body && Object.hasOwn(body, f));
-              if (asText.length) throw new ValidationFailedError(notFiles(fields), asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
+              if (asText.length) throw new ValidationFailedError(notFiles(fields, outcome), asText.map((field) => ({ field, detail: 'текстовое поле вместо файла' })));
               const unknown = Object.keys(body ?? {}).filter((f) => !texts.includes(f));
               if (unknown.length) {
                 const allowed = texts.length ? `; текстовые поля: ${texts.join(', ')}` : '; текстовых полей нет';
                 const named = unknown.slice(0, NAMED_FIELDS).map((f) => `«${clip(f, 100)}»`).join(', ');
                 const more = unknown.length > NAMED_FIELDS ? ` и ещё ${unknown.length - NAMED_FIELDS}` : '';
                 throw new ValidationFailedError(
-                  `неизвестное поле ${named}${more}: файлы — ${listed(fields)}${allowed}; ничего не импортировано`,
+                  `неизвестное поле ${named}${more}: файлы — ${listed(fields)}${allowed}; ${outcome}`,
                   unknown.slice(0, NAMED_FIELDS).map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
                 );
               }
@@ -136,7 +143,7 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
             }),
         });
       } catch (err) {
-        throw uploadError(err, fields) ?? err;
+        throw uploadError(err, fields, outcome) ?? err;
       }
     }
   }

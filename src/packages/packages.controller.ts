@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UploadedFiles
 import type { Request } from 'express';
 import { ApiErrors, AssistantToo, BulkTurnInterceptor, callerFrom, IdPipe, NoBody, NoQuery, PageQuery, sourceOf } from '../common/index.js';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { packageUpload, PLAN_FIELDS } from '../import/index.js';
+import { NOTHING_WRITTEN, packageUpload, PLAN_FIELDS } from '../import/index.js';
 import { PackageFormDto } from './package.dto.js';
 import { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackageFiles } from './package-reading.js';
@@ -12,7 +12,7 @@ type Uploaded = Partial<Record<(typeof PLAN_FIELDS)[number], { buffer: Buffer }[
 
 const filesOf = (u: Uploaded = {}): PackageFiles => ({ issues: u.issues?.[0]?.buffer, links: u.links?.[0]?.buffer, notes: u.notes?.[0]?.buffer });
 
-const PackageUpload = packageUpload(PLAN_FIELDS, ['name']);
+const PackageUpload = packageUpload(PLAN_FIELDS, ['name'], NOTHING_WRITTEN);
 
 const PACKAGE_BODY = {
   schema: {
