@@ -21,6 +21,10 @@ describe('parseExportJql: the JQL an export understands over the mirror', () => 
     ['project = A OR project = B', 'только AND'],
     ['summary ~ "отчёт"', 'не понимает'],
     ['status in (Done, "To Do")', 'не понимает'],
+    // A function: not «only AND» (the first version said so of `assignee = currentUser()`).
+    ['assignee = currentUser()', 'функций JQL (currentUser() и других) выгрузка из зеркала не понимает'],
+    ['project = A AND sprint in openSprints()', 'функций JQL (openSprints() и других)'],
+    ['project = A AND assignee != currentUser()', 'функций JQL (currentUser() и других)'],
   ])('%j → a 422 in Russian', (jql, words) => {
     expect(() => parseExportJql(jql)).toThrow(words);
   });

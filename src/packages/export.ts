@@ -38,6 +38,12 @@ export function parseExportJql(jql: string): ExportFilter {
   const clause = new RegExp(String.raw`^\s*(\w+)\s*(?:(=)\s*(${VALUE})|(in)\s*\(\s*((?:${VALUE})(?:\s*,\s*(?:${VALUE}))*)\s*\))\s*`, 'i');
   let rest = text;
   for (;;) {
+    const fn = /^\s*\w+\s*(?:=|!=|in|not\s+in)\s*(\w+)\s*\(/i.exec(rest);
+    if (fn) {
+      throw new ValidationFailedError(
+        `JQL «${jql}»: функций JQL (${fn[1]}() и других) выгрузка из зеркала не понимает — зеркало не знает, что они значат в Jira; назовите значение прямо (assignee = <id пользователя>, sprint = "Спринт 2")`,
+      );
+    }
     const m = clause.exec(rest);
     const field = m ? FIELDS[m[1].toLowerCase()] : undefined;
     if (!m || !field || (m[4] && field !== 'keys')) {
