@@ -103,6 +103,17 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect(res.body.errors).toEqual([{ field: 'limit', detail: 'нужно целое число' }]);
   });
 
+  it.each([
+    ['/batches?status=queued&status=done', ['status']],
+    ['/issues?limit=1&limit=2&q=a', ['limit']],
+    ['/audit?batch_id=1&batch_id=2&limit=1&limit=2', ['batch_id', 'limit']],
+    ['/catalogue/statuses?issue_type=Bug&issue_type=Task', ['issue_type']],
+  ])('a query parameter given twice is named as repeated, not as a value of the wrong kind: %s', async (path, fields) => {
+    const res = await hub.http.get(path).expect(422);
+    const detail = 'параметр указан несколько раз: нужно одно значение';
+    expect(res.body).toEqual({ error: 'validation_failed', detail: fields.map((f) => `${f}: ${detail}`).join('; '), errors: fields.map((field) => ({ field, detail })) });
+  });
+
   it('{"title":"t","commands":[[]]} → 422 naming the command, not 500', async () => {
     const res = await hub.http.post('/batches').send({ title: 't', commands: [[]] }).expect(422);
     expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'commands', detail: 'команда 1: нужен объект {type, params}, а не массив' }] });

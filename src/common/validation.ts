@@ -153,6 +153,19 @@ export function checkBuiltInKeys(body: unknown): string[] {
   return refused.sort();
 }
 
+/** A query parameter given more than once (Express reads `?status=a&status=b` as a list). */
+export const REPEATED_PARAM_DETAIL = 'параметр указан несколько раз: нужно одно значение';
+
+/**
+ * No query parameter of the API takes a list: a repeated one is named as repeated, rather than as a value
+ * of the wrong kind («нужно целое число» for `?limit=1&limit=2`).
+ */
+function refuseRepeated(query: unknown): void {
+  if (!isPlainObject(query)) return;
+  const repeated = Object.keys(query).filter((k) => Array.isArray((query as Record<string, unknown>)[k]));
+  if (repeated.length) throw new ValidationFailedError(repeated.map((f) => `${f}: ${REPEATED_PARAM_DETAIL}`).join('; '), repeated.map((field) => ({ field, detail: REPEATED_PARAM_DETAIL })));
+}
+
 /** The options of the one global pipe. */
 const PIPE_OPTIONS = {
   transform: true,
@@ -196,6 +209,7 @@ class HubValidationPipe extends ValidationPipe {
    * Built-in keys are checked on the whole body first, as always.
    */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query') refuseRepeated(value);
     const sliced = slicedProperty(metadata, value, this.sliceItems);
     if (sliced !== undefined) {
       sliceElapsed(); // the walks over the whole body count in the turn's slice
