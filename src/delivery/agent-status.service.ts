@@ -37,8 +37,15 @@ export class AgentStatusService implements OnModuleInit {
       const commands = (await this.commands.unfinishedStatusCommands(m)).map((c) => ({ batchId: Number(c.batch_id), p: parseJson<{ key?: unknown; path?: unknown; to?: unknown }>(c.params, {}) }));
       const mirror = await this.issues.lookup(m, commands.flatMap(({ p }) => (typeof p.key === 'string' && !isTempKey(p.key) ? [p.key] : [])));
       const targets = new Map<string, { types: Set<string>; unknown: boolean }>();
+      // A temp key's type, once per batch and key: a batch walks one new issue through several statuses.
+      const defined = new Map<string, Promise<string | undefined>>();
+      const definedType = (batchId: number, tempKey: string) => {
+        const at = `${batchId}\u0000${tempKey}`;
+        if (!defined.has(at)) defined.set(at, this.definedType(m, batchId, tempKey));
+        return defined.get(at)!;
+      };
       for (const { batchId, p } of commands) {
-        const type = typeof p.key !== 'string' ? undefined : isTempKey(p.key) ? await this.definedType(m, batchId, p.key) : mirror.issue(p.key)?.issue_type;
+        const type = typeof p.key !== 'string' ? undefined : isTempKey(p.key) ? await definedType(batchId, p.key) : mirror.issue(p.key)?.issue_type;
         for (const step of [...(Array.isArray(p.path) ? p.path : []), p.to]) {
           if (typeof step !== 'string' || !step.trim()) continue;
           const target = targets.get(step.trim()) ?? { types: new Set<string>(), unknown: false };
