@@ -177,11 +177,18 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
     if (!screen) addFinding(c, param, 'field_not_on_screen', `поля ${id} нет на экране создания типа ${type.name}: Jira ответит «Field '${id}' cannot be set. It is not on the appropriate screen»`, 'уберите поле или попросите администратора Jira добавить его на экран');
     else checkValue(c, catalogue, param, id, value, screen);
   }
-  const setIds = new Set([...set.map(([, id]) => id), ...(c.params.parent !== undefined ? ['parent'] : [])]);
+  // A required field given empty is not set: Jira answers «… is required» for null, "" and [] alike.
+  const setIds = new Set([...set.filter(([, , value]) => !isEmptyValue(value)).map(([, id]) => id), ...(c.params.parent !== undefined ? ['parent'] : [])]);
+  const givenEmpty = new Set(set.filter(([, , value]) => isEmptyValue(value)).map(([, id]) => id));
   for (const f of config.create.filter((f) => f.required && !f.has_default && !IMPLIED.has(f.field_id) && !setIds.has(f.field_id))) {
-    addFinding(c, `fields.${f.field_id}`, 'required_field_missing', `обязательное поле «${f.name}» (${f.field_id}) типа ${type.name} не задано`, `добавьте fields.${f.field_id}${f.allowed_values?.length ? `: одно из ${listed(f.allowed_values, 5)}` : ''}`);
+    const how = givenEmpty.has(f.field_id) ? 'задано пустым: Jira не создаст задачу без его значения' : 'не задано';
+    const fill = givenEmpty.has(f.field_id) ? 'заполните' : 'добавьте';
+    addFinding(c, `fields.${f.field_id}`, 'required_field_missing', `обязательное поле «${f.name}» (${f.field_id}) типа ${type.name} ${how}`, `${fill} fields.${f.field_id}${f.allowed_values?.length ? `: одно из ${listed(f.allowed_values, 5)}` : ''}`);
   }
 }
+
+/** A value Jira reads as no value for a required field: null, a blank text, an empty list. */
+const isEmptyValue = (value: unknown): boolean => value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
 /**
  * SPEC 16.2: a sub-task's parent is a standard issue; a standard issue's parent is an epic (Cloud: the
@@ -190,12 +197,22 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
 function checkParent(c: CommandCheck, types: TypeContext, type: CatalogueIssueType, parentKey: string): void {
   const parent = types.typeOf(parentKey);
   if (typeof parent === 'string') return void c.unknown.push(`тип родителя ${parentKey}: ${parent}`);
-  const wanted = type.subtask ? 0 : type.hierarchy_level === 0 ? 1 : null;
+  // A parent is one level up: a sub-task's a standard issue (0), a standard issue's an epic (1), an epic's a
+  // type above it where the project has one (Jira Cloud Premium's plans: «Initiative», level 2; its `parent`
+  // field takes it as for an epic — Data Center's Advanced Roadmaps use a «Parent Link» field the agent does not set).
+  const above = types.catalogue?.issue_types.filter((t) => !t.subtask && t.hierarchy_level === type.hierarchy_level + 1) ?? [];
+  const higher = type.hierarchy_level >= 1 && above.length > 0 && types.catalogue?.flavor !== 'dc';
+  const wanted = type.subtask ? 0 : type.hierarchy_level === 0 ? 1 : higher ? type.hierarchy_level + 1 : null;
   if (wanted === null) {
     return addFinding(c, 'parent', 'parent_type', `у задачи типа ${type.name} не бывает родителя parent в этом проекте`, 'уберите parent');
   }
   if (parent.hierarchy_level === wanted && !parent.subtask) return;
-  const need = wanted === 0 ? 'обычная задача (не эпик и не подзадача)' : `эпик${types.catalogue?.flavor === 'dc' ? ' (на Data Center агент заполнит поле Epic Link)' : ''}`;
+  const need =
+    wanted === 0
+      ? 'обычная задача (не эпик и не подзадача)'
+      : wanted === 1
+        ? `эпик${types.catalogue?.flavor === 'dc' ? ' (на Data Center агент заполнит поле Epic Link)' : ''}`
+        : `задача типа ${listed(above.map((t) => t.name))}`;
   addFinding(c, 'parent', 'parent_type', `${parentKey} — ${parent.name}, а родителем ${type.subtask ? 'подзадачи' : `задачи типа ${type.name}`} может быть только ${need}`, 'укажите другого родителя или другой тип задачи');
 }
 

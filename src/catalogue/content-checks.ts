@@ -56,9 +56,11 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
   if (!Array.isArray(value)) return;
   for (const label of value) {
     if (typeof label !== 'string') continue;
-    if (/\s/.test(label) || label === '') {
+    if (label === '') {
+      addFinding(c, param, 'bad_label', 'пустая метка: Jira не принимает пустую метку', 'уберите пустую метку из списка');
+    } else if (/\s/.test(label)) {
       const fixed = label.trim().replace(/\s+/g, '_');
-      addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : undefined);
+      addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : 'уберите её из списка');
     } else if (length(label) > LABEL_MAX) {
       addFinding(c, param, 'too_long', `метка длиной ${overBy(label, LABEL_MAX)}`, `сократите метку до ${LABEL_MAX} символов`);
     }

@@ -44,7 +44,12 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a sub-task without parent', issue({ issue_type: 'Sub-task' }), 'parent_required', 'parent', 'parent'],
   ['a sub-task under a sub-task', issue({ issue_type: 'Sub-task', parent: 'AURORA-3' }), 'parent_type', 'parent', 'другого родителя'],
   ['a task whose parent is no epic', issue({ parent: 'AURORA-1' }), 'parent_type', 'parent', undefined],
-  ['an epic without its required Epic Name', issue({ issue_type: 'Epic' }), 'required_field_missing', 'fields.customfield_10011', 'fields.customfield_10011'],
+  ['an epic without its required Epic Name', issue({ issue_type: 'Epic' }), 'required_field_missing', 'fields.customfield_10011', 'добавьте fields.customfield_10011'],
+  // Jira answers «Epic Name is required» for an empty value as for none
+  ['an epic with an empty Epic Name', issue({ issue_type: 'Epic', fields: { customfield_10011: '' } }), 'required_field_missing', 'fields.customfield_10011', 'заполните fields.customfield_10011'],
+  ['an epic with a blank Epic Name', issue({ issue_type: 'Epic', fields: { customfield_10011: '  ' } }), 'required_field_missing', 'fields.customfield_10011', 'заполните'],
+  ['an epic with a null Epic Name', issue({ issue_type: 'Epic', fields: { customfield_10011: null } }), 'required_field_missing', 'fields.customfield_10011', 'заполните'],
+  ['an epic with an empty list for Epic Name', issue({ issue_type: 'Epic', fields: { customfield_10011: [] } }), 'required_field_missing', 'fields.customfield_10011', 'заполните'],
   ['a field not on the create screen', issue({ fields: { customfield_10020: 3 } }), 'field_not_on_screen', 'fields.customfield_10020', undefined],
   ['an unknown field', issue({ fields: { 'Story Pionts': 3 } }), 'unknown_field', 'fields.Story Pionts', 'Story Points'],
   ['an option not allowed', issue({ fields: { customfield_10030: { value: 'Gamma' } } }), 'value_not_allowed', 'fields.customfield_10030', undefined],
@@ -59,6 +64,8 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a description over 32,767', issue({ description: 'x'.repeat(32_768) }), 'too_long', 'description', undefined],
   ['a comment over 32,767', { type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x'.repeat(40_000) } }, 'too_long', 'body', undefined],
   ['a label with a space', fields({ labels: ['в работе'] }), 'bad_label', 'labels', 'в_работе'],
+  ['an empty label', fields({ labels: ['q4', ''] }), 'bad_label', 'labels', 'уберите пустую метку'],
+  ['a label of spaces only', fields({ labels: ['  '] }), 'bad_label', 'labels', 'уберите её'],
   ['an unknown link type', link('Blokcs'), 'unknown_link_type', 'link_type', 'может быть, Blocks?'],
   ['a status not in the workflow', status({ path: ['Готово'] }), 'unknown_status', 'path.0', undefined],
   ['a status in another letter case', status({ path: ['in progress'] }), 'status_case', 'path.0', 'In Progress'],
@@ -182,6 +189,25 @@ describe('checkCommands: what is stored', () => {
   it('a task under an epic created earlier in the batch, a sub-task under a task: no finding', async () => {
     const out = await run([issue({ temp_key: 'new:5', issue_type: 'Epic', summary: 'Эпик', fields: { customfield_10011: 'Эпик' } }), issue({ parent: 'new:5' }), issue({ temp_key: 'new:2', issue_type: 'Sub-task', summary: 'Под', parent: 'AURORA-1' })]);
     expect(out.findings).toEqual([]);
+  });
+
+  describe('an epic under a type above it (Jira Cloud Premium: «Initiative», level 2)', () => {
+    const premium = (flavor: 'cloud' | 'dc') => ({ ...CATALOGUE, flavor, issue_types: [...CATALOGUE.issue_types, { id: '10009', name: 'Initiative', subtask: false, hierarchy_level: 2 }] });
+    const epic = (parent: string) => issue({ temp_key: 'new:5', issue_type: 'Epic', summary: 'Эпик', parent, fields: { customfield_10011: 'Эпик' } });
+    const initiative = issue({ temp_key: 'new:4', issue_type: 'Initiative', summary: 'Инициатива' });
+
+    it('Cloud with a level-2 type: an epic under one is no finding; under a task, the finding names the type it needs', async () => {
+      const out = await run([initiative, epic('new:4'), { ...epic('AURORA-1'), params: { ...epic('AURORA-1').params, temp_key: 'new:6', summary: 'Другой эпик' } }], { catalogue: premium('cloud') });
+      expect(out.findings.map((f) => [f.seq, f.code, f.detail])).toEqual([[3, 'parent_type', 'AURORA-1 — Task, а родителем задачи типа Epic может быть только задача типа Initiative']]);
+    });
+
+    it.each([
+      ['without a type above epics', CATALOGUE, 'AURORA-1'],
+      ['on Data Center (Advanced Roadmaps link by a field the agent does not set)', premium('dc'), 'new:4'],
+    ])('%s: an epic has no parent', async (_, catalogue, parent) => {
+      const out = await run([initiative, epic(parent)], { catalogue });
+      expect(out.findings.map((f) => [f.seq, f.code, f.detail]).filter(([seq]) => seq === 2)).toEqual([[2, 'parent_type', 'у задачи типа Epic не бывает родителя parent в этом проекте']]);
+    });
   });
 
   it('ensure_sprint with sprint null goes to the backlog', async () => {
