@@ -45,6 +45,16 @@ describe('the assistant token (SPEC 15.1)', () => {
     expect((await call('get', '/settings', CLIENT).expect(200)).body).toEqual(before);
   });
 
+  it.each([
+    ['get', '/audit'],
+    ['post', '/batches/7/approve'],
+    ['patch', '/settings'],
+    ['post', '/catalogue/refresh'],
+  ])('a client-only route refused to the assistant names itself: %s %s', async (method, path) => {
+    const res = await call(method, path, ASSISTANT).send({}).expect(403);
+    expect(res.body).toEqual({ error: 'forbidden', detail: `ассистенту недоступно ${method.toUpperCase()} ${path}: это может только человек (с токеном клиента)` });
+  });
+
   it('submits (source assistant, waiting for approval), cancels a queued command, retries it, writes a note, imports', async () => {
     const b = await submit(ASSISTANT);
     expect(b).toMatchObject({ source: 'assistant', author: 'assistant', status: 'awaiting_approval', awaiting_approval_since: expect.any(String) });

@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { HUB_CONFIG, type HubConfig } from './config.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { clip } from './text.js';
 
 /** SPEC 15.1: who calls. A person (or a tool acting for one), the agent, or an AI assistant. */
 export type Role = 'client' | 'agent' | 'assistant';
@@ -90,10 +91,11 @@ function declaresAssistant(req: Request): boolean {
   return typeof header === 'string' && header.trim().toLowerCase() === 'assistant';
 }
 
-function refusal(allowed: readonly Role[], presented: Role): ForbiddenError {
+function refusal(allowed: readonly Role[], presented: Role, req: Request): ForbiddenError {
   if (allowed.includes('agent')) return new ForbiddenError('маршруты /agent/* доступны только с токеном агента');
   if (presented === 'assistant') {
-    return new ForbiddenError('ассистенту это недоступно: одобрять и отклонять пакеты, менять настройки и отменять выданные команды может только человек');
+    // The route refused, by name: one sentence for every client-only route told of approvals when the audit log was read.
+    return new ForbiddenError(`ассистенту недоступно ${req.method} ${clip(req.path, 100)}: это может только человек (с токеном клиента)`);
   }
   const tokens = (['client', 'assistant'] as const).filter((r) => allowed.includes(r)).map((r) => (r === 'client' ? 'клиента' : 'ассистента'));
   return new ForbiddenError(`этот маршрут доступен только с токеном ${tokens.join(' или ') || 'клиента'}`);
@@ -115,7 +117,7 @@ export class AuthGuard implements CanActivate {
     // Set before the check: a refused call is still the caller's (the audit records an assistant's).
     req.role = role;
     // Open mode without the header: a person on loopback, every route open (SPEC 11.1).
-    if (role && !allowed.includes(role)) throw refusal(allowed, role);
+    if (role && !allowed.includes(role)) throw refusal(allowed, role, req);
     return true;
   }
 

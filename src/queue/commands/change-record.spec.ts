@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { subjectKey, withSubjectKeys } from './change-record.js';
+import { changesProblems, subjectKey, withSubjectKeys } from './change-record.js';
 
 describe('subjectKey: the issue a command changes', () => {
   it.each([
@@ -40,5 +40,29 @@ describe('withSubjectKeys: a change without key gets the subject only when it is
   it('keeps a key the agent sent, and leaves every change keyless when there is no subject', () => {
     expect(withSubjectKeys('ensure_fields', [{ key: 'AURORA-7', what: 'field:duedate' }], 'AURORA-1')).toEqual([{ key: 'AURORA-7', what: 'field:duedate' }]);
     expect(withSubjectKeys('ensure_fields', [noKey('field:duedate')], null)).toEqual([noKey('field:duedate')]);
+  });
+});
+
+describe('changesProblems: what a report\'s `what` may name', () => {
+  it.each([
+    ['field:duedate', true],
+    ['field:customfield_10016', true],
+    // a field by the name settings `fields` gives it, as the agent reports it: Jira's display names hold spaces
+    ['field:Story Points', true],
+    ['field:Epic Name', true],
+    ['field:Срок релиза', true],
+    ['status', true],
+    ['field:', false],
+    ['field: Story Points', false],
+    ['field:Story Points ', false],
+    ['field:Story\nPoints', false],
+    [`field:${'x'.repeat(201)}`, false],
+    [`field:${'x'.repeat(200)}`, true],
+    ['state', false],
+  ])('%j → valid: %s', (what, valid) => {
+    const problems = changesProblems([{ key: 'AURORA-1', what, before: null, after: 5 }]);
+    expect(problems.length === 0).toBe(valid);
+    // in Russian, so the API's answer keeps it (a text without Cyrillic would become «некорректное значение»)
+    for (const p of problems) expect(p).toMatch(/^changes\.0\.what: нужно «field:<поле>»/);
   });
 });

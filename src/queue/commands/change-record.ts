@@ -11,8 +11,12 @@ export type { Change };
 export const CHANGE_KINDS = ['status', 'sprint', 'link', 'comment', 'issue', 'link_removed', 'comment_removed', 'issue_deleted'] as const;
 export const MAX_CHANGES = 500;
 
+/**
+ * A field is named as the agent sets it: its id, or the name settings `fields` gives it — a Jira display
+ * name may hold spaces («Story Points», «Epic Name»); one line, no spaces at its ends.
+ */
 const isWhat = (v: unknown): v is string =>
-  typeof v === 'string' && ((CHANGE_KINDS as readonly string[]).includes(v) || /^field:[^\s]{1,200}$/.test(v));
+  typeof v === 'string' && ((CHANGE_KINDS as readonly string[]).includes(v) || /^field:\S(?:[^\r\n]{0,198}\S)?$/.test(v));
 const ALLOWED = new Set(['key', 'what', 'before', 'after', 'transitions']);
 
 /** Problems of a report's `changes` (Russian), empty when it is a valid list. */
@@ -25,7 +29,7 @@ export function changesProblems(value: unknown): string[] {
     const at = `changes.${i}`;
     if (typeof c !== 'object' || c === null || Array.isArray(c)) return void problems.push(`${at}: нужен объект {what, key?, before?, after?, transitions?}`);
     const o = c as Record<string, unknown>;
-    if (!isWhat(o.what)) problems.push(`${at}.what: field:<id>, ${CHANGE_KINDS.join(', ')}`);
+    if (!isWhat(o.what)) problems.push(`${at}.what: нужно «field:<поле>» (его id или имя, одной строкой) или одно из: ${CHANGE_KINDS.join(', ')}`);
     if (o.key !== undefined && !isJiraKey(o.key)) problems.push(`${at}.key: нужен ключ Jira (ABC-123)`);
     if (o.transitions !== undefined && !(Array.isArray(o.transitions) && o.transitions.every((t) => typeof t === 'string'))) {
       problems.push(`${at}.transitions: нужен массив строк`);
