@@ -429,7 +429,7 @@ describe('revert: bad input and refusals', () => {
     // The agent's report with a malformed change record → 422, the command stays claimed.
     const claim = await world.ok('POST', '/agent/claim', {});
     const bad = await world.call('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: {}, changes: [{ what: 'bogus', key: 'x' }] });
-    expect(bad).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('changes.0.what') } });
+    expect(bad).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('changes.0.what: нужно «field:<поле>»') } });
     expect((await world.ok('GET', `/commands/${claim.command.id}`)).status).toBe('claimed');
     await world.ok('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: { changed: [] } });
     const tail = await world.ok('POST', '/agent/claim', {});
@@ -605,6 +605,18 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     await hub.http.post(`/batches/${revert.id}/reject`).send({ reason: 'устарел' }).expect(200);
     const again = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
     expect(again).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', what: 'field:duedate', actual: '2027-01-15' }] });
+  });
+
+  it('a field named with spaces as settings `fields` names it («Story Points») is recorded and reverted', async () => {
+    await hub.http.patch('/settings').send({ fields: ['Story Points'] }).expect(200);
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { 'Story Points': 5 })]);
+    const change = { key: 'AURORA-1', what: 'field:Story Points', before: 3, after: 5 };
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [change] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', fields: { 'Story Points': 5 } }]));
+    expect((await hub.http.get(`/batches/${b.id}`).expect(200)).body.changes).toEqual({ 'AURORA-1': [expect.objectContaining(change)] });
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect({ commands: dry.commands, conflicts: dry.conflicts }).toEqual({ commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', 'Story Points': 3 } }], conflicts: [] });
   });
 
   it('a change without its issue key, of the kind its command makes, is about the command’s issue: shown under it and reverted', async () => {
