@@ -260,6 +260,13 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
       [back.batch.id, null, '2026-12-20'],
     ]);
     expect(duedates[1]).toMatchObject({ approved_by: 'ivanov', source: 'assistant', batch_title: `Откат пакета #${batch.id}`, command_type: 'ensure_fields' });
+    // A link is in the history of both its ends (it is recorded under its source, AURORA-1).
+    const links = (await world.ok('GET', `/issues/${created[0]}/changes`)).filter((c: Json) => c.what === 'link' || c.what === 'link_removed');
+    expect(links.map((c: Json) => [c.batch_id, c.what, c.key])).toEqual([
+      [batch.id, 'link', 'AURORA-1'],
+      [revert.body.batch.id, 'link_removed', 'AURORA-1'],
+      [back.batch.id, 'link', 'AURORA-1'],
+    ]);
   });
 
   it('a field changed in Jira after the batch is a conflict, listed and left; delete_created deletes the created issues', async () => {

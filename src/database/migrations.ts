@@ -15,6 +15,7 @@ import { CatalogueCommandIndex1765411200000 } from '../../migrations/17654112000
 import { UnfinishedCounts1765497600000 } from '../../migrations/1765497600000-UnfinishedCounts.js';
 import { SearchFoldParity1765584000000 } from '../../migrations/1765584000000-SearchFoldParity.js';
 import { PackageLineage1765670400000 } from '../../migrations/1765670400000-PackageLineage.js';
+import { LinkChangesByTarget1765756800000 } from '../../migrations/1765756800000-LinkChangesByTarget.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -41,5 +42,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   UnfinishedCounts1765497600000,
   SearchFoldParity1765584000000,
   PackageLineage1765670400000,
+  LinkChangesByTarget1765756800000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -67,15 +67,27 @@ export class ChangeRepository {
     );
   }
 
-  /** Every change the hub made to an issue, oldest first (SPEC 17, the audit view). */
+  /**
+   * Every change the hub made to an issue, oldest first (SPEC 17, the audit view): its own, and the links
+   * made or removed with it at their other end (a link's change is recorded under its source; its JSON
+   * names the target as `"target":"KEY"`, JSON.stringify's spelling). The link changes are read through
+   * their partial index (idx_command_change_link), not the whole table.
+   */
   ofIssue(m: EntityManager, key: string): Promise<IssueChangeRow[]> {
+    const target = `%"target":"${key.replace(/[\\%_]/g, (ch) => `\\${ch}`)}"%`;
     return rows<IssueChangeRow>(
       m,
       sql`SELECT cc.*, b.id AS batch_id, b.title, b.author, b.source, b.approved_by, b.approved_at, c.type
             FROM command_change cc
             JOIN command c ON c.id = cc.command_id
             JOIN batch b ON b.id = c.batch_id
-           WHERE cc.issue_key = ${key} ORDER BY cc.id`,
+           WHERE cc.id IN (
+                   SELECT id FROM command_change WHERE issue_key = ${key}
+                   UNION
+                   SELECT id FROM command_change WHERE what IN ('link', 'link_removed')
+                      AND (CASE WHEN what = 'link' THEN after ELSE before END) LIKE ${target} ESCAPE '\\'
+                 )
+           ORDER BY cc.id`,
     );
   }
 }

@@ -8,6 +8,7 @@ import { CommandEntity } from './command.entity.js';
 @Entity('command_change')
 @Index('idx_command_change_command', ['commandId', 'seq'], { unique: true })
 @Index('idx_command_change_issue', ['issueKey', 'id'])
+@Index('idx_command_change_link', ['id'], { where: "what IN ('link', 'link_removed')" })
 export class CommandChangeEntity {
   @PrimaryGeneratedColumn('increment', { type: 'integer' })
   id!: number;
