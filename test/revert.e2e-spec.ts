@@ -614,6 +614,28 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(again).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', what: 'field:duedate', actual: '2027-01-15' }] });
   });
 
+  it('the labels of an issue the batch created: a batch changing them still to run is a conflict; changed while the revert waits, approval is refused', async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая', fields: { labels: ['x'] } } }]);
+    const created = { key: 'AURORA-9', what: 'issue', after: { key: 'AURORA-9', summary: 'Новая' } };
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: { key: 'AURORA-9', created: true }, changes: [created] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-9', summary: 'Новая', labels: ['x'] }]));
+    // A person's batch will add a label: while it is still to run, the revert leaves the labels alone and says why.
+    const person = await clientOf(hub).batch([fields('AURORA-9', { labels: ['x', 'y'] })]);
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry.conflicts).toEqual([expect.objectContaining({ key: 'AURORA-9', what: 'field:labels', detail: expect.stringContaining(`метки меняет и пакет #${person.id}, он ещё не выполнен`) })]);
+    expect(dry.commands).toEqual([{ type: 'ensure_status', params: { key: 'AURORA-9', to: 'Done' } }]);
+    await hub.http.post(`/batches/${person.id}/cancel`).send({}).expect(200);
+    // Asked for now, the revert waits for approval with the labels as they are; then they change in Jira.
+    const revert = (await hub.http.post(`/batches/${b.id}/revert`).set('X-Hub-Source', 'assistant').expect(201)).body.batch;
+    expect(revert.commands[0]).toMatchObject({ type: 'ensure_fields', params: { key: 'AURORA-9', labels: ['x', 'hub-reverted'] } });
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-9'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-9', summary: 'Новая', labels: ['x', 'y'] }]));
+    const refused = (await hub.http.post(`/batches/${revert.id}/approve`).send({}).expect(409)).body;
+    expect(refused.detail).toContain('AURORA-9: метки с тех пор изменили — сейчас «x», «y», а откат поставил бы «x», «hub-reverted»');
+    expect((await hub.http.get(`/batches/${revert.id}`).expect(200)).body.status).toBe('awaiting_approval');
+  });
+
   it('a field named with spaces as settings `fields` names it («Story Points») is recorded and reverted', async () => {
     await hub.http.patch('/settings').send({ fields: ['Story Points'] }).expect(200);
     const agent = agentOf(hub);

@@ -12,7 +12,7 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, pendingChanges, REVERT_TITLE, writtenBy, type RevertConflict, type RevertPlan } from './commands/revert.js';
+import { buildRevert, pendingChanges, REVERT_TITLE, staleLabels, writtenBy, type RevertConflict, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { runChecks } from './plan-checks.js';
 import { isAwaiting, type BatchView } from './rows.js';
@@ -121,17 +121,12 @@ export class RevertService {
       const batch = await this.batchRows.find(m, id);
       if (batch?.revert_of == null) return;
       const fresh = await this.build(m, batch.revert_of, id);
-      const subjects = new Set(
-        (await this.commands.ofBatch(m, id)).flatMap((c) => {
-          if (c.status !== 'queued') return [];
-          const params = parseJson<Params>(c.params, {});
-          return typeof params.key === 'string' ? writtenBy(c.type, params).map((what) => `${params.key} ${what}`) : [];
-        }),
-      );
-      const stale = fresh.conflicts.filter((c) => c.key !== null && subjects.has(`${c.key} ${c.what}`));
+      const waiting = (await this.commands.ofBatch(m, id)).filter((c) => c.status === 'queued').map((c) => ({ type: c.type, params: parseJson<Params>(c.params, {}) }));
+      const subjects = new Set(waiting.flatMap((c) => (typeof c.params.key === 'string' ? writtenBy(c.type, c.params).map((what) => `${c.params.key} ${what}`) : [])));
+      const stale = [...fresh.conflicts.filter((c) => c.key !== null && subjects.has(`${c.key} ${c.what}`)).map((c) => c.detail), ...staleLabels(waiting, fresh)];
       if (stale.length > 0) {
         throw new ConflictError(
-          `откат пакета #${batch.revert_of} устарел: после того как его составили, изменилось то, что он вернул бы назад — ${stale.map((c) => c.detail).join('; ')}. ` +
+          `откат пакета #${batch.revert_of} устарел: после того как его составили, изменилось то, что он вернул бы назад — ${stale.join('; ')}. ` +
             `Одобрить его значит затереть эти изменения: отклоните этот пакет и запросите откат пакета #${batch.revert_of} заново`,
         );
       }

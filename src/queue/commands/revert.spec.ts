@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
-import { buildRevert, pendingChanges, REVERTED_LABEL, writtenBy, type RecordedChange, type RevertOptions } from './revert.js';
+import { buildRevert, pendingChanges, REVERTED_LABEL, staleLabels, writtenBy, type RecordedChange, type RevertOptions } from './revert.js';
 
 const issue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
   status: 'Done',
@@ -73,6 +73,36 @@ describe('buildRevert (SPEC 17.2)', () => {
       { type: 'delete_issue', params: { key: 'A-11', summary: 'Новая 2' } },
       { type: 'delete_issue', params: { key: 'A-10', summary: 'Новая 1' } },
     ]);
+  });
+
+  it('delete_created, a created issue someone renamed since: kept (a conflict), and its links and comments are removed as anywhere', () => {
+    const batch = [...BATCH, ch(11, { key: 'A-10', what: 'comment', after: { id: '30002', body: 'Старт' } })];
+    const mirror = mirrorOf({ 'A-1': issue(), 'A-2': issue({ status: 'To Do' }), ...CREATED, 'A-10': issue({ status: 'To Do', summary: 'Чужая теперь', labels: [] }) }, ['A-1|A-10|Blocks', 'A-1|A-2|Relates']);
+    const plan = buildRevert(batch, mirror, { ...OPTIONS, deleteCreated: true });
+    expect(plan.commands.filter((c) => ['delete_issue', 'remove_link', 'remove_comment'].includes(c.type))).toEqual([
+      { type: 'remove_comment', params: { key: 'A-10', comment_id: '30002' } },
+      { type: 'remove_comment', params: { key: 'A-1', comment_id: '30001' } },
+      { type: 'remove_link', params: { source: 'A-1', target: 'A-2', link_type: 'Relates' } },
+      { type: 'remove_link', params: { source: 'A-1', target: 'A-10', link_type: 'Blocks' } },
+      { type: 'delete_issue', params: { key: 'A-11', summary: 'Новая 2' } },
+    ]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-10', what: 'issue', actual: 'Чужая теперь' })]);
+  });
+
+  it('a comment the batch added to an issue it created: removed when the issue stays (label and status), gone with it when deleted', () => {
+    const batch = [...BATCH, ch(11, { key: 'A-10', what: 'comment', after: { id: '30002', body: 'Старт' } })];
+    expect(buildRevert(batch, MIRROR, OPTIONS).commands[0]).toEqual({ type: 'remove_comment', params: { key: 'A-10', comment_id: '30002' } });
+    expect(buildRevert(batch, MIRROR, { ...OPTIONS, deleteCreated: true }).commands).not.toContainEqual(expect.objectContaining({ type: 'remove_comment', params: expect.objectContaining({ key: 'A-10' }) }));
+  });
+
+  it.each([
+    ['labels', 'field:labels', { type: 'ensure_status', params: { key: 'A-11', to: 'Done' } }],
+    ['the status', 'status', { type: 'ensure_fields', params: { key: 'A-11', labels: ['x', REVERTED_LABEL] } }],
+  ])('a created issue whose %s a batch not yet finished changes: a conflict, not a snapshot that would overwrite them', (_, what, kept) => {
+    const pendingBy = (key: string, w: string) => (key === 'A-11' && w === what ? 42 : undefined);
+    const plan = buildRevert(BATCH, MIRROR, { ...OPTIONS, pendingBy });
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-11', what, detail: expect.stringContaining('пакет #42, он ещё не выполнен') })]);
+    expect(plan.commands.filter((c) => c.params.key === 'A-11')).toEqual([kept]);
   });
 
   it('delete_created without the permission to delete: the label and the status instead', () => {
@@ -313,5 +343,19 @@ describe('what unfinished batches will write (decision 0120)', () => {
       (key) => (key === 'new:1' ? 'A-1' : undefined),
     );
     expect([pendingBy('A-1', 'field:duedate'), pendingBy('A-1', 'status'), pendingBy('A-3', 'sprint'), pendingBy('A-2', 'field:duedate')]).toEqual([7, undefined, 9, undefined]);
+  });
+});
+
+describe('staleLabels: a waiting revert whose labels the mirror no longer leads to (approval, decision 0120)', () => {
+  const waiting = [
+    { type: 'ensure_fields' as const, params: { key: 'A-10', labels: ['x', REVERTED_LABEL] } },
+    { type: 'ensure_status' as const, params: { key: 'A-10', to: 'Done' } },
+  ];
+  it.each<[string, { type: 'ensure_fields'; params: Record<string, unknown> }[], string[]]>([
+    ['the same labels now', [{ type: 'ensure_fields', params: { key: 'A-10', labels: ['x', REVERTED_LABEL] } }], []],
+    ['a label added since', [{ type: 'ensure_fields', params: { key: 'A-10', labels: ['x', 'y', REVERTED_LABEL] } }], ['A-10: метки с тех пор изменили — сейчас «x», «y», а откат поставил бы «x», «hub-reverted»']],
+    ['no labels command now (a conflict instead, told by the conflicts)', [], []],
+  ])('%s', (_, fresh, expected) => {
+    expect(staleLabels(waiting, { commands: fresh, conflicts: [] })).toEqual(expected);
   });
 });

@@ -156,6 +156,8 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   const created = new Map<string, string>();
   for (const c of changes) if (c.what === 'issue' && c.key) created.set(c.key, String((c.after as { summary?: unknown } | undefined)?.summary ?? ''));
   const deleting = options.deleteCreated && options.mayDelete !== false;
+  /** A created issue the revert deletes: its links and comments go with it (one whose summary changed since is kept). */
+  const deleted = (key: string) => deleting && created.has(key) && !summaryChanged(mirror.issue(key), created.get(key)!);
   const commands: CommandInput[] = [];
   const conflicts: RevertConflict[] = [];
   const conflict = (c: Change, detail: string, actual?: unknown) =>
@@ -241,14 +243,14 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       case 'link': {
         const link = asLink(c.after);
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
-        else if (deleting && (created.has(link.source) || created.has(link.target))) continue;
+        else if (deleted(link.source) || deleted(link.target)) continue;
         else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет`, null);
         else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
         break;
       }
       case 'comment': {
         const id = (c.after as { id?: unknown } | undefined)?.id;
-        if (ofCreated) continue;
+        if (deleted(key)) continue; // on a created issue that stays (labelled), the comment is removed as anywhere
         if (typeof id !== 'string' && typeof id !== 'number') conflict(c, `${key}: Jira не сообщила id комментария — удалите его вручную`);
         else emit(c, { type: 'remove_comment', params: { key, comment_id: String(id) } });
         break;
@@ -292,7 +294,7 @@ function revertCreated(
   const key = c.key!;
   const issue = mirror.issue(key);
   if (deleting) {
-    if (issue && issue.summary !== null && issue.summary.trim() !== summary.trim()) {
+    if (issue && summaryChanged(issue, summary)) {
       conflict(c, `${key}: тему с тех пор изменили на ${shown(issue.summary)} — задачу не удаляем`, issue.summary);
       return;
     }
@@ -303,11 +305,45 @@ function revertCreated(
     conflict(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
     return;
   }
-  const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
-  emit(c, { type: 'ensure_fields', params: { key, labels } });
-  if (issue.status !== options.createdIssueStatus) {
+  // The label goes onto the labels the mirror shows now (ensure_fields sets the whole list): a batch not yet
+  // finished that changes them would lose its labels, so that is a conflict, as for any field.
+  const labelsBy = options.pendingBy?.(key, 'field:labels');
+  if (labelsBy !== undefined) {
+    conflict({ ...c, what: 'field:labels' }, `${key}: метки меняет и пакет #${labelsBy}, он ещё не выполнен; метку ${REVERTED_LABEL} не ставим, чтобы не затереть его метки (дождитесь пакета #${labelsBy} и запросите откат заново)`, issue.labels);
+  } else {
+    const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
+    emit(c, { type: 'ensure_fields', params: { key, labels } });
+  }
+  if (issue.status === options.createdIssueStatus) return;
+  const statusBy = options.pendingBy?.(key, 'status');
+  if (statusBy !== undefined) {
+    conflict({ ...c, what: 'status' }, `${key}: статус меняет и пакет #${statusBy}, он ещё не выполнен; в «${options.createdIssueStatus}» не переводим (дождитесь пакета #${statusBy} и запросите откат заново)`, issue.status);
+  } else {
     emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } });
   }
+}
+
+/** The created issue's summary in the mirror is not the one it was created with: someone took it over, it is not deleted. */
+function summaryChanged(issue: MirrorIssue | undefined, summary: string): boolean {
+  return issue !== undefined && issue.summary !== null && issue.summary.trim() !== summary.trim();
+}
+
+/**
+ * Labels a waiting revert would set that the mirror no longer leads to (decision 0120's approval check):
+ * a created issue's revert sets its labels as they were when the revert was asked for, plus `hub-reverted`;
+ * if they changed since, approving would drop the new ones. One Russian sentence per issue.
+ */
+export function staleLabels(waiting: readonly CommandInput[], fresh: RevertPlan): string[] {
+  const now = new Map(fresh.commands.filter((c) => c.type === 'ensure_fields' && Array.isArray(c.params.labels)).map((c) => [c.params.key, c.params.labels as unknown[]]));
+  const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  return waiting.flatMap((c) => {
+    const labels = c.params.labels;
+    if (c.type !== 'ensure_fields' || !Array.isArray(labels)) return [];
+    const wanted = now.get(c.params.key);
+    if (wanted === undefined || same(wanted, labels)) return [];
+    const words = (list: readonly unknown[]) => (list.length ? list.map((l) => `«${String(l)}»`).join(', ') : 'пусто');
+    return [`${String(c.params.key)}: метки с тех пор изменили — сейчас ${words(wanted.filter((l) => l !== REVERTED_LABEL))}, а откат поставил бы ${words(labels)}`];
+  });
 }
 
 /** The kinds of change that name no issue of their own: a link's record holds both its ends. */
