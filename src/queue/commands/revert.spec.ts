@@ -139,6 +139,11 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate' })] });
   });
 
+  it('labels recorded as null before (no labels) go back to an empty list, not a conflict', () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: null, after: ['отчёты'] })], MIRROR, OPTIONS);
+    expect(plan).toEqual({ commands: [{ type: 'ensure_fields', params: { key: 'A-1', labels: [] } }], conflicts: [] });
+  });
+
   it('a value ensure_fields cannot take back (an empty priority) is a conflict, not an invalid command', () => {
     const plan = buildRevert([ch(1, { key: 'A-1', what: 'field:priority', before: null, after: 'High' })], MIRROR, OPTIONS);
     expect(plan.commands).toEqual([]);

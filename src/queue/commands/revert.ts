@@ -219,7 +219,9 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       }
       if (c.what.startsWith('field:')) {
         const name = c.what.slice('field:'.length);
-        const params = { key, [name]: c.before ?? null };
+        // No labels before is an empty list (an agent may record it as null): ensure_fields takes [] for it.
+        const back = name === 'labels' && c.before == null ? [] : (c.before ?? null);
+        const params = { key, [name]: back };
         const problems = checkParams('ensure_fields', params).problems;
         if (problems.length > 0) {
           conflict(c, `${key}: ${label(c.what)} нельзя вернуть к ${shown(c.before)} (${problems.map((p) => p.detail).join('; ')})`);
@@ -227,7 +229,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         }
         if (fields && (fields.commandId !== c.command_id || fields.key !== key || name in fields.params)) flush();
         fields ??= { commandId: c.command_id, key, params: {} };
-        fields.params[name] = c.before ?? null;
+        fields.params[name] = back;
         continue;
       }
       flush();
