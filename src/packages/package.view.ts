@@ -31,7 +31,7 @@ export class PackageFindingView {
   file!: string;
   row!: number;
   column?: string;
-  /** reversed_link, unknown_key, issue_type_differs, parent_differs */
+  /** reversed_link, unknown_key, issue_type_differs, parent_differs, sprint_board_unknown */
   code!: string;
   /** Russian */
   detail!: string;

@@ -156,6 +156,48 @@ describe('planPackage: a link of a symmetric type (Relates) either way is the li
   });
 });
 
+describe('planPackage: a sprint name on several boards (decision 1423)', () => {
+  const catalogue = {
+    boards: [
+      { id: 1, name: 'AURORA board' },
+      { id: 2, name: 'Поддержка' },
+    ],
+    sprints: [
+      { id: 1, name: 'Спринт 1', state: 'active', board_id: 1 },
+      { id: 4, name: 'Спринт 1', state: 'future', board_id: 2 },
+      { id: 2, name: 'Спринт 2', state: 'future', board_id: 1 },
+    ],
+  } as unknown as Catalogue;
+
+  it.each<[string, string, Catalogue | undefined, [string, object][], string[]]>([
+    // A-2 is in «Спринт 1» by the mirror, which knows no board: whose, only Jira can tell
+    ['the same name, a board named, the name on two boards: ensure_sprint for Jira to settle, with a finding', 'Спринт 1;AURORA board', catalogue, [['ensure_sprint', { key: 'A-2', sprint: 'Спринт 1', board: 'AURORA board' }]], ['sprint_board_unknown']],
+    ['the same name on one board only: nothing to do', 'Спринт 1;AURORA board', { ...catalogue, sprints: catalogue.sprints.slice(0, 1) } as Catalogue, [], []],
+    ['the same name without a board: nothing to do (the package does not ask for a board)', 'Спринт 1;', catalogue, [], []],
+    ['without a catalogue: nothing to do', 'Спринт 1;AURORA board', undefined, [], []],
+  ])('%s', (_, cells, cat, expected, findings) => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;${cells}`, '', MIRROR), catalogue: cat });
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);
+    expect(plan.findings.map((f) => f.code)).toEqual(findings);
+    // Drift compares only what the mirror can tell: no difference either way.
+    expect(plan.differences).toEqual([]);
+  });
+
+  it('the finding names the boards and says Jira settles it', () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 1;AURORA board`, '', MIRROR), catalogue });
+    expect(plan.findings).toEqual([
+      {
+        file: 'issues.csv',
+        row: 2,
+        column: 'Спринт',
+        code: 'sprint_board_unknown',
+        detail: 'A-2: спринты «Спринт 1» есть на досках «AURORA board», «Поддержка», а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «AURORA board», если она не там',
+      },
+    ]);
+    expect(plan.commands[0]!.changes).toEqual([{ field: 'sprint', from: 'Спринт 1', to: 'Спринт 1' }]);
+  });
+});
+
 describe('planPackage: the age of the mirror and the refresh offered first', () => {
   it('names exactly the keys compared (and those the mirror lacks), with the oldest sync of the issues whose fields it compares', () => {
     const plan = planPackage(input(`${HEADER}\nA-2;;;;;;;;;;\nA-9;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;связанные;A-1', MIRROR, LINKS));

@@ -66,7 +66,7 @@ export interface PackageCommand {
   changes: FieldChange[];
 }
 
-export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs';
+export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown';
 
 export interface PackageFinding extends PackagePlace {
   code: FindingCode;
@@ -303,12 +303,36 @@ class Planner {
       this.allowed(r, 'status', r.status);
       this.command('ensure_status', statusParams(key, r.status), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
     }
-    if (r.sprint !== undefined && (isNew || !same(r.sprint, m!.sprint))) {
+    if (r.sprint !== undefined) {
+      const differs = isNew || !same(r.sprint, m!.sprint);
+      // The mirror knows a sprint by its name only: with a board named and sprints of that name on several
+      // boards, only Jira can tell whose the issue is in (decision 1423).
+      const boards = differs || r.board === undefined ? [] : this.boardsWithSprint(r.sprint);
+      if (!differs && boards.length < 2) return;
       this.allowed(r, 'sprint', r.sprint);
       const params: Params = { key, sprint: r.sprint };
       if (r.board !== undefined) params.board = /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
-      this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null)]);
+      let change: FieldChange;
+      if (differs) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
+      else {
+        change = { field: 'sprint', from: m!.sprint, to: r.sprint };
+        this.finding(
+          r,
+          'sprint',
+          'sprint_board_unknown',
+          `${jiraKey}: спринты «${r.sprint}» есть на досках ${boards.map((b) => `«${b}»`).join(', ')}, а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
+        );
+      }
+      this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);
     }
+  }
+
+  /** The boards (by name) with a sprint of this name in the catalogue, each once. */
+  private boardsWithSprint(name: string): string[] {
+    const catalogue = this.input.catalogue;
+    if (!catalogue) return [];
+    const boardName = new Map(catalogue.boards.map((b) => [b.id, b.name]));
+    return [...new Set(catalogue.sprints.filter((s) => same(s.name, name)).map((s) => boardName.get(s.board_id) ?? String(s.board_id)))];
   }
 
   link(l: LinkRow): void {
