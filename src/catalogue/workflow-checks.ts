@@ -56,7 +56,13 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
     const guess = route === null && observed ? routeThroughUnobserved(config, start, to) : null;
     if (guess) {
       c.unknown.push(`переходы типа ${type.name} известны не все (каталог видел их только у задач зеркала): путь в «${to}» не проверить`);
-      return storePath(c, guess, `to: ${to} → path: ${guess.join(' → ')} (из «${start}»; дальше известного агент пойдёт доступными переходами)`);
+      // The agent walks a path step by step, each a direct transition: it does not search beyond the known.
+      const from = guess.length > 1 ? guess[guess.length - 2]! : start;
+      return storePath(
+        c,
+        guess,
+        `to: ${to} → path: ${guess.join(' → ')} (из «${start}»; переходы из «${from}» ещё не наблюдались: агент попробует прямой переход в «${to}», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите path по шагам)`,
+      );
     }
     if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите path по шагам или попросите человека обновить каталог (панель хаба, POST /catalogue/refresh)');
     path = route.length ? route : [to];

@@ -181,6 +181,10 @@ describe('checkCommands: what is stored', () => {
     };
     const out = await run([status({ to: 'Done' }), { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review'] } }, status({ path: ['Review'] })], { catalogue: observed });
     expect(out.commands[0]).toMatchObject({ params: { key: 'AURORA-1', path: ['In Progress', 'Done'] }, verdict: 'unknown' });
+    // The note promises no more than the agent does: one direct transition per step, an error listing the others.
+    expect(out.commands[0]!.notes).toContain(
+      'to: Done → path: In Progress → Done (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите path по шагам)',
+    );
     expect(out.commands[1]!.verdict).toBe('unknown');
     // To Do was observed: what it does not lead to is a finding
     expect(out.findings.map((f) => [f.seq, f.code])).toEqual([[3, 'status_unreachable']]);
