@@ -479,6 +479,16 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     expect(lines.join('\n')).not.toContain('встанет в очередь');
   });
 
+  it('a new epic where the create screen requires «Epic Name» (Data Center): its summary is the name, and the plan passes the checks (decision 1424)', async () => {
+    const epic = `${HEADER}\nnew:1;Epic;Годовой отчёт;;;;;;;;\nnew:2;Task;Собрать данные;new:1;;;;;;;`;
+    const plan = (await hub.http.post('/packages/plan').attach('issues', Buffer.from(epic), 'issues.csv').expect(200)).body;
+    expect(plan.commands.filter((c: { type: string }) => c.type === 'ensure_issue').map((c: { params: object }) => c.params)).toEqual([
+      { temp_key: 'new:1', issue_type: 'Epic', summary: 'Годовой отчёт', fields: { customfield_10011: 'Годовой отчёт' } },
+      { temp_key: 'new:2', issue_type: 'Task', summary: 'Собрать данные', parent: 'new:1' },
+    ]);
+    expect(plan.dry_run).toMatchObject({ ok: true, findings: [] });
+  });
+
   it('a sub-task asked into a sprint, an existing one or a new one: the plan shows the finding under its ensure_sprint, apply is refused naming its row; nothing stored', async () => {
     const agent = agentOf(hub);
     await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-3'] } }] }).expect(201);

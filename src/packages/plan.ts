@@ -257,6 +257,8 @@ class Planner {
     this.allowed(r, 'issue_type', r.issue_type!);
     const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
     if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') }) ?? r.parent;
+    const epicName = this.epicNameField(r.issue_type!);
+    if (epicName) params.fields = { [epicName]: r.summary };
     this.command('ensure_issue', params, place, [this.differ(r, null, 'issue', r.summary, null)]);
   }
 
@@ -325,6 +327,18 @@ class Planner {
       }
       this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);
     }
+  }
+
+  /**
+   * Jira Data Center's «Epic Name»: required at an epic's create, and no column of issues.csv holds it. The
+   * package's epic gets its summary there, as Jira Cloud did when it dropped the field (decision 1424). Only
+   * when the catalogue's create screen of that type requires a field of that name with no default.
+   */
+  private epicNameField(typeName: string): string | undefined {
+    const catalogue = this.input.catalogue;
+    const type = catalogue?.issue_types.find((t) => same(t.name, typeName));
+    const field = type && catalogue!.per_type[type.id]?.create.find((f) => f.required && !f.has_default && same(f.name, 'Epic Name'));
+    return field?.field_id;
   }
 
   /** The boards (by name) with a sprint of this name in the catalogue, each once. */
