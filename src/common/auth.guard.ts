@@ -94,7 +94,7 @@ function declaresAssistant(req: Request): boolean {
 function refusal(allowed: readonly Role[], presented: Role, req: Request): ForbiddenError {
   if (allowed.includes('agent')) return new ForbiddenError('маршруты /agent/* доступны только с токеном агента');
   if (presented === 'assistant') {
-    // The route refused, by name: one sentence for every client-only route told of approvals when the audit log was read.
+    // Names the route: the client-only routes range from approvals and settings to reading the audit log.
     return new ForbiddenError(`ассистенту недоступно ${req.method} ${clip(req.path, 100)}: это может только человек (с токеном клиента)`);
   }
   const tokens = (['client', 'assistant'] as const).filter((r) => allowed.includes(r)).map((r) => (r === 'client' ? 'клиента' : 'ассистента'));

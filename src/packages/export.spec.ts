@@ -21,7 +21,7 @@ describe('parseExportJql: the JQL an export understands over the mirror', () => 
     ['project = A OR project = B', 'только AND'],
     ['summary ~ "отчёт"', 'не понимает'],
     ['status in (Done, "To Do")', 'не понимает'],
-    // A function: not «only AND» (the first version said so of `assignee = currentUser()`).
+    // A JQL function is named as what the export does not understand, not as «only AND between conditions».
     ['assignee = currentUser()', 'функций JQL (currentUser() и других) выгрузка из зеркала не понимает'],
     ['project = A AND sprint in openSprints()', 'функций JQL (openSprints() и других)'],
     ['project = A AND assignee != currentUser()', 'функций JQL (currentUser() и других)'],
