@@ -107,6 +107,18 @@ describe('jira-auth', () => {
       }
     });
 
+    it('a command released after its batch was cancelled is cancelled, never handed out again (SPEC 6.7)', async () => {
+      const batch = await call('POST', '/batches', { title: 'r', commands: [{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } }, { type: 'ensure_comment', params: { key: 'AURORA-2', body: 'y' } }] });
+      const claimed = await call('POST', '/agent/claim', {});
+      await call('POST', `/batches/${batch.id}/cancel`, {});
+      const view = await call('POST', `/agent/commands/${claimed.command.id}/result`, { status: 'released', error: 'HTTP 401: Client must be authenticated' });
+      expect(view).toEqual(expect.objectContaining({ status: 'cancelled', deliveries: 0, finished_at: expect.any(String) }));
+      const after = await call('GET', `/batches/${batch.id}`);
+      expect(after).toMatchObject({ status: 'cancelled', counts: { queued: 0, claimed: 0, cancelled: 3 } });
+      // (the hub's own catalogue read may come next; nothing of the cancelled batch does)
+      expect((await call('POST', '/agent/claim', { jira_auth: 'ok' })).command?.batch_id).not.toBe(batch.id);
+    });
+
     it('the report route takes released only for a claimed command; claim is refused with it', async () => {
       await call('POST', '/batches', { title: 'r', commands: [{ type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } }] });
       const claimed = await call('POST', '/agent/claim', {});

@@ -117,7 +117,7 @@ describe('ReportRules: what a report changes (SPEC 6.5, 16.3)', () => {
     expect(deliveries.close).toHaveBeenCalledWith(m, row.id, outcome, { at: NOW, jiraCalls: report.jira_calls });
     expect(agents.releaseCurrent).toHaveBeenCalledWith(m, row.id);
     if (outcome === 'released') {
-      expect(commands.release).toHaveBeenCalledWith(m, row.id, 1);
+      expect(commands.release).toHaveBeenCalledWith(m, row.id, 1, NOW);
       expect(after).toMatchObject({ status: 'queued', deliveries: 0 });
     }
   });

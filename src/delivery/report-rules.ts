@@ -192,7 +192,7 @@ export class ReportRules {
    */
   private async release(m: EntityManager, c: CommandRow, report: Report, now: string): Promise<Reported> {
     const jiraCalls = report.jira_calls ?? 0;
-    const after = await this.commands.release(m, c.id, jiraCalls);
+    const after = await this.commands.release(m, c.id, jiraCalls, now);
     const reason = report.error?.trim() ? cutToCharacters(report.error, MAX_ERROR_LENGTH) : 'Jira не принимает учётные данные агента';
     if (c.type === 'refresh') await this.runs.fail(m, c.id, now, reason);
     await this.deliveries.close(m, c.id, 'released', { at: now, jiraCalls });

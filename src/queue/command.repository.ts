@@ -274,12 +274,17 @@ export class CommandRepository implements NoteKeys {
 
   /**
    * SPEC 16.3: back to `queued` in its place (queue_pos and seq kept); this delivery does not count. Its
-   * Jira calls add up, stopping at MAX_INTEGER: the column holds no more (decision 0104).
+   * Jira calls add up, stopping at MAX_INTEGER: the column holds no more (decision 0104). A command of a
+   * batch cancelled while the agent held it is `cancelled` instead (SPEC 6.7): nothing of a cancelled batch
+   * is handed out again.
    */
-  async release(m: EntityManager, id: number, jiraCalls: number): Promise<CommandRow> {
+  async release(m: EntityManager, id: number, jiraCalls: number, now: string): Promise<CommandRow> {
+    const cancelled = sql`EXISTS (SELECT 1 FROM batch b WHERE b.id = command.batch_id AND b.cancelled_at IS NOT NULL)`;
     const [after] = await rows<CommandRow>(
       m,
-      sql`UPDATE command SET status = 'queued', deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END,
+      sql`UPDATE command SET status = CASE WHEN ${cancelled} THEN 'cancelled' ELSE 'queued' END,
+                 finished_at = CASE WHEN ${cancelled} THEN ${now} ELSE finished_at END,
+                 deliveries = CASE WHEN deliveries > 0 THEN deliveries - 1 ELSE 0 END,
                  jira_calls = CASE WHEN jira_calls > ${MAX_INTEGER - jiraCalls} THEN ${MAX_INTEGER} ELSE jira_calls + ${jiraCalls} END
            WHERE id = ${id} RETURNING *`,
     );
