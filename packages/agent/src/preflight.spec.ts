@@ -6,6 +6,7 @@ import { defaultSeed, JiraSimulator, type JiraSimulatorOptions } from '@jira-hub
 import { FakeHub } from './fake-hub.js';
 import { agentMain, envProblems, runAgentFromEnv, type Env } from './main.js';
 import type { JiraFlavor } from './jira-client.js';
+import { formatChecklist } from './preflight.js';
 
 describe('preflight', () => {
   /** `jira-hub agent --check` against the simulator and a stand-in hub: the checklist, its exit code, nothing written. */
@@ -170,6 +171,8 @@ describe('preflight', () => {
         const { code, lines } = await check(envFor(sim, flavor));
         expect(lines).toContain('✓ статус «In Review» достижим (Bug: To Do → In Progress → In Review)');
         expect(lines.filter((l) => l.startsWith('✗'))).toEqual(['✗ статус «Готово» (его называют команды в очереди) не найден в процессах проекта; есть: To Do, In Progress, Done, In Review']);
+        // The agent itself can work: the verdict says the problem is the queued command's (docs/agent-jira.md §2)
+        expect(lines.at(-1)).toBe('Итог: проблем 1 — в командах очереди, не в настройках агента: он работать будет, а эти команды завершатся ошибкой, когда до них дойдёт очередь');
         expect(code).toBe(1);
       } finally {
         hub.queuedStatuses = [];
@@ -292,5 +295,17 @@ describe('preflight', () => {
       expect(writesTo(sim)).toEqual([]);
       expect(hub.events.filter((e) => e.kind === 'claim')).toEqual([]);
     });
+  });
+});
+
+describe('formatChecklist: the verdict tells the agent\'s problems from the queued commands\'', () => {
+  const agent = { ok: false, text: 'поле «Story Points» из настроек хаба в Jira не найдено' };
+  const command = { ok: false, command: true, text: 'статус «Готово» (его называют команды в очереди) не найден в процессах проекта; есть: To Do' };
+  it.each([
+    ['nothing wrong', [{ ok: true, text: 'ok' }], 'Итог: всё в порядке'],
+    ['only a queued command', [command], 'Итог: проблем 1 — в командах очереди, не в настройках агента: он работать будет, а эти команды завершатся ошибкой, когда до них дойдёт очередь'],
+    ['the agent\'s own, with a command\'s', [agent, command], 'Итог: проблем 2 — агент с такими настройками работать не сможет'],
+  ])('%s', (_, lines, verdict) => {
+    expect(formatChecklist('Проверка', lines).split('\n').at(-1)).toBe(verdict);
   });
 });

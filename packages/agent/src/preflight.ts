@@ -160,8 +160,20 @@ async function checkBoards(api: JiraApi, project: string, lines: CheckLine[]): P
   }
 }
 
-/** The checklist as printed: a title, one ✓/✗ line each, and a verdict. */
+/**
+ * The checklist as printed: a title, one ✓/✗ line each, and a verdict. A ✗ about a queued command (a status
+ * it names) does not keep the agent from working: that command fails on its own when run, so the verdict
+ * says so rather than that the agent cannot work.
+ */
 export function formatChecklist(title: string, lines: CheckLine[]): string {
-  const failed = lines.filter((l) => !l.ok).length;
-  return [title, ...lines.map((l) => `${l.ok ? '✓' : '✗'} ${l.text}`), failed === 0 ? 'Итог: всё в порядке' : `Итог: проблем ${failed} — агент с такими настройками работать не сможет`].join('\n');
+  const failed = lines.filter((l) => !l.ok);
+  const ofAgent = failed.filter((l) => !l.command).length;
+  const ofCommands = failed.length - ofAgent;
+  const verdict =
+    failed.length === 0
+      ? 'Итог: всё в порядке'
+      : ofAgent > 0
+        ? `Итог: проблем ${failed.length} — агент с такими настройками работать не сможет`
+        : `Итог: проблем ${ofCommands} — в командах очереди, не в настройках агента: он работать будет, а эти команды завершатся ошибкой, когда до них дойдёт очередь`;
+  return [title, ...lines.map((l) => `${l.ok ? '✓' : '✗'} ${l.text}`), verdict].join('\n');
 }
