@@ -312,6 +312,17 @@ function migrationRows(file: string): Record<string, unknown>[] {
     expect(created.body.commands.map((c: { id: number }) => c.id)).toEqual([4, 5]);
   });
 
+  it('a v1 issue whose labels are not a JSON array reads as one without labels: its view, the plan and a submit answer, never a 500', async () => {
+    createV1Database(file, (db) => {
+      db.prepare(`INSERT INTO issue (key, summary, labels) VALUES ('A-1', 'Отчёт', 'a,b')`).run();
+    });
+    const hub = await start();
+    expect((await hub.http.get('/issues/A-1').expect(200)).body).toMatchObject({ key: 'A-1', labels: [] });
+    const body = { title: 't', commands: [{ type: 'ensure_fields', params: { key: 'A-1', labels: ['a', 'b'] } }] };
+    expect((await hub.http.post('/batches/plan').send(body).expect(200)).body.commands[0].verdict).toBe('would_change');
+    await hub.http.post('/batches').send(body).expect(201);
+  });
+
   it('makes no backup of a new database', async () => {
     const hub = await start();
     await hub.http.get('/health').expect(200, HEALTHY);

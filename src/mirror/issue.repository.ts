@@ -10,6 +10,7 @@ import { join, list, one, parseJson, raw, rows, sql } from '../database/index.js
 import { ISSUE_VIEW_COLUMNS } from './issue-search.repository.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import type { RefreshResult } from './refresh-result.js';
+import { storedLabels } from './stored-labels.js';
 
 const CHUNK = 500;
 const ISSUES_PER_STATEMENT = 200;
@@ -111,7 +112,7 @@ export class IssueRepository {
     for (const part of chunks([...new Set(keys)])) {
       for (const r of await rows<IssueRow>(m, sql`SELECT * FROM issue WHERE key IN (${list(part)})`)) {
         const fields = parseJson<Record<string, unknown>>(r.fields, {});
-        issues.set(r.key, { ...r, labels: parseJson<string[]>(r.labels, []), fields, description: (fields.description as string) ?? null });
+        issues.set(r.key, { ...r, labels: storedLabels(r.labels), fields, description: (fields.description as string) ?? null });
       }
       const linkRows = await rows<{ source_key: string; target_key: string; link_type: string }>(
         m,

@@ -7,6 +7,7 @@ import { SyncRunRepository } from './sync-run.repository.js';
 import { NOTE_KEYS, type NoteKeys } from './note-keys.js';
 import { DEFAULT_ISSUE_PAGE, IssueSearchRepository } from './issue-search.repository.js';
 import type { IssueDetailView, IssueFacetsView, IssueView, ListIssuesQuery, NoteView, PutNoteDto, SyncRunView } from './mirror.dto.js';
+import { storedLabels } from './stored-labels.js';
 
 interface IssueRow extends Omit<IssueView, 'labels' | 'fields'> {
   labels: string;
@@ -21,7 +22,7 @@ export interface IssuePage {
   total: number | null;
 }
 
-const issueView = (r: IssueRow): IssueView => ({ ...r, labels: parseJson<string[]>(r.labels, []), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
+const issueView = (r: IssueRow): IssueView => ({ ...r, labels: storedLabels(r.labels), fields: parseJson<Record<string, unknown>>(r.fields, {}) });
 
 /** A note's value as an imported cell reads (CSV cells are trimmed, an empty one is null): undefined stays undefined. */
 const asCell = (v: string | null | undefined): string | null | undefined => (typeof v === 'string' ? v.trim() || null : v);

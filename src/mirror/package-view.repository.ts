@@ -7,6 +7,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { IssueFields } from '@jira-hub/contracts';
 import { join, list, parseJson, raw, rows, sql, type Sql } from '../database/index.js';
+import { storedLabels } from './stored-labels.js';
 
 const CHUNK = 500;
 
@@ -30,7 +31,7 @@ const COLUMNS = raw('key, summary, issue_type, status, sprint, assignee, priorit
 function toIssue(r: Row): PackageMirrorIssue {
   const parent = parseJson<{ parent?: unknown }>(r.fields, {}).parent;
   const { fields: _fields, ...rest } = r;
-  return { ...rest, labels: parseJson<string[]>(r.labels, []), parent: typeof parent === 'string' && parent !== '' ? parent : null };
+  return { ...rest, labels: storedLabels(r.labels), parent: typeof parent === 'string' && parent !== '' ? parent : null };
 }
 
 /** The keys, each once, in order: neighbouring keys share index and table pages (a third faster at 10,000 keys). */
