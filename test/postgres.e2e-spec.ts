@@ -235,13 +235,47 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
       noCreate.username = role;
       for (const [env, text] of [
         [{ HUB_DATABASE_URL: url.toString() }, 'в PostgreSQL нет схемы для таблиц хаба'],
-        [{ HUB_DATABASE_URL: noCreate.toString() }, 'пользователю PostgreSQL не хватает прав, чтобы создать таблицы хаба'],
+        [{ HUB_DATABASE_URL: noCreate.toString() }, 'пользователю PostgreSQL не хватает прав, чтобы создать или обновить схему хаба'],
       ] as const) {
         for (const command of [['migrate'], ['serve']]) {
           written.length = 0;
           expect(await main(command, { ...env, HUB_PORT: '0', HUB_LOG_LEVEL: 'error' })).toBe(2);
           expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual([expect.stringContaining(`jira-hub: ${text}`)]);
         }
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
+    }
+  });
+
+  it('a role that may only read and write the tables runs a current schema; a server open only for reading is refused in one Russian line, exit 2', async () => {
+    const schema = await freshSchema();
+    const name = /search_path=(\w+)/.exec(new URL(schema).searchParams.get('options') ?? '')![1];
+    const written: string[] = [];
+    const capture = (chunk: unknown) => void written.push(String(chunk));
+    const spies = [jest.spyOn(console, 'log').mockImplementation(capture), jest.spyOn(console, 'error').mockImplementation(capture)];
+    const role = `hub_dml_${process.pid}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      expect(await main(['migrate'], { HUB_DATABASE_URL: schema, HUB_LOG_LEVEL: 'error' })).toBe(0);
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      await admin.query(`GRANT USAGE ON SCHEMA ${name} TO ${role}`);
+      await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${name} TO ${role}`);
+      await admin.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${name} TO ${role}`);
+      const dml = new URL(schema);
+      dml.username = role;
+      // The schema is current: no DDL, not even the search functions, which are the owner's.
+      expect(await main(['migrate'], { HUB_DATABASE_URL: dml.toString(), HUB_LOG_LEVEL: 'error' })).toBe(0);
+      const readOnly = new URL(schema);
+      readOnly.searchParams.set('options', `${readOnly.searchParams.get('options')} -c default_transaction_read_only=on`);
+      for (const command of [['migrate'], ['serve']]) {
+        written.length = 0;
+        expect(await main(command, { HUB_DATABASE_URL: readOnly.toString(), HUB_PORT: '0', HUB_LOG_LEVEL: 'error' })).toBe(2);
+        expect(written.filter((w) => !/ExperimentalWarning|--trace-warnings/.test(w))).toEqual([expect.stringContaining('jira-hub: PostgreSQL по этому адресу открыт только для чтения')]);
       }
     } finally {
       for (const spy of spies) spy.mockRestore();

@@ -123,6 +123,9 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
   const q = ds.createQueryRunner();
   try {
     await q.query('BEGIN');
+    // A server open only for reading (a standby, default_transaction_read_only) would start a hub whose every write fails.
+    const [readOnly] = (await q.query(`SELECT current_setting('transaction_read_only') AS on`)) as { on: string }[];
+    if (readOnly?.on === 'on') throw Object.assign(new Error('the transaction is read-only'), { code: '25006' });
     // Both writers' locks: no unit of any replica writes meanwhile (decision 1202).
     await run(q.manager, sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY}), pg_advisory_xact_lock(${QUEUE_LOCK_KEY})`);
     await createSearchFunctions(q);
@@ -139,8 +142,9 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
 
 /**
  * A PostgreSQL that will not hold the hub's tables, in one line for the operator (a ConfigError: exit 2,
- * no stack): no schema to create them in (the address's search_path names none that exists), or a user
- * without the right to create in it. Anything else: undefined.
+ * no stack): no schema to create them in (the address's search_path names none that exists), a user
+ * without the right to create in it or to replace the hub's functions, or a server open only for reading
+ * (a standby, default_transaction_read_only). Anything else: undefined.
  */
 function schemaRefusal(err: unknown): ConfigError | undefined {
   const e = (err as { driverError?: { code?: string; message?: string } } | null)?.driverError ?? (err as { code?: string; message?: string } | null);
@@ -148,7 +152,15 @@ function schemaRefusal(err: unknown): ConfigError | undefined {
     return new ConfigError('в PostgreSQL нет схемы для таблиц хаба: схемы из search_path в адресе (options=-c search_path=…) в базе нет — создайте её (CREATE SCHEMA) или уберите search_path из адреса');
   }
   if (e?.code === '42501') {
-    return new ConfigError(`пользователю PostgreSQL не хватает прав, чтобы создать таблицы хаба (${e.message ?? 'permission denied'}): выдайте ему CREATE на схему (GRANT CREATE ON SCHEMA …) или подключайтесь владельцем базы`);
+    // A new database (no tables yet), or a schema of an older hub to bring up to date (its tables and functions are its owner's).
+    return new ConfigError(
+      `пользователю PostgreSQL не хватает прав, чтобы создать или обновить схему хаба (${e.message ?? 'permission denied'}): один раз выполните jira-hub migrate владельцем базы (или выдайте этому пользователю CREATE на схему — GRANT CREATE ON SCHEMA …), после этого хаб запускается и под этим пользователем`,
+    );
+  }
+  if (e?.code === '25006') {
+    return new ConfigError(
+      `PostgreSQL по этому адресу открыт только для чтения (${e.message ?? 'read-only transaction'}): хабу нужно писать в базу — укажите основной сервер, а не реплику, и уберите default_transaction_read_only из адреса и настроек пользователя`,
+    );
   }
   return undefined;
 }

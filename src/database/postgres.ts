@@ -81,8 +81,20 @@ export const SEARCH_FUNCTIONS = [
      $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`,
 ];
 
+/**
+ * Creates or replaces the functions whose body in the hub's schema is not this hub's: a current schema needs
+ * no DDL, so a role that may read and write the tables but does not own the functions starts the hub.
+ */
 export async function createSearchFunctions(q: QueryRunner): Promise<void> {
-  for (const statement of SEARCH_FUNCTIONS) await q.query(statement);
+  for (const statement of SEARCH_FUNCTIONS) {
+    const [, name, body] = /FUNCTION (\w+)\([\s\S]*?\$\$([\s\S]*)\$\$/.exec(statement)!;
+    const found = (await q.query(
+      `SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1 AND n.nspname = current_schema()`,
+      [name],
+    )) as { prosrc: string }[];
+    if (found.length === 1 && found[0].prosrc === body) continue;
+    await q.query(statement);
+  }
 }
 
 /**
