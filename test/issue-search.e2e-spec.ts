@@ -68,6 +68,21 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     expect(await keys(`q=${encodeURIComponent(q)}`)).toEqual(expected);
   });
 
+  // A summary Jira holds decomposed (е + U+0308, и + U+0306) is kept composed: both engines index the same words.
+  it.each([
+    ['ёлка', ['N-1']],
+    ['елка', ['N-1']],
+    ['новый', ['N-2']],
+    ['новыи', []],
+  ])('a decomposed summary is found as the composed one, on both engines: q=%s', async (q, expected) => {
+    await refresh(refreshResult([
+      { key: 'N-1', summary: 'Е\u0308лка во дворе', status: 'To Do' },
+      { key: 'N-2', summary: 'Новыи\u0306 отчёт', status: 'To Do' },
+    ]));
+    expect(await keys(`q=${encodeURIComponent(q)}`)).toEqual(expected);
+    expect((await hub.http.get('/issues/N-2').expect(200)).body.summary).toBe('Новый отчёт');
+  });
+
   it('pages by cursor: X-Next-Cursor on a full page, every issue once, the old offset still works', async () => {
     const many = Array.from({ length: 25 }, (_, i) => ({ key: `C-${i + 1}`, summary: `Работа ${i + 1}`, status: 'To Do' }));
     await refresh(refreshResult(many));

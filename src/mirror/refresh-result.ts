@@ -54,6 +54,9 @@ export function parseRefreshResult(raw: unknown, afterParts = false): RefreshRes
       if (problem) return `issues[${i}].${c}: ${problem}`;
       issue[c] = text(rest[c]);
     }
+    // One spelling of a summary: a decomposed «ё» (е + U+0308) or «й» (и + U+0306) is searched, compared with a
+    // package and shown as the composed letter, and both engines' word search index the same word.
+    if (issue.summary !== null) issue.summary = issue.summary.normalize('NFC');
     issues.push(issue);
   }
   const linksRaw = raw.links ?? [];
