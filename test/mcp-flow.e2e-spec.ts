@@ -135,6 +135,14 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s with tokens', 
     expect(mcp.text(refused)).toMatch(new RegExp(`^Команда #${held.id} уже выдана агенту: ассистент не может её прервать\\. .*попросите человека отменить её на странице http://127\\.0\\.0\\.1:\\d+/#/batch/${batch.id}\\.$`));
     expect(mcp.text(refused)).not.toMatch(/force/);
     expect((await mcp.call('get_batch', { batch_id: batch.id })).structuredContent).toMatchObject({ status: 'running', approved_by: 'client' });
+    // A finished command: retry_command is advised only where it would be taken (failed, cancelled, skipped).
+    await hub.http.post(`/agent/commands/${held.id}/result`).set(as(TOKENS.HUB_AGENT_TOKEN)).send({ status: 'done', result: {} }).expect(200);
+    const done = mcp.text(await mcp.call('cancel_command', { command_id: held.id }));
+    expect(done).toMatch(new RegExp(`^Команда #${held.id} уже завершена \\(done\\): отменять нечего; пакет — на странице `));
+    expect(done).not.toContain('retry_command');
+    const second = (await agent.claim()).command;
+    await hub.http.post(`/agent/commands/${second.id}/result`).set(as(TOKENS.HUB_AGENT_TOKEN)).send({ status: 'failed', error: 'HTTP 400' }).expect(200);
+    expect(mcp.text(await mcp.call('cancel_command', { command_id: second.id }))).toContain('отменять нечего. Повторить её можно инструментом retry_command; пакет — на странице');
   });
 
   it('every reading and note tool works with the assistant token', async () => {

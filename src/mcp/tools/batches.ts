@@ -110,10 +110,12 @@ async function cannotCancel(api: HubApi, err: HubError, commandId: number): Prom
     throw err;
   }
   const where = batchPage(api.dashboard, command.batch_id);
+  // retry_command takes failed, cancelled and skipped commands only (SPEC 6.7): a done one is not advised to it.
+  const retry = ['failed', 'cancelled', 'skipped'].includes(command.status) ? '. Повторить её можно инструментом retry_command' : '';
   const detail =
     command.status === 'claimed'
       ? `Команда #${commandId} уже выдана агенту: ассистент не может её прервать. Если её нужно остановить, попросите человека отменить её на странице ${where}.`
-      : `Команда #${commandId} уже завершена (${command.status}): отменять нечего. Повторить её можно инструментом retry_command; пакет — на странице ${where}.`;
+      : `Команда #${commandId} уже завершена (${command.status}): отменять нечего${retry}; пакет — на странице ${where}.`;
   throw new HubError(409, err.code, detail);
 }
 
