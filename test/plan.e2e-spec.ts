@@ -91,6 +91,8 @@ describe('dry run (SPEC 15.4)', () => {
     expect(res.body.counts).toEqual({ holds: 0, would_change: 3, unknown_key: 1, cannot_judge: 3 });
     expect(res.body.all_hold).toBe(false);
     expect(res.body.text).toMatch(/^Из 7 команд изменят Jira: 3/);
+    const one = await hub.http.post('/batches/plan').send({ title: 't', commands: [{ type: 'ensure_fields', params: { key: 'A-1', duedate: '2027-01-01' } }] }).expect(200);
+    expect(one.body.text).toMatch(/^Из 1 команды /); // its tail refresh is not counted
   });
 
   it('lists the findings a submit would answer 422 with, from the same checks, and writes nothing (SPEC 16.2)', async () => {

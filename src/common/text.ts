@@ -118,3 +118,13 @@ function stringsWhere(value: unknown, bad: (text: string) => boolean): string[] 
   }
   return found.sort();
 }
+
+/** The Russian form of a noun after the number `n`: 1 команда, 2 команды, 5 команд, 21 команда, 11 команд. */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const a = Math.abs(n) % 100;
+  const b = a % 10;
+  if (a > 10 && a < 20) return many;
+  if (b === 1) return one;
+  if (b >= 2 && b <= 4) return few;
+  return many;
+}

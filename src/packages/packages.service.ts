@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/index.js';
-import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, ValidationFailedError } from '../common/index.js';
+import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, plural, ValidationFailedError } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';
@@ -106,7 +106,7 @@ export class PackagesService {
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {
     if (plan.commands.length > MAX_COMMANDS) {
-      throw new ValidationFailedError(`план пакета — ${plan.commands.length} команд, а в одном пакете команд их может быть не больше ${MAX_COMMANDS}: разделите файлы на несколько пакетов`);
+      throw new ValidationFailedError(`план пакета — ${plan.commands.length} ${plural(plan.commands.length, 'команда', 'команды', 'команд')}, а в одном пакете команд их может быть не больше ${MAX_COMMANDS}: разделите файлы на несколько пакетов`);
     }
     return { title, commands: plan.commands.map((c) => ({ type: c.type, params: c.params })) } as CreateBatchDto;
   }

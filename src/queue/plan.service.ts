@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/index.js';
 import { CatalogueRepository } from '../catalogue/index.js';
-import { Clock, mapInSlices } from '../common/index.js';
+import { Clock, mapInSlices, plural } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -17,14 +17,17 @@ import type { PlanView } from './plan.view.js';
 import { CommandRepository } from './command.repository.js';
 
 function summary(counts: Record<Verdict, number>, total: number): string {
-  if (counts.holds === total) return `Все ${total} команд уже выполнены по данным зеркала: отправлять пакет не нужно.`;
+  if (counts.holds === total) {
+    return total === 1 ? 'Команда уже выполнена по данным зеркала: отправлять пакет не нужно.' : `Все ${total} ${plural(total, 'команда', 'команды', 'команд')} уже выполнены по данным зеркала: отправлять пакет не нужно.`;
+  }
   const parts = [
     counts.would_change && `изменят Jira: ${counts.would_change}`,
     counts.holds && `уже выполнены: ${counts.holds}`,
     counts.unknown_key && `называют ключи, которых нет в зеркале: ${counts.unknown_key} (сначала refresh)`,
     counts.cannot_judge && `не проверить заранее: ${counts.cannot_judge}`,
   ].filter(Boolean);
-  return `Из ${total} команд ${parts.join('; ')}.`;
+  // «из 1 команды», «из 21 команды», «из 2 команд»: after «из» the genitive, singular for 1 and 21
+  return `Из ${total} ${plural(total, 'команды', 'команд', 'команд')} ${parts.join('; ')}.`;
 }
 
 const WITH_FINDINGS: CommandVerdict = {

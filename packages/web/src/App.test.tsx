@@ -38,4 +38,14 @@ describe('App', () => {
       expect(screen.queryByText(/^Страницы «.*» нет\.$/)).toBeNull();
     }
   });
+
+  it('a batch address without a number says so, and asks nothing of the hub (it asked for /batches/NaN)', async () => {
+    const calls = fakeFetch({ 'GET /settings': SETTINGS, 'GET /batches': [] });
+    window.location.hash = '#/batch/abc';
+    render(<App />);
+    expect(await screen.findByText('Пакета «abc» нет: номер пакета — целое число, например #/batch/12.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Не найдено' })).toBeTruthy();
+    expect(screen.queryByText('Попробовать снова')).toBeNull();
+    expect(calls.some((c) => c.url.includes('NaN'))).toBe(false);
+  });
 });

@@ -153,7 +153,8 @@ export function App() {
             </div>
           )}
           <AgentStrip />
-          {route.page === 'batch' && route.id && <BatchPage key={route.id} id={Number(route.id)} />}
+          {route.page === 'batch' && route.id && /^[1-9][0-9]{0,9}$/.test(route.id) && <BatchPage key={route.id} id={Number(route.id)} />}
+          {route.page === 'batch' && route.id && !/^[1-9][0-9]{0,9}$/.test(route.id) && <PageError error={new ApiError(404, 'not_found', `Пакета «${route.id}» нет: номер пакета — целое число, например #/batch/12.`)} />}
           {route.page === 'queue' && <QueuePage />}
           {route.page === 'agent' && <AgentPage />}
           {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}

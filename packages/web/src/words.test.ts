@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countsText, describeCommand, fieldLabel, linkPhrase, linkWord, outcomeOf, whoMade } from './words';
+import { countsText, describeCommand, fieldLabel, linkPhrase, linkWord, outcomeOf, personName, whoMade } from './words';
 
 const LINKS = { блокирует: 'Blocks', связанные: 'Relates' };
 
@@ -52,5 +52,17 @@ describe('outcomes, counts and who', () => {
   it('a link type that is no verb reads as a link, not as a verb', () => {
     expect(linkPhrase('AURORA-2', 'Relates', 'AURORA-1', LINKS)).toBe('AURORA-2 связана с AURORA-1');
     expect(linkPhrase('A-1', 'Depends', 'A-2', { зависит: 'Depends' })).toBe('A-1 —«зависит»→ A-2');
+  });
+});
+
+describe('personName: a stored approver or author in words', () => {
+  it.each([
+    ['api', 'человек'],
+    ['client', 'человек'],
+    ['assistant', 'ассистент'],
+    ['Анна', 'Анна'],
+    ['ivanov', 'ivanov'],
+  ])('%s → %s', (name, words) => {
+    expect(personName(name)).toBe(words);
   });
 });

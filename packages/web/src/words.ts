@@ -61,6 +61,10 @@ const GENERIC_AUTHORS = new Set(['api', 'client', 'assistant', 'hub', 'agent']);
 /** The author's name unless it only repeats the source ('' then). */
 export const authorName = (author: string | null | undefined): string => (author && !GENERIC_AUTHORS.has(author.toLowerCase()) ? author : '');
 
+/** A person's or role's name as the hub stores it (`approved_by`, `author`), in words: a role's default id is its word («api» → «человек»). */
+const ROLE_WORDS: Record<string, string> = { api: 'человек', client: 'человек', assistant: 'ассистент', hub: 'хаб', agent: 'агент' };
+export const personName = (name: string): string => ROLE_WORDS[name.toLowerCase()] ?? name;
+
 /** Who made a batch, in words: «ассистент», «человек · Анна». */
 export function whoMade(b: Pick<BatchSummary, 'source' | 'author'>): string {
   const source = b.source ? (SOURCE[b.source] ?? b.source) : '';

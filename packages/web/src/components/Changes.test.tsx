@@ -143,8 +143,20 @@ describe('IssueChanges', () => {
     const section = await screen.findByRole('region', { name: 'Изменения хаба' });
     await within(section).findByText('#2 Откат пакета #1');
     const rows = within(section).getAllByRole('row').slice(1);
-    expect(rows[0]!.textContent).toContain('#2 Откат пакета #1ivanov—ПриоритетHigh → Medium');
-    expect(rows[1]!.textContent).toContain('#1 Планivanovpetrova');
+    expect(rows[0]!.textContent).toContain('#2 Откат пакета #1человек · ivanov—ПриоритетHigh → Medium');
+    expect(rows[1]!.textContent).toContain('#1 Планассистент · ivanovpetrova');
+  });
+
+  it('a role\'s default id is said in words: «api» approved is a person, an assistant\'s batch its word', async () => {
+    fakeFetch({
+      'GET /issues/AURORA-1/changes': [
+        { key: 'AURORA-1', what: 'field:priority', before: 'Medium', after: 'High', batch_id: 1, batch_title: 'План', author: 'assistant', source: 'assistant', approved_by: 'api', approved_at: null, command_type: 'ensure_fields', recorded_at: '2026-11-30T10:00:00.000Z' },
+      ],
+    });
+    renderWithHub(<IssueChanges issueKey="AURORA-1" />);
+    const section = await screen.findByRole('region', { name: 'Изменения хаба' });
+    await within(section).findByText('#1 План');
+    expect(within(section).getAllByRole('row')[1]!.textContent).toContain('#1 Планассистентчеловек');
   });
 
   it('values: dates as dates, lists, empty, a link', () => {

@@ -6,6 +6,7 @@ import { batchHref } from '../router';
 import type { IssueChange } from '../types';
 import { changeLabel, ChangeDiff } from './Changes';
 import { Empty, ErrorBox } from './ui';
+import { personName, whoMade } from '../words';
 
 export function IssueChanges({ issueKey }: { issueKey: string }) {
   const [list, setList] = useState<IssueChange[] | null>(null);
@@ -50,8 +51,8 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
                     #{c.batch_id} {c.batch_title}
                   </a>
                 </td>
-                <td>{c.author}</td>
-                <td>{c.approved_by ?? '—'}</td>
+                <td>{whoMade(c)}</td>
+                <td>{c.approved_by ? personName(c.approved_by) : '—'}</td>
                 <td>{changeLabel(c.what)}</td>
                 <td>
                   <ChangeDiff c={c} />

@@ -13,7 +13,7 @@ import { useCoalesced, useHub, useLive } from '../context';
 import { ago, clock, collide, duration, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchSummary, BatchView, Command } from '../types';
-import { COMMAND_TYPE, describeCommand, OUTCOME, resultKey, whoMade } from '../words';
+import { COMMAND_TYPE, describeCommand, OUTCOME, personName, resultKey, whoMade } from '../words';
 
 const FINISHED = ['done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'];
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
@@ -235,7 +235,7 @@ export function BatchPage({ id }: { id: number }) {
         {(batch.approved_by || batch.rejected_reason) && (
           <div className="card">
             <div className="label">{batch.rejected_reason ? 'Отклонён' : 'Одобрил'}</div>
-            {batch.rejected_reason ?? `${batch.approved_by}, ${when(batch.approved_at)}`}
+            {batch.rejected_reason ?? `${personName(batch.approved_by!)}, ${when(batch.approved_at)}`}
           </div>
         )}
       </div>

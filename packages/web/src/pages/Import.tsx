@@ -4,6 +4,7 @@ import { PlanPanel } from '../components/PlanView';
 import { ErrorBox } from '../components/ui';
 import { useHub } from '../context';
 import { batchHref, go } from '../router';
+import { plural } from '../format';
 import type { BatchView, ExpectedLink, ImportReport } from '../types';
 import { linkPhrase, linkWord } from '../words';
 
@@ -32,7 +33,7 @@ function MissingLinksStep({ links }: { links: ExpectedLink[] }) {
     <div className="panel next-step" role="region" aria-label="Следующий шаг">
       <h3>Следующий шаг: создать пакет для недостающих связей</h3>
       <p className="muted">
-        Пакет из {links.length} команд «связь» добавит в Jira связи, которые есть в плане и которых нет в зеркале. Сначала — пробный прогон: он ничего не
+        Пакет из {links.length} {plural(links.length, 'команды', 'команд', 'команд')} «связь» добавит в Jira связи, которые есть в плане и которых нет в зеркале. Сначала — пробный прогон: он ничего не
         пишет и показывает, что изменится.
       </p>
       {!checking ? (

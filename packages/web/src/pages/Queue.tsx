@@ -7,7 +7,7 @@ import { useCoalesced, useHub, useLive } from '../context';
 import { ago, when } from '../format';
 import { batchHref, go, useRoute } from '../router';
 import type { BatchStatus, BatchSummary, Command } from '../types';
-import { authorName, COMMAND_TYPE, describeCommand, outcomeOf, OUTCOME_TEXT, SOURCE } from '../words';
+import { authorName, COMMAND_TYPE, describeCommand, outcomeOf, OUTCOME_TEXT, personName, SOURCE } from '../words';
 
 export const PAGE_SIZE = 25;
 /** A tab of the list: a batch status, the done batches with a failed or skipped command (GET /batches?status=done_with_errors), or all. */
@@ -34,7 +34,7 @@ type FailedCommand = Command & { batch_title: string };
 function approvalText(b: BatchSummary): string {
   if (b.rejected_reason) return `отклонён: ${b.rejected_reason}`;
   if (b.status === 'awaiting_approval') return 'ждёт одобрения';
-  if (b.approved_by) return `одобрил ${b.approved_by}`;
+  if (b.approved_by) return `одобрил ${personName(b.approved_by)}`;
   return b.source === 'assistant' ? 'без одобрения' : '—';
 }
 
