@@ -278,6 +278,13 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
     expect(report.isError).toBeFalsy();
     expect(report.structuredContent).toMatchObject({ notes: 0, skipped_links: [{ row: 2, reason: 'пусто в «Куда»' }, { row: 3 }] });
     expect(mcp.text(report)).toMatch(/Строки links\.csv не сравнивались: 2\n {2}строка 2: пусто в «Куда»/);
+    // Its REST call changes nothing: the log keeps the tool call alone, no «POST /import» row that reads as a write.
+    type Row = { channel: string; tool: string; route: string | null };
+    const rows: Row[] = await waitFor('the tool call in the audit', async () => {
+      const list = (await hub.http.get('/audit?limit=50').expect(200)).body as Row[];
+      return list.some((r) => r.tool === 'compare_package' && r.channel === toolChannel) ? list : undefined;
+    });
+    expect(rows.filter((r) => r.tool === 'compare_package' && r.channel === 'rest')).toEqual([]);
   });
 
   it('Jira text is fenced as data: a hostile summary cannot close the fence', async () => {

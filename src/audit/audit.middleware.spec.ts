@@ -38,6 +38,15 @@ describe('readsOnly: a call that changes nothing, left to the tool call\'s recor
   ])('%s %s %j → %s', (method, path, query, reads) => {
     expect(readsOnly(method, path, query)).toBe(reads);
   });
+
+  it.each<[Record<string, unknown> | undefined, boolean]>([
+    [{ links: [{}] }, true], // compare_package: links compared with the mirror, nothing written
+    [{ notes: [{}] }, false],
+    [{ notes: [{}], links: [{}] }, false],
+    [undefined, false], // no multipart read (refused before): counted as the write it asked to be
+  ])('POST /import with the files %j → %s', (files, reads) => {
+    expect(readsOnly('POST', '/import', {}, files)).toBe(reads);
+  });
 });
 
 describe('auditArguments', () => {

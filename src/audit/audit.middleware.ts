@@ -13,10 +13,15 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSa
 /** POST routes that change nothing (the dry runs): reads, as a GET is, for the rule of the tool header. */
 const DRY_RUNS = /^\/(batches\/plan|packages\/plan|packages\/\d+\/plan)\/?$/i;
 
-/** A call that changes nothing: a GET or HEAD, or a dry run (`POST /batches/plan`, a revert's `?dry_run=true`…). */
-export function readsOnly(method: string, path: string, query: Record<string, unknown>): boolean {
+/**
+ * A call that changes nothing: a GET or HEAD, or a dry run (`POST /batches/plan`, a revert's `?dry_run=true`…),
+ * or an import without a notes file (`files`: the uploaded fields) — links are only compared with the mirror
+ * (compare_package).
+ */
+export function readsOnly(method: string, path: string, query: Record<string, unknown>, files?: Record<string, unknown>): boolean {
   if (method === 'GET' || method === 'HEAD') return true;
   if (method !== 'POST') return false;
+  if (/^\/import\/?$/i.test(path)) return files !== undefined && files.notes === undefined;
   return DRY_RUNS.test(path) || (/^\/batches\/\d+\/revert\/?$/i.test(path) && String(query.dry_run) === 'true');
 }
 
@@ -57,7 +62,8 @@ export class AuditMiddleware implements NestMiddleware {
     res.once('finish', () => {
       if (roleOf(req) !== 'assistant') return;
       const tool = typeof req.headers[TOOL_HEADER] === 'string' ? (req.headers[TOOL_HEADER] as string) : null;
-      if (tool && readsOnly(req.method, path, req.query as Record<string, unknown>)) return;
+      const files = (req as { files?: Record<string, unknown> }).files;
+      if (tool && readsOnly(req.method, path, req.query as Record<string, unknown>, files)) return;
       const error = res.statusCode >= 400 ? ((answer ?? {}) as { error?: string; detail?: string }) : undefined;
       const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? path}`;
       this.audit
