@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
 
 describe('settings (SPEC 9)', () => {
   let hub: TestHub;
@@ -161,6 +162,33 @@ describe('settings (SPEC 9)', () => {
       const after = (await hub.http.get('/settings').expect(200)).body;
       expect(after).toEqual(before);
       expect(after.version).toBe(1);
+    });
+  });
+
+  describe('link types and fields Jira does not have, by the catalogue (decision 1425)', () => {
+    beforeEach(async () => {
+      hub = await startHub();
+    });
+    afterEach(() => hub.close());
+
+    it('without a catalogue the hub cannot tell: taken (the agent checks at its start)', async () => {
+      await hub.http.patch('/settings').send({ link_types: { блокирует: 'Block' }, fields: ['Story Pointz'] }).expect(200);
+    });
+
+    it('with one: a link type or field Jira lacks → 422 naming it with the close one, nothing changed; any letter case, an id and a name are taken', async () => {
+      await reportCatalogue(hub);
+      const before = (await hub.http.get('/settings').expect(200)).body;
+      const res = await hub.http.patch('/settings').send({ link_types: { блокирует: 'Block', связанные: 'relates' }, fields: ['story points', 'Story Pointz', 'customfield_10099'] }).expect(422);
+      expect(res.body.errors).toEqual([
+        { field: 'link_types.блокирует', detail: 'типа связи «Block» в Jira проекта AURORA нет (есть: Blocks, Relates, Duplicate): с ним агент не запустится — может быть, Blocks?' },
+        { field: 'fields.1', detail: 'поля «Story Pointz» в Jira нет: с ним агент не запустится — может быть, Story Points (customfield_10020)?' },
+        { field: 'fields.2', detail: 'поля «customfield_10099» в Jira нет: с ним агент не запустится' },
+      ]);
+      expect((await hub.http.get('/settings').expect(200)).body).toEqual(before);
+      const ok = await hub.http.patch('/settings').send({ link_types: { блокирует: 'blocks' }, fields: ['story points', 'customfield_10030'] }).expect(200);
+      expect(ok.body).toMatchObject({ version: before.version + 1, link_types: { блокирует: 'blocks' }, fields: ['story points', 'customfield_10030'] });
+      // A change of other keys does not judge these again.
+      await hub.http.patch('/settings').send({ backup_keep: 7 }).expect(200);
     });
   });
 });

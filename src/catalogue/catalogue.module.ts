@@ -3,6 +3,7 @@ import { SettingsModule } from '../settings/index.js';
 import { CatalogueController } from './catalogue.controller.js';
 import { CatalogueRepository } from './catalogue.repository.js';
 import { CatalogueService } from './catalogue.service.js';
+import { CatalogueSettingsCheck } from './settings-check.js';
 
 /**
  * The catalogue of Jira's configuration (SPEC 16): its table and repository (used inside Queue's
@@ -12,7 +13,7 @@ import { CatalogueService } from './catalogue.service.js';
 @Module({
   imports: [SettingsModule],
   controllers: [CatalogueController],
-  providers: [CatalogueRepository, CatalogueService],
-  exports: [CatalogueRepository, CatalogueService],
+  providers: [CatalogueRepository, CatalogueService, CatalogueSettingsCheck],
+  exports: [CatalogueRepository, CatalogueService, CatalogueSettingsCheck],
 })
 export class CatalogueModule {}

@@ -5,3 +5,5 @@ export { SettingRepository } from './setting.repository.js';
 export { AgentSettingsView } from './settings.dto.js';
 export { SettingsModule } from './settings.module.js';
 export { SettingsService } from './settings.service.js';
+export { SETTINGS_CHECK } from './settings-check.js';
+export type { JiraNamedSettings, SettingsCheck } from './settings-check.js';

@@ -1,10 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { ValidationFailedError } from '../common/index.js';
 import type { EntityManager } from 'typeorm';
 import { Db } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
 import { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';
+import { SETTINGS_CHECK, type SettingsCheck } from './settings-check.js';
 
 /**
  * Settings live in the `setting` table, one row per top-level key (absent = default). On SQLite this
@@ -26,6 +28,7 @@ export class SettingsService implements OnModuleInit {
     private readonly db: Db,
     private readonly events: EventBus,
     private readonly settings: SettingRepository,
+    @Optional() @Inject(SETTINGS_CHECK) private readonly check?: SettingsCheck,
   ) {
     // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
     // stored version (one indexed read) and reloads when another replica changed the settings.
@@ -57,6 +60,13 @@ export class SettingsService implements OnModuleInit {
     return this.db.transaction(async (m, tx) => {
       const stored = await this.load(m);
       const patched = applyPatch(stored, changes);
+      // A link type or field Jira does not have would stop the agent at its next start (decision 1425).
+      const named = {
+        ...(changes.link_types !== undefined ? { link_types: patched.link_types } : {}),
+        ...(changes.fields !== undefined ? { fields: patched.fields } : {}),
+      };
+      const problems = this.check ? await this.check.problems(m, named) : [];
+      if (problems.length) throw new ValidationFailedError(problems.map((p) => `${p.field}: ${p.detail}`).join('; '), problems);
       // SPEC 9: every change bumps the version; a patch that changes nothing ({pacing: {}}, or the
       // values already stored) is not a change, and agents are not told their settings are stale.
       if (sameJson(patched, stored)) return stored;
