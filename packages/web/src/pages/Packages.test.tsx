@@ -81,6 +81,22 @@ const refused = {
   dry_run: { ...plan.dry_run, ok: false, findings: [finding], commands: [{ seq: 1, findings: [finding] }, { seq: 2, findings: [] }] },
 };
 
+describe('PackagesPage: the list of applied packages', () => {
+  it('a package applied again names the one it applied again, with a link to it', async () => {
+    fakeFetch({
+      'GET /packages': [
+        { id: 5, name: 'Спринт 2', created_at: '2026-12-02T10:00:00.000Z', batch_id: 14, applied_from: 3 },
+        { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9, applied_from: null },
+      ],
+    });
+    renderWithHub(<PackagesPage />);
+    const again = await screen.findByRole('link', { name: '#3' });
+    expect(again.getAttribute('href')).toBe('#/packages/3');
+    expect(again.closest('td')!.textContent).toBe('Спринт 2 · заново из #3');
+    expect(screen.getAllByText(/заново из/)).toHaveLength(1);
+  });
+});
+
 describe('PackagesPage: the plan', () => {
   it('marks the finding that blocks apply ✗ under its command, and «Применить» is disabled with the reason', async () => {
     const calls = await planned(refused);

@@ -57,6 +57,8 @@ interface PackageRow {
   name: string;
   created_at: string;
   batch_id: number | null;
+  /** the stored package this one applied again («Вернуть к пакету») */
+  applied_from?: number | null;
 }
 interface Applied {
   package: PackageRow;
@@ -421,7 +423,10 @@ function PlanPage() {
               {list.map((p) => (
                 <tr key={p.id}>
                   <td data-label="№">#{p.id}</td>
-                  <td data-label="Название">{p.name}</td>
+                  <td data-label="Название">
+                    {p.name}
+                    {p.applied_from ? <span className="muted"> · заново из <a href={`#/packages/${p.applied_from}`}>#{p.applied_from}</a></span> : null}
+                  </td>
                   <td data-label="Применён" className="muted" title={when(p.created_at, true)}>
                     {when(p.created_at)}
                   </td>
