@@ -12,6 +12,7 @@ import type {
   UsersView,
   WorkflowView,
 } from './catalogue.dto.js';
+import { catalogueIsStale } from './staleness.js';
 import { CatalogueRepository, type StoredCatalogue } from './catalogue.repository.js';
 import { listed, lower } from './match.js';
 import { initialStatus, shortestRoute } from './routes.js';
@@ -41,7 +42,7 @@ export class CatalogueService {
       return { project_key: project ?? null, flavor: null, agent_version: null, synced_at: null, age_seconds: null, stale: false, stale_reason: null, max_age_minutes: maxAge, text, catalogue: null };
     }
     const age = Math.max(0, Math.floor((this.clock.now().getTime() - Date.parse(c.synced_at)) / 1000));
-    const stale = c.stale_since !== null || age > maxAge * 60;
+    const stale = catalogueIsStale(c, maxAge, this.clock.now());
     const why = c.stale_reason ? `устарел: ${c.stale_reason}` : stale ? `старше ${maxAge} мин — хаб обновит его, когда очередь освободится` : '';
     const { stale_since: _s, stale_reason: _r, ...catalogue } = c;
     void _s, void _r;

@@ -3,6 +3,7 @@ export { parseCatalogueResult } from './catalogue-result.js';
 export { CatalogueModule } from './catalogue.module.js';
 export { CatalogueRepository } from './catalogue.repository.js';
 export { CatalogueSettingsCheck } from './settings-check.js';
+export { catalogueIsStale } from './staleness.js';
 export type { StoredCatalogue } from './catalogue.repository.js';
 export { CATALOGUE_CODES, SYNTAX_CODES, checkCommands } from './checks.js';
 export type { CheckContext, CheckOutcome, CommandRules, PlannedInput } from './checks.js';

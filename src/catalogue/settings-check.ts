@@ -1,24 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { FieldError } from '../common/index.js';
+import { Clock, type FieldError } from '../common/index.js';
 import type { JiraNamedSettings, SettingsCheck } from '../settings/index.js';
 import { CatalogueRepository } from './catalogue.repository.js';
 import { listed, lower, match, maybe } from './match.js';
+import { catalogueIsStale } from './staleness.js';
 
 /**
  * SETTINGS_CHECK (settings/settings-check.ts): the link types and fields of a settings change against the
  * catalogue, by the rules of the agent's start-up check (packages/agent/src/preflight.ts): a link type by
  * its name in any letter case; a field by its id or its name in any letter case. Without a catalogue, or
- * with a stale one, nothing is refused: the hub cannot tell.
+ * with a stale one (marked, or older than `catalogue_max_age_minutes` as it would be), nothing is refused:
+ * the hub cannot tell.
  */
 @Injectable()
 export class CatalogueSettingsCheck implements SettingsCheck {
-  constructor(private readonly catalogues: CatalogueRepository) {}
+  constructor(
+    private readonly catalogues: CatalogueRepository,
+    private readonly clock: Clock,
+  ) {}
 
-  async problems(m: EntityManager, changed: JiraNamedSettings): Promise<FieldError[]> {
+  async problems(m: EntityManager, changed: JiraNamedSettings, maxAgeMinutes: number): Promise<FieldError[]> {
     if (changed.link_types === undefined && changed.fields === undefined) return [];
     const catalogue = await this.catalogues.get(m);
-    if (!catalogue || catalogue.stale_since) return [];
+    if (!catalogue || catalogueIsStale(catalogue, maxAgeMinutes, this.clock.now())) return [];
     const problems: FieldError[] = [];
     const types = catalogue.link_types;
     for (const [word, name] of Object.entries(changed.link_types ?? {})) {

@@ -5,7 +5,7 @@
  */
 import type { CheckVerdict, Finding } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
-import { CATALOGUE_CODES, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
+import { CATALOGUE_CODES, catalogueIsStale, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
 import type { CatalogueRepository, StoredCatalogue } from '../catalogue/index.js';
 import { type BatchSource, DuplicateSummaryError, type FieldError, ForbiddenError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
 import type { IssueRepository } from '../mirror/index.js';
@@ -27,7 +27,7 @@ const KEYS = ['key', 'source', 'target', 'parent'];
 
 /** Is the catalogue older than the setting allows, or marked stale by a failure? */
 export function isStale(c: StoredCatalogue, settings: Settings, now: Date): boolean {
-  return c.stale_since !== null || now.getTime() - Date.parse(c.synced_at) > settings.catalogue_max_age_minutes * 60_000;
+  return catalogueIsStale(c, settings.catalogue_max_age_minutes, now);
 }
 
 /** Runs the checks of a body against what is stored now. */

@@ -18,6 +18,9 @@ export interface JiraNamedSettings {
 }
 
 export interface SettingsCheck {
-  /** Each value Jira does not have, by the catalogue (none when there is no fresh catalogue to tell). */
-  problems(m: EntityManager, changed: JiraNamedSettings): Promise<FieldError[]>;
+  /**
+   * Each value Jira does not have, by the catalogue; none when there is no fresh catalogue to tell
+   * (`maxAgeMinutes`: settings `catalogue_max_age_minutes` as the change leaves it).
+   */
+  problems(m: EntityManager, changed: JiraNamedSettings, maxAgeMinutes: number): Promise<FieldError[]>;
 }

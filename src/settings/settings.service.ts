@@ -65,7 +65,7 @@ export class SettingsService implements OnModuleInit {
         ...(changes.link_types !== undefined ? { link_types: patched.link_types } : {}),
         ...(changes.fields !== undefined ? { fields: patched.fields } : {}),
       };
-      const problems = this.check ? await this.check.problems(m, named) : [];
+      const problems = this.check ? await this.check.problems(m, named, patched.catalogue_max_age_minutes) : [];
       if (problems.length) throw new ValidationFailedError(problems.map((p) => `${p.field}: ${p.detail}`).join('; '), problems);
       // SPEC 9: every change bumps the version; a patch that changes nothing ({pacing: {}}, or the
       // values already stored) is not a change, and agents are not told their settings are stale.
