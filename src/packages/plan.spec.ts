@@ -156,6 +156,24 @@ describe('planPackage: a link of a symmetric type (Relates) either way is the li
   });
 });
 
+describe('planPackage: a new epic\'s required Epic Name is its summary (decision 1424)', () => {
+  const catalogue = (name: string, custom: string | undefined, required = true) =>
+    ({
+      issue_types: [{ id: '10003', name: 'Epic', subtask: false, hierarchy_level: 1 }],
+      fields: [{ id: 'customfield_10011', name, schema: custom ? { type: 'string', custom } : { type: 'string' } }],
+      per_type: { '10003': { create: [{ field_id: 'customfield_10011', name, required, has_default: false }], edit: null, statuses: [], transitions: [] } },
+    }) as unknown as Catalogue;
+  const epic = (cat: Catalogue) => planPackage({ ...input(`${HEADER}\nnew:1;Epic;Годовой отчёт;;;;;;;;`), catalogue: cat }).commands[0]!.params;
+  it.each<[string, Catalogue, object | undefined]>([
+    ['the field by its type, whatever the site calls it', catalogue('Название эпика', 'com.pyxis.greenhopper.jira:gh-epic-label'), { customfield_10011: 'Годовой отчёт' }],
+    ['by its English name when the catalogue has no type for it', catalogue('Epic Name', undefined), { customfield_10011: 'Годовой отчёт' }],
+    ['not required (Cloud): left out', catalogue('Epic Name', 'com.pyxis.greenhopper.jira:gh-epic-label', false), undefined],
+    ['another required field: left to the checks', catalogue('Команда', 'com.example:team'), undefined],
+  ])('%s', (_, cat, fields) => {
+    expect(epic(cat).fields).toEqual(fields);
+  });
+});
+
 describe('planPackage: a sprint name on several boards (decision 1423)', () => {
   const catalogue = {
     boards: [

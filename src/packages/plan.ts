@@ -116,6 +116,8 @@ export interface PackagePlan {
   resolved: { temp_key: string; key: string }[];
 }
 
+/** Jira Software's Epic Name field type (Data Center), by which it is known whatever its name on the site. */
+const EPIC_NAME_SCHEMA = 'com.pyxis.greenhopper.jira:gh-epic-label';
 const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === new Set(a).size;
 
@@ -332,13 +334,16 @@ class Planner {
   /**
    * Jira Data Center's «Epic Name»: required at an epic's create, and no column of issues.csv holds it. The
    * package's epic gets its summary there, as Jira Cloud did when it dropped the field (decision 1424). Only
-   * when the catalogue's create screen of that type requires a field of that name with no default.
+   * when the catalogue's create screen of that type requires that field with no default: known by its type
+   * (Jira Software's epic label), whatever the site calls it, else by its English name.
    */
   private epicNameField(typeName: string): string | undefined {
     const catalogue = this.input.catalogue;
     const type = catalogue?.issue_types.find((t) => same(t.name, typeName));
-    const field = type && catalogue!.per_type[type.id]?.create.find((f) => f.required && !f.has_default && same(f.name, 'Epic Name'));
-    return field?.field_id;
+    if (!catalogue || !type) return undefined;
+    const isEpicName = (f: { field_id: string; name: string }) =>
+      catalogue.fields.find((c) => c.id === f.field_id)?.schema?.custom === EPIC_NAME_SCHEMA || same(f.name, 'Epic Name');
+    return catalogue.per_type[type.id]?.create.find((f) => f.required && !f.has_default && isEpicName(f))?.field_id;
   }
 
   /** The boards (by name) with a sprint of this name in the catalogue, each once. */
