@@ -238,6 +238,26 @@ describe('planning packages (SPEC 18)', () => {
     expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-02-01' }]);
   });
 
+  it('packages applied again from the same one are one line: the issue one of them created is the others\' too (decision 1422)', async () => {
+    const runAll = async (created: string | null, mirror: Record<string, unknown>[]) => {
+      for (let c = (await agent.claim()).command; c; c = (await agent.claim()).command) {
+        if (c.type === 'ensure_issue' && created === null) await agent.report(c.id, { status: 'failed', error: 'HTTP 400' }).expect(200);
+        else await agent.done(c.id, c.type === 'refresh' ? refreshResult([...MIRROR, ...mirror], LINKS) : c.type === 'ensure_issue' ? { key: created, created: true } : {});
+      }
+    };
+    const issues = `${HEADER}\nnew:1;Task;Отчёт отдела В;;2026-12-20;;;;;;`;
+    const first = (await send('apply', { issues }, { name: 'Отдел В' }).expect(200)).body;
+    await runAll(null, []); // its ensure_issue fails
+    const second = (await hub.http.post(`/packages/${first.package.id}/apply`).expect(200)).body;
+    expect(second.batch.commands[0]).toMatchObject({ type: 'ensure_issue', params: { temp_key: 'new:1' } });
+    const mine = { key: 'A-20', summary: 'Отчёт отдела В', duedate: '2026-12-20' };
+    await runAll('A-20', [mine]);
+    // The first package's drift and a third apply from it (a sibling of the second) mean A-20.
+    expect((await hub.http.get(`/packages/${first.package.id}/drift`).expect(200)).body).toMatchObject({ matches: true, fields: [] });
+    const back = (await hub.http.post(`/packages/${first.package.id}/plan`).expect(200)).body;
+    expect(back).toMatchObject({ empty: true, commands: [] });
+  });
+
   it.each([
     ['status = done', ['A-3']],
     ['status = "IN PROGRESS" AND sprint = "спринт 1"', ['A-2']],

@@ -67,18 +67,25 @@ export class PackageRepository {
   }
 
   /**
-   * A package and those it was applied again from, the first (applied from files) first: a line of
-   * packages whose temp keys mean the same issues (decision 1422).
+   * The line of a package (decision 1422): the first package — applied from files — that it was applied
+   * again from, directly or through others, and every package applied again from that one or from those,
+   * the first first. Their temp keys mean the same issues. (The table holds a few rows per package a team
+   * keeps: the walk down reads it without an index.)
    */
   async line(m: EntityManager, packageId: number): Promise<LinePackage[]> {
     const found = await rows<{ id: number | string; batch_id: number | string | null; created_at: string }>(
       m,
-      sql`WITH RECURSIVE pkg_line(id, batch_id, created_at, applied_from) AS (
-            SELECT id, batch_id, created_at, applied_from FROM package WHERE id = ${packageId}
+      sql`WITH RECURSIVE up(id, applied_from) AS (
+            SELECT id, applied_from FROM package WHERE id = ${packageId}
             UNION ALL
-            SELECT p.id, p.batch_id, p.created_at, p.applied_from FROM package p JOIN pkg_line ON p.id = pkg_line.applied_from AND p.id < pkg_line.id
+            SELECT p.id, p.applied_from FROM package p JOIN up ON p.id = up.applied_from AND p.id < up.id
+          ),
+          down(id, batch_id, created_at) AS (
+            SELECT id, batch_id, created_at FROM package WHERE id = (SELECT min(id) FROM up)
+            UNION ALL
+            SELECT p.id, p.batch_id, p.created_at FROM package p JOIN down ON p.applied_from = down.id AND p.id > down.id
           )
-          SELECT id, batch_id, created_at FROM pkg_line ORDER BY id`,
+          SELECT id, batch_id, created_at FROM down ORDER BY id`,
     );
     return found.map((r) => ({ id: Number(r.id), batch_id: id(r.batch_id), created_at: r.created_at }));
   }

@@ -93,7 +93,8 @@ export class PackagesService {
   /**
    * The batches whose issues a stored package's temp keys mean (decision 1422): up to its line's first
    * batch — the batch of the package applied from files, or the newest when it was stored (Jira matched
-   * then) — and the batches of the line itself (each package applied again from the one before). A temp
+   * then) — and the batches of every package of the line (applied again from that one, or from another
+   * applied again from it). A temp
    * key another batch defines again later is that batch's issue, not the package's: drift and the way
    * back keep comparing with the issue the package made, also after a retry created it.
    */
