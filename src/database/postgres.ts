@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type EntityManager, type QueryRunner } from 'typeorm';
 import { engineOf } from './engine.js';
@@ -71,8 +72,9 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  * generated column `issue.search` (migration v4) calls and so must exist before it. What SQLite's FTS5
  * unicode61 index does: lower case, `ё` as `е`, Latin diacritics dropped (hub_search_fold);
  * hub_search_text also makes every run of non-letters a space, so the words are the runs of letters and
- * digits, as unicode61 splits text. Created (or replaced) in the hub's schema by every migration run,
- * under the migration lock. Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
+ * digits, as unicode61 splits text. Created in the hub's schema by the migration run, under the migration
+ * lock, and replaced when this hub's definition differs from the one stored (createSearchFunctions).
+ * Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
  */
 export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
@@ -82,18 +84,25 @@ export const SEARCH_FUNCTIONS = [
 ];
 
 /**
- * Creates or replaces the functions whose body in the hub's schema is not this hub's: a current schema needs
- * no DDL, so a role that may read and write the tables but does not own the functions starts the hub.
+ * Creates or replaces the functions whose stored definition is not this hub's: each carries a comment with
+ * the hash of the statement that made it, so a current schema needs no DDL, and a role that may read and
+ * write the tables but does not own the functions starts the hub. (A function made before the comments has
+ * none: it is replaced once, by a migration run as the owner, which the schema changes of the same hub
+ * version need anyway.)
  */
 export async function createSearchFunctions(q: QueryRunner): Promise<void> {
   for (const statement of SEARCH_FUNCTIONS) {
-    const [, name, body] = /FUNCTION (\w+)\([\s\S]*?\$\$([\s\S]*)\$\$/.exec(statement)!;
+    const [, name, args, body] = /FUNCTION (\w+)\(([^)]*)\)[\s\S]*?\$\$([\s\S]*)\$\$/.exec(statement)!;
+    const mark = `jira-hub ${createHash('sha256').update(statement).digest('hex').slice(0, 16)}`;
     const found = (await q.query(
-      `SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1 AND n.nspname = current_schema()`,
+      `SELECT p.prosrc AS body, obj_description(p.oid, 'pg_proc') AS mark FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE p.proname = $1 AND n.nspname = current_schema()`,
       [name],
-    )) as { prosrc: string }[];
-    if (found.length === 1 && found[0].prosrc === body) continue;
+    )) as { body: string; mark: string | null }[];
+    // The body too: CREATE OR REPLACE by another hub version keeps the comment of the function it replaces.
+    if (found.length === 1 && found[0].mark === mark && found[0].body === body) continue;
     await q.query(statement);
+    await q.query(`COMMENT ON FUNCTION ${name}(${args}) IS '${mark}'`);
   }
 }
 
