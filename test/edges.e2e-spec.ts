@@ -114,6 +114,14 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect(res.body).toEqual({ error: 'validation_failed', detail: fields.map((f) => `${f}: ${detail}`).join('; '), errors: fields.map((field) => ({ field, detail })) });
   });
 
+  it.each([
+    ['/notes?foo=1&foo=2', 'foo', 'неизвестное поле'],
+    ['/batches?limit=abc&limit=2', 'limit', 'нужно целое число'],
+  ])('a repeated parameter that is wrong by its first value is named for that: %s', async (path, field, detail) => {
+    const res = await hub.http.get(path).expect(422);
+    expect(res.body.errors).toEqual([{ field, detail }]);
+  });
+
   it('{"title":"t","commands":[[]]} → 422 naming the command, not 500', async () => {
     const res = await hub.http.post('/batches').send({ title: 't', commands: [[]] }).expect(422);
     expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'commands', detail: 'команда 1: нужен объект {type, params}, а не массив' }] });

@@ -156,14 +156,9 @@ export function checkBuiltInKeys(body: unknown): string[] {
 /** A query parameter given more than once (Express reads `?status=a&status=b` as a list). */
 export const REPEATED_PARAM_DETAIL = 'параметр указан несколько раз: нужно одно значение';
 
-/**
- * No query parameter of the API takes a list: a repeated one is named as repeated, rather than as a value
- * of the wrong kind («нужно целое число» for `?limit=1&limit=2`).
- */
-function refuseRepeated(query: unknown): void {
-  if (!isPlainObject(query)) return;
-  const repeated = Object.keys(query).filter((k) => Array.isArray((query as Record<string, unknown>)[k]));
-  if (repeated.length) throw new ValidationFailedError(repeated.map((f) => `${f}: ${REPEATED_PARAM_DETAIL}`).join('; '), repeated.map((field) => ({ field, detail: REPEATED_PARAM_DETAIL })));
+/** The parameters of a query given more than once (Express reads `?status=a&status=b` as a list). */
+function repeatedParams(query: unknown): string[] {
+  return isPlainObject(query) ? Object.keys(query).filter((k) => Array.isArray((query as Record<string, unknown>)[k])) : [];
 }
 
 /** The options of the one global pipe. */
@@ -209,7 +204,15 @@ class HubValidationPipe extends ValidationPipe {
    * Built-in keys are checked on the whole body first, as always.
    */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'query') refuseRepeated(value);
+    // No query parameter of the API takes a list. A repeated one is named as repeated, not as a value of the
+    // wrong kind («нужно целое число» for `?limit=1&limit=2`) — once the query with its first values passes,
+    // so an unknown parameter given twice is still named as unknown.
+    const repeated = metadata.type === 'query' ? repeatedParams(value) : [];
+    if (repeated.length) {
+      const query = value as Record<string, unknown>;
+      await super.transform(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])), metadata);
+      throw new ValidationFailedError(repeated.map((f) => `${f}: ${REPEATED_PARAM_DETAIL}`).join('; '), repeated.map((field) => ({ field, detail: REPEATED_PARAM_DETAIL })));
+    }
     const sliced = slicedProperty(metadata, value, this.sliceItems);
     if (sliced !== undefined) {
       sliceElapsed(); // the walks over the whole body count in the turn's slice

@@ -175,8 +175,9 @@ export class DeliveryService {
       const step = claims ? await this.claimStep(m, tx, info, notes, looked) : null;
       return { view, handedOutAt: before.status === 'claimed' ? before.claimed_at : null, step };
     });
-    // Only a report that finished a handed-out command counts (a repeated one changes nothing, a release finishes nothing).
-    if (handedOutAt && view.status !== 'claimed' && view.status !== 'queued') this.meter.reported(view.status, handedOutAt, now);
+    // Only a report that finished a handed-out command counts: a repeated one changes nothing, and a release is
+    // no report of the command (one of a batch cancelled meanwhile ends cancelled, by the person's cancel).
+    if (handedOutAt && report.status !== 'released' && view.status !== 'claimed' && view.status !== 'queued') this.meter.reported(view.status, handedOutAt, now);
     this.logger.log(`report for command ${id} (${report.status}): now ${view.status}${view.error ? `, error: ${view.error.slice(0, 200)}` : ''}`);
     return { view, next: step ? await this.claimed(step) : null };
   }

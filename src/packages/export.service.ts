@@ -14,7 +14,7 @@ function tooMany(jql: string, count: number, what: string, file: string): void {
   const most = MAX_PACKAGE_RECORDS - 1;
   if (count <= most) return;
   throw new ValidationFailedError(
-    `${what} по JQL «${jql}» в зеркале — ${count}, а в ${file} пакета их может быть не больше ${most} (столько строк читают plan и apply): сузьте JQL — по спринту, статусу или key in (…); ничего не записано`,
+    `${what} по JQL «${jql}» в зеркале — ${count}, а в ${file} пакета их может быть не больше ${most} (столько строк без заголовка читают plan и apply): сузьте JQL — по спринту, статусу или key in (…); ничего не записано`,
   );
 }
 

@@ -156,6 +156,13 @@ describe('planPackage: a link of a symmetric type (Relates) either way is the li
   });
 });
 
+describe('planPackage: a summary in another Unicode spelling', () => {
+  it('a decomposed «й» in the file is the composed one the mirror keeps: no change', () => {
+    const plan = planPackage(input(`${HEADER}\nA-3;;Новыи\u0306 отчёт;;;;;;;;`, '', [issue('A-3', { summary: 'Новый отчёт' })]));
+    expect(plan.commands).toEqual([]);
+  });
+});
+
 describe('planPackage: a new epic\'s required Epic Name is its summary (decision 1424)', () => {
   const catalogue = (name: string, custom: string | undefined, required = true) =>
     ({
@@ -209,7 +216,7 @@ describe('planPackage: a sprint name on several boards (decision 1423)', () => {
         row: 2,
         column: 'Спринт',
         code: 'sprint_board_unknown',
-        detail: 'A-2: спринты «Спринт 1» есть на досках «AURORA board», «Поддержка», а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «AURORA board», если она не там',
+        detail: 'A-2: спринт «Спринт 1» есть на нескольких досках («AURORA board», «Поддержка»), а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «AURORA board», если она не там',
       },
     ]);
     expect(plan.commands[0]!.changes).toEqual([{ field: 'sprint', from: 'Спринт 1', to: 'Спринт 1' }]);

@@ -296,7 +296,9 @@ class Planner {
       const wanted = r[f];
       if (wanted === undefined) continue;
       const actual = m ? m[f] : null;
-      const differs = f === 'labels' ? !sameSet(wanted as string[], (actual as string[] | null) ?? []) : f === 'summary' ? (wanted as string).trim() !== (actual ?? '').toString().trim() : wanted !== actual;
+      // A summary compares in one Unicode spelling (NFC, as the mirror keeps it): a decomposed «й» typed in a file is the same text.
+      const text = (v: unknown) => String(v ?? '').normalize('NFC').trim();
+      const differs = f === 'labels' ? !sameSet(wanted as string[], (actual as string[] | null) ?? []) : f === 'summary' ? text(wanted) !== text(actual) : wanted !== actual;
       if (!differs) continue;
       if (f === 'priority') this.allowed(r, f, wanted as string);
       fields[f] = wanted;
@@ -324,7 +326,7 @@ class Planner {
           r,
           'sprint',
           'sprint_board_unknown',
-          `${jiraKey}: спринты «${r.sprint}» есть на досках ${boards.map((b) => `«${b}»`).join(', ')}, а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
+          `${jiraKey}: спринт «${r.sprint}» есть на нескольких досках (${boards.map((b) => `«${b}»`).join(', ')}), а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
         );
       }
       this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);

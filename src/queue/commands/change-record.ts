@@ -13,10 +13,10 @@ export const MAX_CHANGES = 500;
 
 /**
  * A field is named as the agent sets it: its id, or the name settings `fields` gives it — a Jira display
- * name may hold spaces («Story Points», «Epic Name»); one line, no spaces at its ends.
+ * name may hold spaces («Story Points», «Epic Name»); no control characters or line breaks, no spaces at its ends.
  */
-const isWhat = (v: unknown): v is string =>
-  typeof v === 'string' && ((CHANGE_KINDS as readonly string[]).includes(v) || /^field:\S(?:[^\r\n]{0,198}\S)?$/.test(v));
+const isFieldName = (name: string): boolean => name.length >= 1 && name.length <= 200 && name === name.trim() && !/[\p{Cc}\u2028\u2029]/u.test(name);
+const isWhat = (v: unknown): v is string => typeof v === 'string' && ((CHANGE_KINDS as readonly string[]).includes(v) || (v.startsWith('field:') && isFieldName(v.slice('field:'.length))));
 const ALLOWED = new Set(['key', 'what', 'before', 'after', 'transitions']);
 
 /** Problems of a report's `changes` (Russian), empty when it is a valid list. */

@@ -66,6 +66,12 @@ describe('buildRevert (SPEC 17.2)', () => {
     });
   });
 
+  it('delete_created: a summary recorded decomposed and kept composed by the mirror is the same summary', () => {
+    const batch = [ch(1, { key: 'A-12', what: 'issue', after: { key: 'A-12', summary: 'Новыи\u0306' } })];
+    const plan = buildRevert(batch, mirrorOf({ 'A-12': issue({ summary: 'Новый' }) }), { ...OPTIONS, deleteCreated: true });
+    expect(plan).toEqual({ commands: [{ type: 'delete_issue', params: { key: 'A-12', summary: 'Новыи\u0306' } }], conflicts: [] });
+  });
+
   it('delete_created: delete_issue with the created summary; links to created issues go with them', () => {
     const plan = buildRevert(BATCH, MIRROR, { ...OPTIONS, deleteCreated: true });
     expect(plan.commands.filter((c) => c.type === 'delete_issue' || c.type === 'remove_link')).toEqual([

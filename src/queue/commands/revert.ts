@@ -327,7 +327,8 @@ function revertCreated(
 
 /** The created issue's summary in the mirror is not the one it was created with: someone took it over, it is not deleted. */
 function summaryChanged(issue: MirrorIssue | undefined, summary: string): boolean {
-  return issue !== undefined && issue.summary !== null && issue.summary.trim() !== summary.trim();
+  const text = (s: string) => s.normalize('NFC').trim();
+  return issue !== undefined && issue.summary !== null && text(issue.summary) !== text(summary);
 }
 
 /**
