@@ -78,6 +78,8 @@ describe('isConfirmedByState: ensure_status, ensure_sprint', () => {
     ['status equals an earlier path element only', 'ensure_status', { key: 'A-1', path: ['В работе', 'Готово'] }, false],
     ['sprint equal', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, true],
     ['sprint different', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 3' }, false],
+    // with a board (the name on several boards, decision 1423) the same name tells nothing: never confirmed by it
+    ['sprint equal by name, a board named', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 'Поддержка' }, false],
   ] as [string, CommandType, Params, boolean][])('%s → %p', (_name, type, params, confirmed) => {
     expect(isConfirmedByState(type, params, mirror)).toBe(confirmed);
   });

@@ -85,8 +85,13 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       const path = params.path as string[];
       return one('status', issue.status, path[path.length - 1]);
     }
-    case 'ensure_sprint':
-      return one('sprint', issue.sprint ?? null, params.sprint ?? null);
+    case 'ensure_sprint': {
+      const wanted = params.sprint ?? null;
+      // A board is named when sprints of this name are on several boards: the mirror holds the sprint's name
+      // only, so the same name there cannot tell which board's sprint the issue is in (decision 1423).
+      if (wanted !== null && params.board !== undefined && params.board !== null && issue.sprint === wanted) return undefined;
+      return one('sprint', issue.sprint ?? null, wanted);
+    }
     default:
       return undefined;
   }

@@ -38,6 +38,8 @@ describe('verdictOf (SPEC 15.4)', () => {
   it.each([
     ['ensure_status that holds', 'ensure_status', { key: 'A-1', path: ['Done'] }, 'holds', 300],
     ['ensure_sprint that holds', 'ensure_sprint', { key: 'A-1', sprint: 'S2' }, 'holds', 300],
+    ['ensure_sprint with a board, the same sprint name: only Jira can tell', 'ensure_sprint', { key: 'A-1', sprint: 'S2', board: 'Поддержка' }, 'cannot_judge', 300],
+    ['ensure_sprint with a board, another sprint name: a change', 'ensure_sprint', { key: 'A-1', sprint: 'S3', board: 'Поддержка' }, 'would_change', 300],
     ['ensure_fields that holds (labels as a set)', 'ensure_fields', { key: 'A-1', labels: ['x'] }, 'holds', 300],
     ['ensure_link that holds: the oldest of both issues', 'ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, 'holds', 7200],
     ['ensure_status that would change', 'ensure_status', { key: 'A-2', path: ['In Progress', 'Done'] }, 'would_change', 7200],

@@ -88,7 +88,10 @@ export function verdictOf(
   const when = age === null ? '' : ` (данные зеркала ${ageText(age)} назад)`;
   const changes = changesAgainstMirror(type, s.params, mirror);
   if (changes === undefined) {
-    const why = 'зеркало не показывает, что изменит эта команда';
+    const why =
+      type === 'ensure_sprint' && s.params.board !== undefined
+        ? `зеркало знает у задачи только имя спринта, не доску: в спринте ли «${String(s.params.sprint)}» доски «${String(s.params.board)}» она уже, покажет Jira`
+        : 'зеркало не показывает, что изменит эта команда';
     return judged('cannot_judge', { why, synced_at: synced, age_seconds: age }, `Не проверить заранее: ${why}.`);
   }
   if (changes.length === 0) return judged('holds', { synced_at: synced, age_seconds: age }, `Уже выполнено${when}: агенту менять нечего.`);
