@@ -238,6 +238,18 @@ describe('planning packages (SPEC 18)', () => {
     expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-02-01' }]);
   });
 
+  it('a new row the agent would not create is named in the plan: a summary the mirror has, a temp key a batch still to run defines', async () => {
+    // A-2 «Отчёт» is in the mirror: a new row «Отчёт» would be that issue, changed by the row.
+    const same = (await send('plan', { issues: `${HEADER}\nnew:7;Task;Отчёт;;2027-01-01;;;;;;` }).expect(200)).body;
+    expect(same.findings).toEqual([expect.objectContaining({ row: 2, column: 'Тема', code: 'summary_exists', detail: expect.stringContaining('в зеркале уже есть задача с темой «Отчёт»: A-2') })]);
+    // Applied, its batch not yet run: the same files edited and planned again would make a second issue.
+    const first = `${HEADER}\nnew:8;Task;Задача Д;;;;;;;;`;
+    const applied = (await send('apply', { issues: first }).expect(200)).body;
+    const edited = (await send('plan', { issues: `${HEADER}\nnew:8;Task;Задача Д исправлена;;;;;;;;` }).expect(200)).body;
+    expect(edited.findings).toEqual([expect.objectContaining({ row: 2, column: 'Ключ', code: 'temp_key_pending', detail: expect.stringContaining(`уже создаёт пакет команд #${applied.batch.id}, он ещё не выполнен`) })]);
+    expect(planText(edited)).toContain('временный ключ new:8 уже создаёт пакет команд');
+  });
+
   it('packages applied again from the same one are one line: the issue one of them created is the others\' too (decision 1422)', async () => {
     const runAll = async (created: string | null, mirror: Record<string, unknown>[]) => {
       for (let c = (await agent.claim()).command; c; c = (await agent.claim()).command) {

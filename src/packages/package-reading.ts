@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Catalogue } from '@jira-hub/contracts';
+import { isTempKey } from '../common/index.js';
 import { asValidationError, decodePackageFile, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
 import type { PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
@@ -103,9 +104,15 @@ export async function planAgainstMirror(
     mirror: PackageViewRepository;
     /** a stored package: the batches of its line, whose issues its temp keys mean (another batch's reuse of a temp key is not its issue) */
     tempKeyLine?: { upTo: number; own: readonly number[] };
+    /** the mirror's issues by exact summary (Mirror's IssueRepository): a new row's summary the agent would find */
+    summaries?: { bySummary(m: EntityManager, summaries: readonly string[]): Promise<Map<string, string[]>> };
   },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
+  // Rows that would create an issue: their summaries against the mirror, their temp keys against the queue.
+  const creating = pkg.issues.filter((r) => isTempKey(r.key) && !tempKeys.has(r.key));
+  const sameSummary = options.summaries ? await options.summaries.bySummary(m, creating.flatMap((r) => (r.summary ? [r.summary.normalize('NFC').trim()] : []))) : new Map<string, string[]>();
+  const pendingTempKeys = await options.commands.pendingDefiners(m, creating.map((r) => r.key));
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();
@@ -118,8 +125,14 @@ export async function planAgainstMirror(
       linkTypes: options.linkTypes,
       known: options.known,
       catalogue: options.catalogue,
-      mirror: { issue: (k) => issues.get(k), has: (k) => issues.has(k) || linkEnds.has(k), hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`) },
+      mirror: {
+        issue: (k) => issues.get(k),
+        has: (k) => issues.has(k) || linkEnds.has(k),
+        hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`),
+        sameSummary: (summary) => sameSummary.get(summary) ?? [],
+      },
       now: options.now,
+      pendingTempKeys,
     });
   } catch (err) {
     throw asValidationError(err);

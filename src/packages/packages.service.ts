@@ -15,7 +15,7 @@ import {
   MAX_COMMANDS,
   PlanService,
 } from '../queue/index.js';
-import { NoteRepository, PackageViewRepository } from '../mirror/index.js';
+import { IssueRepository, NoteRepository, PackageViewRepository } from '../mirror/index.js';
 import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
@@ -72,6 +72,7 @@ export class PackagesService {
     private readonly notes: NoteRepository,
     private readonly mirror: PackageViewRepository,
     private readonly batchRows: BatchRepository,
+    private readonly issues: IssueRepository,
   ) {}
 
   /**
@@ -87,7 +88,7 @@ export class PackagesService {
     // Link types read as the submit reads them, even from a stale catalogue: they rarely change, and a
     // wrong guess only leaves the link as written (the dry run then names it).
     const tempKeyLine = stored ? await this.lineOf(m, stored) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeyLine });
+    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeyLine, summaries: this.issues });
   }
 
   /**

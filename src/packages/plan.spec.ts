@@ -156,6 +156,28 @@ describe('planPackage: a link of a symmetric type (Relates) either way is the li
   });
 });
 
+describe('planPackage: a new row the agent would not create', () => {
+  const base = input(`${HEADER}\nnew:1;Story;Наша история;;;;;;;;\nnew:2;Sub-task;Тесты;new:1;;;;;In Progress;;`);
+  it('a summary an issue of the mirror has: the agent would take that issue and change it — a finding naming it', () => {
+    const plan = planPackage({ ...base, mirror: { ...base.mirror, sameSummary: (s) => (s === 'Тесты' ? ['A-2'] : []) } });
+    expect(plan.findings).toEqual([
+      {
+        file: 'issues.csv',
+        row: 3,
+        column: 'Тема',
+        code: 'summary_exists',
+        detail: 'в зеркале уже есть задача с темой «Тесты»: A-2 — new:2 не создастся, агент возьмёт её и изменит по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ',
+      },
+    ]);
+  });
+  it('a temp key an unfinished batch already defines: a second issue — a finding naming that batch', () => {
+    const plan = planPackage({ ...base, pendingTempKeys: new Map([['new:1', 7]]) });
+    expect(plan.findings.map((f) => [f.row, f.column, f.code, f.detail])).toEqual([
+      [2, 'Ключ', 'temp_key_pending', 'временный ключ new:1 уже создаёт пакет команд #7, он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #7 (или отмените его) и постройте план снова'],
+    ]);
+  });
+});
+
 describe('planPackage: a summary in another Unicode spelling', () => {
   it('a decomposed «й» in the file is the composed one the mirror keeps: no change', () => {
     const plan = planPackage(input(`${HEADER}\nA-3;;Новыи\u0306 отчёт;;;;;;;;`, '', [issue('A-3', { summary: 'Новый отчёт' })]));

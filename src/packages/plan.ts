@@ -18,6 +18,8 @@ export interface PlanMirror {
   /** whether the mirror has a key (an end of a link; the issue itself need not be read) */
   has(key: string): boolean;
   hasLink(source: string, target: string, linkType: string): boolean;
+  /** the mirror's issues whose trimmed summary is exactly this one (the agent takes such an issue instead of creating one) */
+  sameSummary?(summary: string): readonly string[];
 }
 
 /** Values Jira accepts per column, from the catalogue (SPEC 16.1); a list left out (or empty) is not checked; only values a command would set are. */
@@ -44,6 +46,8 @@ export interface PlanInput {
    */
   catalogue?: Catalogue | null;
   now: Date;
+  /** temp key → the first unfinished batch whose ensure_issue defines it (a new row would make a second issue) */
+  pendingTempKeys?: ReadonlyMap<string, number>;
 }
 
 /** Where in the package a command or a finding comes from. */
@@ -66,7 +70,7 @@ export interface PackageCommand {
   changes: FieldChange[];
 }
 
-export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown';
+export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown' | 'summary_exists' | 'temp_key_pending';
 
 export interface PackageFinding extends PackagePlace {
   code: FindingCode;
@@ -257,6 +261,25 @@ class Planner {
   create(r: IssueRow): void {
     const place = { file: 'issues.csv' as const, row: r.row };
     this.allowed(r, 'issue_type', r.issue_type!);
+    // The agent creates an issue only when none of the project has its summary (SPEC 4): it would take this one and change it.
+    const same = this.input.mirror.sameSummary?.(r.summary!.normalize('NFC').trim()) ?? [];
+    if (same.length) {
+      this.finding(
+        r,
+        'summary',
+        'summary_exists',
+        `в зеркале уже есть задача с темой «${r.summary!.trim()}»: ${same.join(', ')} — ${r.key} не создастся, агент возьмёт её и изменит по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ`,
+      );
+    }
+    const pending = this.input.pendingTempKeys?.get(r.key);
+    if (pending !== undefined) {
+      this.finding(
+        r,
+        'key',
+        'temp_key_pending',
+        `временный ключ ${r.key} уже создаёт пакет команд #${pending}, он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #${pending} (или отмените его) и постройте план снова`,
+      );
+    }
     const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
     if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') }) ?? r.parent;
     const epicName = this.epicNameField(r.issue_type!);

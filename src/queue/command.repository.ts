@@ -482,6 +482,20 @@ export class CommandRepository implements NoteKeys {
     return map;
   }
 
+  /** Of these temp keys, those an `ensure_issue` still queued or handed out defines, each with the first such batch. */
+  async pendingDefiners(m: EntityManager, tempKeys: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!tempKeys.length) return out;
+    const f = jsonFields(m);
+    const found = await rows<{ temp_key: string; batch_id: number | string }>(
+      m,
+      sql`SELECT ${f.tempKey} AS temp_key, min(batch_id) AS batch_id FROM command
+           WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed') AND ${f.tempKey} IN (${list(tempKeys)}) GROUP BY ${f.tempKey}`,
+    );
+    for (const r of found) out.set(r.temp_key, Number(r.batch_id));
+    return out;
+  }
+
   /** Temp keys that an `ensure_issue` still queued or handed out defines (one key, or all). */
   async pendingTempKeys(m: EntityManager, tempKey?: string): Promise<Set<string>> {
     const f = jsonFields(m);
