@@ -238,6 +238,15 @@ describe('planning packages (SPEC 18)', () => {
     expect(moved.fields).toEqual([{ key: 'new:1', jira_key: 'A-10', row: 2, field: 'duedate', wanted: '2026-12-20', actual: '2027-02-01' }]);
   });
 
+  it('a refusal that points at another command names its file row, not the batch\'s command number', async () => {
+    const res = await send('apply', { issues: `${HEADER}\nnew:11;Task;Тесты;;;;;;;;\nnew:12;Task;Тесты ;;;;;;;;` }).expect(422);
+    expect(res.body.detail).toContain('issues.csv, строка 3');
+    expect(res.body.detail).toContain('(как в issues.csv, строка 2)');
+    expect(res.body.detail).not.toMatch(/команд[еы] \d/);
+    expect(JSON.stringify(res.body.findings)).not.toMatch(/как в команде/);
+    expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
+  });
+
   it('a new row the agent would not create is named in the plan: a summary the mirror has, a temp key a batch still to run defines', async () => {
     // A-2 «Отчёт» is in the mirror: a new row «Отчёт» would be that issue, changed by the row.
     const same = (await send('plan', { issues: `${HEADER}\nnew:7;Task;Отчёт;;2027-01-01;;;;;;` }).expect(200)).body;

@@ -52,10 +52,21 @@ const refusedText = (n: number) =>
  * The refusal of an apply (422), its findings located in the package: «links.csv, строка 3: link_type: …»
  * instead of «команда 5: …», a number the person never saw in the files.
  */
+/**
+ * A finding's words with its reference to another command of the batch («как в команде 3») put as the file
+ * and row that command comes from: a person editing the files never saw the batch's numbers.
+ */
+export function detailInFiles(detail: string, commands: readonly { seq: number; file: string; row: number }[]): string {
+  return detail.replace(/как в команде (\d+)/g, (text, n: string) => {
+    const from = commands.find((c) => c.seq === Number(n));
+    return from?.file ? `как в ${from.file}, строка ${from.row}` : text;
+  });
+}
+
 export function refusalInFiles(findings: readonly FindingView[], commands: readonly { seq: number; file: string; row: number; column?: string }[]): string {
   const lines = findings.map((f) => {
     const from = commands.find((c) => c.seq === f.seq);
-    return `${from ? where(from) : `команда ${f.seq}`}: ${checkFindingText(f)}`;
+    return `${from ? where(from) : `команда ${f.seq}`}: ${detailInFiles(checkFindingText(f), commands)}`;
   });
   return `план пакета не пройдёт в Jira: ${lines.join('; ')}`;
 }

@@ -20,7 +20,7 @@ import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
-import { applyText, driftText, planSummary, refusalInFiles } from './package-text.js';
+import { applyText, detailInFiles, driftText, planSummary, refusalInFiles } from './package-text.js';
 import { PackageRepository, type StoredPackage } from './package.repository.js';
 import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackagePlan } from './plan.js';
@@ -42,7 +42,7 @@ const packageView = (p: Omit<StoredPackage, 'files'>): PackageView => ({ id: p.i
 function inFiles(err: unknown, plan: PackagePlan): unknown {
   if (!(err instanceof PlanFailedError || err instanceof ValidationFailedError || err instanceof DuplicateSummaryError) || err.findings.length === 0) return err;
   const origins = plan.commands.map((c, i) => ({ seq: i + 1, ...c.from }));
-  const findings = err.findings.map((f) => ({ ...f, ...origins[f.seq - 1], seq: f.seq }));
+  const findings = err.findings.map((f) => ({ ...f, ...origins[f.seq - 1], seq: f.seq, detail: detailInFiles(f.detail, origins) }));
   const errors = findings.map((f) => ({ field: f.file ? `${f.file}:${f.row}${f.column ? `:${f.column}` : ''}` : 'commands', detail: `${f.param}: ${f.detail}` }));
   const detail = refusalInFiles(err.findings, origins);
   return err instanceof PlanFailedError
