@@ -189,9 +189,14 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
   if (exact.length === 0) {
     const sameCase = pool.filter((s) => lower(s.name) === lower(name.trim()));
     if (sameCase.length) return addFinding(c, 'sprint', 'sprint_case', `спринт в Jira пишется «${sameCase[0]!.name}»`, `может быть, ${sameCase.map(shown).join(' или ')}?`);
+    // The sprint is on another board than the one named: say so, rather than that it does not exist.
+    const elsewhere = board === undefined ? [] : catalogue.sprints.filter((s) => lower(s.name) === lower(name.trim()) && s.state !== 'closed');
+    if (elsewhere.length) {
+      return addFinding(c, 'board', 'unknown_sprint', `на доске «${board}» спринта «${name}» нет: он на доске ${listed(elsewhere.map((s) => `«${boardName(s)}»`))}`, `укажите доску ${listed(elsewhere.map((s) => `«${boardName(s)}»`))} или уберите board`);
+    }
     const close = match(name, open, (s) => [s.name]);
     const candidates = (close.kind === 'none' && close.close.length ? close.close : open).map(shown);
-    return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${name}» нет среди активных и будущих`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
+    return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${name}» нет среди активных и будущих${board === undefined ? '' : ` доски «${board}»`}`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
   }
   if (exact.length > 1) {
     return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);

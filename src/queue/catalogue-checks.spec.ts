@@ -73,6 +73,8 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a transition screen asking for a field', { type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review', 'Rejected'] } }, 'transition_screen', 'path.1', undefined],
   ['a sprint that does not exist', sprint({ sprint: 'Спринт 9' }), 'unknown_sprint', 'sprint', 'AURORA board: Спринт 2'],
   ['a sprint on two boards', sprint({ sprint: 'Спринт 3' }), 'sprint_ambiguous', 'sprint', 'board'],
+  // it is active, only not on the board named: said as such, not as «нет среди активных и будущих»
+  ['a sprint on another board than the one named', sprint({ sprint: 'Спринт 2', board: 'Поддержка' }), 'unknown_sprint', 'board', 'укажите доску «AURORA board»'],
   ['a closed sprint', sprint({ sprint: 'Спринт 1' }), 'sprint_closed', 'sprint', undefined],
   ['a sprint in another letter case', sprint({ sprint: 'спринт 2' }), 'sprint_case', 'sprint', 'Спринт 2'],
   // Jira moves a sub-task only with its parent: the agent would refuse it at run time
