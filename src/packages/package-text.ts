@@ -107,6 +107,9 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> &
   return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
 }
 
+/** Fields of an existing issue no command of the hub changes (the plan names them as findings). */
+const MANUAL_FIELDS = new Set(['issue_type', 'parent']);
+
 export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>, quote: Quote = asIs): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const missing = d.mirror?.missing_keys ?? [];
@@ -117,6 +120,11 @@ export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'm
   const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(shownValue(f.wanted))}, в Jira ${quote(shownValue(f.actual))} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   const counts = `полей ${d.fields.length}, связей ${d.links.length}`;
+  // An existing issue's type and parent are never changed by the hub: applying again cannot settle them.
+  const manual = d.fields.filter((f) => MANUAL_FIELDS.has(f.field));
+  const settles = manual.length < d.fields.length || d.links.length > 0;
+  const back = settles ? ' Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).' : '';
+  const byHand = manual.length ? [`Тип и родителя существующей задачи хаб не меняет (${keyList([...new Set(manual.map((f) => f.jira_key ?? f.key))])}): поменяйте их в Jira вручную или в пакете.`] : [];
   // A package whose batch has not run (or never will) is not applied yet: Jira has not moved away from it.
   const batch = d.package.batch_id;
   const head =
@@ -125,7 +133,7 @@ export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'm
       : d.batch_status === 'queued' || d.batch_status === 'running'
         ? `Пакет #${d.package.id} «${d.package.name}» применяется: пакет команд #${batch} ещё выполняется. Пока Jira отличается от него: ${counts}.`
         : d.batch_status === 'cancelled'
-          ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}. Применить: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`
-          : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}. Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).`;
-  return [head, ...fields, ...links].join('\n');
+          ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}.${settles ? ' Применить: jira-hub apply <папка> (или «Вернуть к пакету» на панели).' : ''}`
+          : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}.${back}`;
+  return [head, ...fields, ...links, ...byHand].join('\n');
 }

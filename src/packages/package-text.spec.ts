@@ -1,0 +1,26 @@
+/** The drift's words (GET /packages/{id}/drift, `jira-hub` and MCP): what applying again can settle, and what only a person can. */
+import { describe, expect, it } from '@jest/globals';
+import { driftText } from './package-text.js';
+
+const pkg = { id: 3, name: 'Спринт 2', created_at: '2026-12-02T10:00:00.000Z', batch_id: 9, applied_from: null };
+const field = (f: string, wanted: string, actual: string) => ({ key: 'A-2', jira_key: 'A-2', row: 2, field: f, wanted, actual });
+
+describe('driftText', () => {
+  it('a field applying again brings back: the way back is offered', () => {
+    const text = driftText({ package: pkg, fields: [field('duedate', '2026-12-01', '2026-12-20')], links: [], matches: false, batch_status: 'done' });
+    expect(text).toContain('Вернуть: jira-hub apply <папка>');
+    expect(text).not.toContain('вручную');
+  });
+
+  it('only a type or parent Jira changed: no way back is offered that could not settle it; a person changes them', () => {
+    const text = driftText({ package: pkg, fields: [field('parent', 'A-1', 'A-7'), field('issue_type', 'Story', 'Bug')], links: [], matches: false, batch_status: 'done' });
+    expect(text).not.toContain('jira-hub apply');
+    expect(text.split('\n').at(-1)).toBe('Тип и родителя существующей задачи хаб не меняет (A-2): поменяйте их в Jira вручную или в пакете.');
+  });
+
+  it('both: the way back for what it settles, and the words for the rest', () => {
+    const text = driftText({ package: pkg, fields: [field('duedate', '2026-12-01', '2026-12-20'), field('parent', 'A-1', 'A-7')], links: [], matches: false, batch_status: 'done' });
+    expect(text).toContain('Вернуть: jira-hub apply <папка>');
+    expect(text).toContain('поменяйте их в Jira вручную');
+  });
+});
