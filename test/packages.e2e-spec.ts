@@ -255,8 +255,18 @@ describe('planning packages (SPEC 18)', () => {
     const first = `${HEADER}\nnew:8;Task;Задача Д;;;;;;;;`;
     const applied = (await send('apply', { issues: first }).expect(200)).body;
     const edited = (await send('plan', { issues: `${HEADER}\nnew:8;Task;Задача Д исправлена;;;;;;;;` }).expect(200)).body;
-    expect(edited.findings).toEqual([expect.objectContaining({ row: 2, column: 'Ключ', code: 'temp_key_pending', detail: expect.stringContaining(`уже создаёт пакет команд #${applied.batch.id}, он ещё не выполнен`) })]);
+    expect(edited.findings).toEqual([expect.objectContaining({ row: 2, column: 'Ключ', code: 'temp_key_pending', detail: expect.stringContaining(`уже создаёт пакет команд #${applied.batch.id} (тема «Задача Д»), он ещё не выполнен`) })]);
     expect(planText(edited)).toContain('временный ключ new:8 уже создаёт пакет команд');
+    // Its own batch is no other's: the same files planned again, the stored package's way back and its drift find nothing.
+    expect((await send('plan', { issues: first }).expect(200)).body.findings).toEqual([]);
+    expect((await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body.findings).toEqual([]);
+    expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.findings).toEqual([]);
+  });
+
+  it('a package of more new rows than one statement may bind (SQLite: 32,766 values) is refused as too large, never a 500', async () => {
+    const rows = Array.from({ length: 33_000 }, (_, i) => `new:${i + 1};Task;Задача ${i + 1};;;;;;;;`).join('\n');
+    const res = await send('plan', { issues: `${HEADER}\n${rows}` }).expect(422);
+    expect(res.body.detail).toMatch(/^план пакета — 33000 команд, а в одном пакете команд их может быть не больше 1000/);
   });
 
   it('packages applied again from the same one are one line: the issue one of them created is the others\' too (decision 1422)', async () => {

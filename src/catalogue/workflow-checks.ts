@@ -192,7 +192,10 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
     // The sprint is on another board than the one named: say so, rather than that it does not exist.
     const elsewhere = board === undefined ? [] : catalogue.sprints.filter((s) => lower(s.name) === lower(name.trim()) && s.state !== 'closed');
     if (elsewhere.length) {
-      return addFinding(c, 'board', 'unknown_sprint', `на доске «${board}» спринта «${name}» нет: он на доске ${listed(elsewhere.map((s) => `«${boardName(s)}»`))}`, `укажите доску ${listed(elsewhere.map((s) => `«${boardName(s)}»`))} или уберите board`);
+      const boards = [...new Set(elsewhere.map((s) => `«${boardName(s)}»`))];
+      const on = boards.length === 1 ? `он есть на доске ${boards[0]}` : `он есть на досках ${boards.slice(0, -1).join(', ')} и ${boards.at(-1)}`;
+      const fix = boards.length === 1 ? `укажите доску ${boards[0]} или уберите board` : `укажите доску ${boards.slice(0, -1).join(', ')} или ${boards.at(-1)}`;
+      return addFinding(c, 'board', 'unknown_sprint', `на доске «${board}» спринта «${elsewhere[0]!.name}» нет: ${on}`, fix);
     }
     const close = match(name, open, (s) => [s.name]);
     const candidates = (close.kind === 'none' && close.close.length ? close.close : open).map(shown);

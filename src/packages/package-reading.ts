@@ -106,13 +106,20 @@ export async function planAgainstMirror(
     tempKeyLine?: { upTo: number; own: readonly number[] };
     /** the mirror's issues by exact summary (Mirror's IssueRepository): a new row's summary the agent would find */
     summaries?: { bySummary(m: EntityManager, summaries: readonly string[]): Promise<Map<string, string[]>> };
+    /** the project the package's new issues go to (its Jira keys', else the catalogue's) */
+    project?: string;
+    /**
+     * Unfinished batches whose temp keys are this package's own — its line's, or the running batch these very
+     * files submitted — and so no second issue; `null`: do not look (drift compares, it plans nothing).
+     */
+    ownBatches?: readonly number[] | null;
   },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
   // Rows that would create an issue: their summaries against the mirror, their temp keys against the queue.
   const creating = pkg.issues.filter((r) => isTempKey(r.key) && !tempKeys.has(r.key));
   const sameSummary = options.summaries ? await options.summaries.bySummary(m, creating.flatMap((r) => (r.summary ? [r.summary.normalize('NFC').trim()] : []))) : new Map<string, string[]>();
-  const pendingTempKeys = await options.commands.pendingDefiners(m, creating.map((r) => r.key));
+  const pendingTempKeys = options.ownBatches === null ? new Map() : await options.commands.pendingDefiners(m, creating.map((r) => r.key), options.ownBatches ?? []);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();
@@ -133,6 +140,7 @@ export async function planAgainstMirror(
       },
       now: options.now,
       pendingTempKeys,
+      project: options.project,
     });
   } catch (err) {
     throw asValidationError(err);

@@ -81,14 +81,30 @@ export class PackagesService {
    * Drift (`checkValues: false`) only compares with the mirror: a value Jira no longer offers (a sprint
    * closed since the package was applied) is where Jira moved away, not a refusal.
    */
-  private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true, stored?: StoredPackage): Promise<PackagePlan> {
+  /**
+   * `running`: the unfinished batch these very files submitted (its temp keys are the package's own). Drift
+   * (`checkValues: false`) compares only, so it does not look for other batches defining the temp keys.
+   */
+  private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true, stored?: StoredPackage, running?: number): Promise<PackagePlan> {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
     const catalogue = await this.catalogues.get(m, project);
     const known = checkValues && catalogue && !catalogue.stale_since ? knownValues(catalogue) : undefined;
     // Link types read as the submit reads them, even from a stale catalogue: they rarely change, and a
     // wrong guess only leaves the link as written (the dry run then names it).
     const tempKeyLine = stored ? await this.lineOf(m, stored) : undefined;
-    return planAgainstMirror(m, pkg, { linkTypes: this.settings.get().link_types, known, catalogue, now: this.clock.now(), commands: this.commands, mirror: this.mirror, tempKeyLine, summaries: this.issues });
+    const ownBatches = checkValues ? [...(tempKeyLine?.own ?? []), ...(running === undefined ? [] : [running])] : null;
+    return planAgainstMirror(m, pkg, {
+      linkTypes: this.settings.get().link_types,
+      known,
+      catalogue,
+      now: this.clock.now(),
+      commands: this.commands,
+      mirror: this.mirror,
+      tempKeyLine,
+      summaries: this.issues,
+      project: project ?? catalogue?.project_key ?? undefined,
+      ownBatches,
+    });
   }
 
   /**
@@ -140,7 +156,9 @@ export class PackagesService {
   /** `POST /packages/plan`: the batch that makes Jira match the package, with the dry run's verdicts; writes nothing. */
   async plan(files: PackageFiles, source: BatchSource, name = DEFAULT_PACKAGE_NAME, stored?: StoredPackage): Promise<PackagePlanView> {
     const pkg = parsePackage(files);
-    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored));
+    // These very files' batch that still runs: applying them answers it, so its temp keys are this package's.
+    const { batch: running } = await this.running(filesHash(pkg.texts));
+    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored, running?.id));
     const dry = plan.commands.length ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
     return this.view(name, plan, dry, stored);
   }
@@ -170,7 +188,7 @@ export class PackagesService {
       const stored = await this.db.read((m) => this.packages.ofBatch(m, runningBatch.id));
       if (stored) return this.applied(packageView(stored), runningBatch, true, null);
     }
-    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored));
+    const plan = await this.db.read((m) => this.compute(m, pkg, true, stored, runningBatch?.id));
     const now = this.clock.iso();
     let packageId = 0;
     if (plan.commands.length === 0) {

@@ -166,15 +166,25 @@ describe('planPackage: a new row the agent would not create', () => {
         row: 3,
         column: 'Тема',
         code: 'summary_exists',
-        detail: 'в зеркале уже есть задача с темой «Тесты»: A-2 — new:2 не создастся, агент возьмёт её и изменит по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ',
+        detail: 'в зеркале уже есть задача с темой «Тесты»: A-2 — new:2 не создастся, агент возьмёт A-2 и изменит её по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ',
       },
     ]);
   });
-  it('a temp key an unfinished batch already defines: a second issue — a finding naming that batch', () => {
-    const plan = planPackage({ ...base, pendingTempKeys: new Map([['new:1', 7]]) });
+  it('several such issues: the oldest is the one taken; issues of another project do not count', () => {
+    const sameSummary = (s: string) => (s === 'Тесты' ? ['A-12', 'B-1', 'A-2'] : []);
+    const plan = planPackage({ ...base, project: 'A', mirror: { ...base.mirror, sameSummary } });
+    expect(plan.findings.map((f) => f.detail)).toEqual([expect.stringMatching(/^в зеркале уже есть задачи с темой «Тесты»: A-2, A-12 — new:2 не создастся, агент возьмёт A-2 /)]);
+    const elsewhere = planPackage({ ...base, project: 'C', mirror: { ...base.mirror, sameSummary } });
+    expect(elsewhere.findings).toEqual([]);
+  });
+  it('a temp key an unfinished batch defines with another summary: a second issue — a finding naming that batch', () => {
+    const plan = planPackage({ ...base, pendingTempKeys: new Map([['new:1', { batchId: 7, summary: 'Чужая история' }]]) });
     expect(plan.findings.map((f) => [f.row, f.column, f.code, f.detail])).toEqual([
-      [2, 'Ключ', 'temp_key_pending', 'временный ключ new:1 уже создаёт пакет команд #7, он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #7 (или отмените его) и постройте план снова'],
+      [2, 'Ключ', 'temp_key_pending', 'временный ключ new:1 уже создаёт пакет команд #7 (тема «Чужая история»), он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #7 (или отмените его) и постройте план снова'],
     ]);
+  });
+  it('… with the same summary: the agent would take that issue by its summary, no second one — no finding', () => {
+    expect(planPackage({ ...base, pendingTempKeys: new Map([['new:1', { batchId: 7, summary: 'Наша история ' }]]) }).findings).toEqual([]);
   });
 });
 

@@ -46,8 +46,10 @@ export interface PlanInput {
    */
   catalogue?: Catalogue | null;
   now: Date;
-  /** temp key → the first unfinished batch whose ensure_issue defines it (a new row would make a second issue) */
-  pendingTempKeys?: ReadonlyMap<string, number>;
+  /** temp key → the first unfinished batch (not the package's own) whose ensure_issue defines it, and the summary it creates */
+  pendingTempKeys?: ReadonlyMap<string, { batchId: number; summary: string }>;
+  /** the project the package's new issues go to: an issue of the mirror with the same summary matters only there */
+  project?: string;
 }
 
 /** Where in the package a command or a finding comes from. */
@@ -119,6 +121,9 @@ export interface PackagePlan {
   /** the package's temp keys an earlier batch already created (SPEC 6.3), with the issue each now stands for */
   resolved: { temp_key: string; key: string }[];
 }
+
+/** Keys by their number, as Jira numbers issues in order of creation: the oldest first. */
+const byKeyNumber = (a: string, b: string) => Number(a.replace(/^.*-/, '')) - Number(b.replace(/^.*-/, '')) || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Jira Software's Epic Name field type (Data Center), by which it is known whatever its name on the site. */
 const EPIC_NAME_SCHEMA = 'com.pyxis.greenhopper.jira:gh-epic-label';
@@ -261,23 +266,28 @@ class Planner {
   create(r: IssueRow): void {
     const place = { file: 'issues.csv' as const, row: r.row };
     this.allowed(r, 'issue_type', r.issue_type!);
-    // The agent creates an issue only when none of the project has its summary (SPEC 4): it would take this one and change it.
-    const same = this.input.mirror.sameSummary?.(r.summary!.normalize('NFC').trim()) ?? [];
+    // The agent creates an issue only when none of the project has its summary (SPEC 4): it would take the
+    // oldest such issue and change it by this row.
+    const summary = r.summary!.normalize('NFC').trim();
+    const project = this.input.project;
+    const same = (this.input.mirror.sameSummary?.(summary) ?? []).filter((k) => project === undefined || k.startsWith(`${project}-`)).sort(byKeyNumber);
     if (same.length) {
+      const which = same.length === 1 ? `задача с темой «${summary}»: ${same[0]}` : `задачи с темой «${summary}»: ${same.join(', ')}`;
       this.finding(
         r,
         'summary',
         'summary_exists',
-        `в зеркале уже есть задача с темой «${r.summary!.trim()}»: ${same.join(', ')} — ${r.key} не создастся, агент возьмёт её и изменит по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ`,
+        `в зеркале уже есть ${which} — ${r.key} не создастся, агент возьмёт ${same[0]} и изменит её по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ`,
       );
     }
+    // A temp key an unfinished batch of someone else defines with another summary: this row would make a second issue.
     const pending = this.input.pendingTempKeys?.get(r.key);
-    if (pending !== undefined) {
+    if (pending !== undefined && pending.summary.normalize('NFC').trim() !== summary) {
       this.finding(
         r,
         'key',
         'temp_key_pending',
-        `временный ключ ${r.key} уже создаёт пакет команд #${pending}, он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #${pending} (или отмените его) и постройте план снова`,
+        `временный ключ ${r.key} уже создаёт пакет команд #${pending.batchId} (тема «${pending.summary}»), он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #${pending.batchId} (или отмените его) и постройте план снова`,
       );
     }
     const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };

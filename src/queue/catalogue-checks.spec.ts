@@ -74,7 +74,7 @@ const ONE_FINDING: [string, PlannedInput, string, string, string | undefined][] 
   ['a sprint that does not exist', sprint({ sprint: 'Спринт 9' }), 'unknown_sprint', 'sprint', 'AURORA board: Спринт 2'],
   ['a sprint on two boards', sprint({ sprint: 'Спринт 3' }), 'sprint_ambiguous', 'sprint', 'board'],
   // it is active, only not on the board named: said as such, not as «нет среди активных и будущих»
-  ['a sprint on another board than the one named', sprint({ sprint: 'Спринт 2', board: 'Поддержка' }), 'unknown_sprint', 'board', 'укажите доску «AURORA board»'],
+  ['a sprint on another board than the one named', sprint({ sprint: 'Спринт 2', board: 'Поддержка' }), 'unknown_sprint', 'board', 'укажите доску «AURORA board» или уберите board'],
   ['a closed sprint', sprint({ sprint: 'Спринт 1' }), 'sprint_closed', 'sprint', undefined],
   ['a sprint in another letter case', sprint({ sprint: 'спринт 2' }), 'sprint_case', 'sprint', 'Спринт 2'],
   // Jira moves a sub-task only with its parent: the agent would refuse it at run time
@@ -89,6 +89,16 @@ describe('checkCommands: each kind of mistake is one finding with its seq, a Rus
     expect(out.findings[0]!.detail).toMatch(/[А-Яа-яЁё]/);
     if (suggestion) expect(out.findings[0]!.suggestion).toContain(suggestion);
     expect(out.commands[0]!.verdict).toBe('will_fail');
+  });
+});
+
+describe('checkCommands: a sprint named with another board', () => {
+  it('says where the sprint is, in the letter case Jira writes it, and with several boards names them all', async () => {
+    const three = { ...CATALOGUE, boards: [...CATALOGUE.boards, { id: 3, name: 'Склад' }], sprints: [...CATALOGUE.sprints, { id: 31, name: 'Спринт 2', state: 'future' as const, board_id: 2 }] };
+    const one = await run([sprint({ sprint: 'спринт 2', board: 'Поддержка' })]);
+    expect(one.findings.map((f) => [f.code, f.detail])).toEqual([['unknown_sprint', 'на доске «Поддержка» спринта «Спринт 2» нет: он есть на доске «AURORA board»']]);
+    const two = await run([sprint({ sprint: 'Спринт 2', board: 'Склад' })], { catalogue: three });
+    expect(two.findings.map((f) => [f.detail, f.suggestion])).toEqual([['на доске «Склад» спринта «Спринт 2» нет: он есть на досках «AURORA board» и «Поддержка»', 'укажите доску «AURORA board» или «Поддержка»']]);
   });
 });
 

@@ -482,17 +482,28 @@ export class CommandRepository implements NoteKeys {
     return map;
   }
 
-  /** Of these temp keys, those an `ensure_issue` still queued or handed out defines, each with the first such batch. */
-  async pendingDefiners(m: EntityManager, tempKeys: readonly string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    if (!tempKeys.length) return out;
+  /**
+   * Of these temp keys, those an `ensure_issue` still queued or handed out defines, outside the batches
+   * `besides`: each with the first such batch and the summary its command would create. In parts of 500
+   * keys (a package may have tens of thousands of rows; SQLite binds at most 32,766 values).
+   */
+  async pendingDefiners(m: EntityManager, tempKeys: readonly string[], besides: readonly number[] = []): Promise<Map<string, { batchId: number; summary: string }>> {
+    const out = new Map<string, { batchId: number; summary: string }>();
     const f = jsonFields(m);
-    const found = await rows<{ temp_key: string; batch_id: number | string }>(
-      m,
-      sql`SELECT ${f.tempKey} AS temp_key, min(batch_id) AS batch_id FROM command
-           WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed') AND ${f.tempKey} IN (${list(tempKeys)}) GROUP BY ${f.tempKey}`,
-    );
-    for (const r of found) out.set(r.temp_key, Number(r.batch_id));
+    const unique = [...new Set(tempKeys)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const found = await rows<{ temp_key: string; batch_id: number | string; params: StoredJson }>(
+        m,
+        sql`SELECT ${f.tempKey} AS temp_key, batch_id, params FROM command
+             WHERE type = 'ensure_issue' AND status IN ('queued', 'claimed') AND ${f.tempKey} IN (${list(unique.slice(i, i + 500))})
+               ${besides.length ? sql`AND batch_id NOT IN (${list(besides)})` : raw('')} ORDER BY id`,
+      );
+      for (const r of found) {
+        if (out.has(r.temp_key)) continue;
+        const summary = parseJson<{ summary?: unknown }>(r.params, {}).summary;
+        out.set(r.temp_key, { batchId: Number(r.batch_id), summary: typeof summary === 'string' ? summary : '' });
+      }
+    }
     return out;
   }
 

@@ -90,7 +90,7 @@ export function verdictOf(
   if (changes === undefined) {
     const why =
       type === 'ensure_sprint' && s.params.board !== undefined
-        ? `зеркало знает у задачи только имя спринта, не доску: в спринте ли «${String(s.params.sprint)}» доски «${String(s.params.board)}» она уже, покажет Jira`
+        ? `зеркало знает у задачи только имя спринта, не доску: есть ли она уже в спринте «${String(s.params.sprint)}» доски «${String(s.params.board)}», покажет только Jira`
         : 'зеркало не показывает, что изменит эта команда';
     return judged('cannot_judge', { why, synced_at: synced, age_seconds: age }, `Не проверить заранее: ${why}.`);
   }

@@ -52,6 +52,9 @@ export interface PackagePlan {
     commands?: { seq: number; verdict?: string; findings?: Finding[] }[];
   } | null;
 }
+/** What no command of the hub changes on an existing issue: drift in these only is settled by a person. */
+const BY_HAND = new Set(['issue_type', 'parent']);
+
 interface PackageRow {
   id: number;
   name: string;
@@ -487,10 +490,13 @@ function DriftPage({ id }: { id: number }) {
                 <a href={batchHref(drift.package.batch_id)}>Пакет команд #{drift.package.batch_id}</a>: {BATCH_STATUS[drift.batch_status as BatchStatus] ?? drift.batch_status}
               </div>
             )}
-            {!drift.matches && (
+            {!drift.matches && (drift.links.length > 0 || drift.fields.some((f) => !BY_HAND.has(f.field))) && (
               <button className="btn btn-primary" onClick={back} disabled={busy}>
                 Вернуть к пакету (построить план)
               </button>
+            )}
+            {drift.fields.some((f) => BY_HAND.has(f.field)) && (
+              <div className="muted">Тип и родителя существующей задачи хаб не меняет: поменяйте их в Jira вручную или в пакете.</div>
             )}
           </div>
           {drift.fields.length > 0 && (
