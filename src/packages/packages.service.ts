@@ -79,11 +79,9 @@ export class PackagesService {
    * The plan against the mirror; values a command would set are checked against the catalogue of the
    * project the package names first (a stale catalogue is not trusted for that: the dry run says so).
    * Drift (`checkValues: false`) only compares with the mirror: a value Jira no longer offers (a sprint
-   * closed since the package was applied) is where Jira moved away, not a refusal.
-   */
-  /**
-   * `running`: the unfinished batch these very files submitted (its temp keys are the package's own). Drift
-   * (`checkValues: false`) compares only, so it does not look for other batches defining the temp keys.
+   * closed since the package was applied) is where Jira moved away, not a refusal; nor does it look for
+   * other batches defining its temp keys. `running`: the unfinished batch these very files submitted (its
+   * temp keys are the package's own).
    */
   private async compute(m: EntityManager, pkg: ParsedPackage, checkValues = true, stored?: StoredPackage, running?: number): Promise<PackagePlan> {
     const project = [...pkg.issues.map((r) => r.key), ...pkg.links.flatMap((l) => [l.from, l.to])].find(isJiraKey)?.replace(/-\d+$/, '');
