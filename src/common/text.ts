@@ -119,6 +119,9 @@ function stringsWhere(value: unknown, bad: (text: string) => boolean): string[] 
   return found.sort();
 }
 
+/** A summary as compared: one Unicode spelling (NFC, as the mirror keeps it), no spaces at its ends. */
+export const comparableText = (text: string): string => text.normalize('NFC').trim();
+
 /** The Russian form of a noun after the number `n`: 1 команда, 2 команды, 5 команд, 21 команда, 11 команд. */
 export function plural(n: number, one: string, few: string, many: string): string {
   const a = Math.abs(n) % 100;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Catalogue } from '@jira-hub/contracts';
-import { isTempKey } from '../common/index.js';
+import { comparableText, isTempKey } from '../common/index.js';
 import { asValidationError, decodePackageFile, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
 import type { PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
@@ -118,7 +118,7 @@ export async function planAgainstMirror(
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
   // Rows that would create an issue: their summaries against the mirror, their temp keys against the queue.
   const creating = pkg.issues.filter((r) => isTempKey(r.key) && !tempKeys.has(r.key));
-  const sameSummary = options.summaries ? await options.summaries.bySummary(m, creating.flatMap((r) => (r.summary ? [r.summary.normalize('NFC').trim()] : []))) : new Map<string, string[]>();
+  const sameSummary = options.summaries ? await options.summaries.bySummary(m, creating.flatMap((r) => (r.summary ? [comparableText(r.summary)] : []))) : new Map<string, string[]>();
   const pendingTempKeys = options.ownBatches === null ? new Map() : await options.commands.pendingDefiners(m, creating.map((r) => r.key), options.ownBatches ?? []);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);

@@ -7,7 +7,7 @@
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { checkLink, isSymmetricLinkType, type CommandCheck } from '../catalogue/index.js';
-import { isJiraKey, isTempKey } from '../common/index.js';
+import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
@@ -268,21 +268,21 @@ class Planner {
     this.allowed(r, 'issue_type', r.issue_type!);
     // The agent creates an issue only when none of the project has its summary (SPEC 4): it would take the
     // oldest such issue and change it by this row.
-    const summary = r.summary!.normalize('NFC').trim();
+    const summary = comparableText(r.summary!);
     const project = this.input.project;
-    const same = (this.input.mirror.sameSummary?.(summary) ?? []).filter((k) => project === undefined || k.startsWith(`${project}-`)).sort(byKeyNumber);
-    if (same.length) {
-      const which = same.length === 1 ? `задача с темой «${summary}»: ${same[0]}` : `задачи с темой «${summary}»: ${same.join(', ')}`;
+    const taken = (this.input.mirror.sameSummary?.(summary) ?? []).filter((k) => project === undefined || k.startsWith(`${project}-`)).sort(byKeyNumber);
+    if (taken.length) {
+      const which = taken.length === 1 ? `задача с темой «${summary}»: ${taken[0]}` : `задачи с темой «${summary}»: ${taken.join(', ')}`;
       this.finding(
         r,
         'summary',
         'summary_exists',
-        `в зеркале уже есть ${which} — ${r.key} не создастся, агент возьмёт ${same[0]} и изменит её по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ`,
+        `в зеркале уже есть ${which} — ${r.key} не создастся, агент возьмёт ${taken[0]} и изменит её по этой строке; для новой задачи дайте строке другую тему, а чтобы менять эту, напишите в строке её ключ`,
       );
     }
     // A temp key an unfinished batch of someone else defines with another summary: this row would make a second issue.
     const pending = this.input.pendingTempKeys?.get(r.key);
-    if (pending !== undefined && pending.summary.normalize('NFC').trim() !== summary) {
+    if (pending !== undefined && comparableText(pending.summary) !== summary) {
       this.finding(
         r,
         'key',
@@ -330,8 +330,12 @@ class Planner {
       if (wanted === undefined) continue;
       const actual = m ? m[f] : null;
       // A summary compares in one Unicode spelling (NFC, as the mirror keeps it): a decomposed «й» typed in a file is the same text.
-      const text = (v: unknown) => String(v ?? '').normalize('NFC').trim();
-      const differs = f === 'labels' ? !sameSet(wanted as string[], (actual as string[] | null) ?? []) : f === 'summary' ? text(wanted) !== text(actual) : wanted !== actual;
+      const differs =
+        f === 'labels'
+          ? !sameSet(wanted as string[], (actual as string[] | null) ?? [])
+          : f === 'summary'
+            ? comparableText(String(wanted)) !== comparableText(String(actual ?? ''))
+            : wanted !== actual;
       if (!differs) continue;
       if (f === 'priority') this.allowed(r, f, wanted as string);
       fields[f] = wanted;

@@ -4,6 +4,7 @@
  * `after` (someone changed it since), which are listed and left alone, never overwritten. A subject the
  * batch changed more than once is reverted by its net change, first `before` to last `after` (decision 1410).
  */
+import { comparableText } from '../../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
@@ -327,8 +328,7 @@ function revertCreated(
 
 /** The created issue's summary in the mirror is not the one it was created with: someone took it over, it is not deleted. */
 function summaryChanged(issue: MirrorIssue | undefined, summary: string): boolean {
-  const text = (s: string) => s.normalize('NFC').trim();
-  return issue !== undefined && issue.summary !== null && text(issue.summary) !== text(summary);
+  return issue !== undefined && issue.summary !== null && comparableText(issue.summary) !== comparableText(summary);
 }
 
 /**
