@@ -482,7 +482,15 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
     // A revert the checks let through says so too.
     const clean = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
-    expect((await hub.http.post(`/batches/${clean.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ ok: true, findings: [] });
+    expect((await hub.http.post(`/batches/${clean.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ ok: true, findings: [], unchecked: [] });
+  });
+
+  it('the dry run names the inverse commands the checks could not judge, and why: accepted all the same', async () => {
+    // No catalogue yet: nothing can be judged; the revert is accepted, and the agent finds out in Jira.
+    const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ ok: true, findings: [], unchecked: [{ seq: 1, notes: ['каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'] }] });
+    expect((await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body).toMatchObject({ dry_run: false, unchecked: dry.unchecked, batch: { revert_of: b.id } });
   });
 
   it('a failed report may carry what the command changed before it failed: kept once like a done\'s, shown, and reverted (decision 1413)', async () => {

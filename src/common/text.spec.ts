@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clip, clipWithin, cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, plural, withUnstorableEscaped } from './text.js';
+import { clip, clipWithin, cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, numberRanges, plural, withUnstorableEscaped } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -131,4 +131,15 @@ describe('plural: the Russian noun after a number', () => {
   ])('%i %s', (n, word) => {
     expect(plural(n, 'команда', 'команды', 'команд')).toBe(word);
   });
+});
+
+describe('numberRanges: whole numbers in short', () => {
+  it.each([
+    [[], ''],
+    [[4], '4'],
+    [[1, 2], '1, 2'],
+    [[1, 2, 3], '1–3'],
+    [[7, 1, 3, 2, 5, 8], '1–3, 5, 7, 8'],
+    [[1, 1, 2, 3, 10, 11, 12, 13], '1–3, 10–13'],
+  ])('%j → «%s»', (ns, text) => expect(numberRanges(ns)).toBe(text));
 });

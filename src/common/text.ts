@@ -131,3 +131,17 @@ export function plural(n: number, one: string, few: string, many: string): strin
   if (b >= 2 && b <= 4) return few;
   return many;
 }
+
+/** Ascending whole numbers in short: [1, 2, 3, 5, 7, 8] → «1–3, 5, 7, 8» (a run of three or more as a range). */
+export function numberRanges(ns: readonly number[]): string {
+  const sorted = [...new Set(ns)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${sorted[i]}–${sorted[j]}`);
+    else parts.push(...sorted.slice(i, j + 1).map(String));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

@@ -117,7 +117,7 @@ describe('fitAnswer on the tools of large batches and plans', () => {
 
   it('revert_batch of 1,200 commands, which has no paging, says how many it shows and where the whole plan is', async () => {
     const view = {
-      dry_run: true, revert_of: 5, title: 'Откат пакета #5', ok: true, findings: [], conflicts: [], batch: null,
+      dry_run: true, revert_of: 5, title: 'Откат пакета #5', ok: true, findings: [], unchecked: [], conflicts: [], batch: null,
       commands: Array.from({ length: 1200 }, (_, i) => ({ type: 'ensure_fields', params: { key: `AURORA-${i + 1}`, description: long(300, i) } })),
     } as unknown as RevertView;
     const answer = await call(find(REVERT_TOOLS, 'revert_batch'), { revertBatch: async () => view }, { batch_id: 5 });

@@ -2,7 +2,7 @@
  * The change record (SPEC 17.1) and a revert (17.2) in words for a model: compact, one line per change.
  * What Jira held or holds (values, status and sprint names, summaries) is fenced as data.
  */
-import { clip } from '../common/index.js';
+import { clip, numberRanges } from '../common/index.js';
 import { fenced } from './fence.js';
 import type { BatchView, RevertView } from './hub-api.js';
 
@@ -74,5 +74,23 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
     : ['Конфликтов нет.'];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
   const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];
-  return [head, ...commands, ...conflicts, ...findings].join('\n');
+  return [head, ...commands, ...conflicts, ...findings, ...uncheckedLines(r)].join('\n');
+}
+
+/**
+ * The inverse commands the checks could not judge, those of the same reasons on one line (a stale
+ * catalogue gives every command the same one). The reasons name Jira's statuses and types: fenced.
+ */
+function uncheckedLines(r: RevertView): string[] {
+  const { unchecked } = r;
+  if (unchecked.length === 0) return [];
+  const byReason = new Map<string, number[]>();
+  for (const u of unchecked) {
+    const why = u.notes.join('; ');
+    byReason.set(why, [...(byReason.get(why) ?? []), u.seq]);
+  }
+  return [
+    `По каталогу Jira не проверить обратных команд: ${unchecked.length} из ${r.commands.length} — хаб примет откат, а выполнимы ли они, агент узнает уже в Jira:`,
+    ...[...byReason].map(([why, seqs]) => `- ${seqs.length === 1 ? 'команда' : 'команды'} ${numberRanges(seqs)}: ${fenced(why)}`),
+  ];
 }

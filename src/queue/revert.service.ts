@@ -17,6 +17,17 @@ import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { runChecks } from './plan-checks.js';
 import { isAwaiting, type BatchView } from './rows.js';
 
+/** An inverse command the checks could not judge. */
+export class UncheckedCommandView {
+  /** its place among the inverse commands, from 1 */
+  seq!: number;
+  /**
+   * why (Russian)
+   * @example ['переходы из «Done» типа Task ещё не наблюдались: шаг в «In Progress» не проверить']
+   */
+  notes!: string[];
+}
+
 /** The answer of POST /batches/{id}/revert (SPEC 17.2). */
 export class RevertView {
   /** true: nothing was written */
@@ -33,6 +44,11 @@ export class RevertView {
   ok!: boolean;
   /** every finding of the inverse commands (1-based seq): what the revert itself would answer with 422 plan_failed */
   findings!: FindingView[];
+  /**
+   * the inverse commands the checks could not judge (verdict unknown: no catalogue, a stale one, a route
+   * back it has not seen), with why; the revert is accepted, and the agent finds out in Jira
+   */
+  unchecked!: UncheckedCommandView[];
   /** the new batch (null in a dry run) */
   batch!: BatchView | null;
 }
@@ -67,12 +83,13 @@ export class RevertService {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
       const built = await this.build(m, id);
-      const { findings } = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues);
-      return { ...built, findings };
+      const checked = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues);
+      const unchecked = checked.commands.filter((c) => c.verdict === 'unknown').map(({ seq, notes }) => ({ seq, notes }));
+      return { ...built, findings: checked.findings, unchecked };
     });
     const title = REVERT_TITLE(id);
     const findings = plan.findings as FindingView[];
-    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, ok: findings.length === 0, findings, batch: null };
+    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null };
     if (dryRun) return view;
     if (plan.commands.length === 0) {
       const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'пакет ничего не изменил в Jira';

@@ -19,7 +19,7 @@ const CHANGES = {
 const done = () => ({ ...summary(1, { title: 'Спринт 2', status: 'done' }), commands: [], changes: CHANGES });
 const SPRINT_BACK = { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } };
 /** The revert dry run of batch 1 as the hub answers it: one inverse command, no conflict, accepted — or as `over` says. */
-const revertPlan = (over: Record<string, unknown> = {}) => ({ dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [SPRINT_BACK], conflicts: [], ok: true, findings: [], batch: null, ...over });
+const revertPlan = (over: Record<string, unknown> = {}) => ({ dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [SPRINT_BACK], conflicts: [], ok: true, findings: [], unchecked: [], batch: null, ...over });
 /** The batch page of batch 1 with «Откатить…» pressed: the dialog. */
 async function openRevert() {
   renderWithHub(<BatchPage id={1} />);
@@ -72,6 +72,23 @@ describe('the change record on the batch page', () => {
     expect(within(dialog).getByText('команда 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
+  });
+
+  it('revert: the commands the checks could not judge are named with why, those of the same reason together; the revert can still be asked for', async () => {
+    const route = 'переходы из «Done» типа Task ещё не наблюдались: шаг в «To Do» не проверить';
+    const stale = 'каталог Jira устарел';
+    fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': revertPlan({
+        commands: Array.from({ length: 14 }, (_, i) => ({ type: 'ensure_status', params: { key: `AURORA-${i + 1}`, to: 'To Do' } })),
+        unchecked: [...Array.from({ length: 13 }, (_, i) => ({ seq: i + 1, notes: [stale] })), { seq: 14, notes: [route] }],
+      }),
+    });
+    const dialog = await openRevert();
+    expect(within(dialog).getByText(/По каталогу Jira не проверить 14 из 14 обратных команд: хаб примет откат/)).toBeTruthy();
+    expect(within(dialog).getByText(`команды 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 и ещё 3: ${stale}`)).toBeTruthy();
+    expect(within(dialog).getByText(`команда 14: ${route}`)).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('revert: the inverse of a status and of a created issue ({key, to}, no route yet) is shown in words, not a blank page', async () => {

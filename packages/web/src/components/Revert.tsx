@@ -19,7 +19,23 @@ interface RevertView {
   /** the checks of every submit (SPEC 16.2): false — the revert itself would be refused with these findings */
   ok: boolean;
   findings: { seq: number; detail: string }[];
+  /** the inverse commands the checks could not judge (verdict unknown), with why */
+  unchecked: { seq: number; notes: string[] }[];
   batch: BatchView | null;
+}
+
+/** How many command numbers a line names before «и ещё N». */
+const SEQS_SHOWN = 10;
+
+/** The unjudged commands, those of the same reasons together (a stale catalogue gives every one the same). */
+function byReason(unchecked: RevertView['unchecked']): { why: string; seqs: string }[] {
+  const groups = new Map<string, number[]>();
+  for (const u of unchecked) groups.set(u.notes.join('; '), [...(groups.get(u.notes.join('; ')) ?? []), u.seq]);
+  return [...groups].map(([why, seqs]) => {
+    const named = seqs.slice(0, SEQS_SHOWN).join(', ');
+    const more = seqs.length > SEQS_SHOWN ? ` и ещё ${seqs.length - SEQS_SHOWN}` : '';
+    return { why, seqs: `${seqs.length === 1 ? 'команда' : 'команды'} ${named}${more}` };
+  });
 }
 
 export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status' | 'changes'> }) {
@@ -102,6 +118,21 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                   {plan.findings.map((f, i) => (
                     <li key={i}>
                       команда {f.seq}: {f.detail}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            {plan.ok && plan.unchecked.length > 0 && (
+              <>
+                <p className="warn-text">
+                  По каталогу Jira не проверить {plan.unchecked.length} из {plan.commands.length}{' '}
+                  {plural(plan.commands.length, 'обратной команды', 'обратных команд', 'обратных команд')}: хаб примет откат, а выполнимы ли они, агент узнает уже в Jira.
+                </p>
+                <ul className="revert-unchecked">
+                  {byReason(plan.unchecked).map((g) => (
+                    <li key={g.why}>
+                      {g.seqs}: {g.why}
                     </li>
                   ))}
                 </ul>
