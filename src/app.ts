@@ -54,14 +54,25 @@ function notAnObject(err: unknown): string | undefined {
 }
 
 /**
+ * A compressed body zlib or brotli could not unpack (corrupt, cut short, or compressed another way than
+ * its Content-Encoding says): body-parser passes their error on as it is, with a 400 status and no `type`.
+ */
+function undecompressed(err: unknown, req: Request): boolean {
+  const { status, errno } = (err ?? {}) as { status?: number; errno?: unknown };
+  return status === 400 && typeof errno === 'number' && req.headers['content-encoding'] !== undefined;
+}
+
+/**
  * Body-parser failures (malformed JSON, too large, an unknown charset or compression) in the spec's
  * error body, before any route runs: past this point Nest would wrap them into generic HTTP errors
  * and their kind would be lost.
  */
 function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunction): void {
-  const type = (err as { type?: string })?.type;
+  const type = (err as { type?: string })?.type ?? (undecompressed(err, req) ? 'encoding.failed' : undefined);
   if (type === undefined) return next(err);
-  const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(notAnObject(err) ?? BODY_FAILURES[type] ?? 'тело запроса не удалось прочитать');
+  const encoding = String(req.headers['content-encoding']);
+  const failure = type === 'encoding.failed' ? `тело запроса не удалось распаковать (Content-Encoding: ${encoding.slice(0, 100)}): данные повреждены или сжаты другим способом` : BODY_FAILURES[type];
+  const known = type === 'entity.too.large' ? new PayloadTooLargeError() : new BadJsonError(notAnObject(err) ?? failure ?? 'тело запроса не удалось прочитать');
   if (isMcpRequest(req)) return answerRpcError(res, statusOf(known.code), type === 'entity.too.large' ? INVALID_REQUEST : PARSE_ERROR, known.detail);
   res.status(statusOf(known.code)).json(errorBody(known));
 }

@@ -35,6 +35,14 @@ describe('approval (SPEC 15.2)', () => {
     expect(claimed.batch_id).toBe(person.id);
   });
 
+  it('X-Hub-Source sent twice, or listing several values, is the assistant’s when any value names it: the header only lowers rights', async () => {
+    // Two header lines (supertest's types take a list for Cookie only; Node's client sends any list as lines).
+    const twice = (await hub.http.post('/batches').set('X-Hub-Source', ['assistant', 'assistant'] as unknown as string).send({ title: 'дважды', commands: [fields('A-1')] }).expect(201)).body;
+    expect(twice).toMatchObject({ source: 'assistant', status: 'awaiting_approval' });
+    expect(await submit('A-2', { 'X-Hub-Source': 'client, Assistant' })).toMatchObject({ source: 'assistant', status: 'awaiting_approval' });
+    expect(await submit('A-3', { 'X-Hub-Source': 'client' })).toMatchObject({ source: 'client', status: 'queued' });
+  });
+
   it('an approved batch runs after every batch runnable at approval, before later ones; the order of remaining_seconds agrees', async () => {
     const a = await submit('A-1', AS_ASSISTANT);
     const b = await submit('A-2');

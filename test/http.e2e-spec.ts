@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -156,6 +157,26 @@ describe('errors (SPEC 11.1)', () => {
     expect(zipped.body.error).toBe('bad_json');
     expect(zipped.body.detail).toContain('Content-Encoding');
     expect((await hub.http.get('/batches')).body.filter((x: { status: string }) => x.status !== 'cancelled')).toHaveLength(1);
+  });
+
+  it('a compressed body that cannot be unpacked (corrupt, cut short, compressed another way) → 400 bad_json saying so, nothing written', async () => {
+    const before = (await hub.http.get('/batches').expect(200)).body.length;
+    const body = JSON.stringify({ title: 'сжатый', commands: [fields('A-1')] });
+    const cases: [string, Buffer][] = [
+      ['gzip', Buffer.from('garbage')],
+      ['deflate', Buffer.from('x')],
+      ['br', gzipSync(body)],
+      ['gzip', gzipSync(body).subarray(0, 12)],
+    ];
+    // fetch sends the bytes as they are (supertest's client would handle a compressed body its own way).
+    const post = (encoding: string, data: Buffer) => fetch(`${hub.url}/batches`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding }, body: new Uint8Array(data) });
+    for (const [encoding, data] of cases) {
+      const res = await post(encoding, data);
+      expect([res.status, await res.json()]).toEqual([400, { error: 'bad_json', detail: `тело запроса не удалось распаковать (Content-Encoding: ${encoding}): данные повреждены или сжаты другим способом` }]);
+    }
+    // A body compressed as it says is read as ever.
+    expect((await post('gzip', gzipSync(body))).status).toBe(201);
+    expect((await hub.http.get('/batches').expect(200)).body.length).toBe(before + 1);
   });
 
   it('a body over 5 MB → 413 payload_too_large; the result route takes up to 10 MB', async () => {

@@ -86,9 +86,13 @@ export interface Caller {
 
 export const callerFrom = (req: Request): Caller => ({ name: callerOf(req), source: sourceOf(req) });
 
+/**
+ * The header only ever lowers rights: any of its values naming the assistant counts, so a header sent
+ * twice (Node joins the values with «, ») or listing several values still makes the request the assistant's.
+ */
 function declaresAssistant(req: Request): boolean {
   const header = req.headers[SOURCE_HEADER];
-  return typeof header === 'string' && header.trim().toLowerCase() === 'assistant';
+  return typeof header === 'string' && header.split(',').some((value) => value.trim().toLowerCase() === 'assistant');
 }
 
 function refusal(allowed: readonly Role[], presented: Role, req: Request): ForbiddenError {
