@@ -254,7 +254,9 @@ export const MAX_PACKAGE_RECORDS = 100_000;
  * its record starts (the header is line 1; a quoted cell may span lines).
  */
 export function readTable(file: PackageFile, data: Buffer): TableRow[] {
-  const text = decodePackageFile(file, data);
+  // In NFC, Unicode's composed form (decision 1426): a summary or label typed decomposed (NFD, as some editors
+  // and macOS file names write «й» and «ё») is the same text to a person but another label or summary to Jira.
+  const text = decodePackageFile(file, data).normalize('NFC');
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   // csv-parse counts bytes reliably but not lines (a CRLF inside quotes counts twice), so lines are
   // counted here from the byte offset where each record starts.

@@ -57,6 +57,16 @@ describe('readIssues: an empty cell is no wish', () => {
   });
 });
 
+describe('readIssues: text in NFC (decision 1426)', () => {
+  it('a decomposed header, summary and label are read composed: the same text to Jira as to a person', () => {
+    const nfd = (t: string) => t.normalize('NFD');
+    const rows = readIssues(buf(nfd('Ключ;Тип;Тема;Метки\nnew:1;Task;Подготовить квартальный отчёт;отчётность финансы\n')));
+    expect(rows.map(({ columns: _c, ...r }) => r)).toEqual([{ row: 2, key: 'new:1', issue_type: 'Task', summary: 'Подготовить квартальный отчёт', labels: ['отчётность', 'финансы'] }]);
+    expect(rows[0].summary).toBe('Подготовить квартальный отчёт'.normalize('NFC'));
+    expect(rows[0].summary).not.toBe(nfd('Подготовить квартальный отчёт'));
+  });
+});
+
 describe('splitLabels: spaces or commas', () => {
   it.each([
     ['a b', ['a', 'b']],
