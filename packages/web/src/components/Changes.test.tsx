@@ -146,6 +146,13 @@ describe('the change record on the batch page', () => {
     await screen.findByRole('region', { name: 'Что изменено в Jira' });
     expect(screen.queryByRole('button', { name: 'Откатить…' })).toBeNull();
   });
+
+  it('a cancelled batch that changed Jira before it was cancelled can be reverted too', async () => {
+    const calls = fakeFetch({ 'GET /batches/1': { ...done(), status: 'cancelled' }, 'POST /batches/1/revert': revertPlan() });
+    const dialog = await openRevert();
+    expect(within(dialog).getByText(/пакет из 1 обратной команды/)).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
+  });
 });
 
 describe('IssueChanges', () => {

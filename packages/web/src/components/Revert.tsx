@@ -44,7 +44,8 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
-  if (batch.status !== 'done' || Object.keys(batch.changes ?? {}).length === 0) return null;
+  // A finished batch: done, or cancelled after some of its commands changed Jira (the hub answers 409 while one is still with the agent).
+  if ((batch.status !== 'done' && batch.status !== 'cancelled') || Object.keys(batch.changes ?? {}).length === 0) return null;
 
   const preview = async () => {
     setError(null);
