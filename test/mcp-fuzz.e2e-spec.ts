@@ -88,6 +88,8 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
       ['get_batch', { batch_id: 1, offset: 1e20 }, 'offset: не больше 9007199254740991'],
       ['get_batch', { batch_id: 2147483648 }, 'batch_id: не больше 2147483647'],
       ['compare_package', { links_csv: 'я'.repeat(1_000_001) }, 'links_csv: не больше 1000000 символов; большой пакет импортируйте через панель или jira-hub import'],
+      ['plan_package', { issues_csv: 'я'.repeat(1_000_001) }, 'issues_csv: не больше 1000000 символов; большой пакет передайте хабу файлами: страница «Пакеты» панели или jira-hub plan/apply <папка>'],
+      ['apply_package', { links_csv: 'я'.repeat(1_000_001) }, 'links_csv: не больше 1000000 символов; большой пакет передайте хабу файлами: страница «Пакеты» панели или jira-hub plan/apply <папка>'],
     ];
     for (const [name, args, message] of refusals) {
       const answer = await mcp.call(name, args);

@@ -79,6 +79,11 @@ export const id = (what: string) =>
  * URL: a search of 100 keys with every other filter at its longest stays inside the 16 KB the hub takes
  * for a request line and its headers.
  */
+/** The CSV text a tool takes, each file (the hub takes 10 MB a request; a model's answer should stay far below). */
+export const CSV_MAX = 1_000_000;
+/** A CSV text argument; `instead` says where a larger file goes. */
+export const csvText = (instead: string) => z.string().max(CSV_MAX, { error: `не больше ${CSV_MAX} символов; ${instead}` });
+
 export const KEY_MAX = 50;
 
 export const jiraKey = z.string().max(KEY_MAX).regex(JIRA_KEY, { error: 'ключ Jira вида AURORA-123' }).describe('ключ задачи Jira, например AURORA-123');

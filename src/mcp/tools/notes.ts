@@ -7,11 +7,9 @@ import { formatReport } from '../../import/index.js';
 import { NOTE_LIMITS } from '../../mirror/index.js';
 import { HubError } from '../hub-api.js';
 import { FENCE_NOTE, noteLine } from '../texts.js';
-import { noteKey, tool, type ToolDef } from '../tool.js';
+import { csvText, noteKey, tool, type ToolDef } from '../tool.js';
 
-/** The CSV texts a tool takes (the hub takes 10 MB a request; a model's answer should stay far below). */
-const CSV_MAX = 1_000_000;
-const csv = () => z.string().min(1).max(CSV_MAX, { error: `не больше ${CSV_MAX} символов; большой пакет импортируйте через панель или jira-hub import` });
+const csv = () => csvText('большой пакет импортируйте через панель или jira-hub import').min(1);
 
 const noteOutput = z.looseObject({ key: z.string(), note: z.looseObject({}).nullable().optional() });
 const reportOutput = z.looseObject({ notes: z.number(), missing_links: z.array(z.looseObject({})), reversed_links: z.array(z.looseObject({})) });

@@ -5,17 +5,18 @@
 import { z } from 'zod';
 import { applyText, driftText, planText } from '../../packages/index.js';
 import { batchPage, fenced, nextStep } from '../texts.js';
-import { id, tool, type ToolDef } from '../tool.js';
+import { csvText, id, tool, type ToolDef } from '../tool.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
 - issues_csv: Ключ/key (ключ Jira AURORA-12 или временный new:N для новой задачи), Тип/issue_type, Тема/summary, Родитель/parent, Срок/duedate (ГГГГ-ММ-ДД), Метки/labels (через пробел или запятую), Исполнитель/assignee, Приоритет/priority, Статус/status, Спринт/sprint, Доска/board; пустая ячейка — «без пожелания»;
 - links_csv: Откуда/from, Тип/type, Куда/to, Пояснение (внутр.)/note — связь идёт от «Откуда» к «Куда»;
 - notes_csv: Ключ/key, Факт. статус/fact_status, Комментарий (внутр.)/comment — внутренние заметки команды.`;
 
+const csv = () => csvText('большой пакет передайте хабу файлами: страница «Пакеты» панели или jira-hub plan/apply <папка>').optional();
 const packageShape = {
-  issues_csv: z.string().optional().describe('текст issues.csv с заголовком'),
-  links_csv: z.string().optional().describe('текст links.csv с заголовком'),
-  notes_csv: z.string().optional().describe('текст notes.csv с заголовком'),
+  issues_csv: csv().describe('текст issues.csv с заголовком'),
+  links_csv: csv().describe('текст links.csv с заголовком'),
+  notes_csv: csv().describe('текст notes.csv с заголовком'),
   name: z.string().trim().min(1).max(200).optional().describe('имя пакета, например «Спринт 2»'),
 };
 const someFile = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => a.issues_csv !== undefined || a.links_csv !== undefined || a.notes_csv !== undefined;
