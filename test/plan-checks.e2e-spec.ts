@@ -217,3 +217,28 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     }
   });
 });
+
+describe('a plan whose ensure_issue the agent would answer with an existing issue (same summary)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    await reportCatalogue(hub, { ...CATALOGUE, permissions: { ...CATALOGUE.permissions } });
+  });
+  afterAll(() => hub.close());
+
+  it('an ensure_issue whose summary an issue of the project has: the agent takes that issue, so it and the commands on its temp key are judged against it', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-4', 'AURORA-5'] } }] }).expect(201);
+    const { command } = await agent.claim();
+    // Two issues of the summary: the agent's duplicate search takes the oldest.
+    await agent.done(command.id, refreshResult([{ key: 'AURORA-5', summary: 'Сверка с банком', status: 'Done' }, { key: 'AURORA-4', summary: 'Сверка с банком', status: 'Review' }]));
+    const body = { title: 'Сверка', commands: [issue(9, 'Task', ' Сверка с банком '), status('new:9', { to: 'Done' }), issue(10, 'Task', 'Новая сверка'), status('new:10', { to: 'Done' })] };
+    const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect(plan).toMatchObject({ ok: true, findings: [] });
+    expect(plan.commands[0]).toMatchObject({ check: 'no_change', notes: [expect.stringContaining('в проекте уже есть AURORA-4 с той же темой: агент возьмёт эту задачу, а не создаст новую')] });
+    // From Review, where AURORA-4 is, «Done» is a step away; a new issue walks from «To Do».
+    expect(plan.commands[1]).toMatchObject({ check: 'will_change', params: { key: 'new:9', path: ['Done'] } });
+    expect(plan.commands[2]).toMatchObject({ check: 'will_change', notes: [] });
+    expect(plan.commands[3]).toMatchObject({ check: 'will_change', params: { key: 'new:10', path: ['In Progress', 'Review', 'Done'] } });
+  });
+});

@@ -46,6 +46,12 @@ export interface CheckContext {
   mirror: MirrorLookup;
   /** temp keys an earlier batch resolved (those this body does not define) */
   resolved: ReadonlyMap<string, string>;
+  /**
+   * temp keys of this body's ensure_issue whose summary an issue of the agent's project already has (the
+   * oldest such key): the agent takes that issue instead of creating one (SPEC 4), so the commands on the
+   * temp key are judged against it
+   */
+  taken?: ReadonlyMap<string, string>;
 }
 
 export interface CheckedCommand {
@@ -104,6 +110,9 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   const checks: CommandCheck[] = commands.map((c, i) => ({ seq: i + 1, type: c.type, params: { ...c.params }, findings: [], notes: [], unknown: [] }));
   await syntaxFindings(commands, ctx, checks);
   const usable = ctx.catalogue && !ctx.stale ? ctx.catalogue : null;
+  const taken = ctx.taken ?? new Map<string, string>();
+  // A taken temp key means its existing issue, for the commands after the ensure_issue as for an earlier batch's.
+  if (taken.size) ctx = { ...ctx, resolved: new Map([...ctx.resolved, ...taken]) };
   if (!ctx.catalogue) checks.forEach((c) => c.unknown.push('каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'));
   else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или раньше, если человек обновит его: панель хаба, POST /catalogue/refresh)'));
   const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
@@ -124,6 +133,11 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
 
   /** The checks of the catalogue, the mirror and Jira's limits on one command whose params are well formed. */
   function judge(c: CommandCheck): void {
+    const existing = c.type === 'ensure_issue' ? taken.get(String(c.params.temp_key)) : undefined;
+    if (existing) {
+      c.notes.push(`в проекте уже есть ${existing} с той же темой: агент возьмёт эту задачу, а не создаст новую (тип, поля и родитель команды к ней не применятся); команды с ${String(c.params.temp_key)} проверены по ней`);
+      return;
+    }
     checkContent(c);
     if (c.type === 'ensure_issue') checkIssue(c, types);
     else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
@@ -139,6 +153,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
 function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
   if (c.findings.length > 0) return 'will_fail';
   if (c.type === 'refresh' || c.type === 'refresh_catalogue') return 'no_change';
+  if (c.type === 'ensure_issue' && ctx.taken?.has(String(c.params.temp_key))) return 'no_change';
   if (c.unknown.length > 0) return 'unknown';
   const resolve = (v: unknown) => (typeof v === 'string' && ctx.resolved.has(v) ? ctx.resolved.get(v)! : v);
   const params = Object.fromEntries(Object.entries(c.params).map(([k, v]) => [k, KEY_PARAMS.includes(k) ? resolve(v) : v]));

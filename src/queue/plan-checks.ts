@@ -47,12 +47,33 @@ export async function runChecks(
     const key = await temps.resolvedKey(m, t);
     if (key) resolved.set(t, key);
   }
-  const mirror = await issues.lookup(m, named.map((k) => resolved.get(k) ?? k));
   const project = named.map((k) => resolved.get(k) ?? k).find(isJiraKey)?.split('-')[0];
   const catalogue = (project ? await catalogues.get(m, project) : null) ?? (await catalogues.get(m));
+  const taken = await takenBySummary(m, commands, catalogue?.project_key ?? project, issues);
+  const mirror = await issues.lookup(m, [...named.map((k) => resolved.get(k) ?? k), ...taken.values()]);
   const stale = catalogue ? isStale(catalogue, settings, now) : false;
-  const outcome = await checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved });
+  const outcome = await checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved, taken });
   return { ...outcome, catalogue, stale };
+}
+
+/**
+ * The temp keys of the body's ensure_issue commands whose summary an issue of the agent's project already
+ * has in the mirror, each with the oldest such key (by number): the issue the agent's duplicate search
+ * takes instead of creating one. Compared as the agent compares, trimmed; none when the project is unknown.
+ */
+async function takenBySummary(m: EntityManager, commands: readonly CommandInput[], project: string | undefined, issues: IssueRepository): Promise<Map<string, string>> {
+  const creating = commands.flatMap((c) =>
+    c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' && typeof c.params.summary === 'string' ? [{ temp: c.params.temp_key, summary: c.params.summary.trim() }] : [],
+  );
+  const taken = new Map<string, string>();
+  if (!project || creating.length === 0) return taken;
+  const found = await issues.bySummary(m, creating.map((c) => c.summary));
+  const number = (key: string) => Number(key.slice(key.lastIndexOf('-') + 1));
+  for (const { temp, summary } of creating) {
+    const oldest = (found.get(summary) ?? []).filter((k) => k.startsWith(`${project}-`)).sort((a, b) => number(a) - number(b))[0];
+    if (oldest) taken.set(temp, oldest);
+  }
+  return taken;
 }
 
 /**
