@@ -241,4 +241,16 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     expect(plan.commands[2]).toMatchObject({ check: 'will_change', notes: [] });
     expect(plan.commands[3]).toMatchObject({ check: 'will_change', params: { key: 'new:10', path: ['In Progress', 'Review', 'Done'] } });
   });
+
+  it('an issue of another project is not judged by this project\'s catalogue: unknown, saying why, never refused for it', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['OTHER-1'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'OTHER-1', summary: 'Чужая задача' }]));
+    const body = { title: 'Чужой проект', commands: [sprint('OTHER-1', { sprint: 'Чужой спринт' }), fields('OTHER-1', { priority: 'Очень высокий' }), sprint('AURORA-1', { sprint: 'Чужой спринт' })] };
+    const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    const why = 'OTHER-1 — задача проекта OTHER, а каталог в хабе — проекта AURORA: экраны, переходы, спринты и права проекта OTHER хабу неизвестны';
+    expect(plan.commands.slice(0, 2)).toEqual([expect.objectContaining({ check: 'unknown', findings: [], notes: [why] }), expect.objectContaining({ check: 'unknown', findings: [], notes: [why] })]);
+    // The project's own issue is judged as ever.
+    expect(plan.findings).toEqual([expect.objectContaining({ seq: 3, code: 'unknown_sprint' })]);
+  });
 });

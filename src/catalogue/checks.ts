@@ -8,7 +8,7 @@
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
-import { eachInSlices, isTempKey, mapInSlices } from '../common/index.js';
+import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
@@ -139,6 +139,10 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       return;
     }
     checkContent(c);
+    // The catalogue is one project's: another project's issue has its own types, screens, workflows, boards and permissions.
+    const key = typeof c.params.key === 'string' ? (ctx.resolved.get(c.params.key) ?? c.params.key) : undefined;
+    const other = usable && key !== undefined && isJiraKey(key) && !key.startsWith(`${usable.project_key}-`) ? key.slice(0, key.lastIndexOf('-')) : undefined;
+    if (other) return void c.unknown.push(`${key} — задача проекта ${other}, а каталог в хабе — проекта ${usable!.project_key}: экраны, переходы, спринты и права проекта ${other} хабу неизвестны`);
     if (c.type === 'ensure_issue') checkIssue(c, types);
     else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
     else if (c.type === 'ensure_status') checkStatus(c, types);
