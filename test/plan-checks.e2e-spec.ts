@@ -91,6 +91,12 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect(res.findings[0].detail).toBe('в Jira уже есть обратная связь: AURORA-3 blocks AURORA-2 (тип «Blocks»); агент связь не переворачивает, и команда завершится ошибкой');
     expect(res.commands[1]).toMatchObject({ check: 'no_change', findings: [] }); // the link as Jira holds it
     await hub.http.post('/batches').send(body).expect(422);
+    // The reverse removed first in the same body (as the finding suggests, and a revert of a flipped link does): no finding.
+    const flip = { title: 'Переворот', commands: [{ type: 'remove_link', params: { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' } }, link('AURORA-2', 'AURORA-3', 'Blocks')] };
+    expect((await hub.http.post('/batches/plan').send(flip).expect(200)).body).toMatchObject({ ok: true, findings: [] });
+    // Removed after it, it is no help.
+    const late = { title: 'Поздно', commands: [link('AURORA-2', 'AURORA-3', 'Blocks'), { type: 'remove_link', params: { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' } }] };
+    expect((await hub.http.post('/batches/plan').send(late).expect(200)).body.findings).toEqual([expect.objectContaining({ seq: 1, code: 'reversed_link' })]);
   });
 
   it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {

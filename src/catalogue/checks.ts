@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, removedLink } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -116,6 +116,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   if (!ctx.catalogue) checks.forEach((c) => c.unknown.push('каталога Jira в хабе ещё нет (агент прочитает его командой refresh_catalogue)'));
   else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или раньше, если человек обновит его: панель хаба, POST /catalogue/refresh)'));
   const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
+  const removedLinks = new Set<string>();
   await eachInSlices(
     checks,
     (c) => {
@@ -148,7 +149,9 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
     else if (c.type === 'ensure_status') checkStatus(c, types);
     else if (c.type === 'ensure_link' || c.type === 'remove_link') {
       checkLink(c, usable, ctx.linkWords);
-      checkReversedLink(c, usable, ctx.mirror, ctx.resolved);
+      checkReversedLink(c, usable, ctx.mirror, ctx.resolved, removedLinks);
+      const removed = removedLink(c, ctx.resolved);
+      if (removed) removedLinks.add(removed);
     } else if (c.type === 'ensure_sprint') checkSprint(c, types);
     if (usable) permissionFindings(c, usable);
   }

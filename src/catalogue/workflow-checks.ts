@@ -142,13 +142,15 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
  * itself: the agent fails such a command (SPEC 4: a reverse link is never flipped), so it is a finding
  * before anyone approves. Keys an earlier batch created are looked up as their Jira keys.
  */
-export function checkReversedLink(c: CommandCheck, catalogue: Catalogue | null, mirror: MirrorLookup, resolved: ReadonlyMap<string, string>): void {
+export function checkReversedLink(c: CommandCheck, catalogue: Catalogue | null, mirror: MirrorLookup, resolved: ReadonlyMap<string, string>, removed: ReadonlySet<string>): void {
   if (c.type !== 'ensure_link' || !catalogue || c.findings.length > 0) return;
   const type = catalogue.link_types.find((t) => t.name === c.params.link_type);
   if (!type || isSymmetric(type)) return;
   const key = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? v) : undefined);
   const [source, target] = [key(c.params.source), key(c.params.target)];
   if (!isJiraKey(source) || !isJiraKey(target) || !mirror.hasLink(target, source, type.name) || mirror.hasLink(source, target, type.name)) return;
+  // An earlier remove_link of the same body takes the reverse away first (a revert of a flipped link does just that).
+  if (removed.has(linkId(target, source, type.name))) return;
   addFinding(
     c,
     'source',
@@ -156,6 +158,16 @@ export function checkReversedLink(c: CommandCheck, catalogue: Catalogue | null, 
     `в Jira уже есть обратная связь: ${target} ${type.outward} ${source} (тип «${type.name}»); агент связь не переворачивает, и команда завершится ошибкой`,
     `если нужна именно эта связь, сначала удалите обратную (remove_link {source: ${target}, target: ${source}, link_type: ${type.name}}); если обратная верна — уберите команду`,
   );
+}
+
+const linkId = (source: string, target: string, type: string) => `${source}\u0000${target}\u0000${type}`;
+
+/** The link a remove_link takes away (its ends resolved, its type as stored), for the checks of the commands after it. */
+export function removedLink(c: CommandCheck, resolved: ReadonlyMap<string, string>): string | undefined {
+  if (c.type !== 'remove_link' || c.findings.length > 0) return undefined;
+  const key = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? v) : undefined);
+  const [source, target, type] = [key(c.params.source), key(c.params.target), c.params.link_type];
+  return source && target && typeof type === 'string' ? linkId(source, target, type) : undefined;
 }
 
 function store(c: CommandCheck, name: string, note: string): void {
