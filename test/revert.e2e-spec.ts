@@ -676,4 +676,20 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     const real = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body;
     expect({ commands: real.commands, conflicts: real.conflicts }).toEqual({ commands: dry.commands, conflicts: dry.conflicts });
   });
+
+  it('a change the mirror has not seen (the batch cancelled before its tail refresh) is a conflict saying to refresh, not someone\'s edit; refreshed, it is reverted', async () => {
+    const agent = agentOf(hub);
+    await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1'] } }]);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }]));
+    hub.clock.advance(60_000);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-05-05' })]);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2027-05-05' }] }).expect(200);
+    await hub.http.post(`/batches/${b.id}/cancel`).send({}).expect(200); // the tail refresh never runs
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', detail: 'AURORA-1: поле duedate — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh AURORA-1) и повторите откат' }] });
+    hub.clock.advance(60_000);
+    await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1'] } }]);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2027-05-05' }]));
+    expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }], conflicts: [] });
+  });
 });

@@ -145,6 +145,19 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate' })] });
   });
 
+  it('a change the mirror has not seen yet (read before it was recorded) is a conflict that says so, not someone else\'s edit', () => {
+    const change = ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2027-05-05', recorded_at: '2026-12-06T10:00:00.000Z' });
+    const unseen = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T09:59:00.000Z' }) });
+    expect(buildRevert([change], unseen, OPTIONS).conflicts.map((c) => c.detail)).toEqual([
+      'A-1: поле duedate — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh A-1) и повторите откат',
+    ]);
+    // Read after it, the mirror's other value is someone's edit.
+    const edited = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T10:01:00.000Z' }) });
+    expect(buildRevert([change], edited, OPTIONS).conflicts.map((c) => c.detail)).toEqual(['A-1: поле duedate с тех пор изменили — сейчас пусто, пакет оставил «2027-05-05»; не откатываем']);
+    // Shown as the batch left it: reverted, whenever it was read.
+    expect(buildRevert([change], mirrorOf({ 'A-1': issue({ duedate: '2027-05-05', synced_at: '2026-12-06T09:59:00.000Z' }) }), OPTIONS).commands).toEqual([{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }]);
+  });
+
   it('labels recorded as null before (no labels) go back to an empty list, not a conflict', () => {
     const plan = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: null, after: ['отчёты'] })], MIRROR, OPTIONS);
     expect(plan).toEqual({ commands: [{ type: 'ensure_fields', params: { key: 'A-1', labels: [] } }], conflicts: [] });

@@ -14,8 +14,11 @@ import { changesAgainstMirror } from './confirmation.js';
 export const REVERTED_LABEL = 'hub-reverted';
 export const REVERT_TITLE = (id: number) => `Откат пакета #${id}`;
 
-/** A change as the revert reads it: the command that made it groups the fields of one ensure_fields. */
-export type RecordedChange = Change & { command_id: number };
+/**
+ * A change as the revert reads it: the command that made it groups the fields of one ensure_fields; when
+ * the hub recorded it (the mirror read before then has not seen it).
+ */
+export type RecordedChange = Change & { command_id: number; recorded_at?: string };
 
 export interface RevertOptions {
   /** settings `revert.created_issue_status`: where an issue the batch created goes */
@@ -206,7 +209,11 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       }
       if (!showsAfter(mirror, c)) {
         const actual = mirrorValue(mirror, key, c.what);
-        conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${shown(actual)}, пакет оставил ${shown(c.after)}; не откатываем`, actual);
+        const seen = mirror.issue(key)?.synced_at;
+        // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
+        if (c.recorded_at && seen && seen < c.recorded_at) {
+          conflict(c, `${key}: ${label(c.what)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
+        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${shown(actual)}, пакет оставил ${shown(c.after)}; не откатываем`, actual);
         continue;
       }
       const pending = options.pendingBy?.(key, c.what);
