@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, removedLink } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, removedLink } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -165,6 +165,9 @@ function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
   const resolve = (v: unknown) => (typeof v === 'string' && ctx.resolved.has(v) ? ctx.resolved.get(v)! : v);
   const params = Object.fromEntries(Object.entries(c.params).map(([k, v]) => [k, KEY_PARAMS.includes(k) ? resolve(v) : v]));
   if (KEY_PARAMS.some((k) => isTempKey(params[k]))) return 'will_change';
+  // A symmetric type (Relates) either way is the same link (SPEC 4): the agent finds the reverse and creates nothing.
+  const { source, target, link_type } = params as { source?: string; target?: string; link_type?: string };
+  if (c.type === 'ensure_link' && source && target && link_type && isSymmetricLinkType(ctx.catalogue, link_type) && ctx.mirror.hasLink(target, source, link_type)) return 'no_change';
   const changes = ctx.rules.changes(c.type, params, ctx.mirror);
   return changes !== undefined && changes.length === 0 ? 'no_change' : 'will_change';
 }
