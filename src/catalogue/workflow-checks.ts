@@ -34,6 +34,13 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
     return;
   }
   const names = config.statuses.map((s) => s.name);
+  // Spaces around a name are no other status: stored as Jira writes it (the agent would trim them too).
+  const spaced = steps.map((step) => (step !== step.trim() && names.includes(step.trim()) ? step.trim() : step));
+  if (spaced.some((step, i) => step !== steps[i])) {
+    c.notes.push(`${to !== undefined ? 'to' : 'path'}: пробелы по краям названия статуса убраны`);
+    c.params = to !== undefined ? { ...c.params, to: spaced[0] } : { ...c.params, path: spaced };
+    return checkSteps(c, types);
+  }
   const exact: string[] = [];
   steps.forEach((step, i) => {
     const param = to !== undefined ? 'to' : `path.${i}`;
@@ -194,6 +201,12 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
     const ids = catalogue.boards.filter((b) => String(b.id) === String(board) || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
     if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`, maybe(catalogue.boards.map((b) => b.name)));
     pool = pool.filter((s) => ids.includes(s.board_id));
+  }
+  if (typeof sprint === 'string' && sprint !== sprint.trim() && pool.some((s) => s.name === sprint.trim())) {
+    // Spaces around a name are no other sprint: stored as Jira writes it (the agent would trim them too).
+    c.params = { ...c.params, sprint: sprint.trim() };
+    c.notes.push('sprint: пробелы по краям названия спринта убраны');
+    return checkSprint(c, types);
   }
   const name = String(sprint);
   const exact = pool.filter((s) => s.name === name);

@@ -178,6 +178,17 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[0]!.params).toEqual({ key: command.params.key, path });
   });
 
+  it.each([
+    ['to', status({ to: 'Done ' }), { key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] }, 'to: пробелы по краям названия статуса убраны'],
+    ['path', status({ path: [' In Progress', 'Review  '] }), { key: 'AURORA-1', path: ['In Progress', 'Review'] }, 'path: пробелы по краям названия статуса убраны'],
+    ['sprint', sprint({ sprint: ' Спринт 2 ' }), { key: 'AURORA-1', sprint: 'Спринт 2' }, 'sprint: пробелы по краям названия спринта убраны'],
+  ])('spaces around a %s name are no mistake: stored as Jira writes it (the agent trims them too), said in a note', async (_, command, stored, note) => {
+    const out = await run([command]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands[0]!.params).toEqual(stored);
+    expect(out.commands[0]!.notes).toContain(note);
+  });
+
   it('a new issue starts in its initial status; a later command starts where an earlier one left it', async () => {
     const out = await run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
     expect(out.findings).toEqual([]);
