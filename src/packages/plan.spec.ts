@@ -51,6 +51,9 @@ describe('planPackage: only the differences', () => {
     ['a package Jira already matches → no commands', `${HEADER}\nA-2;Task;Задача A-2;A-1;2026-12-01;y x;;Medium;In Progress;Спринт 1;\nA-3;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-2;блокирует;A-3', []],
     ['empty cells are no wish', `${HEADER}\nA-2;;;;;;;;;;\nA-3;;;;;;;;;;`, '', []],
     ['letter case of status and sprint is no difference', `${HEADER}\nA-2;;;;;;;;in progress;спринт 1;`, '', []],
+    // (spaces inside quotes: csv-parse trims only unquoted cells)
+    ['a priority in another case or with spaces is no difference', `${HEADER}\nA-2;;;;;;;medium;;;\nA-3;;;;;;;" MEDIUM ";;;`, '', []],
+    ['another priority is one', `${HEADER}\nA-2;;;;;;;High;;;`, '', [['ensure_fields', { key: 'A-2', priority: 'High' }]]],
     ['a due date', `${HEADER}\nA-2;;;;2026-12-20;;;;;;`, '', [['ensure_fields', { key: 'A-2', duedate: '2026-12-20' }]]],
     ['labels compared as sets', `${HEADER}\nA-2;;;;;x z;;;;;`, '', [['ensure_fields', { key: 'A-2', labels: ['x', 'z'] }]]],
     [
@@ -68,6 +71,12 @@ describe('planPackage: only the differences', () => {
     ['a row with an empty end is skipped', '', 'Откуда;Тип;Куда\nA-3;блокирует;', []],
   ])('%s', (_name, issuesCsv, linksCsv, expected) => {
     expect(commands(input(issuesCsv, linksCsv, MIRROR, LINKS))).toEqual(expected);
+  });
+
+  it('an assignee with spaces around (inside quotes) is the same assignee', () => {
+    const mirror = [...MIRROR.slice(0, 2), issue('A-3', { assignee: 'ivanov' })];
+    expect(commands(input(`${HEADER}\nA-3;;;;;;" ivanov ";;;;`, '', mirror, LINKS))).toEqual([]);
+    expect(commands(input(`${HEADER}\nA-3;;;;;;petrov;;;;`, '', mirror, LINKS))).toEqual([['ensure_fields', { key: 'A-3', assignee: 'petrov' }]]);
   });
 
   // With the project's catalogue a link type reads as the submit reads it (checkLink): Jira's name in any

@@ -330,12 +330,17 @@ class Planner {
       if (wanted === undefined) continue;
       const actual = m ? m[f] : null;
       // A summary compares in one Unicode spelling (NFC, as the mirror keeps it): a decomposed «й» typed in a file is the same text.
+      // A priority is a name of Jira's, matched as a status or a sprint is (any case, spaces around); an assignee's id is trimmed.
       const differs =
         f === 'labels'
           ? !sameSet(wanted as string[], (actual as string[] | null) ?? [])
           : f === 'summary'
             ? comparableText(String(wanted)) !== comparableText(String(actual ?? ''))
-            : wanted !== actual;
+            : f === 'priority'
+              ? !same(String(wanted), actual as string | null)
+              : f === 'assignee'
+                ? String(wanted).trim() !== String(actual ?? '').trim()
+                : wanted !== actual;
       if (!differs) continue;
       if (f === 'priority') this.allowed(r, f, wanted as string);
       fields[f] = wanted;
