@@ -10,8 +10,8 @@
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
 import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
-import { checkContent, type CommandCheck } from './content-checks.js';
-import { checkFields, checkIssue, TypeContext } from './catalogue-checks.js';
+import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
+import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
 import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, removedLink } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
@@ -139,7 +139,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       c.notes.push(`в проекте уже есть ${existing} с той же темой: агент возьмёт эту задачу, а не создаст новую (тип, поля и родитель команды к ней не применятся); команды с ${String(c.params.temp_key)} проверены по ней`);
       return;
     }
-    checkContent(c);
+    checkContent(c, (name) => (usable ? (fieldOf(usable, name)?.id ?? name) : byJiraName(name)));
     // The catalogue is one project's: another project's issue has its own types, screens, workflows, boards and permissions.
     const key = typeof c.params.key === 'string' ? (ctx.resolved.get(c.params.key) ?? c.params.key) : undefined;
     const other = usable && key !== undefined && isJiraKey(key) && !key.startsWith(`${usable.project_key}-`) ? key.slice(0, key.lastIndexOf('-')) : undefined;

@@ -67,27 +67,38 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
   }
 }
 
-/** Summary, texts, labels and dates of the command's fields, wherever the command carries them. */
-function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, prefix: string): void {
+/**
+ * Jira's own names of the fields whose values are checked here, as a project without a catalogue names
+ * them (a catalogue gives each project's names): the agent sets a field given by its name too.
+ */
+const JIRA_NAMES: Record<string, string> = { summary: 'summary', labels: 'labels', 'due date': 'duedate' };
+
+/** A field's id as far as the checks can tell: the catalogue's, else Jira's default English name, else the name as given. */
+export type FieldIdOf = (name: string) => string;
+export const byJiraName: FieldIdOf = (name) => JIRA_NAMES[name.trim().toLowerCase()] ?? name;
+
+/** Summary, texts, labels and dates of the command's fields (by id or by Jira's name), wherever the command carries them. */
+function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, prefix: string, idOf: FieldIdOf): void {
   for (const [name, value] of Object.entries(fields)) {
     const param = `${prefix}${name}`;
-    if (name === 'summary') checkSummary(c, param, value);
-    else if (name === 'labels') checkLabels(c, param, value);
-    else if (name === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
+    const id = idOf(name);
+    if (id === 'summary') checkSummary(c, param, value);
+    else if (id === 'labels') checkLabels(c, param, value);
+    else if (id === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
     else checkText(c, param, value, TEXT_MAX);
   }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function checkContent(c: CommandCheck): void {
+export function checkContent(c: CommandCheck, idOf: FieldIdOf = byJiraName): void {
   const p = c.params;
   if (c.type === 'ensure_issue') {
     checkSummary(c, 'summary', p.summary);
     checkText(c, 'description', p.description, TEXT_MAX);
-    if (isObject(p.fields)) checkFieldValues(c, p.fields, 'fields.');
+    if (isObject(p.fields)) checkFieldValues(c, p.fields, 'fields.', idOf);
   } else if (c.type === 'ensure_fields') {
-    checkFieldValues(c, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'key')), '');
+    checkFieldValues(c, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'key')), '', idOf);
   } else if (c.type === 'ensure_comment') {
     checkText(c, 'body', p.body, TEXT_MAX);
     checkText(c, 'marker', p.marker, TEXT_MAX);

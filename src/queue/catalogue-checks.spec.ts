@@ -291,6 +291,17 @@ describe('checkCommands: verdicts', () => {
     expect(out.commands.map((c) => c.verdict)).toEqual(['unknown', 'will_fail']);
   });
 
+  it('a field given by Jira\'s name («Due date», «Labels») has its value checked as by its id, with the catalogue or without it', async () => {
+    const body = [issue({ fields: { 'Due date': '31.12.2026', Labels: ['в работе'] } })];
+    for (const extra of [{}, { catalogue: null }, { stale: true }]) {
+      const out = await run(body, extra);
+      expect(out.findings.map((f) => [f.code, f.param])).toEqual([
+        ['bad_date', 'fields.Due date'],
+        ['bad_label', 'fields.Labels'],
+      ]);
+    }
+  });
+
   it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', async () => {
     const out = await run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
     expect(out.findings).toEqual([]);
