@@ -103,6 +103,15 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
   it('bad query parameters → 422', async () => {
     expect((await hub.http.get('/issues?limit=0').expect(422)).body).toMatchObject({ error: 'validation_failed', detail: expect.any(String) });
     await hub.http.get(`/issues?q=${'x'.repeat(501)}`).expect(422);
+    // keys: Jira keys as the mirror holds them, as the MCP tool search_issues takes them (a lower-case or other word found nothing, silently)
+    for (const keys of ['a-1', 'A-1,x', 'A1', 'A-0', ',']) {
+      expect((await hub.http.get(`/issues?keys=${encodeURIComponent(keys)}`).expect(422)).body).toEqual({
+        error: 'validation_failed',
+        detail: 'keys: нужны ключи Jira через запятую, например AURORA-1,AURORA-2',
+        errors: [{ field: 'keys', detail: 'нужны ключи Jira через запятую, например AURORA-1,AURORA-2' }],
+      });
+    }
+    await hub.http.get('/issues?keys=A-2,%20A-4,').expect(200);
   });
 
   // SQLite's EXPLAIN QUERY PLAN; on PostgreSQL the planner picks scans of tables this small whatever the indexes.

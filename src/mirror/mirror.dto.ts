@@ -1,6 +1,9 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { MaxCharacters, QueryInteger } from '../common/index.js';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+
+/** `keys` of GET /issues: Jira keys (ABC-123, as the mirror holds them) separated by commas, spaces around each allowed. */
+const KEY_LIST = /^\s*[A-Z][A-Z0-9_]*-[1-9][0-9]*\s*(,\s*[A-Z][A-Z0-9_]*-[1-9][0-9]*\s*)*,?\s*$/;
 import { NOTE_LIMITS } from './note-limits.js';
 
 export class ListIssuesQuery {
@@ -10,6 +13,7 @@ export class ListIssuesQuery {
    */
   @IsOptional()
   @IsString()
+  @Matches(KEY_LIST, { message: 'нужны ключи Jira через запятую, например AURORA-1,AURORA-2' })
   keys?: string;
 
   /** @example 'In Progress' */
