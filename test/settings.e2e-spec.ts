@@ -146,6 +146,7 @@ describe('settings (SPEC 9)', () => {
       ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql: /],
       ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql: /],
       ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql: /],
+      ['jql over 10,000 characters (decision 1427)', { auto_refresh: { jql: `project = A AND text ~ "${'x'.repeat(10_000)}"` } }, /^auto_refresh\.jql: не длиннее 10000 символов$/],
       // fields: custom field names must not be param names of commands (SPEC 4) nor repeat.
       ['field name "key"', { fields: ['key'] }, /«key»/],
       ['standard field name', { fields: ['Story Points', 'summary'] }, /«summary»/],

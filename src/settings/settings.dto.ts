@@ -1,7 +1,8 @@
 import type { AgentSettings } from '@jira-hub/contracts';
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, Max, MaxLength, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
+import { JQL_MAX } from '@jira-hub/contracts/catalogue';
 import { isNonBlank, IsNonBlank } from '../common/index.js';
 import { customFieldNameProblems } from './field-names.js';
 
@@ -81,6 +82,7 @@ export class AutoRefreshDto {
    */
   @ValidateIf((_, v) => v !== undefined && v !== null)
   @IsNonBlank('нужна непустая строка JQL или null')
+  @MaxLength(JQL_MAX, { message: `не длиннее ${JQL_MAX} символов` })
   jql?: string | null;
 }
 

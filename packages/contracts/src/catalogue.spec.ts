@@ -131,6 +131,7 @@ describe('checkParams: 422 rules (SPEC 4)', () => {
     ['refresh keys with a bad key', 'refresh', { keys: ['A-1', 'b-2'] }, ['keys']],
     ['refresh keys not an array', 'refresh', { keys: 'A-1' }, ['keys']],
     ['refresh empty jql', 'refresh', { jql: ' ' }, ['jql']],
+    ['refresh jql over 10,000 characters', 'refresh', { jql: `project = A AND summary ~ "${'x'.repeat(10_000)}"` }, ['jql']],
     ['refresh unknown param', 'refresh', { jql: 'project = A', limit: 5 }, ['limit']],
     ['refresh unknown param only', 'refresh', { limit: 5 }, ['params', 'limit']],
   ];

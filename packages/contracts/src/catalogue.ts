@@ -230,6 +230,13 @@ function checkFields(params: Params): ParamsCheck {
   return { problems, customFields };
 }
 
+/**
+ * The longest JQL the hub takes (decision 1427): a query a person writes, far below; issues by the
+ * hundred go as `keys`. A refresh's `jql` and settings `auto_refresh.jql`.
+ */
+export const JQL_MAX = 10_000;
+export const JQL_TOO_LONG = `не длиннее ${JQL_MAX} символов; много задач списком передайте в keys`;
+
 function checkRefresh(params: Params): ParamsCheck {
   const problems: ParamProblem[] = [];
   const keys = own(params, 'keys');
@@ -243,7 +250,7 @@ function checkRefresh(params: Params): ParamsCheck {
     if (p) problems.push({ param: 'keys', detail: p });
   }
   if (hasJql) {
-    const p = nonEmptyString(jql);
+    const p = nonEmptyString(jql) ?? ((jql as string).length > JQL_MAX ? JQL_TOO_LONG : null);
     if (p) problems.push({ param: 'jql', detail: p });
   }
   for (const name of Object.keys(params)) {

@@ -10,7 +10,7 @@
  * types only, and whoever imports it does not load zod.
  */
 import { z } from 'zod';
-import { isCalendarDate, JIRA_KEY, SUMMARY_LIMIT, summaryProblem, TEMP_KEY } from './catalogue.js';
+import { isCalendarDate, JIRA_KEY, JQL_MAX, SUMMARY_LIMIT, summaryProblem, TEMP_KEY } from './catalogue.js';
 
 /** SPEC 4: a Jira key and a temp key, as JSON Schema patterns. */
 export const JIRA_KEY_PATTERN = JIRA_KEY.source;
@@ -137,7 +137,7 @@ export const PARAMS = {
   }),
   refresh: params({
     keys: z.array(key, { error: need('нужен непустой массив ключей') }).min(1, { error: 'нужен непустой массив ключей' }).optional(),
-    jql: nonBlank().optional().describe('запрос JQL'),
+    jql: nonBlank(JQL_MAX).optional().describe(`запрос JQL, до ${JQL_MAX} символов (много задач — списком в keys)`),
   })
     .refine((p) => (p.keys === undefined) !== (p.jql === undefined), { error: 'нужно одно из двух: keys или jql', path: [] })
     .describe('keys или jql, не оба'),
