@@ -1,5 +1,6 @@
 /** The checks of issue types, screens and values against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenField, CatalogueTypeConfig } from '@jira-hub/contracts';
+import { isCalendarDate } from '@jira-hub/contracts/catalogue';
 import { isTempKey } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
@@ -83,6 +84,41 @@ export function fieldOf(catalogue: Catalogue, name: string): CatalogueField | un
   return m.kind === 'none' ? undefined : m.item;
 }
 
+/** Jira's single-line text field: at most 255 characters (a paragraph field, textarea, takes 32,767). */
+const TEXT_FIELD = 'com.atlassian.jira.plugin.system.customfieldtypes:textfield';
+const TEXT_FIELD_MAX = 255;
+
+/**
+ * A custom field's value against its type, as the agent sends it (packages/agent/src/field-values.ts): a
+ * number field takes a number or a numeric string, a date field a calendar date, a single-line text field
+ * 255 characters; a user picker takes a person's id, so a display name of someone the catalogue knows is
+ * refused as for the assignee. An object is sent as given: Jira's own shape, not judged here.
+ */
+function checkValueType(c: CommandCheck, catalogue: Catalogue, param: string, fieldId: string, value: unknown, screen: CatalogueScreenField | undefined): void {
+  if (!fieldId.startsWith('customfield_') || value === null || value === undefined || value === '' || isObject(value)) return;
+  const field = catalogue.fields.find((f) => f.id === fieldId);
+  const schema = field?.schema;
+  if (!schema) return;
+  const what = `«${screen?.name ?? field.name}»`;
+  if (schema.type === 'number') {
+    const ok = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value.trim())));
+    if (!ok) addFinding(c, param, 'value_type', `поле ${what} числовое, а значение ${shownValue(value)} не число`, 'число, например 5 или 2.5');
+  } else if (schema.type === 'date') {
+    if (typeof value !== 'string' || !isCalendarDate(value)) addFinding(c, param, 'value_type', `поле ${what} — дата, а значение ${shownValue(value)} не дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
+  } else if (schema.type === 'string' && schema.custom === TEXT_FIELD && typeof value === 'string' && value.length > TEXT_FIELD_MAX) {
+    // Counted as Jira counts (UTF-16 units, decision 1411).
+    addFinding(c, param, 'too_long', `поле ${what} — однострочный текст: Jira принимает не больше ${TEXT_FIELD_MAX} символов, а здесь ${value.length}`, `сократите до ${TEXT_FIELD_MAX} символов`);
+  } else if (schema.type === 'user' || (schema.type === 'array' && schema.items === 'user')) {
+    for (const v of (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')) {
+      if (catalogue.assignable.some((u) => u.id === v)) continue;
+      const named = catalogue.assignable.filter((u) => lower(u.display_name) === lower(v.trim()));
+      if (named.length) addFinding(c, param, 'unknown_user', `«${v}» — имя человека, а поле ${what} ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
+    }
+  }
+}
+
+const shownValue = (v: unknown) => (typeof v === 'string' ? `«${v}»` : JSON.stringify(v));
+
 /** The values a field value names: a string, `{value}`, `{name}`, a list of them. */
 function namesIn(v: unknown): string[] {
   if (v === null || v === undefined) return [];
@@ -123,6 +159,7 @@ function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldI
       maybe(m.close.map((u) => `${u.id} (${u.display_name})`)) ?? 'найдите человека: GET /catalogue/users?q=…',
     );
   }
+  checkValueType(c, catalogue, param, fieldId, value, screen);
   const allowed = allowedValues(catalogue, fieldId, screen);
   if (!allowed || allowed.length === 0) return;
   for (const v of namesIn(value)) {

@@ -83,7 +83,9 @@ export const CATALOGUE_CODES: readonly string[] = [
   'field_not_on_screen',
   'required_field_missing',
   'value_not_allowed',
+  'value_type',
   'unknown_assignee',
+  'unknown_user',
   'unknown_link_type',
   // the mirror's links with the catalogue's directions: the mirror may be older than Jira
   'reversed_link',

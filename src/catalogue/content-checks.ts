@@ -1,6 +1,6 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
 import type { CommandType, Finding } from '@jira-hub/contracts';
-import { hasLineBreak, SUMMARY_LINE_BREAK } from '@jira-hub/contracts/catalogue';
+import { hasLineBreak, isCalendarDate, SUMMARY_LINE_BREAK } from '@jira-hub/contracts/catalogue';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
 export interface CommandCheck {
@@ -34,12 +34,6 @@ const length = (s: string) => s.length;
 /** «304 символов, а Jira принимает не больше 255»; where the counts differ, it says why the number is larger than what a person sees. */
 const overBy = (s: string, max: number) =>
   `${[...s].length === s.length ? `${s.length} символов` : `${s.length} знаков, как их считает Jira (эмодзи — за два)`}, а Jira принимает не больше ${max}`;
-
-function isCalendarDate(v: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}
 
 function checkText(c: CommandCheck, param: string, value: unknown, max: number): void {
   if (typeof value !== 'string' || length(value) <= max) return;

@@ -302,6 +302,40 @@ describe('checkCommands: verdicts', () => {
     }
   });
 
+  it('a custom field\'s value against its type: a number, a date, 255 characters of a single-line text, a person\'s id rather than their name', async () => {
+    const typed = [
+      { id: 'customfield_10020', name: 'Story Points', schema: { type: 'number', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:float' } },
+      { id: 'customfield_10050', name: 'Release date', schema: { type: 'date', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:datepicker' } },
+      { id: 'customfield_10060', name: 'Code', schema: { type: 'string', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield' } },
+      { id: 'customfield_10061', name: 'Notes', schema: { type: 'string', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textarea' } },
+      { id: 'customfield_10070', name: 'Reviewer', schema: { type: 'user', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:userpicker' } },
+      { id: 'customfield_10071', name: 'Approvers', schema: { type: 'array', items: 'user', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:multiuserpicker' } },
+    ];
+    const onScreen = typed.map((f) => ({ field_id: f.id, name: f.name, required: false, has_default: false }));
+    const task = CATALOGUE.per_type['10001']!;
+    const catalogue: Catalogue = { ...CATALOGUE, fields: [...CATALOGUE.fields.filter((f) => !typed.some((t) => t.id === f.id)), ...typed], per_type: { ...CATALOGUE.per_type, '10001': { ...task, edit: [...(task.edit ?? []), ...onScreen] } } };
+    const customFields = typed.map((f) => f.id);
+    const edit = (value: Record<string, unknown>) => fields(value);
+    const wrong = await run(
+      [edit({ customfield_10020: 'abc' }), edit({ customfield_10050: '13.12.2026' }), edit({ customfield_10060: 'я'.repeat(256) }), edit({ customfield_10070: 'Иван Иванов' }), edit({ customfield_10071: ['ivanov', 'иван иванов'] })],
+      { catalogue, customFields },
+    );
+    expect(wrong.findings.map((f) => [f.seq, f.code, f.param])).toEqual([
+      [1, 'value_type', 'customfield_10020'],
+      [2, 'value_type', 'customfield_10050'],
+      [3, 'too_long', 'customfield_10060'],
+      [4, 'unknown_user', 'customfield_10070'],
+      [5, 'unknown_user', 'customfield_10071'],
+    ]);
+    expect(wrong.findings[0]!.detail).toBe('поле «Story Points» числовое, а значение «abc» не число');
+    expect(wrong.findings[3]!.suggestion).toBe('может быть, ivanov (Иван Иванов)?');
+    const right = await run(
+      [edit({ customfield_10020: '2.5' }), edit({ customfield_10020: 3 }), edit({ customfield_10050: '2026-12-13' }), edit({ customfield_10060: 'я'.repeat(255) }), edit({ customfield_10061: 'я'.repeat(1000) }), edit({ customfield_10070: 'ivanov' }), edit({ customfield_10071: ['ivanov'] }), edit({ customfield_10070: null })],
+      { catalogue, customFields },
+    );
+    expect(right.findings).toEqual([]);
+  });
+
   it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', async () => {
     const out = await run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
     expect(out.findings).toEqual([]);
