@@ -84,6 +84,9 @@ export function fieldOf(catalogue: Catalogue, name: string): CatalogueField | un
   return m.kind === 'none' ? undefined : m.item;
 }
 
+/** Jira Software's Epic Link field (Data Center: how an issue is put into an epic), by its schema as the agent finds it. */
+const EPIC_LINK_SCHEMA = 'com.pyxis.greenhopper.jira:gh-epic-link';
+
 /** Jira's single-line text field: at most 255 characters (a paragraph field, textarea, takes 32,767). */
 const TEXT_FIELD = 'com.atlassian.jira.plugin.system.customfieldtypes:textfield';
 const TEXT_FIELD_MAX = 255;
@@ -203,6 +206,17 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
   if (typeof c.params.parent === 'string') checkParent(c, types, type, c.params.parent);
   const config = types.config(type);
   if (!config || config.create.length === 0) return void c.unknown.push(`в каталоге нет экрана создания типа ${type.name}`);
+  // Data Center puts an issue into an epic through the Epic Link field, which the agent sets: it must be on the create screen.
+  const epicLink = catalogue.flavor === 'dc' && !type.subtask && typeof c.params.parent === 'string' ? catalogue.fields.find((f) => f.schema?.custom === EPIC_LINK_SCHEMA) : undefined;
+  if (epicLink && !config.create.some((f) => f.field_id === epicLink.id)) {
+    addFinding(
+      c,
+      'parent',
+      'field_not_on_screen',
+      `на Data Center задачу в эпик ставит поле ${epicLink.name} (${epicLink.id}), а его нет на экране создания типа ${type.name}: Jira ответит «Field '${epicLink.id}' cannot be set. It is not on the appropriate screen»`,
+      'уберите parent и поставьте задачу в эпик потом, или попросите администратора Jira добавить поле на экран',
+    );
+  }
   const fields = isObject(c.params.fields) ? c.params.fields : {};
   const given: [string, string, unknown][] = [
     ...(c.params.description !== undefined ? [['description', 'description', c.params.description] as [string, string, unknown]] : []),

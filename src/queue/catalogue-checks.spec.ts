@@ -336,6 +336,21 @@ describe('checkCommands: verdicts', () => {
     expect(right.findings).toEqual([]);
   });
 
+  it('Data Center: an issue put into an epic needs the Epic Link field on its create screen (the agent sets it)', async () => {
+    const epicLink = { id: 'customfield_10014', name: 'Epic Link', schema: { type: 'any', custom: 'com.pyxis.greenhopper.jira:gh-epic-link' } };
+    const dc: Catalogue = { ...CATALOGUE, flavor: 'dc', fields: [...CATALOGUE.fields, epicLink] };
+    const epic = { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Epic', summary: 'Эпик', fields: { customfield_10011: 'Эпик' } } } as PlannedInput;
+    const under = { type: 'ensure_issue', params: { temp_key: 'new:2', issue_type: 'Task', summary: 'Задача', parent: 'new:1' } } as PlannedInput;
+    const without = await run([epic, under], { catalogue: dc });
+    expect(without.findings.map((f) => [f.seq, f.code, f.param])).toEqual([[2, 'field_not_on_screen', 'parent']]);
+    expect(without.findings[0]!.detail).toContain('поле Epic Link (customfield_10014)');
+    const task = dc.per_type['10001']!;
+    const onScreen: Catalogue = { ...dc, per_type: { ...dc.per_type, '10001': { ...task, create: [...task.create, { field_id: 'customfield_10014', name: 'Epic Link', required: false, has_default: false }] } } };
+    expect((await run([epic, under], { catalogue: onScreen })).findings).toEqual([]);
+    // Cloud sets `parent` itself: no Epic Link to look for.
+    expect((await run([epic, under], { catalogue: { ...CATALOGUE, fields: dc.fields } })).findings).toEqual([]);
+  });
+
   it('a key the mirror lacks: the type is unknown, so the screen cannot be judged', async () => {
     const out = await run([{ type: 'ensure_fields', params: { key: 'AURORA-99', priority: 'High' } }]);
     expect(out.findings).toEqual([]);
