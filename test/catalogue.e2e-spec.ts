@@ -43,6 +43,22 @@ describe('the catalogue (SPEC 16.1)', () => {
     expect(await rows()).toBe(1);
   });
 
+  it('read anew with transitions only observed, it keeps the routes the earlier read saw out of statuses this one did not (decision 1428)', async () => {
+    hub = await startHub();
+    const task = CATALOGUE.per_type['10001']!;
+    const at = hub.clock.now().toISOString();
+    const observed = (transitions: object[]) => ({ ...CATALOGUE, transitions_source: 'observed', per_type: { ...CATALOGUE.per_type, '10001': { ...task, transitions } } });
+    const edge = (from: string, to: string, name: string) => ({ from, to, id: name, name, required_fields: [], observed_at: at });
+    await reportCatalogue(hub, observed([edge('To Do', 'In Progress', 'Start'), edge('In Progress', 'Review', 'Review'), edge('Review', 'Done', 'Accept')]));
+    hub.clock.advance(60 * 60_000);
+    // No Task in «To Do» now: the second read sees nothing out of it.
+    await reportCatalogue(hub, observed([edge('In Progress', 'Review', 'Review'), edge('Review', 'Done', 'Accept')]));
+    const [route] = (await hub.http.get('/catalogue/statuses?issue_type=Task&from=To%20Do&to=Done').expect(200)).body;
+    expect(route.route).toEqual(['In Progress', 'Review', 'Done']);
+    const plan = (await hub.http.post('/batches/plan').send({ title: 'п', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая' } }, { type: 'ensure_status', params: { key: 'new:1', to: 'Done' } }] }).expect(200)).body;
+    expect(plan.commands[1]).toMatchObject({ check: 'will_change', params: { path: ['In Progress', 'Review', 'Done'] } });
+  });
+
   it('bad input to the lookups: clear 4xx with {error, detail}', async () => {
     hub = await startHub();
     await reportCatalogue(hub);

@@ -6,7 +6,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ValidationFailedError } from '../common/index.js';
-import { CatalogueRepository, parseCatalogueResult } from '../catalogue/index.js';
+import { CatalogueRepository, keepObserved, parseCatalogueResult } from '../catalogue/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandRow } from './rows.js';
@@ -44,7 +44,9 @@ export class CatalogueRefreshes {
   async store(m: EntityManager, raw: unknown, now: string, agentVersion: string | null): Promise<void> {
     const catalogue = parseCatalogueResult(raw);
     if (typeof catalogue === 'string') throw new ValidationFailedError(catalogue, [{ field: 'result', detail: catalogue }]);
-    await this.catalogues.save(m, catalogue, now, agentVersion);
+    // Transitions only observed: what the earlier read saw and this one could not is kept (decision 1428).
+    const previous = await this.catalogues.get(m, catalogue.project_key);
+    await this.catalogues.save(m, keepObserved(previous, catalogue, new Date(now)), now, agentVersion);
   }
 
   /** SPEC 16.1 (and decision 0130 for permissions): such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
