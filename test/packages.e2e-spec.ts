@@ -125,6 +125,28 @@ describe('planning packages (SPEC 18)', () => {
     expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`);
   });
 
+  it('an issue a later refresh no longer found in Jira (deleted or moved) is no match: a finding, drift says it is gone, and no refresh is offered for it again', async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
+    const applied = (await send('apply', { issues }).expect(200)).body;
+    expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.matches).toBe(true);
+    hub.clock.advance(60_000);
+    // A-3 deleted in Jira: the refresh of both returns A-2 only.
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2', 'A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { ...refreshResult([MIRROR[1]!]), missing_keys: ['A-3'] });
+    const plan = (await send('plan', { issues }).expect(200)).body;
+    expect(plan.mirror).toMatchObject({ keys: ['A-2'], missing_keys: [], gone_keys: ['A-3'] });
+    expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-2'] } });
+    expect(plan.findings).toEqual([expect.objectContaining({ code: 'gone_from_jira', row: 3, detail: expect.stringContaining('задачи A-3 в Jira больше нет') })]);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: false, fields: [], links: [] });
+    expect(drift.text).toBe(`Jira отошла от пакета #${applied.package.id} «пакет планирования»: задач A-3 в Jira больше нет (удалены или перенесены в другой проект) — уберите их строки из пакета или создайте задачи заново; остальное совпадает.`);
+    // Found again by a later refresh (moved back), it is compared as ever.
+    hub.clock.advance(60_000);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([MIRROR[2]!]));
+    expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.matches).toBe(true);
+  });
+
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
     const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;

@@ -134,7 +134,7 @@ describe('fitAnswer on the tools of large batches and plans', () => {
   it('plan_package of 600 rows, which has no paging, says how many it shows and where the whole plan is', async () => {
     const plan = {
       name: 'Спринт 2', empty: false, text: 'Изменений: 600.', findings: [], refresh: null, dry_run: null,
-      mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null },
+      mirror: { keys: [], missing_keys: [], gone_keys: [], oldest_synced_at: null, age_seconds: null },
       commands: Array.from({ length: 600 }, (_, i) => ({
         seq: i + 1, type: 'ensure_fields', params: { key: `AURORA-${i + 1}`, summary: long(250, i) }, file: 'issues.csv', row: i + 2,
         changes: [{ field: 'summary', from: long(250, i + 1), to: long(250, i) }], verdict: 'would_change', verdict_text: 'изменит Jira',

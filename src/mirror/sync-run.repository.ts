@@ -61,6 +61,20 @@ export class SyncRunRepository {
     await run(m, sql`UPDATE sync_run SET finished_at = ${now}, error = ${error} WHERE command_id = ${commandId} AND finished_at IS NULL`);
   }
 
+  /**
+   * The keys refreshes finished after `since` asked for and Jira did not return (`missing_keys`: deleted, or
+   * moved to another project), each with the newest such run and when it finished.
+   */
+  async missingSince(m: EntityManager, since: string): Promise<Map<string, { run: number; at: string }>> {
+    const found = await rows<{ id: number; finished_at: string; missing: string | null }>(
+      m,
+      sql`SELECT id, finished_at, missing FROM sync_run WHERE finished_at > ${since} AND error IS NULL AND missing IS NOT NULL ORDER BY id DESC`,
+    );
+    const out = new Map<string, { run: number; at: string }>();
+    for (const r of found) for (const key of parseJson<string[]>(r.missing, [])) if (!out.has(key)) out.set(key, { run: Number(r.id), at: r.finished_at });
+    return out;
+  }
+
   /** When the latest refresh started (null before the first): the auto-refresh is due after its interval. */
   async lastStart(m: EntityManager): Promise<string | null> {
     return (await one<{ started_at: string | null }>(m, sql`SELECT max(started_at) AS started_at FROM sync_run`))?.started_at ?? null;

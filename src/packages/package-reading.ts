@@ -113,6 +113,8 @@ export async function planAgainstMirror(
      * files submitted — and so no second issue; `null`: do not look (drift compares, it plans nothing).
      */
     ownBatches?: readonly number[] | null;
+    /** the keys refreshes found missing in Jira (Mirror's SyncRunRepository): an issue of the mirror gone since it was read */
+    runs?: { missingSince(m: EntityManager, since: string): Promise<Map<string, { run: number; at: string }>> };
   },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
@@ -122,6 +124,16 @@ export async function planAgainstMirror(
   const pendingTempKeys = options.ownBatches === null ? new Map() : await options.commands.pendingDefiners(m, creating.map((r) => r.key), options.ownBatches ?? []);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
+  // The mirror keeps what Jira deleted (SPEC 7): a refresh after the issue was read that did not find it says it is gone.
+  const gone = new Map<string, number>();
+  const oldest = [...issues.values()].map((i) => i.synced_at).filter((at): at is string => at !== null).sort()[0];
+  if (options.runs && oldest !== undefined) {
+    for (const [key, missing] of await options.runs.missingSince(m, oldest)) {
+      const at = issues.get(key)?.synced_at;
+      if (at && missing.at > at) gone.set(key, missing.run);
+    }
+  }
+  for (const key of gone.keys()) issues.delete(key);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();
   const links = new Set((pkg.links.length ? await options.mirror.linksFrom(m, keys.ends) : []).map((l) => `${l.source_key}\u0000${l.target_key}\u0000${l.link_type}`));
   try {
@@ -137,6 +149,7 @@ export async function planAgainstMirror(
         has: (k) => issues.has(k) || linkEnds.has(k),
         hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`),
         sameSummary: (summary) => sameSummary.get(summary) ?? [],
+        gone: (k) => gone.get(k),
       },
       now: options.now,
       pendingTempKeys,

@@ -10,7 +10,8 @@ export function mirrorText(m: MirrorAgeView): string {
   if (m.keys.length === 0 && m.missing_keys.length === 0) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
   const age = m.age_seconds === null ? '' : `, самые старые данные — ${ageText(m.age_seconds)} назад`;
   const missing = m.missing_keys.length ? `; нет в зеркале: ${m.missing_keys.join(', ')}` : '';
-  return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}.`;
+  const gone = m.gone_keys?.length ? `; в Jira больше нет: ${m.gone_keys.join(', ')}` : '';
+  return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}${gone}.`;
 }
 
 /** «AURORA-5, AURORA-9» — the first ten keys, the rest counted. */
@@ -114,7 +115,11 @@ const MANUAL_FIELDS = new Set(['issue_type', 'parent']);
 export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>, quote: Quote = asIs): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const missing = d.mirror?.missing_keys ?? [];
+  const gone = d.mirror?.gone_keys ?? [];
   const settled = !d.batch_status || d.batch_status === 'done';
+  if (d.fields.length === 0 && d.links.length === 0 && gone.length && missing.length === 0 && settled) {
+    return `Jira отошла от пакета #${d.package.id} «${d.package.name}»: задач ${keyList(gone)} в Jira больше нет (удалены или перенесены в другой проект) — уберите их строки из пакета или создайте задачи заново; остальное совпадает.`;
+  }
   if (d.fields.length === 0 && d.links.length === 0 && missing.length && settled) {
     return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
   }

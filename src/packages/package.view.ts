@@ -31,7 +31,7 @@ export class PackageFindingView {
   file!: string;
   row!: number;
   column?: string;
-  /** reversed_link, unknown_key, issue_type_differs, parent_differs, sprint_board_unknown, summary_exists, temp_key_pending */
+  /** reversed_link, unknown_key, gone_from_jira, issue_type_differs, parent_differs, sprint_board_unknown, summary_exists, temp_key_pending */
   code!: string;
   /** Russian */
   detail!: string;
@@ -42,6 +42,8 @@ export class MirrorAgeView {
   keys!: string[];
   /** Jira keys the package names that the mirror lacks */
   missing_keys!: string[];
+  /** Jira keys a refresh no longer found in Jira after the mirror read them: deleted, or moved to another project (the mirror keeps them, SPEC 7) */
+  gone_keys!: string[];
   oldest_synced_at!: string | null;
   age_seconds!: number | null;
 }

@@ -29,7 +29,7 @@ const plan = (commands: number, over: Partial<Plan> = {}): Plan =>
     findings: [],
     differences: [],
     links: [],
-    mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null },
+    mirror: { keys: [], missing_keys: [], gone_keys: [], oldest_synced_at: null, age_seconds: null },
     refresh: null,
     resolved: [],
     ...over,
@@ -67,7 +67,7 @@ function make(planned: Plan) {
     keyOf: jest.fn(async (_m: EntityManager, key: string) => key),
     write: jest.fn(async (_m: EntityManager, _key: string, _values: unknown, _source: string, _now: string) => undefined),
   };
-  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, commands as never, notes as never, {} as never, batchRows as never, {} as never);
+  const service = new PackagesService(db, batches as never, planner as never, settings as never, clock as never, catalogues as never, packages as never, { find: findKey } as never, commands as never, notes as never, {} as never, batchRows as never, {} as never, {} as never);
   jest.spyOn(service as unknown as { compute: () => Promise<Plan> }, 'compute').mockResolvedValue(planned);
   return { service, packages, batches, batchRows, planner, notes, m, transactions };
 }

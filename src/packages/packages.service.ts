@@ -15,7 +15,7 @@ import {
   MAX_COMMANDS,
   PlanService,
 } from '../queue/index.js';
-import { IssueRepository, NoteRepository, PackageViewRepository } from '../mirror/index.js';
+import { IssueRepository, NoteRepository, PackageViewRepository, SyncRunRepository } from '../mirror/index.js';
 import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
@@ -73,6 +73,7 @@ export class PackagesService {
     private readonly mirror: PackageViewRepository,
     private readonly batchRows: BatchRepository,
     private readonly issues: IssueRepository,
+    private readonly runs: SyncRunRepository,
   ) {}
 
   /**
@@ -102,6 +103,7 @@ export class PackagesService {
       summaries: this.issues,
       project: project ?? catalogue?.project_key ?? undefined,
       ownBatches,
+      runs: this.runs,
     });
   }
 
@@ -227,7 +229,7 @@ export class PackagesService {
     const batch_status = stored.batch_id === null ? null : (await this.batches.get(stored.batch_id)).status;
     const pkg = packageView(stored);
     // A key the mirror lacks is not a match: the package could not be compared there.
-    const matches = plan.differences.length === 0 && plan.links.length === 0 && plan.mirror.missing_keys.length === 0;
+    const matches = plan.differences.length === 0 && plan.links.length === 0 && plan.mirror.missing_keys.length === 0 && plan.mirror.gone_keys.length === 0;
     return {
       package: pkg,
       batch_status,

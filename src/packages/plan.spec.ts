@@ -267,8 +267,20 @@ describe('planPackage: a sprint name on several boards (decision 1423)', () => {
 describe('planPackage: the age of the mirror and the refresh offered first', () => {
   it('names exactly the keys compared (and those the mirror lacks), with the oldest sync of the issues whose fields it compares', () => {
     const plan = planPackage(input(`${HEADER}\nA-2;;;;;;;;;;\nA-9;;;;;;;;;;`, 'Откуда;Тип;Куда\nA-3;связанные;A-1', MIRROR, LINKS));
-    expect(plan.mirror).toEqual({ keys: ['A-1', 'A-2', 'A-3'], missing_keys: ['A-9'], oldest_synced_at: '2026-12-02T09:00:00.000Z', age_seconds: 3600 });
+    expect(plan.mirror).toEqual({ keys: ['A-1', 'A-2', 'A-3'], missing_keys: ['A-9'], gone_keys: [], oldest_synced_at: '2026-12-02T09:00:00.000Z', age_seconds: 3600 });
     expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-1', 'A-2', 'A-3', 'A-9'] } });
+  });
+
+  it('a key a refresh found gone from Jira is neither compared nor missing, and no refresh is offered for it', () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;2027-01-01;;;;;;\nA-9;;;;;;;;;;`, '', MIRROR, LINKS), mirror: { ...input('', '', MIRROR, LINKS).mirror, issue: (k) => (k === 'A-2' ? undefined : MIRROR.find((i) => i.key === k)), gone: (k) => (k === 'A-2' ? 17 : undefined) } });
+    expect(plan.commands).toEqual([]);
+    expect(plan.mirror).toMatchObject({ keys: [], missing_keys: ['A-9'], gone_keys: ['A-2'] });
+    expect(plan.refresh).toEqual({ type: 'refresh', params: { keys: ['A-9'] } });
+    expect(plan.findings.map((f) => [f.code, f.row])).toEqual([
+      ['gone_from_jira', 2],
+      ['unknown_key', 3],
+    ]);
+    expect(plan.findings[0]!.detail).toBe('задачи A-2 в Jira больше нет: обновление #17 её не нашло (удалена или перенесена в другой проект); строку не сравниваем — уберите её из пакета или создайте задачу заново');
   });
 
   it('an empty package offers no refresh', () => {

@@ -20,6 +20,8 @@ export interface PlanMirror {
   hasLink(source: string, target: string, linkType: string): boolean;
   /** the mirror's issues whose trimmed summary is exactly this one (the agent takes such an issue instead of creating one) */
   sameSummary?(summary: string): readonly string[];
+  /** the refresh that found this key missing in Jira after the mirror read it (deleted or moved), if one did */
+  gone?(key: string): number | undefined;
 }
 
 /** Values Jira accepts per column, from the catalogue (SPEC 16.1); a list left out (or empty) is not checked; only values a command would set are. */
@@ -72,7 +74,7 @@ export interface PackageCommand {
   changes: FieldChange[];
 }
 
-export type FindingCode = 'reversed_link' | 'unknown_key' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown' | 'summary_exists' | 'temp_key_pending';
+export type FindingCode = 'reversed_link' | 'unknown_key' | 'gone_from_jira' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown' | 'summary_exists' | 'temp_key_pending';
 
 export interface PackageFinding extends PackagePlace {
   code: FindingCode;
@@ -105,6 +107,8 @@ export interface MirrorAge {
   keys: string[];
   /** Jira keys the package names that the mirror lacks */
   missing_keys: string[];
+  /** Jira keys a refresh no longer found in Jira after the mirror read them (deleted, or moved to another project) */
+  gone_keys: string[];
   /** the oldest synced_at among the compared issues */
   oldest_synced_at: string | null;
   age_seconds: number | null;
@@ -140,11 +144,13 @@ class Planner {
   private readonly rows = new Map<string, IssueRow>();
   /** temp keys this package creates (unresolved by the queue) */
   private readonly creates = new Set<string>();
-  readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null, resolved: [] };
+  readonly out: PackagePlan = { commands: [], findings: [], differences: [], links: [], mirror: { keys: [], missing_keys: [], gone_keys: [], oldest_synced_at: null, age_seconds: null }, refresh: null, resolved: [] };
   /** temp key → the Jira key an earlier batch created it as, for every one the package names */
   private readonly earlier = new Map<string, string>();
   private readonly compared = new Set<string>();
   private readonly missing = new Set<string>();
+  /** keys a refresh found gone from Jira */
+  private readonly gone = new Set<string>();
   /** link ends the mirror has (their issues are not read) */
   private readonly linked = new Set<string>();
   /** every error of the package's rows found while planning: one answer names them all (decision 0132) */
@@ -208,6 +214,7 @@ class Planner {
   private existing(key: string): PackageMirrorIssue | undefined {
     const found = this.input.mirror.issue(key);
     if (found) this.compared.add(key);
+    else if (this.input.mirror.gone?.(key) !== undefined) this.gone.add(key);
     else this.missing.add(key);
     return found;
   }
@@ -306,7 +313,9 @@ class Planner {
     const jiraKey = isNew ? null : key;
     const m = isNew ? undefined : this.existing(key);
     if (!isNew && !m) {
-      this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её (refresh)`);
+      const run = this.input.mirror.gone?.(key);
+      if (run !== undefined) this.finding(r, 'key', 'gone_from_jira', `задачи ${key} в Jira больше нет: обновление #${run} её не нашло (удалена или перенесена в другой проект); строку не сравниваем — уберите её из пакета или создайте задачу заново`);
+      else this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её (refresh)`);
       return;
     }
     if (m) {
@@ -449,6 +458,7 @@ class Planner {
     this.out.mirror = {
       keys,
       missing_keys: missing,
+      gone_keys: [...this.gone].sort(),
       oldest_synced_at: oldest,
       age_seconds: oldest === null ? null : Math.max(0, Math.round((this.input.now.getTime() - Date.parse(oldest)) / 1000)),
     };
