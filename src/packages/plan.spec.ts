@@ -96,6 +96,8 @@ describe('planPackage: only the differences', () => {
     ['symmetric words, the link exists', 'Откуда;Тип;Куда\nA-2;relates to;A-1', [['A-2', 'A-1', 'Relates']], []],
     ['inward words for a missing link: the command as the submit stores it', 'Откуда;Тип;Куда\nA-1;is blocked by;A-3', [], [['ensure_link', { source: 'A-3', target: 'A-1', link_type: 'Blocks' }]]],
     ['a type the catalogue does not know stays as written (the dry run names it)', 'Откуда;Тип;Куда\nA-1;duplicates;A-3', [], [['ensure_link', { source: 'A-1', target: 'A-3', link_type: 'duplicates' }]]],
+    ['one missing link written by outward and by inward words: one command', 'Откуда;Тип;Куда\nA-1;blocks;A-3\nA-3;is blocked by;A-1', [], [['ensure_link', { source: 'A-1', target: 'A-3', link_type: 'Blocks' }]]],
+    ['one missing symmetric link written either way: one command', 'Откуда;Тип;Куда\nA-1;relates to;A-3\nA-3;Relates;A-1', [], [['ensure_link', { source: 'A-1', target: 'A-3', link_type: 'Relates' }]]],
   ])('links with the catalogue: %s', (_name, linksCsv, mirrorLinks, expected) => {
     const plan = planPackage(withCatalogue(linksCsv, mirrorLinks));
     expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);

@@ -151,6 +151,8 @@ class Planner {
   private readonly missing = new Set<string>();
   /** keys a refresh found gone from Jira */
   private readonly gone = new Set<string>();
+  /** the links planned or compared so far, as submitted (a symmetric type's ends in order) */
+  private readonly linkIds = new Set<string>();
   /** link ends the mirror has (their issues are not read) */
   private readonly linked = new Set<string>();
   /** every error of the package's rows found while planning: one answer names them all (decision 0132) */
@@ -413,6 +415,11 @@ class Planner {
     const ends = { source: this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') }), target: this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') }) };
     if (ends.source === undefined || ends.target === undefined) return;
     const { source, target, linkType } = this.asSubmitted(ends.source, ends.target, translateType(l.type, this.input.linkTypes));
+    // The same link written twice — by its inward words the other way round, or a symmetric type either way — is one link.
+    const pair = isSymmetricLinkType(this.input.catalogue, linkType) ? [source, target].sort() : [source, target];
+    const id = `${pair.join('\u0000')}\u0000${linkType.toLowerCase()}`;
+    if (this.linkIds.has(id)) return;
+    this.linkIds.add(id);
     const place = { file: 'links.csv' as const, row: l.row };
     const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
     if (unknown.length) {
