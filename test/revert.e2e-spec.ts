@@ -437,6 +437,11 @@ describe('revert: bad input and refusals', () => {
     const claim = await world.ok('POST', '/agent/claim', {});
     const bad = await world.call('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: {}, changes: [{ what: 'bogus', key: 'x' }] });
     expect(bad).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: expect.stringContaining('changes.0.what: нужно «field:<поле>»') } });
+    // A field's change without what it became could not be compared by a revert; a list that is no list says so once.
+    const noAfter = await world.call('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null }] });
+    expect(noAfter).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: 'changes: changes.0.after: нужно значение после изменения (null — поле очищено, спринт — бэклог)' } });
+    const notList = await world.call('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: {}, changes: 'все' });
+    expect(notList).toMatchObject({ status: 422, body: { error: 'validation_failed', detail: 'changes: нужен массив' } });
     expect((await world.ok('GET', `/commands/${claim.command.id}`)).status).toBe('claimed');
     await world.ok('POST', `/agent/commands/${claim.command.id}/result`, { status: 'done', result: { changed: [] } });
     const tail = await world.ok('POST', '/agent/claim', {});

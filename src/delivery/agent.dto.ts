@@ -134,7 +134,8 @@ export class ReportDto implements ReportBody {
   @OpaqueJson('drop') // before/after are Jira's values
   @ValidateBy({
     name: 'changeRecord',
-    validator: { validate: (v) => changesProblems(v).length === 0, defaultMessage: (args) => changesProblems(args?.value).join('; ') },
+    // The answer names the field itself («changes: …»): a problem of the whole list says only what is wrong.
+    validator: { validate: (v) => changesProblems(v).length === 0, defaultMessage: (args) => changesProblems(args?.value).map((p) => p.replace(/^changes: /, '')).join('; ') },
   })
   changes?: Change[];
 

@@ -31,6 +31,10 @@ export function changesProblems(value: unknown): string[] {
     const o = c as Record<string, unknown>;
     if (!isWhat(o.what)) problems.push(`${at}.what: нужно «field:<поле>» (его id или имя, одной строкой) или одно из: ${CHANGE_KINDS.join(', ')}`);
     if (o.key !== undefined && !isJiraKey(o.key)) problems.push(`${at}.key: нужен ключ Jira (ABC-123)`);
+    // What a field, a status or a sprint became is what a revert compares with the mirror: without it the change could not be judged.
+    if (isWhat(o.what) && (o.what.startsWith('field:') || o.what === 'status' || o.what === 'sprint') && !Object.hasOwn(o, 'after')) {
+      problems.push(`${at}.after: нужно значение после изменения (null — поле очищено, спринт — бэклог)`);
+    }
     if (o.transitions !== undefined && !(Array.isArray(o.transitions) && o.transitions.every((t) => typeof t === 'string'))) {
       problems.push(`${at}.transitions: нужен массив строк`);
     }
