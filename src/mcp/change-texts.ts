@@ -70,7 +70,7 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
   // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
   const commands = r.commands.slice(0, shown).map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length
-    ? ['Не откатываются (изменены после пакета, оставлены как есть):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${fenced(c.detail)}`)]
+    ? ['Не откатываются (оставлены как есть; почему — у каждого):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${fenced(c.detail)}`)]
     : ['Конфликтов нет.'];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
   const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];

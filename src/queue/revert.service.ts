@@ -79,7 +79,8 @@ export class RevertService {
       const batch = await this.batchRows.find(m, id);
       if (!batch) throw new NotFoundError(`пакета ${id} нет`);
       await this.revertable(m, id);
-      if (isAwaiting(batch) || (await this.commands.unfinishedOf(m, id)) > 0) {
+      if (isAwaiting(batch)) throw new ConflictError(`пакет ${id} ждёт одобрения и ещё ничего не изменил: откатить можно пакет, все команды которого закончены (или отменены)`);
+      if ((await this.commands.unfinishedOf(m, id)) > 0) {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
       const built = await this.build(m, id);
@@ -92,7 +93,7 @@ export class RevertService {
     const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null };
     if (dryRun) return view;
     if (plan.commands.length === 0) {
-      const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'пакет ничего не изменил в Jira';
+      const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'в итоге пакет ничего не изменил в Jira (что он менял, он сам и вернул, или не менял ничего)';
       throw new ConflictError(`откатывать нечего: ${why}`);
     }
     const dto = { title, commands: plan.commands } as CreateBatchDto;

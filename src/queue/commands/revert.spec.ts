@@ -158,6 +158,13 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(buildRevert([change], mirrorOf({ 'A-1': issue({ duedate: '2027-05-05', synced_at: '2026-12-06T09:59:00.000Z' }) }), OPTIONS).commands).toEqual([{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }]);
   });
 
+  it('a conflict shows a list of labels as words, not JSON, and a link gone from the mirror ends as the others do', () => {
+    const labels = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: [], after: ['q4'] })], mirrorOf({ 'A-1': issue({ labels: ['k1', 'human'] }) }), OPTIONS);
+    expect(labels.conflicts.map((c) => c.detail)).toEqual(['A-1: поле labels с тех пор изменили — сейчас «k1», «human», пакет оставил «q4»; не откатываем']);
+    const link = buildRevert([ch(1, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks', id: '1' } })], mirrorOf({ 'A-1': issue() }), OPTIONS);
+    expect(link.conflicts.map((c) => c.detail)).toEqual(['связи A-1 → A-2 (Blocks) в зеркале уже нет; не откатываем']);
+  });
+
   it('labels recorded as null before (no labels) go back to an empty list, not a conflict', () => {
     const plan = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: null, after: ['отчёты'] })], MIRROR, OPTIONS);
     expect(plan).toEqual({ commands: [{ type: 'ensure_fields', params: { key: 'A-1', labels: [] } }], conflicts: [] });

@@ -90,7 +90,14 @@ interface LinkValue {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asLink = (v: unknown): LinkValue | null =>
   isObject(v) && typeof v.source === 'string' && typeof v.target === 'string' && typeof v.link_type === 'string' ? (v as unknown as LinkValue) : null;
-const shown = (v: unknown): string => (v === null || v === undefined || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v));
+const shown = (v: unknown): string =>
+  v === null || v === undefined || (Array.isArray(v) && v.length === 0)
+    ? 'пусто'
+    : typeof v === 'string'
+      ? `«${v}»`
+      : Array.isArray(v) && v.every((x) => typeof x === 'string')
+        ? v.map((x) => `«${x}»`).join(', ')
+        : JSON.stringify(v);
 
 /** What the mirror shows for a change's subject (for a conflict's `actual`). */
 function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
@@ -254,7 +261,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const link = asLink(c.after);
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
         else if (deleted(link.source) || deleted(link.target)) continue;
-        else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет`, null);
+        else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет; не откатываем`, null);
         else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
         break;
       }
