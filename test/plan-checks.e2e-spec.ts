@@ -248,13 +248,18 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     expect(plan.commands[3]).toMatchObject({ check: 'will_change', params: { key: 'new:10', path: ['In Progress', 'Review', 'Done'] } });
   });
 
-  it('ensure_link of a symmetric type the mirror holds the other way is no_change: either way is the same link (SPEC 4)', async () => {
+  it('ensure_link of a symmetric type the mirror holds the other way is no_change: either way is the same link (SPEC 4); an end the mirror lacks is unknown', async () => {
     const agent = agentOf(hub);
-    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-6', 'AURORA-7'] } }] }).expect(201);
-    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-6', summary: 'Шесть' }, { key: 'AURORA-7', summary: 'Семь' }], [{ source_key: 'AURORA-7', target_key: 'AURORA-6', link_type: 'Relates' }]));
-    const body = { title: 'Связь', commands: [link('AURORA-6', 'AURORA-7', 'relates to'), link('AURORA-7', 'AURORA-6', 'Relates'), link('AURORA-6', 'AURORA-1', 'Relates')] };
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-6', 'AURORA-7', 'AURORA-8'] } }] }).expect(201);
+    await agent.done(
+      (await agent.claim()).command.id,
+      refreshResult([{ key: 'AURORA-6', summary: 'Шесть' }, { key: 'AURORA-7', summary: 'Семь' }, { key: 'AURORA-8', summary: 'Восемь' }], [{ source_key: 'AURORA-7', target_key: 'AURORA-6', link_type: 'Relates' }]),
+    );
+    const body = { title: 'Связь', commands: [link('AURORA-6', 'AURORA-7', 'relates to'), link('AURORA-7', 'AURORA-6', 'Relates'), link('AURORA-6', 'AURORA-8', 'Relates'), link('AURORA-6', 'AURORA-99', 'Relates')] };
     const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
-    expect(plan.commands.slice(0, 3).map((c: { check: string }) => c.check)).toEqual(['no_change', 'no_change', 'will_change']);
+    expect(plan.commands.slice(0, 4).map((c: { check: string }) => c.check)).toEqual(['no_change', 'no_change', 'will_change', 'unknown']);
+    // An end the mirror lacks: the agent would get a 404 for it, so the hub says it cannot tell.
+    expect(plan.commands[3].notes).toContain('AURORA-99 нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала refresh)');
   });
 
   it('an issue of another project is not judged by this project\'s catalogue: unknown, saying why, never refused for it', async () => {
