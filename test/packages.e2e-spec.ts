@@ -140,6 +140,13 @@ describe('planning packages (SPEC 18)', () => {
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
     expect(drift).toMatchObject({ matches: false, fields: [], links: [] });
     expect(drift.text).toBe(`Jira отошла от пакета #${applied.package.id} «пакет планирования»: задач A-3 в Jira больше нет (удалены или перенесены в другой проект) — уберите их строки из пакета или создайте задачи заново; остальное совпадает.`);
+    // A link to it is no link to make: a finding, not an ensure_link the agent would answer 404 to.
+    const linked = (await send('plan', { issues: `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;`, links: 'Откуда;Тип;Куда\nA-2;связанные;A-3' }).expect(200)).body;
+    expect(linked).toMatchObject({ commands: [], mirror: { keys: ['A-2'], missing_keys: [], gone_keys: ['A-3'] }, refresh: { params: { keys: ['A-2'] } } });
+    expect(linked.findings).toEqual([expect.objectContaining({ file: 'links.csv', row: 2, code: 'gone_from_jira' })]);
+    // Only the gone issue: not «Jira уже соответствует».
+    const only = (await send('plan', { issues: `${HEADER}\nA-3;;;;;;;;Done;;` }).expect(200)).body;
+    expect(only.text).toBe('Команд нет, но сравнить с Jira удалось не всё: задач A-3 в Jira больше нет (удалены или перенесены) — уберите их строки из пакета. Замечаний: 1.');
     // Found again by a later refresh (moved back), it is compared as ever.
     hub.clock.advance(60_000);
     await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-3'] } }] }).expect(201);

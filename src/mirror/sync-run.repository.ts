@@ -62,13 +62,14 @@ export class SyncRunRepository {
   }
 
   /**
-   * The keys refreshes finished after `since` asked for and Jira did not return (`missing_keys`: deleted, or
-   * moved to another project), each with the newest such run and when it finished.
+   * The keys finished refreshes asked for and Jira did not return (`missing_keys`: deleted, or moved to
+   * another project), each with the newest such run and when it finished. Only runs by keys list any:
+   * few rows, as most runs find every key.
    */
-  async missingSince(m: EntityManager, since: string): Promise<Map<string, { run: number; at: string }>> {
+  async missingKeys(m: EntityManager): Promise<Map<string, { run: number; at: string }>> {
     const found = await rows<{ id: number; finished_at: string; missing: string | null }>(
       m,
-      sql`SELECT id, finished_at, missing FROM sync_run WHERE finished_at > ${since} AND error IS NULL AND missing IS NOT NULL ORDER BY id DESC`,
+      sql`SELECT id, finished_at, missing FROM sync_run WHERE kind = 'keys' AND finished_at IS NOT NULL AND error IS NULL AND missing IS NOT NULL AND missing <> '[]' ORDER BY id DESC`,
     );
     const out = new Map<string, { run: number; at: string }>();
     for (const r of found) for (const key of parseJson<string[]>(r.missing, [])) if (!out.has(key)) out.set(key, { run: Number(r.id), at: r.finished_at });

@@ -114,7 +114,7 @@ export async function planAgainstMirror(
      */
     ownBatches?: readonly number[] | null;
     /** the keys refreshes found missing in Jira (Mirror's SyncRunRepository): an issue of the mirror gone since it was read */
-    runs?: { missingSince(m: EntityManager, since: string): Promise<Map<string, { run: number; at: string }>> };
+    runs?: { missingKeys(m: EntityManager): Promise<Map<string, { run: number; at: string }>> };
   },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
@@ -124,14 +124,15 @@ export async function planAgainstMirror(
   const pendingTempKeys = options.ownBatches === null ? new Map() : await options.commands.pendingDefiners(m, creating.map((r) => r.key), options.ownBatches ?? []);
   const keys = keysToRead(pkg.issues, pkg.links, tempKeys);
   const issues = await options.mirror.issuesByKeys(m, keys.issues);
-  // The mirror keeps what Jira deleted (SPEC 7): a refresh after the issue was read that did not find it says it is gone.
+  // The mirror keeps what Jira deleted (SPEC 7): a refresh after the issue was read that did not find it says it
+  // is gone — a row's issue or a link's end (those few ends are read for when the mirror read them).
   const gone = new Map<string, number>();
-  const oldest = [...issues.values()].map((i) => i.synced_at).filter((at): at is string => at !== null).sort()[0];
-  if (options.runs && oldest !== undefined) {
-    for (const [key, missing] of await options.runs.missingSince(m, oldest)) {
-      const at = issues.get(key)?.synced_at;
-      if (at && missing.at > at) gone.set(key, missing.run);
-    }
+  const missing = options.runs ? await options.runs.missingKeys(m) : new Map<string, { run: number; at: string }>();
+  const named = new Set([...keys.issues, ...keys.ends]);
+  const ends = await options.mirror.issuesByKeys(m, [...missing.keys()].filter((k) => named.has(k) && !issues.has(k)));
+  for (const [key, { run, at }] of missing) {
+    const read = (issues.get(key) ?? ends.get(key))?.synced_at;
+    if (read && at > read) gone.set(key, run);
   }
   for (const key of gone.keys()) issues.delete(key);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();
@@ -146,7 +147,7 @@ export async function planAgainstMirror(
       catalogue: options.catalogue,
       mirror: {
         issue: (k) => issues.get(k),
-        has: (k) => issues.has(k) || linkEnds.has(k),
+        has: (k) => issues.has(k) || (linkEnds.has(k) && !gone.has(k)),
         hasLink: (s, t, type) => links.has(`${s}\u0000${t}\u0000${type}`),
         sameSummary: (summary) => sameSummary.get(summary) ?? [],
         gone: (k) => gone.get(k),

@@ -7,7 +7,7 @@ import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePl
 const where = (f: { file: string; row: number; column?: string }) => `${f.file}, строка ${f.row}${f.column ? `, «${f.column}»` : ''}`;
 
 export function mirrorText(m: MirrorAgeView): string {
-  if (m.keys.length === 0 && m.missing_keys.length === 0) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
+  if (m.keys.length === 0 && m.missing_keys.length === 0 && !m.gone_keys?.length) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
   const age = m.age_seconds === null ? '' : `, самые старые данные — ${ageText(m.age_seconds)} назад`;
   const missing = m.missing_keys.length ? `; нет в зеркале: ${m.missing_keys.join(', ')}` : '';
   const gone = m.gone_keys?.length ? `; в Jira больше нет: ${m.gone_keys.join(', ')}` : '';
@@ -17,9 +17,13 @@ export function mirrorText(m: MirrorAgeView): string {
 /** «AURORA-5, AURORA-9» — the first ten keys, the rest counted. */
 export const keyList = (keys: readonly string[]) => (keys.length > 10 ? `${keys.slice(0, 10).join(', ')} и ещё ${keys.length - 10}` : keys.join(', '));
 
-/** Why there is nothing to submit while Jira was not compared whole: keys the mirror lacks (refresh them first). */
-const notCompared = (missing: readonly string[]) =>
-  `Команд нет, но сравнить с Jira удалось не всё: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) и постройте план снова.`;
+/** Why there is nothing to submit while Jira was not compared whole: keys the mirror lacks (refresh them first), keys gone from Jira. */
+const notCompared = (missing: readonly string[], gone: readonly string[] = []) =>
+  [
+    `Команд нет, но сравнить с Jira удалось не всё:`,
+    missing.length ? ` задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) и постройте план снова.` : '',
+    gone.length ? ` задач ${keyList(gone)} в Jira больше нет (удалены или перенесены) — уберите их строки из пакета.` : '',
+  ].join('');
 
 /** What the commands of a package's plan change, in words, for the counts of its summary. */
 const CHANGE_WORDS: Record<string, string> = {
@@ -36,7 +40,8 @@ export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | '
   const earlier = p.temp_keys.length
     ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
     : '';
-  if (p.commands.length === 0) return `${p.mirror.missing_keys.length ? notCompared(p.mirror.missing_keys) : 'Jira уже соответствует пакету: менять нечего.'}${findings}${earlier}`;
+  const gone = p.mirror.gone_keys ?? [];
+  if (p.commands.length === 0) return `${p.mirror.missing_keys.length || gone.length ? notCompared(p.mirror.missing_keys, gone) : 'Jira уже соответствует пакету: менять нечего.'}${findings}${earlier}`;
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
   const refused = p.dry_run && !p.dry_run.ok ? ` ${refusedText(p.dry_run.findings.length)}` : '';
@@ -101,7 +106,8 @@ export function planText(p: PackagePlanView, quote: Quote = asIs): string {
 export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> & { plan?: Pick<PackagePlanView, 'mirror'> | null }): string {
   if (!a.batch) {
     const missing = a.plan?.mirror.missing_keys ?? [];
-    return `Пакет #${a.package.id} «${a.package.name}» сохранён${missing.length ? `. ${notCompared(missing)}` : '; Jira уже ему соответствует — отправлять нечего.'}`;
+    const gone = a.plan?.mirror.gone_keys ?? [];
+    return `Пакет #${a.package.id} «${a.package.name}» сохранён${missing.length || gone.length ? `. ${notCompared(missing, gone)}` : '; Jira уже ему соответствует — отправлять нечего.'}`;
   }
   const state = BATCH_STATUS_WORDS[a.batch.status];
   const commands = a.batch.commands.length - 1; // the tail refresh aside
@@ -141,5 +147,8 @@ export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'm
         : d.batch_status === 'cancelled'
           ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}.${settles ? ' Применить: jira-hub apply <папка> (или «Вернуть к пакету» на панели).' : ''}`
           : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}.${back}`;
-  return [head, ...fields, ...links, ...byHand].join('\n');
+  // Issues gone from Jira are no field or link to show, but a difference all the same.
+  const goneLine = gone.length ? [`Задач ${keyList(gone)} в Jira больше нет (удалены или перенесены): уберите их строки из пакета или создайте задачи заново.`] : [];
+  const missingLine = missing.length ? [`Задач ${keyList(missing)} нет в зеркале хаба: обновите их (refresh), чтобы сравнить.`] : [];
+  return [head, ...fields, ...links, ...byHand, ...goneLine, ...missingLine].join('\n');
 }

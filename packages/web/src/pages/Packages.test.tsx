@@ -38,6 +38,19 @@ describe('PackagesPage', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toBeInstanceOf(FormData);
   });
 
+  it('an empty plan whose issues are gone from Jira says so, never «Jira уже соответствует»', async () => {
+    const gone = { ...plan, empty: true, text: 'Команд нет, но сравнить с Jira удалось не всё: задач AURORA-3 в Jira больше нет.', commands: [], findings: [], mirror: { keys: [], missing_keys: [], gone_keys: ['AURORA-3'], age_seconds: null } };
+    fakeFetch({ 'GET /packages': [], 'POST /packages/plan': gone });
+    renderWithHub(<PackagesPage />);
+    const input = (await screen.findByText('Выбрать файлы')).parentElement!.querySelector('input')!;
+    fireEvent.change(input, { target: { files: [new File(['Ключ\nAURORA-3'], 'issues.csv')] } });
+    fireEvent.click(screen.getByText('Построить план'));
+    await screen.findByText(gone.text);
+    expect(screen.getByText('Команд нет, но сравнить удалось не всё: задач AURORA-3 в Jira больше нет — уберите их строки из пакета.')).toBeTruthy();
+    expect(screen.getByText(/; в Jira больше нет: AURORA-3/)).toBeTruthy();
+    expect(screen.queryByText(/Jira уже соответствует пакету/)).toBeNull();
+  });
+
   it('shows the drift of an applied package per issue and field, and plans the way back', async () => {
     fakeFetch({
       'GET /packages/3/drift': {

@@ -30,6 +30,8 @@ interface PackageFinding {
 interface MirrorAge {
   keys: string[];
   missing_keys: string[];
+  /** keys a refresh no longer found in Jira (deleted or moved) */
+  gone_keys?: string[];
   age_seconds: number | null;
 }
 export interface PackagePlan {
@@ -171,8 +173,12 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
         </h3>
         {plan.commands.length === 0 ? (
           <div className="muted">
-            {plan.mirror.missing_keys.length
-              ? `Команд нет, но сравнить удалось не всё: задач ${plan.mirror.missing_keys.join(', ')} нет в зеркале — сначала обновите их.`
+            {plan.mirror.missing_keys.length || plan.mirror.gone_keys?.length
+              ? [
+                  'Команд нет, но сравнить удалось не всё:',
+                  plan.mirror.missing_keys.length ? ` задач ${plan.mirror.missing_keys.join(', ')} нет в зеркале — сначала обновите их.` : '',
+                  plan.mirror.gone_keys?.length ? ` задач ${plan.mirror.gone_keys.join(', ')} в Jira больше нет — уберите их строки из пакета.` : '',
+                ].join('')
               : 'Jira уже соответствует пакету: менять нечего.'}
           </div>
         ) : (
@@ -391,7 +397,8 @@ function PlanPage() {
             <strong>{plan.text}</strong>
             <div className="muted">
               Сравнено с зеркалом задач: {plan.mirror.keys.length}, самые старые данные — {age(plan.mirror.age_seconds)} назад
-              {plan.mirror.missing_keys.length ? `; нет в зеркале: ${plan.mirror.missing_keys.join(', ')}` : ''}.
+              {plan.mirror.missing_keys.length ? `; нет в зеркале: ${plan.mirror.missing_keys.join(', ')}` : ''}
+              {plan.mirror.gone_keys?.length ? `; в Jira больше нет: ${plan.mirror.gone_keys.join(', ')}` : ''}.
             </div>
             {plan.refresh && (
               <button className="btn btn-small" onClick={refreshFirst} disabled={busy}>
