@@ -258,6 +258,11 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     const body = { title: 'Связь', commands: [link('AURORA-6', 'AURORA-7', 'relates to'), link('AURORA-7', 'AURORA-6', 'Relates'), link('AURORA-6', 'AURORA-8', 'Relates'), link('AURORA-6', 'AURORA-99', 'Relates')] };
     const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
     expect(plan.commands.slice(0, 4).map((c: { check: string }) => c.check)).toEqual(['no_change', 'no_change', 'will_change', 'unknown']);
+    // The dry run's own verdict reads the mirror by the same rule: nothing to change, nothing counted as a change.
+    expect(plan.commands.slice(0, 2).map((c: { verdict: string }) => c.verdict)).toEqual(['holds', 'holds']);
+    // Removed earlier in the same body, the link is made again: a change.
+    const again = (await hub.http.post('/batches/plan').send({ title: 'Снова', commands: [{ type: 'remove_link', params: { source: 'AURORA-7', target: 'AURORA-6', link_type: 'Relates' } }, link('AURORA-6', 'AURORA-7', 'Relates')] }).expect(200)).body;
+    expect(again.commands[1].check).toBe('will_change');
     // An end the mirror lacks: the agent would get a 404 for it, so the hub says it cannot tell.
     expect(plan.commands[3].notes).toContain('AURORA-99 нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала refresh)');
   });

@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, removedLink } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -119,6 +119,8 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   else if (ctx.stale) checks.forEach((c) => c.unknown.push('каталог Jira устарел; хаб обновит его, когда очередь освободится (или раньше, если человек обновит его: панель хаба, POST /catalogue/refresh)'));
   const types = new TypeContext(usable, ctx.mirror, ctx.resolved);
   const removedLinks = new Set<string>();
+  /** the ensure_link commands whose link, either way, an earlier remove_link of the body removes */
+  const relinked = new Set<number>();
   await eachInSlices(
     checks,
     (c) => {
@@ -131,7 +133,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       if (unknown.size) c.params = { ...c.params, ...Object.fromEntries(Object.entries(sent).filter(([k]) => unknown.has(k))) };
     },
   );
-  const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
+  const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx, relinked), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
   return { commands: out, findings: out.flatMap((c) => c.findings) };
 
   /** The checks of the catalogue, the mirror and Jira's limits on one command whose params are well formed. */
@@ -158,12 +160,18 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       checkReversedLink(c, usable, ctx.mirror, ctx.resolved, removedLinks);
       const removed = removedLink(c, ctx.resolved);
       if (removed) removedLinks.add(removed);
+      if (c.type === 'ensure_link' && removedLinks.size && linkIds(c, ctx.resolved).some((id) => removedLinks.has(id))) relinked.add(c.seq);
     } else if (c.type === 'ensure_sprint') checkSprint(c, types);
     if (usable) permissionFindings(c, usable);
   }
 }
 
-function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
+/** The mirror as the verdicts read it: with the catalogue's symmetric link types (a link either way is the link). */
+export function withLinkTypes(mirror: MirrorLookup, catalogue: Catalogue | null): MirrorLookup {
+  return { issue: (key) => mirror.issue(key), hasLink: (s, t, type) => mirror.hasLink(s, t, type), isSymmetric: (type) => isSymmetricLinkType(catalogue, type) };
+}
+
+function verdictOf(c: CommandCheck, ctx: CheckContext, relinked: ReadonlySet<number>): CheckVerdict {
   if (c.findings.length > 0) return 'will_fail';
   if (c.type === 'refresh' || c.type === 'refresh_catalogue') return 'no_change';
   if (c.type === 'ensure_issue' && ctx.taken?.has(String(c.params.temp_key))) return 'no_change';
@@ -171,10 +179,9 @@ function verdictOf(c: CommandCheck, ctx: CheckContext): CheckVerdict {
   const resolve = (v: unknown) => (typeof v === 'string' && ctx.resolved.has(v) ? ctx.resolved.get(v)! : v);
   const params = Object.fromEntries(Object.entries(c.params).map(([k, v]) => [k, KEY_PARAMS.includes(k) ? resolve(v) : v]));
   if (KEY_PARAMS.some((k) => isTempKey(params[k]))) return 'will_change';
-  // A symmetric type (Relates) either way is the same link (SPEC 4): the agent finds the reverse and creates nothing.
-  const { source, target, link_type } = params as { source?: string; target?: string; link_type?: string };
-  if (c.type === 'ensure_link' && source && target && link_type && isSymmetricLinkType(ctx.catalogue, link_type) && ctx.mirror.hasLink(target, source, link_type)) return 'no_change';
-  const changes = ctx.rules.changes(c.type, params, ctx.mirror);
+  // A link an earlier remove_link of the body takes away is made again, whatever the mirror holds now.
+  if (relinked.has(c.seq)) return 'will_change';
+  const changes = ctx.rules.changes(c.type, params, withLinkTypes(ctx.mirror, ctx.catalogue));
   return changes !== undefined && changes.length === 0 ? 'no_change' : 'will_change';
 }
 

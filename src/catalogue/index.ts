@@ -6,7 +6,7 @@ export { CatalogueRepository } from './catalogue.repository.js';
 export { CatalogueSettingsCheck } from './settings-check.js';
 export { catalogueIsStale } from './staleness.js';
 export type { StoredCatalogue } from './catalogue.repository.js';
-export { CATALOGUE_CODES, SYNTAX_CODES, checkCommands } from './checks.js';
+export { CATALOGUE_CODES, SYNTAX_CODES, checkCommands, withLinkTypes } from './checks.js';
 export type { CheckContext, CheckOutcome, CommandRules, PlannedInput } from './checks.js';
 export { LABEL_MAX, SUMMARY_MAX, TEXT_MAX, checkContent } from './content-checks.js';
 export type { CommandCheck } from './content-checks.js';

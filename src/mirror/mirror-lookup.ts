@@ -19,5 +19,10 @@ export interface MirrorIssue {
 export interface MirrorLookup {
   issue(key: string): MirrorIssue | undefined;
   hasLink(source: string, target: string, linkType: string): boolean;
+  /**
+   * Whether a link type reads the same both ways (Relates), by the catalogue: then a link either way is the
+   * link (SPEC 4). Absent (confirmation by state, which SPEC 6.6 keeps to the stored direction): never.
+   */
+  isSymmetric?(linkType: string): boolean;
 }
 

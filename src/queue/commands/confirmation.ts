@@ -67,6 +67,8 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
     const forward = mirror.hasLink(source, target, link_type);
     const reverse = mirror.hasLink(target, source, link_type);
     if (forward && !reverse) return [];
+    // A symmetric type either way is the same link: the agent finds it and creates nothing (SPEC 4).
+    if (reverse && mirror.isSymmetric?.(link_type)) return [];
     const from = forward ? `${arrow(source, target, link_type)} и ${arrow(target, source, link_type)}` : reverse ? arrow(target, source, link_type) : null;
     return [{ field: 'link', from, to: arrow(source, target, link_type) }];
   }
