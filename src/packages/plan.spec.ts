@@ -73,6 +73,17 @@ describe('planPackage: only the differences', () => {
     expect(commands(input(issuesCsv, linksCsv, MIRROR, LINKS))).toEqual(expected);
   });
 
+  it('a changed value is sent as Jira writes it: the catalogue\'s name of a priority, status or sprint, an assignee trimmed', () => {
+    const known = { priorities: ['High', 'Medium'], statuses: ['To Do', 'In Progress', 'Done'], sprints: ['Спринт 2'] };
+    const plan = planPackage({ ...input(`${HEADER}\nA-3;;;;;;" petrov ";" high ";done;спринт 2 ;`, '', MIRROR, LINKS), known });
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual([
+      ['ensure_fields', { key: 'A-3', assignee: 'petrov', priority: 'High' }],
+      ['ensure_status', { key: 'A-3', to: 'Done' }],
+      ['ensure_sprint', { key: 'A-3', sprint: 'Спринт 2' }],
+    ]);
+    expect(plan.findings).toEqual([]);
+  });
+
   it('an assignee with spaces around (inside quotes) is the same assignee', () => {
     const mirror = [...MIRROR.slice(0, 2), issue('A-3', { assignee: 'ivanov' })];
     expect(commands(input(`${HEADER}\nA-3;;;;;;" ivanov ";;;;`, '', mirror, LINKS))).toEqual([]);

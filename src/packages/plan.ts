@@ -230,6 +230,12 @@ class Planner {
     return found;
   }
 
+  /** A name as Jira writes it, when the catalogue lists one the same but for case and spaces around; else the name trimmed. */
+  private jiraName(f: 'status' | 'priority' | 'sprint', value: string): string {
+    const list = { status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
+    return list?.find((x) => same(x, value)) ?? value.trim();
+  }
+
   /** A value Jira must accept (a command sets it): among the catalogue's, when the catalogue lists them. */
   private allowed(r: IssueRow, f: 'issue_type' | 'status' | 'priority' | 'sprint', value: string): void {
     const list = { issue_type: this.input.known?.issue_types, status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
@@ -355,13 +361,14 @@ class Planner {
                 : wanted !== actual;
       if (!differs) continue;
       if (f === 'priority') this.allowed(r, f, wanted as string);
-      fields[f] = wanted;
+      // Sent as Jira writes it: a priority by the catalogue's name (the case of the file is no mistake), an assignee trimmed.
+      fields[f] = f === 'priority' ? this.jiraName('priority', String(wanted)) : f === 'assignee' ? String(wanted).trim() : wanted;
       changes.push(this.differ(r, jiraKey, f, wanted, actual));
     }
     if (changes.length) this.command('ensure_fields', { key, ...fields }, place, changes);
     if (r.status !== undefined && (isNew || !same(r.status, m!.status))) {
       this.allowed(r, 'status', r.status);
-      this.command('ensure_status', statusParams(key, r.status), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
+      this.command('ensure_status', statusParams(key, this.jiraName('status', r.status)), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
     }
     if (r.sprint !== undefined) {
       const differs = isNew || !same(r.sprint, m!.sprint);
@@ -370,7 +377,7 @@ class Planner {
       const boards = differs || r.board === undefined ? [] : this.boardsWithSprint(r.sprint);
       if (!differs && boards.length < 2) return;
       this.allowed(r, 'sprint', r.sprint);
-      const params: Params = { key, sprint: r.sprint };
+      const params: Params = { key, sprint: this.jiraName('sprint', r.sprint) };
       if (r.board !== undefined) params.board = /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
       let change: FieldChange;
       if (differs) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
