@@ -3,7 +3,7 @@ import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenFiel
 import { isCalendarDate } from '@jira-hub/contracts/catalogue';
 import { isTempKey } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
-import { addFinding, type CommandCheck } from './content-checks.js';
+import { addFinding, TEXT_MAX, type CommandCheck } from './content-checks.js';
 import { listed, lower, match, maybe } from './match.js';
 import { initialStatus } from './routes.js';
 
@@ -104,11 +104,13 @@ function checkValueType(c: CommandCheck, catalogue: Catalogue, param: string, fi
   if (!schema) return;
   const what = `«${screen?.name ?? field.name}»`;
   if (schema.type === 'number') {
-    const ok = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value.trim())));
+    // Finite only: JSON has no Infinity, and the agent would send «Infinity» as null, clearing the field.
+    const ok = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value.trim())));
     if (!ok) addFinding(c, param, 'value_type', `поле ${what} числовое, а значение ${shownValue(value)} не число`, 'число, например 5 или 2.5');
   } else if (schema.type === 'date') {
     if (typeof value !== 'string' || !isCalendarDate(value)) addFinding(c, param, 'value_type', `поле ${what} — дата, а значение ${shownValue(value)} не дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
-  } else if (schema.type === 'string' && schema.custom === TEXT_FIELD && typeof value === 'string' && value.length > TEXT_FIELD_MAX) {
+  } else if (schema.type === 'string' && schema.custom === TEXT_FIELD && typeof value === 'string' && value.length > TEXT_FIELD_MAX && value.length <= TEXT_MAX) {
+    // (past TEXT_MAX every text field's own finding says it)
     // Counted as Jira counts (UTF-16 units, decision 1411).
     addFinding(c, param, 'too_long', `поле ${what} — однострочный текст: Jira принимает не больше ${TEXT_FIELD_MAX} символов, а здесь ${value.length}`, `сократите до ${TEXT_FIELD_MAX} символов`);
   } else if (schema.type === 'user' || (schema.type === 'array' && schema.items === 'user')) {

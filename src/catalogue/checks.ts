@@ -143,7 +143,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       c.notes.push(`в проекте уже есть ${existing} с той же темой: агент возьмёт эту задачу, а не создаст новую (тип, поля и родитель команды к ней не применятся); команды с ${String(c.params.temp_key)} проверены по ней`);
       return;
     }
-    checkContent(c, (name) => (usable ? (fieldOf(usable, name)?.id ?? name) : byJiraName(name)));
+    checkContent(c, (name) => (usable ? fieldOf(usable, name)?.id : undefined) ?? byJiraName(name));
     // The catalogue is one project's: another project's issue has its own types, screens, workflows, boards and permissions.
     const key = typeof c.params.key === 'string' ? (ctx.resolved.get(c.params.key) ?? c.params.key) : undefined;
     const other = usable && key !== undefined && isJiraKey(key) && !key.startsWith(`${usable.project_key}-`) ? key.slice(0, key.lastIndexOf('-')) : undefined;

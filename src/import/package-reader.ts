@@ -254,9 +254,7 @@ export const MAX_PACKAGE_RECORDS = 100_000;
  * its record starts (the header is line 1; a quoted cell may span lines).
  */
 export function readTable(file: PackageFile, data: Buffer): TableRow[] {
-  // In NFC, Unicode's composed form (decision 1426): a summary or label typed decomposed (NFD, as some editors
-  // and macOS file names write «й» and «ё») is the same text to a person but another label or summary to Jira.
-  const text = decodePackageFile(file, data).normalize('NFC');
+  const text = decodePackageFile(file, data);
   if (text.trim() === '') throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   // csv-parse counts bytes reliably but not lines (a CRLF inside quotes counts twice), so lines are
   // counted here from the byte offset where each record starts.
@@ -287,7 +285,10 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   if (records.length > MAX_PACKAGE_RECORDS) {
     throw new PackageError(file, null, `в файле больше ${MAX_PACKAGE_RECORDS} записей (строк таблицы с заголовком и пустыми), а хаб читает файл пакета не длиннее — разделите его на несколько пакетов`);
   }
-  const numbered = records.map((cells, i) => ({ row: starts[i], cells })).filter(({ cells }) => cells.some((c) => c !== ''));
+  // Cells in NFC, Unicode's composed form (decision 1426): a summary or label typed decomposed (NFD, as some
+  // editors and macOS write «й» and «ё») is the same text to a person but another label or summary to Jira.
+  // Cell by cell, after parsing: a few characters compose into a delimiter (U+037E into «;»).
+  const numbered = records.map((cells, i) => ({ row: starts[i], cells: cells.map((c) => c.normalize('NFC')) })).filter(({ cells }) => cells.some((c) => c !== ''));
   if (numbered.length === 0) throw new PackageError(file, null, 'файл пуст: нужна строка заголовка');
   const [{ row: headerRow, cells: header }, ...body] = numbered;
   refuseNul(file, text, numbered, header);

@@ -1,10 +1,20 @@
 import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
 import { MaxCharacters, QueryInteger } from '../common/index.js';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-
-/** `keys` of GET /issues: Jira keys (ABC-123, as the mirror holds them) separated by commas, spaces around each allowed. */
-const KEY_LIST = /^\s*[A-Z][A-Z0-9_]*-[1-9][0-9]*\s*(,\s*[A-Z][A-Z0-9_]*-[1-9][0-9]*\s*)*,?\s*$/;
+import { JIRA_KEY } from '@jira-hub/contracts/catalogue';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { NOTE_LIMITS } from './note-limits.js';
+
+/**
+ * `keys` of GET /issues: Jira keys (ABC-123, as the mirror holds them) separated by commas, spaces around
+ * each allowed; empty is no filter. Each part is tested alone (one pattern over the whole list backtracks).
+ */
+const isKeyList = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  if (v.trim() === '') return true;
+  const parts = v.split(',').map((k) => k.trim());
+  if (parts.length > 1 && parts.at(-1) === '') parts.pop(); // a trailing comma
+  return parts.every((k) => JIRA_KEY.test(k));
+};
 
 export class ListIssuesQuery {
   /**
@@ -13,7 +23,7 @@ export class ListIssuesQuery {
    */
   @IsOptional()
   @IsString()
-  @Matches(KEY_LIST, { message: 'нужны ключи Jira через запятую, например AURORA-1,AURORA-2' })
+  @ValidateBy({ name: 'jiraKeyList', validator: { validate: isKeyList, defaultMessage: () => 'нужны ключи Jira через запятую, например AURORA-1,AURORA-2' } })
   keys?: string;
 
   /** @example 'In Progress' */

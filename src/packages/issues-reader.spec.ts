@@ -65,6 +65,11 @@ describe('readIssues: text in NFC (decision 1426)', () => {
     expect(rows[0].summary).toBe('Подготовить квартальный отчёт'.normalize('NFC'));
     expect(rows[0].summary).not.toBe(nfd('Подготовить квартальный отчёт'));
   });
+
+  it('a character that composes into the delimiter (U+037E → «;») stays inside its cell', () => {
+    const rows = readIssues(buf('Ключ;Тема\nnew:1;Вопрос\u037E ответ\n'.replace('Ключ;Тема\nnew:1;', 'Ключ;Тип;Тема\nnew:1;Task;')));
+    expect(rows.map((r) => r.summary)).toEqual(['Вопрос; ответ']);
+  });
 });
 
 describe('splitLabels: spaces or commas', () => {

@@ -317,7 +317,7 @@ describe('checkCommands: verdicts', () => {
     const customFields = typed.map((f) => f.id);
     const edit = (value: Record<string, unknown>) => fields(value);
     const wrong = await run(
-      [edit({ customfield_10020: 'abc' }), edit({ customfield_10050: '13.12.2026' }), edit({ customfield_10060: 'я'.repeat(256) }), edit({ customfield_10070: 'Иван Иванов' }), edit({ customfield_10071: ['ivanov', 'иван иванов'] })],
+      [edit({ customfield_10020: 'abc' }), edit({ customfield_10050: '13.12.2026' }), edit({ customfield_10060: 'я'.repeat(256) }), edit({ customfield_10070: 'Иван Иванов' }), edit({ customfield_10071: ['ivanov', 'иван иванов'] }), edit({ customfield_10020: 'Infinity' }), edit({ customfield_10060: 'я'.repeat(40_000) })],
       { catalogue, customFields },
     );
     expect(wrong.findings.map((f) => [f.seq, f.code, f.param])).toEqual([
@@ -326,6 +326,9 @@ describe('checkCommands: verdicts', () => {
       [3, 'too_long', 'customfield_10060'],
       [4, 'unknown_user', 'customfield_10070'],
       [5, 'unknown_user', 'customfield_10071'],
+      [6, 'value_type', 'customfield_10020'],
+      // past every text field's bound: said once
+      [7, 'too_long', 'customfield_10060'],
     ]);
     expect(wrong.findings[0]!.detail).toBe('поле «Story Points» числовое, а значение «abc» не число');
     expect(wrong.findings[3]!.suggestion).toBe('может быть, ivanov (Иван Иванов)?');

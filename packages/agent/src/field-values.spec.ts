@@ -142,6 +142,8 @@ describe('number and text custom fields convert between numbers and strings', ()
     expect(encodeValue(api, field('number'), 8)).toBe(8);
     expect(encodeValue(api, field('number'), '')).toBeNull();
     expect(() => encodeValue(api, field('number'), 'восемь')).toThrow('поле «My number» числовое, а значение «восемь» не число');
+    // JSON has no Infinity: sent, it would arrive as null and clear the field.
+    expect(() => encodeValue(api, field('number'), 'Infinity')).toThrow('поле «My number» числовое, а значение «Infinity» не число');
   });
 
   it('a number for a text field is sent as its text', () => {

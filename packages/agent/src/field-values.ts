@@ -177,7 +177,7 @@ function encodeCustom(api: JiraApi, field: ResolvedField, desired: unknown): unk
       if (empty) return null;
       if (typeof desired !== 'string') return desired;
       const number = Number(desired.trim());
-      if (desired.trim() === '' || Number.isNaN(number)) throw new CommandFailure(`поле «${field.name}» числовое, а значение «${desired}» не число`);
+      if (desired.trim() === '' || !Number.isFinite(number)) throw new CommandFailure(`поле «${field.name}» числовое, а значение «${desired}» не число`);
       return number;
     }
     case 'string':
