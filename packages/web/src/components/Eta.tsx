@@ -12,8 +12,10 @@ export function Eta({ batch }: { batch: Timed<Pick<BatchSummary, 'status' | 'rem
   const now = useNow();
   const { agent } = useAgent();
   if (batch.status === 'awaiting_approval') return <>после одобрения</>;
-  if (batch.status === 'done' || batch.status === 'cancelled' || batch.remaining_seconds <= 0) return <span className="muted">—</span>;
+  if (batch.status === 'done' || batch.status === 'cancelled') return <span className="muted">—</span>;
+  // Before the count: a batch of zero pauses left is no less stuck while the agent is away.
   if (agent && !isOnline(agent)) return <span className="warn-text">стоит: агент не на связи</span>;
+  if (batch.remaining_seconds <= 0) return <span className="muted">—</span>;
   const end = batch.read_at + batch.remaining_seconds * 1000;
   const left = Math.max(0, (end - now) / 1000);
   return (

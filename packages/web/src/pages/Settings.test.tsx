@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, renderWithHub, SETTINGS } from '../test/support';
-import { patchOf, SettingsPage } from './Settings';
+import { mergeDraft, patchOf, SettingsPage } from './Settings';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -12,6 +12,24 @@ const draft = () => ({
   approval: { ...SETTINGS.approval! },
   linkTypes: Object.entries(SETTINGS.link_types),
   fields: '',
+});
+
+describe('mergeDraft: settings changed elsewhere while the form is open', () => {
+  it('an edit in progress stays; what the person did not touch shows the new values', () => {
+    const before = draft();
+    const edited = { ...before, pacing: { ...before.pacing, ensure_link: '42' } };
+    const after = { ...before, pacing: { ...before.pacing, ensure_sprint: '9' }, jql: 'project = A' };
+    const merged = mergeDraft(before, edited, after);
+    expect(merged.pacing.ensure_link).toBe('42');
+    expect(merged.pacing.ensure_sprint).toBe('9');
+    expect(merged.jql).toBe('project = A');
+  });
+
+  it('an untouched form takes the new settings whole', () => {
+    const before = draft();
+    const after = { ...before, interval: '30', fields: 'Story Points' };
+    expect(mergeDraft(before, before, after)).toEqual(after);
+  });
 });
 
 describe('patchOf', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
 import { useHub } from '../context';
@@ -22,6 +22,19 @@ const draftOf = (s: Settings): Draft => ({
   linkTypes: Object.entries(s.link_types),
   fields: s.fields.join(', '),
 });
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The form after the settings changed from `before` to `after` elsewhere: each part the person left as it
+ * was (`draft` still equals `before` there) shows `after`; an edited part stays as edited.
+ */
+export function mergeDraft(before: Draft, draft: Draft, after: Draft): Draft {
+  const part = <K extends keyof Draft>(k: K): Draft[K] => (same(draft[k], before[k]) ? after[k] : draft[k]);
+  const byKey = (k: 'pacing' | 'approval') =>
+    Object.fromEntries(Object.keys({ ...after[k], ...draft[k] }).map((t) => [t, same(draft[k][t], before[k][t]) ? after[k][t] : draft[k][t]]));
+  return { pacing: byKey('pacing') as Draft['pacing'], interval: part('interval'), jql: part('jql'), approval: byKey('approval') as Draft['approval'], linkTypes: part('linkTypes'), fields: part('fields') };
+}
 
 /** A number field's value; an empty field is no number (Number('') would be 0). */
 const numberOf = (v: string): number | null => (v.trim() === '' ? null : Number(v));
@@ -77,7 +90,15 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
   const [draft, setDraft] = useState(() => draftOf(settings));
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setDraft(draftOf(settings)), [settings]);
+  // Settings changed elsewhere (live) replace the form only where the person has not edited it: an edit in
+  // progress stays, the rest shows the new values.
+  const shown = useRef(settings);
+  useEffect(() => {
+    const before = draftOf(shown.current);
+    const after = draftOf(settings);
+    shown.current = settings;
+    setDraft((d) => mergeDraft(before, d, after));
+  }, [settings]);
   const patch = patchOf(settings, draft);
   const problems = problemsOf(draft);
   const invalid = Object.keys(problems).length > 0;
