@@ -27,6 +27,20 @@ describe('CatalogueAge', () => {
     expect((screen.getByRole('button', { name: 'Обновить каталог' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('when the refresh asked for finishes, it shows the catalogue read and can be asked for again', async () => {
+    let read = state();
+    fakeFetch({ 'GET /catalogue': () => ({ body: read }), 'POST /catalogue/refresh': { id: 42 } });
+    const { live } = renderWithHub(<CatalogueAge />);
+    await screen.findByText('прочитан 5 мин назад');
+    fireEvent.click(screen.getByRole('button', { name: 'Обновить каталог' }));
+    await screen.findByText('пакет #42');
+    read = state({ synced_at: new Date().toISOString() });
+    live.send('batch', { change: 'updated', batch_id: 42, batch: { id: 42, status: 'done' } });
+    await screen.findByText('прочитан только что');
+    expect(screen.queryByText('пакет #42')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Обновить каталог' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('says when it is stale and why, and when there is none yet', async () => {
     fakeFetch({ 'GET /catalogue': state({ stale: true, stale_reason: 'команда 7 (ensure_fields): HTTP 400: …' }) });
     const { unmount } = renderWithHub(<CatalogueAge />);

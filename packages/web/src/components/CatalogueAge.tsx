@@ -4,6 +4,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
+import { useNow } from '../clock';
+import { useLive } from '../context';
 import { ago, when } from '../format';
 import { batchHref } from '../router';
 import { ErrorBox } from './ui';
@@ -32,6 +34,17 @@ export function CatalogueAge() {
     }
   }, []);
   useEffect(() => void load(), [load]);
+  const now = useNow();
+  // The refresh asked for finishes: the catalogue it stored is read, and it can be asked for again.
+  useLive((m) => {
+    if (m.event === 'resync') return void load();
+    if ((m.event !== 'batch' && m.event !== 'command') || asked === null || m.data?.batch_id !== asked) return;
+    const status = m.data?.batch?.status;
+    if (status === 'done' || status === 'cancelled') {
+      setAsked(null);
+      void load();
+    }
+  });
 
   const refresh = async () => {
     try {
@@ -49,7 +62,7 @@ export function CatalogueAge() {
         <>
           <span className={`chip ${state.stale ? 'chip-failed' : 'chip-done'}`}>{state.stale ? 'устарел' : 'свежий'}</span>
           <div className="muted small" title={when(state.synced_at)}>
-            прочитан {ago(state.synced_at)}
+            прочитан {ago(state.synced_at, now)}
           </div>
           {state.stale_reason && <div className="muted small">{state.stale_reason}</div>}
         </>
