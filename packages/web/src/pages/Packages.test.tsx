@@ -69,6 +69,33 @@ describe('PackagesPage', () => {
     await screen.findByText(plan.text);
   });
 
+  it('the way back applied: «Применить» goes (the plan is spent), and the drift is read again as that batch finishes', async () => {
+    const drifted = {
+      package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 },
+      batch_status: 'done',
+      matches: false,
+      fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'duedate', wanted: '2026-12-20', actual: '2026-12-24' }],
+      links: [],
+      text: '',
+    };
+    let drift: object = drifted;
+    const applied = { package: { id: 4, name: 'Спринт 2', created_at: '2026-12-02T10:00:00.000Z', batch_id: 12 }, batch: { id: 12, status: 'queued', commands: [] }, text: 'ok' };
+    const calls = fakeFetch({
+      'GET /packages/3/drift': () => ({ body: drift }),
+      'POST /packages/3/plan': { ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [], commands: [] } },
+      'POST /packages/3/apply': applied,
+    });
+    const { live } = renderWithHub(<PackagesPage id="3" />);
+    fireEvent.click(await screen.findByText('Вернуть к пакету (построить план)'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Применить/ }));
+    await screen.findByText('Открыть пакет команд #12');
+    expect(screen.queryByRole('button', { name: /^Применить/ })).toBeNull();
+    drift = { ...drifted, matches: true, fields: [] };
+    live.send('batch', { change: 'updated', batch_id: 12, batch: { id: 12, status: 'done' } });
+    await screen.findByText('Jira соответствует пакету.');
+    expect(calls.filter((c) => c.url === '/packages/3/apply')).toHaveLength(1);
+  });
+
   it('drift only in an issue\'s type or parent: no way back is offered that could not settle it, and the page says who can', async () => {
     fakeFetch({
       'GET /packages/3/drift': {

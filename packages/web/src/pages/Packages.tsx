@@ -3,7 +3,7 @@ import { Fragment, useCallback, useEffect, useState, type DragEvent, type FormEv
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
 import { VERDICT } from '../components/PlanView';
-import { useHub } from '../context';
+import { useHub, useLive } from '../context';
 import { day, plural, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchStatus } from '../types';
@@ -462,7 +462,14 @@ function DriftPage({ id }: { id: number }) {
   const [applied, setApplied] = useState<Applied | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => void api.get<Drift>(`/packages/${id}/drift`).then(setDrift, setError), [id]);
+  const reload = useCallback(() => void api.get<Drift>(`/packages/${id}/drift`).then(setDrift, setError), [id]);
+  useEffect(reload, [reload]);
+  // The drift is read again as the package's batch, or the one «Вернуть к пакету» submitted, moves on.
+  useLive((m) => {
+    if (m.event === 'resync') return reload();
+    if (m.event !== 'batch') return;
+    if (m.data?.batch_id === drift?.package.batch_id || m.data?.batch_id === applied?.batch?.id) reload();
+  });
   /** One request at a time: the buttons are disabled while it runs, so a double click acts once. */
   const run = async (what: () => Promise<void>) => {
     setBusy(true);
@@ -549,7 +556,8 @@ function DriftPage({ id }: { id: number }) {
         <div className="report">
           <div className="panel">
             <strong>{plan.text}</strong>
-            <ApplyButton plan={plan} busy={busy} onApply={apply} />
+            {/* Applied, the plan is spent: the way back is asked for anew from the drift read then. */}
+            {!applied && <ApplyButton plan={plan} busy={busy} onApply={apply} />}
             <ErrorBox error={error} />
           </div>
           <PlanTables plan={plan} />
