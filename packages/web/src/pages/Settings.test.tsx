@@ -14,6 +14,14 @@ const draft = () => ({
   fields: '',
 });
 
+describe('the settings form', () => {
+  it('leaves the limits to the hub, which says them in Russian: no browser bubble in its own language', async () => {
+    fakeFetch({});
+    const { container } = renderWithHub(<SettingsPage onSaved={() => undefined} />);
+    expect((container.querySelector('form.settings') as HTMLFormElement).noValidate).toBe(true);
+  });
+});
+
 describe('mergeDraft: settings changed elsewhere while the form is open', () => {
   it('an edit in progress stays; what the person did not touch shows the new values', () => {
     const before = draft();

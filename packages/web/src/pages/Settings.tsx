@@ -131,7 +131,9 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
         <h1>Настройки</h1>
         <span className="muted">версия {settings.version}</span>
       </header>
-      <form className="settings" onSubmit={save}>
+      {/* noValidate: the hub checks the limits and says what is wrong in Russian; a browser would stop the
+          form with a bubble in its own language (often English). */}
+      <form className="settings" onSubmit={save} noValidate>
         <div className="panel form">
           <h3>Темп: пауза после команды, секунд</h3>
           <div className="grid">
