@@ -57,6 +57,16 @@ import { onPostgres } from './support/pg.js';
     hub.clock.advance(5000);
     expect((await agent.claim()).command.id).toBe(first.id + 1);
     expect(copies()).toHaveLength(1);
+    // What a crash in the middle of a copy leaves — the partial file and SQLite's journal beside it — goes
+    // with the next copy's rotation.
+    for (const leftover of ['20261130-100004-batch-9.sqlite.partial', '20261130-100004-batch-9.sqlite.partial-journal', '20261130-100004-batch-9.sqlite.partial-wal']) writeFileSync(join(folder, leftover), 'x');
+    await agent.done(first.id + 1);
+    await agent.done((await agent.claim()).command.id, { issues: [], links: [] }); // the tail refresh
+    await hub.http.post('/batches').send({ title: 't2', commands: [fields('A-3')] }).expect(201);
+    hub.clock.advance(5000);
+    await agent.claim();
+    expect(readdirSync(folder).filter((n) => n.includes('.partial'))).toEqual([]);
+    expect(copies()).toHaveLength(2);
   });
 
   it('a failed copy (disk full) leaves no file under a copy name, is logged with its reason, warns in GET /agent and does not stop the queue', async () => {

@@ -118,12 +118,13 @@ export class BackupService {
 
   /**
    * Keeps the newest `keep` batch copies; schema copies are never rotated. Partial copies left by a
-   * crash go too (one copy runs at a time, and this one is whole by now).
+   * crash go too, with SQLite's journal beside them (one copy runs at a time, and this one is whole by now).
    */
   private async rotate(folder: string, keep: number): Promise<void> {
     const names = await readdir(folder);
     const copies = names.filter((n) => BATCH_BACKUP.test(n)).sort(byAge);
-    const partial = names.filter((n) => n.endsWith('.partial'));
+    // The partial copy and SQLite's files beside it (its rollback journal, or WAL and shared memory).
+    const partial = names.filter((n) => /\.partial(-journal|-wal|-shm)?$/.test(n));
     for (const old of [...partial, ...copies.slice(0, Math.max(0, copies.length - keep))]) await rm(join(folder, old), { force: true });
   }
 }
