@@ -39,6 +39,15 @@ describe('App', () => {
     }
   });
 
+  it('an address of no page: «Не найдено», and no retry that could not help', async () => {
+    fakeFetch({ 'GET /settings': SETTINGS, 'GET /batches': [] });
+    window.location.hash = '#/nonexistent';
+    render(<App />);
+    expect(await screen.findByText('Страницы «nonexistent» нет.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Не найдено' })).toBeTruthy();
+    expect(screen.queryByText('Попробовать снова')).toBeNull();
+  });
+
   it('a batch address without a number says so, and asks nothing of the hub (it asked for /batches/NaN)', async () => {
     const calls = fakeFetch({ 'GET /settings': SETTINGS, 'GET /batches': [] });
     window.location.hash = '#/batch/abc';

@@ -162,7 +162,7 @@ export function App() {
           {route.page === 'packages' && <PackagesPage key={route.id ?? ''} id={route.id} />}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
-          {!PAGES.has(route.page) && <PageError error={`Страницы «${route.page}» нет.`} />}
+          {!PAGES.has(route.page) && <PageError error={`Страницы «${route.page}» нет.`} notFound />}
         </main>
       </div>
       </AgentProvider>

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { planHeadline, type PlannedCommand } from './PlanView';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, renderWithHub } from '../test/support';
+import { PlanPanel, planHeadline, type PlannedCommand } from './PlanView';
+
+afterEach(() => vi.unstubAllGlobals());
 
 const command = (seq: number, verdict: string, check?: string): PlannedCommand => ({ seq, type: 'ensure_fields', params: { key: `A-${seq}` }, verdict, ...(check ? { check } : {}) });
 
@@ -18,5 +22,19 @@ describe('planHeadline: the dry run in a sentence, in words and in Russian numbe
     expect(planHeadline({ commands: [command(1, 'would_change', 'will_fail')] }, [{ seq: 1, param: 'priority', code: 'value_not_allowed', detail: 'нет такого приоритета' }])).toBe(
       'Проверка по каталогу Jira нашла замечания: 1, они отмечены у команд ниже. Из 1 команды: изменят Jira — 1.',
     );
+  });
+});
+
+describe('PlanPanel: the alert says when to look', () => {
+  const body = { title: 'П', commands: [{ type: 'ensure_fields', params: { key: 'A-1' } }] };
+  const answer = (awaiting: boolean) => ({ estimate_seconds: 120, awaiting_approval: awaiting, commands: [{ ...command(1, 'cannot_judge', 'unknown') }], findings: [] });
+
+  it.each([
+    [true, 'Проверьте перед одобрением'],
+    [false, 'Проверьте перед отправкой'],
+  ])('awaiting approval: %s → «%s»', async (awaiting, words) => {
+    fakeFetch({ 'POST /batches/plan': answer(awaiting) });
+    renderWithHub(<PlanPanel body={body} />);
+    expect(await screen.findByText(new RegExp(`^${words}:`))).toBeTruthy();
   });
 });

@@ -39,6 +39,8 @@ export interface Plan {
   findings?: Finding[];
   /** the catalogue the checks read; null: none reported yet */
   catalogue?: { synced_at?: string | null } | null;
+  /** the batch would wait for a person's approval (the hub's rule for the caller's source) */
+  awaiting_approval?: boolean;
 }
 
 /** Verdicts of today's dry run and of SPEC 16.2, in words; `alert`: a person should look before approving. */
@@ -126,7 +128,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
       {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «не известно».</p>}
       {(alerts > 0 || findings.length > 0) && (
         <p className="plan-alert" role="note">
-          Проверьте перед одобрением: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
+          Проверьте {plan.awaiting_approval === false ? 'перед отправкой' : 'перед одобрением'}: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
           {alerts > 0 && findings.length > 0 ? '; ' : ''}
           {findings.length > 0 ? `замечаний проверки — ${findings.length}` : ''}.
         </p>

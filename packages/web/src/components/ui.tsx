@@ -63,11 +63,14 @@ export function ErrorBox({ error }: { error: unknown }) {
 }
 
 /** A page that could not load: what went wrong, a way back, and a retry. */
-export function PageError({ error, back = ['#/queue', 'К очереди'], retry }: { error: unknown; back?: [string, string]; retry?: () => void }) {
+export function PageError({ error, back = ['#/queue', 'К очереди'], retry, notFound = false }: { error: unknown; back?: [string, string]; retry?: () => void; notFound?: boolean }) {
   const gone = error instanceof ApiError && error.status === 0;
+  // What is not there will not be there on a second try: no retry for it.
+  const missing = notFound || (error instanceof ApiError && error.status === 404);
+  if (missing) retry = undefined;
   return (
     <section className="page-error" role="alert">
-      <h1>{gone ? 'Хаб не отвечает' : error instanceof ApiError && error.status === 404 ? 'Не найдено' : 'Не удалось загрузить'}</h1>
+      <h1>{gone ? 'Хаб не отвечает' : missing ? 'Не найдено' : 'Не удалось загрузить'}</h1>
       <p>{errorText(error)}</p>
       <div className="actions">
         <a className="btn" href={back[0]}>
