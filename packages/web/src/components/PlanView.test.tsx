@@ -26,7 +26,7 @@ describe('planHeadline: the dry run in a sentence, in words and in Russian numbe
 });
 
 describe('PlanPanel: the alert says when to look', () => {
-  const body = { title: 'П', commands: [{ type: 'ensure_fields', params: { key: 'A-1' } }] };
+  const body = { title: 'П', commands: [{ type: 'ensure_fields' as const, params: { key: 'A-1' } }] };
   const answer = (awaiting: boolean) => ({ estimate_seconds: 120, awaiting_approval: awaiting, commands: [{ ...command(1, 'cannot_judge', 'unknown') }], findings: [] });
 
   it.each([
