@@ -17,6 +17,16 @@ const plan = {
   dry_run: { awaiting_approval: false, estimate_seconds: 180 },
 };
 
+/** Package 3, applied by batch 9: AURORA-2's due date moved in Jira since. */
+const drifted = {
+  package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 },
+  batch_status: 'done',
+  matches: false,
+  fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'duedate', wanted: '2026-12-20', actual: '2026-12-24' }],
+  links: [],
+  text: '',
+};
+
 describe('pickPackage', () => {
   it('takes issues.csv, links.csv and notes.csv of a folder in any letter case, and nothing else', () => {
     const file = (name: string) => new File(['x'], name);
@@ -52,17 +62,7 @@ describe('PackagesPage', () => {
   });
 
   it('shows the drift of an applied package per issue and field, and plans the way back', async () => {
-    fakeFetch({
-      'GET /packages/3/drift': {
-        package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 },
-        batch_status: 'done',
-        matches: false,
-        fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'duedate', wanted: '2026-12-20', actual: '2026-12-24' }],
-        links: [],
-        text: '',
-      },
-      'POST /packages/3/plan': plan,
-    });
+    fakeFetch({ 'GET /packages/3/drift': drifted, 'POST /packages/3/plan': plan });
     renderWithHub(<PackagesPage id="3" />);
     await screen.findByText(/^24 дек\./);
     fireEvent.click(screen.getByText('Вернуть к пакету (построить план)'));
@@ -70,14 +70,6 @@ describe('PackagesPage', () => {
   });
 
   it('the way back applied: «Применить» goes (the plan is spent), and the drift is read again as that batch finishes', async () => {
-    const drifted = {
-      package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 },
-      batch_status: 'done',
-      matches: false,
-      fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'duedate', wanted: '2026-12-20', actual: '2026-12-24' }],
-      links: [],
-      text: '',
-    };
     let drift: object = drifted;
     const applied = { package: { id: 4, name: 'Спринт 2', created_at: '2026-12-02T10:00:00.000Z', batch_id: 12 }, batch: { id: 12, status: 'queued', commands: [] }, text: 'ok' };
     const calls = fakeFetch({
