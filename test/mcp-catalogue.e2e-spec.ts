@@ -29,6 +29,10 @@ describe('the catalogue through MCP', () => {
     expect(mcp.text(await mcp.call('jira_issue_types', { name: 'Epic' }))).toContain('<jira-data>Epic Name</jira-data> (customfield_10011) — обязательное');
     expect(mcp.text(await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Done' }))).toContain('путь: <jira-data>To Do</jira-data> → <jira-data>In Progress</jira-data> → <jira-data>Review</jira-data> → <jira-data>Done</jira-data>');
     expect(mcp.text(await mcp.call('jira_sprints'))).toContain('<jira-data>Поддержка</jira-data>: <jira-data>Спринт 3</jira-data> (будущий; доска 2)');
+    // A lookup that finds nothing lists what Jira has: that list is Jira's words, fenced too.
+    const nope = await mcp.call('jira_sprints', { board: 'Nope' });
+    expect(nope.isError).toBe(true);
+    expect(mcp.text(nope)).toMatch(/^<jira-data>.*AURORA board.*<\/jira-data>/);
     expect(mcp.text(await mcp.call('jira_values', { what: 'priorities' }))).toBe('priorities: <jira-data>Highest</jira-data>, <jira-data>High</jira-data>, <jira-data>Medium</jira-data>, <jira-data>Low</jira-data>');
     expect(mcp.text(await mcp.call('jira_users', { q: 'пётр' }))).toContain('<jira-data>Пётр Петров</jira-data> — assignee: petrov');
     // a page of the matches counts them all and says how to see the rest (it said «Найдено: 1» of several)
@@ -53,8 +57,8 @@ describe('the catalogue through MCP', () => {
     );
     expect(text).toContain('  ✗ link_type: <jira-data>типа связи «Blokcs» в Jira нет');
     expect(text).toContain('→ <jira-data>может быть, Blocks?</jira-data>');
-    expect(text).toMatch(/\(2\) ensure_sprint AURORA-1: sprint=Спринт 9 — .*\[проверки: Jira откажет\]/);
-    expect(text).toContain('  · link_type: блокирует → Blocks');
+    expect(text).toMatch(/\(2\) ensure_sprint AURORA-1: sprint=<jira-data>Спринт 9<\/jira-data> — .*\[проверки: Jira откажет\]/);
+    expect(text).toContain('  · <jira-data>link_type: блокирует → Blocks</jira-data>');
     expect(text).toContain('submit_batch с такими командами хаб отклонит');
   });
 

@@ -13,7 +13,7 @@ describe('changeLine', () => {
     [{ what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }, 'статус: <jira-data>To Do</jira-data> → <jira-data>Done</jira-data> (<jira-data>Start</jira-data>, <jira-data>Finish</jira-data>)'],
     [{ what: 'sprint', before: null, after: 'Спринт 2' }, 'спринт: бэклог → <jira-data>Спринт 2</jira-data>'],
     [{ what: 'issue', key: 'A-5', after: { summary: 'Отчёт' } }, 'задача создана: <jira-data>Отчёт</jira-data>'],
-    [{ what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks' } }, 'связь A-1 → A-2 (Blocks) создана'],
+    [{ what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks' } }, 'связь A-1 → A-2 (<jira-data>Blocks</jira-data>) создана'],
     [{ what: 'comment', after: { id: 7 } }, 'комментарий #7 добавлен'],
   ])('%j → %s', (change, line) => expect(changeLine(change)).toBe(line));
 

@@ -25,7 +25,7 @@ const value = (v: unknown): string =>
     : jira(typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v));
 const link = (v: unknown): string => {
   const l = (v ?? {}) as { source?: string; target?: string; link_type?: string };
-  return `${l.source} → ${l.target} (${l.link_type})`;
+  return `${l.source} → ${l.target} (${l.link_type === undefined ? '' : fenced(String(l.link_type))})`;
 };
 const sprint = (v: unknown): string => (v === null || v === undefined ? 'бэклог' : jira(String(v)));
 const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');

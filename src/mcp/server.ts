@@ -48,8 +48,10 @@ export interface McpServerOptions {
 /** What an error answer says when its findings do not all fit: the call again, with those shown fixed. */
 const RETRY = 'исправьте показанные и повторите вызов — он назовёт остальные';
 const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
-/** The hub's refusals whose detail repeats Jira's text (catalogue names, a summary, values changed since): fenced as data. */
+/** The hub's refusals whose detail may repeat Jira's text (catalogue names, a summary, values changed since, the boards or types there are): fenced as data. */
 const JIRA_TEXT_ERRORS = new Set(['plan_failed', 'duplicate_summary', 'conflict']);
+/** The catalogue lookups' «not found» lists what Jira has (boards, issue types): fenced as data too. */
+const isJiraTextError = (tool: string, code: string) => JIRA_TEXT_ERRORS.has(code) || (code === 'not_found' && tool.startsWith('jira_'));
 /** How much of a name a model sent an answer repeats. */
 const NAME_SHOWN = 100;
 /** The longest tool name POST /audit takes (AuditCallDto.tool); a longer one is recorded clipped, saying so. */
@@ -139,7 +141,7 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
     if (err instanceof HubError) {
       // A refused batch: its dry run lists the same findings, command by command, page by page.
       const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
-      return failure(err.code, err.detail, how, err.findings, { status: err.status }, JIRA_TEXT_ERRORS.has(err.code) ? fenced : undefined);
+      return failure(err.code, err.detail, how, err.findings, { status: err.status }, isJiraTextError(name, err.code) ? fenced : undefined);
     }
     return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -60,20 +60,22 @@ const TEXT_PARAMS = new Set(['summary', 'description', 'body']);
 function commandTarget(c: { type: string; params: Record<string, unknown> }): string {
   const p = c.params ?? {};
   const show = (v: unknown) => clip(typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)), ECHO_CAP);
-  const param = (name: string, v: unknown) => (TEXT_PARAMS.has(name) && typeof v === 'string' ? fenced(show(v)) : show(v));
+  // Every value but a key, a number, a date or null may be Jira's words (a status, a sprint, a link type,
+  // a field's value, a revert's value put back): fenced as data. Those others have a form no words fit.
+  const data = (v: unknown) => (v === null || typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) ? show(v) : fenced(show(v)));
   switch (c.type) {
     case 'ensure_issue':
-      return `${show(p.temp_key)} ${param('summary', p.summary)}`;
+      return `${show(p.temp_key)} ${data(p.summary)}`;
     case 'ensure_link':
     case 'remove_link':
-      return `${show(p.source)} —${show(p.link_type)}→ ${show(p.target)}`;
+      return `${show(p.source)} —${data(p.link_type)}→ ${show(p.target)}`;
     case 'refresh':
-      return Array.isArray(p.keys) ? p.keys.join(', ') : `JQL ${show(p.jql)}`;
+      return Array.isArray(p.keys) ? p.keys.join(', ') : p.jql !== undefined ? `JQL ${data(p.jql)}` : 'без keys и jql';
     default: {
       // A command without a key (refresh_catalogue) names no issue: no «undefined» in its place.
       const { key, ...rest } = p;
       const detail = Object.entries(rest)
-        .map(([k, v]) => `${k}=${param(k, v)}`)
+        .map(([k, v]) => `${k}=${data(v)}`)
         .join(', ');
       const target = key === undefined ? '' : show(key);
       return [target, detail].filter(Boolean).join(': ');
@@ -269,7 +271,8 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
       `(${c.seq}) ${named(c)}${tail} — ${what}${check}`,
       // a finding's words name Jira's catalogue (statuses, sprints, boards, values): fenced as data
       ...(c.findings ?? []).map((f) => `  ✗ ${f.param}: ${fenced(f.detail)}${f.suggestion ? ` → ${fenced(f.suggestion)}` : ''}`),
-      ...(c.notes ?? []).map((n) => `  · ${n}`),
+      // The checks' notes name Jira's statuses, sprints and link types: fenced as data.
+      ...(c.notes ?? []).map((n) => `  · ${fenced(n)}`),
     ].join('\n');
   };
   const estimate = `Оценка времени: ${duration(p.estimate_seconds)}.`;
