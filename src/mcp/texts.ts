@@ -113,7 +113,8 @@ export function batchHeadline(b: BatchSummary): string {
     `автор ${b.author}${b.source ? `, источник ${b.source}` : ''}`,
     `создан ${b.created_at}`,
     `оценка ${duration(b.estimate_seconds)}`,
-    b.status === 'done' || b.status === 'cancelled' ? '' : `до завершения ≈ ${duration(b.remaining_seconds)}`,
+    // Waiting for a person, nothing runs: the count starts when it is approved.
+    b.status === 'done' || b.status === 'cancelled' ? '' : b.status === 'awaiting_approval' ? `после одобрения ≈ ${duration(b.remaining_seconds)} до завершения` : `до завершения ≈ ${duration(b.remaining_seconds)}`,
     b.approved_by ? `одобрил ${b.approved_by} ${b.approved_at ?? ''}`.trim() : '',
     b.rejected_reason ? `отклонён: ${b.rejected_reason}` : '',
   ].filter(Boolean);
