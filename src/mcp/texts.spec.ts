@@ -165,6 +165,12 @@ describe('commandLines: text a batch carries from Jira', () => {
 });
 
 describe('planText', () => {
+  it('a plan whose every command already holds does not ask for it to be sent', () => {
+    const holds = { text: 'Команда уже выполнена по данным зеркала: отправлять пакет не нужно.', estimate_seconds: 120, awaiting_approval: false, ok: true, all_hold: true, commands: [{ seq: 1, type: 'ensure_sprint', params: { key: 'A-1', sprint: null }, verdict: 'holds', tail_refresh: false, text: 'Уже выполнено.', check: 'no_change', findings: [], notes: [] }] } as unknown as PlanView;
+    expect(planText(holds)).not.toContain('submit_batch');
+    expect(planText({ ...holds, all_hold: false } as PlanView)).toContain('Чтобы отправить пакет, вызовите submit_batch с тем же телом.');
+  });
+
   it('shows each finding with its suggestion, the checks\' verdict and what they stored', () => {
     const text = planText({
       text: 'Пакет не пройдёт: замечаний 1.',

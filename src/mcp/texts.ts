@@ -292,8 +292,10 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
     `${estimate} ${approval}`,
     p.ok === false
       ? 'submit_batch с такими командами хаб отклонит (422; код — plan_failed, а validation_failed, если нарушены только правила параметров команд): исправьте каждую команду с «✗» по подсказке после «→» и проверьте план снова.'
-      : shown.canSubmit
-        ? 'Чтобы отправить пакет, вызовите submit_batch с тем же телом.'
+      : p.all_hold
+        ? '' // the headline says there is nothing to send
+        : shown.canSubmit
+          ? 'Чтобы отправить пакет, вызовите submit_batch с тем же телом.'
         : 'Этот MCP-сервер работает только на чтение: покажите план человеку — отправить пакет может он сам или ассистент с правом записи.',
   ]
     .filter(Boolean)
