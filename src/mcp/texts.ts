@@ -278,8 +278,9 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
   };
   const estimate = `Оценка времени: ${duration(p.estimate_seconds)}.`;
   const approval = p.awaiting_approval ? 'Отправленный пакет будет ждать одобрения человека.' : 'Отправленный пакет сразу встанет в очередь.';
+  // The body's commands, as the headline and `counts` count them: the tail refresh the hub adds aside.
   const verdicts = Object.entries(
-    (p.commands ?? []).reduce<Record<string, number>>((n, c) => ({ ...n, [c.verdict]: (n[c.verdict] ?? 0) + 1 }), {}),
+    (p.commands ?? []).filter((c) => !c.tail_refresh).reduce<Record<string, number>>((n, c) => ({ ...n, [c.verdict]: (n[c.verdict] ?? 0) + 1 }), {}),
   ).map(([v, n]) => `${word(VERDICT, v)}: ${n}`);
   const end = shown.offset + commands.length;
   const paging = end < shown.total ? `Показаны команды ${shown.offset + 1}–${end} из ${shown.total}; остальные — тот же вызов с offset: ${end}.` : '';
