@@ -81,6 +81,26 @@ describe('hub-client', () => {
       expect(lines[0]).toMatch(/^hub POST \/agent\/commands\/1\/result failed/);
     });
 
+    it('a report sent again after a lost answer goes without its claim: the next command is not handed out once per repeat', async () => {
+      const bodies: unknown[] = [];
+      const hub = new HubClient({
+        baseUrl: 'http://hub.invalid',
+        sleep: async () => undefined,
+        fetch: (async (_input: string, init: RequestInit) => {
+          bodies.push(JSON.parse(String(init.body)));
+          if (bodies.length < 3) throw new TypeError('fetch failed'); // the hub took it; the answer was lost
+          return new Response(JSON.stringify({ id: 7, status: 'done' }), { status: 200 });
+        }) as typeof fetch,
+      });
+      const answer = await hub.report(7, { status: 'done', result: {}, claim: { agent_version: '1' } });
+      expect(answer).toEqual({ id: 7, status: 'done' });
+      expect(bodies).toEqual([
+        { status: 'done', result: {}, claim: { agent_version: '1' } },
+        { status: 'done', result: {} },
+        { status: 'done', result: {} },
+      ]);
+    });
+
     it("a claim's end signal ends that long poll alone; a report in flight on the same client is finished", async () => {
       // The hub holds both requests until the test lets the report through.
       let releaseReport!: () => void;

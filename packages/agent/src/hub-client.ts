@@ -78,9 +78,15 @@ export class HubClient {
     return this.call<ClaimResponse>('POST', '/agent/claim', request, (request.wait_seconds ?? 0) * 1000, endSignal);
   }
 
-  /** POST /agent/commands/{id}/result → the command view (with `next` when the body carried `claim`). */
+  /**
+   * POST /agent/commands/{id}/result → the command view (with `next` when the body carried `claim`). Sent
+   * again after a lost answer, it goes without `claim`: the hub may have taken the first one and handed out
+   * the next command, and each repeat would hand it out again — a delivery counted every time, up to the
+   * limit, for a command the agent never saw. The answer then has no `next`, and the agent claims it.
+   */
   report(commandId: number, body: ReportBody): Promise<ReportAnswer> {
-    return this.call<ReportAnswer>('POST', `/agent/commands/${commandId}/result`, body, 0);
+    const { claim, ...plain } = body;
+    return this.call<ReportAnswer>('POST', `/agent/commands/${commandId}/result`, body, 0, undefined, claim === undefined ? undefined : plain);
   }
 
   /**
@@ -96,7 +102,8 @@ export class HubClient {
     return this.call<AgentSettings>('GET', '/agent/settings', undefined, 0);
   }
 
-  private async call<T>(method: string, path: string, body: unknown, extraTimeoutMs: number, endSignal?: AbortSignal): Promise<T> {
+  /** `retryBody`: what an attempt after the first sends instead of `body`. */
+  private async call<T>(method: string, path: string, body: unknown, extraTimeoutMs: number, endSignal?: AbortSignal, retryBody?: unknown): Promise<T> {
     const stopSignal = endSignal && this.options.stopSignal ? AbortSignal.any([this.options.stopSignal, endSignal]) : (endSignal ?? this.options.stopSignal);
     const base = this.options.retryBaseMs ?? 1000;
     const max = this.options.retryMaxMs ?? 30_000;
@@ -109,7 +116,8 @@ export class HubClient {
       try {
         const timeout = AbortSignal.timeout((this.options.requestTimeoutMs ?? 30_000) + extraTimeoutMs);
         const signal = stopSignal ? AbortSignal.any([stopSignal, timeout]) : timeout;
-        const response = await this.fetchFn(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        const sent = attempt > 0 && retryBody !== undefined ? retryBody : body;
+        const response = await this.fetchFn(this.baseUrl + path, { method, headers, body: sent === undefined ? undefined : JSON.stringify(sent), signal });
         const text = await response.text();
         const parsed = parseJson(text);
         if (response.ok) return parsed as T;
