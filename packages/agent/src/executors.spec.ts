@@ -419,6 +419,31 @@ describe('executors', () => {
       });
     });
 
+    describe('a 500 to a comment or a link Jira made before the answer failed', () => {
+      it('ensure_comment reads the comments again: its comment is there, so it is done and recorded', async () => {
+        const key = issue('500 после комментария');
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingFirstPost('/comment', 500, 'Internal server error', true), customFields: [] };
+        const out = await executeCommand({ id: 730, type: 'ensure_comment', params: { key, body: 'Принято', marker: '[hub:500]' } }, ctx);
+        expect(out).toMatchObject({ status: 'done', result: { created: true }, changes: [{ key, what: 'comment', after: { id: expect.any(String) } }] });
+        expect(h.sim.comments(key)).toHaveLength(1);
+      });
+
+      it('ensure_comment whose comment is not there: Jira\'s error stands, nothing added twice', async () => {
+        const key = issue('500 без комментария');
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingFirstPost('/comment', 500, 'Internal server error', false), customFields: [] };
+        const out = await executeCommand({ id: 731, type: 'ensure_comment', params: { key, body: 'Принято', marker: '[hub:501]' } }, ctx);
+        expect(out).toEqual({ status: 'failed', error: `HTTP 500 (${key}): Internal server error` });
+        expect(h.sim.comments(key)).toHaveLength(0);
+      });
+
+      it('ensure_link reads the issue\'s links again: its link is there, so it is done and recorded', async () => {
+        const [a, b] = [issue('500 связь A'), issue('500 связь B')];
+        const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingFirstPost('/issueLink', 502, 'Bad gateway', true), customFields: [] };
+        const out = await executeCommand({ id: 732, type: 'ensure_link', params: { source: a, target: b, link_type: 'Blocks' } }, ctx);
+        expect(out).toMatchObject({ status: 'done', result: { created: true }, changes: [{ key: a, what: 'link', after: { source: a, target: b, link_type: 'Blocks' } }] });
+      });
+    });
+
     describe('ensure_comment', () => {
       it('adds the comment unless one contains the marker', async () => {
         const key = issue('Комментарии');

@@ -1,3 +1,4 @@
+import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import { JiraApi } from '../jira-api.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { optionalString, requireString } from './params.js';
@@ -35,8 +36,9 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   const body = requireString(cmd.params, 'body');
   const marker = optionalString(cmd.params, 'marker')?.trim() || undefined;
   const api = JiraApi.for(ctx.client);
-  const comments = (await api.comments(key)).map((c) => ({ id: c.id, text: normalizeCommentText(api.decodeText(c.body)) }));
-  const found = marker ? comments.find((c) => c.text.includes(normalizeCommentText(marker))) : comments.find((c) => c.text === normalizeCommentText(body));
+  const read = async () => (await api.comments(key)).map((c) => ({ id: c.id, text: normalizeCommentText(api.decodeText(c.body)) }));
+  const mine = (comments: { id: string; text: string }[]) => (marker ? comments.find((c) => c.text.includes(normalizeCommentText(marker))) : comments.find((c) => c.text === normalizeCommentText(body)));
+  const found = mine(await read());
   if (found) {
     // An earlier delivery of this very command added it and its report was lost (the journal says so): the change is this command's.
     const intent = ctx.journal.intentFor(cmd.id, cmd);
@@ -45,6 +47,16 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   let text = marker && !body.includes(marker) ? `${body}\n${marker}` : body;
   if (marker && api.flavor === 'dc') text = text.split(marker).join(escapeWikiMarker(marker));
   ctx.journal.recordIntent(cmd.id, cmd, [{ key, what: 'comment', after: { body: text } }]);
-  const id = await api.addComment(key, text);
+  let id: string | null;
+  try {
+    id = await api.addComment(key, text);
+  } catch (error) {
+    // 500/502/504: Jira (or a gateway before it) may have added it before the answer failed — read again.
+    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status))) throw error;
+    const added = mine(await read());
+    if (!added) throw error;
+    ctx.log?.(`comment on ${key} answered HTTP ${error.status}, but it is there: added`);
+    id = added.id;
+  }
   return { created: true, changes: [{ key, what: 'comment', after: { id, body: text } }] };
 }

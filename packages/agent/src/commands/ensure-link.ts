@@ -1,4 +1,5 @@
 import { CommandFailure } from '../command-failure.js';
+import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import { JiraApi } from '../jira-api.js';
 import { linksOf } from '../issue-mapper.js';
 import type { CommandResult, ExecutorContext } from './context.js';
@@ -36,6 +37,14 @@ export async function ensureLink(cmd: AgentCommand, ctx: ExecutorContext): Promi
   // by its ends and type, which is how remove_link finds it (decision 0601).
   const changes = [{ key: issue.key, what: 'link', after: { source: issue.key, target, link_type: name } }];
   ctx.journal.recordIntent(cmd.id, cmd, changes);
-  await api.createLink(name, source, target);
+  try {
+    await api.createLink(name, source, target);
+  } catch (error) {
+    // 500/502/504: Jira (or a gateway before it) may have made it before the answer failed — read again.
+    if (!(error instanceof JiraHttpError && SERVER_ERRORS.has(error.status))) throw error;
+    const again = linksOf(await api.getIssue(source, ['issuelinks'])).filter((l) => l.link_type.toLowerCase() === name.toLowerCase());
+    if (!again.some((l) => l.source_key === issue.key && sameKey(l.target_key, target))) throw error;
+    ctx.log?.(`link ${source} → ${target} (${name}) answered HTTP ${error.status}, but it is there: created`);
+  }
   return { created: true, changes };
 }
