@@ -117,10 +117,6 @@ export interface ConfirmSpec {
  */
 export function ConfirmButton({ label, spec, className, show = true }: { label: string; spec: ConfirmSpec; className?: string; show?: boolean }) {
   const [open, setOpen] = useState(false);
-  // What the button was for went away (the batch approved or rejected elsewhere, live): so does its question.
-  useEffect(() => {
-    if (!show) setOpen(false);
-  }, [show]);
   if (!show && !open) return null;
   return (
     <>

@@ -51,17 +51,6 @@ describe('BatchPage', () => {
     await vi.waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url === '/batches/1/approve')).toBe(true));
   });
 
-  it('the approval question goes when the batch is rejected elsewhere meanwhile (live): nothing is left to confirm', async () => {
-    let current: object = batch();
-    fakeFetch({ 'GET /batches/1': () => ({ body: current }) });
-    const { live } = renderWithHub(<BatchPage id={1} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Одобрить' }));
-    expect(screen.getByRole('dialog')).toBeTruthy();
-    current = batch({ status: 'cancelled', rejected_reason: 'не нужен' });
-    act(() => live.send('batch', { change: 'rejected', batch_id: 1, batch: summary(1, { status: 'cancelled' }) }));
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-  });
-
   it('rejects only with a reason, and sends it', async () => {
     const calls = fakeFetch({ 'GET /batches/1': batch(), 'POST /batches/1/reject': summary(1, { status: 'cancelled' }) });
     renderWithHub(<BatchPage id={1} />);
