@@ -444,6 +444,40 @@ describe('executors', () => {
       });
     });
 
+    describe('ensure_comment after an earlier delivery sent it and heard nothing back (a Jira slower than the timeout)', () => {
+      const sent = (key: string, id: number) => {
+        const cmd = { id, type: 'ensure_comment', params: { key, body: 'Медленно', marker: `[hub:slow${id}]` } };
+        const journal = new MemoryJournal();
+        journal.recordIntent(cmd.id, cmd, [{ key, what: 'comment', after: { body: `Медленно\n[hub:slow${id}]` } }]);
+        return { cmd, journal };
+      };
+
+      it('looks again before adding a second one: the comment arriving late is that delivery\'s, recorded once', async () => {
+        const key = issue('Медленный комментарий');
+        const { cmd, journal } = sent(key, 741);
+        const sleeps: number[] = [];
+        // Jira finishes the first delivery's comment during the second wait.
+        const sleep = async (ms: number) => {
+          sleeps.push(ms);
+          if (sleeps.length === 2) h.sim.store.addComment(key, `Медленно\n[hub:slow741]`, 'agent');
+        };
+        const out = await executeCommand(cmd, { ...h.ctx(flavor, journal), customFields: [], sleep, createRecheckDelaysMs: [5, 10, 20] });
+        expect(out).toMatchObject({ status: 'done', result: { created: true }, changes: [{ key, what: 'comment' }] });
+        expect(sleeps).toEqual([5, 10]);
+        expect(h.sim.comments(key)).toHaveLength(1);
+      });
+
+      it('adds it once the waits are over and it is still not there', async () => {
+        const key = issue('Потерянный комментарий');
+        const { cmd, journal } = sent(key, 742);
+        const sleeps: number[] = [];
+        const out = await executeCommand(cmd, { ...h.ctx(flavor, journal), customFields: [], sleep: async (ms: number) => void sleeps.push(ms), createRecheckDelaysMs: [5, 10] });
+        expect(out).toMatchObject({ status: 'done', result: { created: true } });
+        expect(sleeps).toEqual([5, 10]);
+        expect(h.sim.comments(key)).toHaveLength(1);
+      });
+    });
+
     describe('ensure_comment', () => {
       it('adds the comment unless one contains the marker', async () => {
         const key = issue('Комментарии');

@@ -18,8 +18,9 @@ export interface ExecutorContext {
   /** Ends such a wait early; the executor then throws CommandStopped (nothing is created, nothing reported). */
   stopSignal?: AbortSignal;
   /**
-   * ensure_issue, when the journal holds a create attempt but no key and search finds nothing: the waits before
-   * each further search (default 5, 10, 20, 20 s), after which the issue is created if still not found.
+   * ensure_issue, when the journal holds a create attempt but no key and search finds nothing (and
+   * ensure_comment, when an earlier delivery sent its comment and it is not there): the waits before each
+   * further look (default 5, 10, 20, 20 s), after which it is created if still not found.
    */
   createRecheckDelaysMs?: number[];
   /**

@@ -1,4 +1,7 @@
+import { CommandStopped } from '../command-failure.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
+import { sleep as realSleep } from '../sleep.js';
+import { DEFAULT_CREATE_RECHECK_DELAYS_MS } from './ensure-issue.js';
 import { JiraApi } from '../jira-api.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { optionalString, requireString } from './params.js';
@@ -38,10 +41,12 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   const api = JiraApi.for(ctx.client);
   const read = async () => (await api.comments(key)).map((c) => ({ id: c.id, text: normalizeCommentText(api.decodeText(c.body)) }));
   const mine = (comments: { id: string; text: string }[]) => (marker ? comments.find((c) => c.text.includes(normalizeCommentText(marker))) : comments.find((c) => c.text === normalizeCommentText(body)));
-  const found = mine(await read());
+  const intent = ctx.journal.intentFor(cmd.id, cmd);
+  // An earlier delivery of this very command sent the comment (the journal says so) and did not hear back —
+  // a Jira slower than the agent's timeout may still be adding it: look again before adding a second one.
+  const found = mine(await read()) ?? (intent ? await recheck(ctx, key, async () => mine(await read())) : undefined);
   if (found) {
     // An earlier delivery of this very command added it and its report was lost (the journal says so): the change is this command's.
-    const intent = ctx.journal.intentFor(cmd.id, cmd);
     return intent ? { created: true, changes: [{ key, what: 'comment', after: { id: found.id, body: (intent[0]?.after as { body?: string } | undefined)?.body ?? body } }] } : { created: false };
   }
   let text = marker && !body.includes(marker) ? `${body}\n${marker}` : body;
@@ -59,4 +64,19 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
     id = added.id;
   }
   return { created: true, changes: [{ key, what: 'comment', after: { id, body: text } }] };
+}
+
+/** Reads again after each configured wait (honouring the stop signal); what `find` finds, or undefined. */
+async function recheck<T>(ctx: ExecutorContext, key: string, find: () => Promise<T | undefined>): Promise<T | undefined> {
+  const delays = ctx.createRecheckDelaysMs ?? DEFAULT_CREATE_RECHECK_DELAYS_MS;
+  if (delays.length === 0) return undefined;
+  const sleep = ctx.sleep ?? realSleep;
+  ctx.log?.(`ensure_comment: an earlier delivery sent the comment on ${key} and heard nothing back; looking again for up to ${Math.round(delays.reduce((a, b) => a + b, 0) / 1000)} s before adding it`);
+  for (const delay of delays) {
+    await sleep(delay, ctx.stopSignal);
+    if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время повторной проверки комментария');
+    const found = await find();
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
