@@ -58,7 +58,10 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
     const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
     expect(nope.isError).toBe(true);
-    expect(nope.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
+    expect(nope.structuredContent).toMatchObject({ error: 'plan_failed', status: 422, findings_total: 1000 });
+    // the findings as data as well, the first 50, each with its seq, param and code
+    expect(nope.structuredContent!.findings).toHaveLength(50);
+    expect((nope.structuredContent!.findings as object[])[0]).toMatchObject({ seq: 1, param: 'issue_type', code: 'unknown_issue_type' });
     expect(size(nope)).toBeLessThan(CAP);
     // the findings name Jira's catalogue: fenced as data, the note of the cut outside
     expect(mcp.text(nope)).toMatch(/^<jira-data>план не пройдёт в Jira: команда 1: issue_type: .*<\/jira-data>; … Замечаний/);

@@ -174,7 +174,7 @@ export class HttpHubApi implements HubApi {
     if (res.status < 200 || res.status > 299) {
       const e = (parsed ?? {}) as { error?: string; detail?: string; findings?: unknown[]; errors?: unknown[] };
       const listed = Array.isArray(e.findings) && e.findings.length ? e.findings.length : Array.isArray(e.errors) && e.errors.length ? e.errors.length : undefined;
-      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`, listed);
+      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`, listed, Array.isArray(e.findings) ? e.findings : undefined);
     }
     return { body: parsed as T, headers: res.headers };
   }
@@ -195,7 +195,7 @@ export class HttpHubApi implements HubApi {
     } catch (err) {
       // The hub names the key as the header carried it (mcp-sha256-…): the model is told its own words.
       if (err instanceof HubError && header !== undefined && header !== idempotencyKey && err.detail.includes(header)) {
-        throw new HubError(err.status, err.code, err.detail.split(header).join(clip(idempotencyKey!, 200)), err.findings);
+        throw new HubError(err.status, err.code, err.detail.split(header).join(clip(idempotencyKey!, 200)), err.findings, err.items);
       }
       throw err;
     }

@@ -109,6 +109,8 @@ export class HubError extends Error {
     readonly detail: string,
     /** how many findings the detail lists (the answer's `findings` or `errors`), when it lists them */
     readonly findings?: number,
+    /** the answer's `findings` (SPEC 16.2: seq, param, code, detail, suggestion), when it has them */
+    readonly items?: unknown[],
   ) {
     super(detail);
   }

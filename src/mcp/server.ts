@@ -63,10 +63,19 @@ function failure(error: string, detail: string, how = RETRY, total?: number, ext
   return { isError: true, content: [{ type: 'text', text: fitted }], structuredContent: { error, detail: fitted, ...extra } };
 }
 
+/** How many of a refusal's findings its data carries (each a few hundred characters: the answer stays under the cap). */
+const FINDINGS_DATA = 50;
+
 /** What an error answer's data looks like (every tool's outputSchema admits it beside its own shape). */
 const ERROR_SCHEMA = {
   type: 'object',
-  properties: { error: { type: 'string' }, detail: { type: 'string' }, status: { type: 'number' } },
+  properties: {
+    error: { type: 'string' },
+    detail: { type: 'string' },
+    status: { type: 'number' },
+    findings: { type: 'array', items: { type: 'object' }, description: 'a refused plan: its findings (seq, param, code, detail, suggestion), the first 50' },
+    findings_total: { type: 'number' },
+  },
   required: ['error', 'detail'],
 };
 
@@ -141,7 +150,9 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
     if (err instanceof HubError) {
       // A refused batch: its dry run lists the same findings, command by command, page by page.
       const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
-      return failure(err.code, err.detail, how, err.findings, { status: err.status }, isJiraTextError(name, err.code) ? fenced : undefined);
+      // The findings as data too (seq, param, code, suggestion), the first FINDINGS_DATA of them: the text lists them within the cap.
+      const findings = err.items ? { findings: err.items.slice(0, FINDINGS_DATA), findings_total: err.items.length } : {};
+      return failure(err.code, err.detail, how, err.findings, { status: err.status, ...findings }, isJiraTextError(name, err.code) ? fenced : undefined);
     }
     return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }
