@@ -1,9 +1,7 @@
-import { CommandStopped } from '../command-failure.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
-import { sleep as realSleep } from '../sleep.js';
-import { DEFAULT_CREATE_RECHECK_DELAYS_MS } from './ensure-issue.js';
 import { JiraApi } from '../jira-api.js';
 import type { CommandResult, ExecutorContext } from './context.js';
+import { lookAgain } from './look-again.js';
 import { optionalString, requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
 
@@ -44,7 +42,16 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
   const intent = ctx.journal.intentFor(cmd.id, cmd);
   // An earlier delivery of this very command sent the comment (the journal says so) and did not hear back —
   // a Jira slower than the agent's timeout may still be adding it: look again before adding a second one.
-  const found = mine(await read()) ?? (intent ? await recheck(ctx, key, async () => mine(await read())) : undefined);
+  const found =
+    mine(await read()) ??
+    (intent
+      ? await lookAgain(
+          ctx,
+          async () => mine(await read()),
+          (seconds) => `ensure_comment: an earlier delivery sent the comment on ${key} and heard nothing back; looking again for up to ${seconds} s before adding it`,
+          'остановлено во время повторной проверки комментария',
+        )
+      : undefined);
   if (found) {
     // An earlier delivery of this very command added it and its report was lost (the journal says so): the change is this command's.
     return intent ? { created: true, changes: [{ key, what: 'comment', after: { id: found.id, body: (intent[0]?.after as { body?: string } | undefined)?.body ?? body } }] } : { created: false };
@@ -64,19 +71,4 @@ export async function ensureComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
     id = added.id;
   }
   return { created: true, changes: [{ key, what: 'comment', after: { id, body: text } }] };
-}
-
-/** Reads again after each configured wait (honouring the stop signal); what `find` finds, or undefined. */
-async function recheck<T>(ctx: ExecutorContext, key: string, find: () => Promise<T | undefined>): Promise<T | undefined> {
-  const delays = ctx.createRecheckDelaysMs ?? DEFAULT_CREATE_RECHECK_DELAYS_MS;
-  if (delays.length === 0) return undefined;
-  const sleep = ctx.sleep ?? realSleep;
-  ctx.log?.(`ensure_comment: an earlier delivery sent the comment on ${key} and heard nothing back; looking again for up to ${Math.round(delays.reduce((a, b) => a + b, 0) / 1000)} s before adding it`);
-  for (const delay of delays) {
-    await sleep(delay, ctx.stopSignal);
-    if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время повторной проверки комментария');
-    const found = await find();
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

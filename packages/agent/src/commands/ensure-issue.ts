@@ -1,9 +1,9 @@
-import { CommandFailure, CommandStopped, RetryLater } from '../command-failure.js';
+import { CommandFailure, RetryLater } from '../command-failure.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
-import { sleep as realSleep } from '../sleep.js';
 import { encodeValue, resolveField } from '../field-values.js';
 import type { CommandResult, ExecutorContext } from './context.js';
+import { lookAgain } from './look-again.js';
 import { optionalObject, optionalString, requireString } from './params.js';
 import type { AgentCommand } from '../types.js';
 
@@ -33,9 +33,6 @@ export function duplicateSearchJql(project: string, summary: string, sinceMinute
   return `${clauses.join(' AND ')} ORDER BY created ${sinceMinutes === undefined ? 'ASC' : 'DESC'}`;
 }
 
-
-/** ensure_issue's waits before each re-search after a create whose answer was lost: about a minute in all. */
-export const DEFAULT_CREATE_RECHECK_DELAYS_MS = [5000, 10_000, 20_000, 20_000];
 
 /**
  * ensure_issue → {key, created}.
@@ -146,20 +143,11 @@ async function findDuplicate(api: JiraApi, project: string, summary: string, att
 }
 
 /** Searches again after each configured wait (honouring the stop signal); the issue found, or undefined. */
-async function recheck(api: JiraApi, ctx: ExecutorContext, summary: string, attemptedAt: string): Promise<JiraIssue | undefined> {
-  const delays = ctx.createRecheckDelaysMs ?? DEFAULT_CREATE_RECHECK_DELAYS_MS;
-  if (delays.length === 0) return undefined;
-  const sleep = ctx.sleep ?? realSleep;
-  const total = delays.reduce((sum, ms) => sum + ms, 0);
-  ctx.log?.(
-    `ensure_issue: the answer to POST /issue sent at ${attemptedAt} was lost and search does not find the issue yet; ` +
-      `searching again for up to ${Math.round(total / 1000)} s before creating`,
+function recheck(api: JiraApi, ctx: ExecutorContext, summary: string, attemptedAt: string): Promise<JiraIssue | undefined> {
+  return lookAgain(
+    ctx,
+    () => findDuplicate(api, ctx.project, summary, attemptedAt),
+    (seconds) => `ensure_issue: the answer to POST /issue sent at ${attemptedAt} was lost and search does not find the issue yet; searching again for up to ${seconds} s before creating`,
+    'остановлено во время повторного поиска созданной задачи',
   );
-  for (const delay of delays) {
-    await sleep(delay, ctx.stopSignal);
-    if (ctx.stopSignal?.aborted) throw new CommandStopped('остановлено во время повторного поиска созданной задачи');
-    const found = await findDuplicate(api, ctx.project, summary, attemptedAt);
-    if (found) return found;
-  }
-  return undefined;
 }
