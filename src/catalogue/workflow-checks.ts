@@ -169,19 +169,24 @@ export function checkReversedLink(c: CommandCheck, catalogue: Catalogue | null, 
 
 const linkId = (source: string, target: string, type: string) => `${source}\u0000${target}\u0000${type}`;
 
-/** An ensure_link's link, as removedLink names one, either way round (its ends resolved). */
-export function linkIds(c: CommandCheck, resolved: ReadonlyMap<string, string>): string[] {
+/** A link command's ends (temp keys as an earlier batch resolved them) and its type as stored; undefined when one is missing. */
+function linkOf(c: CommandCheck, resolved: ReadonlyMap<string, string>): [string, string, string] | undefined {
   const key = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? v) : undefined);
   const [source, target, type] = [key(c.params.source), key(c.params.target), c.params.link_type];
-  return source && target && typeof type === 'string' ? [linkId(source, target, type), linkId(target, source, type)] : [];
+  return source && target && typeof type === 'string' ? [source, target, type] : undefined;
+}
+
+/** An ensure_link's link, as removedLink names one, either way round (its ends resolved). */
+export function linkIds(c: CommandCheck, resolved: ReadonlyMap<string, string>): string[] {
+  const link = linkOf(c, resolved);
+  return link ? [linkId(...link), linkId(link[1], link[0], link[2])] : [];
 }
 
 /** The link a remove_link takes away (its ends resolved, its type as stored), for the checks of the commands after it. */
 export function removedLink(c: CommandCheck, resolved: ReadonlyMap<string, string>): string | undefined {
   if (c.type !== 'remove_link' || c.findings.length > 0) return undefined;
-  const key = (v: unknown) => (typeof v === 'string' ? (resolved.get(v) ?? v) : undefined);
-  const [source, target, type] = [key(c.params.source), key(c.params.target), c.params.link_type];
-  return source && target && typeof type === 'string' ? linkId(source, target, type) : undefined;
+  const link = linkOf(c, resolved);
+  return link ? linkId(...link) : undefined;
 }
 
 function store(c: CommandCheck, name: string, note: string): void {

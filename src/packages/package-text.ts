@@ -7,10 +7,10 @@ import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePl
 const where = (f: { file: string; row: number; column?: string }) => `${f.file}, строка ${f.row}${f.column ? `, «${f.column}»` : ''}`;
 
 export function mirrorText(m: MirrorAgeView): string {
-  if (m.keys.length === 0 && m.missing_keys.length === 0 && !m.gone_keys?.length) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
+  if (m.keys.length === 0 && m.missing_keys.length === 0 && m.gone_keys.length === 0) return 'Задач Jira в пакете нет: с зеркалом сравнивать нечего.';
   const age = m.age_seconds === null ? '' : `, самые старые данные — ${ageText(m.age_seconds)} назад`;
   const missing = m.missing_keys.length ? `; нет в зеркале: ${m.missing_keys.join(', ')}` : '';
-  const gone = m.gone_keys?.length ? `; в Jira больше нет: ${m.gone_keys.join(', ')}` : '';
+  const gone = m.gone_keys.length ? `; в Jira больше нет: ${m.gone_keys.join(', ')}` : '';
   return `Сравнено с зеркалом задач: ${m.keys.length}${age}${missing}${gone}.`;
 }
 
@@ -40,7 +40,7 @@ export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | '
   const earlier = p.temp_keys.length
     ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
     : '';
-  const gone = p.mirror.gone_keys ?? [];
+  const gone = p.mirror.gone_keys;
   if (p.commands.length === 0) return `${p.mirror.missing_keys.length || gone.length ? notCompared(p.mirror.missing_keys, gone) : 'Jira уже соответствует пакету: менять нечего.'}${findings}${earlier}`;
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);

@@ -429,13 +429,12 @@ class Planner {
     if (this.linkIds.has(id)) return;
     this.linkIds.add(id);
     const place = { file: 'links.csv' as const, row: l.row };
-    const absent = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
-    const gone = absent.filter((k) => this.input.mirror.gone?.(k) !== undefined);
+    const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
+    const gone = unknown.filter((k) => this.input.mirror.gone?.(k) !== undefined);
     if (gone.length) {
       this.out.findings.push({ ...place, code: 'gone_from_jira', detail: `задач ${gone.join(', ')} в Jira больше нет (обновление зеркала их не нашло): связь не создать — уберите строку из пакета` });
       return;
     }
-    const unknown = absent;
     if (unknown.length) {
       // No blind link: the mirror must show both ends (the refresh offered first reads them).
       this.out.findings.push({ ...place, code: 'unknown_key', detail: `задач ${unknown.join(', ')} нет в зеркале хаба: связь не сравнить; сначала обновите их (refresh)` });

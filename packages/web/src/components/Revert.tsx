@@ -30,7 +30,10 @@ const SEQS_SHOWN = 10;
 /** The unjudged commands, those of the same reasons together (a stale catalogue gives every one the same). */
 function byReason(unchecked: RevertView['unchecked']): { why: string; seqs: string }[] {
   const groups = new Map<string, number[]>();
-  for (const u of unchecked) groups.set(u.notes.join('; '), [...(groups.get(u.notes.join('; ')) ?? []), u.seq]);
+  for (const u of unchecked) {
+    const why = u.notes.join('; ');
+    groups.set(why, [...(groups.get(why) ?? []), u.seq]);
+  }
   return [...groups].map(([why, seqs]) => {
     const named = seqs.slice(0, SEQS_SHOWN).join(', ');
     const more = seqs.length > SEQS_SHOWN ? ` и ещё ${seqs.length - SEQS_SHOWN}` : '';
