@@ -90,14 +90,7 @@ describe('PackagesPage', () => {
 
   it('drift only in an issue\'s type or parent: no way back is offered that could not settle it, and the page says who can', async () => {
     fakeFetch({
-      'GET /packages/3/drift': {
-        package: { id: 3, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 },
-        batch_status: 'done',
-        matches: false,
-        fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'parent', wanted: 'AURORA-1', actual: 'AURORA-7' }],
-        links: [],
-        text: '',
-      },
+      'GET /packages/3/drift': { ...drifted, fields: [{ key: 'AURORA-2', jira_key: 'AURORA-2', row: 3, field: 'parent', wanted: 'AURORA-1', actual: 'AURORA-7' }] },
     });
     renderWithHub(<PackagesPage id="3" />);
     await screen.findByText('Тип и родителя существующей задачи хаб не меняет: поменяйте их в Jira вручную или в пакете.');
