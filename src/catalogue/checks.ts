@@ -133,7 +133,8 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       if (unknown.size) c.params = { ...c.params, ...Object.fromEntries(Object.entries(sent).filter(([k]) => unknown.has(k))) };
     },
   );
-  const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx, relinked), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
+  const verdictMirror = withLinkTypes(ctx.mirror, ctx.catalogue);
+  const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx, relinked, verdictMirror), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
   return { commands: out, findings: out.flatMap((c) => c.findings) };
 
   /** The checks of the catalogue, the mirror and Jira's limits on one command whose params are well formed. */
@@ -171,7 +172,7 @@ export function withLinkTypes(mirror: MirrorLookup, catalogue: Catalogue | null)
   return { issue: (key) => mirror.issue(key), hasLink: (s, t, type) => mirror.hasLink(s, t, type), isSymmetric: (type) => isSymmetricLinkType(catalogue, type) };
 }
 
-function verdictOf(c: CommandCheck, ctx: CheckContext, relinked: ReadonlySet<number>): CheckVerdict {
+function verdictOf(c: CommandCheck, ctx: CheckContext, relinked: ReadonlySet<number>, mirror: MirrorLookup): CheckVerdict {
   if (c.findings.length > 0) return 'will_fail';
   if (c.type === 'refresh' || c.type === 'refresh_catalogue') return 'no_change';
   if (c.type === 'ensure_issue' && ctx.taken?.has(String(c.params.temp_key))) return 'no_change';
@@ -181,7 +182,7 @@ function verdictOf(c: CommandCheck, ctx: CheckContext, relinked: ReadonlySet<num
   if (KEY_PARAMS.some((k) => isTempKey(params[k]))) return 'will_change';
   // A link an earlier remove_link of the body takes away is made again, whatever the mirror holds now.
   if (relinked.has(c.seq)) return 'will_change';
-  const changes = ctx.rules.changes(c.type, params, withLinkTypes(ctx.mirror, ctx.catalogue));
+  const changes = ctx.rules.changes(c.type, params, mirror);
   return changes !== undefined && changes.length === 0 ? 'no_change' : 'will_change';
 }
 
