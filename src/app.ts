@@ -174,10 +174,8 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
     abortOnError: false,
-    // Closing finishes the requests in flight (a batch being created is answered, not cut off); Node's
-    // server.close() closes idle keep-alive connections itself, and long polls and event streams are answered
-    // in the shutdown hooks before it (ClaimService, LiveService).
-    forceCloseConnections: false,
+    // Closing must not wait for idle keep-alive connections (an agent's aborted long poll leaves one).
+    forceCloseConnections: true,
     logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
   app.getHttpServer().on('clientError', answerClientError);
