@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The hub serves dist/ at /; `npm run dev` proxies the API to a hub on :3000.
@@ -13,6 +14,9 @@ export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [react()],
+    // The shared rules from the contracts package's source (tsconfig.json's paths say the same), so neither
+    // the dev server, the build nor vitest needs the package built first.
+    resolve: { alias: { '@jira-hub/contracts/russian': fileURLToPath(new URL('../contracts/src/russian.ts', import.meta.url)) } },
     base: '/',
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
     server: { proxy: Object.fromEntries(API.map((p) => [p, { target: HUB, changeOrigin: true }])) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clip, clipWithin, cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, numberRanges, plural, withUnstorableEscaped } from './text.js';
+import { clip, clipWithin, cutToCharacters, escapeUnstorable, illFormedStrings, nulStrings, numberRanges, withUnstorableEscaped } from './text.js';
 
 describe('cutToCharacters', () => {
   const cases: [string, string, number, string][] = [
@@ -112,24 +112,6 @@ describe('escapeUnstorable and withUnstorableEscaped (decision 0110: what the au
     let copy = withUnstorableEscaped(deep);
     for (let i = 0; i < 100_000; i++) copy = (copy as unknown[])[0];
     expect(copy).toBe('end\\u0000');
-  });
-});
-
-describe('plural: the Russian noun after a number', () => {
-  it.each([
-    [1, 'команда'],
-    [2, 'команды'],
-    [4, 'команды'],
-    [5, 'команд'],
-    [11, 'команд'],
-    [12, 'команд'],
-    [21, 'команда'],
-    [22, 'команды'],
-    [111, 'команд'],
-    [1001, 'команда'],
-    [0, 'команд'],
-  ])('%i %s', (n, word) => {
-    expect(plural(n, 'команда', 'команды', 'команд')).toBe(word);
   });
 });
 

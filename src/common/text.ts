@@ -122,16 +122,6 @@ function stringsWhere(value: unknown, bad: (text: string) => boolean): string[] 
 /** A summary as compared: one Unicode spelling (NFC, as the mirror keeps it), no spaces at its ends. */
 export const comparableText = (text: string): string => text.normalize('NFC').trim();
 
-/** The Russian form of a noun after the number `n`: 1 команда, 2 команды, 5 команд, 21 команда, 11 команд. */
-export function plural(n: number, one: string, few: string, many: string): string {
-  const a = Math.abs(n) % 100;
-  const b = a % 10;
-  if (a > 10 && a < 20) return many;
-  if (b === 1) return one;
-  if (b >= 2 && b <= 4) return few;
-  return many;
-}
-
 /** Ascending whole numbers in short: [1, 2, 3, 5, 7, 8] → «1–3, 5, 7, 8» (a run of three or more as a range). */
 export function numberRanges(ns: readonly number[]): string {
   const sorted = [...new Set(ns)].sort((a, b) => a - b);

@@ -4,6 +4,7 @@
  * own message wins over these; what is not covered here falls back to zod's Russian locale.
  */
 import { z } from 'zod';
+import { plural } from '@jira-hub/contracts/russian';
 import { cutToCharacters } from '../common/index.js';
 
 const RU = z.locales.ru().localeError;
@@ -26,12 +27,6 @@ function typeOf(v: unknown): string {
   if (typeof v === 'number' && !Number.isFinite(v)) return 'не число';
   return TYPE_NAMES[typeof v] ?? typeof v;
 }
-
-const plural = (n: number | bigint, one: string, few: string, many: string): string => {
-  const k = Number(n) % 100;
-  const last = k % 10;
-  return k >= 11 && k <= 14 ? many : last === 1 ? one : last >= 2 && last <= 4 ? few : many;
-};
 
 /** A value or a name in a refusal: a longer one than 60 UTF-16 units is cut to 57 characters (never inside an emoji) and an ellipsis. */
 const short = (s: string): string => (s.length > 60 ? `${cutToCharacters(s, 57)}…` : s);

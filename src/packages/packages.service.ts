@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/index.js';
-import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, plural, ValidationFailedError } from '../common/index.js';
+import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, ValidationFailedError } from '../common/index.js';
+import { plural } from '@jira-hub/contracts/russian';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';

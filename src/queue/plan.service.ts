@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/index.js';
 import { CatalogueRepository, withLinkTypes } from '../catalogue/index.js';
-import { Clock, mapInSlices, plural } from '../common/index.js';
+import { plural } from '@jira-hub/contracts/russian';
+import { Clock, mapInSlices } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';

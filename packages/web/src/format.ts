@@ -1,12 +1,5 @@
-/** Numbers, times and durations in Russian, in the browser's time zone. */
-export function plural(n: number, one: string, few: string, many: string): string {
-  const a = Math.abs(n) % 100;
-  const b = a % 10;
-  if (a > 10 && a < 20) return many;
-  if (b === 1) return one;
-  if (b >= 2 && b <= 4) return few;
-  return many;
-}
+/** Numbers, times and durations in Russian, in the browser's time zone. The plural rule is the hub's own. */
+export { plural } from '@jira-hub/contracts/russian';
 
 /** 0 → «0 с», 24 → «24 с», 95 → «2 мин», 3 900 → «1 ч 5 мин», 90 000 → «1 д 1 ч». */
 export function duration(seconds: number): string {
