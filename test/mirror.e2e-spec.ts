@@ -73,6 +73,33 @@ describe('mirror and notes (SPEC 7)', () => {
     expect(run).toMatchObject({ kind: 'keys', query: 'A-1,A-2,A-3', issues: 2, links: 1, missing: ['A-3'], error: null });
   });
 
+  it("keeps which sprint an issue is in by Jira's id and board (decision 1430); an older agent's name-only refresh is accepted and leaves them unknown", async () => {
+    await refresh(
+      { keys: ['A-1', 'A-2'] },
+      refreshResult([
+        { key: 'A-1', sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2 },
+        // an id without a sprint name is no sprint: the backlog
+        { key: 'A-2', sprint: null, sprint_id: 7, sprint_board_id: 2 },
+      ]),
+    );
+    const one = (await hub.http.get('/issues/A-1').expect(200)).body;
+    expect(one).toMatchObject({ sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2 });
+    expect(one.fields).toEqual({});
+    expect((await hub.http.get('/issues?keys=A-1,A-2').expect(200)).body.map((i: Record<string, unknown>) => [i.key, i.sprint, i.sprint_id, i.sprint_board_id])).toEqual([
+      ['A-1', 'Спринт 2', 7, 2],
+      ['A-2', null, null, null],
+    ]);
+    // An agent of an earlier version reports the name only: accepted, the ids become unknown.
+    await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1', sprint: 'Спринт 2' }]));
+    expect((await hub.http.get('/issues/A-1').expect(200)).body).toMatchObject({ sprint: 'Спринт 2', sprint_id: null, sprint_board_id: null });
+    // An id that is no Jira id: the report is refused, nothing changes.
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    const refused = await agent.report(c.id, { status: 'done', result: refreshResult([{ key: 'A-1', sprint: 'Спринт 3', sprint_id: '7' }]) }).expect(422);
+    expect(refused.body.detail).toContain('issues[0].sprint_id: нужен id Jira');
+    expect((await hub.http.get('/issues/A-1').expect(200)).body.sprint).toBe('Спринт 2');
+  });
+
   it('a link removed in Jira disappears; an issue not returned stays', async () => {
     await refresh({ keys: ['A-1', 'A-2'] }, refreshResult([{ key: 'A-1' }, { key: 'A-2' }], [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }]));
     await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1', status: 'Done' }], []));

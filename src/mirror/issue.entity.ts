@@ -21,6 +21,13 @@ export class IssueEntity {
   @Column('text', { name: 'issue_type', nullable: true }) issueType!: string | null;
   @Column('text', { nullable: true }) status!: string | null;
   @Column('text', { nullable: true }) sprint!: string | null;
+  /** Jira's id of `sprint` and its board (schema v18, decision 1430); null in the backlog or when the agent did not say. */
+  @Column('integer', { name: 'sprint_id', nullable: true })
+  @PostgresType('bigint')
+  sprintId!: number | null;
+  @Column('integer', { name: 'sprint_board_id', nullable: true })
+  @PostgresType('bigint')
+  sprintBoardId!: number | null;
   @Column('text', { nullable: true }) assignee!: string | null;
   @Column('text', { nullable: true }) priority!: string | null;
   @Column('text', { nullable: true }) duedate!: string | null;

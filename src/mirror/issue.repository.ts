@@ -33,6 +33,8 @@ interface IssueRow {
   summary: string | null;
   status: string | null;
   sprint: string | null;
+  sprint_id: number | null;
+  sprint_board_id: number | null;
   assignee: string | null;
   priority: string | null;
   duedate: string | null;
@@ -64,14 +66,14 @@ export class IssueRepository {
     for (const part of chunks(issues, ISSUES_PER_STATEMENT)) {
       const values = part.map(
         (i) =>
-          sql`(${i.key}, ${i.summary}, ${i.issue_type}, ${i.status}, ${i.sprint}, ${i.assignee}, ${i.priority}, ${i.duedate}, ${JSON.stringify(i.labels)}, ${JSON.stringify(i.fields)}, ${i.created}, ${i.updated}, ${now}, ${mark})`,
+          sql`(${i.key}, ${i.summary}, ${i.issue_type}, ${i.status}, ${i.sprint}, ${i.sprint_id ?? null}, ${i.sprint_board_id ?? null}, ${i.assignee}, ${i.priority}, ${i.duedate}, ${JSON.stringify(i.labels)}, ${JSON.stringify(i.fields)}, ${i.created}, ${i.updated}, ${now}, ${mark})`,
       );
       await rows(
         m,
-        sql`INSERT INTO issue (key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, created, updated, synced_at, sync_mark)
+        sql`INSERT INTO issue (key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, assignee, priority, duedate, labels, fields, created, updated, synced_at, sync_mark)
             VALUES ${join(values, ', ')}
             ON CONFLICT(key) DO UPDATE SET summary = excluded.summary, issue_type = excluded.issue_type, status = excluded.status,
-              sprint = excluded.sprint, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
+              sprint = excluded.sprint, sprint_id = excluded.sprint_id, sprint_board_id = excluded.sprint_board_id, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
               labels = excluded.labels, fields = excluded.fields, created = excluded.created, updated = excluded.updated,
               synced_at = excluded.synced_at, sync_mark = excluded.sync_mark`,
       );

@@ -4,6 +4,9 @@ export interface MirrorIssue {
   issue_type?: string | null;
   status: string | null;
   sprint: string | null;
+  /** Jira's id of `sprint` and its board (decision 1430); null or absent: not known (an older agent's refresh) */
+  sprint_id?: number | null;
+  sprint_board_id?: number | null;
   summary: string | null;
   /** the agent reports it among `fields` (SPEC 4's Issue has no description column) */
   description?: string | null;
@@ -24,5 +27,11 @@ export interface MirrorLookup {
    * link (SPEC 4). Absent (confirmation by state, which SPEC 6.6 keeps to the stored direction): never.
    */
   isSymmetric?(linkType: string): boolean;
+  /**
+   * The ids of the sprints named `sprint` on the board `board` (its id or name, as ensure_sprint takes it), by
+   * the catalogue (decision 1430): [] when the board has none of that name, undefined when the catalogue
+   * cannot tell (none, or no such board). Absent: no catalogue at hand.
+   */
+  sprintsOnBoard?(board: string | number, sprint: string): readonly number[] | undefined;
 }
 

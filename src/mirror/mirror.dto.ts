@@ -119,6 +119,10 @@ export class IssueView implements MirroredIssue {
   issue_type!: string | null;
   status!: string | null;
   sprint!: string | null;
+  /** Jira's id of the sprint (decision 1430); null in the backlog, or when the agent that refreshed the issue did not report it */
+  sprint_id!: number | null;
+  /** the board of that sprint, when Jira said */
+  sprint_board_id!: number | null;
   assignee!: string | null;
   priority!: string | null;
   duedate!: string | null;

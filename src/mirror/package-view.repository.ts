@@ -13,6 +13,9 @@ const CHUNK = 500;
 
 /** A mirror issue as a package compares it: the columns of SPEC 4's Issue plus the parent from `fields`. */
 export interface PackageMirrorIssue extends Omit<IssueFields, 'created' | 'updated'> {
+  /** Jira's id of `sprint` and its board (decision 1430); null: in no sprint, or not known (an older agent's refresh) */
+  sprint_id?: number | null;
+  sprint_board_id?: number | null;
   parent: string | null;
   synced_at: string | null;
 }
@@ -26,7 +29,7 @@ export interface MirrorLink {
 /** A row as stored: labels and fields are JSON text. */
 type Row = Omit<PackageMirrorIssue, 'labels' | 'parent'> & { labels: string; fields: string };
 
-const COLUMNS = raw('key, summary, issue_type, status, sprint, assignee, priority, duedate, labels, fields, synced_at');
+const COLUMNS = raw('key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, assignee, priority, duedate, labels, fields, synced_at');
 
 function toIssue(r: Row): PackageMirrorIssue {
   const parent = parseJson<{ parent?: unknown }>(r.fields, {}).parent;

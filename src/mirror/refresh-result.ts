@@ -2,7 +2,10 @@
 import type { RefreshIssue, RefreshLink } from '@jira-hub/contracts';
 import { isJiraKey } from '../common/index.js';
 
-/** An issue of the wire contract, normalized: `fields` always there (every other field the agent reported). */
+/**
+ * An issue of the wire contract, normalized: `fields` always there (every other field the agent reported);
+ * the sprint's id and board null when the agent did not report them (an older agent) or the issue is in no sprint.
+ */
 export interface IssueInput extends RefreshIssue {
   fields: Record<string, unknown>;
 }
@@ -16,6 +19,9 @@ export interface RefreshResult {
 }
 
 const COLUMNS = ['summary', 'issue_type', 'status', 'sprint', 'assignee', 'priority', 'duedate', 'created', 'updated'] as const;
+/** Which sprint `sprint` is (decision 1430): Jira's ids, positive whole numbers; left out by an older agent. */
+const SPRINT_IDS = ['sprint_id', 'sprint_board_id'] as const;
+const MAX_JIRA_ID = 2 ** 53 - 1;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 /** A due date as the mirror keeps it: a real calendar date ГГГГ-ММ-ДД. */
@@ -47,13 +53,20 @@ export function parseRefreshResult(raw: unknown, afterParts = false): RefreshRes
     }
     if (fields !== undefined && fields !== null && !isObject(fields)) return `issues[${i}].fields: нужен объект`;
     const extra: Record<string, unknown> = { ...(isObject(fields) ? fields : {}) };
-    for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name)) extra[name] = value;
+    for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name) && !(SPRINT_IDS as readonly string[]).includes(name)) extra[name] = value;
     const issue = { key, labels: (labels as string[] | null | undefined) ?? [], fields: extra } as IssueInput;
     for (const c of COLUMNS) {
       const problem = columnProblem(c, rest[c]);
       if (problem) return `issues[${i}].${c}: ${problem}`;
       issue[c] = text(rest[c]);
     }
+    for (const c of SPRINT_IDS) {
+      const v = rest[c];
+      if (v !== undefined && v !== null && !(Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_JIRA_ID)) return `issues[${i}].${c}: нужен id Jira (целое число больше 0) или null`;
+    }
+    // An id belongs to the sprint named: none without a name (the backlog), no board without the sprint's id.
+    issue.sprint_id = issue.sprint === null ? null : ((rest.sprint_id as number | null | undefined) ?? null);
+    issue.sprint_board_id = issue.sprint_id === null ? null : ((rest.sprint_board_id as number | null | undefined) ?? null);
     // One spelling of a summary: a decomposed «ё» (е + U+0308) or «й» (и + U+0306) is searched, compared with a
     // package and shown as the composed letter, and both engines' word search index the same word.
     if (issue.summary !== null) issue.summary = issue.summary.normalize('NFC');

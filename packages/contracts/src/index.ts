@@ -177,8 +177,23 @@ export interface IssueFields {
   updated: string | null;
 }
 
+/**
+ * A sprint by its identity (decision 1430): Jira's sprint id, its name, and the board it belongs to (the
+ * sprint field's `boardId` on Cloud, `rapidViewId` on Data Center; the agile API's `originBoardId`), null
+ * when Jira did not say. Names repeat across boards («Спринт 2» of each team's board); the id does not.
+ */
+export interface SprintRef {
+  id: number;
+  name: string;
+  board_id: number | null;
+}
+
 /** An issue of the hub's mirror (`GET /issues`): the refreshed fields, and when they were mirrored. */
 export interface MirroredIssue extends IssueFields {
+  /** the Jira id of `sprint`; null in the backlog, or when the refresh that wrote the issue did not say (an older agent) */
+  sprint_id: number | null;
+  /** the board of that sprint, when Jira said */
+  sprint_board_id: number | null;
   /** every other field the agent reported */
   fields: Record<string, unknown>;
   synced_at: string | null;
@@ -191,8 +206,13 @@ export interface MirroredIssueDetail extends MirroredIssue {
   note: Note | null;
 }
 
-/** An issue in a refresh result (SPEC 4). */
+/**
+ * An issue in a refresh result (SPEC 4). `sprint_id` and `sprint_board_id` say which sprint `sprint` is
+ * (decision 1430); an older agent leaves them out, and the mirror then knows the sprint by its name only.
+ */
 export interface RefreshIssue extends IssueFields {
+  sprint_id?: number | null;
+  sprint_board_id?: number | null;
   /** every other field the agent reads (the settings' `fields`) */
   fields?: Record<string, unknown>;
 }
@@ -370,9 +390,9 @@ export type CheckVerdict = 'will_change' | 'no_change' | 'will_fail' | 'unknown'
 
 /**
  * One entry of a `done` (or `failed`, decision 1413) report's `changes` (SPEC 17.1). `what`: `field:<id>` (before/after: the values as
- * the mirror holds them), `status` (before/after names, `transitions` taken), `sprint` (before/after
- * names, null = backlog), `link` (after: `{source, target, link_type}`), `comment` (after: `{id}`),
- * `issue` (after: `{key, summary}`), `link_removed`, `comment_removed`, `issue_deleted` (before: what was
+ * the mirror holds them), `status` (before/after names, `transitions` taken), `sprint` (before/after:
+ * the sprint as a `SprintRef`, null = backlog; an older agent's record holds the names only), `link`
+ * (after: `{source, target, link_type}`), `comment` (after: `{id}`), `issue` (after: `{key, summary}`), `link_removed`, `comment_removed`, `issue_deleted` (before: what was
  * there).
  */
 export interface Change {
