@@ -614,3 +614,48 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     expect(await rowCounts(hub, tables)).toEqual(before);
   });
 });
+
+describe('a package sprint on a named board, where sprint names repeat across boards (decisions 1423, 1430)', () => {
+  // «Спринт 3» is sprint 12 of «AURORA board» and sprint 21 of «Поддержка» (the catalogue).
+  let hub: TestHub;
+  let agent: ReturnType<typeof agentOf>;
+  const refresh = async (issues: Record<string, unknown>[]) => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: issues.map((i) => i.key) } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult(issues));
+  };
+  beforeEach(async () => {
+    hub = await startHub();
+    agent = agentOf(hub);
+    await reportCatalogue(hub);
+  });
+  afterEach(() => hub.close());
+
+  const issues = `${HEADER}\nAURORA-4;;;;;;;;;Спринт 3;Поддержка`;
+  const apply = () => hub.http.post('/packages/apply').attach('issues', Buffer.from(issues), 'issues.csv').expect(200);
+
+  it("with the sprint's id in the mirror, plan and drift compare exactly: the right board's sprint matches, the other board's is a difference with its way back", async () => {
+    await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 21, sprint_board_id: 2 }]);
+    const applied = (await apply()).body;
+    expect(applied).toMatchObject({ batch: null, plan: { commands: [], findings: [] } });
+    expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body).toMatchObject({ matches: true, fields: [], findings: [] });
+    // Someone moves AURORA-4 to the other board's «Спринт 3».
+    await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 12, sprint_board_id: 1 }]);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: false, findings: [] });
+    expect(drift.fields).toEqual([{ key: 'AURORA-4', jira_key: 'AURORA-4', row: 2, field: 'sprint', wanted: 'Спринт 3 (доска Поддержка)', actual: 'Спринт 3 (доска AURORA board)' }]);
+    const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;
+    expect(back.commands.map((c: { type: string; params: object; verdict: string }) => [c.type, c.params, c.verdict])).toEqual([['ensure_sprint', { key: 'AURORA-4', sprint: 'Спринт 3', board: 'Поддержка' }, 'would_change']]);
+    expect(back.findings).toEqual([]);
+  });
+
+  it("an older agent's name-only refresh is accepted: the plan leaves it to Jira with a finding, drift does not count it (decision 1423)", async () => {
+    await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3' }]);
+    const plan = (await hub.http.post('/packages/plan').attach('issues', Buffer.from(issues), 'issues.csv').expect(200)).body;
+    expect(plan.commands.map((c: { type: string; params: object; verdict: string }) => [c.type, c.params, c.verdict])).toEqual([['ensure_sprint', { key: 'AURORA-4', sprint: 'Спринт 3', board: 'Поддержка' }, 'cannot_judge']]);
+    expect(plan.findings).toEqual([expect.objectContaining({ code: 'sprint_board_unknown', detail: expect.stringContaining('агент старой версии') })]);
+    const applied = (await apply()).body;
+    expect(applied.batch.commands.map((c: { type: string }) => c.type)).toEqual(['ensure_sprint', 'refresh']);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ fields: [], findings: [expect.objectContaining({ code: 'sprint_board_unknown' })] });
+  });
+});

@@ -267,6 +267,43 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     expect(plan.commands[3].notes).toContain('AURORA-99 нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала refresh)');
   });
 
+  it("ensure_sprint with a board: judged exactly by the sprint id the mirror holds (decision 1430); an older agent's name-only refresh is accepted and Jira settles it (1423)", async () => {
+    // «Спринт 3» is sprint 12 of «AURORA board» and sprint 21 of «Поддержка» (the catalogue).
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-11', 'AURORA-12'] } }] }).expect(201);
+    await agent.done(
+      (await agent.claim()).command.id,
+      refreshResult([
+        { key: 'AURORA-11', summary: 'В спринте поддержки', sprint: 'Спринт 3', sprint_id: 21, sprint_board_id: 2 },
+        { key: 'AURORA-12', summary: 'Обновлена старым агентом', sprint: 'Спринт 3' },
+      ]),
+    );
+    const body = {
+      title: 'Спринты досок',
+      commands: [
+        sprint('AURORA-11', { sprint: 'Спринт 3', board: 'Поддержка' }),
+        sprint('AURORA-11', { sprint: 'Спринт 3', board: 2 }),
+        sprint('AURORA-11', { sprint: 'Спринт 3', board: 'AURORA board' }),
+        sprint('AURORA-12', { sprint: 'Спринт 3', board: 'Поддержка' }),
+      ],
+    };
+    const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect(plan).toMatchObject({ ok: true, findings: [] });
+    expect(plan.commands.slice(0, 4).map((c: { check: string; verdict: string }) => [c.check, c.verdict])).toEqual([
+      ['no_change', 'holds'],
+      ['no_change', 'holds'],
+      ['will_change', 'would_change'],
+      // no sprint id in the mirror: the command goes to Jira, which settles it
+      ['will_change', 'cannot_judge'],
+    ]);
+    expect(plan.commands[2].changes).toEqual([{ field: 'sprint', from: 'Спринт 3 (доска 2)', to: 'Спринт 3 (доска AURORA board)' }]);
+    expect(plan.commands[3].why).toContain('агент старой версии');
+    // Submitted, the batch keeps the same verdicts.
+    const batch = (await hub.http.post('/batches').send(body).expect(201)).body;
+    expect(batch.checks.commands.map((c: { verdict: string }) => c.verdict)).toEqual(['no_change', 'no_change', 'will_change', 'will_change']);
+    await hub.http.post(`/batches/${batch.id}/cancel`).expect(200);
+  });
+
   it('an issue of another project is not judged by this project\'s catalogue: unknown, saying why, never refused for it', async () => {
     const agent = agentOf(hub);
     await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['OTHER-1'] } }] }).expect(201);

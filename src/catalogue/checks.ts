@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -133,7 +133,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       if (unknown.size) c.params = { ...c.params, ...Object.fromEntries(Object.entries(sent).filter(([k]) => unknown.has(k))) };
     },
   );
-  const verdictMirror = withLinkTypes(ctx.mirror, ctx.catalogue);
+  const verdictMirror = withCatalogue(ctx.mirror, ctx.catalogue);
   const out = await mapInSlices(checks, (c) => ({ seq: c.seq, type: c.type, params: c.params, verdict: verdictOf(c, ctx, relinked, verdictMirror), findings: c.findings, notes: [...c.notes, ...c.unknown] }));
   return { commands: out, findings: out.flatMap((c) => c.findings) };
 
@@ -167,9 +167,17 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
   }
 }
 
-/** The mirror as the verdicts read it: with the catalogue's symmetric link types (a link either way is the link). */
-export function withLinkTypes(mirror: MirrorLookup, catalogue: Catalogue | null): MirrorLookup {
-  return { issue: (key) => mirror.issue(key), hasLink: (s, t, type) => mirror.hasLink(s, t, type), isSymmetric: (type) => isSymmetricLinkType(catalogue, type) };
+/**
+ * The mirror as the verdicts read it, with the catalogue: its symmetric link types (a link either way is the
+ * link) and the sprints of its boards (an ensure_sprint with a board compared by the sprint's id, decision 1430).
+ */
+export function withCatalogue(mirror: MirrorLookup, catalogue: Catalogue | null): MirrorLookup {
+  return {
+    issue: (key) => mirror.issue(key),
+    hasLink: (s, t, type) => mirror.hasLink(s, t, type),
+    isSymmetric: (type) => isSymmetricLinkType(catalogue, type),
+    sprintsOnBoard: (board, sprint) => sprintsOnBoard(catalogue, board, sprint),
+  };
 }
 
 function verdictOf(c: CommandCheck, ctx: CheckContext, relinked: ReadonlySet<number>, mirror: MirrorLookup): CheckVerdict {

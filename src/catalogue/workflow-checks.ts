@@ -210,7 +210,7 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
   let pool = catalogue.sprints;
   const board = c.params.board;
   if (board !== undefined) {
-    const ids = catalogue.boards.filter((b) => String(b.id) === String(board) || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
+    const ids = boardIds(catalogue, board as string | number);
     if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`, maybe(catalogue.boards.map((b) => b.name)));
     pool = pool.filter((s) => ids.includes(s.board_id));
   }
@@ -242,6 +242,23 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
     return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);
   }
   if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)) ?? 'активных и будущих спринтов нет: sprint: null отправит задачу в бэклог');
+}
+
+/** The catalogue's boards an ensure_sprint's `board` names: by id, or by name in any letter case. */
+function boardIds(catalogue: Catalogue, board: string | number): number[] {
+  return catalogue.boards.filter((b) => String(b.id) === String(board).trim() || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
+}
+
+/**
+ * The ids of the catalogue's sprints named `sprint` on the board `board` names (decision 1430); undefined
+ * when there is no catalogue or it has no such board (the checks name that). What the rule of sprints
+ * (queue's mirrorShowsSprint) compares the mirror's sprint id with.
+ */
+export function sprintsOnBoard(catalogue: Catalogue | null | undefined, board: string | number, sprint: string): number[] | undefined {
+  if (!catalogue) return undefined;
+  const ids = boardIds(catalogue, board);
+  if (ids.length === 0) return undefined;
+  return catalogue.sprints.filter((s) => ids.includes(s.board_id) && s.name === sprint.trim()).map((s) => s.id);
 }
 
 /**

@@ -12,6 +12,8 @@ describe('changeLine', () => {
     [{ what: 'field:labels', before: ['a', 'b'], after: [] }, 'поле labels: <jira-data>a, b</jira-data> → пусто'],
     [{ what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }, 'статус: <jira-data>To Do</jira-data> → <jira-data>Done</jira-data> (<jira-data>Start</jira-data>, <jira-data>Finish</jira-data>)'],
     [{ what: 'sprint', before: null, after: 'Спринт 2' }, 'спринт: бэклог → <jira-data>Спринт 2</jira-data>'],
+    // by its id and board (decision 1430): the board said, as names repeat across boards
+    [{ what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: 2 }, after: { id: 2, name: 'Спринт 2', board_id: 1 } }, 'спринт: <jira-data>Спринт 2</jira-data> (доска 2) → <jira-data>Спринт 2</jira-data> (доска 1)'],
     [{ what: 'issue', key: 'A-5', after: { summary: 'Отчёт' } }, 'задача создана: <jira-data>Отчёт</jira-data>'],
     [{ what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks' } }, 'связь A-1 → A-2 (<jira-data>Blocks</jira-data>) создана'],
     [{ what: 'comment', after: { id: 7 } }, 'комментарий #7 добавлен'],

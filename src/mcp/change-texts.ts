@@ -27,7 +27,13 @@ const link = (v: unknown): string => {
   const l = (v ?? {}) as { source?: string; target?: string; link_type?: string };
   return `${l.source} → ${l.target} (${l.link_type === undefined ? '' : fenced(String(l.link_type))})`;
 };
-const sprint = (v: unknown): string => (v === null || v === undefined ? 'бэклог' : jira(String(v)));
+/** A sprint of the record: a name (an older agent's), or {id, name, board_id} (decision 1430) — its board said, as names repeat across boards. */
+const sprint = (v: unknown): string => {
+  if (v === null || v === undefined) return 'бэклог';
+  const o = v as { name?: unknown; board_id?: unknown };
+  if (typeof v !== 'object' || typeof o.name !== 'string') return jira(String(v));
+  return `${jira(o.name)}${typeof o.board_id === 'number' ? ` (доска ${o.board_id})` : ''}`;
+};
 const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');
 
 /** «поле duedate: пусто → 2026-12-20», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2 (Blocks) создана». */

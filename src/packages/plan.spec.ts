@@ -235,7 +235,7 @@ describe('planPackage: a new epic\'s required Epic Name is its summary (decision
   });
 });
 
-describe('planPackage: a sprint name on several boards (decision 1423)', () => {
+describe('planPackage: a sprint name on several boards (decisions 1423, 1430)', () => {
   const catalogue = {
     boards: [
       { id: 1, name: 'AURORA board' },
@@ -249,7 +249,7 @@ describe('planPackage: a sprint name on several boards (decision 1423)', () => {
   } as unknown as Catalogue;
 
   it.each<[string, string, Catalogue | undefined, [string, object][], string[]]>([
-    // A-2 is in «Спринт 1» by the mirror, which knows no board: whose, only Jira can tell
+    // A-2 is in «Спринт 1» by the mirror, whose row has no sprint id (an older agent refreshed it): whose, only Jira can tell
     ['the same name, a board named, the name on two boards: ensure_sprint for Jira to settle, with a finding', 'Спринт 1;AURORA board', catalogue, [['ensure_sprint', { key: 'A-2', sprint: 'Спринт 1', board: 'AURORA board' }]], ['sprint_board_unknown']],
     ['the same name on one board only: nothing to do', 'Спринт 1;AURORA board', { ...catalogue, sprints: catalogue.sprints.slice(0, 1) } as Catalogue, [], []],
     ['the same name without a board: nothing to do (the package does not ask for a board)', 'Спринт 1;', catalogue, [], []],
@@ -270,10 +270,33 @@ describe('planPackage: a sprint name on several boards (decision 1423)', () => {
         row: 2,
         column: 'Спринт',
         code: 'sprint_board_unknown',
-        detail: 'A-2: спринт «Спринт 1» есть на нескольких досках («AURORA board», «Поддержка»), а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «AURORA board», если она не там',
+        detail: 'A-2: спринт «Спринт 1» есть на нескольких досках («AURORA board», «Поддержка»), а зеркало знает у задачи только имя спринта, не его id (её обновлял агент старой версии) — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «AURORA board», если она не там',
       },
     ]);
     expect(plan.commands[0]!.changes).toEqual([{ field: 'sprint', from: 'Спринт 1', to: 'Спринт 1' }]);
+  });
+
+  // The mirror knows the sprint's id (decision 1430): the plan and drift compare exactly, by the catalogue's sprints of the board.
+  const inSprint = (id: number, board: number) => [MIRROR[0]!, { ...MIRROR[1]!, sprint_id: id, sprint_board_id: board }, MIRROR[2]!];
+  it.each<[string, number, number, string, Catalogue | undefined, [string, object][], { wanted: string; actual: string } | null]>([
+    ["in board 1's «Спринт 1», the row asks for board 1's (by name): nothing to do, no finding", 1, 1, 'Спринт 1;AURORA board', catalogue, [], null],
+    ["in board 1's «Спринт 1», the row asks for board 1's (by id)", 1, 1, 'Спринт 1;1', catalogue, [], null],
+    [
+      "in board 2's «Спринт 1», the row asks for board 1's: ensure_sprint, and a difference drift shows",
+      4,
+      2,
+      'Спринт 1;AURORA board',
+      catalogue,
+      [['ensure_sprint', { key: 'A-2', sprint: 'Спринт 1', board: 'AURORA board' }]],
+      { wanted: 'Спринт 1 (доска AURORA board)', actual: 'Спринт 1 (доска Поддержка)' },
+    ],
+    ["without a catalogue, a board by its id is the mirror's board: board 2's is not board 1's", 4, 2, 'Спринт 1;1', undefined, [['ensure_sprint', { key: 'A-2', sprint: 'Спринт 1', board: 1 }]], { wanted: 'Спринт 1 (доска 1)', actual: 'Спринт 1 (доска 2)' }],
+    ['without a catalogue, a board by its name cannot be told: nothing to do (as before)', 4, 2, 'Спринт 1;AURORA board', undefined, [], null],
+  ])('%s', (_, id, board, cells, cat, expected, difference) => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;${cells}`, '', inSprint(id, board)), catalogue: cat });
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);
+    expect(plan.findings).toEqual([]);
+    expect(plan.differences).toEqual(difference ? [{ key: 'A-2', jira_key: 'A-2', row: 2, field: 'sprint', ...difference }] : []);
   });
 });
 

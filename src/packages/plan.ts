@@ -6,10 +6,11 @@
  */
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { checkLink, isSymmetricLinkType, type CommandCheck } from '../catalogue/index.js';
+import { checkLink, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
+import { mirrorShowsSprint } from '../queue/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
 export interface PlanMirror {
@@ -371,27 +372,38 @@ class Planner {
       this.command('ensure_status', statusParams(key, this.jiraName('status', r.status)), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
     }
     if (r.sprint !== undefined) {
-      const differs = isNew || !same(r.sprint, m!.sprint);
-      // The mirror knows a sprint by its name only: with a board named and sprints of that name on several
-      // boards, only Jira can tell whose the issue is in (decision 1423).
-      const boards = differs || r.board === undefined ? [] : this.boardsWithSprint(r.sprint);
-      if (!differs && boards.length < 2) return;
+      const board = r.board === undefined ? undefined : /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
+      const sameName = !isNew && same(r.sprint, m!.sprint);
+      // The same name with a board named: which board's sprint the issue is in, by the sprint's id where the
+      // mirror knows it (decision 1430; the rule of the checks and of revert); undefined: the mirror cannot tell.
+      const shows = !sameName || board === undefined ? undefined : mirrorShowsSprint(m!, { name: m!.sprint, board }, (b, name) => sprintsOnBoard(this.input.catalogue, b, name));
+      if (sameName && (board === undefined || shows === true)) return;
+      // Without the sprint's id (an older agent refreshed the issue), a name on several boards is Jira's to settle (decision 1423).
+      const boards = sameName && shows === undefined ? this.boardsWithSprint(r.sprint) : [];
+      if (sameName && shows === undefined && boards.length < 2) return;
       this.allowed(r, 'sprint', r.sprint);
       const params: Params = { key, sprint: this.jiraName('sprint', r.sprint) };
-      if (r.board !== undefined) params.board = /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
+      if (board !== undefined) params.board = board;
       let change: FieldChange;
-      if (differs) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
+      if (!sameName) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
+      else if (shows === false) change = this.differ(r, jiraKey, 'sprint', `${r.sprint} (доска ${r.board})`, `${m!.sprint} (доска ${this.boardName(m!.sprint_board_id ?? null)})`);
       else {
         change = { field: 'sprint', from: m!.sprint, to: r.sprint };
         this.finding(
           r,
           'sprint',
           'sprint_board_unknown',
-          `${jiraKey}: спринт «${r.sprint}» есть на нескольких досках (${boards.map((b) => `«${b}»`).join(', ')}), а зеркало знает у задачи только имя спринта — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
+          `${jiraKey}: спринт «${r.sprint}» есть на нескольких досках (${boards.map((b) => `«${b}»`).join(', ')}), а зеркало знает у задачи только имя спринта, не его id (её обновлял агент старой версии) — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
         );
       }
       this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);
     }
+  }
+
+  /** A board by its name in the catalogue, else its id («?» when the mirror does not say). */
+  private boardName(id: number | null): string {
+    if (id === null) return '?';
+    return this.input.catalogue?.boards.find((b) => b.id === id)?.name ?? String(id);
   }
 
   /**

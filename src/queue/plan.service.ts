@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/index.js';
-import { CatalogueRepository, withLinkTypes } from '../catalogue/index.js';
+import { CatalogueRepository, withCatalogue } from '../catalogue/index.js';
 import { plural } from '@jira-hub/contracts/russian';
 import { Clock, mapInSlices } from '../common/index.js';
 import { Db } from '../database/index.js';
@@ -76,8 +76,9 @@ export class PlanService {
       }
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
       const clean = stored.filter((_, i) => !bad.has(i + 1));
-      // The dry run's verdicts read a symmetric link type either way, as the checks do (SPEC 4).
-      const mirror = withLinkTypes(await this.issues.lookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k)), checks.catalogue);
+      // The dry run's verdicts read the mirror with the catalogue, as the checks do: a symmetric link type
+      // either way (SPEC 4), a sprint on a named board by its id (decision 1430).
+      const mirror = withCatalogue(await this.issues.lookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k)), checks.catalogue);
       const sameSummary = await this.issues.bySummary(
         m,
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { changesProblems, subjectKey, withSubjectKeys } from './change-record.js';
+import { changesProblems, sprintOfChange, subjectKey, withSubjectKeys } from './change-record.js';
 
 describe('subjectKey: the issue a command changes', () => {
   it.each([
@@ -67,5 +67,28 @@ describe('changesProblems: what a report\'s `what` may name', () => {
     expect(problems.length === 0).toBe(valid);
     // in Russian, so the API's answer keeps it (a text without Cyrillic would become «некорректное значение»)
     for (const p of problems) expect(p).toMatch(/^changes\.0\.what: нужно «field:<поле>»/);
+  });
+});
+
+describe("changesProblems: a sprint change's before and after (decision 1430)", () => {
+  it.each<[string, unknown, unknown, boolean]>([
+    ['names (an older agent)', 'Спринт 1', 'Спринт 2', true],
+    ['the backlog', { id: 1, name: 'Спринт 1', board_id: 1 }, null, true],
+    ['by id, name and board', { id: 7, name: 'Спринт 2', board_id: 2 }, { id: 2, name: 'Спринт 2', board_id: 1 }, true],
+    ['a board Jira did not give', { id: 7, name: 'Спринт 2', board_id: null }, null, true],
+    ['no name', { id: 7, board_id: 2 }, null, false],
+    ['an id that is not a whole number', { id: '7', name: 'Спринт 2' }, null, false],
+    ['a number', 7, null, false],
+  ])('%s → valid: %s', (_, before, after, valid) => {
+    const problems = changesProblems([{ key: 'AURORA-1', what: 'sprint', before, after }]);
+    expect(problems.length === 0).toBe(valid);
+    for (const p of problems) expect(p).toMatch(/^changes\.0\.before: нужен спринт/);
+  });
+
+  it('reads each form as a sprint', () => {
+    expect(sprintOfChange('Спринт 1')).toEqual({ name: 'Спринт 1', id: null, board_id: null });
+    expect(sprintOfChange({ id: 7, name: 'Спринт 2', board_id: 2 })).toEqual({ name: 'Спринт 2', id: 7, board_id: 2 });
+    expect(sprintOfChange(null)).toBeNull();
+    expect(sprintOfChange([1])).toBeUndefined();
   });
 });

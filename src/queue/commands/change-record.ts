@@ -2,10 +2,25 @@
  * The change record (SPEC 17.1), pure: what a `done` report's `changes` may hold, and how the views group
  * them. A change is `{key?, what, before?, after?, transitions?}` (packages/contracts `Change`).
  */
-import type { Change } from '@jira-hub/contracts';
+import type { Change, SprintRef } from '@jira-hub/contracts';
 import { isJiraKey } from '../../common/index.js';
 
 export type { Change };
+
+/**
+ * A sprint of a `sprint` change's before or after (decision 1430): a `SprintRef` {id, name, board_id} from
+ * an agent that reads sprints by id, a name from an older one, null for the backlog; undefined for anything else.
+ */
+export function sprintOfChange(v: unknown): { name: string; id: number | null; board_id: number | null } | null | undefined {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return { name: v, id: null, board_id: null };
+  if (typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Partial<Record<keyof SprintRef, unknown>>;
+  const id = (x: unknown): number | null | undefined => (x === undefined || x === null ? null : Number.isSafeInteger(x) && (x as number) > 0 ? (x as number) : undefined);
+  const [sprintId, boardId] = [id(o.id), id(o.board_id)];
+  if (typeof o.name !== 'string' || sprintId === undefined || boardId === undefined) return undefined;
+  return { name: o.name, id: sprintId, board_id: boardId };
+}
 
 /** The `what` of a change: a field by its id, or one of the fixed kinds. */
 export const CHANGE_KINDS = ['status', 'sprint', 'link', 'comment', 'issue', 'link_removed', 'comment_removed', 'issue_deleted'] as const;
@@ -34,6 +49,12 @@ export function changesProblems(value: unknown): string[] {
     // What a field, a status or a sprint became is what a revert compares with the mirror: without it the change could not be judged.
     if (isWhat(o.what) && (o.what.startsWith('field:') || o.what === 'status' || o.what === 'sprint') && !Object.hasOwn(o, 'after')) {
       problems.push(`${at}.after: нужно значение после изменения (null — поле очищено, спринт — бэклог)`);
+    }
+    // A sprint is a name, or {id, name, board_id} (decision 1430): what a revert sends back to the agent.
+    if (o.what === 'sprint') {
+      for (const side of ['before', 'after'] as const) {
+        if (sprintOfChange(o[side]) === undefined) problems.push(`${at}.${side}: нужен спринт — название, {id, name, board_id} или null (бэклог)`);
+      }
     }
     if (o.transitions !== undefined && !(Array.isArray(o.transitions) && o.transitions.every((t) => typeof t === 'string'))) {
       problems.push(`${at}.transitions: нужен массив строк`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { isConfirmedByState, NEVER_CONFIRMED } from './confirmation.js';
+import { changesAgainstMirror, isConfirmedByState, mirrorShowsSprint, NEVER_CONFIRMED, type WantedSprint } from './confirmation.js';
 
 const baseIssue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
   status: 'В работе',
@@ -82,6 +82,51 @@ describe('isConfirmedByState: ensure_status, ensure_sprint', () => {
     ['sprint equal by name, a board named', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 'Поддержка' }, false],
   ] as [string, CommandType, Params, boolean][])('%s → %p', (_name, type, params, confirmed) => {
     expect(isConfirmedByState(type, params, mirror)).toBe(confirmed);
+  });
+});
+
+describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
+  // «Спринт 2» is sprint 2 on board 1 («AURORA board») and sprint 7 on board 2 («Поддержка»), by the catalogue.
+  const onBoard = (board: string | number, name: string): number[] | undefined => {
+    const boards: Record<string, number> = { '1': 1, 'aurora board': 1, '2': 2, 'поддержка': 2 };
+    const id = boards[String(board).trim().toLowerCase()];
+    if (id === undefined) return undefined;
+    return [
+      { id: 2, name: 'Спринт 2', board: 1 },
+      { id: 7, name: 'Спринт 2', board: 2 },
+    ].filter((s) => s.board === id && s.name === name).map((s) => s.id);
+  };
+  const inSprint = (sprint_id: number | null, sprint_board_id: number | null = null) => ({ sprint: 'Спринт 2', sprint_id, sprint_board_id });
+  it.each<[string, { sprint: string | null; sprint_id?: number | null; sprint_board_id?: number | null }, WantedSprint, boolean, boolean | undefined]>([
+    ['another name', inSprint(2, 1), { name: 'Спринт 3' }, true, false],
+    ['the backlog, asked for the backlog', { sprint: null }, { name: null }, true, true],
+    ['a sprint, asked for the backlog', inSprint(2, 1), { name: null }, true, false],
+    ['the name, no board asked: the name is enough', inSprint(7, 2), { name: 'Спринт 2' }, true, true],
+    ["board 1's sprint, board 1 asked by name: exact", inSprint(2, 1), { name: 'Спринт 2', board: 'AURORA board' }, true, true],
+    ["board 2's sprint, board 1 asked by name: exact", inSprint(7, 2), { name: 'Спринт 2', board: 'AURORA board' }, true, false],
+    ["board 2's sprint, board 2 asked by id", inSprint(7, 2), { name: 'Спринт 2', board: 2 }, true, true],
+    ['no catalogue: a board by its id is compared with the board the mirror says', inSprint(7, 2), { name: 'Спринт 2', board: '1' }, false, false],
+    ['no catalogue: the same board id', inSprint(7, 2), { name: 'Спринт 2', board: 2 }, false, true],
+    ['no catalogue: a board by its name cannot be told', inSprint(7, 2), { name: 'Спринт 2', board: 'Поддержка' }, false, undefined],
+    ['a board the catalogue does not know, by name: cannot be told', inSprint(7, 2), { name: 'Спринт 2', board: 'Склад' }, true, undefined],
+    ['no sprint id in the mirror (an older agent), a board asked: cannot be told (decision 1423)', inSprint(null), { name: 'Спринт 2', board: 'AURORA board' }, true, undefined],
+    ["a change record's sprint by id: the same id", inSprint(7, 2), { name: 'Спринт 2', id: 7 }, true, true],
+    ["a change record's sprint by id: another sprint of the name", inSprint(2, 1), { name: 'Спринт 2', id: 7 }, true, false],
+    ["a change record's sprint by id, the mirror without ids: the name, as before", inSprint(null), { name: 'Спринт 2', id: 7 }, true, true],
+  ])('%s', (_, issue, wanted, withCatalogue, expected) => {
+    expect(mirrorShowsSprint(issue, wanted, withCatalogue ? onBoard : undefined)).toBe(expected);
+  });
+
+  it('confirmation by state and the verdicts read it: a board is settled by the mirror sprint id', () => {
+    const ids = mirrorOf({ 'A-1': baseIssue({ sprint_id: 7, sprint_board_id: 2 }), 'A-2': baseIssue() });
+    const withBoards: MirrorLookup = { ...ids, sprintsOnBoard: (board, name) => (String(board) === 'Поддержка' && name === 'Спринт 2' ? [7] : String(board) === 'AURORA board' && name === 'Спринт 2' ? [2] : undefined) };
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 'Поддержка' }, withBoards)).toEqual([]);
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 'AURORA board' }, withBoards)).toEqual([
+      { field: 'sprint', from: 'Спринт 2 (доска 2)', to: 'Спринт 2 (доска AURORA board)' },
+    ]);
+    expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 2 }, ids)).toBe(true);
+    // an older agent's row: Jira settles it
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-2', sprint: 'Спринт 2', board: 'Поддержка' }, withBoards)).toBeUndefined();
   });
 });
 

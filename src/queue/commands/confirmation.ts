@@ -53,6 +53,44 @@ function fieldChanges(issue: MirrorIssue, params: Params): Change[] {
     .map(([name, desired]) => ({ field: name, from: name === 'labels' ? issue.labels : fieldOf(issue, name), to: desired }));
 }
 
+/**
+ * The sprint a command or a change record asks for: its name (null: the backlog), and which sprint of that
+ * name — the board ensure_sprint names (its id or name), or the sprint's own id (a change record's).
+ */
+export interface WantedSprint {
+  name: string | null;
+  board?: string | number | null;
+  id?: number | null;
+}
+
+const isBoardId = (board: string | number): boolean => /^[1-9][0-9]*$/.test(String(board).trim());
+
+/**
+ * Does the mirror show the issue in this sprint? The one rule of sprints (decision 1430), for confirmation
+ * by state, the dry run, the checks, revert and a package's plan and drift: true, false, or undefined when
+ * the mirror cannot tell. A name is the sprint unless another is asked for by id or by board; then the
+ * mirror's sprint id decides — the sprint asked for by id, or one of the sprints of that name the catalogue
+ * lists on the board (`onBoard`), else on a board named by its id, the board the mirror says the sprint is
+ * of. A mirror row without the id (refreshed by an older agent) compares the name only when an id is asked
+ * for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
+ */
+export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>, wanted: WantedSprint, onBoard?: MirrorLookup['sprintsOnBoard']): boolean | undefined {
+  const sprint = issue.sprint ?? null;
+  if (wanted.name === null || sprint !== wanted.name) return sprint === wanted.name;
+  const id = issue.sprint_id ?? null;
+  if (wanted.id !== undefined && wanted.id !== null) return id === null || id === wanted.id;
+  const board = wanted.board;
+  if (board === undefined || board === null) return true;
+  if (id === null) return undefined;
+  const ids = onBoard?.(board, wanted.name);
+  if (ids !== undefined) return ids.includes(id);
+  const boardId = issue.sprint_board_id ?? null;
+  return boardId !== null && isBoardId(board) ? String(boardId) === String(board).trim() : undefined;
+}
+
+/** A sprint in a dry run's words: its name, and its board when the name alone does not tell. */
+const onBoardText = (name: string, board: unknown): string => (board === undefined || board === null ? name : `${name} (доска ${String(board)})`);
+
 const arrow = (source: string, target: string, linkType: string) => `${source} → ${target} (${linkType})`;
 
 /**
@@ -88,10 +126,13 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       return one('status', issue.status, path[path.length - 1]);
     }
     case 'ensure_sprint': {
-      const wanted = params.sprint ?? null;
-      // A board is named when sprints of this name are on several boards: the mirror holds the sprint's name
-      // only, so the same name there cannot tell which board's sprint the issue is in (decision 1423).
-      if (wanted !== null && params.board !== undefined && params.board !== null && issue.sprint === wanted) return undefined;
+      const wanted = (params.sprint ?? null) as string | null;
+      const board = params.board as string | number | null | undefined;
+      const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror.sprintsOnBoard?.bind(mirror));
+      if (shows === undefined) return undefined;
+      if (shows) return [];
+      // The same name on another board: say which boards.
+      if (wanted !== null && issue.sprint === wanted) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id), to: onBoardText(wanted, board) }];
       return one('sprint', issue.sprint ?? null, wanted);
     }
     default:

@@ -230,6 +230,42 @@ describe('buildRevert (SPEC 17.2)', () => {
   });
 });
 
+describe('buildRevert: a sprint by its id and board (decision 1430)', () => {
+  // «Спринт 2» is sprint 2 of board 1 and sprint 7 of board 2.
+  const [a2, b2] = [{ id: 2, name: 'Спринт 2', board_id: 1 }, { id: 7, name: 'Спринт 2', board_id: 2 }];
+  const inSprint = (s: { id: number; name: string; board_id: number | null }) => issue({ sprint: s.name, sprint_id: s.id, sprint_board_id: s.board_id });
+
+  it("a move between two boards' «Спринт 2» goes back to the first board's, named by its board", () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: b2, after: a2 })], mirrorOf({ 'A-1': inSprint(a2) }), OPTIONS);
+    expect(plan).toEqual({ commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2', board: 2 } }], conflicts: [] });
+  });
+
+  it('a move out of a sprint whose name is on several boards: back with its board, so the name is not ambiguous', () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: b2, after: { id: 1, name: 'Спринт 1', board_id: 1 } })], mirrorOf({ 'A-1': issue({ sprint: 'Спринт 1', sprint_id: 1, sprint_board_id: 1 }) }), OPTIONS);
+    expect(plan.commands).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2', board: 2 } }]);
+  });
+
+  it("the mirror in the other board's sprint of the same name: someone moved it since, a conflict that names the boards", () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: a2 })], mirrorOf({ 'A-1': inSprint(b2) }), OPTIONS);
+    expect(plan.commands).toEqual([]);
+    expect(plan.conflicts).toEqual([
+      { key: 'A-1', what: 'sprint', expected: a2, actual: b2, detail: 'A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска 1); не откатываем' },
+    ]);
+  });
+
+  it('a mirror without sprint ids (an older agent refreshed it) compares the name, as before', () => {
+    const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: b2, after: { id: 1, name: 'Спринт 1', board_id: 1 } })], mirrorOf({ 'A-1': issue({ sprint: 'Спринт 1' }) }), OPTIONS);
+    expect(plan.commands).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2', board: 2 } }]);
+  });
+
+  it("there and back between two boards' «Спринт 2» in one batch is no net change; a record without a board goes back by name", () => {
+    const there = ch(1, { key: 'A-1', what: 'sprint', before: b2, after: a2 });
+    expect(buildRevert([there, ch(2, { key: 'A-1', what: 'sprint', before: a2, after: b2 })], mirrorOf({ 'A-1': inSprint(b2) }), OPTIONS)).toEqual({ commands: [], conflicts: [] });
+    const noBoard = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: null }, after: 'Спринт 3' })], mirrorOf({ 'A-1': issue({ sprint: 'Спринт 3' }) }), OPTIONS);
+    expect(noBoard.commands).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2' } }]);
+  });
+});
+
 describe('buildRevert: a subject changed more than once in the batch reverts its net change (decision 1410)', () => {
   const LINK = { source: 'A-1', target: 'A-2', link_type: 'Relates' };
   const linked = (...kinds: ('link' | 'link_removed')[]): RecordedChange[] =>

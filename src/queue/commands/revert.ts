@@ -8,8 +8,8 @@ import { comparableText } from '../../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
-import type { Change } from './change-record.js';
-import { changesAgainstMirror } from './confirmation.js';
+import { sprintOfChange, type Change } from './change-record.js';
+import { changesAgainstMirror, mirrorShowsSprint } from './confirmation.js';
 
 export const REVERTED_LABEL = 'hub-reverted';
 export const REVERT_TITLE = (id: number) => `Откат пакета #${id}`;
@@ -99,12 +99,24 @@ const shown = (v: unknown): string =>
         ? v.map((x) => `«${x}»`).join(', ')
         : JSON.stringify(v);
 
-/** What the mirror shows for a change's subject (for a conflict's `actual`). */
+/** A sprint of the change record or the mirror in words: «Спринт 2» (доска 2), бэклог. */
+const sprintShown = (v: unknown): string => {
+  const sprint = sprintOfChange(v);
+  if (sprint === undefined) return shown(v);
+  return sprint === null ? 'бэклог' : `«${sprint.name}»${sprint.board_id === null ? '' : ` (доска ${sprint.board_id})`}`;
+};
+/** A value of a change's subject in words (a conflict's detail). */
+const valueShown = (what: string, v: unknown): string => (what === 'sprint' ? sprintShown(v) : shown(v));
+
+/** What the mirror shows for a change's subject (for a conflict's `actual`): a sprint with its id and board when the mirror knows them. */
 function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
   const issue = mirror.issue(key);
   if (!issue) return undefined;
   if (what === 'status') return issue.status;
-  if (what === 'sprint') return issue.sprint ?? null;
+  if (what === 'sprint') {
+    const id = issue.sprint_id ?? null;
+    return issue.sprint === null || id === null ? (issue.sprint ?? null) : { id, name: issue.sprint, board_id: issue.sprint_board_id ?? null };
+  }
   const name = what.slice('field:'.length);
   if (name === 'labels') return issue.labels;
   if (name === 'description') return issue.description ?? null;
@@ -116,7 +128,12 @@ function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
 function showsAfter(mirror: MirrorLookup, c: Change): boolean {
   const key = c.key!;
   if (c.what === 'status') return typeof c.after === 'string' && changesAgainstMirror('ensure_status', { key, path: [c.after] }, mirror)?.length === 0;
-  if (c.what === 'sprint') return changesAgainstMirror('ensure_sprint', { key, sprint: c.after ?? null }, mirror)?.length === 0;
+  if (c.what === 'sprint') {
+    // The sprint the batch left, by its id when the record has one (decision 1430): the same name on another board is not it.
+    const after = sprintOfChange(c.after);
+    const issue = mirror.issue(key);
+    return after !== undefined && issue !== undefined && mirrorShowsSprint(issue, after === null ? { name: null } : { name: after.name, id: after.id }) === true;
+  }
   return changesAgainstMirror('ensure_fields', { key, [c.what.slice('field:'.length)]: c.after ?? null }, mirror)?.length === 0;
 }
 
@@ -137,7 +154,12 @@ function showing(key: string, what: string, value: unknown): MirrorLookup {
   const issue: MirrorIssue = { status: null, sprint: null, summary: null, description: null, duedate: null, labels: [], assignee: null, priority: null, fields: {} };
   const v = value ?? null;
   if (what === 'status') issue.status = typeof v === 'string' ? v : null;
-  else if (what === 'sprint') issue.sprint = typeof v === 'string' ? v : null;
+  else if (what === 'sprint') {
+    const sprint = sprintOfChange(v);
+    issue.sprint = sprint?.name ?? null;
+    issue.sprint_id = sprint?.id ?? null;
+    issue.sprint_board_id = sprint?.board_id ?? null;
+  }
   else {
     const name = what.slice('field:'.length);
     if (name === 'labels') issue.labels = Array.isArray(v) ? v.map(String) : v === null ? [] : [String(v)];
@@ -220,7 +242,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
         if (c.recorded_at && seen && seen < c.recorded_at) {
           conflict(c, `${key}: ${label(c.what)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
-        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${shown(actual)}, пакет оставил ${shown(c.after)}; не откатываем`, actual);
+        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${valueShown(c.what, actual)}, пакет оставил ${valueShown(c.what, c.after)}; не откатываем`, actual);
         continue;
       }
       const pending = options.pendingBy?.(key, c.what);
@@ -252,7 +274,13 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         // `{key, to}`: the hub stores the shortest known route at submit (SPEC 16.2)
         if (typeof c.before === 'string') emit(c, { type: 'ensure_status', params: { key, to: c.before } });
         else conflict(c, `${key}: прежний статус неизвестен`);
-      } else emit(c, { type: 'ensure_sprint', params: { key, sprint: typeof c.before === 'string' ? c.before : null } });
+      } else {
+        // Back to that very sprint: with its board when the record knows it, so that a name several boards
+        // have is not ambiguous and does not take the issue to another board's sprint (decision 1430).
+        const before = sprintOfChange(c.before);
+        if (before === undefined) conflict(c, `${key}: прежний спринт в записи изменения не распознан (${shown(c.before)}) — верните вручную`);
+        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: before.name, ...(before.board_id === null ? {} : { board: before.board_id }) } });
+      }
       continue;
     }
     flush();

@@ -80,6 +80,24 @@ describe('verdictOf (SPEC 15.4)', () => {
     expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'План' }, mirror, tempKey, NOW, same).why).not.toContain('A-5');
   });
 
+  it('an ensure_sprint with a board is judged by the sprint id where the mirror has it (decision 1430), else Jira settles it (1423)', () => {
+    const ids: MirrorLookup = {
+      ...mirror,
+      issue: (key) => (key === 'A-3' ? issueAt('2026-11-30T11:55:00.000Z', { sprint: 'S2', sprint_id: 7, sprint_board_id: 2 }) : mirror.issue(key)),
+      sprintsOnBoard: (board, name) => (name !== 'S2' ? [] : board === 'Поддержка' ? [7] : board === 'AURORA board' ? [2] : undefined),
+    };
+    const judge = (params: Params) => verdictOf('ensure_sprint', params, ids, tempKey, NOW);
+    expect(judge({ key: 'A-3', sprint: 'S2', board: 'Поддержка' })).toMatchObject({ verdict: 'holds' });
+    expect(judge({ key: 'A-3', sprint: 'S2', board: 'AURORA board' })).toMatchObject({
+      verdict: 'would_change',
+      changes: [{ field: 'sprint', from: 'S2 (доска 2)', to: 'S2 (доска AURORA board)' }],
+      text: 'Изменит (данные зеркала 5 мин назад): sprint: «S2 (доска 2)» → «S2 (доска AURORA board)».',
+    });
+    expect(judge({ key: 'A-3', sprint: 'S2', board: 'Склад' })).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('доски «Склад» нет в каталоге') });
+    // A-1's row has no sprint id: refreshed by an older agent
+    expect(judge({ key: 'A-1', sprint: 'S2', board: 'Поддержка' })).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('агент старой версии') });
+  });
+
   it('unknown keys are named and ask for a refresh', () => {
     const v = verdict('ensure_link', { source: 'B-1', target: 'B-2', link_type: 'Blocks' });
     expect(v.unknown_keys).toEqual(['B-1', 'B-2']);

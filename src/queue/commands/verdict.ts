@@ -45,6 +45,16 @@ export const shown = (v: unknown): string =>
 
 export const changeText = (c: Change) => `${c.field}: ${shown(c.from)} → ${shown(c.to)}`;
 
+/**
+ * Why an ensure_sprint with a board is not judged (decision 1430): the mirror row has no sprint id yet (an
+ * older agent refreshed it: decision 1423, only Jira tells), or the board is not one the catalogue knows.
+ */
+function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
+  return idKnown
+    ? `доски «${board}» нет в каталоге Jira хаба: в спринте ли «${sprint}» этой доски задача, покажет только Jira`
+    : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
+}
+
 function judged(verdict: Verdict, extra: Partial<CommandVerdict>, text: string): CommandVerdict {
   return { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, text, ...extra };
 }
@@ -90,7 +100,7 @@ export function verdictOf(
   if (changes === undefined) {
     const why =
       type === 'ensure_sprint' && s.params.board !== undefined
-        ? `зеркало знает у задачи только имя спринта, не доску: есть ли она уже в спринте «${String(s.params.sprint)}» доски «${String(s.params.board)}», покажет только Jira`
+        ? sprintWhy(String(s.params.sprint), String(s.params.board), mirror.issue(String(s.params.key))?.sprint_id != null)
         : 'зеркало не показывает, что изменит эта команда';
     return judged('cannot_judge', { why, synced_at: synced, age_seconds: age }, `Не проверить заранее: ${why}.`);
   }

@@ -187,6 +187,9 @@ describe('IssueChanges', () => {
     expect(changeValue('2026-12-20')).toBe('20 декабря 2026 г.');
     expect(changeValue([])).toBe('пусто');
     expect(changeValue(null, 'sprint')).toBe('бэклог');
+    // a sprint by its id and board (the hub's decision 1430): its name and board, as names repeat across boards
+    expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint')).toBe('Спринт 2 (доска 2)');
+    expect(changeValue({ id: 7, name: 'Спринт 2', board_id: null }, 'sprint')).toBe('Спринт 2');
     expect(changeValue({ source: 'A-1', target: 'A-2', link_type: 'Blocks' })).toBe('A-1 → A-2 (Blocks)');
   });
 });

@@ -30,6 +30,8 @@ export function changeValue(v: unknown, what = ''): string {
   if (Array.isArray(v)) return v.map((x) => changeValue(x)).join(', ');
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
+    // A sprint by its identity (the hub's decision 1430): its name, and its board, as names repeat across boards.
+    if (what === 'sprint' && typeof o.name === 'string') return typeof o.board_id === 'number' ? `${o.name} (доска ${o.board_id})` : o.name;
     if (typeof o.source === 'string' && typeof o.target === 'string') return `${o.source} → ${o.target} (${String(o.link_type)})`;
     if (typeof o.summary === 'string') return `${typeof o.key === 'string' ? `${o.key} ` : ''}«${o.summary}»`;
     if (typeof o.body === 'string') return `#${String(o.id)}: «${o.body.length > 80 ? `${o.body.slice(0, 79)}…` : o.body}»`;
