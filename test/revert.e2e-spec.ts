@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent, type JiraFlavor } from '@jira-hub/agent';
-import { JiraSimulator } from '@jira-hub/jira-sim';
+import { JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
 import { agentOf, clientOf, fields, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
 import { reportCatalogue } from './support/catalogue.js';
 import { testDatabaseEnv } from './support/pg.js';
@@ -34,7 +34,7 @@ interface World {
   close(): Promise<void>;
 }
 
-async function startWorld(flavor: JiraFlavor): Promise<World> {
+async function startWorld(flavor: JiraFlavor, seed: Partial<SimSeed> = {}): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'jira-hub-revert-e2e-'));
   const log = console.log;
   console.log = () => undefined;
@@ -56,6 +56,7 @@ async function startWorld(flavor: JiraFlavor): Promise<World> {
       // The catalogue reads the workflows: a created issue's way to revert.created_issue_status («Done») is the
       // shortest known route (To Do → In Progress → Done), stored by the hub at submit.
       workflowsReadable: true,
+      ...seed,
     },
   });
   const simUrl = await sim.start();
@@ -202,7 +203,8 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
         expect.objectContaining({ what: 'field:labels', before: ['old'], after: ['old', 'e2e'] }),
         expect.objectContaining({ what: 'field:priority', before: 'Medium', after: 'High' }),
         expect.objectContaining({ what: 'status', before: 'To Do', after: 'Done', transitions: ['Start', 'Finish'] }),
-        expect.objectContaining({ what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }),
+        // sprints by their ids and boards (decision 1430)
+        expect.objectContaining({ what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: { id: 2, name: 'Спринт 2', board_id: 1 } }),
         expect.objectContaining({ what: 'link', after: { source: 'AURORA-1', target: created[0], link_type: 'Blocks' } }),
       ]),
     );
@@ -292,6 +294,64 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
     const expected = structuredClone(before);
     expected.issues['AURORA-1']!.priority = 'Lowest';
     expect(now).toEqual(expected);
+  });
+});
+
+describe.each<JiraFlavor>(['cloud', 'dc'])('sprints of the same name on two boards (decision 1430, %s)', (flavor) => {
+  // «Спринт 2» is sprint 2 of «AURORA board» and sprint 7 of «Поддержка»; AURORA-1 and AURORA-2 are in Поддержка's.
+  const SEED: Partial<SimSeed> = {
+    boards: [
+      { id: 1, name: 'AURORA board', type: 'scrum', projectKey: PROJECT },
+      { id: 2, name: 'Поддержка', type: 'scrum', projectKey: PROJECT },
+    ],
+    sprints: [
+      { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
+      { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
+      { id: 7, name: 'Спринт 2', state: 'future', boardId: 2 },
+    ],
+    issues: [
+      { summary: 'В спринте поддержки', issueType: 'Task', sprintIds: [7] }, // AURORA-1
+      { summary: 'Тоже в спринте поддержки', issueType: 'Task', sprintIds: [7] }, // AURORA-2
+    ],
+    links: [],
+  };
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(flavor, SEED);
+    await world.run((await world.ok('POST', '/batches', { title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] })).id);
+  });
+  afterEach(() => world.close());
+
+  const sprint = (key: string, name: string | null, board?: string | number) => ({ type: 'ensure_sprint', params: { key, sprint: name, ...(board === undefined ? {} : { board }) } });
+  const [support2, aurora2] = [{ id: 7, name: 'Спринт 2', board_id: 2 }, { id: 2, name: 'Спринт 2', board_id: 1 }];
+
+  it('the mirror keeps the sprint by id and board; the dry run judges a board exactly', async () => {
+    expect(await world.ok('GET', '/issues/AURORA-1')).toMatchObject({ sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2 });
+    const plan = await world.ok('POST', '/batches/plan', { title: 'Сверка', commands: [sprint('AURORA-1', 'Спринт 2', 'Поддержка'), sprint('AURORA-1', 'Спринт 2', 'AURORA board')] });
+    expect(plan).toMatchObject({ ok: true, findings: [] });
+    expect(plan.commands.slice(0, 2).map((c: Json) => [c.check, c.verdict])).toEqual([
+      ['no_change', 'holds'],
+      ['will_change', 'would_change'],
+    ]);
+  });
+
+  it("a move between the boards' «Спринт 2» is recorded and reverted; a move out of Поддержка's goes back to Поддержка's, not to the other board's", async () => {
+    const batch = await world.ok('POST', '/batches', { title: 'Перенос между досками', commands: [sprint('AURORA-1', 'Спринт 2', 'AURORA board'), sprint('AURORA-2', 'Спринт 1')] });
+    const done = await world.run(batch.id);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([2]);
+    expect(done.changes).toEqual({
+      'AURORA-1': [expect.objectContaining({ what: 'sprint', before: support2, after: aurora2 })],
+      'AURORA-2': [expect.objectContaining({ what: 'sprint', before: support2, after: { id: 1, name: 'Спринт 1', board_id: 1 } })],
+    });
+    expect(await world.ok('GET', '/issues/AURORA-1')).toMatchObject({ sprint: 'Спринт 2', sprint_id: 2, sprint_board_id: 1 });
+
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ conflicts: [], ok: true, findings: [], commands: [sprint('AURORA-2', 'Спринт 2', 2), sprint('AURORA-1', 'Спринт 2', 2)] });
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    const reverted = await world.run(revert.batch.id);
+    expect(reverted.commands.filter((c: Json) => !['done', 'confirmed_by_state'].includes(c.status))).toEqual([]);
+    for (const key of ['AURORA-1', 'AURORA-2']) expect(world.sim.store.sprintIdsOf(world.sim.getIssue(key)!)).toEqual([7]);
+    expect(reverted.changes['AURORA-1']).toEqual([expect.objectContaining({ what: 'sprint', before: aurora2, after: support2 })]);
   });
 });
 
@@ -386,7 +446,7 @@ describe('revert: bad input and refusals', () => {
     expect(view.changes).toEqual({
       'AURORA-1': [
         expect.objectContaining({ what: 'field:duedate', before: null, after: '2026-12-20', delivery_n: 2 }),
-        expect.objectContaining({ what: 'sprint', before: 'Спринт 1', after: null, delivery_n: 2 }),
+        expect.objectContaining({ what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: null, delivery_n: 2 }),
       ],
       'AURORA-2': [
         // The whole walk: «Start», whose answer was lost, with «Finish», made by the re-delivery.
@@ -398,7 +458,7 @@ describe('revert: bad input and refusals', () => {
     expect(revert).toMatchObject({
       conflicts: [],
       commands: [
-        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } },
+        { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1', board: 1 } },
         { type: 'remove_comment', params: { key: 'AURORA-2', comment_id: commentId } },
         { type: 'ensure_status', params: { key: 'AURORA-2', to: 'To Do' } },
         { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } },

@@ -49,10 +49,11 @@ describe('changes', () => {
       expect(changesOf(await run(flavor, 'ensure_status', { key, path: ['Done'] }))).toEqual([]);
     });
 
-    it('ensure_sprint: the sprint before and after; null moves to the backlog (the agile API), once', async () => {
+    it('ensure_sprint: the sprint before and after, each by its id, name and board (decision 1430); null moves to the backlog (the agile API), once', async () => {
       const key = issue(`Спринт ${flavor}`, { sprintIds: [1] });
-      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' }))).toEqual([{ key, what: 'sprint', before: 'Спринт 1', after: 'Спринт 2' }]);
-      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: null }))).toEqual([{ key, what: 'sprint', before: 'Спринт 2', after: null }]);
+      const [one, two] = [{ id: 1, name: 'Спринт 1', board_id: 1 }, { id: 2, name: 'Спринт 2', board_id: 1 }];
+      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: 'Спринт 2' }))).toEqual([{ key, what: 'sprint', before: one, after: two }]);
+      expect(changesOf(await run(flavor, 'ensure_sprint', { key, sprint: null }))).toEqual([{ key, what: 'sprint', before: two, after: null }]);
       expect(h.sim.sprintsOf(key)).toEqual([]);
       expect(writes().filter((r) => r.path === '/rest/agile/1.0/backlog/issue').map((r) => r.body)).toEqual([{ issues: [key] }]);
       const again = await run(flavor, 'ensure_sprint', { key, sprint: null });
@@ -218,7 +219,7 @@ describe('changes', () => {
       expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
         status: 'done',
         result: { sprint_id: null },
-        changes: [{ key, what: 'sprint', before: 'Спринт 1', after: null }],
+        changes: [{ key, what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: null }],
       });
       expect(writes()).toEqual([]);
     });

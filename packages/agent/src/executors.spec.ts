@@ -573,7 +573,15 @@ describe('executors', () => {
             status: 'done',
             result: { sprint_id: 7 },
           });
-          expect(await executeCommand({ id: 6, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 1 } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 2 } });
+          // From «Спринт 2» of board B to «Спринт 2» of board A: another sprint of the same name is a change, recorded by ids and boards (decision 1430)
+          expect(await executeCommand({ id: 6, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 1 } }, other.ctx(flavor))).toEqual({
+            status: 'done',
+            result: { sprint_id: 2 },
+            changes: [{ key, what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: 2 }, after: { id: 2, name: 'Спринт 2', board_id: 1 } }],
+          });
+          expect(other.sim.sprintsOf(key)).toEqual(['Спринт 2']);
+          // The sprint it is in already: nothing changes
+          expect(await executeCommand({ id: 9, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'A' } }, other.ctx(flavor))).toEqual({ status: 'done', result: { sprint_id: 2 } });
           expect(await executeCommand({ id: 7, type: 'ensure_sprint', params: { key, sprint: 'Спринт 2', board: 'Нет такой' } }, other.ctx(flavor))).toEqual({
             status: 'failed',
             error: 'доска «Нет такой» не найдена среди досок проекта AURORA со спринтами: «A» (id 1), «B» (id 2), «Team-managed» (id 4)',

@@ -1,6 +1,7 @@
 import type { JiraApi, JiraIssue } from './jira-api.js';
 import { readValue, type ResolvedField } from './field-values.js';
 import type { HubIssue, HubLink } from './types.js';
+import type { SprintRef } from '@jira-hub/contracts';
 
 /** Fields a refresh asks for, besides the sprint field and the custom fields from settings. */
 export const REFRESH_FIELDS = ['summary', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'description', 'parent', 'issuelinks'];
@@ -12,32 +13,56 @@ export function toIsoUtc(value: unknown): string | null {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }
 
-interface SprintInfo {
+export interface SprintInfo {
   name: string;
   state: string;
+  /** Jira's sprint id (null when the value did not carry one) */
+  id: number | null;
+  /** the sprint's board: `boardId` (Cloud), `originBoardId`, or `rapidViewId` (DC); null when not given */
+  boardId: number | null;
 }
 
-/** Sprints of the sprint field: objects on Cloud (and newer DC), "…Sprint@…[id=1,…,state=ACTIVE,name=…,startDate=…]" strings on older DC. */
+const idOf = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/** Sprints of the sprint field: objects on Cloud (and newer DC), "…Sprint@…[id=1,rapidViewId=1,…,state=ACTIVE,name=…,startDate=…]" strings on older DC. */
 export function parseSprints(value: unknown): SprintInfo[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item): SprintInfo[] => {
     if (item && typeof item === 'object') {
-      const s = item as { name?: unknown; state?: unknown };
-      return typeof s.name === 'string' ? [{ name: s.name, state: String(s.state ?? '').toLowerCase() }] : [];
+      const s = item as { name?: unknown; state?: unknown; id?: unknown; boardId?: unknown; originBoardId?: unknown; rapidViewId?: unknown };
+      return typeof s.name === 'string' ? [{ name: s.name, state: String(s.state ?? '').toLowerCase(), id: idOf(s.id), boardId: idOf(s.boardId ?? s.originBoardId ?? s.rapidViewId) }] : [];
     }
     if (typeof item === 'string') {
       const name = /[[,]name=(.*?),(?:startDate|endDate|completeDate|activatedDate|sequence|goal)=/.exec(item)?.[1];
       const state = /[[,]state=([A-Za-z]+)/.exec(item)?.[1] ?? '';
-      return name === undefined ? [] : [{ name, state: state.toLowerCase() }];
+      const id = idOf(/\[id=(\d+)[,\]]/.exec(item)?.[1]);
+      const boardId = idOf(/[[,]rapidViewId=(\d+)[,\]]/.exec(item)?.[1]);
+      return name === undefined ? [] : [{ name, state: state.toLowerCase(), id, boardId }];
     }
     return [];
   });
 }
 
 /** The sprint the issue is planned in: the active one, else a future one, else the last one listed. */
-export function currentSprintName(value: unknown): string | null {
+export function currentSprint(value: unknown): SprintInfo | null {
   const sprints = parseSprints(value);
-  return (sprints.find((s) => s.state === 'active') ?? sprints.find((s) => s.state === 'future') ?? sprints.at(-1))?.name ?? null;
+  return sprints.find((s) => s.state === 'active') ?? sprints.find((s) => s.state === 'future') ?? sprints.at(-1) ?? null;
+}
+
+export function currentSprintName(value: unknown): string | null {
+  return currentSprint(value)?.name ?? null;
+}
+
+/**
+ * A sprint as the change record holds it (SPEC 17.1, decision 1430): its id, name and board, so that a revert
+ * finds this very sprint when its name is on several boards; only the name when Jira gave no id.
+ */
+export function sprintRef(sprint: SprintInfo | null): SprintRef | string | null {
+  if (!sprint) return null;
+  return sprint.id === null ? sprint.name : { id: sprint.id, name: sprint.name, board_id: sprint.boardId };
 }
 
 function nameOf(value: unknown): string | null {
@@ -51,6 +76,7 @@ function nameOf(value: unknown): string | null {
 export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string | null, customFields: ResolvedField[], epicLinkFieldId: string | null = null): HubIssue {
   const f = issue.fields;
   const epic = epicLinkFieldId ? f[epicLinkFieldId] : undefined;
+  const sprint = sprintFieldId ? currentSprint(f[sprintFieldId]) : null;
   const extra: Record<string, unknown> = {
     description: readValue(api, { name: 'description', id: 'description' }, f.description),
     parent: (f.parent as { key?: string } | undefined)?.key ?? (typeof epic === 'string' && epic !== '' ? epic : null),
@@ -61,7 +87,10 @@ export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string
     summary: typeof f.summary === 'string' ? f.summary : null,
     issue_type: nameOf(f.issuetype),
     status: nameOf(f.status),
-    sprint: sprintFieldId ? currentSprintName(f[sprintFieldId]) : null,
+    sprint: sprint?.name ?? null,
+    // Which sprint of that name (decision 1430): names repeat across boards.
+    sprint_id: sprint?.id ?? null,
+    sprint_board_id: sprint?.id == null ? null : sprint.boardId,
     assignee: api.userId(f.assignee),
     priority: nameOf(f.priority),
     duedate: typeof f.duedate === 'string' ? f.duedate : null,

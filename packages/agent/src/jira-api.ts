@@ -41,6 +41,8 @@ export interface JiraSprint {
   id: number;
   name: string;
   state: string;
+  /** the board the sprint was made on (the agile API gives it) */
+  originBoardId?: number;
 }
 
 interface PageOfValues<T> {

@@ -3,7 +3,7 @@ import { CommandFailure, CommandStopped } from './command-failure.js';
 import { partSender } from './commands/refresh.js';
 import { executeCommand } from './executors.js';
 import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
-import { currentSprintName, toIsoUtc } from './issue-mapper.js';
+import { currentSprint, currentSprintName, toIsoUtc } from './issue-mapper.js';
 import { JiraApi } from './jira-api.js';
 import { JiraClient } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
@@ -58,6 +58,9 @@ describe('refresh', () => {
         issue_type: 'Task',
         status: 'In Progress',
         sprint: 'Спринт 1',
+        // which «Спринт 1» (decision 1430): its id and board, from Cloud's sprint object or DC's string alike
+        sprint_id: 1,
+        sprint_board_id: 1,
         assignee: flavor === 'cloud' ? user.accountId : user.name,
         priority: 'High',
         duedate: '2026-10-13',
@@ -66,7 +69,7 @@ describe('refresh', () => {
         updated: new Date(stored.updatedAtMs).toISOString(),
         fields: { description: 'Описание', parent: null, 'Story Points': 8 },
       });
-      expect(result.issues[1]).toMatchObject({ sprint: null, assignee: null, priority: 'Medium', duedate: null, labels: [] });
+      expect(result.issues[1]).toMatchObject({ sprint: null, sprint_id: null, sprint_board_id: null, assignee: null, priority: 'Medium', duedate: null, labels: [] });
       expect(result.links).toEqual([
         { source_key: keys[0], target_key: keys[1], link_type: 'Blocks' },
         { source_key: keys[2], target_key: keys[0], link_type: 'Relates' },
@@ -275,6 +278,16 @@ describe('refresh', () => {
         ]),
       ).toBe('Спринт, с запятой');
       expect(currentSprintName(null)).toBeNull();
+    });
+
+    it('reads the sprint id and its board: Cloud objects (boardId, or originBoardId), DC strings (rapidViewId); a value without them keeps the name', () => {
+      expect(currentSprint([{ id: 7, name: 'Спринт 2', state: 'future', boardId: 2 }])).toEqual({ id: 7, name: 'Спринт 2', state: 'future', boardId: 2 });
+      expect(currentSprint([{ id: 7, name: 'Спринт 2', state: 'active', originBoardId: 3 }])).toMatchObject({ id: 7, boardId: 3 });
+      expect(
+        currentSprint(['com.atlassian.greenhopper.service.sprint.Sprint@2[id=12,rapidViewId=4,state=ACTIVE,name=Спринт, с запятой,startDate=<null>,endDate=<null>,completeDate=<null>,sequence=12,goal=]']),
+      ).toEqual({ id: 12, name: 'Спринт, с запятой', state: 'active', boardId: 4 });
+      expect(currentSprint([{ name: 'Без id', state: 'active' }])).toEqual({ id: null, name: 'Без id', state: 'active', boardId: null });
+      expect(currentSprint(['…Sprint@1[state=ACTIVE,name=Старый DC,startDate=<null>]'])).toEqual({ id: null, name: 'Старый DC', state: 'active', boardId: null });
     });
   });
 });

@@ -3,7 +3,7 @@ import { JiraApi, type JiraBoard, type JiraSprint } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString } from './params.js';
-import { currentSprintName, parseSprints } from '../issue-mapper.js';
+import { currentSprint, parseSprints, sprintRef } from '../issue-mapper.js';
 import type { AgentCommand } from '../types.js';
 
 interface Candidate {
@@ -18,6 +18,8 @@ interface Candidate {
  * Fails clearly, before any write: no such sprint (naming a closed one of that name: Jira refuses to move issues
  * into a closed sprint), several (each candidate as «board»: «sprint» (id)), an unknown board, and a sub-task
  * (Jira moves sub-tasks only with their parent). Moving an issue to the sprint it is in already changes nothing.
+ * The sprint is compared by its id (decision 1430): «Спринт 2» of one board and «Спринт 2» of another are two
+ * sprints, and a move between them is a change; the change record names both with their ids and boards.
  */
 export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
@@ -33,7 +35,7 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
   const sprintField = await api.sprintFieldId();
   const issue = await api.getIssue(key, ['issuetype', 'parent', ...(sprintField ? [sprintField] : [])]);
-  const before = sprintField ? currentSprintName(issue.fields[sprintField]) : null;
+  const before = sprintField ? currentSprint(issue.fields[sprintField]) : null;
   const issueType = issue.fields.issuetype as { name?: string; subtask?: boolean } | undefined;
   if (issueType?.subtask) {
     const parent = (issue.fields.parent as { key?: string } | undefined)?.key;
@@ -68,8 +70,11 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
   if (open.length > 1) {
     throw new CommandFailure(`спринт «${name}» неоднозначен: в проекте ${project} несколько таких спринтов — ${describe(open)}; укажите доску в параметре board`);
   }
-  const sprint = open[0]!.sprint;
-  if (before !== sprint.name) ctx.journal.recordIntent(cmd.id, cmd, [{ key: issue.key, what: 'sprint', before, after: sprint.name }]);
+  const { sprint, board } = open[0]!;
+  // The same sprint when Jira gave the issue's sprint id; by name only when it did not (a value without one).
+  const same = before !== null && (before.id === null ? before.name === sprint.name : before.id === sprint.id);
+  const changes = same ? [] : [{ key: issue.key, what: 'sprint', before: sprintRef(before), after: { id: sprint.id, name: sprint.name, board_id: sprint.originBoardId ?? board.id } }];
+  if (!same) ctx.journal.recordIntent(cmd.id, cmd, changes);
   try {
     await api.moveToSprint(sprint.id, [key]);
   } catch (error) {
@@ -77,7 +82,7 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
     if (error instanceof JiraHttpError && (error.status === 400 || error.status === 404)) api.forgetAgile();
     throw error;
   }
-  return { sprint_id: sprint.id, ...(before === sprint.name ? {} : { changes: [{ key: issue.key, what: 'sprint', before, after: sprint.name }] }) };
+  return { sprint_id: sprint.id, ...(same ? {} : { changes }) };
 }
 
 /**
@@ -93,7 +98,7 @@ async function toBacklog(cmd: AgentCommand, key: string, ctx: ExecutorContext): 
   const issue = await api.getIssue(key, ['issuetype', sprintField]);
   const open = parseSprints(issue.fields[sprintField]).filter((s) => s.state === 'active' || s.state === 'future');
   if (open.length === 0) return { sprint_id: null };
-  const changes = [{ key: issue.key, what: 'sprint', before: currentSprintName(issue.fields[sprintField]), after: null }];
+  const changes = [{ key: issue.key, what: 'sprint', before: sprintRef(currentSprint(issue.fields[sprintField])), after: null }];
   ctx.journal.recordIntent(cmd.id, cmd, changes);
   await api.moveToBacklog([issue.key]);
   return { sprint_id: null, changes };
