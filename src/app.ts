@@ -25,6 +25,7 @@ import {
   statusOf,
 } from './common/index.js';
 import { assertDatabaseUsable } from './database/index.js';
+import { DrainingAdapter } from './drain.js';
 import { answerRpcError, assertMcpToolsKnown, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
 
 /** Body limits of SPEC 11.1. */
@@ -162,6 +163,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Nest's own logger; tests pass false */
   logger?: boolean;
+  /** How long a stop lets the requests in flight finish (DRAIN_MS); tests pass a short one. */
+  drainMs?: number;
 }
 
 /** The hub as an initialized (not yet listening) Nest application: migrations have run. */
@@ -170,12 +173,11 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   // odd or read-only database path, an unreachable server, is one clear line, not a logged stack trace.
   await assertMcpToolsKnown(config);
   await assertDatabaseUsable(config);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), {
+  // Closing drains the requests in flight, within a bound (drain.ts, decision 1429).
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), new DrainingAdapter(options.drainMs), {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
     abortOnError: false,
-    // Closing must not wait for idle keep-alive connections (an agent's aborted long poll leaves one).
-    forceCloseConnections: true,
     logger: options.logger === false ? false : new HubLogger({ logLevels: NEST_LEVELS[config.logLevel] }),
   });
   app.getHttpServer().on('clientError', answerClientError);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createApp } from '../../src/app.js';
+import { createApp, type AppOptions } from '../../src/app.js';
 import { Clock } from '../../src/common/clock.js';
 import { loadConfig, type HubConfig } from '../../src/common/config.js';
 import { Db } from '../../src/database/db.service.js';
@@ -77,9 +77,10 @@ function keptAlive(server: Server, connections: Agent): ReturnType<typeof reques
  * A real hub (real migrations, real better-sqlite3) on a temp-file database unless HUB_DB_PATH says
  * otherwise (the temp file starts as a copy of a freshly migrated one: support/template.ts), listening
  * on loopback (`port`, default a free one); supertest drives it over HTTP. With HUB_TEST_DATABASE_URL
- * set, on a PostgreSQL schema that stands for that file (support/pg.ts).
+ * set, on a PostgreSQL schema that stands for that file (support/pg.ts). `options.drainMs`: how long its
+ * close lets the requests in flight finish (src/drain.ts).
  */
-export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0): Promise<TestHub> {
+export async function startHub(env: Record<string, string> = {}, clock = new TestClock(), port = 0, options: Pick<AppOptions, 'drainMs'> = {}): Promise<TestHub> {
   const dir = tempDir();
   let config: HubConfig;
   let app: NestExpressApplication;
@@ -88,7 +89,7 @@ export async function startHub(env: Record<string, string> = {}, clock = new Tes
     if (!own && !onPostgres) await copyOfMigratedDatabase(join(dir, 'hub.sqlite'));
     // The hub's own refresh_catalogue (SPEC 16.1) would join every test's queue: on only where a test asks.
     config = loadConfig(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_CATALOGUE_AUTO_REFRESH: 'off', ...env }));
-    app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1' });
+    app = await createApp(config, { clock, logger: process.env.HUB_TEST_LOGS === '1', ...options });
   } catch (err) {
     rmSync(dir, { recursive: true, force: true }); // a refused start leaves no folder behind
     throw err;
