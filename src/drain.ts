@@ -13,12 +13,10 @@ import { Logger, type NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { errorBody, statusOf, UnavailableError } from './common/index.js';
+import { errorBody, HubStoppingError, statusOf } from './common/index.js';
 
 /** How long after a stop began the requests in flight may still finish; then their connections are closed. */
 export const DRAIN_MS = 10_000;
-
-const STOPPING_DETAIL = 'хаб останавливается и новых запросов не принимает; повторите запрос через несколько секунд (после перезапуска хаба или на другой его реплике)';
 
 export class DrainingAdapter extends ExpressAdapter {
   readonly #drainMs: number;
@@ -51,7 +49,7 @@ export class DrainingAdapter extends ExpressAdapter {
     // The first middleware: a request that comes after the stop began runs nothing of the hub.
     this.use((_req: Request, res: Response, next: NextFunction) => {
       if (!this.#stopping) return next();
-      const error = new UnavailableError(STOPPING_DETAIL);
+      const error = new HubStoppingError();
       res.set('Connection', 'close').status(statusOf(error.code)).json(errorBody(error));
     });
   }

@@ -171,3 +171,10 @@ export class UnavailableError extends DomainError {
     super(detail);
   }
 }
+
+/** A request that comes while the hub stops (decision 1429): the client tries again, on the restarted hub or another replica. */
+export class HubStoppingError extends UnavailableError {
+  constructor() {
+    super('хаб останавливается и новых запросов не принимает; повторите запрос через несколько секунд (после перезапуска хаба или на другой его реплике)');
+  }
+}

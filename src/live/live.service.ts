@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy, OnModul
 import type { Response } from 'express';
 import { AgentStatusService } from '../delivery/index.js';
 import type { AgentStatusView } from '../delivery/index.js';
-import { Clock, HUB_CONFIG, type HubConfig, NotFoundError } from '../common/index.js';
+import { Clock, HUB_CONFIG, HubStoppingError, type HubConfig, NotFoundError } from '../common/index.js';
 import { MAX_BROADCAST, Notifier } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import type { HubEvent } from '../events/index.js';
@@ -67,6 +67,8 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
   private heartbeat?: NodeJS.Timeout;
   private nextId = 1;
   private outgoing: HubEvent[] = [];
+  /** The streams have ended for a stop. */
+  private stopped = false;
 
   constructor(
     private readonly bus: EventBus,
@@ -103,6 +105,7 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
 
   /** Streams end before the server closes; the page reconnects to the next hub. */
   beforeApplicationShutdown(): void {
+    this.stopped = true;
     for (const res of this.streams) res.end();
     this.streams.clear();
   }
@@ -111,7 +114,12 @@ export class LiveService implements OnModuleInit, OnModuleDestroy, BeforeApplica
     return this.streams.size;
   }
 
+  /**
+   * Opens a stream. Refused (503) once the streams have ended for a stop: a request that came just before
+   * the stop would otherwise open one that nothing ends, and the stop would wait its whole bound (decision 1429).
+   */
   open(res: Response): void {
+    if (this.stopped) throw new HubStoppingError();
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
