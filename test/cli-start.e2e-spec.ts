@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
@@ -163,6 +163,21 @@ describe('jira-hub-agent, the agent package’s own bin, refuses the same way (a
       err: ['jira-hub-agent: неизвестный параметр «--bogus» (список параметров и переменных: jira-hub-agent --help)'],
       out: '',
     });
+  });
+
+  it('a .env it cannot read (a folder of that name) is one Russian line and exit 2, not Node’s stack', async () => {
+    const dir = tempDir();
+    try {
+      mkdirSync(join(dir, '.env'));
+      const agent = runSource('packages/agent/src/bin.ts', ['--check'], {}, { cwd: dir });
+      expect({ code: await agent.exited, err: agent.stderr().trimEnd().split('\n'), out: agent.stdout() }).toEqual({
+        code: 2,
+        err: [`jira-hub-agent: ${join(dir, '.env')} не прочитать (это не файл с переменными); исправьте или переименуйте его`],
+        out: '',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * is not an entry of it, or a run without the globalSetup, runs through support/ts-register.mjs.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledEntry } from './source-bundle.js';
 
@@ -14,7 +15,7 @@ const REGISTER = fileURLToPath(new URL('./ts-register.mjs', import.meta.url));
 /** Node's arguments that run the source `file` (a path from the repository's root): its bundle, else the source itself. */
 export function entryArgs(file: string): string[] {
   const bundled = process.env.HUB_TEST_BUNDLE ? bundledEntry(process.env.HUB_TEST_BUNDLE, file) : undefined;
-  return bundled ? [bundled] : ['--import', REGISTER, file];
+  return bundled ? [bundled] : ['--import', REGISTER, join(ROOT, file)];
 }
 
 export interface ChildOptions {
@@ -23,13 +24,15 @@ export interface ChildOptions {
   gid?: number;
   /** A command that runs node with its arguments appended (`unshare -m sh -c '…; exec "$@"' sh`). */
   wrap?: string[];
+  /** The child's working folder (the repository's root unless given). */
+  cwd?: string;
 }
 
 /** A child running `file` with `args`; `until` resolves when its output (stdout and stderr) matches. */
 export function runSource(file: string, args: string[], env: Record<string, string>, options: ChildOptions = {}) {
   const node = [process.execPath, ...entryArgs(file), ...args];
   const [command, ...rest] = [...(options.wrap ?? []), ...node];
-  const child = spawn(command, rest, { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, uid: options.uid, gid: options.gid });
+  const child = spawn(command, rest, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, uid: options.uid, gid: options.gid });
   const printed = { out: '', err: '', both: '' };
   const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   const onData = (stream: 'out' | 'err') => (chunk: string) => {

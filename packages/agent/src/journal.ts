@@ -255,6 +255,21 @@ export class MemoryJournal extends BaseJournal {
 }
 
 /**
+ * The journal's folder and its missing parents, a level at a time: Node's recursive mkdir spins for ever
+ * under a file system that holds no folders (/proc). There a level fails with ENOENT (its parent exists),
+ * which the agent refuses in words (main.ts).
+ */
+function makeFolders(folder: string): void {
+  const parent = dirname(folder);
+  if (parent !== folder && !existsSync(parent)) makeFolders(parent);
+  try {
+    mkdirSync(folder);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
+/**
  * JSON-lines journal file. Every entry is appended and fsync'ed before the call returns, so a result written
  * before a crash is re-sent after it. On open the file is replayed (a torn last line from a crash is dropped)
  * and rewritten compacted (temp file, fsync, rename), keeping only what is still needed.
@@ -264,7 +279,7 @@ export class FileJournal extends BaseJournal {
 
   constructor(readonly path: string) {
     super();
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     if (existsSync(path)) {
       for (const line of readFileSync(path, 'utf8').split('\n')) {
         if (!line.trim()) continue;

@@ -189,6 +189,8 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
   const hubUrl = value(env, 'HUB_URL')!;
   const project = value(env, 'JIRA_PROJECT')!;
   const log = (line: string): void => console.log(`${new Date().toISOString()} agent ${line}`);
+  // A journal it cannot use is refused like a bad variable: before anything goes to the hub or to Jira.
+  const journal = openJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
 
   const checks = await checkEnvironment(env, log);
   for (const line of checks) log(`check ${line.ok ? '✓' : '✗'} ${line.text}`);
@@ -199,7 +201,6 @@ export async function runAgentFromEnv(env: Env = process.env, stopSignal?: Abort
   const controller = new AbortController();
   // The stop signal also ends Jira's retry waits and requests in flight, so SIGTERM is not held up by them.
   const jira = jiraClientFromEnv(env, controller.signal, log);
-  const journal = openJournal(env.AGENT_JOURNAL || './data/agent-journal.jsonl');
 
   const stop = (): void => controller.abort();
   stopSignal?.addEventListener('abort', stop, { once: true });

@@ -255,12 +255,18 @@ describe('preflight', () => {
       expect(printed.join('\n')).not.toContain('адреса заданы');
     });
 
-    it('refuses a journal path it cannot use (a folder) in one Russian line, before any claim', async () => {
+    it('refuses a journal path it cannot use in one Russian line, before anything goes to the hub or to Jira', async () => {
       const sim = await simulator();
+      const hubRequests = hub.events.length;
       await expect(runAgentFromEnv(envFor(sim, 'cloud', { AGENT_ONCE: '1', AGENT_WAIT_SECONDS: '0', AGENT_JOURNAL: dir }))).rejects.toThrow(
         `журнал агента AGENT_JOURNAL=${dir} не открыть: это папка, а нужен файл`,
       );
-      expect(hub.events.filter((e) => e.kind === 'claim')).toEqual([]);
+      // A folder of a file system that holds none (/proc): refused at once (a recursive mkdir spun there for ever).
+      await expect(runAgentFromEnv(envFor(sim, 'cloud', { AGENT_ONCE: '1', AGENT_WAIT_SECONDS: '0', AGENT_JOURNAL: '/proc/jira-hub-agent/journal.jsonl' }))).rejects.toThrow(
+        'журнал агента AGENT_JOURNAL=/proc/jira-hub-agent/journal.jsonl не открыть: папку для него не создать',
+      );
+      expect(sim.requests).toEqual([]);
+      expect(hub.events.length).toBe(hubRequests);
     });
 
     it('starts despite a queued command naming a status the project does not have: that command fails alone, the next runs', async () => {
