@@ -115,8 +115,8 @@ function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
 
 /**
  * A request from a page that is not the hub's own — a foreign Host (DNS rebinding) or a foreign Origin —
- * is refused with 403 before its body is read (issue 27, common/site.ts). `POST /mcp` is left to the MCP
- * SDK's own DNS-rebinding protection, which its transport applies with the same lists (mcp.controller.ts).
+ * is refused with 403 before its body is read (issue 27, common/site.ts). `POST /mcp` refuses with the same
+ * rule and words as a JSON-RPC error, which MCP clients read (mcp.controller.ts).
  */
 function ownPagesOnly(config: HubConfig): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {

@@ -2,7 +2,7 @@ import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
+import { foreignRequest, HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
 import { AuditService } from '../audit/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE, NOT_ACCEPTABLE, SERVER_ERROR } from './json-rpc.js';
@@ -29,6 +29,10 @@ export class McpController {
   @Post()
   @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (JSON-RPC) for AI assistants: the jira-hub tools' })
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    // A foreign Host (DNS rebinding) or Origin: the hub's own rule and Russian words (common/site.ts), as a
+    // JSON-RPC error since MCP clients read errors so. The SDK's transport checks the same lists again below.
+    const foreign = foreignRequest(this.config, req.socket.localPort ?? this.config.port, req.headers.host, req.headers.origin);
+    if (foreign !== undefined) return answerRpcError(res, 403, SERVER_ERROR, foreign);
     const api = new HttpHubApi({
       baseUrl: selfUrl(this.adapterHost.httpAdapter.getHttpServer().address()),
       authorization: req.headers.authorization,
@@ -54,8 +58,8 @@ export class McpController {
       return answerRpcError(res, 400, SERVER_ERROR, `версия протокола MCP «${version.slice(0, 100)}» (заголовок mcp-protocol-version) не поддерживается; поддерживаются: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
     }
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, tools: this.config.mcpTools, version: MCP_VERSION });
-    // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists: a
-    // foreign Host (open mode) or a foreign Origin is answered 403 by the transport, before any tool runs.
+    // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists, a second
+    // guard behind the hub's own check above: a foreign Host or Origin never reaches a tool.
     const allowedHosts = servedHosts(this.config, req.socket.localPort ?? this.config.port);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
