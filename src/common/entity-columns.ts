@@ -5,7 +5,8 @@ type Engine = 'sqlite' | 'postgres';
 
 /**
  * A JSON column as read back: JSON text on SQLite (and in TEXT columns on PostgreSQL), the parsed value
- * where PostgreSQL stores `jsonb` (`command.params`, `command.result`: the pg driver parses jsonb).
+ * where PostgreSQL stores `json` (`command.params`, `command.result`: the pg driver parses json, keeping
+ * the order of the text's keys).
  * Writes always pass JSON text; both engines store it as their column's type.
  */
 export type StoredJson = string | { readonly [key: string]: unknown } | readonly unknown[];
@@ -15,7 +16,7 @@ export type StoredJson = string | { readonly [key: string]: unknown } | readonly
  * engine is per data source, and both engines share the entity classes (a repository names one class
  * whichever engine runs). So an entity declares with TypeORM's own decorators what either engine's
  * schema has, and marks here what differs:
- * - `@PostgresType('jsonb')`: the column's type on PostgreSQL where its @Column states SQLite's;
+ * - `@PostgresType('json')`: the column's type on PostgreSQL where its @Column states SQLite's;
  * - `@Only('postgres')` on a column, `onlyIndex('sqlite', name)` for an index: what one engine's
  *   schema has and the other's has not (PostgreSQL's generated tsvector column and its GIN index,
  *   SQLite's FTS5 row id index).

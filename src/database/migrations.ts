@@ -16,6 +16,7 @@ import { UnfinishedCounts1765497600000 } from '../../migrations/1765497600000-Un
 import { SearchFoldParity1765584000000 } from '../../migrations/1765584000000-SearchFoldParity.js';
 import { PackageLineage1765670400000 } from '../../migrations/1765670400000-PackageLineage.js';
 import { LinkChangesByTarget1765756800000 } from '../../migrations/1765756800000-LinkChangesByTarget.js';
+import { CommandJsonText1765843200000 } from '../../migrations/1765843200000-CommandJsonText.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -43,5 +44,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   SearchFoldParity1765584000000,
   PackageLineage1765670400000,
   LinkChangesByTarget1765756800000,
+  CommandJsonText1765843200000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;
