@@ -2,8 +2,13 @@
  * The same answers whichever engine the hub runs on: what the REST API (and so MCP and the dashboard) shows
  * on SQLite it shows on PostgreSQL too. Runs on SQLite by `npm test` and on PostgreSQL by `npm run test:pg`.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { agentOf, startHub, type TestHub } from './support/app.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { SearchWordsParity1765929600000 } from '../migrations/1765929600000-SearchWordsParity.js';
+import { dataSourceOptions } from '../src/database/data-source.js';
+import { HubDataSource } from '../src/database/engine-schema.js';
+import { MIGRATIONS_TABLE } from '../src/database/migrate.js';
+import { freshSchema, icuDatabase, onPostgres } from './support/pg.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -52,5 +57,106 @@ describe('a command shows its params and result as they were written, on both en
     await agent.report(linkId, { status: 'failed', error: 'Jira ответила 400', result: failure }).expect(200);
     const failed = (await hub.http.get('/commands?status=failed').expect(200)).body as Json[];
     expect(failed.map((c) => [text(c.params), text(c.result)])).toEqual([[text({ ...link, source: 'A-7' }), text(failure)]]);
+  });
+});
+
+/** A refresh of the whole project through the agent's calls, its result given. */
+async function refreshOn(hub: TestHub, issues: Record<string, unknown>[]) {
+  const agent = agentOf(hub);
+  await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { jql: 'project = W' } }] }).expect(201);
+  await agent.done((await agent.claim()).command.id, refreshResult(issues));
+}
+
+const keysOf = async (hub: TestHub, query: string) => ((await hub.http.get(`/issues?${query}`).expect(200)).body as Json[]).map((i) => i.key);
+
+/**
+ * Summaries whose words SQLite's FTS5 index (unicode61, the reference: decision 1419) splits otherwise than
+ * PostgreSQL's locale would: Indic vowel signs and viramas end a word, «²», «½», «Ⅷ» belong to one, the
+ * combining marks unicode61 drops are dropped, Turkish «İ» is folded to «i» whatever lower() makes of it.
+ */
+const WORDS = [
+  { key: 'W-1', summary: 'हिन्दी भाषा परियोजना' },
+  { key: 'W-2', summary: 'தமிழ் மொழி বাংলা ভাষা' },
+  { key: 'W-3', summary: 'Площадь 50 м² и ½ ставки, этап Ⅷ' },
+  { key: 'W-4', summary: 'İstanbul ofisi İZMİR' },
+  { key: 'W-5', summary: 'Ме\u0301сто встре\u0301чи' },
+];
+const SEARCHES: [string, string[]][] = [
+  ['हिन्दी', ['W-1']],
+  ['भाषा', ['W-1']],
+  ['परियोजना', ['W-1']],
+  ['மொழி', ['W-2']],
+  ['বাংলা', ['W-2']],
+  ['м²', ['W-3']],
+  ['½', ['W-3']],
+  ['ⅷ', ['W-3']],
+  ['istanbul', ['W-4']],
+  ['İZMİR', ['W-4']],
+  ['izmir ofisi', ['W-4']],
+  ['место', ['W-5']],
+  ['встречи', ['W-5']],
+];
+
+describe('the word search splits and folds words as SQLite does, on both engines (decision 1431)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    await refreshOn(hub, WORDS);
+  });
+  afterAll(() => hub.close());
+
+  it.each(SEARCHES)('q=%s', async (q, expected) => {
+    expect(await keysOf(hub, `q=${encodeURIComponent(q)}`)).toEqual(expected);
+  });
+});
+
+(onPostgres ? describe : describe.skip)('the word search on a PostgreSQL database of ICU collation (decision 1431)', () => {
+  let hub: TestHub | undefined;
+  let icu: string | null = null;
+  beforeAll(async () => {
+    icu = await icuDatabase();
+    if (icu === null) return;
+    hub = await startHub({ HUB_DATABASE_URL: icu });
+    await refreshOn(hub, WORDS);
+  });
+  afterAll(() => hub?.close());
+
+  it.each(SEARCHES)('q=%s', async (q, expected) => {
+    if (!hub) return; // the test server has no ICU: no such database to compare
+    expect(await keysOf(hub, `q=${encodeURIComponent(q)}`)).toEqual(expected);
+  });
+});
+
+(onPostgres ? describe : describe.skip)('schema v19 on PostgreSQL: the words of issues already mirrored (decision 1431)', () => {
+  it('are made again, split as SQLite splits them', async () => {
+    const env = { HUB_DATABASE_URL: await freshSchema() };
+    const first = await startHub(env);
+    try {
+      await refreshOn(first, WORDS);
+    } finally {
+      await first.close();
+    }
+    // The database as a v18 hub left it: the column of words the locale and the text search parser split.
+    const ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: env.HUB_DATABASE_URL })).initialize();
+    try {
+      await ds.query(`CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+                        $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`);
+      const q = ds.createQueryRunner();
+      try {
+        await new SearchWordsParity1765929600000().down(q);
+      } finally {
+        await q.release();
+      }
+      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [SearchWordsParity1765929600000.name]);
+    } finally {
+      await ds.destroy();
+    }
+    const second = await startHub(env);
+    try {
+      expect((await second.http.get('/health').expect(200)).body.schema_version).toBe(19);
+      for (const [q, expected] of SEARCHES) expect([q, await keysOf(second, `q=${encodeURIComponent(q)}`)]).toEqual([q, expected]);
+    } finally {
+      await second.close();
+    }
   });
 });
