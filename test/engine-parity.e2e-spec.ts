@@ -97,6 +97,27 @@ const SEARCHES: [string, string[]][] = [
   ['встречи', ['W-5']],
 ];
 
+/** Values of the fields the filters compare, in several letter cases. */
+const FOLDED = [
+  { key: 'F-1', status: 'İptal', sprint: 'ΟΔΟΣ', labels: ['ΟΔΟΣ'] },
+  { key: 'F-2', status: 'iptal', sprint: 'οδος', labels: ['οδος'] },
+  { key: 'F-3', status: 'IPTAL', sprint: 'Οδοσ', labels: ['Οδοσ'] },
+  { key: 'F-4', status: 'Ёлка', sprint: 'Οδός', labels: ['Οδός'] },
+];
+/** «İ» is «i» with a dot above, as the word search folds it, and final «ς» is «σ»: each value finds itself and its other cases. */
+const FOLD_FILTERS: [string, string[]][] = [
+  ['status=İptal', ['F-1', 'F-2', 'F-3']],
+  ['status=IPTAL', ['F-1', 'F-2', 'F-3']],
+  ['status=елка', ['F-4']],
+  ['sprint=ΟΔΟΣ', ['F-1', 'F-2', 'F-3']],
+  ['sprint=οδος', ['F-1', 'F-2', 'F-3']],
+  ['sprint=ΟΔΌΣ', ['F-4']],
+  ['label=ΟΔΟΣ', ['F-1', 'F-2', 'F-3']],
+  ['label=οδοσ', ['F-1', 'F-2', 'F-3']],
+];
+/** `name=value` with the value URI-encoded. */
+const encoded = (filter: string) => filter.replace(/=(.*)$/, (_, v: string) => `=${encodeURIComponent(v)}`);
+
 describe('the word search splits and folds words as SQLite does, on both engines (decision 1431)', () => {
   let hub: TestHub;
   beforeAll(async () => {
@@ -117,13 +138,18 @@ describe('the word search splits and folds words as SQLite does, on both engines
     icu = await icuDatabase();
     if (icu === null) return;
     hub = await startHub({ HUB_DATABASE_URL: icu });
-    await refreshOn(hub, WORDS);
+    await refreshOn(hub, [...WORDS, ...FOLDED]);
   });
   afterAll(() => hub?.close());
 
   it.each(SEARCHES)('q=%s', async (q, expected) => {
     if (!hub) return; // the test server has no ICU: no such database to compare
     expect(await keysOf(hub, `q=${encodeURIComponent(q)}`)).toEqual(expected);
+  });
+
+  it.each(FOLD_FILTERS)('fold=true&%s', async (filter, expected) => {
+    if (!hub) return;
+    expect(await keysOf(hub, `fold=true&${encoded(filter)}`)).toEqual(expected);
   });
 });
 
@@ -158,5 +184,24 @@ describe('the word search splits and folds words as SQLite does, on both engines
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('filters that ignore letter case (fold=true) find the same issues on both engines (decision 1431)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    await refreshOn(hub, FOLDED);
+  });
+  afterAll(() => hub.close());
+
+  it.each(FOLD_FILTERS)('%s', async (filter, expected) => {
+    expect(await keysOf(hub, `fold=true&${encoded(filter)}`)).toEqual(expected);
+  });
+
+  it('without fold=true a value matches as it is written', async () => {
+    expect(await keysOf(hub, `status=${encodeURIComponent('İptal')}`)).toEqual(['F-1']);
+    expect(await keysOf(hub, `sprint=${encodeURIComponent('οδος')}`)).toEqual(['F-2']);
+    expect(await keysOf(hub, `label=${encodeURIComponent('Οδοσ')}`)).toEqual(['F-3']);
   });
 });
