@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
-import { SearchWordsParity1765929600000 } from '../migrations/1765929600000-SearchWordsParity.js';
+import { MirrorTextParity1765929600000 } from '../migrations/1765929600000-MirrorTextParity.js';
 import { dataSourceOptions } from '../src/database/data-source.js';
 import { HubDataSource } from '../src/database/engine-schema.js';
 import { MIGRATIONS_TABLE } from '../src/database/migrate.js';
@@ -169,11 +169,11 @@ describe('the word search splits and folds words as SQLite does, on both engines
                         $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`);
       const q = ds.createQueryRunner();
       try {
-        await new SearchWordsParity1765929600000().down(q);
+        await new MirrorTextParity1765929600000().down(q);
       } finally {
         await q.release();
       }
-      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [SearchWordsParity1765929600000.name]);
+      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [MirrorTextParity1765929600000.name]);
     } finally {
       await ds.destroy();
     }
@@ -203,5 +203,59 @@ describe('filters that ignore letter case (fold=true) find the same issues on bo
     expect(await keysOf(hub, `status=${encodeURIComponent('İptal')}`)).toEqual(['F-1']);
     expect(await keysOf(hub, `sprint=${encodeURIComponent('οδος')}`)).toEqual(['F-2']);
     expect(await keysOf(hub, `label=${encodeURIComponent('Οδοσ')}`)).toEqual(['F-3']);
+  });
+});
+
+/** Keys and values whose order a database's locale changes (en_US, ICU: `_` before `-`, letter case and `ё` ignored first). */
+const ORDERED = [
+  { key: 'A_B-1', status: 'done', sprint: 'Ёлка' },
+  { key: 'Z-1', status: 'Done', sprint: 'Елка' },
+  { key: 'A1-5', status: 'In Progress', sprint: 'Жук' },
+  { key: 'A-15', status: 'a', sprint: 'елка' },
+  { key: 'AB-1', status: 'B', sprint: 'Ёлка' },
+  { key: 'A-1', status: 'Done', sprint: null },
+  { key: 'A1-1', status: 'done', sprint: null },
+];
+const NOTE_KEYS = ['PROJ-1', 'new:5', 'A_B-1', 'A-1', 'new:12'];
+
+/** What SQLite answers: text in BINARY order (code point order, for these values the order of JavaScript's sort). */
+async function expectSqliteOrder(hub: TestHub): Promise<void> {
+  const keys = ORDERED.map((i) => i.key).sort();
+  expect(await keysOf(hub, 'limit=100')).toEqual(keys);
+  const first = await hub.http.get('/issues?limit=3').expect(200);
+  expect(first.header['x-next-cursor']).toBe(keys[2]);
+  expect(await keysOf(hub, `limit=3&cursor=${first.header['x-next-cursor']}`)).toEqual(keys.slice(3, 6));
+  expect(await keysOf(hub, 'q=1')).toEqual(keys.filter((k) => k.split(/[-_]/).some((w) => w.startsWith('1'))));
+  const facets = (await hub.http.get('/issues/facets').expect(200)).body;
+  expect(facets.statuses.map((s: Json) => s.value)).toEqual([...new Set(ORDERED.map((i) => i.status))].sort());
+  expect(facets.sprints.map((s: Json) => s.value)).toEqual([...new Set(ORDERED.flatMap((i) => (i.sprint ? [i.sprint] : [])))].sort());
+  for (const key of NOTE_KEYS) await hub.http.put(`/notes/${key}`).send({ comment: key }).expect(200);
+  expect(((await hub.http.get('/notes').expect(200)).body as Json[]).map((n) => n.key)).toEqual([...NOTE_KEYS].sort());
+}
+
+describe('lists in SQLite\'s order, on both engines (decision 1431)', () => {
+  let hub: TestHub;
+  beforeEach(async () => {
+    hub = await startHub();
+  });
+  afterEach(() => hub.close());
+
+  it('issues, the cursor, the facets and the notes in bytewise order of their text', async () => {
+    await refreshOn(hub, ORDERED);
+    await expectSqliteOrder(hub);
+  });
+});
+
+(onPostgres ? describe : describe.skip)('lists in SQLite\'s order on a PostgreSQL database of ICU collation (decision 1431)', () => {
+  it('issues, the cursor, the facets and the notes in bytewise order of their text, not ICU\'s', async () => {
+    const icu = await icuDatabase();
+    if (icu === null) return; // the test server has no ICU: no such database to compare
+    const hub = await startHub({ HUB_DATABASE_URL: icu });
+    try {
+      await refreshOn(hub, ORDERED);
+      await expectSqliteOrder(hub);
+    } finally {
+      await hub.close();
+    }
   });
 });

@@ -72,7 +72,8 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  * so that both engines find the same issues (decisions 1419, 1431). Created in the hub's schema by the
  * migration run, under the migration lock, and replaced when this hub's definition differs from the one stored
  * (createSearchFunctions). Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
- * - hub_search_fold: lower case, `ё` as `е`, the diacritics unicode61 drops dropped;
+ * - hub_search_fold: lower case (the database's, also for a key, which is COLLATE "C"), `ё` as `е`, the
+ *   diacritics unicode61 drops dropped;
  * - hub_search_words: the folded text's words, split where unicode61 splits (SEPARATORS), not where the
  *   database's locale would;
  * - hub_search_vector: the tsvector of an issue's key and summary, made of those words and their positions
@@ -86,7 +87,7 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  */
 export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT translate(lower(s), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
+     $$ SELECT translate(lower(s COLLATE "default"), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
   `CREATE OR REPLACE FUNCTION hub_search_words(s text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT string_to_array(btrim(regexp_replace(hub_search_fold(s), '${SEPARATORS}+', ' ', 'g')), ' ') $$`,
   `CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS

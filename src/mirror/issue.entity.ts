@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { Only, onlyIndex, PostgresType } from '../common/index.js';
+import { Only, onlyIndex, PostgresCollation, PostgresType } from '../common/index.js';
 
 /**
  * A mirrored Jira issue (SPEC 3, 7): written only from refresh results. Schema v4 (issue 14) adds the
@@ -14,7 +14,9 @@ import { Only, onlyIndex, PostgresType } from '../common/index.js';
 @Index('idx_issue_sprint_status', ['sprint', 'status', 'key'])
 @Index('idx_issue_assignee', ['assignee', 'key'])
 export class IssueEntity {
+  /** Ordered and compared bytewise on both engines, as SQLite does (PostgreSQL: COLLATE "C", schema v19). */
   @PrimaryColumn('text')
+  @PostgresCollation('C')
   key!: string;
 
   @Column('text', { nullable: true }) summary!: string | null;
