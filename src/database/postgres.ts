@@ -83,7 +83,9 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
  *   prefix: `'aurora' <-> '15':*`), split and folded as the index is;
  * - hub_search_text: the words as text, for schema v4's column, which v19 replaces (a fresh database passes
  *   through v4).
- * A tsvector holds lexemes of at most 2047 bytes: a longer word is left out, on both sides.
+ * A tsvector holds lexemes of at most 2047 bytes: a word is kept to its first 511 characters (at most 2044
+ * bytes), more than a search's word can have (`q` is at most 500 characters), so a prefix or a whole word
+ * matches as in SQLite's index, which keeps words whole. A position past 16383 counts as 16383.
  */
 export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
@@ -93,12 +95,12 @@ export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT array_to_string(hub_search_words(key || ' ' || coalesce(summary, '')), ' ') $$`,
   `CREATE OR REPLACE FUNCTION hub_search_vector(key text, summary text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT coalesce(string_agg('''' || w || ''':' || least(n, 16383), ' ')::tsvector, ''::tsvector)
-          FROM unnest(hub_search_words(key || ' ' || coalesce(summary, ''))) WITH ORDINALITY AS t(w, n) WHERE octet_length(w) < 2048 $$`,
+     $$ SELECT coalesce(string_agg('''' || left(w, 511) || ''':' || least(n, 16383), ' ')::tsvector, ''::tsvector)
+          FROM unnest(hub_search_words(key || ' ' || coalesce(summary, ''))) WITH ORDINALITY AS t(w, n) $$`,
   `CREATE OR REPLACE FUNCTION hub_search_query(terms text[]) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT string_agg(term, ' & ')::tsquery
-          FROM (SELECT (SELECT string_agg('''' || w || '''' || CASE WHEN n = cardinality(words) THEN ':*' ELSE '' END, ' <-> ' ORDER BY n)
-                          FROM unnest(words) WITH ORDINALITY AS u(w, n) WHERE octet_length(w) < 2048) AS term
+          FROM (SELECT (SELECT string_agg('''' || left(w, 511) || '''' || CASE WHEN n = cardinality(words) THEN ':*' ELSE '' END, ' <-> ' ORDER BY n)
+                          FROM unnest(words) WITH ORDINALITY AS u(w, n)) AS term
                   FROM (SELECT hub_search_words(t) AS words FROM unnest(terms) AS t) AS w) AS q $$`,
 ];
 
