@@ -13,7 +13,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/common/config.js';
 import { Db } from '../src/database/db.service.js';
 import { ISSUE_VIEW_COLUMNS } from '../src/mirror/issue-search.repository.js';
-import { matchExpression, tsQueryExpression } from '../src/mirror/search-query.js';
+import { matchExpression, searchTermTexts } from '../src/mirror/search-query.js';
 import { IssueRepository } from '../src/mirror/issue.repository.js';
 import type { IssueInput } from '../src/mirror/refresh-result.js';
 import type { SearchRun } from './search-client.js';
@@ -72,7 +72,7 @@ function searches(port: number, paths: string[]): Promise<SearchRun> {
 /** The plan every search used before (every match gathered, joined and sorted by key): the order every page must keep. */
 function formerPlan(engine: string, word: string): { text: string; params: unknown[] } {
   return engine === 'postgres'
-    ? { text: `SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE i.search @@ to_tsquery('simple', $1) ORDER BY i.key LIMIT 100`, params: [tsQueryExpression(word)] }
+    ? { text: `SELECT ${ISSUE_VIEW_COLUMNS} FROM issue i WHERE i.search @@ hub_search_query($1::text[]) ORDER BY i.key LIMIT 100`, params: [searchTermTexts(word)] }
     : { text: `SELECT ${ISSUE_VIEW_COLUMNS} FROM issue_fts f JOIN issue i ON i.search_id = f.rowid WHERE issue_fts MATCH ? ORDER BY i.key LIMIT 100`, params: [matchExpression(word)] };
 }
 

@@ -119,13 +119,13 @@ describe('schema: entities = migrations', () => {
   });
 });
 
-(onPostgres ? describe : describe.skip)('schema on PostgreSQL: JSON the hub queries inside is jsonb (issue 21.3)', () => {
+(onPostgres ? describe : describe.skip)('schema on PostgreSQL: command JSON is json, queried inside with ->> (issue 21.3, decision 1431)', () => {
   let ds: DataSource | undefined;
   afterEach(async () => {
     if (ds?.isInitialized) await ds.destroy();
   });
 
-  it('a v9 database of an earlier hub (TEXT JSON, the json_extract index, the emulated functions) is upgraded: jsonb, the native index, no emulation, data kept', async () => {
+  it('a v9 database of an earlier hub (TEXT JSON, the json_extract index, the emulated functions) is upgraded: json, the native index, no emulation, data kept', async () => {
     ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
     await migrate(ds, { file: null });
     // Back to v9 by the migrations' own down steps, then what an earlier hub had there.
@@ -161,15 +161,15 @@ describe('schema: entities = migrations', () => {
     await expectNoSchemaDrift(ds);
   });
 
-  it('command.params and command.result are jsonb, temp keys resolve with ->> through idx_command_temp_key, no SQLite function is emulated', async () => {
+  it('command.params and command.result are json, temp keys resolve with ->> through idx_command_temp_key, no SQLite function is emulated', async () => {
     ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: await freshSchema() })).initialize();
     await migrate(ds, { file: null });
     const types: { column_name: string; data_type: string }[] = await ds.query(
       `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'command' AND column_name IN ('params', 'result') ORDER BY column_name`,
     );
     expect(types).toEqual([
-      { column_name: 'params', data_type: 'jsonb' },
-      { column_name: 'result', data_type: 'jsonb' },
+      { column_name: 'params', data_type: 'json' },
+      { column_name: 'result', data_type: 'json' },
     ]);
     const [{ def }]: { def: string }[] = await ds.query(`SELECT pg_get_indexdef('idx_command_temp_key'::regclass) AS def`);
     expect(def).toContain(`((params ->> 'temp_key'::text)), id) WHERE (type = 'ensure_issue'::text)`);

@@ -5,7 +5,8 @@ type Engine = 'sqlite' | 'postgres';
 
 /**
  * A JSON column as read back: JSON text on SQLite (and in TEXT columns on PostgreSQL), the parsed value
- * where PostgreSQL stores `jsonb` (`command.params`, `command.result`: the pg driver parses jsonb).
+ * where PostgreSQL stores `json` (`command.params`, `command.result`: the pg driver parses json, keeping
+ * the order of the text's keys).
  * Writes always pass JSON text; both engines store it as their column's type.
  */
 export type StoredJson = string | { readonly [key: string]: unknown } | readonly unknown[];
@@ -15,7 +16,8 @@ export type StoredJson = string | { readonly [key: string]: unknown } | readonly
  * engine is per data source, and both engines share the entity classes (a repository names one class
  * whichever engine runs). So an entity declares with TypeORM's own decorators what either engine's
  * schema has, and marks here what differs:
- * - `@PostgresType('jsonb')`: the column's type on PostgreSQL where its @Column states SQLite's;
+ * - `@PostgresType('json')`: the column's type on PostgreSQL where its @Column states SQLite's;
+ * - `@PostgresCollation('C')`: the column's collation on PostgreSQL (SQLite compares text bytewise, BINARY);
  * - `@Only('postgres')` on a column, `onlyIndex('sqlite', name)` for an index: what one engine's
  *   schema has and the other's has not (PostgreSQL's generated tsvector column and its GIN index,
  *   SQLite's FTS5 row id index).
@@ -24,6 +26,7 @@ export type StoredJson = string | { readonly [key: string]: unknown } | readonly
  * this file, so it lives in common/ (they import nothing else of the hub).
  */
 const postgresTypes = new Map<Function, Map<string, ColumnType>>();
+const postgresCollations = new Map<Function, Map<string, string>>();
 const onlyColumns = new Map<Function, Map<string, Engine>>();
 /** An index's access method on PostgreSQL (btree, gin, gist, …). */
 type TableIndexTypes = NonNullable<EntityMetadata['indices'][number]['type']>;
@@ -40,6 +43,11 @@ const entry = <V>(map: Map<Function, Map<string, V>>, target: Function): Map<str
 /** The column's type on PostgreSQL; its @Column gives SQLite's. */
 export function PostgresType(type: ColumnType): PropertyDecorator {
   return (target, property) => void entry(postgresTypes, target.constructor).set(String(property), type);
+}
+
+/** The column's collation on PostgreSQL; on SQLite it has none but BINARY. */
+export function PostgresCollation(collation: string): PropertyDecorator {
+  return (target, property) => void entry(postgresCollations, target.constructor).set(String(property), collation);
 }
 
 /** A column only `engine`'s schema has. */
@@ -61,6 +69,8 @@ export function onlyIndex(engine: Engine, name: string, type?: TableIndexTypes):
 export function forEngine(metadata: EntityMetadata, engine: Engine): void {
   const types = postgresTypes.get(metadata.target as Function);
   if (engine === 'postgres' && types) for (const column of metadata.columns) column.type = types.get(column.propertyName) ?? column.type;
+  const collations = postgresCollations.get(metadata.target as Function);
+  if (engine === 'postgres' && collations) for (const column of metadata.columns) column.collation = collations.get(column.propertyName) ?? column.collation;
   const only = onlyColumns.get(metadata.target as Function);
   const kept = <T extends { propertyName: string }>(columns: T[]) => columns.filter((c) => (only?.get(c.propertyName) ?? engine) === engine);
   metadata.columns = kept(metadata.columns);

@@ -9,7 +9,7 @@ export { CommonModule } from './common.module.js';
 export { ConfigError, HUB_CONFIG, HUB_VARIABLES, loadConfig, loadDotEnv, onlyVariables, readOnlyFrom, toolListFrom } from './config.js';
 export type { HubConfig, HubEnv, HubVariable } from './config.js';
 export type { DeliveryOutcome } from './delivery-outcomes.js';
-export { Only, PostgresType, forEngine, onlyIndex } from './entity-columns.js';
+export { Only, PostgresCollation, PostgresType, forEngine, onlyIndex } from './entity-columns.js';
 export type { StoredJson } from './entity-columns.js';
 export { ErrorFilter, errorBody, statusOf } from './error.filter.js';
 export { BadJsonError, BadRequestError, BatchFinishedError, ClaimedError, ConflictError, DuplicateSummaryError, FinishedError, ForbiddenError, IdempotencyMismatchError, NotClaimedError, NotFoundError, PayloadTooLargeError, PlanFailedError, HubStoppingError, UnavailableError, ValidationFailedError } from './errors.js';

@@ -43,7 +43,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
 
-/** U+0000: neither PostgreSQL's text nor its jsonb can hold it (`command.params` is jsonb there). */
+/** U+0000: PostgreSQL's text cannot hold it, nor read it out of JSON (`command.params` is json there). */
 export const hasNul = (text: string): boolean => text.includes('\u0000');
 
 /** Why a text with U+0000 is refused, wherever it comes from (a JSON field, a CSV cell); refused on both engines alike. */

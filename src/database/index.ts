@@ -11,7 +11,6 @@ export { assertCurrentSchema, migrate } from './migrate.js';
 export { lockQueueOrder } from './postgres.js';
 export { MAX_BROADCAST, Notifier } from './notifier.js';
 export type { RowOf } from './row.js';
-export { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
 export { join, list, one, prepared, raw, rows, run, sql } from './sql.js';
 export type { Sql } from './sql.js';
 export { databaseFile } from './sqlite-copy.js';

@@ -17,6 +17,8 @@ import { SearchFoldParity1765584000000 } from '../../migrations/1765584000000-Se
 import { PackageLineage1765670400000 } from '../../migrations/1765670400000-PackageLineage.js';
 import { LinkChangesByTarget1765756800000 } from '../../migrations/1765756800000-LinkChangesByTarget.js';
 import { SprintIdentity1765843200000 } from '../../migrations/1765843200000-SprintIdentity.js';
+import { CommandJsonText1765929600000 } from '../../migrations/1765929600000-CommandJsonText.js';
+import { MirrorTextParity1766016000000 } from '../../migrations/1766016000000-MirrorTextParity.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -45,5 +47,7 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   PackageLineage1765670400000,
   LinkChangesByTarget1765756800000,
   SprintIdentity1765843200000,
+  CommandJsonText1765929600000,
+  MirrorTextParity1766016000000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, type DataSourceOptions, type EntityManager, type QueryRunner } from 'typeorm';
 import { engineOf } from './engine.js';
-import { DIACRITICS_FROM, DIACRITICS_TO } from './search-fold.js';
+import { DIACRITICS_FROM, DIACRITICS_TO, SEPARATORS } from './search-fold.js';
 import { run, sql } from './sql.js';
 
 /**
@@ -68,19 +68,40 @@ export function postgresOptions(url: string): PostgresDataSourceOptions {
 }
 
 /**
- * The hub's own PostgreSQL functions: the folding of the word search of GET /issues, which the
- * generated column `issue.search` (migration v4) calls and so must exist before it. What SQLite's FTS5
- * unicode61 index does: lower case, `ё` as `е`, Latin diacritics dropped (hub_search_fold);
- * hub_search_text also makes every run of non-letters a space, so the words are the runs of letters and
- * digits, as unicode61 splits text. Created in the hub's schema by the migration run, under the migration
- * lock, and replaced when this hub's definition differs from the one stored (createSearchFunctions).
- * Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
+ * The hub's own PostgreSQL functions, the word search of GET /issues: what SQLite's FTS5 unicode61 index does,
+ * so that both engines find the same issues (decisions 1419, 1431). Created in the hub's schema by the
+ * migration run, under the migration lock, and replaced when this hub's definition differs from the one stored
+ * (createSearchFunctions). Nothing else is emulated: the hub's SQL uses PostgreSQL's own functions.
+ * - hub_search_fold: lower case (the database's, also for a key, which is COLLATE "C"), `ё` as `е`, the
+ *   diacritics unicode61 drops dropped;
+ * - hub_search_words: the folded text's words, split where unicode61 splits (SEPARATORS), not where the
+ *   database's locale would;
+ * - hub_search_vector: the tsvector of an issue's key and summary, made of those words and their positions
+ *   without PostgreSQL's text search parser (which would split them by the locale again): the generated
+ *   column `issue.search` (schema v20);
+ * - hub_search_query: the tsquery of a search's terms (a term's words follow each other, its last one a
+ *   prefix: `'aurora' <-> '15':*`), split and folded as the index is;
+ * - hub_search_text: the words as text, for schema v4's column, which v20 replaces (a fresh database passes
+ *   through v4).
+ * A tsvector holds lexemes of at most 2047 bytes: a word is kept to its first 511 characters (at most 2044
+ * bytes), more than a search's word can have (`q` is at most 500 characters), so a prefix or a whole word
+ * matches as in SQLite's index, which keeps words whole. A position past 16383 counts as 16383.
  */
 export const SEARCH_FUNCTIONS = [
   `CREATE OR REPLACE FUNCTION hub_search_fold(s text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT translate(lower(s), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
+     $$ SELECT translate(lower(s COLLATE "default"), '${DIACRITICS_FROM}', '${DIACRITICS_TO}') $$`,
+  `CREATE OR REPLACE FUNCTION hub_search_words(s text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT string_to_array(btrim(regexp_replace(hub_search_fold(s), '${SEPARATORS}+', ' ', 'g')), ' ') $$`,
   `CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`,
+     $$ SELECT array_to_string(hub_search_words(key || ' ' || coalesce(summary, '')), ' ') $$`,
+  `CREATE OR REPLACE FUNCTION hub_search_vector(key text, summary text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT coalesce(string_agg('''' || left(w, 511) || ''':' || least(n, 16383), ' ')::tsvector, ''::tsvector)
+          FROM unnest(hub_search_words(key || ' ' || coalesce(summary, ''))) WITH ORDINALITY AS t(w, n) $$`,
+  `CREATE OR REPLACE FUNCTION hub_search_query(terms text[]) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+     $$ SELECT string_agg(term, ' & ')::tsquery
+          FROM (SELECT (SELECT string_agg('''' || left(w, 511) || '''' || CASE WHEN n = cardinality(words) THEN ':*' ELSE '' END, ' <-> ' ORDER BY n)
+                          FROM unnest(words) WITH ORDINALITY AS u(w, n)) AS term
+                  FROM (SELECT hub_search_words(t) AS words FROM unnest(terms) AS t) AS w) AS q $$`,
 ];
 
 /**

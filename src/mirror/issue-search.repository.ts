@@ -20,8 +20,6 @@ export interface IssueSearchRow extends Omit<IssueView, 'labels' | 'fields'> {
   fields: string;
 }
 
-/** A filter value as `fold=true` compares it: lower case, `ё` as `е` (the column goes through the same in SQL). */
-export const foldValue = (v: string): string => v.toLowerCase().replace(/ё/g, 'е');
 
 /** SQLite: a word with at least this many matches is searched by walking the key order. */
 export const COMMON_WORD_MATCHES = 2000;
@@ -57,6 +55,16 @@ export abstract class IssueSearchRepository {
 
   /** `column` in lower case (letters of every script). */
   protected abstract lower(column: Sql): Sql;
+
+  /**
+   * A text as `fold=true` compares it, the column and the value alike, each engine's lower case on both
+   * sides (decision 1431): then `ё` as `е`, final `ς` as `σ`, and the dot above that lower case leaves of
+   * «İ» (U+0307) dropped, so that a value finds itself and the engines agree (JavaScript's toLowerCase, what
+   * SQLite runs, writes «ΟΔΟΣ» as «οδος» and «İ» as «i̇»; a C library's lower(), «οδοσ» and «i»).
+   */
+  protected fold(text: Sql): Sql {
+    return sql`replace(replace(replace(${this.lower(text)}, 'ё', 'е'), 'ς', 'σ'), ${'\u0307'}, '')`;
+  }
 
   /** How many issues match in all (the filters of the page; cursor and paging aside). */
   async count(m: EntityManager, q: ListIssuesQuery): Promise<number> {
@@ -95,7 +103,7 @@ export abstract class IssueSearchRepository {
       where.push(words.where);
     }
     const fold = q.fold === 'true';
-    const equals = (column: string, v: string) => (fold ? sql`replace(${this.lower(raw(column))}, 'ё', 'е') = ${foldValue(v)}` : sql`${raw(column)} = ${v}`);
+    const equals = (column: string, v: string) => (fold ? sql`${this.fold(raw(column))} = ${this.fold(sql`CAST(${v} AS TEXT)`)}` : sql`${raw(column)} = ${v}`);
     if (q.label) where.push(sql`i.key IN (SELECT issue_key FROM issue_label WHERE ${equals('label', q.label)})`);
     if (q.keys) where.push(sql`i.key IN (${list(q.keys.split(',').map((k) => k.trim()).filter(Boolean))})`);
     if (q.status) where.push(equals('i.status', q.status));

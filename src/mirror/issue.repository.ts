@@ -6,7 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { join, list, one, parseJson, raw, rows, sql } from '../database/index.js';
+import { engineOf, join, list, one, parseJson, raw, rows, sql } from '../database/index.js';
 import { ISSUE_VIEW_COLUMNS } from './issue-search.repository.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import type { RefreshResult } from './refresh-result.js';
@@ -160,10 +160,14 @@ export class IssueRepository {
     return { total: Number(row?.total ?? 0), last: row?.last ?? null };
   }
 
-  /** The statuses or sprints present, each with its count (a scan of its index). */
+  /**
+   * The statuses or sprints present, each with its count (a scan of its index), in SQLite's BINARY order on
+   * both engines: PostgreSQL's own order would follow the database's locale (decision 1431).
+   */
   async values(m: EntityManager, column: 'status' | 'sprint'): Promise<{ value: string; n: number }[]> {
     const c = raw(column);
-    const found = await rows<{ value: string; n: number }>(m, sql`SELECT ${c} AS value, count(*) AS n FROM issue WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY ${c}`);
+    const bytewise = raw(engineOf(m.connection) === 'postgres' ? ' COLLATE "C"' : '');
+    const found = await rows<{ value: string; n: number }>(m, sql`SELECT ${c} AS value, count(*) AS n FROM issue WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY ${c}${bytewise}`);
     return found.map((r) => ({ value: r.value, n: Number(r.n) }));
   }
 }

@@ -1,6 +1,6 @@
 /** GET /issues on PostgreSQL: the words through the stored tsvector `issue.search` and its GIN index (migration v4). */
 import type { EntityManager } from 'typeorm';
-import { DIACRITICS_FROM, DIACRITICS_TO, raw, rows, sql, type Sql } from '../database/index.js';
+import { join, raw, rows, sql, type Sql } from '../database/index.js';
 import {
   DEFAULT_ISSUE_PAGE,
   ISSUE_VIEW_COLUMNS,
@@ -10,14 +10,14 @@ import {
   type WordSearch,
 } from './issue-search.repository.js';
 import type { ListIssuesQuery } from './mirror.dto.js';
-import { tsQueryExpression } from './search-query.js';
+import { searchTermTexts } from './search-query.js';
 
 /**
- * The tsquery of a search text's words (`отчет:* & 15:*`), folded as the indexed text is: lower case,
- * `ё` as `е`, Latin diacritics dropped — what the column's generated expression does, here with
- * PostgreSQL's own lower() and translate().
+ * The tsquery of a search text's terms: hub_search_query folds and splits them as the stored `issue.search`
+ * holds an issue's words (lower case, `ё` as `е`, the diacritics SQLite's index drops, words split where it
+ * splits them: decision 1431), so that both engines find the same issues.
  */
-const tsQuery = (match: string): Sql => sql`to_tsquery('simple', translate(lower(CAST(${match} AS text)), ${DIACRITICS_FROM}, ${DIACRITICS_TO}))`;
+const tsQuery = (terms: readonly string[]): Sql => sql`hub_search_query(ARRAY[${join(terms.map((t) => sql`CAST(${t} AS text)`), ', ')}])`;
 
 export class PostgresIssueSearch extends IssueSearchRepository {
   /**
@@ -28,7 +28,7 @@ export class PostgresIssueSearch extends IssueSearchRepository {
    * (it cannot tell a common prefix from a rare one).
    */
   async page(m: EntityManager, q: ListIssuesQuery): Promise<IssueSearchRow[]> {
-    const match = this.byWordsAlone(q) ? tsQueryExpression(q.q) : null;
+    const match = this.byWordsAlone(q) ? searchTermTexts(q.q) : null;
     if (!match) return this.plainPage(m, q);
     const limit = q.limit ?? DEFAULT_ISSUE_PAGE;
     const offset = q.offset ?? 0;
@@ -43,7 +43,7 @@ export class PostgresIssueSearch extends IssueSearchRepository {
   }
 
   protected words(q: string): WordSearch | null {
-    const match = tsQueryExpression(q);
+    const match = searchTermTexts(q);
     return match ? { from: raw('issue i'), where: sql`i.search @@ ${tsQuery(match)}` } : null;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { foldForSearch, matchExpression, MAX_QUERY_WORDS, tsQueryExpression } from './search-query.js';
+import { foldForSearch, matchExpression, MAX_QUERY_WORDS, searchTermTexts } from './search-query.js';
 
 describe('matchExpression', () => {
   it.each([
@@ -26,16 +26,16 @@ describe('matchExpression', () => {
   });
 
   it.each([
-    ['отчёт', 'отчет:*'],
-    ['AURORA-15', 'AURORA <-> 15:*'],
-    ['AURORA-15 отчёт', 'AURORA <-> 15:* & отчет:*'],
-    ['"quoted" OR NOT * & | !', 'quoted:* & OR:* & NOT:*'],
-  ])('PostgreSQL: %j → %j', (q, expected) => {
-    expect(tsQueryExpression(q)).toBe(expected);
+    ['отчёт', ['отчет']],
+    ['AURORA-15', ['AURORA 15']],
+    ['AURORA-15 отчёт', ['AURORA 15', 'отчет']],
+    ['"quoted" OR NOT * & | !', ['quoted', 'OR', 'NOT']],
+  ])('PostgreSQL: %j → the terms %j', (q, expected) => {
+    expect(searchTermTexts(q)).toEqual(expected);
   });
 
   it('PostgreSQL: no word → null', () => {
-    expect(tsQueryExpression(' — ')).toBeNull();
+    expect(searchTermTexts(' — ')).toBeNull();
   });
 
   it('folds ё/Ё only', () => {

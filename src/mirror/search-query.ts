@@ -25,15 +25,14 @@ export function matchExpression(q: string): string | null {
 }
 
 /**
- * The same on PostgreSQL: the text of `to_tsquery('simple', …)` whose every word is a prefix
- * (`отчет:* & 15:*`); the index side folds case and Latin diacritics in SQL (hub_search_text, migration
- * v4), and the query goes through the same folding (postgres-issue-search.repository.ts). Null when
- * the text has no word.
+ * The same on PostgreSQL: the terms of the search text, each its words joined by a space, for
+ * hub_search_query (database/postgres.ts), which folds and splits them as the index's words are and makes
+ * the tsquery (`'aurora' <-> '15':* & 'отчет':*`: a term's words follow each other, its last one a prefix).
+ * Null when the text has no word.
  */
-export function tsQueryExpression(q: string): string | null {
+export function searchTermTexts(q: string): string[] | null {
   const terms = searchTerms(q);
-  // A key's words follow each other (`<->`); the last word of every term is a prefix.
-  return terms.length === 0 ? null : terms.map((t) => t.map((w, i) => (i === t.length - 1 ? `${w}:*` : w)).join(' <-> ')).join(' & ');
+  return terms.length === 0 ? null : terms.map((t) => t.join(' '));
 }
 
 /** A word of `q` shaped as a Jira key (letters, a hyphen, digits): its parts are searched as they stand in the key. */

@@ -9,7 +9,8 @@ export const TERMINAL_STATUSES: readonly CommandStatus[] = ['done', 'failed', 'c
 export const isTerminal = (s: CommandStatus) => TERMINAL_STATUSES.includes(s);
 
 /**
- * A command row (SPEC 3). `params` and `result` are JSON: TEXT on SQLite, jsonb on PostgreSQL (v10).
+ * A command row (SPEC 3). `params` and `result` are JSON: TEXT on SQLite, `json` on PostgreSQL (jsonb from v10,
+ * json from v19: the text as written, its keys in their order, decision 1431).
  * Schema v1's verbatim DDL, v2's `deliveries`/`retry_of` and queue indexes, v3's `queue_pos`, v5's
  * `idx_command_load`.
  *
@@ -46,9 +47,9 @@ export class CommandEntity {
   @Column('text')
   type!: CommandType;
 
-  /** JSON text on SQLite, jsonb on PostgreSQL (read through parseJson) */
+  /** JSON text on SQLite, json on PostgreSQL (read through parseJson) */
   @Column('text')
-  @PostgresType('jsonb')
+  @PostgresType('json')
   params!: StoredJson;
 
   @Column('text', { default: 'queued' })
@@ -68,7 +69,7 @@ export class CommandEntity {
 
   /** as params */
   @Column('text', { nullable: true })
-  @PostgresType('jsonb')
+  @PostgresType('json')
   result!: StoredJson | null;
 
   @Column('text', { nullable: true })

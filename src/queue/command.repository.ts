@@ -98,7 +98,7 @@ const RESOLVING: readonly CommandStatus[] = ['done', 'cancelled'];
 const RESOLVING_SQL = raw(`status IN ('done', 'cancelled')`);
 
 /**
- * `params.temp_key` and `result.key` as text, each engine's own way: PostgreSQL's `->>` on its jsonb
+ * `params.temp_key` and `result.key` as text, each engine's own way: PostgreSQL's `->>` on its json
  * columns, SQLite's json_extract on its JSON text. The same expressions as idx_command_temp_key's.
  */
 function jsonFields(m: EntityManager): { tempKey: Sql; resultKey: Sql } {

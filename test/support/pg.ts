@@ -60,7 +60,31 @@ export async function testDatabaseEnv<E extends Record<string, string | undefine
   return { ...env, HUB_DATABASE_URL: withSchema(TEST_DATABASE_URL!, schema) };
 }
 
+/** The databases made by this file (icuDatabase), dropped after its tests. */
+const databases = new Set<string>();
+
+/**
+ * A new database on the test server whose default collation is ICU's (`en-US`): there lower(), the order of
+ * text and the character classes of regular expressions follow ICU, not the C library. Null when the server
+ * was built without ICU. Dropped after the file's tests.
+ */
+export async function icuDatabase(): Promise<string | null> {
+  const name = `hub_test_icu_${process.pid}_${Date.now().toString(36)}_${++made}`;
+  try {
+    await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`);
+  } catch (err) {
+    if (/ICU is not supported/i.test(String(err))) return null;
+    throw err;
+  }
+  databases.add(name);
+  const url = new URL(TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 afterAll(async () => {
+  for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  databases.clear();
   if (schemas.size === 0) return;
   const all = new Set(await Promise.all(schemas.values()));
   // One schema a statement: dropping a file's every schema at once takes a lock per table and index of each
