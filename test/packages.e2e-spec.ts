@@ -327,6 +327,16 @@ describe('planning packages (SPEC 18)', () => {
     expect(out.files['issues.csv'].split('\r\n').slice(1).filter(Boolean).map((line) => line.split(';')[0])).toEqual(keys);
   });
 
+  it('export by project takes that project\'s keys only: `_` and `%` in a key are letters, not LIKE\'s wildcards', async () => {
+    const others = [{ key: 'A_B-1', summary: 'Подчёркивание' }, { key: 'AXB-1', summary: 'Другой проект' }, { key: 'A%-1', summary: 'Процент' }, { key: 'AB-1', summary: 'Ещё проект' }];
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A_B-1', 'AXB-1', 'AB-1'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult(others.filter((i) => i.key !== 'A%-1')));
+    const keysOf = async (jql: string) => (await hub.app.get(ExportService).export(jql)).files['issues.csv'].split('\r\n').slice(1).filter(Boolean).map((line) => line.split(';')[0]);
+    expect(await keysOf('project = A_B')).toEqual(['A_B-1']);
+    expect(await keysOf('project = A')).toEqual(['A-1', 'A-2', 'A-3']);
+    expect(await keysOf('project = "A%"')).toEqual([]);
+  });
+
   it('drift of a package whose batch has not run says so instead of «Jira отошла»: waiting for approval, then rejected', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-24;;;;;;`;
     const applied = (await send('apply', { issues }, {}, { 'X-Hub-Source': 'assistant' }).expect(200)).body;

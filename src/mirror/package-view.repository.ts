@@ -100,7 +100,9 @@ export class PackageViewRepository {
    */
   async exportIssues(m: EntityManager, f: ExportFilter): Promise<PackageMirrorIssue[]> {
     const where: Sql[] = [];
-    if (f.project !== undefined) where.push(sql`key LIKE ${`${f.project}-%`}`);
+    // The project's keys: those between «P-» and «P.» (the next character), bytewise on both engines; a
+    // LIKE would read `_` and `%` of the project key as wildcards (A_B would take AXB-1 too).
+    if (f.project !== undefined) where.push(sql`key >= ${`${f.project}-`} AND key < ${`${f.project}.`}`);
     if (f.keys !== undefined) where.push(f.keys.length ? sql`key IN (${list(f.keys)})` : raw('1 = 0'));
     if (f.label !== undefined) where.push(sql`key IN (SELECT issue_key FROM issue_label WHERE label = ${f.label})`);
     const folded = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
