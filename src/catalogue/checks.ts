@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -177,6 +177,7 @@ export function withCatalogue(mirror: MirrorLookup, catalogue: Catalogue | null)
     hasLink: (s, t, type) => mirror.hasLink(s, t, type),
     isSymmetric: (type) => isSymmetricLinkType(catalogue, type),
     sprintsOnBoard: (board, sprint) => sprintsOnBoard(catalogue, board, sprint),
+    boardIds: (board) => catalogueBoardIds(catalogue, board),
   };
 }
 

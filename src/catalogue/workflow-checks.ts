@@ -249,6 +249,12 @@ function boardIds(catalogue: Catalogue, board: string | number): number[] {
   return catalogue.boards.filter((b) => String(b.id) === String(board).trim() || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
 }
 
+/** The catalogue's boards an ensure_sprint's `board` names (decision 1430); undefined without a catalogue or such a board. */
+export function catalogueBoardIds(catalogue: Catalogue | null | undefined, board: string | number): number[] | undefined {
+  const ids = catalogue ? boardIds(catalogue, board) : [];
+  return ids.length === 0 ? undefined : ids;
+}
+
 /**
  * The ids of the catalogue's sprints named `sprint` on the board `board` names (decision 1430); undefined
  * when there is no catalogue or it has no such board (the checks name that). What the rule of sprints

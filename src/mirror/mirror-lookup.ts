@@ -33,5 +33,10 @@ export interface MirrorLookup {
    * cannot tell (none, or no such board). Absent: no catalogue at hand.
    */
   sprintsOnBoard?(board: string | number, sprint: string): readonly number[] | undefined;
+  /**
+   * The ids of the catalogue's boards `board` names (its id, or its name in any letter case); undefined when
+   * the catalogue has no such board or there is none. Absent: no catalogue at hand.
+   */
+  boardIds?(board: string | number): readonly number[] | undefined;
 }
 

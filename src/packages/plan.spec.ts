@@ -298,6 +298,22 @@ describe('planPackage: a sprint name on several boards (decisions 1423, 1430)', 
     expect(plan.findings).toEqual([]);
     expect(plan.differences).toEqual(difference ? [{ key: 'A-2', jira_key: 'A-2', row: 2, field: 'sprint', ...difference }] : []);
   });
+
+  // A sprint shown on two boards: Jira names its own board (boardId / rapidViewId, in the mirror), the catalogue lists
+  // it once, under the first board that shows it. «Спринт 5» (sprint 25) is Поддержка's, listed under AURORA board.
+  const shared = { ...catalogue, sprints: [...catalogue.sprints, { id: 25, name: 'Спринт 5', state: 'active', board_id: 1 }] } as unknown as Catalogue;
+  const inShared = [MIRROR[0]!, { ...MIRROR[1]!, sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 }, MIRROR[2]!];
+  it.each<[string, string, [string, object][]]>([
+    ['its own board by name: nothing to do', 'Спринт 5;Поддержка', []],
+    ['its own board by name, another letter case and spaces', 'Спринт 5; поддержка ', []],
+    ['its own board by id', 'Спринт 5;2', []],
+    ['the board the catalogue lists it under', 'Спринт 5;AURORA board', []],
+  ])('a shared sprint, the mirror in it, the row asks for %s', (_, cells, expected) => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;${cells}`, '', inShared), catalogue: shared });
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);
+    expect(plan.findings).toEqual([]);
+    expect(plan.differences).toEqual([]);
+  });
 });
 
 describe('planPackage: the age of the mirror and the refresh offered first', () => {

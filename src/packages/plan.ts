@@ -6,7 +6,7 @@
  */
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { checkLink, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
+import { catalogueBoardIds, checkLink, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
@@ -376,7 +376,11 @@ class Planner {
       const sameName = !isNew && same(r.sprint, m!.sprint);
       // The same name with a board named: which board's sprint the issue is in, by the sprint's id where the
       // mirror knows it (decision 1430; the rule of the checks and of revert); undefined: the mirror cannot tell.
-      const shows = !sameName || board === undefined ? undefined : mirrorShowsSprint(m!, { name: m!.sprint, board }, (b, name) => sprintsOnBoard(this.input.catalogue, b, name));
+      const catalogue = this.input.catalogue;
+      const shows =
+        !sameName || board === undefined
+          ? undefined
+          : mirrorShowsSprint(m!, { name: m!.sprint, board }, (b, name) => sprintsOnBoard(catalogue, b, name), (b) => catalogueBoardIds(catalogue, b));
       if (sameName && (board === undefined || shows === true)) return;
       // Without the sprint's id (an older agent refreshed the issue), a name on several boards is Jira's to settle (decision 1423).
       const boards = sameName && shows === undefined ? this.boardsWithSprint(r.sprint) : [];

@@ -128,6 +128,21 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     // an older agent's row: Jira settles it
     expect(changesAgainstMirror('ensure_sprint', { key: 'A-2', sprint: 'Спринт 2', board: 'Поддержка' }, withBoards)).toBeUndefined();
   });
+
+  it("a sprint shown on two boards, listed by the catalogue under the first one: its own board (the mirror's) is that board too", () => {
+    // «Спринт 5» is sprint 25 of board 2 («Поддержка»), shown on board 1 as well: the catalogue lists it under board 1.
+    const onBoard = (board: string | number, name: string) => (name !== 'Спринт 5' ? [] : ['1', 'aurora board'].includes(String(board).trim().toLowerCase()) ? [25] : ['2', 'поддержка'].includes(String(board).trim().toLowerCase()) ? [] : undefined);
+    const boardIds = (board: string | number) => (['1', 'aurora board'].includes(String(board).trim().toLowerCase()) ? [1] : ['2', 'поддержка'].includes(String(board).trim().toLowerCase()) ? [2] : undefined);
+    const issue = { sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 };
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'Поддержка' }, onBoard, boardIds)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: ' ПОДДЕРЖКА ' }, onBoard, boardIds)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 2 }, onBoard, boardIds)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'AURORA board' }, onBoard, boardIds)).toBe(true);
+    // its own board by id, a board the catalogue does not list (another project's)
+    expect(mirrorShowsSprint({ ...issue, sprint_board_id: 9 }, { name: 'Спринт 5', board: 9 }, onBoard, boardIds)).toBe(true);
+    const lookup: MirrorLookup = { ...mirrorOf({ 'A-1': baseIssue({ sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 }) }), sprintsOnBoard: onBoard, boardIds };
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 5', board: 'Поддержка' }, lookup)).toEqual([]);
+  });
 });
 
 describe('isConfirmedByState: ensure_link', () => {

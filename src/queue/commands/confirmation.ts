@@ -69,12 +69,19 @@ const isBoardId = (board: string | number): boolean => /^[1-9][0-9]*$/.test(Stri
  * Does the mirror show the issue in this sprint? The one rule of sprints (decision 1430), for confirmation
  * by state, the dry run, the checks, revert and a package's plan and drift: true, false, or undefined when
  * the mirror cannot tell. A name is the sprint unless another is asked for by id or by board; then the
- * mirror's sprint id decides — the sprint asked for by id, or one of the sprints of that name the catalogue
- * lists on the board (`onBoard`), else on a board named by its id, the board the mirror says the sprint is
- * of. A mirror row without the id (refreshed by an older agent) compares the name only when an id is asked
- * for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
+ * mirror's sprint id decides — the sprint asked for by id; for a board, the sprint's own board (the one
+ * the mirror says it is of: Jira's `boardId` / `rapidViewId`) is that board, named by its id or by a name the
+ * catalogue knows (`boardIds`), or the sprint is one of the sprints of that name the catalogue lists on the
+ * board (`onBoard`: a sprint shown on several boards is listed under the first that shows it, which need
+ * not be its own). A mirror row without the id (refreshed by an older agent) compares the name only when an
+ * id is asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
  */
-export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>, wanted: WantedSprint, onBoard?: MirrorLookup['sprintsOnBoard']): boolean | undefined {
+export function mirrorShowsSprint(
+  issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>,
+  wanted: WantedSprint,
+  onBoard?: MirrorLookup['sprintsOnBoard'],
+  boardIds?: MirrorLookup['boardIds'],
+): boolean | undefined {
   const sprint = issue.sprint ?? null;
   if (wanted.name === null || sprint !== wanted.name) return sprint === wanted.name;
   const id = issue.sprint_id ?? null;
@@ -82,10 +89,12 @@ export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id
   const board = wanted.board;
   if (board === undefined || board === null) return true;
   if (id === null) return undefined;
+  const boardId = issue.sprint_board_id ?? null;
+  const named = boardIds?.(board) ?? (isBoardId(board) ? [Number(String(board).trim())] : undefined);
+  if (boardId !== null && named?.includes(boardId)) return true;
   const ids = onBoard?.(board, wanted.name);
   if (ids !== undefined) return ids.includes(id);
-  const boardId = issue.sprint_board_id ?? null;
-  return boardId !== null && isBoardId(board) ? String(boardId) === String(board).trim() : undefined;
+  return boardId !== null && named !== undefined ? false : undefined;
 }
 
 /** A sprint in a dry run's words: its name, and its board when the name alone does not tell. */
@@ -128,7 +137,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
     case 'ensure_sprint': {
       const wanted = (params.sprint ?? null) as string | null;
       const board = params.board as string | number | null | undefined;
-      const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror.sprintsOnBoard?.bind(mirror));
+      const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror.sprintsOnBoard?.bind(mirror), mirror.boardIds?.bind(mirror));
       if (shows === undefined) return undefined;
       if (shows) return [];
       // The same name on another board: say which boards.
