@@ -11,7 +11,7 @@ import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent, type JiraFlavor } from '@jira-hub/agent';
 import { JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
 import { agentOf, clientOf, fields, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
-import { reportCatalogue } from './support/catalogue.js';
+import { CATALOGUE, reportCatalogue } from './support/catalogue.js';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
@@ -552,6 +552,19 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     // A revert the checks let through says so too.
     const clean = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
     expect((await hub.http.post(`/batches/${clean.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ ok: true, findings: [], unchecked: [] });
+  });
+
+  it("a move out of a sprint shown on two boards goes back through the checks: named with the board the catalogue lists it under, not Jira's own board of it (decision 1430)", async () => {
+    // «Спринт 5» is sprint 25 of «Поддержка» (board 2), shown on «AURORA board» too: the catalogue read board 1 first.
+    const agent = agentOf(hub);
+    await reportCatalogue(hub, { ...CATALOGUE, sprints: [...CATALOGUE.sprints, { id: 25, name: 'Спринт 5', state: 'active', board_id: 1 }] });
+    const b = await clientOf(hub).batch([{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: null } }]);
+    const changes = [{ key: 'AURORA-1', what: 'sprint', before: { id: 25, name: 'Спринт 5', board_id: 2 }, after: null }];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: { sprint_id: null }, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', sprint: null }]));
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 5', board: 1 } }], conflicts: [], findings: [], ok: true });
+    expect((await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body.batch).toMatchObject({ revert_of: b.id });
   });
 
   it('the dry run names the inverse commands the checks could not judge, and why: accepted all the same', async () => {

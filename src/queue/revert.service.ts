@@ -114,7 +114,8 @@ export class RevertService {
     });
     const { revert } = this.settings.get();
     // The catalogue says whether the agent's account may delete (SPEC 17.2); unknown, the agent checks before deleting.
-    const mayDelete = (await this.catalogues.get(m))?.permissions?.DELETE_ISSUES;
+    const catalogue = await this.catalogues.get(m);
+    const mayDelete = catalogue?.permissions?.DELETE_ISSUES;
     // What batches not yet finished will change: the revert runs after them (or beside them) and must not overwrite it.
     const temps = await this.commands.tempKeyMapping(m);
     const unfinished = (await this.commands.unfinishedWrites(m, id))
@@ -125,6 +126,8 @@ export class RevertService {
       deleteCreated: revert.delete_created,
       ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
       pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
+      // A sprint goes back named with the board the checks find it on (decision 1430: a shared sprint is listed once).
+      sprintBoard: (sprintId) => catalogue?.sprints.find((s) => s.id === sprintId)?.board_id,
     });
   }
 

@@ -33,6 +33,12 @@ export interface RevertOptions {
    * would run after that batch and overwrite what it does.
    */
   pendingBy?: (key: string, what: string) => number | undefined;
+  /**
+   * The board the catalogue lists an open sprint under, by the sprint's id (decision 1430); undefined: not
+   * listed. A sprint shown on several boards is listed once, under the first that shows it, which need not
+   * be the board Jira names as its own (the change record's `board_id`): the checks find it only there.
+   */
+  sprintBoard?: (sprintId: number) => number | undefined;
 }
 
 /**
@@ -277,9 +283,11 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       } else {
         // Back to that very sprint: with its board when the record knows it, so that a name several boards
         // have is not ambiguous and does not take the issue to another board's sprint (decision 1430).
+        // The board is the one the catalogue lists that sprint under when it does, so that the checks find it there.
         const before = sprintOfChange(c.before);
+        const board = before ? ((before.id === null ? undefined : options.sprintBoard?.(before.id)) ?? before.board_id) : null;
         if (before === undefined) conflict(c, `${key}: прежний спринт в записи изменения не распознан (${shown(c.before)}) — верните вручную`);
-        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: before.name, ...(before.board_id === null ? {} : { board: before.board_id }) } });
+        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: before.name, ...(board === null ? {} : { board }) } });
       }
       continue;
     }
