@@ -355,6 +355,34 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('sprints of the same name on two boar
   });
 });
 
+describe.each<JiraFlavor>(['cloud', 'dc'])('an issue whose sprint field lists only a closed sprint is in the backlog (%s)', (flavor) => {
+  // AURORA-1 was in «Спринт 0», closed since: Jira still lists it in the sprint field (decision 0606).
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(flavor, {
+      sprints: [
+        { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
+        { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
+        { id: 3, name: 'Спринт 0', state: 'closed', boardId: 1 },
+      ],
+      issues: [{ summary: 'Из закрытого спринта', issueType: 'Task', sprintIds: [3] }],
+      links: [],
+    });
+  });
+  afterEach(() => world.close());
+
+  it('a move into a sprint is recorded from the backlog, and reverted to the backlog', async () => {
+    const batch = await world.ok('POST', '/batches', { title: 'В спринт', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2' } }] });
+    const done = await world.run(batch.id);
+    expect(done.changes['AURORA-1']).toEqual([expect.objectContaining({ what: 'sprint', before: null, after: { id: 2, name: 'Спринт 2', board_id: 1 } })]);
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ conflicts: [], findings: [], ok: true, commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: null } }] });
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    await world.run(revert.batch.id);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([3]);
+  });
+});
+
 describe('revert: a batch that changed the same thing more than once (decision 1410)', () => {
   let world: World;
   beforeEach(async () => {

@@ -35,7 +35,10 @@ export async function ensureSprint(cmd: AgentCommand, ctx: ExecutorContext): Pro
 
   const sprintField = await api.sprintFieldId();
   const issue = await api.getIssue(key, ['issuetype', 'parent', ...(sprintField ? [sprintField] : [])]);
-  const before = sprintField ? currentSprint(issue.fields[sprintField]) : null;
+  // Only an open sprint holds the issue: one listed in closed sprints alone is in the backlog (as toBacklog reads
+  // it), and a change recorded from the closed sprint would be reverted into a sprint Jira refuses to fill.
+  const listed = sprintField ? currentSprint(issue.fields[sprintField]) : null;
+  const before = listed !== null && listed.state !== 'closed' ? listed : null;
   const issueType = issue.fields.issuetype as { name?: string; subtask?: boolean } | undefined;
   if (issueType?.subtask) {
     const parent = (issue.fields.parent as { key?: string } | undefined)?.key;
