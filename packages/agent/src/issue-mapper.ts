@@ -27,7 +27,7 @@ const idOf = (v: unknown): number | null => {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 };
 
-/** Sprints of the sprint field: objects on Cloud (and newer DC), "…Sprint@…[id=1,rapidViewId=1,…,state=ACTIVE,name=…,startDate=…]" strings on older DC. */
+/** Sprints of the sprint field: objects on Cloud (and newer DC), "…Sprint@…[id=1,rapidViewId=1,…,state=ACTIVE,name=…,startDate=…]" strings on older DC (the id last on the oldest). */
 export function parseSprints(value: unknown): SprintInfo[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item): SprintInfo[] => {
@@ -38,7 +38,8 @@ export function parseSprints(value: unknown): SprintInfo[] {
     if (typeof item === 'string') {
       const name = /[[,]name=(.*?),(?:startDate|endDate|completeDate|activatedDate|sequence|goal)=/.exec(item)?.[1];
       const state = /[[,]state=([A-Za-z]+)/.exec(item)?.[1] ?? '';
-      const id = idOf(/\[id=(\d+)[,\]]/.exec(item)?.[1]);
+      // id first (Jira 7 and later), or last of all (JIRA Agile 6: "[rapidViewId=<null>,state=…,name=…,completeDate=…,id=107]")
+      const id = idOf((/\[id=(\d+)[,\]]/.exec(item) ?? /,id=(\d+)\]\s*$/.exec(item))?.[1]);
       const boardId = idOf(/[[,]rapidViewId=(\d+)[,\]]/.exec(item)?.[1]);
       return name === undefined ? [] : [{ name, state: state.toLowerCase(), id, boardId }];
     }

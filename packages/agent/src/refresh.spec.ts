@@ -288,6 +288,13 @@ describe('refresh', () => {
       ).toEqual({ id: 12, name: 'Спринт, с запятой', state: 'active', boardId: 4 });
       expect(currentSprint([{ name: 'Без id', state: 'active' }])).toEqual({ id: null, name: 'Без id', state: 'active', boardId: null });
       expect(currentSprint(['…Sprint@1[state=ACTIVE,name=Старый DC,startDate=<null>]'])).toEqual({ id: null, name: 'Старый DC', state: 'active', boardId: null });
+      // JIRA Agile 6 wrote the id last
+      expect(
+        currentSprint([
+          'com.atlassian.greenhopper.service.sprint.Sprint@a29f07[rapidViewId=<null>,state=CLOSED,name=NORD - Sprint 42,startDate=2013-07-29T06:47:00.000+02:00,endDate=2013-08-11T20:47:00.000+02:00,completeDate=2013-08-14T15:31:33.157+02:00,id=107]',
+          'com.atlassian.greenhopper.service.sprint.Sprint@769133[rapidViewId=3,state=ACTIVE,name=NORD - Sprint 43,startDate=2013-08-14T15:32:47.322+02:00,endDate=2013-08-23T15:32:47.322+02:00,completeDate=<null>,id=117]',
+        ]),
+      ).toEqual({ id: 117, name: 'NORD - Sprint 43', state: 'active', boardId: 3 });
     });
   });
 });
