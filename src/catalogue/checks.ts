@@ -12,7 +12,7 @@ import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index
 import type { MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds, isOpenSprint } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -178,6 +178,7 @@ export function withCatalogue(mirror: MirrorLookup, catalogue: Catalogue | null)
     isSymmetric: (type) => isSymmetricLinkType(catalogue, type),
     sprintsOnBoard: (board, sprint) => sprintsOnBoard(catalogue, board, sprint),
     boardIds: (board) => catalogueBoardIds(catalogue, board),
+    isOpenSprint: (id) => isOpenSprint(catalogue, id),
   };
 }
 

@@ -255,6 +255,11 @@ export function catalogueBoardIds(catalogue: Catalogue | null | undefined, board
   return ids.length === 0 ? undefined : ids;
 }
 
+/** Whether the catalogue lists the sprint `id` among its open sprints (decision 1430); undefined without a catalogue. */
+export function isOpenSprint(catalogue: Catalogue | null | undefined, id: number): boolean | undefined {
+  return catalogue ? catalogue.sprints.some((s) => s.id === id && s.state !== 'closed') : undefined;
+}
+
 /**
  * The ids of the catalogue's sprints named `sprint` on the board `board` names (decision 1430); undefined
  * when there is no catalogue or it has no such board (the checks name that). What the rule of sprints

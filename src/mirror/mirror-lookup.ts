@@ -38,5 +38,7 @@ export interface MirrorLookup {
    * the catalogue has no such board or there is none. Absent: no catalogue at hand.
    */
   boardIds?(board: string | number): readonly number[] | undefined;
+  /** Whether the catalogue lists the sprint `id` among the open (active or future) sprints; undefined without a catalogue. */
+  isOpenSprint?(id: number): boolean | undefined;
 }
 

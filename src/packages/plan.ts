@@ -6,7 +6,7 @@
  */
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
-import { catalogueBoardIds, checkLink, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
+import { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
@@ -380,7 +380,11 @@ class Planner {
       const shows =
         !sameName || board === undefined
           ? undefined
-          : mirrorShowsSprint(m!, { name: m!.sprint, board }, (b, name) => sprintsOnBoard(catalogue, b, name), (b) => catalogueBoardIds(catalogue, b));
+          : mirrorShowsSprint(m!, { name: m!.sprint, board }, {
+              sprintsOnBoard: (b, name) => sprintsOnBoard(catalogue, b, name),
+              boardIds: (b) => catalogueBoardIds(catalogue, b),
+              isOpenSprint: (id) => isOpenSprint(catalogue, id),
+            });
       if (sameName && (board === undefined || shows === true)) return;
       // Without the sprint's id (an older agent refreshed the issue), a name on several boards is Jira's to settle (decision 1423).
       const boards = sameName && shows === undefined ? this.boardsWithSprint(r.sprint) : [];

@@ -114,7 +114,7 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     ["a change record's sprint by id: another sprint of the name", inSprint(2, 1), { name: 'Спринт 2', id: 7 }, true, false],
     ["a change record's sprint by id, the mirror without ids: the name, as before", inSprint(null), { name: 'Спринт 2', id: 7 }, true, true],
   ])('%s', (_, issue, wanted, withCatalogue, expected) => {
-    expect(mirrorShowsSprint(issue, wanted, withCatalogue ? onBoard : undefined)).toBe(expected);
+    expect(mirrorShowsSprint(issue, wanted, withCatalogue ? { sprintsOnBoard: onBoard } : undefined)).toBe(expected);
   });
 
   it('confirmation by state and the verdicts read it: a board is settled by the mirror sprint id', () => {
@@ -134,13 +134,16 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     const onBoard = (board: string | number, name: string) => (name !== 'Спринт 5' ? [] : ['1', 'aurora board'].includes(String(board).trim().toLowerCase()) ? [25] : ['2', 'поддержка'].includes(String(board).trim().toLowerCase()) ? [] : undefined);
     const boardIds = (board: string | number) => (['1', 'aurora board'].includes(String(board).trim().toLowerCase()) ? [1] : ['2', 'поддержка'].includes(String(board).trim().toLowerCase()) ? [2] : undefined);
     const issue = { sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 };
-    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'Поддержка' }, onBoard, boardIds)).toBe(true);
-    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: ' ПОДДЕРЖКА ' }, onBoard, boardIds)).toBe(true);
-    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 2 }, onBoard, boardIds)).toBe(true);
-    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'AURORA board' }, onBoard, boardIds)).toBe(true);
+    const catalogue = { sprintsOnBoard: onBoard, boardIds, isOpenSprint: (id: number) => id === 25 };
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'Поддержка' }, catalogue)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: ' ПОДДЕРЖКА ' }, catalogue)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 2 }, catalogue)).toBe(true);
+    expect(mirrorShowsSprint(issue, { name: 'Спринт 5', board: 'AURORA board' }, catalogue)).toBe(true);
     // its own board by id, a board the catalogue does not list (another project's)
-    expect(mirrorShowsSprint({ ...issue, sprint_board_id: 9 }, { name: 'Спринт 5', board: 9 }, onBoard, boardIds)).toBe(true);
-    const lookup: MirrorLookup = { ...mirrorOf({ 'A-1': baseIssue({ sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 }) }), sprintsOnBoard: onBoard, boardIds };
+    expect(mirrorShowsSprint({ ...issue, sprint_board_id: 9 }, { name: 'Спринт 5', board: 9 }, catalogue)).toBe(true);
+    // a closed sprint of the name on that board (Jira's sprint field lists it for an issue in the backlog) is not the open one asked for
+    expect(mirrorShowsSprint({ ...issue, sprint_id: 30 }, { name: 'Спринт 5', board: 'Поддержка' }, catalogue)).toBe(false);
+    const lookup: MirrorLookup = { ...mirrorOf({ 'A-1': baseIssue({ sprint: 'Спринт 5', sprint_id: 25, sprint_board_id: 2 }) }), ...catalogue };
     expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 5', board: 'Поддержка' }, lookup)).toEqual([]);
   });
 });

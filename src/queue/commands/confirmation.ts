@@ -65,23 +65,21 @@ export interface WantedSprint {
 
 const isBoardId = (board: string | number): boolean => /^[1-9][0-9]*$/.test(String(board).trim());
 
+/** What the rule of sprints reads of the catalogue (withCatalogue gives it to the verdicts' mirror). */
+export type SprintCatalogue = Pick<MirrorLookup, 'sprintsOnBoard' | 'boardIds' | 'isOpenSprint'>;
+
 /**
  * Does the mirror show the issue in this sprint? The one rule of sprints (decision 1430), for confirmation
  * by state, the dry run, the checks, revert and a package's plan and drift: true, false, or undefined when
  * the mirror cannot tell. A name is the sprint unless another is asked for by id or by board; then the
- * mirror's sprint id decides — the sprint asked for by id; for a board, the sprint's own board (the one
- * the mirror says it is of: Jira's `boardId` / `rapidViewId`) is that board, named by its id or by a name the
- * catalogue knows (`boardIds`), or the sprint is one of the sprints of that name the catalogue lists on the
- * board (`onBoard`: a sprint shown on several boards is listed under the first that shows it, which need
- * not be its own). A mirror row without the id (refreshed by an older agent) compares the name only when an
- * id is asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
+ * mirror's sprint id decides — the sprint asked for by id; for a board, one of the sprints of that name the
+ * catalogue lists on the board (`sprintsOnBoard`), or an open sprint whose own board (the one the mirror
+ * says it is of: Jira's `boardId` / `rapidViewId`) is the board named, by its id or by a name the catalogue
+ * knows (a sprint shown on several boards is listed once, under the first that shows it, not always its
+ * own). A mirror row without the id (refreshed by an older agent) compares the name only when an id is
+ * asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
  */
-export function mirrorShowsSprint(
-  issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>,
-  wanted: WantedSprint,
-  onBoard?: MirrorLookup['sprintsOnBoard'],
-  boardIds?: MirrorLookup['boardIds'],
-): boolean | undefined {
+export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>, wanted: WantedSprint, catalogue?: SprintCatalogue): boolean | undefined {
   const sprint = issue.sprint ?? null;
   if (wanted.name === null || sprint !== wanted.name) return sprint === wanted.name;
   const id = issue.sprint_id ?? null;
@@ -90,9 +88,10 @@ export function mirrorShowsSprint(
   if (board === undefined || board === null) return true;
   if (id === null) return undefined;
   const boardId = issue.sprint_board_id ?? null;
-  const named = boardIds?.(board) ?? (isBoardId(board) ? [Number(String(board).trim())] : undefined);
-  if (boardId !== null && named?.includes(boardId)) return true;
-  const ids = onBoard?.(board, wanted.name);
+  const named = catalogue?.boardIds?.(board) ?? (isBoardId(board) ? [Number(String(board).trim())] : undefined);
+  // Its own board, when the sprint is open (a closed one of the name is not the sprint asked for) or no catalogue tells.
+  if (boardId !== null && named?.includes(boardId) && catalogue?.isOpenSprint?.(id) !== false) return true;
+  const ids = catalogue?.sprintsOnBoard?.(board, wanted.name);
   if (ids !== undefined) return ids.includes(id);
   return boardId !== null && named !== undefined ? false : undefined;
 }
@@ -137,7 +136,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
     case 'ensure_sprint': {
       const wanted = (params.sprint ?? null) as string | null;
       const board = params.board as string | number | null | undefined;
-      const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror.sprintsOnBoard?.bind(mirror), mirror.boardIds?.bind(mirror));
+      const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror);
       if (shows === undefined) return undefined;
       if (shows) return [];
       // The same name on another board: say which boards.
