@@ -98,6 +98,10 @@ const SEARCHES: [string, string[]][] = [
   ['izmir ofisi', ['W-4']],
   ['место', ['W-5']],
   ['встречи', ['W-5']],
+  // the words as written, with the stress unicode61 drops: one word each, not «ме» and «сто»
+  ['Ме\u0301сто', ['W-5']],
+  ['встре\u0301чи ме\u0301', ['W-5']],
+  ['\u0301 конец', ['W-6']],
   ['жжжж', ['W-6']],
   ['конец', ['W-6']],
 ];

@@ -14,6 +14,7 @@ export type { RowOf } from './row.js';
 export { join, list, one, prepared, raw, rows, run, sql } from './sql.js';
 export type { Sql } from './sql.js';
 export { databaseFile } from './sqlite-copy.js';
+export { REMOVED_MARKS } from './search-fold.js';
 
 /** `jira-hub migrate --from-sqlite`: loaded on its first call, never at start. */
 export async function copyFromSqlite(...args: Parameters<typeof import('./from-sqlite.js').copyFromSqlite>): ReturnType<typeof import('./from-sqlite.js').copyFromSqlite> {

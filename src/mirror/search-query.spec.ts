@@ -11,6 +11,8 @@ describe('matchExpression', () => {
     ['a-b', '"a"* "b"*'],
     ['"quoted" OR NOT *', '"quoted"* "OR"* "NOT"*'],
     ['v2.1', '"v2"* "1"*'],
+    ['Ме\u0301сто встре\u0301чи', '"Ме\u0301сто"* "встре\u0301чи"*'],
+    ['q\u0301q \u0301', '"q\u0301q"*'],
   ])('%j → %j', (q, expected) => {
     expect(matchExpression(q)).toBe(expected);
   });
@@ -30,6 +32,7 @@ describe('matchExpression', () => {
     ['AURORA-15', ['AURORA 15']],
     ['AURORA-15 отчёт', ['AURORA 15', 'отчет']],
     ['"quoted" OR NOT * & | !', ['quoted', 'OR', 'NOT']],
+    ['ме\u0301сто', ['ме\u0301сто']],
   ])('PostgreSQL: %j → the terms %j', (q, expected) => {
     expect(searchTermTexts(q)).toEqual(expected);
   });
