@@ -12,7 +12,7 @@ import { createApp } from '../src/app.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { Db } from '../src/database/db.service.js';
 import { Waiters } from '../src/delivery/claim.service.js';
-import { agentOf, fields, startHub, tempDir, type TestHub } from './support/app.js';
+import { agentOf, fields, rowCounts, startHub, tempDir, type TestHub } from './support/app.js';
 import { createV1Database, insertBatch, insertCommand, insertNote } from './support/legacy.js';
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';
 import Database from 'better-sqlite3';
@@ -87,6 +87,32 @@ describePg('replicas on one PostgreSQL database (issue 13)', () => {
     expect((await a.http.get('/settings').expect(200)).body).toMatchObject({ version: 2, pacing: { ensure_fields: 7 } });
     await b.http.post('/batches').send({ title: 't', commands: [fields('A-1')] }).expect(201);
     expect(await agentOf(a).claim()).toMatchObject({ command: { pause_seconds: 7 }, settings_version: 2 });
+  });
+
+  it('a replica whose database a newer hub migrated answers 503 and writes nothing until it is updated (decision 1432)', async () => {
+    const [a, b] = await replicas();
+    await b.http.post('/batches').send({ title: 'до', commands: [fields('A-1')] }).expect(201);
+    const before = await rowCounts(a, ['batch', 'command', 'delivery']);
+    // What a newer replica's migration leaves: a schema version past this hub's.
+    await a.app.get(Db).transaction((m) => m.query(`UPDATE setting SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`));
+    const newer = `базу данных обновила более новая версия хаба (схема v${SCHEMA_VERSION + 1}, эта реплика знает схемы до v${SCHEMA_VERSION})`;
+    try {
+      for (const hub of [a, b]) {
+        const health = await hub.http.get('/health').expect(503);
+        expect(health.body).toMatchObject({ error: 'unavailable' });
+        expect(health.body.detail).toContain(newer);
+        expect((await hub.http.post('/batches').send({ title: 'после', commands: [fields('A-2')] }).expect(503)).body.detail).toContain(newer);
+        expect((await hub.http.post('/agent/claim').send({}).expect(503)).body.detail).toContain(newer);
+        await hub.http.get('/issues').expect(503);
+      }
+    } finally {
+      const client = new pg.Client({ connectionString: a.config.databaseUrl });
+      await client.connect();
+      await client.query(`UPDATE setting SET value = '${SCHEMA_VERSION}' WHERE key = 'schema_version'`);
+      await client.end();
+    }
+    expect(await rowCounts(a, ['batch', 'command', 'delivery'])).toEqual(before);
+    expect((await b.http.get('/health').expect(200)).body.schema_version).toBe(SCHEMA_VERSION);
   });
 
   it("the dashboard's events reach a page connected to the other replica, with the views read there", async () => {

@@ -172,6 +172,19 @@ export class UnavailableError extends DomainError {
   }
 }
 
+/**
+ * PostgreSQL: a newer hub (another replica, or `jira-hub migrate`) has migrated the database past the schema this
+ * process knows (decision 1432). It neither reads nor writes it until it is updated and started again; the
+ * request may be repeated on another replica.
+ */
+export class SchemaNewerError extends UnavailableError {
+  constructor(found: number, known: number) {
+    super(
+      `базу данных обновила более новая версия хаба (схема v${found}, эта реплика знает схемы до v${known}): реплика не читает и не пишет базу, пока её не обновят и не перезапустят; повторите запрос на другой реплике`,
+    );
+  }
+}
+
 /** A request that comes while the hub stops (decision 1429): the client tries again, on the restarted hub or another replica. */
 export class HubStoppingError extends UnavailableError {
   constructor() {

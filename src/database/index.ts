@@ -8,6 +8,7 @@ export type { Engine } from './engine.js';
 export { parseJson } from './json.js';
 export type { StoredJson } from './json.js';
 export { assertCurrentSchema, migrate } from './migrate.js';
+export { SCHEMA_VERSION } from './migrations.js';
 export { lockQueueOrder } from './postgres.js';
 export { MAX_BROADCAST, Notifier } from './notifier.js';
 export type { RowOf } from './row.js';

@@ -19,6 +19,18 @@ export class SettingRepository {
    */
   readonly versionCheck = `SELECT value FROM setting WHERE key = 'version'`;
 
+  /**
+   * The stored schema version, as a statement without parameters: on PostgreSQL every unit of work sends it
+   * too, so that a replica whose database a newer hub migrated stops using it (decision 1432); `schemaOf` reads it.
+   */
+  readonly schemaCheck = `SELECT value FROM setting WHERE key = 'schema_version'`;
+
+  /** The schema version in the rows of `schemaCheck` (0: none stored). */
+  schemaOf(found: Record<string, unknown>[]): number {
+    const value = Number(found[0]?.value ?? 0);
+    return Number.isSafeInteger(value) ? value : 0;
+  }
+
   /** The version in the rows of `versionCheck`, or `fallback` when none is stored. */
   versionOf(found: Record<string, unknown>[], fallback: number): number {
     return parseJson<number>(found[0]?.value as string | undefined, fallback);

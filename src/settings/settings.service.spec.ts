@@ -3,6 +3,8 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { fakeDb } from '../../test/support/unit-of-work.js';
 import type { EventBus } from '../events/index.js';
+import { SchemaNewerError } from '../common/index.js';
+import { SCHEMA_VERSION } from '../database/index.js';
 import { DEFAULT_SETTINGS, type Settings } from './defaults.js';
 import type { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';
@@ -14,6 +16,8 @@ async function make(stored: Record<string, unknown> = {}, engine: 'sqlite' | 'po
   const table = new Map(Object.entries(stored));
   const repository = {
     versionCheck: 'the version check',
+    schemaCheck: 'the schema check',
+    schemaOf: jest.fn((found: Record<string, unknown>[]) => Number(found[0]?.value ?? 0)),
     versionOf: jest.fn((found: Record<string, unknown>[], fallback: number) => (found[0] ? Number(found[0].value) : fallback)),
     all: jest.fn(async () => new Map(table)),
     put: jest.fn(async (_m: EntityManager, key: string, value: unknown) => void table.set(key, value)),
@@ -26,6 +30,10 @@ async function make(stored: Record<string, unknown> = {}, engine: 'sqlite' | 'po
 }
 
 const patch = (p: Record<string, unknown>) => p as PatchSettingsDto;
+
+type UnitCheck = { sql: string; apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void> };
+/** The checks the service asked `db` to run first in every unit of work, in their order. */
+const unitChecks = (db: { onUnitStart: unknown }) => (db.onUnitStart as jest.Mock<(c: UnitCheck) => void>).mock.calls.map(([c]) => c);
 
 describe('SettingsService.patch: a change bumps the version once, anything else does not', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
@@ -110,10 +118,21 @@ describe('SettingsService: loading what is stored', () => {
   ])('PostgreSQL, every unit of work checks the stored version first — %s', async (_, storedVersion, loads) => {
     const { service, repository, db, m, table } = await make({ version: 2 }, 'postgres');
     table.set('version', storedVersion);
-    const [[check]] = (db.onUnitStart as jest.Mock<(c: { sql: string; apply(rows: Record<string, unknown>[], m: EntityManager): Promise<void> }) => void>).mock.calls;
-    expect(check.sql).toBe('the version check');
+    const check = unitChecks(db).find((c) => c.sql === 'the version check')!;
     await check.apply([{ value: String(storedVersion) }], m);
     expect(repository.all).toHaveBeenCalledTimes(loads);
     expect(service.get().version).toBe(storedVersion);
+  });
+
+  it('PostgreSQL: every unit of work checks the schema version first, and refuses 503 once a newer hub migrated the database (decision 1432)', async () => {
+    const { db, m, repository } = await make({ version: 2 }, 'postgres');
+    const checks = unitChecks(db);
+    expect(checks.map((c) => c.sql)).toEqual(['the schema check', 'the version check']);
+    await checks[0].apply([{ value: String(SCHEMA_VERSION) }], m);
+    await checks[0].apply([{ value: String(SCHEMA_VERSION - 1) }], m);
+    const refused = checks[0].apply([{ value: String(SCHEMA_VERSION + 1) }], m);
+    await expect(refused).rejects.toBeInstanceOf(SchemaNewerError);
+    await expect(refused).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining(`схема v${SCHEMA_VERSION + 1}, эта реплика знает схемы до v${SCHEMA_VERSION}`) });
+    expect(repository.schemaOf).toHaveBeenCalledTimes(3);
   });
 });

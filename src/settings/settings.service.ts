@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
-import { ValidationFailedError } from '../common/index.js';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
+import { SchemaNewerError, ValidationFailedError } from '../common/index.js';
 import type { EntityManager } from 'typeorm';
-import { Db } from '../database/index.js';
+import { Db, SCHEMA_VERSION } from '../database/index.js';
 import { EventBus } from '../events/index.js';
 import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKey, type Settings } from './defaults.js';
 import { SettingRepository } from './setting.repository.js';
@@ -23,6 +23,9 @@ function sameJson(a: unknown, b: unknown): boolean {
 @Injectable()
 export class SettingsService implements OnModuleInit {
   private current: Settings = structuredClone(DEFAULT_SETTINGS);
+  private readonly logger = new Logger('Database');
+  /** The refusal of a newer schema is logged once. */
+  private newerSchemaLogged = false;
 
   constructor(
     private readonly db: Db,
@@ -30,9 +33,25 @@ export class SettingsService implements OnModuleInit {
     private readonly settings: SettingRepository,
     @Optional() @Inject(SETTINGS_CHECK) private readonly check?: SettingsCheck,
   ) {
-    // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
-    // stored version (one indexed read) and reloads when another replica changed the settings.
-    if (db.engine === 'postgres') db.onUnitStart({ sql: settings.versionCheck, apply: (rows, m) => this.refresh(rows, m) });
+    if (db.engine === 'postgres') {
+      // A replica left on an older version after another one migrated the database would go on reading and
+      // writing a schema it does not know (decision 1432): every unit of work first checks the schema version.
+      db.onUnitStart({ sql: settings.schemaCheck, apply: (rows) => this.knownSchema(rows) });
+      // Several replicas on one PostgreSQL database each keep a copy: every unit of work first checks the
+      // stored version (one indexed read) and reloads when another replica changed the settings.
+      db.onUnitStart({ sql: settings.versionCheck, apply: (rows, m) => this.refresh(rows, m) });
+    }
+  }
+
+  /** Refuses the unit when a newer hub has migrated the database past this one's schema (decision 1432). */
+  private async knownSchema(found: Record<string, unknown>[]): Promise<void> {
+    const version = this.settings.schemaOf(found);
+    if (version <= SCHEMA_VERSION) return;
+    if (!this.newerSchemaLogged) {
+      this.newerSchemaLogged = true;
+      this.logger.warn(`a newer hub migrated the database to schema v${version} (this hub knows up to v${SCHEMA_VERSION}): every request that uses it is refused 503 until this replica is updated and restarted`);
+    }
+    throw new SchemaNewerError(version, SCHEMA_VERSION);
   }
 
   /** The settings as stored now: on SQLite the kept copy; on PostgreSQL after a check of the stored version. */
