@@ -658,6 +658,32 @@ describe('a package sprint on a named board, where sprint names repeat across bo
     expect(back.findings).toEqual([]);
   });
 
+  it("an export writes the board of a sprint whose name repeats, so the exported package sends an issue back to that board's sprint and drift sees a move to the other's", async () => {
+    await refresh([
+      { key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 21, sprint_board_id: 2 },
+      { key: 'AURORA-5', sprint: 'Спринт 2', sprint_id: 11, sprint_board_id: 1 },
+      { key: 'AURORA-6', sprint: 'Спринт 3' },
+    ]);
+    const exported = (await hub.app.get(ExportService).export('key in (AURORA-4, AURORA-5, AURORA-6)')).files['issues.csv'];
+    // «Спринт 2» is one board's only: no board needed; a name-only mirror row cannot say which board.
+    expect(exported.split('\r\n').slice(1, 4).map((line) => line.split(';').slice(9))).toEqual([
+      ['Спринт 3', 'Поддержка'],
+      ['Спринт 2', ''],
+      ['Спринт 3', ''],
+    ]);
+    const applied = (await hub.http.post('/packages/apply').attach('issues', Buffer.from(exported), 'issues.csv').expect(200)).body;
+    expect(applied).toMatchObject({ batch: null });
+    // AURORA-4 goes to the other board's «Спринт 3»: drift sees it, and the package sends it back to its board.
+    await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 12, sprint_board_id: 1 }]);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift.fields).toEqual([expect.objectContaining({ key: 'AURORA-4', field: 'sprint', wanted: 'Спринт 3 (доска Поддержка)', actual: 'Спринт 3 (доска AURORA board)' })]);
+    // Or to the backlog: the package puts it back into that board's sprint, not refused as ambiguous.
+    await refresh([{ key: 'AURORA-4', sprint: null }]);
+    const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;
+    expect(back.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([['ensure_sprint', { key: 'AURORA-4', sprint: 'Спринт 3', board: 'Поддержка' }]]);
+    expect(back.dry_run).toMatchObject({ ok: true, findings: [] });
+  });
+
   it("an older agent's name-only refresh is accepted: the plan leaves it to Jira with a finding, drift does not count it (decision 1423)", async () => {
     await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3' }]);
     const plan = (await hub.http.post('/packages/plan').attach('issues', Buffer.from(issues), 'issues.csv').expect(200)).body;

@@ -4,7 +4,7 @@ import { ValidationFailedError } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { MAX_PACKAGE_RECORDS } from '../import/index.js';
 import { PackageViewRepository } from '../mirror/index.js';
-import { parseExportJql, unwritableLabels, unwritableSummaries, writePackage, type ExportedPackage } from './export.js';
+import { boardOfSprint, parseExportJql, unwritableLabels, unwritableSummaries, writePackage, type ExportedPackage } from './export.js';
 
 /**
  * A file past what plan and apply read (MAX_PACKAGE_RECORDS records, the header one of them) would make a
@@ -38,10 +38,11 @@ export class ExportService {
       const links = (await this.mirror.linksFrom(m, keys)).sort((a, b) => at(a.source_key) - at(b.source_key) || at(a.target_key) - at(b.target_key) || (a.link_type < b.link_type ? -1 : 1));
       tooMany(jql, links.length, 'Связей', 'links.csv');
       const notes = [...(await this.mirror.notesOf(m, keys)).values()].sort((a, b) => at(a.key) - at(b.key));
-      // Sub-task types by the catalogue of the exported issues' project (without one, every sprint is written).
+      // Sub-task types by the catalogue of the exported issues' project (without one, every sprint is written);
+      // its boards and sprints say where a sprint's name needs its board.
       const catalogue = await this.catalogues.get(m, issues[0]?.key.replace(/-\d+$/, ''));
       const subtasks = new Set((catalogue?.issue_types ?? []).filter((t) => t.subtask).map((t) => t.name.toLowerCase()));
-      return { files: writePackage(issues, links, notes, subtasks), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues), summariesLeftOut: unwritableSummaries(issues) };
+      return { files: writePackage(issues, links, notes, subtasks, boardOfSprint(catalogue)), issues: issues.length, links: links.length, notes: notes.length, labelsLeftOut: unwritableLabels(issues), summariesLeftOut: unwritableSummaries(issues) };
     });
   }
 }

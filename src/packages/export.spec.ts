@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readLinks, readNotes } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
-import { parseExportJql, unwritableLabels, unwritableSummaries, writePackage } from './export.js';
+import { boardOfSprint, parseExportJql, unwritableLabels, unwritableSummaries, writePackage } from './export.js';
 import { readIssues } from './issues-reader.js';
 
 describe('parseExportJql: the JQL an export understands over the mirror', () => {
@@ -64,6 +64,34 @@ describe('writePackage: the files read back as what the mirror holds', () => {
       ['A-2', 'Спринт 1'],
       ['A-7', undefined],
     ]);
+  });
+
+  it('«Доска» where the sprint\'s name is on several boards and the mirror knows the issue\'s (decision 1430): the board\'s name, its id when boards share a name, never beside no sprint', () => {
+    const catalogue = {
+      boards: [{ id: 1, name: 'AURORA board', type: 'scrum' }, { id: 2, name: 'Поддержка', type: 'scrum' }, { id: 3, name: 'поддержка', type: 'scrum' }],
+      sprints: [
+        { id: 11, name: 'Спринт 2', state: 'active' as const, board_id: 1 },
+        { id: 12, name: 'Спринт 3', state: 'future' as const, board_id: 1 },
+        { id: 21, name: 'Спринт 3', state: 'future' as const, board_id: 2 },
+        { id: 31, name: 'Спринт 4', state: 'future' as const, board_id: 1 },
+        { id: 32, name: 'Спринт 4', state: 'future' as const, board_id: 3 },
+      ],
+    };
+    const rows: [Partial<PackageMirrorIssue>, string | undefined][] = [
+      [{ sprint: 'Спринт 3', sprint_id: 12, sprint_board_id: 1 }, 'AURORA board'],
+      [{ sprint: 'Спринт 3', sprint_id: '12' as unknown as number, sprint_board_id: 1 }, 'AURORA board'], // PostgreSQL's bigint reads as text
+      // «Поддержка» and «поддержка» are one name to the checks (any letter case): the id
+      [{ sprint: 'Спринт 3', sprint_id: 21, sprint_board_id: 2 }, '2'],
+      [{ sprint: 'Спринт 4', sprint_id: 32, sprint_board_id: 3 }, '3'],
+      [{ sprint: 'Спринт 2', sprint_id: 11, sprint_board_id: 1 }, undefined], // one board's only
+      [{ sprint: 'Спринт 3', sprint_id: null, sprint_board_id: null }, undefined], // an older agent's refresh
+      [{ sprint: 'Спринт 3', sprint_id: 99, sprint_board_id: 9 }, undefined], // a sprint the catalogue does not list (closed)
+      [{ sprint: 'Спринт 3', sprint_id: 21, sprint_board_id: 2, issue_type: 'Sub-task' }, undefined], // no sprint written
+    ];
+    const issues = rows.map(([fields], n) => ({ ...issue, key: `A-${n + 10}`, ...fields }));
+    const read = readIssues(Buffer.from(writePackage(issues, [], [], new Set(['sub-task']), boardOfSprint(catalogue))['issues.csv']));
+    expect(read.map((r) => r.board)).toEqual(rows.map(([, board]) => board));
+    expect(issues.map(boardOfSprint(null))).toEqual(issues.map(() => null));
   });
 
   it('a summary with a line break (the plan would refuse it) leaves «Тема» empty: read back, no wish', () => {

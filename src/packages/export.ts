@@ -7,6 +7,7 @@ import { ValidationFailedError } from '../common/index.js';
 import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
 import { splitLabels } from './issues-reader.js';
 import { hasLineBreak } from '@jira-hub/contracts/catalogue';
+import type { Catalogue } from '@jira-hub/contracts';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
 
@@ -102,19 +103,49 @@ export function unwritableSummaries(issues: readonly PackageMirrorIssue[]): stri
 }
 
 /**
+ * The «Доска» an issue's row needs (decision 1430): where the catalogue lists sprints of the issue's sprint name
+ * on more than one board, the name alone is ambiguous — the plan's checks refuse an ensure_sprint by it, and plan
+ * and drift could not tell the two sprints apart — so the board of the sprint the mirror knows the issue is in
+ * (its sprint id among those sprints) is written: its name, or its id when two boards share the name. Null
+ * otherwise: a name one board has, a mirror row without the sprint's id (an older agent's refresh), no catalogue.
+ */
+export function boardOfSprint(catalogue: Pick<Catalogue, 'boards' | 'sprints'> | null | undefined): (issue: PackageMirrorIssue) => string | null {
+  return (issue) => {
+    if (!catalogue || issue.sprint === null || issue.sprint_id === null || issue.sprint_id === undefined) return null;
+    const named = catalogue.sprints.filter((s) => s.name === issue.sprint);
+    if (new Set(named.map((s) => s.board_id)).size < 2) return null;
+    const sprint = named.find((s) => s.id === Number(issue.sprint_id));
+    if (!sprint) return null;
+    const board = catalogue.boards.find((b) => b.id === sprint.board_id);
+    const sameName = catalogue.boards.filter((b) => board && b.name.toLowerCase() === board.name.toLowerCase());
+    return board && sameName.length === 1 ? board.name : String(sprint.board_id);
+  };
+}
+
+/**
  * The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). A sub-task's
  * «Спринт» is left empty (`subtaskTypes`: the catalogue's sub-task types, in lower case): Jira moves a
  * sub-task with its parent and refuses to put one in a sprint, so a sprint written there could only be
- * refused by the plan, or read as drift once the parent moves.
+ * refused by the plan, or read as drift once the parent moves. «Доска»: `boardOf` (boardOfSprint), only
+ * beside a sprint written.
  */
-export function writePackage(issues: readonly PackageMirrorIssue[], links: readonly MirrorLink[], notes: readonly ExportNote[], subtaskTypes: ReadonlySet<string> = new Set()): ExportedPackage {
+export function writePackage(
+  issues: readonly PackageMirrorIssue[],
+  links: readonly MirrorLink[],
+  notes: readonly ExportNote[],
+  subtaskTypes: ReadonlySet<string> = new Set(),
+  boardOf: (issue: PackageMirrorIssue) => string | null = () => null,
+): ExportedPackage {
   const leftOut = new Set(unwritableLabels(issues));
   const summaryLeftOut = new Set(unwritableSummaries(issues));
   const sprintOf = (i: PackageMirrorIssue) => (subtaskTypes.has((i.issue_type ?? '').toLowerCase()) ? null : i.sprint);
   return {
     'issues.csv': csv(
       ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],
-      issues.map((i) => [i.key, i.issue_type, summaryLeftOut.has(i.key) ? null : i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, sprintOf(i), null]),
+      issues.map((i) => {
+        const sprint = sprintOf(i);
+        return [i.key, i.issue_type, summaryLeftOut.has(i.key) ? null : i.summary, i.parent, i.duedate, leftOut.has(i.key) ? null : i.labels.join(' '), i.assignee, i.priority, i.status, sprint, sprint === null ? null : boardOf(i)];
+      }),
     ),
     'links.csv': csv(
       ['Откуда', 'Тип', 'Куда', 'Пояснение (внутр.)'],
