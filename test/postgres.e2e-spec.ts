@@ -10,6 +10,10 @@ import { main } from '../src/cli.js';
 import { ConfigError, loadConfig } from '../src/common/config.js';
 import { createApp } from '../src/app.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
+import { MirrorTextParity1766016000000 } from '../migrations/1766016000000-MirrorTextParity.js';
+import { dataSourceOptions } from '../src/database/data-source.js';
+import { HubDataSource } from '../src/database/engine-schema.js';
+import { MIGRATIONS_TABLE } from '../src/database/migrate.js';
 import { Db } from '../src/database/db.service.js';
 import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, rowCounts, startHub, tempDir, type TestHub } from './support/app.js';
@@ -223,6 +227,41 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     }
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(message);
+  });
+
+  it('a view of the operator’s on a column a migration changes → one Russian line naming it, nothing changed; without the view the start goes on', async () => {
+    const url = await freshSchema();
+    await (await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false })).close();
+    // The schema as v19 left it (v20 changes the collation of issue.key), and a view of the operator's on that column.
+    const ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: url })).initialize();
+    try {
+      const q = ds.createQueryRunner();
+      try {
+        await new MirrorTextParity1766016000000().down(q);
+      } finally {
+        await q.release();
+      }
+      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [MirrorTextParity1766016000000.name]);
+      await ds.query('CREATE VIEW report_keys AS SELECT key FROM issue');
+      const failure = await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(ConfigError);
+      expect((failure as Error).message).toBe(
+        'схему хаба не обновить: от её таблиц зависят объекты, созданные не хабом (rule _RETURN on view report_keys depends on column "key"); удалите их (например, DROP VIEW …), запустите хаб или jira-hub migrate и создайте их снова — база не изменена',
+      );
+      expect((await ds.query(`SELECT value FROM setting WHERE key = 'schema_version'`))[0].value).toBe(String(SCHEMA_VERSION - 1));
+      await ds.query('DROP VIEW report_keys');
+    } finally {
+      await ds.destroy();
+    }
+    const hub = await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false });
+    try {
+      expect((await hub.get(Db).read((m) => m.query(`SELECT value FROM setting WHERE key = 'schema_version'`)))[0].value).toBe(String(SCHEMA_VERSION));
+    } finally {
+      await hub.close();
+    }
   });
 
   it('`jira-hub serve` prints that one line only: no Nest ERROR blocks with stack traces before it (issue 21.9)', async () => {

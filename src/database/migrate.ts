@@ -143,11 +143,13 @@ async function migratePostgres(ds: DataSource, options: MigrateOptions): Promise
 /**
  * A PostgreSQL that will not hold the hub's tables, in one line for the operator (a ConfigError: exit 2,
  * no stack): no schema to create them in (the address's search_path names none that exists), a user
- * without the right to create in it or to replace the hub's functions, or a server open only for reading
- * (a standby, default_transaction_read_only). Anything else: undefined.
+ * without the right to create in it or to replace the hub's functions, a server open only for reading
+ * (a standby, default_transaction_read_only), or objects of someone else's (a view) on a column a migration
+ * changes. Anything else: undefined.
  */
 function schemaRefusal(err: unknown): ConfigError | undefined {
-  const e = (err as { driverError?: { code?: string; message?: string } } | null)?.driverError ?? (err as { code?: string; message?: string } | null);
+  type PgError = { code?: string; message?: string; detail?: string };
+  const e = (err as { driverError?: PgError } | null)?.driverError ?? (err as PgError | null);
   if (e?.code === '3F000') {
     return new ConfigError('в PostgreSQL нет схемы для таблиц хаба: схемы из search_path в адресе (options=-c search_path=…) в базе нет — создайте её (CREATE SCHEMA) или уберите search_path из адреса');
   }
@@ -155,6 +157,12 @@ function schemaRefusal(err: unknown): ConfigError | undefined {
     // A new database (no tables yet), or a schema of an older hub to bring up to date (its tables and functions are its owner's).
     return new ConfigError(
       `пользователю PostgreSQL не хватает прав, чтобы создать или обновить схему хаба (${e.message ?? 'permission denied'}): один раз выполните jira-hub migrate владельцем базы (или выдайте этому пользователю CREATE на схему — GRANT CREATE ON SCHEMA …), после этого хаб запускается и под этим пользователем`,
+    );
+  }
+  // A view (or rule) of the operator's on a hub table blocks a column change: PostgreSQL names it in `detail`.
+  if (e?.code === '2BP01' || (e?.code === '0A000' && /view or rule/.test(e.message ?? ''))) {
+    return new ConfigError(
+      `схему хаба не обновить: от её таблиц зависят объекты, созданные не хабом (${e.detail ?? e.message}); удалите их (например, DROP VIEW …), запустите хаб или jira-hub migrate и создайте их снова — база не изменена`,
     );
   }
   if (e?.code === '25006') {
