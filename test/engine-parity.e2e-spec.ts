@@ -5,10 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
 import { MirrorTextParity1766016000000 } from '../migrations/1766016000000-MirrorTextParity.js';
-import { dataSourceOptions } from '../src/database/data-source.js';
-import { HubDataSource } from '../src/database/engine-schema.js';
-import { MIGRATIONS_TABLE } from '../src/database/migrate.js';
-import { freshSchema, icuDatabase, onPostgres } from './support/pg.js';
+import { dataSourceOn, freshSchema, icuDatabase, onPostgres, undoMigration } from './support/pg.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -172,17 +169,11 @@ describe('the word search splits and folds words as SQLite does, on both engines
       await first.close();
     }
     // The database as a v19 hub left it: the column of words the locale and the text search parser split.
-    const ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: env.HUB_DATABASE_URL })).initialize();
+    const ds = await dataSourceOn(env.HUB_DATABASE_URL);
     try {
       await ds.query(`CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
                         $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`);
-      const q = ds.createQueryRunner();
-      try {
-        await new MirrorTextParity1766016000000().down(q);
-      } finally {
-        await q.release();
-      }
-      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [MirrorTextParity1766016000000.name]);
+      await undoMigration(ds, MirrorTextParity1766016000000);
     } finally {
       await ds.destroy();
     }

@@ -11,9 +11,6 @@ import { ConfigError, loadConfig } from '../src/common/config.js';
 import { createApp } from '../src/app.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { MirrorTextParity1766016000000 } from '../migrations/1766016000000-MirrorTextParity.js';
-import { dataSourceOptions } from '../src/database/data-source.js';
-import { HubDataSource } from '../src/database/engine-schema.js';
-import { MIGRATIONS_TABLE } from '../src/database/migrate.js';
 import { Db } from '../src/database/db.service.js';
 import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, rowCounts, startHub, tempDir, type TestHub } from './support/app.js';
@@ -21,7 +18,7 @@ import { createV1Database, insertBatch, insertCommand, insertNote } from './supp
 import { drainLossily, expectLossyInvariants } from './support/lossy.js';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { freshSchema, onPostgres, TEST_DATABASE_URL } from './support/pg.js';
+import { dataSourceOn, freshSchema, onPostgres, TEST_DATABASE_URL, undoMigration } from './support/pg.js';
 import { openEvents } from './support/sse.js';
 import { waitFor } from './support/wait.js';
 
@@ -233,15 +230,9 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     const url = await freshSchema();
     await (await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false })).close();
     // The schema as v19 left it (v20 changes the collation of issue.key), and a view of the operator's on that column.
-    const ds = await new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: url })).initialize();
+    const ds = await dataSourceOn(url);
     try {
-      const q = ds.createQueryRunner();
-      try {
-        await new MirrorTextParity1766016000000().down(q);
-      } finally {
-        await q.release();
-      }
-      await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [MirrorTextParity1766016000000.name]);
+      await undoMigration(ds, MirrorTextParity1766016000000);
       await ds.query('CREATE VIEW report_keys AS SELECT key FROM issue');
       const failure = await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false }).then(
         () => null,

@@ -1,5 +1,9 @@
 import { afterAll } from '@jest/globals';
 import pg from 'pg';
+import type { DataSource, MigrationInterface } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source.js';
+import { HubDataSource } from '../../src/database/engine-schema.js';
+import { MIGRATIONS_TABLE } from '../../src/database/migrate.js';
 
 /**
  * The e2e suites run on SQLite by default and on PostgreSQL when HUB_TEST_DATABASE_URL is set
@@ -92,3 +96,19 @@ afterAll(async () => {
   for (const schema of all) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   schemas.clear();
 });
+
+/** The hub's data source on the PostgreSQL database at `url`, for a test reaching past the hub (the caller destroys it). */
+export function dataSourceOn(url: string): Promise<DataSource> {
+  return new HubDataSource(dataSourceOptions({ dbPath: '', databaseUrl: url })).initialize();
+}
+
+/** Undoes `migration` on `ds` (its down(), and TypeORM's record of it): the database as the version before it left it. */
+export async function undoMigration(ds: DataSource, migration: { new (): MigrationInterface; name: string }): Promise<void> {
+  const q = ds.createQueryRunner();
+  try {
+    await new migration().down(q);
+  } finally {
+    await q.release();
+  }
+  await ds.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [migration.name]);
+}
