@@ -245,12 +245,12 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
 }
 
 /** The catalogue's boards an ensure_sprint's `board` names: by id, or by name in any letter case. */
-function boardIds(catalogue: Catalogue, board: string | number): number[] {
+function boardIds(catalogue: Pick<Catalogue, 'boards'>, board: string | number): number[] {
   return catalogue.boards.filter((b) => String(b.id) === String(board).trim() || (typeof board === 'string' && lower(b.name) === lower(board.trim()))).map((b) => b.id);
 }
 
 /** The catalogue's boards an ensure_sprint's `board` names (decision 1430); undefined without a catalogue or such a board. */
-export function catalogueBoardIds(catalogue: Catalogue | null | undefined, board: string | number): number[] | undefined {
+export function catalogueBoardIds(catalogue: Pick<Catalogue, 'boards'> | null | undefined, board: string | number): number[] | undefined {
   const ids = catalogue ? boardIds(catalogue, board) : [];
   return ids.length === 0 ? undefined : ids;
 }

@@ -7,6 +7,7 @@ import { ValidationFailedError } from '../common/index.js';
 import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
 import { splitLabels } from './issues-reader.js';
 import { hasLineBreak } from '@jira-hub/contracts/catalogue';
+import { catalogueBoardIds } from '../catalogue/index.js';
 import type { Catalogue } from '@jira-hub/contracts';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
@@ -116,9 +117,9 @@ export function boardOfSprint(catalogue: Pick<Catalogue, 'boards' | 'sprints'> |
     if (new Set(named.map((s) => s.board_id)).size < 2) return null;
     const sprint = named.find((s) => s.id === Number(issue.sprint_id));
     if (!sprint) return null;
+    // The name when it names this board alone, as the checks read a `board` (catalogueBoardIds); else the id.
     const board = catalogue.boards.find((b) => b.id === sprint.board_id);
-    const sameName = catalogue.boards.filter((b) => board && b.name.toLowerCase() === board.name.toLowerCase());
-    return board && sameName.length === 1 ? board.name : String(sprint.board_id);
+    return board && catalogueBoardIds(catalogue, board.name)?.length === 1 ? board.name : String(sprint.board_id);
   };
 }
 
