@@ -53,10 +53,6 @@ export function currentSprint(value: unknown): SprintInfo | null {
   return sprints.find((s) => s.state === 'active') ?? sprints.find((s) => s.state === 'future') ?? sprints.at(-1) ?? null;
 }
 
-export function currentSprintName(value: unknown): string | null {
-  return currentSprint(value)?.name ?? null;
-}
-
 /**
  * A sprint as the change record holds it (SPEC 17.1, decision 1430): its id, name and board, so that a revert
  * finds this very sprint when its name is on several boards; only the name when Jira gave no id.

@@ -3,7 +3,7 @@ import { CommandFailure, CommandStopped } from './command-failure.js';
 import { partSender } from './commands/refresh.js';
 import { executeCommand } from './executors.js';
 import { HubHttpError, HubStoppedError, type HubClient } from './hub-client.js';
-import { currentSprint, currentSprintName, toIsoUtc } from './issue-mapper.js';
+import { currentSprint, toIsoUtc } from './issue-mapper.js';
 import { JiraApi } from './jira-api.js';
 import { JiraClient } from './jira-client.js';
 import { MemoryJournal } from './journal.js';
@@ -270,14 +270,14 @@ describe('refresh', () => {
     });
 
     it('takes the active sprint, else a future one, from objects or DC strings', () => {
-      expect(currentSprintName([{ name: 'Old', state: 'closed' }, { name: 'Now', state: 'active' }])).toBe('Now');
+      expect(currentSprint([{ name: 'Old', state: 'closed' }, { name: 'Now', state: 'active' }])?.name).toBe('Now');
       expect(
-        currentSprintName([
+        currentSprint([
           'com.atlassian.greenhopper.service.sprint.Sprint@1[id=1,rapidViewId=1,state=CLOSED,name=Спринт 0,startDate=<null>,endDate=<null>,completeDate=<null>,sequence=1,goal=]',
           'com.atlassian.greenhopper.service.sprint.Sprint@2[id=2,rapidViewId=1,state=FUTURE,name=Спринт, с запятой,startDate=<null>,endDate=<null>,completeDate=<null>,sequence=2,goal=]',
-        ]),
+        ])?.name,
       ).toBe('Спринт, с запятой');
-      expect(currentSprintName(null)).toBeNull();
+      expect(currentSprint(null)).toBeNull();
     });
 
     it('reads the sprint id and its board: Cloud objects (boardId, or originBoardId), DC strings (rapidViewId); a value without them keeps the name', () => {
