@@ -11,6 +11,22 @@ const EACH = ['<rootDir>/src/**/*.spec.ts', '<rootDir>/packages/*/src/**/*.spec.
  */
 const GROUPED = [`<rootDir>/${GROUPS_DIR}/*.group.ts`, ...RUN_ALONE.map((path) => `<rootDir>/${path}`)];
 
+/**
+ * SWC transpiles each file as tsconfig.json asks (legacy decorators with their metadata, which Nest's
+ * injection reads; class fields assigned, not defined), to ES modules. Types are the compiler's job
+ * (npm run typecheck), not the test run's.
+ */
+const SWC = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'es6' },
+  sourceMaps: 'inline',
+};
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -20,7 +36,7 @@ export default {
     '^@jira-hub/(agent|jira-sim|contracts)/(.*)$': '<rootDir>/packages/$1/src/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['@swc/jest', SWC] },
   testMatch: process.env.HUB_TEST_GROUPED === '1' ? GROUPED : EACH,
   testTimeout: 30000,
   // A folder for the migrated template database each worker copies for its test hubs (test/support/template.ts).
