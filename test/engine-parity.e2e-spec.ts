@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
 import { MirrorTextParity1766016000000 } from '../migrations/1766016000000-MirrorTextParity.js';
+import { SprintState1766102400000 } from '../migrations/1766102400000-SprintState.js';
+import { SCHEMA_VERSION } from '../src/database/index.js';
 import { dataSourceOn, freshSchema, icuDatabase, onPostgres, undoMigration } from './support/pg.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -173,13 +175,14 @@ describe('the word search splits and folds words as SQLite does, on both engines
     try {
       await ds.query(`CREATE OR REPLACE FUNCTION hub_search_text(key text, summary text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
                         $$ SELECT regexp_replace(hub_search_fold(key || ' ' || coalesce(summary, '')), '[^[:alnum:]]+', ' ', 'g') $$`);
+      await undoMigration(ds, SprintState1766102400000);
       await undoMigration(ds, MirrorTextParity1766016000000);
     } finally {
       await ds.destroy();
     }
     const second = await startHub(env);
     try {
-      expect((await second.http.get('/health').expect(200)).body.schema_version).toBe(20);
+      expect((await second.http.get('/health').expect(200)).body.schema_version).toBe(SCHEMA_VERSION);
       for (const [q, expected] of SEARCHES) expect([q, await keysOf(second, `q=${encodeURIComponent(q)}`)]).toEqual([q, expected]);
     } finally {
       await second.close();

@@ -97,7 +97,7 @@ describe('GET /issues: search, filters, cursor (issue 14)', () => {
     expect(seen).toEqual(many.map((i) => i.key).sort());
     expect(await keys('limit=3&offset=2')).toEqual(['C-11', 'C-12', 'C-13']);
     const view = (await hub.http.get('/issues?limit=1').expect(200)).body[0];
-    expect(Object.keys(view).sort()).toEqual(['assignee', 'created', 'duedate', 'fields', 'issue_type', 'key', 'labels', 'priority', 'sprint', 'sprint_board_id', 'sprint_id', 'status', 'summary', 'synced_at', 'updated']);
+    expect(Object.keys(view).sort()).toEqual(['assignee', 'created', 'duedate', 'fields', 'issue_type', 'key', 'labels', 'priority', 'sprint', 'sprint_board_id', 'sprint_id', 'sprint_state', 'status', 'summary', 'synced_at', 'updated']);
   });
 
   it('bad query parameters → 422', async () => {

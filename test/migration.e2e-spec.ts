@@ -41,11 +41,11 @@ const V1_COMMAND_COLUMNS = [
 ];
 const NEW_COMMAND_COLUMNS = ['deliveries', 'retry_of', 'queue_pos'];
 const NEW_BATCH_COLUMNS = ['source', 'awaiting_approval_since', 'approved_by', 'approved_at', 'rejected_reason', 'runnable_at', 'queue_pos', 'checks', 'revert_of'];
-/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale; v6: batch.checks; v8: batch.revert_of; v18: the sprint's id and board). */
+/** Columns later schema versions add to v1's tables (v2, v3: command, batch; v4: the mirror at scale; v6: batch.checks; v8: batch.revert_of; v18: the sprint's id and board; v21: its state). */
 const NEW_COLUMNS: Record<string, string[]> = {
   command: NEW_COMMAND_COLUMNS,
   batch: NEW_BATCH_COLUMNS,
-  issue: ['search_id', 'sync_mark', 'sprint_id', 'sprint_board_id'],
+  issue: ['search_id', 'sync_mark', 'sprint_id', 'sprint_board_id', 'sprint_state'],
   issue_link: ['sync_mark'],
   sync_run: ['delivery', 'parts'],
 };

@@ -100,6 +100,30 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/issues/A-1').expect(200)).body.sprint).toBe('Спринт 2');
   });
 
+  it("keeps the sprint's state (decision 1434): closed is the backlog's sign; a state it does not know is refused, nothing changes", async () => {
+    await refresh(
+      { keys: ['A-1', 'A-2', 'A-3'] },
+      refreshResult([
+        { key: 'A-1', sprint: 'Спринт 0', sprint_id: 3, sprint_board_id: 1, sprint_state: 'closed' },
+        // no sprint, no state
+        { key: 'A-2', sprint: null, sprint_state: 'active' },
+        // an older agent says nothing of it
+        { key: 'A-3', sprint: 'Спринт 2', sprint_id: 2, sprint_board_id: 1 },
+      ]),
+    );
+    expect((await hub.http.get('/issues?keys=A-1,A-2,A-3').expect(200)).body.map((i: Record<string, unknown>) => [i.key, i.sprint, i.sprint_state])).toEqual([
+      ['A-1', 'Спринт 0', 'closed'],
+      ['A-2', null, null],
+      ['A-3', 'Спринт 2', null],
+    ]);
+    expect((await hub.http.get('/issues/A-1').expect(200)).body.fields).toEqual({});
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    const refused = await agent.report(c.id, { status: 'done', result: refreshResult([{ key: 'A-1', sprint: 'Спринт 0', sprint_state: 'CLOSED' }]) }).expect(422);
+    expect(refused.body.detail).toContain('issues[0].sprint_state: нужно active, future, closed или null');
+    expect((await hub.http.get('/issues/A-1').expect(200)).body.sprint_state).toBe('closed');
+  });
+
   it('a link removed in Jira disappears; an issue not returned stays', async () => {
     await refresh({ keys: ['A-1', 'A-2'] }, refreshResult([{ key: 'A-1' }, { key: 'A-2' }], [{ source_key: 'A-1', target_key: 'A-2', link_type: 'Blocks' }]));
     await refresh({ keys: ['A-1'] }, refreshResult([{ key: 'A-1', status: 'Done' }], []));

@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '../src/common/config.js';
 import { createApp } from '../src/app.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
 import { MirrorTextParity1766016000000 } from '../migrations/1766016000000-MirrorTextParity.js';
+import { SprintState1766102400000 } from '../migrations/1766102400000-SprintState.js';
 import { Db } from '../src/database/db.service.js';
 import { Waiters } from '../src/delivery/claim.service.js';
 import { agentOf, fields, rowCounts, startHub, tempDir, type TestHub } from './support/app.js';
@@ -232,6 +233,7 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
     // The schema as v19 left it (v20 changes the collation of issue.key), and a view of the operator's on that column.
     const ds = await dataSourceOn(url);
     try {
+      await undoMigration(ds, SprintState1766102400000);
       await undoMigration(ds, MirrorTextParity1766016000000);
       await ds.query('CREATE VIEW report_keys AS SELECT key FROM issue');
       const failure = await createApp(loadConfig({ HUB_DATABASE_URL: url }), { logger: false }).then(
@@ -242,7 +244,7 @@ describePg('a PostgreSQL that refuses the hub (issue 13)', () => {
       expect((failure as Error).message).toBe(
         'схему хаба не обновить: от её таблиц зависят объекты, созданные не хабом (rule _RETURN on view report_keys depends on column "key"); удалите их (например, DROP VIEW …), запустите хаб или jira-hub migrate и создайте их снова — база не изменена',
       );
-      expect((await ds.query(`SELECT value FROM setting WHERE key = 'schema_version'`))[0].value).toBe(String(SCHEMA_VERSION - 1));
+      expect((await ds.query(`SELECT value FROM setting WHERE key = 'schema_version'`))[0].value).toBe(String(MirrorTextParity1766016000000.schemaVersion - 1));
       await ds.query('DROP VIEW report_keys');
     } finally {
       await ds.destroy();

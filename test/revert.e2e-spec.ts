@@ -365,7 +365,10 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('an issue whose sprint field lists on
         { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
         { id: 3, name: 'Спринт 0', state: 'closed', boardId: 1 },
       ],
-      issues: [{ summary: 'Из закрытого спринта', issueType: 'Task', sprintIds: [3] }],
+      issues: [
+        { summary: 'Из закрытого спринта', issueType: 'Task', sprintIds: [3] }, // AURORA-1
+        { summary: 'Перенесена из закрытого спринта в активный', issueType: 'Task', sprintIds: [3, 1] }, // AURORA-2
+      ],
       links: [],
     });
   });
@@ -380,6 +383,22 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('an issue whose sprint field lists on
     const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
     await world.run(revert.batch.id);
     expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([3]);
+  });
+
+  it('a move into the backlog of an issue that also lists the closed sprint is no change once done, and reverts without a conflict (decision 1434)', async () => {
+    const batch = await world.ok('POST', '/batches', { title: 'В бэклог', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: null } }] });
+    const done = await world.run(batch.id);
+    expect(done.changes['AURORA-2']).toEqual([expect.objectContaining({ what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: null })]);
+    // The mirror names the closed sprint the field still lists, and knows it is closed.
+    expect(await world.ok('GET', '/issues/AURORA-2')).toMatchObject({ sprint: 'Спринт 0', sprint_id: 3, sprint_state: 'closed' });
+    const again = await world.ok('POST', '/batches/plan', { title: 'Ещё раз', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: null } }] });
+    expect(again.commands[0]).toMatchObject({ check: 'no_change', verdict: 'holds' });
+
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ conflicts: [], findings: [], ok: true, commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 1' } }] });
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    await world.run(revert.batch.id);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-2')!)).toEqual(expect.arrayContaining([1, 3]));
   });
 });
 

@@ -19,6 +19,7 @@ import { LinkChangesByTarget1765756800000 } from '../../migrations/1765756800000
 import { SprintIdentity1765843200000 } from '../../migrations/1765843200000-SprintIdentity.js';
 import { CommandJsonText1765929600000 } from '../../migrations/1765929600000-CommandJsonText.js';
 import { MirrorTextParity1766016000000 } from '../../migrations/1766016000000-MirrorTextParity.js';
+import { SprintState1766102400000 } from '../../migrations/1766102400000-SprintState.js';
 
 /** A migration class that states which schema version it produces (SPEC 3.1: each raises it by one). */
 export interface VersionedMigration {
@@ -49,5 +50,6 @@ export const MIGRATIONS: readonly VersionedMigration[] = [
   SprintIdentity1765843200000,
   CommandJsonText1765929600000,
   MirrorTextParity1766016000000,
+  SprintState1766102400000,
 ];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].schemaVersion;

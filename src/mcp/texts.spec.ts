@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AgentStatusView, BatchView, CommandView, IssueDetailView, PlanView } from './hub-api.js';
-import { agentStatusText, batchText, commandLines, duration, issueLinks, linkName, planText } from './texts.js';
+import type { AgentStatusView, BatchView, CommandView, IssueDetailView, IssueView, PlanView } from './hub-api.js';
+import { agentStatusText, batchText, commandLines, duration, issueLine, issueLinks, linkName, planText } from './texts.js';
 
 const LINK_TYPES = { блокирует: 'Blocks', связанные: 'Relates', дублирует: 'Duplicate' };
 
@@ -35,6 +35,15 @@ describe('issueLinks', () => {
     } as IssueDetailView;
     expect(issueLinks(issue, LINK_TYPES)).toEqual(['AURORA-2 связанные (Relates) AURORA-3', 'AURORA-1 блокирует (Blocks) AURORA-2']);
     expect(issueLinks({ ...issue, links_in: [{ source_key: 'AURORA-1', link_type: 'Cloners' }] }, LINK_TYPES)[1]).toBe('AURORA-1 Cloners AURORA-2');
+  });
+});
+
+describe('issueLine: the sprint (decision 1434)', () => {
+  const issue = { key: 'AURORA-2', summary: 'Отчёт', issue_type: 'Task', status: 'To Do', sprint: 'Спринт 0', sprint_state: 'active', labels: [], synced_at: '2026-12-01T00:00:00.000Z' } as unknown as IssueView;
+  it('names an open sprint as the sprint, a closed one only as the backlog', () => {
+    expect(issueLine(issue)).toContain('статус To Do, спринт Спринт 0<');
+    expect(issueLine({ ...issue, sprint_state: 'closed' })).toContain('бэклог (спринт Спринт 0 закрыт)');
+    expect(issueLine({ ...issue, sprint: null, sprint_state: null })).not.toContain('спринт');
   });
 });
 

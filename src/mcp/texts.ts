@@ -208,7 +208,8 @@ export function issueLine(i: IssueView): string {
   const facts = [
     i.issue_type,
     i.status ? `статус ${i.status}` : '',
-    i.sprint ? `спринт ${i.sprint}` : '',
+    // a closed sprint only: the issue is in the backlog (decision 1434)
+    i.sprint ? (i.sprint_state === 'closed' ? `бэклог (спринт ${i.sprint} закрыт)` : `спринт ${i.sprint}`) : '',
     i.assignee ? `исполнитель ${i.assignee}` : '',
     i.priority ? `приоритет ${i.priority}` : '',
     i.duedate ? `срок ${i.duedate}` : '',

@@ -10,7 +10,7 @@ import type { IssueView, ListIssuesQuery } from './mirror.dto.js';
 export const DEFAULT_ISSUE_PAGE = 100;
 
 /** The columns of the issue view (the table also keeps search_id, sync_mark and on PostgreSQL search for itself). */
-export const ISSUE_VIEW_COLUMNS = ['key', 'summary', 'issue_type', 'status', 'sprint', 'sprint_id', 'sprint_board_id', 'assignee', 'priority', 'duedate', 'labels', 'fields', 'created', 'updated', 'synced_at']
+export const ISSUE_VIEW_COLUMNS = ['key', 'summary', 'issue_type', 'status', 'sprint', 'sprint_id', 'sprint_board_id', 'sprint_state', 'assignee', 'priority', 'duedate', 'labels', 'fields', 'created', 'updated', 'synced_at']
   .map((c) => `i.${c}`)
   .join(', ');
 

@@ -30,6 +30,8 @@ export class IssueEntity {
   @Column('integer', { name: 'sprint_board_id', nullable: true })
   @PostgresType('bigint')
   sprintBoardId!: number | null;
+  /** The state Jira gives that sprint: active, future or closed (schema v21, decision 1434); null in the backlog or when the agent did not say. */
+  @Column('text', { name: 'sprint_state', nullable: true }) sprintState!: string | null;
   @Column('text', { nullable: true }) assignee!: string | null;
   @Column('text', { nullable: true }) priority!: string | null;
   @Column('text', { nullable: true }) duedate!: string | null;

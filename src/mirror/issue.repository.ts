@@ -6,6 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { SprintState } from '@jira-hub/contracts';
 import { engineOf, join, list, one, parseJson, raw, rows, sql } from '../database/index.js';
 import { ISSUE_VIEW_COLUMNS } from './issue-search.repository.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
@@ -35,6 +36,7 @@ interface IssueRow {
   sprint: string | null;
   sprint_id: number | null;
   sprint_board_id: number | null;
+  sprint_state: SprintState | null;
   assignee: string | null;
   priority: string | null;
   duedate: string | null;
@@ -66,14 +68,14 @@ export class IssueRepository {
     for (const part of chunks(issues, ISSUES_PER_STATEMENT)) {
       const values = part.map(
         (i) =>
-          sql`(${i.key}, ${i.summary}, ${i.issue_type}, ${i.status}, ${i.sprint}, ${i.sprint_id ?? null}, ${i.sprint_board_id ?? null}, ${i.assignee}, ${i.priority}, ${i.duedate}, ${JSON.stringify(i.labels)}, ${JSON.stringify(i.fields)}, ${i.created}, ${i.updated}, ${now}, ${mark})`,
+          sql`(${i.key}, ${i.summary}, ${i.issue_type}, ${i.status}, ${i.sprint}, ${i.sprint_id ?? null}, ${i.sprint_board_id ?? null}, ${i.sprint_state ?? null}, ${i.assignee}, ${i.priority}, ${i.duedate}, ${JSON.stringify(i.labels)}, ${JSON.stringify(i.fields)}, ${i.created}, ${i.updated}, ${now}, ${mark})`,
       );
       await rows(
         m,
-        sql`INSERT INTO issue (key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, assignee, priority, duedate, labels, fields, created, updated, synced_at, sync_mark)
+        sql`INSERT INTO issue (key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, sprint_state, assignee, priority, duedate, labels, fields, created, updated, synced_at, sync_mark)
             VALUES ${join(values, ', ')}
             ON CONFLICT(key) DO UPDATE SET summary = excluded.summary, issue_type = excluded.issue_type, status = excluded.status,
-              sprint = excluded.sprint, sprint_id = excluded.sprint_id, sprint_board_id = excluded.sprint_board_id, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
+              sprint = excluded.sprint, sprint_id = excluded.sprint_id, sprint_board_id = excluded.sprint_board_id, sprint_state = excluded.sprint_state, assignee = excluded.assignee, priority = excluded.priority, duedate = excluded.duedate,
               labels = excluded.labels, fields = excluded.fields, created = excluded.created, updated = excluded.updated,
               synced_at = excluded.synced_at, sync_mark = excluded.sync_mark`,
       );

@@ -1,3 +1,5 @@
+import type { SprintState } from '@jira-hub/contracts';
+
 /** What the confirmation rules (queue/commands/confirmation.ts) read of the mirror. */
 export interface MirrorIssue {
   /** the issue type's name (the checks of SPEC 16.2 find its screens and workflow) */
@@ -7,6 +9,8 @@ export interface MirrorIssue {
   /** Jira's id of `sprint` and its board (decision 1430); null or absent: not known (an older agent's refresh) */
   sprint_id?: number | null;
   sprint_board_id?: number | null;
+  /** that sprint's state (decision 1434); `closed`: the issue is in the backlog; null or absent: not known */
+  sprint_state?: SprintState | null;
   summary: string | null;
   /** the agent reports it among `fields` (SPEC 4's Issue has no description column) */
   description?: string | null;

@@ -1,4 +1,4 @@
-import type { MirroredIssue, MirroredIssueDetail, Note } from '@jira-hub/contracts';
+import type { MirroredIssue, MirroredIssueDetail, Note, SprintState } from '@jira-hub/contracts';
 import { MaxCharacters, QueryInteger } from '../common/index.js';
 import { JIRA_KEY } from '@jira-hub/contracts/catalogue';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
@@ -123,6 +123,8 @@ export class IssueView implements MirroredIssue {
   sprint_id!: number | null;
   /** the board of that sprint, when Jira said */
   sprint_board_id!: number | null;
+  /** the state Jira gives that sprint (decision 1434): closed — the issue is in no open sprint, in the backlog; null in the backlog or when the agent did not report it */
+  sprint_state!: SprintState | null;
   assignee!: string | null;
   priority!: string | null;
   duedate!: string | null;

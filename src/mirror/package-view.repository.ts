@@ -5,7 +5,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { IssueFields } from '@jira-hub/contracts';
+import type { IssueFields, SprintState } from '@jira-hub/contracts';
 import { join, list, parseJson, raw, rows, sql, type Sql } from '../database/index.js';
 import { storedLabels } from './stored-labels.js';
 
@@ -16,6 +16,7 @@ export interface PackageMirrorIssue extends Omit<IssueFields, 'created' | 'updat
   /** Jira's id of `sprint` and its board (decision 1430); null: in no sprint, or not known (an older agent's refresh) */
   sprint_id?: number | null;
   sprint_board_id?: number | null;
+  sprint_state?: SprintState | null;
   parent: string | null;
   synced_at: string | null;
 }
@@ -29,7 +30,7 @@ export interface MirrorLink {
 /** A row as stored: labels and fields are JSON text. */
 type Row = Omit<PackageMirrorIssue, 'labels' | 'parent'> & { labels: string; fields: string };
 
-const COLUMNS = raw('key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, assignee, priority, duedate, labels, fields, synced_at');
+const COLUMNS = raw('key, summary, issue_type, status, sprint, sprint_id, sprint_board_id, sprint_state, assignee, priority, duedate, labels, fields, synced_at');
 
 function toIssue(r: Row): PackageMirrorIssue {
   const parent = parseJson<{ parent?: unknown }>(r.fields, {}).parent;

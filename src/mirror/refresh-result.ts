@@ -1,5 +1,5 @@
 /** The shape of a refresh result (SPEC 4) and its validation. Pure. */
-import type { RefreshIssue, RefreshLink } from '@jira-hub/contracts';
+import { SPRINT_STATES, type RefreshIssue, type RefreshLink, type SprintState } from '@jira-hub/contracts';
 import { isJiraKey } from '../common/index.js';
 
 /**
@@ -53,7 +53,7 @@ export function parseRefreshResult(raw: unknown, afterParts = false): RefreshRes
     }
     if (fields !== undefined && fields !== null && !isObject(fields)) return `issues[${i}].fields: нужен объект`;
     const extra: Record<string, unknown> = { ...(isObject(fields) ? fields : {}) };
-    for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name) && !(SPRINT_IDS as readonly string[]).includes(name)) extra[name] = value;
+    for (const [name, value] of Object.entries(rest)) if (!(COLUMNS as readonly string[]).includes(name) && !(SPRINT_IDS as readonly string[]).includes(name) && name !== 'sprint_state') extra[name] = value;
     const issue = { key, labels: (labels as string[] | null | undefined) ?? [], fields: extra } as IssueInput;
     for (const c of COLUMNS) {
       const problem = columnProblem(c, rest[c]);
@@ -67,6 +67,9 @@ export function parseRefreshResult(raw: unknown, afterParts = false): RefreshRes
     // An id belongs to the sprint named: none without a name (the backlog), no board without the sprint's id.
     issue.sprint_id = issue.sprint === null ? null : ((rest.sprint_id as number | null | undefined) ?? null);
     issue.sprint_board_id = issue.sprint_id === null ? null : ((rest.sprint_board_id as number | null | undefined) ?? null);
+    const state = rest.sprint_state;
+    if (state !== undefined && state !== null && !SPRINT_STATES.includes(state as SprintState)) return `issues[${i}].sprint_state: нужно active, future, closed или null`;
+    issue.sprint_state = issue.sprint === null ? null : ((state as SprintState | null | undefined) ?? null);
     // One spelling of a summary: a decomposed «ё» (е + U+0308) or «й» (и + U+0306) is searched, compared with a
     // package and shown as the composed letter, and both engines' word search index the same word.
     if (issue.summary !== null) issue.summary = issue.summary.normalize('NFC');

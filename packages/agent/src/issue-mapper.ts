@@ -1,7 +1,7 @@
 import type { JiraApi, JiraIssue } from './jira-api.js';
 import { readValue, type ResolvedField } from './field-values.js';
 import type { HubIssue, HubLink } from './types.js';
-import type { SprintRef } from '@jira-hub/contracts';
+import { SPRINT_STATES, type SprintRef, type SprintState } from '@jira-hub/contracts';
 
 /** Fields a refresh asks for, besides the sprint field and the custom fields from settings. */
 export const REFRESH_FIELDS = ['summary', 'issuetype', 'status', 'assignee', 'priority', 'duedate', 'labels', 'created', 'updated', 'description', 'parent', 'issuelinks'];
@@ -62,6 +62,9 @@ export function sprintRef(sprint: SprintInfo | null): SprintRef | string | null 
   return sprint.id === null ? sprint.name : { id: sprint.id, name: sprint.name, board_id: sprint.boardId };
 }
 
+/** The sprint's state as the hub takes it; null when Jira gave none it knows. */
+const stateOf = (sprint: SprintInfo | null): SprintState | null => (sprint && SPRINT_STATES.includes(sprint.state as SprintState) ? (sprint.state as SprintState) : null);
+
 function nameOf(value: unknown): string | null {
   return value && typeof value === 'object' ? ((value as { name?: string }).name ?? null) : null;
 }
@@ -88,6 +91,8 @@ export function toHubIssue(api: JiraApi, issue: JiraIssue, sprintFieldId: string
     // Which sprint of that name (decision 1430): names repeat across boards.
     sprint_id: sprint?.id ?? null,
     sprint_board_id: sprint?.id == null ? null : sprint.boardId,
+    // A closed sprint here means no open one is listed: the issue is in the backlog (decision 1434).
+    sprint_state: stateOf(sprint),
     assignee: api.userId(f.assignee),
     priority: nameOf(f.priority),
     duedate: typeof f.duedate === 'string' ? f.duedate : null,

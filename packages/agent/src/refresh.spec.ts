@@ -61,6 +61,7 @@ describe('refresh', () => {
         // which «Спринт 1» (decision 1430): its id and board, from Cloud's sprint object or DC's string alike
         sprint_id: 1,
         sprint_board_id: 1,
+        sprint_state: 'active',
         assignee: flavor === 'cloud' ? user.accountId : user.name,
         priority: 'High',
         duedate: '2026-10-13',
@@ -69,7 +70,7 @@ describe('refresh', () => {
         updated: new Date(stored.updatedAtMs).toISOString(),
         fields: { description: 'Описание', parent: null, 'Story Points': 8 },
       });
-      expect(result.issues[1]).toMatchObject({ sprint: null, sprint_id: null, sprint_board_id: null, assignee: null, priority: 'Medium', duedate: null, labels: [] });
+      expect(result.issues[1]).toMatchObject({ sprint: null, sprint_id: null, sprint_board_id: null, sprint_state: null, assignee: null, priority: 'Medium', duedate: null, labels: [] });
       expect(result.links).toEqual([
         { source_key: keys[0], target_key: keys[1], link_type: 'Blocks' },
         { source_key: keys[2], target_key: keys[0], link_type: 'Relates' },

@@ -182,6 +182,10 @@ export interface IssueFields {
  * sprint field's `boardId` on Cloud, `rapidViewId` on Data Center; the agile API's `originBoardId`), null
  * when Jira did not say. Names repeat across boards («Спринт 2» of each team's board); the id does not.
  */
+/** A sprint's state as Jira's agile API names it, in lower case. */
+export type SprintState = 'active' | 'future' | 'closed';
+export const SPRINT_STATES: readonly SprintState[] = ['active', 'future', 'closed'];
+
 export interface SprintRef {
   id: number;
   name: string;
@@ -194,6 +198,8 @@ export interface MirroredIssue extends IssueFields {
   sprint_id: number | null;
   /** the board of that sprint, when Jira said */
   sprint_board_id: number | null;
+  /** the state Jira gives that sprint (decision 1434): `closed` means the issue is in no open sprint, in the backlog */
+  sprint_state: SprintState | null;
   /** every other field the agent reported */
   fields: Record<string, unknown>;
   synced_at: string | null;
@@ -209,10 +215,13 @@ export interface MirroredIssueDetail extends MirroredIssue {
 /**
  * An issue in a refresh result (SPEC 4). `sprint_id` and `sprint_board_id` say which sprint `sprint` is
  * (decision 1430); an older agent leaves them out, and the mirror then knows the sprint by its name only.
+ * `sprint_state` is that sprint's state (decision 1434): `closed` when the issue's sprint field lists closed
+ * sprints only (it is in the backlog, and `sprint` names the last of them).
  */
 export interface RefreshIssue extends IssueFields {
   sprint_id?: number | null;
   sprint_board_id?: number | null;
+  sprint_state?: SprintState | null;
   /** every other field the agent reads (the settings' `fields`) */
   fields?: Record<string, unknown>;
 }

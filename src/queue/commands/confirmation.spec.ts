@@ -97,10 +97,16 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     ].filter((s) => s.board === id && s.name === name).map((s) => s.id);
   };
   const inSprint = (sprint_id: number | null, sprint_board_id: number | null = null) => ({ sprint: 'Спринт 2', sprint_id, sprint_board_id });
-  it.each<[string, { sprint: string | null; sprint_id?: number | null; sprint_board_id?: number | null }, WantedSprint, boolean, boolean | undefined]>([
+  it.each<[string, { sprint: string | null; sprint_id?: number | null; sprint_board_id?: number | null; sprint_state?: 'active' | 'future' | 'closed' | null }, WantedSprint, boolean, boolean | undefined]>([
     ['another name', inSprint(2, 1), { name: 'Спринт 3' }, true, false],
     ['the backlog, asked for the backlog', { sprint: null }, { name: null }, true, true],
     ['a sprint, asked for the backlog', inSprint(2, 1), { name: null }, true, false],
+    // decision 1434: a sprint field listing closed sprints only is the backlog; the mirror names the last of them
+    ['a closed sprint only, asked for the backlog', { ...inSprint(2, 1), sprint_state: 'closed' }, { name: null }, false, true],
+    ['an active sprint, asked for the backlog', { ...inSprint(2, 1), sprint_state: 'active' }, { name: null }, false, false],
+    ['a future sprint, asked for the backlog', { ...inSprint(2, 1), sprint_state: 'future' }, { name: null }, false, false],
+    ["a sprint whose state an older agent did not say, asked for the backlog: it is the sprint's", { ...inSprint(2, 1), sprint_state: null }, { name: null }, false, false],
+    ['a closed sprint, asked for by name: the mirror still names it', { ...inSprint(2, 1), sprint_state: 'closed' }, { name: 'Спринт 2' }, false, true],
     ['the name, no board asked: the name is enough', inSprint(7, 2), { name: 'Спринт 2' }, true, true],
     ["board 1's sprint, board 1 asked by name: exact", inSprint(2, 1), { name: 'Спринт 2', board: 'AURORA board' }, true, true],
     ["board 2's sprint, board 1 asked by name: exact", inSprint(7, 2), { name: 'Спринт 2', board: 'AURORA board' }, true, false],
@@ -171,6 +177,11 @@ describe('isConfirmedByState: remove_link and the backlog (SPEC 17.2, 16.2)', ()
   it('ensure_sprint null: confirmed when the mirror has no sprint', () => {
     expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, mirrorOf({ 'A-1': baseIssue({ sprint: null }) }))).toBe(true);
     expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, mirror)).toBe(false);
+  });
+  it('ensure_sprint null: confirmed when the mirror shows a closed sprint only; a move from it into a sprint is from the backlog (decision 1434)', () => {
+    const closed = mirrorOf({ 'A-1': baseIssue({ sprint: 'Спринт 0', sprint_id: 3, sprint_board_id: 1, sprint_state: 'closed' }) });
+    expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, closed)).toBe(true);
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, closed)).toEqual([{ field: 'sprint', from: null, to: 'Спринт 2' }]);
   });
 });
 

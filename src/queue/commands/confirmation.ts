@@ -77,11 +77,14 @@ export type SprintCatalogue = Pick<MirrorLookup, 'sprintsOnBoard' | 'boardIds' |
  * says it is of: Jira's `boardId` / `rapidViewId`) is the board named, by its id or by a name the catalogue
  * knows (a sprint shown on several boards is listed once, under the first that shows it, not always its
  * own). A mirror row without the id (refreshed by an older agent) compares the name only when an id is
- * asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it).
+ * asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it). The backlog is
+ * no sprint, or a sprint the mirror knows is closed: an issue whose sprint field lists closed sprints only
+ * (the mirror names the last of them) is in no open sprint (decision 1434).
  */
-export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id'>, wanted: WantedSprint, catalogue?: SprintCatalogue): boolean | undefined {
+export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id' | 'sprint_state'>, wanted: WantedSprint, catalogue?: SprintCatalogue): boolean | undefined {
   const sprint = issue.sprint ?? null;
-  if (wanted.name === null || sprint !== wanted.name) return sprint === wanted.name;
+  if (wanted.name === null) return inBacklog(issue);
+  if (sprint !== wanted.name) return false;
   const id = issue.sprint_id ?? null;
   if (wanted.id !== undefined && wanted.id !== null) return id === null || id === wanted.id;
   const board = wanted.board;
@@ -95,6 +98,9 @@ export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id
   if (ids !== undefined) return ids.includes(id);
   return boardId !== null && named !== undefined ? false : undefined;
 }
+
+/** The mirror shows the issue in no open sprint: no sprint, or one Jira called closed (decision 1434). */
+export const inBacklog = (issue: Pick<MirrorIssue, 'sprint' | 'sprint_state'>): boolean => (issue.sprint ?? null) === null || issue.sprint_state === 'closed';
 
 /** A sprint in a dry run's words: its name, and its board when the name alone does not tell. */
 const onBoardText = (name: string, board: unknown): string => (board === undefined || board === null ? name : `${name} (доска ${String(board)})`);
@@ -141,7 +147,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       if (shows) return [];
       // The same name on another board: say which boards.
       if (wanted !== null && issue.sprint === wanted) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id), to: onBoardText(wanted, board) }];
-      return one('sprint', issue.sprint ?? null, wanted);
+      return one('sprint', inBacklog(issue) ? null : issue.sprint, wanted);
     }
     default:
       return undefined;

@@ -9,7 +9,7 @@ import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
 import { sprintOfChange, type Change } from './change-record.js';
-import { changesAgainstMirror, mirrorShowsSprint } from './confirmation.js';
+import { changesAgainstMirror, inBacklog, mirrorShowsSprint } from './confirmation.js';
 
 export const REVERTED_LABEL = 'hub-reverted';
 export const REVERT_TITLE = (id: number) => `Откат пакета #${id}`;
@@ -120,6 +120,8 @@ function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
   if (!issue) return undefined;
   if (what === 'status') return issue.status;
   if (what === 'sprint') {
+    // A closed sprint only is the backlog (decision 1434), as the change records hold it.
+    if (inBacklog(issue)) return null;
     const id = issue.sprint_id ?? null;
     return issue.sprint === null || id === null ? (issue.sprint ?? null) : { id, name: issue.sprint, board_id: issue.sprint_board_id ?? null };
   }

@@ -9,6 +9,9 @@ import { go, useRoute } from '../router';
 import type { Issue, IssueDetail, Note } from '../types';
 import { linkPhrase, NOTE_SOURCE } from '../words';
 
+/** The issue's sprint in words: a closed one is named so, since the issue is then in the backlog (decision 1434). */
+export const sprintOf = (i: Pick<Issue, 'sprint' | 'sprint_state'>): string | null => (i.sprint === null ? null : i.sprint_state === 'closed' ? `${i.sprint} (закрыт)` : i.sprint);
+
 function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note | null; onSaved: (n: Note) => void }) {
   const [fact, setFact] = useState(note?.fact_status ?? '');
   const [comment, setComment] = useState(note?.comment ?? '');
@@ -85,7 +88,7 @@ function IssueCard({ issueKey }: { issueKey: string }) {
           [
             ['Тип', issue.issue_type],
             ['Статус', issue.status],
-            ['Спринт', issue.sprint],
+            ['Спринт', sprintOf(issue)],
             ['Исполнитель', issue.assignee],
             ['Срок', issue.duedate ? day(issue.duedate) : null],
             ['Синхронизирована', when(issue.synced_at)],
@@ -271,7 +274,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
                     </td>
                     <td data-label="Название">{i.summary}</td>
                     <td data-label="Статус">{i.status ?? '—'}</td>
-                    <td data-label="Спринт">{i.sprint ?? '—'}</td>
+                    <td data-label="Спринт">{sprintOf(i) ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>
