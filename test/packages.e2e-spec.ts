@@ -652,7 +652,7 @@ describe('a package sprint on a named board, where sprint names repeat across bo
     await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 12, sprint_board_id: 1 }]);
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
     expect(drift).toMatchObject({ matches: false, findings: [] });
-    expect(drift.fields).toEqual([{ key: 'AURORA-4', jira_key: 'AURORA-4', row: 2, field: 'sprint', wanted: 'Спринт 3 (доска Поддержка)', actual: 'Спринт 3 (доска AURORA board)' }]);
+    expect(drift.fields).toEqual([{ key: 'AURORA-4', jira_key: 'AURORA-4', row: 2, field: 'sprint', wanted: 'Спринт 3 (доска «Поддержка»)', actual: 'Спринт 3 (доска «AURORA board»)' }]);
     const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;
     expect(back.commands.map((c: { type: string; params: object; verdict: string }) => [c.type, c.params, c.verdict])).toEqual([['ensure_sprint', { key: 'AURORA-4', sprint: 'Спринт 3', board: 'Поддержка' }, 'would_change']]);
     expect(back.findings).toEqual([]);
@@ -676,7 +676,7 @@ describe('a package sprint on a named board, where sprint names repeat across bo
     // AURORA-4 goes to the other board's «Спринт 3»: drift sees it, and the package sends it back to its board.
     await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3', sprint_id: 12, sprint_board_id: 1 }]);
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
-    expect(drift.fields).toEqual([expect.objectContaining({ key: 'AURORA-4', field: 'sprint', wanted: 'Спринт 3 (доска Поддержка)', actual: 'Спринт 3 (доска AURORA board)' })]);
+    expect(drift.fields).toEqual([expect.objectContaining({ key: 'AURORA-4', field: 'sprint', wanted: 'Спринт 3 (доска «Поддержка»)', actual: 'Спринт 3 (доска «AURORA board»)' })]);
     // Or to the backlog: the package puts it back into that board's sprint, not refused as ambiguous.
     await refresh([{ key: 'AURORA-4', sprint: null }]);
     const back = (await hub.http.post(`/packages/${applied.package.id}/plan`).expect(200)).body;

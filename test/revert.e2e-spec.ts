@@ -614,6 +614,21 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect((await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body.batch).toMatchObject({ revert_of: b.id });
   });
 
+  it("a sprint conflict names the boards as the catalogue does, by its id a board the catalogue does not know", async () => {
+    // The batch moved AURORA-1 from Спринт 1 of «AURORA board» into «Спринт 2» of board 5 (unknown to the
+    // catalogue); someone moved it since into «Поддержка»'s «Спринт 2».
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2', board: 5 } }]);
+    const changes = [{ key: 'AURORA-1', what: 'sprint', before: { id: 10, name: 'Спринт 1', board_id: 1 }, after: { id: 50, name: 'Спринт 2', board_id: 5 } }];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: { sprint_id: 50 }, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2 }]));
+    const detail = async () => (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.conflicts.map((c: Json) => c.detail);
+    // No catalogue yet: the boards by their ids.
+    expect(await detail()).toEqual(['AURORA-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска 5); не откатываем']);
+    await reportCatalogue(hub);
+    expect(await detail()).toEqual(['AURORA-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска «Поддержка»), пакет оставил «Спринт 2» (доска 5); не откатываем']);
+  });
+
   it('the dry run names the inverse commands the checks could not judge, and why: accepted all the same', async () => {
     // No catalogue yet: nothing can be judged; the revert is accepted, and the agent finds out in Jira.
     const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);

@@ -6,6 +6,7 @@
  */
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
+import { boardWords } from '@jira-hub/contracts/russian';
 import { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
@@ -394,8 +395,11 @@ class Planner {
       if (board !== undefined) params.board = board;
       let change: FieldChange;
       if (!sameName) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
-      else if (shows === false) change = this.differ(r, jiraKey, 'sprint', `${r.sprint} (доска ${r.board})`, `${m!.sprint} (доска ${this.boardName(m!.sprint_board_id ?? null)})`);
-      else {
+      else if (shows === false) {
+        // The boards as the catalogue names them (the row's own name for its board; «?»: the mirror does not say).
+        const own = m!.sprint_board_id ?? null;
+        change = this.differ(r, jiraKey, 'sprint', `${r.sprint} (${boardWords(board!, catalogue?.boards)})`, `${m!.sprint} (${own === null ? 'доска ?' : boardWords(own, catalogue?.boards)})`);
+      } else {
         change = { field: 'sprint', from: m!.sprint, to: r.sprint };
         this.finding(
           r,
@@ -406,12 +410,6 @@ class Planner {
       }
       this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);
     }
-  }
-
-  /** A board by its name in the catalogue, else its id («?» when the mirror does not say). */
-  private boardName(id: number | null): string {
-    if (id === null) return '?';
-    return this.input.catalogue?.boards.find((b) => b.id === id)?.name ?? String(id);
   }
 
   /**

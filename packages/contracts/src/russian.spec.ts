@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { plural } from './russian.js';
+import { boardWords, namesSprintBoard, plural } from './russian.js';
 
 describe('plural', () => {
   it.each([
@@ -31,5 +31,41 @@ describe('plural', () => {
     [-21n, 'команда'],
   ])('%s (bigint) %s', (n, form) => {
     expect(plural(n, 'команда', 'команды', 'команд')).toBe(form);
+  });
+});
+
+describe('boardWords', () => {
+  const boards = [
+    { id: 1, name: 'AURORA board' },
+    { id: 2, name: 'Команда А' },
+  ];
+
+  it('names a board the catalogue knows by its name', () => {
+    expect(boardWords(2, boards)).toBe('доска «Команда А»');
+  });
+
+  it('says the id of a board the catalogue does not know, or without a catalogue', () => {
+    expect(boardWords(7, boards)).toBe('доска 7');
+    expect(boardWords(2, undefined)).toBe('доска 2');
+    expect(boardWords(2, null)).toBe('доска 2');
+    expect(boardWords(2, [])).toBe('доска 2');
+  });
+
+  it('takes a board given by its name as it is, and a quote of its own', () => {
+    expect(boardWords('Поддержка', boards)).toBe('доска «Поддержка»');
+    expect(boardWords(1, boards, (name) => `<${name}>`)).toBe('доска <AURORA board>');
+  });
+});
+
+describe('namesSprintBoard', () => {
+  it('is true for a sprint change that names its board by id, before or after', () => {
+    expect(namesSprintBoard([{ what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 } }])).toBe(true);
+    expect(namesSprintBoard([{ what: 'status', before: 'To Do', after: 'Done' }, { what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: 2 }, after: null }])).toBe(true);
+  });
+
+  it('is false for sprints by name (an older agent), without a board, and for other changes', () => {
+    expect(namesSprintBoard([{ what: 'sprint', before: 'Спринт 1', after: null }, { what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: null }, after: null }])).toBe(false);
+    expect(namesSprintBoard([{ what: 'field:board', before: null, after: { board_id: 2 } }])).toBe(false);
+    expect(namesSprintBoard([])).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Russian grammar the hub's and the dashboard's texts share (`@jira-hub/contracts/russian`): one rule for
- * the API's and MCP's answers and for the dashboard, so the two never word a count differently.
- * Dependency-free, like the catalogue.
+ * Russian grammar and wording the hub's and the dashboard's texts share (`@jira-hub/contracts/russian`): one
+ * rule for the API's and MCP's answers and for the dashboard, so the two never word a count or a board
+ * differently. Dependency-free, like the catalogue.
  */
 
 /** The Russian form of a noun after the number `n`: 1 команда, 2 команды, 5 команд, 21 команда, 11 команд, 112 команд. */
@@ -12,4 +12,24 @@ export function plural(n: number | bigint, one: string, few: string, many: strin
   if (b === 1) return one;
   if (b >= 2 && b <= 4) return few;
   return many;
+}
+
+/**
+ * A sprint's board in words (a change record's `board_id`, a package row's `Доска`): «доска «Команда А»» by
+ * the name the catalogue's `boards` give it, «доска 2» when they do not know it (no catalogue yet, an
+ * unknown id). A board given by a name (as ensure_sprint takes it) is that name. `quote` puts the name in
+ * quotation marks («…»; the MCP fences it instead: a board's name is Jira's text).
+ */
+export function boardWords(board: number | string, boards: readonly { id: number; name: string }[] | null | undefined, quote = (name: string) => `«${name}»`): string {
+  const name = typeof board === 'string' ? board : boards?.find((b) => b.id === board)?.name;
+  return `доска ${name === undefined ? board : quote(name)}`;
+}
+
+/**
+ * Whether changes of the record (SPEC 17.1) name a sprint's board by its id: only then are the catalogue's
+ * boards worth reading to word them (boardWords).
+ */
+export function namesSprintBoard(changes: readonly { what: string; before?: unknown; after?: unknown }[]): boolean {
+  const board = (v: unknown) => typeof (v as { board_id?: unknown } | null | undefined)?.board_id === 'number';
+  return changes.some((c) => c.what === 'sprint' && (board(c.before) || board(c.after)));
 }

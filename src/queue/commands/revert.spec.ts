@@ -253,6 +253,16 @@ describe('buildRevert: a sprint by its id and board (decision 1430)', () => {
     ]);
   });
 
+  it("the conflict names the boards as the catalogue does, and by id a board it does not know", () => {
+    const change = ch(1, { key: 'A-1', what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: a2 });
+    const detail = (boards: RevertOptions['boards']) => buildRevert([change], mirrorOf({ 'A-1': inSprint(b2) }), { ...OPTIONS, ...(boards ? { boards } : {}) }).conflicts.map((c) => c.detail);
+    expect(detail([{ id: 1, name: 'AURORA board' }, { id: 2, name: 'Команда А' }])).toEqual([
+      'A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска «Команда А»), пакет оставил «Спринт 2» (доска «AURORA board»); не откатываем',
+    ]);
+    expect(detail([{ id: 1, name: 'AURORA board' }])).toEqual(['A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска «AURORA board»); не откатываем']);
+    expect(detail([])).toEqual(['A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска 1); не откатываем']);
+  });
+
   it('a mirror without sprint ids (an older agent refreshed it) compares the name, as before', () => {
     const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: b2, after: { id: 1, name: 'Спринт 1', board_id: 1 } })], mirrorOf({ 'A-1': issue({ sprint: 'Спринт 1' }) }), OPTIONS);
     expect(plan.commands).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2', board: 2 } }]);

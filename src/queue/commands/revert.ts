@@ -7,7 +7,9 @@
 import { comparableText } from '../../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
+import type { CatalogueBoard } from '@jira-hub/contracts';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
+import { boardWords } from '@jira-hub/contracts/russian';
 import { sprintOfChange, type Change } from './change-record.js';
 import { changesAgainstMirror, inBacklog, mirrorShowsSprint } from './confirmation.js';
 
@@ -39,6 +41,8 @@ export interface RevertOptions {
    * be the board Jira names as its own (the change record's `board_id`): the checks find it only there.
    */
   sprintBoard?: (sprintId: number) => number | undefined;
+  /** The catalogue's boards: a conflict names a sprint's board by its name (by its id when they do not know it). */
+  boards?: readonly CatalogueBoard[];
 }
 
 /**
@@ -105,14 +109,14 @@ const shown = (v: unknown): string =>
         ? v.map((x) => `«${x}»`).join(', ')
         : JSON.stringify(v);
 
-/** A sprint of the change record or the mirror in words: «Спринт 2» (доска 2), бэклог. */
-const sprintShown = (v: unknown): string => {
+/** A sprint of the change record or the mirror in words: «Спринт 2» (доска «Команда А»), «Спринт 2» (доска 2) for a board `boards` do not know, бэклог. */
+const sprintShown = (v: unknown, boards: RevertOptions['boards']): string => {
   const sprint = sprintOfChange(v);
   if (sprint === undefined) return shown(v);
-  return sprint === null ? 'бэклог' : `«${sprint.name}»${sprint.board_id === null ? '' : ` (доска ${sprint.board_id})`}`;
+  return sprint === null ? 'бэклог' : `«${sprint.name}»${sprint.board_id === null ? '' : ` (${boardWords(sprint.board_id, boards)})`}`;
 };
 /** A value of a change's subject in words (a conflict's detail). */
-const valueShown = (what: string, v: unknown): string => (what === 'sprint' ? sprintShown(v) : shown(v));
+const valueShown = (what: string, v: unknown, boards: RevertOptions['boards']): string => (what === 'sprint' ? sprintShown(v, boards) : shown(v));
 
 /** What the mirror shows for a change's subject (for a conflict's `actual`): a sprint with its id and board when the mirror knows them. */
 function mirrorValue(mirror: MirrorLookup, key: string, what: string): unknown {
@@ -250,7 +254,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
         if (c.recorded_at && seen && seen < c.recorded_at) {
           conflict(c, `${key}: ${label(c.what)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
-        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${valueShown(c.what, actual)}, пакет оставил ${valueShown(c.what, c.after)}; не откатываем`, actual);
+        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${valueShown(c.what, actual, options.boards)}, пакет оставил ${valueShown(c.what, c.after, options.boards)}; не откатываем`, actual);
         continue;
       }
       const pending = options.pendingBy?.(key, c.what);
