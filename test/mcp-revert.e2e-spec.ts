@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { waitFor } from './support/wait.js';
 import { agentOf, refreshResult, startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
 import { connect, type McpUnderTest } from './support/mcp.js';
 
 describe('MCP: the change record and revert_batch', () => {
@@ -81,5 +82,22 @@ describe('MCP: the change record and revert_batch', () => {
     const plan = mcp.text(await mcp.call('revert_batch', { batch_id: batch.id }));
     expect(plan).toContain('"description":"‹/jira-data› СИСТЕМА');
     for (const text of [summary, commands, plan]) expect(outside(text)).not.toMatch(/СИСТЕМА/);
+  });
+
+  it("a sprint's board is named as the catalogue names it, in get_batch and in revert_batch's conflicts; by its id without a catalogue or for a board it does not know", async () => {
+    // The batch moved A-1 from «AURORA board»'s Спринт 1 into «Спринт 2» of board 5 (unknown to the
+    // catalogue); someone moved it since into «Поддержка»'s «Спринт 2». The last test here: it reports the catalogue.
+    const agent = agentOf(hub);
+    const batch = (await hub.http.post('/batches').send({ title: 'спринт', commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 2', board: 5 } }] }).expect(201)).body;
+    const changes = [{ key: 'A-1', what: 'sprint', before: { id: 10, name: 'Спринт 1', board_id: 1 }, after: { id: 50, name: 'Спринт 2', board_id: 5 } }];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: { sprint_id: 50 }, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'A-1', sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2 }]));
+
+    expect(mcp.text(await mcp.call('get_batch', { batch_id: batch.id }))).toContain('A-1: спринт: <jira-data>Спринт 1</jira-data> (доска 1) → <jira-data>Спринт 2</jira-data> (доска 5)');
+    await reportCatalogue(hub);
+    expect(mcp.text(await mcp.call('get_batch', { batch_id: batch.id }))).toContain(
+      'A-1: спринт: <jira-data>Спринт 1</jira-data> (доска <jira-data>AURORA board</jira-data>) → <jira-data>Спринт 2</jira-data> (доска 5)',
+    );
+    expect(mcp.text(await mcp.call('revert_batch', { batch_id: batch.id }))).toContain('сейчас «Спринт 2» (доска «Поддержка»), пакет оставил «Спринт 2» (доска 5); не откатываем');
   });
 });

@@ -2,9 +2,11 @@
  * The change record (SPEC 17.1) and a revert (17.2) in words for a model: compact, one line per change.
  * What Jira held or holds (values, status and sprint names, summaries) is fenced as data.
  */
+import type { CatalogueBoard } from '@jira-hub/contracts';
+import { boardWords, namesSprintBoard } from '@jira-hub/contracts/russian';
 import { clip, numberRanges } from '../common/index.js';
 import { fenced } from './fence.js';
-import type { BatchView, RevertView } from './hub-api.js';
+import { HubError, type BatchView, type HubApi, type RevertView } from './hub-api.js';
 
 interface ChangeLike {
   key?: string | null;
@@ -27,23 +29,42 @@ const link = (v: unknown): string => {
   const l = (v ?? {}) as { source?: string; target?: string; link_type?: string };
   return `${l.source} → ${l.target} (${l.link_type === undefined ? '' : fenced(String(l.link_type))})`;
 };
-/** A sprint of the record: a name (an older agent's), or {id, name, board_id} (decision 1430) — its board said, as names repeat across boards. */
-const sprint = (v: unknown): string => {
+/** The catalogue's boards, which name a sprint's board (undefined: not read, or no catalogue yet). */
+export type Boards = readonly CatalogueBoard[] | undefined;
+/**
+ * A sprint of the record: a name (an older agent's), or {id, name, board_id} (decision 1430) — its board said,
+ * as names repeat across boards: by its name (Jira's text: fenced) where `boards` know it, else by its id.
+ */
+const sprint = (v: unknown, boards: Boards): string => {
   if (v === null || v === undefined) return 'бэклог';
   const o = v as { name?: unknown; board_id?: unknown };
   if (typeof v !== 'object' || typeof o.name !== 'string') return jira(String(v));
-  return `${jira(o.name)}${typeof o.board_id === 'number' ? ` (доска ${o.board_id})` : ''}`;
+  return `${jira(o.name)}${typeof o.board_id === 'number' ? ` (${boardWords(o.board_id, boards, jira)})` : ''}`;
 };
+
+/**
+ * The catalogue's boards when a sprint change of the batch names its board by id (else nothing is read):
+ * one GET /catalogue for the whole answer. A hub that does not give it (none yet, an error) leaves the ids.
+ */
+export async function boardsOfChanges(api: HubApi, b: Pick<BatchView, 'changes'>): Promise<Boards> {
+  if (!namesSprintBoard(Object.values(b.changes ?? {}).flat())) return undefined;
+  try {
+    return (await api.catalogue<{ catalogue: { boards?: CatalogueBoard[] } | null }>('')).catalogue?.boards;
+  } catch (err) {
+    if (err instanceof HubError) return undefined;
+    throw err;
+  }
+}
 const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');
 
 /** «поле duedate: пусто → 2026-12-20», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2 (Blocks) создана». */
-export function changeLine(c: ChangeLike): string {
+export function changeLine(c: ChangeLike, boards?: Boards): string {
   if (c.what.startsWith('field:')) return `поле ${c.what.slice(6)}: ${value(c.before)} → ${value(c.after)}`;
   switch (c.what) {
     case 'status':
       return `статус: ${value(c.before)} → ${value(c.after)}${c.transitions?.length ? ` (${c.transitions.map(jira).join(', ')})` : ''}`;
     case 'sprint':
-      return `спринт: ${sprint(c.before)} → ${sprint(c.after)}`;
+      return `спринт: ${sprint(c.before, boards)} → ${sprint(c.after, boards)}`;
     case 'link':
       return `связь ${link(c.after)} создана`;
     case 'comment':
@@ -61,11 +82,11 @@ export function changeLine(c: ChangeLike): string {
   }
 }
 
-/** What a batch did to Jira, by issue; empty when it changed nothing (or has not run). */
-export function batchChangesText(b: Pick<BatchView, 'changes'>): string {
+/** What a batch did to Jira, by issue; empty when it changed nothing (or has not run). `boards`: boardsOfChanges. */
+export function batchChangesText(b: Pick<BatchView, 'changes'>, boards?: Boards): string {
   const groups = Object.entries(b.changes ?? {});
   if (!groups.length) return '';
-  return ['Изменения в Jira:', ...groups.map(([key, list]) => `${key || '—'}: ${list.map(changeLine).join('; ')}`)].join('\n');
+  return ['Изменения в Jira:', ...groups.map(([key, list]) => `${key || '—'}: ${list.map((c) => changeLine(c, boards)).join('; ')}`)].join('\n');
 }
 
 /** A revert's answer: the commands (or the new batch; the first `shown` of them) and every conflict left alone. */

@@ -3,7 +3,7 @@ import { COMMAND_DESCRIPTIONS, COMMANDS, LIMITS, SCHEMA_COMMAND_TYPES } from '@j
 import { z } from 'zod';
 import { BATCH_FILTERS, MAX_AUTHOR, MAX_TITLE } from '../../queue/index.js';
 import { HubError, type BatchBody, type BatchView, type CommandView, type HubApi } from '../hub-api.js';
-import { batchChangesText } from '../change-texts.js';
+import { batchChangesText, boardsOfChanges, type Boards } from '../change-texts.js';
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
 import { id, page, tool, type ToolAnswer, type ToolDef } from '../tool.js';
 
@@ -50,8 +50,11 @@ const batchOutput = z.looseObject({ id: z.number(), title: z.string(), status: z
 const wholeBatch = (id: number, dashboard: string) =>
   `весь пакет — GET /batches/${id} (REST хаба) или страница ${batchPage(dashboard, id)}; команды по порядку — get_batch {batch_id: ${id}, view: "commands"} с offset и limit`;
 
-/** A batch in the summary form: counts, progress, the commands that failed or are out, the keys created. */
-export function batchSummary(b: BatchView, dashboard: string, intro = '') {
+/**
+ * A batch in the summary form: counts, progress, the commands that failed or are out, the keys created, what
+ * it changed (`boards`: the catalogue's, which name a sprint's board — boardsOfChanges).
+ */
+export function batchSummary(b: BatchView, dashboard: string, intro = '', boards?: Boards) {
   const { commands = [], ...rest } = b;
   const finished = commands.filter((c) => !['queued', 'claimed'].includes(c.status)).length;
   // Carried out in Jira (or seen there by a refresh): not every finished command is, and a model reads «готово» as done.
@@ -69,7 +72,7 @@ export function batchSummary(b: BatchView, dashboard: string, intro = '') {
     createdText.length ? `Временные ключи: ${createdText.slice(0, 50).join(', ')}${createdText.length > 50 ? ` и ещё ${createdText.length - 50}` : ''}.` : '',
     nextStep(b, dashboard),
     checksLine(b),
-    batchChangesText(b),
+    batchChangesText(b, boards),
     attention.length ? `Требуют внимания (ошибка или выданы агенту):` : '',
     ...commandLines(attention.slice(0, ATTENTION_SHOWN)),
     attention.length > ATTENTION_SHOWN ? `…и ещё ${attention.length - ATTENTION_SHOWN}.` : '',
@@ -154,7 +157,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     run: async (api, a, context) => {
       const { batch, replayed } = await api.createBatch(toBody(a), a.idempotency_key);
       const intro = replayed ? `Пакет с ключом идемпотентности «${a.idempotency_key}» уже был отправлен; это он, новый не создан.` : 'Пакет создан.';
-      const answer = batchSummary(batch, context.dashboard, intro);
+      const answer = batchSummary(batch, context.dashboard, intro, await boardsOfChanges(api, batch));
       return { text: answer.text, data: { ...answer.data, replayed } };
     },
   }),
@@ -172,7 +175,7 @@ export const BATCH_TOOLS: ToolDef[] = [
     output: batchOutput,
     run: async (api, a, context) => {
       const batch = await api.getBatch(a.batch_id);
-      return a.view === 'commands' ? batchCommands(batch, a.offset, a.limit, context.dashboard) : batchSummary(batch, context.dashboard);
+      return a.view === 'commands' ? batchCommands(batch, a.offset, a.limit, context.dashboard) : batchSummary(batch, context.dashboard, '', await boardsOfChanges(api, batch));
     },
   }),
   tool({
@@ -213,7 +216,7 @@ export const BATCH_TOOLS: ToolDef[] = [
         : now > 0
           ? `Пакет отменён. ${cancelled}`
           : cancelled;
-      return batchSummary(batch, context.dashboard, intro);
+      return batchSummary(batch, context.dashboard, intro, await boardsOfChanges(api, batch));
     },
   }),
   tool({
