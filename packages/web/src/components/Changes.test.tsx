@@ -40,6 +40,38 @@ describe('the change record on the batch page', () => {
     expect(rows).toContain('AURORA-9Задача созданаAURORA-9 «Новая»');
   });
 
+  it("names a sprint's board as the catalogue does, reading it once for the whole list; by id a board it does not know", async () => {
+    const moves = {
+      'AURORA-1': [{ key: 'AURORA-1', what: 'sprint', before: { id: 10, name: 'Спринт 1', board_id: 1 }, after: { id: 50, name: 'Спринт 2', board_id: 5 }, command_id: 13 }],
+      'AURORA-2': [{ key: 'AURORA-2', what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 }, command_id: 14 }],
+    };
+    const calls = fakeFetch({
+      'GET /batches/1': { ...done(), changes: moves },
+      'GET /catalogue': { catalogue: { boards: [{ id: 1, name: 'AURORA board' }, { id: 2, name: 'Команда А' }] } },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    const section = await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    await within(section).findByText('Спринт 2 (доска «Команда А»)');
+    const rows = within(section).getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toContain('AURORA-1СпринтСпринт 1 (доска «AURORA board») → Спринт 2 (доска 5)');
+    expect(rows).toContain('AURORA-2Спринтбэклог → Спринт 2 (доска «Команда А»)');
+    expect(calls.filter((c) => c.url === '/catalogue')).toHaveLength(1);
+  });
+
+  it('no catalogue yet, or none to read: the boards by their ids; no sprint board in the changes: the catalogue is not read', async () => {
+    const moved = { 'AURORA-1': [{ key: 'AURORA-1', what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 }, command_id: 13 }] };
+    const calls = fakeFetch({ 'GET /batches/1': { ...done(), changes: moved }, 'GET /catalogue': { catalogue: null } });
+    const { unmount } = renderWithHub(<BatchPage id={1} />);
+    const section = await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    await vi.waitFor(() => expect(calls.some((c) => c.url === '/catalogue')).toBe(true));
+    expect(within(section).getAllByRole('row').map((r) => r.textContent)).toContain('AURORA-1Спринтбэклог → Спринт 2 (доска 2)');
+    unmount();
+    const plain = fakeFetch({ 'GET /batches/1': done() });
+    renderWithHub(<BatchPage id={1} />);
+    await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    expect(plain.some((c) => c.url === '/catalogue')).toBe(false);
+  });
+
   it('revert: the dry run first, with its commands and conflicts; then the new batch', async () => {
     const calls = fakeFetch({
       'GET /batches/1': done(),
@@ -183,6 +215,18 @@ describe('IssueChanges', () => {
     expect(within(section).getAllByRole('row')[1]!.textContent).toContain('#1 Планассистентчеловек');
   });
 
+  it("an issue's history names a sprint's board as the catalogue does", async () => {
+    fakeFetch({
+      'GET /issues/AURORA-1/changes': [
+        { key: 'AURORA-1', what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 }, batch_id: 1, batch_title: 'План', author: 'ivanov', source: 'client', approved_by: null, approved_at: null, command_type: 'ensure_sprint', recorded_at: '2026-11-30T10:00:00.000Z' },
+      ],
+      'GET /catalogue': { catalogue: { boards: [{ id: 2, name: 'Команда А' }] } },
+    });
+    renderWithHub(<IssueChanges issueKey="AURORA-1" />);
+    const section = await screen.findByRole('region', { name: 'Изменения хаба' });
+    expect(await within(section).findByText('Спринт 2 (доска «Команда А»)')).toBeTruthy();
+  });
+
   it('values: dates as dates, lists, empty, a link', () => {
     expect(changeValue('2026-12-20')).toBe('20 декабря 2026 г.');
     expect(changeValue([])).toBe('пусто');
@@ -190,6 +234,9 @@ describe('IssueChanges', () => {
     // a sprint by its id and board (the hub's decision 1430): its name and board, as names repeat across boards
     expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint')).toBe('Спринт 2 (доска 2)');
     expect(changeValue({ id: 7, name: 'Спринт 2', board_id: null }, 'sprint')).toBe('Спринт 2');
+    // the board by its name where the catalogue's boards know it
+    expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint', [{ id: 2, name: 'Команда А' }])).toBe('Спринт 2 (доска «Команда А»)');
+    expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint', [{ id: 1, name: 'AURORA board' }])).toBe('Спринт 2 (доска 2)');
     expect(changeValue({ source: 'A-1', target: 'A-2', link_type: 'Blocks' })).toBe('A-1 → A-2 (Blocks)');
   });
 });

@@ -1,6 +1,34 @@
 /** The change record (SPEC 17.1) for people: what a batch did to Jira, field by field, before → after. */
+import type { CatalogueBoard } from '@jira-hub/contracts';
+import { boardWords, namesSprintBoard } from '@jira-hub/contracts/russian';
+import { useEffect, useState } from 'react';
+import { api } from '../api';
 import type { RecordedChange } from '../types';
 import { fieldLabel } from '../words';
+
+/** The catalogue's boards, which name a sprint's board (undefined: not read, or no catalogue yet). */
+type Boards = readonly CatalogueBoard[] | undefined;
+
+/**
+ * The catalogue's boards (GET /catalogue, once for the whole list) when a sprint change names its board by
+ * id; else nothing is read. No catalogue yet, or the hub refuses: undefined, and the boards show by id.
+ */
+export function useChangeBoards(changes: readonly RecordedChange[]): Boards {
+  const needed = namesSprintBoard(changes);
+  const [boards, setBoards] = useState<Boards>(undefined);
+  useEffect(() => {
+    if (!needed) return;
+    let live = true;
+    api.get<{ catalogue: { boards?: CatalogueBoard[] } | null }>('/catalogue').then(
+      (state) => live && setBoards(state.catalogue?.boards),
+      () => undefined, // the ids stay
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  return boards;
+}
 
 const KIND_LABEL: Record<string, string> = {
   status: 'Статус',
@@ -23,15 +51,15 @@ export function changeLabel(what: string): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A value as a person reads it: dates as dates, lists joined, empty as «пусто». */
-export function changeValue(v: unknown, what = ''): string {
+/** A value as a person reads it: dates as dates, lists joined, empty as «пусто»; a sprint's board by its name where `boards` know it. */
+export function changeValue(v: unknown, what = '', boards?: Boards): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return what === 'sprint' ? 'бэклог' : 'пусто';
   if (typeof v === 'string' && DATE.test(v)) return new Date(`${v}T00:00:00Z`).toLocaleDateString('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
   if (Array.isArray(v)) return v.map((x) => changeValue(x)).join(', ');
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
     // A sprint by its identity (the hub's decision 1430): its name, and its board, as names repeat across boards.
-    if (what === 'sprint' && typeof o.name === 'string') return typeof o.board_id === 'number' ? `${o.name} (доска ${o.board_id})` : o.name;
+    if (what === 'sprint' && typeof o.name === 'string') return typeof o.board_id === 'number' ? `${o.name} (${boardWords(o.board_id, boards)})` : o.name;
     if (typeof o.source === 'string' && typeof o.target === 'string') return `${o.source} → ${o.target} (${String(o.link_type)})`;
     if (typeof o.summary === 'string') return `${typeof o.key === 'string' ? `${o.key} ` : ''}«${o.summary}»`;
     if (typeof o.body === 'string') return `#${String(o.id)}: «${o.body.length > 80 ? `${o.body.slice(0, 79)}…` : o.body}»`;
@@ -40,15 +68,15 @@ export function changeValue(v: unknown, what = ''): string {
   return String(v);
 }
 
-/** Before → after of one change, or the one side a creation or a removal has. */
-export function ChangeDiff({ c }: { c: RecordedChange }) {
+/** Before → after of one change, or the one side a creation or a removal has (`boards`: useChangeBoards). */
+export function ChangeDiff({ c, boards }: { c: RecordedChange; boards?: Boards }) {
   const created = ['link', 'comment', 'issue'].includes(c.what);
   const removed = ['link_removed', 'comment_removed', 'issue_deleted'].includes(c.what);
   if (created) return <span className="diff-after">{changeValue(c.after, c.what)}</span>;
   if (removed) return <span className="diff-before">{changeValue(c.before, c.what)}</span>;
   return (
     <>
-      <span className="diff-before">{changeValue(c.before, c.what)}</span> → <span className="diff-after">{changeValue(c.after, c.what)}</span>
+      <span className="diff-before">{changeValue(c.before, c.what, boards)}</span> → <span className="diff-after">{changeValue(c.after, c.what, boards)}</span>
       {c.transitions?.length ? <span className="muted small"> (переходы: {c.transitions.join(', ')})</span> : null}
     </>
   );
@@ -57,6 +85,7 @@ export function ChangeDiff({ c }: { c: RecordedChange }) {
 /** The batch page's section «Что изменено в Jira»: the changes grouped by issue. */
 export function BatchChanges({ changes }: { changes?: Record<string, RecordedChange[]> }) {
   const groups = Object.entries(changes ?? {});
+  const boards = useChangeBoards(groups.flatMap(([, list]) => list));
   if (groups.length === 0) return null; // nothing ran yet, or nothing changed
   return (
     <section className="panel" aria-label="Что изменено в Jira">
@@ -76,7 +105,7 @@ export function BatchChanges({ changes }: { changes?: Record<string, RecordedCha
                 <td>{i === 0 ? key ? <a href={`#/mirror/${key}`}>{key}</a> : '—' : ''}</td>
                 <td>{changeLabel(c.what)}</td>
                 <td>
-                  <ChangeDiff c={c} />
+                  <ChangeDiff c={c} boards={boards} />
                 </td>
               </tr>
             )),

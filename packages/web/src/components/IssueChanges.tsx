@@ -4,13 +4,14 @@ import { api } from '../api';
 import { when } from '../format';
 import { batchHref } from '../router';
 import type { IssueChange } from '../types';
-import { changeLabel, ChangeDiff } from './Changes';
+import { changeLabel, ChangeDiff, useChangeBoards } from './Changes';
 import { Empty, ErrorBox } from './ui';
 import { personName, whoMade } from '../words';
 
 export function IssueChanges({ issueKey }: { issueKey: string }) {
   const [list, setList] = useState<IssueChange[] | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const boards = useChangeBoards(list ?? []);
   useEffect(() => {
     let live = true;
     api.get<IssueChange[]>(`/issues/${encodeURIComponent(issueKey)}/changes`).then(
@@ -55,7 +56,7 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
                 <td>{c.approved_by ? personName(c.approved_by) : '—'}</td>
                 <td>{changeLabel(c.what)}</td>
                 <td>
-                  <ChangeDiff c={c} />
+                  <ChangeDiff c={c} boards={boards} />
                 </td>
               </tr>
             ))}
