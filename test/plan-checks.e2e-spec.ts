@@ -296,7 +296,7 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
       // no sprint id in the mirror: the command goes to Jira, which settles it
       ['will_change', 'cannot_judge'],
     ]);
-    expect(plan.commands[2].changes).toEqual([{ field: 'sprint', from: 'Спринт 3 (доска 2)', to: 'Спринт 3 (доска AURORA board)' }]);
+    expect(plan.commands[2].changes).toEqual([{ field: 'sprint', from: 'Спринт 3 (доска Поддержка)', to: 'Спринт 3 (доска AURORA board)' }]);
     expect(plan.commands[3].why).toContain('агент старой версии');
     // Submitted, the batch keeps the same verdicts.
     const batch = (await hub.http.post('/batches').send(body).expect(201)).body;

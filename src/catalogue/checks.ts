@@ -179,6 +179,7 @@ export function withCatalogue(mirror: MirrorLookup, catalogue: Catalogue | null)
     sprintsOnBoard: (board, sprint) => sprintsOnBoard(catalogue, board, sprint),
     boardIds: (board) => catalogueBoardIds(catalogue, board),
     isOpenSprint: (id) => isOpenSprint(catalogue, id),
+    boards: () => catalogue?.boards,
   };
 }
 

@@ -44,5 +44,7 @@ export interface MirrorLookup {
   boardIds?(board: string | number): readonly number[] | undefined;
   /** Whether the catalogue lists the sprint `id` among the open (active or future) sprints; undefined without a catalogue. */
   isOpenSprint?(id: number): boolean | undefined;
+  /** The catalogue's boards, to name a board a text would give by its id (boardWords); undefined without a catalogue. */
+  boards?(): readonly { id: number; name: string }[] | undefined;
 }
 

@@ -1,6 +1,7 @@
 /** Confirmation by state (SPEC 4, last column; 6.6): is a command's desired result visible in the mirror? Pure. */
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
+import { boardWords } from '@jira-hub/contracts/russian';
 
 /** Types that are never confirmed by state: their report (or re-delivery) is the only proof. */
 export const NEVER_CONFIRMED: readonly CommandType[] = ['ensure_issue', 'ensure_comment', 'refresh', 'refresh_catalogue', 'remove_comment', 'delete_issue'];
@@ -102,8 +103,12 @@ export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id
 /** The mirror shows the issue in no open sprint: no sprint, or one Jira called closed (decision 1434). */
 export const inBacklog = (issue: Pick<MirrorIssue, 'sprint' | 'sprint_state'>): boolean => (issue.sprint ?? null) === null || issue.sprint_state === 'closed';
 
-/** A sprint in a dry run's words: its name, and its board when the name alone does not tell. */
-const onBoardText = (name: string, board: unknown): string => (board === undefined || board === null ? name : `${name} (доска ${String(board)})`);
+/**
+ * A sprint in a dry run's words: its name, and its board when the name alone does not tell — by the name the
+ * catalogue gives it, not quoted again (the verdict's text quotes the whole value), else by its id.
+ */
+const onBoardText = (name: string, board: string | number | null | undefined, mirror: MirrorLookup): string =>
+  board === undefined || board === null ? name : `${name} (${boardWords(board, mirror.boards?.(), (n) => n)})`;
 
 const arrow = (source: string, target: string, linkType: string) => `${source} → ${target} (${linkType})`;
 
@@ -146,7 +151,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       if (shows === undefined) return undefined;
       if (shows) return [];
       // The same name on another board: say which boards.
-      if (wanted !== null && issue.sprint === wanted) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id), to: onBoardText(wanted, board) }];
+      if (wanted !== null && issue.sprint === wanted) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id, mirror), to: onBoardText(wanted, board, mirror) }];
       return one('sprint', inBacklog(issue) ? null : issue.sprint, wanted);
     }
     default:

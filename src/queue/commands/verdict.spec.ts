@@ -85,13 +85,18 @@ describe('verdictOf (SPEC 15.4)', () => {
       ...mirror,
       issue: (key) => (key === 'A-3' ? issueAt('2026-11-30T11:55:00.000Z', { sprint: 'S2', sprint_id: 7, sprint_board_id: 2 }) : mirror.issue(key)),
       sprintsOnBoard: (board, name) => (name !== 'S2' ? [] : board === 'Поддержка' ? [7] : board === 'AURORA board' ? [2] : undefined),
+      boards: () => [
+        { id: 1, name: 'AURORA board' },
+        { id: 2, name: 'Поддержка' },
+      ],
     };
     const judge = (params: Params) => verdictOf('ensure_sprint', params, ids, tempKey, NOW);
     expect(judge({ key: 'A-3', sprint: 'S2', board: 'Поддержка' })).toMatchObject({ verdict: 'holds' });
     expect(judge({ key: 'A-3', sprint: 'S2', board: 'AURORA board' })).toMatchObject({
       verdict: 'would_change',
-      changes: [{ field: 'sprint', from: 'S2 (доска 2)', to: 'S2 (доска AURORA board)' }],
-      text: 'Изменит (данные зеркала 5 мин назад): sprint: «S2 (доска 2)» → «S2 (доска AURORA board)».',
+      // the mirror's board by the catalogue's name, not its id
+      changes: [{ field: 'sprint', from: 'S2 (доска Поддержка)', to: 'S2 (доска AURORA board)' }],
+      text: 'Изменит (данные зеркала 5 мин назад): sprint: «S2 (доска Поддержка)» → «S2 (доска AURORA board)».',
     });
     expect(judge({ key: 'A-3', sprint: 'S2', board: 'Склад' })).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('доски «Склад» нет в каталоге') });
     // A-1's row has no sprint id: refreshed by an older agent
