@@ -297,13 +297,16 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
   });
 });
 
+/** Two scrum boards of the project: each team has its own sprints, and their names repeat. */
+const TWO_BOARDS: SimSeed['boards'] = [
+  { id: 1, name: 'AURORA board', type: 'scrum', projectKey: PROJECT },
+  { id: 2, name: 'Поддержка', type: 'scrum', projectKey: PROJECT },
+];
+
 describe.each<JiraFlavor>(['cloud', 'dc'])('sprints of the same name on two boards (decision 1430, %s)', (flavor) => {
   // «Спринт 2» is sprint 2 of «AURORA board» and sprint 7 of «Поддержка»; AURORA-1 and AURORA-2 are in Поддержка's.
   const SEED: Partial<SimSeed> = {
-    boards: [
-      { id: 1, name: 'AURORA board', type: 'scrum', projectKey: PROJECT },
-      { id: 2, name: 'Поддержка', type: 'scrum', projectKey: PROJECT },
-    ],
+    boards: TWO_BOARDS,
     sprints: [
       { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
       { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
@@ -399,6 +402,53 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('an issue whose sprint field lists on
     const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
     await world.run(revert.batch.id);
     expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-2')!)).toEqual(expect.arrayContaining([1, 3]));
+  });
+});
+
+describe.each<JiraFlavor>(['cloud', 'dc'])('a closed sprint is the backlog for a sprint asked for by name or by id (decision 1434, %s)', (flavor) => {
+  // «Спринт 2» is open on «AURORA board» (id 2) and closed on «Поддержка» (id 7); AURORA-1 was left in Поддержка's.
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(flavor, {
+      boards: TWO_BOARDS,
+      sprints: [
+        { id: 1, name: 'Спринт 1', state: 'active', boardId: 1 },
+        { id: 2, name: 'Спринт 2', state: 'future', boardId: 1 },
+        { id: 7, name: 'Спринт 2', state: 'closed', boardId: 2 },
+        { id: 8, name: 'Спринт 3', state: 'active', boardId: 2 },
+      ],
+      issues: [
+        { summary: 'В закрытом спринте поддержки', issueType: 'Task', sprintIds: [7] }, // AURORA-1
+        { summary: 'В спринте поддержки', issueType: 'Task', sprintIds: [8] }, // AURORA-2
+      ],
+      links: [],
+    });
+    await world.run((await world.ok('POST', '/batches', { title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }] })).id);
+  });
+  afterEach(() => world.close());
+
+  it("a move into the open sprint of a closed one's name is a change, not «уже выполнено»", async () => {
+    const commands = [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2' } }];
+    const plan = await world.ok('POST', '/batches/plan', { title: 'В спринт 2', commands });
+    expect(plan).toMatchObject({ ok: true, findings: [] });
+    expect(plan.commands[0]).toMatchObject({ check: 'will_change', verdict: 'would_change', changes: [{ field: 'sprint', from: null, to: 'Спринт 2' }] });
+    const done = await world.run((await world.ok('POST', '/batches', { title: 'В спринт 2', commands })).id);
+    expect(done.changes['AURORA-1']).toEqual([expect.objectContaining({ what: 'sprint', before: null, after: { id: 2, name: 'Спринт 2', board_id: 1 } })]);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([7, 2]);
+  });
+
+  it('a move into a sprint completed since is not reverted: the issue is in the backlog, and the revert does not pull it into the sprint it left', async () => {
+    const batch = await world.ok('POST', '/batches', { title: 'В спринт 2', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2', board: 'AURORA board' } }] });
+    await world.run(batch.id);
+    world.sim.store.findSprint(2)!.state = 'closed'; // the team started «Спринт 2» and completed it
+    await world.run((await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: ['AURORA-2'] } }] })).id);
+    expect(await world.ok('GET', '/issues/AURORA-2')).toMatchObject({ sprint: 'Спринт 2', sprint_id: 2, sprint_state: 'closed' });
+
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-2', what: 'sprint', actual: null }] });
+    expect(dry.conflicts[0].detail).toBe('AURORA-2: спринт с тех пор изменили — сейчас бэклог, пакет оставил «Спринт 2» (доска «AURORA board»); не откатываем');
+    expect((await world.call('POST', `/batches/${batch.id}/revert`)).status).toBe(409);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-2')!)).toEqual([2]);
   });
 });
 

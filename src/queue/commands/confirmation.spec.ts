@@ -106,7 +106,10 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     ['an active sprint, asked for the backlog', { ...inSprint(2, 1), sprint_state: 'active' }, { name: null }, false, false],
     ['a future sprint, asked for the backlog', { ...inSprint(2, 1), sprint_state: 'future' }, { name: null }, false, false],
     ["a sprint whose state an older agent did not say, asked for the backlog: it is the sprint's", { ...inSprint(2, 1), sprint_state: null }, { name: null }, false, false],
-    ['a closed sprint, asked for by name: the mirror still names it', { ...inSprint(2, 1), sprint_state: 'closed' }, { name: 'Спринт 2' }, false, true],
+    // ... and in no sprint asked for: the closed sprint's name may be an open sprint's of another board
+    ['a closed sprint, asked for by name', { ...inSprint(7, 2), sprint_state: 'closed' }, { name: 'Спринт 2' }, false, false],
+    ['a closed sprint, asked for by name and its board', { ...inSprint(7, 2), sprint_state: 'closed' }, { name: 'Спринт 2', board: 2 }, false, false],
+    ["a change record's sprint by id, closed since", { ...inSprint(7, 2), sprint_state: 'closed' }, { name: 'Спринт 2', id: 7 }, false, false],
     ['the name, no board asked: the name is enough', inSprint(7, 2), { name: 'Спринт 2' }, true, true],
     ["board 1's sprint, board 1 asked by name: exact", inSprint(2, 1), { name: 'Спринт 2', board: 'AURORA board' }, true, true],
     ["board 2's sprint, board 1 asked by name: exact", inSprint(7, 2), { name: 'Спринт 2', board: 'AURORA board' }, true, false],
@@ -182,6 +185,8 @@ describe('isConfirmedByState: remove_link and the backlog (SPEC 17.2, 16.2)', ()
     const closed = mirrorOf({ 'A-1': baseIssue({ sprint: 'Спринт 0', sprint_id: 3, sprint_board_id: 1, sprint_state: 'closed' }) });
     expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: null }, closed)).toBe(true);
     expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, closed)).toEqual([{ field: 'sprint', from: null, to: 'Спринт 2' }]);
+    // the closed sprint's own name: from the backlog too (the checks refuse it: no open sprint of the name)
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 0' }, closed)).toEqual([{ field: 'sprint', from: null, to: 'Спринт 0' }]);
   });
 });
 

@@ -80,12 +80,14 @@ export type SprintCatalogue = Pick<MirrorLookup, 'sprintsOnBoard' | 'boardIds' |
  * own). A mirror row without the id (refreshed by an older agent) compares the name only when an id is
  * asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it). The backlog is
  * no sprint, or a sprint the mirror knows is closed: an issue whose sprint field lists closed sprints only
- * (the mirror names the last of them) is in no open sprint (decision 1434).
+ * (the mirror names the last of them) is in no open sprint (decision 1434), so in none asked for by name or id.
  */
 export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id' | 'sprint_board_id' | 'sprint_state'>, wanted: WantedSprint, catalogue?: SprintCatalogue): boolean | undefined {
   const sprint = issue.sprint ?? null;
   if (wanted.name === null) return inBacklog(issue);
-  if (sprint !== wanted.name) return false;
+  // A closed sprint is the backlog for every sprint asked for, by name or by id: the issue is in no open sprint,
+  // and a closed sprint's name may be an open sprint's of another board (decision 1434).
+  if (sprint !== wanted.name || inBacklog(issue)) return false;
   const id = issue.sprint_id ?? null;
   if (wanted.id !== undefined && wanted.id !== null) return id === null || id === wanted.id;
   const board = wanted.board;
@@ -151,7 +153,7 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       if (shows === undefined) return undefined;
       if (shows) return [];
       // The same name on another board: say which boards.
-      if (wanted !== null && issue.sprint === wanted) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id, mirror), to: onBoardText(wanted, board, mirror) }];
+      if (wanted !== null && issue.sprint === wanted && !inBacklog(issue)) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id, mirror), to: onBoardText(wanted, board, mirror) }];
       return one('sprint', inBacklog(issue) ? null : issue.sprint, wanted);
     }
     default:
