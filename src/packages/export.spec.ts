@@ -66,6 +66,14 @@ describe('writePackage: the files read back as what the mirror holds', () => {
     ]);
   });
 
+  it('a closed sprint only is the backlog (decision 1434): «Спринт» left empty, no wish — the plan would read its name as an open sprint of that name', () => {
+    const rows = readIssues(Buffer.from(writePackage([{ ...issue, sprint: 'Спринт 2', sprint_id: 7, sprint_state: 'closed' }, { ...issue, key: 'A-3', sprint_state: 'active' }], [], [])['issues.csv']));
+    expect(rows.map((r) => [r.key, r.sprint])).toEqual([
+      ['A-2', undefined],
+      ['A-3', 'Спринт 1'],
+    ]);
+  });
+
   it('«Доска» where the sprint\'s name is on several boards and the mirror knows the issue\'s (decision 1430): the board\'s name, its id when boards share a name, never beside no sprint', () => {
     const catalogue = {
       boards: [{ id: 1, name: 'AURORA board', type: 'scrum' }, { id: 2, name: 'Поддержка', type: 'scrum' }, { id: 3, name: 'поддержка', type: 'scrum' }],

@@ -8,6 +8,7 @@ import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '.
 import { splitLabels } from './issues-reader.js';
 import { hasLineBreak } from '@jira-hub/contracts/catalogue';
 import { catalogueBoardIds } from '../catalogue/index.js';
+import { inBacklog } from '../queue/index.js';
 import type { Catalogue } from '@jira-hub/contracts';
 
 const UNDERSTOOD = 'project = KEY, key = K / key in (K1, K2), status = …, sprint = …, issuetype = …, assignee = …, labels = … через AND; ORDER BY не учитывается';
@@ -139,7 +140,8 @@ export function writePackage(
 ): ExportedPackage {
   const leftOut = new Set(unwritableLabels(issues));
   const summaryLeftOut = new Set(unwritableSummaries(issues));
-  const sprintOf = (i: PackageMirrorIssue) => (subtaskTypes.has((i.issue_type ?? '').toLowerCase()) ? null : i.sprint);
+  // A closed sprint only is the backlog (decision 1434): no wish, as no sprint is; its name would read as an open sprint's.
+  const sprintOf = (i: PackageMirrorIssue) => (subtaskTypes.has((i.issue_type ?? '').toLowerCase()) || inBacklog(i) ? null : i.sprint);
   return {
     'issues.csv': csv(
       ['Ключ', 'Тип', 'Тема', 'Родитель', 'Срок', 'Метки', 'Исполнитель', 'Приоритет', 'Статус', 'Спринт', 'Доска'],

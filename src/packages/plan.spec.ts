@@ -483,6 +483,19 @@ describe('planPackage: known values are checked only where a command sets them',
   });
 });
 
+describe('planPackage: a closed sprint only is the backlog (decision 1434)', () => {
+  // A-2's sprint field lists «Спринт 2» of another board, closed: it is in the backlog.
+  const mirror = [MIRROR[0]!, { ...MIRROR[1]!, sprint: 'Спринт 2', sprint_id: 7, sprint_board_id: 2, sprint_state: 'closed' as const }, MIRROR[2]!];
+  it('a row naming an open sprint of that name is a move into it, not «Jira already matches»', () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 2;`, '', mirror), known: { sprints: ['Спринт 1', 'Спринт 2'] } });
+    expect(plan.commands.map((c) => [c.type, c.params, c.changes])).toEqual([['ensure_sprint', { key: 'A-2', sprint: 'Спринт 2' }, [{ field: 'sprint', from: null, to: 'Спринт 2' }]]]);
+  });
+  it('a name no open sprint has, or no catalogue to tell: as it is (an older export plans as it is)', () => {
+    expect(commands({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 2;`, '', mirror), known: { sprints: ['Спринт 1'] } })).toEqual([]);
+    expect(commands(input(`${HEADER}\nA-2;;;;;;;;;Спринт 2;`, '', mirror))).toEqual([]);
+  });
+});
+
 describe('keysToRead', () => {
   it('the Jira keys a package names, temp keys through the mapping, each once', () => {
     const issues = readIssues(Buffer.from(`${HEADER}\nA-2;;;A-1;;;;;;;\nnew:1;Task;x;;;;;;;;\nnew:2;Task;y;;;;;;;;`));

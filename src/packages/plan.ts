@@ -11,7 +11,7 @@ import { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, sprint
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
-import { mirrorShowsSprint } from '../queue/index.js';
+import { inBacklog, mirrorShowsSprint } from '../queue/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
 
 export interface PlanMirror {
@@ -374,7 +374,10 @@ class Planner {
     }
     if (r.sprint !== undefined) {
       const board = r.board === undefined ? undefined : /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
-      const sameName = !isNew && same(r.sprint, m!.sprint);
+      // A closed sprint only is the backlog (decision 1434): its name is the row's sprint only when no open sprint
+      // the catalogue lists has that name (an older export plans as it is); else the row asks for that open one.
+      const backlog = !isNew && inBacklog(m!);
+      const sameName = !isNew && same(r.sprint, m!.sprint) && !(backlog && (this.input.known?.sprints ?? []).some((s) => same(s, r.sprint!)));
       // The same name with a board named: which board's sprint the issue is in, by the sprint's id where the
       // mirror knows it (decision 1430; the rule of the checks and of revert); undefined: the mirror cannot tell.
       const catalogue = this.input.catalogue;
@@ -394,7 +397,7 @@ class Planner {
       const params: Params = { key, sprint: this.jiraName('sprint', r.sprint) };
       if (board !== undefined) params.board = board;
       let change: FieldChange;
-      if (!sameName) change = this.differ(r, jiraKey, 'sprint', r.sprint, m?.sprint ?? null);
+      if (!sameName) change = this.differ(r, jiraKey, 'sprint', r.sprint, backlog ? null : (m?.sprint ?? null));
       else if (shows === false) {
         // The boards as the catalogue names them (the row's own name for its board; «?»: the mirror does not say).
         const own = m!.sprint_board_id ?? null;

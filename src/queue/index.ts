@@ -10,7 +10,7 @@ export { isTerminal } from './command.entity.js';
 export { CommandRepository, isFirstWrite } from './command.repository.js';
 export type { CatalogueCommandRow, ClaimLooks, Finish, Outcome, PlanRow } from './command.repository.js';
 export { changesProblems, subjectKey, withSubjectKeys } from './commands/change-record.js';
-export { isConfirmedByState, mirrorShowsSprint } from './commands/confirmation.js';
+export { inBacklog, isConfirmedByState, mirrorShowsSprint } from './commands/confirmation.js';
 export { substitute } from './commands/temp-keys.js';
 export type { Resolution } from './commands/temp-keys.js';
 export { ageText, changeText, shown as shownValue } from './commands/verdict.js';
