@@ -437,6 +437,17 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('a closed sprint is the backlog for a
     expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([7, 2]);
   });
 
+  it('a move into a sprint closed since the catalogue was read fails in Russian and marks the catalogue stale; read again, the checks refuse it at submit', async () => {
+    world.sim.store.findSprint(2)!.state = 'closed';
+    const commands = [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2' } }];
+    const done = await world.run((await world.ok('POST', '/batches', { title: 'В спринт 2', commands })).id);
+    expect(done.commands[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^спринт «Спринт 2» закрыт \(.*\): Jira не переносит задачи в закрытый спринт$/) });
+    expect(await world.ok('GET', '/catalogue')).toMatchObject({ stale: true, stale_reason: expect.stringContaining('спринт «Спринт 2» закрыт') });
+    await world.run((await world.ok('POST', '/catalogue/refresh')).id);
+    const refused = await world.call('POST', '/batches', { title: 'В спринт 2', commands });
+    expect(refused).toMatchObject({ status: 422, body: { error: 'plan_failed', findings: [{ seq: 1, param: 'sprint', code: 'unknown_sprint', detail: 'спринта «Спринт 2» нет среди активных и будущих' }] } });
+  });
+
   it('a move into a sprint completed since is not reverted: the issue is in the backlog, and the revert does not pull it into the sprint it left', async () => {
     const batch = await world.ok('POST', '/batches', { title: 'В спринт 2', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2', board: 'AURORA board' } }] });
     await world.run(batch.id);

@@ -9,6 +9,13 @@ describe('namesConfiguration: which failures mark the catalogue stale (SPEC 16.1
     ['HTTP 403 (AURORA-1): You do not have permission to edit issues in this project.', true],
     ['HTTP 403: You do not have the permission to comment on this issue.', true],
     ["HTTP 403 (AURORA-1 → AURORA-2): No Link Issue Permission for issue 'AURORA-1'.", true],
+    // a sprint or board the catalogue listed that Jira no longer has open (closed, deleted, renamed, a second of the name)
+    ['спринт «Спринт 2» закрыт («AURORA board»: «Спринт 2» (id 2)): Jira не переносит задачи в закрытый спринт', true],
+    ['спринт «Спринт 2» не найден среди активных и будущих спринтов досок проекта AURORA', true],
+    ['спринт «Спринт 2» неоднозначен: в проекте AURORA несколько таких спринтов — «A»: «Спринт 2» (id 2), «B»: «Спринт 2» (id 7); укажите доску в параметре board', true],
+    ['доска «Поддержка» не найдена среди досок проекта AURORA со спринтами: «AURORA board» (id 1)', true],
+    ['HTTP 400 (AURORA-1): Cannot move issues to a closed sprint.', true],
+    ['HTTP 404: Sprint does not exist or you do not have permission to see it.', true],
     ['HTTP 400: Summary must be less than 255 characters.', false],
     ['HTTP 404 (AURORA-9): Issue does not exist or you do not have permission to see it.', false],
     ['HTTP 4030: not a status', false],

@@ -1,7 +1,8 @@
 /**
  * The hub's own `refresh_catalogue` (SPEC 16.1), inside the callers' transactions (the claim decides when
  * one is due: delivery/claim-rules.ts): queueing it (source `hub`, never waiting for approval), storing its result at the report, and
- * marking the catalogue stale when Jira refuses a command for a screen, a field, a transition or a permission.
+ * marking the catalogue stale when Jira refuses a command for a screen, a field, a transition or a permission,
+ * or a sprint or board the catalogue listed is no longer open in Jira.
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -16,10 +17,17 @@ export const CATALOGUE_TITLE = 'Каталог Jira';
 /**
  * Jira refused a write naming a screen, a field or a transition (the agent's `HTTP 400: …`), the agent found
  * no transition, or Jira refused the account a permission (`HTTP 403 …`: the catalogue's `permissions` said it
- * held it, since the checks let the command through; decision 0130).
+ * held it, since the checks let the command through; decision 0130). Or the sprint or board the checks found
+ * among the catalogue's open ones is closed, gone or no longer the only one of its name in Jira (the agent's
+ * words, or Jira's for a sprint it had cached): sprints close every few weeks, and until the catalogue is read
+ * again the checks would let every move into that sprint through to fail.
  */
 export const namesConfiguration = (error: string): boolean =>
-  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) || /^HTTP 403\b/.test(error) || /переход/i.test(error);
+  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) ||
+  /^HTTP 403\b/.test(error) ||
+  /переход/i.test(error) ||
+  /^(спринт «.*» (закрыт|не найден|неоднозначен)|доска «.*» (не найдена|неоднозначна))/.test(error) ||
+  /^HTTP 40[04]\b.*\b(closed sprint|Sprint does not exist)/i.test(error);
 
 @Injectable()
 export class CatalogueRefreshes {
