@@ -1,4 +1,6 @@
 /** Commands, statuses and sources in words (Russian), as the pages show them. */
+import type { CatalogueBoard } from '@jira-hub/contracts';
+import { boardWords } from '@jira-hub/contracts/russian';
 import { day, plural } from './format';
 import type { BatchStatus, BatchSummary, Command, CommandStatus } from './types';
 
@@ -175,8 +177,8 @@ export function linkPhrase(source: string, jiraType: string, target: string, lin
   return verb ? `${source} ${verb} ${target}` : `${source} —«${linkWord(jiraType, linkTypes)}»→ ${target}`;
 }
 
-/** One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2»». */
-export function describeCommand(c: { type: string; params: Record<string, unknown> }, linkTypes: Record<string, string> = {}): string {
+/** One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2» (доска «Команда А»)» (a board by id named as `boards` name it). */
+export function describeCommand(c: { type: string; params: Record<string, unknown> }, linkTypes: Record<string, string> = {}, boards?: readonly CatalogueBoard[]): string {
   const p = c.params as Record<string, any>;
   switch (c.type) {
     case 'ensure_issue':
@@ -197,7 +199,7 @@ export function describeCommand(c: { type: string; params: Record<string, unknow
     case 'ensure_link':
       return linkPhrase(String(p.source), String(p.link_type), String(p.target), linkTypes);
     case 'ensure_sprint':
-      return `${p.key} → ${p.sprint === null ? 'бэклог' : quoted(p.sprint)}${p.board !== undefined ? ` (доска ${p.board})` : ''}`;
+      return `${p.key} → ${p.sprint === null ? 'бэклог' : quoted(p.sprint)}${p.board !== undefined && p.board !== null ? ` (${boardWords(p.board, boards)})` : ''}`;
     case 'remove_link':
       return `Удалить связь: ${p.source} ${linkWord(String(p.link_type), linkTypes)} ${p.target}`;
     case 'remove_comment':

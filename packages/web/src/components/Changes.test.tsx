@@ -94,6 +94,22 @@ describe('the change record on the batch page', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert']);
   });
 
+  it("revert: an inverse ensure_sprint names its board as the catalogue does, as the conflicts beside it do; by id a board it does not know", async () => {
+    fakeFetch({
+      'GET /batches/1': done(),
+      'GET /catalogue': { catalogue: { boards: [{ id: 1, name: 'AURORA board' }, { id: 2, name: 'Команда А' }] } },
+      'POST /batches/1/revert': revertPlan({
+        commands: [
+          { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2', board: 2 } },
+          { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 2', board: 5 } },
+        ],
+      }),
+    });
+    const dialog = await openRevert();
+    expect(await within(dialog).findByText('AURORA-1 → «Спринт 2» (доска «Команда А»)')).toBeTruthy();
+    expect(within(dialog).getByText('AURORA-2 → «Спринт 2» (доска 5)')).toBeTruthy();
+  });
+
   it('revert: a dry run whose commands the checks refuse shows the findings, and the revert cannot be asked for', async () => {
     const calls = fakeFetch({
       'GET /batches/1': done(),

@@ -13,8 +13,14 @@ type Boards = readonly CatalogueBoard[] | undefined;
  * The catalogue's boards (GET /catalogue, once for the whole list) when a sprint change names its board by
  * id; else nothing is read. No catalogue yet, or the hub refuses: undefined, and the boards show by id.
  */
-export function useChangeBoards(changes: readonly RecordedChange[]): Boards {
-  const needed = namesSprintBoard(changes);
+export const useChangeBoards = (changes: readonly RecordedChange[]): Boards => useCatalogueBoards(namesSprintBoard(changes));
+
+/** Commands of which one moves to a sprint of a board given by its id (a revert's: the board the catalogue lists the sprint under). */
+export const commandsNameBoard = (commands: readonly { type: string; params: Record<string, unknown> }[]): boolean =>
+  commands.some((c) => c.type === 'ensure_sprint' && typeof c.params.board === 'number');
+
+/** The catalogue's boards when `needed` (a text names a board by its id), read once; undefined otherwise, or with no catalogue. */
+export function useCatalogueBoards(needed: boolean): Boards {
   const [boards, setBoards] = useState<Boards>(undefined);
   useEffect(() => {
     if (!needed) return;

@@ -12,6 +12,7 @@ import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
 import { describeCommand, fieldLabel, paramLabel } from '../words';
 import { errorText, Loading } from './ui';
+import { commandsNameBoard, useCatalogueBoards } from './Changes';
 
 export type { Finding } from '@jira-hub/contracts';
 
@@ -113,6 +114,8 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
     setError(null);
     api.post<Plan>('/batches/plan', JSON.parse(key)).then(setPlan, setError);
   }, [key]);
+  // A revert's ensure_sprint names its board by id: by the catalogue's name, as the change record does.
+  const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
   if (error) return <div className="panel warning-panel" role="alert">План не удалось построить: {errorText(error)}</div>;
   if (!plan) return <Loading rows={3} label="Строим план…" />;
   // The plan's findings are every command's (SPEC 16.2); an older hub gives them per command only.
@@ -142,7 +145,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
           return (
             <li key={c.seq} className={`plan-item tone-${tone}`} data-seq={c.seq}>
               <div className="plan-head">
-                <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types)}</span>{' '}
+                <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types, boards)}</span>{' '}
                 {check && (
                   <span className={`chip verdict-${check.tone}`} title="проверка по каталогу Jira">
                     проверка: {check.text}

@@ -6,7 +6,7 @@ import { plural } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchView } from '../types';
 import { describeCommand } from '../words';
-import { changeLabel } from './Changes';
+import { changeLabel, commandsNameBoard, useCatalogueBoards } from './Changes';
 import { ErrorBox, Modal } from './ui';
 
 interface RevertView {
@@ -80,6 +80,9 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
     opener.current?.focus(); // it was disabled while the dry run ran, so the dialog may not have found it focused
   };
 
+  // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
+  const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
+
   return (
     <>
       <button type="button" ref={opener} className="btn btn-danger-outline" onClick={preview} disabled={busy}>
@@ -100,7 +103,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                 </p>
                 <ol className="revert-commands">
                   {plan.commands.map((c, i) => (
-                    <li key={i}>{describeCommand(c, settings.link_types)}</li>
+                    <li key={i}>{describeCommand(c, settings.link_types, boards)}</li>
                   ))}
                 </ol>
               </>

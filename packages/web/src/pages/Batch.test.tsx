@@ -42,6 +42,17 @@ describe('BatchPage', () => {
     expect(screen.getByText('HTTP 404: AURORA-7 не найдена')).toBeTruthy();
   });
 
+  it("names a revert's sprint board as the catalogue does, in the commands and in the plan to approve", async () => {
+    const sprintBack = command(13, 1, 'ensure_sprint', { key: 'AURORA-1', sprint: 'Спринт 2', board: 2 });
+    fakeFetch({
+      'GET /batches/1': batch({ commands: [sprintBack], revert_of: 5 }),
+      'GET /catalogue': { catalogue: { boards: [{ id: 1, name: 'AURORA board' }, { id: 2, name: 'Команда А' }] } },
+      'POST /batches/plan': { ok: true, findings: [], estimate_seconds: 0, commands: [{ seq: 1, type: 'ensure_sprint', params: sprintBack.params, verdict: 'would_change', check: 'will_change', findings: [] }] },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    await vi.waitFor(() => expect(screen.getAllByText('AURORA-1 → «Спринт 2» (доска «Команда А»)')).toHaveLength(2));
+  });
+
   it('approves after a confirmation', async () => {
     const calls = fakeFetch({ 'GET /batches/1': batch(), 'POST /batches/1/approve': summary(1, { status: 'queued' }) });
     renderWithHub(<BatchPage id={1} />);

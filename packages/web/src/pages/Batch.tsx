@@ -6,7 +6,7 @@ import { Eta, timed, type Timed } from '../components/Eta';
 import { BatchChecksPanel, type BatchChecks } from '../components/BatchChecks';
 import { ApproverField, approver, PlanPanel, planBody } from '../components/PlanView';
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
-import { BatchChanges } from '../components/Changes';
+import { BatchChanges, commandsNameBoard, useCatalogueBoards } from '../components/Changes';
 import { RevertButton } from '../components/Revert';
 import { AuditPage } from './Audit';
 import { useCoalesced, useHub, useLive } from '../context';
@@ -133,6 +133,8 @@ export function BatchPage({ id }: { id: number }) {
   }, [id]);
   useEffect(() => void load(), [load]);
   const reload = useCoalesced(() => void load());
+  // A revert's ensure_sprint names its board by id: by the catalogue's name, as the change record does.
+  const boards = useCatalogueBoards(commandsNameBoard(batch?.commands ?? []));
 
   useLive((m) => {
     if (m.event === 'resync') return void load();
@@ -272,7 +274,7 @@ export function BatchPage({ id }: { id: number }) {
                     {c.seq}
                   </td>
                   <td data-label="Команда">
-                    <div>{describeCommand(c, settings.link_types)}</div>
+                    <div>{describeCommand(c, settings.link_types, boards)}</div>
                     <div className="muted small">
                       команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
                       {c.retry_of ? ` · повтор команды №${c.retry_of}` : ''}
