@@ -67,6 +67,13 @@ describe('verdictOf (SPEC 15.4)', () => {
     expect(v.text).toBe('Изменит (данные зеркала 2 ч назад): assignee: пусто → «ivan»; labels: пусто → ["a"].');
   });
 
+  it("a sprint's null is the backlog in words, not «пусто»", () => {
+    const v = verdict('ensure_sprint', { key: 'A-1', sprint: null });
+    expect(v).toMatchObject({ verdict: 'would_change', changes: [{ field: 'sprint', from: 'S2', to: null }] });
+    expect(v.text).toBe('Изменит (данные зеркала 5 мин назад): sprint: «S2» → бэклог.');
+    expect(verdict('ensure_sprint', { key: 'A-2', sprint: 'S2' }).text).toBe('Изменит (данные зеркала 2 ч назад): sprint: бэклог → «S2».');
+  });
+
   it('a reversed link would change from the reversed one', () => {
     expect(verdict('ensure_link', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }).changes).toEqual([
       { field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' },

@@ -43,7 +43,10 @@ export function ageText(seconds: number): string {
 export const shown = (v: unknown): string =>
   v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
 
-export const changeText = (c: Change) => `${c.field}: ${shown(c.from)} → ${shown(c.to)}`;
+/** A value of a difference's field in words: a sprint's null is the backlog (SPEC 16.2), not an empty value. */
+const valueText = (field: string, v: unknown): string => (field === 'sprint' && (v === null || v === undefined) ? 'бэклог' : shown(v));
+
+export const changeText = (c: Change) => `${c.field}: ${valueText(c.field, c.from)} → ${valueText(c.field, c.to)}`;
 
 /**
  * Why an ensure_sprint with a board is not judged (decision 1430): the mirror row has no sprint id yet (an

@@ -38,3 +38,12 @@ describe('PlanPanel: the alert says when to look', () => {
     expect(await screen.findByText(new RegExp(`^${words}:`))).toBeTruthy();
   });
 });
+
+describe('PlanPanel: the differences in words', () => {
+  it("a sprint's null is the backlog, as the change record says, not «пусто»", async () => {
+    const changes = [{ field: 'sprint', from: 'Спринт 1', to: null }];
+    fakeFetch({ 'POST /batches/plan': { estimate_seconds: 0, commands: [{ seq: 1, type: 'ensure_sprint', params: { key: 'A-1', sprint: null }, verdict: 'would_change', changes }], findings: [] } });
+    renderWithHub(<PlanPanel body={{ title: 'П', commands: [{ type: 'ensure_sprint', params: { key: 'A-1', sprint: null } }] }} />);
+    expect(await screen.findByText('→ бэклог')).toBeTruthy();
+  });
+});

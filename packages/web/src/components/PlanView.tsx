@@ -87,7 +87,7 @@ export const approver = {
 };
 
 function shown(field: string, v: unknown): string {
-  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return 'пусто';
+  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return field === 'sprint' ? 'бэклог' : 'пусто';
   if (field === 'duedate' && typeof v === 'string') return day(v);
   if (Array.isArray(v)) return v.join(', ');
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
