@@ -405,6 +405,31 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('an issue whose sprint field lists on
   });
 });
 
+describe.each<JiraFlavor>(['cloud', 'dc'])('a sprint renamed since is the same sprint: known by its id (decision 1430, %s)', (flavor) => {
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld(flavor);
+  });
+  afterEach(() => world.close());
+
+  it('a move whose sprints were renamed since is no conflict, and goes back to the first sprint by its name now', async () => {
+    const batch = await world.ok('POST', '/batches', { title: 'В спринт 2', commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 2' } }] });
+    await world.run(batch.id);
+    // the team gives its sprints their goals
+    world.sim.store.findSprint(1)!.name = 'Спринт 1 — отчёты';
+    world.sim.store.findSprint(2)!.name = 'Спринт 2 — релиз';
+    await world.run((await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] })).id);
+    await world.run((await world.ok('POST', '/catalogue/refresh')).id);
+    expect(await world.ok('GET', '/issues/AURORA-1')).toMatchObject({ sprint: 'Спринт 2 — релиз', sprint_id: 2 });
+
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ conflicts: [], ok: true, findings: [], commands: [{ type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1 — отчёты', board: 1 } }] });
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    await world.run(revert.batch.id);
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-1')!)).toEqual([1]);
+  });
+});
+
 describe.each<JiraFlavor>(['cloud', 'dc'])('a closed sprint is the backlog for a sprint asked for by name or by id (decision 1434, %s)', (flavor) => {
   // «Спринт 2» is open on «AURORA board» (id 2) and closed on «Поддержка» (id 7); AURORA-1 was left in Поддержка's.
   let world: World;

@@ -121,6 +121,8 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     ['no sprint id in the mirror (an older agent), a board asked: cannot be told (decision 1423)', inSprint(null), { name: 'Спринт 2', board: 'AURORA board' }, true, undefined],
     ["a change record's sprint by id: the same id", inSprint(7, 2), { name: 'Спринт 2', id: 7 }, true, true],
     ["a change record's sprint by id: another sprint of the name", inSprint(2, 1), { name: 'Спринт 2', id: 7 }, true, false],
+    ["a change record's sprint by id, renamed since: the same sprint", { ...inSprint(7, 2), sprint: 'Спринт 2 — релиз' }, { name: 'Спринт 2', id: 7 }, true, true],
+    ["a change record's sprint by id: another sprint that has its old name now", { ...inSprint(9, 2), sprint: 'Спринт 2' }, { name: 'Спринт 2', id: 7 }, true, false],
     ["a change record's sprint by id, the mirror without ids: the name, as before", inSprint(null), { name: 'Спринт 2', id: 7 }, true, true],
   ])('%s', (_, issue, wanted, withCatalogue, expected) => {
     expect(mirrorShowsSprint(issue, wanted, withCatalogue ? { sprintsOnBoard: onBoard } : undefined)).toBe(expected);

@@ -73,7 +73,7 @@ export type SprintCatalogue = Pick<MirrorLookup, 'sprintsOnBoard' | 'boardIds' |
  * Does the mirror show the issue in this sprint? The one rule of sprints (decision 1430), for confirmation
  * by state, the dry run, the checks, revert and a package's plan and drift: true, false, or undefined when
  * the mirror cannot tell. A name is the sprint unless another is asked for by id or by board; then the
- * mirror's sprint id decides — the sprint asked for by id; for a board, one of the sprints of that name the
+ * mirror's sprint id decides — the sprint asked for by id, whatever its name now (renamed since); for a board, one of the sprints of that name the
  * catalogue lists on the board (`sprintsOnBoard`), or an open sprint whose own board (the one the mirror
  * says it is of: Jira's `boardId` / `rapidViewId`) is the board named, by its id or by a name the catalogue
  * knows (a sprint shown on several boards is listed once, under the first that shows it, not always its
@@ -87,9 +87,12 @@ export function mirrorShowsSprint(issue: Pick<MirrorIssue, 'sprint' | 'sprint_id
   if (wanted.name === null) return inBacklog(issue);
   // A closed sprint is the backlog for every sprint asked for, by name or by id: the issue is in no open sprint,
   // and a closed sprint's name may be an open sprint's of another board (decision 1434).
-  if (sprint !== wanted.name || inBacklog(issue)) return false;
+  if (inBacklog(issue)) return false;
   const id = issue.sprint_id ?? null;
-  if (wanted.id !== undefined && wanted.id !== null) return id === null || id === wanted.id;
+  // By id when both have one: a sprint renamed since (teams add goals to names) is the same sprint.
+  if (wanted.id !== undefined && wanted.id !== null && id !== null) return id === wanted.id;
+  if (sprint !== wanted.name) return false;
+  if (wanted.id !== undefined && wanted.id !== null) return true;
   const board = wanted.board;
   if (board === undefined || board === null) return true;
   if (id === null) return undefined;

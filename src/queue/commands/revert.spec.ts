@@ -270,9 +270,11 @@ describe('buildRevert: a sprint by its id and board (decision 1430)', () => {
 
   it('a sprint shown on several boards goes back named with the board the catalogue lists it under, which the checks find it on', () => {
     // «Спринт 5» is sprint 25 of board 2 (Jira's boardId), also shown on board 1: the catalogue lists it under board 1.
-    const back = (sprintBoard?: RevertOptions['sprintBoard']) =>
-      buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: { id: 25, name: 'Спринт 5', board_id: 2 }, after: null })], mirrorOf({ 'A-1': issue({ sprint: null }) }), { ...OPTIONS, ...(sprintBoard ? { sprintBoard } : {}) }).commands;
-    expect(back((id) => (id === 25 ? 1 : undefined))).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 1 } }]);
+    const back = (openSprint?: RevertOptions['openSprint']) =>
+      buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: { id: 25, name: 'Спринт 5', board_id: 2 }, after: null })], mirrorOf({ 'A-1': issue({ sprint: null }) }), { ...OPTIONS, ...(openSprint ? { openSprint } : {}) }).commands;
+    expect(back((id) => (id === 25 ? { name: 'Спринт 5', board_id: 1 } : undefined))).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 1 } }]);
+    // renamed since: by its name now, which the checks and the agent find it by
+    expect(back((id) => (id === 25 ? { name: 'Спринт 5 — релиз', board_id: 1 } : undefined))).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5 — релиз', board: 1 } }]);
     // not in the catalogue (none, or closed since): the record's board
     expect(back(() => undefined)).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 2 } }]);
     expect(back()).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 2 } }]);

@@ -36,11 +36,12 @@ export interface RevertOptions {
    */
   pendingBy?: (key: string, what: string) => number | undefined;
   /**
-   * The board the catalogue lists an open sprint under, by the sprint's id (decision 1430); undefined: not
-   * listed. A sprint shown on several boards is listed once, under the first that shows it, which need not
-   * be the board Jira names as its own (the change record's `board_id`): the checks find it only there.
+   * An open sprint of the catalogue by its id (decision 1430): its name now (renamed since the change: the
+   * checks and the agent find it by that one) and the board it is listed under; undefined: not listed. A
+   * sprint shown on several boards is listed once, under the first that shows it, which need not be the
+   * board Jira names as its own (the change record's `board_id`): the checks find it only there.
    */
-  sprintBoard?: (sprintId: number) => number | undefined;
+  openSprint?: (sprintId: number) => { name: string; board_id: number } | undefined;
   /** The catalogue's boards: a conflict names a sprint's board by its name (by its id when they do not know it). */
   boards?: readonly CatalogueBoard[];
 }
@@ -291,9 +292,10 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         // have is not ambiguous and does not take the issue to another board's sprint (decision 1430).
         // The board is the one the catalogue lists that sprint under when it does, so that the checks find it there.
         const before = sprintOfChange(c.before);
-        const board = before ? ((before.id === null ? undefined : options.sprintBoard?.(before.id)) ?? before.board_id) : null;
+        const listed = before && before.id !== null ? options.openSprint?.(before.id) : undefined;
+        const board = before ? (listed?.board_id ?? before.board_id) : null;
         if (before === undefined) conflict(c, `${key}: прежний спринт в записи изменения не распознан (${shown(c.before)}) — верните вручную`);
-        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: before.name, ...(board === null ? {} : { board }) } });
+        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: listed?.name ?? before.name, ...(board === null ? {} : { board }) } });
       }
       continue;
     }
