@@ -73,11 +73,11 @@ export type SprintCatalogue = Pick<MirrorLookup, 'sprintsOnBoard' | 'boardIds' |
  * Does the mirror show the issue in this sprint? The one rule of sprints (decision 1430), for confirmation
  * by state, the dry run, the checks, revert and a package's plan and drift: true, false, or undefined when
  * the mirror cannot tell. A name is the sprint unless another is asked for by id or by board; then the
- * mirror's sprint id decides — the sprint asked for by id, whatever its name now (renamed since); for a board, one of the sprints of that name the
- * catalogue lists on the board (`sprintsOnBoard`), or an open sprint whose own board (the one the mirror
- * says it is of: Jira's `boardId` / `rapidViewId`) is the board named, by its id or by a name the catalogue
- * knows (a sprint shown on several boards is listed once, under the first that shows it, not always its
- * own). A mirror row without the id (refreshed by an older agent) compares the name only when an id is
+ * mirror's sprint id decides — the sprint asked for by id, whatever its name now (renamed since); for a
+ * board, one of the sprints of that name the catalogue lists on the board (`sprintsOnBoard`), or an open
+ * sprint whose own board (the one the mirror says it is of: Jira's `boardId` / `rapidViewId`) is the board
+ * named, by its id or by a name the catalogue knows (a sprint shown on several boards is listed once, under
+ * the first that shows it, not always its own). A mirror row without the id (refreshed by an older agent) compares the name only when an id is
  * asked for (a change record), and cannot tell for a board (decision 1423: Jira settles it). The backlog is
  * no sprint, or a sprint the mirror knows is closed: an issue whose sprint field lists closed sprints only
  * (the mirror names the last of them) is in no open sprint (decision 1434), so in none asked for by name or id.
