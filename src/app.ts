@@ -128,21 +128,34 @@ function ownPagesOnly(config: HubConfig): (req: Request, res: Response, next: Ne
   };
 }
 
+/** How to write a `%`-escape, said after each refusal of a broken one. */
+const ESCAPE_HINT = 'после % идут две шестнадцатеричные цифры байта в UTF-8 (пробел — %20, «А» — %D0%90, сам знак % — %25)';
+
+const decodes = (text: string): boolean => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const shown = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
 /**
  * A path with a `%` that does not start a valid escape (`/batches/%ZZ`), or whose escapes are not UTF-8
  * (`%C0%AF`), is refused with 400 `bad_request` saying so, before any route: Express would fail to
- * decode its parameters and Nest would answer a vague 422 (SPEC 11.1: a clear 4xx).
+ * decode its parameters and Nest would answer a vague 422 (SPEC 11.1: a clear 4xx). So is such a query
+ * parameter: the query parser would read `q=%EE%F2%F7` (Windows-1251) as U+FFFD, a search matching every issue.
  */
-function decodablePathOnly(req: Request, res: Response, next: NextFunction): void {
-  if (!req.path.includes('%')) return next();
-  try {
-    decodeURIComponent(req.path);
-    return next();
-  } catch {
-    const path = req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path;
-    const error = new BadRequestError(`в пути запроса «${path}» неверная %-последовательность: после % идут две шестнадцатеричные цифры байта в UTF-8 (пробел — %20, «А» — %D0%90, сам знак % — %25)`);
-    res.status(statusOf(error.code)).json(errorBody(error));
-  }
+function decodableUrlOnly(req: Request, res: Response, next: NextFunction): void {
+  const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+  const badPath = req.path.includes('%') && !decodes(req.path);
+  const badParameter = badPath || !query.includes('%') ? undefined : query.split('&').find((part) => !decodes(part));
+  if (!badPath && badParameter === undefined) return next();
+  const where = badPath ? `в пути запроса «${shown(req.path)}»` : `в параметре запроса «${shown(badParameter ?? '')}»`;
+  const error = new BadRequestError(`${where} неверная %-последовательность: ${ESCAPE_HINT}`);
+  res.status(statusOf(error.code)).json(errorBody(error));
 }
 
 /**
@@ -184,7 +197,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(app.get(Meter).httpTimer());
   app.use(securityHeaders());
   app.use(ownPagesOnly(config));
-  app.use(decodablePathOnly);
+  app.use(decodableUrlOnly);
   // The agent's path stays lean (SPEC 6): no ETag hashing of every JSON answer (nothing here is
   // cached by validators), no X-Powered-By header.
   app.set('etag', false);

@@ -52,6 +52,21 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
     expect((await hub.http.get('/notes').expect(200)).body).toEqual([]);
   });
 
+  it.each([
+    ['/issues?q=%EE%F2%F7', 'q=%EE%F2%F7'], // «отч» in Windows-1251: decoded to U+FFFD, it matched every issue
+    ['/issues?status=%D0', 'status=%D0'],
+    ['/batches?limit=20&status=%ZZ', 'status=%ZZ'],
+    ['/issues?q=50%', 'q=50%'],
+  ])('GET %s (a broken %-escape in the query): 400 bad_request naming the parameter, not a search for other text', async (url, shown) => {
+    const res = await hub.http.get(url).expect(400);
+    expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining(`«${shown}» неверная %-последовательность`) });
+    expect(res.body.detail).toContain('%25');
+  });
+
+  it('valid escapes and a plus in the query are read as before', async () => {
+    await hub.http.get('/issues?q=%D0%BE%D1%82%D1%87+%D0%BF%D1%80%D0%BE%D0%B4&limit=%32%30').expect(200);
+  });
+
   it('a valid escape in the path is decoded as before', async () => {
     await hub.http.put('/notes/AURORA%2D1').send({ comment: 'x' }).expect(200);
     expect((await hub.http.get('/notes/AURORA-1').expect(200)).body.comment).toBe('x');
