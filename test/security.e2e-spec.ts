@@ -120,6 +120,14 @@ describe('a hub in open mode serves only its own pages (issue 27)', () => {
     await hub.http.get('/health').set('Host', `localhost:${hub.port + 1}`).expect(403);
   });
 
+  it('POST /mcp serves every spelling of a loopback Host the rest of the hub serves, not the SDK’s English «Invalid Host header»', async () => {
+    for (const host of [`LOCALHOST:${hub.port}`, `127.1:${hub.port}`, `LocalHost:${hub.port}`]) {
+      await hub.http.get('/health').set('Host', host).expect(200);
+      const init = await hub.http.post('/mcp').set({ Host: host, Accept: 'application/json, text/event-stream' }).send(INITIALIZE);
+      expect({ host, status: init.status, body: init.body.result?.serverInfo?.name ?? init.body }).toEqual({ host, status: 200, body: 'jira-hub' });
+    }
+  });
+
   it('the MCP SDK’s client with a foreign Origin is refused by the transport; without it, it connects', async () => {
     const connect = async (headers: Record<string, string>) => {
       const client = new Client({ name: 'page', version: '1' });

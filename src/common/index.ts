@@ -6,7 +6,7 @@ export type { BatchSource, Caller } from './auth.guard.js';
 export { answerClientError } from './client-errors.js';
 export { Clock } from './clock.js';
 export { CommonModule } from './common.module.js';
-export { ConfigError, HUB_CONFIG, HUB_VARIABLES, loadConfig, loadDotEnv, onlyVariables, readOnlyFrom, toolListFrom } from './config.js';
+export { ConfigError, HUB_CONFIG, HUB_VARIABLES, loadConfig, loadDotEnv, normalHost, onlyVariables, readOnlyFrom, toolListFrom } from './config.js';
 export type { HubConfig, HubEnv, HubVariable } from './config.js';
 export type { DeliveryOutcome } from './delivery-outcomes.js';
 export { Only, PostgresCollation, PostgresType, forEngine, onlyIndex } from './entity-columns.js';

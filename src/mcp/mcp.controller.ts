@@ -2,7 +2,7 @@ import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { foreignRequest, HUB_CONFIG, type HubConfig, Roles, servedHosts, servedOrigins } from '../common/index.js';
+import { foreignRequest, HUB_CONFIG, type HubConfig, normalHost, Roles, servedHosts, servedOrigins } from '../common/index.js';
 import { AuditService } from '../audit/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { answerRpcError, INVALID_REQUEST, NOT_A_MESSAGE, NOT_ACCEPTABLE, SERVER_ERROR } from './json-rpc.js';
@@ -60,7 +60,12 @@ export class McpController {
     const server = createMcpServer(api, { readOnly: this.config.mcpReadOnly, tools: this.config.mcpTools, version: MCP_VERSION });
     // The SDK's DNS-rebinding protection (the MCP transport security rules) with the hub's lists, a second
     // guard behind the hub's own check above: a foreign Host or Origin never reaches a tool.
-    const allowedHosts = servedHosts(this.config, req.socket.localPort ?? this.config.port);
+    // The SDK compares the Host header as sent, the hub its normal form (LOCALHOST:3000 and 127.1:3000 are
+    // loopback too): the header as sent joins the list when its normal form is served, else the SDK would
+    // refuse a Host the check above served, in English.
+    const served = servedHosts(this.config, req.socket.localPort ?? this.config.port);
+    const host = req.headers.host;
+    const allowedHosts = served && host !== undefined && served.includes(normalHost(host) ?? '') ? [...served, host] : served;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
