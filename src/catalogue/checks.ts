@@ -27,7 +27,7 @@ export interface CommandRules {
   checkParams(type: CommandType, params: Params): { problems: { param: string; detail: string }[]; customFields: string[] };
   /** the params a command of the type takes at all (a name outside them is an unknown param) */
   paramNames(type: CommandType): readonly string[];
-  checkTempKeys(commands: readonly PlannedInput[]): { problems: { index: number; detail: string }[]; external: string[] };
+  checkTempKeys(commands: readonly PlannedInput[]): { problems: { index: number; param: string; detail: string }[]; external: string[] };
   duplicateSummaries(commands: readonly PlannedInput[]): string[];
   /** what the command changes against the mirror: [] nothing, undefined the mirror cannot tell */
   changes(type: CommandType, params: Params, mirror: MirrorLookup): unknown[] | undefined;
@@ -234,7 +234,7 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
     }
   });
   const temp = ctx.rules.checkTempKeys(commands);
-  for (const p of temp.problems) checks[p.index]!.findings.push({ seq: p.index + 1, param: 'key', code: 'temp_key', detail: p.detail });
+  for (const p of temp.problems) checks[p.index]!.findings.push({ seq: p.index + 1, param: p.param, code: 'temp_key', detail: p.detail });
   const unresolved = new Set(temp.external.filter((t) => !ctx.resolved.has(t)));
   commands.forEach((c, i) => {
     const named = [...KEY_PARAMS.map((k) => [k, c.params[k]] as const), ...(Array.isArray(c.params.keys) ? c.params.keys.map((k) => ['keys', k] as const) : [])];

@@ -121,6 +121,14 @@ describe('checkCommands: every finding of every command in one answer', () => {
     ]);
     expect(out.commands.map((c) => c.verdict)).toEqual(['will_fail', 'will_fail', 'will_fail', 'will_fail', 'will_fail']);
   });
+
+  it('a temp-key finding names the param that holds the key, not always key', async () => {
+    const out = await run([{ type: 'ensure_link', params: { source: 'AURORA-1', target: 'new:1', link_type: 'Blocks' } }, issue({}), issue({ summary: 'Другой' })]);
+    expect(out.findings.filter((f) => f.code === 'temp_key').map((f) => [f.seq, f.param])).toEqual([
+      [1, 'target'],
+      [3, 'temp_key'],
+    ]);
+  });
 });
 
 describe('checkCommands: an unknown param hides no other finding of its command (SPEC 16.2: every finding at once)', () => {

@@ -79,13 +79,23 @@ describe('checkTempKeys (SPEC 4)', () => {
 
   it('names the index and the key of a use before definition', () => {
     const { problems } = checkTempKeys([issue('new:2', 'b'), fields('new:1'), issue('new:1', 'a')]);
-    expect(problems).toEqual([{ index: 1, detail: expect.stringContaining('new:1') }]);
+    expect(problems).toEqual([{ index: 1, param: 'key', detail: expect.stringContaining('new:1') }]);
+  });
+
+  it('names the param that holds the key: a link end, a parent, a refresh key list, the temp_key defined twice', () => {
+    const { problems } = checkTempKeys([link('A-1', 'new:1'), refresh(['A-1', 'new:1']), issue('new:2', 'b', 'new:2'), issue('new:1', 'a'), issue('new:1', 'c')]);
+    expect(problems.map((p) => [p.index, p.param])).toEqual([
+      [0, 'target'],
+      [1, 'keys'],
+      [2, 'parent'],
+      [4, 'temp_key'],
+    ]);
   });
 
   it('a use before the definer explains why a key resolved by an earlier batch does not help, and names the definer', () => {
     const { problems, external } = checkTempKeys([fields('new:1'), comment('A-1'), issue('new:1', 'a')]);
     expect(external).toEqual([]);
-    expect(problems).toEqual([{ index: 0, detail: usedBeforeDefinerDetail('new:1', 2) }]);
+    expect(problems).toEqual([{ index: 0, param: 'key', detail: usedBeforeDefinerDetail('new:1', 2) }]);
     expect(problems[0]!.detail).toBe(
       'временный ключ new:1 используется раньше, чем его создаёт ensure_issue (команда 3); ' +
         'в пакете, который определяет new:1, этот ключ означает задачу из этой ensure_issue, даже если new:1 уже создан прошлым пакетом, — ' +
@@ -94,7 +104,7 @@ describe('checkTempKeys (SPEC 4)', () => {
   });
 
   it('an ensure_issue whose parent is its own temp key says so', () => {
-    expect(checkTempKeys([issue('new:1', 'a', 'new:1')]).problems).toEqual([{ index: 0, detail: 'ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key new:1' }]);
+    expect(checkTempKeys([issue('new:1', 'a', 'new:1')]).problems).toEqual([{ index: 0, param: 'parent', detail: 'ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key new:1' }]);
   });
 
   it('an ensure_fields custom field named parent is no temp-key use', () => {
@@ -104,7 +114,7 @@ describe('checkTempKeys (SPEC 4)', () => {
 
   it('names the index and the key of the second definition', () => {
     const { problems } = checkTempKeys([issue('new:4', 'a'), fields('A-1'), issue('new:4', 'b')]);
-    expect(problems).toEqual([{ index: 2, detail: expect.stringContaining('new:4') }]);
+    expect(problems).toEqual([{ index: 2, param: 'temp_key', detail: expect.stringContaining('new:4') }]);
   });
 });
 

@@ -3,7 +3,7 @@
  * refresh, and the estimate.
  */
 import { isTempKey } from '../../common/index.js';
-import { keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from '@jira-hub/contracts/catalogue';
+import { keyParams, keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from '@jira-hub/contracts/catalogue';
 
 export interface CommandInput {
   type: CommandType;
@@ -36,7 +36,8 @@ export const usedBeforeDefinerDetail = (tempKey: string, definerIndex: number) =
   `поставьте команду после ensure_issue или дайте новой задаче другой временный ключ`;
 
 export interface TempKeyCheck {
-  problems: { index: number; detail: string }[];
+  /** `param`: the command's param that holds the temp key (`keys` for a refresh's list) */
+  problems: { index: number; param: string; detail: string }[];
   /** Temp keys used but not defined in the batch: they must be resolved by an earlier batch. */
   external: string[];
 }
@@ -61,12 +62,13 @@ export function checkTempKeys(commands: readonly CommandInput[]): TempKeyCheck {
   commands.forEach((c, index) => {
     for (const t of tempKeysNeeded(c.type, c.params)) {
       const at = definedAt.get(t);
+      const param = keyParams(c.type).find((name) => c.params[name] === t) ?? 'keys';
       if (at === undefined) external.add(t);
-      else if (at === index) problems.push({ index, detail: `ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key ${t}` });
-      else if (at > index) problems.push({ index, detail: usedBeforeDefinerDetail(t, at) });
+      else if (at === index) problems.push({ index, param, detail: `ensure_issue не может быть родителем самой себя: parent совпадает с её temp_key ${t}` });
+      else if (at > index) problems.push({ index, param, detail: usedBeforeDefinerDetail(t, at) });
     }
     if (c.type === 'ensure_issue' && isTempKey(c.params.temp_key)) {
-      if (defined.has(c.params.temp_key)) problems.push({ index, detail: `временный ключ ${c.params.temp_key} определён дважды` });
+      if (defined.has(c.params.temp_key)) problems.push({ index, param: 'temp_key', detail: `временный ключ ${c.params.temp_key} определён дважды` });
       defined.add(c.params.temp_key);
     }
   });
