@@ -459,6 +459,7 @@ describe('issue 22, defect 10: /mcp answers JSON-RPC errors', () => {
     ['_meta that is no object', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: 5 } }],
     ['params that are no object', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: 5 }],
     ['one bad message of a list', [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0' }]],
+    ['an empty list (JSON-RPC 2.0: an invalid request, not a batch of nothing)', []],
   ])('JSON that is no JSON-RPC message (%s) → -32600 in Russian, as over stdio', async (_what, body) => {
     const res = await post().send(body).expect(400);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^тело не является сообщением JSON-RPC 2\.0/) } });

@@ -47,8 +47,9 @@ export class McpController {
       import('@modelcontextprotocol/sdk/types.js'),
     ]);
     // JSON that is no JSON-RPC message: -32600 in Russian, as over stdio (the transport would answer -32700 in English).
+    // An empty list too: JSON-RPC 2.0 calls it an invalid request, not a batch of nothing (the transport answered 202).
     const messages: unknown[] = Array.isArray(req.body) ? req.body : [req.body];
-    if (!messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return answerRpcError(res, 400, INVALID_REQUEST, NOT_A_MESSAGE);
+    if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) return answerRpcError(res, 400, INVALID_REQUEST, NOT_A_MESSAGE);
     // The transport's own refusals, by its rules, in Russian (it answers them in English): an Accept without
     // both answer types, a protocol version it does not speak (not asked of an initialize, which names its own).
     const accept = req.headers.accept ?? '';
