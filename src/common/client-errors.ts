@@ -8,7 +8,7 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
 export function clientErrorOf(code: string | undefined): DomainError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new HeadersTooLargeError('строка запроса и заголовки вместе длиннее 16 КБ; сократите адрес или заголовки (длинные списки передавайте в теле POST-запроса)');
+      return new HeadersTooLargeError('строка запроса и заголовки вместе длиннее 16 КБ; сократите адрес или заголовки (длинный список ключей в keys у GET /issues разбейте на несколько запросов)');
     case 'HPE_INVALID_URL':
       return new BadRequestError(
         'в адресе запроса недопустимые символы: кириллицу, пробелы и другие символы вне ASCII закодируйте процентами, ' +
