@@ -208,6 +208,20 @@ describe('loadConfig (SPEC 14)', () => {
   });
 
   it.each([
+    ['HUB_CLIENT_TOKEN', { HUB_CLIENT_TOKEN: 'клиент-токен', HUB_AGENT_TOKEN: 'agent' }],
+    ['HUB_AGENT_TOKEN', { HUB_CLIENT_TOKEN: 'client', HUB_AGENT_TOKEN: 'agent\u00a0token' }],
+    ['HUB_ASSISTANT_TOKEN', { HUB_CLIENT_TOKEN: 'client', HUB_AGENT_TOKEN: 'agent', HUB_ASSISTANT_TOKEN: 'pass\tword' }],
+  ])('%s with a character no Authorization header carries (non-ASCII, a control) → error naming it, not a hub nobody can enter', (name, env) => {
+    const message = configError(env);
+    expect(message).toContain(name);
+    expect(message).toContain('ASCII');
+  });
+
+  it('a token of visible ASCII, inner spaces too, is taken as before', () => {
+    expect(loadConfig({ HUB_CLIENT_TOKEN: 'a!b~c d', HUB_AGENT_TOKEN: 'Zz-09_./+=' }).clientToken).toBe('a!b~c d');
+  });
+
+  it.each([
     ['same token', 'same', 'same'],
     ['same token after trimming', ' same', 'same '],
   ])('%s twice → error', (_name, client, agent) => {

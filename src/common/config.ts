@@ -179,6 +179,16 @@ function checkTokens(config: HubConfig): void {
       'задайте оба токена, HUB_CLIENT_TOKEN и HUB_AGENT_TOKEN (HUB_ASSISTANT_TOKEN — по желанию, вместе с ними), или ни одного (открытый режим, только loopback)',
     );
   }
+  for (const name of set) {
+    // An Authorization header carries ASCII only (fetch refuses the rest, curl's UTF-8 bytes arrive as other
+    // characters): a token with any other character would never match — a role nobody could ever take.
+    if (!/^[\x20-\x7e]+$/.test(config[name]!)) {
+      throw new ConfigError(
+        `${TOKEN_NAMES[name]}: в токене символ вне ASCII (кириллица, неразрывный пробел, табуляция…) — такой токен не передать в заголовке Authorization; ` +
+          'нужны латинские буквы, цифры и знаки, например из openssl rand -hex 32',
+      );
+    }
+  }
   for (const [i, a] of set.entries()) {
     for (const b of set.slice(i + 1)) {
       if (config[a] === config[b]) throw new ConfigError(`${TOKEN_NAMES[a]} и ${TOKEN_NAMES[b]} должны различаться: каждый токен называет одну роль`);
