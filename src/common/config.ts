@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DECIMAL_INTEGER } from './integers.js';
+import { HEADER_TOKEN_PROBLEM, isHeaderToken } from '@jira-hub/contracts/catalogue';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -180,14 +181,8 @@ function checkTokens(config: HubConfig): void {
     );
   }
   for (const name of set) {
-    // An Authorization header carries ASCII only (fetch refuses the rest, curl's UTF-8 bytes arrive as other
-    // characters): a token with any other character would never match — a role nobody could ever take.
-    if (!/^[\x20-\x7e]+$/.test(config[name]!)) {
-      throw new ConfigError(
-        `${TOKEN_NAMES[name]}: в токене символ вне ASCII (кириллица, неразрывный пробел, табуляция…) — такой токен не передать в заголовке Authorization; ` +
-          'нужны латинские буквы, цифры и знаки, например из openssl rand -hex 32',
-      );
-    }
+    // A token no Authorization header carries would never match: a role nobody could ever take.
+    if (!isHeaderToken(config[name]!)) throw new ConfigError(`${TOKEN_NAMES[name]}: ${HEADER_TOKEN_PROBLEM}, например из openssl rand -hex 32`);
   }
   for (const [i, a] of set.entries()) {
     for (const b of set.slice(i + 1)) {

@@ -6,6 +6,7 @@ import { agentHelp } from './help.js';
 import { formatChecklist, preflight, type CheckLine } from './preflight.js';
 import type { AgentSettings } from './types.js';
 import type { QueuedStatusTarget } from '@jira-hub/contracts';
+import { HEADER_TOKEN_PROBLEM, isHeaderToken } from '@jira-hub/contracts/catalogue';
 
 export type Env = Record<string, string | undefined>;
 
@@ -62,9 +63,17 @@ function waitSecondsProblem(env: Env): string | undefined {
   return !raw || /^[+-]?\d+(\.\d+)?$/.test(raw) ? undefined : `AGENT_WAIT_SECONDS должно быть числом секунд (0..60), а не «${raw}»`;
 }
 
-/** The values that are set but unusable: the two addresses, AGENT_WAIT_SECONDS, AGENT_REFRESH_PART_ISSUES. */
+/** A bearer token the agent would send in an Authorization header that no header carries (fetch would refuse each call, in English). */
+function tokenProblem(env: Env, name: 'HUB_AGENT_TOKEN' | 'JIRA_PAT'): string | undefined {
+  const raw = value(env, name);
+  return raw && !isHeaderToken(raw) ? `${name}: ${HEADER_TOKEN_PROBLEM}` : undefined;
+}
+
+/** The values that are set but unusable: the two addresses, the bearer tokens, AGENT_WAIT_SECONDS, AGENT_REFRESH_PART_ISSUES. */
 function valueProblems(env: Env): string[] {
-  return [urlProblem(env, 'HUB_URL'), urlProblem(env, 'JIRA_URL'), waitSecondsProblem(env), partIssuesProblem(env)].filter((p): p is string => p !== undefined);
+  return [urlProblem(env, 'HUB_URL'), urlProblem(env, 'JIRA_URL'), tokenProblem(env, 'HUB_AGENT_TOKEN'), tokenProblem(env, 'JIRA_PAT'), waitSecondsProblem(env), partIssuesProblem(env)].filter(
+    (p): p is string => p !== undefined,
+  );
 }
 
 /** The credentials line of the checklist: the agent never runs anonymously (Jira answers that with 404s and empty searches). */

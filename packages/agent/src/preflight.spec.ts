@@ -255,6 +255,13 @@ describe('preflight', () => {
       expect(printed.join('\n')).not.toContain('адреса заданы');
     });
 
+    it('refuses a bearer token no Authorization header carries, naming it, instead of retrying fetch’s English error for ever', async () => {
+      const base = { HUB_URL: 'http://hub:3000', JIRA_URL: 'http://jira', JIRA_PROJECT: 'AURORA' };
+      expect(envProblems({ ...base, JIRA_EMAIL: 'a@b', JIRA_API_TOKEN: 'токен', HUB_AGENT_TOKEN: 'агент' })).toEqual([expect.stringMatching(/^HUB_AGENT_TOKEN: в токене символ вне ASCII/)]);
+      expect(envProblems({ ...base, JIRA_FLAVOR: 'dc', JIRA_PAT: 'pat\u00a0x' })).toEqual([expect.stringMatching(/^JIRA_PAT: в токене символ вне ASCII/)]);
+      expect(envProblems({ ...base, JIRA_FLAVOR: 'dc', JIRA_PAT: 'Zz-09_./+=', HUB_AGENT_TOKEN: 'a b!' })).toEqual([]);
+    });
+
     it('refuses a journal path it cannot use in one Russian line, before anything goes to the hub or to Jira', async () => {
       const sim = await simulator();
       const hubRequests = hub.events.length;

@@ -16,6 +16,17 @@ export const isJiraKey = (v: unknown): v is string => typeof v === 'string' && J
 export const isTempKey = (v: unknown): v is string => typeof v === 'string' && TEMP_KEY.test(v);
 
 /**
+ * Whether a bearer token can travel in an Authorization header: printable ASCII only. fetch refuses any other
+ * character, and curl's UTF-8 bytes reach the server as other characters — such a token never matches.
+ * The hub's tokens (HUB_*_TOKEN) and the agent's (HUB_AGENT_TOKEN, JIRA_PAT) are checked against it at start.
+ */
+export const isHeaderToken = (v: string): boolean => /^[\x20-\x7e]+$/.test(v);
+
+/** Why such a token is refused, after the variable's name. */
+export const HEADER_TOKEN_PROBLEM =
+  'в токене символ вне ASCII (кириллица, неразрывный пробел, табуляция…) — такой токен не передать в заголовке Authorization; нужны латинские буквы, цифры и знаки';
+
+/**
  * Jira's limit on a summary (SPEC 16.2; «Summary must be less than 255 characters»), which Jira checks on
  * Java's String.length(): UTF-16 units, so a character past U+FFFF — an emoji — counts twice. JavaScript's
  * `.length` counts the same units; counting code points instead lets through a summary Jira refuses.
