@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DECIMAL_INTEGER } from './integers.js';
-import { HEADER_TOKEN_PROBLEM, isHeaderToken } from '@jira-hub/contracts/catalogue';
+import { headerTokenProblem } from '@jira-hub/contracts/catalogue';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -182,7 +182,8 @@ function checkTokens(config: HubConfig): void {
   }
   for (const name of set) {
     // A token no Authorization header carries would never match: a role nobody could ever take.
-    if (!isHeaderToken(config[name]!)) throw new ConfigError(`${TOKEN_NAMES[name]}: ${HEADER_TOKEN_PROBLEM}, например из openssl rand -hex 32`);
+    const problem = headerTokenProblem(config[name]!);
+    if (problem) throw new ConfigError(`${TOKEN_NAMES[name]}: ${problem} (например, из openssl rand -hex 32)`);
   }
   for (const [i, a] of set.entries()) {
     for (const b of set.slice(i + 1)) {

@@ -7,6 +7,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
+import { headerTokenProblem } from '@jira-hub/contracts/catalogue';
 import { clip, ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
 import { mcpModeText } from './mode.js';
@@ -41,11 +42,8 @@ export function hubUrlFrom(value: string | undefined): string {
 /** HUB_ASSISTANT_TOKEN as the stdio server sends it (undefined: open mode); a character a header cannot carry is a ConfigError. */
 export function assistantTokenFrom(value: string | undefined): string | undefined {
   const token = value?.trim();
-  const bad = token ? /[^\t\x20-\x7e\x80-\xff]/u.exec(token) : null;
-  if (bad) {
-    const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new ConfigError(`HUB_ASSISTANT_TOKEN: символ «${bad[0]}» (U+${code}) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII`);
-  }
+  const problem = headerTokenProblem(token ?? '');
+  if (problem) throw new ConfigError(`HUB_ASSISTANT_TOKEN: ${problem}`);
   return token || undefined;
 }
 

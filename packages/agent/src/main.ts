@@ -6,7 +6,7 @@ import { agentHelp } from './help.js';
 import { formatChecklist, preflight, type CheckLine } from './preflight.js';
 import type { AgentSettings } from './types.js';
 import type { QueuedStatusTarget } from '@jira-hub/contracts';
-import { HEADER_TOKEN_PROBLEM, isHeaderToken } from '@jira-hub/contracts/catalogue';
+import { headerTokenProblem } from '@jira-hub/contracts/catalogue';
 
 export type Env = Record<string, string | undefined>;
 
@@ -65,8 +65,8 @@ function waitSecondsProblem(env: Env): string | undefined {
 
 /** A bearer token the agent would send in an Authorization header that no header carries (fetch would refuse each call, in English). */
 function tokenProblem(env: Env, name: 'HUB_AGENT_TOKEN' | 'JIRA_PAT'): string | undefined {
-  const raw = value(env, name);
-  return raw && !isHeaderToken(raw) ? `${name}: ${HEADER_TOKEN_PROBLEM}` : undefined;
+  const problem = headerTokenProblem(value(env, name) ?? '');
+  return problem && `${name}: ${problem}`;
 }
 
 /** The values that are set but unusable: the two addresses, the bearer tokens, AGENT_WAIT_SECONDS, AGENT_REFRESH_PART_ISSUES. */

@@ -16,15 +16,17 @@ export const isJiraKey = (v: unknown): v is string => typeof v === 'string' && J
 export const isTempKey = (v: unknown): v is string => typeof v === 'string' && TEMP_KEY.test(v);
 
 /**
- * Whether a bearer token can travel in an Authorization header: printable ASCII only. fetch refuses any other
- * character, and curl's UTF-8 bytes reach the server as other characters — such a token never matches.
- * The hub's tokens (HUB_*_TOKEN) and the agent's (HUB_AGENT_TOKEN, JIRA_PAT) are checked against it at start.
+ * Why a bearer token cannot travel in an Authorization header, or undefined: printable ASCII only. fetch refuses
+ * any character past U+00FF, and curl's UTF-8 bytes reach the server as other characters — such a token never
+ * matches. The hub's tokens (HUB_*_TOKEN), the agent's (HUB_AGENT_TOKEN, JIRA_PAT) and the stdio MCP server's
+ * (HUB_ASSISTANT_TOKEN) are checked against it at start; the caller puts the variable's name first.
  */
-export const isHeaderToken = (v: string): boolean => /^[\x20-\x7e]+$/.test(v);
-
-/** Why such a token is refused, after the variable's name. */
-export const HEADER_TOKEN_PROBLEM =
-  'в токене символ вне ASCII (кириллица, неразрывный пробел, табуляция…) — такой токен не передать в заголовке Authorization; нужны латинские буквы, цифры и знаки';
+export function headerTokenProblem(token: string): string | undefined {
+  const bad = /[^\x20-\x7e]/u.exec(token);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `символ «${bad[0]}» (U+${code}) нельзя передать в заголовке Authorization; токен — латинские буквы, цифры и знаки ASCII`;
+}
 
 /**
  * Jira's limit on a summary (SPEC 16.2; «Summary must be less than 255 characters»), which Jira checks on
