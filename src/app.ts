@@ -111,9 +111,24 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  */
 const MULTIPART_ROUTES = /^\/(import|packages\/(plan|apply))\/?$/i;
 
+const isRead = (req: Request): boolean => req.method === 'GET' || req.method === 'HEAD';
+
+/**
+ * A GET (or HEAD) with a body is refused with 400 `bad_request`: no route reads it, so a filter sent there
+ * (`{"status": "queued"}`) would silently answer the whole list; and a text one would hear «JSON, please».
+ * An empty JSON object, which some clients attach to every request, carries nothing and passes.
+ */
+function noBodyOnReads(req: Request, res: Response, next: NextFunction): void {
+  const empty = req.is(JSON_TYPES) && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
+  if (!isRead(req) || !hasBody(req) || empty) return next();
+  const error = new BadRequestError(`тело у запроса ${req.method} хаб не читает: параметры передают в строке запроса, например GET /batches?status=queued; уберите тело`);
+  res.status(statusOf(error.code)).json(errorBody(error));
+}
+
 function jsonBodiesOnly(req: Request, res: Response, next: NextFunction): void {
   // An empty body (POST /batches/1/cancel without one, say) is no body.
-  if (!hasBody(req) || MULTIPART_ROUTES.test(req.path) || req.is(JSON_TYPES)) return next();
+  // A read's body, whatever its type, is noBodyOnReads's to refuse.
+  if (!hasBody(req) || isRead(req) || MULTIPART_ROUTES.test(req.path) || req.is(JSON_TYPES)) return next();
   const error = new BadJsonError(`тело запроса должно быть JSON с заголовком Content-Type: application/json, а пришло ${req.headers['content-type'] ?? 'без Content-Type'}`);
   if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), PARSE_ERROR, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
@@ -212,6 +227,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(['/agent/commands', '/import', '/packages'], express.json({ limit: LARGE_BODY_LIMIT, type: JSON_TYPES }));
   app.use(express.json({ limit: BODY_LIMIT, type: JSON_TYPES }));
   app.use(bodyErrors);
+  app.use(noBodyOnReads);
   app.use(shallowJsonOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

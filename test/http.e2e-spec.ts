@@ -58,7 +58,7 @@ describe('auth (SPEC 11.1)', () => {
       ['get', '/AGENT/settings'],
       ['post', '/AGENT/commands/1/result'],
     ] as [string, string][]) {
-      expect((await call(method, path).set('Authorization', `Bearer ${CLIENT}`).send({ status: 'failed' })).status).toBe(403);
+      expect((await call(method, path).set('Authorization', `Bearer ${CLIENT}`).send(method === 'get' ? undefined : { status: 'failed' })).status).toBe(403);
     }
     await hub.http.get('/agent/').set('Authorization', `Bearer ${CLIENT}`).expect(200);
     await hub.http.get('/agent/').set('Authorization', `Bearer ${AGENT}`).expect(403);
@@ -141,6 +141,17 @@ describe('errors (SPEC 11.1)', () => {
     const form = await hub.http.post('/batches').type('form').send({ title: 't' }).expect(400);
     expect(form.body.detail).toContain('application/x-www-form-urlencoded');
     expect((await hub.http.get('/batches')).body).toEqual([]);
+  });
+
+  it.each([
+    ['application/json', JSON.stringify({ status: 'queued' })],
+    ['text/plain', 'status=queued'],
+    ['application/json', '[]'],
+  ])('a GET with a body (%s) → 400 bad_request: the body would be ignored, the filter belongs in the query', async (type, body) => {
+    const res = await hub.http.get('/batches').set('Content-Type', type).send(body).expect(400);
+    expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('GET /batches?status=queued') });
+    await hub.http.get('/batches?status=queued').expect(200);
+    await hub.http.get('/batches?status=queued').send({}).expect(200); // an empty object carries nothing
   });
 
   it('JSON with a charset, a +json type, and empty bodies are accepted', async () => {
