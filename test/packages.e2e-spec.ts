@@ -399,6 +399,9 @@ describe('planning packages (SPEC 18)', () => {
     // A misspelled text field is named, not ignored (the package would be applied without its name).
     const misspelled = await send('apply', { issues: `${HEADER}\nA-2;;;;2026-12-31;;;;;;` }, { nmae: 'Спринт 2' }).expect(422);
     expect(misspelled.body).toMatchObject({ detail: 'неизвестное поле «nmae»: файлы — issues, links и notes; текстовые поля: name; ничего не записано', errors: [{ field: 'nmae', detail: 'неизвестное поле' }] });
+    // A text field sent twice: said so, not «нужна строка» of the list multer made of it.
+    const twice = await hub.http.post('/packages/apply').attach('issues', Buffer.from(`${HEADER}\nA-2;;;;2026-12-31;;;;;;`), 'issues.csv').field('name', 'a').field('name', 'b').expect(422);
+    expect(twice.body).toMatchObject({ errors: [{ field: 'name', detail: 'поле формы указано несколько раз: нужно одно значение' }] });
     expect(await batchCount()).toBe(before);
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
     await hub.http.get('/packages/99/drift').expect(404);

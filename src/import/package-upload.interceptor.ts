@@ -96,6 +96,8 @@ export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FI
   return new ValidationFailedError(detail, [{ field: field ? clip(field, 100) : 'files', detail: field ? 'неизвестное поле файла' : detail }]);
 }
 
+const REPEATED_FIELD_DETAIL = 'поле формы указано несколько раз: нужно одно значение';
+
 /** How many unknown text fields a refusal names (a form may have hundreds). */
 const NAMED_FIELDS = 10;
 
@@ -137,6 +139,14 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
                 throw new ValidationFailedError(
                   `неизвестное поле ${named}${more}: файлы — ${listed(fields)}${allowed}; ${outcome}`,
                   unknown.slice(0, NAMED_FIELDS).map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
+                );
+              }
+              // multer gathers a text field sent twice into a list, which the DTO would call «no string».
+              const repeated = texts.filter((f) => Array.isArray(body?.[f]));
+              if (repeated.length) {
+                throw new ValidationFailedError(
+                  `${repeated.join(', ')}: ${REPEATED_FIELD_DETAIL}; ${outcome}`,
+                  repeated.map((field) => ({ field, detail: REPEATED_FIELD_DETAIL })),
                 );
               }
               return next.handle();
