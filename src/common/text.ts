@@ -119,8 +119,8 @@ function stringsWhere(value: unknown, bad: (text: string) => boolean): string[] 
   return found.sort();
 }
 
-/** A summary as compared: one Unicode spelling (NFC, as the mirror keeps it), no spaces at its ends. */
-export const comparableText = (text: string): string => text.normalize('NFC').trim();
+/** A summary as compared: one Unicode spelling (NFC, as the mirror keeps it), no spaces at its ends (the contracts' rule, the agent's too). */
+export { comparableText } from '@jira-hub/contracts/catalogue';
 
 /** Ascending whole numbers in short: [1, 2, 3, 5, 7, 8] → «1–3, 5, 7, 8» (a run of three or more as a range). */
 export function numberRanges(ns: readonly number[]): string {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { BatchSource } from '../common/index.js';
 import { CatalogueRepository, withCatalogue } from '../catalogue/index.js';
 import { plural } from '@jira-hub/contracts/russian';
-import { Clock, mapInSlices } from '../common/index.js';
+import { Clock, comparableText, mapInSlices } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { IssueRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -81,7 +81,7 @@ export class PlanService {
       const mirror = withCatalogue(await this.issues.lookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k)), checks.catalogue);
       const sameSummary = await this.issues.bySummary(
         m,
-        clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [c.params.summary.trim()] : [])),
+        clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [comparableText(c.params.summary)] : [])),
       );
       const record = checksView(checks, mode);
       const commands = await mapInSlices(stored, (c, i) => {

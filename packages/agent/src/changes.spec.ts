@@ -108,6 +108,9 @@ describe('changes', () => {
       });
       expect(h.sim.store.findIssue(key)).toBeUndefined();
       expect(await run(flavor, 'delete_issue', { key, summary: `Удалить ${flavor}` })).toEqual({ status: 'done', result: { deleted: false } });
+      // another Unicode spelling of the same summary («ё» as «е» + U+0308) is the same summary
+      const report = issue(`Отчёт ${flavor}`);
+      expect(await run(flavor, 'delete_issue', { key: report, summary: `Отчёт ${flavor}`.normalize('NFD') })).toMatchObject({ status: 'done', result: { deleted: true } });
     });
   });
 

@@ -73,6 +73,10 @@ describe('executors', () => {
 
         const again = await run(flavor, 'ensure_issue', { temp_key: 'new:1', issue_type: 'Story', summary });
         expect(again).toEqual({ status: 'done', result: { key, created: false } });
+        // The same summary in another Unicode spelling («ё» as «е» + U+0308) is the same issue, not a second one.
+        const decomposed = summary.normalize('NFD');
+        expect(decomposed).not.toBe(summary);
+        expect(await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Story', summary: decomposed })).toEqual({ status: 'done', result: { key, created: false } });
       });
 
       it('uses the journal when search has not indexed the issue yet (a re-delivery creates no duplicate)', async () => {

@@ -36,6 +36,12 @@ export function headerTokenProblem(token: string): string | undefined {
 export const SUMMARY_LIMIT = 255;
 
 /**
+ * A summary as compared, by the hub and the agent alike: one Unicode spelling (NFC, as the mirror keeps it),
+ * no spaces at its ends. «Отчёт» with a composed «ё» and with «е» + U+0308 look the same and are the same.
+ */
+export const comparableText = (text: string): string => text.normalize('NFC').trim();
+
+/**
  * What Jira refuses in a summary, in Russian, or null: a line break (Jira answers 400 «The summary is
  * invalid because it contains newline characters»), or more than SUMMARY_LIMIT units (summaryTooLong).
  */

@@ -40,6 +40,8 @@ describe('duplicateSummaries (SPEC 5)', () => {
       [],
     ],
     ['empty batch', [], []],
+    // the agent takes two Unicode spellings of a summary for one (comparableText): «ё» composed and as «е» + U+0308
+    ['the same summary in two Unicode spellings', [issue('new:1', 'Отчёт'), issue('new:2', 'Отче\u0308т')], ['Отчёт']],
   ] as [string, CommandInput[], string[]][])('%s', (_name, commands, expected) => {
     expect(duplicateSummaries(commands)).toEqual(expected);
   });

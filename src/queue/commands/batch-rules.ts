@@ -2,7 +2,7 @@
  * Batch-level rules of SPEC 4 and 5 (pure): duplicate summaries, temp-key definitions, the tail
  * refresh, and the estimate.
  */
-import { isTempKey } from '../../common/index.js';
+import { comparableText, isTempKey } from '../../common/index.js';
 import { keyParams, keysNamed, pacedAs, READ_TYPES, tempKeysNeeded, type CommandType, type PacedType, type Params } from '@jira-hub/contracts/catalogue';
 
 export interface CommandInput {
@@ -12,13 +12,15 @@ export interface CommandInput {
 
 /** Summaries (trimmed at both ends, case kept) of two or more ensure_issue commands, in order of first appearance. */
 export function duplicateSummaries(commands: readonly CommandInput[]): string[] {
-  const seen = new Map<string, number>();
+  // Compared as the agent compares them (comparableText: two Unicode spellings of «Отчёт» are one summary), named as first written.
+  const seen = new Map<string, { text: string; n: number }>();
   for (const c of commands) {
     if (c.type !== 'ensure_issue' || typeof c.params.summary !== 'string') continue;
-    const s = c.params.summary.trim();
-    seen.set(s, (seen.get(s) ?? 0) + 1);
+    const key = comparableText(c.params.summary);
+    const s = seen.get(key) ?? { text: c.params.summary.trim(), n: 0 };
+    seen.set(key, { ...s, n: s.n + 1 });
   }
-  return [...seen].filter(([, n]) => n > 1).map(([s]) => s);
+  return [...seen.values()].filter((s) => s.n > 1).map((s) => s.text);
 }
 
 /**

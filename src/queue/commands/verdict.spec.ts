@@ -85,6 +85,8 @@ describe('verdictOf (SPEC 15.4)', () => {
     const v = verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: ' Отчёт ' }, mirror, tempKey, NOW, same);
     expect(v).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-5') });
     expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'План' }, mirror, tempKey, NOW, same).why).not.toContain('A-5');
+    // another Unicode spelling of the summary (the mirror keeps NFC): the same issue, as the agent finds it
+    expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Отче\u0308т' }, mirror, tempKey, NOW, same).why).toContain('A-5');
   });
 
   it('an ensure_sprint with a board is judged by the sprint id where the mirror has it (decision 1430), else Jira settles it (1423)', () => {

@@ -1,6 +1,6 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
 import type { MirrorLookup } from '../../mirror/index.js';
-import { keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
+import { comparableText, keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
 import { substitute, type Resolution } from './temp-keys.js';
 
@@ -80,7 +80,7 @@ export function verdictOf(
   const notJudged = NOT_JUDGED[type];
   if (type === 'ensure_issue' && typeof params.summary === 'string') {
     // The agent reuses an issue of the project with exactly this summary: say so when the mirror holds one.
-    const found = sameSummary(params.summary.trim());
+    const found = sameSummary(comparableText(params.summary));
     const why = found.length ? `${notJudged}; в зеркале уже есть задача с такой темой: ${found.join(', ')} — агент возьмёт её, если она в том же проекте` : notJudged;
     return judged('cannot_judge', { why }, `Не проверить заранее: ${why}.`);
   }

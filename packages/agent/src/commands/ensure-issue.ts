@@ -1,3 +1,4 @@
+import { comparableText } from '@jira-hub/contracts/catalogue';
 import { CommandFailure, RetryLater } from '../command-failure.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
 import { JiraApi, type JiraIssue } from '../jira-api.js';
@@ -53,7 +54,8 @@ export function duplicateSearchJql(project: string, summary: string, sinceMinute
  *    else RetryLater (the loop runs the command again like after an outage, bounded; never `failed` at once).
  */
 export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
-  const summary = requireString(cmd.params, 'summary').trim();
+  // One Unicode spelling (NFC, as the hub compares and Jira's search indexes what it stores): searched, compared and created so.
+  const summary = comparableText(requireString(cmd.params, 'summary'));
   const origin = { summary, project: ctx.project };
   const earlier = ctx.journal.createdKeyFor(cmd.id, origin);
   if (earlier) return createdResult(earlier, summary);
@@ -131,7 +133,8 @@ async function findDuplicate(api: JiraApi, project: string, summary: string, att
   const sinceMinutes = attemptAt === undefined ? undefined : Math.max(0, Math.ceil((Date.now() - Date.parse(attemptAt)) / 60_000)) + ATTEMPT_MARGIN_MINUTES;
   let seen = 0;
   for await (const page of api.searchPages(duplicateSearchJql(project, summary, sinceMinutes), ['summary', 'created'], DUPLICATE_SEARCH_MAX_PAGES)) {
-    const match = page.issues.find((issue) => typeof issue.fields.summary === 'string' && issue.fields.summary.trim() === summary);
+    // Compared as the hub compares summaries (comparableText): «Отчёт» typed with a combining mark is the same summary.
+    const match = page.issues.find((issue) => typeof issue.fields.summary === 'string' && comparableText(issue.fields.summary) === summary);
     if (match) return match;
     seen += page.issues.length;
     if (page.last) return undefined;

@@ -1,3 +1,4 @@
+import { comparableText } from '@jira-hub/contracts/catalogue';
 import { CommandFailure } from '../command-failure.js';
 import { JiraApi } from '../jira-api.js';
 import { JiraHttpError } from '../jira-client.js';
@@ -66,7 +67,7 @@ export async function deleteIssue(cmd: AgentCommand, ctx: ExecutorContext): Prom
   const issue = await api.findIssue(key, ['summary', 'project']);
   if (!issue) return { deleted: false };
   const actual = typeof issue.fields.summary === 'string' ? issue.fields.summary.trim() : '';
-  if (actual !== summary) throw new CommandFailure(`тема задачи ${issue.key} в Jira изменилась: «${actual}», а не «${summary}»; задача не удалена`);
+  if (comparableText(actual) !== comparableText(summary)) throw new CommandFailure(`тема задачи ${issue.key} в Jira изменилась: «${actual}», а не «${summary}»; задача не удалена`);
   const project = (issue.fields.project as { key?: string } | undefined)?.key ?? /^(.+)-\d+$/.exec(issue.key)?.[1] ?? ctx.project;
   if (!(await api.hasPermission(project, 'DELETE_ISSUES'))) {
     throw new CommandFailure(`у учётной записи агента нет права удалять задачи в проекте ${project} (DELETE_ISSUES); задача ${issue.key} не удалена`);
