@@ -27,7 +27,11 @@ export function packageFileName(folder: string, entries: Dirent[], name: string)
 /** The file of a package named `name`, found as packageFileName finds it; undefined when the folder has none. */
 export async function packageFile(folder: string, entries: Dirent[], name: string): Promise<Buffer | undefined> {
   const found = packageFileName(folder, entries, name);
-  return found === undefined ? undefined : readFile(join(folder, found));
+  if (found === undefined) return undefined;
+  const path = join(folder, found);
+  return readFile(path).catch((err: unknown) => {
+    throw new ConfigError(`файл ${path} не прочитать: ${fileSystemReason(err, 'read')}`);
+  });
 }
 
 /** The files of a package folder; a folder with none of them is an error. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
@@ -280,6 +280,19 @@ describe('jira-hub command line (commander)', () => {
       const export_ = (folder: string, ...more: string[]) => run(['export', folder, '--jql', 'project = AURORA', '--db', db, ...more]);
       expect(await export_(join(dir, 'file'))).toMatchObject({ code: 2, err: `jira-hub: папку для пакета ${join(dir, 'file')} создать нельзя: ${join(dir, 'file')} — файл, а не папка` });
       expect(await export_(join(dir, 'out'), '--force')).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
+    });
+
+    it('a package file that cannot be read is one Russian line naming it (exit 2), for plan, apply and import alike', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'package');
+      mkdirSync(folder);
+      symlinkSync(join(dir, 'moved-away.csv'), join(folder, 'links.csv')); // a link whose file is gone
+      const line = `jira-hub: файл ${join(folder, 'links.csv')} не прочитать: нет такого файла или папки`;
+      for (const command of ['plan', 'apply', 'import']) expect(await run([command, folder, '--db', db])).toEqual({ code: 2, out: '', err: line });
+      rmSync(join(folder, 'links.csv'));
+      symlinkSync(dir, join(folder, 'notes.csv')); // a link to a folder
+      expect(await run(['import', folder, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: файл ${join(folder, 'notes.csv')} не прочитать: это папка, а не файл` });
     });
 
     it('export into a package folder refuses to overwrite its files unless --force; nothing is written', async () => {

@@ -20,11 +20,16 @@ const REASONS: Record<string, string> = {
   EISDIR: 'это папка, а не файл',
   ENAMETOOLONG: 'слишком длинный путь',
   ELOOP: 'символические ссылки в пути ведут по кругу',
+  ENOENT: 'нет такого файла или папки',
 };
 
-/** The reason of a file system failure for a person: known codes in words, another by its code. */
-export function fileSystemReason(err: unknown): string {
+/**
+ * The reason of a file system failure for a person: known codes in words, another by its code. `doing`:
+ * whether the path was read or written, which a missing right (EACCES, EPERM) is a right to.
+ */
+export function fileSystemReason(err: unknown, doing: 'read' | 'write' = 'write'): string {
   const code = (err as NodeJS.ErrnoException)?.code;
+  if (doing === 'read' && (code === 'EACCES' || code === 'EPERM')) return 'нет прав на чтение';
   return (code ? REASONS[code] : undefined) ?? `сбой файловой системы${code ? ` (${code})` : ''}`;
 }
 

@@ -54,7 +54,7 @@ export function assertDatabaseFile(dbPath: string): void {
   try {
     problem = notSqliteReason(file, true);
   } catch (err) {
-    problem = `файл базы данных ${file} не прочитать: ${fileSystemReason(err)}`;
+    problem = `файл базы данных ${file} не прочитать: ${fileSystemReason(err, 'read')}`;
   }
   if (problem) throw new ConfigError(`${problem}; укажите файл базы хаба (--db или HUB_DB_PATH)`);
   makeFolder(folder, 'папку базы данных');
