@@ -118,6 +118,41 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
   });
 });
 
+describe('jira-hub on a database file its user may not read or whose folder it may not write (a process as another user)', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  // As root the commands run as nobody, for whom a file of root's with mode 600 cannot be read.
+  const asUser: ChildOptions = process.geteuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+  it('migrate says the right to read is missing, and migrate --from-sqlite refuses in one line before connecting (it printed Node’s and SQLite’s English, exit 1)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    chmodSync(dir, 0o777);
+    const locked = join(dir, 'locked.sqlite');
+    await copyOfMigratedDatabase(locked);
+    chmodSync(locked, 0o600);
+    if (!asUser.uid) chmodSync(locked, 0o000);
+    const nowhere = { HUB_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', HUB_LOG_LEVEL: 'warn' };
+    expect(await ended(runCli(['migrate', '--db', locked], { HUB_LOG_LEVEL: 'warn' }, asUser))).toEqual({
+      code: 2,
+      err: [`jira-hub: файл базы данных ${locked} не прочитать: нет прав на чтение; укажите файл базы хаба (--db или HUB_DB_PATH)`],
+    });
+    expect(await ended(runCli(['migrate', '--from-sqlite', locked], nowhere, asUser))).toEqual({ code: 2, err: [`jira-hub: файл базы SQLite ${locked} не прочитать: нет прав на чтение`] });
+    // A hub's file in WAL mode, readable, in a folder this user may not write: SQLite cannot make its shared memory file beside it.
+    const shut = join(dir, 'shut');
+    mkdirSync(shut);
+    await copyOfMigratedDatabase(join(shut, 'hub.sqlite'));
+    chmodSync(join(shut, 'hub.sqlite'), 0o644);
+    chmodSync(shut, 0o755);
+    if (!asUser.uid) chmodSync(shut, 0o555);
+    expect(await ended(runCli(['migrate', '--from-sqlite', join(shut, 'hub.sqlite')], nowhere, asUser))).toEqual({
+      code: 2,
+      err: [`jira-hub: файл базы SQLite ${join(shut, 'hub.sqlite')} в режиме WAL, а в его папку ${shut} не записать (SQLite создаёт рядом hub.sqlite-shm даже для чтения): скопируйте файл в папку, куда можно писать, и переносите копию`],
+    });
+    chmodSync(shut, 0o755);
+  });
+});
+
 describe('jira-sim, the simulator package’s own bin, refuses the same way (a process: its exit code)', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

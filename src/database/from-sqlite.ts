@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { HubDataSource } from './engine-schema.js';
-import { ConfigError } from '../common/index.js';
+import { ConfigError, fileSystemReason } from '../common/index.js';
 import { sqliteOptions } from './data-source.js';
-import { notSqliteReason } from './database-file.js';
+import { notSqliteReason, sqliteRefusal } from './database-file.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
 import { QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
 import { copyDatabaseFile } from './sqlite-copy.js';
@@ -30,8 +30,25 @@ export interface TableCount {
 /** `file` is a SQLite database: a regular file that starts with SQLite's header (an empty one would be read as a new, empty hub). */
 export function assertSqliteFile(file: string): void {
   if (!existsSync(file)) throw new ConfigError(`${file}: нет такого файла базы SQLite`);
-  const problem = notSqliteReason(file, false);
+  let problem: string | undefined;
+  try {
+    problem = notSqliteReason(file, false);
+    // Read as the copy will read it: a file in WAL mode needs its shared memory file beside it, even to be read.
+    if (!problem) withDatabase(file, (db) => db.prepare('SELECT count(*) FROM sqlite_master').get());
+  } catch (err) {
+    throw unreadable(file, err);
+  }
   if (problem) throw new ConfigError(`${problem}; укажите файл базы SQLite хаба (обычно data/hub.sqlite)`);
+}
+
+/** Why the SQLite file to copy from cannot be read, for a person (SQLite's other failures as sqliteRefusal says them; a bug stays one). */
+function unreadable(file: string, err: unknown): unknown {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  if (code === 'SQLITE_READONLY_DIRECTORY') {
+    return new ConfigError(`файл базы SQLite ${file} в режиме WAL, а в его папку ${dirname(file)} не записать (SQLite создаёт рядом ${basename(file)}-shm даже для чтения): скопируйте файл в папку, куда можно писать, и переносите копию`);
+  }
+  if (/^E[A-Z0-9]+$/.test(code)) return new ConfigError(`файл базы SQLite ${file} не прочитать: ${fileSystemReason(err, 'read')}`);
+  return sqliteRefusal(file, err) ?? err;
 }
 
 /**
