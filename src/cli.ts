@@ -191,6 +191,10 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--from-sqlite <файл>', 'скопировать хаб из файла SQLite (любой версии схемы) в пустую базу PostgreSQL из HUB_DATABASE_URL и сверить число строк')
     .addHelpText('after', MIGRATE.help)
     .action(async (o: { db?: string; fromSqlite?: string }) => {
+      // --db wins over HUB_DATABASE_URL (hubVariables), which leaves --from-sqlite no PostgreSQL to copy into.
+      if (o.fromSqlite !== undefined && o.db !== undefined) {
+        throw new ConfigError('--db и --from-sqlite вместе не задаются: --from-sqlite копирует файл SQLite в базу PostgreSQL из HUB_DATABASE_URL, а --db выбрал бы вместо неё файл SQLite; уберите --db');
+      }
       const config = loadConfig(MIGRATE.of(env, { HUB_DB_PATH: o.db }));
       await (o.fromSqlite !== undefined ? migrateFromSqlite(config, o.fromSqlite) : migrateOnly(config));
       exit(0);

@@ -365,6 +365,16 @@ describe('jira-hub command line (commander)', () => {
       });
     });
 
+    it('migrate --from-sqlite with --db says the two do not go together, not that HUB_DATABASE_URL is missing when it is set', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      expect(await run(['migrate', '--from-sqlite', db, '--db', db], { HUB_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' })).toEqual({
+        code: 2,
+        out: '',
+        err: 'jira-hub: --db и --from-sqlite вместе не задаются: --from-sqlite копирует файл SQLite в базу PostgreSQL из HUB_DATABASE_URL, а --db выбрал бы вместо неё файл SQLite; уберите --db',
+      });
+    });
+
     it('a bad variable is a usage error naming it', async () => {
       const { code, err } = await run(['migrate'], { HUB_DB_PATH: join(dir, 'h.sqlite'), HUB_LOG_LEVEL: 'loud' });
       expect(code).toBe(2);
