@@ -196,6 +196,18 @@ describe('jira-hub command line (commander)', () => {
       expect(existsSync(join(dir, 'out'))).toBe(false);
     });
 
+    it('--db naming a folder that is not there yet (a path ending in /): serve and migrate refuse it, and create no file of that folder’s name', async () => {
+      const path = `${join(dir, 'data')}/`;
+      for (const args of [['serve'], ['migrate']]) {
+        expect(await run([...args, '--db', path], { HUB_PORT: '0' })).toEqual({
+          code: 2,
+          out: '',
+          err: `jira-hub: ${path} — путь к папке (кончается на «/»), а нужен файл базы SQLite: укажите файл базы хаба (--db или HUB_DB_PATH), например ${join(dir, 'data', 'hub.sqlite')}`,
+        });
+      }
+      expect(existsSync(join(dir, 'data'))).toBe(false);
+    });
+
     // Refused by the migrations inside Nest's start: plan and apply printed only Nest's ExceptionHandler
     // stack (and exited 1), serve that stack and an English line.
     it('a database made by a newer hub: every command that opens it refuses in one Russian line with no log, exit 2, and leaves it as it is', async () => {

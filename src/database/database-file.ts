@@ -49,6 +49,10 @@ export function notSqliteReason(file: string, emptyIsNew: boolean): string | und
 export function assertDatabaseFile(dbPath: string): void {
   const file = databaseFile(dbPath);
   if (!file) return;
+  // resolve() drops the slash: `--db data/` would make a database file named after the folder meant.
+  if (dbPath.endsWith('/')) {
+    throw new ConfigError(`${dbPath} — путь к папке (кончается на «/»), а нужен файл базы SQLite: укажите файл базы хаба (--db или HUB_DB_PATH), например ${join(file, 'hub.sqlite')}`);
+  }
   const folder = dirname(file);
   let problem: string | undefined;
   try {
