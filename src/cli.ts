@@ -7,7 +7,6 @@
  */
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
-import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
@@ -15,7 +14,7 @@ import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
 import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
 import { assertDatabaseUsable, databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService, PackageValidationError } from './import/index.js';
-import { announceDatabase, applyFolder, assertExistingDatabase, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
+import { announceDatabase, applyFolder, assertExistingDatabase, assertPackageFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
 import { serve } from './serve.js';
 
 /** `jira-hub serve`, also run by the demo and the tests. */
@@ -54,7 +53,7 @@ async function migrateFromSqlite(config: HubConfig, file: string | undefined): P
 export { formatReport };
 
 async function importFolder(config: HubConfig, folder: string, json: boolean): Promise<void> {
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с notes.csv и/или links.csv`);
+  assertPackageFolder(folder, 'notes.csv и/или links.csv');
   const entries = await readdir(folder, { withFileTypes: true });
   const files = { notes: await packageFile(folder, entries, 'notes.csv'), links: await packageFile(folder, entries, 'links.csv') };
   assertExistingDatabase(config);

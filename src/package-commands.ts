@@ -34,9 +34,16 @@ export async function packageFile(folder: string, entries: Dirent[], name: strin
   });
 }
 
+/** A package folder given on the command line is one (`holds`: which files it is to hold, for the refusal). */
+export function assertPackageFolder(folder: string, holds: string): void {
+  const found = statSync(folder, { throwIfNoEntry: false });
+  if (!found) throw new ConfigError(`папки ${folder} нет; укажите папку с ${holds}`);
+  if (!found.isDirectory()) throw new ConfigError(`${folder} — ${found.isFile() ? 'файл' : 'не обычный файл'}, а не папка; укажите папку с ${holds}`);
+}
+
 /** The files of a package folder; a folder with none of them is an error. */
 async function readFolder(folder: string): Promise<PackageFiles> {
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ConfigError(`${folder} — не папка; укажите папку с issues.csv, links.csv и/или notes.csv`);
+  assertPackageFolder(folder, 'issues.csv, links.csv и/или notes.csv');
   const entries = await readdir(folder, { withFileTypes: true });
   const files: PackageFiles = {
     issues: await packageFile(folder, entries, 'issues.csv'),

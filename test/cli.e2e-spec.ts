@@ -294,6 +294,17 @@ describe('jira-hub command line (commander)', () => {
       expect(await export_(join(dir, 'out'), '--force')).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
     });
 
+    it('a package folder that is not there is said so, and a file given for it as a file (both said “— не папка”)', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const missing = join(dir, 'nope');
+      const holds = { plan: 'issues.csv, links.csv и/или notes.csv', apply: 'issues.csv, links.csv и/или notes.csv', import: 'notes.csv и/или links.csv' };
+      for (const [command, files] of Object.entries(holds)) {
+        expect(await run([command, missing, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: папки ${missing} нет; укажите папку с ${files}` });
+        expect(await run([command, db, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: ${db} — файл, а не папка; укажите папку с ${files}` });
+      }
+    });
+
     it('a package file that cannot be read is one Russian line naming it (exit 2), for plan, apply and import alike', async () => {
       const db = join(dir, 'hub.sqlite');
       await copyOfMigratedDatabase(db);

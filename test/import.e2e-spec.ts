@@ -341,7 +341,7 @@ describe('import of a planning package (SPEC 8)', () => {
     } finally {
       console.error = error;
     }
-    expect(errors[0]).toContain('не папка');
+    expect(errors[0]).toBe(`jira-hub: папки ${join(hub.dir, 'nope')} нет; укажите папку с notes.csv и/или links.csv`);
   });
 
   describe('CLI file names and messages', () => {
