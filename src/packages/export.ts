@@ -128,8 +128,9 @@ export function boardOfSprint(catalogue: Pick<Catalogue, 'boards' | 'sprints'> |
  * The package files (Russian headers, `;`, as a spreadsheet in a Russian locale saves them). A sub-task's
  * «Спринт» is left empty (`subtaskTypes`: the catalogue's sub-task types, in lower case): Jira moves a
  * sub-task with its parent and refuses to put one in a sprint, so a sprint written there could only be
- * refused by the plan, or read as drift once the parent moves. «Доска»: `boardOf` (boardOfSprint), only
- * beside a sprint written.
+ * refused by the plan, or read as drift once the parent moves. An issue in the backlog (inBacklog: its sprint
+ * closed, decision 1434) has no «Спринт» either: a closed sprint's name could only be refused as a value to
+ * return to. «Доска»: `boardOf` (boardOfSprint), only beside a sprint written.
  */
 export function writePackage(
   issues: readonly PackageMirrorIssue[],
