@@ -10,7 +10,7 @@ import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
 import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
 import { assertCurrentSchema, assertDatabaseUsable, databaseFile, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
-import { applyText, ExportService, keyList, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
+import { appliedPlanText, ExportService, keyList, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
 /**
@@ -138,7 +138,7 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
   assertExistingDatabase(config);
   announceDatabase(config, o.json === true);
   const applied = await withHub(config, (app) => app.get(PackagesService).apply(files, { name: 'cli', source: 'client' }, name));
-  console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, ...(applied.plan ? [planText(applied.plan)] : [])].join('\n'));
+  console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, appliedPlanText(applied)].filter(Boolean).join('\n'));
 }
 
 /** The files an export writes: a folder that holds any of them is refused unless `force` (a mistyped JQL would wipe a package being edited). */

@@ -1,7 +1,7 @@
 /** The packages module's public surface: what other modules import of it. */
 export { ExportService } from './export.service.js';
 export type { PackageFiles } from './package-reading.js';
-export { applyText, driftText, keyList, planText } from './package-text.js';
+export { appliedPlanText, applyText, driftText, keyList, planText } from './package-text.js';
 export type { ApplyView, DriftView, PackagePlanView } from './package.view.js';
 export { PackagesModule } from './packages.module.js';
 export { MAX_PACKAGE_NAME, PackagesService } from './packages.service.js';

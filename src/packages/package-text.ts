@@ -85,8 +85,8 @@ const asIs: Quote = (text) => text;
 const findingLines = (findings: PackageFindingView[], quote: Quote) => findings.map((f) => `  ! ${where(f)}: ${quote(f.detail)}`);
 
 /** The whole plan for a terminal or a model (`quote`: how values from Jira and the cells are shown). */
-export function planText(p: PackagePlanView, quote: Quote = asIs): string {
-  const lines = [p.text, mirrorText(p.mirror)];
+export function planText(p: PackagePlanView, quote: Quote = asIs, withSummary = true): string {
+  const lines = [...(withSummary ? [p.text] : []), mirrorText(p.mirror)];
   if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh, ключей: ${p.refresh.params.keys.length}) и постройте план снова.`);
   for (const c of p.commands) {
     const changes = c.changes.map(changeText).join('; ');
@@ -102,6 +102,12 @@ export function planText(p: PackagePlanView, quote: Quote = asIs): string {
   else if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
   return lines.join('\n');
 }
+
+/**
+ * The plan under an apply's text (the CLI's and MCP's answers): without its first line when nothing was
+ * submitted, since applyText already says why (Jira matches, or what could not be compared).
+ */
+export const appliedPlanText = (a: Pick<ApplyView, 'batch' | 'plan'>, quote: Quote = asIs): string | undefined => (a.plan ? planText(a.plan, quote, a.batch !== null) : undefined);
 
 export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> & { plan?: Pick<PackagePlanView, 'mirror'> | null }): string {
   if (!a.batch) {

@@ -3,7 +3,7 @@
  * waits for a person's approval, as every batch of the assistant), and show where Jira drifted from it.
  */
 import { z } from 'zod';
-import { applyText, driftText, planText } from '../../packages/index.js';
+import { appliedPlanText, applyText, driftText, planText } from '../../packages/index.js';
 import { batchPage, fenced, nextStep } from '../texts.js';
 import { csvText, id, tool, type ToolDef } from '../tool.js';
 
@@ -49,7 +49,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
       const rest = batch ? `все команды пакета #${batch} — get_batch {batch_id: ${batch}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, batch)}` : undefined;
       // The batch waits for a person as every assistant batch: the answer says where it is approved.
       const step = applied.batch ? nextStep(applied.batch, context.dashboard) : '';
-      return { text: [applyText(applied), step, ...(applied.plan ? [planText(applied.plan, fenced)] : [])].filter(Boolean).join('\n'), data: applied, rest };
+      return { text: [applyText(applied), step, appliedPlanText(applied, fenced)].filter(Boolean).join('\n'), data: applied, rest };
     },
   }),
   tool({
