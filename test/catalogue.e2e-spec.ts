@@ -71,6 +71,8 @@ describe('the catalogue (SPEC 16.1)', () => {
       ['/catalogue/sprints?board=Nope', 404, 'доски «Nope»'],
       ['/catalogue?project=aurora', 422, 'ключ проекта'],
       ['/catalogue/link-types?project=OTHER', 404, 'проекта OTHER'],
+      // no Jira key is that long: refused, not answered with a 404 that repeats it whole
+      [`/catalogue/link-types?project=${'A'.repeat(3000)}`, 422, 'project'],
       ['/catalogue/priorities?colour=red', 422, 'colour'],
     ];
     for (const [path, status, detail] of cases) {

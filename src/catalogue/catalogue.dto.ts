@@ -10,6 +10,8 @@ export class CatalogueQuery {
    */
   @IsOptional()
   @Matches(/^[A-Z][A-Z0-9_]*$/, { message: 'нужен ключ проекта Jira, например AURORA' })
+  // Jira's keys are short (ten letters by default, 255 at most): a longer one is no key, and a 404 would repeat it whole.
+  @MaxLength(255)
   project?: string;
 }
 
