@@ -7,6 +7,9 @@ import { jiraKey, tool, type ToolDef } from '../tool.js';
 const MAX_Q = 500;
 const filter = (what: string) => z.string().trim().min(1).max(255).optional().describe(`${what}, без учёта регистра и ё/е`);
 
+const EMPTY_MIRROR =
+  'В зеркале хаба нет ни одной задачи: его наполняют команды refresh. Прочитайте задачи проекта пакетом с командой refresh (например, {type: "refresh", params: {jql: "project = <КЛЮЧ>"}}) — пакет ассистента выполнится после одобрения человека.';
+
 const issueOutput = z.looseObject({ key: z.string(), links: z.array(z.string()) });
 
 export const ISSUE_TOOLS: ToolDef[] = [
@@ -66,7 +69,9 @@ export const ISSUE_TOOLS: ToolDef[] = [
         }
         if (total > 0) return `Найдено задач: ${total}, но с offset ${a.offset} ничего не осталось; начните с offset: 0.`;
         if (a.keys?.length && !filters.length) return 'В зеркале таких задач нет. Если они есть в Jira — прочитайте их командой refresh в пакете.';
-        return `Ни одна задача зеркала не подходит под фильтр (${filters.join(', ') || 'keys'}). Проверьте значения: зеркало ищет без учёта регистра и ё/е, но по точному названию статуса, спринта, исполнителя и метки.`;
+        // Nothing asked for and nothing found: the mirror itself is empty (a new hub, before its first refresh).
+        if (!a.keys?.length && !filters.length) return EMPTY_MIRROR;
+        return `Ни одна задача зеркала не подходит под фильтр (${[...filters, ...(a.keys?.length ? ['keys'] : [])].join(', ')}). Проверьте значения: зеркало ищет без учёта регистра и ё/е, но по точному названию статуса, спринта, исполнителя и метки.`;
       };
       const end = a.offset + details.length;
       return {
