@@ -124,7 +124,15 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> &
 /** Fields of an existing issue no command of the hub changes (the plan names them as findings). */
 const MANUAL_FIELDS = new Set(['issue_type', 'parent']);
 
-export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>, quote: Quote = asIs): string {
+/** How a person applies a package again: the CLI with its folder, or the dashboard's button. */
+const APPLY_AGAIN = 'jira-hub apply <папка> (или «Вернуть к пакету» на панели)';
+
+/** `applyAgain`: how the reader applies the package again (an assistant: its own tool, not a folder it has not). */
+export function driftText(
+  d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>,
+  quote: Quote = asIs,
+  applyAgain = APPLY_AGAIN,
+): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const missing = d.mirror?.missing_keys ?? [];
   const gone = d.mirror?.gone_keys ?? [];
@@ -141,7 +149,7 @@ export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'm
   // An existing issue's type and parent are never changed by the hub: applying again cannot settle them.
   const manual = d.fields.filter((f) => MANUAL_FIELDS.has(f.field));
   const settles = manual.length < d.fields.length || d.links.length > 0;
-  const back = settles ? ' Вернуть: jira-hub apply <папка> (или «Вернуть к пакету» на панели).' : '';
+  const back = settles ? ` Вернуть: ${applyAgain}.` : '';
   const byHand = manual.length ? [`Тип и родителя существующей задачи хаб не меняет (${keyList([...new Set(manual.map((f) => f.jira_key ?? f.key))])}): поменяйте их в Jira вручную или в пакете.`] : [];
   // A package whose batch has not run (or never will) is not applied yet: Jira has not moved away from it.
   const batch = d.package.batch_id;
@@ -151,7 +159,7 @@ export function driftText(d: Pick<DriftView, 'package' | 'fields' | 'links' | 'm
       : d.batch_status === 'queued' || d.batch_status === 'running'
         ? `Пакет #${d.package.id} «${d.package.name}» применяется: пакет команд #${batch} ещё выполняется. Пока Jira отличается от него: ${counts}.`
         : d.batch_status === 'cancelled'
-          ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}.${settles ? ' Применить: jira-hub apply <папка> (или «Вернуть к пакету» на панели).' : ''}`
+          ? `Пакет #${d.package.id} «${d.package.name}» применён не до конца или не применён: его пакет команд #${batch} отменён или отклонён. Jira отличается от него: ${counts}.${settles ? ` Применить: ${applyAgain}.` : ''}`
           : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}.${back}`;
   // Issues gone from Jira are no field or link to show, but a difference all the same.
   const goneLine = gone.length ? [`Задач ${keyList(gone)} в Jira больше нет (удалены или перенесены): уберите их строки из пакета или создайте задачи заново.`] : [];

@@ -22,6 +22,9 @@ const packageShape = {
 const someFile = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => a.issues_csv !== undefined || a.links_csv !== undefined || a.notes_csv !== undefined;
 const texts = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => ({ issues: a.issues_csv, links: a.links_csv, notes: a.notes_csv });
 
+/** How the assistant applies a package again: its own tool (it has no folder for the CLI). */
+const APPLY_AGAIN = 'apply_package с теми же файлами (пакет команд будет ждать одобрения человека)';
+
 export const PACKAGE_TOOLS: ToolDef[] = [
   tool({
     name: 'plan_package',
@@ -60,7 +63,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     input: z.object({ id: id('id пакета планирования') }),
     run: async (api, a, context) => {
       const drift = await api.packageDrift(a.id);
-      return { text: driftText(drift, fenced), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
+      return { text: driftText(drift, fenced, APPLY_AGAIN), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
     },
   }),
 ];
