@@ -191,3 +191,26 @@ describe('/mcp over HTTP, auth (SPEC 15.1)', () => {
     }
   });
 });
+
+describe('jira-hub mcp (stdio) with a token the hub refuses', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(TOKENS);
+  });
+  afterAll(() => hub?.close());
+
+  it.each([
+    ['a wrong token', { HUB_ASSISTANT_TOKEN: 'nope' }],
+    ['no token', {}],
+  ])('%s: the answer says where the token is set and that a person sets it', async (_, env) => {
+    const mcp = await connect('stdio', hub.url, env);
+    try {
+      const refused = await mcp.call('list_batches');
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: 'unauthorized', status: 401 });
+      expect(mcp.text(refused)).toMatch(/; MCP-сервер передаёт хабу токен из переменной HUB_ASSISTANT_TOKEN .*попросите человека/);
+    } finally {
+      await mcp.close();
+    }
+  });
+});

@@ -44,6 +44,12 @@ export interface HttpHubApiOptions {
    * reports it (channel mcp_stdio); the hub's own MCP endpoint records what it served itself.
    */
   recordToolCall?: (call: AuditCall) => Promise<void>;
+  /**
+   * What a refused token (401) tells the model besides the hub's words: where this server's token is set.
+   * The stdio server's comes from its environment, which only a person can change; none over /mcp, whose
+   * caller's token is checked before any tool runs.
+   */
+  tokenHint?: string;
 }
 
 /** The header that names the MCP tool a REST call is made for (the audit records it beside the route). */
@@ -173,8 +179,9 @@ export class HttpHubApi implements HubApi {
     }
     if (res.status < 200 || res.status > 299) {
       const e = (parsed ?? {}) as { error?: string; detail?: string; findings?: unknown[]; errors?: unknown[] };
+      const hint = res.status === 401 && this.options.tokenHint ? `; ${this.options.tokenHint}` : '';
       const listed = Array.isArray(e.findings) && e.findings.length ? e.findings.length : Array.isArray(e.errors) && e.errors.length ? e.errors.length : undefined;
-      throw new HubError(res.status, e.error ?? 'http_error', e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`, listed, Array.isArray(e.findings) ? e.findings : undefined);
+      throw new HubError(res.status, e.error ?? 'http_error', `${e.detail ?? `хаб ответил ${res.status} на ${method} ${path}`}${hint}`, listed, Array.isArray(e.findings) ? e.findings : undefined);
     }
     return { body: parsed as T, headers: res.headers };
   }

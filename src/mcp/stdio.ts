@@ -47,6 +47,10 @@ export function assistantTokenFrom(value: string | undefined): string | undefine
   return token || undefined;
 }
 
+/** Told to the model when the hub refuses this server's token: only a person can change its environment. */
+const TOKEN_HINT =
+  'MCP-сервер передаёт хабу токен из переменной HUB_ASSISTANT_TOKEN в своих настройках (env клиента): попросите человека указать в ней токен ассистента хаба и перезапустить ассистента';
+
 export interface StdioOptions {
   input?: Readable;
   output?: Writable;
@@ -56,7 +60,7 @@ export interface StdioOptions {
 export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions = {}): Promise<void> {
   const baseUrl = hubUrlFrom(env.HUB_URL);
   const token = assistantTokenFrom(env.HUB_ASSISTANT_TOKEN);
-  const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined });
+  const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined, tokenHint: TOKEN_HINT });
   const readOnly = readOnlyFrom(env.HUB_MCP_READ_ONLY);
   const tools = toolListFrom(env.HUB_MCP_TOOLS);
   const calls = new Set<Promise<unknown>>();
