@@ -65,7 +65,13 @@ function flatten(errors: ValidationError[], prefix = ''): (FieldError & { constr
   const out: (FieldError & { constraint: string })[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const [constraint, message] of problemsOf(e)) out.push({ field, detail: russian(constraint, message), constraint });
+    // Two constraints may find the same problem in the same words (@MaxLength and @MaxCharacters): said once.
+    const said = new Set<string>();
+    for (const [constraint, message] of problemsOf(e)) {
+      const detail = russian(constraint, message);
+      if (!said.has(detail)) out.push({ field, detail, constraint });
+      said.add(detail);
+    }
     if (e.children?.length) out.push(...flatten(e.children, field));
   }
   return out;
