@@ -246,6 +246,24 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(doc.components.schemas.CreateBatchDto.properties.title.maxLength).toBe(MAX_TITLE);
   });
 
+  it('3: a title, an author and a package name are counted alike by the tools and by REST: a variation selector is a character (❤️ is two)', async () => {
+    const hearts = (n: number) => '\u2764\uFE0F'.repeat(n);
+    const body = { title: hearts(MAX_TITLE / 2 + 1), commands: [fieldsOf({ duedate: '2026-12-01' })] };
+    expect(mcp.text(await mcp.call('plan_batch', body))).toBe(`неверные аргументы plan_batch: title: не длиннее ${MAX_TITLE} символов`);
+    expect((await hub.http.post('/batches/plan').send(body).expect(422)).body).toEqual({
+      error: 'validation_failed',
+      detail: `title: не длиннее ${MAX_TITLE} символов`,
+      errors: [{ field: 'title', detail: `не длиннее ${MAX_TITLE} символов` }],
+    });
+    const author = { ...body, title: 'П', author: hearts(MAX_AUTHOR / 2 + 1) };
+    expect(mcp.text(await mcp.call('plan_batch', author))).toBe(`неверные аргументы plan_batch: author: не длиннее ${MAX_AUTHOR} символов`);
+    expect((await hub.http.post('/batches/plan').send(author).expect(422)).body.detail).toBe(`author: не длиннее ${MAX_AUTHOR} символов`);
+    const links = 'from,type,to\nAURORA-1,блокирует,AURORA-2\n';
+    expect((await mcp.call('plan_package', { links_csv: links, name: hearts(101) })).isError).toBe(true);
+    const form = await hub.http.post('/packages/plan').field('name', hearts(101)).attach('links', Buffer.from(links), 'links.csv').expect(422);
+    expect(form.body.detail).toBe('name: не длиннее 200 символов');
+  });
+
   it('3: keys in a URL are bounded: a search with every argument at its longest is answered, a longer key is refused by the tool', async () => {
     const key = (i: number) => `${'K'.repeat(43)}-${100_000 + i}`;
     expect(key(0)).toHaveLength(50);

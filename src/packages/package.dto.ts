@@ -1,5 +1,6 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsNonBlank } from '../common/index.js';
+import { IsNonBlank, MaxCharacters } from '../common/index.js';
+import { MAX_PACKAGE_NAME } from './packages.service.js';
 
 /** The text fields of POST /packages/plan and /apply beside the files. */
 export class PackageFormDto {
@@ -11,5 +12,6 @@ export class PackageFormDto {
   @IsString()
   @IsNonBlank()
   @MaxLength(200) // MAX_PACKAGE_NAME, written out for the OpenAPI metadata
+  @MaxCharacters(MAX_PACKAGE_NAME) // counted as the CLI's --name and the MCP tools count it
   name?: string;
 }

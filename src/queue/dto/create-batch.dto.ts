@@ -13,7 +13,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { IsNonBlank, OpaqueJson, ValidatedInSlices } from '../../common/index.js';
+import { IsNonBlank, MaxCharacters, OpaqueJson, ValidatedInSlices } from '../../common/index.js';
 import { COMMAND_TYPES, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 
 export const MAX_COMMANDS = 1000;
@@ -77,6 +77,8 @@ export class CreateBatchDto {
   @ApiProperty({ example: 'Планирование спринта 2', maxLength: MAX_TITLE })
   @IsString()
   @MaxLength(MAX_TITLE)
+  // in characters as the MCP tools count them (@MaxLength leaves variation selectors out)
+  @MaxCharacters(MAX_TITLE)
   @IsNonBlank()
   title!: string;
 
@@ -85,6 +87,7 @@ export class CreateBatchDto {
   @IsOptional()
   @IsString()
   @MaxLength(MAX_AUTHOR)
+  @MaxCharacters(MAX_AUTHOR)
   author?: string;
 
   @ApiProperty({
