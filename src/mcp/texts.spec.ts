@@ -261,3 +261,11 @@ describe('batchText and the checks (SPEC 16.2)', () => {
     expect(text).toContain('По каталогу Jira не оценить команды 1 (каталога нет). Сохранены с предупреждениями проверок: команды 2.');
   });
 });
+
+describe('commandLines: a refresh of many keys', () => {
+  it('names its first keys and how many more, not every key in one line (the tail refresh of a 1,000-command plan names them all)', () => {
+    const keys = Array.from({ length: 1000 }, (_, i) => `AURORA-${i + 1}`);
+    const [line] = commandLines([{ id: 1, batch_id: 9, seq: 1, type: 'refresh', params: { keys }, status: 'queued', deliveries: 0, result: null } as unknown as CommandView]);
+    expect(line).toBe(`#1 (1) refresh ${keys.slice(0, 10).join(', ')} и ещё 990 — в очереди`);
+  });
+});

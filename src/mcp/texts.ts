@@ -3,6 +3,7 @@
  * these beside the views themselves (`structuredContent`).
  */
 import { clip } from '../common/index.js';
+import { keyList } from '../packages/index.js';
 import { BATCH_STATUS_WORDS } from '../queue/index.js';
 import { batchChangesText } from './change-texts.js';
 import { fenced } from './fence.js';
@@ -70,7 +71,8 @@ function commandTarget(c: { type: string; params: Record<string, unknown> }): st
     case 'remove_link':
       return `${show(p.source)} —${data(p.link_type)}→ ${show(p.target)}`;
     case 'refresh':
-      return Array.isArray(p.keys) ? p.keys.join(', ') : p.jql !== undefined ? `JQL ${data(p.jql)}` : 'без keys и jql';
+      // A tail refresh names every key of its batch (1,000 and more): the first ones, and how many more.
+      return Array.isArray(p.keys) ? keyList(p.keys.map(String)) : p.jql !== undefined ? `JQL ${data(p.jql)}` : 'без keys и jql';
     default: {
       // A command without a key (refresh_catalogue) names no issue: no «undefined» in its place.
       const { key, ...rest } = p;
