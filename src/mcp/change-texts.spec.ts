@@ -81,6 +81,15 @@ describe('boardsOfChanges', () => {
 });
 
 describe('revertText', () => {
+  it('a dry run with nothing to put back says there is nothing to revert, as the revert itself would answer', () => {
+    const view = { dry_run: true, revert_of: 2, title: 'Откат пакета #2', batch: null, commands: [], conflicts: [], unchecked: [] } as unknown as RevertView;
+    expect(revertText(view).split('\n')).toEqual([
+      'План отката пакета #2 (ничего не записано): команд 0.',
+      'Конфликтов нет.',
+      'Откатывать нечего: revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст.',
+    ]);
+  });
+
   it('fences the params it would put back and the conflicts, which quote Jira', () => {
     const view = {
       dry_run: true,

@@ -101,7 +101,9 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
     : ['Конфликтов нет.'];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
   const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];
-  return [head, ...commands, ...conflicts, ...findings, ...uncheckedLines(r)].join('\n');
+  // Nothing to put back: the revert itself is refused (revert.service.ts), which the dry run says beforehand.
+  const nothing = r.dry_run && r.commands.length === 0 ? ['Откатывать нечего: revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст.'] : [];
+  return [head, ...commands, ...conflicts, ...findings, ...uncheckedLines(r), ...nothing].join('\n');
 }
 
 /**
