@@ -95,4 +95,19 @@ describe('MCP answers of large batches and plans stay under the cap', () => {
     expect(mcp.text(plan)).toContain(`Список commands сокращён: показаны первые ${planned} из 600 (ответ ограничен по размеру); весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json.`);
     expect(mcp.text(plan)).not.toMatch(/offset/);
   });
+
+  it('list_batches with limit 100 over the cap: text, data and next_before_id on the same batches', async () => {
+    for (let i = 0; i < 100; i++) {
+      await hub.http.post('/batches').send({ title: long(480, i), commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] }).expect(201);
+    }
+    const list = await mcp.call('list_batches', { limit: 100 });
+    expect(size(list)).toBeLessThan(CAP);
+    const given = list.structuredContent!.batches as { id: number }[];
+    expect(given.length).toBeLessThan(100);
+    expect(list.structuredContent!.next_before_id).toBe(given.at(-1)!.id);
+    const lines = mcp.text(list).split('\n').filter((l) => /^Пакет #\d+ /.test(l));
+    expect(lines.map((l) => Number(/^Пакет #(\d+)/.exec(l)![1]))).toEqual(given.map((b) => b.id));
+    expect(mcp.text(list)).toContain(`Есть ещё: list_batches с before_id: ${given.at(-1)!.id}.`);
+    expect(mcp.text(list)).toContain(`Список batches сокращён: показаны первые ${given.length} из 100 (ответ ограничен по размеру); следующие — list_batches с before_id`);
+  });
 });

@@ -174,8 +174,11 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
       const all = (await hub.http.get('/batches?limit=500').expect(200)).body as { id: number }[];
       const whole = mcp.text(await mcp.call('list_batches', { limit: Math.min(all.length, 100) }));
       if (all.length <= 100) expect(whole).not.toMatch(/Есть ещё/);
-      const part = mcp.text(await mcp.call('list_batches', { limit: 1 }));
-      expect(part).toMatch(new RegExp(`Есть ещё: list_batches с before_id: ${all[0].id}\\.`));
+      const part = await mcp.call('list_batches', { limit: 1 });
+      expect(mcp.text(part)).toMatch(new RegExp(`Есть ещё: list_batches с before_id: ${all[0].id}\\.`));
+      // the next page's before_id is in the data too, as a search's next_offset is; none on the last page
+      expect(part.structuredContent).toMatchObject({ next_before_id: all[0].id });
+      if (all.length <= 100) expect((await mcp.call('list_batches', { limit: Math.min(all.length, 100) })).structuredContent).toMatchObject({ next_before_id: null });
     });
 
     it('list_batches filters by done_with_errors as GET /batches does', async () => {

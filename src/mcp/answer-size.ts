@@ -96,6 +96,7 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
       const end = list!.page.offset + n;
       data.next_offset = end < list!.page.total ? end : null;
     }
+    if (list!.after) Object.assign(data, list!.after(n));
     text = list!.text(n);
   };
   /** the other collections cut: path → entries before and after */

@@ -30,6 +30,8 @@ export interface AnswerList {
   text(n: number): string;
   /** the tool pages the list (offset, limit): the data's next_offset follows the items kept */
   page?: { offset: number; total: number };
+  /** the data's fields that follow the first `n` items (a cursor such as list_batches' next_before_id), set again when fewer are kept */
+  after?: (n: number) => Record<string, unknown>;
 }
 
 /** What a tool knows of the server it runs in. */

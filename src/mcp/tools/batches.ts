@@ -188,13 +188,23 @@ export const BATCH_TOOLS: ToolDef[] = [
       limit: z.number().int().min(1).max(100).default(20).describe('сколько пакетов, 1..100'),
       before_id: id('показать пакеты с номером меньше этого').optional(),
     }),
-    output: z.looseObject({ batches: z.array(z.looseObject({ id: z.number(), status: z.string() })) }),
+    output: z.looseObject({ batches: z.array(z.looseObject({ id: z.number(), status: z.string() })), next_before_id: z.number().nullable() }),
     run: async (api, a) => {
       // One more than asked: a full page says «есть ещё» only when there is.
       const found = await api.listBatches({ ...a, limit: a.limit + 1 });
       const batches = found.slice(0, a.limit);
-      const more = found.length > a.limit ? `\nЕсть ещё: list_batches с before_id: ${batches[batches.length - 1].id}.` : '';
-      return { text: batchListText(batches) + more, data: { batches } };
+      // The first n batches (an answer over the cap keeps fewer: text, data and next_before_id alike).
+      const next = (n: number) => (n < batches.length || found.length > a.limit ? batches[n - 1].id : null);
+      const text = (n: number) => {
+        const before = next(n);
+        return batchListText(batches.slice(0, n)) + (before === null ? '' : `\nЕсть ещё: list_batches с before_id: ${before}.`);
+      };
+      return {
+        text: text(batches.length),
+        data: { batches, next_before_id: next(batches.length) },
+        list: { key: 'batches', text, after: (n) => ({ next_before_id: next(n) }) },
+        rest: 'следующие — list_batches с before_id из строки «Есть ещё» (в данных — next_before_id)',
+      };
     },
   }),
   tool({
