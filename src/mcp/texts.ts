@@ -203,8 +203,15 @@ export function issueLinks(i: IssueDetailView, linkTypes: Record<string, string>
   ];
 }
 
-/** An issue's links for an answer's text: one fence around them all (a link type's name is Jira's text). */
-export const linksText = (links: readonly string[]): string => fenced(links.join('; '));
+/** How many of an issue's links get_issue's text names (an epic may have thousands): the rest are counted. */
+export const LINKS_SHOWN = 100;
+
+/**
+ * An issue's links for an answer's text: one fence around them all (a link type's name is Jira's text),
+ * the first `shown` of them and how many more, outside the fence.
+ */
+export const linksText = (links: readonly string[], shown = links.length): string =>
+  `${fenced(links.slice(0, shown).join('; '))}${links.length > shown ? ` и ещё ${links.length - shown}` : ''}`;
 
 export function issueLine(i: IssueView): string {
   const facts = [
@@ -229,7 +236,8 @@ export function noteLine(n: NoteView | null): string {
 
 export function issueText(i: IssueDetailView, linkTypes: Record<string, string>): string {
   const links = issueLinks(i, linkTypes);
-  return [issueLine(i), links.length ? `Связи: ${linksText(links)}.` : 'Связей в зеркале нет.', noteLine(i.note)].join('\n');
+  const all = links.length > LINKS_SHOWN ? ` (всего ${links.length}; все — GET /issues/${i.key} в REST хаба)` : '';
+  return [issueLine(i), links.length ? `Связи: ${linksText(links, LINKS_SHOWN)}${all}.` : 'Связей в зеркале нет.', noteLine(i.note)].join('\n');
 }
 
 const VERDICT: Record<string, string> = {

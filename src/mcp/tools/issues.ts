@@ -7,6 +7,9 @@ import { jiraKey, tool, type ToolDef } from '../tool.js';
 const MAX_Q = 500;
 const filter = (what: string) => z.string().trim().min(1).max(255).optional().describe(`${what}, без учёта регистра и ё/е`);
 
+/** How many links of each issue found a search's text names: get_issue names more. */
+const SEARCH_LINKS_SHOWN = 10;
+
 const EMPTY_MIRROR =
   'В зеркале хаба нет ни одной задачи: его наполняют команды refresh. Прочитайте задачи проекта пакетом с командой refresh (например, {type: "refresh", params: {jql: "project = <КЛЮЧ>"}}) — пакет ассистента выполнится после одобрения человека.';
 
@@ -51,7 +54,7 @@ export const ISSUE_TOOLS: ToolDef[] = [
       const details = await Promise.all(page.items.map((i) => api.getIssue(i.key)));
       const lines = details.map((d) => {
         const links = issueLinks(d, linkTypes);
-        return `${issueLine(d)}${links.length ? `; связи: ${linksText(links)}` : ''}`;
+        return `${issueLine(d)}${links.length ? `; связи: ${linksText(links, SEARCH_LINKS_SHOWN)}` : ''}`;
       });
       const total = page.total ?? details.length;
       const filters = Object.entries({ q: a.q, status: a.status, sprint: a.sprint, assignee: a.assignee, label: a.label })
@@ -91,7 +94,11 @@ export const ISSUE_TOOLS: ToolDef[] = [
     output: issueOutput,
     run: async (api, a) => {
       const [issue, linkTypes] = await Promise.all([api.getIssue(a.key), api.linkTypes()]);
-      return { text: `${FENCE_NOTE}\n${issueText(issue, linkTypes)}`, data: { ...issue, links: issueLinks(issue, linkTypes) } };
+      return {
+        text: `${FENCE_NOTE}\n${issueText(issue, linkTypes)}`,
+        data: { ...issue, links: issueLinks(issue, linkTypes) },
+        rest: `задача со всеми связями — GET /issues/${a.key} (REST хаба)`,
+      };
     },
   }),
 ];
