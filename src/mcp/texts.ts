@@ -64,9 +64,18 @@ function commandTarget(c: { type: string; params: Record<string, unknown> }): st
   // Every value but a key, a number, a date or null may be Jira's words (a status, a sprint, a link type,
   // a field's value, a revert's value put back): fenced as data. Those others have a form no words fit.
   const data = (v: unknown) => (v === null || typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) ? show(v) : fenced(show(v)));
+  /** `k=v` of the params but those named */
+  const others = (...named: string[]) =>
+    Object.entries(p)
+      .filter(([k]) => !named.includes(k))
+      .map(([k, v]) => `${k}=${data(v)}`)
+      .join(', ');
   switch (c.type) {
-    case 'ensure_issue':
-      return `${show(p.temp_key)} ${data(p.summary)}`;
+    case 'ensure_issue': {
+      // The type, the parent and the fields a new issue gets are what a person approves, beside its summary.
+      const rest = others('temp_key', 'summary');
+      return `${show(p.temp_key)} ${data(p.summary)}${rest ? `: ${rest}` : ''}`;
+    }
     case 'ensure_link':
     case 'remove_link':
       return `${show(p.source)} —${data(p.link_type)}→ ${show(p.target)}`;
@@ -75,12 +84,8 @@ function commandTarget(c: { type: string; params: Record<string, unknown> }): st
       return Array.isArray(p.keys) ? keyList(p.keys.map(String)) : p.jql !== undefined ? `JQL ${data(p.jql)}` : 'без keys и jql';
     default: {
       // A command without a key (refresh_catalogue) names no issue: no «undefined» in its place.
-      const { key, ...rest } = p;
-      const detail = Object.entries(rest)
-        .map(([k, v]) => `${k}=${data(v)}`)
-        .join(', ');
-      const target = key === undefined ? '' : show(key);
-      return [target, detail].filter(Boolean).join(': ');
+      const target = p.key === undefined ? '' : show(p.key);
+      return [target, others('key')].filter(Boolean).join(': ');
     }
   }
 }
