@@ -107,4 +107,22 @@ describe('HttpHubApi', () => {
     const err = await new HttpHubApi({ baseUrl: hub.url, timeoutMs: 200 }).agentStatus().catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 0, code: 'timeout', detail: `хаб по адресу ${hub.url.replace(/\/$/, '')} не ответил за 0.2 с на GET /agent` });
   });
+
+  it('a submit whose connection drops says it may have been done and how to repeat it safely; a read or a dry run says nothing of the kind', async () => {
+    const hub = await fakeHub((_, res) => res.socket?.destroy());
+    server = hub.server;
+    const api = new HttpHubApi({ baseUrl: hub.url });
+    const submit = await api.createBatch({ title: 'П', commands: [] }, 'k').catch((e: unknown) => e);
+    expect(submit).toMatchObject({ code: 'unavailable' });
+    expect((submit as HubError).detail).toMatch(/ECONNRESET; .*; запрос мог дойти до хаба и выполниться: .*submit_batch с тем же idempotency_key повторять безопасно/);
+    const reads = await Promise.all([api.getBatch(1), api.planBatch({ title: 'П', commands: [] }), api.revertBatch(1, true)].map((p) => p.catch((e: unknown) => e as HubError)));
+    for (const read of reads) expect(read).toMatchObject({ code: 'unavailable', detail: expect.not.stringMatching(/мог дойти/) });
+  });
+
+  it('a write without an answer in time says the same', async () => {
+    const hub = await fakeHub(() => undefined);
+    server = hub.server;
+    const err = await new HttpHubApi({ baseUrl: hub.url, timeoutMs: 200 }).cancelBatch(3).catch((e: unknown) => e);
+    expect((err as HubError).detail).toMatch(/^хаб по адресу .* не ответил за 0\.2 с на POST \/batches\/3\/cancel; запрос мог дойти до хаба/);
+  });
 });

@@ -72,6 +72,14 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGA
 /** The error code of a request that took longer than its time. */
 const TIMEOUT = 'HUB_MCP_TIMEOUT';
 
+/** Failures after which the request may have reached the hub (unlike a refused connection or an unknown name). */
+const MAYBE_REACHED = new Set([TIMEOUT, 'ECONNRESET', 'EPIPE']);
+/** A request that changes something in the hub: not a read, not a dry run (a plan, a revert's `dry_run=true`). */
+const writes = (method: string, path: string) => method !== 'GET' && !/\/plan$|[?&]dry_run=true/.test(path);
+/** What a write that may have been done tells the model before it repeats it. */
+const MAYBE_DONE =
+  'запрос мог дойти до хаба и выполниться: прежде чем повторять, проверьте (list_batches, get_batch); submit_batch с тем же idempotency_key повторять безопасно — он вернёт уже созданный пакет';
+
 /**
  * One request over node:http(s), not fetch: fetch refuses the ports of the WHATWG «bad ports» list
  * (6000, 10080, …), and a hub may listen on any port. The whole exchange has `timeoutMs`.
@@ -164,9 +172,11 @@ export class HttpHubApi implements HubApi {
       res = await send(new URL(`${this.base}${path}`), method, all, payload, timeoutMs);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === TIMEOUT) throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}`);
+      // A write whose request may have reached the hub (no answer, or the connection dropped on the way): it may have been done.
+      const maybeDone = writes(method, path) && code !== undefined && MAYBE_REACHED.has(code) ? `; ${MAYBE_DONE}` : '';
+      if (code === TIMEOUT) throw new HubError(0, 'timeout', `хаб по адресу ${this.base} не ответил за ${timeoutMs / 1000} с на ${method} ${path}${maybeDone}`);
       if (code && UNREACHABLE.has(code)) {
-        throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${code}; проверьте, что он запущен, и переменную HUB_URL`);
+        throw new HubError(0, 'unavailable', `хаб недоступен по адресу ${this.base}: ${code}; проверьте, что он запущен, и переменную HUB_URL${maybeDone}`);
       }
       // Not the network: the request itself could not be made (a header value, say). The hub is not to blame.
       throw new HubError(0, 'internal', `MCP-сервер хаба не смог составить запрос ${method} ${path}: ${(err as Error).message}`);
