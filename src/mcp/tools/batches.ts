@@ -92,7 +92,12 @@ function batchCommands(b: BatchView, offset: number, limit: number, dashboard: s
   const end = offset + shown.length;
   // The first n of the page (answer-size.ts keeps fewer when the answer is over the cap).
   const text = (n: number) => {
-    const more = offset + n < commands.length ? `Показаны команды ${offset + 1}–${offset + n} из ${commands.length}; дальше — offset: ${offset + n}.` : `Команд всего: ${commands.length}.`;
+    const more =
+      offset + n < commands.length
+        ? `Показаны команды ${offset + 1}–${offset + n} из ${commands.length}; дальше — offset: ${offset + n}.`
+        : n === 0 && offset > 0
+          ? `С offset ${offset} команд нет: их всего ${commands.length}; начните с offset: 0.`
+          : `Команд всего: ${commands.length}.`;
     return [batchHeadline(b), ...commandLines(shown.slice(0, n)), more].join('\n');
   };
   return {
