@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { clip } from '../common/index.js';
 import { ANSWER_CAP, DETAIL_CAP, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
+import { fenced } from './fence.js';
 import type { BatchView, CommandView, HubApi, PackagePlanView, PlannedCommandView, PlanView, RevertView } from './hub-api.js';
 import type { ToolAnswer, ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
@@ -27,6 +28,16 @@ describe('fitAnswer', () => {
     const fitted = fitAnswer({ text, data: {} }, 10_000);
     expect(fitted.text.length).toBeLessThan(5_200);
     expect(fitted.text).toMatch(/\nТекст ответа сокращён до \d+ символов \(ответ ограничен по размеру\); сузьте запрос\.$/);
+  });
+
+  it('a cut inside fenced Jira text closes the fence: the hub\'s note after it is not read as data', () => {
+    const text = `Задача A-1 ${fenced('связи: '.concat('A-2 блокирует A-3; '.repeat(2_000)))}\nЗаметка команды: ${fenced('срочно')}`;
+    const fitted = fitAnswer({ text, data: {} }, 10_000);
+    const [body, note] = [fitted.text.slice(0, fitted.text.lastIndexOf('\n')), fitted.text.slice(fitted.text.lastIndexOf('\n') + 1)];
+    expect(body.endsWith('</jira-data>')).toBe(true);
+    expect(body.match(/<jira-data>/g)).toHaveLength(1);
+    expect(body.match(/<\/jira-data>/g)).toHaveLength(1);
+    expect(note).toMatch(/^Текст ответа сокращён/);
   });
 });
 

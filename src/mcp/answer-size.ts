@@ -10,6 +10,7 @@
  * finding with a note of how many there are.
  */
 import { clip } from '../common/index.js';
+import { closeCutFence } from './fence.js';
 import type { ToolAnswer } from './tool.js';
 
 /** Characters of text and JSON data together: Russian runs at roughly 2.5 characters a token. */
@@ -111,7 +112,7 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
   /** the text cut at a line under `room` characters — or inside a line, when a cut at a line would drop more than half of the room */
   const cutText = (room: number) => {
     const cut = text.lastIndexOf('\n', room);
-    text = cut > room / 2 ? text.slice(0, cut) : clip(text, room);
+    text = closeCutFence(cut > room / 2 ? text.slice(0, cut) : clip(text, room));
     textCut = true;
   };
   if (text.length > textCap) cutText(textCap);
