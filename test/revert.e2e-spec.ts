@@ -486,6 +486,29 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('a closed sprint is the backlog for a
     expect((await world.call('POST', `/batches/${batch.id}/revert`)).status).toBe(409);
     expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-2')!)).toEqual([2]);
   });
+
+  it('a sprint the batch took the issue out of, closed since, is a conflict: the rest of the batch goes back, not nothing at all', async () => {
+    const batch = await world.ok('POST', '/batches', {
+      title: 'Из спринта поддержки и срок',
+      commands: [
+        { type: 'ensure_sprint', params: { key: 'AURORA-2', sprint: 'Спринт 1' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20' } },
+      ],
+    });
+    await world.run(batch.id);
+    world.sim.store.findSprint(8)!.state = 'closed'; // «Спринт 3» of Поддержка, which AURORA-2 left, is completed
+    await world.run((await world.ok('POST', '/catalogue/refresh')).id);
+
+    const dry = await world.ok('POST', `/batches/${batch.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({ ok: true, findings: [], commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }], conflicts: [{ key: 'AURORA-2', what: 'sprint' }] });
+    expect(dry.conflicts[0].detail).toBe(
+      'AURORA-2: спринта «Спринт 3» (доска «Поддержка»), из которого пакет перенёс задачу, нет среди активных и будущих спринтов каталога Jira (закрыт или удалён) — вернуть в него нельзя; не откатываем (если он открыт, обновите каталог и повторите откат)',
+    );
+    const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
+    await world.run(revert.batch.id);
+    expect(world.sim.getIssue('AURORA-1')!.duedate ?? null).toBeNull();
+    expect(world.sim.store.sprintIdsOf(world.sim.getIssue('AURORA-2')!)).toEqual([1]);
+  });
 });
 
 describe('revert: a batch that changed the same thing more than once (decision 1410)', () => {

@@ -127,7 +127,7 @@ export class RevertService {
       ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
       pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
       // A sprint goes back named with the board the checks find it on (decision 1430: a shared sprint is listed once).
-      openSprint: (sprintId) => catalogue?.sprints.find((s) => s.id === sprintId && s.state !== 'closed'),
+      ...(catalogue ? { openSprint: (sprintId: number) => catalogue.sprints.find((s) => s.id === sprintId && s.state !== 'closed') } : {}),
       // A conflict names a sprint's board as the catalogue does (by its id when there is none).
       ...(catalogue ? { boards: catalogue.boards } : {}),
     });

@@ -275,9 +275,10 @@ describe('buildRevert: a sprint by its id and board (decision 1430)', () => {
     expect(back((id) => (id === 25 ? { name: 'Спринт 5', board_id: 1 } : undefined))).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 1 } }]);
     // renamed since: by its name now, which the checks and the agent find it by
     expect(back((id) => (id === 25 ? { name: 'Спринт 5 — релиз', board_id: 1 } : undefined))).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5 — релиз', board: 1 } }]);
-    // not in the catalogue (none, or closed since): the record's board
-    expect(back(() => undefined)).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 2 } }]);
+    // no catalogue: the record's board
     expect(back()).toEqual([{ type: 'ensure_sprint', params: { key: 'A-1', sprint: 'Спринт 5', board: 2 } }]);
+    // a catalogue that lists it among no open sprints (closed or deleted since): a conflict, nothing to send
+    expect(back(() => undefined)).toEqual([]);
   });
 
   it("there and back between two boards' «Спринт 2» in one batch is no net change; a record without a board goes back by name", () => {

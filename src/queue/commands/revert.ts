@@ -39,7 +39,8 @@ export interface RevertOptions {
    * An open sprint of the catalogue by its id (decision 1430): its name now (renamed since the change: the
    * checks and the agent find it by that one) and the board it is listed under; undefined: not listed. A
    * sprint shown on several boards is listed once, under the first that shows it, which need not be the
-   * board Jira names as its own (the change record's `board_id`): the checks find it only there.
+   * board Jira names as its own (the change record's `board_id`): the checks find it only there. Absent
+   * without a catalogue: then no sprint is known to be closed.
    */
   openSprint?: (sprintId: number) => { name: string; board_id: number } | undefined;
   /** The catalogue's boards: a conflict names a sprint's board by its name (by its id when they do not know it). */
@@ -295,7 +296,14 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const listed = before && before.id !== null ? options.openSprint?.(before.id) : undefined;
         const board = before ? (listed?.board_id ?? before.board_id) : null;
         if (before === undefined) conflict(c, `${key}: прежний спринт в записи изменения не распознан (${shown(c.before)}) — верните вручную`);
-        else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: listed?.name ?? before.name, ...(board === null ? {} : { board }) } });
+        // A sprint closed (or deleted) since: Jira takes no issue into it, and the checks would refuse the whole revert
+        // for this one command. Like a change made since, it is a conflict: listed and left, the rest goes back.
+        else if (before !== null && before.id !== null && options.openSprint && !listed) {
+          conflict(
+            c,
+            `${key}: спринта ${sprintShown(before, options.boards)}, из которого пакет перенёс задачу, нет среди активных и будущих спринтов каталога Jira (закрыт или удалён) — вернуть в него нельзя; не откатываем (если он открыт, обновите каталог и повторите откат)`,
+          );
+        } else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: listed?.name ?? before.name, ...(board === null ? {} : { board }) } });
       }
       continue;
     }
