@@ -47,6 +47,9 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
+  // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
+  // A hook: called on every render, before the return below (the batch finishes while its page is open).
+  const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
   // A finished batch: done, or cancelled after some of its commands changed Jira (the hub answers 409 while one is still with the agent).
   if ((batch.status !== 'done' && batch.status !== 'cancelled') || Object.keys(batch.changes ?? {}).length === 0) return null;
 
@@ -79,9 +82,6 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
     setError(null);
     opener.current?.focus(); // it was disabled while the dry run ran, so the dialog may not have found it focused
   };
-
-  // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
-  const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
 
   return (
     <>

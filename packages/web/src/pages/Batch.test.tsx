@@ -139,6 +139,25 @@ describe('BatchPage', () => {
     expect(within(row).queryByRole('button', { name: 'Отменить' })).toBeNull();
   });
 
+  it('a batch that finishes while its page is open offers the revert, and the page stays up', async () => {
+    let finished = false;
+    const link = command(11, 1, 'ensure_link', { source: 'A-1', target: 'A-2', link_type: 'Blocks' });
+    fakeFetch({
+      'GET /batches/1': () => ({
+        body: finished
+          ? batch({ status: 'done', source: 'client', commands: [{ ...link, status: 'done' }], changes: { 'A-1': [{ what: 'link', before: null, after: { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, command_id: 11, delivery_n: 1, recorded_at: '2026-11-30T10:01:00Z' }] } })
+          : batch({ status: 'running', source: 'client', commands: [{ ...link, status: 'claimed' }], changes: {} }),
+      }),
+    });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    await screen.findByText('A-1 блокирует A-2');
+    expect(screen.queryByRole('button', { name: 'Откатить…' })).toBeNull();
+    finished = true;
+    act(() => live.send('batch', { change: 'done', batch_id: 1, batch: summary(1, { status: 'done' }) }));
+    expect(await screen.findByRole('button', { name: 'Откатить…' })).toBeTruthy();
+    expect(screen.getByText('A-1 блокирует A-2')).toBeTruthy();
+  });
+
   it('an awaiting batch shows the dry run: verdicts, from → to, unknown keys and findings, and remembers the approver', async () => {
     localStorage.setItem('jira-hub-approver', 'Анна');
     const calls = fakeFetch({
