@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { sprintOf } from './Mirror';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useRoute } from '../router';
+import { fakeFetch, renderWithHub } from '../test/support';
+import { MirrorPage, sprintOf } from './Mirror';
 
 describe("the mirror page's sprint (decision 1434)", () => {
   it.each([
@@ -10,5 +13,36 @@ describe("the mirror page's sprint (decision 1434)", () => {
     ['a closed sprint only: the issue is in the backlog', { sprint: 'Спринт 0', sprint_state: 'closed' as const }, 'Спринт 0 (закрыт)'],
   ])('%s', (_, issue, expected) => {
     expect(sprintOf(issue)).toBe(expected);
+  });
+});
+
+describe('the mirror page', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    window.location.hash = '';
+  });
+
+  it('keeps the filters of the address when an issue card opens and closes', async () => {
+    window.location.hash = '#/mirror?status=done';
+    const done = { key: 'AURORA-3', summary: 'Выгрузить данные', status: 'Done', sprint: null, sprint_state: null };
+    const calls = fakeFetch({
+      'GET /issues/facets': { total: 2, statuses: [{ value: 'Done', n: 1 }, { value: 'To Do', n: 1 }], sprints: [], last_synced_at: null },
+      'GET /issues': (_: unknown, url: string) => ({ body: url.includes('status=Done') ? [done] : [done, { ...done, key: 'AURORA-1', status: 'To Do' }] }),
+      'GET /issues/AURORA-3': { ...done, issue_type: 'Task', assignee: null, duedate: null, synced_at: null, links_out: [], links_in: [], note: null },
+      'GET /issues/AURORA-3/changes': [],
+    });
+    const Page = () => {
+      const route = useRoute();
+      return <MirrorPage issueKey={route.id} />;
+    };
+    renderWithHub(<Page />);
+    const link = await screen.findByRole('link', { name: 'AURORA-3' });
+    expect(screen.queryByText('AURORA-1')).toBeNull();
+    fireEvent.click(link.closest('tr')!);
+    await screen.findByRole('article', { name: 'Задача AURORA-3' });
+    expect(window.location.hash).toBe('#/mirror/AURORA-3?status=done');
+    expect(screen.queryByText('AURORA-1')).toBeNull(); // the list beside the card is still the filtered one
+    expect(within(screen.getByRole('article')).getByRole('link', { name: 'Закрыть' }).getAttribute('href')).toBe('#/mirror?status=done');
+    expect(calls.filter((c) => c.url.startsWith('/issues?')).every((c) => c.url.includes('status=Done'))).toBe(true);
   });
 });

@@ -10,6 +10,12 @@ import type { Issue, IssueDetail, Note } from '../types';
 import { linkPhrase, NOTE_SOURCE } from '../words';
 
 /** The issue's sprint in words: a closed one is named so, since the issue is then in the backlog (decision 1434). */
+/**
+ * The mirror's address with an issue's card open (or none): the filters of the address (`params`) go along,
+ * so the list beside the card stays the one the person filtered.
+ */
+export const mirrorHref = (key: string | null, params: string): string => `#/mirror${key ? `/${encodeURIComponent(key)}` : ''}${params ? `?${params}` : ''}`;
+
 export const sprintOf = (i: Pick<Issue, 'sprint' | 'sprint_state'>): string | null => (i.sprint === null ? null : i.sprint_state === 'closed' ? `${i.sprint} (закрыт)` : i.sprint);
 
 function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note | null; onSaved: (n: Note) => void }) {
@@ -60,7 +66,7 @@ function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note 
   );
 }
 
-function IssueCard({ issueKey }: { issueKey: string }) {
+function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
   const { settings } = useHub();
   const [issue, setIssue] = useState<IssueDetail | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -79,7 +85,7 @@ function IssueCard({ issueKey }: { issueKey: string }) {
         <h2>
           {issue.key} <span className="muted">{issue.summary}</span>
         </h2>
-        <a href="#/mirror" className="small">
+        <a href={mirrorHref(null, params)} className="small">
           Закрыть
         </a>
       </div>
@@ -107,12 +113,12 @@ function IssueCard({ issueKey }: { issueKey: string }) {
           {issue.links_out.map((l) => (
             <li key={`o${l.target_key}${l.link_type}`}>
               {linkPhrase(issue.key, l.link_type, '', settings.link_types)}
-              <a href={`#/mirror/${l.target_key}`}>{l.target_key}</a>
+              <a href={mirrorHref(l.target_key, params)}>{l.target_key}</a>
             </li>
           ))}
           {issue.links_in.map((l) => (
             <li key={`i${l.source_key}${l.link_type}`}>
-              <a href={`#/mirror/${l.source_key}`}>{l.source_key}</a>
+              <a href={mirrorHref(l.source_key, params)}>{l.source_key}</a>
               {linkPhrase('', l.link_type, issue.key, settings.link_types)}
             </li>
           ))}
@@ -266,9 +272,9 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
               </thead>
               <tbody>
                 {issues.map((i) => (
-                  <tr key={i.key} className={i.key === issueKey ? 'row-active clickable' : 'clickable'} onClick={() => go(`#/mirror/${i.key}`)}>
+                  <tr key={i.key} className={i.key === issueKey ? 'row-active clickable' : 'clickable'} onClick={() => go(mirrorHref(i.key, params))}>
                     <td data-label="Ключ">
-                      <a href={`#/mirror/${i.key}`} aria-current={i.key === issueKey ? 'true' : undefined}>
+                      <a href={mirrorHref(i.key, params)} aria-current={i.key === issueKey ? 'true' : undefined}>
                         {i.key}
                       </a>
                     </td>
@@ -281,7 +287,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
             </table>
           )}
         </div>
-        {issueKey && <IssueCard issueKey={issueKey} />}
+        {issueKey && <IssueCard issueKey={issueKey} params={params} />}
       </div>
     </section>
   );
