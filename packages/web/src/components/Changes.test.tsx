@@ -219,6 +219,20 @@ describe('IssueChanges', () => {
     expect(rows[1]!.textContent).toContain('#1 Планассистент · ivanovpetrova');
   });
 
+  it('is a table that becomes labelled cards on a phone, as the other tables are: none of its six columns is cut off', async () => {
+    fakeFetch({
+      'GET /issues/AURORA-1/changes': [
+        { key: 'AURORA-1', what: 'field:priority', before: 'Medium', after: 'High', batch_id: 1, batch_title: 'План', author: 'ivanov', source: 'client', approved_by: null, approved_at: null, command_type: 'ensure_fields', recorded_at: '2026-11-30T10:00:00.000Z' },
+      ],
+    });
+    renderWithHub(<IssueChanges issueKey="AURORA-1" />);
+    const section = await screen.findByRole('region', { name: 'Изменения хаба' });
+    await within(section).findByText('#1 План');
+    expect(within(section).getByRole('table').classList.contains('responsive')).toBe(true);
+    const labels = [...section.querySelectorAll('tbody td')].map((td) => td.getAttribute('data-label'));
+    expect(labels).toEqual(['Когда', 'Пакет', 'Автор', 'Одобрил', 'Что', 'Было → стало']);
+  });
+
   it('a role\'s default id is said in words: «api» approved is a person, an assistant\'s batch its word', async () => {
     fakeFetch({
       'GET /issues/AURORA-1/changes': [

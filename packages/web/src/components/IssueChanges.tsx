@@ -32,7 +32,7 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
       ) : list.length === 0 ? (
         <Empty>Хаб ещё не менял эту задачу.</Empty>
       ) : (
-        <table className="table change-record">
+        <table className="table change-record responsive">
           <thead>
             <tr>
               <th>Когда</th>
@@ -46,16 +46,16 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
           <tbody>
             {[...list].reverse().map((c, i) => (
               <tr key={i}>
-                <td>{when(c.recorded_at)}</td>
-                <td>
+                <td data-label="Когда">{when(c.recorded_at)}</td>
+                <td data-label="Пакет">
                   <a href={batchHref(c.batch_id)}>
                     #{c.batch_id} {c.batch_title}
                   </a>
                 </td>
-                <td>{whoMade(c)}</td>
-                <td>{c.approved_by ? personName(c.approved_by) : '—'}</td>
-                <td>{changeLabel(c.what)}</td>
-                <td>
+                <td data-label="Автор">{whoMade(c)}</td>
+                <td data-label="Одобрил">{c.approved_by ? personName(c.approved_by) : '—'}</td>
+                <td data-label="Что">{changeLabel(c.what)}</td>
+                <td data-label="Было → стало">
                   <ChangeDiff c={c} boards={boards} />
                 </td>
               </tr>
