@@ -89,3 +89,21 @@ describe('an empty number field', () => {
     await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ pacing: { ensure_fields: 0 } }));
   });
 });
+
+describe('an auto refresh interval without JQL', () => {
+  it('is a message under the JQL field, and «Сохранить» sends nothing: the hub would store it and never refresh', async () => {
+    const calls = fakeFetch({ 'PATCH /settings': SETTINGS });
+    renderWithHub(<SettingsPage onSaved={() => undefined} />);
+    fireEvent.change(screen.getByRole('spinbutton', { name: /^Раз в, минут/ }), { target: { value: '30' } });
+    const jql = screen.getByRole('textbox', { name: /^JQL/ });
+    expect(jql.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(jql.getAttribute('aria-describedby')!)?.textContent).toMatch(/^Укажите JQL/);
+    fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Не сохранено, хаб ничего не получил: не заполнено — JQL автообновления. Впишите JQL или поставьте 0 минут.');
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    fireEvent.change(jql, { target: { value: 'project = AURORA' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ auto_refresh: { interval_minutes: 30, jql: 'project = AURORA' } }));
+  });
+});

@@ -40,13 +40,15 @@ export function mergeDraft(before: Draft, draft: Draft, after: Draft): Draft {
 const numberOf = (v: string): number | null => (v.trim() === '' ? null : Number(v));
 
 /**
- * What keeps the draft from being saved, per field (`pacing.<type>`, `interval`): a field left empty. The
- * limits of a number the hub checks, and says in its own words.
+ * What keeps the draft from being saved, per field (`pacing.<type>`, `interval`, `jql`): a number field left
+ * empty, or an interval without the JQL it reads by (the hub stores it, but never refreshes without a query).
+ * The limits of a number the hub checks, and says in its own words.
  */
 export function problemsOf(d: Draft): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const [type, v] of Object.entries(d.pacing)) if (numberOf(v) === null) problems[`pacing.${type}`] = 'Поле пустое: укажите паузу в секундах (0 — без паузы).';
   if (numberOf(d.interval) === null) problems.interval = 'Поле пустое: укажите число минут (0 — выключено).';
+  else if (Number(d.interval) > 0 && !d.jql.trim()) problems.jql = 'Укажите JQL: без запроса хаб не обновляет зеркало сам (или 0 минут — выключить).';
   return problems;
 }
 
@@ -74,7 +76,8 @@ export function patchOf(s: Settings, d: Draft): Record<string, unknown> {
 }
 
 /** The field a problem's key names, in words: «пауза «поля»», «автообновление». */
-const problemField = (key: string): string => (key === 'interval' ? 'автообновление' : `пауза «${COMMAND_TYPE[key.slice('pacing.'.length)] ?? key}»`);
+const problemField = (key: string): string =>
+  key === 'interval' ? 'автообновление' : key === 'jql' ? 'JQL автообновления' : `пауза «${COMMAND_TYPE[key.slice('pacing.'.length)] ?? key}»`;
 
 /** A field's own problem, under it. */
 function FieldProblem({ id, text }: { id: string; text?: string }) {
@@ -171,7 +174,14 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
             </label>
             <label className="field wide">
               <span>JQL</span>
-              <input value={draft.jql} placeholder="project = AURORA" onChange={(e) => setDraft({ ...draft, jql: e.target.value })} />
+              <input
+                value={draft.jql}
+                placeholder="project = AURORA"
+                aria-invalid={problems.jql ? true : undefined}
+                aria-describedby={problems.jql ? 'problem-jql' : undefined}
+                onChange={(e) => setDraft({ ...draft, jql: e.target.value })}
+              />
+              <FieldProblem id="problem-jql" text={problems.jql} />
             </label>
           </div>
         </div>
@@ -212,7 +222,9 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
         <ErrorBox error={error} />
         {blocked && invalid && (
           <div className="error" role="alert">
-            Не сохранено, хаб ничего не получил: не заполнено — {Object.keys(problems).map(problemField).join(', ')}. Впишите число (0 — без паузы или без автообновления).
+            Не сохранено, хаб ничего не получил: не заполнено — {Object.keys(problems).map(problemField).join(', ')}.
+            {Object.keys(problems).some((k) => k !== 'jql') ? ' Впишите число (0 — без паузы или без автообновления).' : ''}
+            {problems.jql ? ' Впишите JQL или поставьте 0 минут.' : ''}
           </div>
         )}
         <div className="actions">
