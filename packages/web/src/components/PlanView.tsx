@@ -103,8 +103,12 @@ export function planBody(batch: Pick<BatchView, 'title' | 'commands'>) {
 
 export type PlanBody = ReturnType<typeof planBody>;
 
-/** The dry run of `body`, shown per command; `title`: the panel's heading. */
-export function PlanPanel({ body, title = 'Что сделает пакет, если его одобрить' }: { body: PlanBody; title?: string }) {
+/**
+ * The dry run of `body`, shown per command; `title`: the panel's heading. `awaiting`: the batch shown already
+ * waits for approval (the batch page) — the dry run's own `awaiting_approval` is for a batch its caller, the
+ * dashboard, would submit.
+ */
+export function PlanPanel({ body, title = 'Что сделает пакет, если его одобрить', awaiting }: { body: PlanBody; title?: string; awaiting?: boolean }) {
   const { settings } = useHub();
   const [plan, setPlan] = useState<Plan | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -131,7 +135,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
       {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «не известно».</p>}
       {(alerts > 0 || findings.length > 0) && (
         <p className="plan-alert" role="note">
-          Проверьте {plan.awaiting_approval === false ? 'перед отправкой' : 'перед одобрением'}: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
+          Проверьте {(awaiting ?? plan.awaiting_approval !== false) ? 'перед одобрением' : 'перед отправкой'}: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
           {alerts > 0 && findings.length > 0 ? '; ' : ''}
           {findings.length > 0 ? `замечаний проверки — ${findings.length}` : ''}.
         </p>

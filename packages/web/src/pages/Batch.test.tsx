@@ -158,6 +158,16 @@ describe('BatchPage', () => {
     expect(screen.getByText('A-1 блокирует A-2')).toBeTruthy();
   });
 
+  it("an awaiting batch's plan says to look before approving, though the dashboard's own dry run would not wait", async () => {
+    fakeFetch({
+      'GET /batches/1': batch({ commands: [command(11, 1, 'ensure_link', { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' })] }),
+      // The hub answers the dry run for its caller, the dashboard, whose own batches need no approval.
+      'POST /batches/plan': { estimate_seconds: 90, awaiting_approval: false, findings: [], commands: [{ seq: 1, type: 'ensure_link', params: {}, verdict: 'unknown_key', check: 'unknown', unknown_keys: ['AURORA-9'] }] },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    expect((await screen.findByRole('note')).textContent).toMatch(/^Проверьте перед одобрением:/);
+  });
+
   it('an awaiting batch shows the dry run: verdicts, from → to, unknown keys and findings, and remembers the approver', async () => {
     localStorage.setItem('jira-hub-approver', 'Анна');
     const calls = fakeFetch({

@@ -244,7 +244,7 @@ export function BatchPage({ id }: { id: number }) {
       {awaiting && (
         <>
           <ApproverField value={by} onChange={setBy} />
-          <PlanPanel body={planBody(batch)} />
+          <PlanPanel body={planBody(batch)} awaiting />
         </>
       )}
       <BatchChecksPanel checks={(batch as { checks?: BatchChecks | null }).checks} />
