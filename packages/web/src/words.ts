@@ -1,5 +1,5 @@
 /** Commands, statuses and sources in words (Russian), as the pages show them. */
-import type { CatalogueBoard } from '@jira-hub/contracts';
+import type { CatalogueBoard, CatalogueUser } from '@jira-hub/contracts';
 import { boardWords } from '@jira-hub/contracts/russian';
 import { day, plural } from './format';
 import type { BatchStatus, BatchSummary, Command, CommandStatus } from './types';
@@ -157,6 +157,11 @@ function value(v: unknown): string {
   return String(v);
 }
 
+/** A person Jira knows by account id, by the name the catalogue's assignable people give; the id where they do not know it. */
+export function personWords(id: string, people?: readonly CatalogueUser[]): string {
+  return people?.find((p) => p.id === id)?.display_name ?? id;
+}
+
 /** The link type's name in packages for a Jira link type («Blocks» → «блокирует»), from settings `link_types`. */
 export function linkWord(jiraType: string, linkTypes: Record<string, string>): string {
   const found = Object.entries(linkTypes).find(([, jira]) => jira.toLowerCase() === jiraType.toLowerCase());
@@ -177,8 +182,16 @@ export function linkPhrase(source: string, jiraType: string, target: string, lin
   return verb ? `${source} ${verb} ${target}` : `${source} —«${linkWord(jiraType, linkTypes)}»→ ${target}`;
 }
 
-/** One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2» (доска «Команда А»)» (a board by id named as `boards` name it). */
-export function describeCommand(c: { type: string; params: Record<string, unknown> }, linkTypes: Record<string, string> = {}, boards?: readonly CatalogueBoard[]): string {
+/**
+ * One command in words: «AURORA-1 блокирует AURORA-2», «AURORA-7 → «Спринт 2» (доска «Команда А»)» (a board by
+ * id named as `boards` name it), «AURORA-1: исполнитель = Анна Петрова» (an account id as `people` name it).
+ */
+export function describeCommand(
+  c: { type: string; params: Record<string, unknown> },
+  linkTypes: Record<string, string> = {},
+  boards?: readonly CatalogueBoard[],
+  people?: readonly CatalogueUser[],
+): string {
   const p = c.params as Record<string, any>;
   switch (c.type) {
     case 'ensure_issue':
@@ -186,7 +199,7 @@ export function describeCommand(c: { type: string; params: Record<string, unknow
     case 'ensure_fields': {
       const changes = Object.entries(p)
         .filter(([k]) => k !== 'key')
-        .map(([k, v]) => `${fieldWord(k)} = ${short(k === 'duedate' && typeof v === 'string' ? day(v) : value(v), 40)}`);
+        .map(([k, v]) => `${fieldWord(k)} = ${short(k === 'duedate' && typeof v === 'string' ? day(v) : k === 'assignee' && typeof v === 'string' ? personWords(v, people) : value(v), 40)}`);
       return `${p.key}: ${changes.join('; ')}`;
     }
     case 'ensure_status': {

@@ -11,6 +11,7 @@ import { ago, clock, duration, until } from '../format';
 import { batchHref } from '../router';
 import type { AgentStatus } from '../types';
 import { describeCommand } from '../words';
+import { commandsNameAssignee, useCataloguePeople } from './Changes';
 
 const POLL_MS = 10_000;
 
@@ -66,6 +67,7 @@ export function AgentStrip() {
   const { settings } = useHub();
   const { agent } = useAgent();
   const now = useNow();
+  const people = useCataloguePeople(commandsNameAssignee([agent?.current_command, agent?.next_command].filter((c) => c != null)));
   if (!agent) return <div className="strip muted" aria-label="Агент">Агент: загрузка…</div>;
   const online = isOnline(agent);
   const current = agent.current_command ?? null;
@@ -89,7 +91,7 @@ export function AgentStrip() {
       <span className="strip-item" data-testid="strip-current">
         {current ? (
           <>
-            Сейчас: <a href={batchHref(current.batch_id)}>{describeCommand(current, settings.link_types)}</a>{' '}
+            Сейчас: <a href={batchHref(current.batch_id)}>{describeCommand(current, settings.link_types, undefined, people)}</a>{' '}
             {pausing ? (
               <span className="strip-pause">
                 — пауза до {clock(current.pause_until, true)} (ещё {duration((Date.parse(current.pause_until!) - now) / 1000)})
@@ -105,7 +107,7 @@ export function AgentStrip() {
       <span className="strip-item" data-testid="strip-next">
         {next ? (
           <>
-            Дальше: <a href={batchHref(next.batch_id)}>{describeCommand(next, settings.link_types)}</a>{' '}
+            Дальше: <a href={batchHref(next.batch_id)}>{describeCommand(next, settings.link_types, undefined, people)}</a>{' '}
             <span className="muted">
               {online && nextAt !== null
                 ? `— начнётся ≈ в ${clock(new Date(nextAt).toISOString(), true)} (${until(new Date(nextAt).toISOString(), now)})`

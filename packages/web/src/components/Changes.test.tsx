@@ -268,5 +268,8 @@ describe('IssueChanges', () => {
     expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint', [{ id: 2, name: 'Команда А' }])).toBe('Спринт 2 (доска «Команда А»)');
     expect(changeValue({ id: 7, name: 'Спринт 2', board_id: 2 }, 'sprint', [{ id: 1, name: 'AURORA board' }])).toBe('Спринт 2 (доска 2)');
     expect(changeValue({ source: 'A-1', target: 'A-2', link_type: 'Blocks' })).toBe('A-1 → A-2 (Blocks)');
+    // an assignee by the name the catalogue's assignable people give; an account id they do not know stays
+    expect(changeValue('acc-1', 'field:assignee', undefined, [{ id: 'acc-1', display_name: 'Анна Петрова' }])).toBe('Анна Петрова');
+    expect(changeValue('acc-2', 'field:assignee', undefined, [{ id: 'acc-1', display_name: 'Анна Петрова' }])).toBe('acc-2');
   });
 });

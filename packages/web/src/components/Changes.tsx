@@ -1,13 +1,15 @@
 /** The change record (SPEC 17.1) for people: what a batch did to Jira, field by field, before → after. */
-import type { CatalogueBoard } from '@jira-hub/contracts';
+import type { Catalogue, CatalogueBoard, CatalogueUser } from '@jira-hub/contracts';
 import { boardWords, namesSprintBoard } from '@jira-hub/contracts/russian';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import type { RecordedChange } from '../types';
-import { fieldLabel } from '../words';
+import { fieldLabel, personWords } from '../words';
 
 /** The catalogue's boards, which name a sprint's board (undefined: not read, or no catalogue yet). */
 type Boards = readonly CatalogueBoard[] | undefined;
+/** The catalogue's assignable people, who name an account id (undefined: not read, or no catalogue yet). */
+export type People = readonly CatalogueUser[] | undefined;
 
 /**
  * The catalogue's boards (GET /catalogue, once for the whole list) when a sprint change names its board by
@@ -19,22 +21,34 @@ export const useChangeBoards = (changes: readonly RecordedChange[]): Boards => u
 export const commandsNameBoard = (commands: readonly { type: string; params: Record<string, unknown> }[]): boolean =>
   commands.some((c) => c.type === 'ensure_sprint' && typeof c.params.board === 'number');
 
-/** The catalogue's boards when `needed` (a text names a board by its id), read once; undefined otherwise, or with no catalogue. */
-export function useCatalogueBoards(needed: boolean): Boards {
-  const [boards, setBoards] = useState<Boards>(undefined);
+/** A list of the catalogue when `needed` (a text names something by its id), read once; undefined otherwise, or with no catalogue. */
+function useCatalogueList<K extends 'boards' | 'assignable'>(needed: boolean, list: K): Catalogue[K] | undefined {
+  const [found, setFound] = useState<Catalogue[K] | undefined>(undefined);
   useEffect(() => {
     if (!needed) return;
     let live = true;
-    api.get<{ catalogue: { boards?: CatalogueBoard[] } | null }>('/catalogue').then(
-      (state) => live && setBoards(state.catalogue?.boards),
+    api.get<{ catalogue: Partial<Catalogue> | null }>('/catalogue').then(
+      (state) => live && setFound(state.catalogue?.[list]),
       () => undefined, // the ids stay
     );
     return () => {
       live = false;
     };
-  }, [needed]);
-  return boards;
+  }, [needed, list]);
+  return found;
 }
+
+/** The catalogue's boards when `needed` (a text names a board by its id), read once; undefined otherwise, or with no catalogue. */
+export const useCatalogueBoards = (needed: boolean): Boards => useCatalogueList(needed, 'boards');
+
+/** The catalogue's assignable people when `needed` (a text names an assignee by account id), read once; undefined otherwise. */
+export const useCataloguePeople = (needed: boolean): People => useCatalogueList(needed, 'assignable');
+
+/** Commands of which one sets an assignee (an account id, which `people` name). */
+export const commandsNameAssignee = (commands: readonly { params: Record<string, unknown> }[]): boolean => commands.some((c) => typeof c.params.assignee === 'string');
+
+/** Changes of the record of which one is an assignee's. */
+export const changesNameAssignee = (changes: readonly RecordedChange[]): boolean => changes.some((c) => c.what === 'field:assignee');
 
 const KIND_LABEL: Record<string, string> = {
   status: 'Статус',
@@ -57,9 +71,13 @@ export function changeLabel(what: string): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A value as a person reads it: dates as dates, lists joined, empty as «пусто»; a sprint's board by its name where `boards` know it. */
-export function changeValue(v: unknown, what = '', boards?: Boards): string {
+/**
+ * A value as a person reads it: dates as dates, lists joined, empty as «пусто»; a sprint's board by its name
+ * where `boards` know it, an assignee by the name `people` give.
+ */
+export function changeValue(v: unknown, what = '', boards?: Boards, people?: People): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return what === 'sprint' ? 'бэклог' : 'пусто';
+  if (what === 'field:assignee' && typeof v === 'string') return personWords(v, people);
   if (typeof v === 'string' && DATE.test(v)) return new Date(`${v}T00:00:00Z`).toLocaleDateString('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
   if (Array.isArray(v)) return v.map((x) => changeValue(x)).join(', ');
   if (typeof v === 'object') {
@@ -74,15 +92,15 @@ export function changeValue(v: unknown, what = '', boards?: Boards): string {
   return String(v);
 }
 
-/** Before → after of one change, or the one side a creation or a removal has (`boards`: useChangeBoards). */
-export function ChangeDiff({ c, boards }: { c: RecordedChange; boards?: Boards }) {
+/** Before → after of one change, or the one side a creation or a removal has (`boards`: useChangeBoards; `people`: useCataloguePeople). */
+export function ChangeDiff({ c, boards, people }: { c: RecordedChange; boards?: Boards; people?: People }) {
   const created = ['link', 'comment', 'issue'].includes(c.what);
   const removed = ['link_removed', 'comment_removed', 'issue_deleted'].includes(c.what);
   if (created) return <span className="diff-after">{changeValue(c.after, c.what)}</span>;
   if (removed) return <span className="diff-before">{changeValue(c.before, c.what)}</span>;
   return (
     <>
-      <span className="diff-before">{changeValue(c.before, c.what, boards)}</span> → <span className="diff-after">{changeValue(c.after, c.what, boards)}</span>
+      <span className="diff-before">{changeValue(c.before, c.what, boards, people)}</span> → <span className="diff-after">{changeValue(c.after, c.what, boards, people)}</span>
       {c.transitions?.length ? <span className="muted small"> (переходы: {c.transitions.join(', ')})</span> : null}
     </>
   );
@@ -92,6 +110,7 @@ export function ChangeDiff({ c, boards }: { c: RecordedChange; boards?: Boards }
 export function BatchChanges({ changes }: { changes?: Record<string, RecordedChange[]> }) {
   const groups = Object.entries(changes ?? {});
   const boards = useChangeBoards(groups.flatMap(([, list]) => list));
+  const people = useCataloguePeople(changesNameAssignee(groups.flatMap(([, list]) => list)));
   if (groups.length === 0) return null; // nothing ran yet, or nothing changed
   return (
     <section className="panel" aria-label="Что изменено в Jira">
@@ -111,7 +130,7 @@ export function BatchChanges({ changes }: { changes?: Record<string, RecordedCha
                 <td>{i === 0 ? key ? <a href={`#/mirror/${key}`}>{key}</a> : '—' : ''}</td>
                 <td>{changeLabel(c.what)}</td>
                 <td>
-                  <ChangeDiff c={c} boards={boards} />
+                  <ChangeDiff c={c} boards={boards} people={people} />
                 </td>
               </tr>
             )),

@@ -4,7 +4,7 @@ import { api } from '../api';
 import { when } from '../format';
 import { batchHref } from '../router';
 import type { IssueChange } from '../types';
-import { changeLabel, ChangeDiff, useChangeBoards } from './Changes';
+import { changeLabel, ChangeDiff, changesNameAssignee, useCataloguePeople, useChangeBoards } from './Changes';
 import { Empty, ErrorBox } from './ui';
 import { personName, whoMade } from '../words';
 
@@ -12,6 +12,7 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
   const [list, setList] = useState<IssueChange[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const boards = useChangeBoards(list ?? []);
+  const people = useCataloguePeople(changesNameAssignee(list ?? []));
   useEffect(() => {
     let live = true;
     api.get<IssueChange[]>(`/issues/${encodeURIComponent(issueKey)}/changes`).then(
@@ -56,7 +57,7 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
                 <td data-label="Одобрил">{c.approved_by ? personName(c.approved_by) : '—'}</td>
                 <td data-label="Что">{changeLabel(c.what)}</td>
                 <td data-label="Было → стало">
-                  <ChangeDiff c={c} boards={boards} />
+                  <ChangeDiff c={c} boards={boards} people={people} />
                 </td>
               </tr>
             ))}

@@ -10,9 +10,9 @@ import { useHub } from '../context';
 import { day, duration, plural } from '../format';
 import type { Finding } from '@jira-hub/contracts';
 import type { BatchView } from '../types';
-import { describeCommand, fieldLabel, paramLabel } from '../words';
+import { describeCommand, fieldLabel, paramLabel, personWords } from '../words';
 import { errorText, Loading } from './ui';
-import { commandsNameBoard, useCatalogueBoards } from './Changes';
+import { commandsNameAssignee, commandsNameBoard, useCatalogueBoards, useCataloguePeople, type People } from './Changes';
 
 export type { Finding } from '@jira-hub/contracts';
 
@@ -86,8 +86,9 @@ export const approver = {
   set: (name: string) => localStorage.setItem(APPROVER_KEY, name),
 };
 
-function shown(field: string, v: unknown): string {
+function shown(field: string, v: unknown, people?: People): string {
   if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) return field === 'sprint' ? 'бэклог' : 'пусто';
+  if (field === 'assignee' && typeof v === 'string') return personWords(v, people);
   if (field === 'duedate' && typeof v === 'string') return day(v);
   if (Array.isArray(v)) return v.join(', ');
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -120,6 +121,8 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
   }, [key]);
   // A revert's ensure_sprint names its board by id: by the catalogue's name, as the change record does.
   const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
+  // An assignee is an account id: by the name the catalogue gives, in the command and in its from → to.
+  const people = useCataloguePeople(commandsNameAssignee(plan?.commands ?? []) || Boolean(plan?.commands.some((c) => c.changes?.some((ch) => ch.field === 'assignee'))));
   if (error) return <div className="panel warning-panel" role="alert">План не удалось построить: {errorText(error)}</div>;
   if (!plan) return <Loading rows={3} label="Строим план…" />;
   // The plan's findings are every command's (SPEC 16.2); an older hub gives them per command only.
@@ -149,7 +152,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
           return (
             <li key={c.seq} className={`plan-item tone-${tone}`} data-seq={c.seq}>
               <div className="plan-head">
-                <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types, boards)}</span>{' '}
+                <span className="muted small">шаг {c.seq}</span> <span className="strong">{describeCommand(c, settings.link_types, boards, people)}</span>{' '}
                 {check && (
                   <span className={`chip verdict-${check.tone}`} title="проверка по каталогу Jira">
                     проверка: {check.text}
@@ -174,8 +177,8 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
                     {c.changes!.map((ch) => (
                       <tr key={ch.field}>
                         <td>{fieldLabel(ch.field)}</td>
-                        <td className="from">{shown(ch.field, ch.from)}</td>
-                        <td className="to">→ {shown(ch.field, ch.to)}</td>
+                        <td className="from">{shown(ch.field, ch.from, people)}</td>
+                        <td className="to">→ {shown(ch.field, ch.to, people)}</td>
                       </tr>
                     ))}
                   </tbody>

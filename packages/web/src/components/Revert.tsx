@@ -6,7 +6,7 @@ import { plural } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchView } from '../types';
 import { describeCommand } from '../words';
-import { changeLabel, commandsNameBoard, useCatalogueBoards } from './Changes';
+import { changeLabel, commandsNameAssignee, commandsNameBoard, useCatalogueBoards, useCataloguePeople } from './Changes';
 import { ErrorBox, Modal } from './ui';
 
 interface RevertView {
@@ -50,6 +50,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
   // A hook: called on every render, before the return below (the batch finishes while its page is open).
   const boards = useCatalogueBoards(commandsNameBoard(plan?.commands ?? []));
+  const people = useCataloguePeople(commandsNameAssignee(plan?.commands ?? []));
   // A finished batch: done, or cancelled after some of its commands changed Jira (the hub answers 409 while one is still with the agent).
   if ((batch.status !== 'done' && batch.status !== 'cancelled') || Object.keys(batch.changes ?? {}).length === 0) return null;
 
@@ -103,7 +104,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                 </p>
                 <ol className="revert-commands">
                   {plan.commands.map((c, i) => (
-                    <li key={i}>{describeCommand(c, settings.link_types, boards)}</li>
+                    <li key={i}>{describeCommand(c, settings.link_types, boards, people)}</li>
                   ))}
                 </ol>
               </>

@@ -1,6 +1,7 @@
 import { useNow } from '../clock';
 import { isOnline, useAgent } from '../components/AgentStrip';
 import { CatalogueAge } from '../components/CatalogueAge';
+import { commandsNameAssignee, useCataloguePeople } from '../components/Changes';
 import { Loading, PageError } from '../components/ui';
 import { useHub } from '../context';
 import { ago, clock, duration, until, when } from '../format';
@@ -12,6 +13,7 @@ export function AgentPage() {
   const { settings } = useHub();
   const { agent, error, reload } = useAgent();
   const now = useNow();
+  const people = useCataloguePeople(commandsNameAssignee([agent?.current_command, agent?.next_command].filter((c) => c != null)));
   if (!agent) return error ? <PageError error={error} retry={reload} /> : <Loading rows={3} />;
   const online = isOnline(agent);
   const current = agent.current_command ?? null;
@@ -57,7 +59,7 @@ export function AgentPage() {
       <h2>Текущая команда</h2>
       {current ? (
         <div className="panel">
-          <div className="strong">{describeCommand(current, settings.link_types)}</div>
+          <div className="strong">{describeCommand(current, settings.link_types, undefined, people)}</div>
           {pause && (
             <div className="strip-pause">
               пауза до {clock(pause, true)} (ещё {duration((Date.parse(pause) - now) / 1000)}): агент выдерживает темп между вызовами Jira
@@ -74,7 +76,7 @@ export function AgentPage() {
       <h2>Следующая команда</h2>
       {next ? (
         <div className="panel">
-          <div className="strong">{describeCommand(next, settings.link_types)}</div>
+          <div className="strong">{describeCommand(next, settings.link_types, undefined, people)}</div>
           <div className="muted small">
             <a href={batchHref(next.batch_id)}>пакет №{next.batch_id}</a>, шаг {next.seq} · команда №{next.id} ·{' '}
             {online && next.starts_at ? `начнётся ≈ в ${clock(next.starts_at, true)} (${until(next.starts_at, now)})` : 'начнётся, когда агент вернётся'}

@@ -168,6 +168,23 @@ describe('BatchPage', () => {
     expect((await screen.findByRole('note')).textContent).toMatch(/^Проверьте перед одобрением:/);
   });
 
+  it('names an assignee as the catalogue does, in the commands and in the plan to approve, not by account id', async () => {
+    const anna = '557058:f0000000-0000-0000-0000-000000000003';
+    fakeFetch({
+      'GET /batches/1': batch({ commands: [command(11, 1, 'ensure_fields', { key: 'AURORA-1', assignee: anna })] }),
+      'GET /catalogue': { catalogue: { boards: [], assignable: [{ id: anna, display_name: 'Анна Петрова' }] } },
+      'POST /batches/plan': {
+        estimate_seconds: 120,
+        findings: [],
+        commands: [{ seq: 1, type: 'ensure_fields', params: { key: 'AURORA-1', assignee: anna }, verdict: 'would_change', check: 'will_change', changes: [{ field: 'assignee', from: null, to: anna }] }],
+      },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    await vi.waitFor(() => expect(screen.getAllByText('AURORA-1: исполнитель = Анна Петрова')).toHaveLength(2));
+    expect(screen.getByText('→ Анна Петрова')).toBeTruthy();
+    expect(screen.queryByText(new RegExp(anna))).toBeNull();
+  });
+
   it('an awaiting batch shows the dry run: verdicts, from → to, unknown keys and findings, and remembers the approver', async () => {
     localStorage.setItem('jira-hub-approver', 'Анна');
     const calls = fakeFetch({

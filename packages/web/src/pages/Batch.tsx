@@ -6,7 +6,7 @@ import { Eta, timed, type Timed } from '../components/Eta';
 import { BatchChecksPanel, type BatchChecks } from '../components/BatchChecks';
 import { ApproverField, approver, PlanPanel, planBody } from '../components/PlanView';
 import { BatchChip, CommandChip, ConfirmButton, Empty, ErrorBox, Loading, PageError, Progress } from '../components/ui';
-import { BatchChanges, commandsNameBoard, useCatalogueBoards } from '../components/Changes';
+import { BatchChanges, commandsNameAssignee, commandsNameBoard, useCatalogueBoards, useCataloguePeople } from '../components/Changes';
 import { RevertButton } from '../components/Revert';
 import { AuditPage } from './Audit';
 import { useCoalesced, useHub, useLive } from '../context';
@@ -135,6 +135,7 @@ export function BatchPage({ id }: { id: number }) {
   const reload = useCoalesced(() => void load());
   // A revert's ensure_sprint names its board by id: by the catalogue's name, as the change record does.
   const boards = useCatalogueBoards(commandsNameBoard(batch?.commands ?? []));
+  const people = useCataloguePeople(commandsNameAssignee(batch?.commands ?? []));
 
   useLive((m) => {
     if (m.event === 'resync') return void load();
@@ -274,7 +275,7 @@ export function BatchPage({ id }: { id: number }) {
                     {c.seq}
                   </td>
                   <td data-label="Команда">
-                    <div>{describeCommand(c, settings.link_types, boards)}</div>
+                    <div>{describeCommand(c, settings.link_types, boards, people)}</div>
                     <div className="muted small">
                       команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
                       {c.retry_of ? ` · повтор команды №${c.retry_of}` : ''}

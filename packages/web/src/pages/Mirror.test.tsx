@@ -45,4 +45,19 @@ describe('the mirror page', () => {
     expect(within(screen.getByRole('article')).getByRole('link', { name: 'Закрыть' }).getAttribute('href')).toBe('#/mirror?status=done');
     expect(calls.filter((c) => c.url.startsWith('/issues?')).every((c) => c.url.includes('status=Done'))).toBe(true);
   });
+
+  it("names the card's assignee as the catalogue does, not by account id", async () => {
+    window.location.hash = '#/mirror/AURORA-1';
+    const anna = '557058:f0000000-0000-0000-0000-000000000003';
+    fakeFetch({
+      'GET /issues/facets': { total: 1, statuses: [], sprints: [], last_synced_at: null },
+      'GET /issues': [],
+      'GET /issues/AURORA-1': { key: 'AURORA-1', summary: 'Эпик', status: 'To Do', sprint: null, sprint_state: null, issue_type: 'Epic', assignee: anna, duedate: null, synced_at: null, links_out: [], links_in: [], note: null },
+      'GET /issues/AURORA-1/changes': [],
+      'GET /catalogue': { catalogue: { assignable: [{ id: anna, display_name: 'Анна Петрова' }] } },
+    });
+    renderWithHub(<MirrorPage issueKey="AURORA-1" />);
+    const card = await screen.findByRole('article', { name: 'Задача AURORA-1' });
+    expect(await within(card).findByText('Анна Петрова')).toBeTruthy();
+  });
 });

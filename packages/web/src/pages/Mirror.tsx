@@ -3,11 +3,12 @@ import { api, query } from '../api';
 import { useNow } from '../clock';
 import { Empty, ErrorBox, Loading } from '../components/ui';
 import { IssueChanges } from '../components/IssueChanges';
+import { useCataloguePeople } from '../components/Changes';
 import { useHub } from '../context';
 import { ago, day, when } from '../format';
 import { go, useRoute } from '../router';
 import type { Issue, IssueDetail, Note } from '../types';
-import { linkPhrase, NOTE_SOURCE } from '../words';
+import { linkPhrase, NOTE_SOURCE, personWords } from '../words';
 
 /** The issue's sprint in words: a closed one is named so, since the issue is then in the backlog (decision 1434). */
 /**
@@ -77,6 +78,7 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
       setError,
     );
   }, [issueKey]);
+  const people = useCataloguePeople(Boolean(issue?.assignee));
   if (error) return <div className="issue"><ErrorBox error={error} /></div>;
   if (!issue) return <div className="issue"><Loading rows={3} /></div>;
   return (
@@ -95,7 +97,7 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
             ['Тип', issue.issue_type],
             ['Статус', issue.status],
             ['Спринт', sprintOf(issue)],
-            ['Исполнитель', issue.assignee],
+            ['Исполнитель', issue.assignee && personWords(issue.assignee, people)],
             ['Срок', issue.duedate ? day(issue.duedate) : null],
             ['Синхронизирована', when(issue.synced_at)],
           ] as const

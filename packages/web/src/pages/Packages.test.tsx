@@ -48,6 +48,17 @@ describe('PackagesPage', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toBeInstanceOf(FormData);
   });
 
+  it('names an assignee as the catalogue does, not by account id', async () => {
+    const anna = '557058:f0000000-0000-0000-0000-000000000003';
+    const assigned = { ...plan, commands: [{ ...plan.commands[0], params: { key: 'AURORA-2', assignee: anna }, changes: [{ field: 'assignee', from: null, to: anna }] }] };
+    fakeFetch({ 'GET /packages': [], 'POST /packages/plan': assigned, 'GET /catalogue': { catalogue: { assignable: [{ id: anna, display_name: 'Анна Петрова' }] } } });
+    renderWithHub(<PackagesPage />);
+    const input = (await screen.findByText('Выбрать файлы')).parentElement!.querySelector('input')!;
+    fireEvent.change(input, { target: { files: [new File(['Ключ\nAURORA-2'], 'issues.csv')] } });
+    fireEvent.click(screen.getByText('Построить план'));
+    expect(await screen.findByText('Исполнитель: — → Анна Петрова')).toBeTruthy();
+  });
+
   it('an empty plan whose issues are gone from Jira says so, never «Jira уже соответствует»', async () => {
     const gone = { ...plan, empty: true, text: 'Команд нет, но сравнить с Jira удалось не всё: задач AURORA-3 в Jira больше нет.', commands: [], findings: [], mirror: { keys: [], missing_keys: [], gone_keys: ['AURORA-3'], age_seconds: null } };
     fakeFetch({ 'GET /packages': [], 'POST /packages/plan': gone });

@@ -3,11 +3,12 @@ import { Fragment, useCallback, useEffect, useState, type DragEvent, type FormEv
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
 import { VERDICT } from '../components/PlanView';
+import { useCataloguePeople, type People } from '../components/Changes';
 import { useHub, useLive } from '../context';
 import { day, plural, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchStatus } from '../types';
-import { BATCH_STATUS, COMMAND_TYPE, fieldLabel, linkPhrase, paramLabel } from '../words';
+import { BATCH_STATUS, COMMAND_TYPE, fieldLabel, linkPhrase, paramLabel, personWords } from '../words';
 
 /** The answers of /packages (SPEC 18), as far as this page reads them. */
 interface PackageCommand {
@@ -85,17 +86,19 @@ const FILES = ['issues', 'links', 'notes'] as const;
 type FileName = (typeof FILES)[number];
 type Picked = Partial<Record<FileName, File>>;
 
-/** A value of a field as the dashboard shows it: «—» for nothing, dates as «20 дек.», lists joined. */
-const shown = (v: unknown, field = '') =>
+/** A value of a field as the dashboard shows it: «—» for nothing, dates as «20 дек.», lists joined, an assignee by the name `people` give. */
+const shown = (v: unknown, field = '', people?: People) =>
   v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)
     ? '—'
-    : Array.isArray(v)
-      ? v.join(', ')
-      : field === 'duedate' && typeof v === 'string'
-        ? day(v)
-        : typeof v === 'object'
-          ? JSON.stringify(v)
-          : String(v);
+    : field === 'assignee' && typeof v === 'string'
+      ? personWords(v, people)
+      : Array.isArray(v)
+        ? v.join(', ')
+        : field === 'duedate' && typeof v === 'string'
+          ? day(v)
+          : typeof v === 'object'
+            ? JSON.stringify(v)
+            : String(v);
 const age = (s: number | null) => (s === null ? 'нет данных' : s < 60 ? `${s} с` : s < 3600 ? `${Math.floor(s / 60)} мин` : s < 86400 ? `${Math.floor(s / 3600)} ч` : `${Math.floor(s / 86400)} дн`);
 
 /** The package files among picked or dropped ones (issues.csv, links.csv, notes.csv, any letter case). */
@@ -139,11 +142,11 @@ const refused = (plan: PackagePlan): boolean => plan.dry_run?.ok === false;
 const findingText = (f: Finding) => `${paramLabel(f.param)}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
 
 /** What a command of the plan changes, in words: «Срок: 1 дек. → 20 дек.», a link by its verb. */
-function changeWords(c: PackageCommand, linkTypes: Record<string, string>): string {
+function changeWords(c: PackageCommand, linkTypes: Record<string, string>, people: People): string {
   return c.changes
     .map((x) => {
       if (x.field === 'link' && c.type === 'ensure_link') return `${fieldLabel('link')}: ${linkPhrase(String(c.params.source), String(c.params.link_type), String(c.params.target), linkTypes)}`;
-      return `${fieldLabel(x.field)}: ${shown(x.from, x.field)} → ${shown(x.to, x.field)}`;
+      return `${fieldLabel(x.field)}: ${shown(x.from, x.field, people)} → ${shown(x.to, x.field, people)}`;
     })
     .join('; ');
 }
@@ -165,6 +168,7 @@ function Verdict({ plan, command }: { plan: PackagePlan; command: PackageCommand
 
 export function PlanTables({ plan }: { plan: PackagePlan }) {
   const { settings } = useHub();
+  const people = useCataloguePeople(plan.commands.some((c) => c.changes.some((x) => x.field === 'assignee')));
   return (
     <>
       <div className="panel" aria-label="План">
@@ -202,7 +206,7 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
                       <td data-label="Команда">
                         {COMMAND_TYPE[c.type] ?? c.type} {shown(c.params.key ?? c.params.temp_key ?? c.params.source)}
                       </td>
-                      <td data-label="Что изменится">{changeWords(c, settings.link_types)}</td>
+                      <td data-label="Что изменится">{changeWords(c, settings.link_types, people)}</td>
                       <td data-label="Откуда" className="muted">
                         {c.file}, строка {c.row}
                         {c.column ? `, «${c.column}»` : ''}
@@ -488,6 +492,7 @@ function DriftPage({ id }: { id: number }) {
       setPlan(await api.post<PackagePlan>(`/packages/${id}/plan`));
     });
   const apply = () => run(async () => setApplied(await api.post<Applied>(`/packages/${id}/apply`)));
+  const people = useCataloguePeople(Boolean(drift?.fields.some((f) => f.field === 'assignee')));
   return (
     <section>
       <header className="page-head">
@@ -529,9 +534,9 @@ function DriftPage({ id }: { id: number }) {
                     <tr key={`${f.key}:${f.field}`}>
                       <td data-label="Задача">{f.jira_key ? <a href={`#/mirror/${f.jira_key}`}>{f.jira_key}</a> : f.key}</td>
                       <td data-label="Поле">{fieldLabel(f.field)}</td>
-                      <td data-label="В пакете">{shown(f.wanted, f.field)}</td>
+                      <td data-label="В пакете">{shown(f.wanted, f.field, people)}</td>
                       <td data-label="В Jira" className="warn">
-                        {shown(f.actual, f.field)}
+                        {shown(f.actual, f.field, people)}
                       </td>
                     </tr>
                   ))}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, query } from '../api';
 import { useNow } from '../clock';
 import { Eta, timed, type Timed } from '../components/Eta';
+import { commandsNameAssignee, useCataloguePeople } from '../components/Changes';
 import { BatchChip, Empty, ErrorBox, FilterButton, Loading, Progress } from '../components/ui';
 import { useCoalesced, useHub, useLive } from '../context';
 import { ago, when } from '../format';
@@ -53,6 +54,7 @@ function FailedList() {
   useEffect(load, [load]);
   const reload = useCoalesced(load);
   useLive((m) => (m.event === 'resync' || m.event === 'command') && reload());
+  const people = useCataloguePeople(commandsNameAssignee(rows ?? []));
   if (error) return <ErrorBox error={error} />;
   if (!rows) return <Loading />;
   if (rows.length === 0) return <Empty>Ошибок нет: ни одна команда не завершилась с ошибкой.</Empty>;
@@ -70,7 +72,7 @@ function FailedList() {
         {rows.map((c) => (
           <tr key={c.id} data-command={c.id}>
             <td data-label="Команда">
-              <div>{describeCommand(c, settings.link_types)}</div>
+              <div>{describeCommand(c, settings.link_types, undefined, people)}</div>
               <div className="muted small">
                 команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
               </div>
