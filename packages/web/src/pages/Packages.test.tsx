@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHash } from '../router';
 import { fakeFetch, renderWithHub, summary } from '../test/support';
@@ -249,6 +249,16 @@ describe('PackagesPage: the drift of an applied package', () => {
     expect(parseHash(batch.getAttribute('href')!)).toMatchObject({ page: 'batch', id: '7' });
     expect(within(document.querySelector<HTMLElement>('[aria-label="Поля"]')!).getByText('Приоритет')).toBeTruthy();
     expect(screen.getByText('AURORA-2 блокирует AURORA-3: нет в Jira')).toBeTruthy();
+  });
+
+  it("another batch changing Jira while the page is open reads the drift again: the page never says «соответствует» of a Jira that moved", async () => {
+    let now: object = { ...drift, matches: true, fields: [], links: [] };
+    fakeFetch({ 'GET /packages/3/drift': () => ({ body: now }) });
+    const { live } = renderWithHub(<PackagesPage id="3" />);
+    await screen.findByText('Jira соответствует пакету.');
+    now = drift; // a batch of someone else's moved AURORA-2's priority, and its refresh brought that into the mirror
+    act(() => live.send('batch', { change: 'progress', batch_id: 40, batch: summary(40, { status: 'done' }) }));
+    expect(await screen.findByText(/^Jira отошла от пакета «Спринт 2»/)).toBeTruthy();
   });
 
   it('a double click plans once and applies once: the buttons wait for the answer', async () => {

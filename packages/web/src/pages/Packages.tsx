@@ -4,7 +4,7 @@ import { api } from '../api';
 import { ErrorBox } from '../components/ui';
 import { VERDICT } from '../components/PlanView';
 import { useCataloguePeople, type People } from '../components/Changes';
-import { useHub, useLive } from '../context';
+import { useCoalesced, useHub, useLive } from '../context';
 import { day, plural, when } from '../format';
 import { batchHref, go } from '../router';
 import type { BatchStatus } from '../types';
@@ -468,11 +468,12 @@ function DriftPage({ id }: { id: number }) {
   const [busy, setBusy] = useState(false);
   const reload = useCallback(() => void api.get<Drift>(`/packages/${id}/drift`).then(setDrift, setError), [id]);
   useEffect(reload, [reload]);
-  // The drift is read again as the package's batch, or the one «Вернуть к пакету» submitted, moves on.
+  // The drift is the mirror against the package: it is read again as any batch moves on — the package's own,
+  // the one «Вернуть к пакету» submitted, or another that changed Jira and refreshed the mirror.
+  const reloadSoon = useCoalesced(reload);
   useLive((m) => {
     if (m.event === 'resync') return reload();
-    if (m.event !== 'batch') return;
-    if (m.data?.batch_id === drift?.package.batch_id || m.data?.batch_id === applied?.batch?.id) reload();
+    if (m.event === 'batch') reloadSoon();
   });
   /** One request at a time: the buttons are disabled while it runs, so a double click acts once. */
   const run = async (what: () => Promise<void>) => {
