@@ -351,6 +351,31 @@ describe('the dashboard, second round (issue 23)', () => {
     hub = await startHub({}, realClock()); // afterEach closes one
   }, 90_000);
 
+  it('a dialog taller than the phone scrolls inside the screen: the revert of a big batch keeps its title and buttons reachable', async () => {
+    const agent = agentOf(hub);
+    const keys = Array.from({ length: 30 }, (_, i) => `AURORA-${i + 1}`);
+    const big = (await post('/batches', { title: 'Большой пакет', commands: keys.map((key) => fields(key, { priority: 'High' })) }).expect(201)).body;
+    for (const key of keys) {
+      const { command } = await agent.claim();
+      await agent.report(command.id, { status: 'done', result: {}, changes: [{ key, what: 'field:priority', before: 'Medium', after: 'High' }] }).expect(200);
+    }
+    await agent.done((await agent.claim()).command.id, refreshResult(keys.map((key) => ({ key, priority: 'High' }))));
+    await page.setViewportSize(WIDTHS.phone);
+    await open(`/batch/${big.id}`);
+    await page.getByRole('button', { name: 'Откатить…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Откат пакета #${big.id}` });
+    await dialog.getByText(/пакет из 30 обратных команд/).waitFor();
+    const box = await dialog.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(WIDTHS.phone.height);
+    // …and the phone's sticky top bar does not cover its title.
+    await expect(dialog.evaluate((d) => d.contains(document.elementFromPoint(d.getBoundingClientRect().left + 30, d.getBoundingClientRect().top + 30)))).resolves.toBe(true);
+    const create = dialog.getByRole('button', { name: 'Создать пакет отката' });
+    await create.scrollIntoViewIfNeeded();
+    await expect(create.evaluate((b) => b.getBoundingClientRect().bottom <= window.innerHeight && b.getBoundingClientRect().top >= 0)).resolves.toBe(true);
+    await screenshots(page, 'revert-dialog-big');
+  }, 60_000);
+
   it('defects 6 and 11: at 390 px the sidebar becomes a menu, no page is wider than the phone, tables become lists; axe finds nothing serious on any page', async () => {
     await mirrorOf([{ key: 'AURORA-1', summary: 'Очень длинное название задачи, которое не должно растягивать страницу шире телефона', status: 'In Progress' }]);
     const batch = (await post('/batches', { title: 'Пакет для телефона с длинным названием', commands: [fields('AURORA-1'), fields('AURORA-2')] }).expect(201)).body;
