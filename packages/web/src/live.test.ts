@@ -44,6 +44,26 @@ describe('LiveClient', () => {
     client.stop();
   });
 
+  it('takes a stream silent past its heartbeats for dead, says so and connects again', async () => {
+    const answers = [
+      // Opened, then nothing more: not even the heartbeat comment due every 0.2 s.
+      () => new Response(stream(['event: hello\ndata: {"heartbeat_seconds":0.2}\n\n'], true), { status: 200 }),
+      () => new Response(stream(['event: hello\ndata: {"heartbeat_seconds":15}\n\n'], true), { status: 200 }),
+    ];
+    const fetchMock = vi.fn(async () => answers.shift()!());
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new LiveClient();
+    const seen: string[] = [];
+    client.subscribe((m) => seen.push(m.event));
+    const states: string[] = [];
+    client.onState((s) => states.push(s));
+    client.start();
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 5000 });
+    await vi.waitFor(() => expect(seen).toEqual(['resync', 'resync']));
+    expect(states).toEqual(['connecting', 'open', 'offline', 'open']); // «нет связи» from the drop until the stream is open again
+    client.stop();
+  });
+
   it('stops and reports when the hub refuses the token', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 401 })));
     const refused = vi.fn();

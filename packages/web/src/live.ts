@@ -3,7 +3,9 @@
  * to subscribers; when the stream ends (a hub restart) it connects again. Each time the stream opens,
  * the first time too, subscribers hear `resync`: events may have been missed — while the hub was away,
  * or, on the first open, between a page's first load and the stream's start — so pages load again
- * what they show.
+ * what they show. A stream silent for longer than its heartbeats allow (`hello` says how often they come)
+ * is taken for dead — a laptop that slept, a network that dropped without closing the connection — and
+ * opened again, instead of the page saying «обновляется само» while nothing arrives.
  */
 import { authHeaders } from './api';
 
@@ -12,6 +14,9 @@ export interface LiveMessage {
   data: any;
 }
 export type LiveState = 'connecting' | 'open' | 'offline';
+
+/** How many heartbeat periods of silence end a stream (the hub's heartbeat is a comment every `heartbeat_seconds`). */
+export const SILENT_HEARTBEATS = 2.5;
 
 export function parseBlock(block: string): LiveMessage | null {
   let event = 'message';
@@ -54,6 +59,7 @@ export class LiveClient {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.state = 'connecting';
     void this.run();
   }
 
@@ -73,7 +79,9 @@ export class LiveClient {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      this.setState('connecting');
+      // After a drop the page says «нет связи» until the stream is open again: a retry that hangs (a hub
+      // that stopped answering) is no fresh start.
+      if (this.state !== 'offline') this.setState('connecting');
       this.controller = new AbortController();
       try {
         const res = await fetch(this.url, { headers: { ...authHeaders(), accept: 'text/event-stream' }, signal: this.controller.signal });
@@ -100,21 +108,35 @@ export class LiveClient {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const m = parseBlock(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        if (!m) continue;
-        if (m.event === 'hello') {
-          this.delay = 500;
-          this.setState('open');
-          this.emit({ event: 'resync', data: null });
-        } else this.emit(m);
+    let silentMs = 0; // known once `hello` says how often heartbeats come
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      clearTimeout(silence);
+      if (silentMs > 0) silence = setTimeout(() => void reader.cancel(), silentMs); // read() then ends: the loop connects again
+    };
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        watch();
+        buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const m = parseBlock(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (!m) continue;
+          if (m.event === 'hello') {
+            this.delay = 500;
+            const heartbeat = Number(m.data?.heartbeat_seconds);
+            silentMs = heartbeat > 0 ? heartbeat * SILENT_HEARTBEATS * 1000 : 0;
+            watch();
+            this.setState('open');
+            this.emit({ event: 'resync', data: null });
+          } else this.emit(m);
+        }
       }
+    } finally {
+      clearTimeout(silence);
     }
   }
 }
