@@ -48,13 +48,17 @@ describe('App', () => {
     expect(screen.queryByText('Попробовать снова')).toBeNull();
   });
 
-  it('a batch address without a number says so, and asks nothing of the hub (it asked for /batches/NaN)', async () => {
+  it.each([
+    ['a batch', '#/batch/abc', 'Пакета «abc» нет: номер пакета — целое число, например #/batch/12.'], // it asked for /batches/NaN
+    ['a planning package', '#/packages/abc', 'Пакета планирования «abc» нет: его номер — целое число, например #/packages/3.'], // it showed «пакетом #NaN»
+  ])('%s address without a number says so, and asks nothing of the hub', async (_, hash, words) => {
     const calls = fakeFetch({ 'GET /settings': SETTINGS, 'GET /batches': [] });
-    window.location.hash = '#/batch/abc';
+    window.location.hash = hash;
     render(<App />);
-    expect(await screen.findByText('Пакета «abc» нет: номер пакета — целое число, например #/batch/12.')).toBeTruthy();
+    expect(await screen.findByText(words)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Не найдено' })).toBeTruthy();
     expect(screen.queryByText('Попробовать снова')).toBeNull();
+    expect(screen.queryByText(/NaN/)).toBeNull();
     expect(calls.some((c) => c.url.includes('NaN'))).toBe(false);
   });
 });

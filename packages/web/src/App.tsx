@@ -26,6 +26,9 @@ const NAV = [
   ['audit', 'Ассистент'],
 ] as const;
 
+/** A batch's or a planning package's number in an address: no request for /batches/NaN. */
+const NUMBER = /^[1-9][0-9]{0,9}$/;
+
 /** Every page the router shows: the sections of the menu and a batch's page. */
 export const PAGES: ReadonlySet<string> = new Set(['batch', ...NAV.map(([id]) => id)]);
 
@@ -153,13 +156,16 @@ export function App() {
             </div>
           )}
           <AgentStrip />
-          {route.page === 'batch' && route.id && /^[1-9][0-9]{0,9}$/.test(route.id) && <BatchPage key={route.id} id={Number(route.id)} />}
-          {route.page === 'batch' && route.id && !/^[1-9][0-9]{0,9}$/.test(route.id) && <PageError error={new ApiError(404, 'not_found', `Пакета «${route.id}» нет: номер пакета — целое число, например #/batch/12.`)} />}
+          {route.page === 'batch' && route.id && NUMBER.test(route.id) && <BatchPage key={route.id} id={Number(route.id)} />}
+          {route.page === 'batch' && route.id && !NUMBER.test(route.id) && <PageError error={new ApiError(404, 'not_found', `Пакета «${route.id}» нет: номер пакета — целое число, например #/batch/12.`)} />}
           {route.page === 'queue' && <QueuePage />}
           {route.page === 'agent' && <AgentPage />}
           {route.page === 'mirror' && <MirrorPage issueKey={route.id} />}
           {route.page === 'import' && <ImportPage />}
-          {route.page === 'packages' && <PackagesPage key={route.id ?? ''} id={route.id} />}
+          {route.page === 'packages' && (!route.id || NUMBER.test(route.id)) && <PackagesPage key={route.id ?? ''} id={route.id} />}
+          {route.page === 'packages' && route.id && !NUMBER.test(route.id) && (
+            <PageError error={new ApiError(404, 'not_found', `Пакета планирования «${route.id}» нет: его номер — целое число, например #/packages/3.`)} />
+          )}
           {route.page === 'audit' && <AuditPage />}
           {route.page === 'settings' && <SettingsPage onSaved={(settings) => setBoot({ kind: 'ready', settings })} />}
           {!PAGES.has(route.page) && <PageError error={`Страницы «${route.page}» нет.`} notFound />}
