@@ -278,6 +278,11 @@ describe('the dashboard, second round (issue 23)', () => {
     const [l, c] = [await list.boundingBox(), await card.boundingBox()];
     expect(c!.x).toBeGreaterThan(l!.x + l!.width - 1); // beside the list, not below it
     expect(c!.y).toBeLessThan(400);
+    // Just above the phone layout the list keeps its columns clear of the card instead of sliding under it.
+    await page.setViewportSize({ width: 920, height: 900 });
+    const [narrowList, narrowCard] = [await list.boundingBox(), await card.boundingBox()];
+    expect(narrowList!.x + narrowList!.width).toBeLessThanOrEqual(narrowCard!.x);
+    await page.setViewportSize(WIDTHS.laptop);
     await noSeriousViolations();
     await screenshots(page, 'mirror');
   }, 90_000);
