@@ -40,6 +40,10 @@ describe('batches', () => {
       expect(res.body.error).toBe('duplicate_summary');
       expect(res.body.detail).toContain('повторяется тема ensure_issue: «Отчёт»');
       await noBatches();
+      // the same summary in two Unicode spellings («ё» composed, and «е» + U+0308): one summary, as the agent compares them
+      const spelled = await hub.http.post('/batches').send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', 'Отче\u0308т')] }).expect(422);
+      expect(spelled.body).toMatchObject({ error: 'duplicate_summary', detail: expect.stringContaining('повторяется тема ensure_issue: «Отчёт»') });
+      await noBatches();
       await hub.http
         .post('/batches')
         .send({ title: 't', commands: [issue('new:1', 'Отчёт'), issue('new:2', 'отчёт')] })

@@ -246,6 +246,11 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     expect(plan.commands[1]).toMatchObject({ check: 'will_change', params: { key: 'new:9', path: ['Done'] } });
     expect(plan.commands[2]).toMatchObject({ check: 'will_change', notes: [] });
     expect(plan.commands[3]).toMatchObject({ check: 'will_change', params: { key: 'new:10', path: ['In Progress', 'Review', 'Done'] } });
+    // The summary in another Unicode spelling («й» as «и» + U+0306, «ё» as «е» + U+0308) is the same one to the agent.
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-5'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-5', summary: 'Свой отчёт', status: 'Done' }]));
+    const spelled = (await hub.http.post('/batches/plan').send({ title: 'Отчёт', commands: [issue(11, 'Task', 'Свои\u0306 отче\u0308т')] }).expect(200)).body;
+    expect(spelled.commands[0]).toMatchObject({ check: 'no_change', notes: [expect.stringContaining('в проекте уже есть AURORA-5 с той же темой')] });
   });
 
   it('ensure_link of a symmetric type the mirror holds the other way is no_change: either way is the same link (SPEC 4); an end the mirror lacks is unknown', async () => {

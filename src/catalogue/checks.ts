@@ -8,7 +8,7 @@
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
-import { eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
+import { comparableText, eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
@@ -216,14 +216,16 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
       });
     }
   });
-  const repeated = new Set(ctx.rules.duplicateSummaries(commands));
-  const seen = new Map<string, number>();
+  // Compared as the agent compares summaries (comparableText: one Unicode spelling), named as first written.
+  const repeated = new Set(ctx.rules.duplicateSummaries(commands).map(comparableText));
+  const seen = new Map<string, { seq: number; summary: string }>();
   commands.forEach((c, i) => {
-    if (c.type !== 'ensure_issue' || typeof c.params.summary !== 'string' || !repeated.has(c.params.summary.trim())) return;
-    const summary = c.params.summary.trim();
-    const first = seen.get(summary);
-    if (first === undefined) seen.set(summary, i + 1);
+    if (c.type !== 'ensure_issue' || typeof c.params.summary !== 'string' || !repeated.has(comparableText(c.params.summary))) return;
+    const key = comparableText(c.params.summary);
+    const earlier = seen.get(key);
+    if (earlier === undefined) seen.set(key, { seq: i + 1, summary: c.params.summary.trim() });
     else {
+      const { seq: first, summary } = earlier;
       checks[i]!.findings.push({
         seq: i + 1,
         param: 'summary',

@@ -7,7 +7,7 @@ import type { CheckVerdict, Finding } from '@jira-hub/contracts';
 import type { EntityManager } from 'typeorm';
 import { CATALOGUE_CODES, catalogueIsStale, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
 import type { CatalogueRepository, StoredCatalogue } from '../catalogue/index.js';
-import { type BatchSource, DuplicateSummaryError, type FieldError, ForbiddenError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
+import { type BatchSource, comparableText, DuplicateSummaryError, type FieldError, ForbiddenError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
 import type { IssueRepository } from '../mirror/index.js';
 import type { Settings } from '../settings/index.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
@@ -59,11 +59,11 @@ export async function runChecks(
 /**
  * The temp keys of the body's ensure_issue commands whose summary an issue of the agent's project already
  * has in the mirror, each with the oldest such key (by number): the issue the agent's duplicate search
- * takes instead of creating one. Compared as the agent compares, trimmed; none when the project is unknown.
+ * takes instead of creating one. Compared as the agent compares (comparableText); none when the project is unknown.
  */
 async function takenBySummary(m: EntityManager, commands: readonly CommandInput[], project: string | undefined, issues: IssueRepository): Promise<Map<string, string>> {
   const creating = commands.flatMap((c) =>
-    c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' && typeof c.params.summary === 'string' ? [{ temp: c.params.temp_key, summary: c.params.summary.trim() }] : [],
+    c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' && typeof c.params.summary === 'string' ? [{ temp: c.params.temp_key, summary: comparableText(c.params.summary) }] : [],
   );
   const taken = new Map<string, string>();
   if (!project || creating.length === 0) return taken;
