@@ -371,7 +371,7 @@ describe('planning packages (SPEC 18)', () => {
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
     expect(drift.text.split('\n').slice(1)).toEqual([
       '  A-2 status: в пакете «In Progress», в Jira «To Do» (issues.csv, строка 2)',
-      '  A-2 sprint: в пакете «Спринт 1», в Jira пусто (issues.csv, строка 2)',
+      '  A-2 sprint: в пакете «Спринт 1», в Jira бэклог (issues.csv, строка 2)',
     ]);
   });
 

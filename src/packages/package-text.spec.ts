@@ -19,6 +19,11 @@ describe('driftText', () => {
     expect(text.split('\n').at(-1)).toBe('Тип и родителя существующей задачи хаб не меняет (A-2): поменяйте их в Jira вручную или в пакете.');
   });
 
+  it("a sprint's null is the backlog, as the plan and the dry run say it", () => {
+    const text = driftText({ package: pkg, fields: [{ ...field('sprint', 'Спринт 2', 'x'), actual: null }], links: [], matches: false, batch_status: 'done' });
+    expect(text).toContain('sprint: в пакете «Спринт 2», в Jira бэклог');
+  });
+
   it('both: the way back for what it settles, and the words for the rest', () => {
     const text = driftText({ package: pkg, fields: [field('duedate', '2026-12-01', '2026-12-20'), field('parent', 'A-1', 'A-7')], links: [], matches: false, batch_status: 'done' });
     expect(text).toContain('Вернуть: jira-hub apply <папка>');

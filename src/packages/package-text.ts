@@ -1,5 +1,5 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
-import { ageText, BATCH_STATUS_WORDS, changeText, shownValue } from '../queue/index.js';
+import { ageText, BATCH_STATUS_WORDS, changeText, shownValue, valueText } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
@@ -143,7 +143,7 @@ export function driftText(
   if (d.fields.length === 0 && d.links.length === 0 && missing.length && settled) {
     return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
   }
-  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(shownValue(f.wanted))}, в Jira ${quote(shownValue(f.actual))} (issues.csv, строка ${f.row})`);
+  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(valueText(f.field, f.wanted))}, в Jira ${quote(valueText(f.field, f.actual))} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   const counts = `полей ${d.fields.length}, связей ${d.links.length}`;
   // An existing issue's type and parent are never changed by the hub: applying again cannot settle them.

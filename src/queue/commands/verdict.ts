@@ -44,7 +44,8 @@ export const shown = (v: unknown): string =>
   v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
 
 /** A value of a difference's field in words: a sprint's null is the backlog (SPEC 16.2), not an empty value. */
-const valueText = (field: string, v: unknown): string => (field === 'sprint' && (v === null || v === undefined) ? 'бэклог' : shown(v));
+/** A value of a change in words: a sprint's null is the backlog. */
+export const valueText = (field: string, v: unknown): string => (field === 'sprint' && (v === null || v === undefined) ? 'бэклог' : shown(v));
 
 export const changeText = (c: Change) => `${c.field}: ${valueText(c.field, c.from)} → ${valueText(c.field, c.to)}`;
 
