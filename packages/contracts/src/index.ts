@@ -177,15 +177,15 @@ export interface IssueFields {
   updated: string | null;
 }
 
+/** A sprint's state as Jira's agile API names it, in lower case. */
+export type SprintState = 'active' | 'future' | 'closed';
+export const SPRINT_STATES: readonly SprintState[] = ['active', 'future', 'closed'];
+
 /**
  * A sprint by its identity (decision 1430): Jira's sprint id, its name, and the board it belongs to (the
  * sprint field's `boardId` on Cloud, `rapidViewId` on Data Center; the agile API's `originBoardId`), null
  * when Jira did not say. Names repeat across boards («Спринт 2» of each team's board); the id does not.
  */
-/** A sprint's state as Jira's agile API names it, in lower case. */
-export type SprintState = 'active' | 'future' | 'closed';
-export const SPRINT_STATES: readonly SprintState[] = ['active', 'future', 'closed'];
-
 export interface SprintRef {
   id: number;
   name: string;

@@ -10,13 +10,13 @@ import { go, useRoute } from '../router';
 import type { Issue, IssueDetail, Note } from '../types';
 import { linkPhrase, NOTE_SOURCE, personWords } from '../words';
 
-/** The issue's sprint in words: a closed one is named so, since the issue is then in the backlog (decision 1434). */
 /**
  * The mirror's address with an issue's card open (or none): the filters of the address (`params`) go along,
  * so the list beside the card stays the one the person filtered.
  */
 export const mirrorHref = (key: string | null, params: string): string => `#/mirror${key ? `/${encodeURIComponent(key)}` : ''}${params ? `?${params}` : ''}`;
 
+/** The issue's sprint in words: a closed one is named so, since the issue is then in the backlog (decision 1434). */
 export const sprintOf = (i: Pick<Issue, 'sprint' | 'sprint_state'>): string | null => (i.sprint === null ? null : i.sprint_state === 'closed' ? `${i.sprint} (закрыт)` : i.sprint);
 
 function NoteEditor({ issueKey, note, onSaved }: { issueKey: string; note: Note | null; onSaved: (n: Note) => void }) {
