@@ -106,4 +106,14 @@ describe('an auto refresh interval without JQL', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
     await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ auto_refresh: { interval_minutes: 30, jql: 'project = AURORA' } }));
   });
+
+  it('stored so by another client, it keeps no other change from being saved', async () => {
+    const stored = { ...SETTINGS, auto_refresh: { interval_minutes: 30, jql: null } };
+    const calls = fakeFetch({ 'PATCH /settings': stored });
+    renderWithHub(<SettingsPage onSaved={() => undefined} />, stored);
+    expect(screen.getByRole('textbox', { name: /^JQL/ }).getAttribute('aria-invalid')).toBeNull();
+    fireEvent.change(screen.getByRole('spinbutton', { name: /^поля/ }), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ pacing: { ensure_fields: 0 } }));
+  });
 });

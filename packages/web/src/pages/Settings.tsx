@@ -41,14 +41,16 @@ const numberOf = (v: string): number | null => (v.trim() === '' ? null : Number(
 
 /**
  * What keeps the draft from being saved, per field (`pacing.<type>`, `interval`, `jql`): a number field left
- * empty, or an interval without the JQL it reads by (the hub stores it, but never refreshes without a query).
- * The limits of a number the hub checks, and says in its own words.
+ * empty, or an interval without the JQL it reads by (the hub stores it, but never refreshes without a query)
+ * — said only when the person edits either (`shown`: the settings the form started from), so that settings
+ * stored so elsewhere never keep another field's change from being saved. The limits of a number the hub
+ * checks, and says in its own words.
  */
-export function problemsOf(d: Draft): Record<string, string> {
+export function problemsOf(d: Draft, shown?: Draft): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const [type, v] of Object.entries(d.pacing)) if (numberOf(v) === null) problems[`pacing.${type}`] = 'Поле пустое: укажите паузу в секундах (0 — без паузы).';
   if (numberOf(d.interval) === null) problems.interval = 'Поле пустое: укажите число минут (0 — выключено).';
-  else if (Number(d.interval) > 0 && !d.jql.trim()) problems.jql = 'Укажите JQL: без запроса хаб не обновляет зеркало сам (или 0 минут — выключить).';
+  else if (Number(d.interval) > 0 && !d.jql.trim() && (!shown || shown.interval !== d.interval || shown.jql !== d.jql)) problems.jql = 'Укажите JQL: без запроса хаб не обновляет зеркало сам (или 0 минут — выключить).';
   return problems;
 }
 
@@ -103,7 +105,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
     setDraft((d) => mergeDraft(before, d, after));
   }, [settings]);
   const patch = patchOf(settings, draft);
-  const problems = problemsOf(draft);
+  const problems = problemsOf(draft, draftOf(settings));
   const invalid = Object.keys(problems).length > 0;
   const dirty = Object.keys(patch).length > 0;
   const [blocked, setBlocked] = useState(false);
