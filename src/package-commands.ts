@@ -36,7 +36,13 @@ export async function packageFile(folder: string, entries: Dirent[], name: strin
 
 /** A package folder given on the command line is one (`holds`: which files it is to hold, for the refusal). */
 export function assertPackageFolder(folder: string, holds: string): void {
-  const found = statSync(folder, { throwIfNoEntry: false });
+  let found: ReturnType<typeof statSync>;
+  try {
+    found = statSync(folder, { throwIfNoEntry: false });
+  } catch (err) {
+    // A path through a file (ENOTDIR) or a folder without the right to look in (EACCES): one line, as any refusal.
+    throw new ConfigError(`папку ${folder} не открыть: ${fileSystemReason(err, 'read')}; укажите папку с ${holds}`);
+  }
   if (!found) throw new ConfigError(`папки ${folder} нет; укажите папку с ${holds}`);
   if (!found.isDirectory()) throw new ConfigError(`${folder} — ${found.isFile() ? 'файл' : 'не обычный файл'}, а не папка; укажите папку с ${holds}`);
 }

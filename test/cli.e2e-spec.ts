@@ -302,6 +302,9 @@ describe('jira-hub command line (commander)', () => {
       for (const [command, files] of Object.entries(holds)) {
         expect(await run([command, missing, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: папки ${missing} нет; укажите папку с ${files}` });
         expect(await run([command, db, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: ${db} — файл, а не папка; укажите папку с ${files}` });
+        // a path through a file: one line too, not Node's ENOTDIR
+        const through = join(db, 'plan');
+        expect(await run([command, through, '--db', db])).toEqual({ code: 2, out: '', err: `jira-hub: папку ${through} не открыть: часть пути — файл, а не папка; укажите папку с ${files}` });
       }
     });
 
