@@ -122,6 +122,7 @@ function noBodyOnReads(req: Request, res: Response, next: NextFunction): void {
   const empty = req.is(JSON_TYPES) && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) && Object.keys(req.body).length === 0;
   if (!isRead(req) || !hasBody(req) || empty) return next();
   const error = new BadRequestError(`тело у запроса ${req.method} хаб не читает: параметры передают в строке запроса, например GET /batches?status=queued; уберите тело`);
+  if (isMcpRequest(req)) return answerRpcError(res, statusOf(error.code), INVALID_REQUEST, error.detail);
   res.status(statusOf(error.code)).json(errorBody(error));
 }
 

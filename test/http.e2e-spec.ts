@@ -152,6 +152,9 @@ describe('errors (SPEC 11.1)', () => {
     expect(res.body).toEqual({ error: 'bad_request', detail: expect.stringContaining('GET /batches?status=queued') });
     await hub.http.get('/batches?status=queued').expect(200);
     await hub.http.get('/batches?status=queued').send({}).expect(200); // an empty object carries nothing
+    // /mcp answers every refusal as JSON-RPC, this one too
+    const rpc = await hub.http.get('/mcp').set('Content-Type', type).send(body).expect(400);
+    expect(rpc.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('GET /batches?status=queued') } });
   });
 
   it('JSON with a charset, a +json type, and empty bodies are accepted', async () => {
