@@ -64,6 +64,24 @@ describe('LiveClient', () => {
     client.stop();
   });
 
+  it('gives up a request that never says hello (a hung hub, a proxy holding the stream) and connects again', async () => {
+    const answers = [
+      // Taken, never answered: settles only when the client gives up.
+      (init?: RequestInit) => new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      () => Promise.resolve(new Response(stream(['event: hello\ndata: {"heartbeat_seconds":15}\n\n'], true), { status: 200 })),
+    ];
+    const fetchMock = vi.fn((_url: string, init?: RequestInit) => answers.shift()!(init));
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new LiveClient('/events', () => undefined, 200);
+    const states: string[] = [];
+    client.onState((s) => states.push(s));
+    client.start();
+    await vi.waitFor(() => expect(client.state).toBe('open'), { timeout: 5000 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(states).toEqual(['connecting', 'offline', 'open']);
+    client.stop();
+  });
+
   it('stops and reports when the hub refuses the token', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 401 })));
     const refused = vi.fn();

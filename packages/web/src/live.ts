@@ -39,11 +39,17 @@ export class LiveClient {
   private controller: AbortController | null = null;
   private stopped = true;
   private delay = 500;
+  /** How long a stream may stay silent (known from the last `hello`; 0 before the first) */
+  private silentMs = 0;
+  /** Gives up a request that has not said `hello` yet */
+  private helloTimer: ReturnType<typeof setTimeout> | undefined;
   state: LiveState = 'offline';
 
   constructor(
     private readonly url = '/events',
     private readonly onUnauthorized: () => void = () => {},
+    /** before the first `hello`, how long a request may wait for it */
+    private readonly helloTimeoutMs = 30_000,
   ) {}
 
   subscribe(listener: (m: LiveMessage) => void): () => void {
@@ -82,7 +88,10 @@ export class LiveClient {
       // After a drop the page says «нет связи» until the stream is open again: a retry that hangs (a hub
       // that stopped answering) is no fresh start.
       if (this.state !== 'offline') this.setState('connecting');
-      this.controller = new AbortController();
+      const controller = (this.controller = new AbortController());
+      // A hub that takes the request and never says hello (hung, or a proxy holding the stream back) is given
+      // up as a silent stream is, after its heartbeats' allowance, or helloTimeoutMs before any hello.
+      this.helloTimer = setTimeout(() => controller.abort(), this.silentMs || this.helloTimeoutMs);
       try {
         const res = await fetch(this.url, { headers: { ...authHeaders(), accept: 'text/event-stream' }, signal: this.controller.signal });
         if (res.status === 401 || res.status === 403) {
@@ -96,6 +105,7 @@ export class LiveClient {
       } catch {
         // the hub went away or is not up yet
       }
+      clearTimeout(this.helloTimer);
       if (this.stopped) break;
       this.setState('offline');
       await new Promise((r) => setTimeout(r, this.delay));
@@ -129,6 +139,8 @@ export class LiveClient {
             this.delay = 500;
             const heartbeat = Number(m.data?.heartbeat_seconds);
             silentMs = heartbeat > 0 ? heartbeat * SILENT_HEARTBEATS * 1000 : 0;
+            this.silentMs = silentMs;
+            clearTimeout(this.helloTimer);
             watch();
             this.setState('open');
             this.emit({ event: 'resync', data: null });
