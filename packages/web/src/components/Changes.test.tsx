@@ -58,6 +58,24 @@ describe('the change record on the batch page', () => {
     expect(calls.filter((c) => c.url === '/catalogue')).toHaveLength(1);
   });
 
+  it("boards and people named by the same page's parts: one read of the catalogue, not one per list or part", async () => {
+    const mixed = {
+      'AURORA-1': [
+        { key: 'AURORA-1', what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 }, command_id: 13 },
+        { key: 'AURORA-1', what: 'field:assignee', before: null, after: 'acc-1', command_id: 14 },
+      ],
+    };
+    const calls = fakeFetch({
+      'GET /batches/1': { ...done(), changes: mixed },
+      'GET /catalogue': { catalogue: { boards: [{ id: 2, name: 'Команда А' }], assignable: [{ id: 'acc-1', display_name: 'Анна Петрова' }] } },
+    });
+    renderWithHub(<BatchPage id={1} />);
+    const section = await screen.findByRole('region', { name: 'Что изменено в Jira' });
+    await within(section).findByText('Спринт 2 (доска «Команда А»)');
+    await within(section).findByText(/Анна Петрова/);
+    expect(calls.filter((c) => c.url === '/catalogue')).toHaveLength(1);
+  });
+
   it('no catalogue yet, or none to read: the boards by their ids; no sprint board in the changes: the catalogue is not read', async () => {
     const moved = { 'AURORA-1': [{ key: 'AURORA-1', what: 'sprint', before: null, after: { id: 7, name: 'Спринт 2', board_id: 2 }, command_id: 13 }] };
     const calls = fakeFetch({ 'GET /batches/1': { ...done(), changes: moved }, 'GET /catalogue': { catalogue: null } });

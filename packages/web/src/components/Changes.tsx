@@ -21,13 +21,23 @@ export const useChangeBoards = (changes: readonly RecordedChange[]): Boards => u
 export const commandsNameBoard = (commands: readonly { type: string; params: Record<string, unknown> }[]): boolean =>
   commands.some((c) => c.type === 'ensure_sprint' && typeof c.params.board === 'number');
 
+/**
+ * GET /catalogue, one request for all who ask while it is in flight: a page's components that name boards and
+ * people (the batch, its changes, its plan) read it at the same moment. Settled, the next asker reads anew.
+ */
+let reading: Promise<{ catalogue: Partial<Catalogue> | null }> | null = null;
+function readCatalogue(): Promise<{ catalogue: Partial<Catalogue> | null }> {
+  reading ??= api.get<{ catalogue: Partial<Catalogue> | null }>('/catalogue').finally(() => (reading = null));
+  return reading;
+}
+
 /** A list of the catalogue when `needed` (a text names something by its id), read once; undefined otherwise, or with no catalogue. */
 function useCatalogueList<K extends 'boards' | 'assignable'>(needed: boolean, list: K): Catalogue[K] | undefined {
   const [found, setFound] = useState<Catalogue[K] | undefined>(undefined);
   useEffect(() => {
     if (!needed) return;
     let live = true;
-    api.get<{ catalogue: Partial<Catalogue> | null }>('/catalogue').then(
+    readCatalogue().then(
       (state) => live && setFound(state.catalogue?.[list]),
       () => undefined, // the ids stay
     );
