@@ -126,10 +126,9 @@ export class RevertService {
       deleteCreated: revert.delete_created,
       ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
       pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
-      // A sprint goes back named with the board the checks find it on (decision 1430: a shared sprint is listed once).
-      ...(catalogue ? { openSprint: (sprintId: number) => catalogue.sprints.find((s) => s.id === sprintId && s.state !== 'closed') } : {}),
-      // A conflict names a sprint's board as the catalogue does (by its id when there is none).
-      ...(catalogue ? { boards: catalogue.boards } : {}),
+      // With a catalogue: a sprint goes back named with the board the checks find it on (decision 1430: a shared
+      // sprint is listed once), and a conflict names a sprint's board as the catalogue does (else by its id).
+      ...(catalogue ? { openSprint: (sprintId: number) => catalogue.sprints.find((s) => s.id === sprintId && s.state !== 'closed'), boards: catalogue.boards } : {}),
     });
   }
 
