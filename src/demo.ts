@@ -66,10 +66,10 @@ async function untilDone(call: Call, id: number, started: number, elapsed: () =>
       .filter(([, n]) => n > 0)
       .map(([status, n]) => `${STATUS_RU[status] ?? status} ${n}`)
       .join(', ')}`;
-    if (line !== last) console.log(`${elapsed()} пакет №${id} ${line}`);
+    if (line !== last) console.log(`${elapsed()} пакет #${id} ${line}`);
     last = line;
     if (view.status === 'done') return view;
-    if (Date.now() - started > TIMEOUT_MS) throw new Error(`пакет №${id} не завершён за ${TIMEOUT_MS / 1000} с`);
+    if (Date.now() - started > TIMEOUT_MS) throw new Error(`пакет #${id} не завершён за ${TIMEOUT_MS / 1000} с`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -105,9 +105,9 @@ async function keepRunning(call: Call, url: string, elapsed: () => string): Prom
   console.log(
     `\nДемо продолжает работать: хаб, симулятор и агент не остановлены.\n` +
       `  Панель: ${url}/\n` +
-      `  Пакет №${failing.id} «${failing.title}» — завершён с ошибками (AURORA-999 в симуляторе нет).\n` +
-      `  Пакет №${paced.id} «${paced.title}» — агент выдерживает паузу ${KEEP_PACE_SECONDS} с между командами: на панели видно, до какого времени пауза и что дальше.\n` +
-      `  Пакет №${waiting.id} «${waiting.title}» — ждёт одобрения: откройте ${url}/#/batch/${waiting.id}, там план.\n` +
+      `  Пакет #${failing.id} «${failing.title}» — завершён с ошибками (AURORA-999 в симуляторе нет).\n` +
+      `  Пакет #${paced.id} «${paced.title}» — агент выдерживает паузу ${KEEP_PACE_SECONDS} с между командами: на панели видно, до какого времени пауза и что дальше.\n` +
+      `  Пакет #${waiting.id} «${waiting.title}» — ждёт одобрения: откройте ${url}/#/batch/${waiting.id}, там план.\n` +
       `  Swagger UI: ${url}/docs\n` +
       `Остановить: Ctrl+C.`,
   );
@@ -173,7 +173,7 @@ async function main(): Promise<number> {
     // 5. the batch
     const batch = await call('POST', '/batches', SAMPLE_BATCH);
     console.log(
-      `\nПакет №${batch.id} «${batch.title}»: команд ${batch.commands.length} (${SAMPLE_BATCH.commands.length} и обновление зеркала в конце), ` +
+      `\nПакет #${batch.id} «${batch.title}»: команд ${batch.commands.length} (${SAMPLE_BATCH.commands.length} и обновление зеркала в конце), ` +
         `типы: ${[...new Set(batch.commands.map((c: Json) => c.type))].join(', ')}\n`,
     );
 
@@ -185,7 +185,7 @@ async function main(): Promise<number> {
       console.log(`${elapsed()} агент остановлен: выполнено ${summary.executed}, отчётов ${summary.reported}`);
     }
 
-    console.log(`\nКоманды пакета №${batch.id}:`);
+    console.log(`\nКоманды пакета #${batch.id}:`);
     printTable(
       ['шаг', 'тип', 'статус', 'результат'],
       view.commands.map((c: Json) => [String(c.seq), c.type, STATUS_RU[c.status] ?? c.status, c.error ?? brief(c.type, c.result)]),

@@ -319,7 +319,7 @@ describe('the dashboard, second round (issue 23)', () => {
     await open(`/batch/${batch.id}`);
     await page.locator('.card', { hasText: 'Кто создал' }).getByText('ассистент', { exact: true }).waitFor();
     await expect(page.getByText('ассистент, assistant').count()).resolves.toBe(0);
-    await page.getByRole('button', { name: `История выдач команды №${command.id}: 2` }).click();
+    await page.getByRole('button', { name: `История выдач команды #${command.id}: 2` }).click();
     await expect(page.getByRole('cell', { name: /^сегодня, \d\d:\d\d:\d\d$/ }).count()).resolves.toBeGreaterThan(1);
     await screenshots(page, 'batch-history');
     await page.locator(`tr[data-command="${command.id}"]`).getByRole('button', { name: 'Повторить' }).click();

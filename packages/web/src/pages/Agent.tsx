@@ -66,7 +66,7 @@ export function AgentPage() {
             </div>
           )}
           <div className="muted small">
-            <a href={batchHref(current.batch_id)}>пакет №{current.batch_id}</a>, шаг {current.seq} · команда №{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
+            <a href={batchHref(current.batch_id)}>пакет #{current.batch_id}</a>, шаг {current.seq} · команда #{current.id} · {COMMAND_TYPE[current.type] ?? current.type} · выдана{' '}
             {ago(current.claimed_at, now)} ({when(current.claimed_at, true)}), выдача {current.deliveries}
           </div>
         </div>
@@ -78,7 +78,7 @@ export function AgentPage() {
         <div className="panel">
           <div className="strong">{describeCommand(next, settings.link_types, undefined, people)}</div>
           <div className="muted small">
-            <a href={batchHref(next.batch_id)}>пакет №{next.batch_id}</a>, шаг {next.seq} · команда №{next.id} ·{' '}
+            <a href={batchHref(next.batch_id)}>пакет #{next.batch_id}</a>, шаг {next.seq} · команда #{next.id} ·{' '}
             {online && next.starts_at ? `начнётся ≈ в ${clock(next.starts_at, true)} (${until(next.starts_at, now)})` : 'начнётся, когда агент вернётся'}
           </div>
         </div>
@@ -101,7 +101,7 @@ export function AgentPage() {
           <tbody>
             {agent.redelivered.map((r) => (
               <tr key={r.id}>
-                <td data-label="Команда">№{r.id}</td>
+                <td data-label="Команда">#{r.id}</td>
                 <td data-label="Тип">{COMMAND_TYPE[r.type] ?? r.type}</td>
                 <td data-label="Выдач">{r.deliveries}</td>
                 <td data-label="Последняя выдача">{ago(r.claimed_at, now)}</td>

@@ -19,7 +19,7 @@ const FINISHED = ['done', 'failed', 'cancelled', 'skipped', 'confirmed_by_state'
 const RETRYABLE = ['failed', 'cancelled', 'skipped'];
 
 function CommandActions({ c }: { c: Command }) {
-  const what = `команду №${c.id} (${COMMAND_TYPE[c.type] ?? c.type})`;
+  const what = `команду #${c.id} (${COMMAND_TYPE[c.type] ?? c.type})`;
   return (
     <div className="actions">
       <ConfirmButton
@@ -65,7 +65,7 @@ function History({ c }: { c: Command }) {
   const seconds = collide(c.history.flatMap((d) => [d.handed_out_at, d.reported_at]));
   return (
     <table className="table inner responsive">
-      <caption className="sr-only">История выдач команды №{c.id}</caption>
+      <caption className="sr-only">История выдач команды #{c.id}</caption>
       <thead>
         <tr>
           <th>Выдача</th>
@@ -168,7 +168,7 @@ export function BatchPage({ id }: { id: number }) {
             ← Очередь
           </a>
           <h1>{batch.title}</h1>
-          <div className="muted small">пакет №{batch.id}</div>
+          <div className="muted small">пакет #{batch.id}</div>
         </div>
         <div className="actions">
           <ConfirmButton
@@ -277,8 +277,8 @@ export function BatchPage({ id }: { id: number }) {
                   <td data-label="Команда">
                     <div>{describeCommand(c, settings.link_types, boards, people)}</div>
                     <div className="muted small">
-                      команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
-                      {c.retry_of ? ` · повтор команды №${c.retry_of}` : ''}
+                      команда #{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
+                      {c.retry_of ? ` · повтор команды #${c.retry_of}` : ''}
                     </div>
                     {c.error && <div className="cmd-error">{c.error}</div>}
                   </td>
@@ -291,7 +291,7 @@ export function BatchPage({ id }: { id: number }) {
                       className="link"
                       onClick={() => toggle(c.id)}
                       aria-expanded={open.has(c.id)}
-                      aria-label={`История выдач команды №${c.id}: ${c.deliveries}`}
+                      aria-label={`История выдач команды #${c.id}: ${c.deliveries}`}
                     >
                       {c.deliveries} {open.has(c.id) ? '▴' : '▾'}
                     </button>

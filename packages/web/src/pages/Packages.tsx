@@ -424,7 +424,7 @@ function PlanPage() {
           <table className="table responsive">
             <thead>
               <tr>
-                <th>№</th>
+                <th>#</th>
                 <th>Название</th>
                 <th>Применён</th>
                 <th>Пакет команд</th>
@@ -436,7 +436,7 @@ function PlanPage() {
             <tbody>
               {list.map((p) => (
                 <tr key={p.id}>
-                  <td data-label="№">#{p.id}</td>
+                  <td data-label="#">#{p.id}</td>
                   <td data-label="Название">
                     {p.name}
                     {p.applied_from ? <span className="muted"> · заново из <a href={`#/packages/${p.applied_from}`}>#{p.applied_from}</a></span> : null}

@@ -74,14 +74,14 @@ function FailedList() {
             <td data-label="Команда">
               <div>{describeCommand(c, settings.link_types, undefined, people)}</div>
               <div className="muted small">
-                команда №{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
+                команда #{c.id} · {COMMAND_TYPE[c.type] ?? c.type}
               </div>
             </td>
             <td data-label="Ошибка">
               <div className="cmd-error">{c.error}</div>
             </td>
             <td data-label="Пакет">
-              <a href={batchHref(c.batch_id)}>{c.batch_title}</a> <span className="muted small">пакет №{c.batch_id}, шаг {c.seq}</span>
+              <a href={batchHref(c.batch_id)}>{c.batch_title}</a> <span className="muted small">пакет #{c.batch_id}, шаг {c.seq}</span>
             </td>
             <td data-label="Когда" className="nowrap" title={when(c.finished_at, true)}>
               {ago(c.finished_at, now)}
@@ -194,7 +194,7 @@ export function QueuePage() {
                         {b.title}
                       </a>
                       <div className="muted small" title={when(b.created_at, true)}>
-                        пакет №{b.id} · создан {ago(b.created_at, now)}
+                        пакет #{b.id} · создан {ago(b.created_at, now)}
                       </div>
                     </td>
                     <td data-label="Статус">
