@@ -248,4 +248,19 @@ describe('BatchPage', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
   });
+
+  it('a revert links the batch it reverts: «откат пакета #5» opens #/batch/5', async () => {
+    fakeFetch({ 'GET /batches/1': batch({ title: 'Откат пакета #5', status: 'queued', source: 'client', revert_of: 5 }) });
+    renderWithHub(<BatchPage id={1} />);
+    const link = await screen.findByRole('link', { name: '#5' });
+    expect(link.getAttribute('href')).toBe('#/batch/5');
+    expect(link.parentElement?.textContent).toBe('пакет #1 · откат пакета #5');
+  });
+
+  it('a batch that reverts nothing names no other batch', async () => {
+    fakeFetch({ 'GET /batches/1': batch({ status: 'queued', source: 'client', revert_of: null }) });
+    renderWithHub(<BatchPage id={1} />);
+    await screen.findByText('пакет #1');
+    expect(screen.queryByText(/откат пакета/)).toBeNull();
+  });
 });

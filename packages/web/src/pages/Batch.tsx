@@ -168,7 +168,15 @@ export function BatchPage({ id }: { id: number }) {
             ← Очередь
           </a>
           <h1>{batch.title}</h1>
-          <div className="muted small">пакет #{batch.id}</div>
+          <div className="muted small">
+            пакет #{batch.id}
+            {batch.revert_of != null && (
+              <>
+                {' · откат пакета '}
+                <a href={batchHref(batch.revert_of)}>#{batch.revert_of}</a>
+              </>
+            )}
+          </div>
         </div>
         <div className="actions">
           <ConfirmButton
