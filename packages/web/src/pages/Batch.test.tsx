@@ -249,6 +249,29 @@ describe('BatchPage', () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it.each([
+    ['Одобрить', 'approve', 'Пакет одобрен.', 'queued'],
+    ['Отклонить', 'reject', 'Пакет отклонён.', 'cancelled'],
+  ])('after «%s» the buttons are gone and the focus is on the line that says what happened, not on <body>', async (button, route, said, status) => {
+    let decided = false;
+    fakeFetch({
+      'GET /batches/1': () => ({ body: decided ? batch({ status, ...(route === 'reject' ? { rejected_reason: 'не тот спринт' } : {}) }) : batch() }),
+      [`POST /batches/1/${route}`]: () => ((decided = true), { body: summary(1, { status }) }),
+    });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    const opener = await screen.findByRole('button', { name: button });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog');
+    if (route === 'reject') fireEvent.change(within(dialog).getByLabelText('Причина'), { target: { value: 'не тот спринт' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: button }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    act(() => live.send('batch', { change: route === 'approve' ? 'approved' : 'rejected', batch_id: 1 })); // as the hub tells every page
+    await waitFor(() => expect(screen.queryByRole('button', { name: button })).toBeNull());
+    await waitFor(() => expect(document.activeElement?.textContent).toBe(said));
+    expect(document.activeElement?.getAttribute('role')).toBe('status');
+  });
+
   it('a revert links the batch it reverts: «откат пакета #5» opens #/batch/5', async () => {
     fakeFetch({ 'GET /batches/1': batch({ title: 'Откат пакета #5', status: 'queued', source: 'client', revert_of: 5 }) });
     renderWithHub(<BatchPage id={1} />);

@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { useNow } from '../clock';
 import { useAgent } from '../components/AgentStrip';
@@ -132,6 +132,20 @@ export function BatchPage({ id }: { id: number }) {
     }
   }, [id]);
   useEffect(() => void load(), [load]);
+  // What approving or rejecting from this page did: the buttons are gone with the batch's new status, so
+  // the keyboard focus moves to this line, which says so (else it would fall to <body>).
+  const [decided, setDecided] = useState<string | null>(null);
+  const decidedLine = useRef<HTMLParagraphElement>(null);
+  useEffect(() => setDecided(null), [id]);
+  useEffect(() => {
+    if (decided) decidedLine.current?.focus();
+  }, [decided]);
+  /** Read the batch at once (not on the live event) so the dialog closes on the page as it now is. */
+  const decide = async (request: Promise<unknown>, text: string) => {
+    await request;
+    await load();
+    setDecided(text);
+  };
   const reload = useCoalesced(() => void load());
   // A revert's ensure_sprint names its board by id: by the catalogue's name, as the change record does.
   const boards = useCatalogueBoards(commandsNameBoard(batch?.commands ?? []));
@@ -188,7 +202,7 @@ export function BatchPage({ id }: { id: number }) {
               text: `Пакет «${batch.title}» встанет в очередь после уже готовых к выполнению. Одобряет: ${by.trim() || 'не указано'}.`,
               confirm: 'Одобрить',
               dismiss: 'Не одобрять',
-              run: () => api.post(`/batches/${id}/approve`, by.trim() ? { by: by.trim() } : {}),
+              run: () => decide(api.post(`/batches/${id}/approve`, by.trim() ? { by: by.trim() } : {}), 'Пакет одобрен.'),
             }}
           />
           <ConfirmButton
@@ -202,7 +216,7 @@ export function BatchPage({ id }: { id: number }) {
               dismiss: 'Не отклонять',
               danger: true,
               reason: 'Причина',
-              run: (reason) => api.post(`/batches/${id}/reject`, { reason }),
+              run: (reason) => decide(api.post(`/batches/${id}/reject`, { reason }), 'Пакет отклонён.'),
             }}
           />
           <ConfirmButton
@@ -221,6 +235,11 @@ export function BatchPage({ id }: { id: number }) {
           <RevertButton batch={batch} />
         </div>
       </header>
+      {decided && (
+        <p className="decided" role="status" tabIndex={-1} ref={decidedLine}>
+          {decided}
+        </p>
+      )}
       <ErrorBox error={error} />
       <div className="cards">
         <div className="card">
