@@ -3,6 +3,7 @@ import { Meter } from '../metrics/index.js';
 import { Clock, isTempKey } from '../common/index.js';
 import type { EntityManager } from 'typeorm';
 import type { QueuedStatusTarget } from '@jira-hub/contracts';
+import { agentQuietWarning } from '@jira-hub/contracts/russian';
 import { IssueRepository } from '../mirror/index.js';
 import { BackupService, Db, parseJson } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -102,7 +103,7 @@ export class AgentStatusService implements OnModuleInit {
     if (!online && queued) {
       warnings.push(
         row.last_seen_at
-          ? `Агент не выходил на связь уже ${ageText(Math.floor((now.getTime() - Date.parse(row.last_seen_at)) / 1000))}, а в очереди есть команды.`
+          ? agentQuietWarning(ageText(Math.floor((now.getTime() - Date.parse(row.last_seen_at)) / 1000)))
           : 'Агент ещё ни разу не выходил на связь, а в очереди есть команды.',
       );
     }

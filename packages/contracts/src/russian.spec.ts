@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { boardWords, namesSprintBoard, plural } from './russian.js';
+import { AGENT_QUIET_WARNING, agentQuietWarning, boardWords, namesSprintBoard, plural } from './russian.js';
 
 describe('plural', () => {
   it.each([
@@ -67,5 +67,17 @@ describe('namesSprintBoard', () => {
     expect(namesSprintBoard([{ what: 'sprint', before: 'Спринт 1', after: null }, { what: 'sprint', before: { id: 7, name: 'Спринт 2', board_id: null }, after: null }])).toBe(false);
     expect(namesSprintBoard([{ what: 'field:board', before: null, after: { board_id: 2 } }])).toBe(false);
     expect(namesSprintBoard([])).toBe(false);
+  });
+});
+
+describe('agentQuietWarning', () => {
+  it('is found by AGENT_QUIET_WARNING whatever the age, among the other warnings, and only it', () => {
+    const quiet = agentQuietWarning('1 ч');
+    expect(quiet).toBe('Агент не выходил на связь уже 1 ч, а в очереди есть команды.');
+    const warning = `Jira отвергает учётные данные агента. ${agentQuietWarning('5 мин')} Агент работает с настройками версии 2, а текущая версия — 3.`;
+    expect(warning.replace(AGENT_QUIET_WARNING, agentQuietWarning('6 мин'))).toBe(
+      `Jira отвергает учётные данные агента. ${agentQuietWarning('6 мин')} Агент работает с настройками версии 2, а текущая версия — 3.`,
+    );
+    expect(AGENT_QUIET_WARNING.test('Агент ещё ни разу не выходил на связь, а в очереди есть команды.')).toBe(false);
   });
 });

@@ -33,3 +33,16 @@ export function namesSprintBoard(changes: readonly { what: string; before?: unkn
   const board = (v: unknown) => typeof (v as { board_id?: unknown } | null | undefined)?.board_id === 'number';
   return changes.some((c) => c.what === 'sprint' && (board(c.before) || board(c.after)));
 }
+
+/**
+ * The agent status's warning that the agent has gone quiet while commands wait (GET /agent `warning`):
+ * «Агент не выходил на связь уже 5 мин, а в очереди есть команды.» The hub words the age at the moment it
+ * answers; the dashboard finds the sentence by AGENT_QUIET_WARNING and words it again every second, so the
+ * age counts up while the page stays open, like every other time on it.
+ */
+export function agentQuietWarning(age: string): string {
+  return `Агент не выходил на связь уже ${age}, а в очереди есть команды.`;
+}
+
+/** agentQuietWarning's sentence, whatever its age, inside a `warning` that may carry other sentences too. */
+export const AGENT_QUIET_WARNING = /Агент не выходил на связь уже [^,]+, а в очереди есть команды\./;

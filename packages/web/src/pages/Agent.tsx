@@ -1,3 +1,4 @@
+import { AGENT_QUIET_WARNING, agentQuietWarning } from '@jira-hub/contracts/russian';
 import { useNow } from '../clock';
 import { isOnline, useAgent } from '../components/AgentStrip';
 import { CatalogueAge } from '../components/CatalogueAge';
@@ -6,7 +7,17 @@ import { Loading, PageError } from '../components/ui';
 import { useHub } from '../context';
 import { ago, clock, duration, until, when } from '../format';
 import { batchHref } from '../router';
+import type { AgentStatus } from '../types';
 import { COMMAND_TYPE, describeCommand } from '../words';
+
+/**
+ * The hub's warning with its «не выходил на связь уже 5 мин» counted from last_seen_at on the page's
+ * clock: it ticks as «последний раз … назад» beside it does, not only when GET /agent is asked again.
+ */
+export function tickingWarning(agent: Pick<AgentStatus, 'warning' | 'last_seen_at' | 'online'>, now: number): string | null {
+  if (!agent.warning || !agent.last_seen_at || agent.online) return agent.warning;
+  return agent.warning.replace(AGENT_QUIET_WARNING, agentQuietWarning(duration((now - Date.parse(agent.last_seen_at)) / 1000)));
+}
 
 /** The agent: on line or not (since when), its versions, the command in hand and its pause, the next one, re-deliveries. */
 export function AgentPage() {
@@ -26,7 +37,7 @@ export function AgentPage() {
       </header>
       {agent.warning && (
         <div className="warning" role="status">
-          {agent.warning}
+          {tickingWarning(agent, now)}
         </div>
       )}
       <div className="cards">
