@@ -284,7 +284,7 @@ describe.each<JiraFlavor>(['cloud', 'dc'])('revert on the simulator (%s)', (flav
 
     const revert = await world.ok('POST', `/batches/${batch.id}/revert`);
     expect(revert.conflicts).toEqual([
-      expect.objectContaining({ key: 'AURORA-1', what: 'field:priority', expected: 'High', actual: 'Lowest', detail: expect.stringContaining('«Lowest»') }),
+      expect.objectContaining({ key: 'AURORA-1', what: 'field:priority', expected: 'High', actual: 'Lowest', detail: 'AURORA-1: приоритет с тех пор изменили — сейчас «Lowest», пакет оставил «High»; не откатываем' }),
     ]);
     expect(revert.commands.filter((c: Json) => c.type === 'delete_issue')).toHaveLength(2);
     await world.run(revert.batch.id);
@@ -738,6 +738,29 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     expect(await detail()).toEqual(['AURORA-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска «Поддержка»), пакет оставил «Спринт 2» (доска 5); не откатываем']);
   });
 
+  it('a conflict names a field as Jira shows it in Russian, a custom field by the name the catalogue gives it', async () => {
+    // The batch set AURORA-1's priority, due date and Story Points (by its id); someone changed all three since.
+    await hub.http.patch('/settings').send({ fields: ['customfield_10020'] }).expect(200);
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { priority: 'High', duedate: '2026-12-20', customfield_10020: 5 })]);
+    const changes = [
+      { key: 'AURORA-1', what: 'field:priority', before: 'Medium', after: 'High' },
+      { key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' },
+      { key: 'AURORA-1', what: 'field:customfield_10020', before: 3, after: 5 },
+    ];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', priority: 'Lowest', duedate: '2027-01-15', fields: { customfield_10020: 8 } }]));
+    const detail = async () => (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.conflicts.map((c: Json) => c.detail);
+    const standard = [
+      'AURORA-1: срок с тех пор изменили — сейчас «2027-01-15», пакет оставил «2026-12-20»; не откатываем',
+      'AURORA-1: приоритет с тех пор изменили — сейчас «Lowest», пакет оставил «High»; не откатываем',
+    ];
+    // No catalogue yet: the custom field by the name the batch gave it.
+    expect(await detail()).toEqual(['AURORA-1: поле «customfield_10020» с тех пор изменили — сейчас 8, пакет оставил 5; не откатываем', ...standard]);
+    await reportCatalogue(hub);
+    expect(await detail()).toEqual(['AURORA-1: поле «Story Points» с тех пор изменили — сейчас 8, пакет оставил 5; не откатываем', ...standard]);
+  });
+
   it('the dry run names the inverse commands the checks could not judge, and why: accepted all the same', async () => {
     // No catalogue yet: nothing can be judged; the revert is accepted, and the agent finds out in Jira.
     const b = await finishedBatch([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
@@ -860,12 +883,12 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     // A person's batch sets the due date again while the assistant's revert waits: still to run, then run.
     const next = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' })]);
     const refused = (await hub.http.post(`/batches/${revert.id}/approve`).send({}).expect(409)).body;
-    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`AURORA-1: поле duedate меняет и пакет #${next.id}, он ещё не выполнен`) });
+    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`AURORA-1: срок меняет и пакет #${next.id}, он ещё не выполнен`) });
     await agent.done((await agent.claim()).command.id, { changed: ['duedate'] });
     await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2027-01-15' }]));
     const stale = (await hub.http.post(`/batches/${revert.id}/approve`).send({}).expect(409)).body.detail;
     expect(stale).toBe(
-      `откат пакета #${b.id} устарел: после того как его составили, изменилось то, что он вернул бы назад — AURORA-1: поле duedate с тех пор изменили — сейчас «2027-01-15», пакет оставил «2026-12-20»; не откатываем. ` +
+      `откат пакета #${b.id} устарел: после того как его составили, изменилось то, что он вернул бы назад — AURORA-1: срок с тех пор изменили — сейчас «2027-01-15», пакет оставил «2026-12-20»; не откатываем. ` +
         `Одобрить его значит затереть эти изменения: отклоните этот пакет и запросите откат пакета #${b.id} заново`,
     );
     expect((await hub.http.get(`/batches/${revert.id}`).expect(200)).body.status).toBe('awaiting_approval');
@@ -939,7 +962,7 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2027-05-05' }] }).expect(200);
     await hub.http.post(`/batches/${b.id}/cancel`).send({}).expect(200); // the tail refresh never runs
     const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
-    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', detail: 'AURORA-1: поле duedate — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh AURORA-1) и повторите откат' }] });
+    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', detail: 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh AURORA-1) и повторите откат' }] });
     hub.clock.advance(60_000);
     await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1'] } }]);
     await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2027-05-05' }]));

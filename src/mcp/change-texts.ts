@@ -3,7 +3,7 @@
  * What Jira held or holds (values, status and sprint names, summaries) is fenced as data.
  */
 import type { CatalogueBoard } from '@jira-hub/contracts';
-import { boardWords, namesSprintBoard } from '@jira-hub/contracts/russian';
+import { boardWords, fieldWords, namesSprintBoard } from '@jira-hub/contracts/russian';
 import { clip, numberRanges } from '../common/index.js';
 import { fenced } from './fence.js';
 import { HubError, type BatchView, type HubApi, type RevertView } from './hub-api.js';
@@ -57,9 +57,12 @@ export async function boardsOfChanges(api: HubApi, b: Pick<BatchView, 'changes'>
 }
 const id = (v: unknown): string => String((v as { id?: unknown } | undefined)?.id ?? '?');
 
-/** «поле duedate: пусто → 2026-12-20», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2 (Blocks) создана». */
+/**
+ * «срок: пусто → 2026-12-20», «поле «Team»: …», «статус: To Do → Done (Start, Finish)», «связь A-1 → A-2
+ * (Blocks) создана»: a field named as Jira shows it in Russian (the list the hub and the dashboard share).
+ */
 export function changeLine(c: ChangeLike, boards?: Boards): string {
-  if (c.what.startsWith('field:')) return `поле ${c.what.slice(6)}: ${value(c.before)} → ${value(c.after)}`;
+  if (c.what.startsWith('field:')) return `${fieldWords(c.what.slice('field:'.length))}: ${value(c.before)} → ${value(c.after)}`;
   switch (c.what) {
     case 'status':
       return `статус: ${value(c.before)} → ${value(c.after)}${c.transitions?.length ? ` (${c.transitions.map(jira).join(', ')})` : ''}`;

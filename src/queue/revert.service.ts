@@ -127,8 +127,8 @@ export class RevertService {
       ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),
       pendingBy: pendingChanges(unfinished, (key) => temps.get(key)),
       // With a catalogue: a sprint goes back named with the board the checks find it on (decision 1430: a shared
-      // sprint is listed once), and a conflict names a sprint's board as the catalogue does (else by its id).
-      ...(catalogue ? { openSprint: (sprintId: number) => catalogue.sprints.find((s) => s.id === sprintId && s.state !== 'closed'), boards: catalogue.boards } : {}),
+      // sprint is listed once), and a conflict names a sprint's board and a custom field as the catalogue does (else by their ids).
+      ...(catalogue ? { openSprint: (sprintId: number) => catalogue.sprints.find((s) => s.id === sprintId && s.state !== 'closed'), boards: catalogue.boards, fields: catalogue.fields } : {}),
     });
   }
 

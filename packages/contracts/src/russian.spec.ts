@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AGENT_QUIET_WARNING, agentQuietWarning, boardWords, namesSprintBoard, plural } from './russian.js';
+import { AGENT_QUIET_WARNING, agentQuietWarning, boardWords, catalogueFieldName, fieldLabel, fieldWords, namesSprintBoard, plural } from './russian.js';
 
 describe('plural', () => {
   it.each([
@@ -79,5 +79,49 @@ describe('agentQuietWarning', () => {
       `Jira отвергает учётные данные агента. ${agentQuietWarning('6 мин')} Агент работает с настройками версии 2, а текущая версия — 3.`,
     );
     expect(AGENT_QUIET_WARNING.test('Агент ещё ни разу не выходил на связь, а в очереди есть команды.')).toBe(false);
+  });
+});
+
+describe('fields in words', () => {
+  const fields = [
+    { id: 'duedate', name: 'Due date' },
+    { id: 'customfield_10020', name: 'Story Points' },
+    { id: 'customfield_10030', name: 'Team' },
+    { id: 'customfield_10031', name: 'Team' },
+  ];
+
+  it('names the standard fields as Jira shows them in Russian, whatever the catalogue says', () => {
+    expect(['priority', 'duedate', 'assignee', 'labels', 'sprint', 'status', 'description', 'summary'].map((f) => fieldWords(f, fields))).toEqual([
+      'приоритет',
+      'срок',
+      'исполнитель',
+      'метки',
+      'спринт',
+      'статус',
+      'описание',
+      'название',
+    ]);
+    expect(['duedate', 'priority', 'labels'].map((f) => fieldLabel(f))).toEqual(['Срок', 'Приоритет', 'Метки']);
+  });
+
+  it('names a custom field by the name the catalogue gives it: by its id, or by its name in any letter case', () => {
+    expect(fieldWords('customfield_10020', fields)).toBe('поле «Story Points»');
+    expect(fieldWords(' story points', fields)).toBe('поле «Story Points»');
+    expect(fieldLabel('customfield_10020', fields)).toBe('Story Points');
+    expect(fieldWords('customfield_10020', fields, (name) => `<${name}>`)).toBe('поле <Story Points>');
+  });
+
+  it('keeps the own name of a custom field where the catalogue does not know it, has none, or has two of that name', () => {
+    expect(fieldWords('customfield_10099', fields)).toBe('поле «customfield_10099»');
+    expect(fieldWords('customfield_10020')).toBe('поле «customfield_10020»');
+    expect(fieldWords('customfield_10020', null)).toBe('поле «customfield_10020»');
+    expect(fieldWords('team', fields)).toBe('поле «team»');
+    expect(catalogueFieldName('team', fields)).toBeUndefined();
+    expect(fieldLabel('customfield_10099', fields)).toBe('customfield_10099');
+  });
+
+  it('takes no member of Object.prototype for the Russian name of a field', () => {
+    expect(fieldWords('constructor')).toBe('поле «constructor»');
+    expect(fieldLabel('toString')).toBe('toString');
   });
 });

@@ -46,3 +46,63 @@ export function agentQuietWarning(age: string): string {
 
 /** agentQuietWarning's sentence, whatever its age, inside a `warning` that may carry other sentences too. */
 export const AGENT_QUIET_WARNING = /Агент не выходил на связь уже [^,]+, а в очереди есть команды\./;
+
+/**
+ * Jira's fields and the other subjects of a change or a plan, as Jira shows them in Russian, by their
+ * names in the API: «Срок» for duedate, «Приоритет» for priority. Capitalised, as a column or a row names
+ * them; in a sentence see fieldWords. The one list the hub, the MCP and the dashboard name fields by.
+ */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  summary: 'Название',
+  description: 'Описание',
+  duedate: 'Срок',
+  labels: 'Метки',
+  assignee: 'Исполнитель',
+  priority: 'Приоритет',
+  status: 'Статус',
+  sprint: 'Спринт',
+  parent: 'Родитель',
+  issue_type: 'Тип',
+  issue: 'Задача',
+  link: 'Связь',
+};
+
+/** A field of the catalogue (`fields`): what Jira calls it. */
+export interface NamedField {
+  id: string;
+  name: string;
+}
+
+const own = (field: string): string | undefined => (Object.hasOwn(FIELD_LABELS, field) ? FIELD_LABELS[field] : undefined);
+
+/**
+ * A custom field (a name of settings `fields`: an id such as customfield_10020, or a display name in any
+ * letter case) by the name the catalogue's `fields` give it, as the agent finds it: by its id, else by its
+ * name trimmed and letter case aside when one field only has it. Undefined when they do not know it.
+ */
+export function catalogueFieldName(field: string, fields: readonly NamedField[] | null | undefined): string | undefined {
+  if (!fields?.length) return undefined;
+  const byId = fields.find((f) => f.id === field);
+  if (byId) return byId.name;
+  const wanted = field.trim().toLowerCase();
+  const byName = fields.filter((f) => f.name.trim().toLowerCase() === wanted);
+  return byName.length === 1 ? byName[0]!.name : undefined;
+}
+
+/**
+ * A field as a column or a row names it: «Срок» for duedate; a custom field by the name the catalogue's
+ * `fields` give it (catalogueFieldName), else by its own name.
+ */
+export function fieldLabel(field: string, fields?: readonly NamedField[] | null): string {
+  return own(field) ?? catalogueFieldName(field, fields) ?? field;
+}
+
+/**
+ * A field inside a sentence: «срок», «приоритет»; a custom field «поле «Story Points»», by the name the
+ * catalogue's `fields` give it when they know it, else by its own name. `quote` puts that name in
+ * quotation marks («…»; the MCP fences it instead: a field's name is Jira's text).
+ */
+export function fieldWords(field: string, fields?: readonly NamedField[] | null, quote = (name: string) => `«${name}»`): string {
+  const label = own(field);
+  return label === undefined ? `поле ${quote(catalogueFieldName(field, fields) ?? field)}` : label.toLowerCase();
+}

@@ -1,6 +1,6 @@
 /** Commands, statuses and sources in words (Russian), as the pages show them. */
 import type { CatalogueBoard, CatalogueUser } from '@jira-hub/contracts';
-import { boardWords } from '@jira-hub/contracts/russian';
+import { boardWords, FIELD_LABELS, fieldLabel as sharedFieldLabel } from '@jira-hub/contracts/russian';
 import { day, plural } from './format';
 import type { BatchStatus, BatchSummary, Command, CommandStatus } from './types';
 
@@ -101,24 +101,8 @@ export const COMMAND_TYPE: Record<string, string> = {
   delete_issue: 'удаление задачи',
 };
 
-/** Jira's fields and the other subjects a plan compares, by their names in the API: «Срок», «Приоритет». */
-const FIELD_LABEL: Record<string, string> = {
-  summary: 'Название',
-  description: 'Описание',
-  duedate: 'Срок',
-  labels: 'Метки',
-  assignee: 'Исполнитель',
-  priority: 'Приоритет',
-  status: 'Статус',
-  sprint: 'Спринт',
-  parent: 'Родитель',
-  issue_type: 'Тип',
-  issue: 'Задача',
-  link: 'Связь',
-};
-
-/** A field as a column or a row names it: «Срок» for duedate; a field not known here (a custom one) by its own name. */
-export const fieldLabel = (field: string): string => FIELD_LABEL[field] ?? field;
+/** A field as a column or a row names it (the list the hub and the MCP share): «Срок» for duedate; a custom field by its own name. */
+export const fieldLabel = (field: string): string => sharedFieldLabel(field);
 
 /** The params of commands that are not fields of an issue, as a finding of the checks names them. */
 const PARAM_LABEL: Record<string, string> = {
@@ -142,7 +126,7 @@ const PARAM_LABEL: Record<string, string> = {
 export const paramLabel = (param: string): string => PARAM_LABEL[param] ?? fieldLabel(param);
 
 /** A field inside a sentence: «срок = 2 дек.». */
-const fieldWord = (field: string): string => (FIELD_LABEL[field] ? FIELD_LABEL[field].toLowerCase() : field);
+const fieldWord = (field: string): string => (Object.hasOwn(FIELD_LABELS, field) ? FIELD_LABELS[field]!.toLowerCase() : field);
 
 const quoted = (s: unknown) => `«${String(s)}»`;
 const short = (s: unknown, n = 60) => {

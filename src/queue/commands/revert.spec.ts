@@ -149,20 +149,35 @@ describe('buildRevert (SPEC 17.2)', () => {
     const change = ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2027-05-05', recorded_at: '2026-12-06T10:00:00.000Z' });
     const unseen = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T09:59:00.000Z' }) });
     expect(buildRevert([change], unseen, OPTIONS).conflicts.map((c) => c.detail)).toEqual([
-      'A-1: поле duedate — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh A-1) и повторите откат',
+      'A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh A-1) и повторите откат',
     ]);
     // Read after it, the mirror's other value is someone's edit.
     const edited = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T10:01:00.000Z' }) });
-    expect(buildRevert([change], edited, OPTIONS).conflicts.map((c) => c.detail)).toEqual(['A-1: поле duedate с тех пор изменили — сейчас пусто, пакет оставил «2027-05-05»; не откатываем']);
+    expect(buildRevert([change], edited, OPTIONS).conflicts.map((c) => c.detail)).toEqual(['A-1: срок с тех пор изменили — сейчас пусто, пакет оставил «2027-05-05»; не откатываем']);
     // Shown as the batch left it: reverted, whenever it was read.
     expect(buildRevert([change], mirrorOf({ 'A-1': issue({ duedate: '2027-05-05', synced_at: '2026-12-06T09:59:00.000Z' }) }), OPTIONS).commands).toEqual([{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }]);
   });
 
   it('a conflict shows a list of labels as words, not JSON, and a link gone from the mirror ends as the others do', () => {
     const labels = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: [], after: ['q4'] })], mirrorOf({ 'A-1': issue({ labels: ['k1', 'human'] }) }), OPTIONS);
-    expect(labels.conflicts.map((c) => c.detail)).toEqual(['A-1: поле labels с тех пор изменили — сейчас «k1», «human», пакет оставил «q4»; не откатываем']);
+    expect(labels.conflicts.map((c) => c.detail)).toEqual(['A-1: метки с тех пор изменили — сейчас «k1», «human», пакет оставил «q4»; не откатываем']);
     const link = buildRevert([ch(1, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks', id: '1' } })], mirrorOf({ 'A-1': issue() }), OPTIONS);
     expect(link.conflicts.map((c) => c.detail)).toEqual(['связи A-1 → A-2 (Blocks) в зеркале уже нет; не откатываем']);
+  });
+
+  it('a conflict names a field as Jira shows it in Russian, a custom one by the name the catalogue gives it', () => {
+    const changes = [
+      ch(1, { key: 'A-1', what: 'field:priority', before: 'Medium', after: 'Highest' }),
+      ch(1, { key: 'A-1', what: 'field:assignee', before: null, after: 'petrov' }),
+      ch(2, { key: 'A-1', what: 'field:customfield_10020', before: null, after: 5 }),
+      ch(3, { key: 'A-1', what: 'field:Team', before: null, after: 'Platform' }),
+    ];
+    const mirror = mirrorOf({ 'A-1': issue({ fields: { Team: 'Core', customfield_10020: 3 } }) });
+    const fields = [{ id: 'customfield_10020', name: 'Story Points' }, { id: 'customfield_10030', name: 'Team' }];
+    const details = (options: RevertOptions) => buildRevert(changes, mirror, options).conflicts.map((c) => c.detail.slice(0, c.detail.indexOf(' с тех пор')));
+    expect(details({ ...OPTIONS, fields })).toEqual(['A-1: поле «Team»', 'A-1: поле «Story Points»', 'A-1: исполнитель', 'A-1: приоритет']);
+    // Without a catalogue (or one that does not know the field): by the name the batch gave it.
+    expect(details(OPTIONS)).toEqual(['A-1: поле «Team»', 'A-1: поле «customfield_10020»', 'A-1: исполнитель', 'A-1: приоритет']);
   });
 
   it('labels recorded as null before (no labels) go back to an empty list, not a conflict', () => {
@@ -180,7 +195,7 @@ describe('buildRevert (SPEC 17.2)', () => {
   // command the batch's creation would then refuse (the dry run and the revert agree).
   it.each([
     ['a created issue without a key, deleted', ch(1, { what: 'issue', after: { summary: 'Новая' } }), { deleteCreated: true }, /задача: в записи изменения нет ключа задачи/],
-    ['a field without a key', ch(1, { what: 'field:duedate', before: null, after: '2026-12-20' }), {}, /поле duedate: в записи изменения нет ключа задачи/],
+    ['a field without a key', ch(1, { what: 'field:duedate', before: null, after: '2026-12-20' }), {}, /^срок: в записи изменения нет ключа задачи/],
     ['a comment without a key', ch(1, { what: 'comment', after: { id: '30001' } }), {}, /комментарий: в записи изменения нет ключа задачи/],
     ['a comment whose id is not a string or a number', ch(1, { key: 'A-1', what: 'comment', after: { id: { x: 1 } } }), {}, /A-1: Jira не сообщила id комментария/],
     ['a created issue deleted without its summary', ch(1, { key: 'A-12', what: 'issue', after: {} }), { deleteCreated: true }, /задача: откат не составить \(summary: /],

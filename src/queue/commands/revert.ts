@@ -7,9 +7,9 @@
 import { comparableText } from '../../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
-import type { CatalogueBoard } from '@jira-hub/contracts';
+import type { CatalogueBoard, CatalogueField } from '@jira-hub/contracts';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
-import { boardWords } from '@jira-hub/contracts/russian';
+import { boardWords, fieldWords, type NamedField } from '@jira-hub/contracts/russian';
 import { sprintOfChange, type Change } from './change-record.js';
 import { changesAgainstMirror, inBacklog, mirrorShowsSprint } from './confirmation.js';
 
@@ -45,6 +45,8 @@ export interface RevertOptions {
   openSprint?: (sprintId: number) => { name: string; board_id: number } | undefined;
   /** The catalogue's boards: a conflict names a sprint's board by its name (by its id when they do not know it). */
   boards?: readonly CatalogueBoard[];
+  /** The catalogue's fields: a conflict names a custom field by the name Jira gives it (by its own name when they do not know it). */
+  fields?: readonly CatalogueField[];
 }
 
 /**
@@ -213,7 +215,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   const emit = (c: Change, command: CommandInput) => {
     const problems = checkParams(command.type, command.params).problems;
     if (problems.length === 0) commands.push(command);
-    else conflict(c, `${label(c.what)}: откат не составить (${problems.map((p) => `${p.param}: ${p.detail}`).join('; ')})`);
+    else conflict(c, `${label(c.what, options.fields)}: откат не составить (${problems.map((p) => `${p.param}: ${p.detail}`).join('; ')})`);
   };
   /** ensure_fields of one command and key, merged: the newest command's fields first, as the changes come. */
   let fields: { commandId: number; key: string; params: Params } | null = null;
@@ -239,7 +241,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
     const c = subject === undefined ? changes[i]! : netChange(first.get(subject)!, changes[i]!);
     if (c === null) continue; // the batch left the subject as it found it: nothing to undo, nothing to conflict with
     if (!KEYLESS.has(c.what) && !c.key) {
-      conflict(c, `${label(c.what)}: в записи изменения нет ключа задачи — откатите вручную`);
+      conflict(c, `${label(c.what, options.fields)}: в записи изменения нет ключа задачи — откатите вручную`);
       continue;
     }
     const key = c.key ?? '';
@@ -255,15 +257,15 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const seen = mirror.issue(key)?.synced_at;
         // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
         if (c.recorded_at && seen && seen < c.recorded_at) {
-          conflict(c, `${key}: ${label(c.what)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
-        } else conflict(c, `${key}: ${label(c.what)} с тех пор изменили — сейчас ${valueShown(c.what, actual, options.boards)}, пакет оставил ${valueShown(c.what, c.after, options.boards)}; не откатываем`, actual);
+          conflict(c, `${key}: ${label(c.what, options.fields)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
+        } else conflict(c, `${key}: ${label(c.what, options.fields)} с тех пор изменили — сейчас ${valueShown(c.what, actual, options.boards)}, пакет оставил ${valueShown(c.what, c.after, options.boards)}; не откатываем`, actual);
         continue;
       }
       const pending = options.pendingBy?.(key, c.what);
       if (pending !== undefined) {
         conflict(
           c,
-          `${key}: ${label(c.what)} меняет и пакет #${pending}, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #${pending})`,
+          `${key}: ${label(c.what, options.fields)} меняет и пакет #${pending}, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #${pending})`,
           mirrorValue(mirror, key, c.what),
         );
         continue;
@@ -275,7 +277,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const params = { key, [name]: back };
         const problems = checkParams('ensure_fields', params).problems;
         if (problems.length > 0) {
-          conflict(c, `${key}: ${label(c.what)} нельзя вернуть к ${shown(c.before)} (${problems.map((p) => p.detail).join('; ')})`);
+          conflict(c, `${key}: ${label(c.what, options.fields)} нельзя вернуть к ${shown(c.before)} (${problems.map((p) => p.detail).join('; ')})`);
           continue;
         }
         if (fields && (fields.commandId !== c.command_id || fields.key !== key || name in fields.params)) flush();
@@ -344,7 +346,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         conflict(c, `${key} удалена в Jira: удалённую задачу не вернуть`);
         break;
       default:
-        conflict(c, `${label(c.what)}: откат такого изменения не предусмотрен`);
+        conflict(c, `${label(c.what, options.fields)}: откат такого изменения не предусмотрен`);
     }
   }
   flush();
@@ -429,5 +431,9 @@ const KIND_LABELS: Record<string, string> = {
   issue_deleted: 'удалённая задача',
 };
 
-/** «поле duedate», «статус»… */
-export const label = (what: string): string => (what.startsWith('field:') ? `поле ${what.slice('field:'.length)}` : (KIND_LABELS[what] ?? what));
+/**
+ * A change's subject in a sentence, as Jira shows it in Russian: «срок», «приоритет», «статус»; a custom
+ * field by the name the catalogue's `fields` give it: «поле «Story Points»».
+ */
+export const label = (what: string, fields?: readonly NamedField[]): string =>
+  what.startsWith('field:') ? fieldWords(what.slice('field:'.length), fields) : (KIND_LABELS[what] ?? what);
