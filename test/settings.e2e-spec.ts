@@ -116,37 +116,37 @@ describe('settings (SPEC 9)', () => {
     afterAll(() => hub.close());
 
     const bad: [string, unknown, RegExp][] = [
-      ['pause above 3600', { pacing: { refresh: 3601 } }, /^pacing\.refresh: /],
-      ['negative pause', { pacing: { refresh: -1 } }, /^pacing\.refresh: /],
+      ['pause above 3600', { pacing: { refresh: 3601 } }, /^pacing\.refresh \(пауза перед обновлением зеркала или каталога Jira, секунды\): /],
+      ['negative pause', { pacing: { refresh: -1 } }, /^pacing\.refresh \(пауза перед обновлением зеркала или каталога Jira, секунды\): /],
       ['unknown pacing type', { pacing: { ensure_magic: 1 } }, /^pacing\.ensure_magic: /],
-      ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh: /],
-      ['link types not strings', { link_types: { a: 1 } }, /^link_types: /],
+      ['fractional pause', { pacing: { refresh: 1.5 } }, /^pacing\.refresh \(пауза перед обновлением зеркала или каталога Jira, секунды\): /],
+      ['link types not strings', { link_types: { a: 1 } }, /^link_types \(слова типов связей → типы связей Jira\): /],
       // matched trimmed and case aside: a map that means two things is refused (one route trimmed, another not)
-      ['a link word with spaces at its ends', { link_types: { ' мешает ': 'Blocks' } }, /^link_types: « мешает »: пробелы в начале или в конце/],
-      ['a link type with spaces at its ends', { link_types: { мешает: ' Blocks ' } }, /^link_types: « Blocks »: пробелы/],
-      ['two link words differing only in case', { link_types: { блокирует: 'Blocks', Блокирует: 'Relates' } }, /^link_types: «блокирует» и «Блокирует» — одно слово/],
-      ['fields not strings', { fields: [1] }, /^fields: /],
-      ['blank field name', { fields: ['  '] }, /^fields: /],
-      ['backup_keep 0', { backup_keep: 0 }, /^backup_keep: /],
+      ['a link word with spaces at its ends', { link_types: { ' мешает ': 'Blocks' } }, /^link_types \(слова типов связей → типы связей Jira\): « мешает »: пробелы в начале или в конце/],
+      ['a link type with spaces at its ends', { link_types: { мешает: ' Blocks ' } }, /^link_types \(слова типов связей → типы связей Jira\): « Blocks »: пробелы/],
+      ['two link words differing only in case', { link_types: { блокирует: 'Blocks', Блокирует: 'Relates' } }, /^link_types \(слова типов связей → типы связей Jira\): «блокирует» и «Блокирует» — одно слово/],
+      ['fields not strings', { fields: [1] }, /^fields \(пользовательские поля, которые можно задавать в ensure_fields\): /],
+      ['blank field name', { fields: ['  '] }, /^fields \(пользовательские поля, которые можно задавать в ensure_fields\): /],
+      ['backup_keep 0', { backup_keep: 0 }, /^backup_keep \(сколько копий базы хранить\): /],
       ['unknown key', { colour: 'red' }, /^colour: /],
-      ['interval negative', { auto_refresh: { interval_minutes: -5 } }, /^auto_refresh\.interval_minutes: /],
+      ['interval negative', { auto_refresh: { interval_minutes: -5 } }, /^auto_refresh\.interval_minutes \(как часто хаб сам обновляет зеркало, минуты\): /],
       // null is not "leave as is": only auto_refresh.jql may be null (no auto-refresh query).
-      ['pacing null', { pacing: null }, /^pacing: null недопустим/],
-      ['a pause null', { pacing: { refresh: null } }, /^pacing\.refresh: null недопустим/],
-      ['a pause null beside a valid one', { pacing: { ensure_issue: 5, refresh: null } }, /^pacing\.refresh: null недопустим/],
-      ['link_types null', { link_types: null }, /^link_types: null недопустим/],
-      ['fields null', { fields: null }, /^fields: null недопустим/],
-      ['a field name null', { fields: ['Story Points', null] }, /^fields: /],
-      ['auto_refresh null', { auto_refresh: null }, /^auto_refresh: null недопустим/],
-      ['interval null', { auto_refresh: { interval_minutes: null } }, /^auto_refresh\.interval_minutes: null недопустим/],
-      ['backup_keep null', { backup_keep: null }, /^backup_keep: null недопустим/],
-      ['agent_offline_seconds null', { agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
-      ['null beside a valid key', { backup_keep: 3, agent_offline_seconds: null }, /^agent_offline_seconds: null недопустим/],
+      ['pacing null', { pacing: null }, /^pacing \(паузы агента перед командами, секунды\): null недопустим/],
+      ['a pause null', { pacing: { refresh: null } }, /^pacing\.refresh \(пауза перед обновлением зеркала или каталога Jira, секунды\): null недопустим/],
+      ['a pause null beside a valid one', { pacing: { ensure_issue: 5, refresh: null } }, /^pacing\.refresh \(пауза перед обновлением зеркала или каталога Jira, секунды\): null недопустим/],
+      ['link_types null', { link_types: null }, /^link_types \(слова типов связей → типы связей Jira\): null недопустим/],
+      ['fields null', { fields: null }, /^fields \(пользовательские поля, которые можно задавать в ensure_fields\): null недопустим/],
+      ['a field name null', { fields: ['Story Points', null] }, /^fields \(пользовательские поля, которые можно задавать в ensure_fields\): /],
+      ['auto_refresh null', { auto_refresh: null }, /^auto_refresh \(автообновление зеркала\): null недопустим/],
+      ['interval null', { auto_refresh: { interval_minutes: null } }, /^auto_refresh\.interval_minutes \(как часто хаб сам обновляет зеркало, минуты\): null недопустим/],
+      ['backup_keep null', { backup_keep: null }, /^backup_keep \(сколько копий базы хранить\): null недопустим/],
+      ['agent_offline_seconds null', { agent_offline_seconds: null }, /^agent_offline_seconds \(через сколько секунд без обращений агент считается пропавшим\): null недопустим/],
+      ['null beside a valid key', { backup_keep: 3, agent_offline_seconds: null }, /^agent_offline_seconds \(через сколько секунд без обращений агент считается пропавшим\): null недопустим/],
       // auto_refresh.jql: a string that is non-blank after trim (as refresh jql in a batch), or null.
-      ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql: /],
-      ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql: /],
-      ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql: /],
-      ['jql over 10,000 characters (decision 1427)', { auto_refresh: { jql: `project = A AND text ~ "${'x'.repeat(10_000)}"` } }, /^auto_refresh\.jql: не длиннее 10000 символов$/],
+      ['jql empty', { auto_refresh: { jql: '' } }, /^auto_refresh\.jql \(запрос JQL автообновления\): /],
+      ['jql blank', { auto_refresh: { interval_minutes: 5, jql: ' \t\n ' } }, /^auto_refresh\.jql \(запрос JQL автообновления\): /],
+      ['jql not a string', { auto_refresh: { jql: 5 } }, /^auto_refresh\.jql \(запрос JQL автообновления\): /],
+      ['jql over 10,000 characters (decision 1427)', { auto_refresh: { jql: `project = A AND text ~ "${'x'.repeat(10_000)}"` } }, /^auto_refresh\.jql \(запрос JQL автообновления\): не длиннее 10000 символов$/],
       // fields: custom field names must not be param names of commands (SPEC 4) nor repeat.
       ['field name "key"', { fields: ['key'] }, /«key»/],
       ['standard field name', { fields: ['Story Points', 'summary'] }, /«summary»/],
@@ -164,6 +164,37 @@ describe('settings (SPEC 9)', () => {
       expect(after).toEqual(before);
       expect(after.version).toBe(1);
     });
+  });
+
+  it('a refusal names each key as sent and what it is in Russian; `errors` keep the path and the bare problem (decision 1439)', async () => {
+    hub = await startHub();
+    try {
+      const res = await hub.http.patch('/settings').send({ pacing: { ensure_issue: 4000, delete_issue: -1 }, backup_keep: 0, revert: { delete_created: 'yes' }, colour: 'red' }).expect(422);
+      expect(res.body).toEqual({
+        error: 'validation_failed',
+        detail: expect.any(String),
+        errors: expect.arrayContaining([
+          { field: 'pacing.ensure_issue', detail: 'не больше 3600' },
+          { field: 'pacing.delete_issue', detail: 'не меньше 0' },
+          { field: 'backup_keep', detail: 'не меньше 1' },
+          { field: 'revert.delete_created', detail: 'нужно true или false' },
+          { field: 'colour', detail: 'неизвестное поле' },
+        ]),
+      });
+      expect(res.body.errors).toHaveLength(5);
+      expect(res.body.detail.split('; ').sort()).toEqual(
+        [
+          'pacing.ensure_issue (пауза перед созданием задачи, секунды): не больше 3600',
+          'pacing.delete_issue (пауза перед удалением задачи, секунды): не меньше 0',
+          'backup_keep (сколько копий базы хранить): не меньше 1',
+          'revert.delete_created (удалять ли при откате задачи, созданные пакетом): нужно true или false',
+          // no such setting: nothing to explain
+          'colour: неизвестное поле',
+        ].sort(),
+      );
+    } finally {
+      await hub.close();
+    }
   });
 
   describe('link types and fields Jira does not have, by the catalogue (decision 1425)', () => {
@@ -185,6 +216,11 @@ describe('settings (SPEC 9)', () => {
         { field: 'fields.1', detail: 'поля «Story Pointz» в Jira нет: с ним агент не запустится — может быть, Story Points (customfield_10020)?' },
         { field: 'fields.2', detail: 'поля «customfield_10099» в Jira нет: с ним агент не запустится' },
       ]);
+      expect(res.body.detail).toBe(
+        'link_types.блокирует (тип связи Jira для слова «блокирует»): типа связи «Block» в Jira проекта AURORA нет (есть: Blocks, Relates, Duplicate): с ним агент не запустится — может быть, Blocks?; ' +
+          'fields.1 (пользовательское поле № 2): поля «Story Pointz» в Jira нет: с ним агент не запустится — может быть, Story Points (customfield_10020)?; ' +
+          'fields.2 (пользовательское поле № 3): поля «customfield_10099» в Jira нет: с ним агент не запустится',
+      );
       expect((await hub.http.get('/settings').expect(200)).body).toEqual(before);
       const ok = await hub.http.patch('/settings').send({ link_types: { блокирует: 'blocks' }, fields: ['story points', 'customfield_10030'] }).expect(200);
       expect(ok.body).toMatchObject({ version: before.version + 1, link_types: { блокирует: 'blocks' }, fields: ['story points', 'customfield_10030'] });

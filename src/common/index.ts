@@ -27,6 +27,7 @@ export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
 export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';
 export { clip, clipWithin, cutToCharacters, escapeUnstorable, hasNul, illFormedStrings, NUL_DETAIL, nulStrings, numberRanges, comparableText, withUnstorableEscaped } from './text.js';
-export { BUILT_IN_KEYS, LONE_SURROGATE_DETAIL, OpaqueJson, createValidationPipe } from './validation.js';
+export { BUILT_IN_KEYS, ExplainFields, LONE_SURROGATE_DETAIL, OpaqueJson, createValidationPipe, fieldsDetail } from './validation.js';
+export type { FieldWords } from './validation.js';
 export { ValidatedInSlices } from './validation-slices.js';
 export { SLICE_MS, eachInSlices, mapInSlices, nextTurn, pause, sliceElapsed } from './turns.js';

@@ -83,8 +83,43 @@ export function validationException(errors: ValidationError[]): Error {
   const duplicate = flat.find((e) => e.constraint === DUPLICATE_SUMMARY);
   const list = flat.map(({ field, detail }) => ({ field, detail }));
   if (duplicate) return new DuplicateSummaryError(duplicate.detail, list);
-  const detail = list.length ? list.map((e) => `${e.field}: ${e.detail}`).join('; ') : 'запрос не прошёл проверку';
-  return new ValidationFailedError(detail, list);
+  return new ValidationFailedError(list.length ? fieldsDetail(list) : 'запрос не прошёл проверку', list);
+}
+
+/** What a field of a body is, in words (Russian), by its path as sent (`pacing.refresh`); undefined: nothing to add. */
+export type FieldWords = (field: string) => string | undefined;
+
+/**
+ * The detail of a 422 naming its fields: «pacing.refresh (пауза перед обновлением зеркала, секунды): не
+ * больше 3600» — each field by its path as sent (what the person put in the body), with what it is in words
+ * where `words` know it (decision 1439). The entries of `errors` keep the bare path and problem.
+ */
+export function fieldsDetail(errors: readonly FieldError[], words?: FieldWords): string {
+  const named = (field: string) => {
+    const said = words?.(field);
+    return said === undefined ? field : `${field} (${said})`;
+  };
+  return errors.map((e) => `${named(e.field)}: ${e.detail}`).join('; ');
+}
+
+/** The words of each body DTO's fields (ExplainFields). */
+const FIELD_WORDS = new Map<Function, FieldWords>(); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+
+/**
+ * A body DTO whose 422 names its fields in words besides their paths (fieldsDetail): a body whose keys are
+ * not self-explanatory to a person (settings: `pacing.ensure_issue`, `backup_keep`).
+ */
+export function ExplainFields(words: FieldWords): ClassDecorator {
+  return (target) => {
+    FIELD_WORDS.set(target, words);
+  };
+}
+
+/** A 422 of a body whose DTO explains its fields, its detail worded so; any other error as it is. */
+function explained(err: unknown, metatype: ArgumentMetadata['metatype']): unknown {
+  const words = metatype ? FIELD_WORDS.get(metatype) : undefined;
+  if (!words || !(err instanceof ValidationFailedError) || err.errors.length === 0) return err;
+  return new ValidationFailedError(fieldsDetail(err.errors, words), err.errors, err.findings);
 }
 
 /**
@@ -210,6 +245,14 @@ class HubValidationPipe extends ValidationPipe {
    * Built-in keys are checked on the whole body first, as always.
    */
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await this.validated(value, metadata);
+    } catch (err) {
+      throw explained(err, metadata.metatype);
+    }
+  }
+
+  private async validated(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // No query parameter of the API takes a list. A repeated one is named as repeated, not as a value of the
     // wrong kind («нужно целое число» for `?limit=1&limit=2`) — once the query with its first values passes,
     // so an unknown parameter given twice is still named as unknown.
@@ -217,7 +260,8 @@ class HubValidationPipe extends ValidationPipe {
     if (repeated.length) {
       const query = value as Record<string, unknown>;
       await super.transform(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])), metadata);
-      throw new ValidationFailedError(repeated.map((f) => `${f}: ${REPEATED_PARAM_DETAIL}`).join('; '), repeated.map((field) => ({ field, detail: REPEATED_PARAM_DETAIL })));
+      const list = repeated.map((field) => ({ field, detail: REPEATED_PARAM_DETAIL }));
+      throw new ValidationFailedError(fieldsDetail(list), list);
     }
     const sliced = slicedProperty(metadata, value, this.sliceItems);
     if (sliced !== undefined) {
@@ -249,7 +293,7 @@ class HubValidationPipe extends ValidationPipe {
       ...nulStrings(value).map((field) => ({ field, detail: NUL_DETAIL })),
     ];
     if (errors.length > 0) {
-      throw new ValidationFailedError(errors.map((e) => `${e.field}: ${e.detail}`).join('; '), errors);
+      throw new ValidationFailedError(fieldsDetail(errors), errors);
     }
   }
 }

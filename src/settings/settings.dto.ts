@@ -3,8 +3,9 @@ import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsObject, Max, MaxLength, Min, ValidateIf, ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { JQL_MAX } from '@jira-hub/contracts/catalogue';
-import { isNonBlank, IsNonBlank } from '../common/index.js';
+import { ExplainFields, isNonBlank, IsNonBlank } from '../common/index.js';
 import { customFieldNameProblems } from './field-names.js';
+import { settingWords } from './setting-words.js';
 
 /**
  * The key may be left out (PATCH is partial), but given it is validated, `null` included: `null`
@@ -156,7 +157,11 @@ function IsStringMap() {
     });
 }
 
-/** PATCH /settings: each key given replaces that setting; `pacing` and `auto_refresh` merge per entry (SPEC 9). */
+/**
+ * PATCH /settings: each key given replaces that setting; `pacing` and `auto_refresh` merge per entry (SPEC 9).
+ * A 422 names each key as sent and what it is in words (settingWords).
+ */
+@ExplainFields(settingWords)
 export class PatchSettingsDto {
   /** pause in seconds per command type (0..3600); null is refused, here and for every key but auto_refresh.jql */
   @IsObject()

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
-import { SchemaNewerError, ValidationFailedError } from '../common/index.js';
+import { fieldsDetail, SchemaNewerError, ValidationFailedError } from '../common/index.js';
 import type { EntityManager } from 'typeorm';
 import { Db, SCHEMA_VERSION } from '../database/index.js';
 import { EventBus } from '../events/index.js';
@@ -7,6 +7,7 @@ import { applyPatch, DEFAULT_SETTINGS, MERGED_KEYS, SETTING_KEYS, type SettingKe
 import { SettingRepository } from './setting.repository.js';
 import type { PatchSettingsDto } from './settings.dto.js';
 import { SETTINGS_CHECK, type SettingsCheck } from './settings-check.js';
+import { settingWords } from './setting-words.js';
 
 /**
  * Settings live in the `setting` table, one row per top-level key (absent = default). On SQLite this
@@ -85,7 +86,7 @@ export class SettingsService implements OnModuleInit {
         ...(changes.fields !== undefined ? { fields: patched.fields } : {}),
       };
       const problems = this.check ? await this.check.problems(m, named, patched.catalogue_max_age_minutes) : [];
-      if (problems.length) throw new ValidationFailedError(problems.map((p) => `${p.field}: ${p.detail}`).join('; '), problems);
+      if (problems.length) throw new ValidationFailedError(fieldsDetail(problems, settingWords), problems);
       // SPEC 9: every change bumps the version; a patch that changes nothing ({pacing: {}}, or the
       // values already stored) is not a change, and agents are not told their settings are stale.
       if (sameJson(patched, stored)) return stored;
