@@ -64,7 +64,8 @@ describe('executors', () => {
         expect(out).toEqual({ status: 'done', result: { key: expect.stringMatching(/^AURORA-\d+$/), created: true } });
         const search = h.sim.requests.find((r) => r.path.includes('/search'))!;
         expect(search.path).toBe(flavor === 'cloud' ? '/rest/api/3/search/jql' : '/rest/api/2/search');
-        expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND summary ~ "\\"Отчёт ${flavor} \\\\(квартал\\\\: 3\\\\)\\"" ORDER BY created ASC`);
+        const phrase = (text: string) => `summary ~ "\\"${text} ${flavor} \\\\(квартал\\\\: 3\\\\)\\""`;
+        expect((search.body as { jql: string }).jql).toBe(`project = "AURORA" AND (${phrase('Отчёт')} OR ${phrase('Отчёт'.normalize('NFD'))}) ORDER BY created ASC`);
         const create = writes()[0]!;
         expect(create.path).toBe(`${api}/issue`);
         expect(create.body).toEqual({ fields: { project: { key: 'AURORA' }, issuetype: { name: 'Story' }, summary, description: body('Текст') } });
@@ -77,6 +78,19 @@ describe('executors', () => {
         const decomposed = summary.normalize('NFD');
         expect(decomposed).not.toBe(summary);
         expect(await run(flavor, 'ensure_issue', { temp_key: 'new:2', issue_type: 'Story', summary: decomposed })).toEqual({ status: 'done', result: { key, created: false } });
+      });
+
+      it('finds a duplicate Jira stores in the decomposed spelling (its search does not normalize), creates nothing', async () => {
+        const summary = `Ёлка ${flavor} и отчёт`;
+        const stored = issue(summary.normalize('NFD')); // made by an older agent or another client
+        const out = await run(flavor, 'ensure_issue', { temp_key: 'new:3', issue_type: 'Task', summary });
+        expect(out).toEqual({ status: 'done', result: { key: stored, created: false } });
+        expect(writes()).toEqual([]);
+        // A summary with one spelling only is searched as before: one phrase, no OR.
+        h.sim.clearRequests();
+        await run(flavor, 'ensure_issue', { temp_key: 'new:4', issue_type: 'Task', summary: `Plain ${flavor}` });
+        const jql = (h.sim.requests.find((r) => r.path.includes('/search'))!.body as { jql: string }).jql;
+        expect(jql).toBe(`project = "AURORA" AND summary ~ "\\"Plain ${flavor}\\"" ORDER BY created ASC`);
       });
 
       it('uses the journal when search has not indexed the issue yet (a re-delivery creates no duplicate)', async () => {

@@ -46,4 +46,13 @@ describe('JQL subset', () => {
     expect(textMatches('Отчёт за март', '"за отчёт"')).toBe(false);
     expect(textMatches('Отчёт за март', 'март отчёт')).toBe(true);
   });
+
+  it('matches text only in the Unicode spelling it is stored in, as Jira\'s index does not normalize', () => {
+    const decomposed = 'Отче\u0308т за март';
+    expect(textMatches(decomposed, '"отчёт за март"')).toBe(false);
+    expect(textMatches('Отчёт за март', `"${decomposed}"`)).toBe(false);
+    expect(textMatches(decomposed, `"${decomposed}"`)).toBe(true);
+    // the mark stays in its word: the decomposed «Отчёт» is one word, not «отче» and «т»
+    expect(textMatches(decomposed, '"отче т"')).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@
  * grouped by parentheses, negated by a leading NOT, then an optional ORDER BY.
  *   project = X | project in (X, Y)
  *   key = K | key in (K1, K2)            (issuekey is an alias)
- *   summary ~ "text" | text ~ "text"     (case-insensitive; a quoted phrase must appear as is, else every word)
+ *   summary ~ "text" | text ~ "text"     (case-insensitive, Unicode spelling-sensitive; a quoted phrase must appear as is, else every word)
  *   status = S | status in (...) | issuetype = T | labels = L | assignee = U | sprint = name-or-id
  *   updated >= D | created >= D           (also >, <, <=; D = "yyyy-MM-dd[ HH:mm]", "yyyy/MM/dd[ HH:mm]", -5d/-2h/-30m/-1w)
  *   ORDER BY key|created|updated|summary|status [ASC|DESC], ...
@@ -229,9 +229,13 @@ export function parseJqlDate(value: string, nowMs: number): number {
   return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0));
 }
 
-/** Words of a text as Jira's index sees them: lower case, punctuation dropped. */
+/**
+ * Words of a text as Jira's index sees them: lower case, punctuation dropped. A combining mark stays in its
+ * word (Lucene's tokenizer follows UAX #29) and nothing is normalized: «ё» and «е» + U+0308 are other words,
+ * so a phrase finds only the spelling it is written in, as in Jira.
+ */
 function words(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim();
 }
 
 /** Case-insensitive text match on words: a phrase in quotes must appear as a word sequence; otherwise every word must appear. */

@@ -20,16 +20,24 @@ export const DUPLICATE_SEARCH_MAX_PAGES = 20;
 /** A JQL string literal: backslashes and double quotes escaped. */
 const jqlString = (text: string): string => `"${text.replace(/["\\]/g, '\\$&')}"`;
 
+/** The `~` phrase clause for one spelling of a summary: spaces collapsed, Lucene's specials escaped. */
+const phraseClause = (summary: string): string => `summary ~ ${jqlString(`"${summary.replace(/\s+/g, ' ').trim().replace(TEXT_SEARCH_SPECIALS, '\\$&')}"`)}`;
+
 /**
  * JQL for possible duplicates: a phrase search on the summary (fuzzy in Jira; the caller compares exactly).
  * Lucene's special characters are escaped, not dropped, so a summary made only of them still has its clause.
+ * Jira indexes a summary in the spelling it stores and does not normalize Unicode, so an issue saved with
+ * «ё» as «е» + U+0308 (NFD; an older agent, another client) is not found by the composed phrase: when the
+ * decomposed spelling differs, it is searched too (OR), and the caller compares both through comparableText.
+ * The JQL goes in a POST body, so doubling a phrase of at most 255 units stays far from any request limit.
  * `sinceMinutes`: only issues created in the last that many minutes, newest first (a create attempt's own
  * issue); else every issue of the project, oldest first. The bound is relative ("-15m"), so Jira's time zone
  * for the user does not shift it.
  */
 export function duplicateSearchJql(project: string, summary: string, sinceMinutes?: number): string {
-  const phrase = summary.replace(/\s+/g, ' ').trim().replace(TEXT_SEARCH_SPECIALS, '\\$&');
-  const clauses = [`project = ${jqlString(project)}`, `summary ~ ${jqlString(`"${phrase}"`)}`];
+  const spellings = [...new Set([summary.normalize('NFC'), summary.normalize('NFD')])].map(phraseClause);
+  const text = spellings.length === 1 ? spellings[0]! : `(${spellings.join(' OR ')})`;
+  const clauses = [`project = ${jqlString(project)}`, text];
   if (sinceMinutes !== undefined) clauses.push(`created >= "-${sinceMinutes}m"`);
   return `${clauses.join(' AND ')} ORDER BY created ${sinceMinutes === undefined ? 'ASC' : 'DESC'}`;
 }
@@ -54,7 +62,7 @@ export function duplicateSearchJql(project: string, summary: string, sinceMinute
  *    else RetryLater (the loop runs the command again like after an outage, bounded; never `failed` at once).
  */
 export async function ensureIssue(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
-  // One Unicode spelling (NFC, as the hub compares and Jira's search indexes what it stores): searched, compared and created so.
+  // One Unicode spelling (NFC, as the hub compares): compared and created so; searched in NFC and NFD (duplicateSearchJql).
   const summary = comparableText(requireString(cmd.params, 'summary'));
   const origin = { summary, project: ctx.project };
   const earlier = ctx.journal.createdKeyFor(cmd.id, origin);
