@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
@@ -138,7 +138,8 @@ describe('jira-hub on a database file its user may not read or whose folder it m
       err: [`jira-hub: файл базы данных ${locked} не прочитать: нет прав на чтение; укажите файл базы хаба (--db или HUB_DB_PATH)`],
     });
     expect(await ended(runCli(['migrate', '--from-sqlite', locked], nowhere, asUser))).toEqual({ code: 2, err: [`jira-hub: файл базы SQLite ${locked} не прочитать: нет прав на чтение`] });
-    // A hub's file in WAL mode, readable, in a folder this user may not write: SQLite cannot make its shared memory file beside it.
+    // A stopped hub's file in WAL mode, readable, in a folder this user may not write: read as bytes, with no
+    // -wal and -shm made beside it (decision 1440), so the command goes on to PostgreSQL.
     const shut = join(dir, 'shut');
     mkdirSync(shut);
     await copyOfMigratedDatabase(join(shut, 'hub.sqlite'));
@@ -147,8 +148,9 @@ describe('jira-hub on a database file its user may not read or whose folder it m
     if (!asUser.uid) chmodSync(shut, 0o555);
     expect(await ended(runCli(['migrate', '--from-sqlite', join(shut, 'hub.sqlite')], nowhere, asUser))).toEqual({
       code: 2,
-      err: [`jira-hub: файл базы SQLite ${join(shut, 'hub.sqlite')} в режиме WAL, а в его папку ${shut} не записать (SQLite создаёт рядом hub.sqlite-shm даже для чтения): скопируйте файл в папку, куда можно писать, и переносите копию`],
+      err: ['jira-hub: не удаётся подключиться к PostgreSQL postgres://postgres@127.0.0.1:1/nowhere: на этом адресе и порту никто не слушает'],
     });
+    expect(readdirSync(shut)).toEqual(['hub.sqlite']);
     chmodSync(shut, 0o755);
   });
 });

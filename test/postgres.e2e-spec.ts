@@ -4,7 +4,7 @@
  * Runs when HUB_TEST_DATABASE_URL is set (`npm run test:pg`); on a SQLite run there is nothing to test.
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { ConfigError, loadConfig } from '../src/common/config.js';
@@ -470,8 +470,12 @@ describePg('moving up from SQLite: migrate --from-sqlite (issue 13)', () => {
     await old.http.post('/batches').send({ title: 'второй', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }] }).expect(201);
     const before = await views(old);
     await hubs.pop()!.app.close();
+    // The stopped hub's WAL file is read without making -wal and -shm beside it (decision 1440).
+    const folder = readdirSync(dir).sort();
+    expect(folder.filter((f) => f.startsWith('v2.sqlite'))).toEqual(['v2.sqlite']);
     const url = await freshSchema();
     expect((await copy(file, url)).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(folder);
     const hub = await pgHub(url);
     expect(await views(hub)).toEqual(before);
     const again = await copy(file, url);

@@ -9,7 +9,7 @@ import { sqliteOptions } from './data-source.js';
 import { notSqliteReason, sqliteRefusal } from './database-file.js';
 import { migrate, MIGRATIONS_TABLE } from './migrate.js';
 import { QUEUE_LOCK_KEY, WRITE_LOCK_KEY } from './postgres.js';
-import { copyDatabaseFile } from './sqlite-copy.js';
+import { snapshotDatabaseFile } from './sqlite-snapshot.js';
 import { join as joinSql, list, one, raw, run, sql } from './sql.js';
 
 /**
@@ -33,8 +33,8 @@ export function assertSqliteFile(file: string): void {
   let problem: string | undefined;
   try {
     problem = notSqliteReason(file, false);
-    // Read as the copy will read it: a file in WAL mode needs its shared memory file beside it, even to be read.
-    if (!problem) withDatabase(file, (db) => db.prepare('SELECT count(*) FROM sqlite_master').get());
+    // Read as the copy will read it (snapshotDatabaseFile: nothing is left beside the file), into a folder of its own.
+    if (!problem) withSnapshot(file, (copy) => withDatabase(copy, (db) => db.prepare('SELECT count(*) FROM sqlite_master').get()));
   } catch (err) {
     throw unreadable(file, err);
   }
@@ -53,8 +53,9 @@ function unreadable(file: string, err: unknown): unknown {
 
 /**
  * `jira-hub migrate --from-sqlite <file>`: copies a SQLite hub into an empty PostgreSQL database
- * (issue 13). The file itself is never changed: a copy is migrated to this hub's schema version first
- * (any version, v1 included), then every table's rows go over in one transaction under the write
+ * (issue 13). The file itself is never changed, nor anything made beside it (decision 1440): a copy is
+ * migrated to this hub's schema version first (any version, v1 included), then every table's rows go
+ * over in one transaction under the write
  * lock — ids as they are, each id sequence set past its largest id — and the row counts of every table
  * are compared. A target holding any hub data is refused.
  */
@@ -63,7 +64,7 @@ export async function copyFromSqlite(file: string, target: DataSource): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'jira-hub-from-sqlite-'));
   try {
     const copy = join(dir, 'hub.sqlite');
-    copyDatabaseFile(file, copy);
+    snapshotDatabaseFile(file, copy);
     await migrateFile(copy);
     // Tables the hub does not make (an operator's own) have nowhere to go: refused before the target is touched.
     const empty = join(dir, 'empty.sqlite');
@@ -92,6 +93,18 @@ async function migrateFile(file: string): Promise<void> {
     await migrate(ds, { file: null });
   } finally {
     await ds.destroy();
+  }
+}
+
+/** `read` given a snapshot of `file` (snapshotDatabaseFile) in a temporary folder, removed after. */
+function withSnapshot<T>(file: string, read: (copy: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'jira-hub-from-sqlite-'));
+  try {
+    const copy = join(dir, 'hub.sqlite');
+    snapshotDatabaseFile(file, copy);
+    return read(copy);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
