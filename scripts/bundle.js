@@ -18,45 +18,100 @@
  * The output is ASCII (`charset`): V8 keeps every loaded source text, and one character above U+00FF
  * (Cyrillic in a message, a table of iconv-lite or libphonenumber) stores a whole chunk at two bytes per
  * character (decision 0902).
+ *
+ * A hub may be running from dist/hub/ while this runs: it has loaded cli.js and loads its
+ * chunks only when first needed (the first /mcp request, the first page of /docs). So the folder is never
+ * emptied: the build is written aside and moved in file by file (a rename: a reader sees the old file or the
+ * new one, never half of one); chunk names carry a hash of their content, so the previous build's chunks keep
+ * their names and stay beside the new ones. Files of builds older than the previous one are removed
+ * (BUILDS_FILE lists the files of the last two).
  */
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { EXTERNAL_LIBRARIES } from './bundle-external.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const out = join(root, 'dist/hub');
 
 // The workspace packages run from their own builds.
 export const EXTERNAL = [...EXTERNAL_LIBRARIES, /^@jira-hub\//];
 
-rmSync(out, { recursive: true, force: true });
-const warnings = [];
-await build({
-  input: { cli: join(root, 'dist/src/cli.js') },
-  platform: 'node',
-  external: EXTERNAL,
-  output: {
-    dir: out,
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: '[name]-[hash].js',
-    // Names as written: Nest, TypeORM and Swagger read class names (tokens in messages, schema names).
-    keepNames: true,
-    // Whitespace and comments only (V8 keeps every loaded source text: ~4 MB less RSS after start); no
-    // renaming or rewriting. Stack traces map back through the source maps (node --enable-source-maps).
-    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
-    sourcemap: true,
-    // \u escapes instead of non-ASCII characters: one-byte source strings (decision 0902).
-    charset: 'ascii',
-  },
-  onLog(level, log) {
-    if (level === 'warn') warnings.push(log.message);
-  },
-});
-// An import the bundler cannot resolve would fail only when that path runs: refuse the build instead.
-if (warnings.length) {
-  console.error(`scripts/bundle.js: ${warnings.length} warning(s):\n${warnings.join('\n')}`);
-  process.exit(1);
+/** In the output folder: the files of the last two builds, newest first (a JSON array of two lists). */
+export const BUILDS_FILE = '.builds.json';
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+function filesUnder(dir, base = dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), base) : [relative(base, join(dir, e.name))]))
+    .sort();
+}
+
+/**
+ * Moves the build in `built` into `out`, keeping the files of the build before it (a running hub's chunks)
+ * and removing those of older builds. A build that names the same files as the last one (nothing changed)
+ * does not count as a build. A folder from before BUILDS_FILE existed counts as one build.
+ */
+export function install(built, out) {
+  const files = filesUnder(built);
+  const manifest = join(out, BUILDS_FILE);
+  const [last, beforeLast] = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : [filesUnder(out), []];
+  const before = last.join('\n') === files.join('\n') ? beforeLast : last;
+  for (const file of files) {
+    mkdirSync(dirname(join(out, file)), { recursive: true });
+    renameSync(join(built, file), join(out, file));
+  }
+  const keep = new Set([...files, ...before, BUILDS_FILE]);
+  writeFileSync(`${manifest}.next`, `${JSON.stringify([files, before.filter((f) => !files.includes(f))])}\n`);
+  renameSync(`${manifest}.next`, manifest);
+  for (const file of filesUnder(out)) if (!keep.has(file)) rmSync(join(out, file), { force: true });
+  rmSync(built, { recursive: true, force: true });
+}
+
+/** Bundles `input` (tsc's output of src/cli.ts) into `out`, which `jira-hub` runs. */
+export async function bundle(input = join(root, 'dist/src/cli.js'), out = join(root, 'dist/hub')) {
+  const built = `${out}.next-${process.pid}`;
+  rmSync(built, { recursive: true, force: true });
+  const warnings = [];
+  try {
+    await build({
+      input: { cli: input },
+      platform: 'node',
+      external: EXTERNAL,
+      output: {
+        dir: built,
+        format: 'esm',
+        entryFileNames: '[name].js',
+        // The hash is of the chunk's content: a changed chunk gets a new name, so a running hub's chunk is never overwritten.
+        chunkFileNames: '[name]-[hash].js',
+        // Names as written: Nest, TypeORM and Swagger read class names (tokens in messages, schema names).
+        keepNames: true,
+        // Whitespace and comments only (V8 keeps every loaded source text: ~4 MB less RSS after start); no
+        // renaming or rewriting. Stack traces map back through the source maps (node --enable-source-maps).
+        minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+        sourcemap: true,
+        // \u escapes instead of non-ASCII characters: one-byte source strings (decision 0902).
+        charset: 'ascii',
+      },
+      onLog(level, log) {
+        if (level === 'warn') warnings.push(log.message);
+      },
+    });
+    // An import the bundler cannot resolve would fail only when that path runs: refuse the build instead.
+    if (warnings.length) throw new Error(`scripts/bundle.js: ${warnings.length} warning(s):\n${warnings.join('\n')}`);
+    install(built, out);
+  } finally {
+    rmSync(built, { recursive: true, force: true });
+  }
+}
+
+// `node scripts/bundle.js [input out]`: the hub by default; the test of this script gives its own entry.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await bundle(...process.argv.slice(2, 4).map((p) => resolve(p)));
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
 }
