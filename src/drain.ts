@@ -1,5 +1,6 @@
 /**
- * The hub's HTTP server as it stops: Nest's Express adapter with a bounded drain (decision 1429).
+ * The hub's HTTP server as it stops: Nest's Express adapter (knowing its routes' methods: allowed-methods.ts)
+ * with a bounded drain (decision 1429).
  *
  * - The stop begins (`beforeClose`, which `app.close()` and the shutdown signals run before any shutdown
  *   hook): the server takes no new connection and closes the idle kept-alive ones; a request that comes
@@ -10,15 +11,15 @@
  *   DRAIN_MS after the stop began, and then closes every connection left: a stop never waits for ever.
  */
 import { Logger, type NestApplicationOptions } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { RouteKnowingAdapter } from './allowed-methods.js';
 import { errorBody, HubStoppingError, statusOf } from './common/index.js';
 
 /** How long after a stop began the requests in flight may still finish; then their connections are closed. */
 export const DRAIN_MS = 10_000;
 
-export class DrainingAdapter extends ExpressAdapter {
+export class DrainingAdapter extends RouteKnowingAdapter {
   readonly #drainMs: number;
   /** The answers not yet done (a pipelined one whose connection died never is: the bound ends its wait). */
   readonly #inFlight = new Set<ServerResponse>();

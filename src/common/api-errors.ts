@@ -41,7 +41,7 @@ export class FindingView {
 export class ErrorBodyView {
   @ApiProperty({
     example: 'validation_failed',
-    enum: ['unauthorized', 'forbidden', 'not_found', 'validation_failed', 'duplicate_summary', 'plan_failed', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
+    enum: ['unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'validation_failed', 'duplicate_summary', 'plan_failed', 'idempotency_mismatch', 'not_claimed', 'claimed', 'finished', 'conflict', 'payload_too_large', 'bad_json', 'bad_request', 'headers_too_large', 'request_timeout', 'internal'],
   })
   error!: string;
   /** @example 'commands.0.params.key: нужен ключ Jira (ABC-123) или временный ключ (new:N)' */

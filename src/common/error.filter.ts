@@ -4,6 +4,7 @@ import {
   DomainError,
   ErrorCode,
   ForbiddenError,
+  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   UnauthorizedError,
@@ -19,6 +20,8 @@ export function statusOf(code: ErrorCode): number {
       return 403;
     case 'not_found':
       return 404;
+    case 'method_not_allowed':
+      return 405;
     case 'validation_failed':
     case 'duplicate_summary':
     case 'plan_failed':
@@ -88,6 +91,8 @@ export class ErrorFilter implements ExceptionFilter {
     if (known) {
       // RFC 6750: a 401 names the scheme it wants (MCP clients read it to ask for a token).
       if (known.code === 'unauthorized') res.set('WWW-Authenticate', 'Bearer realm="jira-hub"');
+      // RFC 9110: a 405 lists the methods the path takes.
+      if (known instanceof MethodNotAllowedError) res.set('Allow', known.allowed.join(', '));
       res.status(statusOf(known.code)).json(errorBody(known));
       return;
     }

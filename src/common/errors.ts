@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'validation_failed'
   | 'duplicate_summary'
   | 'plan_failed'
@@ -59,6 +60,21 @@ export class ForbiddenError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly code = 'not_found' as const;
+}
+
+/**
+ * A path the hub has, asked with a method it does not take (decision 1436): `allowed` goes to the
+ * `Allow` header, the detail names them too.
+ */
+export class MethodNotAllowedError extends DomainError {
+  readonly code = 'method_not_allowed' as const;
+  constructor(
+    method: string,
+    path: string,
+    readonly allowed: string[],
+  ) {
+    super(`путь ${path} не принимает метод ${method}; он принимает ${allowed.join(', ')}`);
+  }
 }
 
 export class ValidationFailedError extends DomainError {

@@ -12,7 +12,7 @@ export type { DeliveryOutcome } from './delivery-outcomes.js';
 export { Only, PostgresCollation, PostgresType, forEngine, onlyIndex } from './entity-columns.js';
 export type { StoredJson } from './entity-columns.js';
 export { ErrorFilter, errorBody, statusOf } from './error.filter.js';
-export { BadJsonError, BadRequestError, BatchFinishedError, ClaimedError, ConflictError, DuplicateSummaryError, FinishedError, ForbiddenError, IdempotencyMismatchError, NotClaimedError, NotFoundError, PayloadTooLargeError, PlanFailedError, HubStoppingError, SchemaNewerError, UnavailableError, ValidationFailedError } from './errors.js';
+export { BadJsonError, BadRequestError, BatchFinishedError, ClaimedError, ConflictError, DuplicateSummaryError, FinishedError, ForbiddenError, IdempotencyMismatchError, MethodNotAllowedError, NotClaimedError, NotFoundError, PayloadTooLargeError, PlanFailedError, HubStoppingError, SchemaNewerError, UnavailableError, ValidationFailedError } from './errors.js';
 export type { FieldError } from './errors.js';
 export { fileSystemReason, makeFolder } from './folders.js';
 export { HubLogger, NEST_LEVELS, NO_COLOR_VARIABLE } from './hub-logger.js';

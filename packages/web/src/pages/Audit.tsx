@@ -14,6 +14,7 @@ const OUTCOMES: Record<string, string> = {
   unauthorized: 'нет входа: токен не принят',
   forbidden: 'запрещено этой роли',
   not_found: 'не найдено',
+  method_not_allowed: 'этот путь не принимает такой метод',
   validation_failed: 'неверные данные',
   duplicate_summary: 'темы задач повторяются',
   plan_failed: 'план не прошёл проверку',
