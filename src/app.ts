@@ -181,7 +181,7 @@ function decodableUrlOnly(req: Request, res: Response, next: NextFunction): void
 }
 
 /**
- * /docs, /docs/json and /docs-yaml (Swagger UI and the OpenAPI document): src/docs.ts is loaded and
+ * /docs, /docs/json and /docs/yaml (Swagger UI and the OpenAPI document): src/docs.ts is loaded and
  * the document built on the first GET there, not at start (issue 9: start < 1.5 s). The middleware
  * stands where SwaggerModule.setup used to register its routes.
  */

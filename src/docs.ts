@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document and Swagger UI (/docs, /docs/json, /docs-yaml), loaded by app.ts on the first
+ * The OpenAPI document and Swagger UI (/docs, /docs/json, /docs/yaml), loaded by app.ts on the first
  * request there: the document is built from the controllers' and DTOs' @nestjs/swagger decorators then,
  * not at start. SwaggerModule.setup registers its routes and static files on an Express router here
  * instead of on the app, because the app's routes are fixed once it listens; app.ts mounts the router
@@ -43,6 +43,6 @@ export async function docsRouter(app: INestApplication): Promise<express.Router>
     getHttpAdapter: () => http,
     useStaticAssets: (root: string, options: { prefix: string }) => router.use(options.prefix, express.static(root, options as object)),
   } as unknown as INestApplication;
-  SwaggerModule.setup('docs', host, () => withCommandUnion(SwaggerModule.createDocument(app, doc)), { jsonDocumentUrl: 'docs/json' });
+  SwaggerModule.setup('docs', host, () => withCommandUnion(SwaggerModule.createDocument(app, doc)), { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
   return router;
 }

@@ -85,4 +85,12 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
     expect(security('/events', 'get')).toEqual([{ client: [] }]);
     expect(security('/health', 'get')).toBeUndefined();
   });
+
+  it('the same document is served as JSON at /docs/json and as YAML beside it at /docs/yaml', async () => {
+    const yaml = await hub.http.get('/docs/yaml').expect(200);
+    expect(yaml.headers['content-type']).toMatch(/yaml/);
+    expect(yaml.text).toMatch(/^openapi: 3\./m);
+    expect(yaml.text).toContain('title: Jira Hub');
+    for (const path of Object.keys(doc.paths)) expect(yaml.text).toContain(`\n  ${path}:\n`);
+  });
 });
