@@ -147,12 +147,14 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     await mcp.call('plan_batch', { title: 'П', commands: [fields('AURORA-1', { summary: 's\ud800' })], ['x\udc00']: 1 });
     await mcp.call('инструмент\u0000\udc00');
     await mcp.call('создать_задачу'); // a name no header can carry: recorded too
+    await mcp.call(' \t'); // a blank name (POST /audit refuses a blank tool): recorded as its JSON string
     const rows = (await latest()).filter((r) => r.id > before && r.channel === toolChannel).reverse();
     expect(rows.map((r) => ({ tool: r.tool, outcome: r.outcome, arguments: JSON.parse(r.arguments) }))).toEqual([
       { tool: 'put_note', outcome: 'invalid_arguments', arguments: { key: 'AURORA-1', comment: 'a\\udc00b', fact_status: 'c\\u0000' } },
       { tool: 'plan_batch', outcome: 'invalid_arguments', arguments: { title: 'П', commands: [fields('AURORA-1', { summary: 's\\ud800' })], ['x\\udc00']: 1 } },
       { tool: 'инструмент\\u0000\\udc00', outcome: 'unknown_tool', arguments: {} },
       { tool: 'создать_задачу', outcome: 'unknown_tool', arguments: {} },
+      { tool: '" \\t"', outcome: 'unknown_tool', arguments: {} },
     ]);
     expect(rows[0].detail).toBe(`неверные аргументы put_note: comment: ${LONE_SURROGATE_DETAIL}; fact_status: ${NUL_DETAIL}`);
     expect(rows[2].detail).toMatch(/^инструмента инструмент\\u0000\\udc00 нет; доступны: /);

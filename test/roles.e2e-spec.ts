@@ -1,6 +1,6 @@
 /** SPEC 15.1: the assistant's role beside the client's and the agent's, with tokens and in open mode. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { agentOf, fields, startHub, type TestHub } from './support/app.js';
+import { agentOf, expectFieldRefused, fields, rowCounts, startHub, type TestHub } from './support/app.js';
 
 const CLIENT = 'client-secret';
 const AGENT = 'agent-secret';
@@ -73,6 +73,17 @@ describe('the assistant token (SPEC 15.1)', () => {
     await call('post', '/audit', CLIENT).send({ tool: 'submit_batch', outcome: 'ok' }).expect(403);
     const rows = (await call('get', '/audit?limit=5', CLIENT).expect(200)).body as { channel: string; tool: string; route: string | null }[];
     expect(rows.filter((r) => r.tool === 'submit_batch' && r.route === null)).toEqual([expect.objectContaining({ channel: 'mcp_stdio', tool: 'submit_batch' })]);
+  });
+
+  it.each([
+    ['tool', { tool: '', outcome: 'ok' }],
+    ['tool', { tool: ' \t\n\u3000', outcome: 'ok' }],
+    ['outcome', { tool: 'submit_batch', outcome: '' }],
+    ['outcome', { tool: 'submit_batch', outcome: '   ' }],
+  ])('POST /audit with a blank %s → 422 naming it, no audit row', async (field, body) => {
+    const before = await rowCounts(hub, ['audit']);
+    expectFieldRefused(await call('post', '/audit', ASSISTANT).send(body), field, 'нужна непустая строка');
+    expect(await rowCounts(hub, ['audit'])).toEqual(before);
   });
 
   it('force-cancel is a person\'s: the assistant gets 403 and the command stays out', async () => {

@@ -1,5 +1,5 @@
 import type { AuditToolCall } from '@jira-hub/contracts';
-import { PageQuery, QueryInteger } from '../common/index.js';
+import { IsNonBlank, PageQuery, QueryInteger } from '../common/index.js';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 
 export class AuditQueryDto extends PageQuery {
@@ -14,14 +14,20 @@ export class AuditQueryDto extends PageQuery {
 
 /** POST /audit: the stdio MCP server (`jira-hub mcp`) reports one tool call; recorded as channel mcp_stdio. */
 export class AuditCallDto implements AuditToolCall {
-  /** @example 'submit_batch' */
-  @IsString() @MaxLength(100) tool!: string;
+  /**
+   * the tool's name, not blank (a blank name a model called is reported as its JSON string, `" "`)
+   * @example 'submit_batch'
+   */
+  @IsString() @IsNonBlank() @MaxLength(100) tool!: string;
 
   /** the tool's arguments as the model sent them (stored cut to a size) */
   @IsOptional() arguments?: unknown;
 
-  /** @example 'ok' */
-  @IsString() @MaxLength(100) outcome!: string;
+  /**
+   * ok, or the error code; not blank
+   * @example 'ok'
+   */
+  @IsString() @IsNonBlank() @MaxLength(100) outcome!: string;
 
   @IsOptional() @IsString() @MaxLength(100_000) detail?: string;
 

@@ -22,7 +22,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { clip, clipWithin, escapeUnstorable, illFormedStrings, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
+import { clip, clipWithin, escapeUnstorable, illFormedStrings, isNonBlank, LONE_SURROGATE_DETAIL, NUL_DETAIL, nulStrings, withUnstorableEscaped } from '../common/index.js';
 import { fitAnswer, fitDetail } from './answer-size.js';
 import { FENCE_NOTE, fenced } from './fence.js';
 import { HubError, type AuditCall, type HubApi } from './hub-api.js';
@@ -178,10 +178,12 @@ function unstorableStrings(args: unknown): string[] {
  */
 function auditCall(name: string, args: unknown, result: CallToolResult): AuditCall {
   const data = result.structuredContent as Record<string, unknown> | undefined;
+  const code = String(data?.error ?? '');
   return {
-    tool: clipWithin(escapeUnstorable(name), AUDIT_TOOL_CAP),
+    // POST /audit refuses a blank name: a blank one a model called is recorded as its JSON string (" \t").
+    tool: clipWithin(escapeUnstorable(isNonBlank(name) ? name : JSON.stringify(name)), AUDIT_TOOL_CAP),
     arguments: withUnstorableEscaped(args ?? {}),
-    outcome: result.isError ? String(data?.error ?? 'error') : 'ok',
+    outcome: result.isError ? (isNonBlank(code) ? code : 'error') : 'ok',
     detail: result.isError ? escapeUnstorable(String(data?.detail ?? '')) : undefined,
     batch_id: batchOf(args, data),
   };
