@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { agentOf, fields, refreshResult, startHub, type TestHub } from './support/app.js';
 import { connect, type McpUnderTest, type Transport } from './support/mcp.js';
+import { waitFor } from './support/wait.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret', HUB_ASSISTANT_TOKEN: 'assistant-secret' };
 
@@ -95,6 +96,37 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
     expect(mcp.text(again)).toMatch(/^Ни одной команды не отменено: в очереди у пакета их не было\./);
     // a batch whose command failed: finished, not carried out
     expect(mcp.text(again)).toMatch(/Выполнено команд: 0 из \d+; завершено: \d+ из \d+ \(100%\), из них не выполнено \(ошибка, отмена или пропуск\): \d+\./);
+  });
+
+  it("the audit records a call on a command with its batch: a refused retry_command or cancel_command on the command's, a retry on the batch it made", async () => {
+    const channel = kind === 'stdio' ? 'mcp_stdio' : 'mcp';
+    const batch = (await mcp.call('submit_batch', { title: 'Аудит повтора', commands: [fields('AURORA-1')] })).structuredContent!;
+    const commandId = (await hub.http.get(`/batches/${batch.id}`).expect(200)).body.commands[0].id;
+    // A queued command is not retried: refused, and the refusal says which batch it was about.
+    const early = await mcp.call('retry_command', { command_id: commandId });
+    expect(early.isError).toBe(true);
+    expect(early.structuredContent).toMatchObject({ status: 409, batch_id: batch.id });
+    expect((await mcp.call('cancel_command', { command_id: commandId })).isError).toBeFalsy();
+    const late = await mcp.call('cancel_command', { command_id: commandId }); // finished: nothing to cancel
+    expect(late.structuredContent).toMatchObject({ status: 409, batch_id: batch.id });
+    const retried = (await mcp.call('retry_command', { command_id: commandId })).structuredContent!;
+    type Row = { channel: string; tool: string; outcome: string; batch_id: number | null };
+    const calls = (id: number) => async () => ((await hub.http.get(`/audit?batch_id=${id}`).expect(200)).body as Row[]).filter((r) => r.channel === channel);
+    const onBatch = await waitFor('the calls on the batch', async () => {
+      const rows = await calls(batch.id)();
+      return rows.length >= 4 ? rows : undefined;
+    });
+    expect(onBatch.map((r) => [r.tool, r.outcome === 'ok' ? 'ok' : 'refused', r.batch_id])).toEqual([
+      ['cancel_command', 'refused', batch.id],
+      ['cancel_command', 'ok', batch.id],
+      ['retry_command', 'refused', batch.id],
+      ['submit_batch', 'ok', batch.id],
+    ]);
+    const onRetry = await waitFor('the retry on its batch', async () => {
+      const rows = await calls(retried.id)();
+      return rows.length ? rows : undefined;
+    });
+    expect(onRetry.map((r) => [r.tool, r.outcome])).toEqual([['retry_command', 'ok']]);
   });
 });
 

@@ -111,7 +111,14 @@ export class HubError extends Error {
     readonly findings?: number,
     /** the answer's `findings` (SPEC 16.2: seq, param, code, detail, suggestion), when it has them */
     readonly items?: unknown[],
+    /** the batch the refused call was about (a refused command's), for the audit of the tool call */
+    readonly batchId?: number,
   ) {
     super(detail);
+  }
+
+  /** The same refusal, said to be about `batchId`. */
+  about(batchId: number): HubError {
+    return new HubError(this.status, this.code, this.detail, this.findings, this.items, batchId);
   }
 }

@@ -75,6 +75,7 @@ const ERROR_SCHEMA = {
     status: { type: 'number' },
     findings: { type: 'array', items: { type: 'object' }, description: 'a refused plan: its findings (seq, param, code, detail, suggestion), the first 50' },
     findings_total: { type: 'number' },
+    batch_id: { type: 'number', description: 'the batch the refused call was about (a refused command\'s), when the hub knows it' },
   },
   required: ['error', 'detail'],
 };
@@ -152,7 +153,9 @@ async function run(api: HubApi, selection: ToolSelection, name: string, args: un
       const how = name === 'submit_batch' && selection.enabled.some((x) => x.name === 'plan_batch') ? PLAN_PAGES : RETRY;
       // The findings as data too (seq, param, code, suggestion), the first FINDINGS_DATA of them: the text lists them within the cap.
       const findings = err.items ? { findings: err.items.slice(0, FINDINGS_DATA), findings_total: err.items.length } : {};
-      return failure(err.code, err.detail, how, err.findings, { status: err.status, ...findings }, isJiraTextError(name, err.code) ? fenced : undefined);
+      // The batch a refused call on a command was about (HubError.about): the audit records the call on it (batchOf).
+      const batch = err.batchId === undefined ? {} : { batch_id: err.batchId };
+      return failure(err.code, err.detail, how, err.findings, { status: err.status, ...findings, ...batch }, isJiraTextError(name, err.code) ? fenced : undefined);
     }
     return failure('internal', `внутренняя ошибка MCP-сервера хаба: ${err instanceof Error ? err.message : String(err)}`);
   }

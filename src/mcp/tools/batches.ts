@@ -124,7 +124,18 @@ async function cannotCancel(api: HubApi, err: HubError, commandId: number): Prom
     command.status === 'claimed'
       ? `Команда #${commandId} уже выдана агенту: ассистент не может её прервать. Если её нужно остановить, попросите человека отменить её на странице ${where}.`
       : `Команда #${commandId} уже завершена (${command.status}): отменять нечего${retry}; пакет — на странице ${where}.`;
-  throw new HubError(409, err.code, detail);
+  throw new HubError(409, err.code, detail, undefined, undefined, command.batch_id);
+}
+
+/**
+ * A refused call on a command (retry_command: it is not failed, cancelled or skipped), said to be about
+ * the command's batch: the audit records the call on it, as it records a call that names its batch.
+ * A command the hub does not have (or cannot show) leaves the refusal as it is.
+ */
+async function aboutCommandBatch(api: HubApi, err: unknown, commandId: number): Promise<never> {
+  if (!(err instanceof HubError) || err.status === 0 || err.status === 404) throw err;
+  const command = await api.getCommand(commandId).catch(() => undefined);
+  throw command ? err.about(command.batch_id) : err;
 }
 
 export const BATCH_TOOLS: ToolDef[] = [
@@ -253,6 +264,9 @@ export const BATCH_TOOLS: ToolDef[] = [
     writes: true,
     input: z.strictObject({ command_id: id('номер команды') }),
     output: batchOutput,
-    run: async (api, a, context) => batchSummary(await api.retryCommand(a.command_id), context.dashboard, `Команда #${a.command_id} поставлена на повтор.`),
+    run: async (api, a, context) => {
+      const batch = await api.retryCommand(a.command_id).catch((err) => aboutCommandBatch(api, err, a.command_id));
+      return batchSummary(batch, context.dashboard, `Команда #${a.command_id} поставлена на повтор.`);
+    },
   }),
 ];
