@@ -281,7 +281,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .addHelpText('after', variablesHelp(MCP_VARIABLES))
     .action(async (o: { readOnly?: boolean }) => {
       const { runMcpStdio } = await import('./mcp/index.js');
-      await runMcpStdio(withOptions(env, { HUB_MCP_READ_ONLY: o.readOnly ? '1' : undefined }));
+      await runMcpStdio(env, { readOnlyFlag: o.readOnly === true });
       exit(0);
     });
 

@@ -8,6 +8,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, comment, fields, issue, refreshResult, startHub, tempDir, type TestHub } from './support/app.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { entryArgs, runCli } from './support/cli-process.js';
 import { connect, STDIO_ENTRY, type McpUnderTest, type Transport } from './support/mcp.js';
 import { waitFor } from './support/wait.js';
 
@@ -405,6 +408,33 @@ describe('issue 22: HUB_MCP_READ_ONLY and HUB_MCP_TOOLS at the start', () => {
     const run = await stdio({ HUB_MCP_READ_ONLY: 'da' });
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/^jira-hub mcp: HUB_MCP_READ_ONLY: непонятное значение «da»/m);
+  });
+
+  it('jira-hub mcp names what made it read-only: the flag --read-only or HUB_MCP_READ_ONLY, in its banner and in a refused tool', async () => {
+    const banner = async (args: string[], env: Record<string, string>) => {
+      const run = runCli(['mcp', ...args], { HUB_URL: 'http://127.0.0.1:1', HUB_MCP_READ_ONLY: '', ...env });
+      const [line] = await run.until(/^jira-hub mcp: MCP-сервер на stdio .*$/m);
+      run.child.stdin.end();
+      expect(await run.exited).toBe(0);
+      return line;
+    };
+    const byFlag = await banner(['--read-only'], {});
+    expect(byFlag).toContain('; только чтение (параметр --read-only): все инструменты, кроме пишущих');
+    expect(byFlag).not.toContain('HUB_MCP_READ_ONLY');
+    // The flag wins over the variable, and says so: the variable is not what made it read-only.
+    expect(await banner(['--read-only'], { HUB_MCP_READ_ONLY: '0' })).toContain('только чтение (параметр --read-only)');
+    expect(await banner([], { HUB_MCP_READ_ONLY: '1' })).toContain('; только чтение (HUB_MCP_READ_ONLY): все инструменты, кроме пишущих');
+    expect(await banner([], {})).toMatch(/; все инструменты$/);
+    // A tool the flag turned off says the same to the model.
+    const [command, ...args] = [process.execPath, ...entryArgs('src/cli.ts'), 'mcp', '--read-only'];
+    const client = new Client({ name: 'jira-hub-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command, args, cwd: STDIO_ENTRY.cwd, env: { PATH: process.env.PATH ?? '', HUB_URL: 'http://127.0.0.1:1' }, stderr: 'pipe' }));
+    try {
+      const refused = await client.callTool({ name: 'put_note', arguments: { key: 'AURORA-1', comment: 'x' } });
+      expect(refused.content).toEqual([{ type: 'text', text: 'MCP-сервер хаба работает только на чтение (параметр --read-only): put_note недоступен, ничего не изменено' }]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('HUB_MCP_TOOLS: unknown names stop the start; groups decide which tools exist', async () => {

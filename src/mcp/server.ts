@@ -27,7 +27,8 @@ import { fitAnswer, fitDetail } from './answer-size.js';
 import { FENCE_NOTE, fenced } from './fence.js';
 import { HubError, type AuditCall, type HubApi } from './hub-api.js';
 import type { ToolContext, ToolDef } from './tool.js';
-import { selectTools, type ToolSelection } from './tools.js';
+import type { ReadOnlySource } from './mode.js';
+import { selectTools, TOOLS, type ToolSelection } from './tools.js';
 import { argumentErrors, russian } from './zod-ru.js';
 
 export { argumentErrors } from './zod-ru.js';
@@ -38,6 +39,8 @@ export const MCP_VERSION = '0.2.0';
 export interface McpServerOptions {
   /** list and run only the tools of the groups read and plan (HUB_MCP_READ_ONLY=1) */
   readOnly: boolean;
+  /** what set read-only mode (default: HUB_MCP_READ_ONLY), named when a tool is refused */
+  readOnlyFrom?: ReadOnlySource;
   /** HUB_MCP_TOOLS: tool names and groups (undefined: every tool) */
   tools?: string[];
   version: string;
@@ -303,7 +306,7 @@ const SCHEMA_VALIDATOR: jsonSchemaValidator = { getValidator: (schema) => (ajv ?
 
 /** A server answering tools/list and tools/call over `api`; connect it to a transport. */
 export function createMcpServer(api: HubApi, options: McpServerOptions): Server {
-  const selection = selectTools(options.readOnly, options.tools);
+  const selection = selectTools(options.readOnly, options.tools, TOOLS, options.readOnlyFrom);
   const context: ToolContext = { canSubmit: selection.enabled.some((t) => t.name === 'submit_batch'), dashboard: api.dashboard };
   const server = new HubServer(
     { name: SERVER_NAME, version: options.version },

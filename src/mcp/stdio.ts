@@ -10,7 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import { headerTokenProblem } from '@jira-hub/contracts/catalogue';
 import { clip, ConfigError, readOnlyFrom, toolListFrom } from '../common/index.js';
 import { HttpHubApi } from './http-hub-api.js';
-import { mcpModeText } from './mode.js';
+import { mcpModeText, type ReadOnlySource } from './mode.js';
 import { createMcpServer, MCP_VERSION } from './server.js';
 import { lineLimit, unreadableLineAnswer } from './stdio-lines.js';
 
@@ -54,6 +54,8 @@ const TOKEN_HINT =
 export interface StdioOptions {
   input?: Readable;
   output?: Writable;
+  /** `jira-hub mcp --read-only`: read-only whatever HUB_MCP_READ_ONLY says (the banner names the flag) */
+  readOnlyFlag?: boolean;
 }
 
 /** Serves the tools on stdin/stdout until the input closes. */
@@ -61,14 +63,16 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
   const baseUrl = hubUrlFrom(env.HUB_URL);
   const token = assistantTokenFrom(env.HUB_ASSISTANT_TOKEN);
   const api = new HttpHubApi({ baseUrl, authorization: token ? `Bearer ${token}` : undefined, tokenHint: TOKEN_HINT });
-  const readOnly = readOnlyFrom(env.HUB_MCP_READ_ONLY);
+  // The flag wins over the variable (which is then not read): the banner and a refused tool name what set the mode.
+  const readOnlySource: ReadOnlySource = options.readOnlyFlag ? 'flag' : 'variable';
+  const readOnly = options.readOnlyFlag === true || readOnlyFrom(env.HUB_MCP_READ_ONLY);
   const tools = toolListFrom(env.HUB_MCP_TOOLS);
   const calls = new Set<Promise<unknown>>();
   const track = (call: Promise<unknown>) => {
     calls.add(call);
     void call.finally(() => calls.delete(call));
   };
-  const server = createMcpServer(api, { readOnly, tools, version: MCP_VERSION, track });
+  const server = createMcpServer(api, { readOnly, readOnlyFrom: readOnlySource, tools, version: MCP_VERSION, track });
   const output = options.output ?? process.stdout;
   // Lines up to STDIO_BUFFER_BYTES: room for any body the hub takes (10 MB at most), so an oversized plan
   // gets a tool error; a longer line is answered -32600 and dropped here, before the SDK's buffer (which
@@ -91,7 +95,7 @@ export async function runMcpStdio(env: NodeJS.ProcessEnv, options: StdioOptions 
     if (answer) output.write(answer);
   };
   await server.connect(transport);
-  console.error(`jira-hub mcp: MCP-сервер на stdio для хаба ${baseUrl}${token ? '' : ' (без HUB_ASSISTANT_TOKEN: открытый режим)'}; ${mcpModeText(readOnly, tools)}`);
+  console.error(`jira-hub mcp: MCP-сервер на stdio для хаба ${baseUrl}${token ? '' : ' (без HUB_ASSISTANT_TOKEN: открытый режим)'}; ${mcpModeText(readOnly, tools, readOnlySource)}`);
   await closed;
 }
 

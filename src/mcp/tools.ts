@@ -4,7 +4,7 @@
  * `ToolDef[]` (see tool.ts), imported and spread here.
  */
 import { ConfigError } from '../common/index.js';
-import { READ_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from './mode.js';
+import { READ_ONLY_GROUPS, readOnlyOrigin, TOOL_GROUPS, type ReadOnlySource, type ToolGroup } from './mode.js';
 import { groupOf, type ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
 import { CATALOGUE_TOOLS } from './tools/catalogue.js';
@@ -32,9 +32,10 @@ export interface ToolSelection {
 
 /**
  * The tools of a server: HUB_MCP_TOOLS (names and groups; undefined: all), then read-only mode keeps
- * those of the groups read and plan. An unknown name stops the start (ConfigError).
+ * those of the groups read and plan (`from`: what set it, named when a tool is refused). An unknown name
+ * stops the start (ConfigError).
  */
-export function selectTools(readOnly: boolean, wanted: string[] | undefined, all: ToolDef[] = TOOLS): ToolSelection {
+export function selectTools(readOnly: boolean, wanted: string[] | undefined, all: ToolDef[] = TOOLS, from: ReadOnlySource = 'variable'): ToolSelection {
   const names = new Set(all.map((t) => t.name));
   const unknown = (wanted ?? []).filter((w) => !names.has(w) && !(TOOL_GROUPS as readonly string[]).includes(w));
   if (unknown.length) {
@@ -47,7 +48,7 @@ export function selectTools(readOnly: boolean, wanted: string[] | undefined, all
     if (wanted && !wanted.includes(t.name) && !wanted.includes(group)) {
       refused.set(t.name, `инструмент ${t.name} выключен на этом MCP-сервере хаба (настройка HUB_MCP_TOOLS)`);
     } else if (readOnly && !READ_ONLY_GROUPS.includes(group)) {
-      refused.set(t.name, `MCP-сервер хаба работает только на чтение (HUB_MCP_READ_ONLY): ${t.name} недоступен, ничего не изменено`);
+      refused.set(t.name, `MCP-сервер хаба работает только на чтение (${readOnlyOrigin(from)}): ${t.name} недоступен, ничего не изменено`);
     } else enabled.push(t);
   }
   return { enabled, refused };
