@@ -4,7 +4,7 @@
  */
 import { clip } from '../common/index.js';
 import { keyList } from '../packages/index.js';
-import { BATCH_STATUS_WORDS } from '../queue/index.js';
+import { BATCH_STATUS_WORDS, verdictText } from '../queue/index.js';
 import { batchChangesText } from './change-texts.js';
 import { fenced } from './fence.js';
 import type { AgentStatusView, BatchSummary, BatchView, CommandView, IssueDetailView, IssueView, NoteView, PlannedCommandView, PlanView } from './hub-api.js';
@@ -274,14 +274,15 @@ export interface PlanShown {
 const REFUSAL_SHOWN = 1_500;
 
 /**
- * The plan in words: the hub's own sentences (the plan's and each command's), else the verdict's name;
+ * The plan in words: the hub's own sentences (the plan's and each command's, its values fenced), else the verdict's name;
  * under each command its findings with their suggestions («✗ link_type: … → может быть, Blocks?») and
  * what the checks did («· link_type: блокирует → Blocks»). `shown`: the page of commands shown.
  */
 export function planText(p: PlanView, shown: PlanShown = { commands: p.commands ?? [], total: p.commands?.length ?? 0, offset: 0, canSubmit: true }): string {
   const commands = shown.commands;
   const line = (c: PlannedCommandView) => {
-    const what = c.text ? fenced(clip(c.text, ECHO_CAP * 2)) : word(VERDICT, c.verdict);
+    // The hub's sentence, only its values fenced (a status, a sprint, a reason naming them): its own words stay outside.
+    const what = c.text ? verdictText(c, (value) => fenced(clip(value, ECHO_CAP))) : word(VERDICT, c.verdict);
     const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
     const check = c.check && !c.tail_refresh ? ` [${word(CHECK, c.check)}]` : '';
     return [

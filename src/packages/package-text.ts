@@ -1,8 +1,12 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
-import { ageText, BATCH_STATUS_WORDS, changeText, shownValue, valueText } from '../queue/index.js';
+import { ageText, BATCH_STATUS_WORDS, changeText, shownValue, valueText, type Quote } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
+
+/** Shows text that came from Jira or the package's cells: as it is for a terminal; an MCP answer fences it as data. */
+export type { Quote };
+const asIs: Quote = (text) => text;
 
 const where = (f: { file: string; row: number; column?: string }) => `${f.file}, строка ${f.row}${f.column ? `, «${f.column}»` : ''}`;
 
@@ -48,8 +52,11 @@ export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | '
   return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${CHANGE_WORDS[t] ?? t}: ${n}`).join(', ')}).${findings}${earlier}${refused}`;
 }
 
-/** A finding of the checks (SPEC 16.2) in a plan's words: «link_type: типа связи … → одно из: …». */
-const checkFindingText = (f: FindingView) => `${f.param}: ${f.detail}${f.suggestion ? ` → ${f.suggestion}` : ''}`;
+/**
+ * A finding of the checks (SPEC 16.2) in a plan's words: «link_type: типа связи … → одно из: …». `quote`
+ * shows its detail and suggestion, which name Jira's catalogue; the param and the arrow are the hub's.
+ */
+const checkFindingText = (f: FindingView, quote: Quote = asIs) => `${f.param}: ${quote(f.detail)}${f.suggestion ? ` → ${quote(f.suggestion)}` : ''}`;
 
 const refusedText = (n: number) =>
   `Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (${n}, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.`;
@@ -78,9 +85,6 @@ export function refusalInFiles(findings: readonly FindingView[], commands: reado
   return `план пакета не пройдёт в Jira: ${lines.join('; ')}`;
 }
 
-/** Shows text that came from Jira or the package's cells: as it is for a terminal; an MCP answer fences it as data. */
-export type Quote = (text: string) => string;
-const asIs: Quote = (text) => text;
 
 const findingLines = (findings: PackageFindingView[], quote: Quote) => findings.map((f) => `  ! ${where(f)}: ${quote(f.detail)}`);
 
@@ -89,13 +93,13 @@ export function planText(p: PackagePlanView, quote: Quote = asIs, withSummary = 
   const lines = [...(withSummary ? [p.text] : []), mirrorText(p.mirror)];
   if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh, ключей: ${p.refresh.params.keys.length}) и постройте план снова.`);
   for (const c of p.commands) {
-    const changes = c.changes.map(changeText).join('; ');
+    const changes = c.changes.map((change) => changeText(change, quote)).join('; ');
     // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
     // run's verdict for such a command («не проверить заранее: см. замечания проверки») would only point at them.
     const found = p.dry_run?.commands[c.seq - 1]?.findings ?? [];
     const verdict = found.length ? `Jira откажет: ошибок ${found.length}, см. ниже` : c.verdict_text && quote(c.verdict_text);
-    lines.push(`  ${c.seq}. ${c.type} ${quote(JSON.stringify(c.params))} — ${where(c)}${changes ? `: ${quote(changes)}` : ''}${verdict ? ` [${verdict}]` : ''}`);
-    for (const f of found) lines.push(`     ✗ ${quote(checkFindingText(f))}`);
+    lines.push(`  ${c.seq}. ${c.type} ${quote(JSON.stringify(c.params))} — ${where(c)}${changes ? `: ${changes}` : ''}${verdict ? ` [${verdict}]` : ''}`);
+    for (const f of found) lines.push(`     ✗ ${checkFindingText(f, quote)}`);
   }
   if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings, quote));
   if (p.dry_run && !p.dry_run.ok) lines.push(refusedText(p.dry_run.findings.length));
@@ -143,7 +147,7 @@ export function driftText(
   if (d.fields.length === 0 && d.links.length === 0 && missing.length && settled) {
     return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
   }
-  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${quote(valueText(f.field, f.wanted))}, в Jira ${quote(valueText(f.field, f.actual))} (issues.csv, строка ${f.row})`);
+  const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${valueText(f.field, f.wanted, quote)}, в Jira ${valueText(f.field, f.actual, quote)} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
   const counts = `полей ${d.fields.length}, связей ${d.links.length}`;
   // An existing issue's type and parent are never changed by the hub: applying again cannot settle them.

@@ -13,7 +13,8 @@ export { changesProblems, subjectKey, withSubjectKeys } from './commands/change-
 export { inBacklog, isConfirmedByState, mirrorShowsSprint } from './commands/confirmation.js';
 export { substitute } from './commands/temp-keys.js';
 export type { Resolution } from './commands/temp-keys.js';
-export { ageText, changeText, shown as shownValue, valueText } from './commands/verdict.js';
+export { ageText, changeText, shown as shownValue, valueText, verdictText } from './commands/verdict.js';
+export type { Quote } from './commands/verdict.js';
 export { DELIVERY_LEDGER } from './delivery-ledger.js';
 export type { DeliveryLedger } from './delivery-ledger.js';
 export { MAX_AUTHOR, MAX_COMMANDS, MAX_TITLE } from './dto/create-batch.dto.js';

@@ -12,7 +12,7 @@ import { checksModeOf, checksView, findingLine, refusing, runChecks } from './pl
 import { pauseSum, withTailRefresh } from './commands/batch-rules.js';
 import { keysNamed } from '@jira-hub/contracts/catalogue';
 import type { Resolution } from './commands/temp-keys.js';
-import { VERDICTS, verdictOf, type CommandVerdict, type Verdict } from './commands/verdict.js';
+import { VERDICTS, verdictOf, verdictText, WITH_FINDINGS_REASON, type CommandVerdict, type Verdict } from './commands/verdict.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import type { PlanView } from './plan.view.js';
 import { CommandRepository } from './command.repository.js';
@@ -31,15 +31,8 @@ function summary(counts: Record<Verdict, number>, total: number): string {
   return `Из ${total} ${plural(total, 'команды', 'команд', 'команд')} ${parts.join('; ')}.`;
 }
 
-const WITH_FINDINGS: CommandVerdict = {
-  verdict: 'cannot_judge',
-  changes: [],
-  unknown_keys: [],
-  why: 'в команде ошибки — см. замечания проверки',
-  synced_at: null,
-  age_seconds: null,
-  text: 'Не проверить заранее: в команде ошибки — см. замечания проверки.',
-};
+const WITH_FINDINGS_PARTS: Omit<CommandVerdict, 'text'> = { verdict: 'cannot_judge', changes: [], unknown_keys: [], why: WITH_FINDINGS_REASON, synced_at: null, age_seconds: null };
+const WITH_FINDINGS: CommandVerdict = { ...WITH_FINDINGS_PARTS, text: verdictText(WITH_FINDINGS_PARTS) };
 
 /**
  * The dry run (SPEC 15.4, 16.2): the body goes through the same checks as a submit — the validation

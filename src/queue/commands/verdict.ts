@@ -43,11 +43,44 @@ export function ageText(seconds: number): string {
 export const shown = (v: unknown): string =>
   v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ? 'пусто' : typeof v === 'string' ? `«${v}»` : JSON.stringify(v);
 
-/** A value of a difference's field in words: a sprint's null is the backlog (SPEC 16.2), not an empty value. */
-/** A value of a change in words: a sprint's null is the backlog. */
-export const valueText = (field: string, v: unknown): string => (field === 'sprint' && (v === null || v === undefined) ? 'бэклог' : shown(v));
+/**
+ * Shows a value that came from Jira or a command (a status, a sprint, a reason naming them): as it is in the
+ * REST answers and the CLI; an MCP answer fences it as data, the hub's own words around it left outside.
+ */
+export type Quote = (text: string) => string;
+const asIs: Quote = (text) => text;
 
-export const changeText = (c: Change) => `${c.field}: ${valueText(c.field, c.from)} → ${valueText(c.field, c.to)}`;
+/** A value of a change in words: a sprint's null is the backlog (SPEC 16.2), not an empty value; `quote` shows a value there is. */
+export const valueText = (field: string, v: unknown, quote: Quote = asIs): string =>
+  field === 'sprint' && (v === null || v === undefined) ? 'бэклог' : shown(v) === 'пусто' ? 'пусто' : quote(shown(v));
+
+export const changeText = (c: Change, quote: Quote = asIs) => `${c.field}: ${valueText(c.field, c.from, quote)} → ${valueText(c.field, c.to, quote)}`;
+
+/** The reasons a verdict gives in the hub's fixed words (no value of a command or of Jira in them). */
+const FIXED_REASONS = new Set<string>([...Object.values(NOT_JUDGED), 'зеркало не показывает, что изменит эта команда']);
+/** The reason of a command the checks refused (the dry run does not judge it: plan.service.ts). */
+export const WITH_FINDINGS_REASON = 'в команде ошибки — см. замечания проверки';
+FIXED_REASONS.add(WITH_FINDINGS_REASON);
+
+/**
+ * A verdict's sentence (its `text`) from its parts. `quote` shows the values of the changes and a reason
+ * that may name a command's values (a sprint, a board); the hub's fixed reasons and words are shown as they are.
+ */
+export function verdictText(v: Pick<CommandVerdict, 'verdict' | 'changes' | 'unknown_keys' | 'why' | 'age_seconds'>, quote: Quote = asIs): string {
+  const when = typeof v.age_seconds === 'number' ? ` (данные зеркала ${ageText(v.age_seconds)} назад)` : '';
+  switch (v.verdict) {
+    case 'holds':
+      return `Уже выполнено${when}: агенту менять нечего.`;
+    case 'would_change':
+      return `Изменит${when}: ${(v.changes ?? []).map((c) => changeText(c, quote)).join('; ')}.`;
+    case 'unknown_key':
+      return `В зеркале нет ${(v.unknown_keys ?? []).join(', ')}: обновите зеркало (refresh), чтобы судить.`;
+    default: {
+      const why = v.why ?? '';
+      return `Не проверить заранее: ${FIXED_REASONS.has(why) ? why : quote(why)}.`;
+    }
+  }
+}
 
 /**
  * Why an ensure_sprint with a board is not judged (decision 1430): the mirror row has no sprint id yet (an
@@ -59,8 +92,9 @@ function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
     : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
 }
 
-function judged(verdict: Verdict, extra: Partial<CommandVerdict>, text: string): CommandVerdict {
-  return { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, text, ...extra };
+function judged(verdict: Verdict, extra: Partial<Omit<CommandVerdict, 'text'>>): CommandVerdict {
+  const parts = { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, ...extra };
+  return { ...parts, text: verdictText(parts) };
 }
 
 /**
@@ -83,31 +117,30 @@ export function verdictOf(
     // The agent reuses an issue of the project with exactly this summary: say so when the mirror holds one.
     const found = sameSummary(comparableText(params.summary));
     const why = found.length ? `${notJudged}; в зеркале уже есть задача с такой темой: ${found.join(', ')} — агент возьмёт её, если она в том же проекте` : notJudged;
-    return judged('cannot_judge', { why }, `Не проверить заранее: ${why}.`);
+    return judged('cannot_judge', { why });
   }
-  if (notJudged) return judged('cannot_judge', { why: notJudged }, `Не проверить заранее: ${notJudged}.`);
+  if (notJudged) return judged('cannot_judge', { why: notJudged });
   const s = substitute(type, params, tempKey);
   if (s.kind !== 'ready') {
     const t = tempKeysNeeded(type, params).find((k) => tempKey(k).state !== 'resolved') ?? '';
     const why = `задача ${t} появится только после ensure_issue этого пакета`;
-    return judged('cannot_judge', { why }, `Не проверить заранее: ${why}.`);
+    return judged('cannot_judge', { why });
   }
   const keys = keysNamed(type, s.params);
   const unknown = keys.filter((k) => !mirror.issue(k));
   if (unknown.length > 0) {
-    return judged('unknown_key', { unknown_keys: unknown }, `В зеркале нет ${unknown.join(', ')}: обновите зеркало (refresh), чтобы судить.`);
+    return judged('unknown_key', { unknown_keys: unknown });
   }
   const synced = keys.map((k) => mirror.issue(k)?.synced_at).filter((t): t is string => typeof t === 'string').sort()[0] ?? null;
   const age = synced === null ? null : Math.max(0, Math.floor((now.getTime() - Date.parse(synced)) / 1000));
-  const when = age === null ? '' : ` (данные зеркала ${ageText(age)} назад)`;
   const changes = changesAgainstMirror(type, s.params, mirror);
   if (changes === undefined) {
     const why =
       type === 'ensure_sprint' && s.params.board !== undefined
         ? sprintWhy(String(s.params.sprint), String(s.params.board), mirror.issue(String(s.params.key))?.sprint_id != null)
         : 'зеркало не показывает, что изменит эта команда';
-    return judged('cannot_judge', { why, synced_at: synced, age_seconds: age }, `Не проверить заранее: ${why}.`);
+    return judged('cannot_judge', { why, synced_at: synced, age_seconds: age });
   }
-  if (changes.length === 0) return judged('holds', { synced_at: synced, age_seconds: age }, `Уже выполнено${when}: агенту менять нечего.`);
-  return judged('would_change', { changes, synced_at: synced, age_seconds: age }, `Изменит${when}: ${changes.map(changeText).join('; ')}.`);
+  if (changes.length === 0) return judged('holds', { synced_at: synced, age_seconds: age });
+  return judged('would_change', { changes, synced_at: synced, age_seconds: age });
 }
