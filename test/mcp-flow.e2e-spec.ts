@@ -48,6 +48,9 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
     const planText = mcp.text(planned);
     expect(planText).toMatch(/^\(1\) ensure_fields AURORA-1: duedate=2026-12-01 — /m);
     expect(planText).toMatch(/^\(2\) ensure_fields AURORA-2: duedate=2026-12-15 — .*«2026-12-15»/m);
+    // The hub's verdict sentences outside the fence, the mirror's and the command's values inside.
+    expect(planText).toMatch(/^\(1\) ensure_fields AURORA-1: duedate=2026-12-01 — Уже выполнено \(данные зеркала \d+ \S+ назад\): агенту менять нечего\. /m);
+    expect(planText).toMatch(/^\(2\) ensure_fields AURORA-2: duedate=2026-12-15 — Изменит \(данные зеркала \d+ \S+ назад\): duedate: пусто → <jira-data>«2026-12-15»<\/jira-data>\. /m);
     expect((await hub.http.get('/batches').expect(200)).body.length).toBe(batchesBefore);
 
     const submitted = await mcp.call('submit_batch', { ...plan, idempotency_key: `plan-${kind}` });
