@@ -687,6 +687,32 @@ describe('a package sprint on a named board, where sprint names repeat across bo
     expect(back.dry_run).toMatchObject({ ok: true, findings: [] });
   });
 
+  it("a board with no open sprint of the name: the plan names the row instead of a move Jira would refuse, and apply sends the rest (decision 1435)", async () => {
+    // «Спринт 2» is open on AURORA board only. AURORA-4 is in it; AURORA-5 is in Поддержка's «Спринт 2», closed (the backlog).
+    await refresh([
+      { key: 'AURORA-4', sprint: 'Спринт 2', sprint_id: 11, sprint_board_id: 1, sprint_state: 'active' },
+      { key: 'AURORA-5', sprint: 'Спринт 2', sprint_id: 30, sprint_board_id: 2, sprint_state: 'closed' },
+      { key: 'AURORA-6' },
+    ]);
+    const rows = `${HEADER}\nAURORA-4;;;;;;;;;Спринт 2;Поддержка\nAURORA-5;;;;;;;;;Спринт 2;Поддержка\nAURORA-6;;;;2026-12-20;;;;;;`;
+    const plan = (await hub.http.post('/packages/plan').attach('issues', Buffer.from(rows), 'issues.csv').expect(200)).body;
+    expect(plan.commands.map((c: { type: string; params: object; verdict: string }) => [c.type, c.params, c.verdict])).toEqual([['ensure_fields', { key: 'AURORA-6', duedate: '2026-12-20' }, 'would_change']]);
+    expect(plan.dry_run).toMatchObject({ ok: true, findings: [] });
+    expect(plan.findings).toEqual([
+      {
+        file: 'issues.csv',
+        row: 2,
+        column: 'Доска',
+        code: 'sprint_not_on_board',
+        detail: 'AURORA-4: на доске «Поддержка» нет активного или будущего спринта «Спринт 2»; такой спринт есть на доске «AURORA board» — перенести задачу туда нельзя, поэтому переноса в плане нет: укажите открытый спринт этой доски или другую доску',
+      },
+      expect.objectContaining({ row: 3, column: 'Доска', code: 'sprint_not_on_board', detail: expect.stringContaining('AURORA-5: на доске «Поддержка» нет активного или будущего спринта «Спринт 2»: спринт «Спринт 2» этой доски закрыт, задача в бэклоге') }),
+    ]);
+    expect(planText(plan)).toContain('AURORA-5: на доске «Поддержка»');
+    const applied = (await hub.http.post('/packages/apply').attach('issues', Buffer.from(rows), 'issues.csv').expect(200)).body;
+    expect(applied.batch.commands.map((c: { type: string }) => c.type)).toEqual(['ensure_fields', 'refresh']);
+  });
+
   it("an older agent's name-only refresh is accepted: the plan leaves it to Jira with a finding, drift does not count it (decision 1423)", async () => {
     await refresh([{ key: 'AURORA-4', sprint: 'Спринт 3' }]);
     const plan = (await hub.http.post('/packages/plan').attach('issues', Buffer.from(issues), 'issues.csv').expect(200)).body;

@@ -31,7 +31,7 @@ export class PackageFindingView {
   file!: string;
   row!: number;
   column?: string;
-  /** reversed_link, unknown_key, gone_from_jira, issue_type_differs, parent_differs, sprint_board_unknown, summary_exists, temp_key_pending */
+  /** reversed_link, unknown_key, gone_from_jira, issue_type_differs, parent_differs, sprint_board_unknown, sprint_not_on_board, summary_exists, temp_key_pending */
   code!: string;
   /** Russian */
   detail!: string;

@@ -496,6 +496,91 @@ describe('planPackage: a closed sprint only is the backlog (decision 1434)', () 
   });
 });
 
+describe('planPackage: a board with no open sprint of the name (decision 1435)', () => {
+  // «Спринт 3» is open on AURORA board (8) and closed on Поддержка (9); «Спринт 2» is AURORA board's only.
+  const catalogue = {
+    boards: [
+      { id: 1, name: 'AURORA board' },
+      { id: 2, name: 'Поддержка' },
+    ],
+    sprints: [
+      { id: 2, name: 'Спринт 2', state: 'future', board_id: 1 },
+      { id: 8, name: 'Спринт 3', state: 'active', board_id: 1 },
+      { id: 9, name: 'Спринт 3', state: 'closed', board_id: 2 },
+    ],
+    issue_types: [],
+  } as unknown as Catalogue;
+  const known = { sprints: ['Спринт 2', 'Спринт 3'], issue_types: ['Task'] };
+  const a2 = (over: Partial<PackageMirrorIssue>) => [MIRROR[0]!, { ...MIRROR[1]!, ...over }, MIRROR[2]!];
+  const tail = ' — перенести задачу туда нельзя, поэтому переноса в плане нет: укажите открытый спринт этой доски или другую доску';
+  const inOpen3 = a2({ sprint: 'Спринт 3', sprint_id: 8, sprint_board_id: 1, sprint_state: 'active' });
+  const inClosed3 = a2({ sprint: 'Спринт 3', sprint_id: 9, sprint_board_id: 2, sprint_state: 'closed' });
+
+  it.each<[string, string, PackageMirrorIssue[], [string, object][], string | null]>([
+    [
+      "only a closed «Спринт 3» on the row's board, the issue in the other board's open one: no move, a finding",
+      'A-2;;;;;;;;;Спринт 3;Поддержка',
+      inOpen3,
+      [],
+      `A-2: на доске «Поддержка» нет активного или будущего спринта «Спринт 3»: спринт «Спринт 3» этой доски закрыт; такой спринт есть на доске «AURORA board»${tail}`,
+    ],
+    [
+      "the issue in that closed sprint itself (the backlog): no move, a finding that says so",
+      'A-2;;;;;;;;;Спринт 3;Поддержка',
+      inClosed3,
+      [],
+      `A-2: на доске «Поддержка» нет активного или будущего спринта «Спринт 3»: спринт «Спринт 3» этой доски закрыт, задача в бэклоге; такой спринт есть на доске «AURORA board»${tail}`,
+    ],
+    [
+      'no sprint of the name on the board at all',
+      'A-3;;;;;;;;;Спринт 2;Поддержка',
+      MIRROR,
+      [],
+      `A-3: на доске «Поддержка» нет активного или будущего спринта «Спринт 2»; такой спринт есть на доске «AURORA board»${tail}`,
+    ],
+    [
+      'a new issue: created, with no move into the sprint',
+      'new:1;Task;Новая;;;;;;;Спринт 2;2',
+      MIRROR,
+      [['ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая' }]],
+      `new:1: на доске «Поддержка» нет активного или будущего спринта «Спринт 2»; такой спринт есть на доске «AURORA board»${tail}`,
+    ],
+    ["the issue already in the open sprint of the name on the row's board: nothing to do", 'A-2;;;;;;;;;Спринт 3;AURORA board', inOpen3, [], null],
+    [
+      'in the backlog (a closed sprint of the name), the row names the board with the open one: a move',
+      'A-2;;;;;;;;;Спринт 3;AURORA board',
+      inClosed3,
+      [['ensure_sprint', { key: 'A-2', sprint: 'Спринт 3', board: 'AURORA board' }]],
+      null,
+    ],
+  ])('%s', (_, row, mirror, expected, finding) => {
+    const plan = planPackage({ ...input(`${HEADER}\n${row}`, '', mirror), catalogue, known });
+    expect(plan.commands.map((c) => [c.type, c.params])).toEqual(expected);
+    expect(plan.findings).toEqual(finding === null ? [] : [{ file: 'issues.csv', row: 2, column: 'Доска', code: 'sprint_not_on_board', detail: finding }]);
+  });
+
+  it('a catalogue the plan does not trust for values (stale, or none): the move as before, the checks judge it', () => {
+    expect(commands({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 3;Поддержка`, '', inOpen3), catalogue })).toEqual([['ensure_sprint', { key: 'A-2', sprint: 'Спринт 3', board: 'Поддержка' }]]);
+  });
+
+  it('a name Jira knows on no board, nor the mirror shows: still the package\'s error', () => {
+    expect(() => planPackage({ ...input(`${HEADER}\nA-3;;;;;;;;;Спринт 9;Поддержка`, '', MIRROR), catalogue, known })).toThrow(PackageError);
+  });
+
+  it("the issue's sprint of the row's board, closed since (the catalogue no longer lists it): the move's words say so, not the same words twice", () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 2;AURORA board`, '', a2({ sprint: 'Спринт 2', sprint_id: 13, sprint_board_id: 1, sprint_state: 'active' })), catalogue, known });
+    expect(plan.commands.map((c) => [c.type, c.params, c.changes])).toEqual([
+      ['ensure_sprint', { key: 'A-2', sprint: 'Спринт 2', board: 'AURORA board' }, [{ field: 'sprint', from: 'Спринт 2 (доска «AURORA board», закрыт)', to: 'Спринт 2 (доска «AURORA board»)' }]],
+    ]);
+  });
+
+  it('drift (no values checked): an issue its sprint left in the backlog differs from the backlog, not from the same words', () => {
+    const plan = planPackage({ ...input(`${HEADER}\nA-2;;;;;;;;;Спринт 3;Поддержка`, '', inClosed3), catalogue });
+    expect(plan.differences).toEqual([{ key: 'A-2', jira_key: 'A-2', row: 2, field: 'sprint', wanted: 'Спринт 3', actual: null }]);
+    expect(plan.findings).toEqual([]);
+  });
+});
+
 describe('keysToRead', () => {
   it('the Jira keys a package names, temp keys through the mapping, each once', () => {
     const issues = readIssues(Buffer.from(`${HEADER}\nA-2;;;A-1;;;;;;;\nnew:1;Task;x;;;;;;;;\nnew:2;Task;y;;;;;;;;`));

@@ -13,6 +13,7 @@ import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateT
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { inBacklog, mirrorShowsSprint } from '../queue/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
+import { noOpenSprintOnBoard } from './plan-sprint.js';
 
 export interface PlanMirror {
   /** an issue whose fields a row of issues.csv compares */
@@ -76,7 +77,7 @@ export interface PackageCommand {
   changes: FieldChange[];
 }
 
-export type FindingCode = 'reversed_link' | 'unknown_key' | 'gone_from_jira' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown' | 'summary_exists' | 'temp_key_pending';
+export type FindingCode = 'reversed_link' | 'unknown_key' | 'gone_from_jira' | 'issue_type_differs' | 'parent_differs' | 'sprint_board_unknown' | 'sprint_not_on_board' | 'summary_exists' | 'temp_key_pending';
 
 export interface PackageFinding extends PackagePlace {
   code: FindingCode;
@@ -372,47 +373,66 @@ class Planner {
       this.allowed(r, 'status', r.status);
       this.command('ensure_status', statusParams(key, this.jiraName('status', r.status)), { ...place, column: this.column(r, 'status') }, [this.differ(r, jiraKey, 'status', r.status, m?.status ?? null)]);
     }
-    if (r.sprint !== undefined) {
-      const board = r.board === undefined ? undefined : /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
-      // A closed sprint only is the backlog (decision 1434): its name is the row's sprint only when no open sprint
-      // the catalogue lists has that name (an older export plans as it is); else the row asks for that open one.
-      const backlog = !isNew && inBacklog(m!);
-      const sameName = !isNew && same(r.sprint, m!.sprint) && !(backlog && (this.input.known?.sprints ?? []).some((s) => same(s, r.sprint!)));
-      // The same name with a board named: which board's sprint the issue is in, by the sprint's id where the
-      // mirror knows it (decision 1430; the rule of the checks and of revert); undefined: the mirror cannot tell.
-      const catalogue = this.input.catalogue;
-      const shows =
-        !sameName || board === undefined
-          ? undefined
-          : mirrorShowsSprint(m!, { name: m!.sprint, board }, {
-              sprintsOnBoard: (b, name) => sprintsOnBoard(catalogue, b, name),
-              boardIds: (b) => catalogueBoardIds(catalogue, b),
-              isOpenSprint: (id) => isOpenSprint(catalogue, id),
-            });
-      if (sameName && (board === undefined || shows === true)) return;
-      // Without the sprint's id (an older agent refreshed the issue), a name on several boards is Jira's to settle (decision 1423).
-      const boards = sameName && shows === undefined ? this.boardsWithSprint(r.sprint) : [];
-      if (sameName && shows === undefined && boards.length < 2) return;
-      this.allowed(r, 'sprint', r.sprint);
-      const params: Params = { key, sprint: this.jiraName('sprint', r.sprint) };
-      if (board !== undefined) params.board = board;
-      let change: FieldChange;
-      if (!sameName) change = this.differ(r, jiraKey, 'sprint', r.sprint, backlog ? null : (m?.sprint ?? null));
-      else if (shows === false) {
-        // The boards as the catalogue names them (the row's own name for its board; «?»: the mirror does not say).
-        const own = m!.sprint_board_id ?? null;
-        change = this.differ(r, jiraKey, 'sprint', `${r.sprint} (${boardWords(board!, catalogue?.boards)})`, `${m!.sprint} (${own === null ? 'доска ?' : boardWords(own, catalogue?.boards)})`);
-      } else {
-        change = { field: 'sprint', from: m!.sprint, to: r.sprint };
-        this.finding(
-          r,
-          'sprint',
-          'sprint_board_unknown',
-          `${jiraKey}: спринт «${r.sprint}» есть на нескольких досках (${boards.map((b) => `«${b}»`).join(', ')}), а зеркало знает у задачи только имя спринта, не его id (её обновлял агент старой версии) — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
-        );
-      }
-      this.command('ensure_sprint', params, { ...place, column: this.column(r, 'sprint') }, [change]);
+    if (r.sprint !== undefined) this.sprint({ ...r, sprint: r.sprint }, key, jiraKey, m);
+  }
+
+  /**
+   * ensure_sprint of one row, when the mirror does not show the issue in the row's sprint (of the row's board,
+   * when it names one); `m`: the mirror's issue, undefined for a new one.
+   */
+  private sprint(r: IssueRow & { sprint: string }, key: string, jiraKey: string | null, m: PackageMirrorIssue | undefined): void {
+    const place = { file: 'issues.csv' as const, row: r.row, column: this.column(r, 'sprint') };
+    const board = r.board === undefined ? undefined : /^[1-9][0-9]*$/.test(r.board) ? Number(r.board) : r.board;
+    // A closed sprint only is the backlog (decision 1434): its name is the row's sprint only when no open sprint
+    // the catalogue lists has that name (an older export plans as it is); else the row asks for that open one.
+    const backlog = m !== undefined && inBacklog(m);
+    const sameName = m !== undefined && same(r.sprint, m.sprint) && !(backlog && (this.input.known?.sprints ?? []).some((s) => same(s, r.sprint)));
+    // The same name with a board named: which board's sprint the issue is in, by the sprint's id where the
+    // mirror knows it (decision 1430; the rule of the checks and of revert); undefined: the mirror cannot tell.
+    const catalogue = this.input.catalogue;
+    const shows =
+      !sameName || board === undefined
+        ? undefined
+        : mirrorShowsSprint(m!, { name: m!.sprint, board }, {
+            sprintsOnBoard: (b, name) => sprintsOnBoard(catalogue, b, name),
+            boardIds: (b) => catalogueBoardIds(catalogue, b),
+            isOpenSprint: (id) => isOpenSprint(catalogue, id),
+          });
+    if (sameName && (board === undefined || shows === true)) return;
+    // Without the sprint's id (an older agent refreshed the issue), a name on several boards is Jira's to settle (decision 1423).
+    const boards = sameName && shows === undefined ? this.boardsWithSprint(r.sprint) : [];
+    if (sameName && shows === undefined && boards.length < 2) return;
+    // A board with no open sprint of the name: Jira refuses the move (the checks would, after approval), so no
+    // command and the row is named (decision 1435) — by a catalogue trusted for values (`known`: fresh). A name
+    // Jira knows on no board that the mirror does not show either stays the package's error (allowed).
+    const knownName = (this.input.known?.sprints ?? []).some((s) => same(s, r.sprint)) || same(r.sprint, m?.sprint);
+    const refused = board !== undefined && catalogue && this.input.known && knownName ? noOpenSprintOnBoard(catalogue, board, this.jiraName('sprint', r.sprint), key, m) : undefined;
+    if (refused !== undefined) {
+      this.finding(r, 'board', 'sprint_not_on_board', refused);
+      this.differ(r, jiraKey, 'sprint', r.sprint, backlog ? null : (m?.sprint ?? null));
+      return;
     }
+    this.allowed(r, 'sprint', r.sprint);
+    const params: Params = { key, sprint: this.jiraName('sprint', r.sprint) };
+    if (board !== undefined) params.board = board;
+    let change: FieldChange;
+    if (!sameName || backlog) change = this.differ(r, jiraKey, 'sprint', r.sprint, backlog ? null : (m?.sprint ?? null));
+    else if (shows === false) {
+      // The boards as the catalogue names them (the row's own name for its board; «?»: the mirror does not say);
+      // the issue's own sprint on that very board is one the catalogue no longer lists open: closed since.
+      const own = m!.sprint_board_id ?? null;
+      const closed = m!.sprint_id != null && isOpenSprint(catalogue, m!.sprint_id) === false ? ', закрыт' : '';
+      change = this.differ(r, jiraKey, 'sprint', `${r.sprint} (${boardWords(board!, catalogue?.boards)})`, `${m!.sprint} (${own === null ? 'доска ?' : boardWords(own, catalogue?.boards)}${closed})`);
+    } else {
+      change = { field: 'sprint', from: m!.sprint, to: r.sprint };
+      this.finding(
+        r,
+        'sprint',
+        'sprint_board_unknown',
+        `${jiraKey}: спринт «${r.sprint}» есть на нескольких досках (${boards.map((b) => `«${b}»`).join(', ')}), а зеркало знает у задачи только имя спринта, не его id (её обновлял агент старой версии) — в каком из них она, видно лишь в Jira: ensure_sprint сверит и перенесёт её в спринт доски «${r.board}», если она не там`,
+      );
+    }
+    this.command('ensure_sprint', params, place, [change]);
   }
 
   /**

@@ -138,6 +138,11 @@ describe('mirrorShowsSprint: the one rule of sprints (decision 1430)', () => {
     expect(isConfirmedByState('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 2 }, ids)).toBe(true);
     // an older agent's row: Jira settles it
     expect(changesAgainstMirror('ensure_sprint', { key: 'A-2', sprint: 'Спринт 2', board: 'Поддержка' }, withBoards)).toBeUndefined();
+    // its own board's sprint, closed since the mirror read it (the catalogue lists it open no more): said so, not the same words twice
+    const closedSince: MirrorLookup = { ...withBoards, boardIds: (board) => (String(board) === 'Поддержка' ? [2] : undefined), isOpenSprint: (id) => id !== 7 };
+    expect(changesAgainstMirror('ensure_sprint', { key: 'A-1', sprint: 'Спринт 2', board: 'Поддержка' }, { ...closedSince, sprintsOnBoard: (board, name) => (name === 'Спринт 2' && String(board) === 'Поддержка' ? [8] : undefined) })).toEqual([
+      { field: 'sprint', from: 'Спринт 2 (доска 2, закрыт)', to: 'Спринт 2 (доска Поддержка)' },
+    ]);
   });
 
   it("a sprint shown on two boards, listed by the catalogue under the first one: its own board (the mirror's) is that board too", () => {

@@ -112,8 +112,8 @@ export const inBacklog = (issue: Pick<MirrorIssue, 'sprint' | 'sprint_state'>): 
  * A sprint in a dry run's words: its name, and its board when the name alone does not tell — by the name the
  * catalogue gives it, not quoted again (the verdict's text quotes the whole value), else by its id.
  */
-const onBoardText = (name: string, board: string | number | null | undefined, mirror: MirrorLookup): string =>
-  board === undefined || board === null ? name : `${name} (${boardWords(board, mirror.boards?.(), (n) => n)})`;
+const onBoardText = (name: string, board: string | number | null | undefined, mirror: MirrorLookup, closed = false): string =>
+  board === undefined || board === null ? name : `${name} (${boardWords(board, mirror.boards?.(), (n) => n)}${closed ? ', закрыт' : ''})`;
 
 const arrow = (source: string, target: string, linkType: string) => `${source} → ${target} (${linkType})`;
 
@@ -155,8 +155,12 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
       const shows = mirrorShowsSprint(issue, { name: wanted, board }, mirror);
       if (shows === undefined) return undefined;
       if (shows) return [];
-      // The same name on another board: say which boards.
-      if (wanted !== null && issue.sprint === wanted && !inBacklog(issue)) return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id, mirror), to: onBoardText(wanted, board, mirror) }];
+      // The same name on another board: say which boards; its own board's sprint the catalogue no longer lists open
+      // (closed since the mirror read it) is said to be closed, not the same words twice.
+      if (wanted !== null && issue.sprint === wanted && !inBacklog(issue)) {
+        const closed = issue.sprint_id != null && mirror.isOpenSprint?.(issue.sprint_id) === false;
+        return [{ field: 'sprint', from: onBoardText(wanted, issue.sprint_board_id, mirror, closed), to: onBoardText(wanted, board, mirror) }];
+      }
       return one('sprint', inBacklog(issue) ? null : issue.sprint, wanted);
     }
     default:
