@@ -117,12 +117,12 @@ describe('planning packages (SPEC 18)', () => {
     const issues = `${HEADER}\nA-50;;;;2027-02-01;;;;;;`;
     const plan = (await send('plan', { issues }).expect(200)).body;
     expect(plan).toMatchObject({ empty: true, commands: [], mirror: { keys: [], missing_keys: ['A-50'] } });
-    expect(plan.text).toBe('Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба — обновите их (refresh) и постройте план снова. Замечаний: 1.');
+    expect(plan.text).toBe('Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба — обновите их в зеркале и постройте план снова. Замечаний: 1.');
     const applied = (await send('apply', { issues }).expect(200)).body;
     expect(applied.text).toContain('сохранён. Команд нет, но сравнить с Jira удалось не всё: задач A-50 нет в зеркале хаба');
     const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
     expect(drift).toMatchObject({ matches: false, fields: [], links: [] });
-    expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`);
+    expect(drift.text).toBe(`Пакет #${applied.package.id} «пакет планирования» не сравнить с Jira целиком: задач A-50 нет в зеркале хаба — обновите их в зеркале или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`);
   });
 
   it('an issue a later refresh no longer found in Jira (deleted or moved) is no match: a finding, drift says it is gone, and no refresh is offered for it again', async () => {

@@ -269,7 +269,7 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     const again = (await hub.http.post('/batches/plan').send({ title: 'Снова', commands: [{ type: 'remove_link', params: { source: 'AURORA-7', target: 'AURORA-6', link_type: 'Relates' } }, link('AURORA-6', 'AURORA-7', 'Relates')] }).expect(200)).body;
     expect(again.commands[1].check).toBe('will_change');
     // An end the mirror lacks: the agent would get a 404 for it, so the hub says it cannot tell.
-    expect(plan.commands[3].notes).toContain('AURORA-99 нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала refresh)');
+    expect(plan.commands[3].notes).toContain('AURORA-99 нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала обновите её в зеркале)');
   });
 
   it("ensure_sprint with a board: judged exactly by the sprint id the mirror holds (decision 1430); an older agent's name-only refresh is accepted and Jira settles it (1423)", async () => {

@@ -40,7 +40,7 @@ export class TypeContext {
     if (created) return created;
     if (isTempKey(key) && !this.resolved.has(key)) return `тип задачи ${key} неизвестен`;
     const issue = this.mirror.issue(this.jiraKey(key));
-    if (!issue?.issue_type) return `в зеркале нет ${this.jiraKey(key)}: тип задачи неизвестен (сначала refresh)`;
+    if (!issue?.issue_type) return `в зеркале нет ${this.jiraKey(key)}: тип задачи неизвестен (сначала обновите её в зеркале)`;
     const type = this.catalogue?.issue_types.find((t) => t.name === issue.issue_type);
     return type ?? `тип задачи «${issue.issue_type}» (${this.jiraKey(key)}) в каталоге не найден`;
   }

@@ -155,7 +155,7 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
     else if (c.type === 'ensure_link' || c.type === 'remove_link') {
       // An end the mirror does not hold: whether Jira has it the hub cannot tell (the agent would get a 404).
       for (const end of [c.params.source, c.params.target].map((k) => (typeof k === 'string' ? (ctx.resolved.get(k) ?? k) : k))) {
-        if (typeof end === 'string' && isJiraKey(end) && !ctx.mirror.issue(end)) c.unknown.push(`${end} нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала refresh)`);
+        if (typeof end === 'string' && isJiraKey(end) && !ctx.mirror.issue(end)) c.unknown.push(`${end} нет в зеркале: есть ли такая задача в Jira, хаб не знает (сначала обновите её в зеркале)`);
       }
       checkLink(c, usable, ctx.linkWords);
       checkReversedLink(c, usable, ctx.mirror, ctx.resolved, removedLinks);

@@ -3,7 +3,7 @@
  * What Jira held or holds (values, status and sprint names, summaries) is fenced as data.
  */
 import type { CatalogueBoard } from '@jira-hub/contracts';
-import { boardWords, fieldWords, namesSprintBoard } from '@jira-hub/contracts/russian';
+import { boardWords, fieldWords, namesSprintBoard, TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import { clip, numberRanges } from '../common/index.js';
 import { fenced } from './fence.js';
 import { HubError, type BatchView, type HubApi, type RevertView } from './hub-api.js';
@@ -96,7 +96,7 @@ export function batchChangesText(b: Pick<BatchView, 'changes'>, boards?: Boards)
 export function revertText(r: RevertView, shown = r.commands.length): string {
   const head = r.dry_run
     ? `План отката пакета #${r.revert_of} (ничего не записано): команд ${r.commands.length}.`
-    : `Создан пакет #${r.batch?.id} «${r.title}»: команд ${r.commands.length} (и refresh в конце)${r.batch?.status === 'awaiting_approval' ? '; ждёт одобрения человека' : ''}.`;
+    : `Создан пакет #${r.batch?.id} «${r.title}»: команд ${r.commands.length} (и ${TAIL_REFRESH_WORDS})${r.batch?.status === 'awaiting_approval' ? '; ждёт одобрения человека' : ''}.`;
   // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
   const commands = r.commands.slice(0, shown).map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length

@@ -2,6 +2,7 @@
  * The hub's answers in words for a model (Russian, like every text for people). Pure; the tools put
  * these beside the views themselves (`structuredContent`).
  */
+import { TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import { clip } from '../common/index.js';
 import { keyList } from '../packages/index.js';
 import { BATCH_STATUS_WORDS, verdictText } from '../queue/index.js';
@@ -283,7 +284,7 @@ export function planText(p: PlanView, shown: PlanShown = { commands: p.commands 
   const line = (c: PlannedCommandView) => {
     // The hub's sentence, only its values fenced (a status, a sprint, a reason naming them): its own words stay outside.
     const what = c.text ? verdictText(c, (value) => fenced(clip(value, ECHO_CAP))) : word(VERDICT, c.verdict);
-    const tail = c.tail_refresh ? ' (завершающий refresh, хаб добавляет его сам)' : '';
+    const tail = c.tail_refresh ? ` (${TAIL_REFRESH_WORDS}, хаб добавляет его сам)` : '';
     const check = c.check && !c.tail_refresh ? ` [${word(CHECK, c.check)}]` : '';
     return [
       `(${c.seq}) ${named(c)}${tail} — ${what}${check}`,

@@ -1,6 +1,6 @@
 /** The drift's words (GET /packages/{id}/drift, `jira-hub` and MCP): what applying again can settle, and what only a person can. */
 import { describe, expect, it } from '@jest/globals';
-import { appliedPlanText, applyText, driftText, planSummary } from './package-text.js';
+import { appliedPlanText, applyText, driftText, planSummary, planText } from './package-text.js';
 import type { PackagePlanView } from './package.view.js';
 
 const pkg = { id: 3, name: 'Спринт 2', created_at: '2026-12-02T10:00:00.000Z', batch_id: 9, applied_from: null };
@@ -46,5 +46,15 @@ describe('an apply in words: its text, then the plan under it (CLI and MCP)', ()
     const withCommands = { ...plan, text: 'Изменений: 1 (поля: 1).' };
     expect(appliedPlanText({ batch: { id: 12 } as never, plan: withCommands })!.split('\n')[0]).toBe('Изменений: 1 (поля: 1).');
     expect(appliedPlanText({ batch: null, plan: null })).toBeUndefined();
+  });
+});
+
+describe('planText: the refresh offered first, in words', () => {
+  it('says what the refresh does and of how many keys, never the command\'s name', () => {
+    const mirror = { keys: ['A-2', 'A-3', 'A-4'], missing_keys: [], gone_keys: [], oldest_synced_at: '2026-12-02T09:00:00.000Z', age_seconds: 3600 };
+    const plan = { name: 'Спринт 2', text: 'Jira уже соответствует пакету: менять нечего.', empty: true, commands: [], findings: [], temp_keys: [], mirror, refresh: { type: 'refresh', params: { keys: mirror.keys } }, dry_run: null } as unknown as PackagePlanView;
+    const lines = planText(plan).split('\n');
+    expect(lines).toContain('Чтобы сравнить со свежими данными, сначала отправьте команду «обновить зеркало: 3 ключа» и постройте план снова.');
+    expect(lines.join('\n')).not.toMatch(/refresh/);
   });
 });

@@ -1,6 +1,7 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
 import { ageText, BATCH_STATUS_WORDS, changeText, shownValue, valueText, type Quote } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
+import { refreshWords, TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
 
@@ -25,7 +26,7 @@ export const keyList = (keys: readonly string[]) => (keys.length > 10 ? `${keys.
 const notCompared = (missing: readonly string[], gone: readonly string[] = []) =>
   [
     `Команд нет, но сравнить с Jira удалось не всё:`,
-    missing.length ? ` задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) и постройте план снова.` : '',
+    missing.length ? ` задач ${keyList(missing)} нет в зеркале хаба — обновите их в зеркале и постройте план снова.` : '',
     gone.length ? ` задач ${keyList(gone)} в Jira больше нет (удалены или перенесены) — уберите их строки из пакета.` : '',
   ].join('');
 
@@ -91,7 +92,7 @@ const findingLines = (findings: PackageFindingView[], quote: Quote) => findings.
 /** The whole plan for a terminal or a model (`quote`: how values from Jira and the cells are shown). */
 export function planText(p: PackagePlanView, quote: Quote = asIs, withSummary = true): string {
   const lines = [...(withSummary ? [p.text] : []), mirrorText(p.mirror)];
-  if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала обновите эти задачи (refresh, ключей: ${p.refresh.params.keys.length}) и постройте план снова.`);
+  if (p.refresh && (p.mirror.age_seconds ?? 0) > 0) lines.push(`Чтобы сравнить со свежими данными, сначала отправьте команду «${refreshWords(p.refresh.params.keys.length)}» и постройте план снова.`);
   for (const c of p.commands) {
     const changes = c.changes.map((change) => changeText(change, quote)).join('; ');
     // The checks' findings (SPEC 16.2) under their command: apply would be refused for each of them. The dry
@@ -122,7 +123,7 @@ export function applyText(a: Pick<ApplyView, 'package' | 'batch' | 'replayed'> &
   const state = BATCH_STATUS_WORDS[a.batch.status];
   const commands = a.batch.commands.length - 1; // the tail refresh aside
   if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, пакет команд #${a.batch.id} ещё выполняется (${state}).`;
-  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и обновление зеркала в конце.`;
+  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} ${state}: команд ${commands} и ${TAIL_REFRESH_WORDS}.`;
 }
 
 /** Fields of an existing issue no command of the hub changes (the plan names them as findings). */
@@ -145,7 +146,7 @@ export function driftText(
     return `Jira отошла от пакета #${d.package.id} «${d.package.name}»: задач ${keyList(gone)} в Jira больше нет (удалены или перенесены в другой проект) — уберите их строки из пакета или создайте задачи заново; остальное совпадает.`;
   }
   if (d.fields.length === 0 && d.links.length === 0 && missing.length && settled) {
-    return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их (refresh) или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
+    return `Пакет #${d.package.id} «${d.package.name}» не сравнить с Jira целиком: задач ${keyList(missing)} нет в зеркале хаба — обновите их в зеркале или, если их удалили в Jira, уберите их строки из пакета; остальное совпадает.`;
   }
   const fields = d.fields.map((f) => `  ${f.jira_key ?? f.key} ${f.field}: в пакете ${valueText(f.field, f.wanted, quote)}, в Jira ${valueText(f.field, f.actual, quote)} (issues.csv, строка ${f.row})`);
   const links = d.links.map((l) => `  связь ${l.source} ${quote(l.link_type)} ${l.target}: ${l.state === 'missing' ? 'нет в Jira' : 'в Jira в обратную сторону'} (links.csv, строка ${l.row})`);
@@ -167,6 +168,6 @@ export function driftText(
           : `Jira отошла от пакета #${d.package.id} «${d.package.name}»: ${counts}.${back}`;
   // Issues gone from Jira are no field or link to show, but a difference all the same.
   const goneLine = gone.length ? [`Задач ${keyList(gone)} в Jira больше нет (удалены или перенесены): уберите их строки из пакета или создайте задачи заново.`] : [];
-  const missingLine = missing.length ? [`Задач ${keyList(missing)} нет в зеркале хаба: обновите их (refresh), чтобы сравнить.`] : [];
+  const missingLine = missing.length ? [`Задач ${keyList(missing)} нет в зеркале хаба: обновите их в зеркале, чтобы сравнить.`] : [];
   return [head, ...fields, ...links, ...byHand, ...goneLine, ...missingLine].join('\n');
 }

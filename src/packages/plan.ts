@@ -327,7 +327,7 @@ class Planner {
     if (!isNew && !m) {
       const run = this.input.mirror.gone?.(key);
       if (run !== undefined) this.finding(r, 'key', 'gone_from_jira', `задачи ${key} в Jira больше нет: обновление #${run} её не нашло (удалена или перенесена в другой проект); строку не сравниваем — уберите её из пакета или создайте задачу заново`);
-      else this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её (refresh)`);
+      else this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её в зеркале`);
       return;
     }
     if (m) {
@@ -478,7 +478,7 @@ class Planner {
     }
     if (unknown.length) {
       // No blind link: the mirror must show both ends (the refresh offered first reads them).
-      this.out.findings.push({ ...place, code: 'unknown_key', detail: `задач ${unknown.join(', ')} нет в зеркале хаба: связь не сравнить; сначала обновите их (refresh)` });
+      this.out.findings.push({ ...place, code: 'unknown_key', detail: `задач ${unknown.join(', ')} нет в зеркале хаба: связь не сравнить; сначала обновите их в зеркале` });
       return;
     }
     if (isJiraKey(source) && isJiraKey(target)) {

@@ -24,7 +24,7 @@ function summary(counts: Record<Verdict, number>, total: number): string {
   const parts = [
     counts.would_change && `изменят Jira: ${counts.would_change}`,
     counts.holds && `уже выполнены: ${counts.holds}`,
-    counts.unknown_key && `называют ключи, которых нет в зеркале: ${counts.unknown_key} (сначала refresh)`,
+    counts.unknown_key && `называют ключи, которых нет в зеркале: ${counts.unknown_key} (сначала обновите зеркало)`,
     counts.cannot_judge && `не проверить заранее: ${counts.cannot_judge}`,
   ].filter(Boolean);
   // «из 1 команды», «из 21 команды», «из 2 команд»: after «из» the genitive, singular for 1 and 21

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AGENT_QUIET_WARNING, agentQuietWarning, boardWords, catalogueFieldName, fieldLabel, fieldWords, namesSprintBoard, plural } from './russian.js';
+import { AGENT_QUIET_WARNING, agentQuietWarning, boardWords, catalogueFieldName, fieldLabel, fieldWords, namesSprintBoard, plural, refreshWords } from './russian.js';
 
 describe('plural', () => {
   it.each([
@@ -123,5 +123,11 @@ describe('fields in words', () => {
   it('takes no member of Object.prototype for the Russian name of a field', () => {
     expect(fieldWords('constructor')).toBe('поле «constructor»');
     expect(fieldLabel('toString')).toBe('toString');
+  });
+});
+
+describe('refreshWords', () => {
+  it('says what a refresh of keys does, with the count in its form', () => {
+    expect([1, 3, 5, 21].map(refreshWords)).toEqual(['обновить зеркало: 1 ключ', 'обновить зеркало: 3 ключа', 'обновить зеркало: 5 ключей', 'обновить зеркало: 21 ключ']);
   });
 });

@@ -106,3 +106,17 @@ export function fieldWords(field: string, fields?: readonly NamedField[] | null,
   const label = own(field);
   return label === undefined ? `поле ${quote(catalogueFieldName(field, fields) ?? field)}` : label.toLowerCase();
 }
+
+/**
+ * The command `refresh` in words for people (its type stays `refresh` in the API): the hub's plans, the MCP's
+ * answers and the dashboard say what it does, not its name. `refreshWords(3)`: «обновить зеркало: 3 ключа».
+ */
+export function refreshWords(keys: number): string {
+  return `обновить зеркало: ${keys} ${plural(keys, 'ключ', 'ключа', 'ключей')}`;
+}
+
+/** The refresh the hub adds at the end of every batch that writes, in words: «…: 2 команды и обновление зеркала в конце». */
+export const TAIL_REFRESH_WORDS = 'обновление зеркала в конце';
+
+/** What a check could not tell (no catalogue, a stale one), in one word as Russian writes it. */
+export const UNKNOWN_WORD = 'неизвестно';

@@ -125,7 +125,7 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
           (t) =>
             `  ${t.from === null ? 'из любого' : fenced(t.from)} → ${fenced(t.to)} (${fenced(t.name)})${t.required_fields.length ? `, экран перехода требует: ${names(t.required_fields)}` : ''}`,
         ),
-        ...(w.route === undefined ? [] : [w.route === null ? `  пути из «${a.from}» в «${a.to}» не известно` : `  путь: ${[a.from ?? '', ...w.route].map(fenced).join(' → ')}`]),
+        ...(w.route === undefined ? [] : [w.route === null ? `  путь из «${a.from}» в «${a.to}» неизвестен` : `  путь: ${[a.from ?? '', ...w.route].map(fenced).join(' → ')}`]),
       ]);
       return { text: lines.join('\n'), data: { workflows: flows } };
     },

@@ -112,10 +112,14 @@ describe('verdictOf (SPEC 15.4)', () => {
     expect(judge({ key: 'A-1', sprint: 'S2', board: 'Поддержка' })).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('агент старой версии') });
   });
 
+  it('a refresh is said in words, not by its name', () => {
+    expect(verdict('refresh', { keys: ['A-1'] }).text).toBe('Не проверить заранее: обновление зеркала только читает Jira.');
+  });
+
   it('unknown keys are named and ask for a refresh', () => {
     const v = verdict('ensure_link', { source: 'B-1', target: 'B-2', link_type: 'Blocks' });
     expect(v.unknown_keys).toEqual(['B-1', 'B-2']);
-    expect(v.text).toBe('В зеркале нет B-1, B-2: обновите зеркало (refresh), чтобы судить.');
+    expect(v.text).toBe('В зеркале нет B-1, B-2: обновите эти задачи в зеркале, чтобы судить.');
   });
 
   it('holds exactly when confirmation by state would confirm (one rule)', () => {

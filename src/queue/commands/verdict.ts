@@ -23,8 +23,8 @@ export interface CommandVerdict {
 }
 
 const NOT_JUDGED: Partial<Record<CommandType, string>> = {
-  refresh: 'refresh только читает Jira и обновляет зеркало',
-  refresh_catalogue: 'refresh_catalogue только читает настройки проекта Jira',
+  refresh: 'обновление зеркала только читает Jira',
+  refresh_catalogue: 'чтение каталога только читает настройки проекта Jira',
   ensure_issue: 'ensure_issue ищет задачу по теме в самой Jira при выполнении, зеркало этого не решает',
   ensure_comment: 'комментарии не хранятся в зеркале',
   remove_comment: 'комментарии не хранятся в зеркале',
@@ -74,7 +74,7 @@ export function verdictText(v: Pick<CommandVerdict, 'verdict' | 'changes' | 'unk
     case 'would_change':
       return `Изменит${when}: ${(v.changes ?? []).map((c) => changeText(c, quote)).join('; ')}.`;
     case 'unknown_key':
-      return `В зеркале нет ${(v.unknown_keys ?? []).join(', ')}: обновите зеркало (refresh), чтобы судить.`;
+      return `В зеркале нет ${(v.unknown_keys ?? []).join(', ')}: обновите эти задачи в зеркале, чтобы судить.`;
     default: {
       const why = v.why ?? '';
       return `Не проверить заранее: ${FIXED_REASONS.has(why) ? why : quote(why)}.`;

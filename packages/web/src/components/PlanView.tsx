@@ -9,6 +9,7 @@ import { api } from '../api';
 import { useHub } from '../context';
 import { day, duration, plural } from '../format';
 import type { Finding } from '@jira-hub/contracts';
+import { TAIL_REFRESH_WORDS, UNKNOWN_WORD } from '@jira-hub/contracts/russian';
 import type { BatchView } from '../types';
 import { describeCommand, fieldLabel, paramLabel, personWords } from '../words';
 import { errorText, Loading } from './ui';
@@ -52,7 +53,7 @@ export const VERDICT: Record<string, { text: string; tone: 'ok' | 'change' | 'al
   no_change: { text: 'ничего не изменит', tone: 'ok' },
   unknown_key: { text: 'ключа нет в зеркале', tone: 'alert' },
   will_fail: { text: 'не выполнится', tone: 'alert' },
-  unknown: { text: 'не известно', tone: 'alert' },
+  unknown: { text: UNKNOWN_WORD, tone: 'alert' },
   cannot_judge: { text: 'не проверить заранее', tone: 'muted' },
 };
 
@@ -135,7 +136,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
         {planHeadline(plan, findings)} Оценка: {duration(plan.estimate_seconds)} пауз агента
         {plan.remaining_seconds !== undefined ? `, вместе с очередью ≈ ${duration(plan.remaining_seconds)}` : ''}.
       </p>
-      {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «не известно».</p>}
+      {plan.catalogue === null && <p className="muted small">Каталог Jira от агента ещё не получен: проверки по каталогу не выполнены, их итог — «{UNKNOWN_WORD}».</p>}
       {(alerts > 0 || findings.length > 0) && (
         <p className="plan-alert" role="note">
           Проверьте {(awaiting ?? plan.awaiting_approval !== false) ? 'перед одобрением' : 'перед отправкой'}: {alerts > 0 ? `команд с неизвестным исходом или ключом — ${alerts}` : ''}
@@ -161,7 +162,7 @@ export function PlanPanel({ body, title = 'Что сделает пакет, е�
                 <span className={`chip verdict-${verdict.tone}`} title="сравнение с зеркалом">
                   {verdict.text}
                 </span>
-                {c.tail_refresh && <span className="muted small"> (обновление зеркала в конце)</span>}
+                {c.tail_refresh && <span className="muted small"> ({TAIL_REFRESH_WORDS})</span>}
               </div>
               {(c.changes?.length ?? 0) > 0 && (
                 <table className="changes">

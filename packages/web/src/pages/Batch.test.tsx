@@ -210,7 +210,7 @@ describe('BatchPage', () => {
         { type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-9', link_type: 'Blocks' } },
       ],
     });
-    expect(within(plan).getByText('проверка: не известно')).toBeTruthy();
+    expect(within(plan).getByText('проверка: неизвестно')).toBeTruthy();
     expect(within(plan).getByText('ключа нет в зеркале')).toBeTruthy();
     expect(within(plan).getByText('пусто')).toBeTruthy();
     expect(within(plan).getByRole('cell', { name: 'Срок' })).toBeTruthy(); // the field as the dashboard names it, not «duedate»

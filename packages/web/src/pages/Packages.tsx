@@ -1,4 +1,5 @@
 import type { Finding } from '@jira-hub/contracts';
+import { TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import { Fragment, useCallback, useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { api } from '../api';
 import { ErrorBox } from '../components/ui';
@@ -284,7 +285,7 @@ function appliedText(a: Applied): string {
   const state = a.batch.status === 'awaiting_approval' ? 'ждёт одобрения человека' : (BATCH_STATUS[a.batch.status] ?? a.batch.status);
   if (a.replayed) return `Эти же файлы уже применены: пакет #${a.package.id}, его пакет команд #${a.batch.id} ещё не завершён (${state}).`;
   const n = Math.max(0, a.batch.commands.length - 1); // the tail refresh aside
-  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} — ${state}: ${n} ${plural(n, 'команда', 'команды', 'команд')} и обновление зеркала в конце.`;
+  return `Пакет #${a.package.id} «${a.package.name}» сохранён, пакет команд #${a.batch.id} — ${state}: ${n} ${plural(n, 'команда', 'команды', 'команд')} и ${TAIL_REFRESH_WORDS}.`;
 }
 
 function AppliedNote({ applied }: { applied: Applied }) {
