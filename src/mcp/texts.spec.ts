@@ -252,7 +252,7 @@ describe('planText: the hub\'s verdict sentences outside the fence, Jira\'s and 
 
   it('a key the mirror lacks: the advice to refresh is the hub\'s', () => {
     expect(line({ type: 'ensure_fields', params: { key: 'A-9', duedate: null }, verdict: 'unknown_key', unknown_keys: ['A-9'], age_seconds: null, text: 'x' })).toBe(
-      '(1) ensure_fields A-9: duedate=null — В зеркале нет A-9: обновите зеркало (refresh), чтобы судить.',
+      '(1) ensure_fields A-9: duedate=null — В зеркале нет A-9: обновите эти задачи в зеркале, чтобы судить.',
     );
   });
 
