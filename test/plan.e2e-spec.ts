@@ -83,7 +83,7 @@ describe('dry run (SPEC 15.4)', () => {
     expect(v[1]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'status', from: 'To Do', to: 'Done' }] });
     expect(v[2]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' }] });
     expect(v[3]).toMatchObject({ verdict: 'unknown_key', unknown_keys: ['B-7'], synced_at: null, age_seconds: null });
-    expect(v[3].text).toContain('refresh');
+    expect(v[3].text).toContain('обновите эти задачи в зеркале');
     expect(v[4]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('ensure_issue') });
     expect(v[4].why).not.toContain('уже есть');
     expect(v[5]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('new:1') });

@@ -17,6 +17,12 @@ describe('text with a lone surrogate is refused on every input (issue 21.8)', ()
   afterAll(() => hub?.close());
 
   const refused = (res: { status: number; body: object }, field: string) => expectFieldRefused(res, field, 'текст содержит одиночный суррогат');
+  /** PATCH /settings names a key as sent and says in words what it is: «link_types.Blocks (тип связи Jira …): …». */
+  const settingRefused = (res: { status: number; body: { detail?: unknown; errors?: unknown } }, field: string) => {
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')} \\([^)]+\\): текст содержит одиночный суррогат`));
+    expect(res.body.errors).toEqual([{ field, detail: expect.stringContaining('текст содержит одиночный суррогат') }]);
+  };
 
   it('a batch: its title, a command’s params, a label in a list, a key of params; the plan too — nothing written', async () => {
     refused(await hub.http.post('/batches').send({ title: LONE, commands: [fields('A-1')] }), 'title');
@@ -33,8 +39,8 @@ describe('text with a lone surrogate is refused on every input (issue 21.8)', ()
     refused(await hub.http.put('/notes/A-1').send({ comment: LONE }), 'comment');
     await hub.http.get('/notes/A-1').expect(404);
     const before = (await hub.http.get('/settings').expect(200)).body;
-    refused(await hub.http.patch('/settings').send({ link_types: { Blocks: LONE } }), 'link_types.Blocks');
-    refused(await hub.http.patch('/settings').send({ fields: ['duedate', LONE] }), 'fields.1');
+    settingRefused(await hub.http.patch('/settings').send({ link_types: { Blocks: LONE } }), 'link_types.Blocks');
+    settingRefused(await hub.http.patch('/settings').send({ fields: ['duedate', LONE] }), 'fields.1');
     expect((await hub.http.get('/settings').expect(200)).body).toEqual(before);
 
     const batch = (await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ title: 'ждёт', commands: [fields('A-1')] }).expect(201)).body;
