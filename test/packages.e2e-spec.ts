@@ -582,6 +582,16 @@ describe('a package the catalogue refuses (SPEC 16.2, 18)', () => {
     expect(plan.dry_run).toMatchObject({ ok: true, findings: [] });
   });
 
+  it('a new row\'s type in another letter case is sent as Jira writes it, so the checks pass and apply queues it (as `high` goes as `High`)', async () => {
+    const issues = `${HEADER}\nnew:1;epic;Годовой отчёт;;;;;;;;\nnew:2;  TASK ;Собрать данные;new:1;;;;;;;`;
+    const attach = (route: 'plan' | 'apply') => hub.http.post(`/packages/${route}`).attach('issues', Buffer.from(issues), 'issues.csv');
+    const plan = (await attach('plan').expect(200)).body;
+    expect(plan.commands.filter((c: { type: string }) => c.type === 'ensure_issue').map((c: { params: { issue_type: string } }) => c.params.issue_type)).toEqual(['Epic', 'Task']);
+    expect(plan.dry_run).toMatchObject({ ok: true, findings: [] });
+    const applied = (await attach('apply').expect(200)).body;
+    expect(applied.batch.commands.filter((c: { type: string }) => c.type === 'ensure_issue').map((c: { params: { issue_type: string } }) => c.params.issue_type)).toEqual(['Epic', 'Task']);
+  });
+
   it('a sub-task asked into a sprint, an existing one or a new one: the plan shows the finding under its ensure_sprint, apply is refused naming its row; nothing stored', async () => {
     const agent = agentOf(hub);
     await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['AURORA-3'] } }] }).expect(201);

@@ -234,8 +234,8 @@ class Planner {
   }
 
   /** A name as Jira writes it, when the catalogue lists one the same but for case and spaces around; else the name trimmed. */
-  private jiraName(f: 'status' | 'priority' | 'sprint', value: string): string {
-    const list = { status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
+  private jiraName(f: 'issue_type' | 'status' | 'priority' | 'sprint', value: string): string {
+    const list = { issue_type: this.input.known?.issue_types, status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
     return list?.find((x) => same(x, value)) ?? value.trim();
   }
 
@@ -309,7 +309,8 @@ class Planner {
         `временный ключ ${r.key} уже создаёт пакет команд #${pending.batchId} (тема «${pending.summary}»), он ещё не выполнен: этот план создал бы вторую задачу — дождитесь пакета #${pending.batchId} (или отмените его) и постройте план снова`,
       );
     }
-    const params: Params = { temp_key: r.key, issue_type: r.issue_type, summary: r.summary };
+    // The type as Jira writes it (`task` is sent as `Task`): the checks refuse another letter case (SPEC 16.2).
+    const params: Params = { temp_key: r.key, issue_type: this.jiraName('issue_type', r.issue_type!), summary: r.summary };
     if (r.parent !== undefined) params.parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') }) ?? r.parent;
     const epicName = this.epicNameField(r.issue_type!);
     if (epicName) params.fields = { [epicName]: r.summary };
