@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { formatReport, main } from '../src/cli.js';
 import { MAX_PACKAGE_RECORDS } from '../src/import/package-reader.js';
 import { agentOf, issue, refreshResult, startHub, type TestHub } from './support/app.js';
+import { reportCatalogue } from './support/catalogue.js';
 import { testDatabaseEnv } from './support/pg.js';
 
 /** The line the CLI prints first: the database it writes (the SQLite file, or PostgreSQL in the PostgreSQL pass). */
@@ -44,6 +45,27 @@ describe('import of a planning package (SPEC 8)', () => {
       missing_links: [{ source: 'AURORA-1533', target: 'AURORA-1600', link_type: 'Blocks' }],
       reversed_links: [{ source: 'AURORA-1533', target: 'AURORA-1586', link_type: 'Relates' }],
     });
+  });
+
+  it('with the catalogue, a type written as Jira\'s name in another case or as its words reads as a batch and a package plan read it: not a false «missing» (decision 1445)', async () => {
+    await reportCatalogue(hub);
+    await mirror(['AURORA-1', 'AURORA-2', 'AURORA-3'], [{ source_key: 'AURORA-3', target_key: 'AURORA-2', link_type: 'Blocks' }]);
+    const links = 'Откуда;Тип;Куда\nAURORA-3;blocks;AURORA-2\nAURORA-2;is blocked by;AURORA-3\nAURORA-2;BLOCKS;AURORA-3\nAURORA-1;блокирует;AURORA-2\n';
+    const res = await upload({ links }).expect(200);
+    expect(res.body).toEqual({
+      notes: 0,
+      expected_links: [
+        { source: 'AURORA-3', target: 'AURORA-2', link_type: 'Blocks' },
+        { source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' },
+        { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' },
+      ],
+      missing_keys: [],
+      missing_links: [{ source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }],
+      reversed_links: [{ source: 'AURORA-2', target: 'AURORA-3', link_type: 'Blocks' }],
+    });
+    // The same links.csv, planned as a package, agrees: nothing to create for the first three rows.
+    const plan = (await hub.http.post('/packages/plan').attach('links', Buffer.from(links), 'links.csv').expect(200)).body;
+    expect(plan.commands.map((c: { params: object }) => c.params)).toEqual([{ source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }]);
   });
 
   it('a note for a temp key that a waiting ensure_issue defines again stays under the temp key until it is created', async () => {

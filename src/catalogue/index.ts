@@ -10,4 +10,4 @@ export { CATALOGUE_CODES, SYNTAX_CODES, checkCommands, withCatalogue } from './c
 export type { CheckContext, CheckOutcome, CommandRules, PlannedInput } from './checks.js';
 export { LABEL_MAX, SUMMARY_MAX, TEXT_MAX, checkContent } from './content-checks.js';
 export type { CommandCheck } from './content-checks.js';
-export { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, sprintsOnBoard } from './workflow-checks.js';
+export { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, linkAsSubmitted, sprintsOnBoard } from './workflow-checks.js';

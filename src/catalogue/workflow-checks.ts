@@ -145,6 +145,19 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
 }
 
 /**
+ * A link as the submit's check stores it (checkLink): the type by Jira's name, the ends swapped for inward
+ * words. A type the catalogue does not know, or no catalogue, leaves the link as written. What a package's
+ * plan and the import compare with the mirror, so that both read a links.csv row as the batch would.
+ */
+export function linkAsSubmitted(catalogue: Catalogue | null | undefined, source: string, target: string, linkType: string): { source: string; target: string; linkType: string } {
+  if (!catalogue) return { source, target, linkType };
+  const check: CommandCheck = { seq: 0, type: 'ensure_link', params: { source, target, link_type: linkType }, findings: [], notes: [], unknown: [] };
+  checkLink(check, catalogue, {});
+  if (check.findings.length) return { source, target, linkType };
+  return { source: String(check.params.source), target: String(check.params.target), linkType: String(check.params.link_type) };
+}
+
+/**
  * ensure_link of a directional type whose reverse (target → source) the mirror holds and not the link
  * itself: the agent fails such a command (SPEC 4: a reverse link is never flipped), so it is a finding
  * before anyone approves. Keys an earlier batch created are looked up as their Jira keys.

@@ -1,4 +1,6 @@
 /** What a package expects of Jira's links, compared with the mirror (SPEC 8). Pure. */
+import type { Catalogue } from '@jira-hub/contracts';
+import { linkAsSubmitted } from '../catalogue/index.js';
 import { isJiraKey, isTempKey } from '../common/index.js';
 import type { LinkRow, NoteRow } from './package-reader.js';
 
@@ -18,6 +20,12 @@ export interface CompareInput {
   linkTypes: Readonly<Record<string, string>>;
   hasLink(source: string, target: string, linkType: string): boolean;
   hasIssue(key: string): boolean;
+  /**
+   * The project's catalogue: a type written as Jira's name in another letter case or as its outward or inward
+   * words reads as a batch's ensure_link and a package's plan read it (decision 1445). A link of the same type
+   * the other way round stays reversed, a symmetric type's too (SPEC 13, scenario 13).
+   */
+  catalogue?: Catalogue | null;
 }
 
 export function translateType(name: string, linkTypes: Readonly<Record<string, string>>): string {
@@ -44,7 +52,8 @@ export function compare(input: CompareInput): ImportReport {
       skipped_links.push({ row: row.row, from: row.from, to: row.to, reason });
       continue;
     }
-    const link = { source, target, link_type: translateType(row.type, input.linkTypes) };
+    const read = linkAsSubmitted(input.catalogue, source, target, translateType(row.type, input.linkTypes));
+    const link = { source: read.source, target: read.target, link_type: read.linkType };
     const id = JSON.stringify(link);
     if (seen.has(id)) continue;
     seen.add(id);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/index.js';
 import { MirrorModule } from '../mirror/index.js';
 import { QueueModule } from '../queue/index.js';
 import { SettingsModule } from '../settings/index.js';
@@ -6,7 +7,7 @@ import { ImportController } from './import.controller.js';
 import { ImportService } from './import.service.js';
 
 @Module({
-  imports: [SettingsModule, QueueModule, MirrorModule],
+  imports: [SettingsModule, QueueModule, CatalogueModule, MirrorModule],
   controllers: [ImportController],
   providers: [ImportService],
   exports: [ImportService],

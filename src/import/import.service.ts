@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/index.js';
+import { CatalogueRepository } from '../catalogue/index.js';
+import { Clock, isJiraKey } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { IssueRepository, NoteRepository } from '../mirror/index.js';
 import { CommandRepository } from '../queue/index.js';
@@ -23,6 +24,7 @@ export class ImportService {
     private readonly commands: CommandRepository,
     private readonly issues: IssueRepository,
     private readonly notes: NoteRepository,
+    private readonly catalogues: CatalogueRepository,
   ) {}
 
   async import(files: PackageFiles): Promise<ImportReport> {
@@ -38,6 +40,9 @@ export class ImportService {
       await writePackageNotes(m, notes, now, this.commands, this.notes);
       const keys = [...notes.map((n) => n.key), ...links.flatMap((l) => [l.from, l.to])].map((k) => tempKeys.get(k) ?? k);
       const mirror = await this.issues.lookup(m, keys);
+      // The catalogue of the project the links name first (as a package's plan takes it), for how a type reads.
+      const project = links.flatMap((l) => [l.from, l.to]).find(isJiraKey)?.replace(/-\d+$/, '');
+      const catalogue = links.length ? await this.catalogues.get(m, project) : null;
       return compare({
         notes,
         links,
@@ -45,6 +50,7 @@ export class ImportService {
         linkTypes: this.settings.get().link_types,
         hasLink: mirror.hasLink,
         hasIssue: (key) => mirror.issue(key) !== undefined,
+        catalogue,
       });
     }, 'bulk');
   }

@@ -7,7 +7,7 @@
 import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { boardWords } from '@jira-hub/contracts/russian';
-import { catalogueBoardIds, checkLink, isOpenSprint, isSymmetricLinkType, sprintsOnBoard, type CommandCheck } from '../catalogue/index.js';
+import { catalogueBoardIds, isOpenSprint, isSymmetricLinkType, linkAsSubmitted, sprintsOnBoard } from '../catalogue/index.js';
 import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
 import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
@@ -464,7 +464,7 @@ class Planner {
     const col = (f: 'from' | 'to') => (f === 'from' ? 'Откуда' : 'Куда');
     const ends = { source: this.resolve(l.from, { file: 'links.csv', row: l.row, column: col('from') }), target: this.resolve(l.to, { file: 'links.csv', row: l.row, column: col('to') }) };
     if (ends.source === undefined || ends.target === undefined) return;
-    const { source, target, linkType } = this.asSubmitted(ends.source, ends.target, translateType(l.type, this.input.linkTypes));
+    const { source, target, linkType } = linkAsSubmitted(this.input.catalogue, ends.source, ends.target, translateType(l.type, this.input.linkTypes));
     // The same link written twice — by its inward words the other way round, or a symmetric type either way — is one link.
     const pair = isSymmetricLinkType(this.input.catalogue, linkType) ? [source, target].sort() : [source, target];
     const id = `${pair.join('\u0000')}\u0000${linkType.toLowerCase()}`;
@@ -498,15 +498,6 @@ class Planner {
     }
     this.out.links.push({ row: l.row, source, target, link_type: linkType, state: 'missing' });
     this.command('ensure_link', { source, target, link_type: linkType }, place, [{ field: 'link', from: null, to: `${source} ${linkType} ${target}` }]);
-  }
-
-  /** A link as the submit's check stores it (by the catalogue, when there is one); a type the catalogue does not know stays as written (the dry run names it). */
-  private asSubmitted(source: string, target: string, linkType: string): { source: string; target: string; linkType: string } {
-    if (!this.input.catalogue) return { source, target, linkType };
-    const check: CommandCheck = { seq: 0, type: 'ensure_link', params: { source, target, link_type: linkType }, findings: [], notes: [], unknown: [] };
-    checkLink(check, this.input.catalogue, {});
-    if (check.findings.length) return { source, target, linkType };
-    return { source: String(check.params.source), target: String(check.params.target), linkType: String(check.params.link_type) };
   }
 
   finish(): PackagePlan {
