@@ -234,8 +234,11 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
     return checkSprint(c, types);
   }
   const name = String(sprint);
-  const exact = pool.filter((s) => s.name === name);
   const open = pool.filter((s) => s.state !== 'closed');
+  const named = pool.filter((s) => s.name === name);
+  // A closed sprint is never the one asked for (decision 1434): of a name that open sprints have, only they count.
+  const openNamed = named.filter((s) => s.state !== 'closed');
+  const exact = openNamed.length > 0 ? openNamed : named;
   if (exact.length === 0) {
     const sameCase = pool.filter((s) => lower(s.name) === lower(name.trim()));
     if (sameCase.length) return addFinding(c, 'sprint', 'sprint_case', `спринт в Jira пишется «${sameCase[0]!.name}»`, `может быть, ${sameCase.map(shown).join(' или ')}?`);
@@ -251,10 +254,13 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
     const candidates = (close.kind === 'none' && close.close.length ? close.close : open).map(shown);
     return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${name}» нет среди активных и будущих${board === undefined ? '' : ` доски «${board}»`}`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
   }
+  // Only closed ones (on one board or several): the sprint is closed, whichever was meant.
+  if (openNamed.length === 0) {
+    return addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)) ?? 'активных и будущих спринтов нет: sprint: null отправит задачу в бэклог');
+  }
   if (exact.length > 1) {
     return addFinding(c, 'sprint', 'sprint_ambiguous', `спринт «${name}» есть на нескольких досках: ${exact.map(shown).join(', ')}`, `укажите board: ${exact.map((s) => `${boardName(s)} (${s.board_id})`).join(' или ')}`);
   }
-  if (exact[0]!.state === 'closed') addFinding(c, 'sprint', 'sprint_closed', `спринт «${name}» закрыт: в него нельзя перенести задачу`, maybe(open.map(shown)) ?? 'активных и будущих спринтов нет: sprint: null отправит задачу в бэклог');
 }
 
 /** The catalogue's boards an ensure_sprint's `board` names: by id, or by name in any letter case. */
