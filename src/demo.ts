@@ -203,7 +203,7 @@ async function main(): Promise<number> {
       rows.push([issue.key, issue.issue_type ?? '', issue.status ?? '', issue.sprint ?? '—', issue.duedate ?? '—', issue.summary ?? '', links.join('; ') || '—']);
     }
     console.log(`\nЗеркало (задач: ${issues.length}):`);
-    printTable(['ключ', 'тип', 'статус', 'спринт', 'срок', 'название', 'связи'], rows);
+    printTable(['ключ', 'тип', 'статус', 'спринт', 'срок', 'тема', 'связи'], rows);
 
     const failed = view.commands.filter((c: Json) => c.status !== 'done' && c.status !== 'confirmed_by_state');
     console.log(failed.length === 0 ? `\nВсе ${view.commands.length} команд выполнены за ${elapsed().trim()}` : `\nНе выполнено команд: ${failed.length}`);

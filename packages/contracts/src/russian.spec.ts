@@ -99,9 +99,9 @@ describe('fields in words', () => {
       'спринт',
       'статус',
       'описание',
-      'название',
+      'тема',
     ]);
-    expect(['duedate', 'priority', 'labels'].map((f) => fieldLabel(f))).toEqual(['Срок', 'Приоритет', 'Метки']);
+    expect(['duedate', 'priority', 'labels', 'summary'].map((f) => fieldLabel(f))).toEqual(['Срок', 'Приоритет', 'Метки', 'Тема']);
   });
 
   it('names a custom field by the name the catalogue gives it: by its id, or by its name in any letter case', () => {

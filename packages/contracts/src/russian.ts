@@ -53,7 +53,7 @@ export const AGENT_QUIET_WARNING = /Агент не выходил на связ
  * them; in a sentence see fieldWords. The one list the hub, the MCP and the dashboard name fields by.
  */
 export const FIELD_LABELS: Readonly<Record<string, string>> = {
-  summary: 'Название',
+  summary: 'Тема',
   description: 'Описание',
   duedate: 'Срок',
   labels: 'Метки',
@@ -105,6 +105,39 @@ export function fieldLabel(field: string, fields?: readonly NamedField[] | null)
 export function fieldWords(field: string, fields?: readonly NamedField[] | null, quote = (name: string) => `«${name}»`): string {
   const label = own(field);
   return label === undefined ? `поле ${quote(catalogueFieldName(field, fields) ?? field)}` : label.toLowerCase();
+}
+
+/**
+ * The params of commands that are not fields of an issue, as a finding of the checks or a revert's conflict
+ * names them: «Тип связи» for link_type. Capitalised, as a column names them; in a sentence see paramWords.
+ */
+export const PARAM_LABELS: Readonly<Record<string, string>> = {
+  key: 'Ключ',
+  keys: 'Ключи',
+  temp_key: 'Временный ключ',
+  board: 'Доска',
+  body: 'Текст комментария',
+  marker: 'Метка комментария',
+  comment_id: 'Комментарий',
+  fields: 'Поля',
+  jql: 'JQL',
+  link_type: 'Тип связи',
+  source: 'Откуда',
+  target: 'Куда',
+  to: 'Целевой статус',
+  path: 'Путь по статусам',
+};
+
+/** A param of a command as a column or a row names it: «Тип связи» for link_type, «Срок» for duedate; a custom field as fieldLabel names it. */
+export function paramLabel(param: string, fields?: readonly NamedField[] | null): string {
+  return Object.hasOwn(PARAM_LABELS, param) ? PARAM_LABELS[param]! : fieldLabel(param, fields);
+}
+
+/** A param of a command inside a sentence: «тип связи», «срок», «поле «Story Points»» (an abbreviation stays as it is: JQL). */
+export function paramWords(param: string, fields?: readonly NamedField[] | null, quote?: (name: string) => string): string {
+  if (!Object.hasOwn(PARAM_LABELS, param)) return fieldWords(param, fields, quote);
+  const label = PARAM_LABELS[param]!;
+  return label === label.toUpperCase() ? label : label.toLowerCase();
 }
 
 /**

@@ -24,7 +24,7 @@ describe('describeCommand', () => {
   });
 
   it('names fields as the pages do: «Срок», «Приоритет»; a custom field by its own name', () => {
-    expect(['duedate', 'priority', 'labels', 'status', 'customfield_10010'].map(fieldLabel)).toEqual(['Срок', 'Приоритет', 'Метки', 'Статус', 'customfield_10010']);
+    expect(['duedate', 'priority', 'labels', 'status', 'summary', 'customfield_10010'].map(fieldLabel)).toEqual(['Срок', 'Приоритет', 'Метки', 'Статус', 'Тема', 'customfield_10010']);
   });
 
   it('names a link type by its package name whatever the letter case', () => {

@@ -1,6 +1,6 @@
 /** Commands, statuses and sources in words (Russian), as the pages show them. */
 import type { CatalogueBoard, CatalogueUser } from '@jira-hub/contracts';
-import { boardWords, FIELD_LABELS, fieldLabel as sharedFieldLabel } from '@jira-hub/contracts/russian';
+import { boardWords, FIELD_LABELS, fieldLabel as sharedFieldLabel, paramLabel as sharedParamLabel } from '@jira-hub/contracts/russian';
 import { day, plural } from './format';
 import type { BatchStatus, BatchSummary, Command, CommandStatus } from './types';
 
@@ -104,26 +104,8 @@ export const COMMAND_TYPE: Record<string, string> = {
 /** A field as a column or a row names it (the list the hub and the MCP share): «Срок» for duedate; a custom field by its own name. */
 export const fieldLabel = (field: string): string => sharedFieldLabel(field);
 
-/** The params of commands that are not fields of an issue, as a finding of the checks names them. */
-const PARAM_LABEL: Record<string, string> = {
-  key: 'Ключ',
-  keys: 'Ключи',
-  temp_key: 'Временный ключ',
-  board: 'Доска',
-  body: 'Текст комментария',
-  marker: 'Метка комментария',
-  comment_id: 'Комментарий',
-  fields: 'Поля',
-  jql: 'JQL',
-  link_type: 'Тип связи',
-  source: 'Откуда',
-  target: 'Куда',
-  to: 'Целевой статус',
-  path: 'Путь по статусам',
-};
-
-/** A param of a command as a person reads it in a finding: «Тип связи» for link_type, «Срок» for duedate; a custom field by its own name. */
-export const paramLabel = (param: string): string => PARAM_LABEL[param] ?? fieldLabel(param);
+/** A param of a command as a person reads it in a finding (the list the hub shares): «Тип связи» for link_type, «Срок» for duedate; a custom field by its own name. */
+export const paramLabel = (param: string): string => sharedParamLabel(param);
 
 /** A field inside a sentence: «срок = 2 дек.». */
 const fieldWord = (field: string): string => (Object.hasOwn(FIELD_LABELS, field) ? FIELD_LABELS[field]!.toLowerCase() : field);

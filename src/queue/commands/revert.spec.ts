@@ -198,8 +198,10 @@ describe('buildRevert (SPEC 17.2)', () => {
     ['a field without a key', ch(1, { what: 'field:duedate', before: null, after: '2026-12-20' }), {}, /^срок: в записи изменения нет ключа задачи/],
     ['a comment without a key', ch(1, { what: 'comment', after: { id: '30001' } }), {}, /комментарий: в записи изменения нет ключа задачи/],
     ['a comment whose id is not a string or a number', ch(1, { key: 'A-1', what: 'comment', after: { id: { x: 1 } } }), {}, /A-1: Jira не сообщила id комментария/],
-    ['a created issue deleted without its summary', ch(1, { key: 'A-12', what: 'issue', after: {} }), { deleteCreated: true }, /задача: откат не составить \(summary: /],
-    ['a removed link of a link type with no name', ch(1, { what: 'link_removed', before: { source: 'A-1', target: 'A-2', link_type: '' } }), {}, /удалённая связь: откат не составить \(link_type: /],
+    // What is not undone and why, in words: no API param names (`summary`, `link_type`) in the sentence.
+    ['a created issue deleted without its summary', ch(1, { key: 'A-12', what: 'issue', after: {} }), { deleteCreated: true }, /^A-12: созданную пакетом задачу не удалить — в записи изменения тема: нужна непустая строка$/],
+    ['a removed link of a link type with no name', ch(1, { what: 'link_removed', before: { source: 'A-1', target: 'A-2', link_type: '' } }), {}, /^удалённую связь A-1 → A-2 не вернуть — в записи изменения тип связи: нужна непустая строка$/],
+    ['a status that was blank before', ch(1, { key: 'A-1', what: 'status', before: ' ', after: 'Done' }), {}, /^A-1: статус не вернуть к « » — в записи изменения целевой статус: нужна непустая строка$/],
   ])('%s: a conflict, no command', (_name, change, options, detail) => {
     const plan = buildRevert([change], mirrorOf({ 'A-1': issue(), 'A-10': issue() }), { ...OPTIONS, ...options });
     expect(plan.commands).toEqual([]);

@@ -9,7 +9,7 @@ import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
 import type { CatalogueBoard, CatalogueField } from '@jira-hub/contracts';
 import { checkParams, type Params } from '@jira-hub/contracts/catalogue';
-import { boardWords, fieldWords, type NamedField } from '@jira-hub/contracts/russian';
+import { boardWords, fieldWords, paramWords, type NamedField } from '@jira-hub/contracts/russian';
 import { sprintOfChange, type Change } from './change-record.js';
 import { changesAgainstMirror, inBacklog, mirrorShowsSprint } from './confirmation.js';
 
@@ -211,11 +211,15 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   const conflicts: RevertConflict[] = [];
   const conflict = (c: Change, detail: string, actual?: unknown) =>
     conflicts.push({ key: c.key ?? null, what: c.what, expected: c.after ?? null, ...(actual === undefined ? {} : { actual }), detail });
-  /** A command of the revert, checked as a batch's commands are at submit: one that would be refused is a conflict instead. */
-  const emit = (c: Change, command: CommandInput) => {
+  /**
+   * A command of the revert, checked as a batch's commands are at submit: one that would be refused is a
+   * conflict instead, saying what is not undone (`undone`: «A-1: статус не вернуть к «To Do»») and what of
+   * the change record the command cannot take, its params in words.
+   */
+  const emit = (c: Change, command: CommandInput, undone: string) => {
     const problems = checkParams(command.type, command.params).problems;
     if (problems.length === 0) commands.push(command);
-    else conflict(c, `${label(c.what, options.fields)}: откат не составить (${problems.map((p) => `${p.param}: ${p.detail}`).join('; ')})`);
+    else conflict(c, `${undone} — в записи изменения ${problems.map((p) => `${paramWords(p.param, options.fields)}: ${p.detail}`).join('; ')}`);
   };
   /** ensure_fields of one command and key, merged: the newest command's fields first, as the changes come. */
   let fields: { commandId: number; key: string; params: Params } | null = null;
@@ -288,7 +292,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       flush();
       if (c.what === 'status') {
         // `{key, to}`: the hub stores the shortest known route at submit (SPEC 16.2)
-        if (typeof c.before === 'string') emit(c, { type: 'ensure_status', params: { key, to: c.before } });
+        if (typeof c.before === 'string') emit(c, { type: 'ensure_status', params: { key, to: c.before } }, `${key}: статус не вернуть к ${shown(c.before)}`);
         else conflict(c, `${key}: прежний статус неизвестен`);
       } else {
         // Back to that very sprint: with its board when the record knows it, so that a name several boards
@@ -305,7 +309,10 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
             c,
             `${key}: спринта ${sprintShown(before, options.boards)}, из которого пакет перенёс задачу, нет среди активных и будущих спринтов каталога Jira (закрыт или удалён) — вернуть в него нельзя; не откатываем (если он открыт, обновите каталог и повторите откат)`,
           );
-        } else emit(c, { type: 'ensure_sprint', params: before === null ? { key, sprint: null } : { key, sprint: listed?.name ?? before.name, ...(board === null ? {} : { board }) } });
+        } else {
+          const back = before === null ? { key, sprint: null } : { key, sprint: listed?.name ?? before.name, ...(board === null ? {} : { board }) };
+          emit(c, { type: 'ensure_sprint', params: back }, `${key}: задачу не вернуть ${before === null ? 'в бэклог' : `в спринт ${sprintShown(before, options.boards)}`}`);
+        }
       }
       continue;
     }
@@ -316,14 +323,14 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
         else if (deleted(link.source) || deleted(link.target)) continue;
         else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет; не откатываем`, null);
-        else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `связь ${link.source} → ${link.target} не удалить`);
         break;
       }
       case 'comment': {
         const id = (c.after as { id?: unknown } | undefined)?.id;
         if (deleted(key)) continue; // on a created issue that stays (labelled), the comment is removed as anywhere
         if (typeof id !== 'string' && typeof id !== 'number') conflict(c, `${key}: Jira не сообщила id комментария — удалите его вручную`);
-        else emit(c, { type: 'remove_comment', params: { key, comment_id: String(id) } });
+        else emit(c, { type: 'remove_comment', params: { key, comment_id: String(id) } }, `${key}: комментарий пакета не удалить`);
         break;
       }
       case 'issue':
@@ -333,12 +340,12 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const link = asLink(c.before);
         if (!link) conflict(c, 'в записи об удалённой связи нет source, target и link_type');
         else if (mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
-        else emit(c, { type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } });
+        else emit(c, { type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `удалённую связь ${link.source} → ${link.target} не вернуть`);
         break;
       }
       case 'comment_removed': {
         const body = (c.before as { body?: unknown } | undefined)?.body;
-        if (typeof body === 'string' && body.trim() !== '') emit(c, { type: 'ensure_comment', params: { key, body } });
+        if (typeof body === 'string' && body.trim() !== '') emit(c, { type: 'ensure_comment', params: { key, body } }, `${key}: удалённый комментарий не вернуть`);
         else conflict(c, `${key}: текст удалённого комментария неизвестен`);
         break;
       }
@@ -359,7 +366,7 @@ function revertCreated(
   mirror: MirrorLookup,
   options: RevertOptions,
   deleting: boolean,
-  emit: (c: Change, command: CommandInput) => void,
+  emit: (c: Change, command: CommandInput, undone: string) => void,
   conflict: (c: Change, detail: string, actual?: unknown) => void,
 ): void {
   const key = c.key!;
@@ -369,7 +376,7 @@ function revertCreated(
       conflict(c, `${key}: тему с тех пор изменили на ${shown(issue.summary)} — задачу не удаляем`, issue.summary);
       return;
     }
-    emit(c, { type: 'delete_issue', params: { key, summary } });
+    emit(c, { type: 'delete_issue', params: { key, summary } }, `${key}: созданную пакетом задачу не удалить`);
     return;
   }
   if (!issue) {
@@ -383,14 +390,14 @@ function revertCreated(
     conflict({ ...c, what: 'field:labels' }, `${key}: метки меняет и пакет #${labelsBy}, он ещё не выполнен; метку ${REVERTED_LABEL} не ставим, чтобы не затереть его метки (дождитесь пакета #${labelsBy} и запросите откат заново)`, issue.labels);
   } else {
     const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
-    emit(c, { type: 'ensure_fields', params: { key, labels } });
+    emit(c, { type: 'ensure_fields', params: { key, labels } }, `${key}: метку ${REVERTED_LABEL} не поставить`);
   }
   if (issue.status === options.createdIssueStatus) return;
   const statusBy = options.pendingBy?.(key, 'status');
   if (statusBy !== undefined) {
     conflict({ ...c, what: 'status' }, `${key}: статус меняет и пакет #${statusBy}, он ещё не выполнен; в «${options.createdIssueStatus}» не переводим (дождитесь пакета #${statusBy} и запросите откат заново)`, issue.status);
   } else {
-    emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } });
+    emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } }, `${key}: созданную пакетом задачу не перевести в «${options.createdIssueStatus}»`);
   }
 }
 

@@ -8,7 +8,7 @@ import { useHub } from '../context';
 import { ago, day, when } from '../format';
 import { go, useRoute } from '../router';
 import type { Issue, IssueDetail, Note } from '../types';
-import { linkPhrase, NOTE_SOURCE, personWords } from '../words';
+import { fieldLabel, linkPhrase, NOTE_SOURCE, personWords } from '../words';
 
 /**
  * The mirror's address with an issue's card open (or none): the filters of the address (`params`) go along,
@@ -215,7 +215,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
           void search(filters, facets);
         }}
       >
-        <input placeholder="Текст в названии" aria-label="Текст" value={filters.q} onChange={set('q')} />
+        <input placeholder="Текст в теме" aria-label="Текст" value={filters.q} onChange={set('q')} />
         <select aria-label="Статус" value={facets ? matchChoice(filters.status, facets.statuses) : filters.status} onChange={set('status')}>
           <option value="">любой статус</option>
           {facets?.statuses.map((c) => (
@@ -257,7 +257,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
           )}
           {issues && issues.length === 0 && emptyMirror && (
             <Empty>
-              Зеркало пока пустое: в нём появятся задачи, когда агент выполнит команду обновления (refresh) — например, хвостовое обновление любого пакета
+              Зеркало пока пустое: в нём появятся задачи, когда агент обновит зеркало — например, в конце любого пакета
               или автообновление из <a href="#/settings">настроек</a>.
             </Empty>
           )}
@@ -267,7 +267,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
               <thead>
                 <tr>
                   <th>Ключ</th>
-                  <th>Название</th>
+                  <th>{fieldLabel('summary')}</th>
                   <th>Статус</th>
                   <th>Спринт</th>
                 </tr>
@@ -280,7 +280,7 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
                         {i.key}
                       </a>
                     </td>
-                    <td data-label="Название">{i.summary}</td>
+                    <td data-label={fieldLabel('summary')}>{i.summary}</td>
                     <td data-label="Статус">{i.status ?? '—'}</td>
                     <td data-label="Спринт">{sprintOf(i) ?? '—'}</td>
                   </tr>
