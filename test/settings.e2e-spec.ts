@@ -178,7 +178,7 @@ describe('settings (SPEC 9)', () => {
           { field: 'pacing.delete_issue', detail: 'не меньше 0' },
           { field: 'backup_keep', detail: 'не меньше 1' },
           { field: 'revert.delete_created', detail: 'нужно true или false' },
-          { field: 'colour', detail: 'неизвестное поле' },
+          { field: 'colour', detail: 'неизвестная настройка' },
         ]),
       });
       expect(res.body.errors).toHaveLength(5);
@@ -189,9 +189,27 @@ describe('settings (SPEC 9)', () => {
           'backup_keep (сколько копий базы хранить): не меньше 1',
           'revert.delete_created (удалять ли при откате задачи, созданные пакетом): нужно true или false',
           // no such setting: nothing to explain
-          'colour: неизвестное поле',
+          'colour: неизвестная настройка',
         ].sort(),
       );
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it('a key that is no setting, at the top, inside a group or named like a built-in member, is «неизвестная настройка»', async () => {
+    hub = await startHub();
+    try {
+      for (const [body, field] of [
+        [{ colour: 'red' }, 'colour'],
+        [{ pacing: { ensure_isue: 5 } }, 'pacing.ensure_isue'],
+        [{ revert: { delete: true } }, 'revert.delete'],
+        [JSON.parse('{"toString": 1}'), 'toString'],
+      ] as [object, string][]) {
+        const res = await hub.http.patch('/settings').send(body).expect(422);
+        expect(res.body).toEqual({ error: 'validation_failed', detail: `${field}: неизвестная настройка`, errors: [{ field, detail: 'неизвестная настройка' }] });
+      }
+      expect((await hub.http.get('/settings').expect(200)).body.version).toBe(1);
     } finally {
       await hub.close();
     }

@@ -11,12 +11,15 @@ export const DUPLICATE_SUMMARY = 'noDuplicateSummaries';
 const number = (message: string) => /(-?\d+(?:\.\d+)?)\s*(?:characters|elements)?\s*$/.exec(message)?.[1] ?? '';
 const after = (message: string, marker: string) => message.slice(message.indexOf(marker) + marker.length).trim();
 
+/** A key no DTO of the body has (whitelist), or one named like a built-in member; a DTO may word it its own way (ExplainFields). */
+export const UNKNOWN_FIELD_DETAIL = 'неизвестное поле';
+
 /**
  * Russian texts for class-validator's built-in constraints (SPEC 12: texts for people are Russian).
  * Our own constraints already speak Russian and pass through.
  */
 const RUSSIAN: Record<string, (english: string) => string> = {
-  whitelistValidation: () => 'неизвестное поле',
+  whitelistValidation: () => UNKNOWN_FIELD_DETAIL,
   isDefined: () => 'обязательное поле',
   isInt: () => 'нужно целое число',
   isNumber: () => 'нужно число',
@@ -102,24 +105,34 @@ export function fieldsDetail(errors: readonly FieldError[], words?: FieldWords):
   return errors.map((e) => `${named(e.field)}: ${e.detail}`).join('; ');
 }
 
-/** The words of each body DTO's fields (ExplainFields). */
-const FIELD_WORDS = new Map<Function, FieldWords>(); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+/** How a body DTO explains its fields (ExplainFields). */
+interface Explanation {
+  words: FieldWords;
+  /** what a key the body has no such field of is, instead of «неизвестное поле» */
+  unknown?: string;
+}
+
+/** The explanations of the body DTOs (ExplainFields). */
+const FIELD_WORDS = new Map<Function, Explanation>(); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
 
 /**
  * A body DTO whose 422 names its fields in words besides their paths (fieldsDetail): a body whose keys are
- * not self-explanatory to a person (settings: `pacing.ensure_issue`, `backup_keep`).
+ * not self-explanatory to a person (settings: `pacing.ensure_issue`, `backup_keep`). `unknown` words a key
+ * the body has no field of, in `detail` and `errors` alike (settings: «неизвестная настройка»).
  */
-export function ExplainFields(words: FieldWords): ClassDecorator {
+export function ExplainFields(words: FieldWords, unknown?: string): ClassDecorator {
   return (target) => {
-    FIELD_WORDS.set(target, words);
+    FIELD_WORDS.set(target, { words, ...(unknown === undefined ? {} : { unknown }) });
   };
 }
 
 /** A 422 of a body whose DTO explains its fields, its detail worded so; any other error as it is. */
 function explained(err: unknown, metatype: ArgumentMetadata['metatype']): unknown {
-  const words = metatype ? FIELD_WORDS.get(metatype) : undefined;
-  if (!words || !(err instanceof ValidationFailedError) || err.errors.length === 0) return err;
-  return new ValidationFailedError(fieldsDetail(err.errors, words), err.errors, err.findings);
+  const explanation = metatype ? FIELD_WORDS.get(metatype) : undefined;
+  if (!explanation || !(err instanceof ValidationFailedError) || err.errors.length === 0) return err;
+  const { words, unknown } = explanation;
+  const errors = unknown === undefined ? err.errors : err.errors.map((e) => (e.detail === UNKNOWN_FIELD_DETAIL ? { ...e, detail: unknown } : e));
+  return new ValidationFailedError(fieldsDetail(errors, words), errors, err.findings);
 }
 
 /**
@@ -288,7 +301,7 @@ class HubValidationPipe extends ValidationPipe {
    */
   protected override stripProtoKeys(value: unknown): void {
     const errors = [
-      ...checkBuiltInKeys(value).map((field) => ({ field, detail: 'неизвестное поле' })),
+      ...checkBuiltInKeys(value).map((field) => ({ field, detail: UNKNOWN_FIELD_DETAIL })),
       ...illFormedStrings(value).map((field) => ({ field, detail: LONE_SURROGATE_DETAIL })),
       ...nulStrings(value).map((field) => ({ field, detail: NUL_DETAIL })),
     ];

@@ -159,9 +159,10 @@ function IsStringMap() {
 
 /**
  * PATCH /settings: each key given replaces that setting; `pacing` and `auto_refresh` merge per entry (SPEC 9).
- * A 422 names each key as sent and what it is in words (settingWords).
+ * A 422 names each key as sent and what it is in words (settingWords); a key there is no such setting of is
+ * «неизвестная настройка».
  */
-@ExplainFields(settingWords)
+@ExplainFields(settingWords, 'неизвестная настройка')
 export class PatchSettingsDto {
   /** pause in seconds per command type (0..3600); null is refused, here and for every key but auto_refresh.jql */
   @IsObject()
