@@ -68,7 +68,7 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/issues?sprint=Спринт 2')).body.map((i: { key: string }) => i.key)).toEqual(['A-1']);
     expect((await hub.http.get('/issues?keys=A-2,A-9')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
     expect((await hub.http.get('/issues?limit=1&offset=1')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
-    await hub.http.get('/issues/A-3').expect(404);
+    expect((await hub.http.get('/issues/A-3').expect(404)).body).toEqual({ error: 'not_found', detail: 'задачи A-3 нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira' });
     const run = (await hub.http.get('/sync-runs')).body[0];
     expect(run).toMatchObject({ kind: 'keys', query: 'A-1,A-2,A-3', issues: 2, links: 1, missing: ['A-3'], error: null });
   });

@@ -962,7 +962,7 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2027-05-05' }] }).expect(200);
     await hub.http.post(`/batches/${b.id}/cancel`).send({}).expect(200); // the tail refresh never runs
     const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
-    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', detail: 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh AURORA-1) и повторите откат' }] });
+    expect(dry).toMatchObject({ commands: [], conflicts: [{ key: 'AURORA-1', detail: 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат' }] });
     hub.clock.advance(60_000);
     await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1'] } }]);
     await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2027-05-05' }]));

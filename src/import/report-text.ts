@@ -9,7 +9,7 @@ export function formatReport(r: ImportReport): string {
     `Ожидаемых связей: ${r.expected_links.length}`,
     links('Нет в Jira', r.missing_links),
     links('В Jira в обратную сторону', r.reversed_links),
-    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (прочитайте их командой refresh)` : 'нет'}`,
+    `Ключей нет в зеркале: ${r.missing_keys.length ? `${r.missing_keys.join(', ')} (обновите эти задачи в зеркале)` : 'нет'}`,
     ...(r.skipped_links?.length ? [`Строки links.csv не сравнивались: ${r.skipped_links.length}${r.skipped_links.map((s) => `\n  строка ${s.row}: ${s.reason}`).join('')}`] : []),
   ].join('\n');
 }

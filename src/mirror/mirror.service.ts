@@ -63,7 +63,7 @@ export class MirrorService {
   getIssue(key: string): Promise<IssueDetailView> {
     return this.db.read(async (m) => {
       const row = await this.issues.get<IssueRow>(m, key);
-      if (!row) throw new NotFoundError(`задачи ${key} нет в зеркале; её можно прочитать командой refresh`);
+      if (!row) throw new NotFoundError(`задачи ${key} нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira`);
       const links = await this.issues.linksOf(m, key);
       const note = await this.notes.get(m, key);
       return { ...issueView(row), links_out: links.out, links_in: links.in, note: note ?? null };

@@ -149,7 +149,7 @@ describe('buildRevert (SPEC 17.2)', () => {
     const change = ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2027-05-05', recorded_at: '2026-12-06T10:00:00.000Z' });
     const unseen = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T09:59:00.000Z' }) });
     expect(buildRevert([change], unseen, OPTIONS).conflicts.map((c) => c.detail)).toEqual([
-      'A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh A-1) и повторите откат',
+      'A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат',
     ]);
     // Read after it, the mirror's other value is someone's edit.
     const edited = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T10:01:00.000Z' }) });

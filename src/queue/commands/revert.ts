@@ -261,7 +261,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const seen = mirror.issue(key)?.synced_at;
         // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
         if (c.recorded_at && seen && seen < c.recorded_at) {
-          conflict(c, `${key}: ${label(c.what, options.fields)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её (refresh ${key}) и повторите откат`, actual);
+          conflict(c, `${key}: ${label(c.what, options.fields)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат`, actual);
         } else conflict(c, `${key}: ${label(c.what, options.fields)} с тех пор изменили — сейчас ${valueShown(c.what, actual, options.boards)}, пакет оставил ${valueShown(c.what, c.after, options.boards)}; не откатываем`, actual);
         continue;
       }

@@ -84,6 +84,8 @@ describe('verdictOf (SPEC 15.4)', () => {
     const same = (summary: string) => (summary === 'Отчёт' ? ['A-5'] : []);
     const v = verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: ' Отчёт ' }, mirror, tempKey, NOW, same);
     expect(v).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-5') });
+    // what the agent does, in words: the reason does not start with the command's name
+    expect(v.why).toBe('при создании задачи агент ищет её по теме в самой Jira, зеркало этого не решает; в зеркале уже есть задача с такой темой: A-5 — агент возьмёт её, если она в том же проекте');
     expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'План' }, mirror, tempKey, NOW, same).why).not.toContain('A-5');
     // another Unicode spelling of the summary (the mirror keeps NFC): the same issue, as the agent finds it
     expect(verdictOf('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 'Отче\u0308т' }, mirror, tempKey, NOW, same).why).toContain('A-5');

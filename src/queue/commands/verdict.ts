@@ -25,7 +25,7 @@ export interface CommandVerdict {
 const NOT_JUDGED: Partial<Record<CommandType, string>> = {
   refresh: 'обновление зеркала только читает Jira',
   refresh_catalogue: 'чтение каталога только читает настройки проекта Jira',
-  ensure_issue: 'ensure_issue ищет задачу по теме в самой Jira при выполнении, зеркало этого не решает',
+  ensure_issue: 'при создании задачи агент ищет её по теме в самой Jira, зеркало этого не решает',
   ensure_comment: 'комментарии не хранятся в зеркале',
   remove_comment: 'комментарии не хранятся в зеркале',
   delete_issue: 'агент сверяет тему задачи в самой Jira перед удалением',
