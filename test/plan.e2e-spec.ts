@@ -84,9 +84,10 @@ describe('dry run (SPEC 15.4)', () => {
     expect(v[2]).toMatchObject({ verdict: 'would_change', changes: [{ field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' }] });
     expect(v[3]).toMatchObject({ verdict: 'unknown_key', unknown_keys: ['B-7'], synced_at: null, age_seconds: null });
     expect(v[3].text).toContain('обновите эти задачи в зеркале');
-    expect(v[4]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('ensure_issue') });
+    expect(v[4]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('ищет её по теме в самой Jira') });
     expect(v[4].why).not.toContain('уже есть');
     expect(v[5]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('new:1') });
+    expect(v[5].why).toBe('задача new:1 появится, только когда этот пакет её создаст');
     expect(v[6]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('комментарии') });
     expect(res.body.counts).toEqual({ holds: 0, would_change: 3, unknown_key: 1, cannot_judge: 3 });
     expect(res.body.all_hold).toBe(false);

@@ -123,7 +123,7 @@ export function verdictOf(
   const s = substitute(type, params, tempKey);
   if (s.kind !== 'ready') {
     const t = tempKeysNeeded(type, params).find((k) => tempKey(k).state !== 'resolved') ?? '';
-    const why = `задача ${t} появится только после ensure_issue этого пакета`;
+    const why = `задача ${t} появится, только когда этот пакет её создаст`;
     return judged('cannot_judge', { why });
   }
   const keys = keysNamed(type, s.params);
