@@ -86,4 +86,21 @@ describe('QueuePage', () => {
     await screen.findByText('Пакет 74');
     await waitFor(() => expect(calls.at(-1)!.url).toBe('/batches?limit=26&before_id=76'));
   });
+
+  it('keeps the list when the tab already pressed is pressed again (no live event comes to bring it back)', async () => {
+    if (window.location.hash !== '#/queue?tab=done') {
+      const moved = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+      window.location.hash = '#/queue?tab=done';
+      await moved;
+    }
+    fakeFetch({ 'GET /batches': [summary(4, { title: 'Готовый', status: 'done', counts: { done: 2 } })] });
+    renderWithHub(<QueuePage />);
+    await screen.findByText('Готовый');
+    const tab = screen.getByRole('button', { name: 'завершены' });
+    expect(tab.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(tab);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a hashchange, if any, and a reload, if any, have come
+    expect(screen.queryByText('Загрузка…')).toBeNull();
+    expect(screen.getByText('Готовый')).toBeTruthy();
+  });
 });

@@ -127,8 +127,10 @@ export function QueuePage() {
     return () => clearTimeout(reloadTimer.current);
   }, [load]);
 
+  // The tab already shown reads no other list, so nothing would fill a blanked one: it is kept (on a later
+  // page, the first is read). Another tab blanks it until its own list comes.
   const choose = (t: string) => {
-    setRows(null);
+    if (t !== (failedTab ? 'failed' : status)) setRows(null);
     setCursors([]);
     go(t ? `#/queue?tab=${t}` : '#/queue');
   };
