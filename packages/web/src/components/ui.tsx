@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import type { BatchSummary, CommandStatus } from '../types';
 import { COMMAND_STATUS, countsText, OUTCOME_TEXT, outcomeOf } from '../words';
@@ -117,11 +117,21 @@ export interface ConfirmSpec {
  */
 export function ConfirmButton({ label, spec, className, show = true }: { label: string; spec: ConfirmSpec; className?: string; show?: boolean }) {
   const [open, setOpen] = useState(false);
+  // The button leaves the page with the focus on it when it stops applying (its own action done, or a live
+  // update): the focus stays where it was instead of falling to <body>. Called while the button is still on the page.
+  const keepFocus = useCallback((button: HTMLButtonElement | null) => {
+    if (!button) return;
+    return () => {
+      if (document.activeElement !== button) return;
+      const around = ancestors(button);
+      queueMicrotask(() => lostFocus() && rescueFocus(around));
+    };
+  }, []);
   if (!show && !open) return null;
   return (
     <>
       {show && (
-        <button type="button" className={className ?? 'btn'} onClick={() => setOpen(true)}>
+        <button type="button" ref={keepFocus} className={className ?? 'btn'} onClick={() => setOpen(true)}>
           {label}
         </button>
       )}
@@ -132,9 +142,31 @@ export function ConfirmButton({ label, spec, className, show = true }: { label: 
 
 const FOCUSABLE = 'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
+/** The elements around `element`, nearest first, up to <body>. */
+function ancestors(element: Element | null): HTMLElement[] {
+  const around: HTMLElement[] = [];
+  for (let a = element?.parentElement; a && a !== document.body; a = a.parentElement) around.push(a);
+  return around;
+}
+
+/** Whether the focus fell to the start of the page (what had it was removed). */
+const lostFocus = (): boolean => !document.activeElement || document.activeElement === document.body;
+
+/**
+ * The focus where a removed control was: the first control of the nearest of `around` still on the page
+ * («Повторить» where «Отменить» was), else that element itself — not <body>, the start of the page.
+ */
+function rescueFocus(around: HTMLElement[]): void {
+  const place = around.find((a) => a.isConnected);
+  if (!place) return;
+  const target = place.querySelector<HTMLElement>(FOCUSABLE) ?? place;
+  if (target === place && !place.matches(FOCUSABLE)) place.tabIndex = -1;
+  target.focus();
+}
+
 /**
  * A modal dialog that is safe with a keyboard: focus moves into it, Tab and Shift+Tab stay inside,
- * Escape closes it, and focus returns to what had it before.
+ * Escape closes it, and focus returns to what had it before (or near it, when that is gone).
  */
 export function Modal({ title, onClose, children, className }: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -142,6 +174,7 @@ export function Modal({ title, onClose, children, className }: { title: string; 
   close.current = onClose;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
+    const around = ancestors(before);
     const box = ref.current!;
     (box.querySelector<HTMLElement>('[autofocus], textarea, input') ?? box.querySelector<HTMLElement>(FOCUSABLE) ?? box).focus();
     const onKey = (e: KeyboardEvent) => {
@@ -166,7 +199,9 @@ export function Modal({ title, onClose, children, className }: { title: string; 
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      // What opened the dialog may be gone with what the dialog did: then the focus stays near where it was.
       if (before && document.contains(before)) before.focus();
+      else if (lostFocus()) rescueFocus(around);
     };
   }, []);
   return (

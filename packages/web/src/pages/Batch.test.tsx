@@ -272,6 +272,30 @@ describe('BatchPage', () => {
     expect(document.activeElement?.getAttribute('role')).toBe('status');
   });
 
+  it.each([
+    ['after the dialog closed', false],
+    ['while the dialog was open', true],
+  ])('a command cancelled from the keyboard keeps the focus in its row when «Отменить» goes (the live event came %s), not on <body>', async (_, early) => {
+    const link = { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' };
+    fakeFetch({ 'GET /batches/1': batch({ status: 'queued', source: 'client' }), 'POST /commands/11/cancel': command(11, 1, 'ensure_link', link, { status: 'cancelled' }) });
+    const { live } = renderWithHub(<BatchPage id={1} />);
+    const row = (await screen.findByText('AURORA-1 блокирует AURORA-2')).closest('tr')!;
+    const opener = within(row).getByRole('button', { name: 'Отменить' });
+    opener.focus();
+    fireEvent.click(opener);
+    const cancelled = () =>
+      act(() => live.send('command', { change: 'cancelled', command_id: 11, batch_id: 1, command: command(11, 1, 'ensure_link', link, { status: 'cancelled' }), batch: summary(1, { status: 'queued' }) }));
+    if (early) cancelled();
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Отменить команду' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    if (!early) {
+      expect(document.activeElement).toBe(opener);
+      cancelled();
+    }
+    await waitFor(() => expect(within(row).queryByRole('button', { name: 'Отменить' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(within(row).getByRole('button', { name: 'Повторить' })));
+  });
+
   it('a revert links the batch it reverts: «откат пакета #5» opens #/batch/5', async () => {
     fakeFetch({ 'GET /batches/1': batch({ title: 'Откат пакета #5', status: 'queued', source: 'client', revert_of: 5 }) });
     renderWithHub(<BatchPage id={1} />);
