@@ -60,4 +60,18 @@ describe('the mirror page', () => {
     const card = await screen.findByRole('article', { name: 'Задача AURORA-1' });
     expect(await within(card).findByText('Анна Петрова')).toBeTruthy();
   });
+
+  it('a card of a key the mirror lacks says so in words and can be closed, keeping the filters', async () => {
+    window.location.hash = '#/mirror/AURORA-404?status=done';
+    fakeFetch({
+      'GET /issues/facets': { total: 1, statuses: [{ value: 'Done', n: 1 }], sprints: [], last_synced_at: null },
+      'GET /issues': [],
+      'GET /issues/AURORA-404': () => ({ status: 404, body: { error: 'not_found', detail: 'задачи AURORA-404 нет в зеркале; её можно прочитать командой refresh' } }),
+    });
+    renderWithHub(<MirrorPage issueKey="AURORA-404" />);
+    const card = await screen.findByRole('article', { name: 'Задача AURORA-404' });
+    expect(await within(card).findByText(/Задачи AURORA-404 нет в зеркале/)).toBeTruthy();
+    expect(card.textContent).not.toContain('refresh');
+    expect(within(card).getByRole('link', { name: 'Закрыть' }).getAttribute('href')).toBe('#/mirror?status=done');
+  });
 });

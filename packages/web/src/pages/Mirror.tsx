@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, query } from '../api';
+import { api, ApiError, query } from '../api';
 import { useNow } from '../clock';
 import { Empty, ErrorBox, Loading } from '../components/ui';
 import { IssueChanges } from '../components/IssueChanges';
@@ -79,7 +79,27 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
     );
   }, [issueKey]);
   const people = useCataloguePeople(Boolean(issue?.assignee));
-  if (error) return <div className="issue"><ErrorBox error={error} /></div>;
+  const close = (
+    <a href={mirrorHref(null, params)} className="small">
+      Закрыть
+    </a>
+  );
+  // The hub's 404 names its command («refresh»): the card says it in the dashboard's words, and closes.
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <article className="issue" aria-label={`Задача ${issueKey}`}>
+        <div className="result-line">
+          <h2>{issueKey}</h2>
+          {close}
+        </div>
+        <Empty>
+          Задачи {issueKey} нет в зеркале: хаб ещё не читал её из Jira (или её там нет). Её прочитает обновление зеркала — например, хвостовое обновление пакета с
+          командой для неё.
+        </Empty>
+      </article>
+    );
+  }
+  if (error) return <div className="issue"><ErrorBox error={error} />{close}</div>;
   if (!issue) return <div className="issue"><Loading rows={3} /></div>;
   return (
     <article className="issue" aria-label={`Задача ${issue.key}`}>
@@ -87,9 +107,7 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
         <h2>
           {issue.key} <span className="muted">{issue.summary}</span>
         </h2>
-        <a href={mirrorHref(null, params)} className="small">
-          Закрыть
-        </a>
+        {close}
       </div>
       <div className="cards">
         {(
