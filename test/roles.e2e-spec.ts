@@ -1,6 +1,7 @@
 /** SPEC 15.1: the assistant's role beside the client's and the agent's, with tokens and in open mode. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { agentOf, expectFieldRefused, fields, rowCounts, startHub, type TestHub } from './support/app.js';
+import { waitFor } from './support/wait.js';
 
 const CLIENT = 'client-secret';
 const AGENT = 'agent-secret';
@@ -96,6 +97,34 @@ describe('the assistant token (SPEC 15.1)', () => {
     await call('post', `/commands/${claimed.id}/cancel`, ASSISTANT).send({}).expect(409);
     await call('post', `/commands/${claimed.id}/cancel`, CLIENT).send({ force: true }).expect(200);
     await call('post', `/batches/${b.id}/cancel`, CLIENT).expect(200);
+  });
+
+  it("a refused retry or cancel of a command is audited on the command's batch (its answer names none); an unknown command on none", async () => {
+    const b = await submit(ASSISTANT);
+    const id = b.commands[0].id as number;
+    await call('post', `/commands/${id}/retry`, ASSISTANT).expect(409); // queued: nothing to retry
+    await call('post', `/commands/${id}/cancel`, ASSISTANT).send({ force: true }).expect(403);
+    await call('post', `/commands/${id}/cancel`, ASSISTANT).send({}).expect(200);
+    await call('post', `/commands/${id}/cancel`, ASSISTANT).send({}).expect(409); // finished
+    await call('post', '/commands/987654/retry', ASSISTANT).expect(404);
+    type Row = { channel: string; route: string; outcome: string; status: number; batch_id: number | null; arguments: string };
+    const onBatch = await waitFor('the refused calls on the batch', async () => {
+      const rows = (await call('get', `/audit?batch_id=${b.id}`, CLIENT).expect(200)).body as Row[];
+      return rows.length >= 5 ? rows : undefined;
+    });
+    expect(onBatch.map((r) => [r.channel, r.route, r.outcome, r.status])).toEqual([
+      ['rest', 'POST /commands/:id/cancel', 'finished', 409],
+      ['rest', 'POST /commands/:id/cancel', 'ok', 200],
+      ['rest', 'POST /commands/:id/cancel', 'forbidden', 403],
+      ['rest', 'POST /commands/:id/retry', 'conflict', 409],
+      ['rest', 'POST /batches', 'ok', 201],
+    ]);
+    const unknown = await waitFor('the refused call on an unknown command', async () => {
+      const rows = (await call('get', '/audit?limit=20', CLIENT).expect(200)).body as Row[];
+      return rows.find((r) => r.arguments.includes('/commands/987654/retry'));
+    });
+    expect(unknown).toMatchObject({ outcome: 'not_found', status: 404, batch_id: null });
+    await call('post', `/batches/${b.id}/cancel`, ASSISTANT).expect(200);
   });
 
   it('a client token that declares X-Hub-Source: assistant is the assistant (a step down, never up)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { batchTouched, readsOnly } from './audit.middleware.js';
+import { batchTouched, commandInPath, readsOnly } from './audit.middleware.js';
 import { AUDIT_ARGUMENTS_CAP, auditArguments } from './audit.service.js';
 
 describe('batchTouched: the batch a REST call of the assistant touched', () => {
@@ -19,6 +19,23 @@ describe('batchTouched: the batch a REST call of the assistant touched', () => {
     ['/packages/apply', { package: { id: 3 }, batch: null }, null],
   ])('%s → %s', (path, answer, batch) => {
     expect(batchTouched(path, answer)).toBe(batch);
+  });
+});
+
+describe('commandInPath: the command a refused call was about, whose batch the audit looks up', () => {
+  it.each<[string, number | null]>([
+    ['/commands/5/retry', 5],
+    ['/commands/5/cancel', 5],
+    ['/commands/5', 5],
+    ['/commands/5/', 5],
+    ['/COMMANDS/7/retry', 7],
+    ['/commands', null],
+    ['/commands/abc/retry', null],
+    ['/commands/99999999999999999999/retry', null], // no safe integer: no command
+    ['/batches/5/cancel', null],
+    ['/agent/commands/5/result', null],
+  ])('%s → %s', (path, command) => {
+    expect(commandInPath(path)).toBe(command);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { roleOf } from '../common/index.js';
+import { BatchesService } from '../queue/index.js';
 import { AuditService } from './audit.service.js';
 
 /** The header the MCP server sends with the tool a REST call is made for (src/mcp/http-hub-api.ts). */
@@ -38,6 +39,12 @@ export function batchTouched(path: string, answer: unknown): number | null {
   return num(a.batch_id) ?? (/^\/batches\/?$/i.test(path) || /^\/commands\/\d+\/retry/i.test(path) ? num(a.id) : null);
 }
 
+/** The command a path is about (`/commands/5/retry`, `/commands/5/cancel`, `/commands/5`), else null. */
+export function commandInPath(path: string): number | null {
+  const found = /^\/commands\/(\d+)(\/|$)/i.exec(path);
+  return found ? num(Number(found[1])) : null;
+}
+
 /**
  * Records every REST call with the assistant's role (issue 22) once its answer is sent: route, query and
  * body cut to a size, status and error code, the batch touched. A read made for an MCP tool (header
@@ -47,7 +54,20 @@ export function batchTouched(path: string, answer: unknown): number | null {
 export class AuditMiddleware implements NestMiddleware {
   private readonly logger = new Logger('Audit');
 
-  constructor(private readonly audit: AuditService) {}
+  constructor(
+    private readonly audit: AuditService,
+    private readonly batches: BatchesService,
+  ) {}
+
+  /**
+   * The batch a call touched (batchTouched); for a refused call on a command, whose answer is only
+   * `{error, detail}`, the command's batch (as the MCP tools record a refused retry_command or cancel_command).
+   */
+  private async batchOf(path: string, answer: unknown, refused: boolean): Promise<number | null> {
+    const touched = batchTouched(path, answer);
+    const command = refused && touched === null ? commandInPath(path) : null;
+    return command === null ? touched : ((await this.batches.batchOfCommand(command)) ?? null);
+  }
 
   use(req: Request, res: Response, next: NextFunction): void {
     // The whole path (a middleware mounted on a path sees `req.path` relative to it).
@@ -66,17 +86,19 @@ export class AuditMiddleware implements NestMiddleware {
       if (tool && readsOnly(req.method, path, req.query as Record<string, unknown>, files)) return;
       const error = res.statusCode >= 400 ? ((answer ?? {}) as { error?: string; detail?: string }) : undefined;
       const route = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? path}`;
-      this.audit
-        .record({
-          channel: 'rest',
-          tool,
-          route,
-          arguments: { path, query: req.query, body: req.body },
-          outcome: error ? (error.error ?? String(res.statusCode)) : 'ok',
-          status: res.statusCode,
-          detail: error?.detail ?? null,
-          batch_id: batchTouched(path, answer),
-        })
+      this.batchOf(path, answer, error !== undefined)
+        .then((batchId) =>
+          this.audit.record({
+            channel: 'rest',
+            tool,
+            route,
+            arguments: { path, query: req.query, body: req.body },
+            outcome: error ? (error.error ?? String(res.statusCode)) : 'ok',
+            status: res.statusCode,
+            detail: error?.detail ?? null,
+            batch_id: batchId,
+          }),
+        )
         .catch((err: unknown) => this.logger.error(`the audit could not record ${route}: ${err instanceof Error ? err.message : String(err)}`));
     });
     next();

@@ -216,6 +216,14 @@ export class BatchesService {
     });
   }
 
+  /** The batch a command belongs to; undefined for a command the hub does not have. */
+  batchOfCommand(id: number): Promise<number | undefined> {
+    return this.db.read(async (m) => {
+      const c = await this.commands.find(m, id);
+      return c ? Number(c.batch_id) : undefined;
+    });
+  }
+
   /** SPEC 6.7: queued → cancelled; claimed only with force; a finished command → 409. */
   cancelCommand(id: number, force: boolean): Promise<CommandView> {
     return this.db.transaction(async (m, tx) => {
