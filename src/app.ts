@@ -24,6 +24,7 @@ import {
   sliceElapsed,
   statusOf,
 } from './common/index.js';
+import { dashboardServes } from './dashboard.js';
 import { assertDatabaseUsable } from './database/index.js';
 import { DrainingAdapter } from './drain.js';
 import { answerRpcError, assertMcpToolsKnown, INVALID_REQUEST, isMcpRequest, PARSE_ERROR } from './mcp/index.js';
@@ -181,14 +182,15 @@ function decodableUrlOnly(req: Request, res: Response, next: NextFunction): void
 }
 
 /**
- * /docs, /docs/json and /docs/yaml (Swagger UI and the OpenAPI document): src/docs.ts is loaded and
- * the document built on the first GET there, not at start (issue 9: start < 1.5 s). The middleware
- * stands where SwaggerModule.setup used to register its routes.
+ * /docs, /docs/json and /docs/yaml (Swagger UI and the OpenAPI document): src/docs.ts is loaded on the
+ * first request there and the document built on the first GET, not at start (issue 9: start < 1.5 s). The
+ * middleware stands where SwaggerModule.setup used to register its routes; another method than GET or HEAD
+ * on one of them is the docs router's 405.
  */
 function lazyDocs(app: INestApplication): (req: Request, res: Response, next: NextFunction) => void {
   let router: Promise<(req: Request, res: Response, next: NextFunction) => void> | undefined;
   return (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !/^\/docs/i.test(req.path)) return next();
+    if (!/^\/docs(\/|$)/i.test(req.path)) return next();
     router ??= import('./docs.js').then((m) => m.docsRouter(app));
     router.then((handle) => handle(req, res, next), next);
   };
@@ -209,7 +211,10 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   await assertMcpToolsKnown(config);
   await assertDatabaseUsable(config);
   // Closing drains the requests in flight, within a bound (drain.ts, decision 1429).
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), new DrainingAdapter(options.drainMs), {
+  const adapter = new DrainingAdapter(options.drainMs);
+  // The dashboard's files are served outside Nest's router: another method than GET or HEAD there is a 405 too.
+  adapter.readsOutside(dashboardServes);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.clock), adapter, {
     bodyParser: false,
     // A failed start (a bad database, say) rejects here instead of ending the process.
     abortOnError: false,

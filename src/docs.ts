@@ -8,6 +8,7 @@
 import * as swagger from '@nestjs/swagger';
 import type { INestApplication } from '@nestjs/common';
 import express, { type RequestHandler } from 'express';
+import { isFileUnder, READS, wrongMethod } from './allowed-methods.js';
 import openApiMetadata from './openapi-metadata.js';
 import { withCommandUnion } from './openapi-commands.js';
 
@@ -33,16 +34,30 @@ export async function docsRouter(app: INestApplication): Promise<express.Router>
     .addSecurity('assistant', { type: 'http', scheme: 'bearer', description: 'HUB_ASSISTANT_TOKEN' })
     .build();
   const router = express.Router();
+  // What setup registers, to answer another method there (wrongMethod) once its GET routes are all in.
+  const pages: string[] = [];
+  const assets: { root: string; prefix: string }[] = [];
   // What setup uses of the app: its HTTP adapter's get() and useStaticAssets(), as the Express adapter does them.
   const http = {
     getType: () => 'express',
-    get: (path: string, handler: RequestHandler) => router.get(path, handler),
+    get: (path: string, handler: RequestHandler) => {
+      pages.push(path);
+      return router.get(path, handler);
+    },
     getRequestUrl: (req: express.Request) => req.originalUrl,
   };
   const host = {
     getHttpAdapter: () => http,
-    useStaticAssets: (root: string, options: { prefix: string }) => router.use(options.prefix, express.static(root, options as object)),
+    useStaticAssets: (root: string, options: { prefix: string }) => {
+      assets.push({ root, prefix: options.prefix });
+      return router.use(options.prefix, express.static(root, options as object));
+    },
   } as unknown as INestApplication;
   SwaggerModule.setup('docs', host, () => withCommandUnion(SwaggerModule.createDocument(app, doc)), { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+  // A GET or HEAD is answered above; any other method on a page or an asset of the docs is a 405 (decision 1442).
+  router.all(pages, (req, res, next) => wrongMethod(req, res, next, READS));
+  for (const { root, prefix } of assets) {
+    router.use(prefix, (req, res, next) => (req.method !== 'GET' && req.method !== 'HEAD' && isFileUnder(root, req.path) ? wrongMethod(req, res, next, READS) : next()));
+  }
   return router;
 }

@@ -77,3 +77,46 @@ describe('a method the path does not take (405)', () => {
     expect(res.body.jsonrpc).toBe('2.0');
   });
 });
+
+/**
+ * Paths served outside Nest's router — Swagger UI and the OpenAPI document (src/docs.ts), the dashboard's
+ * files (@nestjs/serve-static) — take GET and HEAD: another method there is the same 405 with Allow (decision 1442).
+ */
+describe('a method the docs and the dashboard\'s files do not take (405)', () => {
+  let hub: TestHub;
+  let asset: string;
+  beforeAll(async () => {
+    hub = await startHub();
+    asset = /(?:src|href)="(\/assets\/[^"]+)"/.exec((await hub.http.get('/').expect(200)).text)![1];
+  });
+  afterAll(() => hub?.close());
+
+  const call = (method: string, path: string) => (hub.http as unknown as Record<string, (p: string) => ReturnType<TestHub['http']['get']>>)[method](path);
+  const paths = () => ['/docs', '/docs/', '/docs/json', '/docs/yaml', '/docs/swagger-ui.css', '/', '/index.html', asset];
+
+  it.each(['post', 'put', 'delete', 'patch'])('%s on each → 405 with Allow: GET, HEAD, in the spec body', async (method) => {
+    for (const path of paths()) {
+      const res = await call(method, path);
+      expect([path, res.status, res.headers.allow]).toEqual([path, 405, 'GET, HEAD']);
+      expect(res.body).toEqual({ error: 'method_not_allowed', detail: `путь ${path} не принимает метод ${method.toUpperCase()}; он принимает GET, HEAD` });
+    }
+  });
+
+  it('OPTIONS on each → 204 with Allow: GET, HEAD', async () => {
+    for (const path of paths()) expect([path, (await hub.http.options(path).expect(204)).headers.allow]).toEqual([path, 'GET, HEAD']);
+  });
+
+  it('GET and HEAD answer as before; the dashboard renders only at /, and a path nothing serves stays 404 whatever the method', async () => {
+    expect((await hub.http.get('/docs').expect(200)).text).toContain('swagger');
+    expect((await hub.http.get('/docs/json').expect(200)).body.openapi).toEqual(expect.any(String));
+    expect((await hub.http.get('/docs/yaml').expect(200)).text).toMatch(/^openapi:/m);
+    await hub.http.head('/docs/json').expect(200);
+    expect((await hub.http.get('/').expect(200)).text).toContain('<div id="root">');
+    await hub.http.head('/').expect(200);
+    await hub.http.get(asset).expect(200);
+    await hub.http.head(asset).expect(200);
+    for (const path of ['/assets/nope.js', '/docs/nope', '/nope.html', '/assets/', '/.builds.json']) {
+      for (const method of ['get', 'post', 'delete']) expect([method, path, (await call(method, path)).status]).toEqual([method, path, 404]);
+    }
+  });
+});
