@@ -24,50 +24,19 @@
  * emptied: the build is written aside and moved in file by file (a rename: a reader sees the old file or the
  * new one, never half of one); chunk names carry a hash of their content, so the previous build's chunks keep
  * their names and stay beside the new ones. Files of builds older than the previous one are removed
- * (BUILDS_FILE lists the files of the last two).
+ * (scripts/install-build.js, which the dashboard's build shares).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { EXTERNAL_LIBRARIES } from './bundle-external.js';
+import { install } from './install-build.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 // The workspace packages run from their own builds.
 export const EXTERNAL = [...EXTERNAL_LIBRARIES, /^@jira-hub\//];
-
-/** In the output folder: the files of the last two builds, newest first (a JSON array of two lists). */
-export const BUILDS_FILE = '.builds.json';
-
-/** Every file under `dir`, as paths relative to it, sorted. */
-function filesUnder(dir, base = dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), base) : [relative(base, join(dir, e.name))]))
-    .sort();
-}
-
-/**
- * Moves the build in `built` into `out`, keeping the files of the build before it (a running hub's chunks)
- * and removing those of older builds. A build that names the same files as the last one (nothing changed)
- * does not count as a build. A folder from before BUILDS_FILE existed counts as one build.
- */
-export function install(built, out) {
-  const files = filesUnder(built);
-  const manifest = join(out, BUILDS_FILE);
-  const [last, beforeLast] = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : [filesUnder(out), []];
-  const before = last.join('\n') === files.join('\n') ? beforeLast : last;
-  for (const file of files) {
-    mkdirSync(dirname(join(out, file)), { recursive: true });
-    renameSync(join(built, file), join(out, file));
-  }
-  const keep = new Set([...files, ...before, BUILDS_FILE]);
-  writeFileSync(`${manifest}.next`, `${JSON.stringify([files, before.filter((f) => !files.includes(f))])}\n`);
-  renameSync(`${manifest}.next`, manifest);
-  for (const file of filesUnder(out)) if (!keep.has(file)) rmSync(join(out, file), { force: true });
-  rmSync(built, { recursive: true, force: true });
-}
 
 /** Bundles `input` (tsc's output of src/cli.ts) into `out`, which `jira-hub` runs. */
 export async function bundle(input = join(root, 'dist/src/cli.js'), out = join(root, 'dist/hub')) {
@@ -100,7 +69,7 @@ export async function bundle(input = join(root, 'dist/src/cli.js'), out = join(r
     });
     // An import the bundler cannot resolve would fail only when that path runs: refuse the build instead.
     if (warnings.length) throw new Error(`scripts/bundle.js: ${warnings.length} warning(s):\n${warnings.join('\n')}`);
-    install(built, out);
+    install(built, out, ['cli.js']);
   } finally {
     rmSync(built, { recursive: true, force: true });
   }

@@ -18,6 +18,8 @@ export default defineConfig(({ command }) => {
     // the dev server, the build nor vitest needs the package built first.
     resolve: { alias: { '@jira-hub/contracts/russian': fileURLToPath(new URL('../contracts/src/russian.ts', import.meta.url)) } },
     base: '/',
+    // `npm run build` (scripts/build.js) replaces outDir with a folder aside and moves the build into dist/,
+    // keeping the previous build's assets for the tabs still open on it; a bare `vite build` empties dist/.
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
     server: { proxy: Object.fromEntries(API.map((p) => [p, { target: HUB, changeOrigin: true }])) },
     test: {
