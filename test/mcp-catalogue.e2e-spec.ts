@@ -58,7 +58,7 @@ describe('the catalogue through MCP', () => {
     expect(text).toContain('  ✗ link_type: <jira-data>типа связи «Blokcs» в Jira нет');
     expect(text).toContain('→ <jira-data>может быть, Blocks?</jira-data>');
     expect(text).toMatch(/\(2\) ensure_sprint AURORA-1: sprint=<jira-data>Спринт 9<\/jira-data> — .*\[проверки: Jira откажет\]/);
-    expect(text).toContain('  · <jira-data>link_type: блокирует → Blocks</jira-data>');
+    expect(text).toContain('  · <jira-data>тип связи «блокирует» записан как «Blocks»</jira-data>');
     expect(text).toContain('submit_batch с такими командами хаб отклонит');
   });
 

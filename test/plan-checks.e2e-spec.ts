@@ -143,7 +143,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     const planned = (await hub.http.post('/batches/plan').send(good).expect(200)).body;
     expect(planned.findings).toEqual([]);
     expect(planned.ok).toBe(true);
-    expect(planned.commands[12]).toMatchObject({ params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, notes: ['link_type: блокирует → Blocks'] });
+    expect(planned.commands[12]).toMatchObject({ params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, notes: ['тип связи «блокирует» записан как «Blocks»'] });
     expect(planned.commands[13].params).toEqual({ key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] });
     const batch = (await hub.http.post('/batches').send(good).expect(201)).body;
     expect(batch.commands[12].params.link_type).toBe('Blocks');

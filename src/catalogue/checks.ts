@@ -61,7 +61,7 @@ export interface CheckedCommand {
   params: Params;
   verdict: CheckVerdict;
   findings: Finding[];
-  /** what the checks did or could not judge, in Russian («link_type: блокирует → Blocks») */
+  /** what the checks did or could not judge, in Russian («тип связи «блокирует» записан как «Blocks»») */
   notes: string[];
 }
 

@@ -1,6 +1,7 @@
 /** The checks of statuses and routes, link types and sprints against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
 import { isJiraKey } from '@jira-hub/contracts/catalogue';
+import { BACKLOG_NOTE, linkNote, routeNote, swappedLinkNote, trimmedNote } from './check-notes.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import type { TypeContext } from './catalogue-checks.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
@@ -18,7 +19,7 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
   // A `{key, to}` a finding left without a route (an unknown status, its case) is stored as a path all the
   // same: in `warn` mode such a finding does not refuse the submit, and the agent walks only a path.
   const to = c.params.to;
-  if (typeof to === 'string') storePath(c, [to], `to: ${to} → path: [${to}] (маршрут не проверен: агент попробует прямой переход)`);
+  if (typeof to === 'string') storePath(c, [to], routeNote(to, [to], 'маршрут не проверен: агент попробует прямой переход'));
 }
 
 function checkSteps(c: CommandCheck, types: TypeContext): void {
@@ -30,14 +31,14 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
   if (typeof type === 'string' || !config || config.statuses.length === 0) {
     if (typeof type === 'string' && types.catalogue) c.unknown.push(type);
     else if (types.catalogue && typeof type !== 'string') c.unknown.push(`в каталоге нет статусов типа ${type.name}`);
-    if (to !== undefined) storePath(c, [to], `to: ${to} → path: [${to}] (маршрут неизвестен: агент попробует прямой переход)`);
+    if (to !== undefined) storePath(c, [to], routeNote(to, [to], 'маршрут неизвестен: агент попробует прямой переход'));
     return;
   }
   const names = config.statuses.map((s) => s.name);
   // Spaces around a name are no other status: stored as Jira writes it (the agent would trim them too).
   const spaced = steps.map((step) => (step !== step.trim() && names.includes(step.trim()) ? step.trim() : step));
   if (spaced.some((step, i) => step !== steps[i])) {
-    c.notes.push(`${to !== undefined ? 'to' : 'path'}: пробелы по краям названия статуса убраны`);
+    c.notes.push(trimmedNote(to !== undefined ? 'to' : 'path', spaced));
     c.params = to !== undefined ? { ...c.params, to: spaced[0] } : { ...c.params, path: spaced };
     return checkSteps(c, types);
   }
@@ -53,7 +54,7 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
   const start = types.statusOf(key, type);
   if (start === null) {
     c.unknown.push(`текущий статус ${key} неизвестен`);
-    if (to !== undefined) storePath(c, [to], `to: ${to} → path: [${to}] (текущий статус неизвестен)`);
+    if (to !== undefined) storePath(c, [to], routeNote(to, [to], 'текущий статус неизвестен'));
     return;
   }
   const observed = types.catalogue?.transitions_source === 'observed';
@@ -68,12 +69,12 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
       return storePath(
         c,
         guess,
-        `to: ${to} → path: ${guess.join(' → ')} (из «${start}»; переходы из «${from}» ещё не наблюдались: агент попробует прямой переход в «${to}», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите path по шагам)`,
+        routeNote(to, guess, `из «${start}»; переходы из «${from}» ещё не наблюдались: агент попробует прямой переход в «${to}», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите путь по шагам (path)`),
       );
     }
-    if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите path по шагам или попросите человека обновить каталог (панель хаба, POST /catalogue/refresh)');
+    if (route === null) return addFinding(c, 'to', 'no_route', `из «${start}» в «${to}» нет известного маршрута для типа ${type.name}`, 'укажите путь по шагам (path) или попросите человека обновить каталог (панель хаба, POST /catalogue/refresh)');
     path = route.length ? route : [to];
-    storePath(c, path, `to: ${to} → path: ${path.join(' → ')} (из «${start}»)`);
+    storePath(c, path, routeNote(to, path, `из «${start}»`));
   }
   let at = start;
   path.forEach((step, i) => {
@@ -124,21 +125,21 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
   const given = String(c.params.link_type);
   const word = Object.entries(words).find(([w]) => lower(w) === lower(given.trim()));
   if (!catalogue) {
-    if (word && word[1] !== given) store(c, word[1], `link_type: ${given} → ${word[1]}`);
+    if (word && word[1] !== given) store(c, word[1], linkNote(given, word[1]));
     return;
   }
   const types = catalogue.link_types;
   const wanted = lower((word ? word[1] : given).trim());
   const byName = types.find((t) => t.name === given) ?? types.find((t) => lower(t.name) === wanted);
-  if (byName) return void (byName.name !== given && store(c, byName.name, `link_type: ${given} → ${byName.name}`));
+  if (byName) return void (byName.name !== given && store(c, byName.name, linkNote(given, byName.name)));
   const outward = types.find((t) => lower(t.outward) === wanted);
-  if (outward) return store(c, outward.name, `link_type: ${given} → ${outward.name}`);
+  if (outward) return store(c, outward.name, linkNote(given, outward.name));
   const inward = types.find((t) => lower(t.inward) === wanted);
   if (inward) {
-    if (isSymmetric(inward)) return store(c, inward.name, `link_type: ${given} → ${inward.name}`);
+    if (isSymmetric(inward)) return store(c, inward.name, linkNote(given, inward.name));
     const { source, target } = c.params;
     c.params = { ...c.params, source: target, target: source };
-    return store(c, inward.name, `link_type: ${given} → ${inward.name}; «${source} ${inward.inward} ${target}» = «${target} ${inward.outward} ${source}»: source и target переставлены`);
+    return store(c, inward.name, swappedLinkNote(given, inward, String(source), String(target)));
   }
   const m = match(given, types, (t) => [t.name, t.outward, t.inward]);
   addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)) ?? `одно из: ${listed(types.map((t) => t.name), 8)}`);
@@ -214,7 +215,7 @@ function store(c: CommandCheck, name: string, note: string): void {
  */
 export function checkSprint(c: CommandCheck, types: TypeContext): void {
   const sprint = c.params.sprint;
-  if (sprint === null) return void c.notes.push('sprint: null — задача уйдёт в бэклог');
+  if (sprint === null) return void c.notes.push(BACKLOG_NOTE);
   const catalogue = types.catalogue;
   if (!catalogue) return;
   checkNotSubtask(c, types);
@@ -230,7 +231,7 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
   if (typeof sprint === 'string' && sprint !== sprint.trim() && pool.some((s) => s.name === sprint.trim())) {
     // Spaces around a name are no other sprint: stored as Jira writes it (the agent would trim them too).
     c.params = { ...c.params, sprint: sprint.trim() };
-    c.notes.push('sprint: пробелы по краям названия спринта убраны');
+    c.notes.push(trimmedNote('sprint', [sprint.trim()]));
     return checkSprint(c, types);
   }
   const name = String(sprint);

@@ -200,7 +200,7 @@ describe('planText', () => {
           findings: [{ seq: 1, param: 'link_type', code: 'unknown_link_type', detail: 'типа связи «Blokcs» в Jira нет', suggestion: 'может быть, Blocks?' }],
           notes: [],
         },
-        { seq: 2, type: 'ensure_link', params: { source: 'A-1', target: 'A-3', link_type: 'Blocks' }, verdict: 'would_change', changes: [{ field: 'link', from: null, to: 'A-1 Blocks A-3' }], age_seconds: 60, tail_refresh: false, text: 'Изменит (данные зеркала 1 мин назад): link: пусто → «A-1 Blocks A-3».', check: 'will_change', findings: [], notes: ['link_type: блокирует → Blocks'] },
+        { seq: 2, type: 'ensure_link', params: { source: 'A-1', target: 'A-3', link_type: 'Blocks' }, verdict: 'would_change', changes: [{ field: 'link', from: null, to: 'A-1 Blocks A-3' }], age_seconds: 60, tail_refresh: false, text: 'Изменит (данные зеркала 1 мин назад): link: пусто → «A-1 Blocks A-3».', check: 'will_change', findings: [], notes: ['тип связи «блокирует» записан как «Blocks»'] },
       ],
     } as unknown as PlanView);
     expect(text.split('\n')).toEqual([
@@ -212,7 +212,7 @@ describe('planText', () => {
       '  ✗ link_type: <jira-data>типа связи «Blokcs» в Jira нет</jira-data> → <jira-data>может быть, Blocks?</jira-data>',
       // only the values of a change fenced («пусто» is the hub's word)
       '(2) ensure_link A-1 —<jira-data>Blocks</jira-data>→ A-3 — Изменит (данные зеркала 1 мин назад): link: пусто → <jira-data>«A-1 Blocks A-3»</jira-data>. [проверки: изменит Jira]',
-      '  · <jira-data>link_type: блокирует → Blocks</jira-data>',
+      '  · <jira-data>тип связи «блокирует» записан как «Blocks»</jira-data>',
       'Оценка времени: 1 мин 30 с. Отправленный пакет будет ждать одобрения человека.',
       'submit_batch с такими командами хаб отклонит (422; код — plan_failed, а validation_failed, если нарушены только правила параметров команд): исправьте каждую команду с «✗» по подсказке после «→» и проверьте план снова.',
     ]);

@@ -277,7 +277,7 @@ const REFUSAL_SHOWN = 1_500;
 /**
  * The plan in words: the hub's own sentences (the plan's and each command's, its values fenced), else the verdict's name;
  * under each command its findings with their suggestions («✗ link_type: … → может быть, Blocks?») and
- * what the checks did («· link_type: блокирует → Blocks»). `shown`: the page of commands shown.
+ * what the checks did («· тип связи «блокирует» записан как «Blocks»»). `shown`: the page of commands shown.
  */
 export function planText(p: PlanView, shown: PlanShown = { commands: p.commands ?? [], total: p.commands?.length ?? 0, offset: 0, canSubmit: true }): string {
   const commands = shown.commands;

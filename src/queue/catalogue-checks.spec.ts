@@ -163,12 +163,12 @@ describe('checkCommands: a reverse link the mirror holds', () => {
 
 describe('checkCommands: what is stored', () => {
   it.each([
-    ['a settings word', link('блокирует'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, 'блокирует → Blocks'],
+    ['a settings word', link('блокирует'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, 'тип связи «блокирует» записан как «Blocks»'],
     ['the outward description', link('Blocks'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' }, undefined],
-    ['the name in another letter case', link('relates'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates → Relates'],
+    ['the name in another letter case', link('relates'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'тип связи «relates» записан как «Relates»'],
     // (AURORA-3, not AURORA-2: the mirror holds AURORA-1 blocks AURORA-2, whose reverse is a finding of its own)
-    ['the inward description: source and target swap', link('is blocked by', 'AURORA-1', 'AURORA-3'), { source: 'AURORA-3', target: 'AURORA-1', link_type: 'Blocks' }, 'переставлены'],
-    ['a symmetric inward description: no swap', link('relates to'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'relates to → Relates'],
+    ['the inward description: source and target swap', link('is blocked by', 'AURORA-1', 'AURORA-3'), { source: 'AURORA-3', target: 'AURORA-1', link_type: 'Blocks' }, 'концы связи переставлены (откуда — AURORA-3, куда — AURORA-1)'],
+    ['a symmetric inward description: no swap', link('relates to'), { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Relates' }, 'тип связи «relates to» записан как «Relates»'],
   ])('a link type given by %s is stored by its Jira name', async (_, command, stored, note) => {
     const out = await run([command]);
     expect(out.findings).toEqual([]);
@@ -187,9 +187,9 @@ describe('checkCommands: what is stored', () => {
   });
 
   it.each([
-    ['to', status({ to: 'Done ' }), { key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] }, 'to: пробелы по краям названия статуса убраны'],
-    ['path', status({ path: [' In Progress', 'Review  '] }), { key: 'AURORA-1', path: ['In Progress', 'Review'] }, 'path: пробелы по краям названия статуса убраны'],
-    ['sprint', sprint({ sprint: ' Спринт 2 ' }), { key: 'AURORA-1', sprint: 'Спринт 2' }, 'sprint: пробелы по краям названия спринта убраны'],
+    ['to', status({ to: 'Done ' }), { key: 'AURORA-1', path: ['In Progress', 'Review', 'Done'] }, 'целевой статус записан без пробелов по краям названия: «Done»'],
+    ['path', status({ path: [' In Progress', 'Review  '] }), { key: 'AURORA-1', path: ['In Progress', 'Review'] }, 'путь по статусам записан без пробелов по краям названий: «In Progress» → «Review»'],
+    ['sprint', sprint({ sprint: ' Спринт 2 ' }), { key: 'AURORA-1', sprint: 'Спринт 2' }, 'спринт записан без пробелов по краям названия: «Спринт 2»'],
   ])('spaces around a %s name are no mistake: stored as Jira writes it (the agent trims them too), said in a note', async (_, command, stored, note) => {
     const out = await run([command]);
     expect(out.findings).toEqual([]);
@@ -214,7 +214,7 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[0]).toMatchObject({ params: { key: 'AURORA-1', path: ['In Progress', 'Done'] }, verdict: 'unknown' });
     // The note promises no more than the agent does: one direct transition per step, an error listing the others.
     expect(out.commands[0]!.notes).toContain(
-      'to: Done → path: In Progress → Done (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите path по шагам)',
+      'целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите путь по шагам (path))',
     );
     expect(out.commands[1]!.verdict).toBe('unknown');
     // To Do was observed: what it does not lead to is a finding

@@ -22,7 +22,7 @@ export class CheckedCommandView implements CheckedCommand {
   findings!: FindingView[];
   /**
    * what the checks did or could not judge
-   * @example ['link_type: блокирует → Blocks']
+   * @example ['тип связи «блокирует» записан как «Blocks»']
    */
   notes!: string[];
 }

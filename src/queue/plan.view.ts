@@ -32,7 +32,7 @@ export class PlannedCommandView {
   findings!: FindingView[];
   /**
    * what the checks did or could not judge
-   * @example ['link_type: блокирует → Blocks']
+   * @example ['тип связи «блокирует» записан как «Blocks»']
    */
   notes!: string[];
   /** the refresh the hub appends to every batch with writes */

@@ -141,7 +141,8 @@ describe('the change record on the batch page', () => {
   });
 
   it('revert: the commands the checks could not judge are named with why, those of the same reason together; the revert can still be asked for', async () => {
-    const route = 'переходы из «Done» типа Task ещё не наблюдались: шаг в «To Do» не проверить';
+    const route =
+      'целевой статус «To Do»: путь по статусам «Reopened» → «To Do» (из «Done»; переходы из «Reopened» ещё не наблюдались: агент попробует прямой переход в «To Do», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите путь по шагам (path))';
     const stale = 'каталог Jira устарел';
     fakeFetch({
       'GET /batches/1': done(),

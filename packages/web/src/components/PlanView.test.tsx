@@ -47,3 +47,24 @@ describe('PlanPanel: the differences in words', () => {
     expect(await screen.findByText('→ бэклог')).toBeTruthy();
   });
 });
+
+describe('PlanPanel: what the checks stored otherwise', () => {
+  it('shows the notes as the hub words them: sentences for people, not params', async () => {
+    const notes = ['тип связи «блокирует» записан как «Blocks»'];
+    const route = ['целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»)'];
+    fakeFetch({
+      'POST /batches/plan': {
+        estimate_seconds: 0,
+        commands: [
+          { seq: 1, type: 'ensure_link', params: { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, verdict: 'would_change', check: 'will_change', notes },
+          { seq: 2, type: 'ensure_status', params: { key: 'A-1', path: ['In Progress', 'Done'] }, verdict: 'would_change', check: 'will_change', notes: route },
+        ],
+        findings: [],
+      },
+    });
+    const body = { title: 'П', commands: [{ type: 'ensure_link' as const, params: { source: 'A-1', target: 'A-2', link_type: 'блокирует' } }, { type: 'ensure_status' as const, params: { key: 'A-1', to: 'Done' } }] };
+    renderWithHub(<PlanPanel body={body} />);
+    expect(await screen.findByText(notes[0]!)).toBeTruthy();
+    expect(screen.getByText(route[0]!)).toBeTruthy();
+  });
+});
