@@ -87,8 +87,8 @@ describe('jira-contract', () => {
       expect([...new Set(outcomes.map((o) => o.type))]).toEqual(expect.arrayContaining([...COMMAND_TYPES, 'refresh_catalogue']));
       const failed = outcomes.filter((o) => o.outcome.status === 'failed').map((o) => (o.outcome.status === 'failed' ? o.outcome.error : ''));
       expect(failed).toEqual([
-        'HTTP 404 (AURORA-999): Issue does not exist or you do not have permission to see it.',
-        expect.stringMatching(/^HTTP 404 \(AURORA-\d+ → AURORA-\d+\): No issue link type with name 'Depends' found\.$/),
+        'Jira: задачи AURORA-999 нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале (HTTP 404: Issue does not exist or you do not have permission to see it.)',
+        expect.stringMatching(/^Jira: не нашла то, о чём запрос \(AURORA-\d+ → AURORA-\d+\), .+ \(HTTP 404: No issue link type with name 'Depends' found\.\)$/),
       ]);
     });
 

@@ -628,7 +628,7 @@ describe('revert: bad input and refusals', () => {
     const view = await world.run(b.id);
     expect(world.sim.getIssue(key)?.status).toBe('In Review');
     const walk = { key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] };
-    expect(view.commands[0]).toMatchObject({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, changes: [{ ...walk, delivery_n: 1 }] });
+    expect(view.commands[0]).toMatchObject({ status: 'failed', error: `Jira: не приняла запрос для задачи ${key} — исправьте значения в команде или в пакете и повторите (HTTP 400: Assignee is required.)`, changes: [{ ...walk, delivery_n: 1 }] });
     expect(view.changes).toEqual({ [key]: [expect.objectContaining({ ...walk, delivery_n: 1 })] });
     const revert = await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`);
     expect(revert).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key, to: 'To Do' } }] });

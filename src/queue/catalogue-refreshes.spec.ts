@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { jiraRefusalText } from '@jira-hub/contracts/jira-failure';
 import { namesConfiguration } from './catalogue-refreshes.js';
 
 describe('namesConfiguration: which failures mark the catalogue stale (SPEC 16.1, decision 0130)', () => {
@@ -21,7 +22,22 @@ describe('namesConfiguration: which failures mark the catalogue stale (SPEC 16.1
     ['HTTP 4030: not a status', false],
     ['хаб не принял результат: HTTP 403: нет доступа', false],
     ['HTTP 500: Internal server error', false],
+    // the agent's wording: Russian first, Jira's answer in parentheses (@jira-hub/contracts/jira-failure)
+    [jiraRefusalText({ status: 400, jiraMessage: "customfield_10020: Field 'customfield_10020' cannot be set. It is not on the appropriate screen, or unknown.", fields: ['customfield_10020'] }), true],
+    [jiraRefusalText({ status: 400, jiraMessage: 'Transition id 31 is not valid for this issue.', subject: 'AURORA-1', issueKeys: ['AURORA-1'] }), true],
+    [jiraRefusalText({ status: 400, jiraMessage: 'Переход недоступен.', issueKeys: ['AURORA-1'] }), true],
+    [jiraRefusalText({ status: 403, jiraMessage: 'You do not have permission to edit issues in this project.', issueKeys: ['AURORA-1'] }), true],
+    [jiraRefusalText({ status: 400, jiraMessage: 'Cannot move issues to a closed sprint.', subject: 'AURORA-1' }), true],
+    [jiraRefusalText({ status: 404, jiraMessage: 'Sprint does not exist or you do not have permission to see it.', subject: 'AURORA-1, AURORA-2' }), true],
+    [jiraRefusalText({ status: 400, jiraMessage: 'summary: Summary must be less than 255 characters.', fields: ['summary'] }), false],
+    [jiraRefusalText({ status: 404, jiraMessage: 'Issue does not exist or you do not have permission to see it.', issueKeys: ['AURORA-9'] }), false],
+    [jiraRefusalText({ status: 500, jiraMessage: 'Internal server error', issueKeys: ['AURORA-9'] }), false],
   ])('%s → %s', (error, marks) => {
     expect(namesConfiguration(error)).toBe(marks);
+  });
+
+  it('reads Jira\'s code of the agent\'s wording cut by the hub (SPEC 6.5: 1500 characters)', () => {
+    const long = jiraRefusalText({ status: 403, jiraMessage: `You do not have permission. ${'x'.repeat(2000)}`, issueKeys: ['AURORA-1'] });
+    expect(namesConfiguration(long.slice(0, 1500))).toBe(true);
   });
 });

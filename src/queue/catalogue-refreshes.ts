@@ -6,6 +6,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { jiraRefusalOf } from '@jira-hub/contracts/jira-failure';
 import { ValidationFailedError } from '../common/index.js';
 import { CatalogueRepository, keepObserved, parseCatalogueResult } from '../catalogue/index.js';
 import { BatchRepository } from './batch.repository.js';
@@ -15,19 +16,24 @@ import type { CommandRow } from './rows.js';
 export const CATALOGUE_TITLE = 'Каталог Jira';
 
 /**
- * Jira refused a write naming a screen, a field or a transition (the agent's `HTTP 400: …`), the agent found
- * no transition, or Jira refused the account a permission (`HTTP 403 …`: the catalogue's `permissions` said it
- * held it, since the checks let the command through; decision 0130). Or the sprint or board the checks found
- * among the catalogue's open ones is closed, gone or no longer the only one of its name in Jira (the agent's
- * words, or Jira's for a sprint it had cached): sprints close every few weeks, and until the catalogue is read
- * again the checks would let every move into that sprint through to fail.
+ * Jira refused a write naming a screen, a field or a transition (a 400 of the agent's, by Jira's own words),
+ * the agent found no transition, or Jira refused the account a permission (a 403: the catalogue's
+ * `permissions` said it held it, since the checks let the command through; decision 0130). Or the sprint or
+ * board the checks found among the catalogue's open ones is closed, gone or no longer the only one of its
+ * name in Jira (the agent's words, or Jira's for a sprint it had cached): sprints close every few weeks, and
+ * until the catalogue is read again the checks would let every move into that sprint through to fail.
+ * Jira's code and words are read by jiraRefusalOf, in the agent's wording and in its older one.
  */
-export const namesConfiguration = (error: string): boolean =>
-  (/^HTTP 400\b/.test(error) && /\b(screen|field|fields|transition)\b/i.test(error)) ||
-  /^HTTP 403\b/.test(error) ||
-  /переход/i.test(error) ||
-  /^(спринт «.*» (закрыт|не найден|неоднозначен)|доска «.*» (не найдена|неоднозначна))/.test(error) ||
-  /^HTTP 40[04]\b.*\b(closed sprint|Sprint does not exist)/i.test(error);
+export const namesConfiguration = (error: string): boolean => {
+  const jira = jiraRefusalOf(error);
+  return (
+    (jira?.status === 400 && /\b(screen|field|fields|transition)\b/i.test(jira.jiraMessage)) ||
+    jira?.status === 403 ||
+    /переход/i.test(jira ? jira.jiraMessage : error) ||
+    /^(спринт «.*» (закрыт|не найден|неоднозначен)|доска «.*» (не найдена|неоднозначна))/.test(error) ||
+    ((jira?.status === 400 || jira?.status === 404) && /\b(closed sprint|Sprint does not exist)/i.test(jira.jiraMessage))
+  );
+};
 
 @Injectable()
 export class CatalogueRefreshes {

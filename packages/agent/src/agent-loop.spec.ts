@@ -10,6 +10,10 @@ import { FileJournal, MemoryJournal } from './journal.js';
 import { startHarness, type SimHarness } from './test-support.js';
 import type { ReportBody } from './types.js';
 
+
+/** The agent's words for the workflow validator's refusal of a transition of `key` (@jira-hub/contracts/jira-failure). */
+const refused = (key: string): string =>
+  `Jira: не приняла запрос для задачи ${key} — исправьте значения в команде или в пакете и повторите (HTTP 400: Assignee is required.)`;
 describe('agent-loop', () => {
   let h: SimHarness;
   const dir = mkdtempSync(join(tmpdir(), 'agent-loop-'));
@@ -268,8 +272,8 @@ describe('agent-loop', () => {
       await runAgent({ ...options, journal, once: true });
       const sent = hub.events.filter((e) => e.kind === 'report').map((e) => e.body as ReportBody);
       expect(sent).toEqual([
-        expect.objectContaining({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, changes: [expect.objectContaining({ what: 'status' })] }),
-        { status: 'failed', error: `HTTP 400 (${key}): Assignee is required.`, jira_calls: expect.any(Number), rate_limited: 0 },
+        expect.objectContaining({ status: 'failed', error: refused(key), changes: [expect.objectContaining({ what: 'status' })] }),
+        { status: 'failed', error: refused(key), jira_calls: expect.any(Number), rate_limited: 0 },
         { status: 'failed', error: 'хаб не принял результат: HTTP 413: слишком большой', jira_calls: expect.any(Number), rate_limited: 0 },
       ]);
       expect(lines.filter((l) => l.startsWith('#74 the hub refused the result')).map((l) => l.slice(l.lastIndexOf(';') + 2))).toEqual([
@@ -373,7 +377,7 @@ describe('agent-loop', () => {
       // /myself refused twice, accepted at the third check; the 120 s wait is told to the hub every minute
       expect(sleeps).toEqual([30_000, 60_000, 60_000, 60_000]);
       expect(hub.reports.map((r) => r.body.status)).toEqual(['released', 'done']);
-      expect(hub.reports[0]!.body).toEqual(expect.objectContaining({ error: expect.stringMatching(/^HTTP 401 \(AURORA-\d+\): Client must be authenticated/) }));
+      expect(hub.reports[0]!.body).toEqual(expect.objectContaining({ error: 'Jira: не принимает учётные данные агента — проверьте токен агента (JIRA_API_TOKEN или JIRA_PAT) и адрес Jira (HTTP 401: Client must be authenticated to access this resource.)' }));
       expect(hub.reports[0]!.body).not.toHaveProperty('claim'); // a release claims nothing
       const claims = hub.events.filter((e) => e.kind === 'claim').map((e) => e.body as { jira_auth?: string; jira_auth_failed_since?: string });
       const failedClaims = claims.filter((c) => c.jira_auth === 'failed');
@@ -443,7 +447,7 @@ describe('agent-loop', () => {
       } finally {
         h.sim.store.seed.deniedPermissions = [];
       }
-      expect(hub.reports).toEqual([{ id: 67, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^HTTP 403 \(AURORA-\d+\): You do not have the permission to comment on this issue\.$/) }) }]);
+      expect(hub.reports).toEqual([{ id: 67, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^Jira: у агента нет прав на это действие с задачей AURORA-\d+ — .+ \(HTTP 403: You do not have the permission to comment on this issue\.\)$/) }) }]);
     });
 
     it('gives up an outage after outageGiveUpMs of failed retries and reports the network error', async () => {
@@ -586,7 +590,7 @@ describe('agent-loop', () => {
           id: 66,
           body: {
             status: 'failed',
-            error: `HTTP 400 (${key}): Assignee is required.`,
+            error: refused(key),
             changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
             jira_calls: expect.any(Number),
             rate_limited: 0,

@@ -6,7 +6,7 @@ export class CommandFailure extends Error {}
 /**
  * Jira's answer leaves it unknown whether the command took effect (e.g. a 5xx to POST /issue, which Jira may
  * have carried out): the agent loop handles it like an outage — nothing reported, the command runs again
- * (bounded). The message is Jira's `HTTP <code>: …`.
+ * (bounded). The message is the refusal's (JiraHttpError's).
  */
 export class RetryLater extends CommandFailure {}
 

@@ -117,7 +117,10 @@ describe('custom-fields', () => {
 
     it('an unknown option is Jira\'s 400', async () => {
       const key = issue(`Нет такого ${flavor}`);
-      expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): customfield_10070: Option value 'Critical' is not valid` });
+      expect(await run(flavor, 'ensure_fields', { key, Severity: 'Critical' })).toEqual({
+        status: 'failed',
+        error: `Jira: не приняла значения (поле «customfield_10070») для задачи ${key} — исправьте их в команде или в пакете и повторите (HTTP 400: customfield_10070: Option value 'Critical' is not valid)`,
+      });
     });
 
     it('the simulator answers a plain string in a select field with 400, like Jira', async () => {

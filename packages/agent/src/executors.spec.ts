@@ -213,7 +213,7 @@ describe('executors', () => {
         const journal = new MemoryJournal();
         const ctx = { ...h.ctx(flavor, journal), client: failingCreate(false), sleep: async () => undefined, createRecheckDelaysMs: [11] };
         const out = await executeCommand({ id: 705, type: 'ensure_issue', params: { temp_key: 'new:12', issue_type: 'Task', summary } }, ctx);
-        expect(out).toEqual({ status: 'failed', error: 'HTTP 502: Bad Gateway', outage: true });
+        expect(out).toEqual({ status: 'failed', error: `Jira: внутренняя ошибка Jira — повторите команду позже; если ошибка повторяется, её причину знает администратор Jira (HTTP 502: Bad Gateway)`, outage: true });
         expect(journal.createAttemptFor(705)).toMatchObject({ summary });
         // The retry the loop makes creates it (once).
         const again = await executeCommand({ id: 705, type: 'ensure_issue', params: { temp_key: 'new:12', issue_type: 'Task', summary } }, ctx);
@@ -287,10 +287,28 @@ describe('executors', () => {
         const key = issue('Очистка', { duedate: '2026-01-01', labels: ['a'] });
         expect(await run(flavor, 'ensure_fields', { key, duedate: null, labels: null })).toEqual({ status: 'done', result: { changed: ['duedate', 'labels'] } });
         expect(h.sim.getIssue(key)).toMatchObject({ duedate: null, labels: [] });
-        expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): labels: The label must not contain spaces.` });
+        expect(await run(flavor, 'ensure_fields', { key, labels: ['с пробелом'] })).toEqual({ status: 'failed', error: `Jira: не приняла значения (метки) для задачи ${key} — исправьте их в команде или в пакете и повторите (HTTP 400: labels: The label must not contain spaces.)` });
         expect(await run(flavor, 'ensure_fields', { key: 'AURORA-9999', summary: 'x' })).toEqual({
           status: 'failed',
-          error: 'HTTP 404 (AURORA-9999): Issue does not exist or you do not have permission to see it.',
+          error:
+            'Jira: задачи AURORA-9999 нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале ' +
+            '(HTTP 404: Issue does not exist or you do not have permission to see it.)',
+        });
+      });
+    });
+
+    describe('an issue deleted in Jira after it was mirrored', () => {
+      it.each([
+        ['ensure_fields', (key: string) => ({ key, summary: 'x' })],
+        ['ensure_status', (key: string) => ({ key, path: ['Done'] })],
+        ['ensure_comment', (key: string) => ({ key, body: 'x' })],
+        ['ensure_link', (key: string) => ({ source: key, target: issue('L-другая'), link_type: 'Blocks' })],
+      ] as const)('%s says in Russian the issue is gone and to refresh it, then Jira\'s words', async (type, params) => {
+        const key = issue(`Удалённая ${type}`);
+        h.sim.store.deleteIssue(key, false); // someone deleted it in Jira
+        expect(await run(flavor, type, params(key))).toEqual({
+          status: 'failed',
+          error: `Jira: задачи ${key} нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале (HTTP 404: Issue does not exist or you do not have permission to see it.)`,
         });
       });
     });
@@ -342,7 +360,7 @@ describe('executors', () => {
         const sleeps: number[] = [];
         const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingTransition(false), sleep: async (ms: number) => void sleeps.push(ms) };
         const out = await executeCommand({ id: 721, type: 'ensure_status', params: { key, path: ['In Progress', 'Done'] } }, ctx);
-        expect(out).toEqual({ status: 'failed', error: `HTTP 500 (${key}): Internal server error` });
+        expect(out).toEqual({ status: 'failed', error: `Jira: внутренняя ошибка Jira для задачи ${key} — повторите команду позже; если ошибка повторяется, её причину знает администратор Jira (HTTP 500: Internal server error)` });
         expect(sleeps).toEqual(TRANSITION_RECHECK_DELAYS_MS);
         expect(h.sim.getIssue(key)!.status).toBe('In Progress');
       });
@@ -402,7 +420,7 @@ describe('executors', () => {
         const b = issue('L2');
         expect(await run(flavor, 'ensure_link', { source: a, target: b, link_type: 'Depends' })).toEqual({
           status: 'failed',
-          error: expect.stringMatching(/^HTTP 404 \(AURORA-\d+ → AURORA-\d+\): No issue link type with name 'Depends' found\.$/),
+          error: `Jira: не нашла то, о чём запрос (${a} → ${b}), или у агента нет прав это видеть — проверьте, что оно есть в Jira (HTTP 404: No issue link type with name 'Depends' found.)`,
         });
       });
     });
@@ -450,7 +468,7 @@ describe('executors', () => {
         const key = issue('500 без комментария');
         const ctx = { ...h.ctx(flavor, new MemoryJournal()), client: failingFirstPost('/comment', 500, 'Internal server error', false), customFields: [] };
         const out = await executeCommand({ id: 731, type: 'ensure_comment', params: { key, body: 'Принято', marker: '[hub:501]' } }, ctx);
-        expect(out).toEqual({ status: 'failed', error: `HTTP 500 (${key}): Internal server error` });
+        expect(out).toEqual({ status: 'failed', error: `Jira: внутренняя ошибка Jira для задачи ${key} — повторите команду позже; если ошибка повторяется, её причину знает администратор Jira (HTTP 500: Internal server error)` });
         expect(h.sim.comments(key)).toHaveLength(0);
       });
 
@@ -529,7 +547,7 @@ describe('executors', () => {
       const ctx = h.ctx(flavor);
       h.sim.setRateLimit({ count: 100, retryAfterSeconds: 300 });
       const out = await executeCommand({ id: nextId++, type: 'ensure_comment', params: { key, body: 'x' } }, ctx);
-      expect(out).toEqual({ status: 'failed', error: `HTTP 429 (${key}): Rate limit exceeded.` });
+      expect(out).toEqual({ status: 'failed', error: 'Jira: ограничивает частоту запросов; агент ждал 30 мин, сколько ему позволено — повторите команду позже (HTTP 429: Rate limit exceeded.)' });
       expect(ctx.client.stats()).toEqual({ jiraCalls: 7, rateLimited: 7 }); // six waits of 5 min, then the budget is spent
       h.sim.setRateLimit({ count: 2, retryAfterSeconds: 0 });
       expect(await run(flavor, 'ensure_comment', { key, body: 'x' })).toEqual({ status: 'done', result: { created: true } });

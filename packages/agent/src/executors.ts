@@ -34,8 +34,9 @@ const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
 };
 
 /**
- * Executes one command in Jira. Never throws: Jira's refusals become `HTTP <code>: <Jira's message>`,
- * the agent's own reasons are Russian sentences, anything unexpected is reported as an internal error.
+ * Executes one command in Jira. Never throws: Jira's refusals are worded in Russian with Jira's answer after
+ * it («Jira: задачи A-1 нет … (HTTP 404: …)», JiraHttpError), the agent's own reasons are Russian
+ * sentences, anything unexpected is reported as an internal error.
  * A failure keeps the changes the command made before it (the executor marks its error with them,
  * withChangesMade): they are reported with it (decision 1413).
  * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it;

@@ -129,7 +129,7 @@ export class JiraApi {
   // ---- issues --------------------------------------------------------------------------------
 
   getIssue(key: string, fields: string[]): Promise<JiraIssue> {
-    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') }, subject: key });
+    return this.client.api<JiraIssue>('GET', `/issue/${encodeURIComponent(key)}`, { query: { fields: fields.join(',') }, subject: key, issueKeys: [key] });
   }
 
   /** The issue, or null when Jira answers 404. */
@@ -147,7 +147,7 @@ export class JiraApi {
   }
 
   async editIssue(key: string, fields: Record<string, unknown>): Promise<void> {
-    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields }, subject: key });
+    await this.client.api('PUT', `/issue/${encodeURIComponent(key)}`, { body: { fields }, subject: key, issueKeys: [key] });
   }
 
   /** The first issue the JQL finds (one request of one result), or undefined. */
@@ -220,6 +220,7 @@ export class JiraApi {
     const answer = await this.client.api<{ transitions: JiraTransition[] }>('GET', `/issue/${encodeURIComponent(key)}/transitions`, {
       query: { expand: 'transitions.fields' },
       subject: key,
+      issueKeys: [key],
     });
     return answer.transitions;
   }
@@ -227,7 +228,7 @@ export class JiraApi {
   /** POST …/transitions; `fields` fills the transition screen's required fields (e.g. resolution). */
   async transition(key: string, transitionId: string, fields: Record<string, unknown> = {}): Promise<void> {
     const body = Object.keys(fields).length > 0 ? { transition: { id: transitionId }, fields } : { transition: { id: transitionId } };
-    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body, subject: key });
+    await this.client.api('POST', `/issue/${encodeURIComponent(key)}/transitions`, { body, subject: key, issueKeys: [key] });
   }
 
   /**
@@ -258,6 +259,7 @@ export class JiraApi {
       const answer = await this.client.api<{ comments: Array<{ id: string; body: unknown }>; total: number }>('GET', `/issue/${encodeURIComponent(key)}/comment`, {
         query: { startAt, maxResults: PAGE_SIZE },
         subject: key,
+        issueKeys: [key],
       });
       all.push(...answer.comments);
       startAt += answer.comments.length;
@@ -268,7 +270,7 @@ export class JiraApi {
 
   /** POST …/comment; the new comment's id (Jira answers 201 with the comment). */
   async addComment(key: string, text: string): Promise<string | null> {
-    const answer = await this.client.api<{ id?: string } | undefined>('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key });
+    const answer = await this.client.api<{ id?: string } | undefined>('POST', `/issue/${encodeURIComponent(key)}/comment`, { body: { body: this.encodeText(text) }, subject: key, issueKeys: [key] });
     return answer?.id === undefined ? null : String(answer.id);
   }
 
@@ -294,7 +296,7 @@ export class JiraApi {
 
   /** DELETE /issue/{key} (204); sub-tasks are never deleted with it (Jira then refuses with 400). */
   async deleteIssue(key: string): Promise<void> {
-    await this.client.api('DELETE', `/issue/${encodeURIComponent(key)}`, { query: { deleteSubtasks: 'false' }, subject: key });
+    await this.client.api('DELETE', `/issue/${encodeURIComponent(key)}`, { query: { deleteSubtasks: 'false' }, subject: key, issueKeys: [key] });
   }
 
   /** GET /mypermissions for one project permission (e.g. DELETE_ISSUES). */

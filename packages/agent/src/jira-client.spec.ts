@@ -97,7 +97,7 @@ describe('jira-client', () => {
       });
       h.sim.setRateLimit({ count: 1000 });
       const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-      expect((error as Error).message).toBe('HTTP 429: Rate limit exceeded.');
+      expect((error as Error).message).toBe('Jira: ограничивает частоту запросов; агент ждал 30 мин, сколько ему позволено — повторите команду позже (HTTP 429: Rate limit exceeded.)');
       const gaps = times.slice(1).map((t, i) => t - times[i]!);
       expect(gaps.slice(0, 7)).toEqual([5000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000]);
       expect(times.at(-1)).toBe(30 * 60_000); // the last wait is cut to end at the budget, then one more try
@@ -149,14 +149,36 @@ describe('jira-client', () => {
       h.sim.setRateLimit({ count: 0 });
     });
 
-    it('names the subject of a refused request in the message', async () => {
-      const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA-404' }).catch((e: unknown) => e);
-      expect((error as Error).message).toBe('HTTP 404 (AURORA-404): Issue does not exist or you do not have permission to see it.');
+    it('says in Russian which issue is missing, and that it may be gone, before Jira\'s answer', async () => {
+      const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA-404', issueKeys: ['AURORA-404'] }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe(
+        'Jira: задачи AURORA-404 нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале ' +
+          '(HTTP 404: Issue does not exist or you do not have permission to see it.)',
+      );
+      expect(error).toMatchObject({ status: 404, subject: 'AURORA-404', issueKeys: ['AURORA-404'] });
     });
 
-    it('reports other failures as HTTP <code>: <Jira message>', async () => {
+    it('names the subject of a refused request that is not about issues', async () => {
+      const error = await h.client('cloud').api('GET', '/issue/AURORA-404', { subject: 'AURORA' }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe(
+        'Jira: не нашла то, о чём запрос (AURORA), или у агента нет прав это видеть — проверьте, что оно есть в Jira (HTTP 404: Issue does not exist or you do not have permission to see it.)',
+      );
+    });
+
+    it('names the fields of a 400 from Jira\'s `errors`', async () => {
+      const answer = { errorMessages: [], errors: { duedate: 'Error parsing date string: 31.02.2026', customfield_10020: 'Number value expected' } };
+      const fetch = (async () => new Response(JSON.stringify(answer), { status: 400, statusText: 'Bad Request' })) as typeof globalThis.fetch;
+      const client = new JiraClient({ baseUrl: h.url, flavor: 'cloud', auth: { kind: 'none' }, fetch });
+      const error = await client.api('PUT', '/issue/AURORA-1', { body: { fields: {} }, subject: 'AURORA-1', issueKeys: ['AURORA-1'] }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe(
+        'Jira: не приняла значения (срок, поле «customfield_10020») для задачи AURORA-1 — исправьте их в команде или в пакете и повторите ' +
+          '(HTTP 400: duedate: Error parsing date string: 31.02.2026; customfield_10020: Number value expected)',
+      );
+    });
+
+    it('reports other failures with Jira\'s message after the Russian words', async () => {
       const error = await h.client('dc').api('GET', '/issue/AURORA-404').catch((e: unknown) => e);
-      expect((error as Error).message).toBe('HTTP 404: Issue does not exist or you do not have permission to see it.');
+      expect((error as Error).message).toBe('Jira: не нашла то, о чём запрос, или у агента нет прав это видеть — проверьте, что оно есть в Jira (HTTP 404: Issue does not exist or you do not have permission to see it.)');
       expect(jiraErrorText('{"errorMessages":[],"errors":{"duedate":"Error parsing date string: x"}}', 'Bad Request')).toBe('duedate: Error parsing date string: x');
       expect(jiraErrorText('<html>Bad gateway</html>', 'Bad Gateway')).toBe('<html>Bad gateway</html>');
       expect(jiraErrorText('', 'Forbidden')).toBe('Forbidden');
@@ -172,7 +194,7 @@ describe('jira-client', () => {
       h.sleeps.length = 0;
       h.sim.setRateLimit({ count: 10, status });
       const error = await client.api('GET', '/myself').catch((e: unknown) => e);
-      expect((error as Error).message).toMatch(new RegExp(`^HTTP ${status}: `));
+      expect((error as Error).message).toMatch(new RegExp(`^Jira: внутренняя ошибка Jira — повторите команду позже; .+ \\(HTTP ${status}: .+\\)$`));
       expect(h.sleeps).toHaveLength(4);
       h.sim.setRateLimit({ count: 0 });
     });
@@ -181,7 +203,7 @@ describe('jira-client', () => {
       const client = h.client('cloud');
       h.sim.setRateLimit({ count: 1, status: 502 });
       const error = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);
-      expect((error as Error).message).toBe('HTTP 502: Bad Gateway');
+      expect((error as Error).message).toBe('Jira: внутренняя ошибка Jira — повторите команду позже; если ошибка повторяется, её причину знает администратор Jira (HTTP 502: Bad Gateway)');
       expect(client.jiraCalls).toBe(1);
       h.sim.setRateLimit({ count: 1, status: 429 });
       const second = await client.api('POST', '/issue', { body: { fields: {} } }).catch((e: unknown) => e);

@@ -1,3 +1,4 @@
+import { jiraRefusalText } from '@jira-hub/contracts/jira-failure';
 import { sleep as realSleep, type Sleep } from './sleep.js';
 
 export type JiraFlavor = 'cloud' | 'dc';
@@ -17,7 +18,7 @@ export interface JiraClientOptions {
   maxRetryAfterMs?: number;
   /**
    * Total time one request may spend waiting out 429/503 answers (default 1800000 ms = 30 min); the wait that
-   * would pass it is shortened to end at the budget, and a 429 after that is thrown as `HTTP 429: …`.
+   * would pass it is shortened to end at the budget, and a 429 after that is thrown (JiraHttpError).
    */
   rateLimitBudgetMs?: number;
   /** One line per rate-limit wait (default: none). */
@@ -44,17 +45,34 @@ export interface JiraClientOptions {
  */
 export const RATE_LIMIT_DEFAULTS = { floorMs: 5000, ceilingMs: 300_000, budgetMs: 30 * 60_000, hintJitter: 0.1, backoffJitter: 0.2 } as const;
 
+/** What a refusal's message names besides Jira's answer (jiraRefusalText words it). */
+export interface JiraRefusalContext {
+  /** What the request was about (an issue key, «A-1 → A-2», a project key). */
+  subject?: string;
+  /** The issues the request named: a 404 then says the issue is gone or hidden. */
+  issueKeys?: readonly string[];
+  /** The fields Jira's `errors` object named. */
+  fields?: readonly string[];
+  /** A 429/503 given up: the rate-limit waiting spent, in ms. */
+  waitedMs?: number;
+}
+
 /**
- * A Jira answer other than 2xx; the message is `HTTP <code>: <Jira's message>`, as the hub shows it, or
- * `HTTP <code> (<subject>): …` when the request was about an issue (its key) or a pair of issues.
+ * A Jira answer other than 2xx; the message says in Russian what happened and what to do, then Jira's own
+ * answer: «Jira: задачи A-1 нет … (HTTP 404: Issue does not exist …)» (@jira-hub/contracts/jira-failure).
  */
 export class JiraHttpError extends Error {
+  readonly subject: string | undefined;
+  readonly issueKeys: readonly string[];
+
   constructor(
     readonly status: number,
     readonly jiraMessage: string,
-    readonly subject?: string,
+    context: JiraRefusalContext = {},
   ) {
-    super(`HTTP ${status}${subject ? ` (${subject})` : ''}: ${jiraMessage}`);
+    super(jiraRefusalText({ status, jiraMessage, ...context }));
+    this.subject = context.subject;
+    this.issueKeys = context.issueKeys ?? [];
   }
 }
 
@@ -72,8 +90,14 @@ export interface RequestOptions {
    * requests are retried after a network failure or a 500/502/504, which may hide a write that happened.
    */
   idempotent?: boolean;
-  /** What the request is about (an issue key, "A-1 → A-2"): named in the error message of a refusal. */
+  /** What the request is about (an issue key, "A-1 → A-2", a project key): named in the error message of a refusal. */
   subject?: string;
+  /**
+   * The issues the request names (its path's issue, a link's two), when a 404 means one of them is missing:
+   * the refusal then says so and suggests refreshing it in the mirror. Not for requests about a sprint or a
+   * comment, whose 404 means that is missing.
+   */
+  issueKeys?: readonly string[];
 }
 
 /** Jira's hint how long to wait after a 429/503, in ms from `nowMs`; null when it gives none that parses. */
@@ -171,9 +195,9 @@ export class JiraClient {
    * Sends one request. 429 and 503 (rate limiting) are retried for every method: after Retry-After (seconds or
    * an HTTP date), else X-RateLimit-Reset, else an exponential back-off with jitter (minRetryAfterMs doubling, at
    * most maxRetryAfterMs); each wait at least minRetryAfterMs, one log line each; once rateLimitBudgetMs of
-   * waiting is spent, the refusal is thrown as `HTTP 429: …`. 500, 502, 504 and network failures are retried
+   * waiting is spent, the refusal is thrown (JiraHttpError, its message saying how long the agent waited). 500, 502, 504 and network failures are retried
    * (bounded by maxTries) for idempotent requests only (a lost answer to a write may hide a write that
-   * happened), then reported as `HTTP 502: …` or thrown as JiraNetworkError. 2xx bodies are parsed as JSON
+   * happened), then thrown as JiraHttpError or as JiraNetworkError. 2xx bodies are parsed as JSON
    * when present. The stop signal ends a wait or a request in flight with JiraStoppedError.
    */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -240,7 +264,9 @@ export class JiraClient {
         await this.retrySleep(ms, method, url);
         continue;
       }
-      throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText), options.subject);
+      const context: JiraRefusalContext = { subject: options.subject, issueKeys: options.issueKeys, fields: jiraErrorFields(text) };
+      if (RATE_LIMITED.has(response.status)) context.waitedMs = waitedMs;
+      throw new JiraHttpError(response.status, jiraErrorText(text, response.statusText), context);
     }
   }
 
@@ -257,6 +283,16 @@ export class JiraClient {
 
   private throwIfStopped(method: string, url: URL): void {
     if (this.stopSignal?.aborted) throw new JiraStoppedError(`остановлено во время запроса к Jira (${method} ${url.pathname})`);
+  }
+}
+
+/** The fields Jira's `errors` object names (its keys), in its order; none when the body is not such JSON. */
+export function jiraErrorFields(body: string): string[] {
+  try {
+    const errors = (JSON.parse(body) as { errors?: unknown } | null)?.errors;
+    return errors && typeof errors === 'object' && !Array.isArray(errors) ? Object.keys(errors) : [];
+  } catch {
+    return [];
   }
 }
 

@@ -117,7 +117,7 @@ describe('refresh', () => {
 
     it('fails with Jira\'s JQL error', async () => {
       const out = await executeCommand({ id: 4, type: 'refresh', params: { jql: 'project = AURORA AND (status = Done' } }, h.ctx(flavor));
-      expect(out).toEqual({ status: 'failed', error: expect.stringMatching(/^HTTP 400: Error in the JQL Query/) });
+      expect(out).toEqual({ status: 'failed', error: expect.stringMatching(/^Jira: не приняла запрос — исправьте значения в команде или в пакете и повторите \(HTTP 400: Error in the JQL Query/) });
     });
   });
 

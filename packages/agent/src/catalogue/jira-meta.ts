@@ -95,7 +95,7 @@ export async function createScreen(api: JiraApi, project: string, typeId: string
 
 /** The edit screen of an issue (its type's). */
 export async function editScreen(api: JiraApi, key: string): Promise<CatalogueScreenField[]> {
-  const answer = await api.client.api<{ fields?: Record<string, FieldMetadata> }>('GET', `/issue/${encodeURIComponent(key)}/editmeta`, { subject: key });
+  const answer = await api.client.api<{ fields?: Record<string, FieldMetadata> }>('GET', `/issue/${encodeURIComponent(key)}/editmeta`, { subject: key, issueKeys: [key] });
   return Object.entries(answer.fields ?? {}).map(([id, meta]) => screenField(id, meta));
 }
 
