@@ -51,19 +51,23 @@ describe('jira-client', () => {
     it('takes Retry-After as an HTTP date, and X-RateLimit-Reset when there is no Retry-After', async () => {
       const client = h.client('cloud');
       h.sim.setRateLimit({ count: 1, retryAfterSeconds: 40, retryAfterAsDate: true });
+      const clockAt = h.clock.now; // the sleep moves the harness's clock on
       await client.api('GET', '/myself');
       expect(h.sleeps).toHaveLength(1);
-      // an HTTP date has whole seconds: 39..40 s from now, plus 5 % jitter
+      // an HTTP date has whole seconds: 39..40 s from the simulator's now, which is later than the client's
+      // clock (set before the test) by the time the request took; plus 5 % jitter
+      const late = Date.now() - clockAt;
       expect(h.sleeps[0]).toBeGreaterThan(38_000);
-      expect(h.sleeps[0]).toBeLessThanOrEqual(42_000);
+      expect(h.sleeps[0]).toBeLessThanOrEqual((40_000 + late) * 1.05);
       expect(h.logs[0]).toMatch(/^Jira answered 429 to GET \/rest\/api\/3\/myself; waiting \d+\.\d s \(Retry-After\), wait 1/);
 
       h.sleeps.length = 0;
       h.clock.now = Date.now();
       h.sim.setRateLimit({ count: 1, resetAfterSeconds: 90 });
+      const resetClockAt = h.clock.now;
       await client.api('GET', '/myself');
       expect(h.sleeps[0]).toBeGreaterThan(88_000);
-      expect(h.sleeps[0]).toBeLessThanOrEqual(95_600);
+      expect(h.sleeps[0]).toBeLessThanOrEqual((91_000 + Date.now() - resetClockAt) * 1.05);
       expect(h.logs[1]).toContain('(X-RateLimit-Reset)');
     });
 
