@@ -334,11 +334,25 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 }
 
 /**
+ * A reader that went away (`jira-hub plan … | head -1`, a log pipe that closed, decision 1443): the rest of
+ * that stream's output is dropped and the command goes on — serve keeps serving, the others finish with
+ * their own exit code — instead of Node's stack trace of an unhandled EPIPE and exit 1.
+ */
+export function dropClosedOutput(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
+}
+
+/**
  * `jira-hub` as a command: the .env file read, then `main` on the process's arguments, and the process
  * ended with its code (serve keeps it running: -1). bin/jira-hub.js runs it from the bundle, and so does
  * this file when it is run itself (from the sources).
  */
 export async function runCommand(): Promise<void> {
+  dropClosedOutput();
   try {
     loadDotEnv();
   } catch (err) {

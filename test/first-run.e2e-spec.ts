@@ -29,6 +29,21 @@ describe('first run', () => {
     expect(said.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z Jira Hub остановлен \(SIGTERM\)$/);
   }, 60_000);
 
+  it('a reader of its output that went away (`jira-hub serve | head -1`): the hub goes on serving and stops as ever (it died on its next log line with an EPIPE stack, exit 1; decision 1443)', async () => {
+    const hub = run('src/cli.ts', ['serve'], { HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_DB_PATH: join(tempDir(), 'hub.sqlite') });
+    child = hub.child;
+    const [, url] = await hub.until(/^Jira Hub слушает (http:\/\/127\.0\.0\.1:\d+)\n(?:  .*\n){5}/m);
+    hub.child.stdout!.destroy(); // the reader's end of the pipe closed: each write of the hub now fails with EPIPE
+    const post = (path: string, body: unknown) => fetch(url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/batches', { title: 'EPIPE', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] })).status).toBe(201);
+    // A log line to the closed pipe (the first EPIPE, which Node's console swallows), and the hub still answers.
+    expect(await (await post('/agent/claim', { wait_seconds: 0 })).json()).toMatchObject({ command: { type: 'refresh' } });
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    hub.child.kill('SIGTERM'); // the stop line is the next write to the closed pipe
+    expect(await hub.exited).toBeNull(); // ended by the signal, as Nest's shutdown hooks end it
+    expect(hub.stderr()).toBe('');
+  }, 60_000);
+
   it('npm run demo -- --keep: the hub, simulator and agent stay up, the dashboard answers, a failing batch and a paced one to watch; Russian output', async () => {
     const demo = run('src/demo.ts', ['--keep'], { HUB_PORT: '0' });
     child = demo.child;
