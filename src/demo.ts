@@ -126,10 +126,25 @@ async function main(): Promise<number> {
   const elapsed = (): string => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)} с`;
   const dir = mkdtempSync(join(tmpdir(), 'jira-hub-demo-'));
   const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dir, { recursive: true, force: true })];
+  let stopped: Promise<void> | undefined;
+  /** Stops what runs, in order (agent, simulator, hub), and removes the temporary database; once. */
+  const stopAll = (): Promise<void> =>
+    (stopped ??= (async () => {
+      for (const cleanup of cleanups) {
+        try {
+          await cleanup();
+        } catch (error) {
+          console.error(`не удалось остановить: ${(error as Error).message}`);
+        }
+      }
+    })());
+  stopOnSignal(stopAll);
   try {
     // 1. the hub, on a temporary database
     const port = process.env.HUB_PORT ?? (KEEP ? '3000' : '0');
     const hub = await serve({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_HOST: '127.0.0.1', HUB_PORT: port, HUB_LOG_LEVEL: 'error' }, { announce: false });
+    // The hub's shutdown hooks (which would end the process with the temporary database left) give way to the demo's.
+    stopOnSignal(stopAll);
     console.log(`Хаб: ${hub.url} (временная база ${dir})`);
     cleanups.unshift(() => hub.close());
     const call: Call = async (method, path, body, headers = {}) => {
@@ -214,13 +229,26 @@ async function main(): Promise<number> {
     console.log('Демо закончено: хаб, симулятор и агент остановлены. Чтобы они остались и панель работала: npm run demo -- --keep');
     return failed.length === 0 ? 0 : 1;
   } finally {
-    for (const cleanup of cleanups) {
-      try {
-        await cleanup();
-      } catch (error) {
-        console.error(`не удалось остановить: ${(error as Error).message}`);
-      }
-    }
+    await stopAll();
+  }
+}
+
+/** Set by Ctrl+C or SIGTERM before the demo has finished: the process ends with 128 + the signal's number. */
+let interrupted: NodeJS.Signals | undefined;
+
+/**
+ * Ctrl+C (or SIGTERM) while the demo runs: everything stopped and the temporary database removed, then the
+ * exit a signal gives (130, 143). It left the database folder in the temporary folder. `--keep` waits for
+ * the signal itself once the demo is up (keepRunning).
+ */
+function stopOnSignal(stopAll: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => {
+      interrupted = signal;
+      console.log('\nОстанавливаем демо…');
+      void stopAll().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
   }
 }
 
@@ -245,8 +273,10 @@ function printTable(header: string[], rows: string[][]): void {
 }
 
 main().then(
-  (code) => process.exit(code),
+  // Interrupted: stopOnSignal ends the process (what failed then is what the signal stopped).
+  (code) => interrupted || process.exit(code),
   (error: unknown) => {
+    if (interrupted) return;
     console.error(`Демо не удалось: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },

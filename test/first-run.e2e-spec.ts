@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './support/app.js';
 import { runSource as run } from './support/cli-process.js';
@@ -42,6 +43,18 @@ describe('first run', () => {
     hub.child.kill('SIGTERM'); // the stop line is the next write to the closed pipe
     expect(await hub.exited).toBeNull(); // ended by the signal, as Nest's shutdown hooks end it
     expect(hub.stderr()).toBe('');
+  }, 60_000);
+
+  it('npm run demo stopped by Ctrl+C half-way: everything stops and its temporary database goes too (the folder was left behind)', async () => {
+    const demo = run('src/demo.ts', [], { HUB_PORT: '0' });
+    child = demo.child;
+    const [, dir] = await demo.until(/временная база (\S+)\)/);
+    expect(existsSync(dir)).toBe(true);
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(130);
+    expect(existsSync(dir)).toBe(false);
+    expect(demo.output()).toContain('Останавливаем демо…');
+    expect(demo.stderr()).toBe('');
   }, 60_000);
 
   it('npm run demo -- --keep: the hub, simulator and agent stay up, the dashboard answers, a failing batch and a paced one to watch; Russian output', async () => {
