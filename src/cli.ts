@@ -6,7 +6,7 @@
  * Configuration comes from the environment (and a .env file; the shell wins), SPEC 14.
  */
 import 'reflect-metadata';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { readdir } from 'node:fs/promises';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
@@ -111,6 +111,8 @@ const USAGE_ERRORS: [RegExp, (...m: string[]) => string][] = [
   [/^error: missing required argument '(.*)'$/, (name) => `не хватает аргумента «${name}»`],
   [/^error: required option '(.*)' not specified$/, (flags) => `не указан обязательный параметр «${flags}»`],
   [/^error: option '(.*)' argument missing$/, (flags) => `параметру «${flags}» нужно значение`],
+  [/^error: option '(.*)' argument '\s*' is invalid\.$/, (flags) => `параметру «${flags}» нужно непустое значение`],
+  [/^error: command-argument value '\s*' is invalid for argument '(.*)'\.$/, (name) => `аргумент «${name}» пуст`],
   [/^error: too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+)\.$/, (name, expected, got) => `лишние аргументы${name ? ` у команды ${name}` : ''}: ожидалось ${expected}, получено ${got}`],
 ];
 
@@ -122,6 +124,16 @@ export function russianUsageError(english: string): string {
     if (m) return `${say(...m.slice(1))}${suggestion ? `; может быть, ${suggestion}?` : ''}`;
   }
   return first.replace(/^error: /, '');
+}
+
+/**
+ * A value on the command line that is blank (`--db "$DB"` with DB unset) is a usage error (nonBlank's
+ * refusal, translated in USAGE_ERRORS): taken as not given, it meant the default — migrate made
+ * ./data/hub.sqlite, export wrote into the current folder, serve and jira-sim took the default port.
+ */
+function nonBlank(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('');
+  return value;
 }
 
 /** The options a command was given (an unset one is not written over its variable). */
@@ -173,9 +185,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .command('serve')
     .description('запустить хаб (команда по умолчанию)')
     .usage('[параметры]')
-    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
-    .option('--host <адрес>', 'адрес (вместо HUB_HOST)')
-    .option('-p, --port <порт>', 'порт (вместо HUB_PORT)')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
+    .option('--host <адрес>', 'адрес (вместо HUB_HOST)', nonBlank)
+    .option('-p, --port <порт>', 'порт (вместо HUB_PORT)', nonBlank)
     .addHelpText('after', SERVE.help)
     .action(async (o: { db?: string; host?: string; port?: string }) => {
       await serve(SERVE.of(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }), { stopLine: true });
@@ -186,7 +198,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .command('migrate')
     .description('привести базу к текущей схеме (с копией до миграции) и выйти')
     .usage('[параметры]')
-    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
     .option('--from-sqlite <файл>', 'скопировать хаб из файла SQLite (любой версии схемы) в пустую базу PostgreSQL из HUB_DATABASE_URL и сверить число строк')
     .addHelpText('after', MIGRATE.help)
     .action(async (o: { db?: string; fromSqlite?: string }) => {
@@ -203,9 +215,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .command('import')
     .description('импортировать пакет планирования (notes.csv и/или links.csv из папки) прямо в базу хаба и напечатать отчёт')
     .usage('[параметры] <папка>')
-    .argument('<папка>', 'папка с notes.csv и/или links.csv, например examples/plan')
+    .argument('<папка>', 'папка с notes.csv и/или links.csv, например examples/plan', nonBlank)
     .option('--json', 'напечатать отчёт в JSON (строка о базе — в stderr)')
-    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
     .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { json?: boolean; db?: string }) => {
       await importFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
@@ -217,10 +229,10 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
       .command(name)
       .description(description)
       .usage('[параметры] <папка>')
-      .argument('<папка>', 'папка с issues.csv, links.csv и/или notes.csv, например examples/plan')
+      .argument('<папка>', 'папка с issues.csv, links.csv и/или notes.csv, например examples/plan', nonBlank)
       .option('--name <имя>', 'имя пакета (по умолчанию — имя папки)')
       .option('--json', 'напечатать ответ в JSON (строка о базе — в stderr)')
-      .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+      .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
       .addHelpText('after', PACKAGE.help)
       .action(async (folder: string, o: { json?: boolean; db?: string; name?: string }) => {
         await run(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o);
@@ -233,9 +245,9 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .command('export')
     .description('выгрузить задачи, связи и заметки из зеркала хаба в папку как пакет планирования (issues.csv, links.csv, notes.csv)')
     .usage('[параметры] <папка> --jql <запрос>')
-    .argument('<папка>', 'куда записать файлы (папка создаётся)')
+    .argument('<папка>', 'куда записать файлы (папка создаётся)', nonBlank)
     .requiredOption('--jql <запрос>', 'какие задачи: project = KEY, sprint = …, status = …, key in (…) через AND')
-    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)')
+    .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
     .option('--force', 'перезаписать issues.csv, links.csv и notes.csv, если они уже есть в папке')
     .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { jql: string; db?: string; force?: boolean }) => {
@@ -262,8 +274,8 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .command('jira-sim')
     .description('запустить симулятор Jira в памяти (Cloud /rest/api/3 и DC /rest/api/2) до SIGINT/SIGTERM')
     .usage('[параметры]')
-    .option('-p, --port <порт>', 'порт (вместо JIRA_SIM_PORT)')
-    .option('--seed <файл>', 'JSON-файл начальных данных (вместо JIRA_SIM_SEED)')
+    .option('-p, --port <порт>', 'порт (вместо JIRA_SIM_PORT)', nonBlank)
+    .option('--seed <файл>', 'JSON-файл начальных данных (вместо JIRA_SIM_SEED)', nonBlank)
     .addHelpText('after', variablesHelp(SIM_VARIABLES))
     .action(async (o: { port?: string; seed?: string }) => {
       const { runSimulatorFromEnv, SimConfigError } = await import('@jira-hub/jira-sim');

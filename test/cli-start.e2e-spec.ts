@@ -77,6 +77,24 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     expect(await ended(hub)).toEqual({ code: 2, err: [`jira-hub: база данных ${join(dir, 'hub.sqlite')}: на диске не осталось места`] });
   });
 
+  // `--db "$DB"` with DB unset: taken as not given, migrate made ./data/hub.sqlite, export wrote into the
+  // current folder, serve and jira-sim took their default port.
+  it('a blank option value or folder (an unset shell variable) is a usage error, not the default: one line, exit 2, nothing made', async () => {
+    const cwd = folder();
+    const db = join(cwd, 'hub.sqlite');
+    await copyOfMigratedDatabase(db);
+    const runs: [string[], string][] = [
+      [['migrate', '--db', ''], 'параметру «--db <файл>» нужно непустое значение'],
+      [['serve', '--port', ' '], 'параметру «-p, --port <порт>» нужно непустое значение'],
+      [['jira-sim', '--seed', ''], 'параметру «--seed <файл>» нужно непустое значение'],
+      [['export', '', '--jql', 'project = AURORA', '--db', db], 'аргумент «папка» пуст'],
+    ];
+    for (const [args, said] of runs) {
+      expect({ args, ...(await ended(cli(args, {}, { cwd }))) }).toEqual({ args, code: 2, err: [`jira-hub: ${said} (список команд и параметров: jira-hub --help)`] });
+    }
+    expect(readdirSync(cwd)).toEqual(['hub.sqlite']);
+  });
+
   it('serve on a port that is taken: one line naming host:port, asked before the database is made', async () => {
     const taken = createServer();
     servers.push(taken);
