@@ -8,9 +8,9 @@ import { existsSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
-import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder } from './common/index.js';
+import { ConfigError, fileSystemReason, type HubConfig, HubLogger, makeFolder, ValidationFailedError } from './common/index.js';
 import { assertCurrentSchema, assertDatabaseUsable, databaseFile, databaseName, dataSourceOptions, openDataSource } from './database/index.js';
-import { appliedPlanText, ExportService, keyList, MAX_PACKAGE_NAME, PackagesService, planText } from './packages/index.js';
+import { appliedPlanText, ExportService, keyList, MAX_PACKAGE_NAME, PackagesService, parseExportJql, planText } from './packages/index.js';
 import type { PackageFiles } from './packages/index.js';
 
 /**
@@ -156,6 +156,12 @@ const EXPORTED = ['issues.csv', 'links.csv', 'notes.csv'] as const;
  * and `--force` overwrites that very file: the folder never ends up with two files plan would refuse.
  */
 export async function exportFolder(config: HubConfig, folder: string, jql: string, force = false): Promise<void> {
+  // A JQL the export does not understand is a bad option, as a bad --name is (exit 2), told before the folder and the database are looked at.
+  try {
+    parseExportJql(jql);
+  } catch (err) {
+    throw err instanceof ValidationFailedError ? new ConfigError(`--jql: ${err.detail}`) : err;
+  }
   const entries = existsSync(folder) && statSync(folder).isDirectory() ? await readdir(folder, { withFileTypes: true }) : [];
   const names = new Map(EXPORTED.map((name) => [name, packageFileName(folder, entries, name)]));
   const there = [...names.values()].filter((name) => name !== undefined);

@@ -95,6 +95,19 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     expect(readdirSync(cwd)).toEqual(['hub.sqlite']);
   });
 
+  it('export with a JQL it does not understand: a bad option (exit 2, as a bad --name), told before the database is opened (it was exit 1 after the database line)', async () => {
+    const cwd = folder();
+    const db = join(cwd, 'hub.sqlite');
+    await copyOfMigratedDatabase(db);
+    const hub = cli(['export', 'out', '--jql', 'project = AURORA OR status = Done', '--db', db], {}, { cwd });
+    expect({ ...(await ended(hub)), out: hub.stdout() }).toEqual({
+      code: 2,
+      err: ['jira-hub: --jql: JQL «project = AURORA OR status = Done»: между условиями выгрузка понимает только AND (с «OR status = Done»)'],
+      out: '',
+    });
+    expect(readdirSync(cwd)).toEqual(['hub.sqlite']);
+  });
+
   it('serve on a port that is taken: one line naming host:port, asked before the database is made', async () => {
     const taken = createServer();
     servers.push(taken);

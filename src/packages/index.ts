@@ -1,4 +1,5 @@
 /** The packages module's public surface: what other modules import of it. */
+export { parseExportJql } from './export.js';
 export { ExportService } from './export.service.js';
 export type { PackageFiles } from './package-reading.js';
 export { appliedPlanText, applyText, driftText, keyList, planText } from './package-text.js';
