@@ -277,7 +277,7 @@ describe('changes', () => {
       const key = bug('Ревью без исполнителя');
       expect(await run(flavor, 'ensure_status', { key, ...walk })).toEqual({
         status: 'failed',
-        error: `HTTP 400 (${key}): Assignee is required.`,
+        error: `Jira: не приняла запрос для задачи ${key} — исправьте значения в команде или в пакете и повторите (HTTP 400: Assignee is required.)`,
         changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
       });
       expect(h.sim.getIssue(key)?.status).toBe('In Review');
@@ -287,7 +287,7 @@ describe('changes', () => {
       const key = bug('Сразу отказ');
       h.sim.store.transition(key, '11');
       h.sim.store.transition(key, '51');
-      expect(await run(flavor, 'ensure_status', { key, path: ['Done'] })).toEqual({ status: 'failed', error: `HTTP 400 (${key}): Assignee is required.` });
+      expect(await run(flavor, 'ensure_status', { key, path: ['Done'] })).toEqual({ status: 'failed', error: `Jira: не приняла запрос для задачи ${key} — исправьте значения в команде или в пакете и повторите (HTTP 400: Assignee is required.)` });
     });
 
     it('a re-delivery refused partway reports the earlier execution\'s transitions too', async () => {
@@ -298,7 +298,7 @@ describe('changes', () => {
       journal.recordIntent(cmd.id, cmd, [{ key, what: 'status', before: 'To Do', after: 'Done', transitions: ['Start'] }]);
       expect(await executeCommand(cmd, h.ctx(flavor, journal))).toEqual({
         status: 'failed',
-        error: `HTTP 400 (${key}): Assignee is required.`,
+        error: `Jira: не приняла запрос для задачи ${key} — исправьте значения в команде или в пакете и повторите (HTTP 400: Assignee is required.)`,
         changes: [{ key, what: 'status', before: 'To Do', after: 'In Review', transitions: ['Start', 'Review'] }],
       });
     });
