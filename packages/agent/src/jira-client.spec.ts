@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText } from './jira-client.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText, networkProblem } from './jira-client.js';
 import { startHarness, until, type SimHarness } from './test-support.js';
 
 describe('jira-client', () => {
@@ -286,7 +288,33 @@ describe('jira-client', () => {
           init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason), { once: true });
         })) as typeof fetch;
       const client = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'none' }, stopSignal: new AbortController().signal, timeoutMs: 30, maxTries: 1, fetch: hanging });
-      await expect(client.api('GET', '/myself')).rejects.toBeInstanceOf(JiraNetworkError);
+      const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(JiraNetworkError);
+      expect((error as Error).message).toBe('Jira недоступна (GET /rest/api/2/myself): нет ответа за 30 мс');
+    });
+
+    it('says in words why Jira could not be reached, with Node\'s code: a closed port, not fetch\'s «fetch failed»', async () => {
+      // A port nothing listens on: a server started and closed again.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const client = new JiraClient({ baseUrl: `http://127.0.0.1:${port}`, flavor: 'cloud', auth: { kind: 'none' }, maxTries: 1 });
+      const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(JiraNetworkError);
+      expect((error as Error).message).toBe('Jira недоступна (GET /rest/api/3/myself): соединение отклонено — по этому адресу и порту никто не слушает (ECONNREFUSED)');
+    });
+  });
+
+  describe('networkProblem', () => {
+    it.each([
+      [Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND jira.example'), { code: 'ENOTFOUND' }) }), 'имя сервера не найдено (DNS) (ENOTFOUND)'],
+      [Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('x'), { code: 'EWHATEVER' }) }), 'сетевая ошибка EWHATEVER'],
+      [Object.assign(new TypeError('fetch failed'), { cause: new Error('bad port') }), 'этот порт fetch не открывает (порт из списка «bad ports» WHATWG): укажите адрес Jira с другим портом'],
+      [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 'нет ответа за 60 с'],
+      [new TypeError('fetch failed'), 'сетевая ошибка: fetch failed'],
+    ])('%#: %s', (error, words) => {
+      expect(networkProblem(error, 60_000)).toBe(words);
     });
   });
 });

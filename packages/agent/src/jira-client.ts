@@ -76,6 +76,39 @@ export class JiraHttpError extends Error {
   }
 }
 
+/** Codes of Node's network errors in words. */
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'соединение отклонено — по этому адресу и порту никто не слушает',
+  ECONNRESET: 'соединение оборвано',
+  ENOTFOUND: 'имя сервера не найдено (DNS)',
+  EAI_AGAIN: 'имя сервера не удалось найти (DNS не ответил)',
+  ETIMEDOUT: 'соединение не установилось вовремя',
+  EHOSTUNREACH: 'сервер недостижим',
+  ENETUNREACH: 'сеть недостижима',
+  UND_ERR_CONNECT_TIMEOUT: 'соединение не установилось вовремя',
+  UND_ERR_SOCKET: 'соединение оборвано',
+  CERT_HAS_EXPIRED: 'сертификат TLS сервера просрочен',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'сертификат TLS сервера самоподписан',
+  SELF_SIGNED_CERT_IN_CHAIN: 'в цепочке сертификатов TLS самоподписанный сертификат',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'сертификат TLS сервера не удалось проверить',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'сертификат TLS выдан на другое имя',
+};
+
+/**
+ * Why fetch failed, in words: fetch says only «fetch failed» and keeps the reason in `cause` (a Node error
+ * code); a request past its time is a TimeoutError. The code stays beside the words, for a search.
+ */
+export function networkProblem(error: unknown, timeoutMs: number): string {
+  if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return `нет ответа за ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} с` : `${timeoutMs} мс`}`;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : typeof (error as { code?: unknown } | null)?.code === 'string' ? String((error as { code: string }).code) : undefined;
+  if (code) return NETWORK_WORDS[code] ? `${NETWORK_WORDS[code]} (${code})` : `сетевая ошибка ${code}`;
+  const message = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  // fetch never connects to the ports of the WHATWG «bad ports» list (9, 6000, 10080, …).
+  if (message === 'bad port') return 'этот порт fetch не открывает (порт из списка «bad ports» WHATWG): укажите адрес Jira с другим портом';
+  return `сетевая ошибка: ${message}`;
+}
+
 /** Jira could not be reached at all (no HTTP status). */
 export class JiraNetworkError extends Error {}
 
@@ -229,7 +262,7 @@ export class JiraClient {
           await this.retrySleep(this.minRetryAfterMs, method, url);
           continue;
         }
-        throw new JiraNetworkError(`Jira недоступна (${method} ${url.pathname}): ${(error as Error).message}`);
+        throw new JiraNetworkError(`Jira недоступна (${method} ${url.pathname}): ${networkProblem(error, this.timeoutMs)}`);
       }
       this.lastCallAt = this.now();
       if (response.ok) return (text ? JSON.parse(text) : undefined) as T;

@@ -228,7 +228,7 @@ describe('preflight', () => {
       ]);
       printed = [];
       const unreachable = await check(envFor(null, flavor));
-      expect(unreachable.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ Jira недоступна: Jira недоступна \(GET \/rest\/api\/[23]\/myself\)/)]);
+      expect(unreachable.lines.filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ Jira недоступна \(GET \/rest\/api\/[23]\/myself\): этот порт fetch не открывает \(порт из списка «bad ports» WHATWG\)/)]);
       expect(unreachable.code).toBe(1);
     });
   });

@@ -66,7 +66,7 @@ export async function preflight(options: PreflightOptions): Promise<CheckLine[]>
     const me = await jira.api<{ displayName?: string; accountId?: string; name?: string; emailAddress?: string }>('GET', '/myself');
     ok(`вход в Jira: ${me.displayName ?? me.name ?? me.accountId ?? 'пользователь'}${me.emailAddress ? ` <${me.emailAddress}>` : ''}`);
   } catch (error) {
-    if (error instanceof JiraNetworkError) fail(`Jira недоступна: ${error.message}`);
+    if (error instanceof JiraNetworkError) fail(error.message);
     else if (error instanceof JiraHttpError && (error.status === 401 || error.status === 403)) fail(`Jira не принимает учётные данные (HTTP ${error.status}: ${error.jiraMessage}) — проверьте токен и адрес`);
     else fail(`вход в Jira не удался: ${reason(error)}`);
     return lines;
