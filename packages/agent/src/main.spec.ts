@@ -110,10 +110,10 @@ describe('main', () => {
     it('serves until stopped', async () => {
       const stop = new AbortController();
       const running = runSimulatorFromEnv({ JIRA_SIM_PORT: '0', JIRA_SIM_PROJECT: 'ZED' }, stop.signal);
-      const announced = () => (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Jira simulator on'));
+      const announced = () => (console.log as jest.Mock).mock.calls.map((c) => String(c[0])).find((l) => l.startsWith('Симулятор Jira слушает'));
       await until(() => announced() !== undefined); // it listens, then says where
       const line = announced()!;
-      const url = /on (http:\/\/\S+)/.exec(line)![1]!;
+      const url = /слушает (http:\/\/\S+)/.exec(line)![1]!;
       const boards = await (await fetch(`${url}/rest/agile/1.0/board?projectKeyOrId=ZED`)).json();
       expect(boards.values[0].location.projectKey).toBe('ZED');
       stop.abort();

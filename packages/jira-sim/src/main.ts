@@ -41,14 +41,14 @@ export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: A
   const sim = simulatorFromEnv(env, numbers.pageSize);
   if (numbers.searchLagMs !== undefined) sim.setSearchLagMs(numbers.searchLagMs);
   if (numbers.latencyMs !== undefined) sim.setLatencyMs(numbers.latencyMs);
-  if (sim.store.issues.size > 0) console.log(`Jira simulator: ${sim.store.issues.size} issues, ${sim.store.links.length} links`);
+  if (sim.store.issues.size > 0) console.log(`Симулятор Jira: задач ${sim.store.issues.size}, связей ${sim.store.links.length}`);
   const host = env.JIRA_SIM_HOST || '127.0.0.1';
   const port = numbers.port ?? 8080;
   const url = await sim.start(port, host).catch((err: unknown) => {
     const refusal = listenRefusal(err, host, port);
     throw refusal ? new SimConfigError(refusal) : err;
   });
-  console.log(`Jira simulator on ${url} (Cloud: ${url}/rest/api/3, DC: ${url}/rest/api/2, project ${sim.store.seed.projects.map((p) => p.key).join(', ')})`);
+  console.log(`Симулятор Jira слушает ${url} (Cloud: ${url}/rest/api/3, DC: ${url}/rest/api/2, проект ${sim.store.seed.projects.map((p) => p.key).join(', ')})`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
       process.off('SIGINT', done);
@@ -61,7 +61,7 @@ export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: A
     if (stopSignal?.aborted) done();
   });
   await sim.stop();
-  console.log('Jira simulator stopped');
+  console.log('Симулятор Jira остановлен');
 }
 
 /**
