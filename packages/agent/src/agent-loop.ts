@@ -196,7 +196,7 @@ class AgentLoop {
     const report: ReportBody = {
       ...(outcome.status === 'done'
         ? { status: 'done', result: outcome.result, ...(outcome.changes ? { changes: outcome.changes } : {}) }
-        : { status: 'failed', error: outcome.error, ...(outcome.changes ? { changes: outcome.changes } : {}) }),
+        : { status: 'failed', error: outcome.error, ...(outcome.changes ? { changes: outcome.changes } : {}), ...(outcome.missing_keys ? { missing_keys: outcome.missing_keys } : {}) }),
       jira_calls: after.jiraCalls - before.jiraCalls,
       rate_limited: after.rateLimited - before.rateLimited,
     };
@@ -347,14 +347,20 @@ const REFUSED = 'хаб не принял результат:';
  * Step by step, each smaller than the last, so the ladder ends:
  * 1. a report with a change record, without it: the outcome (a `done` stays done: it happened in Jira) is
  *    worth more than the record, which the hub may have refused for one value Jira sent (decision 1416);
- * 2. any other, a `failed` with the hub's reason and the Jira call counts (a failure's own text may be what
+ * 2. a failure with `missing_keys`, without them: its own error is worth more than them, and a hub before
+ *    decision 1448 refuses the field it does not know;
+ * 3. any other, a `failed` with the hub's reason and the Jira call counts (a failure's own text may be what
  *    the hub refused: a character from Jira's message it cannot store);
- * 3. that failure refused too: nothing.
+ * 4. that failure refused too: nothing.
  */
 export function smallerReport(report: ReportBody, reason: string): ReportBody | undefined {
   if (report.status !== 'done' && report.status !== 'failed') return undefined;
   if (report.changes?.length) {
     const { changes: _dropped, ...rest } = report;
+    return rest;
+  }
+  if (report.missing_keys !== undefined) {
+    const { missing_keys: _dropped, ...rest } = report;
     return rest;
   }
   if (report.status === 'failed' && report.result === undefined && report.error?.startsWith(REFUSED)) return undefined;

@@ -293,6 +293,7 @@ describe('executors', () => {
           error:
             'Jira: задачи AURORA-9999 нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале ' +
             '(HTTP 404: Issue does not exist or you do not have permission to see it.)',
+          missing_keys: ['AURORA-9999'],
         });
       });
     });
@@ -303,13 +304,23 @@ describe('executors', () => {
         ['ensure_status', (key: string) => ({ key, path: ['Done'] })],
         ['ensure_comment', (key: string) => ({ key, body: 'x' })],
         ['ensure_link', (key: string) => ({ source: key, target: issue('L-другая'), link_type: 'Blocks' })],
-      ] as const)('%s says in Russian the issue is gone and to refresh it, then Jira\'s words', async (type, params) => {
+      ] as const)('%s says in Russian the issue is gone and to refresh it, then Jira\'s words; the report names it in missing_keys', async (type, params) => {
         const key = issue(`Удалённая ${type}`);
         h.sim.store.deleteIssue(key, false); // someone deleted it in Jira
         expect(await run(flavor, type, params(key))).toEqual({
           status: 'failed',
           error: `Jira: задачи ${key} нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале (HTTP 404: Issue does not exist or you do not have permission to see it.)`,
+          missing_keys: [key],
         });
+      });
+
+      it('a link to a deleted target: Jira\'s 404 to the link does not say which end is gone, so no missing_keys', async () => {
+        const source = issue('Источник связи');
+        const target = issue('Удалённая цель');
+        h.sim.store.deleteIssue(target, false);
+        const out = await run(flavor, 'ensure_link', { source, target, link_type: 'Blocks' });
+        expect(out).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 404') });
+        expect(out).not.toHaveProperty('missing_keys');
       });
     });
 

@@ -57,7 +57,8 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
     if (!isOutage(error)) {
       // What the command changed before it failed (a status walk refused partway) is reported with the failure (decision 1413).
       const changes = changesMadeBefore(error);
-      return changes.length ? { status: 'failed', error: failureText(error), changes } : { status: 'failed', error: failureText(error) };
+      const missing = missingKeys(error);
+      return { status: 'failed', error: failureText(error), ...(changes.length ? { changes } : {}), ...(missing.length ? { missing_keys: missing } : {}) };
     }
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
     return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };
@@ -114,6 +115,16 @@ export function resultOfChanges(type: string, result: Record<string, unknown>, c
  */
 export function isOutage(error: unknown): boolean {
   return error instanceof JiraNetworkError || error instanceof RetryLater || (error instanceof JiraHttpError && error.status === 401);
+}
+
+/**
+ * The issue a failure says Jira no longer has (or hides from the agent): Jira's 404 to a request that named
+ * one issue (JiraHttpError.issueKeys) — the `missing_keys` of the failed report, as a refresh's (decision 1448).
+ * A 404 to a request naming several issues does not say which one is gone: none is reported; nor is any
+ * other refusal, whatever its words.
+ */
+export function missingKeys(error: unknown): string[] {
+  return error instanceof JiraHttpError && error.status === 404 && error.issueKeys.length === 1 ? [...error.issueKeys] : [];
 }
 
 export function failureText(error: unknown): string {

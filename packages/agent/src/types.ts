@@ -16,10 +16,12 @@ export type ClaimedCommand = DeliveredCommand;
  * `outage`: Jira as a whole could not be used (network failure, or 401 — the agent's credentials), so the
  * failure is the environment's, not the command's: the agent does not report it and runs the command again.
  * `stopped`: the stop signal ended the execution midway; the agent does not report it (the command stays claimed).
+ * `missing_keys`: Jira answered 404 for the one issue a request named (deleted, moved or hidden): reported with
+ * the failure, the hub marks it gone in its mirror (decision 1448).
  */
 export type CommandOutcome =
   | { status: 'done'; result: Record<string, unknown>; changes?: Change[] }
-  | { status: 'failed'; error: string; changes?: Change[]; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
+  | { status: 'failed'; error: string; changes?: Change[]; missing_keys?: string[]; outage?: boolean; unauthorized?: boolean; stopped?: boolean };
 
 /** An issue and a link in a refresh result (SPEC 4). */
 export type HubIssue = RefreshIssue;

@@ -78,6 +78,12 @@ export interface ReportBody {
    */
   changes?: Change[];
   /**
+   * with `failed` only: the issues the command named that Jira answered 404 for — deleted, moved to another
+   * project, or hidden from the agent — as a refresh's `missing_keys` (asked for, not returned). The hub
+   * records them in the mirror as a refresh's (SPEC 7, decision 1448): plans and drift then see those issues gone.
+   */
+  missing_keys?: string[];
+  /**
    * The merged call: with this field the same transaction also claims the next command (as
    * `POST /agent/claim` without waiting would) and the answer carries it in `next`.
    */
