@@ -394,6 +394,26 @@ describe('agent loop end to end (hub + simulator + agent over HTTP)', () => {
     expect(await mirrorIssues(world)).toEqual(simIssues(sim));
   });
 
+  it('an issue deleted in Jira after it was mirrored: the failed command\'s report names it (missing_keys), the hub records it gone (decision 1448)', async () => {
+    const read = await submit(world, { title: 'E2E read', author: 'e2e', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] });
+    await runUntilDone(world, read.id);
+    world.sim.store.deleteIssue('AURORA-1', false); // someone deleted it in Jira
+    const submitted = await submit(world, { title: 'E2E gone', author: 'e2e', commands: [{ type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20' } }] });
+    const agent = startAgent(world);
+    const batch = await waitFor(`batch ${submitted.id} finished`, async () => {
+      const view = await world.call('GET', `/batches/${submitted.id}`);
+      return view.commands.every((c: Json) => !['queued', 'claimed'].includes(c.status)) ? view : undefined;
+    });
+    agent.stop();
+    await agent.finished;
+    const failed = commandOf(batch, 1);
+    expect(failed).toMatchObject({ type: 'ensure_fields', status: 'failed', error: expect.stringContaining('Jira: задачи AURORA-1 нет') });
+    // The failure's own sync run, apart from the tail refresh's (which finds it missing too).
+    const runs: Json[] = await world.call('GET', '/sync-runs');
+    expect(runs.find((r) => r.command_id === failed.id)).toMatchObject({ kind: 'keys', missing: ['AURORA-1'], error: null });
+    expect(await world.call('GET', '/issues/AURORA-1')).toMatchObject({ key: 'AURORA-1' }); // the mirror keeps it (SPEC 7)
+  });
+
   it('a 429 storm: commands still complete and rate_limited is counted', async () => {
     const sim = world.sim;
     // bursts of three 429s (Retry-After: 0), re-armed after every few requests for the whole batch

@@ -178,6 +178,19 @@ describe('claim (SPEC 6.1–6.4)', () => {
     expect((await agent.claim()).command).toMatchObject({ type: 'refresh' });
   });
 
+  it('auto-refresh: a failed command\'s missing keys (decision 1448) are recorded in a sync run that is no refresh: the interval still counts from the last refresh', async () => {
+    await hub.http.patch('/settings').send({ auto_refresh: { interval_minutes: 30, jql: 'project = AURORA' } }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([]));
+    hub.clock.advance(29 * 60_000);
+    const b = await batch([fields('A-1')]);
+    const c = (await agent.claim()).command;
+    await agent.report(c.id, { status: 'failed', error: 'Jira: задачи A-1 нет (HTTP 404)', missing_keys: ['A-1'] }).expect(200);
+    expect((await hub.http.get('/sync-runs')).body[0]).toMatchObject({ command_id: c.id, missing: ['A-1'] });
+    await hub.http.post(`/batches/${b.id}/cancel`).send({}).expect(200); // its tail refresh would be a refresh
+    hub.clock.advance(2 * 60_000);
+    expect((await agent.claim()).command).toMatchObject({ type: 'refresh', params: { jql: 'project = AURORA' } });
+  });
+
   it('last_jira_call_at is stored in UTC', async () => {
     await agent.claim({ last_jira_call_at: '2026-11-30T13:00:00+03:00' });
     expect((await hub.http.get('/agent')).body.last_jira_call_at).toBe('2026-11-30T10:00:00.000Z');

@@ -154,6 +154,52 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.matches).toBe(true);
   });
 
+  it('an issue a failed command found gone (Jira 404, missing_keys) is gone as after a refresh: plan, drift, GET /issues/{key} and the sync run say so', async () => {
+    const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
+    const applied = (await send('apply', { issues }).expect(200)).body;
+    hub.clock.advance(60_000);
+    // A-3 deleted in Jira: the agent's ensure_fields of it fails with Jira's 404 and names it.
+    const b = (await hub.http.post('/batches').send({ title: 'f', commands: [{ type: 'ensure_fields', params: { key: 'A-3', summary: 'x' } }] }).expect(201)).body;
+    const c = (await agent.claim()).command;
+    expect(c).toMatchObject({ type: 'ensure_fields', params: { key: 'A-3' } });
+    const error = 'Jira: задачи A-3 нет или у агента нет прав её видеть — возможно, её удалили или перенесли в другой проект; обновите её в зеркале (HTTP 404: Issue does not exist)';
+    // only the keys the command names count, as only those a refresh asked for do
+    await agent.report(c.id, { status: 'failed', error, missing_keys: ['A-3', 'A-2'] }).expect(200);
+    expect((await hub.http.get(`/commands/${c.id}`).expect(200)).body).toMatchObject({ status: 'failed', error });
+    const run = (await hub.http.get('/sync-runs').expect(200)).body[0];
+    expect(run).toMatchObject({ kind: 'keys', query: 'A-3', command_id: c.id, missing: ['A-3'], issues: 0, links: 0, error: null, finished_at: hub.clock.iso() });
+    // The mirror keeps the issue (SPEC 7), as after a refresh that missed it.
+    expect((await hub.http.get('/issues/A-3').expect(200)).body).toMatchObject({ key: 'A-3', status: 'Done' });
+    const plan = (await send('plan', { issues }).expect(200)).body;
+    expect(plan.mirror).toMatchObject({ keys: ['A-2'], missing_keys: [], gone_keys: ['A-3'] });
+    expect(plan.findings).toEqual([expect.objectContaining({ code: 'gone_from_jira', row: 3, detail: expect.stringContaining('задачи A-3 в Jira больше нет') })]);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    expect(drift).toMatchObject({ matches: false, mirror: { gone_keys: ['A-3'] } });
+    expect(drift.text).toContain('задач A-3 в Jira больше нет');
+    // The batch's tail refresh finds A-3 again (moved back): compared as ever.
+    hub.clock.advance(60_000);
+    const tail = (await agent.claim()).command;
+    expect(tail).toMatchObject({ batch_id: b.id, type: 'refresh', params: { keys: ['A-3'] } });
+    await agent.done(tail.id, refreshResult([MIRROR[2]!]));
+    expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.matches).toBe(true);
+  });
+
+  it('missing_keys: Jira keys, with a failure only, at most 100 — else 422 with nothing written', async () => {
+    await hub.http.post('/batches').send({ title: 'f', commands: [{ type: 'ensure_fields', params: { key: 'A-3', summary: 'x' } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    const runs = (await hub.http.get('/sync-runs').expect(200)).body.length;
+    const refused = async (body: Record<string, unknown>) => (await agent.report(c.id, body).expect(422)).body;
+    expect(await refused({ status: 'failed', error: 'x', missing_keys: ['a-3'] })).toMatchObject({ error: 'validation_failed', detail: expect.stringContaining('missing_keys') });
+    expect((await refused({ status: 'failed', error: 'x', missing_keys: ['a-3'] })).detail).toContain('нужны ключи Jira (ABC-123)');
+    expect((await refused({ status: 'failed', error: 'x', missing_keys: 'A-3' })).detail).toContain('missing_keys: нужен массив');
+    expect((await refused({ status: 'failed', error: 'x', missing_keys: [3] })).detail).toContain('missing_keys');
+    expect((await refused({ status: 'failed', error: 'x', missing_keys: Array.from({ length: 101 }, (_, i) => `A-${i + 1}`) })).detail).toContain('не больше 100 ключей');
+    expect((await refused({ status: 'done', result: {}, missing_keys: ['A-3'] })).detail).toContain('missing_keys бывают только при status: failed');
+    expect((await refused({ status: 'released', error: '401', missing_keys: ['A-3'] })).detail).toContain('missing_keys бывают только при status: failed');
+    expect((await hub.http.get(`/commands/${c.id}`).expect(200)).body.status).toBe('claimed');
+    expect((await hub.http.get('/sync-runs').expect(200)).body).toHaveLength(runs);
+  });
+
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
     const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;

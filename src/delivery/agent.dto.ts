@@ -1,4 +1,6 @@
 import {
+  ArrayMaxSize,
+  IsArray,
   IsIn,
   IsInt,
   IsISO8601,
@@ -27,7 +29,7 @@ import type {
   RedeliveredCommand,
   ReportBody,
 } from '@jira-hub/contracts';
-import { OpaqueJson } from '../common/index.js';
+import { JIRA_KEY, OpaqueJson } from '../common/index.js';
 import { changesProblems, CommandView } from '../queue/index.js';
 
 /** What the agent says about itself with a claim (SPEC 6.2 step 1). */
@@ -143,6 +145,20 @@ export class ReportDto implements ReportBody {
   @IsOptional()
   @IsString()
   error?: string;
+
+  /**
+   * with failed only: the issues the command named that Jira answered 404 for (deleted, moved to another project, or hidden from the agent); the hub records them as a refresh's missing_keys, so plans and drift see them gone (decision 1448). Keys the command does not name are left out.
+   * @example ["AURORA-1533"]
+   */
+  @ValidateIf((dto: ReportDto) => dto.missing_keys !== undefined)
+  @ValidateBy({
+    name: 'missingKeysOnlyWhenFailed',
+    validator: { validate: (_, args) => (args?.object as ReportDto).status === 'failed', defaultMessage: () => 'missing_keys бывают только при status: failed' },
+  })
+  @IsArray()
+  @ArrayMaxSize(100, { message: 'не больше 100 ключей' }) // a command names at most two issues; written out for the OpenAPI metadata
+  @Matches(JIRA_KEY, { each: true, message: 'нужны ключи Jira (ABC-123)' })
+  missing_keys?: string[];
 
   /** @example 3 */
   @IsOptional() @IsInt() @Min(0) @Max(2147483647) jira_calls?: number;

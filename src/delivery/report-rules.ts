@@ -68,7 +68,10 @@ export class ReportRules {
     if (plain?.after) {
       const c = plain.before!;
       if (c.type === 'ensure_issue' && report.status === 'done') await this.notes.move(m, String(parseJson<Params>(c.params, {}).temp_key), resultKey(report)!, now);
-      if (report.status === 'failed') await this.catalogueRefreshes.noteFailure(m, c, plain.after.error!, now);
+      if (report.status === 'failed') {
+        await this.catalogueRefreshes.noteFailure(m, c, plain.after.error!, now);
+        await this.recordMissing(m, c, report, now);
+      }
       return { before: c, after: plain.after, read: { history: plain.history!, changes: plain.changes! }, looked: plain.looked };
     }
     const c = plain ? plain.before : await this.commands.find(m, id);
@@ -111,6 +114,7 @@ export class ReportRules {
       await this.recordChanges(m, id, report, now);
       if (c.type === 'refresh') await this.runs.fail(m, id, now, error);
       await this.catalogueRefreshes.noteFailure(m, c, error, now);
+      await this.recordMissing(m, c, report, now);
     }
     await this.deliveries.close(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });
     await this.agents.releaseCurrent(m, id);
@@ -159,6 +163,18 @@ export class ReportRules {
     if (!c) return report; // the report's own path answers 404
     const subject = subjectKey(c.type, parseJson<Params>(c.params, {}), report.result ?? parseJson<Record<string, unknown> | undefined>(c.result, undefined));
     return { ...report, changes: withSubjectKeys(c.type, report.changes, subject) };
+  }
+
+  /**
+   * A failure's `missing_keys` — issues Jira answered 404 for — recorded in the mirror as a refresh's missing
+   * keys are (SPEC 7, decision 1448): only the Jira keys the command names count, as only the keys a refresh
+   * asked for do. Once, with the report that finishes the command (a repeated report writes nothing).
+   */
+  private async recordMissing(m: EntityManager, c: CommandRow, report: Report, now: string): Promise<void> {
+    if (!report.missing_keys?.length) return;
+    const named = keysNamed(c.type, parseJson<Params>(c.params, {}));
+    const missing = [...new Set(report.missing_keys)].filter((k) => isJiraKey(k) && named.includes(k));
+    if (missing.length) await this.runs.recordMissing(m, c.id, missing, c.claimed_at ?? now, now);
   }
 
   /**

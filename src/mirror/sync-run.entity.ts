@@ -3,7 +3,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 /**
  * The record of one refresh execution (SPEC 3). `command_id` references Queue's `command` (the refresh
  * command that produced it); the relation names its target by entity name, so Mirror imports nothing
- * of Queue for it.
+ * of Queue for it. A failed command's missing keys are recorded as a run too (decision 1448: `delivery` 0).
  */
 @Entity('sync_run')
 @Index('idx_sync_run_started', ['startedAt'])

@@ -18,6 +18,12 @@ export interface SyncRunState {
   missing: string[];
 }
 
+/**
+ * The `delivery` of a run that recorded a failed command's missing keys (recordMissing): no refresh delivery
+ * (those count from 1), so the auto-refresh's clock (lastStart) does not take it for a refresh.
+ */
+const NOT_A_REFRESH = 0;
+
 /** Deliveries per command stay far below 100 (the limit is 3): run 42, delivery 2 → 4202. */
 export const syncMark = (runId: number, delivery: number): number => runId * 100 + delivery;
 
@@ -76,9 +82,24 @@ export class SyncRunRepository {
     return out;
   }
 
-  /** When the latest refresh started (null before the first): the auto-refresh is due after its interval. */
+  /**
+   * Keys Jira answered 404 for to a command that named them (the `missing_keys` of its failed report, decision
+   * 1448): recorded as a refresh's are — a finished run by keys that asked for them and got none back — so
+   * missingKeys, and with it plans and drift, sees those issues gone once they were mirrored before. The run's
+   * `command_id` is that command. Its id.
+   */
+  async recordMissing(m: EntityManager, commandId: number, keys: readonly string[], startedAt: string, now: string): Promise<number> {
+    const id = await this.open(m, commandId, { keys: [...keys] }, startedAt);
+    await run(m, sql`UPDATE sync_run SET delivery = ${NOT_A_REFRESH} WHERE id = ${id}`);
+    await this.recordSlice(m, { id, delivery: NOT_A_REFRESH, parts: 0, issues: 0, links: 0, missing: [] }, 0, { issues: 0, links: 0 }, keys);
+    await this.finish(m, id, now);
+    return id;
+  }
+
+  /** When the latest refresh started (null before the first): the auto-refresh is due after its interval. A failed command's missing keys (recordMissing) are no refresh. */
   async lastStart(m: EntityManager): Promise<string | null> {
-    return (await one<{ started_at: string | null }>(m, sql`SELECT max(started_at) AS started_at FROM sync_run`))?.started_at ?? null;
+    const last = await one<{ started_at: string }>(m, sql`SELECT started_at FROM sync_run WHERE delivery IS NULL OR delivery <> ${NOT_A_REFRESH} ORDER BY started_at DESC LIMIT 1`);
+    return last?.started_at ?? null;
   }
 
   /** The sync run of a refresh command; a refresh claimed by an older hub has none yet, and gets one. */
