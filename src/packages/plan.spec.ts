@@ -341,7 +341,7 @@ describe('planPackage: the age of the mirror and the refresh offered first', () 
       ['gone_from_jira', 2],
       ['unknown_key', 3],
     ]);
-    expect(plan.findings[0]!.detail).toBe('задачи A-2 в Jira больше нет: обновление #17 её не нашло (удалена или перенесена в другой проект); строку не сравниваем — уберите её из пакета или создайте задачу заново');
+    expect(plan.findings[0]!.detail).toBe('задачи A-2 в Jira больше нет: Jira её не нашла (чтение #17 в /sync-runs; удалена, перенесена в другой проект или скрыта от агента); строку не сравниваем — уберите её из пакета или создайте задачу заново');
   });
 
   it('an empty package offers no refresh', () => {

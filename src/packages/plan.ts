@@ -327,7 +327,7 @@ class Planner {
     const m = isNew ? undefined : this.existing(key);
     if (!isNew && !m) {
       const run = this.input.mirror.gone?.(key);
-      if (run !== undefined) this.finding(r, 'key', 'gone_from_jira', `задачи ${key} в Jira больше нет: обновление #${run} её не нашло (удалена или перенесена в другой проект); строку не сравниваем — уберите её из пакета или создайте задачу заново`);
+      if (run !== undefined) this.finding(r, 'key', 'gone_from_jira', `задачи ${key} в Jira больше нет: Jira её не нашла (чтение #${run} в /sync-runs; удалена, перенесена в другой проект или скрыта от агента); строку не сравниваем — уберите её из пакета или создайте задачу заново`);
       else this.finding(r, 'key', 'unknown_key', `задачи ${key} нет в зеркале хаба: сравнить не с чем; сначала обновите её в зеркале`);
       return;
     }
@@ -474,7 +474,7 @@ class Planner {
     const unknown = [source, target].filter((k) => isJiraKey(k) && !this.known(k));
     const gone = unknown.filter((k) => this.input.mirror.gone?.(k) !== undefined);
     if (gone.length) {
-      this.out.findings.push({ ...place, code: 'gone_from_jira', detail: `задач ${gone.join(', ')} в Jira больше нет (обновление зеркала их не нашло): связь не создать — уберите строку из пакета` });
+      this.out.findings.push({ ...place, code: 'gone_from_jira', detail: `задач ${gone.join(', ')} в Jira больше нет (Jira их не нашла): связь не создать — уберите строку из пакета` });
       return;
     }
     if (unknown.length) {
