@@ -287,6 +287,11 @@ describe('agent-loop', () => {
     it.each<[string, ReportBody, ReportBody | undefined]>([
       ['a done with changes: the same done without them', { status: 'done', result: { key: 'A-1' }, changes: [{ key: 'A-1', what: 'labels', before: [], after: ['x'] }], jira_calls: 2 }, { status: 'done', result: { key: 'A-1' }, jira_calls: 2 }],
       ['a failure with missing keys: the same failure without them', { status: 'failed', error: 'Jira: задачи A-1 нет', missing_keys: ['A-1'], jira_calls: 1 }, { status: 'failed', error: 'Jira: задачи A-1 нет', jira_calls: 1 }],
+      [
+        'a failure with a change record and missing keys: the missing keys go first, the record a hub before decision 1448 takes stays',
+        { status: 'failed', error: 'Jira: задачи A-1 нет', changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress' }], missing_keys: ['A-1'], jira_calls: 3 },
+        { status: 'failed', error: 'Jira: задачи A-1 нет', changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress' }], jira_calls: 3 },
+      ],
       ['a done without changes: a failure with the reason', { status: 'done', result: {}, jira_calls: 1, rate_limited: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: 1 }],
       ['a failure of its own text: a failure with the reason', { status: 'failed', error: 'Jira: \udc00', jira_calls: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: undefined }],
       ['a failure with a result: a failure with the reason', { status: 'failed', error: 'хаб не принял результат: HTTP 413', result: { big: 1 } }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: undefined, rate_limited: undefined }],

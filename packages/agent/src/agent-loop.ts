@@ -345,22 +345,23 @@ const REFUSED = 'хаб не принял результат:';
  * the hub's answer in words (starting with REFUSED); undefined when nothing smaller tells the outcome (the
  * result is then dropped).
  * Step by step, each smaller than the last, so the ladder ends:
- * 1. a report with a change record, without it: the outcome (a `done` stays done: it happened in Jira) is
+ * 1. a failure with `missing_keys`, without them: a hub before decision 1448 refuses the field it does not
+ *    know, and they are worth least (the next refresh tells the mirror the same) — dropped before the change
+ *    record, which that hub takes;
+ * 2. a report with a change record, without it: the outcome (a `done` stays done: it happened in Jira) is
  *    worth more than the record, which the hub may have refused for one value Jira sent (decision 1416);
- * 2. a failure with `missing_keys`, without them: its own error is worth more than them, and a hub before
- *    decision 1448 refuses the field it does not know;
  * 3. any other, a `failed` with the hub's reason and the Jira call counts (a failure's own text may be what
  *    the hub refused: a character from Jira's message it cannot store);
  * 4. that failure refused too: nothing.
  */
 export function smallerReport(report: ReportBody, reason: string): ReportBody | undefined {
   if (report.status !== 'done' && report.status !== 'failed') return undefined;
-  if (report.changes?.length) {
-    const { changes: _dropped, ...rest } = report;
-    return rest;
-  }
   if (report.missing_keys !== undefined) {
     const { missing_keys: _dropped, ...rest } = report;
+    return rest;
+  }
+  if (report.changes?.length) {
+    const { changes: _dropped, ...rest } = report;
     return rest;
   }
   if (report.status === 'failed' && report.result === undefined && report.error?.startsWith(REFUSED)) return undefined;
