@@ -200,6 +200,18 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get('/sync-runs').expect(200)).body).toHaveLength(runs);
   });
 
+  it("a failed refresh's missing_keys add no second run: a refresh tells its missing keys in its result", async () => {
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-3'] } }] }).expect(201);
+    const c = (await agent.claim()).command;
+    const runs = (await hub.http.get('/sync-runs').expect(200)).body;
+    const own = runs.filter((r: { command_id: number }) => r.command_id === c.id);
+    expect(own).toHaveLength(1);
+    await agent.report(c.id, { status: 'failed', error: 'Jira: задачи A-3 нет', missing_keys: ['A-3'] }).expect(200);
+    const after = (await hub.http.get('/sync-runs').expect(200)).body;
+    expect(after).toHaveLength(runs.length);
+    expect(after.filter((r: { command_id: number }) => r.command_id === c.id)).toEqual([expect.objectContaining({ id: own[0].id, missing: [], error: 'Jira: задачи A-3 нет' })]);
+  });
+
   it('drift: per issue and field, where the mirror moved away from the applied package', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-01;;;;In Progress;;\nA-3;;;;;;;;Done;;`;
     const applied = (await send('apply', { issues, links: 'Откуда;Тип;Куда\nA-3;блокирует;A-2' }).expect(200)).body;

@@ -168,10 +168,11 @@ export class ReportRules {
   /**
    * A failure's `missing_keys` — issues Jira answered 404 for — recorded in the mirror as a refresh's missing
    * keys are (SPEC 7, decision 1448): only the Jira keys the command names count, as only the keys a refresh
-   * asked for do. Once, with the report that finishes the command (a repeated report writes nothing).
+   * asked for do. Once, with the report that finishes the command (a repeated report writes nothing). Not for a
+   * refresh: its run is the one its parts fill (a refresh tells the keys it did not get back in its result).
    */
   private async recordMissing(m: EntityManager, c: CommandRow, report: Report, now: string): Promise<void> {
-    if (!report.missing_keys?.length) return;
+    if (!report.missing_keys?.length || c.type === 'refresh' || c.type === 'refresh_catalogue') return;
     const named = keysNamed(c.type, parseJson<Params>(c.params, {}));
     const missing = [...new Set(report.missing_keys)].filter((k) => isJiraKey(k) && named.includes(k));
     if (missing.length) await this.runs.recordMissing(m, c.id, missing, c.claimed_at ?? now, now);
