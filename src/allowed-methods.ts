@@ -45,7 +45,8 @@ export function isFileUnder(root: string, path: string): boolean {
     return false;
   }
   const parts = decoded.split('/').slice(1);
-  if (decoded.includes('\0') || parts.some((p) => p === '' || p.startsWith('.'))) return false;
+  // A backslash is a separator to join() on Windows: `%5C..%5C` must not reach outside `root` there.
+  if (decoded.includes('\0') || parts.some((p) => p === '' || p.startsWith('.') || p.includes('\\'))) return false;
   try {
     return statSync(join(root, ...parts)).isFile();
   } catch {
