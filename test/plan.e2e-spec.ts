@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOf, comment, fields, issue, refreshResult, rowCounts, startHub, type TestHub } from './support/app.js';
+import { connect } from './support/mcp.js';
 
 const TABLES = ['batch', 'command', 'delivery', 'idempotency_key', 'issue', 'issue_link', 'issue_note', 'sync_run', 'setting', 'agent_status', 'catalogue'];
 
@@ -133,5 +134,55 @@ describe('dry run (SPEC 15.4)', () => {
   it('an ensure_issue whose summary the mirror already holds says which issue the agent would take', async () => {
     const res = await plan({ title: 't', commands: [issue('new:1', ' s ')] }).expect(200);
     expect(res.body.commands[0]).toMatchObject({ verdict: 'cannot_judge', why: expect.stringContaining('A-1, A-2') });
+  });
+});
+
+describe('dry run of a command on an issue Jira no longer has (SPEC 7, 15.4)', () => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2', 'A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'A-2', status: 'To Do' }, { key: 'A-3', status: 'Done' }], [{ source_key: 'A-3', target_key: 'A-2', link_type: 'Blocks' }]));
+  });
+  afterAll(() => hub.close());
+
+  it('is not judged by the mirror\'s last copy once a refresh by keys did not get the issue back; a later refresh that finds it makes it judged again', async () => {
+    const agent = agentOf(hub);
+    const body = {
+      title: 't',
+      commands: [
+        { type: 'ensure_status', params: { key: 'A-3', path: ['Done'] } },
+        { type: 'ensure_link', params: { source: 'A-3', target: 'A-2', link_type: 'Blocks' } },
+        { type: 'ensure_status', params: { key: 'A-2', path: ['Done'] } },
+      ],
+    };
+    expect((await hub.http.post('/batches/plan').send(body).expect(200)).body.commands.map((c: { verdict: string }) => c.verdict)).toEqual(['holds', 'holds', 'would_change', 'cannot_judge']);
+    hub.clock.advance(60_000);
+    // A-3 deleted in Jira: the refresh of both returns A-2 only.
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-2', 'A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { ...refreshResult([{ key: 'A-2', status: 'To Do' }]), missing_keys: ['A-3'] });
+    const run = (await hub.http.get('/sync-runs').expect(200)).body[0];
+    expect(run).toMatchObject({ missing: ['A-3'] });
+    const res = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    const why = `задачи A-3 в Jira больше нет: Jira её не нашла (чтение #${run.id} в /sync-runs) — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась`;
+    for (const c of res.commands.slice(0, 2)) {
+      expect(c).toMatchObject({ verdict: 'cannot_judge', why, changes: [], unknown_keys: [], synced_at: null, age_seconds: null });
+      expect(c.text).toBe(`Не проверить заранее: ${why}.`);
+    }
+    expect(res.commands[2]).toMatchObject({ verdict: 'would_change' });
+    expect(res).toMatchObject({ all_hold: false, counts: { holds: 0, would_change: 1, unknown_key: 0, cannot_judge: 2 } });
+    // MCP's plan_batch says the same, in the hub's own words
+    const mcp = await connect('http', hub.url);
+    try {
+      expect(mcp.text(await mcp.call('plan_batch', body))).toContain(`Не проверить заранее: ${why}.`);
+    } finally {
+      await mcp.close();
+    }
+    // Found again by a later refresh (moved back): judged by the mirror as ever.
+    hub.clock.advance(60_000);
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: ['A-3'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'A-3', status: 'Done' }], [{ source_key: 'A-3', target_key: 'A-2', link_type: 'Blocks' }]));
+    expect((await hub.http.post('/batches/plan').send(body).expect(200)).body.commands.map((c: { verdict: string }) => c.verdict)).toEqual(['holds', 'holds', 'would_change', 'cannot_judge']);
   });
 });

@@ -175,6 +175,7 @@ export function withCatalogue(mirror: MirrorLookup, catalogue: Catalogue | null)
   return {
     issue: (key) => mirror.issue(key),
     hasLink: (s, t, type) => mirror.hasLink(s, t, type),
+    ...(mirror.gone && { gone: (key: string) => mirror.gone!(key) }),
     isSymmetric: (type) => isSymmetricLinkType(catalogue, type),
     sprintsOnBoard: (board, sprint) => sprintsOnBoard(catalogue, board, sprint),
     boardIds: (board) => catalogueBoardIds(catalogue, board),

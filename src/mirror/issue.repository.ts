@@ -9,6 +9,7 @@ import type { EntityManager } from 'typeorm';
 import type { SprintState } from '@jira-hub/contracts';
 import { engineOf, join, list, one, parseJson, raw, rows, sql } from '../database/index.js';
 import { ISSUE_VIEW_COLUMNS } from './issue-search.repository.js';
+import { goneRun, type MissingKeys } from './gone.js';
 import type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';
 import type { RefreshResult } from './refresh-result.js';
 import { storedLabels } from './stored-labels.js';
@@ -109,8 +110,11 @@ export class IssueRepository {
     return found;
   }
 
-  /** A synchronous view of the mirror for the given keys, for the pure confirmation rules and the checks. */
-  async lookup(m: EntityManager, keys: readonly string[]): Promise<MirrorLookup> {
+  /**
+   * A synchronous view of the mirror for the given keys, for the pure confirmation rules and the checks;
+   * with `missing` (SyncRunRepository.missingKeys) it also tells which of them Jira no longer has (goneRun).
+   */
+  async lookup(m: EntityManager, keys: readonly string[], missing?: MissingKeys): Promise<MirrorLookup> {
     const issues = new Map<string, MirrorIssue>();
     const links = new Set<string>();
     for (const part of chunks([...new Set(keys)])) {
@@ -127,6 +131,7 @@ export class IssueRepository {
     return {
       issue: (key) => issues.get(key),
       hasLink: (s, t, type) => links.has(JSON.stringify([s, t, type])),
+      ...(missing && { gone: (key: string) => goneRun(missing, key, issues.get(key)?.synced_at) }),
     };
   }
 

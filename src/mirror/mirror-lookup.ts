@@ -27,6 +27,11 @@ export interface MirrorLookup {
   issue(key: string): MirrorIssue | undefined;
   hasLink(source: string, target: string, linkType: string): boolean;
   /**
+   * The sync run that found `key` gone from Jira after the mirror read it (goneRun: deleted, moved to another
+   * project or hidden from the agent), if one did. Absent: the caller did not read the runs.
+   */
+  gone?(key: string): number | undefined;
+  /**
    * Whether a link type reads the same both ways (Relates), by the catalogue: then a link either way is the
    * link (SPEC 4). Absent (confirmation by state, which SPEC 6.6 keeps to the stored direction): never.
    */

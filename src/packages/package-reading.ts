@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import type { Catalogue } from '@jira-hub/contracts';
 import { comparableText, isTempKey } from '../common/index.js';
 import { asValidationError, decodePackageFile, PackageErrors, readLinks, readNotes, type LinkRow, type NoteRow } from '../import/index.js';
-import type { PackageViewRepository } from '../mirror/index.js';
+import { goneRun, type MissingKeys, type PackageViewRepository } from '../mirror/index.js';
 import type { CommandRepository } from '../queue/index.js';
 import { readIssues, type IssueRow } from './issues-reader.js';
 import type { PackageTexts } from './package.repository.js';
@@ -114,7 +114,7 @@ export async function planAgainstMirror(
      */
     ownBatches?: readonly number[] | null;
     /** the keys refreshes found missing in Jira (Mirror's SyncRunRepository): an issue of the mirror gone since it was read */
-    runs?: { missingKeys(m: EntityManager): Promise<Map<string, { run: number; at: string }>> };
+    runs?: { missingKeys(m: EntityManager): Promise<MissingKeys> };
   },
 ): Promise<PackagePlan> {
   const tempKeys = await options.commands.tempKeyMapping(m, options.tempKeyLine);
@@ -127,12 +127,12 @@ export async function planAgainstMirror(
   // The mirror keeps what Jira deleted (SPEC 7): a refresh after the issue was read that did not find it says it
   // is gone — a row's issue or a link's end (those few ends are read for when the mirror read them).
   const gone = new Map<string, number>();
-  const missing = options.runs ? await options.runs.missingKeys(m) : new Map<string, { run: number; at: string }>();
+  const missing: MissingKeys = options.runs ? await options.runs.missingKeys(m) : new Map();
   const named = new Set([...keys.issues, ...keys.ends]);
   const ends = await options.mirror.issuesByKeys(m, [...missing.keys()].filter((k) => named.has(k) && !issues.has(k)));
-  for (const [key, { run, at }] of missing) {
-    const read = (issues.get(key) ?? ends.get(key))?.synced_at;
-    if (read && at > read) gone.set(key, run);
+  for (const key of missing.keys()) {
+    const run = goneRun(missing, key, (issues.get(key) ?? ends.get(key))?.synced_at);
+    if (run !== undefined) gone.set(key, run);
   }
   for (const key of gone.keys()) issues.delete(key);
   const linkEnds = pkg.links.length ? await options.mirror.existingKeys(m, keys.ends) : new Set<string>();

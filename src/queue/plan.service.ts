@@ -4,7 +4,7 @@ import { CatalogueRepository, withCatalogue } from '../catalogue/index.js';
 import { plural } from '@jira-hub/contracts/russian';
 import { Clock, comparableText, mapInSlices } from '../common/index.js';
 import { Db } from '../database/index.js';
-import { IssueRepository } from '../mirror/index.js';
+import { IssueRepository, SyncRunRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchViews } from './batch-views.js';
 import { commandsOf } from './batches.service.js';
@@ -50,6 +50,7 @@ export class PlanService {
     private readonly views: BatchViews,
     private readonly commands: CommandRepository,
     private readonly issues: IssueRepository,
+    private readonly runs: SyncRunRepository,
   ) {}
 
   plan(dto: CreateBatchDto, source: BatchSource): Promise<PlanView> {
@@ -70,8 +71,10 @@ export class PlanService {
       const tempKey = (t: string): Resolution => (ownTempKeys.has(t) || !resolved.has(t) ? { state: 'pending' } : { state: 'resolved', key: resolved.get(t)! });
       const clean = stored.filter((_, i) => !bad.has(i + 1));
       // The dry run's verdicts read the mirror with the catalogue, as the checks do: a symmetric link type
-      // either way (SPEC 4), a sprint on a named board by its id (decision 1430).
-      const mirror = withCatalogue(await this.issues.lookup(m, clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k)), checks.catalogue);
+      // either way (SPEC 4), a sprint on a named board by its id (decision 1430); and with the keys runs did not
+      // get back, as package plans do: an issue Jira no longer has is not judged by its last copy.
+      const named = clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k);
+      const mirror = withCatalogue(await this.issues.lookup(m, named, await this.runs.missingKeys(m)), checks.catalogue);
       const sameSummary = await this.issues.bySummary(
         m,
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [comparableText(c.params.summary)] : [])),

@@ -3,7 +3,7 @@ import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, isConfirmedByState } from './confirmation.js';
 import type { Resolution } from './temp-keys.js';
-import { ageText, verdictOf } from './verdict.js';
+import { ageText, verdictOf, verdictText } from './verdict.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 
@@ -26,8 +26,12 @@ const mirror: MirrorLookup = {
       'A-1': issueAt('2026-11-30T11:55:00.000Z', { status: 'Done', sprint: 'S2', labels: ['x'] }),
       'A-2': issueAt('2026-11-30T10:00:00.000Z'),
       'A-9': issueAt('2026-11-29T12:00:00.000Z', { status: 'Done' }),
+      'A-5': issueAt('2026-11-30T11:00:00.000Z', { status: 'Done' }),
+      'A-6': issueAt('2026-11-30T11:00:00.000Z'),
     })[key],
-  hasLink: (s, t, type) => `${s}|${t}|${type}` === 'A-1|A-2|Blocks',
+  hasLink: (s, t, type) => `${s}|${t}|${type}` === 'A-1|A-2|Blocks' || `${s}|${t}|${type}` === 'A-1|A-5|Blocks',
+  /** A-5 and A-6: a run by keys did not get them back after the mirror read them (Jira no longer has them) */
+  gone: (key) => ({ 'A-5': 7, 'A-6': 8 })[key],
 };
 
 /** new:1 is this batch's own, new:2 was created by an earlier batch as A-9. */
@@ -46,6 +50,9 @@ describe('verdictOf (SPEC 15.4)', () => {
     ['a temp key of an earlier batch, judged as its key', 'ensure_status', { key: 'new:2', path: ['Done'] }, 'holds', 86400],
     ['a key the mirror lacks', 'ensure_sprint', { key: 'B-1', sprint: 'S2' }, 'unknown_key', null],
     ['a link to a key the mirror lacks', 'ensure_link', { source: 'A-1', target: 'B-1', link_type: 'Blocks' }, 'unknown_key', null],
+    ['an issue Jira no longer has, its last copy showing the status', 'ensure_status', { key: 'A-5', path: ['Done'] }, 'cannot_judge', null],
+    ['an issue Jira no longer has, its last copy lacking the change', 'ensure_fields', { key: 'A-5', duedate: '2026-12-01' }, 'cannot_judge', null],
+    ['a link the last copy holds, to an issue Jira no longer has', 'ensure_link', { source: 'A-1', target: 'A-5', link_type: 'Blocks' }, 'cannot_judge', null],
     ['a temp key this batch creates', 'ensure_fields', { key: 'new:1', duedate: '2026-12-01' }, 'cannot_judge', null],
     ['ensure_issue', 'ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 's' }, 'cannot_judge', null],
     ['ensure_comment', 'ensure_comment', { key: 'A-1', body: 'b' }, 'cannot_judge', null],
@@ -116,6 +123,21 @@ describe('verdictOf (SPEC 15.4)', () => {
 
   it('a refresh is said in words, not by its name', () => {
     expect(verdict('refresh', { keys: ['A-1'] }).text).toBe('Не проверить заранее: обновление зеркала только читает Jira.');
+  });
+
+  it('an issue Jira no longer has is named with the run that found it gone, in the hub\'s own words', () => {
+    const v = verdict('ensure_status', { key: 'A-5', path: ['Done'] });
+    expect(v).toMatchObject({ verdict: 'cannot_judge', changes: [], unknown_keys: [], synced_at: null });
+    const why = 'задачи A-5 в Jira больше нет: Jira её не нашла (чтение #7 в /sync-runs) — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась';
+    expect(v.why).toBe(why);
+    expect(v.text).toBe(`Не проверить заранее: ${why}.`);
+    // MCP fences values of Jira and of commands as data; these words are the hub's own
+    expect(verdictText(v, (x) => `<<${x}>>`)).toBe(`Не проверить заранее: ${why}.`);
+    expect(verdict('ensure_link', { source: 'A-6', target: 'A-5', link_type: 'Blocks' }).why).toBe(
+      'задач A-6, A-5 в Jira больше нет: Jira их не нашла (чтения #7, #8 в /sync-runs) — команда завершится ошибкой; уберите её из пакета или обновите эти задачи в зеркале, если они вернулись',
+    );
+    // without the runs read (an older caller), the last copy is judged as before
+    expect(verdictOf('ensure_status', { key: 'A-5', path: ['Done'] }, { ...mirror, gone: undefined }, tempKey, NOW).verdict).toBe('holds');
   });
 
   it('unknown keys are named and ask for a refresh', () => {

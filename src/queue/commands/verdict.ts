@@ -77,7 +77,7 @@ export function verdictText(v: Pick<CommandVerdict, 'verdict' | 'changes' | 'unk
       return `В зеркале нет ${(v.unknown_keys ?? []).join(', ')}: обновите эти задачи в зеркале, чтобы судить.`;
     default: {
       const why = v.why ?? '';
-      return `Не проверить заранее: ${FIXED_REASONS.has(why) ? why : quote(why)}.`;
+      return `Не проверить заранее: ${FIXED_REASONS.has(why) || GONE_WHY.test(why) ? why : quote(why)}.`;
     }
   }
 }
@@ -92,6 +92,21 @@ function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
     : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
 }
 
+/**
+ * Why a command naming issues Jira no longer has is not judged: the run that found each gone, named neutrally
+ * (a refresh's or a failed command's, decision 1448), as a package plan's `gone_from_jira` names it.
+ */
+function goneWhy(gone: readonly { key: string; run: number }[]): string {
+  const runs = [...new Set(gone.map((g) => g.run))].sort((a, b) => a - b).map((r) => `#${r}`);
+  const reads = `${runs.length === 1 ? 'чтение' : 'чтения'} ${runs.join(', ')} в /sync-runs`;
+  const keys = gone.map((g) => g.key).join(', ');
+  return gone.length === 1
+    ? `задачи ${keys} в Jira больше нет: Jira её не нашла (${reads}) — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась`
+    : `задач ${keys} в Jira больше нет: Jira их не нашла (${reads}) — команда завершится ошибкой; уберите её из пакета или обновите эти задачи в зеркале, если они вернулись`;
+}
+/** goneWhy's words: the hub's own, Jira keys and run numbers only (MCP shows them as they are). */
+const GONE_WHY = /^задачи? [A-Z][A-Z0-9_]*-\d+(, [A-Z][A-Z0-9_]*-\d+)* в Jira больше нет: Jira (её|их) не нашла \(чтени[ея] #\d+(, #\d+)* в \/sync-runs\) — команда завершится ошибкой; [^«»"]+$/;
+
 function judged(verdict: Verdict, extra: Partial<Omit<CommandVerdict, 'text'>>): CommandVerdict {
   const parts = { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, ...extra };
   return { ...parts, text: verdictText(parts) };
@@ -99,7 +114,8 @@ function judged(verdict: Verdict, extra: Partial<Omit<CommandVerdict, 'text'>>):
 
 /**
  * The verdict of one command: `holds` (confirmation by state would confirm it now), `would_change`,
- * `unknown_key` (the mirror lacks a key it names: refresh first) or `cannot_judge` (with why).
+ * `unknown_key` (the mirror lacks a key it names: refresh first) or `cannot_judge` (with why; also when it
+ * names an issue Jira no longer has, `mirror.gone`: the mirror's last copy of it says nothing).
  * `tempKey` says what a temp key stands for: `pending` when this batch's own ensure_issue defines it
  * (nothing to look at before it runs), `resolved` when an earlier batch created it. `sameSummary` gives
  * the mirror's issues with exactly a summary (an ensure_issue's hint).
@@ -127,6 +143,12 @@ export function verdictOf(
     return judged('cannot_judge', { why });
   }
   const keys = keysNamed(type, s.params);
+  // The mirror keeps an issue Jira no longer has (SPEC 7): its last copy says nothing of what the command would do.
+  const gone = keys.flatMap((k) => {
+    const run = mirror.gone?.(k);
+    return run === undefined ? [] : [{ key: k, run }];
+  });
+  if (gone.length > 0) return judged('cannot_judge', { why: goneWhy(gone) });
   const unknown = keys.filter((k) => !mirror.issue(k));
   if (unknown.length > 0) {
     return judged('unknown_key', { unknown_keys: unknown });
