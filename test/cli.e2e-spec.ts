@@ -284,6 +284,29 @@ describe('jira-hub command line (commander)', () => {
       expect(await run(['plan', '/', '--db', db])).toEqual({ code: 2, out: '', err: 'jira-hub: у папки / нет имени, по которому назвать пакет: задайте его параметром --name' });
     });
 
+    it('plan of a package over the batch cap prints the plan with what to do and exits 0; apply refuses it in the same words, exit 1, nothing stored', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'big');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'issues.csv'), `Ключ;Тип;Тема\n${Array.from({ length: 2001 }, (_, i) => `new:${i + 1};Task;Задача ${i + 1}`).join('\n')}\n`);
+      const words = 'план пакета — 2001 команда, а в одном пакете команд их может быть не больше 1000: применить его одним пакетом команд нельзя. Разделите строки файлов пакета хотя бы на 3 части';
+      const planned = await run(['plan', folder, '--db', db]);
+      expect({ code: planned.code, err: planned.err }).toEqual({ code: 0, err: '' });
+      const lines = planned.out.split('\n');
+      expect(lines[1]).toContain(`Изменений: 2001 (новые задачи: 2001). План${words.slice(4)}`);
+      expect(lines).toContain('  2001. ensure_issue {"temp_key":"new:2001","issue_type":"Task","summary":"Задача 2001"} — issues.csv, строка 2002: issue: пусто → «Задача 2001»');
+      const json = JSON.parse((await run(['plan', folder, '--db', db, '--json'])).out);
+      expect(json).toMatchObject({ over_cap: { commands: 2001, max_commands: 1000, parts: 3, listed: 2001 }, dry_run: null });
+      const applied = await run(['apply', folder, '--db', db]);
+      expect(applied).toMatchObject({ code: 1, out: `база данных: ${db}` });
+      expect(applied.err).toMatch(new RegExp(`^jira-hub: ${words}`));
+      const ds = new DataSource({ type: 'better-sqlite3', database: db });
+      await ds.initialize();
+      expect(await ds.query('SELECT (SELECT count(*) FROM package) AS packages, (SELECT count(*) FROM batch) AS batches')).toEqual([{ packages: 0, batches: 0 }]);
+      await ds.destroy();
+    });
+
     it('export into a place it cannot write says where and why in one line', async () => {
       const db = join(dir, 'hub.sqlite');
       await copyOfMigratedDatabase(db); // export finds nothing in it

@@ -350,10 +350,35 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.findings).toEqual([]);
   });
 
-  it('a package of more new rows than one statement may bind (SQLite: 32,766 values) is refused as too large, never a 500', async () => {
+  it('a plan over the batch cap (1,000 commands) is answered whole with what to do; apply refuses it with the same words, nothing written', async () => {
+    const rows = Array.from({ length: 1001 }, (_, i) => `new:${i + 1};Task;Задача ${i + 1};;;;;;;;`).join('\n');
+    const files = { issues: `${HEADER}\n${rows}`, links: 'Откуда;Тип;Куда\nA-2;блокирует;A-3', notes: 'Ключ;Комментарий (внутр.)\nA-2;заметка' };
+    const plan = (await send('plan', files).expect(200)).body;
+    expect(plan.over_cap).toEqual({ commands: 1001, max_commands: 1000, parts: 2, listed: 1001 });
+    expect(plan.commands).toHaveLength(1001);
+    expect(plan.dry_run).toBeNull(); // no batch to dry-run: the verdicts come with each part's plan
+    expect(plan.commands.every((c: { verdict: unknown }) => c.verdict === null)).toBe(true);
+    expect(plan.findings).toEqual([expect.objectContaining({ file: 'links.csv', row: 2, code: 'reversed_link' })]);
+    const words = `план пакета — 1001 команда, а в одном пакете команд их может быть не больше 1000: применить его одним пакетом команд нельзя. Разделите строки файлов пакета хотя бы на 2 части`;
+    expect(plan.text).toContain(`План${words.slice(4)}`);
+    expect(plan.text).toContain('Сухой прогон и проверку по каталогу Jira хаб делает для пакета команд, который можно отправить, — в плане каждой части.');
+    expect(plan.text).not.toContain('Показаны первые');
+    expect(planText(plan)).not.toContain('После отправки');
+    const tables = ['package', 'batch', 'command', 'issue_note'];
+    const before = await rowCounts(hub, tables);
+    const refused = (await send('apply', files).expect(422)).body;
+    expect(refused).toEqual({ error: 'validation_failed', detail: expect.stringContaining(words) });
+    expect(refused.detail).toContain('новые задачи предыдущей части она найдёт по их временным ключам');
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
+  it('a package of more new rows than one statement may bind (SQLite: 32,766 values) is planned, never a 500; its answer lists 5,000 commands and says how many there are', async () => {
     const rows = Array.from({ length: 33_000 }, (_, i) => `new:${i + 1};Task;Задача ${i + 1};;;;;;;;`).join('\n');
-    const res = await send('plan', { issues: `${HEADER}\n${rows}` }).expect(422);
-    expect(res.body.detail).toMatch(/^план пакета — 33000 команд, а в одном пакете команд их может быть не больше 1000/);
+    const res = await send('plan', { issues: `${HEADER}\n${rows}` }).expect(200);
+    expect(res.body.over_cap).toEqual({ commands: 33_000, max_commands: 1000, parts: 33, listed: 5000 });
+    expect(res.body.commands).toHaveLength(5000);
+    expect(res.body.text).toMatch(/^Изменений: 33000 \(новые задачи: 33000\)\. План пакета — 33000 команд, .* хотя бы на 33 части .* Показаны первые 5000 команд из 33000\.$/);
+    expect(res.text.length).toBeLessThan(3_000_000);
   });
 
   it('packages applied again from the same one are one line: the issue one of them created is the others\' too (decision 1422)', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { clip } from '../common/index.js';
+import { overCapText } from '../packages/index.js';
 import { ANSWER_CAP, DETAIL_CAP, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
 import { fenced } from './fence.js';
 import type { BatchView, CommandView, HubApi, PackagePlanView, PlannedCommandView, PlanView, RevertView } from './hub-api.js';
@@ -157,6 +158,24 @@ describe('fitAnswer on the tools of large batches and plans', () => {
     expect(shown).toBeLessThan(600);
     expect(answer.text).toContain(`Список commands сокращён: показаны первые ${shown} из 600 (ответ ограничен по размеру); весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json.`);
     expect(answer.text).not.toMatch(/offset/);
+  });
+
+  it('plan_package over the batch cap: its first line says so and what to do, the cut list inside the cap', async () => {
+    const text = `Изменений: 33000 (новые задачи: 33000). ${overCapText(33_000).replace(/^п/, 'П')}. Показаны первые 5000 команд из 33000.`;
+    const plan = {
+      name: 'Выгрузка', empty: false, text, findings: [], refresh: null, dry_run: null, temp_keys: [],
+      over_cap: { commands: 33_000, max_commands: 1000, parts: 33, listed: 5000 },
+      mirror: { keys: [], missing_keys: [], gone_keys: [], oldest_synced_at: null, age_seconds: null },
+      commands: Array.from({ length: 5000 }, (_, i) => ({
+        seq: i + 1, type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Task', summary: long(100, i) }, file: 'issues.csv', row: i + 2,
+        changes: [{ field: 'issue', from: null, to: long(100, i) }], verdict: null, verdict_text: null,
+      })),
+    } as unknown as PackagePlanView;
+    const answer = await call(find(PACKAGE_TOOLS, 'plan_package'), { planPackage: async () => plan }, { issues_csv: 'key\n' });
+    expect(size(answer)).toBeLessThanOrEqual(ANSWER_CAP);
+    expect(answer.text.split('\n')[0]).toBe(text);
+    expect(answer.text).toContain('хотя бы на 33 части');
+    expect(answer.text).not.toContain('После отправки');
   });
 });
 

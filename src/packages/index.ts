@@ -2,7 +2,7 @@
 export { parseExportJql } from './export.js';
 export { ExportService } from './export.service.js';
 export type { PackageFiles } from './package-reading.js';
-export { appliedPlanText, applyText, driftText, keyList, planText } from './package-text.js';
+export { appliedPlanText, applyText, driftText, keyList, overCapText, planText } from './package-text.js';
 export type { ApplyView, DriftView, PackagePlanView } from './package.view.js';
 export { PackagesModule } from './packages.module.js';
 export { MAX_PACKAGE_NAME, PackagesService } from './packages.service.js';

@@ -1,7 +1,7 @@
 /** Plans, applies and drift of planning packages in words for a person (Russian): the API's `text`, the CLI, the MCP tools. Pure. */
-import { ageText, BATCH_STATUS_WORDS, changeText, shownValue, valueText, type Quote } from '../queue/index.js';
+import { ageText, BATCH_STATUS_WORDS, changeText, MAX_COMMANDS, shownValue, valueText, type Quote } from '../queue/index.js';
 import type { FindingView } from '../common/index.js';
-import { refreshWords, TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
+import { plural, refreshWords, TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import type { PlanView } from '../queue/index.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
 
@@ -39,8 +39,26 @@ const CHANGE_WORDS: Record<string, string> = {
   ensure_sprint: 'спринты',
 };
 
+/** The fewest parts a plan of `commands` commands splits into that each fit one batch (SPEC 5). */
+export const partsOf = (commands: number) => Math.ceil(commands / MAX_COMMANDS);
+
+/**
+ * Why a plan of more commands than one batch may hold cannot be applied, and what to do: the plan's text
+ * and apply's refusal (422) say the same (decision 1450).
+ */
+export function overCapText(commands: number): string {
+  const parts = partsOf(commands);
+  return (
+    `план пакета — ${commands} ${plural(commands, 'команда', 'команды', 'команд')}, а в одном пакете команд их может быть не больше ${MAX_COMMANDS}: применить его одним пакетом команд нельзя. ` +
+    `Разделите строки файлов пакета хотя бы на ${parts} ${plural(parts, 'часть', 'части', 'частей')} (в каждой — не больше ${MAX_COMMANDS} команд; какая строка какие команды даёт, видно в плане) ` +
+    'и применяйте части по очереди, следующую — когда выполнен пакет команд предыдущей: новые задачи предыдущей части она найдёт по их временным ключам'
+  );
+}
+
 /** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
-export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null }): string {
+export function planSummary(
+  p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null; over_cap?: Pick<NonNullable<PackagePlanView['over_cap']>, 'listed'> | null },
+): string {
   const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
   const earlier = p.temp_keys.length
     ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
@@ -50,8 +68,14 @@ export function planSummary(p: Pick<PackagePlanView, 'commands' | 'findings' | '
   const byType = new Map<string, number>();
   for (const c of p.commands) byType.set(c.type, (byType.get(c.type) ?? 0) + 1);
   const refused = p.dry_run && !p.dry_run.ok ? ` ${refusedText(p.dry_run.findings.length)}` : '';
-  return `Изменений: ${p.commands.length} (${[...byType].map(([t, n]) => `${CHANGE_WORDS[t] ?? t}: ${n}`).join(', ')}).${findings}${earlier}${refused}`;
+  const n = p.commands.length;
+  const overCap = p.over_cap
+    ? ` ${capitalised(overCapText(n))}. Сухой прогон и проверку по каталогу Jira хаб делает для пакета команд, который можно отправить, — в плане каждой части.${p.over_cap.listed < n ? ` Показаны первые ${p.over_cap.listed} команд из ${n}.` : ''}`
+    : '';
+  return `Изменений: ${n} (${[...byType].map(([t, k]) => `${CHANGE_WORDS[t] ?? t}: ${k}`).join(', ')}).${findings}${earlier}${refused}${overCap}`;
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * A finding of the checks (SPEC 16.2) in a plan's words: «link_type: типа связи … → одно из: …». `quote`

@@ -62,6 +62,18 @@ export class ResolvedTempKeyView {
   key!: string;
 }
 
+/** A plan with more commands than one batch may hold (SPEC 5): apply refuses it (422); its files are to be split (decision 1450). */
+export class OverCapView {
+  /** the plan's commands, all of them (the list may show fewer: `listed`) */
+  commands!: number;
+  /** the most one batch may hold (SPEC 5) */
+  max_commands!: number;
+  /** the fewest parts the files split into that each fit one batch */
+  parts!: number;
+  /** how many of the commands the answer lists (the first ones; at most 5,000) */
+  listed!: number;
+}
+
 export class PackagePlanView {
   /** @example 'Спринт 2' */
   name!: string;
@@ -74,8 +86,10 @@ export class PackagePlanView {
   mirror!: MirrorAgeView;
   /** a refresh of exactly the compared keys, to submit first when the mirror is old (POST /batches with this one command) */
   refresh!: RefreshOfferView | null;
-  /** the hub's dry run of the batch (verdicts, estimate, approval); null for an empty plan */
+  /** the hub's dry run of the batch (verdicts, estimate, approval); null for an empty plan, and for one over the batch cap (`over_cap`) */
   dry_run!: PlanView | null;
+  /** more commands than one batch may hold: apply answers 422 until the files are split; null: the plan fits one batch */
+  over_cap!: OverCapView | null;
   /** the package's temp keys an earlier batch already created: their rows are compared with (and change) those issues */
   temp_keys!: ResolvedTempKeyView[];
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BatchSource, Caller } from '../common/index.js';
 import { Clock, DuplicateSummaryError, isJiraKey, NotFoundError, PlanFailedError, ValidationFailedError } from '../common/index.js';
-import { plural } from '@jira-hub/contracts/russian';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db } from '../database/index.js';
 import { writePackageNotes } from '../import/index.js';
@@ -21,13 +20,16 @@ import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
-import { applyText, detailInFiles, driftText, planSummary, refusalInFiles } from './package-text.js';
+import { applyText, detailInFiles, driftText, overCapText, partsOf, planSummary, refusalInFiles } from './package-text.js';
 import { PackageRepository, type StoredPackage } from './package.repository.js';
 import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
 import type { PackagePlan } from './plan.js';
 
 /** Batches still to finish: applying the same files again answers such a batch. */
 const RUNNING = new Set(['awaiting_approval', 'queued', 'running']);
+
+/** The most commands a plan's answer lists: five batches' worth; a plan over the batch cap may have tens of thousands (decision 1450). */
+export const MAX_LISTED_COMMANDS = 5 * MAX_COMMANDS;
 
 export const DEFAULT_PACKAGE_NAME = 'пакет планирования';
 /** The longest package name: the routes' `name` (PackageFormDto) and the CLI's --name. */
@@ -124,13 +126,13 @@ export class PackagesService {
   }
 
   private body(plan: PackagePlan, title: string): CreateBatchDto {
-    if (plan.commands.length > MAX_COMMANDS) {
-      throw new ValidationFailedError(`план пакета — ${plan.commands.length} ${plural(plan.commands.length, 'команда', 'команды', 'команд')}, а в одном пакете команд их может быть не больше ${MAX_COMMANDS}: разделите файлы на несколько пакетов`);
-    }
+    if (plan.commands.length > MAX_COMMANDS) throw new ValidationFailedError(overCapText(plan.commands.length));
     return { title, commands: plan.commands.map((c) => ({ type: c.type, params: c.params })) } as CreateBatchDto;
   }
 
   private view(name: string, plan: PackagePlan, dry: PlanView | null, stored?: StoredPackage): PackagePlanView {
+    const total = plan.commands.length;
+    const over_cap = total > MAX_COMMANDS ? { commands: total, max_commands: MAX_COMMANDS, parts: partsOf(total), listed: Math.min(total, MAX_LISTED_COMMANDS) } : null;
     const commands = plan.commands.map((c, i) => ({
       seq: i + 1,
       type: c.type,
@@ -144,12 +146,13 @@ export class PackagesService {
       name,
       empty: commands.length === 0,
       // A stored package's temp keys are its own issues: no warning about keys an earlier batch created.
-      text: planSummary({ commands, findings: plan.findings, temp_keys: stored ? [] : plan.resolved, mirror: plan.mirror, dry_run: dry }),
-      commands,
+      text: planSummary({ commands, findings: plan.findings, temp_keys: stored ? [] : plan.resolved, mirror: plan.mirror, dry_run: dry, over_cap }),
+      commands: over_cap ? commands.slice(0, over_cap.listed) : commands,
       findings: plan.findings,
       mirror: plan.mirror,
       refresh: plan.refresh,
       dry_run: dry,
+      over_cap,
       temp_keys: plan.resolved,
     };
   }
@@ -160,7 +163,9 @@ export class PackagesService {
     // These very files' batch that still runs: applying them answers it, so its temp keys are this package's.
     const { batch: running } = await this.running(filesHash(pkg.texts));
     const plan = await this.db.read((m) => this.compute(m, pkg, true, stored, running?.id));
-    const dry = plan.commands.length ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
+    // A plan over the batch cap is no batch: its dry run would judge one that cannot be submitted (decision 1450).
+    const fits = plan.commands.length > 0 && plan.commands.length <= MAX_COMMANDS;
+    const dry = fits ? await this.planner.plan(this.body(plan, batchTitle(null, name)), source) : null;
     return this.view(name, plan, dry, stored);
   }
 

@@ -172,6 +172,23 @@ describe('PackagesPage: the plan', () => {
     expect(within(row).queryByText(/duedate/)).toBeNull();
   });
 
+  it('a plan over the batch cap shows its commands with the total, and «Применить» is disabled saying into how many parts to split the files', async () => {
+    const commands = Array.from({ length: 3 }, (_, i) => ({ ...plan.commands[0]!, seq: i + 1, row: i + 2, verdict_text: null }));
+    const text = 'Изменений: 5001 (поля: 5001). План пакета — 5001 команда, а в одном пакете команд их может быть не больше 1000: применить его одним пакетом команд нельзя.';
+    const calls = await planned({ ...plan, text, commands, dry_run: null, over_cap: { commands: 5001, max_commands: 1000, parts: 6, listed: 3 } });
+    expect(screen.getByText(text)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: /^Команды/ }).textContent).toBe('Команды 5001');
+    expect(screen.getByText('Показаны первые 3 из 5001.')).toBeTruthy();
+    expect(screen.getByText('issues.csv, строка 4')).toBeTruthy();
+    const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;
+    expect(apply.disabled).toBe(true);
+    expect(document.getElementById(apply.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Применить нельзя: в плане 5001 команда, а в одном пакете команд — не больше 1000. Разделите файлы пакета хотя бы на 6 частей и стройте план каждой части.',
+    );
+    fireEvent.click(apply);
+    expect(calls.some((c) => c.url === '/packages/apply')).toBe(false);
+  });
+
   it('a plan the checks pass can be applied', async () => {
     const calls = await planned({ ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [], commands: [] } }, { 'POST /packages/apply': { package: { id: 4, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 12 }, batch: null, text: 'ok' } });
     const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;

@@ -55,6 +55,11 @@ export interface PackagePlan {
     findings?: Finding[];
     commands?: { seq: number; verdict?: string; findings?: Finding[] }[];
   } | null;
+  /**
+   * More commands than one batch may hold: apply is answered 422 until the files are split into `parts`
+   * (the plan's `text` says how); no dry run then. `listed`: how many of the commands the answer lists.
+   */
+  over_cap?: { commands: number; max_commands: number; parts: number; listed: number } | null;
 }
 /** What no command of the hub changes on an existing issue: drift in these only is settled by a person. */
 const BY_HAND = new Set(['issue_type', 'parent']);
@@ -174,8 +179,13 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
     <>
       <div className="panel" aria-label="План">
         <h3>
-          Команды <span className="count">{plan.commands.length}</span>
+          Команды <span className="count">{plan.over_cap?.commands ?? plan.commands.length}</span>
         </h3>
+        {plan.over_cap && plan.over_cap.listed < plan.over_cap.commands && (
+          <p className="muted">
+            Показаны первые {plan.over_cap.listed} из {plan.over_cap.commands}.
+          </p>
+        )}
         {plan.commands.length === 0 ? (
           <div className="muted">
             {plan.mirror.missing_keys.length || plan.mirror.gone_keys?.length
@@ -262,6 +272,20 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
  */
 function ApplyButton({ plan, busy, onApply }: { plan: PackagePlan; busy: boolean; onApply: () => void }) {
   if (plan.empty) return null;
+  const cap = plan.over_cap;
+  if (cap) {
+    return (
+      <>
+        <button className="btn btn-primary" disabled aria-describedby="apply-refused">
+          Применить
+        </button>
+        <p className="warn-text" id="apply-refused">
+          Применить нельзя: в плане {cap.commands} {plural(cap.commands, 'команда', 'команды', 'команд')}, а в одном пакете команд — не больше {cap.max_commands}. Разделите файлы пакета хотя бы на {cap.parts}{' '}
+          {plural(cap.parts, 'часть', 'части', 'частей')} и стройте план каждой части.
+        </p>
+      </>
+    );
+  }
   const blocked = refused(plan);
   const n = plan.commands.reduce((sum, c) => sum + checkFindings(plan, c.seq).length, 0);
   return (
