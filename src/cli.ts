@@ -11,7 +11,7 @@ import { readdir } from 'node:fs/promises';
 // The two packages' help lists only (small modules); the packages themselves load when their command runs.
 import { AGENT_VARIABLES, variablesHelp, type Variable } from '@jira-hub/agent/variables';
 import { SIM_VARIABLES } from '@jira-hub/jira-sim/help';
-import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables } from './common/index.js';
+import { ConfigError, type HubConfig, type HubEnv, HubLogger, HUB_VARIABLES, type HubVariable, loadConfig, loadDotEnv, NEST_LEVELS, NO_COLOR_VARIABLE, onlyVariables, type OptionNames } from './common/index.js';
 import { assertDatabaseUsable, databaseName, dataSourceOptions, openDataSource, openMigrated } from './database/index.js';
 import { formatReport, ImportService, PackageValidationError } from './import/index.js';
 import { announceDatabase, applyFolder, assertExistingDatabase, assertPackageFolder, exportFolder, packageFile, planFolder, withHub } from './package-commands.js';
@@ -79,8 +79,19 @@ function hubVariables(names: readonly HubVariable[]) {
       const { HUB_DATABASE_URL, ...others } = onlyVariables(env, names) as Record<string, string | undefined>;
       return { ...others, ...(options.HUB_DB_PATH === undefined && HUB_DATABASE_URL !== undefined ? { HUB_DATABASE_URL } : {}), ...given(options) } as HubEnv;
     },
+    /** The command's configuration (`of`), whose refusals name a given option (`--port: …`) rather than its variable. */
+    load(env: NodeJS.ProcessEnv, options: Partial<Record<HubVariable, string>> = {}): HubConfig {
+      return loadConfig(this.of(env, options), optionNames(options));
+    },
   };
 }
+
+/** The hub's options that stand for a variable (each command's help says «вместо HUB_…»). */
+const OPTION_OF: OptionNames = { HUB_DB_PATH: '--db', HUB_HOST: '--host', HUB_PORT: '--port' };
+
+/** The options given, by the variable each stands for (`{ HUB_PORT: '--port' }`). */
+const optionNames = (options: Partial<Record<HubVariable, string>>): OptionNames =>
+  Object.fromEntries(Object.keys(given(options)).map((name) => [name, OPTION_OF[name as HubVariable] ?? name]));
 
 /** `serve` reads every variable of the configuration. */
 const SERVE = hubVariables(Object.keys(HUB_VARIABLES) as HubVariable[]);
@@ -190,7 +201,8 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('-p, --port <порт>', 'порт (вместо HUB_PORT)', nonBlank)
     .addHelpText('after', SERVE.help)
     .action(async (o: { db?: string; host?: string; port?: string }) => {
-      await serve(SERVE.of(env, { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port }), { stopLine: true });
+      const options = { HUB_DB_PATH: o.db, HUB_HOST: o.host, HUB_PORT: o.port };
+      await serve(SERVE.of(env, options), { stopLine: true, named: optionNames(options) });
       exit(-1);
     });
 
@@ -206,7 +218,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
       if (o.fromSqlite !== undefined && o.db !== undefined) {
         throw new ConfigError('--db и --from-sqlite вместе не задаются: --from-sqlite копирует файл SQLite в базу PostgreSQL из HUB_DATABASE_URL, а --db выбрал бы вместо неё файл SQLite; уберите --db');
       }
-      const config = loadConfig(MIGRATE.of(env, { HUB_DB_PATH: o.db }));
+      const config = MIGRATE.load(env, { HUB_DB_PATH: o.db });
       await (o.fromSqlite !== undefined ? migrateFromSqlite(config, o.fromSqlite) : migrateOnly(config));
       exit(0);
     });
@@ -220,7 +232,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
     .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { json?: boolean; db?: string }) => {
-      await importFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.json === true);
+      await importFolder(PACKAGE.load(env, { HUB_DB_PATH: o.db }), folder, o.json === true);
       exit(0);
     });
 
@@ -235,7 +247,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
       .option('--db <файл>', 'файл базы данных (вместо HUB_DB_PATH)', nonBlank)
       .addHelpText('after', PACKAGE.help)
       .action(async (folder: string, o: { json?: boolean; db?: string; name?: string }) => {
-        await run(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o);
+        await run(PACKAGE.load(env, { HUB_DB_PATH: o.db }), folder, o);
         exit(0);
       });
   packageCommand('plan', 'показать, что изменится в Jira, чтобы она совпала с пакетом планирования (только различия с зеркалом); ничего не записывает', planFolder);
@@ -251,7 +263,7 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .option('--force', 'перезаписать issues.csv, links.csv и notes.csv, если они уже есть в папке')
     .addHelpText('after', PACKAGE.help)
     .action(async (folder: string, o: { jql: string; db?: string; force?: boolean }) => {
-      await exportFolder(loadConfig(PACKAGE.of(env, { HUB_DB_PATH: o.db })), folder, o.jql, o.force === true);
+      await exportFolder(PACKAGE.load(env, { HUB_DB_PATH: o.db }), folder, o.jql, o.force === true);
       exit(0);
     });
 

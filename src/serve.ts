@@ -6,7 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createApp } from './app.js';
-import { ConfigError, type HubConfig, loadConfig } from './common/index.js';
+import { ConfigError, type HubConfig, loadConfig, type OptionNames } from './common/index.js';
 import { DASHBOARD_ROOT } from './dashboard.js';
 import { databaseName } from './database/index.js';
 import { mcpModeText } from './mcp/index.js';
@@ -81,10 +81,14 @@ function banner(config: HubConfig, url: string): string {
 
 /**
  * Starts the hub and prints where it listens (`announce: false`: the caller prints its own lines).
- * `stopLine` (the `serve` command): one line when the hub stops, by a signal or closed.
+ * `stopLine` (the `serve` command): one line when the hub stops, by a signal or closed. `named`: the
+ * options that set variables of `env` (loadConfig's refusals name them).
  */
-export async function serve(env: NodeJS.ProcessEnv, options: { announce?: boolean; stopLine?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
-  const config = loadConfig(env);
+export async function serve(
+  env: NodeJS.ProcessEnv,
+  options: { announce?: boolean; stopLine?: boolean; named?: OptionNames } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig(env, options.named);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   await assertCanListen(config, host);
   const app = await createApp(config);

@@ -95,6 +95,24 @@ describe('jira-hub refuses to start in one Russian line (a process)', () => {
     expect(readdirSync(cwd)).toEqual(['hub.sqlite']);
   });
 
+  // It said «HUB_PORT: …» for `serve --port abc`: the variable, which the person never set.
+  it('a refused option value names the option (--port, --host), a refused variable its variable: one line, exit 2, nothing made', async () => {
+    const cwd = folder();
+    const port = 'нужно целое число от 0 до 65535, а задано «abc»';
+    const host = 'без HUB_CLIENT_TOKEN и HUB_AGENT_TOKEN хаб не слушает 0.0.0.0: без токенов он отвечает только на loopback-адресе (127.0.0.1, ::1, localhost); задайте токены или другой';
+    const runs: [string[], Record<string, string>, string][] = [
+      [['serve', '--port', 'abc'], {}, `--port: ${port}`],
+      [['-p', 'abc'], { HUB_PORT: '3000' }, `--port: ${port}`],
+      [['serve'], { HUB_PORT: 'abc' }, `HUB_PORT: ${port}`],
+      [['serve', '--host', '0.0.0.0'], {}, `${host} --host`],
+      [['serve'], { HUB_HOST: '0.0.0.0' }, `${host} HUB_HOST`],
+    ];
+    for (const [args, env, said] of runs) {
+      expect({ args, ...(await ended(cli(args, { HUB_DB_PATH: join(cwd, 'hub.sqlite'), ...env }, { cwd }))) }).toEqual({ args, code: 2, err: [`jira-hub: ${said}`] });
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('export with a JQL it does not understand: a bad option (exit 2, as a bad --name), told before the database is opened (it was exit 1 after the database line)', async () => {
     const cwd = folder();
     const db = join(cwd, 'hub.sqlite');

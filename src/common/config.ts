@@ -61,6 +61,12 @@ export type HubVariable = keyof typeof HUB_VARIABLES;
 /** What loadConfig reads of the environment: HUB_VARIABLES' names only. */
 export type HubEnv = { readonly [name in HubVariable]?: string };
 
+/**
+ * The command-line option that set a variable, where one did (`{ HUB_PORT: '--port' }`): a refusal names
+ * what the person gave — the option, or else the variable of the environment.
+ */
+export type OptionNames = Partial<Record<HubVariable, string>>;
+
 /** Only `names` of `env`, each read once: a command's configuration sees no other variable. */
 export function onlyVariables(env: NodeJS.ProcessEnv, names: readonly HubVariable[]): HubEnv {
   return Object.fromEntries(names.map((name) => [name, env[name]]));
@@ -172,7 +178,7 @@ const TOKEN_NAMES = { clientToken: 'HUB_CLIENT_TOKEN', agentToken: 'HUB_AGENT_TO
  * optional (unset: no assistant can authenticate — nothing is opened by leaving it out). Every set
  * token differs from the others, so a token names one role.
  */
-function checkTokens(config: HubConfig): void {
+function checkTokens(config: HubConfig, named: OptionNames): void {
   const set = (Object.keys(TOKEN_NAMES) as (keyof typeof TOKEN_NAMES)[]).filter((k) => config[k]);
   const open = set.length === 0;
   if (!open && (!config.clientToken || !config.agentToken)) {
@@ -193,13 +199,16 @@ function checkTokens(config: HubConfig): void {
   if (open && !isLoopback(config.host)) {
     throw new ConfigError(
       `без HUB_CLIENT_TOKEN и HUB_AGENT_TOKEN хаб не слушает ${config.host}: без токенов он отвечает только на ` +
-        'loopback-адресе (127.0.0.1, ::1, localhost); задайте токены или другой HUB_HOST',
+        `loopback-адресе (127.0.0.1, ::1, localhost); задайте токены или другой ${named.HUB_HOST ?? 'HUB_HOST'}`,
     );
   }
 }
 
-/** Reads SPEC 14's variables (unset ones take their defaults); throws ConfigError with a message a person can act on. */
-export function loadConfig(env: HubEnv): HubConfig {
+/**
+ * Reads SPEC 14's variables (unset ones take their defaults); throws ConfigError with a message a person
+ * can act on, naming the option that set a value (`named`) or else its variable.
+ */
+export function loadConfig(env: HubEnv, named: OptionNames = {}): HubConfig {
   const logLevel = (optional(env.HUB_LOG_LEVEL) ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`HUB_LOG_LEVEL: одно из ${LOG_LEVELS.join(', ')}, а задано «${env.HUB_LOG_LEVEL}»`);
@@ -208,7 +217,7 @@ export function loadConfig(env: HubEnv): HubConfig {
     dbPath: optional(env.HUB_DB_PATH) ?? './data/hub.sqlite',
     databaseUrl: optional(env.HUB_DATABASE_URL),
     host: optional(env.HUB_HOST) ?? '127.0.0.1',
-    port: intIn('HUB_PORT', env.HUB_PORT, 3000, 0, 65535),
+    port: intIn(named.HUB_PORT ?? 'HUB_PORT', env.HUB_PORT, 3000, 0, 65535),
     clientToken: optional(env.HUB_CLIENT_TOKEN),
     agentToken: optional(env.HUB_AGENT_TOKEN),
     assistantToken: optional(env.HUB_ASSISTANT_TOKEN),
@@ -226,7 +235,7 @@ export function loadConfig(env: HubEnv): HubConfig {
       'HUB_DATABASE_URL: нужна строка подключения PostgreSQL (postgres://пользователь:пароль@хост:5432/база); уберите переменную, чтобы хаб работал на встроенной SQLite (HUB_DB_PATH)',
     );
   }
-  checkTokens(config);
+  checkTokens(config, named);
   return config;
 }
 

@@ -7,7 +7,7 @@ export { answerClientError } from './client-errors.js';
 export { Clock } from './clock.js';
 export { CommonModule } from './common.module.js';
 export { ConfigError, HUB_CONFIG, HUB_VARIABLES, loadConfig, loadDotEnv, normalHost, onlyVariables, readOnlyFrom, toolListFrom } from './config.js';
-export type { HubConfig, HubEnv, HubVariable } from './config.js';
+export type { HubConfig, HubEnv, HubVariable, OptionNames } from './config.js';
 export type { DeliveryOutcome } from './delivery-outcomes.js';
 export { Only, PostgresCollation, PostgresType, forEngine, onlyIndex } from './entity-columns.js';
 export type { StoredJson } from './entity-columns.js';
