@@ -196,6 +196,17 @@ function lazyDocs(app: INestApplication): (req: Request, res: Response, next: Ne
   };
 }
 
+/**
+ * The OpenAPI YAML's old address, `/docs-yaml` (before it moved beside /docs/json): a permanent redirect
+ * (308, the method and body kept; the query too) to `/docs/yaml`, so that scripts written for it go on
+ * working. Handled here, not in the docs router, so that a redirect loads no Swagger.
+ */
+function oldDocsYaml(req: Request, res: Response, next: NextFunction): void {
+  if (!/^\/docs-yaml$/i.test(req.path)) return next();
+  const query = req.url.indexOf('?');
+  res.redirect(308, `/docs/yaml${query < 0 ? '' : req.url.slice(query)}`);
+}
+
 export interface AppOptions {
   clock?: Clock;
   /** Nest's own logger; tests pass false */
@@ -237,6 +248,7 @@ export async function createApp(config: HubConfig, options: AppOptions = {}): Pr
   app.use(shallowJsonOnly);
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
+  app.use(oldDocsYaml);
   app.use(lazyDocs(app));
   try {
     await app.init();

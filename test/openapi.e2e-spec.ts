@@ -93,4 +93,19 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
     expect(yaml.text).toContain('title: Jira Hub');
     for (const path of Object.keys(doc.paths)) expect(yaml.text).toContain(`\n  ${path}:\n`);
   });
+
+  // Its old address answered 404 once the YAML moved beside /docs/json: scripts written for it broke.
+  it('the old address /docs-yaml is a permanent redirect (308) to /docs/yaml, its query kept', async () => {
+    for (const [path, location] of [
+      ['/docs-yaml', '/docs/yaml'],
+      ['/docs-yaml?download=1&x=%D0%B0', '/docs/yaml?download=1&x=%D0%B0'],
+      ['/DOCS-YAML', '/docs/yaml'],
+    ]) {
+      expect([path, (await hub.http.get(path).expect(308)).headers.location]).toEqual([path, location]);
+    }
+    expect((await hub.http.head('/docs-yaml').expect(308)).headers.location).toBe('/docs/yaml');
+    const followed = await hub.http.get('/docs-yaml').redirects(1).expect(200);
+    expect(followed.text).toMatch(/^openapi: 3\./m);
+    await hub.http.get('/docs-yaml/x').expect(404);
+  });
 });
