@@ -124,7 +124,7 @@ export function BatchChanges({ changes }: { changes?: Record<string, RecordedCha
   if (groups.length === 0) return null; // nothing ran yet, or nothing changed
   return (
     <section className="panel" aria-label="Что изменено в Jira">
-      <h3>Что изменено в Jira</h3>
+      <h2 className="panel-title">Что изменено в Jira</h2>
       <table className="table change-record">
         <thead>
           <tr>

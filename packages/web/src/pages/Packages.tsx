@@ -178,9 +178,9 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
   return (
     <>
       <div className="panel" aria-label="План">
-        <h3>
+        <h2 className="panel-title">
           Команды <span className="count">{plan.over_cap?.commands ?? plan.commands.length}</span>
-        </h3>
+        </h2>
         {plan.over_cap && plan.over_cap.listed < plan.over_cap.commands && (
           <p className="muted">
             Показаны первые {plan.over_cap.listed} из {plan.over_cap.commands}.
@@ -246,9 +246,9 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
       </div>
       {plan.findings.length > 0 && (
         <div className="panel" aria-label="Замечания">
-          <h3>
+          <h2 className="panel-title">
             Замечания <span className="count">{plan.findings.length}</span>
-          </h3>
+          </h2>
           <ul>
             {plan.findings.map((f) => (
               <li key={`${f.file}:${f.row}:${f.code}:${f.column ?? ''}`}>
@@ -442,7 +442,7 @@ function PlanPage() {
       )}
       {applied && <AppliedNote applied={applied} />}
       <div className="panel" aria-label="Применённые пакеты">
-        <h3>Применённые пакеты</h3>
+        <h2 className="panel-title">Применённые пакеты</h2>
         {list.length === 0 ? (
           <div className="muted">Пакетов пока не применяли.</div>
         ) : (

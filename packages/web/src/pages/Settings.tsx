@@ -140,7 +140,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           form with a bubble in its own language (often English). */}
       <form className="settings" onSubmit={save} noValidate>
         <div className="panel form">
-          <h3>Темп: пауза после команды, секунд</h3>
+          <h2 className="panel-title">Темп: пауза после команды, секунд</h2>
           <div className="grid">
             {Object.keys(draft.pacing).map((type) => (
               <label className="field" key={type}>
@@ -160,7 +160,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           </div>
         </div>
         <div className="panel form">
-          <h3>Автообновление зеркала</h3>
+          <h2 className="panel-title">Автообновление зеркала</h2>
           <div className="grid">
             <label className="field">
               <span>Раз в, минут (0 — выключено)</span>
@@ -189,7 +189,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
         </div>
         {settings.approval && (
           <div className="panel form">
-            <h3>Одобрение: чьи пакеты ждут человека</h3>
+            <h2 className="panel-title">Одобрение: чьи пакеты ждут человека</h2>
             {Object.keys(draft.approval).map((source) => (
               <label className="check" key={source}>
                 <input type="checkbox" checked={draft.approval[source]} onChange={(e) => setDraft({ ...draft, approval: { ...draft.approval, [source]: e.target.checked } })} />
@@ -199,7 +199,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           </div>
         )}
         <div className="panel form">
-          <h3>Типы связей: название в плане → тип связи Jira</h3>
+          <h2 className="panel-title">Типы связей: название в плане → тип связи Jira</h2>
           {draft.linkTypes.map(([name, jira], i) => (
             <div className="row" key={i}>
               <input aria-label="Название в плане" value={name} onChange={(e) => setLink(i, 0, e.target.value)} />
@@ -215,7 +215,7 @@ export function SettingsPage({ onSaved }: { onSaved: (s: Settings) => void }) {
           </button>
         </div>
         <div className="panel form">
-          <h3>Дополнительные поля Jira</h3>
+          <h2 className="panel-title">Дополнительные поля Jira</h2>
           <label className="field">
             <span>Имена полей через запятую (разрешены в командах «поля»)</span>
             <input value={draft.fields} placeholder="customfield_10010, Story Points" onChange={(e) => setDraft({ ...draft, fields: e.target.value })} />
