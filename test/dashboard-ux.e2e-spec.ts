@@ -381,6 +381,47 @@ describe('the dashboard, second round (issue 23)', () => {
     await screenshots(page, 'revert-dialog-big');
   }, 60_000);
 
+  // `overflow-wrap: anywhere` let the flex items of a card's line shrink below their words: «бэклог» came out «бэкл|ог».
+  it('at 390 px the issue card\'s history wraps between words, never inside one, and still fits the phone', async () => {
+    await mirrorOf([{ key: 'AURORA-1', summary: 'Отчётность', status: 'Бэклог' }]);
+    const agent = agentOf(hub);
+    await post('/batches', { title: 'Вернуть задачи спринта в бэклог', author: 'Анна', commands: [fields('AURORA-1')] }).expect(201);
+    const changes = [
+      { key: 'AURORA-1', what: 'status', before: 'Бэклог', after: 'Отложено' },
+      { key: 'AURORA-1', what: 'field:summary', before: 'Отчётность', after: 'Квартальная отчётность перед согласованием бюджета' },
+      // A token longer than the line (a link) still breaks, or it would stick out past the phone.
+      { key: 'AURORA-1', what: 'field:description', before: null, after: 'https://wiki.example.com/display/AURORA/Kvartalnaya-otchetnost-pered-soglasovaniem-byudzheta' },
+    ];
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes }).expect(200);
+    await page.setViewportSize(WIDTHS.phone);
+    await open('/mirror/AURORA-1');
+    const history = page.getByRole('region', { name: 'Изменения хаба' });
+    await history.getByText('Отложено').waitFor();
+    /** The ordinary words (up to 20 characters between spaces) of the history's cells that the page breaks across two lines. */
+    const broken = () =>
+      history.evaluate((section) => {
+        const split: string[] = [];
+        for (const td of section.querySelectorAll('td')) {
+          const texts = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+            for (const word of (text.textContent ?? '').matchAll(/(?<!\S)\S{1,20}(?!\S)/gu)) {
+              const range = document.createRange();
+              range.setStart(text, word.index);
+              range.setEnd(text, word.index + word[0].length);
+              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) split.push(word[0]);
+            }
+          }
+        }
+        return split;
+      });
+    await expect(broken()).resolves.toEqual([]);
+    // …and nothing of it sticks out past the phone's width (the table's head is there for screen readers only).
+    const outside = history.evaluate((section) =>
+      [...section.querySelectorAll('tbody *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => `${e.tagName} ${e.textContent}`),
+    );
+    await expect(outside).resolves.toEqual([]);
+  });
+
   it('defects 6 and 11: at 390 px the sidebar becomes a menu, no page is wider than the phone, tables become lists; axe finds nothing serious on any page', async () => {
     await mirrorOf([{ key: 'AURORA-1', summary: 'Очень длинное название задачи, которое не должно растягивать страницу шире телефона', status: 'In Progress' }]);
     const batch = (await post('/batches', { title: 'Пакет для телефона с длинным названием', commands: [fields('AURORA-1'), fields('AURORA-2')] }).expect(201)).body;

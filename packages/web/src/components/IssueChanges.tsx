@@ -57,7 +57,10 @@ export function IssueChanges({ issueKey }: { issueKey: string }) {
                 <td data-label="Одобрил">{c.approved_by ? personName(c.approved_by) : '—'}</td>
                 <td data-label="Что">{changeLabel(c.what)}</td>
                 <td data-label="Было → стало">
-                  <ChangeDiff c={c} boards={boards} people={people} />
+                  {/* One item of the phone's labelled line (a flex row): its words wrap as one text, none squeezed apart. */}
+                  <span>
+                    <ChangeDiff c={c} boards={boards} people={people} />
+                  </span>
                 </td>
               </tr>
             ))}
