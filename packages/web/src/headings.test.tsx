@@ -5,6 +5,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchPage } from './pages/Batch';
+import { ImportPage } from './pages/Import';
 import { PackagesPage } from './pages/Packages';
 import { SettingsPage } from './pages/Settings';
 import { fakeFetch, renderWithHub, SETTINGS, summary } from './test/support';
@@ -76,6 +77,25 @@ describe('no page skips a heading level (axe heading-order)', () => {
     fireEvent.click(await screen.findByText('Вернуть к пакету (построить план)'));
     await screen.findByText(plan.text);
     expectNoSkippedLevel(container);
+  });
+
+  it('Import: the report\'s panels and the next step after the page\'s title', async () => {
+    fakeFetch({ 'POST /import': { notes: 1, expected_links: [link], missing_keys: ['A-9'], missing_links: [link], reversed_links: [], skipped_links: [] } });
+    const { container } = renderWithHub(<ImportPage />);
+    const input = container.querySelector('input[name="links"]')!;
+    fireEvent.change(input, { target: { files: [new File(['Откуда;Тип;Куда\nA-1;блокирует;A-2'], 'links.csv')] } });
+    fireEvent.click(screen.getByText('Загрузить'));
+    await screen.findByText(/Следующий шаг/);
+    expect(headings(container)).toEqual(expect.arrayContaining([expect.stringMatching(/^h2 Связи наоборот/), expect.stringMatching(/^h2 Ключей нет в зеркале/)]));
+    expectNoSkippedLevel(container);
+  });
+
+  it('a confirmation dialog: its title is the level under the page\'s', async () => {
+    fakeFetch({ 'GET /batches/1': { ...summary(1, { title: 'Спринт 2', status: 'queued' }), commands: [{ ...command, status: 'queued' }], changes: {} } });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByText('Отменить пакет'));
+    const dialog = await screen.findByRole('dialog');
+    expect(headings(dialog)).toEqual([expect.stringMatching(/^h2 /)]);
   });
 
   it('Settings: each section of the form', async () => {

@@ -92,7 +92,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
       {!plan && <ErrorBox error={error} />}
       {plan && (
         <Modal title={plan.title} onClose={close} className="dialog-wide">
-          <h3>{plan.title}</h3>
+          <h2 className="dialog-title">{plan.title}</h2>
           <div className="dialog-text">
             {plan.commands.length === 0 ? (
               <p>Откатывать нечего.</p>

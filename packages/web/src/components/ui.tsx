@@ -230,7 +230,7 @@ export function ConfirmDialog({ spec, onClose }: { spec: ConfirmSpec; onClose: (
   };
   return (
     <Modal title={spec.title} onClose={onClose}>
-      <h3>{spec.title}</h3>
+      <h2 className="dialog-title">{spec.title}</h2>
       <div className="dialog-text">{spec.text}</div>
       {spec.reason !== undefined && (
         <label className="field">

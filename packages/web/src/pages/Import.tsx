@@ -31,7 +31,7 @@ function MissingLinksStep({ links }: { links: ExpectedLink[] }) {
   };
   return (
     <div className="panel next-step" role="region" aria-label="Следующий шаг">
-      <h3>Следующий шаг: создать пакет для недостающих связей</h3>
+      <h2 className="panel-title">Следующий шаг: создать пакет для недостающих связей</h2>
       <p className="muted">
         Пакет из {links.length} {plural(links.length, 'команды', 'команд', 'команд')} «связь» добавит в Jira связи, которые есть в плане и которых нет в зеркале. Сначала — пробный прогон: он ничего не
         пишет и показывает, что изменится.
@@ -62,9 +62,9 @@ function Links({ title, links, empty, hint, reversed }: { title: string; links: 
   const { settings } = useHub();
   return (
     <div className="panel" role="region" aria-label={title}>
-      <h3>
+      <h2 className="panel-title">
         {title} <span className="count">{links.length}</span>
-      </h3>
+      </h2>
       {hint && links.length > 0 && <div className="muted small">{hint}</div>}
       {links.length === 0 ? (
         <div className="muted">{empty}</div>
@@ -185,9 +185,9 @@ export function ImportPage() {
           <Links title="Связей нет в Jira" links={report.missing_links} empty="Все связи плана есть в Jira." />
           {report.missing_links.length > 0 && <MissingLinksStep links={report.missing_links} />}
           <div className="panel" role="region" aria-label="Ключей нет в зеркале">
-            <h3>
+            <h2 className="panel-title">
               Ключей нет в зеркале <span className="count">{report.missing_keys.length}</span>
-            </h3>
+            </h2>
             {report.missing_keys.length === 0 ? (
               <div className="muted">Все ключи плана есть в зеркале.</div>
             ) : (
