@@ -291,7 +291,8 @@ export function program(env: NodeJS.ProcessEnv, exit: (code: number) => void): C
     .addHelpText('after', variablesHelp(SIM_VARIABLES))
     .action(async (o: { port?: string; seed?: string }) => {
       const { runSimulatorFromEnv, SimConfigError } = await import('@jira-hub/jira-sim');
-      await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed })).catch((err: unknown) => {
+      const given = { ...(o.port !== undefined ? { JIRA_SIM_PORT: '--port' } : {}), ...(o.seed !== undefined ? { JIRA_SIM_SEED: '--seed' } : {}) };
+      await runSimulatorFromEnv(withOptions(env, { JIRA_SIM_PORT: o.port, JIRA_SIM_SEED: o.seed }), undefined, given).catch((err: unknown) => {
         throw err instanceof SimConfigError ? new ConfigError(err.message) : err;
       });
       exit(0);

@@ -213,7 +213,9 @@ describe('jira-sim, the simulator package’s own bin, refuses the same way (a p
     dirs.push(dir);
     const runs: { env: Record<string, string>; args: string[]; line: string }[] = [
       { env: { JIRA_SIM_PAGE_SIZE: '0' }, args: [], line: 'jira-sim: JIRA_SIM_PAGE_SIZE: нужно целое число от 1 до 10000, а задано «0»' },
-      { env: {}, args: ['--seed', join(dir, 'none.json')], line: `jira-sim: JIRA_SIM_SEED: файл ${join(dir, 'none.json')} не найден` },
+      { env: {}, args: ['--seed', join(dir, 'none.json')], line: `jira-sim: --seed: файл ${join(dir, 'none.json')} не найден` },
+      { env: { JIRA_SIM_SEED: join(dir, 'none.json') }, args: [], line: `jira-sim: JIRA_SIM_SEED: файл ${join(dir, 'none.json')} не найден` },
+      { env: {}, args: ['-p', 'abc'], line: 'jira-sim: --port: нужно целое число от 0 до 65535, а задано «abc»' },
       { env: {}, args: ['--bogus'], line: 'jira-sim: неизвестный параметр «--bogus» (список параметров и переменных: jira-sim --help)' },
     ];
     const started = runs.map((r) => ({ ...r, sim: runSource('packages/jira-sim/src/bin.ts', r.args, { JIRA_SIM_PORT: '0', ...r.env }) }));

@@ -446,7 +446,10 @@ describe('jira-hub command line (commander)', () => {
 
     it("jira-sim: the simulator's refused variables and seed file are usage errors too (exit 2, one line)", async () => {
       expect(await run(['jira-sim'], { JIRA_SIM_PORT: 'abc' })).toEqual({ code: 2, out: '', err: 'jira-hub: JIRA_SIM_PORT: нужно целое число от 0 до 65535, а задано «abc»' });
-      expect(await run(['jira-sim', '--seed', dir])).toEqual({ code: 2, out: '', err: `jira-hub: JIRA_SIM_SEED: файл ${dir} — папка, а нужен файл JSON` });
+      expect(await run(['jira-sim', '--seed', dir])).toEqual({ code: 2, out: '', err: `jira-hub: --seed: файл ${dir} — папка, а нужен файл JSON` });
+      expect(await run(['jira-sim'], { JIRA_SIM_SEED: dir })).toEqual({ code: 2, out: '', err: `jira-hub: JIRA_SIM_SEED: файл ${dir} — папка, а нужен файл JSON` });
+      // an option's value is named by the option typed, as the hub's own --port is
+      expect(await run(['jira-sim', '--port', 'abc'], { JIRA_SIM_PORT: '0' })).toEqual({ code: 2, out: '', err: 'jira-hub: --port: нужно целое число от 0 до 65535, а задано «abc»' });
     });
   });
 });

@@ -24,6 +24,8 @@ describe('the simulator’s variables (jira-hub jira-sim)', () => {
     ['JIRA_SIM_SEARCH_LAG_MS', '1.5', /JIRA_SIM_SEARCH_LAG_MS: .*«1\.5»/],
   ])('%s=%s is refused in Russian, naming the variable', (name, raw, message) => {
     expect(() => simNumbersFromEnv({ [name]: raw })).toThrow(message);
+    // given as an option: the option is named instead of the variable
+    if (name === 'JIRA_SIM_PORT') expect(() => simNumbersFromEnv({ [name]: raw }, { JIRA_SIM_PORT: '--port' })).toThrow(/^--port: нужно целое число/);
   });
 
   it('a seed file: read with or without a BOM; missing, a folder, not JSON or not an object → one Russian line', () => {

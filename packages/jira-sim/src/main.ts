@@ -30,15 +30,21 @@ export function listenRefusal(err: unknown, host: string, port: number): string 
 }
 
 /**
+ * How the person gave a variable when not in the environment (`--port` for JIRA_SIM_PORT, `--seed` for
+ * JIRA_SIM_SEED): a refusal names what they typed.
+ */
+export type Given = Readonly<Partial<Record<'JIRA_SIM_PORT' | 'JIRA_SIM_SEED', string>>>;
+
+/**
  * `jira-hub jira-sim`: serves the simulator until SIGINT/SIGTERM (or `stopSignal`).
  * JIRA_SIM_HOST (127.0.0.1), JIRA_SIM_PORT (8080; 0 = any free port), JIRA_SIM_PROJECT (AURORA),
  * JIRA_SIM_SEED (path of a JSON file with parts of the seed to replace), JIRA_SIM_SEARCH_LAG_MS,
  * JIRA_SIM_LATENCY_MS, JIRA_SIM_PAGE_SIZE (100), JIRA_SIM_GENERATE (a generated project of N issues with about 2N links,
  * the same for the same N, instead of the seed's issues).
  */
-export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: AbortSignal): Promise<void> {
-  const numbers = simNumbersFromEnv(env);
-  const sim = simulatorFromEnv(env, numbers.pageSize);
+export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: AbortSignal, given: Given = {}): Promise<void> {
+  const numbers = simNumbersFromEnv(env, given);
+  const sim = simulatorFromEnv(env, numbers.pageSize, given);
   if (numbers.searchLagMs !== undefined) sim.setSearchLagMs(numbers.searchLagMs);
   if (numbers.latencyMs !== undefined) sim.setLatencyMs(numbers.latencyMs);
   if (sim.store.issues.size > 0) console.log(`Симулятор Jira: задач ${sim.store.issues.size}, связей ${sim.store.links.length}`);
@@ -68,8 +74,8 @@ export async function runSimulatorFromEnv(env: Env = process.env, stopSignal?: A
  * The simulator of JIRA_SIM_PROJECT, JIRA_SIM_SEED and JIRA_SIM_GENERATE; a seed entry Jira would refuse (an
  * unknown issue type, a link to no issue) is one Russian line naming it, with Jira's answer.
  */
-function simulatorFromEnv(env: Env, maxPageSize: number | undefined): JiraSimulator {
-  const seed = seedFromEnv(env);
+function simulatorFromEnv(env: Env, maxPageSize: number | undefined, given: Given): JiraSimulator {
+  const seed = seedFromEnv(env, given);
   const generate = generateFromEnv(env);
   try {
     return new JiraSimulator({ projectKey: env.JIRA_SIM_PROJECT || 'AURORA', seed, maxPageSize, generate });
@@ -77,7 +83,7 @@ function simulatorFromEnv(env: Env, maxPageSize: number | undefined): JiraSimula
     if (!(err instanceof SeedEntryError)) throw err;
     const path = env.JIRA_SIM_SEED?.trim();
     const what = `${err.entry} не создать — Jira отвечает «${err.refusal.text()}»`;
-    throw new SimConfigError(generate ? `JIRA_SIM_GENERATE: ${what} (сгенерированный проект${path ? ` с начальными данными ${path}` : ''})` : `JIRA_SIM_SEED: ${path}: ${what}`);
+    throw new SimConfigError(generate ? `JIRA_SIM_GENERATE: ${what} (сгенерированный проект${path ? ` с начальными данными ${path}` : ''})` : `${given.JIRA_SIM_SEED ?? 'JIRA_SIM_SEED'}: ${path}: ${what}`);
   }
 }
 
@@ -91,11 +97,11 @@ export function generateFromEnv(env: Env): number | undefined {
 }
 
 /** A whole number from `min` to `max` in the variable `name` (unset or empty: undefined), or a Russian error naming it. */
-function wholeFromEnv(env: Env, name: string, min: number, max: number): number | undefined {
+function wholeFromEnv(env: Env, name: string, min: number, max: number, given: Given): number | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new SimConfigError(`${name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new SimConfigError(`${given[name as keyof Given] ?? name}: нужно целое число от ${min} до ${max}, а задано «${raw}»`);
   return n;
 }
 
@@ -103,12 +109,12 @@ function wholeFromEnv(env: Env, name: string, min: number, max: number): number 
  * The simulator's numeric variables, checked before it starts: a page size of 0 served empty pages that
  * never ended, and a port or a latency that is not a number reached Node as NaN.
  */
-export function simNumbersFromEnv(env: Env): { port?: number; pageSize?: number; latencyMs?: number; searchLagMs?: number } {
+export function simNumbersFromEnv(env: Env, given: Given = {}): { port?: number; pageSize?: number; latencyMs?: number; searchLagMs?: number } {
   return {
-    port: wholeFromEnv(env, 'JIRA_SIM_PORT', 0, 65535),
-    pageSize: wholeFromEnv(env, 'JIRA_SIM_PAGE_SIZE', 1, 10_000),
-    latencyMs: wholeFromEnv(env, 'JIRA_SIM_LATENCY_MS', 0, 600_000),
-    searchLagMs: wholeFromEnv(env, 'JIRA_SIM_SEARCH_LAG_MS', 0, 600_000),
+    port: wholeFromEnv(env, 'JIRA_SIM_PORT', 0, 65535, given),
+    pageSize: wholeFromEnv(env, 'JIRA_SIM_PAGE_SIZE', 1, 10_000, given),
+    latencyMs: wholeFromEnv(env, 'JIRA_SIM_LATENCY_MS', 0, 600_000, given),
+    searchLagMs: wholeFromEnv(env, 'JIRA_SIM_SEARCH_LAG_MS', 0, 600_000, given),
   };
 }
 
@@ -116,15 +122,16 @@ export function simNumbersFromEnv(env: Env): { port?: number; pageSize?: number;
  * JIRA_SIM_SEED: the parts of the seed a JSON file replaces; a missing or malformed file, or one not shaped
  * as a seed (seedProblem: `issues[0]: нужен объект задачи с summary, …`), is one Russian line.
  */
-export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
+export function seedFromEnv(env: Env, given: Given = {}): Partial<SimSeed> | undefined {
   const path = env.JIRA_SIM_SEED?.trim();
   if (!path) return undefined;
+  const name = given.JIRA_SIM_SEED ?? 'JIRA_SIM_SEED';
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new SimConfigError(`JIRA_SIM_SEED: файл ${path} ${code === 'ENOENT' ? 'не найден' : code === 'EISDIR' ? '— папка, а нужен файл JSON' : 'не прочитать'}`);
+    throw new SimConfigError(`${name}: файл ${path} ${code === 'ENOENT' ? 'не найден' : code === 'EISDIR' ? '— папка, а нужен файл JSON' : 'не прочитать'}`);
   }
   let seed: unknown;
   try {
@@ -133,9 +140,9 @@ export function seedFromEnv(env: Env): Partial<SimSeed> | undefined {
     // not JSON: the same answer as JSON that is not an object
   }
   if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
-    throw new SimConfigError(`JIRA_SIM_SEED: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
+    throw new SimConfigError(`${name}: ${path} — не JSON-объект с частями затравки (issues, links, …); проверьте файл`);
   }
   const problem = seedProblem(seed);
-  if (problem) throw new SimConfigError(`JIRA_SIM_SEED: ${path}: ${problem}`);
+  if (problem) throw new SimConfigError(`${name}: ${path}: ${problem}`);
   return seed as Partial<SimSeed>;
 }
