@@ -33,7 +33,7 @@ describe('the agent package imports nothing of the hub', () => {
 
   // The contracts' types, and their dependency-free command catalogue (`./catalogue`: the rules both sides
   // share, such as how a status name matches); not `./commands`, whose schemas need zod.
-  const CONTRACTS = ['@jira-hub/contracts', '@jira-hub/contracts/catalogue', '@jira-hub/contracts/jira-failure'];
+  const CONTRACTS = ['@jira-hub/contracts', '@jira-hub/contracts/catalogue', '@jira-hub/contracts/jira-failure', '@jira-hub/contracts/dotenv'];
   it.each(shipped.map((f) => [relative(ROOT, f)]))('%s: only Node, its own files and @jira-hub/contracts', (file) => {
     const foreign = specifiers(join(ROOT, file)).filter((s) => !s.startsWith('node:') && !s.startsWith('./') && !s.startsWith('../') && !CONTRACTS.includes(s));
     expect(foreign).toEqual([]);

@@ -263,6 +263,22 @@ describe('jira-hub-agent, the agent package’s own bin, refuses the same way (a
         err: [`jira-hub-agent: ${join(dir, '.env')} не прочитать (это не файл с переменными); исправьте или переименуйте его`],
         out: '',
       });
+      // a line Node would skip with the variables after it (the token): named, and nothing runs
+      rmSync(join(dir, '.env'), { recursive: true });
+      writeFileSync(join(dir, '.env'), 'HUB_URL=http://127.0.0.1:1\nthis is garbage\nHUB_AGENT_TOKEN=secret\n');
+      const garbled = runSource('packages/agent/src/bin.ts', ['--check'], {}, { cwd: dir });
+      expect({ code: await garbled.exited, err: garbled.stderr().trimEnd().split('\n'), out: garbled.stdout() }).toEqual({
+        code: 2,
+        err: [`jira-hub-agent: ${join(dir, '.env')}, строка 2: «this is garbage» — не «ИМЯ=значение» и не комментарий (#): она и переменные после неё не были бы прочитаны; исправьте строку`],
+        out: '',
+      });
+      // and the hub's own CLI says the same
+      const hub = runCli(['migrate'], {}, { cwd: dir });
+      expect({ code: await hub.exited, err: hub.stderr().trimEnd().split('\n') }).toEqual({
+        code: 2,
+        err: [`jira-hub: ${join(dir, '.env')}, строка 2: «this is garbage» — не «ИМЯ=значение» и не комментарий (#): она и переменные после неё не были бы прочитаны; исправьте строку`],
+      });
+      expect(readdirSync(dir)).toEqual(['.env']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, isLoopback, loadConfig, loadDotEnv } from './config.js';
@@ -291,6 +291,22 @@ describe('loadDotEnv', () => {
       expect(() => loadDotEnv(join(dir, '.env'))).not.toThrow();
       mkdirSync(join(dir, '.env'));
       expect(() => loadDotEnv(join(dir, '.env'))).toThrow(new ConfigError(`${join(dir, '.env')} не прочитать (это не файл с переменными); исправьте или переименуйте его`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a line Node would skip, with the variables after it, stops the start naming the line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jira-hub-env-'));
+    const file = join(dir, '.env');
+    try {
+      writeFileSync(file, 'JIRA_HUB_TEST_DOTENV_A=1\nthis is garbage\nJIRA_HUB_TEST_DOTENV_B=2\n');
+      expect(() => loadDotEnv(file)).toThrow(
+        new ConfigError(`${file}, строка 2: «this is garbage» — не «ИМЯ=значение» и не комментарий (#): она и переменные после неё не были бы прочитаны; исправьте строку`),
+      );
+      // a comment in its place is fine (Node loads the file; what it loads, the CLI's tests see in a process)
+      writeFileSync(file, 'JIRA_HUB_TEST_DOTENV_A=1\n# this is a comment\nJIRA_HUB_TEST_DOTENV_B=2\n');
+      expect(() => loadDotEnv(file)).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { DECIMAL_INTEGER } from './integers.js';
 import { headerTokenProblem } from '@jira-hub/contracts/catalogue';
+import { dotEnvRefusal } from '@jira-hub/contracts/dotenv';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -242,8 +244,12 @@ export function loadConfig(env: HubEnv, named: OptionNames = {}): HubConfig {
 /** Loads a .env file from the working directory when there is one; the shell's variables win. */
 export function loadDotEnv(path = '.env'): void {
   try {
+    // A line Node would skip, and with it the variables after it (a token), stops the start instead.
+    const refusal = dotEnvRefusal(resolve(path), readFileSync(path, 'utf8'));
+    if (refusal) throw new ConfigError(refusal);
     process.loadEnvFile(path);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     // A folder named .env, a file without read permission…: one line for a person, not Node's stack.
     const why = (err as NodeJS.ErrnoException).code === 'EACCES' ? 'нет прав на чтение' : 'это не файл с переменными';
