@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, isLoopback, loadConfig, loadDotEnv } from './config.js';
+import { ConfigError, HUB_VARIABLES, isLoopback, loadConfig, loadDotEnv, readOnlyFrom } from './config.js';
 
 const TOKENS = { HUB_CLIENT_TOKEN: 'client-secret', HUB_AGENT_TOKEN: 'agent-secret' };
 
@@ -310,5 +310,12 @@ describe('loadDotEnv', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('HUB_MCP_READ_ONLY: its help names every value the start takes', () => {
+  it.each(['1', 'true', 'yes', 'on', 'да', '0', 'false', 'no', 'off', 'нет'])('%s', (value) => {
+    expect(() => readOnlyFrom(value)).not.toThrow();
+    expect(HUB_VARIABLES.HUB_MCP_READ_ONLY).toMatch(new RegExp(`(^|[ (,])${value}([ ,)]|$)`));
   });
 });

@@ -54,7 +54,7 @@ export const HUB_VARIABLES = {
   HUB_ALLOWED_HOSTS: 'имена за обратным прокси, которые хаб обслуживает кроме loopback, через запятую (hub.example.com)',
   HUB_ALLOWED_ORIGINS: 'сайты, страницам которых можно обращаться к хабу, через запятую (https://hub.example.com)',
   HUB_CATALOGUE_AUTO_REFRESH: 'off — хаб сам не ставит в очередь чтение каталога Jira (по умолчанию on)',
-  HUB_MCP_READ_ONLY: '1 — MCP предлагает только инструменты, которые ничего не пишут (другое значение, кроме 0, остановит запуск)',
+  HUB_MCP_READ_ONLY: '1 (или true, yes, on, да) — MCP предлагает только инструменты, которые ничего не пишут; 0 (false, no, off, нет) или пусто — все; другое значение остановит запуск',
   HUB_MCP_TOOLS: 'какие инструменты MCP включить: имена или группы read, plan, submit, notes через запятую',
 } as const;
 
