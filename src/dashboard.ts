@@ -34,7 +34,8 @@ export function dashboardModules(): DynamicModule[] {
       rootPath: DASHBOARD_ROOT,
       renderPath: '/',
       exclude: API_ROUTES.map((r) => `${r}/{*rest}`),
-      serveStaticOptions: { index: false, fallthrough: true, maxAge: 0 },
+      // `redirect: false`: a folder (`/assets`) is no page — the API's JSON 404, not a redirect to `/assets/` and a 404 there.
+      serveStaticOptions: { index: false, fallthrough: true, maxAge: 0, redirect: false },
     }),
   ];
 }

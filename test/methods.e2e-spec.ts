@@ -115,7 +115,7 @@ describe('a method the docs and the dashboard\'s files do not take (405)', () =>
     await hub.http.head('/').expect(200);
     await hub.http.get(asset).expect(200);
     await hub.http.head(asset).expect(200);
-    for (const path of ['/assets/nope.js', '/docs/nope', '/nope.html', '/assets/', '/.builds.json']) {
+    for (const path of ['/assets/nope.js', '/docs/nope', '/nope.html', '/assets/', '/assets', '/.builds.json']) {
       for (const method of ['get', 'post', 'delete']) expect([method, path, (await call(method, path)).status]).toEqual([method, path, 404]);
     }
   });
