@@ -334,6 +334,38 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get('/packages').expect(200)).body).toEqual([]);
   });
 
+  it('more findings than an answer lists (decision 1452): plan, apply\'s plan and drift list the first 1,000 in file and row order, with the whole count; nothing else changes', async () => {
+    // 1,200 rows of keys the mirror lacks (a finding each, no command), one real change, and a reversed link after them.
+    const unknown = Array.from({ length: 1_200 }, (_, i) => `Z-${i + 1};;;;2026-12-01;;;;;;`);
+    const issues = `${HEADER}\nA-2;;;;2026-12-15;;;;;;\n${unknown.join('\n')}`;
+    const links = 'Откуда;Тип;Куда\nA-2;блокирует;A-3';
+    const plan = (await send('plan', { issues, links }).expect(200)).body;
+    expect(plan.findings_total).toBe(1_201);
+    expect(plan.findings).toHaveLength(1_000);
+    expect(plan.findings.map((f: { file: string; row: number }) => `${f.file}:${f.row}`)).toEqual(Array.from({ length: 1_000 }, (_, i) => `issues.csv:${i + 3}`));
+    expect(plan.text).toBe('Изменений: 1 (поля: 1). Замечаний: 1201 (показаны первые 1000 из 1201 замечания).');
+    expect(plan.commands.map((c: { type: string; params: object }) => [c.type, c.params])).toEqual([['ensure_fields', { key: 'A-2', duedate: '2026-12-15' }]]);
+    expect(plan.mirror.missing_keys).toHaveLength(1_200);
+    expect(plan.dry_run).toMatchObject({ ok: true });
+    expect(planText(plan)).toContain('\n  Показаны первые 1000 из 1201 замечания.');
+    const applied = (await send('apply', { issues, links }).expect(200)).body;
+    expect(applied.batch.commands.map((c: { type: string }) => c.type)).toEqual(['ensure_fields', 'refresh']);
+    expect(applied.plan).toMatchObject({ findings_total: 1_201, text: plan.text });
+    expect(applied.plan.findings).toEqual(plan.findings);
+    const drift = (await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body;
+    // Drift leaves out the reversed link (it is in `links`): 1,200 findings, the first 1,000 listed.
+    expect(drift).toMatchObject({ matches: false, findings_total: 1_200 });
+    expect(drift.findings).toEqual(plan.findings);
+    expect(drift.links).toEqual([expect.objectContaining({ row: 2, state: 'reversed' })]);
+    expect(drift.text.split('\n').at(-1)).toBe('Замечаний к пакету: 1200, показаны первые 1000 из 1200 замечаний.');
+    await hub.http.post(`/batches/${applied.batch.id}/cancel`).expect(200);
+  });
+
+  it('findings within the cap are all listed, findings_total beside them and no cut in the text', async () => {
+    const plan = (await send('plan', { issues: `${HEADER}\nA-2;;;;2026-12-15;;;;;;\nZ-1;;;;2026-12-01;;;;;;` }).expect(200)).body;
+    expect(plan).toMatchObject({ findings_total: 1, findings: [expect.objectContaining({ code: 'unknown_key', row: 3 })], text: 'Изменений: 1 (поля: 1). Замечаний: 1.' });
+  });
+
   it('a new row the agent would not create is named in the plan: a summary the mirror has, a temp key a batch still to run defines', async () => {
     // A-2 «Отчёт» is in the mirror: a new row «Отчёт» would be that issue, changed by the row.
     const same = (await send('plan', { issues: `${HEADER}\nnew:7;Task;Отчёт;;2027-01-01;;;;;;` }).expect(200)).body;

@@ -3,7 +3,7 @@ import { clip } from '../common/index.js';
 import { overCapText } from '../packages/index.js';
 import { ANSWER_CAP, DETAIL_CAP, fitAnswer, fitDetail, STRING_CAP } from './answer-size.js';
 import { fenced } from './fence.js';
-import type { BatchView, CommandView, HubApi, PackagePlanView, PlannedCommandView, PlanView, RevertView } from './hub-api.js';
+import type { BatchView, CommandView, DriftView, HubApi, PackagePlanView, PlannedCommandView, PlanView, RevertView } from './hub-api.js';
 import type { ToolAnswer, ToolDef } from './tool.js';
 import { BATCH_TOOLS } from './tools/batches.js';
 import { PACKAGE_TOOLS } from './tools/packages.js';
@@ -176,6 +176,36 @@ describe('fitAnswer on the tools of large batches and plans', () => {
     expect(answer.text.split('\n')[0]).toBe(text);
     expect(answer.text).toContain('хотя бы на 33 части');
     expect(answer.text).not.toContain('После отправки');
+    // The cut counts against the whole plan, as the first line does, and says the hub's answer lists only 5000.
+    const shown = (answer.data as { commands: unknown[] }).commands.length;
+    expect(shown).toBeLessThan(5000);
+    expect(answer.text).toContain(
+      `Список commands сокращён: показаны первые ${shown} из 33000 (ответ ограничен по размеру; ответ хаба перечисляет только первые 5000); весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json.`,
+    );
+  });
+
+  it('plan_package and package_drift of a package with more findings than the hub lists: a further cut counts against findings_total', async () => {
+    const findings = Array.from({ length: 1000 }, (_, i) => ({ file: 'issues.csv', row: i + 2, column: 'Тема', code: 'summary_exists', detail: `в зеркале уже есть задача с темой «${long(150, i)}»: AURORA-${i}` }));
+    const mirror = { keys: [], missing_keys: [], gone_keys: [], oldest_synced_at: null, age_seconds: null };
+    const plan = {
+      name: 'Выгрузка', empty: false, text: 'Изменений: 1 (поля: 1). Замечаний: 33000 (показаны первые 1000 из 33000 замечаний).', findings, findings_total: 33_000,
+      refresh: null, dry_run: null, temp_keys: [], over_cap: null, mirror,
+      commands: [{ seq: 1, type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-01' }, file: 'issues.csv', row: 2, changes: [], verdict: null, verdict_text: null }],
+    } as unknown as PackagePlanView;
+    const planned = await call(find(PACKAGE_TOOLS, 'plan_package'), { planPackage: async () => plan }, { issues_csv: 'key\n' });
+    expect(size(planned)).toBeLessThanOrEqual(ANSWER_CAP);
+    const kept = (planned.data as { findings: unknown[] }).findings.length;
+    expect(kept).toBeLessThan(1000);
+    expect(planned.text).toContain(`В данных findings сокращено: оставлено ${kept} из 33000 (ответ ограничен по размеру; ответ хаба перечисляет только первые 1000)`);
+    const drift = {
+      package: { id: 3, name: 'Выгрузка', created_at: '2026-11-30T10:00:00.000Z', batch_id: null, applied_from: null },
+      batch_status: null, matches: false, fields: [], links: [], findings, findings_total: 33_000, mirror, text: '',
+    } as unknown as DriftView;
+    const drifted = await call(find(PACKAGE_TOOLS, 'package_drift'), { packageDrift: async () => drift }, { id: 3 });
+    expect(size(drifted)).toBeLessThanOrEqual(ANSWER_CAP);
+    const left = (drifted.data as { findings: unknown[] }).findings.length;
+    expect(drifted.text).toContain('Замечаний к пакету: 33000, показаны первые 1000 из 33000 замечаний.');
+    expect(drifted.text).toContain(`В данных findings сокращено: оставлено ${left} из 33000 (ответ ограничен по размеру; ответ хаба перечисляет только первые 1000)`);
   });
 });
 

@@ -82,6 +82,13 @@ const half = <T>(v: T[] | Record<string, T>): T[] | Record<string, T> => {
 const fewer = (n: number, share: number) => Math.max(1, Math.min(n - 1, Math.floor(n * share)));
 const count = (v: unknown) => (Array.isArray(v) ? v.length : Object.keys(v as object).length);
 
+/**
+ * «5000 (ответ ограничен по размеру)», or counted against the whole when the hub's view itself holds only
+ * the first `held` of `total` items: «33000 (ответ ограничен по размеру; ответ хаба перечисляет только первые 5000)».
+ */
+const ofWhole = (held: number, total?: number) =>
+  total !== undefined && total > held ? `${total} (${LIMITED}; ответ хаба перечисляет только первые ${held})` : `${held} (${LIMITED})`;
+
 export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
   const data = clipStrings(answer.data, STRING_CAP) as Record<string, unknown>;
   const rest = answer.rest ?? NARROW;
@@ -133,13 +140,13 @@ export function fitAnswer(answer: ToolAnswer, cap = ANSWER_CAP): ToolAnswer {
     notes.push(
       page
         ? `Список ${list!.key} сокращён до ${kept} из ${items.length} запрошенных (${LIMITED})${end < page.total ? `; дальше — тот же вызов с offset: ${end}` : ''}.`
-        : `Список ${list!.key} сокращён: показаны первые ${kept} из ${items.length} (${LIMITED}); ${rest}.`,
+        : `Список ${list!.key} сокращён: показаны первые ${kept} из ${ofWhole(items.length, list!.total)}; ${rest}.`,
     );
   }
   // Nothing left to cut in the data: the text gives way.
   if (over()) cutText(Math.max(0, cap - NOTE_ROOM - JSON.stringify(data).length));
   if (textCut) notes.push(`Текст ответа сокращён до ${text.length} символов (${LIMITED}); ${rest}.`);
-  for (const [path, { from, to }] of cuts) notes.push(`В данных ${path} сокращено: оставлено ${to} из ${from} (${LIMITED}); ${rest}.`);
+  for (const [path, { from, to }] of cuts) notes.push(`В данных ${path} сокращено: оставлено ${to} из ${ofWhole(from, answer.totals?.[path])}; ${rest}.`);
   return { text: [text, ...notes].join('\n'), data };
 }
 

@@ -17,6 +17,11 @@ export interface ToolAnswer {
   list?: AnswerList;
   /** where the whole of what a cut leaves out can be read, in words for the model («весь пакет — GET /batches/5 …») */
   rest?: string;
+  /**
+   * Collections of the data (by their path, as the notes name them: findings) that the hub's view already
+   * holds only the first of, with how many there are in all: a cut counts against that whole.
+   */
+  totals?: Record<string, number>;
 }
 
 /**
@@ -32,6 +37,8 @@ export interface AnswerList {
   page?: { offset: number; total: number };
   /** the data's fields that follow the first `n` items (a cursor such as list_batches' next_before_id), set again when fewer are kept */
   after?: (n: number) => Record<string, unknown>;
+  /** the list's whole length when the hub's view holds only its first items (an over-cap plan's `over_cap.commands`): a cut counts against it */
+  total?: number;
 }
 
 /** What a tool knows of the server it runs in. */

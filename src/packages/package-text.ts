@@ -3,6 +3,7 @@ import { ageText, BATCH_STATUS_WORDS, changeText, MAX_COMMANDS, shownValue, valu
 import type { FindingView } from '../common/index.js';
 import { plural, refreshWords, TAIL_REFRESH_WORDS } from '@jira-hub/contracts/russian';
 import type { PlanView } from '../queue/index.js';
+import { findingsCutText } from './listed-findings.js';
 import type { ApplyView, DriftView, MirrorAgeView, PackageFindingView, PackagePlanView } from './package.view.js';
 
 /** Shows text that came from Jira or the package's cells: as it is for a terminal; an MCP answer fences it as data. */
@@ -57,9 +58,9 @@ export function overCapText(commands: number): string {
 
 /** The first line of a plan: how many changes, or that Jira already matches; and whether apply would be refused. */
 export function planSummary(
-  p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null; over_cap?: Pick<NonNullable<PackagePlanView['over_cap']>, 'listed'> | null },
+  p: Pick<PackagePlanView, 'commands' | 'findings' | 'temp_keys' | 'mirror'> & Partial<Pick<PackagePlanView, 'findings_total'>> & { dry_run?: Pick<PlanView, 'ok' | 'findings'> | null; over_cap?: Pick<NonNullable<PackagePlanView['over_cap']>, 'listed'> | null },
 ): string {
-  const findings = p.findings.length ? ` Замечаний: ${p.findings.length}.` : '';
+  const findings = findingsCount(p);
   const earlier = p.temp_keys.length
     ? ` Временные ключи, которые хаб уже создавал: ${p.temp_keys.map((t) => `${t.temp_key} — ${t.key}`).join(', ')}; их строки сравниваются с этими задачами и меняют их (для новой задачи дайте строке новый временный ключ).`
     : '';
@@ -73,6 +74,13 @@ export function planSummary(
     ? ` ${capitalised(overCapText(n))}. Сухой прогон и проверку по каталогу Jira хаб делает для пакета команд, который можно отправить, — в плане каждой части.${p.over_cap.listed < n ? ` Показаны первые ${p.over_cap.listed} команд из ${n}.` : ''}`
     : '';
   return `Изменений: ${n} (${[...byType].map(([t, k]) => `${CHANGE_WORDS[t] ?? t}: ${k}`).join(', ')}).${findings}${earlier}${refused}${overCap}`;
+}
+
+/** « Замечаний: 1200 (показаны первые 1000 из 1200 замечаний).» — the whole count, and the cut of the list if any. */
+function findingsCount(p: Pick<PackagePlanView, 'findings'> & { findings_total?: number }): string {
+  const total = p.findings_total ?? p.findings.length;
+  const cut = findingsCutText(p.findings.length, total);
+  return total ? ` Замечаний: ${total}${cut ? ` (${cut})` : ''}.` : '';
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -126,7 +134,10 @@ export function planText(p: PackagePlanView, quote: Quote = asIs, withSummary = 
     lines.push(`  ${c.seq}. ${c.type} ${quote(JSON.stringify(c.params))} — ${where(c)}${changes ? `: ${changes}` : ''}${verdict ? ` [${verdict}]` : ''}`);
     for (const f of found) lines.push(`     ✗ ${checkFindingText(f, quote)}`);
   }
-  if (p.findings.length) lines.push('Замечания:', ...findingLines(p.findings, quote));
+  if (p.findings.length) {
+    const cut = findingsCutText(p.findings.length, p.findings_total ?? p.findings.length);
+    lines.push('Замечания:', ...findingLines(p.findings, quote), ...(cut ? [`  ${capitalised(cut)}.`] : []));
+  }
   if (p.dry_run && !p.dry_run.ok) lines.push(refusedText(p.dry_run.findings.length));
   else if (p.dry_run) lines.push(p.dry_run.awaiting_approval ? 'После отправки пакет будет ждать одобрения человека.' : 'После отправки пакет сразу встанет в очередь.');
   return lines.join('\n');
@@ -158,10 +169,16 @@ const APPLY_AGAIN = 'jira-hub apply <папка> (или «Вернуть к п�
 
 /** `applyAgain`: how the reader applies the package again (an assistant: its own tool, not a folder it has not). */
 export function driftText(
-  d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror'>>,
+  d: Pick<DriftView, 'package' | 'fields' | 'links' | 'matches'> & Partial<Pick<DriftView, 'batch_status' | 'mirror' | 'findings_total'>> & { findings?: readonly unknown[] },
   quote: Quote = asIs,
   applyAgain = APPLY_AGAIN,
 ): string {
+  // The answer's findings are the first ones only (listed-findings.ts): the text says so.
+  const cut = d.findings && d.findings_total !== undefined ? findingsCutText(d.findings.length, d.findings_total) : '';
+  return [driftBody(d, quote, applyAgain), ...(cut ? [`Замечаний к пакету: ${d.findings_total}, ${cut}.`] : [])].join('\n');
+}
+
+function driftBody(d: Parameters<typeof driftText>[0], quote: Quote, applyAgain: string): string {
   if (d.matches) return `Jira соответствует пакету #${d.package.id} «${d.package.name}»: расхождений нет.`;
   const missing = d.mirror?.missing_keys ?? [];
   const gone = d.mirror?.gone_keys ?? [];

@@ -82,7 +82,10 @@ export class PackagePlanView {
   /** @example 'Изменений: 3 (изменят Jira: 3). Данные зеркала: 12 задач, самые старые — 5 мин назад.' */
   text!: string;
   commands!: PackageCommandView[];
+  /** the first findings in file and row order, at most 1,000 (`findings_total` counts them all) */
   findings!: PackageFindingView[];
+  /** all the plan's findings; more than `findings` lists when the list is cut (the text says so) */
+  findings_total!: number;
   mirror!: MirrorAgeView;
   /** a refresh of exactly the compared keys, to submit first when the mirror is old (POST /batches with this one command) */
   refresh!: RefreshOfferView | null;
@@ -144,7 +147,10 @@ export class DriftView {
   matches!: boolean;
   fields!: FieldDriftView[];
   links!: LinkDriftView[];
+  /** the first findings in file and row order, at most 1,000 (`findings_total` counts them all) */
   findings!: PackageFindingView[];
+  /** all the findings; more than `findings` lists when the list is cut (the text says so) */
+  findings_total!: number;
   mirror!: MirrorAgeView;
   /** @example 'Jira отошла от пакета #3 в 2 полях: AURORA-5 срок 2026-12-01 → 2026-12-20, …' */
   text!: string;

@@ -20,6 +20,7 @@ import type { BatchView, PlanView } from '../queue/index.js';
 import { SettingsService } from '../settings/index.js';
 import { knownValues } from './known-values.js';
 import { filesHash, filesOf, parsePackage, planAgainstMirror, type PackageFiles, type ParsedPackage } from './package-reading.js';
+import { listFindings } from './listed-findings.js';
 import { applyText, detailInFiles, driftText, overCapText, partsOf, planSummary, refusalInFiles } from './package-text.js';
 import { PackageRepository, type StoredPackage } from './package.repository.js';
 import type { ApplyView, DriftView, PackagePlanView, PackageView } from './package.view.js';
@@ -142,13 +143,14 @@ export class PackagesService {
       verdict: dry?.commands[i]?.verdict ?? null,
       verdict_text: dry?.commands[i]?.text ?? null,
     }));
+    const listed = listFindings(plan.findings);
     return {
       name,
       empty: commands.length === 0,
       // A stored package's temp keys are its own issues: no warning about keys an earlier batch created.
-      text: planSummary({ commands, findings: plan.findings, temp_keys: stored ? [] : plan.resolved, mirror: plan.mirror, dry_run: dry, over_cap }),
+      text: planSummary({ commands, ...listed, temp_keys: stored ? [] : plan.resolved, mirror: plan.mirror, dry_run: dry, over_cap }),
       commands: over_cap ? commands.slice(0, over_cap.listed) : commands,
-      findings: plan.findings,
+      ...listed,
       mirror: plan.mirror,
       refresh: plan.refresh,
       dry_run: dry,
@@ -236,15 +238,16 @@ export class PackagesService {
     const pkg = packageView(stored);
     // A key the mirror lacks is not a match: the package could not be compared there.
     const matches = plan.differences.length === 0 && plan.links.length === 0 && plan.mirror.missing_keys.length === 0 && plan.mirror.gone_keys.length === 0;
+    const listed = listFindings(plan.findings.filter((f) => f.code !== 'reversed_link'));
     return {
       package: pkg,
       batch_status,
       matches,
       fields: plan.differences,
       links: plan.links,
-      findings: plan.findings.filter((f) => f.code !== 'reversed_link'),
+      ...listed,
       mirror: plan.mirror,
-      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches, batch_status, mirror: plan.mirror }),
+      text: driftText({ package: pkg, fields: plan.differences, links: plan.links, matches, batch_status, mirror: plan.mirror, ...listed }),
     };
   }
 

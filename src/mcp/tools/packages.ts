@@ -37,7 +37,14 @@ export const PACKAGE_TOOLS: ToolDef[] = [
       const plan = await api.planPackage(texts(a), a.name);
       // No paging here: a cut plan points at where the whole of it is.
       const text = (n: number) => planText({ ...plan, commands: plan.commands.slice(0, n) }, fenced);
-      return { text: text(plan.commands.length), data: plan, list: { key: 'commands', text }, rest: 'весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json' };
+      // An over-cap plan's view lists only its first commands, a long one only its first findings: a cut counts against the whole.
+      return {
+        text: text(plan.commands.length),
+        data: plan,
+        list: { key: 'commands', text, total: plan.over_cap?.commands },
+        totals: { findings: plan.findings_total },
+        rest: 'весь план — POST /packages/plan с теми же файлами (REST хаба) или jira-hub plan <папка> --json',
+      };
     },
   }),
   tool({
@@ -52,7 +59,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
       const rest = batch ? `все команды пакета #${batch} — get_batch {batch_id: ${batch}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, batch)}` : undefined;
       // The batch waits for a person as every assistant batch: the answer says where it is approved.
       const step = applied.batch ? nextStep(applied.batch, context.dashboard) : '';
-      return { text: [applyText(applied), step, appliedPlanText(applied, fenced)].filter(Boolean).join('\n'), data: applied, rest };
+      return { text: [applyText(applied), step, appliedPlanText(applied, fenced)].filter(Boolean).join('\n'), data: applied, rest, totals: { 'plan.findings': applied.plan?.findings_total ?? 0 } };
     },
   }),
   tool({
@@ -63,7 +70,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
     input: z.object({ id: id('id пакета планирования') }),
     run: async (api, a, context) => {
       const drift = await api.packageDrift(a.id);
-      return { text: driftText(drift, fenced, APPLY_AGAIN), data: drift, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
+      return { text: driftText(drift, fenced, APPLY_AGAIN), data: drift, totals: { findings: drift.findings_total }, rest: `все расхождения — GET /packages/${a.id}/drift (REST хаба) или страница ${context.dashboard}/#/packages/${a.id}` };
     },
   }),
 ];

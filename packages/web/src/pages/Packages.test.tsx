@@ -189,6 +189,14 @@ describe('PackagesPage: the plan', () => {
     expect(calls.some((c) => c.url === '/packages/apply')).toBe(false);
   });
 
+  it('a plan with more findings than the hub lists shows the whole count and how many are listed', async () => {
+    const findings = Array.from({ length: 3 }, (_, i) => ({ file: 'issues.csv', row: i + 2, code: 'summary_exists', detail: `в зеркале уже есть задача с темой «Т${i}»` }));
+    await planned({ ...plan, findings, findings_total: 1500 });
+    expect(screen.getByRole('heading', { name: /^Замечания/ }).textContent).toBe('Замечания 1500');
+    expect(screen.getByText('Показаны первые 3 из 1500.')).toBeTruthy();
+    expect(document.querySelector('[aria-label="Замечания"]')!.querySelectorAll('li')).toHaveLength(3);
+  });
+
   it('a plan the checks pass can be applied', async () => {
     const calls = await planned({ ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [], commands: [] } }, { 'POST /packages/apply': { package: { id: 4, name: 'Спринт 2', created_at: '2026-12-01T10:00:00.000Z', batch_id: 12 }, batch: null, text: 'ok' } });
     const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;

@@ -41,7 +41,10 @@ export interface PackagePlan {
   empty: boolean;
   text: string;
   commands: PackageCommand[];
+  /** the first findings in file and row order (at most 1,000) */
   findings: PackageFinding[];
+  /** all the plan's findings (an older hub does not say: then `findings` are all) */
+  findings_total?: number;
   mirror: MirrorAge;
   refresh: { type: string; params: { keys: string[] } } | null;
   /**
@@ -247,8 +250,13 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
       {plan.findings.length > 0 && (
         <div className="panel" aria-label="Замечания">
           <h2 className="panel-title">
-            Замечания <span className="count">{plan.findings.length}</span>
+            Замечания <span className="count">{plan.findings_total ?? plan.findings.length}</span>
           </h2>
+          {(plan.findings_total ?? 0) > plan.findings.length && (
+            <p className="muted">
+              Показаны первые {plan.findings.length} из {plan.findings_total}.
+            </p>
+          )}
           <ul>
             {plan.findings.map((f) => (
               <li key={`${f.file}:${f.row}:${f.code}:${f.column ?? ''}`}>
