@@ -320,4 +320,28 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     // The project's own issue is judged as ever.
     expect(plan.findings).toEqual([expect.objectContaining({ seq: 3, code: 'unknown_sprint' })]);
   });
+
+  it('a command on an issue Jira no longer has is unknown at submit, naming the issue and the run that found it gone; never refused for it (decision 1449)', async () => {
+    const agent = agentOf(hub);
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-20'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-20', summary: 'Двадцать', priority: 'Medium' }]));
+    const body = { title: 'Удалённая задача', commands: [fields('AURORA-20', { priority: 'Medium' })] };
+    // The mirror's copy already shows it.
+    expect((await hub.http.post('/batches/plan').send(body).expect(200)).body.commands[0]).toMatchObject({ check: 'no_change', notes: [] });
+    hub.clock.advance(60_000);
+    // AURORA-20 deleted in Jira: a refresh by its key does not get it back.
+    await hub.http.post('/batches').send({ title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-20'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, { ...refreshResult([]), missing_keys: ['AURORA-20'] });
+    const run = (await hub.http.get('/sync-runs').expect(200)).body[0];
+    expect(run).toMatchObject({ missing: ['AURORA-20'] });
+    const note = `задачи AURORA-20 в Jira больше нет: Jira её не нашла (чтение #${run.id} в /sync-runs) — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась`;
+    const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    expect(plan).toMatchObject({ ok: true, findings: [] });
+    expect(plan.commands[0]).toMatchObject({ check: 'unknown', findings: [], notes: [note], verdict: 'cannot_judge', why: note });
+    // Submitted: stored (the issue may have come back; Jira settles it), its check unknown with the note.
+    const batch = (await hub.http.post('/batches').send(body).expect(201)).body;
+    expect(batch.checks.commands[0]).toEqual({ seq: 1, verdict: 'unknown', findings: [], notes: [note] });
+    expect(batch.checks.counts).toMatchObject({ unknown: 1, no_change: 0 });
+    await hub.http.post(`/batches/${batch.id}/cancel`).expect(200);
+  });
 });

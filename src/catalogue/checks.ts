@@ -9,7 +9,7 @@
  */
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
 import { comparableText, eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
-import type { MirrorLookup } from '../mirror/index.js';
+import { goneWhy, type MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
 import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds, isOpenSprint } from './workflow-checks.js';
@@ -145,6 +145,10 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
       return;
     }
     checkContent(c, (name) => (usable ? fieldOf(usable, name)?.id : undefined) ?? byJiraName(name));
+    // An issue Jira no longer has (mirror.gone, decision 1449): its last copy in the mirror says nothing of what
+    // the command would do, so it is judged `unknown`, not refused — the issue may have come back, Jira settles it.
+    const gone = goneKeys(c, ctx);
+    if (gone.length) c.unknown.push(goneWhy(gone, c.type));
     // The catalogue is one project's: another project's issue has its own types, screens, workflows, boards and permissions.
     const key = typeof c.params.key === 'string' ? (ctx.resolved.get(c.params.key) ?? c.params.key) : undefined;
     const other = usable && key !== undefined && isJiraKey(key) && !key.startsWith(`${usable.project_key}-`) ? key.slice(0, key.lastIndexOf('-')) : undefined;
@@ -165,6 +169,16 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
     } else if (c.type === 'ensure_sprint') checkSprint(c, types);
     if (usable) permissionFindings(c, usable);
   }
+}
+
+/** The issues a command names that Jira no longer has, each with the run that found it gone; none for a refresh (it reads Jira). */
+function goneKeys(c: CommandCheck, ctx: CheckContext): { key: string; run: number }[] {
+  if (c.type === 'refresh' || c.type === 'refresh_catalogue' || !ctx.mirror.gone) return [];
+  const keys = KEY_PARAMS.map((k) => c.params[k]).map((k) => (typeof k === 'string' ? (ctx.resolved.get(k) ?? k) : k));
+  return [...new Set(keys.filter((k): k is string => typeof k === 'string' && isJiraKey(k)))].flatMap((key) => {
+    const run = ctx.mirror.gone!(key);
+    return run === undefined ? [] : [{ key, run }];
+  });
 }
 
 /**

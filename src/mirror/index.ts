@@ -1,5 +1,5 @@
 /** The mirror module's public surface: what other modules import of it. */
-export { goneRun } from './gone.js';
+export { GONE_WHY, goneRun, goneWhy } from './gone.js';
 export type { MissingKeys } from './gone.js';
 export { IssueRepository } from './issue.repository.js';
 export type { MirrorIssue, MirrorLookup } from './mirror-lookup.js';

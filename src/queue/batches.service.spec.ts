@@ -51,6 +51,7 @@ function make(known?: { body_hash: string; batch_id: number }, stored: BatchRow 
   const issues = { lookup: jest.fn(async (..._: unknown[]) => ({ issue: () => undefined, hasLink: () => false })) };
   const catalogues = { get: jest.fn(async (..._: unknown[]) => null) };
   const commands = { resolvedKey: jest.fn(async (..._: unknown[]) => undefined) };
+  const runs = { missingKeys: jest.fn(async (..._: unknown[]) => new Map()) };
   const service = new BatchesService(
     db,
     { get: () => DEFAULT_SETTINGS } as never,
@@ -62,7 +63,7 @@ function make(known?: { body_hash: string; batch_id: number }, stored: BatchRow 
     idempotency as never,
     views as never,
     {} as never,
-    {} as never,
+    runs as never,
     issues as never,
   );
   return { service, batches, idempotency, events, m, transactions };

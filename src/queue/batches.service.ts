@@ -109,7 +109,7 @@ export class BatchesService {
         if (known) return { view: await this.view(m, known.batch_id), replayed: true };
       }
       await made.guard?.(m);
-      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode, this.commands, this.issues);
+      const checked = await checkedForSubmit(m, commands, this.settings.get(), this.catalogues, this.clock.now(), mode, this.commands, this.issues, this.runs);
       const title = (await alongside?.before(m))?.title ?? dto.title.trim();
       const awaitingApproval = this.settings.get().approval[caller.source];
       const id = await this.batches.insert(
@@ -258,7 +258,7 @@ export class BatchesService {
         throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
       }
       const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
-      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands, this.issues);
+      const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands, this.issues, this.runs);
       const awaitingApproval = this.settings.get().approval[caller.source];
       const batchId = await this.batches.insert(
         m,

@@ -384,3 +384,43 @@ describe('checkCommands: verdicts', () => {
     expect(out.commands[0]!.verdict).toBe('unknown');
   });
 });
+
+describe('checkCommands: an issue Jira no longer has (mirror.gone, decision 1449)', () => {
+  // AURORA-2 was found gone by run #7 after the mirror last read it; the mirror's copy still shows it
+  const goneMirror: MirrorLookup = { ...mirror, gone: (key) => (key === 'AURORA-2' ? 7 : undefined) };
+  const gone = (type: string) =>
+    `задачи AURORA-2 в Jira больше нет: Jira её не нашла (чтение #7 в /sync-runs) — ${type}; уберите её из пакета или обновите задачу в зеркале, если она вернулась`;
+  const FAILS = gone('команда завершится ошибкой');
+  const DONE = gone('агент сочтёт команду выполненной, ничего не удалив');
+
+  it.each<[string, PlannedInput, string | undefined]>([
+    // each of these the mirror's last copy would judge (will_change or no_change)
+    ['ensure_fields on it', fields({ key: 'AURORA-2', priority: 'High' }), FAILS],
+    ['ensure_sprint to the sprint its copy shows', sprint({ key: 'AURORA-2', sprint: 'Спринт 2' }), FAILS],
+    ['a link to it', link('Blocks'), FAILS],
+    ['a link through a temp key an earlier batch resolved to it', link('Blocks', 'AURORA-1', 'new:9'), FAILS],
+    ['a new issue under it', issue({ issue_type: 'Sub-task', parent: 'AURORA-2' }), FAILS],
+    ['removing a link of it (the agent finds nothing to remove)', { type: 'remove_link', params: { source: 'AURORA-1', target: 'AURORA-2', link_type: 'Blocks' } }, DONE],
+    ['a comment on it', { type: 'ensure_comment', params: { key: 'AURORA-2', body: 'x', marker: 'm1' } }, FAILS],
+    // a refresh is how the hub learns whether it came back
+    ['a refresh of it', { type: 'refresh', params: { keys: ['AURORA-2'] } }, undefined],
+    ['another issue', fields({ key: 'AURORA-1', priority: 'High' }), undefined],
+  ])('%s', async (_name, command, note) => {
+    const out = await run([command], { mirror: goneMirror });
+    // never a finding: the issue may have come back, Jira settles it
+    expect(out.findings).toEqual([]);
+    const [c] = out.commands;
+    if (note === undefined) {
+      expect(c!.verdict).not.toBe('unknown');
+      expect(c!.notes.join(' ')).not.toContain('больше нет');
+    } else {
+      expect(c!.verdict).toBe('unknown');
+      expect(c!.notes).toContain(note);
+    }
+  });
+
+  it('without the runs read (an older caller) the last copy is judged as before', async () => {
+    const out = await run([fields({ key: 'AURORA-2', priority: 'High' })]);
+    expect(out.commands[0]!.verdict).toBe('will_change');
+  });
+});

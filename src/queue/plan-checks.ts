@@ -8,7 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { CATALOGUE_CODES, catalogueIsStale, checkCommands, SYNTAX_CODES, type CheckOutcome } from '../catalogue/index.js';
 import type { CatalogueRepository, StoredCatalogue } from '../catalogue/index.js';
 import { type BatchSource, comparableText, DuplicateSummaryError, type FieldError, ForbiddenError, isJiraKey, isTempKey, PlanFailedError, ValidationFailedError } from '../common/index.js';
-import type { IssueRepository } from '../mirror/index.js';
+import type { IssueRepository, MissingKeys, SyncRunRepository } from '../mirror/index.js';
 import type { Settings } from '../settings/index.js';
 import { duplicateSummaries, duplicateSummaryDetail, type CommandInput } from './commands/batch-rules.js';
 import { COMMAND_RULES } from './commands/rules.js';
@@ -21,6 +21,8 @@ export type ChecksMode = 'refuse' | 'warn';
 export interface PlanChecks extends CheckOutcome {
   catalogue: StoredCatalogue | null;
   stale: boolean;
+  /** the keys runs did not get back (SyncRunRepository.missingKeys): the mirror's `gone` of these checks, for the dry run's verdicts too */
+  missing: MissingKeys;
 }
 
 const KEYS = ['key', 'source', 'target', 'parent'];
@@ -39,6 +41,7 @@ export async function runChecks(
   now: Date,
   temps: CommandRepository,
   issues: IssueRepository,
+  runs: SyncRunRepository,
 ): Promise<PlanChecks> {
   const named = commands.flatMap((c) => [...KEYS.map((k) => c.params[k]), ...(Array.isArray(c.params.keys) ? c.params.keys : [])]).filter((v): v is string => typeof v === 'string');
   const defined = new Set(commands.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
@@ -50,10 +53,12 @@ export async function runChecks(
   const project = named.map((k) => resolved.get(k) ?? k).find(isJiraKey)?.split('-')[0];
   const catalogue = (project ? await catalogues.get(m, project) : null) ?? (await catalogues.get(m));
   const taken = await takenBySummary(m, commands, catalogue?.project_key ?? project, issues);
-  const mirror = await issues.lookup(m, [...named.map((k) => resolved.get(k) ?? k), ...taken.values()]);
+  // With the keys runs did not get back: a command on an issue Jira no longer has is `unknown` (decision 1449).
+  const missing = await runs.missingKeys(m);
+  const mirror = await issues.lookup(m, [...named.map((k) => resolved.get(k) ?? k), ...taken.values()], missing);
   const stale = catalogue ? isStale(catalogue, settings, now) : false;
   const outcome = await checkCommands(commands, { rules: COMMAND_RULES, catalogue, stale, customFields: settings.fields, linkWords: settings.link_types, mirror, resolved, taken });
-  return { ...outcome, catalogue, stale };
+  return { ...outcome, catalogue, stale, missing };
 }
 
 /**
@@ -138,8 +143,9 @@ export async function checkedForSubmit(
   mode: ChecksMode,
   temps: CommandRepository,
   issues: IssueRepository,
+  runs: SyncRunRepository,
 ): Promise<{ commands: CommandInput[]; checks: string }> {
-  const checks = await runChecks(m, commands, settings, catalogues, now, temps, issues);
+  const checks = await runChecks(m, commands, settings, catalogues, now, temps, issues, runs);
   if (refusing(checks.findings, mode).length > 0) throw refusal(checks.findings, commands);
   return { commands: checks.commands.map((c) => ({ type: c.type, params: c.params })), checks: JSON.stringify(checksView(checks, mode)) };
 }

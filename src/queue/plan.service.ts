@@ -59,7 +59,7 @@ export class PlanService {
       const given = commandsOf(dto);
       const settings = this.settings.get();
       const now = this.clock.now();
-      const checks = await runChecks(m, given, settings, this.catalogues, now, this.commands, this.issues);
+      const checks = await runChecks(m, given, settings, this.catalogues, now, this.commands, this.issues, this.runs);
       const bad = new Set(checks.findings.map((f) => f.seq));
       const stored = withTailRefresh(checks.commands.map((c) => ({ type: c.type, params: c.params })));
       const ownTempKeys = new Set(stored.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.temp_key === 'string' ? [c.params.temp_key] : [])));
@@ -74,7 +74,7 @@ export class PlanService {
       // either way (SPEC 4), a sprint on a named board by its id (decision 1430); and with the keys runs did not
       // get back, as package plans do: an issue Jira no longer has is not judged by its last copy.
       const named = clean.flatMap((c) => keysNamed(c.type, c.params)).map((k) => resolved.get(k) ?? k);
-      const mirror = withCatalogue(await this.issues.lookup(m, named, await this.runs.missingKeys(m)), checks.catalogue);
+      const mirror = withCatalogue(await this.issues.lookup(m, named, checks.missing), checks.catalogue);
       const sameSummary = await this.issues.bySummary(
         m,
         clean.flatMap((c) => (c.type === 'ensure_issue' && typeof c.params.summary === 'string' ? [comparableText(c.params.summary)] : [])),

@@ -5,7 +5,7 @@ import { Clock, ConflictError, FindingView, NotFoundError } from '../common/inde
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db, parseJson } from '../database/index.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
-import { IssueRepository } from '../mirror/index.js';
+import { IssueRepository, SyncRunRepository } from '../mirror/index.js';
 import { SettingsService } from '../settings/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { BatchesService } from './batches.service.js';
@@ -66,6 +66,7 @@ export class RevertService {
     private readonly changes: ChangesService,
     private readonly issues: IssueRepository,
     private readonly clock: Clock,
+    private readonly runs: SyncRunRepository,
   ) {}
 
   /**
@@ -84,7 +85,7 @@ export class RevertService {
         throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
       const built = await this.build(m, id);
-      const checked = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues);
+      const checked = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues, this.runs);
       const unchecked = checked.commands.filter((c) => c.verdict === 'unknown').map(({ seq, notes }) => ({ seq, notes }));
       return { ...built, findings: checked.findings, unchecked };
     });

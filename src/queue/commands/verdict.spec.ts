@@ -136,6 +136,10 @@ describe('verdictOf (SPEC 15.4)', () => {
     expect(verdict('ensure_link', { source: 'A-6', target: 'A-5', link_type: 'Blocks' }).why).toBe(
       'задач A-6, A-5 в Jira больше нет: Jira их не нашла (чтения #7, #8 в /sync-runs) — команда завершится ошибкой; уберите её из пакета или обновите эти задачи в зеркале, если они вернулись',
     );
+    // a removal the agent takes as done when the issue is gone (remove.ts): said so, not as a failure
+    const removal = verdict('remove_link', { source: 'A-5', target: 'A-1', link_type: 'Blocks' });
+    expect(removal.why).toBe('задачи A-5 в Jira больше нет: Jira её не нашла (чтение #7 в /sync-runs) — агент сочтёт команду выполненной, ничего не удалив; уберите её из пакета или обновите задачу в зеркале, если она вернулась');
+    expect(verdictText(removal, (x) => `<<${x}>>`)).toBe(`Не проверить заранее: ${removal.why}.`);
     // without the runs read (an older caller), the last copy is judged as before
     expect(verdictOf('ensure_status', { key: 'A-5', path: ['Done'] }, { ...mirror, gone: undefined }, tempKey, NOW).verdict).toBe('holds');
   });

@@ -1,5 +1,5 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
-import type { MirrorLookup } from '../../mirror/index.js';
+import { GONE_WHY, goneWhy, type MirrorLookup } from '../../mirror/index.js';
 import { comparableText, keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
 import { substitute, type Resolution } from './temp-keys.js';
@@ -92,21 +92,6 @@ function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
     : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
 }
 
-/**
- * Why a command naming issues Jira no longer has is not judged: the run that found each gone, named neutrally
- * (a refresh's or a failed command's, decision 1448), as a package plan's `gone_from_jira` names it.
- */
-function goneWhy(gone: readonly { key: string; run: number }[]): string {
-  const runs = [...new Set(gone.map((g) => g.run))].sort((a, b) => a - b).map((r) => `#${r}`);
-  const reads = `${runs.length === 1 ? 'чтение' : 'чтения'} ${runs.join(', ')} в /sync-runs`;
-  const keys = gone.map((g) => g.key).join(', ');
-  return gone.length === 1
-    ? `задачи ${keys} в Jira больше нет: Jira её не нашла (${reads}) — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась`
-    : `задач ${keys} в Jira больше нет: Jira их не нашла (${reads}) — команда завершится ошибкой; уберите её из пакета или обновите эти задачи в зеркале, если они вернулись`;
-}
-/** goneWhy's words: the hub's own, Jira keys and run numbers only (MCP shows them as they are). */
-const GONE_WHY = /^задачи? [A-Z][A-Z0-9_]*-\d+(, [A-Z][A-Z0-9_]*-\d+)* в Jira больше нет: Jira (её|их) не нашла \(чтени[ея] #\d+(, #\d+)* в \/sync-runs\) — команда завершится ошибкой; [^«»"]+$/;
-
 function judged(verdict: Verdict, extra: Partial<Omit<CommandVerdict, 'text'>>): CommandVerdict {
   const parts = { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, ...extra };
   return { ...parts, text: verdictText(parts) };
@@ -148,7 +133,7 @@ export function verdictOf(
     const run = mirror.gone?.(k);
     return run === undefined ? [] : [{ key: k, run }];
   });
-  if (gone.length > 0) return judged('cannot_judge', { why: goneWhy(gone) });
+  if (gone.length > 0) return judged('cannot_judge', { why: goneWhy(gone, type) });
   const unknown = keys.filter((k) => !mirror.issue(k));
   if (unknown.length > 0) {
     return judged('unknown_key', { unknown_keys: unknown });
