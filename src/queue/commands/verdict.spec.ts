@@ -140,6 +140,16 @@ describe('verdictOf (SPEC 15.4)', () => {
     const removal = verdict('remove_link', { source: 'A-5', target: 'A-1', link_type: 'Blocks' });
     expect(removal.why).toBe('задачи A-5 в Jira больше нет: Jira её не нашла (чтение #7 в /sync-runs) — агент сочтёт команду выполненной, ничего не удалив; уберите её из пакета или обновите задачу в зеркале, если она вернулась');
     expect(verdictText(removal, (x) => `<<${x}>>`)).toBe(`Не проверить заранее: ${removal.why}.`);
+    // whatever the command: a comment on it, a new issue under it, an earlier batch's temp key that made it, its deletion
+    const gone5 = 'задачи A-5 в Jira больше нет: Jira её не нашла (чтение #7 в /sync-runs)';
+    expect(verdict('ensure_comment', { key: 'A-5', body: 'b' }).why).toBe(`${gone5} — команда завершится ошибкой; уберите её из пакета или обновите задачу в зеркале, если она вернулась`);
+    expect(verdict('ensure_issue', { temp_key: 'new:1', issue_type: 'Sub-task', summary: 's', parent: 'A-5' }).why).toContain(`${gone5} — команда завершится ошибкой`);
+    expect(verdict('delete_issue', { key: 'A-5', summary: 's' }).why).toContain(`${gone5} — агент сочтёт команду выполненной`);
+    const goneBehindTempKey = verdictOf('ensure_status', { key: 'new:3', path: ['Done'] }, mirror, (t) => (t === 'new:3' ? { state: 'resolved', key: 'A-6' } : { state: 'pending' }), NOW);
+    expect(goneBehindTempKey.why).toMatch(/^задачи A-6 в Jira больше нет: Jira её не нашла \(чтение #8/);
+    // an ensure_issue's own temp key is no issue yet, and a refresh reads Jira: neither is gone
+    expect(verdict('ensure_issue', { temp_key: 'new:1', issue_type: 'Task', summary: 's' }).why).not.toContain('больше нет');
+    expect(verdict('refresh', { keys: ['A-5'] }).why).toBe('обновление зеркала только читает Jira');
     // without the runs read (an older caller), the last copy is judged as before
     expect(verdictOf('ensure_status', { key: 'A-5', path: ['Done'] }, { ...mirror, gone: undefined }, tempKey, NOW).verdict).toBe('holds');
   });

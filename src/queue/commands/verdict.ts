@@ -1,6 +1,6 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
 import { GONE_WHY, goneWhy, type MirrorLookup } from '../../mirror/index.js';
-import { comparableText, keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
+import { comparableText, isTempKey, keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
 import { substitute, type Resolution } from './temp-keys.js';
 
@@ -92,6 +92,25 @@ function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
     : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
 }
 
+/**
+ * The issues a command names (an earlier batch's temp key as the issue it made; an ensure_issue's own temp key
+ * is no issue yet) that Jira no longer has, each with the run that found it gone; none for the refreshes, which
+ * read Jira.
+ */
+function goneNamed(type: CommandType, params: Params, mirror: MirrorLookup, tempKey: (t: string) => Resolution): { key: string; run: number }[] {
+  if (type === 'refresh' || type === 'refresh_catalogue' || !mirror.gone) return [];
+  const named = keysNamed(type, params).slice(type === 'ensure_issue' ? 1 : 0);
+  const keys = named.map((k) => {
+    if (!isTempKey(k)) return k;
+    const r = tempKey(k);
+    return r.state === 'resolved' ? r.key : undefined;
+  });
+  return [...new Set(keys.filter((k): k is string => k !== undefined))].flatMap((key) => {
+    const run = mirror.gone!(key);
+    return run === undefined ? [] : [{ key, run }];
+  });
+}
+
 function judged(verdict: Verdict, extra: Partial<Omit<CommandVerdict, 'text'>>): CommandVerdict {
   const parts = { verdict, changes: [], unknown_keys: [], why: null, synced_at: null, age_seconds: null, ...extra };
   return { ...parts, text: verdictText(parts) };
@@ -113,6 +132,10 @@ export function verdictOf(
   now: Date,
   sameSummary: (summary: string) => string[] = () => [],
 ): CommandVerdict {
+  // The mirror keeps an issue Jira no longer has (SPEC 7): its last copy says nothing of what the command would
+  // do — whatever the command (a comment on it, a new issue under it as the parent), as the checks say (decision 1453).
+  const gone = goneNamed(type, params, mirror, tempKey);
+  if (gone.length > 0) return judged('cannot_judge', { why: goneWhy(gone, type) });
   const notJudged = NOT_JUDGED[type];
   if (type === 'ensure_issue' && typeof params.summary === 'string') {
     // The agent reuses an issue of the project with exactly this summary: say so when the mirror holds one.
@@ -128,12 +151,6 @@ export function verdictOf(
     return judged('cannot_judge', { why });
   }
   const keys = keysNamed(type, s.params);
-  // The mirror keeps an issue Jira no longer has (SPEC 7): its last copy says nothing of what the command would do.
-  const gone = keys.flatMap((k) => {
-    const run = mirror.gone?.(k);
-    return run === undefined ? [] : [{ key: k, run }];
-  });
-  if (gone.length > 0) return judged('cannot_judge', { why: goneWhy(gone, type) });
   const unknown = keys.filter((k) => !mirror.issue(k));
   if (unknown.length > 0) {
     return judged('unknown_key', { unknown_keys: unknown });
