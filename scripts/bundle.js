@@ -26,12 +26,11 @@
  * their names and stay beside the new ones. Files of builds older than the previous one are removed
  * (scripts/install-build.js, which the dashboard's build shares).
  */
-import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { EXTERNAL_LIBRARIES } from './bundle-external.js';
-import { install } from './install-build.js';
+import { buildAside } from './install-build.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -40,10 +39,8 @@ export const EXTERNAL = [...EXTERNAL_LIBRARIES, /^@jira-hub\//];
 
 /** Bundles `input` (tsc's output of src/cli.ts) into `out`, which `jira-hub` runs. */
 export async function bundle(input = join(root, 'dist/src/cli.js'), out = join(root, 'dist/hub')) {
-  const built = `${out}.next-${process.pid}`;
-  rmSync(built, { recursive: true, force: true });
-  const warnings = [];
-  try {
+  await buildAside(out, ['cli.js'], async (built) => {
+    const warnings = [];
     await build({
       input: { cli: input },
       platform: 'node',
@@ -69,10 +66,7 @@ export async function bundle(input = join(root, 'dist/src/cli.js'), out = join(r
     });
     // An import the bundler cannot resolve would fail only when that path runs: refuse the build instead.
     if (warnings.length) throw new Error(`scripts/bundle.js: ${warnings.length} warning(s):\n${warnings.join('\n')}`);
-    install(built, out, ['cli.js']);
-  } finally {
-    rmSync(built, { recursive: true, force: true });
-  }
+  });
 }
 
 // `node scripts/bundle.js [input out]`: the hub by default; the test of this script gives its own entry.

@@ -39,3 +39,18 @@ export function install(built, out, entries = []) {
   for (const file of filesUnder(out)) if (!keep.has(file)) rmSync(join(out, file), { force: true });
   rmSync(built, { recursive: true, force: true });
 }
+
+/**
+ * Runs `build(folder)` into a new folder beside `out` (`<out>.next-<pid>`), then installs it into `out`
+ * (install, `entries` last); the folder aside is gone afterwards, whether the build succeeded or threw.
+ */
+export async function buildAside(out, entries, build) {
+  const built = `${out}.next-${process.pid}`;
+  rmSync(built, { recursive: true, force: true });
+  try {
+    await build(built);
+    install(built, out, entries);
+  } finally {
+    rmSync(built, { recursive: true, force: true });
+  }
+}

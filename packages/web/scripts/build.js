@@ -8,23 +8,16 @@
  *
  * `node scripts/build.js [root out]`: the dashboard by default; the test of this script gives its own project.
  */
-import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { install } from '../../../scripts/install-build.js';
+import { buildAside } from '../../../scripts/install-build.js';
 
 const web = fileURLToPath(new URL('..', import.meta.url));
 
 export async function buildDashboard(root = web, out = resolve(web, 'dist')) {
-  const built = `${out}.next-${process.pid}`;
-  try {
-    // The project's own vite.config (when it has one) with the output folder replaced.
-    await build({ root, build: { outDir: built, emptyOutDir: true } });
-    install(built, out, ['index.html']);
-  } finally {
-    rmSync(built, { recursive: true, force: true });
-  }
+  // The project's own vite.config (when it has one) with the output folder replaced.
+  await buildAside(out, ['index.html'], (built) => build({ root, build: { outDir: built, emptyOutDir: true } }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
