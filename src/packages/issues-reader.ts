@@ -6,6 +6,7 @@
 import { isJiraKey, isTempKey } from '../common/index.js';
 import { PackageError, PackageErrors, readTable } from '../import/index.js';
 import { isCalendarDate, summaryProblem } from '@jira-hub/contracts/catalogue';
+import { paramLabel } from '@jira-hub/contracts/russian';
 
 /** The wishes of one issue; a field left out (undefined) is no wish. */
 export interface IssueWish {
@@ -33,20 +34,11 @@ export interface IssueRow extends IssueWish {
 export const WISH_FIELDS = ['issue_type', 'summary', 'parent', 'duedate', 'labels', 'assignee', 'priority', 'status', 'sprint', 'board'] as const;
 export type WishField = (typeof WISH_FIELDS)[number];
 
-/** The Russian header of each column, for messages about a column the file does not have. */
-export const RUSSIAN_COLUMN: Record<WishField | 'key', string> = {
-  key: 'Ключ',
-  issue_type: 'Тип',
-  summary: 'Тема',
-  parent: 'Родитель',
-  duedate: 'Срок',
-  labels: 'Метки',
-  assignee: 'Исполнитель',
-  priority: 'Приоритет',
-  status: 'Статус',
-  sprint: 'Спринт',
-  board: 'Доска',
-};
+/**
+ * The Russian header of each column, for messages about a column the file does not have: the field's name as
+ * the hub, MCP and the dashboard name it (paramLabel; decision 1441: «Тема» as Jira and the files say).
+ */
+export const RUSSIAN_COLUMN = Object.fromEntries((['key', ...WISH_FIELDS] as const).map((f) => [f, paramLabel(f)])) as Record<WishField | 'key', string>;
 
 const FILE = 'issues.csv';
 /** Jira's limit on a label (SPEC 16.2); a summary's is summaryProblem's, counted as Jira counts it. */
