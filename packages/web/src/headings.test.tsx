@@ -8,7 +8,7 @@ import { BatchPage } from './pages/Batch';
 import { ImportPage } from './pages/Import';
 import { PackagesPage } from './pages/Packages';
 import { SettingsPage } from './pages/Settings';
-import { fakeFetch, renderWithHub, SETTINGS, summary } from './test/support';
+import { fakeFetch, PACKAGE_PLAN, renderWithHub, SETTINGS, summary } from './test/support';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -29,15 +29,7 @@ const link = { source: 'A-1', target: 'A-2', link_type: 'Blocks' };
 const command = { id: 11, batch_id: 1, seq: 1, type: 'ensure_link', params: link, status: 'done', deliveries: 1, pause_seconds: null, claimed_at: null, finished_at: null, result: null, error: null, jira_calls: 1, rate_limited: 0, retry_of: null };
 const changes = { 'A-1': [{ what: 'link', before: null, after: link, command_id: 11, delivery_n: 1, recorded_at: '2026-11-30T10:01:00Z' }] };
 
-const plan = {
-  name: 'Спринт 2',
-  empty: false,
-  text: 'Изменений: 1 (поля: 1). Замечаний: 1.',
-  commands: [{ seq: 1, type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-20' }, file: 'issues.csv', row: 3, changes: [{ field: 'duedate', from: '2026-12-01', to: '2026-12-20' }], verdict_text: 'Изменит' }],
-  findings: [{ file: 'links.csv', row: 2, code: 'reversed_link', detail: 'в Jira связь Blocks идёт в обратную сторону' }],
-  mirror: { keys: ['AURORA-2'], missing_keys: [], age_seconds: 300 },
-  dry_run: { awaiting_approval: false, estimate_seconds: 180 },
-};
+const plan = PACKAGE_PLAN;
 const applied = { id: 3, name: 'Спринт 1', created_at: '2026-12-01T10:00:00.000Z', batch_id: 9 };
 
 describe('no page skips a heading level (axe heading-order)', () => {

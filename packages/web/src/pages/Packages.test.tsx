@@ -1,21 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHash } from '../router';
-import { fakeFetch, renderWithHub, summary } from '../test/support';
+import { fakeFetch, PACKAGE_PLAN, renderWithHub, summary } from '../test/support';
 import { PackagesPage, pickPackage, type PackagePlan } from './Packages';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const plan = {
-  name: 'Спринт 2',
-  empty: false,
-  text: 'Изменений: 1 (поля: 1). Замечаний: 1.',
-  commands: [{ seq: 1, type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-20' }, file: 'issues.csv', row: 3, changes: [{ field: 'duedate', from: '2026-12-01', to: '2026-12-20' }], verdict_text: 'Изменит' }],
-  findings: [{ file: 'links.csv', row: 2, code: 'reversed_link', detail: 'в Jira связь Blocks идёт в обратную сторону' }],
-  mirror: { keys: ['AURORA-2'], missing_keys: [], age_seconds: 300 },
-  refresh: { type: 'refresh', params: { keys: ['AURORA-2'] } },
-  dry_run: { awaiting_approval: false, estimate_seconds: 180 },
-};
+const plan = PACKAGE_PLAN;
 
 /** Package 3, applied by batch 9: AURORA-2's due date moved in Jira since. */
 const drifted = {

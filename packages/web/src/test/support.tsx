@@ -69,3 +69,15 @@ export const summary = (id: number, extra: Record<string, unknown> = {}) => ({
   source: 'client',
   ...extra,
 });
+
+/** A package plan as POST /packages/plan answers it: one change to AURORA-2, one finding, a refresh offered. */
+export const PACKAGE_PLAN = {
+  name: 'Спринт 2',
+  empty: false,
+  text: 'Изменений: 1 (поля: 1). Замечаний: 1.',
+  commands: [{ seq: 1, type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-20' }, file: 'issues.csv', row: 3, changes: [{ field: 'duedate', from: '2026-12-01', to: '2026-12-20' }], verdict_text: 'Изменит' }],
+  findings: [{ file: 'links.csv', row: 2, code: 'reversed_link', detail: 'в Jira связь Blocks идёт в обратную сторону' }],
+  mirror: { keys: ['AURORA-2'], missing_keys: [], age_seconds: 300 },
+  refresh: { type: 'refresh', params: { keys: ['AURORA-2'] } },
+  dry_run: { awaiting_approval: false, estimate_seconds: 180 },
+};
