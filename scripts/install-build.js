@@ -24,7 +24,7 @@ function filesUnder(dir, base = dir) {
  * does not count as a build. A folder from before BUILDS_FILE existed counts as one build. The `entries`
  * (cli.js, index.html) are moved in last: whatever loads one finds the new files it names already there.
  */
-export function install(built, out, entries = []) {
+function install(built, out, entries = []) {
   const files = filesUnder(built);
   const manifest = join(out, BUILDS_FILE);
   const [last, beforeLast] = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : [filesUnder(out), []];
