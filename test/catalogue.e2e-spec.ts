@@ -171,7 +171,7 @@ describe('cancel of a batch (SPEC 6.7 as amended)', () => {
     const out = (await agent.claim()).command;
     const cancelled = (await hub.http.post(`/batches/${batch.id}/cancel`).expect(200)).body;
     expect(cancelled).toMatchObject({ cancelled_now: 3, with_agent: { id: out.id, seq: 1, type: 'ensure_fields' }, status: 'running' });
-    expect(cancelled.message).toBe(`Отменено команд: 3. Команда #${out.id} (№ 1 в пакете, ensure_fields) ещё у агента: она завершится или будет выдана снова; отменить её можно только с force: true.`);
+    expect(cancelled.message).toBe(`Отменено команд: 3. Команда #${out.id} (шаг 1 пакета, ensure_fields) ещё у агента: она завершится или будет выдана снова; отменить её можно только с force: true.`);
     await agent.done(out.id);
     // cancelled once: a repeat is idempotent even though every command has ended
     expect((await hub.http.post(`/batches/${batch.id}/cancel`).expect(200)).body).toMatchObject({ cancelled_now: 0, with_agent: null, status: 'cancelled' });

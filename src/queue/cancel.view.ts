@@ -12,7 +12,7 @@ export class CancelBatchView extends BatchView {
   cancelled_now!: number;
   /** the command still with the agent (claimed): it finishes or is handed out again; cancel it with POST /commands/{id}/cancel {force: true} */
   with_agent!: CommandWithAgentView | null;
-  /** @example 'Отменено команд: 3. Команда #12 (№ 2 в пакете, ensure_fields) ещё у агента: она завершится или будет выдана снова.' */
+  /** @example 'Отменено команд: 3. Команда #12 (шаг 2 пакета, ensure_fields) ещё у агента: она завершится или будет выдана снова; отменить её можно только с force: true.' */
   message!: string;
 }
 
@@ -22,7 +22,7 @@ export function cancelAnswer(view: BatchView, cancelled: number): CancelBatchVie
   const message = [
     cancelled ? `Отменено команд: ${cancelled}.` : 'Ни одной команды не отменено: в очереди у пакета их не было.',
     withAgent
-      ? `Команда #${withAgent.id} (№ ${withAgent.seq} в пакете, ${withAgent.type}) ещё у агента: она завершится или будет выдана снова; отменить её можно только с force: true.`
+      ? `Команда #${withAgent.id} (шаг ${withAgent.seq} пакета, ${withAgent.type}) ещё у агента: она завершится или будет выдана снова; отменить её можно только с force: true.`
       : 'У агента команд этого пакета нет.',
   ].join(' ');
   return { ...view, cancelled_now: cancelled, with_agent: withAgent, message };
