@@ -634,6 +634,54 @@ describe('revert: bad input and refusals', () => {
     expect(revert).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key, to: 'To Do' } }] });
   });
 
+  it('an issue deleted in Jira since (a refresh missed it) is a conflict, not a command that fails there: the created issue, its comment and link once; the rest goes back', async () => {
+    const b = await world.ok('POST', '/batches', {
+      title: 'Задачи, удалённые потом',
+      commands: [
+        { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Удалят после пакета' } },
+        { type: 'ensure_comment', params: { key: 'new:1', body: 'К новой задаче' } },
+        { type: 'ensure_link', params: { source: 'AURORA-1', target: 'new:1', link_type: 'Blocks' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-3', duedate: '2026-12-01' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-02' } },
+      ],
+    });
+    const created = (await world.run(b.id)).commands[0].result.key as string;
+    world.sim.store.deleteIssue(created, true); // someone in Jira
+    world.sim.store.deleteIssue('AURORA-3', true);
+    const refresh = await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: [created, 'AURORA-1', 'AURORA-2', 'AURORA-3'] } }] });
+    await world.run(refresh.id);
+    const command = (await world.ok('GET', `/batches/${refresh.id}`)).commands[0].id as number;
+    const read = ((await world.ok('GET', '/sync-runs')) as Json[]).find((r) => r.command_id === command)!.id as number;
+    const expected = {
+      commands: [{ type: 'ensure_fields', params: { key: 'AURORA-2', duedate: null } }],
+      conflicts: [
+        {
+          key: 'AURORA-3',
+          what: 'field:duedate',
+          expected: '2026-12-01',
+          detail: `AURORA-3: срок не откатываем: задачи AURORA-3 в Jira больше нет — Jira её не нашла (чтение #${read} в /sync-runs); если она вернулась, обновите её в зеркале и запросите откат заново`,
+        },
+        {
+          key: created,
+          what: 'issue',
+          expected: { key: created, summary: 'Удалят после пакета' },
+          detail: `${created}: созданную пакетом задачу не откатываем: задачи ${created} в Jira больше нет — Jira её не нашла (чтение #${read} в /sync-runs); если она вернулась, обновите её в зеркале и запросите откат заново`,
+        },
+      ],
+    };
+    expect(await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`)).toMatchObject({ ...expected, unchecked: [] });
+    await world.ok('PATCH', '/settings', { revert: { delete_created: true } });
+    expect(await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`)).toMatchObject(expected);
+
+    const revert = await world.ok('POST', `/batches/${b.id}/revert`);
+    const done = await world.run(revert.batch.id);
+    expect(done.commands.map((c: Json) => [c.type, c.status])).toEqual([
+      ['ensure_fields', 'done'],
+      ['refresh', 'done'],
+    ]);
+    expect(world.sim.getIssue('AURORA-2')?.duedate).toBeNull();
+  });
+
   it('answers {error, detail} and writes nothing', async () => {
     const count = async () => (await world.ok('GET', '/batches')).length;
     const initial = await count(); // the catalogue's batch

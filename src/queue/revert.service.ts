@@ -122,7 +122,8 @@ export class RevertService {
     const unfinished = (await this.commands.unfinishedWrites(m, id))
       .filter((c) => c.batch_id !== besides)
       .map((c) => ({ ...c, params: parseJson<Params>(c.params, {}) }));
-    return buildRevert(changes, await this.issues.lookup(m, keys), {
+    // With the runs that missed keys: an issue Jira no longer has is a conflict, not a command that would fail there.
+    return buildRevert(changes, await this.issues.lookup(m, keys, await this.runs.missingKeys(m)), {
       createdIssueStatus: revert.created_issue_status,
       deleteCreated: revert.delete_created,
       ...(typeof mayDelete === 'boolean' ? { mayDelete } : {}),

@@ -145,6 +145,25 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate' })] });
   });
 
+  it('an issue Jira no longer has (the mirror\'s gone): its changes and links to it are conflicts, a created one\'s once; a deleted issue keeps its own words', () => {
+    const gone = { ...MIRROR, gone: (key: string) => (key === 'A-2' || key === 'A-10' ? 7 : undefined) };
+    const plan = buildRevert(
+      [...BATCH, ch(11, { key: 'A-2', what: 'field:duedate', before: null, after: '2026-12-20' }), ch(12, { key: 'A-2', what: 'issue_deleted', before: { key: 'A-2', summary: 'x' } })],
+      { ...gone, issue: (key) => (key === 'A-2' ? issue({ duedate: '2026-12-20' }) : MIRROR.issue(key)) },
+      OPTIONS,
+    );
+    const why = (key: string) => `не откатываем: задачи ${key} в Jira больше нет — Jira её не нашла (чтение #7 в /sync-runs); если она вернулась, обновите её в зеркале и запросите откат заново`;
+    expect(plan.conflicts.map((c) => c.detail)).toEqual([
+      'A-2 удалена в Jira: удалённую задачу не вернуть',
+      `A-2: срок ${why('A-2')}`,
+      `связь A-1 → A-2 (Relates) ${why('A-2')}`,
+      `A-10: созданную пакетом задачу ${why('A-10')}`,
+    ]);
+    // Nothing on the gone issues: no label, status, field, comment or link command (the link A-1 → A-10 went with A-10).
+    expect(JSON.stringify(plan.commands)).not.toMatch(/"A-(2|10)"/);
+    expect(plan.commands.filter((c) => c.type === 'remove_link')).toEqual([]);
+  });
+
   it('a change the mirror has not seen yet (read before it was recorded) is a conflict that says so, not someone else\'s edit', () => {
     const change = ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2027-05-05', recorded_at: '2026-12-06T10:00:00.000Z' });
     const unseen = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T09:59:00.000Z' }) });

@@ -250,6 +250,14 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
     }
     const key = c.key ?? '';
     const ofCreated = created.has(key);
+    // An issue Jira no longer has (a run by keys missed it after the mirror read it: deleted, moved or hidden):
+    // nothing of it can be put back, and a command on it would fail in Jira. A created issue's own change says so once.
+    const gone = goneEnd(c, mirror);
+    if (gone) {
+      if (created.has(gone.key) && c.what !== 'issue') continue;
+      conflict(c, `${subjectWords(c, options.fields)} не откатываем: задачи ${gone.key} в Jira больше нет — Jira её не нашла (чтение #${gone.run} в /sync-runs); если она вернулась, обновите её в зеркале и запросите откат заново`);
+      continue;
+    }
     if (c.what.startsWith('field:') || c.what === 'status' || c.what === 'sprint') {
       if (ofCreated) continue; // the created issue is cancelled or deleted as a whole
       if (!mirror.issue(key)) {
@@ -399,6 +407,26 @@ function revertCreated(
   } else {
     emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } }, `${key}: созданную пакетом задачу не перевести в «${options.createdIssueStatus}»`);
   }
+}
+
+/** The issue of a change (either end of a link) that Jira no longer has by the mirror's `gone`, with the run that found it so. */
+function goneEnd(c: Change, mirror: MirrorLookup): { key: string; run: number } | undefined {
+  if (!mirror.gone || c.what === 'issue_deleted') return undefined; // its own conflict: a deleted issue is not brought back
+  const link = c.what === 'link' ? asLink(c.after) : c.what === 'link_removed' ? asLink(c.before) : null;
+  for (const key of link ? [link.source, link.target] : c.key ? [c.key] : []) {
+    const run = mirror.gone(key);
+    if (run !== undefined) return { key, run };
+  }
+  return undefined;
+}
+
+/** A change's subject as the object of a conflict's «… не откатываем»: «A-1: срок», «связь A-1 → A-2 (Blocks)», «A-5: созданную пакетом задачу». */
+function subjectWords(c: Change, fields: RevertOptions['fields']): string {
+  const link = c.what === 'link' ? asLink(c.after) : c.what === 'link_removed' ? asLink(c.before) : null;
+  if (link) return `${c.what === 'link' ? 'связь' : 'удалённую связь'} ${link.source} → ${link.target} (${link.link_type})`;
+  if (c.what === 'issue') return `${c.key}: созданную пакетом задачу`;
+  if (c.what === 'comment') return `${c.key}: комментарий пакета`;
+  return `${c.key}: ${label(c.what, fields)}`;
 }
 
 /** The created issue's summary in the mirror is not the one it was created with: someone took it over, it is not deleted. */
