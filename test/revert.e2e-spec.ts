@@ -682,6 +682,41 @@ describe('revert: bad input and refusals', () => {
     expect(world.sim.getIssue('AURORA-2')?.duedate).toBeNull();
   });
 
+  it('a link the mirror has not seen (the tail refresh cancelled) is a conflict saying to refresh, not «уже нет»; refreshed, it is removed', async () => {
+    await world.run((await world.ok('POST', '/batches', { title: 'зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-3'] } }] })).id);
+    const b = await world.ok('POST', '/batches', {
+      title: 'Связь без хвоста',
+      commands: [
+        { type: 'ensure_link', params: { source: 'AURORA-3', target: 'AURORA-1', link_type: 'Blocks' } },
+        { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: '2026-12-20' } },
+      ],
+    });
+    const tail = b.commands.find((c: Json) => c.type === 'refresh');
+    await world.ok('POST', `/commands/${tail.id}/cancel`, {}); // the tail refresh never runs
+    await world.run(b.id);
+    expect(world.sim.store.links.map((l) => `${l.sourceKey} ${l.typeName} ${l.targetKey}`)).toContain('AURORA-3 Blocks AURORA-1');
+
+    const dry = await world.ok('POST', `/batches/${b.id}/revert?dry_run=true`);
+    expect(dry).toMatchObject({
+      commands: [],
+      conflicts: [
+        { key: 'AURORA-1', what: 'field:duedate', detail: 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат' },
+        {
+          key: 'AURORA-3',
+          what: 'link',
+          detail: 'связь AURORA-3 → AURORA-1 (Blocks) — зеркало ещё не видело изменения пакета (обе задачи читали до него); обновите их в зеркале и повторите откат',
+        },
+      ],
+    });
+
+    await world.run((await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-3'] } }] })).id);
+    const revert = await world.ok('POST', `/batches/${b.id}/revert`);
+    expect(revert.conflicts).toEqual([]);
+    await world.run(revert.batch.id);
+    expect(world.sim.store.links.map((l) => `${l.sourceKey} ${l.typeName} ${l.targetKey}`)).not.toContain('AURORA-3 Blocks AURORA-1');
+    expect(world.sim.getIssue('AURORA-1')?.duedate).toBeNull();
+  });
+
   it('answers {error, detail} and writes nothing', async () => {
     const count = async () => (await world.ok('GET', '/batches')).length;
     const initial = await count(); // the catalogue's batch

@@ -177,6 +177,26 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(buildRevert([change], mirrorOf({ 'A-1': issue({ duedate: '2027-05-05', synced_at: '2026-12-06T09:59:00.000Z' }) }), OPTIONS).commands).toEqual([{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }]);
   });
 
+  it('a link change the mirror has not seen (neither end read since it was recorded) is a conflict that says so, not «уже нет» or «уже снова есть»', () => {
+    const at = '2026-12-06T10:00:00.000Z';
+    const made = ch(1, { key: 'A-1', what: 'link', after: { source: 'A-1', target: 'A-2', link_type: 'Blocks' }, recorded_at: at });
+    const removed = ch(2, { key: 'A-1', what: 'link_removed', before: { source: 'A-1', target: 'A-3', link_type: 'Blocks' }, recorded_at: at });
+    const read = (a1: string, a2: string) =>
+      mirrorOf({ 'A-1': issue({ synced_at: a1 }), 'A-2': issue({ synced_at: a2 }), 'A-3': issue({ synced_at: a1 }) }, ['A-1|A-3|Blocks']);
+    const unseen = 'зеркало ещё не видело изменения пакета (обе задачи читали до него); обновите их в зеркале и повторите откат';
+    expect(buildRevert([made, removed], read('2026-12-06T09:59:00.000Z', '2026-12-06T09:58:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
+      `удалённая связь A-1 → A-3 (Blocks) — ${unseen}`,
+      `связь A-1 → A-2 (Blocks) — ${unseen}`,
+    ]);
+    // One end read after it: the mirror has the links touching it, and what it shows is someone's edit.
+    expect(buildRevert([made], read('2026-12-06T09:59:00.000Z', '2026-12-06T10:01:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
+      'связи A-1 → A-2 (Blocks) в зеркале уже нет; не откатываем',
+    ]);
+    expect(buildRevert([removed], read('2026-12-06T10:01:00.000Z', '2026-12-06T10:01:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
+      'связь A-1 → A-3 (Blocks) уже снова есть',
+    ]);
+  });
+
   it('a conflict shows a list of labels as words, not JSON, and a link gone from the mirror ends as the others do', () => {
     const labels = buildRevert([ch(1, { key: 'A-1', what: 'field:labels', before: [], after: ['q4'] })], mirrorOf({ 'A-1': issue({ labels: ['k1', 'human'] }) }), OPTIONS);
     expect(labels.conflicts.map((c) => c.detail)).toEqual(['A-1: метки с тех пор изменили — сейчас «k1», «human», пакет оставил «q4»; не откатываем']);

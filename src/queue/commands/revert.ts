@@ -330,7 +330,10 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const link = asLink(c.after);
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
         else if (deleted(link.source) || deleted(link.target)) continue;
-        else if (!mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет; не откатываем`, null);
+        else if (!mirror.hasLink(link.source, link.target, link.link_type)) {
+          if (unseen(mirror, link, c.recorded_at)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, null);
+          else conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет; не откатываем`, null);
+        }
         else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `связь ${link.source} → ${link.target} не удалить`);
         break;
       }
@@ -347,7 +350,10 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
       case 'link_removed': {
         const link = asLink(c.before);
         if (!link) conflict(c, 'в записи об удалённой связи нет source, target и link_type');
-        else if (mirror.hasLink(link.source, link.target, link.link_type)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
+        else if (mirror.hasLink(link.source, link.target, link.link_type)) {
+          if (unseen(mirror, link, c.recorded_at)) conflict(c, `удалённая связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, link);
+          else conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
+        }
         else emit(c, { type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `удалённую связь ${link.source} → ${link.target} не вернуть`);
         break;
       }
@@ -407,6 +413,21 @@ function revertCreated(
   } else {
     emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } }, `${key}: созданную пакетом задачу не перевести в «${options.createdIssueStatus}»`);
   }
+}
+
+const UNSEEN_LINK = 'зеркало ещё не видело изменения пакета (обе задачи читали до него); обновите их в зеркале и повторите откат';
+
+/**
+ * The mirror has not seen what the batch did to a link (recorded at `recordedAt`): neither end was read since
+ * (a refresh replaces the links touching the issues it reads), as when the batch's tail refresh was cancelled
+ * or failed. Then the link's absence, or its presence after a removal, is no one's edit.
+ */
+function unseen(mirror: MirrorLookup, link: LinkValue, recordedAt: string | undefined): boolean {
+  const before = (key: string) => {
+    const issue = mirror.issue(key);
+    return issue === undefined || (recordedAt !== undefined && typeof issue.synced_at === 'string' && issue.synced_at < recordedAt);
+  };
+  return before(link.source) && before(link.target);
 }
 
 /** The issue of a change (either end of a link) that Jira no longer has by the mirror's `gone`, with the run that found it so. */
