@@ -21,6 +21,13 @@ export function trimmedNote(param: 'to' | 'path' | 'sprint', stored: readonly st
   return `${paramWords(param)} записан без пробелов по краям ${param === 'path' ? 'названий' : 'названия'}: ${quoted(stored)}`;
 }
 
+/**
+ * The note of a path the issue is on already: «задача уже в статусе «Done»: шаги «In Progress» до него агент
+ * пропустит» — the agent walks from the issue's place on the path, not back to its first step.
+ */
+export const skippedStepsNote = (status: string, skipped: readonly string[]) =>
+  `задача уже в статусе «${status}»: ${skipped.length === 1 ? 'шаг' : 'шаги'} ${quoted(skipped)} до него агент пропустит`;
+
 /** The note of a link type stored by its Jira name: «тип связи «блокирует» записан как «Blocks»». */
 export const linkNote = (given: string, name: string) => `${paramWords('link_type')} «${given}» записан как «${name}»`;
 

@@ -1,7 +1,7 @@
 /** The checks of statuses and routes, link types and sprints against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
 import { isJiraKey } from '@jira-hub/contracts/catalogue';
-import { BACKLOG_NOTE, linkNote, routeNote, swappedLinkNote, trimmedNote } from './check-notes.js';
+import { BACKLOG_NOTE, linkNote, routeNote, skippedStepsNote, swappedLinkNote, trimmedNote } from './check-notes.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import type { TypeContext } from './catalogue-checks.js';
 import { addFinding, type CommandCheck } from './content-checks.js';
@@ -76,9 +76,13 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
     path = route.length ? route : [to];
     storePath(c, path, routeNote(to, path, `из «${start}»`));
   }
+  // The agent walks a path from the issue's place on it (packages/agent ensure_status; a status is on a path once,
+  // decision 1417): the steps up to the status the issue is in are skipped, not walked back to.
+  const place = path.indexOf(start);
+  if (place > 0) c.notes.push(skippedStepsNote(start, path.slice(0, place)));
   let at = start;
   path.forEach((step, i) => {
-    if (step === at) return;
+    if (i <= place || step === at) return;
     const param = to !== undefined ? 'to' : `path.${i}`;
     const edge = transitionBetween(config, at, step);
     if (!edge && observed && !observedFrom(config, at)) {

@@ -197,6 +197,16 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[0]!.notes).toContain(note);
   });
 
+  it('a path the issue is on already is walked from its place there, as the agent walks it: the steps before it are skipped, said in a note', async () => {
+    // AURORA-2 is In Progress; Review leads nowhere back to it, and the agent would not go there
+    const out = await run([{ type: 'ensure_status', params: { key: 'AURORA-2', path: ['Review', 'In Progress'] } }, { type: 'ensure_status', params: { key: 'AURORA-2', path: ['To Do', 'In Progress', 'Review', 'Done'] } }]);
+    expect(out.findings).toEqual([]);
+    expect(out.commands.map((c) => [c.verdict, c.notes])).toEqual([
+      ['no_change', ['задача уже в статусе «In Progress»: шаг «Review» до него агент пропустит']],
+      ['will_change', ['задача уже в статусе «In Progress»: шаг «To Do» до него агент пропустит']],
+    ]);
+  });
+
   it('a new issue starts in its initial status; a later command starts where an earlier one left it', async () => {
     const out = await run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
     expect(out.findings).toEqual([]);

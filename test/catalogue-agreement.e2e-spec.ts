@@ -1,0 +1,100 @@
+/**
+ * What a person approves is what happens in Jira (SPEC 16): a plan the hub's checks accept with a fresh
+ * catalogue runs through the reference agent against the Jira simulator with no command failed, and a plan
+ * the agent would carry out is not refused at submit. A real hub, the simulator (Cloud) and the agent.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../src/cli.js';
+import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
+import { JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
+import { testDatabaseEnv } from './support/pg.js';
+import { waitFor } from './support/wait.js';
+
+describe('catalogue-agreement', () => {
+  type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  let dir: string | undefined;
+  let hub: { url: string; close: () => Promise<void> } | undefined;
+  let sim: JiraSimulator | undefined;
+  let stopAgent: (() => Promise<void>) | undefined;
+
+  const send = (method: string, path: string, body?: unknown) =>
+    fetch(hub!.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const response = await send(method, path, body);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const batchDone = (id: number) => waitFor(`batch ${id} done`, async () => ((await call('GET', `/batches/${id}`)).status === 'done' ? call('GET', `/batches/${id}`) : undefined), 60_000);
+
+  /** A hub, the simulator with `seed` over the default one, the agent on both; the catalogue read and the seed's issues in the mirror. */
+  async function start(seed: Partial<SimSeed>): Promise<void> {
+    dir = mkdtempSync(join(tmpdir(), 'jira-hub-agreement-e2e-'));
+    const log = console.log;
+    console.log = () => undefined;
+    try {
+      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
+    } finally {
+      console.log = log;
+    }
+    sim = new JiraSimulator({ seed });
+    await sim.start();
+    await call('PATCH', '/settings', { pacing: { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 } });
+    const stop = new AbortController();
+    const journal = new FileJournal(join(dir, 'journal.jsonl'));
+    const agent = runAgent({
+      hub: new HubClient({ baseUrl: hub.url, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200 }),
+      jira: new JiraClient({ baseUrl: sim.url, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
+      journal,
+      project: 'AURORA',
+      log: () => undefined,
+      stopSignal: stop.signal,
+      waitSeconds: 1,
+    }).finally(() => journal.close());
+    stopAgent = async () => {
+      stop.abort();
+      await agent.catch(() => undefined);
+    };
+    await waitFor('the catalogue read at the first claim', async () => ((await call('GET', '/catalogue')).catalogue ? true : undefined), 30_000);
+    const keys = (seed.issues ?? []).map((_, i) => `AURORA-${i + 1}`);
+    if (keys.length) await batchDone((await call('POST', '/batches', { title: 'зеркало', commands: [{ type: 'refresh', params: { keys } }] })).id);
+  }
+
+  /** The plan accepted by the dry run and at submit, then run: every command done, none failed. */
+  async function runsClean(commands: unknown[]): Promise<{ plan: Json; done: Json }> {
+    const plan = await call('POST', '/batches/plan', { title: 'План', commands });
+    expect(plan.findings).toEqual([]);
+    const batch = await call('POST', '/batches', { title: 'План', commands });
+    const done = await batchDone(batch.id);
+    expect(done.commands.filter((c: Json) => c.status !== 'done' && c.status !== 'confirmed_by_state').map((c: Json) => [c.seq, c.type, c.status, c.error])).toEqual([]);
+    return { plan, done };
+  }
+
+  afterEach(async () => {
+    await stopAgent?.();
+    await sim?.stop();
+    await hub?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    stopAgent = sim = hub = dir = undefined;
+  });
+
+  it('ensure_status: a path whose last step the issue is in already is no refusal — the agent walks from the issue\'s place on the path', async () => {
+    // The default workflow has no way back from Done to In Progress; the agent skips the steps up to the status the issue is in.
+    await start({ issues: [{ summary: 'Готовая задача', issueType: 'Task', status: 'Done' }, { summary: 'Задача в работе', issueType: 'Bug', status: 'In Review' }] });
+    const { plan, done } = await runsClean([
+      { type: 'ensure_status', params: { key: 'AURORA-1', path: ['In Progress', 'Done'] } },
+      { type: 'ensure_status', params: { key: 'AURORA-2', path: ['To Do', 'In Progress', 'In Review'] } },
+    ]);
+    expect(plan.commands.slice(0, 2).map((c: Json) => [c.verdict, c.notes])).toEqual([
+      ['holds', ['задача уже в статусе «Done»: шаг «In Progress» до него агент пропустит']],
+      ['holds', ['задача уже в статусе «In Review»: шаги «To Do» → «In Progress» до него агент пропустит']],
+    ]);
+    expect(done.commands.slice(0, 2).map((c: Json) => c.result)).toEqual([{ from: 'Done', to: 'Done' }, { from: 'In Review', to: 'In Review' }]);
+    expect((await call('GET', '/issues/AURORA-1')).status).toBe('Done');
+    expect((await call('GET', '/issues/AURORA-2')).status).toBe('In Review');
+  }, 60_000);
+});
