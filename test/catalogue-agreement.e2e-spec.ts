@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
-import { JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
+import { defaultSeed, JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
 import { testDatabaseEnv } from './support/pg.js';
 import { waitFor } from './support/wait.js';
 
@@ -96,5 +96,39 @@ describe('catalogue-agreement', () => {
     expect(done.commands.slice(0, 2).map((c: Json) => c.result)).toEqual([{ from: 'Done', to: 'Done' }, { from: 'In Review', to: 'In Review' }]);
     expect((await call('GET', '/issues/AURORA-1')).status).toBe('Done');
     expect((await call('GET', '/issues/AURORA-2')).status).toBe('In Review');
+  }, 60_000);
+
+  it('a field named as two fields of Jira are (letter case aside) is refused at submit: the agent would not choose between them', async () => {
+    const seed = defaultSeed();
+    // Two apps' «Team» fields; a team-managed project's own «Story Points» elsewhere on the site (Cloud's `scope`).
+    await start({
+      issues: [{ summary: 'Задача', issueType: 'Task' }],
+      customFields: [
+        ...seed.customFields,
+        { id: 'customfield_10051', name: 'team', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:textfield', type: 'string' },
+        { id: 'customfield_10090', name: 'Story Points', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:float', type: 'number', scope: { type: 'PROJECT', project: { id: '10099' } } },
+      ],
+    });
+    await call('PATCH', '/settings', { fields: ['Team', 'Story Points'] });
+    const commands = [
+      { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая задача', fields: { Team: 'Альфа' } } },
+      { type: 'ensure_fields', params: { key: 'AURORA-1', Team: 'Бета' } },
+    ];
+    const plan = await call('POST', '/batches/plan', { title: 'План', commands });
+    expect(plan.findings.map((f: Json) => [f.seq, f.param, f.code])).toEqual([
+      [1, 'fields.Team', 'ambiguous_field'],
+      [2, 'Team', 'ambiguous_field'],
+    ]);
+    expect(plan.findings[0].detail).toContain('customfield_10050, customfield_10051');
+    expect((await send('POST', '/batches', { title: 'План', commands })).status).toBe(422);
+
+    // By its id the field is one; «Story Points» of another project is not ours (the agent looks names up in its project).
+    await call('PATCH', '/settings', { fields: ['customfield_10050', 'Story Points'] });
+    const { done } = await runsClean([
+      { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая задача', fields: { customfield_10050: 'Альфа', 'Story Points': 3 } } },
+      { type: 'ensure_fields', params: { key: 'AURORA-1', customfield_10050: 'Бета', 'Story Points': 5 } },
+    ]);
+    const created = done.commands[0].result.key;
+    expect((await call('GET', `/issues/${created}`)).summary).toBe('Новая задача');
   }, 60_000);
 });

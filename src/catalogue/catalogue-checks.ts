@@ -77,11 +77,25 @@ const STANDARD: Record<string, string> = { summary: 'summary', description: 'des
 /** Required fields a create always carries (the hub and the agent set them), and `parent`, which has its own finding. */
 const IMPLIED = new Set(['summary', 'issuetype', 'project', 'reporter', 'parent']);
 
+/**
+ * A field as the agent looks it up (packages/agent JiraApi.lookupField): a standard name, else by its id, else
+ * by its name trimmed, letter case aside — the fields several share (Jira allows two «Team» fields) as
+ * `ambiguous`, since the agent then refuses to choose. The catalogue's fields are those seen from the
+ * agent's project (another team-managed project's own fields left out), as the agent's lookup sees them.
+ */
+export function lookupField(catalogue: Catalogue, name: string): CatalogueField | { ambiguous: CatalogueField[] } | undefined {
+  if (Object.hasOwn(STANDARD, name)) return catalogue.fields.find((f) => f.id === STANDARD[name]) ?? { id: STANDARD[name]!, name };
+  const byId = catalogue.fields.find((f) => f.id === name);
+  if (byId) return byId;
+  const wanted = name.trim().toLowerCase();
+  const named = catalogue.fields.filter((f) => f.name.trim().toLowerCase() === wanted);
+  return named.length > 1 ? { ambiguous: named } : named[0];
+}
+
 /** A field by its id, else by its name (any letter case, when one field has it). */
 export function fieldOf(catalogue: Catalogue, name: string): CatalogueField | undefined {
-  if (Object.hasOwn(STANDARD, name)) return catalogue.fields.find((f) => f.id === STANDARD[name]) ?? { id: STANDARD[name]!, name };
-  const m = match(name, catalogue.fields, (f) => [f.id, f.name]);
-  return m.kind === 'none' ? undefined : m.item;
+  const found = lookupField(catalogue, name);
+  return found && 'ambiguous' in found ? undefined : found;
 }
 
 /** Jira Software's Epic Link field (Data Center: how an issue is put into an epic), by its schema as the agent finds it. */
@@ -182,8 +196,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function fieldsSet(c: CommandCheck, catalogue: Catalogue, given: [string, string, unknown][]): [string, string, unknown][] {
   const out: [string, string, unknown][] = [];
   for (const [param, name, value] of given) {
-    const field = fieldOf(catalogue, name);
-    if (field) out.push([param, field.id, value]);
+    const field = lookupField(catalogue, name);
+    if (field && 'ambiguous' in field) {
+      const ids = field.ambiguous.map((f) => f.id);
+      const settings = c.type === 'ensure_fields' ? ' и его же — в настройку fields' : '';
+      addFinding(c, param, 'ambiguous_field', `поле «${name}» неоднозначно: в Jira несколько полей с таким названием (${ids.join(', ')}), и агент не станет выбирать между ними`, `укажите вместо названия id нужного поля${settings}: ${ids.join(' или ')}`);
+    } else if (field) out.push([param, field.id, value]);
     else {
       const close = match(name, catalogue.fields, (f) => [f.name]);
       addFinding(c, param, 'unknown_field', `поля «${name}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []) ?? 'поля экранов каждого типа: GET /catalogue/issue-types');

@@ -80,6 +80,7 @@ export const CATALOGUE_CODES: readonly string[] = [
   'parent_required',
   'parent_type',
   'unknown_field',
+  'ambiguous_field',
   'field_not_on_screen',
   'required_field_missing',
   'value_not_allowed',

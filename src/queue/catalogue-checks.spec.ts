@@ -207,6 +207,15 @@ describe('checkCommands: what is stored', () => {
     ]);
   });
 
+  it('a field name two fields share, letter case aside, is ambiguous as the agent finds it; the id is one field', async () => {
+    const catalogue: Catalogue = { ...CATALOGUE, fields: [...CATALOGUE.fields, { id: 'customfield_10031', name: 'team ' }] };
+    const out = await run([issue({ fields: { Team: 'Alpha' } }), fields({ Team: 'Alpha' }), issue({ temp_key: 'new:2', summary: 'Другая', fields: { customfield_10030: 'Alpha' } })], { catalogue, customFields: ['Team'] });
+    expect(out.findings.map((f) => [f.seq, f.param, f.code, f.suggestion])).toEqual([
+      [1, 'fields.Team', 'ambiguous_field', 'укажите вместо названия id нужного поля: customfield_10030 или customfield_10031'],
+      [2, 'Team', 'ambiguous_field', 'укажите вместо названия id нужного поля и его же — в настройку fields: customfield_10030 или customfield_10031'],
+    ]);
+  });
+
   it('a new issue starts in its initial status; a later command starts where an earlier one left it', async () => {
     const out = await run([issue({}), { type: 'ensure_status', params: { key: 'new:1', to: 'In Progress' } }, { type: 'ensure_status', params: { key: 'new:1', path: ['Review', 'Done'] } }]);
     expect(out.findings).toEqual([]);

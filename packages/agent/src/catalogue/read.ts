@@ -59,7 +59,11 @@ export async function readCatalogue(api: JiraApi, project: string, options: Read
     project_key: project,
     flavor: api.flavor,
     issue_types: issueTypes,
-    fields: fields.map((f) => ({ id: f.id, name: f.name, schema: f.schema ?? null, ...(f.scope ? { scope: f.scope } : {}) })),
+    // As the commands look names up (JiraApi.lookupField): another team-managed project's own fields left out,
+    // so the hub's checks find a name as ambiguous exactly when the agent would refuse it.
+    fields: fields
+      .filter((f) => f.scope?.type !== 'PROJECT' || f.scope.project?.id === projectId || f.scope.project?.key === project)
+      .map((f) => ({ id: f.id, name: f.name, schema: f.schema ?? null, ...(f.scope ? { scope: f.scope } : {}) })),
     per_type: perType,
     transitions_source: workflow ? 'workflow' : 'observed',
     link_types: linkTypes.map(({ id, name, inward, outward }) => ({ id, name, inward, outward })),
