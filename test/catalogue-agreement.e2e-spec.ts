@@ -98,6 +98,22 @@ describe('catalogue-agreement', () => {
     expect((await call('GET', '/issues/AURORA-2')).status).toBe('In Review');
   }, 60_000);
 
+  it('a list given to a field of one value (a select list, a user picker, a single-line text) is refused at submit, one value of it runs', async () => {
+    await start({ issues: [{ summary: 'Задача', issueType: 'Task' }] });
+    await call('PATCH', '/settings', { fields: ['Severity', 'Reviewer', 'Team'] });
+    const ivan = '557058:f0000000-0000-0000-0000-000000000002';
+    const anna = '557058:f0000000-0000-0000-0000-000000000003';
+    const commands = [{ type: 'ensure_fields', params: { key: 'AURORA-1', Severity: ['High', 'Low'], Reviewer: [ivan, anna], Team: ['Альфа'] } }];
+    const plan = await call('POST', '/batches/plan', { title: 'План', commands });
+    expect(plan.findings.map((f: Json) => [f.seq, f.param, f.code])).toEqual([
+      [1, 'Severity', 'value_type'],
+      [1, 'Reviewer', 'value_type'],
+      [1, 'Team', 'value_type'],
+    ]);
+    expect((await send('POST', '/batches', { title: 'План', commands })).status).toBe(422);
+    await runsClean([{ type: 'ensure_fields', params: { key: 'AURORA-1', Severity: 'High', Reviewer: ivan, Team: 'Альфа' } }]);
+  }, 60_000);
+
   it('a field named as two fields of Jira are (letter case aside) is refused at submit: the agent would not choose between them', async () => {
     const seed = defaultSeed();
     // Two apps' «Team» fields; a team-managed project's own «Story Points» elsewhere on the site (Cloud's `scope`).

@@ -117,6 +117,12 @@ function checkValueType(c: CommandCheck, catalogue: Catalogue, param: string, fi
   const schema = field?.schema;
   if (!schema) return;
   const what = `«${screen?.name ?? field.name}»`;
+  // One value fields (a select list, a user picker, a single-line text): the agent sends a list of several as
+  // one text («High,Low»), which Jira refuses.
+  const single = schema.type === 'option' || schema.type === 'user' || (schema.type === 'string' && schema.custom === TEXT_FIELD);
+  if (single && Array.isArray(value) && (value.length > 1 || schema.type === 'string')) {
+    return addFinding(c, param, 'value_type', `поле ${what} принимает одно значение, а задан список ${shownValue(value)}`, value.length > 0 ? `одно значение, например ${shownValue(value[0])}` : 'одно значение или null');
+  }
   if (schema.type === 'number') {
     // Finite only: JSON has no Infinity, and the agent would send «Infinity» as null, clearing the field.
     const ok = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value.trim())));
