@@ -25,4 +25,13 @@ describe('CatalogueSettingsCheck', () => {
     const untouched = new CatalogueSettingsCheck({ get: jest.fn(async () => { throw new Error('read'); }) } as never, clock as never);
     expect(await untouched.problems(m, {}, DAY)).toEqual([]);
   });
+
+  it('a field name two Jira fields share is refused as the agent refuses it (it will not choose), naming both ids; either id passes', async () => {
+    const fields = [...CATALOGUE.fields, { id: 'customfield_10099', name: 'team ' }];
+    const c = check({ ...CATALOGUE, fields, synced_at: '2026-12-02T11:00:00.000Z', stale_since: null });
+    expect(await c.problems(m, { fields: ['Story Points', 'Team'] }, DAY)).toEqual([
+      { field: 'fields.1', detail: 'поле «Team» неоднозначно: в Jira несколько полей с таким названием (customfield_10030, customfield_10099), с ним агент не запустится — укажите id нужного поля: customfield_10030 или customfield_10099' },
+    ]);
+    expect(await c.problems(m, { fields: ['customfield_10030', 'customfield_10099'] }, DAY)).toEqual([]);
+  });
 });

@@ -5,11 +5,13 @@ import type { JiraNamedSettings, SettingsCheck } from '../settings/index.js';
 import { CatalogueRepository } from './catalogue.repository.js';
 import { listed, lower, match, maybe } from './match.js';
 import { catalogueIsStale } from './staleness.js';
+import { lookupField } from './catalogue-checks.js';
 
 /**
  * SETTINGS_CHECK (settings/settings-check.ts): the link types and fields of a settings change against the
  * catalogue, by the rules of the agent's start-up check (packages/agent/src/preflight.ts): a link type by
- * its name in any letter case; a field by its id or its name in any letter case. Without a catalogue, or
+ * its name in any letter case; a field by its id or its name in any letter case, a name several fields share
+ * refused as the agent refuses it (lookupField). Without a catalogue, or
  * with a stale one (marked, or older than `catalogue_max_age_minutes` as it would be), nothing is refused:
  * the hub cannot tell.
  */
@@ -36,7 +38,13 @@ export class CatalogueSettingsCheck implements SettingsCheck {
       });
     }
     (changed.fields ?? []).forEach((name, i) => {
-      if (catalogue.fields.some((f) => f.id === name || lower(f.name.trim()) === lower(name.trim()))) return;
+      const found = lookupField(catalogue, name);
+      if (found && 'ambiguous' in found) {
+        const ids = found.ambiguous.map((f) => f.id);
+        problems.push({ field: `fields.${i}`, detail: `поле «${name}» неоднозначно: в Jira несколько полей с таким названием (${ids.join(', ')}), с ним агент не запустится — укажите id нужного поля: ${ids.join(' или ')}` });
+        return;
+      }
+      if (found) return;
       const m2 = match(name, catalogue.fields, (f) => [f.name]);
       const hint = maybe(m2.kind === 'none' ? m2.close.map((f) => `${f.name} (${f.id})`) : []);
       problems.push({ field: `fields.${i}`, detail: `поля «${name}» в Jira нет: с ним агент не запустится${hint ? ` — ${hint}` : ''}` });
