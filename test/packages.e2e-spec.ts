@@ -382,6 +382,21 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.findings).toEqual([]);
   });
 
+  it('a new row whose summary is that of an issue another row names would be that issue twice: plan and apply → 422 naming both rows, nothing written', async () => {
+    // The agent would take A-2 «Отчёт» for new:9 and set both rows' due dates on it; every later plan and the drift would then refuse the package.
+    const issues = `${HEADER}\nA-2;;;;2027-05-05;;;;;;\nnew:9;Task;Отчёт;;2027-06-06;;;;;;`;
+    const detail =
+      'issues.csv, строка 3, столбец «Тема»: new:9 не создастся: в зеркале уже есть задача с темой «Отчёт» — A-2, агент возьмёт её и изменит по этой строке, а задача A-2 уже есть в строке 2: одна строка на задачу — дайте строке new:9 другую тему или уберите её';
+    expect((await send('plan', { issues }).expect(422)).body).toMatchObject({ error: 'validation_failed', detail });
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    expect((await send('apply', { issues }).expect(422)).body).toMatchObject({ error: 'validation_failed', detail });
+    expect(await rowCounts(hub, tables)).toEqual(before);
+    // Without the row of A-2, the new row is only named: the agent changes A-2 by it, as the finding says.
+    const alone = (await send('plan', { issues: `${HEADER}\nnew:9;Task;Отчёт;;2027-06-06;;;;;;` }).expect(200)).body;
+    expect(alone.findings.map((f: { code: string }) => f.code)).toEqual(['summary_exists']);
+  });
+
   it('a plan over the batch cap (1,000 commands) is answered whole with what to do; apply refuses it with the same words, nothing written', async () => {
     const rows = Array.from({ length: 1001 }, (_, i) => `new:${i + 1};Task;Задача ${i + 1};;;;;;;;`).join('\n');
     const files = { issues: `${HEADER}\n${rows}`, links: 'Откуда;Тип;Куда\nA-2;блокирует;A-3', notes: 'Ключ;Комментарий (внутр.)\nA-2;заметка' };

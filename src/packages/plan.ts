@@ -160,6 +160,8 @@ class Planner {
   private readonly linked = new Set<string>();
   /** every error of the package's rows found while planning: one answer names them all (decision 0132) */
   readonly errors = new PackageErrors();
+  /** Jira key → the first row of that issue (by its Jira key, or by a temp key the hub has already created as it) */
+  private readonly rowOfIssue = new Map<string, IssueRow>();
 
   constructor(private readonly input: PlanInput) {
     for (const r of input.issues) {
@@ -177,7 +179,7 @@ class Planner {
    * naming the earlier one.
    */
   private oneRowPerIssue(): void {
-    const first = new Map<string, IssueRow>();
+    const first = this.rowOfIssue;
     for (const r of this.input.issues) {
       const jira = isJiraKey(r.key) ? r.key : this.input.tempKeys.get(r.key);
       if (jira === undefined) continue;
@@ -290,7 +292,20 @@ class Planner {
     const summary = comparableText(r.summary!);
     const project = this.input.project;
     const taken = (this.input.mirror.sameSummary?.(summary) ?? []).filter((k) => project === undefined || k.startsWith(`${project}-`)).sort(byKeyNumber);
-    if (taken.length) {
+    const row = taken.length ? this.rowOfIssue.get(taken[0]!) : undefined;
+    if (row) {
+      // That issue is another row's: the agent would change it by both rows and the package would hold one issue
+      // twice (every later plan and its drift refuse that, as a key written twice): one row per issue (decision 1460).
+      const alias = isTempKey(row.key) ? ` (под временным ключом ${row.key}, который хаб уже создал как ${taken[0]})` : '';
+      this.errors.add(
+        new PackageError(
+          'issues.csv',
+          r.row,
+          `${r.key} не создастся: в зеркале уже есть задача с темой «${summary}» — ${taken[0]}, агент возьмёт её и изменит по этой строке, а задача ${taken[0]} уже есть в строке ${row.row}${alias}: одна строка на задачу — дайте строке ${r.key} другую тему или уберите её`,
+          this.column(r, 'summary'),
+        ),
+      );
+    } else if (taken.length) {
       const which = taken.length === 1 ? `задача с темой «${summary}»: ${taken[0]}` : `задачи с темой «${summary}»: ${taken.join(', ')}`;
       this.finding(
         r,
