@@ -382,6 +382,25 @@ describe('planning packages (SPEC 18)', () => {
     expect((await hub.http.get(`/packages/${applied.package.id}/drift`).expect(200)).body.findings).toEqual([]);
   });
 
+  it('a labels cell of only commas and spaces is no wish to clear the labels: plan and apply → 422 naming the cell, nothing written', async () => {
+    // A-2 has the label q4: read as an empty set of labels, the cell cleared it in Jira, which no package does (decision 0701).
+    const issues = `${HEADER}\nA-2;;;;;",";;;;;\nA-3;;;;;" , ";;;;;`;
+    const problem = 'в ячейке меток только запятые и пробелы, ни одной метки: пакет метки не стирает — оставьте ячейку пустой, чтобы метки не менять, или впишите метки';
+    const refused = (await send('plan', { issues }).expect(422)).body;
+    expect(refused).toMatchObject({
+      error: 'validation_failed',
+      errors: [
+        { field: 'issues.csv:2:Метки', detail: problem },
+        { field: 'issues.csv:3:Метки', detail: problem },
+      ],
+    });
+    expect(refused.detail).toContain(`issues.csv, строка 2, столбец «Метки»: ${problem}`);
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    await send('apply', { issues }).expect(422);
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
   it('a new row whose summary is that of an issue another row names would be that issue twice: plan and apply → 422 naming both rows, nothing written', async () => {
     // The agent would take A-2 «Отчёт» for new:9 and set both rows' due dates on it; every later plan and the drift would then refuse the package.
     const issues = `${HEADER}\nA-2;;;;2027-05-05;;;;;;\nnew:9;Task;Отчёт;;2027-06-06;;;;;;`;

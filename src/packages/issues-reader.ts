@@ -94,6 +94,9 @@ export function readIssues(data: Buffer): IssueRow[] {
 /** What is wrong with a non-empty cell of the row of `key`, in Russian; undefined when nothing is. */
 function cellProblem(f: WishField, cell: string, key: string): string | undefined {
   if (f === 'labels') {
+    // Only commas and spaces: no label, yet not an empty cell — read as the wish for no labels it cleared the issue's
+    // in Jira, which a package never does (decision 0701; decision 1461).
+    if (splitLabels(cell).length === 0) return 'в ячейке меток только запятые и пробелы, ни одной метки: пакет метки не стирает — оставьте ячейку пустой, чтобы метки не менять, или впишите метки';
     const long = splitLabels(cell).find((l) => [...l].length > MAX_LABEL);
     return long ? `метка длиннее ${MAX_LABEL} символов: «${long.slice(0, 40)}…»` : undefined;
   }
