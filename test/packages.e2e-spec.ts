@@ -401,6 +401,20 @@ describe('planning packages (SPEC 18)', () => {
     expect(await rowCounts(hub, tables)).toEqual(before);
   });
 
+  it('a very long bad cell is named with its first 100 characters, not echoed whole: the 422 stays short', async () => {
+    const long = 'Ж'.repeat(20_000);
+    const issues = `${HEADER}\n${long};;;;;;;;;;\nA-2;;;${long};${long};;;;;;`;
+    const refused = (await send('plan', { issues, links: `Откуда;Тип;Куда\nA-2;блокирует;${long}` }).expect(422)).body;
+    const shown = `«${'Ж'.repeat(100)}… [обрезано: ещё 19900 символов]»`;
+    expect(refused.errors.map((e: { field: string; detail: string }) => [e.field, e.detail.includes(shown), e.detail.includes('Ж'.repeat(101))])).toEqual([
+      ['issues.csv:2:Ключ', true, false],
+      ['issues.csv:3:Родитель', true, false],
+      ['issues.csv:3:Срок', true, false],
+      ['links.csv:2', true, false],
+    ]);
+    expect(refused.detail.length).toBeLessThan(2_000);
+  });
+
   it('a new row whose summary is that of an issue another row names would be that issue twice: plan and apply → 422 naming both rows, nothing written', async () => {
     // The agent would take A-2 «Отчёт» for new:9 and set both rows' due dates on it; every later plan and the drift would then refuse the package.
     const issues = `${HEADER}\nA-2;;;;2027-05-05;;;;;;\nnew:9;Task;Отчёт;;2027-06-06;;;;;;`;

@@ -4,7 +4,7 @@
  * first of every bad row and cell found, which it carries (decision 0132).
  */
 import { parse } from 'csv-parse/sync';
-import { type FieldError, hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
+import { clip, type FieldError, hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
 import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
@@ -355,11 +355,16 @@ function refuseNul(file: PackageFile, text: string, rows: { row: number; cells: 
   throw new PackageError(file, null, NUL_DETAIL);
 }
 
+/** The most characters of a cell a package error quotes (decision 1462): a 20,000-character cell is named, not echoed whole. */
+export const SHOWN_CELL = 100;
+/** A cell's value as a package error quotes it: its first SHOWN_CELL characters, with a note of how many more it has. */
+export const shownCell = (value: string): string => clip(value, SHOWN_CELL);
+
 export const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
 export function checkKey(file: PackageFile, row: number, value: string, what: string): void {
   if (value !== '' && !isJiraKey(value) && !isTempKey(value)) {
-    throw new PackageError(file, row, `${what} «${value}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
+    throw new PackageError(file, row, `${what} «${shownCell(value)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
   }
 }
 
