@@ -125,7 +125,11 @@ describe('catalogue-agreement', () => {
         { id: 'customfield_10090', name: 'Story Points', custom: 'com.atlassian.jira.plugin.system.customfieldtypes:float', type: 'number', scope: { type: 'PROJECT', project: { id: '10099' } } },
       ],
     });
-    await call('PATCH', '/settings', { fields: ['Team', 'Story Points'] });
+    // The settings refuse it as the agent's start-up check would (it would not start).
+    const settings = await send('PATCH', '/settings', { fields: ['Team', 'Story Points'] });
+    expect(settings.status).toBe(422);
+    expect(await settings.json()).toMatchObject({ errors: [{ field: 'fields.0', detail: expect.stringContaining('customfield_10050 или customfield_10051') }] });
+    await call('PATCH', '/settings', { fields: ['Story Points'] });
     const commands = [
       { type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая задача', fields: { Team: 'Альфа' } } },
       { type: 'ensure_fields', params: { key: 'AURORA-1', Team: 'Бета' } },
@@ -133,7 +137,8 @@ describe('catalogue-agreement', () => {
     const plan = await call('POST', '/batches/plan', { title: 'План', commands });
     expect(plan.findings.map((f: Json) => [f.seq, f.param, f.code])).toEqual([
       [1, 'fields.Team', 'ambiguous_field'],
-      [2, 'Team', 'ambiguous_field'],
+      // not in settings `fields` (which refuse it as ambiguous, above): refused before the catalogue is asked
+      [2, 'Team', 'custom_field_not_allowed'],
     ]);
     expect(plan.findings[0].detail).toContain('customfield_10050, customfield_10051');
     expect((await send('POST', '/batches', { title: 'План', commands })).status).toBe(422);
