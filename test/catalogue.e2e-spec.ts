@@ -30,7 +30,10 @@ describe('the catalogue (SPEC 16.1)', () => {
     const [epic] = (await hub.http.get('/catalogue/issue-types?name=epic').expect(200)).body;
     expect(epic.create_fields).toContainEqual(expect.objectContaining({ field_id: 'customfield_10011', name: 'Epic Name', required: true }));
     const [task] = (await hub.http.get('/catalogue/statuses?issue_type=Task&from=To%20Do&to=Done').expect(200)).body;
-    expect(task).toMatchObject({ issue_type: 'Task', initial_status: 'To Do', route: ['In Progress', 'Review', 'Done'] });
+    expect(task).toMatchObject({ issue_type: 'Task', initial_status: 'To Do', route_from: 'To Do', route: ['In Progress', 'Review', 'Done'] });
+    // a status named in another letter case is that status, as in a plan's checks
+    const [cased] = (await hub.http.get('/catalogue/statuses?issue_type=task&from=to%20do&to=DONE').expect(200)).body;
+    expect(cased).toMatchObject({ route_from: 'To Do', route: ['In Progress', 'Review', 'Done'] });
     expect((await hub.http.get('/catalogue/sprints?board=Поддержка').expect(200)).body).toEqual([{ id: 21, name: 'Спринт 3', state: 'future', board_id: 2, board: 'Поддержка' }]);
     expect((await hub.http.get('/catalogue/priorities').expect(200)).body).toEqual(['Highest', 'High', 'Medium', 'Low']);
     expect((await hub.http.get('/catalogue/components').expect(200)).body).toEqual(['Backend', 'Frontend']);
@@ -68,6 +71,8 @@ describe('the catalogue (SPEC 16.1)', () => {
       ['/catalogue/statuses?from=To%20Do', 422, 'from и to'],
       ['/catalogue/statuses?from=To%20Do&to=Done', 422, 'issue_type'],
       ['/catalogue/issue-types?name=Story', 404, 'типа задачи «Story»'],
+      ['/catalogue/statuses?issue_type=Task&from=To%20Do&to=Nope', 404, 'статуса «Nope» нет в процессе типа Task; есть: To Do, In Progress'],
+      ['/catalogue/statuses?issue_type=Task&from=Nope&to=Done', 404, 'статуса «Nope» нет в процессе типа Task'],
       ['/catalogue/sprints?board=Nope', 404, 'доски «Nope»'],
       ['/catalogue?project=aurora', 422, 'ключ проекта'],
       ['/catalogue/link-types?project=OTHER', 404, 'проекта OTHER'],

@@ -28,6 +28,14 @@ describe('the catalogue through MCP', () => {
     expect(mcp.text(await mcp.call('jira_link_types'))).toContain('блокирует (<jira-data>Blocks</jira-data>): source <jira-data>blocks</jira-data> target; обратно: <jira-data>is blocked by</jira-data>');
     expect(mcp.text(await mcp.call('jira_issue_types', { name: 'Epic' }))).toContain('<jira-data>Epic Name</jira-data> (customfield_10011) — обязательное');
     expect(mcp.text(await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Done' }))).toContain('путь: <jira-data>To Do</jira-data> → <jira-data>In Progress</jira-data> → <jira-data>Review</jira-data> → <jira-data>Done</jira-data>');
+    // The ends named in another letter case, as the plan's checks read a status: the route in Jira's names (it said «путь неизвестен»).
+    const cased = await mcp.call('jira_statuses', { issue_type: 'task', from: 'to do', to: ' done ' });
+    expect(mcp.text(cased)).toContain('путь: <jira-data>To Do</jira-data> → <jira-data>In Progress</jira-data> → <jira-data>Review</jira-data> → <jira-data>Done</jira-data>');
+    expect(cased.structuredContent!.workflows).toEqual([expect.objectContaining({ route_from: 'To Do', route: ['In Progress', 'Review', 'Done'] })]);
+    // A name that is no status of the type is said to be none, with those there are (not a route «unknown»).
+    const none = await mcp.call('jira_statuses', { issue_type: 'Task', from: 'To Do', to: 'Donne' });
+    expect(none.isError).toBe(true);
+    expect(mcp.text(none)).toContain('статуса «Donne» нет в процессе типа Task; есть: To Do, In Progress, Review, Done, Rejected (может быть, Done?)');
     expect(mcp.text(await mcp.call('jira_sprints'))).toContain('<jira-data>Поддержка</jira-data>: <jira-data>Спринт 3</jira-data> (будущий; доска 2)');
     // A lookup that finds nothing lists what Jira has: that list is Jira's words, fenced too.
     const nope = await mcp.call('jira_sprints', { board: 'Nope' });

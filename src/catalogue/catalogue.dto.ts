@@ -30,7 +30,7 @@ export class StatusesQuery extends CatalogueQuery {
    */
   @IsOptional() @IsString() @MaxLength(200) issue_type?: string;
   /**
-   * with `to`: the shortest known route from this status (needs issue_type)
+   * with `to`: the shortest known route from this status (needs issue_type; any letter case; a name that is no status of the type → 404)
    * @example 'To Do'
    */
   @IsOptional() @IsString() @MaxLength(200) from?: string;
@@ -141,7 +141,12 @@ export class WorkflowView {
   initial_status!: string | null;
   transitions!: TransitionView[];
   /**
-   * with from and to: the shortest known route, `to` last ([] when from = to; null when no known route leads there)
+   * with from and to: the status the route starts from, as Jira writes it (`from` in another letter case names it too)
+   * @example 'To Do'
+   */
+  route_from?: string;
+  /**
+   * with from and to: the shortest known route, `to` last as Jira writes it ([] when from = to; null when no known route leads there)
    * @example ['In Progress', 'Done']
    */
   route?: string[] | null;

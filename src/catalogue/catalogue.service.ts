@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Catalogue, CatalogueIssueType } from '@jira-hub/contracts';
+import type { Catalogue, CatalogueIssueType, CatalogueTypeConfig } from '@jira-hub/contracts';
 import { Clock, NotFoundError, ValidationFailedError } from '../common/index.js';
 import { Db } from '../database/index.js';
 import { SettingsService } from '../settings/index.js';
@@ -14,11 +14,26 @@ import type {
 } from './catalogue.dto.js';
 import { catalogueIsStale } from './staleness.js';
 import { CatalogueRepository, type StoredCatalogue } from './catalogue.repository.js';
-import { listed, lower } from './match.js';
+import { listed, lower, match, maybe } from './match.js';
 import { initialStatus, shortestRoute } from './routes.js';
 
 
 /** «5 с», «3 мин», «2 ч», «4 дн». */
+/**
+ * A status of the type's workflow as a route's end names it, read as the plan's checks read a status: the name
+ * itself, else the one status it names in another letter case or with spaces around it. A name that is no status
+ * of the type is a 404 listing them: a route «unknown» between names Jira does not have would send an assistant
+ * looking for a way that exists under the right name.
+ */
+function statusNamed(config: CatalogueTypeConfig, type: string, name: string): string {
+  // No statuses known for the type (an observed catalogue that met none of its issues): nothing to read the name by.
+  if (config.statuses.length === 0) return name;
+  const found = match(name, config.statuses, (s) => [s.name]);
+  if (found.kind !== 'none') return found.item.name;
+  const close = maybe(found.close.map((s) => s.name));
+  throw new NotFoundError(`статуса «${name}» нет в процессе типа ${type}; есть: ${listed(config.statuses.map((s) => s.name))}${close ? ` (${close})` : ''}`);
+}
+
 const ageText = (s: number) => (s < 60 ? `${s} с` : s < 3600 ? `${Math.floor(s / 60)} мин` : s < 86400 ? `${Math.floor(s / 3600)} ч` : `${Math.floor(s / 86400)} дн`);
 
 /** The catalogue for people and assistants (SPEC 16.1): its state and the lookups that spare anyone a guess. */
@@ -107,7 +122,12 @@ export class CatalogueService {
         initial_status: initialStatus(config),
         transitions: config.transitions.map(({ from, to, name, required_fields }) => ({ from, to, name, required_fields })),
       };
-      if (q.from !== undefined && q.to !== undefined) view.route = shortestRoute(config, q.from, q.to);
+      if (q.from !== undefined && q.to !== undefined) {
+        // The ends named as the plan's checks read a status (another letter case, spaces around it): the route in Jira's names.
+        const from = statusNamed(config, t.name, q.from);
+        view.route_from = from;
+        view.route = shortestRoute(config, from, statusNamed(config, t.name, q.to));
+      }
       return view;
     });
   }

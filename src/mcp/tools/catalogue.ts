@@ -33,6 +33,8 @@ interface Workflow {
   initial_status: string | null;
   transitions: { from: string | null; to: string; name: string; required_fields: string[] }[];
   route?: string[] | null;
+  /** the route's first status as Jira writes it (the `from` asked for may differ in letter case) */
+  route_from?: string;
 }
 interface Sprint {
   name: string;
@@ -125,7 +127,9 @@ export const CATALOGUE_TOOLS: ToolDef[] = [
           (t) =>
             `  ${t.from === null ? 'из любого' : fenced(t.from)} → ${fenced(t.to)} (${fenced(t.name)})${t.required_fields.length ? `, экран перехода требует: ${names(t.required_fields)}` : ''}`,
         ),
-        ...(w.route === undefined ? [] : [w.route === null ? `  путь из «${a.from}» в «${a.to}» неизвестен` : `  путь: ${[a.from ?? '', ...w.route].map(fenced).join(' → ')}`]),
+        ...(w.route === undefined
+          ? []
+          : [w.route === null ? `  известного пути из ${fenced(w.route_from ?? a.from ?? '')} в ${fenced(a.to ?? '')} нет` : `  путь: ${[w.route_from ?? a.from ?? '', ...w.route].map(fenced).join(' → ')}`]),
       ]);
       return { text: lines.join('\n'), data: { workflows: flows } };
     },
