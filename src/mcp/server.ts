@@ -51,8 +51,13 @@ export interface McpServerOptions {
 /** What an error answer says when its findings do not all fit: the call again, with those shown fixed. */
 const RETRY = 'исправьте показанные и повторите вызов — он назовёт остальные';
 const PLAN_PAGES = 'все замечания по командам покажет plan_batch с теми же командами, частями (offset, limit)';
-/** The hub's refusals whose detail may repeat Jira's text (catalogue names, a summary, values changed since, the boards or types there are): fenced as data. */
-const JIRA_TEXT_ERRORS = new Set(['plan_failed', 'duplicate_summary', 'conflict']);
+/**
+ * The hub's refusals whose detail may repeat Jira's text (catalogue names, a summary): fenced as data. Not
+ * `conflict`: those a tool meets (a retry of a command that did not fail, a revert of a batch not finished or
+ * reverted already, nothing to revert) are the hub's own words and advice, which a model reads as data
+ * inside the fence (decision 1437); the one naming Jira's values, a stale revert's approval, is a person's.
+ */
+const JIRA_TEXT_ERRORS = new Set(['plan_failed', 'duplicate_summary']);
 /** The catalogue lookups' «not found» lists what Jira has (boards, issue types): fenced as data too. */
 const isJiraTextError = (tool: string, code: string) => JIRA_TEXT_ERRORS.has(code) || (code === 'not_found' && tool.startsWith('jira_'));
 /** How much of a name a model sent an answer repeats. */
