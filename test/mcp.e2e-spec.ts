@@ -266,3 +266,37 @@ describe('stdio without a hub', () => {
     }
   });
 });
+
+describe('MCP server on a hub where the assistant needs no approval (settings approval.assistant: false)', () => {
+  let hub: TestHub;
+  let mcp: McpUnderTest;
+
+  beforeAll(async () => {
+    hub = await startHub();
+    await hub.http.patch('/settings').send({ approval: { assistant: false } }).expect(200);
+    mcp = await connect('http', hub.url);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await hub?.close();
+  });
+
+  /** A sentence that says a batch waits for a person without saying that the hub's setting decides it. */
+  const PROMISE = /(ждут|ждёт|будет ждать|выполнится после|не выполнит|не возьмёт)[^.]*одобрени|одобрени[^.]*(ждут|ждёт)|ничего не уходит в Jira/;
+  const unconditional = (text: string) => text.split(/(?<=[.;])\s+/).filter((s) => PROMISE.test(s) && !/настройк|если /.test(s));
+
+  it('the batch of submit_batch runs at once, and no description or instruction promised it would wait for a person', async () => {
+    const sent = await mcp.call('submit_batch', { title: 'Без одобрения', commands: [fields('AURORA-1')] });
+    expect(sent.structuredContent).toMatchObject({ status: 'queued', source: 'assistant' });
+    const { tools } = await mcp.client.listTools();
+    const makers = ['submit_batch', 'retry_command', 'revert_batch', 'apply_package'];
+    const texts = [
+      ['instructions', mcp.client.getInstructions() ?? ''],
+      ...tools.filter((t) => makers.includes(t.name)).map((t) => [t.name, t.description ?? '']),
+    ];
+    expect(texts).toHaveLength(5);
+    // Each says it waits only as the hub is set (it said «ничего не уходит в Jira сразу» whatever the setting).
+    expect(texts.map(([name, text]) => [name, unconditional(text)])).toEqual(texts.map(([name]) => [name, []]));
+    expect(tools.find((t) => t.name === 'submit_batch')!.description).toContain('настройка approval');
+  });
+});

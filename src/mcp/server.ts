@@ -220,7 +220,7 @@ export function instructions(enabled: ToolDef[]): string {
   const look = ['search_issues', 'get_issue', 'get_batch', 'list_batches', 'agent_status'].filter(has);
   if (look.length) parts.push(`Смотреть зеркало Jira и пакеты: ${look.join(', ')}.`);
   if (has('plan_batch')) parts.push('Проверить план пакета без записи: plan_batch.');
-  if (has('submit_batch')) parts.push('Отправить пакет: submit_batch; пакеты ассистента ждут одобрения человека в панели хаба.');
+  if (has('submit_batch')) parts.push('Отправить пакет: submit_batch; пакеты ассистента ждут одобрения человека в панели хаба, если оно включено в настройках хаба (по умолчанию — да), а plan_batch заранее говорит, будет ли ждать пакет.');
   if (!enabled.some((t) => t.writes)) parts.push('Этот сервер работает только на чтение: ничего в хабе он не меняет.');
   parts.push(FENCE_NOTE);
   return parts.join(' ');

@@ -7,6 +7,16 @@ import { batchChangesText, boardsOfChanges, type Boards } from '../change-texts.
 import { batchHeadline, batchListText, batchPage, checksLine, commandLines, commandText, nextStep, planText } from '../texts.js';
 import { id, page, tool, type ToolAnswer, type ToolDef } from '../tool.js';
 
+/**
+ * Whether an assistant's batch waits for a person is the hub's setting `approval` (SPEC 15.2; on by default):
+ * a description never promises it (decision 1471). plan_batch says it of the batch beforehand, every answer
+ * that makes a batch by its status.
+ */
+export const APPROVAL_HELP =
+  'Пакет ассистента ждёт одобрения человека (статус awaiting_approval), если так настроен хаб (настройка approval; по умолчанию — ждёт): тогда агент не возьмёт ни одной его команды, пока человек не одобрит пакет. Если человек выключил одобрение, пакет сразу встаёт в очередь и агент начинает менять Jira. Будет ли ждать именно этот пакет, заранее говорит plan_batch, а после отправки — статус в ответе.';
+/** The same of a batch a tool makes for the assistant (a retry, a revert, a package's). */
+export const APPROVAL_OF_NEW = 'Новый пакет ассистента ждёт одобрения человека, если оно включено в настройках хаба (по умолчанию — да); ответ скажет статус пакета.';
+
 const COMMANDS_HELP = `Команды идемпотентны («добиться, чтобы…»), агент выполняет их по одной, с паузами. Каждая — {type, params}; что нужно каждому типу, говорит схема аргумента commands (по типу — свои параметры и пример):
 ${SCHEMA_COMMAND_TYPES.map((t) => `- ${t}: ${COMMAND_DESCRIPTIONS[t]}`).join(';\n')}.
 Названия берите из справочников (инструменты jira_*): тип задачи, статус, спринт, приоритет, исполнитель; link_type можно дать словом («блокирует») или описанием связи — хаб сохранит имя типа в Jira; ensure_status {key, to} — хаб сам найдёт кратчайший путь; ensure_sprint {key, sprint: null} — в бэклог. plan_batch находит все ошибки сразу, с подсказками.
@@ -165,7 +175,7 @@ export const BATCH_TOOLS: ToolDef[] = [
   tool({
     name: 'submit_batch',
     title: 'Отправить пакет команд',
-    description: `Ставит пакет команд для Jira в очередь хаба. Пакеты ассистента ждут одобрения человека (статус awaiting_approval): агент не выполнит ни одной команды, пока человек не одобрит пакет; ничего не уходит в Jira сразу. Сначала проверьте план инструментом plan_batch. Передайте idempotency_key (любая строка до 1000 символов, уникальная на один план), чтобы повторная отправка того же пакета — например, после обрыва связи — вернула первый пакет, а не создала дубликат. Следите за пакетом через get_batch.\n${COMMANDS_HELP}`,
+    description: `Ставит пакет команд для Jira в очередь хаба. ${APPROVAL_HELP} Сначала проверьте план инструментом plan_batch и покажите его человеку. Передайте idempotency_key (любая строка до 1000 символов, уникальная на один план), чтобы повторная отправка того же пакета — например, после обрыва связи — вернула первый пакет, а не создала дубликат. Следите за пакетом через get_batch.\n${COMMANDS_HELP}`,
     writes: true,
     input: z.strictObject({ ...batchShape, idempotency_key: IDEMPOTENCY_KEY }),
     lenient: { input: z.strictObject({ ...batchShape, commands: uncheckedCommands, idempotency_key: IDEMPOTENCY_KEY }), under: 'commands' },
@@ -260,7 +270,7 @@ export const BATCH_TOOLS: ToolDef[] = [
   tool({
     name: 'retry_command',
     title: 'Повторить команду',
-    description: 'Повторяет команду со статусом failed, cancelled или skipped в новом пакете «Повтор команды #<id>». Новый пакет ассистента тоже ждёт одобрения человека.',
+    description: `Повторяет команду со статусом failed, cancelled или skipped в новом пакете «Повтор команды #<id>». ${APPROVAL_OF_NEW}`,
     writes: true,
     input: z.strictObject({ command_id: id('номер команды') }),
     output: batchOutput,

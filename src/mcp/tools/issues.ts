@@ -11,7 +11,7 @@ const filter = (what: string) => z.string().trim().min(1).max(255).optional().de
 const SEARCH_LINKS_SHOWN = 10;
 
 const EMPTY_MIRROR =
-  'В зеркале хаба нет ни одной задачи: его наполняют команды refresh. Прочитайте задачи проекта пакетом с командой refresh (например, {type: "refresh", params: {jql: "project = <КЛЮЧ>"}}) — пакет ассистента выполнится после одобрения человека.';
+  'В зеркале хаба нет ни одной задачи: его наполняют команды refresh. Прочитайте задачи проекта пакетом с командой refresh (например, {type: "refresh", params: {jql: "project = <КЛЮЧ>"}}) — пакет ассистента выполнится после одобрения человека, если оно включено в настройках хаба.';
 
 const issueOutput = z.looseObject({ key: z.string(), links: z.array(z.string()) });
 

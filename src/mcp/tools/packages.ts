@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { appliedPlanText, applyText, driftText, planText } from '../../packages/index.js';
 import { batchPage, fenced, nextStep } from '../texts.js';
 import { csvText, id, tool, type ToolDef } from '../tool.js';
+import { APPROVAL_OF_NEW } from './batches.js';
 
 const FORMAT = `Пакет — CSV-тексты (разделитель «,» или «;», заголовки по-русски или по-английски):
 - issues_csv: Ключ/key (ключ Jira AURORA-12 или временный new:N для новой задачи), Тип/issue_type, Тема/summary, Родитель/parent, Срок/duedate (ГГГГ-ММ-ДД), Метки/labels (через пробел или запятую), Исполнитель/assignee, Приоритет/priority, Статус/status, Спринт/sprint, Доска/board; пустая ячейка — «без пожелания»;
@@ -23,7 +24,7 @@ const someFile = (a: { issues_csv?: string; links_csv?: string; notes_csv?: stri
 const texts = (a: { issues_csv?: string; links_csv?: string; notes_csv?: string }) => ({ issues: a.issues_csv, links: a.links_csv, notes: a.notes_csv });
 
 /** How the assistant applies a package again: its own tool (it has no folder for the CLI). */
-const APPLY_AGAIN = 'apply_package с теми же файлами (пакет команд будет ждать одобрения человека)';
+const APPLY_AGAIN = 'apply_package с теми же файлами (пакет команд ждёт одобрения человека, если оно включено в настройках хаба)';
 
 export const PACKAGE_TOOLS: ToolDef[] = [
   tool({
@@ -50,7 +51,7 @@ export const PACKAGE_TOOLS: ToolDef[] = [
   tool({
     name: 'apply_package',
     title: 'Применить пакет планирования',
-    description: `Сохраняет пакет планирования и отправляет его план (только различия с зеркалом) пакетом команд; пакет ассистента ждёт одобрения человека. Повтор с теми же файлами, пока пакет команд выполняется, отвечает тем же пакетом. Перед этим покажите человеку план (plan_package).\n${FORMAT}`,
+    description: `Сохраняет пакет планирования и отправляет его план (только различия с зеркалом) пакетом команд. ${APPROVAL_OF_NEW} Повтор с теми же файлами, пока пакет команд выполняется, отвечает тем же пакетом. Перед этим покажите человеку план (plan_package).\n${FORMAT}`,
     writes: true,
     input: z.object(packageShape).refine(someFile, { error: 'передайте issues_csv, links_csv и/или notes_csv' }),
     run: async (api, a, context) => {

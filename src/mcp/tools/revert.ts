@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { revertText } from '../change-texts.js';
 import { batchPage, nextStep } from '../texts.js';
 import { id, tool, type ToolDef } from '../tool.js';
+import { APPROVAL_OF_NEW } from './batches.js';
 
 export const REVERT_TOOLS: ToolDef[] = [
   tool({
@@ -11,8 +12,8 @@ export const REVERT_TOOLS: ToolDef[] = [
     description:
       'Строит пакет «Откат пакета #N» из обратных команд по записи изменений пакета (поля — к прежним значениям, статус и спринт — назад, ' +
       'созданные связи и комментарии — удалить, созданные задачи — пометить меткой hub-reverted и перевести в статус из настроек или удалить). ' +
-      'Изменения, которые в Jira с тех пор поменяли, не трогаются и перечислены как конфликты. Сначала вызовите с dry_run: true и покажите план человеку; ' +
-      'пакет ассистента ждёт одобрения человека. Откатить пакет можно один раз.',
+      'Изменения, которые в Jira с тех пор поменяли, не трогаются и перечислены как конфликты. Сначала вызовите с dry_run: true и покажите план человеку. ' +
+      `${APPROVAL_OF_NEW} Откатить пакет можно один раз.`,
     writes: true,
     input: z.object({
       batch_id: id('номер пакета, который откатить'),
