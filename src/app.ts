@@ -64,10 +64,18 @@ function undecompressed(err: unknown, req: Request): boolean {
   return status === 400 && typeof errno === 'number' && req.headers['content-encoding'] !== undefined;
 }
 
-/** A body over the route's limit (BODY_LIMIT or LARGE_BODY_LIMIT, which body-parser passes on in bytes): the 413 names it. */
-function tooLarge(err: unknown): PayloadTooLargeError {
+/** Routes taking a batch's commands, where a body too large has a way out: fewer commands per batch. */
+const BATCH_ROUTES = /^\/batches(\/plan)?\/?$/i;
+
+/**
+ * A body over the route's limit (BODY_LIMIT or LARGE_BODY_LIMIT, which body-parser passes on in bytes): the 413
+ * names it, and for a batch says what to do (an assistant's batch reaches it through `submit_batch` as well).
+ */
+function tooLarge(err: unknown, req: Request): PayloadTooLargeError {
   const limit = (err as { limit?: unknown }).limit;
-  return typeof limit === 'number' ? new PayloadTooLargeError(`тело запроса больше ${Math.round(limit / 1024 / 1024)} МБ: хаб такие не принимает`) : new PayloadTooLargeError();
+  if (typeof limit !== 'number') return new PayloadTooLargeError();
+  const split = BATCH_ROUTES.test(req.path) ? '; разделите команды на несколько пакетов поменьше' : '';
+  return new PayloadTooLargeError(`тело запроса больше ${Math.round(limit / 1024 / 1024)} МБ: хаб такие не принимает${split}`);
 }
 
 /**
@@ -80,7 +88,7 @@ function bodyErrors(err: unknown, req: Request, res: Response, next: NextFunctio
   if (type === undefined) return next(err);
   const encoding = String(req.headers['content-encoding']);
   const failure = type === 'encoding.failed' ? `тело запроса не удалось распаковать (Content-Encoding: ${encoding.slice(0, 100)}): данные повреждены или сжаты другим способом` : BODY_FAILURES[type];
-  const known = type === 'entity.too.large' ? tooLarge(err) : new BadJsonError(notAnObject(err) ?? failure ?? 'тело запроса не удалось прочитать');
+  const known = type === 'entity.too.large' ? tooLarge(err, req) : new BadJsonError(notAnObject(err) ?? failure ?? 'тело запроса не удалось прочитать');
   if (isMcpRequest(req)) return answerRpcError(res, statusOf(known.code), type === 'entity.too.large' ? INVALID_REQUEST : PARSE_ERROR, known.detail);
   res.status(statusOf(known.code)).json(errorBody(known));
 }

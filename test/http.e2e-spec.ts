@@ -196,7 +196,11 @@ describe('errors (SPEC 11.1)', () => {
   it('a body over 5 MB → 413 payload_too_large; the result route takes up to 10 MB', async () => {
     const big = 'x'.repeat(5 * 1024 * 1024 + 10);
     const res = await hub.http.post('/batches').send({ title: big, commands: [fields('A-1')] }).expect(413);
-    expect(res.body).toEqual({ error: 'payload_too_large', detail: 'тело запроса больше 5 МБ: хаб такие не принимает' });
+    expect(res.body).toEqual({ error: 'payload_too_large', detail: 'тело запроса больше 5 МБ: хаб такие не принимает; разделите команды на несколько пакетов поменьше' });
+    const plan = await hub.http.post('/batches/plan').send({ title: big, commands: [fields('A-1')] }).expect(413);
+    expect(plan.body.detail).toBe('тело запроса больше 5 МБ: хаб такие не принимает; разделите команды на несколько пакетов поменьше');
+    // elsewhere no batch to split: the limit alone
+    expect((await hub.http.patch('/settings').send({ x: big }).expect(413)).body.detail).toBe('тело запроса больше 5 МБ: хаб такие не принимает');
     const six = 'y'.repeat(6 * 1024 * 1024);
     // 6 MB reaches the result route (unknown command → 404 rather than 413)
     await hub.http.post('/agent/commands/999/result').send({ status: 'failed', error: six }).expect(404);
