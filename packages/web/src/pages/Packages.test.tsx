@@ -98,6 +98,16 @@ describe('PackagesPage', () => {
     await screen.findByText('Тип и родителя существующей задачи хаб не меняет: поменяйте их в Jira вручную или в пакете.');
     expect(screen.queryByText('Вернуть к пакету (построить план)')).toBeNull();
   });
+
+  it('files picked again after a plan take the plan and its «Применить» away: apply never sends files whose plan was not shown', async () => {
+    await planned({ ...plan, dry_run: { ...plan.dry_run, ok: true, findings: [] } });
+    expect(screen.getByRole('button', { name: /^Применить/ })).toBeTruthy();
+    const input = screen.getByText('Выбрать файлы').parentElement!.querySelector('input')!;
+    fireEvent.change(input, { target: { files: [new File(['Ключ\nAURORA-9'], 'issues.csv')] } });
+    expect(screen.queryByText(plan.text)).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Применить/ })).toBeNull();
+    expect((screen.getByRole('button', { name: 'Построить план' }) as HTMLButtonElement).disabled).toBe(false); // the new files, to be planned
+  });
 });
 
 /** Picks issues.csv and builds the plan; answers with `answer`. */

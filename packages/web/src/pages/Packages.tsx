@@ -388,6 +388,12 @@ function PlanPage() {
       go(batchHref(batch.id));
     });
   const picked = FILES.filter((n) => files[n]);
+  // Other files make the plan on the page another package's: «Применить» would send the new files, unseen.
+  const pick = (next: Picked) => {
+    setFiles(next);
+    setPlan(null);
+    setError(null);
+  };
 
   return (
     <section>
@@ -401,7 +407,7 @@ function PlanPage() {
         onDrop={(e) => {
           e.preventDefault();
           void droppedFiles(e).then(
-            (dropped) => setFiles(pickPackage(dropped)),
+            (dropped) => pick(pickPackage(dropped)),
             (err: unknown) => {
               setErrorAt('files');
               setError(err);
@@ -415,12 +421,12 @@ function PlanPage() {
           покажет только то, чем Jira отличается от пакета.
         </p>
         <label className="file">
-          <input type="file" multiple accept=".csv,text/csv" onChange={(e) => setFiles(pickPackage([...(e.target.files ?? [])]))} />
+          <input type="file" multiple accept=".csv,text/csv" onChange={(e) => pick(pickPackage([...(e.target.files ?? [])]))} />
           <span className="btn btn-small">Выбрать файлы</span>
           <span className={picked.length ? '' : 'muted'}>{picked.length ? picked.map((n) => `${n}.csv`).join(', ') : 'файлы не выбраны'}</span>
         </label>
         <label className="file">
-          <input type="file" {...{ webkitdirectory: '' }} onChange={(e) => setFiles(pickPackage([...(e.target.files ?? [])]))} />
+          <input type="file" {...{ webkitdirectory: '' }} onChange={(e) => pick(pickPackage([...(e.target.files ?? [])]))} />
           <span className="btn btn-small">Выбрать папку</span>
         </label>
         {errorAt === 'files' && <ErrorBox error={error} />}
