@@ -34,6 +34,17 @@ describe('AuditPage', () => {
     await waitFor(() => expect(calls.at(-1)!.url).toBe('/audit?before_id=98&limit=3'));
   });
 
+  it('a double click on «Показать ещё» reads the next page once: no call is listed twice', async () => {
+    const calls = fakeFetch({ 'GET /audit': (_: unknown, url: string) => ({ body: url.includes('before_id') ? [entry(10, { tool: 'get_batch' })] : [entry(12), entry(11)] }) });
+    renderWithHub(<AuditPage pageSize={2} />);
+    const more = await screen.findByRole('button', { name: 'Показать ещё' });
+    fireEvent.click(more);
+    fireEvent.click(more);
+    await screen.findByText('MCP: get_batch');
+    expect(calls.filter((c) => c.url.includes('before_id'))).toHaveLength(1);
+    expect(screen.getAllByText('MCP: get_batch')).toHaveLength(1);
+  });
+
   it('marks a tool call the stdio MCP server reported, and says an outcome code it does not know as it is', async () => {
     fakeFetch({ 'GET /audit': [entry(5, { channel: 'mcp_stdio', outcome: 'something_new', detail: 'подробности' }), entry(4, { outcome: 'invalid_arguments' })] });
     renderWithHub(<AuditPage />);

@@ -51,6 +51,7 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
   const [rows, setRows] = useState<AuditEntry[]>([]);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
 
   const load = useCallback(
     async (before?: number) => {
@@ -66,6 +67,12 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
     [batchId, pageSize],
   );
   useEffect(() => void load(), [load]);
+  /** The next page; the button waits for it, so a double click reads it once (not twice, each row shown twice). */
+  const next = async () => {
+    setBusy(true);
+    await load(rows[rows.length - 1]?.id);
+    setBusy(false);
+  };
 
   return (
     <section>
@@ -117,7 +124,7 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
         </table>
       )}
       {more && (
-        <button className="btn" onClick={() => void load(rows[rows.length - 1]?.id)}>
+        <button className="btn" onClick={() => void next()} disabled={busy}>
           Показать ещё
         </button>
       )}
