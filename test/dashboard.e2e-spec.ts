@@ -76,6 +76,19 @@ describe('the dashboard in Chromium', () => {
     await screenshot(page, 'queue');
   }, 60_000);
 
+  it('a planning package the assistant applies joins the open Packages page’s list without reload', async () => {
+    await open({}, '/#/packages');
+    const agent = agentOf(hub); // the mirror holds AURORA-1, so the package changes it
+    await post('/batches', { title: 'Зеркало', commands: [{ type: 'refresh', params: { keys: ['AURORA-1'] } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }]));
+    await page.getByText('Пакетов пока не применяли.').waitFor();
+    await page.getByText('обновляется само').waitFor();
+    const issues = Buffer.from('Ключ;Срок\nAURORA-1;2026-12-20');
+    const applied = (await hub.http.post('/packages/apply').set('X-Hub-Source', 'assistant').attach('issues', issues, 'issues.csv').field('name', 'Спринт ассистента').expect(200)).body;
+    await page.getByRole('link', { name: `пакет команд #${applied.batch.id}` }).waitFor();
+    await expect(page.getByText('Спринт ассистента', { exact: true }).count()).resolves.toBe(1);
+  }, 60_000);
+
   it('an assistant’s batch is approved from the Batch page, and a fake agent drains it while the progress reaches 100 % live', async () => {
     await open();
     const agent = agentOf(hub);

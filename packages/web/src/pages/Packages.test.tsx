@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseHash } from '../router';
 import { fakeFetch, PACKAGE_PLAN, renderWithHub, summary } from '../test/support';
@@ -97,6 +97,20 @@ describe('PackagesPage', () => {
     renderWithHub(<PackagesPage id="3" />);
     await screen.findByText('Тип и родителя существующей задачи хаб не меняет: поменяйте их в Jira вручную или в пакете.');
     expect(screen.queryByText('Вернуть к пакету (построить план)')).toBeNull();
+  });
+
+  it('a package applied elsewhere (the assistant, another tab) joins the list as its batch is created, and the list is read again when the stream reopens', async () => {
+    const row = { id: 5, name: 'Спринт ассистента', created_at: '2026-12-01T10:00:00.000Z', batch_id: 21 };
+    let list: object[] = [];
+    fakeFetch({ 'GET /packages': () => ({ body: list }) });
+    const { live } = renderWithHub(<PackagesPage />);
+    await screen.findByText('Пакетов пока не применяли.');
+    list = [row];
+    act(() => live.send('batch', { change: 'created', batch_id: 21, batch: summary(21, { status: 'awaiting_approval' }) }));
+    expect(await screen.findByRole('link', { name: 'пакет команд #21' })).toBeTruthy();
+    list = [{ ...row, id: 6, batch_id: null }, row];
+    act(() => live.send('resync', null));
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'Расхождения с Jira' })).toHaveLength(2));
   });
 
   it('files picked again after a plan take the plan and its «Применить» away: apply never sends files whose plan was not shown', async () => {

@@ -352,6 +352,13 @@ function PlanPage() {
     [],
   );
   useEffect(() => void load(), [load]);
+  // A package applied elsewhere (the assistant, the CLI, another tab) submits its batch: the list reads it then,
+  // and again whenever the stream opens anew. (A package Jira already matched submits none: it shows on the next read.)
+  const reloadSoon = useCoalesced(() => void load());
+  useLive((m) => {
+    if (m.event === 'resync') return void load();
+    if (m.event === 'batch' && m.data?.change === 'created') reloadSoon();
+  });
 
   const form = () => {
     const f = new FormData();
