@@ -85,6 +85,36 @@ describe('MCP: the change record and revert_batch', () => {
     for (const text of [summary, commands, plan]) expect(outside(text)).not.toMatch(/СИСТЕМА/);
   });
 
+  it('revert_batch marks the conflicts a refresh or another batch would lift; while one is listed it makes nothing, unless leave_pending: true (decision 1467)', async () => {
+    const tool = (await mcp.client.listTools()).tools.find((t) => t.name === 'revert_batch')!;
+    expect(tool.inputSchema.properties).toHaveProperty('leave_pending', expect.objectContaining({ type: 'boolean', default: false }));
+
+    const agent = agentOf(hub);
+    const batch = (await hub.http.post('/batches').send({ title: 'сроки', commands: [{ type: 'ensure_fields', params: { key: 'B-1', duedate: '2026-12-20' } }, { type: 'ensure_fields', params: { key: 'B-2', duedate: '2026-12-21' } }] }).expect(201)).body;
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'B-1', what: 'field:duedate', before: null, after: '2026-12-20' }] }).expect(200);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'B-2', what: 'field:duedate', before: null, after: '2026-12-21' }] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'B-1', duedate: '2026-12-20' }, { key: 'B-2', duedate: '2026-12-21' }]));
+    // A person's batch, still queued, sets B-1's due date again.
+    const next = (await hub.http.post('/batches').send({ title: 'ещё', commands: [{ type: 'ensure_fields', params: { key: 'B-1', duedate: '2027-01-15' } }] }).expect(201)).body;
+
+    const plan = mcp.text(await mcp.call('revert_batch', { batch_id: batch.id }));
+    expect(plan).toContain(`- B-1 (пока): <jira-data>B-1: срок меняет и пакет #${next.id}, он ещё не выполнен`);
+    expect(plan).toContain('Пока не откатить (помечены «пока»): 1 — зеркало ещё не видело изменения пакета или его же меняет другой невыполненный пакет. ');
+    expect(plan).toContain('leave_pending: true создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить.');
+
+    const batches = (await hub.http.get('/batches').expect(200)).body.length;
+    const refused = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
+    expect(refused.isError).toBe(true);
+    expect(mcp.text(refused)).toContain(`откат пакета #${batch.id} не создан: 1 изменение пакета пока не откатить — B-1: срок меняет и пакет #${next.id}`);
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batches);
+
+    const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: true });
+    expect(made.isError).toBeFalsy();
+    expect(made.structuredContent).toMatchObject({ retry_later: 1, commands: [{ type: 'ensure_fields', params: { key: 'B-2', duedate: null } }], batch: { revert_of: batch.id, status: 'awaiting_approval' } });
+    // Nothing of this test is left for the agent to claim in the next one.
+    await hub.http.post(`/batches/${next.id}/cancel`).send({}).expect(200);
+  });
+
   it("a sprint's board is named as the catalogue names it, in get_batch and in revert_batch's conflicts; by its id without a catalogue or for a board it does not know", async () => {
     // The batch moved A-1 from «AURORA board»'s Спринт 1 into «Спринт 2» of board 5 (unknown to the
     // catalogue); someone moved it since into «Поддержка»'s «Спринт 2». The last test here: it reports the catalogue.

@@ -709,9 +709,25 @@ describe('revert: bad input and refusals', () => {
       ],
     });
 
+    expect(dry.retry_later).toBe(2);
+    expect(dry.conflicts.map((c: Json) => c.retry_later)).toEqual([true, true]);
+    // Made now, the revert would leave both for good (a batch is reverted once): refused until the mirror has seen them, nothing written.
+    const batches = (await world.ok('GET', '/batches')).length;
+    expect(await world.call('POST', `/batches/${b.id}/revert`)).toEqual({
+      status: 409,
+      body: {
+        error: 'conflict',
+        detail:
+          `откат пакета #${b.id} не создан: 2 изменения пакета пока не откатить — ${dry.conflicts.map((c: Json) => c.detail).join('; ')}. ` +
+          'Обновите эти задачи в зеркале или дождитесь названных пакетов и запросите откат снова: откат, созданный сейчас, оставил бы их неоткаченными насовсем ' +
+          '(пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить их как есть, запросите откат с leave_pending: true',
+      },
+    });
+    expect((await world.ok('GET', '/batches')).length).toBe(batches);
+
     await world.run((await world.ok('POST', '/batches', { title: 'обновить', commands: [{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-3'] } }] })).id);
     const revert = await world.ok('POST', `/batches/${b.id}/revert`);
-    expect(revert.conflicts).toEqual([]);
+    expect(revert).toMatchObject({ conflicts: [], retry_later: 0 });
     await world.run(revert.batch.id);
     expect(world.sim.store.links.map((l) => `${l.sourceKey} ${l.typeName} ${l.targetKey}`)).not.toContain('AURORA-3 Blocks AURORA-1');
     expect(world.sim.getIssue('AURORA-1')?.duedate).toBeNull();
@@ -955,6 +971,70 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     await agent.report(claimed, { status: 'failed', error: 'HTTP 400' }).expect(200);
     const after = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
     expect(after).toMatchObject({ conflicts: [], commands: [{ type: 'ensure_status', params: { key: 'AURORA-1', to: 'To Do' } }, { type: 'ensure_fields', params: { key: 'AURORA-1', labels: [], duedate: null } }] });
+  });
+
+  it('a change another batch still changes (retry_later) stops the revert until that batch ends: 409 naming it, nothing written; final conflicts never stop it (decision 1467)', async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2026-12-20' }), fields('AURORA-2', { priority: 'High' }), fields('AURORA-3', { duedate: '2026-12-21' })]);
+    const report = async (changes: object[]) => agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes }).expect(200);
+    await report([{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }]);
+    await report([{ key: 'AURORA-2', what: 'field:priority', before: 'Medium', after: 'High' }]);
+    await report([{ key: 'AURORA-3', what: 'field:duedate', before: null, after: '2026-12-21' }]);
+    // Someone set AURORA-2's priority since (final); a person's batch, still queued, sets AURORA-1's due date again.
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20' }, { key: 'AURORA-2', priority: 'Lowest' }, { key: 'AURORA-3', duedate: '2026-12-21' }]));
+    const next = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' })]);
+
+    const dry = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(dry).toMatchObject({ retry_later: 1, commands: [{ type: 'ensure_fields', params: { key: 'AURORA-3', duedate: null } }] });
+    expect(dry.conflicts).toEqual([
+      expect.objectContaining({ key: 'AURORA-2', what: 'field:priority', retry_later: false }),
+      expect.objectContaining({ key: 'AURORA-1', what: 'field:duedate', retry_later: true, detail: expect.stringContaining(`дождитесь пакета #${next.id}`) }),
+    ]);
+    const before = await rowCounts(hub, ['batch', 'command']);
+    const refused = (await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body;
+    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`откат пакета #${b.id} не создан: 1 изменение пакета пока не откатить — ${dry.conflicts[1].detail}. `) });
+    expect(refused.detail).not.toContain('AURORA-2'); // a final conflict is no reason to wait
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+
+    // The person follows the advice: that batch ends (here: cancelled before it ran); the revert now puts the due date back too.
+    await hub.http.post(`/batches/${next.id}/cancel`).send({}).expect(200);
+    const made = (await hub.http.post(`/batches/${b.id}/revert`).expect(201)).body;
+    expect(made).toMatchObject({
+      retry_later: 0,
+      conflicts: [{ key: 'AURORA-2', what: 'field:priority', retry_later: false }],
+      commands: [{ type: 'ensure_fields', params: { key: 'AURORA-3', duedate: null } }, { type: 'ensure_fields', params: { key: 'AURORA-1', duedate: null } }],
+      batch: { revert_of: b.id },
+    });
+  });
+
+  it('leave_pending=true makes the revert with a change the mirror has not seen yet, left for good; without it 409; not true/false → 422 (decision 1467)', async () => {
+    const agent = agentOf(hub);
+    await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }]);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]));
+    hub.clock.advance(60_000);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-05-05' }), fields('AURORA-2', { duedate: '2027-05-06' })]);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2027-05-05' }] }).expect(200);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-2', what: 'field:duedate', before: null, after: '2027-05-06' }] }).expect(200);
+    await hub.http.post(`/batches/${b.id}/cancel`).send({}).expect(200); // the tail refresh never runs
+    hub.clock.advance(60_000);
+    await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-2'] } }]); // only AURORA-2 is read again
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-2', duedate: '2027-05-06' }]));
+
+    const unseen = 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат';
+    const before = await rowCounts(hub, ['batch', 'command']);
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=maybe`).expect(422)).body).toMatchObject({ error: 'validation_failed', detail: 'leave_pending: нужно true или false' });
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=false`).expect(409)).body.detail).toContain(`1 изменение пакета пока не откатить — ${unseen}. `);
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+
+    const made = (await hub.http.post(`/batches/${b.id}/revert?leave_pending=true`).expect(201)).body;
+    expect(made).toMatchObject({
+      retry_later: 1,
+      commands: [{ type: 'ensure_fields', params: { key: 'AURORA-2', duedate: null } }],
+      conflicts: [{ key: 'AURORA-1', what: 'field:duedate', retry_later: true, detail: unseen }],
+      batch: { revert_of: b.id },
+    });
+    // As the person accepted: the batch is reverted once.
+    expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body.detail).toContain(`уже откатывается или откачен: пакет #${made.batch.id}`);
   });
 
   it('a revert waiting for approval is not approved over a change made since it was asked for; rejected, it can be asked for again', async () => {

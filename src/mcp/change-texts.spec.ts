@@ -91,6 +91,21 @@ describe('revertText', () => {
     ]);
   });
 
+  it('a dry run whose only conflicts wait for a refresh says to refresh or wait, not that there is nothing to revert (decision 1467)', () => {
+    const detail = 'A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат';
+    const view = {
+      dry_run: true, revert_of: 2, title: 'Откат пакета #2', batch: null, commands: [], unchecked: [], retry_later: 1,
+      conflicts: [{ key: 'A-1', what: 'field:duedate', expected: '2027-05-05', detail, retry_later: true }],
+    } as unknown as RevertView;
+    expect(revertText(view).split('\n')).toEqual([
+      'План отката пакета #2 (ничего не записано): команд 0.',
+      'Не откатываются (оставлены как есть; почему — у каждого):',
+      `- A-1 (пока): <jira-data>${detail}</jira-data>`,
+      'Пока не откатить (помечены «пока»): 1 — зеркало ещё не видело изменения пакета или его же меняет другой невыполненный пакет. ' +
+        'Пока они есть, revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст: предложите человеку обновить эти задачи (refresh) или дождаться названных пакетов и запросить откат снова.',
+    ]);
+  });
+
   it('fences the params it would put back and the conflicts, which quote Jira', () => {
     const view = {
       dry_run: true,

@@ -100,13 +100,23 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
   // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
   const commands = r.commands.slice(0, shown).map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length
-    ? ['Не откатываются (оставлены как есть; почему — у каждого):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}: ${fenced(c.detail)}`)]
+    ? ['Не откатываются (оставлены как есть; почему — у каждого):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}${c.retry_later ? ' (пока)' : ''}: ${fenced(c.detail)}`)]
     : ['Конфликтов нет.'];
+  // Conflicts that a refresh or another batch's end would lift (decision 1467): the revert is refused while they are listed.
+  const later = r.conflicts.filter((c) => c.retry_later).length;
+  const notYet =
+    r.dry_run && later > 0
+      ? [
+          `Пока не откатить (помечены «пока»): ${later} — зеркало ещё не видело изменения пакета или его же меняет другой невыполненный пакет. ` +
+            'Пока они есть, revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст: предложите человеку обновить эти задачи (refresh) или дождаться названных пакетов и запросить откат снова.' +
+            (r.commands.length > 0 ? ' leave_pending: true создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить.' : ''),
+        ]
+      : [];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
   const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];
   // Nothing to put back: the revert itself is refused (revert.service.ts), which the dry run says beforehand.
-  const nothing = r.dry_run && r.commands.length === 0 ? ['Откатывать нечего: revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст.'] : [];
-  return [head, ...commands, ...conflicts, ...findings, ...uncheckedLines(r), ...nothing].join('\n');
+  const nothing = r.dry_run && r.commands.length === 0 && later === 0 ? ['Откатывать нечего: revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст.'] : [];
+  return [head, ...commands, ...conflicts, ...notYet, ...findings, ...uncheckedLines(r), ...nothing].join('\n');
 }
 
 /**

@@ -218,8 +218,9 @@ export class HttpHubApi implements HubApi {
     }
   }
 
-  revertBatch(id: number, dryRun: boolean): Promise<RevertView> {
-    return this.json('POST', `/batches/${id}/revert${dryRun ? '?dry_run=true' : ''}`);
+  revertBatch(id: number, dryRun: boolean, leavePending = false): Promise<RevertView> {
+    const query = [dryRun ? 'dry_run=true' : '', leavePending ? 'leave_pending=true' : ''].filter(Boolean).join('&');
+    return this.json('POST', `/batches/${id}/revert${query ? `?${query}` : ''}`);
   }
 
   getBatch(id: number): Promise<BatchView> {

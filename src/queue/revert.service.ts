@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/index.js';
 import { Clock, ConflictError, FindingView, NotFoundError } from '../common/index.js';
+import { plural } from '@jira-hub/contracts/russian';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db, parseJson } from '../database/index.js';
 import type { Params } from '@jira-hub/contracts/catalogue';
@@ -38,8 +39,14 @@ export class RevertView {
   title!: string;
   /** the inverse commands, newest change first (the tail refresh is added when the batch is made) */
   commands!: CommandInput[];
-  /** changes the mirror no longer shows as the batch left them: listed, never overwritten */
+  /**
+   * changes not reverted, never overwritten: the mirror no longer shows them as the batch left them, or cannot
+   * yet tell (`retry_later`: refresh the mirror or wait for the batch named, then ask again; the revert itself
+   * is refused while any is listed, unless `leave_pending=true`)
+   */
   conflicts!: RevertConflict[];
+  /** how many of the conflicts are `retry_later` (0: every conflict is final) */
+  retry_later!: number;
   /** SPEC 16.2: no finding — the revert batch would be accepted (the same checks as any submit) */
   ok!: boolean;
   /** every finding of the inverse commands (1-based seq): what the revert itself would answer with 422 plan_failed */
@@ -75,7 +82,7 @@ export class RevertService {
    * would refuse (a sprint closed since, a status the settings name as Jira does not): its findings,
    * and `ok`. The revert then makes its batch through the normal creation, which checks again.
    */
-  async revert(id: number, caller: Caller, dryRun: boolean): Promise<RevertView> {
+  async revert(id: number, caller: Caller, dryRun: boolean, leavePending = false): Promise<RevertView> {
     const plan = await this.db.read(async (m) => {
       const batch = await this.batchRows.find(m, id);
       if (!batch) throw new NotFoundError(`пакета ${id} нет`);
@@ -91,10 +98,16 @@ export class RevertService {
     });
     const title = REVERT_TITLE(id);
     const findings = plan.findings as FindingView[];
-    const view: RevertView = { dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null };
+    const later = plan.conflicts.filter((c) => c.retry_later);
+    const view: RevertView = {
+      dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, retry_later: later.length, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null,
+    };
     if (dryRun) return view;
+    // A batch is reverted once: made now, the revert would leave these for good, though a refresh or another
+    // batch's end would let them be put back. Only when the person says to leave them (decision 1467).
+    if (later.length > 0 && !leavePending) throw new ConflictError(notYet(id, later.map((c) => c.detail)));
     if (plan.commands.length === 0) {
-      const why = plan.conflicts.length ? `все изменения пакета с тех пор изменены (конфликтов: ${plan.conflicts.length})` : 'в итоге пакет ничего не изменил в Jira (что он менял, он сам и вернул, или не менял ничего)';
+      const why = plan.conflicts.length ? `ни одно изменение пакета не откатить (конфликтов: ${plan.conflicts.length})` : 'в итоге пакет ничего не изменил в Jira (что он менял, он сам и вернул, или не менял ничего)';
       throw new ConflictError(`откатывать нечего: ${why}`);
     }
     const dto = { title, commands: plan.commands } as CreateBatchDto;
@@ -162,4 +175,18 @@ export class RevertService {
     const earlier = await this.batchRows.revertOf(m, id);
     if (earlier) throw new ConflictError(`пакет ${id} уже откатывается или откачен: пакет #${earlier.id}`);
   }
+}
+
+/** How many conflicts the refusal of a revert names before «и ещё N». */
+const NAMED = 5;
+
+/** Why a revert is not made while conflicts wait for a refresh or another batch (decision 1467), in Russian. */
+export function notYet(id: number, details: readonly string[]): string {
+  const n = details.length;
+  const named = details.slice(0, NAMED).join('; ') + (n > NAMED ? `; и ещё ${n - NAMED}` : '');
+  return (
+    `откат пакета #${id} не создан: ${n} ${plural(n, 'изменение', 'изменения', 'изменений')} пакета пока не откатить — ${named}. ` +
+    `Обновите эти задачи в зеркале или дождитесь названных пакетов и запросите откат снова: откат, созданный сейчас, оставил бы ${n === 1 ? 'его' : 'их'} ` +
+    `неоткаченными насовсем (пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить ${n === 1 ? 'его' : 'их'} как есть, запросите откат с leave_pending: true`
+  );
 }

@@ -13,14 +13,20 @@ export const REVERT_TOOLS: ToolDef[] = [
       'Строит пакет «Откат пакета #N» из обратных команд по записи изменений пакета (поля — к прежним значениям, статус и спринт — назад, ' +
       'созданные связи и комментарии — удалить, созданные задачи — пометить меткой hub-reverted и перевести в статус из настроек или удалить). ' +
       'Изменения, которые в Jira с тех пор поменяли, не трогаются и перечислены как конфликты. Сначала вызовите с dry_run: true и покажите план человеку. ' +
-      `${APPROVAL_OF_NEW} Откатить пакет можно один раз.`,
+      `${APPROVAL_OF_NEW} Откатить пакет можно один раз. Конфликты «пока не откатить» (зеркало ещё не видело изменения пакета, ` +
+      'его же меняет другой невыполненный пакет) снимаются обновлением зеркала или окончанием того пакета: пока они есть, хаб откат не создаёт (conflict); ' +
+      'leave_pending: true — создать откат без них, только если человек согласен, что их тогда через хаб уже не откатить.',
     writes: true,
     input: z.object({
       batch_id: id('номер пакета, который откатить'),
       dry_run: z.boolean().default(true).describe('true — только показать план, ничего не создавая'),
+      leave_pending: z
+        .boolean()
+        .default(false)
+        .describe('true — создать откат, оставив конфликты «пока не откатить» неоткаченными насовсем (только с согласия человека); false — пока они есть, хаб откат не создаёт'),
     }),
     run: async (api, a, context) => {
-      const view = await api.revertBatch(a.batch_id, a.dry_run);
+      const view = await api.revertBatch(a.batch_id, a.dry_run, a.leave_pending);
       // No paging here: a cut plan points at where the whole of it is.
       const rest = view.batch
         ? `все команды пакета #${view.batch.id} — get_batch {batch_id: ${view.batch.id}, view: "commands"} с offset и limit или страница ${batchPage(context.dashboard, view.batch.id)}`

@@ -107,7 +107,7 @@ describe('buildRevert (SPEC 17.2)', () => {
   ])('a created issue whose %s a batch not yet finished changes: a conflict, not a snapshot that would overwrite them', (_, what, kept) => {
     const pendingBy = (key: string, w: string) => (key === 'A-11' && w === what ? 42 : undefined);
     const plan = buildRevert(BATCH, MIRROR, { ...OPTIONS, pendingBy });
-    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-11', what, detail: expect.stringContaining('пакет #42, он ещё не выполнен') })]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-11', what, detail: expect.stringContaining('пакет #42, он ещё не выполнен'), retry_later: true })]);
     expect(plan.commands.filter((c) => c.params.key === 'A-11')).toEqual([kept]);
   });
 
@@ -127,7 +127,7 @@ describe('buildRevert (SPEC 17.2)', () => {
   ])('%s → a conflict, listed and left alone; everything else reverts', (_, issues, links, expected) => {
     const mirror = mirrorOf({ ...CREATED, ...issues }, links);
     const plan = buildRevert(BATCH, mirror, OPTIONS);
-    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', ...expected, detail: expect.any(String) })]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', ...expected, detail: expect.any(String), retry_later: false })]);
     const all = buildRevert(BATCH, MIRROR, OPTIONS).commands;
     // The conflicting change alone is left: the rest of the plan is the full one without it.
     const touches = (c: { type: string; params: Record<string, unknown> }) =>
@@ -140,9 +140,9 @@ describe('buildRevert (SPEC 17.2)', () => {
     expect(plan.commands).toHaveLength(expected.what.startsWith('field:') ? all.length : all.length - 1);
   });
 
-  it('an issue the mirror lacks: its changes are conflicts', () => {
+  it('an issue the mirror lacks: its changes are conflicts, to retry once it is read (decision 1467)', () => {
     const plan = buildRevert([ch(1, { key: 'A-5', what: 'field:duedate', before: null, after: '2026-01-01' })], mirrorOf({}), OPTIONS);
-    expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate' })] });
+    expect(plan).toEqual({ commands: [], conflicts: [expect.objectContaining({ key: 'A-5', what: 'field:duedate', retry_later: true })] });
   });
 
   it('an issue Jira no longer has (the mirror\'s gone): its changes and links to it are conflicts, a created one\'s once; a deleted issue keeps its own words', () => {
@@ -159,6 +159,8 @@ describe('buildRevert (SPEC 17.2)', () => {
       `связь A-1 → A-2 (Relates) ${why('A-2')}`,
       `A-10: созданную пакетом задачу ${why('A-10')}`,
     ]);
+    // Final: nothing a refresh or another batch would change (decision 1467).
+    expect(plan.conflicts.map((c) => c.retry_later)).toEqual([false, false, false, false]);
     // Nothing on the gone issues: no label, status, field, comment or link command (the link A-1 → A-10 went with A-10).
     expect(JSON.stringify(plan.commands)).not.toMatch(/"A-(2|10)"/);
     expect(plan.commands.filter((c) => c.type === 'remove_link')).toEqual([]);
@@ -167,12 +169,12 @@ describe('buildRevert (SPEC 17.2)', () => {
   it('a change the mirror has not seen yet (read before it was recorded) is a conflict that says so, not someone else\'s edit', () => {
     const change = ch(1, { key: 'A-1', what: 'field:duedate', before: null, after: '2027-05-05', recorded_at: '2026-12-06T10:00:00.000Z' });
     const unseen = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T09:59:00.000Z' }) });
-    expect(buildRevert([change], unseen, OPTIONS).conflicts.map((c) => c.detail)).toEqual([
-      'A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат',
+    expect(buildRevert([change], unseen, OPTIONS).conflicts.map((c) => [c.detail, c.retry_later])).toEqual([
+      ['A-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат', true],
     ]);
-    // Read after it, the mirror's other value is someone's edit.
+    // Read after it, the mirror's other value is someone's edit: final.
     const edited = mirrorOf({ 'A-1': issue({ duedate: null, synced_at: '2026-12-06T10:01:00.000Z' }) });
-    expect(buildRevert([change], edited, OPTIONS).conflicts.map((c) => c.detail)).toEqual(['A-1: срок с тех пор изменили — сейчас пусто, пакет оставил «2027-05-05»; не откатываем']);
+    expect(buildRevert([change], edited, OPTIONS).conflicts.map((c) => [c.detail, c.retry_later])).toEqual([['A-1: срок с тех пор изменили — сейчас пусто, пакет оставил «2027-05-05»; не откатываем', false]]);
     // Shown as the batch left it: reverted, whenever it was read.
     expect(buildRevert([change], mirrorOf({ 'A-1': issue({ duedate: '2027-05-05', synced_at: '2026-12-06T09:59:00.000Z' }) }), OPTIONS).commands).toEqual([{ type: 'ensure_fields', params: { key: 'A-1', duedate: null } }]);
   });
@@ -184,13 +186,13 @@ describe('buildRevert (SPEC 17.2)', () => {
     const read = (a1: string, a2: string) =>
       mirrorOf({ 'A-1': issue({ synced_at: a1 }), 'A-2': issue({ synced_at: a2 }), 'A-3': issue({ synced_at: a1 }) }, ['A-1|A-3|Blocks']);
     const unseen = 'зеркало ещё не видело изменения пакета (обе задачи читали до него); обновите их в зеркале и повторите откат';
-    expect(buildRevert([made, removed], read('2026-12-06T09:59:00.000Z', '2026-12-06T09:58:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
-      `удалённая связь A-1 → A-3 (Blocks) — ${unseen}`,
-      `связь A-1 → A-2 (Blocks) — ${unseen}`,
+    expect(buildRevert([made, removed], read('2026-12-06T09:59:00.000Z', '2026-12-06T09:58:00.000Z'), OPTIONS).conflicts.map((c) => [c.detail, c.retry_later])).toEqual([
+      [`удалённая связь A-1 → A-3 (Blocks) — ${unseen}`, true],
+      [`связь A-1 → A-2 (Blocks) — ${unseen}`, true],
     ]);
     // One end read after it: the mirror has the links touching it, and what it shows is someone's edit.
-    expect(buildRevert([made], read('2026-12-06T09:59:00.000Z', '2026-12-06T10:01:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
-      'связи A-1 → A-2 (Blocks) в зеркале уже нет; не откатываем',
+    expect(buildRevert([made], read('2026-12-06T09:59:00.000Z', '2026-12-06T10:01:00.000Z'), OPTIONS).conflicts.map((c) => [c.detail, c.retry_later])).toEqual([
+      ['связи A-1 → A-2 (Blocks) в зеркале уже нет; не откатываем', false],
     ]);
     expect(buildRevert([removed], read('2026-12-06T10:01:00.000Z', '2026-12-06T10:01:00.000Z'), OPTIONS).conflicts.map((c) => c.detail)).toEqual([
       'связь A-1 → A-3 (Blocks) уже снова есть',
@@ -305,7 +307,7 @@ describe('buildRevert: a sprint by its id and board (decision 1430)', () => {
     const plan = buildRevert([ch(1, { key: 'A-1', what: 'sprint', before: { id: 1, name: 'Спринт 1', board_id: 1 }, after: a2 })], mirrorOf({ 'A-1': inSprint(b2) }), OPTIONS);
     expect(plan.commands).toEqual([]);
     expect(plan.conflicts).toEqual([
-      { key: 'A-1', what: 'sprint', expected: a2, actual: b2, detail: 'A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска 1); не откатываем' },
+      { key: 'A-1', what: 'sprint', expected: a2, actual: b2, detail: 'A-1: спринт с тех пор изменили — сейчас «Спринт 2» (доска 2), пакет оставил «Спринт 2» (доска 1); не откатываем', retry_later: false },
     ]);
   });
 
@@ -402,7 +404,7 @@ describe('buildRevert: a subject changed more than once in the batch reverts its
           { type: 'ensure_fields', params: { key: 'A-1', duedate: null } },
           { type: 'ensure_fields', params: { key: 'A-1', priority: 'Medium' } },
         ],
-        conflicts: [{ key: 'A-1', what: 'status', expected: 'Done', actual: 'In Progress', detail: 'A-1: статус с тех пор изменили — сейчас «In Progress», пакет оставил «Done»; не откатываем' }],
+        conflicts: [{ key: 'A-1', what: 'status', expected: 'Done', actual: 'In Progress', detail: 'A-1: статус с тех пор изменили — сейчас «In Progress», пакет оставил «Done»; не откатываем', retry_later: false }],
       },
     ],
     [
@@ -463,7 +465,7 @@ describe('buildRevert: a subject changed more than once in the batch reverts its
 
   it('a subject of an unfinished batch is a conflict once, against the last after', () => {
     const plan = buildRevert(WALK, walked(), { ...OPTIONS, pendingBy: (_key, what) => (what === 'status' ? 12 : undefined) });
-    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', what: 'status', expected: 'Done', detail: expect.stringContaining('меняет и пакет #12') })]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ key: 'A-1', what: 'status', expected: 'Done', detail: expect.stringContaining('меняет и пакет #12'), retry_later: true })]);
     expect(plan.commands.map((c) => c.type)).toEqual(['ensure_fields', 'ensure_fields']);
   });
 });

@@ -87,6 +87,14 @@ export interface RevertConflict {
   /** what the mirror shows now (undefined: the mirror cannot tell) */
   actual?: unknown;
   detail: string;
+  /**
+   * Not yet decided (decision 1467): the mirror has not seen the batch's change (or the issue) yet, or another
+   * batch not yet finished changes it too. A refresh or that batch's end lets a revert asked for again put it
+   * back; a revert made now would leave it for good (a batch is reverted once), so it is made only when
+   * asked to leave these. False: final — someone changed it since, the issue is gone, the record lacks what
+   * the inverse needs.
+   */
+  retry_later: boolean;
 }
 
 export interface RevertPlan {
@@ -209,8 +217,9 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
   const deleted = (key: string) => deleting && created.has(key) && !summaryChanged(mirror.issue(key), created.get(key)!);
   const commands: CommandInput[] = [];
   const conflicts: RevertConflict[] = [];
-  const conflict = (c: Change, detail: string, actual?: unknown) =>
-    conflicts.push({ key: c.key ?? null, what: c.what, expected: c.after ?? null, ...(actual === undefined ? {} : { actual }), detail });
+  const conflict = (c: Change, detail: string, actual?: unknown) => add(conflicts, c, detail, actual, false);
+  /** A conflict that is not final (RevertConflict.retry_later): refresh the mirror or wait for a batch, then ask again. */
+  const later = (c: Change, detail: string, actual?: unknown) => add(conflicts, c, detail, actual, true);
   /**
    * A command of the revert, checked as a batch's commands are at submit: one that would be refused is a
    * conflict instead, saying what is not undone (`undone`: «A-1: статус не вернуть к «To Do»») and what of
@@ -261,7 +270,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
     if (c.what.startsWith('field:') || c.what === 'status' || c.what === 'sprint') {
       if (ofCreated) continue; // the created issue is cancelled or deleted as a whole
       if (!mirror.issue(key)) {
-        conflict(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
+        later(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
         continue;
       }
       if (!showsAfter(mirror, c)) {
@@ -269,13 +278,13 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         const seen = mirror.issue(key)?.synced_at;
         // A mirror read before the change was recorded (the batch's tail refresh cancelled or failed) has not seen it: that is no one's edit.
         if (c.recorded_at && seen && seen < c.recorded_at) {
-          conflict(c, `${key}: ${label(c.what, options.fields)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат`, actual);
+          later(c, `${key}: ${label(c.what, options.fields)} — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат`, actual);
         } else conflict(c, `${key}: ${label(c.what, options.fields)} с тех пор изменили — сейчас ${valueShown(c.what, actual, options.boards)}, пакет оставил ${valueShown(c.what, c.after, options.boards)}; не откатываем`, actual);
         continue;
       }
       const pending = options.pendingBy?.(key, c.what);
       if (pending !== undefined) {
-        conflict(
+        later(
           c,
           `${key}: ${label(c.what, options.fields)} меняет и пакет #${pending}, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #${pending})`,
           mirrorValue(mirror, key, c.what),
@@ -331,7 +340,7 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         if (!link) conflict(c, 'в записи о связи нет source, target и link_type');
         else if (deleted(link.source) || deleted(link.target)) continue;
         else if (!mirror.hasLink(link.source, link.target, link.link_type)) {
-          if (unseen(mirror, link, c.recorded_at)) conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, null);
+          if (unseen(mirror, link, c.recorded_at)) later(c, `связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, null);
           else conflict(c, `связи ${link.source} → ${link.target} (${link.link_type}) в зеркале уже нет; не откатываем`, null);
         }
         else emit(c, { type: 'remove_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `связь ${link.source} → ${link.target} не удалить`);
@@ -345,13 +354,13 @@ export function buildRevert(changes: readonly RecordedChange[], mirror: MirrorLo
         break;
       }
       case 'issue':
-        revertCreated(c, created.get(key)!, mirror, options, deleting, emit, conflict);
+        revertCreated(c, created.get(key)!, mirror, options, deleting, emit, conflict, later);
         break;
       case 'link_removed': {
         const link = asLink(c.before);
         if (!link) conflict(c, 'в записи об удалённой связи нет source, target и link_type');
         else if (mirror.hasLink(link.source, link.target, link.link_type)) {
-          if (unseen(mirror, link, c.recorded_at)) conflict(c, `удалённая связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, link);
+          if (unseen(mirror, link, c.recorded_at)) later(c, `удалённая связь ${link.source} → ${link.target} (${link.link_type}) — ${UNSEEN_LINK}`, link);
           else conflict(c, `связь ${link.source} → ${link.target} (${link.link_type}) уже снова есть`, link);
         }
         else emit(c, { type: 'ensure_link', params: { source: link.source, target: link.target, link_type: link.link_type } }, `удалённую связь ${link.source} → ${link.target} не вернуть`);
@@ -382,6 +391,7 @@ function revertCreated(
   deleting: boolean,
   emit: (c: Change, command: CommandInput, undone: string) => void,
   conflict: (c: Change, detail: string, actual?: unknown) => void,
+  later: (c: Change, detail: string, actual?: unknown) => void,
 ): void {
   const key = c.key!;
   const issue = mirror.issue(key);
@@ -394,14 +404,14 @@ function revertCreated(
     return;
   }
   if (!issue) {
-    conflict(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
+    later(c, `${key} нет в зеркале: обновите зеркало, чтобы откатить`);
     return;
   }
   // The label goes onto the labels the mirror shows now (ensure_fields sets the whole list): a batch not yet
   // finished that changes them would lose its labels, so that is a conflict, as for any field.
   const labelsBy = options.pendingBy?.(key, 'field:labels');
   if (labelsBy !== undefined) {
-    conflict({ ...c, what: 'field:labels' }, `${key}: метки меняет и пакет #${labelsBy}, он ещё не выполнен; метку ${REVERTED_LABEL} не ставим, чтобы не затереть его метки (дождитесь пакета #${labelsBy} и запросите откат заново)`, issue.labels);
+    later({ ...c, what: 'field:labels' }, `${key}: метки меняет и пакет #${labelsBy}, он ещё не выполнен; метку ${REVERTED_LABEL} не ставим, чтобы не затереть его метки (дождитесь пакета #${labelsBy} и запросите откат заново)`, issue.labels);
   } else {
     const labels = issue.labels.includes(REVERTED_LABEL) ? issue.labels : [...issue.labels, REVERTED_LABEL];
     emit(c, { type: 'ensure_fields', params: { key, labels } }, `${key}: метку ${REVERTED_LABEL} не поставить`);
@@ -409,10 +419,14 @@ function revertCreated(
   if (issue.status === options.createdIssueStatus) return;
   const statusBy = options.pendingBy?.(key, 'status');
   if (statusBy !== undefined) {
-    conflict({ ...c, what: 'status' }, `${key}: статус меняет и пакет #${statusBy}, он ещё не выполнен; в «${options.createdIssueStatus}» не переводим (дождитесь пакета #${statusBy} и запросите откат заново)`, issue.status);
+    later({ ...c, what: 'status' }, `${key}: статус меняет и пакет #${statusBy}, он ещё не выполнен; в «${options.createdIssueStatus}» не переводим (дождитесь пакета #${statusBy} и запросите откат заново)`, issue.status);
   } else {
     emit(c, { type: 'ensure_status', params: { key, to: options.createdIssueStatus } }, `${key}: созданную пакетом задачу не перевести в «${options.createdIssueStatus}»`);
   }
+}
+
+function add(conflicts: RevertConflict[], c: Change, detail: string, actual: unknown, retryLater: boolean): void {
+  conflicts.push({ key: c.key ?? null, what: c.what, expected: c.after ?? null, ...(actual === undefined ? {} : { actual }), detail, retry_later: retryLater });
 }
 
 const UNSEEN_LINK = 'зеркало ещё не видело изменения пакета (обе задачи читали до него); обновите их в зеркале и повторите откат';

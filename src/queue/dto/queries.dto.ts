@@ -61,4 +61,14 @@ export class RevertQuery {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean({ message: 'нужно true или false' })
   dry_run?: boolean;
+  /**
+   * true: make the revert even though some conflicts are `retry_later` (the mirror has not seen the change yet,
+   * another batch still changes it), leaving them for good; without it such a revert is refused with 409
+   * @defaultValue false
+   */
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'нужно true или false' })
+  leave_pending?: boolean;
 }
