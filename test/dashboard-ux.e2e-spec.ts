@@ -176,6 +176,23 @@ describe('the dashboard, second round (issue 23)', () => {
     await page.keyboard.press('Escape');
     await revertDialog.waitFor({ state: 'detached' });
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Откатить…');
+
+    // A change another batch still makes is not decided yet (decision 1467): listed apart, and the revert is made
+    // only when the person chooses, with the keyboard too, to leave it; then the new batch opens.
+    const next = (await post('/batches', { title: 'Ещё приоритет', commands: [fields('AURORA-8', { priority: 'Low' })] }).expect(201)).body;
+    await revert.press('Enter');
+    await revertDialog.locator('.revert-later').getByText(`дождитесь пакета #${next.id})`).waitFor();
+    const create = revertDialog.getByRole('button', { name: 'Создать пакет отката' });
+    await expect(create.isDisabled()).resolves.toBe(true);
+    const leave = revertDialog.getByRole('checkbox', { name: 'Откатить остальное сейчас, а это изменение оставить как есть' });
+    await leave.focus();
+    await page.keyboard.press('Space');
+    await expect(create.isEnabled()).resolves.toBe(true);
+    await noSeriousViolations();
+    await create.click();
+    await page.waitForURL((url) => /^#\/batch\/\d+$/.test(url.hash) && url.hash !== `#/batch/${changed.id}`);
+    const made = (await hub.http.get(`/batches/${page.url().split('/').pop()}`).expect(200)).body;
+    expect(made).toMatchObject({ revert_of: changed.id, commands: [{ type: 'ensure_status', params: { key: 'AURORA-8' } }, { type: 'refresh' }] });
   }, 90_000);
 
   it('defects 3 and 4: the strip on every page shows the pause counting down and the next command with its start; times tick', async () => {

@@ -112,6 +112,54 @@ describe('the change record on the batch page', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert']);
   });
 
+  it('revert: a conflict not yet decided (retry_later) is shown apart; the revert is made only when the person chooses to leave it, with leave_pending=true (decision 1467)', async () => {
+    const later = 'AURORA-1: срок меняет и пакет #7, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #7)';
+    const edited = 'AURORA-9: тему с тех пор изменили на «Чужая» — задачу не удаляем';
+    const calls = fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': (_: unknown, url: string) => ({
+        status: url.includes('dry_run=true') ? 200 : 201,
+        body: revertPlan({
+          dry_run: url.includes('dry_run=true'),
+          retry_later: 1,
+          conflicts: [
+            { key: 'AURORA-9', what: 'issue', expected: null, detail: edited, retry_later: false },
+            { key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2026-12-20', detail: later, retry_later: true },
+          ],
+          batch: url.includes('dry_run=true') ? null : { id: 2 },
+        }),
+      }),
+    });
+    const dialog = await openRevert();
+    expect(within(dialog).getByText(/^Пока не откатить — обновите эти задачи в зеркале или дождитесь названных пакетов/)).toBeTruthy();
+    const laterList = dialog.querySelector('.revert-later')!;
+    expect([...laterList.querySelectorAll('li')].map((li) => li.textContent)).toEqual([later]);
+    expect([...dialog.querySelectorAll('.revert-conflicts li')].map((li) => li.textContent)).toEqual([edited]);
+    const create = within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement;
+    expect(create.disabled).toBe(true);
+    const leave = within(dialog).getByRole('checkbox', { name: 'Откатить остальное сейчас, а это изменение оставить как есть' });
+    fireEvent.click(leave);
+    expect(create.disabled).toBe(false);
+    fireEvent.click(create);
+    await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert?leave_pending=true']);
+  });
+
+  it('revert: only conflicts not yet decided and nothing else: nothing to revert yet, no choice offered', async () => {
+    fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': revertPlan({
+        commands: [],
+        retry_later: 1,
+        conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', detail: 'AURORA-1: срок — зеркало ещё не видело изменения пакета', retry_later: true }],
+      }),
+    });
+    const dialog = await openRevert();
+    expect(within(dialog).getByText('Откатывать пока нечего.')).toBeTruthy();
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it("revert: an inverse ensure_sprint names its board as the catalogue does, as the conflicts beside it do; by id a board it does not know", async () => {
     fakeFetch({
       'GET /batches/1': done(),

@@ -14,8 +14,12 @@ interface RevertView {
   revert_of: number;
   title: string;
   commands: { type: string; params: Record<string, unknown> }[];
-  /** `detail`: the hub's own words for why the subject is left alone (changed since, or a waiting batch changes it) */
-  conflicts: { key: string | null; what: string; expected: unknown; actual?: unknown; detail: string }[];
+  /**
+   * `detail`: the hub's own words for why the subject is left alone; `retry_later`: not final — the mirror has not
+   * seen the change yet, or a batch not yet finished changes it (decision 1467): the hub makes the revert while one
+   * is listed only with `leave_pending=true`
+   */
+  conflicts: { key: string | null; what: string; expected: unknown; actual?: unknown; detail: string; retry_later: boolean }[];
   /** the checks of every submit (SPEC 16.2): false — the revert itself would be refused with these findings */
   ok: boolean;
   findings: { seq: number; detail: string }[];
@@ -46,6 +50,8 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const [plan, setPlan] = useState<RevertView | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  /** the person chose to revert the rest now and leave the conflicts not yet decided for good */
+  const [leave, setLeave] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
   // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
   // A hook: called on every render, before the return below (the batch finishes while its page is open).
@@ -58,6 +64,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
     setError(null);
     setBusy(true);
     try {
+      setLeave(false);
       setPlan(await api.post<RevertView>(`/batches/${batch.id}/revert?dry_run=true`));
     } catch (err) {
       setError(err);
@@ -69,7 +76,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
     setBusy(true);
     setError(null);
     try {
-      const made = await api.post<RevertView>(`/batches/${batch.id}/revert`);
+      const made = await api.post<RevertView>(`/batches/${batch.id}/revert${leave ? '?leave_pending=true' : ''}`);
       setPlan(null);
       if (made.batch) go(batchHref(made.batch.id));
     } catch (err) {
@@ -84,6 +91,12 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
     opener.current?.focus(); // it was disabled while the dry run ran, so the dialog may not have found it focused
   };
 
+  const conflictText = (c: RevertView['conflicts'][number]) => c.detail || `${c.key ?? '—'}: ${changeLabel(c.what)}`;
+  const final = plan?.conflicts.filter((c) => !c.retry_later) ?? [];
+  const later = plan?.conflicts.filter((c) => c.retry_later) ?? [];
+  // While a conflict is not yet decided, the revert is made only when the person chooses to leave it (the hub refuses it otherwise).
+  const blocked = later.length > 0 && !leave;
+
   return (
     <>
       <button type="button" ref={opener} className="btn btn-danger-outline" onClick={preview} disabled={busy}>
@@ -95,7 +108,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
           <h2 className="dialog-title">{plan.title}</h2>
           <div className="dialog-text">
             {plan.commands.length === 0 ? (
-              <p>Откатывать нечего.</p>
+              <p>{later.length > 0 ? 'Откатывать пока нечего.' : 'Откатывать нечего.'}</p>
             ) : (
               <>
                 <p>
@@ -109,14 +122,33 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                 </ol>
               </>
             )}
-            {plan.conflicts.length > 0 && (
+            {final.length > 0 && (
               <>
                 <p>Не будут откачены — хаб оставит их как есть:</p>
                 <ul className="revert-conflicts">
-                  {plan.conflicts.map((c, i) => (
-                    <li key={i}>{c.detail || `${c.key ?? '—'}: ${changeLabel(c.what)}`}</li>
+                  {final.map((c, i) => (
+                    <li key={i}>{conflictText(c)}</li>
                   ))}
                 </ul>
+              </>
+            )}
+            {later.length > 0 && (
+              <>
+                <p className="warn-text">
+                  Пока не откатить — обновите эти задачи в зеркале или дождитесь названных пакетов и нажмите «Откатить…» снова. Пакет откатывают один раз: откат,
+                  созданный сейчас, оставит их неоткаченными насовсем.
+                </p>
+                <ul className="revert-later">
+                  {later.map((c, i) => (
+                    <li key={i}>{conflictText(c)}</li>
+                  ))}
+                </ul>
+                {plan.commands.length > 0 && (
+                  <label className="check">
+                    <input type="checkbox" checked={leave} onChange={(e) => setLeave(e.target.checked)} />
+                    Откатить остальное сейчас, а {later.length === 1 ? 'это изменение' : 'эти изменения'} оставить как есть
+                  </label>
+                )}
               </>
             )}
             {!plan.ok && (
@@ -152,7 +184,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
             <button type="button" className="btn" onClick={close}>
               Не откатывать
             </button>
-            <button type="button" className="btn btn-danger" disabled={busy || plan.commands.length === 0 || !plan.ok} onClick={revert}>
+            <button type="button" className="btn btn-danger" disabled={busy || plan.commands.length === 0 || !plan.ok || blocked} onClick={revert}>
               Создать пакет отката
             </button>
           </div>
