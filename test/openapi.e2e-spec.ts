@@ -47,6 +47,11 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
     expect(doc.components.schemas.CancelCommandDto.properties.force).toEqual({ type: 'boolean', description: 'cancel even a command handed out to the agent', default: false });
     expect(doc.components.schemas.HealthView.properties.status).toMatchObject({ type: 'string', example: 'ok' });
     expect(doc.components.schemas.ImportReportView.required).toEqual(['notes', 'expected_links', 'missing_keys', 'missing_links', 'reversed_links']);
+    // The revert's answer is described, its conflicts too (it was declared in a service, which the metadata skipped).
+    const revert = doc.paths['/batches/{id}/revert'].post.responses['201'].content['application/json'].schema;
+    expect(revert).toEqual({ $ref: '#/components/schemas/RevertView' });
+    expect(doc.components.schemas.RevertView.properties.conflicts).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/RevertConflictView' } });
+    expect(doc.components.schemas.RevertConflictView.properties.retry_later).toMatchObject({ type: 'boolean', description: expect.stringContaining('decision 1467') });
   });
 
   it('query parameters keep their order, defaults and limits', () => {

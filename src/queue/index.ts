@@ -24,6 +24,6 @@ export { PlanService } from './plan.service.js';
 export { PlanView } from './plan.view.js';
 export type { PlannedCommandView } from './plan.view.js';
 export { QueueModule } from './queue.module.js';
-export type { RevertView } from './revert.service.js';
+export type { RevertView } from './revert.view.js';
 export { BATCH_FILTERS, BATCH_STATUS_WORDS, BatchView, CommandView } from './rows.js';
 export type { BatchSummary, CommandRow, DeliveryView } from './rows.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../common/index.js';
-import { Clock, ConflictError, FindingView, NotFoundError } from '../common/index.js';
+import { Clock, ConflictError, NotFoundError, type FindingView } from '../common/index.js';
 import { plural } from '@jira-hub/contracts/russian';
 import { CatalogueRepository } from '../catalogue/index.js';
 import { Db, parseJson } from '../database/index.js';
@@ -13,52 +13,11 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, pendingChanges, REVERT_TITLE, staleLabels, writtenBy, type RevertConflict, type RevertPlan } from './commands/revert.js';
+import { buildRevert, pendingChanges, REVERT_TITLE, staleLabels, writtenBy, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { runChecks } from './plan-checks.js';
 import { isAwaiting, type BatchView } from './rows.js';
-
-/** An inverse command the checks could not judge. */
-export class UncheckedCommandView {
-  /** its place among the inverse commands, from 1 */
-  seq!: number;
-  /**
-   * why (Russian)
-   * @example ['переходы из «Done» типа Task ещё не наблюдались: шаг в «In Progress» не проверить']
-   */
-  notes!: string[];
-}
-
-/** The answer of POST /batches/{id}/revert (SPEC 17.2). */
-export class RevertView {
-  /** true: nothing was written */
-  dry_run!: boolean;
-  /** the batch reverted */
-  revert_of!: number;
-  /** @example 'Откат пакета #12' */
-  title!: string;
-  /** the inverse commands, newest change first (the tail refresh is added when the batch is made) */
-  commands!: CommandInput[];
-  /**
-   * changes not reverted, never overwritten: the mirror no longer shows them as the batch left them, or cannot
-   * yet tell (`retry_later`: refresh the mirror or wait for the batch named, then ask again; the revert itself
-   * is refused while any is listed, unless `leave_pending=true`)
-   */
-  conflicts!: RevertConflict[];
-  /** how many of the conflicts are `retry_later` (0: every conflict is final) */
-  retry_later!: number;
-  /** SPEC 16.2: no finding — the revert batch would be accepted (the same checks as any submit) */
-  ok!: boolean;
-  /** every finding of the inverse commands (1-based seq): what the revert itself would answer with 422 plan_failed */
-  findings!: FindingView[];
-  /**
-   * the inverse commands the checks could not judge (verdict unknown: no catalogue, a stale one, a route
-   * back it has not seen), with why; the revert is accepted, and the agent finds out in Jira
-   */
-  unchecked!: UncheckedCommandView[];
-  /** the new batch (null in a dry run) */
-  batch!: BatchView | null;
-}
+import type { RevertView } from './revert.view.js';
 
 /** SPEC 17.2: a batch's revert, built from its change record against the mirror, made through the normal batch creation. */
 @Injectable()
