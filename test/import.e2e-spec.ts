@@ -228,6 +228,14 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('files separated by tabs → 422 naming each file, saying so and which separators are read; no note written', async () => {
+    const res = await upload({ notes: 'Ключ\tФакт. статус\tКомментарий (внутр.)\nA-1\tГотово\t"да, ок"\n', links: 'from\ttype\tto\nA-1\tBlocks\tA-2\n' }).expect(422);
+    const problem = expect.stringMatching(/^похоже, значения в файле разделены табуляцией .+ разделителем «,» \(запятая\) или «;» \(точка с запятой\)/);
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'notes.csv', detail: problem }, { field: 'links.csv', detail: problem }] });
+    expect(res.body.detail).toMatch(/^notes\.csv: похоже, значения в файле разделены табуляцией.+; links\.csv: похоже/);
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('a comment with an unquoted comma (text past the last column) → 422 naming the row, no note written (decision 1406)', async () => {
     const detail = 'ячеек 4, а столбцов в заголовке 3: значение с запятой или точкой с запятой берут в кавычки';
     const res = await upload({ notes: 'key,fact_status,comment\nA-1,ok,первое, второе\n' }).expect(422);

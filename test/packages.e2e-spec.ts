@@ -401,6 +401,20 @@ describe('planning packages (SPEC 18)', () => {
     expect(await rowCounts(hub, tables)).toEqual(before);
   });
 
+  it('files saved separated by tabs (a spreadsheet\'s tab-delimited text) → 422 naming each file and saying the separator is the problem, nothing written', async () => {
+    const tabs = (text: string) => text.replaceAll(';', '\t');
+    const tables = ['package', 'batch', 'command', 'issue_note'];
+    const before = await rowCounts(hub, tables);
+    for (const route of ['plan', 'apply'] as const) {
+      const refused = (await send(route, { issues: tabs(`${HEADER}\nA-2;;;;2027-01-01;;;;;;`), links: tabs('Откуда;Тип;Куда\nA-3;блокирует;A-2') }).expect(422)).body;
+      expect(refused.errors.map((e: { field: string }) => e.field)).toEqual(['issues.csv', 'links.csv']);
+      expect(refused.detail).toMatch(/^issues\.csv: похоже, значения в файле разделены табуляцией .+ хаб читает CSV с разделителем «,» \(запятая\) или «;» \(точка с запятой\)/);
+      expect(refused.detail).toContain('; links.csv: похоже, значения в файле разделены табуляцией');
+      expect(refused.detail).not.toContain('нет известных столбцов');
+    }
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
   it('a very long bad cell is named with its first 100 characters, not echoed whole: the 422 stays short', async () => {
     const long = 'Ж'.repeat(20_000);
     const issues = `${HEADER}\n${long};;;;;;;;;;\nA-2;;;${long};${long};;;;;;`;

@@ -260,6 +260,27 @@ describe('malformed packages → PackageError naming file and row (SPEC 8)', () 
     expect(err.row).toBe(4);
   });
 
+  it.each([
+    ['notes.csv', 'Ключ\tФакт. статус\tКомментарий (внутр.)\nA-1\tГотово\tок\n'],
+    ['links.csv', 'from\ttype\tto\r\nA-1\tBlocks\tA-2\r\n'],
+    // Excel quotes a cell with a comma: the line does not even parse with `,`
+    ['notes.csv', 'key\tcomment\nA-1\t"первое, второе"\n'],
+    // a header of one known column and the rest unknown, tabs between them
+    ['links.csv', 'Откуда\tТип\tКуда,\n'],
+  ] as [PackageFile, string][])('%s separated by tabs: refused saying so and which separators the hub reads (%j)', (file, text) => {
+    const err = packageError(() => read(file, text));
+    expect(err.file).toBe(file);
+    expect(err.row).toBeNull();
+    expect(err.message).toMatch(new RegExp(`^${file.replace('.', '\\.')}: похоже, значения в файле разделены табуляцией`));
+    expect(err.problem).toContain('разделителем «,» (запятая) или «;» (точка с запятой)');
+  });
+
+  it('a tab inside a header cell of a comma file is no tab separation', () => {
+    const err = packageError(() => readNotes(buf('key\tx,comment\nA-1,ок\n')));
+    expect(err.problem).toContain('нет обязательных столбцов');
+    expect(readNotes(buf('key,comment\tинфо,comment\nA-1,x,ок\n'))).toEqual([{ row: 2, key: 'A-1', comment: 'ок' }]);
+  });
+
   it('takes the delimiter from the first non-empty line', () => {
     expect(readNotes(buf('\nkey;comment\nA-1;ок\n'))).toEqual([{ row: 3, key: 'A-1', comment: 'ок' }]);
   });

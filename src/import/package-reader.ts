@@ -234,12 +234,32 @@ function lineCounter(bytes: Buffer): (offset: number) => number {
   };
 }
 
+/** The header line: the first non-empty line (a lone CR ends a line too: CSV saved on an old Mac). */
+const headerLine = (text: string): string => text.split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? '';
+
+/** How many times `c` occurs in `line`. */
+const occurrences = (line: string, c: string): number => line.split(c).length - 1;
+
 /** `;` when the header (the first non-empty line) has more semicolons than commas, else `,`. */
 export function detectDelimiter(text: string): ',' | ';' {
-  const header = text.split(/\r\n|\r|\n/).find((line) => line.trim() !== '') ?? ''; // a lone CR ends a line too (CSV saved on an old Mac)
-  const count = (c: string) => header.split(c).length - 1;
-  return count(';') > count(',') ? ';' : ',';
+  const header = headerLine(text);
+  return occurrences(header, ';') > occurrences(header, ',') ? ';' : ',';
 }
+
+/**
+ * Whether the header is separated by tabs rather than by a delimiter the hub reads: more tabs in it than
+ * commas and than semicolons — a spreadsheet's «Текст (разделитель — табуляция)» export. Asked only of a
+ * file that does not read (no known columns, a required one missing, CSV that does not parse), to say why.
+ */
+function separatedByTabs(text: string): boolean {
+  const header = headerLine(text);
+  const tabs = occurrences(header, '\t');
+  return tabs > 0 && tabs > occurrences(header, ',') && tabs > occurrences(header, ';');
+}
+
+/** Why a file separated by tabs does not read, and what to do (SPEC 8: `,` or `;`). */
+export const TAB_SEPARATED =
+  'похоже, значения в файле разделены табуляцией (так сохраняет табличный редактор «Текст с разделителями табуляции»), а хаб читает CSV с разделителем «,» (запятая) или «;» (точка с запятой): сохраните файл как «CSV UTF-8 (разделитель — запятая)» или замените табуляции на «;»';
 
 /**
  * Records a package file may have, its header and empty lines included. A team's package is hundreds
@@ -278,6 +298,8 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
       },
     });
   } catch {
+    // A file separated by tabs breaks on its first quoted cell (a value with a comma): the separator is the problem.
+    if (separatedByTabs(text)) throw new PackageError(file, null, TAB_SEPARATED);
     // The failing record starts where the last good one ended; csv-parse explains in English, the
     // person gets that line and a Russian hint.
     throw new PackageError(file, lineAt(end), 'CSV не читается: проверьте кавычки и разделители');
@@ -293,10 +315,12 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   const [{ row: headerRow, cells: header }, ...body] = numbered;
   refuseNul(file, text, numbered, header);
   const names = header.map((h) => HEADERS[file][h.trim().toLowerCase()]);
+  const missing = REQUIRED[file].filter((r) => !names.includes(r));
+  // The header read as one cell (or a few): its columns are separated by tabs, which is what to say.
+  if (missing.length && separatedByTabs(text)) throw new PackageError(file, null, TAB_SEPARATED);
   if (names.every((n) => n === undefined)) {
     throw new PackageError(file, headerRow, `нет известных столбцов; ожидаются ${Object.keys(HEADERS[file]).join(', ')}`);
   }
-  const missing = REQUIRED[file].filter((r) => !names.includes(r));
   if (missing.length) throw new PackageError(file, headerRow, `нет обязательных столбцов: ${missing.map((c) => columnNames(file, c)).join(', ')}`);
   // Two columns for one field (`duedate` and `Срок`, or `key` twice): only the first was read, the other's
   // values dropped without a word.
