@@ -236,6 +236,14 @@ describe('import of a planning package (SPEC 8)', () => {
     expect(await notesNow()).toEqual([]);
   });
 
+  it('a very long unknown column is named by its first 100 characters, not echoed whole: the 422 stays short, no note written', async () => {
+    const long = 'Ж'.repeat(20_000);
+    const res = await upload({ notes: `Ключ;${long};${long}\nA-1;Готово;ок\n` }).expect(422);
+    const shown = `«${'Ж'.repeat(100)}… [обрезано: ещё 19900 символов]»`;
+    expect(res.body.detail).toBe(`notes.csv, строка 1: нет ни одного известного столбца заметки (неизвестные: ${shown}, ${shown}): нужен «Факт. статус» (fact_status) или «Комментарий (внутр.)» (comment)`);
+    expect(await notesNow()).toEqual([]);
+  });
+
   it('a comment with an unquoted comma (text past the last column) → 422 naming the row, no note written (decision 1406)', async () => {
     const detail = 'ячеек 4, а столбцов в заголовке 3: значение с запятой или точкой с запятой берут в кавычки';
     const res = await upload({ notes: 'key,fact_status,comment\nA-1,ok,первое, второе\n' }).expect(422);

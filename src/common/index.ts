@@ -26,7 +26,7 @@ export { NoBody, NoQuery, PageQuery, QueryInteger } from './page.dto.js';
 export { MAX_JSON_DEPTH, hasBody, nestsDeeperThan } from './request-body.js';
 export { securityHeaders } from './security-headers.js';
 export { foreignRequest, servedHosts, servedOrigins } from './site.js';
-export { clip, clipWithin, cutToCharacters, escapeUnstorable, hasNul, illFormedStrings, NUL_DETAIL, nulStrings, numberRanges, comparableText, withUnstorableEscaped } from './text.js';
+export { clip, clipWithin, cutToCharacters, escapeUnstorable, hasNul, illFormedStrings, NUL_DETAIL, nulStrings, numberRanges, SHOWN_CHARACTERS, shownText, comparableText, withUnstorableEscaped } from './text.js';
 export { BUILT_IN_KEYS, ExplainFields, LONE_SURROGATE_DETAIL, OpaqueJson, createValidationPipe, fieldsDetail } from './validation.js';
 export type { FieldWords } from './validation.js';
 export { ValidatedInSlices } from './validation-slices.js';

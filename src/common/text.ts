@@ -29,6 +29,15 @@ export function clip(text: string, max: number): string {
   return kept.length === text.length ? text : `${kept}${clippedNote(characters(text) - max)}`;
 }
 
+/**
+ * The most characters of a value a person gave that an error or a finding quotes (decisions 1462, 1463): a
+ * 20,000-character cell, assignee or header is named by its start, not echoed whole.
+ */
+export const SHOWN_CHARACTERS = 100;
+
+/** A value a person gave as an error or a finding quotes it: its first SHOWN_CHARACTERS characters, with a note of how many more it has. */
+export const shownText = (value: string): string => clip(value, SHOWN_CHARACTERS);
+
 /** Like clip, but the note included: the result is at most `max` characters (for a field of that size). */
 export function clipWithin(text: string, max: number): string {
   const total = characters(text);

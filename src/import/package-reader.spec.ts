@@ -87,6 +87,24 @@ describe('readNotes (SPEC 8)', () => {
     expect(packageError(() => readNotes(buf('key,Факт статус\nA-1,x\n'))).message).toContain('неизвестные: «Факт статус»');
   });
 
+  it('unknown columns are named by their first 100 characters, the first ten of them, not echoed whole', () => {
+    const long = 'Ж'.repeat(20_000);
+    const err = packageError(() => readNotes(buf(`key,${long}\nA-1,x\n`)));
+    expect(err.message).toContain(`неизвестные: «${'Ж'.repeat(100)}… [обрезано: ещё 19900 символов]»`);
+    expect(err.message.length).toBeLessThan(400);
+    const many = packageError(() => readNotes(buf(`key,${Array.from({ length: 300 }, (_, i) => `c${i + 1}`).join(',')}\nA-1\n`)));
+    expect(many.problem).toContain('неизвестные: «c1», «c2», «c3», «c4», «c5», «c6», «c7», «c8», «c9», «c10» и ещё 290)');
+  });
+
+  it('a column named in an error (a cell with U+0000, one not in UTF-8) is named by its first 100 characters', () => {
+    const long = 'З'.repeat(5_000);
+    const shown = `${'З'.repeat(100)}… [обрезано: ещё 4900 символов]`;
+    const nul = packageError(() => readNotes(buf(`key,comment,${long}\nA-1,ок,a\u0000b\n`)));
+    expect([nul.column, nul.message.includes(`столбец «${shown}»`), nul.message.length < 400]).toEqual([shown, true, true]);
+    const cp1251 = packageError(() => readNotes(Buffer.concat([buf(`key,comment,${long}\nA-1,ок,`), Buffer.from([0xcf, 0xf0]), buf('\n')])));
+    expect([cp1251.column, cp1251.message.length < 400]).toEqual([shown, true]);
+  });
+
   it.each([
     ['key,comment,Комментарий (внутр.)\nA-1,первый,второй\n', '«comment» и «Комментарий (внутр.)»'],
     ['key,key,comment\nA-1,A-2,ок\n', '«key» и «key»'],

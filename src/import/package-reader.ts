@@ -4,28 +4,34 @@
  * first of every bad row and cell found, which it carries (decision 0132).
  */
 import { parse } from 'csv-parse/sync';
-import { clip, type FieldError, hasNul, isJiraKey, isTempKey, NUL_DETAIL, ValidationFailedError } from '../common/index.js';
+import { type FieldError, hasNul, isJiraKey, isTempKey, NUL_DETAIL, shownText, ValidationFailedError } from '../common/index.js';
 import { NOTE_LIMITS } from '../mirror/index.js';
 
 export type PackageFile = 'notes.csv' | 'links.csv' | 'issues.csv';
 
 /**
  * A problem of a package file, naming the file, the row (the file line) and, where one cell is at fault, its
- * column as the header names it. The one thrown is the first found; `all` holds every one found with it
- * (itself first, at most PACKAGE_ERRORS_KEPT) and `more` how many others there were beyond those.
+ * column as the header names it — a header cell is any text, so by its first SHOWN_CHARACTERS characters
+ * (decision 1463). The one thrown is the first found; `all` holds every one found with it (itself first, at
+ * most PACKAGE_ERRORS_KEPT) and `more` how many others there were beyond those.
  */
 export class PackageError extends Error {
   all: readonly PackageError[] = [this];
   more = 0;
+  readonly column?: string;
   constructor(
     readonly file: PackageFile,
     readonly row: number | null,
     readonly problem: string,
-    readonly column?: string,
+    column?: string,
   ) {
-    super(`${file}${row === null ? '' : `, строка ${row}`}${column === undefined ? '' : `, столбец «${column}»`}: ${problem}`);
+    super(`${file}${row === null ? '' : `, строка ${row}`}${column === undefined ? '' : `, столбец «${shownText(column)}»`}: ${problem}`);
+    if (column !== undefined) this.column = shownText(column);
   }
 }
+
+/** How many unknown columns an error names (a header may have hundreds); it says how many more there are. */
+const NAMED_COLUMNS = 10;
 
 /** How many of a package's errors one answer names; it says how many more there are. */
 export const PACKAGE_ERRORS_KEPT = 50;
@@ -327,9 +333,10 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
   const twice = names.flatMap((n, j) => (n !== undefined && names.indexOf(n) < j ? [`«${header[names.indexOf(n)].trim()}» и «${header[j].trim()}»`] : []));
   if (twice.length) throw new PackageError(file, headerRow, `столбцы об одном и том же: ${twice.join(', ')} — оставьте один`);
   const oneOf = ONE_OF[file];
-  const unknown = header.filter((h, j) => names[j] === undefined && h.trim() !== '').map((h) => `«${h.trim()}»`);
+  const unknown = header.filter((h, j) => names[j] === undefined && h.trim() !== '').map((h) => `«${shownText(h.trim())}»`);
   if (oneOf && unknown.length > 0 && !oneOf.columns.some((c) => names.includes(c))) {
-    throw new PackageError(file, headerRow, `нет ни одного известного столбца заметки (неизвестные: ${unknown.join(', ')}): нужен ${oneOf.names}`);
+    const more = unknown.length > NAMED_COLUMNS ? ` и ещё ${unknown.length - NAMED_COLUMNS}` : '';
+    throw new PackageError(file, headerRow, `нет ни одного известного столбца заметки (неизвестные: ${unknown.slice(0, NAMED_COLUMNS).join(', ')}${more}): нужен ${oneOf.names}`);
   }
   const headers: Record<string, string> = {};
   names.forEach((n, j) => {
@@ -379,16 +386,11 @@ function refuseNul(file: PackageFile, text: string, rows: { row: number; cells: 
   throw new PackageError(file, null, NUL_DETAIL);
 }
 
-/** The most characters of a cell a package error quotes (decision 1462): a 20,000-character cell is named, not echoed whole. */
-export const SHOWN_CELL = 100;
-/** A cell's value as a package error quotes it: its first SHOWN_CELL characters, with a note of how many more it has. */
-export const shownCell = (value: string): string => clip(value, SHOWN_CELL);
-
 export const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 
 export function checkKey(file: PackageFile, row: number, value: string, what: string): void {
   if (value !== '' && !isJiraKey(value) && !isTempKey(value)) {
-    throw new PackageError(file, row, `${what} «${shownCell(value)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
+    throw new PackageError(file, row, `${what} «${shownText(value)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
   }
 }
 

@@ -8,7 +8,7 @@ import { FileFieldsInterceptor, type MulterModuleOptions } from '@nestjs/platfor
 import type { Request } from 'express';
 import { Transform, type Writable } from 'node:stream';
 import { defer, type Observable } from 'rxjs';
-import { BadRequestError, clip, hasBody, PayloadTooLargeError, ValidationFailedError } from '../common/index.js';
+import { BadRequestError, hasBody, PayloadTooLargeError, shownText, ValidationFailedError } from '../common/index.js';
 
 /** SPEC 11.1: 10 MB for /import, the request as a whole. */
 export const MAX_PACKAGE_BYTES = 10 * 1024 * 1024;
@@ -92,8 +92,8 @@ export function uploadError(err: unknown, fields: readonly string[] = PACKAGE_FI
   if (field !== undefined && fields.includes(field)) {
     return new ValidationFailedError(`в поле «${field}» можно прислать только один файл`, [{ field, detail: 'больше одного файла' }]);
   }
-  const detail = `неизвестное поле файла${field ? ` «${clip(field, 100)}»` : ''}: допустимы ${listed(fields)}`;
-  return new ValidationFailedError(detail, [{ field: field ? clip(field, 100) : 'files', detail: field ? 'неизвестное поле файла' : detail }]);
+  const detail = `неизвестное поле файла${field ? ` «${shownText(field)}»` : ''}: допустимы ${listed(fields)}`;
+  return new ValidationFailedError(detail, [{ field: field ? shownText(field) : 'files', detail: field ? 'неизвестное поле файла' : detail }]);
 }
 
 const REPEATED_FIELD_DETAIL = 'поле формы указано несколько раз: нужно одно значение';
@@ -134,11 +134,11 @@ export function packageUpload(fields: readonly string[], texts: readonly string[
               const unknown = Object.keys(body ?? {}).filter((f) => !texts.includes(f));
               if (unknown.length) {
                 const allowed = texts.length ? `; текстовые поля: ${texts.join(', ')}` : '; текстовых полей нет';
-                const named = unknown.slice(0, NAMED_FIELDS).map((f) => `«${clip(f, 100)}»`).join(', ');
+                const named = unknown.slice(0, NAMED_FIELDS).map((f) => `«${shownText(f)}»`).join(', ');
                 const more = unknown.length > NAMED_FIELDS ? ` и ещё ${unknown.length - NAMED_FIELDS}` : '';
                 throw new ValidationFailedError(
                   `неизвестное поле ${named}${more}: файлы — ${listed(fields)}${allowed}; ${outcome}`,
-                  unknown.slice(0, NAMED_FIELDS).map((field) => ({ field: clip(field, 100), detail: 'неизвестное поле' })),
+                  unknown.slice(0, NAMED_FIELDS).map((field) => ({ field: shownText(field), detail: 'неизвестное поле' })),
                 );
               }
               // multer gathers a text field sent twice into a list, which the DTO would call «no string».

@@ -3,8 +3,8 @@
  * an empty cell means "no wish" (the field is left as Jira has it). Pure: a buffer in, rows out, or a
  * PackageError naming the file, the row and the column (carrying every other one found).
  */
-import { isJiraKey, isTempKey } from '../common/index.js';
-import { PackageError, PackageErrors, readTable, shownCell } from '../import/index.js';
+import { isJiraKey, isTempKey, shownText } from '../common/index.js';
+import { PackageError, PackageErrors, readTable } from '../import/index.js';
 import { isCalendarDate, summaryProblem } from '@jira-hub/contracts/catalogue';
 import { paramLabel } from '@jira-hub/contracts/russian';
 
@@ -63,7 +63,7 @@ export function readIssues(data: Buffer): IssueRow[] {
     const fail = (f: WishField | 'key', problem: string) => errors.add(new PackageError(FILE, row, problem, column(f)));
     const key = values.key;
     if (key === '') fail('key', 'пустой ключ: у каждой строки ключ Jira (ABC-123) или временный ключ (new:N)');
-    else if (!isJiraKey(key) && !isTempKey(key)) fail('key', `«${shownCell(key)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
+    else if (!isJiraKey(key) && !isTempKey(key)) fail('key', `«${shownText(key)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`);
     else {
       const earlier = seen.get(key);
       if (earlier !== undefined) fail('key', `ключ ${key} уже есть в строке ${earlier}: одна строка на задачу`);
@@ -101,10 +101,10 @@ function cellProblem(f: WishField, cell: string, key: string): string | undefine
     return long ? `метка длиннее ${MAX_LABEL} символов: «${long.slice(0, 40)}…»` : undefined;
   }
   if (f === 'parent') {
-    if (!isJiraKey(cell) && !isTempKey(cell)) return `«${shownCell(cell)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
+    if (!isJiraKey(cell) && !isTempKey(cell)) return `«${shownText(cell)}» — не ключ Jira (ABC-123) и не временный ключ (new:N)`;
     if (cell === key) return `задача ${key} не может быть родителем самой себя`;
   }
-  if (f === 'duedate' && !isCalendarDate(cell)) return `«${shownCell(cell)}» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)`;
+  if (f === 'duedate' && !isCalendarDate(cell)) return `«${shownText(cell)}» — не дата: нужна дата вида 2026-12-31 (ГГГГ-ММ-ДД)`;
   if (f === 'summary') return summaryProblem(cell) ?? undefined;
   return undefined;
 }

@@ -8,8 +8,8 @@ import type { Catalogue } from '@jira-hub/contracts';
 import type { CommandType, Params } from '@jira-hub/contracts/catalogue';
 import { boardWords } from '@jira-hub/contracts/russian';
 import { catalogueBoardIds, isOpenSprint, isSymmetricLinkType, linkAsSubmitted, sprintsOnBoard } from '../catalogue/index.js';
-import { comparableText, isJiraKey, isTempKey } from '../common/index.js';
-import { type LinkRow, PackageError, PackageErrors, type PackageFile, shownCell, translateType } from '../import/index.js';
+import { comparableText, isJiraKey, isTempKey, shownText } from '../common/index.js';
+import { type LinkRow, PackageError, PackageErrors, type PackageFile, translateType } from '../import/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
 import { inBacklog, mirrorShowsSprint } from '../queue/index.js';
 import { RUSSIAN_COLUMN, type IssueRow, type WishField } from './issues-reader.js';
@@ -246,7 +246,7 @@ class Planner {
     const list = { issue_type: this.input.known?.issue_types, status: this.input.known?.statuses, priority: this.input.known?.priorities, sprint: this.input.known?.sprints }[f];
     if (list === undefined || list.length === 0 || list.some((x) => same(x, value))) return;
     const what = { issue_type: 'тип задачи', status: 'статус', priority: 'приоритет', sprint: 'спринт (активный или будущий)' }[f];
-    this.errors.add(new PackageError('issues.csv', r.row, `${what} «${shownCell(value)}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f)));
+    this.errors.add(new PackageError('issues.csv', r.row, `${what} «${shownText(value)}» Jira не знает; известны: ${list.join(', ')}`, this.column(r, f)));
   }
 
   /** Parents before children; a cycle of parents is an error naming the row where it closes (once per cycle). */
@@ -349,7 +349,7 @@ class Planner {
     if (m) {
       if (r.issue_type !== undefined && !same(r.issue_type, m.issue_type)) {
         this.differ(r, key, 'issue_type', r.issue_type, m.issue_type);
-        this.finding(r, 'issue_type', 'issue_type_differs', `у ${key} в Jira тип «${m.issue_type ?? '—'}», в пакете «${shownCell(r.issue_type)}»: тип существующей задачи хаб не меняет, поменяйте его в Jira вручную`);
+        this.finding(r, 'issue_type', 'issue_type_differs', `у ${key} в Jira тип «${m.issue_type ?? '—'}», в пакете «${shownText(r.issue_type)}»: тип существующей задачи хаб не меняет, поменяйте его в Jira вручную`);
       }
       if (r.parent !== undefined) {
         const parent = this.resolve(r.parent, { ...place, column: this.column(r, 'parent') });
