@@ -526,6 +526,27 @@ describe('planning packages (SPEC 18)', () => {
     expect(rejected.text.split('\n')[0]).toContain(`его пакет команд #${applied.batch.id} отменён или отклонён`);
   });
 
+  it("a very long assignee, board or link type is quoted in the dry run's findings by its first 100 characters, not whole; apply → 422, nothing written", async () => {
+    await reportCatalogue(hub, { ...CATALOGUE, project_key: 'A' });
+    const long = 'Ж'.repeat(20_000);
+    const files = { issues: `${HEADER}\nA-2;;;;;;${long};;;Спринт 2;${long}`, links: `Откуда;Тип;Куда\nA-3;${long};A-2` };
+    const plan = (await send('plan', files).expect(200)).body;
+    const shown = `«${'Ж'.repeat(100)}… [обрезано: ещё 19900 символов]»`;
+    const findings = plan.dry_run.findings as { param: string; detail: string; suggestion?: string }[];
+    expect(findings.map((f) => [f.param, f.detail.includes(shown), `${f.detail} ${f.suggestion ?? ''}`.includes('Ж'.repeat(101))])).toEqual([
+      ['assignee', true, false],
+      ['board', true, false],
+      ['link_type', true, false],
+    ]);
+    expect(plan.dry_run.text).not.toContain('Ж'.repeat(101));
+    const tables = ['package', 'batch', 'command'];
+    const before = await rowCounts(hub, tables);
+    const refused = (await send('apply', files).expect(422)).body;
+    expect(refused.detail).toContain(shown);
+    expect(refused.detail.length).toBeLessThan(5_000);
+    expect(await rowCounts(hub, tables)).toEqual(before);
+  });
+
   it('drift compares with the mirror only: a package value Jira no longer offers (its sprint closed since) is drift, not a 422', async () => {
     const issues = `${HEADER}\nA-2;;;;;;;;;Спринт 1;`;
     const applied = (await send('apply', { issues }).expect(200)).body;

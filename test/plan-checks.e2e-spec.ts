@@ -99,6 +99,41 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect((await hub.http.post('/batches/plan').send(late).expect(200)).body.findings).toEqual([expect.objectContaining({ seq: 1, code: 'reversed_link' })]);
   });
 
+  it('a very long name a command gives (assignee, board, sprint, link type…) is quoted by its first 100 characters in the findings, not whole; nothing written', async () => {
+    const long = 'Ж'.repeat(20_000);
+    const shown = `«${'Ж'.repeat(100)}… [обрезано: ещё 19900 символов]»`;
+    const body = {
+      title: 'Длинные имена',
+      commands: [
+        fields('AURORA-2', { assignee: long }),
+        sprint('AURORA-1', { sprint: 'Спринт 2', board: long }),
+        sprint('AURORA-1', { sprint: long }),
+        link('AURORA-1', 'AURORA-2', long),
+        fields('AURORA-1', { priority: long }),
+        status('AURORA-1', { to: long }),
+        issue(9, long, 'Новая задача'),
+        fields('AURORA-3', { labels: [`${'Ж'.repeat(19_998)} x`] }),
+      ],
+    };
+    const before = await counts();
+    const plan = (await hub.http.post('/batches/plan').send(body).expect(200)).body;
+    const findings = plan.findings as { seq: number; code: string; detail: string; suggestion?: string }[];
+    expect(findings.map((f) => [f.seq, f.code, f.detail.includes(shown), `${f.detail} ${f.suggestion ?? ''}`.includes('Ж'.repeat(101))])).toEqual([
+      [1, 'unknown_assignee', true, false],
+      [2, 'unknown_sprint', true, false],
+      [3, 'unknown_sprint', true, false],
+      [4, 'unknown_link_type', true, false],
+      [5, 'value_not_allowed', true, false],
+      [6, 'unknown_status', true, false],
+      [7, 'unknown_issue_type', true, false],
+      [8, 'bad_label', true, false],
+    ]);
+    const refused = (await hub.http.post('/batches').send(body).expect(422)).body;
+    expect(refused).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining(`команда 1: assignee: ${shown}`) });
+    expect(refused.detail.length).toBeLessThan(5_000);
+    expect(await counts()).toEqual(before);
+  });
+
   it('one dry run answers every finding of the 20 commands, seq 1-based, each with a Russian detail and a suggestion', async () => {
     const before = await counts();
     const res = await hub.http.post('/batches/plan').send(bad).expect(200);

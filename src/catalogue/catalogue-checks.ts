@@ -1,7 +1,7 @@
 /** The checks of issue types, screens and values against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueField, CatalogueIssueType, CatalogueScreenField, CatalogueTypeConfig } from '@jira-hub/contracts';
 import { isCalendarDate } from '@jira-hub/contracts/catalogue';
-import { isTempKey } from '../common/index.js';
+import { isTempKey, shownText } from '../common/index.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import { addFinding, TEXT_MAX, type CommandCheck } from './content-checks.js';
 import { listed, lower, match, maybe } from './match.js';
@@ -137,12 +137,13 @@ function checkValueType(c: CommandCheck, catalogue: Catalogue, param: string, fi
     for (const v of (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')) {
       if (catalogue.assignable.some((u) => u.id === v)) continue;
       const named = catalogue.assignable.filter((u) => lower(u.display_name) === lower(v.trim()));
-      if (named.length) addFinding(c, param, 'unknown_user', `«${v}» — имя человека, а поле ${what} ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
+      if (named.length) addFinding(c, param, 'unknown_user', `«${shownText(v)}» — имя человека, а поле ${what} ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
     }
   }
 }
 
-const shownValue = (v: unknown) => (typeof v === 'string' ? `«${v}»` : JSON.stringify(v));
+/** A value a command gave, as a finding quotes it: a text in «…», anything else as JSON; by its first characters (decision 1464). */
+const shownValue = (v: unknown) => (typeof v === 'string' ? `«${shownText(v)}»` : shownText(JSON.stringify(v)));
 
 /** The values a field value names: a string, `{value}`, `{name}`, a list of them. */
 function namesIn(v: unknown): string[] {
@@ -171,16 +172,16 @@ function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldI
     if (catalogue.assignable.some((u) => u.id === value)) return;
     const named = catalogue.assignable.filter((u) => lower(u.display_name) === lower(value.trim()));
     if (named.length) {
-      return addFinding(c, param, 'unknown_assignee', `«${value}» — имя человека, а Jira ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
+      return addFinding(c, param, 'unknown_assignee', `«${shownText(value)}» — имя человека, а Jira ждёт его id (accountId в Cloud, имя пользователя в Data Center)`, maybe(named.map((u) => `${u.id} (${u.display_name})`)));
     }
     const m = match(value, catalogue.assignable, (u) => [u.id, u.display_name]);
     if (m.kind === 'exact') return; // an id or a display name as it is: both taken above
-    if (m.kind === 'case') return addFinding(c, param, 'unknown_assignee', `исполнитель «${value}» записан не так, как в Jira`, `может быть, ${m.item.id} (${m.item.display_name})?`);
+    if (m.kind === 'case') return addFinding(c, param, 'unknown_assignee', `исполнитель «${shownText(value)}» записан не так, как в Jira`, `может быть, ${m.item.id} (${m.item.display_name})?`);
     return addFinding(
       c,
       param,
       'unknown_assignee',
-      `«${value}» нет среди тех, кому можно назначать задачи проекта ${catalogue.project_key}`,
+      `«${shownText(value)}» нет среди тех, кому можно назначать задачи проекта ${catalogue.project_key}`,
       maybe(m.close.map((u) => `${u.id} (${u.display_name})`)) ?? 'найдите человека: GET /catalogue/users?q=…',
     );
   }
@@ -191,8 +192,8 @@ function checkValue(c: CommandCheck, catalogue: Catalogue, param: string, fieldI
     const m = match(v, allowed, (a) => [a]);
     if (m.kind === 'exact') continue;
     const what = screen?.name ?? fieldId;
-    if (m.kind === 'case') addFinding(c, param, 'value_not_allowed', `значение «${v}» поля ${what} записано не так, как в Jira`, `может быть, ${m.item}?`);
-    else addFinding(c, param, 'value_not_allowed', `значения «${v}» нет среди допустимых для поля ${what}: ${listed(allowed)}`, maybe(m.close) ?? `одно из: ${listed(allowed, 8)}`);
+    if (m.kind === 'case') addFinding(c, param, 'value_not_allowed', `значение «${shownText(v)}» поля ${what} записано не так, как в Jira`, `может быть, ${m.item}?`);
+    else addFinding(c, param, 'value_not_allowed', `значения «${shownText(v)}» нет среди допустимых для поля ${what}: ${listed(allowed)}`, maybe(m.close) ?? `одно из: ${listed(allowed, 8)}`);
   }
 }
 
@@ -206,11 +207,11 @@ function fieldsSet(c: CommandCheck, catalogue: Catalogue, given: [string, string
     if (field && 'ambiguous' in field) {
       const ids = field.ambiguous.map((f) => f.id);
       const settings = c.type === 'ensure_fields' ? ' и его же — в настройку fields' : '';
-      addFinding(c, param, 'ambiguous_field', `поле «${name}» неоднозначно: в Jira несколько полей с таким названием (${ids.join(', ')}), и агент не станет выбирать между ними`, `укажите вместо названия id нужного поля${settings}: ${ids.join(' или ')}`);
+      addFinding(c, param, 'ambiguous_field', `поле «${shownText(name)}» неоднозначно: в Jira несколько полей с таким названием (${ids.join(', ')}), и агент не станет выбирать между ними`, `укажите вместо названия id нужного поля${settings}: ${ids.join(' или ')}`);
     } else if (field) out.push([param, field.id, value]);
     else {
       const close = match(name, catalogue.fields, (f) => [f.name]);
-      addFinding(c, param, 'unknown_field', `поля «${name}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []) ?? 'поля экранов каждого типа: GET /catalogue/issue-types');
+      addFinding(c, param, 'unknown_field', `поля «${shownText(name)}» в Jira нет`, maybe(close.kind === 'none' ? close.close.map((f) => `${f.name} (${f.id})`) : []) ?? 'поля экранов каждого типа: GET /catalogue/issue-types');
     }
   }
   return out;
@@ -223,7 +224,7 @@ export function checkIssue(c: CommandCheck, types: TypeContext): void {
   if (!catalogue) return;
   const m = match(name, catalogue.issue_types, (t) => [t.name]);
   if (m.kind === 'none') {
-    return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${name}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)) ?? `одно из: ${listed(catalogue.issue_types.map((t) => t.name), 8)}`);
+    return addFinding(c, 'issue_type', 'unknown_issue_type', `типа задачи «${shownText(name)}» в проекте ${catalogue.project_key} нет; есть: ${listed(catalogue.issue_types.map((t) => t.name))}`, maybe(m.close.map((t) => t.name)) ?? `одно из: ${listed(catalogue.issue_types.map((t) => t.name), 8)}`);
   }
   const type = m.item;
   types.created(String(c.params.temp_key), type, typeof c.params.parent === 'string' ? c.params.parent : undefined);

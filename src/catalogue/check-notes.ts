@@ -4,16 +4,17 @@
  * @jira-hub/contracts/russian names them, Jira's names in «…». Pure.
  */
 import { paramWords } from '@jira-hub/contracts/russian';
+import { shownText } from '../common/index.js';
 
-/** Statuses as the notes name them: each in «…», the steps of a path joined by arrows. */
-const quoted = (path: readonly string[]) => path.map((s) => `«${s}»`).join(' → ');
+/** Statuses as the notes name them: each in «…» (a command's by its first characters: decision 1464), the steps of a path joined by arrows. */
+const quoted = (path: readonly string[]) => path.map((s) => `«${shownText(s)}»`).join(' → ');
 
 /**
  * The note of an ensure_status {to} stored as a path: «целевой статус «Done»: путь по статусам «In Progress» →
  * «Done» (из «To Do»)», `why` in the brackets.
  */
 export function routeNote(to: string, path: readonly string[], why: string): string {
-  return `${paramWords('to')} «${to}»: ${paramWords('path')} ${quoted(path)} (${why})`;
+  return `${paramWords('to')} «${shownText(to)}»: ${paramWords('path')} ${quoted(path)} (${why})`;
 }
 
 /** The note of names stored without the spaces around them: «целевой статус записан без пробелов по краям названия: «Done»». */
@@ -29,7 +30,7 @@ export const skippedStepsNote = (status: string, skipped: readonly string[]) =>
   `задача уже в статусе «${status}»: ${skipped.length === 1 ? 'шаг' : 'шаги'} ${quoted(skipped)} до него агент пропустит`;
 
 /** The note of a link type stored by its Jira name: «тип связи «блокирует» записан как «Blocks»». */
-export const linkNote = (given: string, name: string) => `${paramWords('link_type')} «${given}» записан как «${name}»`;
+export const linkNote = (given: string, name: string) => `${paramWords('link_type')} «${shownText(given)}» записан как «${name}»`;
 
 /**
  * The note of a link written by its inward description, stored the other way round: «тип связи «is blocked

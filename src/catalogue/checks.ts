@@ -8,7 +8,7 @@
  * passed in (`CommandRules`), as Catalogue sits below Queue.
  */
 import type { Catalogue, CheckVerdict, CommandType, Finding } from '@jira-hub/contracts';
-import { comparableText, eachInSlices, isJiraKey, isTempKey, mapInSlices } from '../common/index.js';
+import { comparableText, eachInSlices, isJiraKey, isTempKey, mapInSlices, shownText } from '../common/index.js';
 import { goneWhy, type MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
@@ -246,7 +246,7 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
         seq: i + 1,
         param: 'summary',
         code: 'duplicate_summary',
-        detail: `повторяется тема ensure_issue: «${summary}» (как в команде ${first})`,
+        detail: `повторяется тема ensure_issue: «${shownText(summary)}» (как в команде ${first})`,
         suggestion: 'у каждой новой задачи пакета своя тема; уберите повтор или измените тему',
       });
     }

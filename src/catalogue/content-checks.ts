@@ -1,6 +1,7 @@
 /** Jira's limits on what a command carries (SPEC 16.2), which need no catalogue. Pure. */
 import type { CommandType, Finding } from '@jira-hub/contracts';
 import { hasLineBreak, isCalendarDate, SUMMARY_LINE_BREAK } from '@jira-hub/contracts/catalogue';
+import { shownText } from '../common/index.js';
 
 /** One command while the checks run: its stored params take shape, findings and notes gather. */
 export interface CommandCheck {
@@ -54,7 +55,7 @@ function checkLabels(c: CommandCheck, param: string, value: unknown): void {
       addFinding(c, param, 'bad_label', 'пустая метка: Jira не принимает пустую метку', 'уберите пустую метку из списка');
     } else if (/\s/.test(label)) {
       const fixed = label.trim().replace(/\s+/g, '_');
-      addFinding(c, param, 'bad_label', `метка «${label}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${fixed}?` : 'уберите её из списка');
+      addFinding(c, param, 'bad_label', `метка «${shownText(label)}» содержит пробелы: Jira не принимает метки с пробелами`, fixed ? `может быть, ${shownText(fixed)}?` : 'уберите её из списка');
     } else if (length(label) > LABEL_MAX) {
       addFinding(c, param, 'too_long', `метка длиной ${overBy(label, LABEL_MAX)}`, `сократите метку до ${LABEL_MAX} символов`);
     }
@@ -78,7 +79,7 @@ function checkFieldValues(c: CommandCheck, fields: Record<string, unknown>, pref
     const id = idOf(name);
     if (id === 'summary') checkSummary(c, param, value);
     else if (id === 'labels') checkLabels(c, param, value);
-    else if (id === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${value}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
+    else if (id === 'duedate' && typeof value === 'string' && !isCalendarDate(value)) addFinding(c, param, 'bad_date', `«${shownText(value)}» — не настоящая дата ГГГГ-ММ-ДД`, 'дата вида 2026-12-20, которая есть в календаре');
     else checkText(c, param, value, TEXT_MAX);
   }
 }

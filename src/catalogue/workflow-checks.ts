@@ -1,6 +1,7 @@
 /** The checks of statuses and routes, link types and sprints against the catalogue (SPEC 16.2). Pure. */
 import type { Catalogue, CatalogueLinkType, CatalogueSprint } from '@jira-hub/contracts';
 import { isJiraKey } from '@jira-hub/contracts/catalogue';
+import { shownText } from '../common/index.js';
 import { BACKLOG_NOTE, linkNote, routeNote, skippedStepsNote, swappedLinkNote, trimmedNote } from './check-notes.js';
 import type { MirrorLookup } from '../mirror/index.js';
 import type { TypeContext } from './catalogue-checks.js';
@@ -48,7 +49,7 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
     const m = match(step, config.statuses, (s) => [s.name]);
     if (m.kind === 'exact') exact.push(step);
     else if (m.kind === 'case') addFinding(c, param, 'status_case', `статус в Jira пишется «${m.item.name}»`, `может быть, ${m.item.name}?`);
-    else addFinding(c, param, 'unknown_status', `статуса «${step}» нет в процессе типа ${type.name}; есть: ${listed(names)}`, maybe(m.close.map((s) => s.name)) ?? `одно из: ${listed(names, 8)}`);
+    else addFinding(c, param, 'unknown_status', `статуса «${shownText(step)}» нет в процессе типа ${type.name}; есть: ${listed(names)}`, maybe(m.close.map((s) => s.name)) ?? `одно из: ${listed(names, 8)}`);
   });
   if (exact.length !== steps.length) return;
   const start = types.statusOf(key, type);
@@ -146,7 +147,7 @@ export function checkLink(c: CommandCheck, catalogue: Catalogue | null, words: R
     return store(c, inward.name, swappedLinkNote(given, inward, String(source), String(target)));
   }
   const m = match(given, types, (t) => [t.name, t.outward, t.inward]);
-  addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${given}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)) ?? `одно из: ${listed(types.map((t) => t.name), 8)}`);
+  addFinding(c, 'link_type', 'unknown_link_type', `типа связи «${shownText(given)}» в Jira нет; есть: ${listed(types.map(linkWords))}`, maybe((m.kind === 'none' ? m.close : []).map((t) => t.name)) ?? `одно из: ${listed(types.map((t) => t.name), 8)}`);
 }
 
 /**
@@ -229,7 +230,7 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
   const board = c.params.board;
   if (board !== undefined) {
     const ids = boardIds(catalogue, board as string | number);
-    if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${board}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`, maybe(catalogue.boards.map((b) => b.name)));
+    if (ids.length === 0) return addFinding(c, 'board', 'unknown_sprint', `доски «${shownText(String(board))}» в каталоге нет; есть: ${listed(catalogue.boards.map((b) => `${b.name} (${b.id})`))}`, maybe(catalogue.boards.map((b) => b.name)));
     pool = pool.filter((s) => ids.includes(s.board_id));
   }
   if (typeof sprint === 'string' && sprint !== sprint.trim() && pool.some((s) => s.name === sprint.trim())) {
@@ -253,11 +254,11 @@ export function checkSprint(c: CommandCheck, types: TypeContext): void {
       const boards = [...new Set(elsewhere.map((s) => `«${boardName(s)}»`))];
       const on = boards.length === 1 ? `он есть на доске ${boards[0]}` : `он есть на досках ${boards.slice(0, -1).join(', ')} и ${boards.at(-1)}`;
       const fix = boards.length === 1 ? `укажите доску ${boards[0]} или уберите board` : `укажите доску ${boards.slice(0, -1).join(', ')} или ${boards.at(-1)}`;
-      return addFinding(c, 'board', 'unknown_sprint', `на доске «${board}» спринта «${elsewhere[0]!.name}» нет: ${on}`, fix);
+      return addFinding(c, 'board', 'unknown_sprint', `на доске «${shownText(String(board))}» спринта «${elsewhere[0]!.name}» нет: ${on}`, fix);
     }
     const close = match(name, open, (s) => [s.name]);
     const candidates = (close.kind === 'none' && close.close.length ? close.close : open).map(shown);
-    return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${name}» нет среди активных и будущих${board === undefined ? '' : ` доски «${board}»`}`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
+    return addFinding(c, 'sprint', 'unknown_sprint', `спринта «${shownText(name)}» нет среди активных и будущих${board === undefined ? '' : ` доски «${shownText(String(board))}»`}`, candidates.length ? `может быть, ${listed(candidates, 6)}?` : 'активных и будущих спринтов нет: создайте спринт в Jira');
   }
   // Only closed ones (on one board or several): the sprint is closed, whichever was meant.
   if (openNamed.length === 0) {

@@ -5,6 +5,7 @@
 import type { Catalogue } from '@jira-hub/contracts';
 import { catalogueBoardIds, isOpenSprint, sprintsOnBoard } from '../catalogue/index.js';
 import type { PackageMirrorIssue } from '../mirror/index.js';
+import { shownText } from '../common/index.js';
 import { inBacklog } from '../queue/index.js';
 
 const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
@@ -22,8 +23,8 @@ export function noOpenSprintOnBoard(catalogue: Catalogue, board: string | number
   // The issue's own sprint of that name on this board, closed (decision 1434: the issue is in the backlog).
   const own = issue?.sprint_board_id ?? null;
   const closedHere = issue !== undefined && same(name, issue.sprint) && inBacklog(issue) && ((own !== null && ids.includes(own)) || (issue.sprint_id != null && onBoard.includes(issue.sprint_id)));
-  const why = closedHere ? `: спринт «${issue.sprint}» этой доски закрыт, задача в бэклоге` : onBoard.length > 0 ? `: спринт «${name}» этой доски закрыт` : '';
+  const why = closedHere ? `: спринт «${issue.sprint}» этой доски закрыт, задача в бэклоге` : onBoard.length > 0 ? `: спринт «${shownText(name)}» этой доски закрыт` : '';
   const elsewhere = [...new Set(catalogue.sprints.filter((s) => s.state !== 'closed' && same(s.name, name) && !ids.includes(s.board_id)).map((s) => `«${boardName(s.board_id)}»`))];
   const there = elsewhere.length === 0 ? '' : elsewhere.length === 1 ? `; такой спринт есть на доске ${elsewhere[0]}` : `; такие спринты есть на досках ${elsewhere.join(', ')}`;
-  return `${key}: на доске «${boardName(board)}» нет активного или будущего спринта «${name}»${why}${there} — перенести задачу туда нельзя, поэтому переноса в плане нет: укажите открытый спринт этой доски или другую доску`;
+  return `${key}: на доске «${shownText(boardName(board))}» нет активного или будущего спринта «${shownText(name)}»${why}${there} — перенести задачу туда нельзя, поэтому переноса в плане нет: укажите открытый спринт этой доски или другую доску`;
 }

@@ -81,6 +81,13 @@ describe('verdictOf (SPEC 15.4)', () => {
     expect(verdict('ensure_sprint', { key: 'A-2', sprint: 'S2' }).text).toBe('Изменит (данные зеркала 2 ч назад): sprint: бэклог → «S2».');
   });
 
+  it('a very long board the dry run cannot judge is named by its first 100 characters in the reason, not whole', () => {
+    const v = verdict('ensure_sprint', { key: 'A-1', sprint: 'S2', board: 'Д'.repeat(20_000) });
+    expect(v.verdict).toBe('cannot_judge');
+    expect(v.why).toContain(`доски «${'Д'.repeat(100)}… [обрезано: ещё 19900 символов]»`);
+    expect(v.text.length).toBeLessThan(500);
+  });
+
   it('a reversed link would change from the reversed one', () => {
     expect(verdict('ensure_link', { source: 'A-2', target: 'A-1', link_type: 'Blocks' }).changes).toEqual([
       { field: 'link', from: 'A-1 → A-2 (Blocks)', to: 'A-2 → A-1 (Blocks)' },

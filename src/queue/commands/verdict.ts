@@ -1,4 +1,5 @@
 /** The dry run's verdict on one command against the mirror (SPEC 15.4). Pure. */
+import { shownText } from '../../common/index.js';
 import { GONE_WHY, goneWhy, type MirrorLookup } from '../../mirror/index.js';
 import { comparableText, isTempKey, keysNamed, tempKeysNeeded, type CommandType, type Params } from '@jira-hub/contracts/catalogue';
 import { changesAgainstMirror, type Change } from './confirmation.js';
@@ -87,6 +88,8 @@ export function verdictText(v: Pick<CommandVerdict, 'verdict' | 'changes' | 'unk
  * older agent refreshed it: decision 1423, only Jira tells), or the board is not one the catalogue knows.
  */
 function sprintWhy(sprint: string, board: string, idKnown: boolean): string {
+  // The command's own values, by their first characters (decision 1464).
+  [sprint, board] = [shownText(sprint), shownText(board)];
   return idKnown
     ? `доски «${board}» нет в каталоге Jira хаба: в спринте ли «${sprint}» этой доски задача, покажет только Jira`
     : `зеркало знает у задачи только имя спринта, не его id (задачу обновлял агент старой версии): есть ли она уже в спринте «${sprint}» доски «${board}», покажет только Jira`;
