@@ -14,7 +14,7 @@ type Schema = { properties: Record<string, Record<string, unknown>>; required?: 
 
 describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
   let hub: TestHub;
-  let doc: { components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, { security?: object[]; requestBody?: any; parameters?: any[] }>> };
+  let doc: { components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, { security?: object[]; requestBody?: any; parameters?: any[]; responses?: any }>> };
   beforeAll(async () => {
     hub = await startHub({ HUB_CLIENT_TOKEN: 'c', HUB_AGENT_TOKEN: 'a', HUB_ASSISTANT_TOKEN: 's' });
     doc = (await hub.http.get('/docs/json').expect(200)).body;
@@ -48,7 +48,7 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
     expect(doc.components.schemas.HealthView.properties.status).toMatchObject({ type: 'string', example: 'ok' });
     expect(doc.components.schemas.ImportReportView.required).toEqual(['notes', 'expected_links', 'missing_keys', 'missing_links', 'reversed_links']);
     // The revert's answer is described, its conflicts too (it was declared in a service, which the metadata skipped).
-    const revert = doc.paths['/batches/{id}/revert'].post.responses['201'].content['application/json'].schema;
+    const revert = doc.paths['/batches/{id}/revert'].post.responses!['201'].content['application/json'].schema;
     expect(revert).toEqual({ $ref: '#/components/schemas/RevertView' });
     expect(doc.components.schemas.RevertView.properties.conflicts).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/RevertConflictView' } });
     expect(doc.components.schemas.RevertConflictView.properties.retry_later).toMatchObject({ type: 'boolean', description: expect.stringContaining('decision 1467') });
