@@ -83,7 +83,7 @@ import { onPostgres } from './support/pg.js';
     expect(logged).toContain('backup before batch 1 failed');
     expect(logged).toMatch(/full/i);
     expect(logged).not.toContain('[object Object]');
-    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом #1');
 
     // The queue goes on: the report lands, the next batch is handed out, its copy clears the warning.
     await agent.done(command.id);
@@ -112,7 +112,7 @@ import { onPostgres } from './support/pg.js';
     expect((await agent.claim()).command).toMatchObject({ type: 'refresh', batch_id: 1 }); // command 1 failed at the limit
     expect((await hub.http.get('/commands/1').expect(200)).body.status).toBe('failed');
     expect(errors.mock.calls.filter((c) => String(c[0]).includes('backup before batch 1 failed')).length).toBeGreaterThanOrEqual(3);
-    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+    expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом #1');
   });
 
   describe('a folder of copies made before owners were recorded (decision 1420)', () => {
@@ -158,7 +158,7 @@ import { onPostgres } from './support/pg.js';
       expect((await agentOf(hub).claim()).command).toMatchObject({ batch_id: 1, deliveries: 1 });
       expect(copies()).toEqual([legacy[0]]);
       expect(errors.mock.calls.map((c) => String(c[0])).join('\n')).toContain('backup before batch 1 failed');
-      expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом 1');
+      expect((await hub.http.get('/agent').expect(200)).body.warning).toContain('Не удалось сделать резервную копию перед пакетом #1');
     });
 
     it('copies of this very database: it takes the folder, and rotation keeps the newest as before', async () => {

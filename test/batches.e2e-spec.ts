@@ -109,8 +109,8 @@ describe('batches', () => {
       // ... but a later definer in the same batch would make one temp key name two issues.
       const res = await hub.http.post('/batches').send({ title: 'c', commands: [fields('new:1'), issue('new:1', 'Y')] }).expect(422);
       expect(res.body.error).toBe('validation_failed');
-      expect(res.body.detail).toContain('команда 1: временный ключ new:1 используется раньше, чем его создаёт ensure_issue');
-      expect(res.body.detail).toContain('команда 2');
+      expect(res.body.detail).toContain('шаг 1: временный ключ new:1 используется раньше, чем его создаёт ensure_issue');
+      expect(res.body.detail).toContain('(шаг 2)');
       expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(2);
     });
 

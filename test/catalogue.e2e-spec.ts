@@ -125,6 +125,7 @@ describe('the catalogue (SPEC 16.1)', () => {
     await agent.report(work.id, { status: 'failed', error: "HTTP 400: Field 'priority' cannot be set. It is not on the appropriate screen, or unknown." }).expect(200);
     const state = (await hub.http.get('/catalogue').expect(200)).body;
     expect(state).toMatchObject({ stale: true, stale_reason: expect.stringContaining('It is not on the appropriate screen') });
+    expect(state.stale_reason).toMatch(new RegExp(`^команда #${work.id} \\(ensure_fields\\): HTTP 400`));
     let next = (await agent.claim()).command;
     if (next.type === 'refresh') next = (await agent.done(next.id, { issues: [], links: [] }), (await agent.claim()).command);
     expect(next.type).toBe('refresh_catalogue');
@@ -185,7 +186,7 @@ describe('cancel of a batch (SPEC 6.7 as amended)', () => {
     await agent.done((await agent.claim()).command.id, { issues: [], links: [] });
     const before = (await hub.http.get(`/batches/${done.id}`).expect(200)).body;
     const res = await hub.http.post(`/batches/${done.id}/cancel`).expect(409);
-    expect(res.body).toEqual({ error: 'finished', detail: expect.stringContaining(`пакет ${done.id} уже завершён`) });
+    expect(res.body).toEqual({ error: 'finished', detail: expect.stringContaining(`пакет #${done.id} уже завершён`) });
     expect((await hub.http.get(`/batches/${done.id}`).expect(200)).body).toEqual(before);
   });
 });

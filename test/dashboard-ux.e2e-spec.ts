@@ -362,7 +362,7 @@ describe('the dashboard, second round (issue 23)', () => {
 
     await open('/batch/999');
     await page.getByRole('heading', { name: 'Не найдено' }).waitFor();
-    await page.getByText('пакета 999 нет').waitFor();
+    await page.getByText('пакета #999 нет').waitFor();
     await noSeriousViolations();
     await screenshots(page, 'batch-missing');
     await page.getByRole('link', { name: '← К очереди' }).click();

@@ -143,9 +143,9 @@ describe('rough edges a new user meets (issue 11, item 6; issue 9, item 7)', () 
 
   it('{"title":"t","commands":[[]]} → 422 naming the command, not 500', async () => {
     const res = await hub.http.post('/batches').send({ title: 't', commands: [[]] }).expect(422);
-    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'commands', detail: 'команда 1: нужен объект {type, params}, а не массив' }] });
+    expect(res.body).toMatchObject({ error: 'validation_failed', errors: [{ field: 'commands', detail: 'шаг 1: нужен объект {type, params}, а не массив' }] });
     const mixed = await hub.http.post('/batches').send({ title: 't', commands: [{ type: 'refresh', params: { keys: ['A-1'] } }, [{ type: 'refresh' }]] }).expect(422);
-    expect(mixed.body.detail).toContain('команда 2: нужен объект');
+    expect(mixed.body.detail).toContain('шаг 2: нужен объект');
     await nothingWritten();
   });
 

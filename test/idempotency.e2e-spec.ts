@@ -54,7 +54,7 @@ describe('idempotent submit (SPEC 15.4)', () => {
     const hub = await start();
     const first = (await hub.http.post('/batches').set('Idempotency-Key', 'k').send(body).expect(201)).body;
     const res = await hub.http.post('/batches').set('Idempotency-Key', 'k').send({ ...body, title: 'Другой' }).expect(422);
-    expect(res.body).toEqual({ error: 'idempotency_mismatch', detail: expect.stringContaining(`пакет ${first.id}`) });
+    expect(res.body).toEqual({ error: 'idempotency_mismatch', detail: expect.stringContaining(`(пакет #${first.id})`) });
     expect(await batchCount(hub)).toBe(1);
   });
 

@@ -87,7 +87,7 @@ describe('the catalogue through MCP', () => {
     const submit = await mcp.call('submit_batch', { title: 'План', commands });
     expect(submit.isError).toBe(true);
     expect(submit.structuredContent).toMatchObject({ error: 'plan_failed', status: 422 });
-    expect(mcp.text(submit)).toMatch(/команда 1: issue_type: .*команда 2: body: .*команда 3: sprint: /s);
+    expect(mcp.text(submit)).toMatch(/шаг 1: issue_type: .*шаг 2: body: .*шаг 3: sprint: /s);
     expect((await hub.http.get('/batches').expect(200)).body.length).toBe(before);
   });
 });

@@ -73,7 +73,7 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
     const param = await mcp.call('plan_batch', { title: 'П', commands: [{ type: 'ensure_link', params: { source: 'AURORA-1', target: 'AURORA-2', type: 'Blocks' } }] });
     // a command's params are the hub's checks' to judge: the unknown one and the missing one, both, by seq
     expect(param.structuredContent).toMatchObject({ ok: false });
-    expect(mcp.text(param)).toMatch(/Пакет не пройдёт: замечаний 2 — команда 1: link_type: обязательный параметр; команда 1: type: неизвестный параметр/);
+    expect(mcp.text(param)).toMatch(/Пакет не пройдёт: замечаний 2 — шаг 1: link_type: обязательный параметр; шаг 1: type: неизвестный параметр/);
     // zod's Russian reads as Russian (defect 10)
     expect(mcp.text(await mcp.call('list_batches', { limit: 500 }))).toMatch(/limit: не больше 100$/);
   });

@@ -110,7 +110,7 @@ describe.each<Transport>(['stdio', 'http'])('an assistant over %s: plan → subm
     expect(early.isError).toBe(true);
     expect(early.structuredContent).toMatchObject({ status: 409, batch_id: batch.id });
     // The hub's words and advice, outside the fence of Jira's data (they came fenced whole, as if Jira had said them).
-    expect(mcp.text(early)).toBe(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${commandId} статус queued`);
+    expect(mcp.text(early)).toBe(`повторить можно только команду в статусе failed, cancelled или skipped; у команды #${commandId} статус queued`);
     expect((await mcp.call('cancel_command', { command_id: commandId })).isError).toBeFalsy();
     const late = await mcp.call('cancel_command', { command_id: commandId }); // finished: nothing to cancel
     expect(late.structuredContent).toMatchObject({ status: 409, batch_id: batch.id });

@@ -44,7 +44,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(refresh.isError).toBe(true);
     expect(size(refresh)).toBeLessThan(CAP);
     expect(refresh.structuredContent).toMatchObject({ status: 422, detail: mcp.text(refresh) });
-    expect(mcp.text(refresh)).toMatch(/команда 1: keys: нужны ключи Jira \(ABC-123\) или временные ключи \(new:N\), а не «bad»/);
+    expect(mcp.text(refresh)).toMatch(/шаг 1: keys: нужны ключи Jira \(ABC-123\) или временные ключи \(new:N\), а не «bad»/);
     expect(mcp.text(refresh)).toMatch(/… Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
 
     // the dry run answers them as its findings, every one counted
@@ -53,7 +53,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect(size(fields)).toBeLessThan(CAP);
     expect(fields.structuredContent).toMatchObject({ ok: false });
     // each command: its date and its summary (a command with a syntax finding gets no content checks: its label waits for the next pass)
-    expect(mcp.text(fields)).toMatch(/Пакет не пройдёт: замечаний 2000 — команда 1: duedate: нужна дата ГГГГ-ММ-ДД или null; команда 1: summary: нужна непустая строка;/);
+    expect(mcp.text(fields)).toMatch(/Пакет не пройдёт: замечаний 2000 — шаг 1: duedate: нужна дата ГГГГ-ММ-ДД или null; шаг 1: summary: нужна непустая строка;/);
 
     // the hub's refusal (the catalogue has no such issue type): plan_batch shows every finding, page by page
     const nope = await mcp.call('submit_batch', { title: 'П', commands: times(1000, (i) => ({ type: 'ensure_issue', params: { temp_key: `new:${i + 1}`, issue_type: 'Nope', summary: `Задача ${i}` } })) });
@@ -64,7 +64,7 @@ describe.each<Transport>(['stdio', 'http'])('the fuzzing run over %s', (kind) =>
     expect((nope.structuredContent!.findings as object[])[0]).toMatchObject({ seq: 1, param: 'issue_type', code: 'unknown_issue_type' });
     expect(size(nope)).toBeLessThan(CAP);
     // the findings name Jira's catalogue: fenced as data, the note of the cut outside
-    expect(mcp.text(nope)).toMatch(/^<jira-data>план не пройдёт в Jira: команда 1: issue_type: .*<\/jira-data>; … Замечаний/);
+    expect(mcp.text(nope)).toMatch(/^<jira-data>план не пройдёт в Jira: шаг 1: issue_type: .*<\/jira-data>; … Замечаний/);
     expect(mcp.text(nope)).toMatch(/Замечаний всего: 1000, показаны первые \(ответ ограничен по размеру\); все замечания по командам покажет plan_batch с теми же командами, частями \(offset, limit\)\.$/);
   }, 60_000);
 

@@ -53,7 +53,7 @@ describe('MCP: the change record and revert_batch', () => {
     const again = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
     expect(again.isError).toBe(true);
     // The hub's own words, not Jira's: outside the fence a model reads as data (it was fenced whole).
-    expect(mcp.text(again)).toBe(`пакет ${batch.id} уже откатывается или откачен: пакет #${madeId}`);
+    expect(mcp.text(again)).toBe(`пакет #${batch.id} уже откатывается или откачен: пакет #${madeId}`);
   });
 
   it("Jira's text in the change record, the summary of a created issue and the revert's plan is fenced: it cannot close the fence and speak as the hub", async () => {

@@ -119,7 +119,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
   it("the hub's own errors come back as tool errors with its Russian detail", async () => {
     const missing = await mcp.call('get_batch', { batch_id: 999_999 });
     expect(missing.isError).toBe(true);
-    expect(mcp.text(missing)).toBe('пакета 999999 нет');
+    expect(mcp.text(missing)).toBe('пакета #999999 нет');
     expect(missing.structuredContent).toMatchObject({ error: 'not_found', status: 404 });
     const invalid = await mcp.call('submit_batch', { title: 'План', commands: [{ type: 'ensure_fields', params: { key: 'A-1', colour: 'red' } }] });
     expect(invalid.isError).toBe(true);

@@ -151,7 +151,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect(res.body.findings.find((f: { seq: number }) => f.seq === 17).suggestion).toContain('AURORA board: Спринт 2');
     expect(res.body.commands.slice(0, 20).every((c: { check: string }) => c.check === 'will_fail')).toBe(true);
     expect(res.body.checks).toEqual({ will_change: 0, no_change: 0, will_fail: 20, unknown: 0 });
-    expect(res.body.text).toMatch(/^Пакет не пройдёт: замечаний \d+ — команда 1: issue_type:/);
+    expect(res.body.text).toMatch(/^Пакет не пройдёт: замечаний \d+ — шаг 1: issue_type:/);
     expect(await counts()).toEqual(before);
   });
 
@@ -163,7 +163,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
     expect(res.body.findings).toEqual(planned.findings);
     const withoutDuplicate = { ...bad, commands: bad.commands.map((c, i) => (i === 6 ? PLAN[6]![2] : c)) };
     const plain = await hub.http.post('/batches').send(withoutDuplicate).expect(422);
-    expect(plain.body).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining('план не пройдёт в Jira: команда 1: issue_type:') });
+    expect(plain.body).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining('план не пройдёт в Jira: шаг 1: issue_type:') });
     expect(plain.body.findings.length).toBe(planned.findings.length - 1);
     // an assistant may not turn findings into warnings, and its dry run says so as its submit does
     const submitted = await hub.http.post('/batches').set('X-Hub-Source', 'assistant').send({ ...withoutDuplicate, checks: 'warn' }).expect(403);

@@ -34,9 +34,10 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
   it('scenario 7: a report for a command never handed out → 409 not_claimed, it stays queued', async () => {
     const b = await batch([fields('A-1')]);
     const res = await agent.report(b.commands[0].id, { status: 'done', result: {} }).expect(409);
-    expect(res.body).toMatchObject({ error: 'not_claimed', detail: expect.any(String) });
+    // a command's number written as everywhere else in the hub (decision 1490)
+    expect(res.body).toEqual({ error: 'not_claimed', detail: `команда #${b.commands[0].id} ещё не выдана агенту` });
     expect((await command(b.commands[0].id)).status).toBe('queued');
-    await agent.report(99999, { status: 'done' }).expect(404);
+    expect((await agent.report(99999, { status: 'done' }).expect(404)).body.detail).toBe('команды #99999 нет');
   });
 
   it('failed cuts the error to 1500 characters; no error → the fixed text', async () => {
@@ -123,7 +124,10 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     await hub.http.put('/notes/new:1').send({ comment: 'n' }).expect(200);
     await batch([issue('new:1', 'X')]);
     const c = (await agent.claim()).command;
-    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body.error).toBe('claimed');
+    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body).toEqual({
+      error: 'claimed',
+      detail: `команда #${c.id} выдана агенту; отменить её можно только с force: true`,
+    });
     const cancelled = (await hub.http.post(`/commands/${c.id}/cancel`).send({ force: true }).expect(200)).body;
     expect(cancelled).toMatchObject({ status: 'cancelled', finished_at: hub.clock.iso() });
     hub.clock.advance(60_000);
@@ -135,7 +139,7 @@ describe('report, cancel, retry (SPEC 6.5, 6.7)', () => {
     const failed = (await agent.report(c.id, { status: 'failed', error: 'x' }).expect(200)).body;
     expect(failed).toEqual(late);
     await hub.http.get('/notes/A-21').expect(404);
-    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body.error).toBe('finished');
+    expect((await hub.http.post(`/commands/${c.id}/cancel`).send({}).expect(409)).body).toEqual({ error: 'finished', detail: `команда #${c.id} уже завершена (статус cancelled)` });
   });
 
   it('a failed ensure_issue never resolves its temp key, even when its result names a key', async () => {

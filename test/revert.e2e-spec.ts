@@ -749,7 +749,7 @@ describe('revert: bad input and refusals', () => {
     expect(await world.call('POST', `/batches/${queued.id}/revert`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: expect.stringContaining('не завершён') } });
     // One waiting for approval says so.
     const waiting = await world.ok('POST', '/batches', { title: 'ждёт', commands: [{ type: 'ensure_fields', params: { key: 'AURORA-2', duedate: '2026-12-01' } }] }, { 'X-Hub-Source': 'assistant' });
-    expect(await world.call('POST', `/batches/${waiting.id}/revert?dry_run=true`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: `пакет ${waiting.id} ждёт одобрения и ещё ничего не изменил: откатить можно пакет, все команды которого закончены (или отменены)` } });
+    expect(await world.call('POST', `/batches/${waiting.id}/revert?dry_run=true`)).toMatchObject({ status: 409, body: { error: 'conflict', detail: `пакет #${waiting.id} ждёт одобрения и ещё ничего не изменил: откатить можно пакет, все команды которого закончены (или отменены)` } });
     await world.ok('POST', `/batches/${waiting.id}/reject`, { reason: 'не нужен' });
 
     // The agent's report with a malformed change record → 422, the command stays claimed.

@@ -246,7 +246,7 @@ async function syntaxFindings(commands: readonly PlannedInput[], ctx: CheckConte
         seq: i + 1,
         param: 'summary',
         code: 'duplicate_summary',
-        detail: `повторяется тема ensure_issue: «${shownText(summary)}» (как в команде ${first})`,
+        detail: `повторяется тема ensure_issue: «${shownText(summary)}» (как в шаге ${first})`,
         suggestion: 'у каждой новой задачи пакета своя тема; уберите повтор или измените тему',
       });
     }

@@ -67,8 +67,8 @@ export const ERROR_EXAMPLES: Record<number, { error: string; detail: string; err
   400: { error: 'bad_json', detail: 'тело запроса не является корректным JSON' },
   401: { error: 'unauthorized', detail: 'нужен действительный токен в заголовке Authorization: Bearer' },
   403: { error: 'forbidden', detail: 'этот токен не даёт доступа к этому маршруту' },
-  404: { error: 'not_found', detail: 'пакета 42 нет' },
-  409: { error: 'claimed', detail: 'команда 42 выдана агенту; отменить её можно только с force: true' },
+  404: { error: 'not_found', detail: 'пакета #42 нет' },
+  409: { error: 'claimed', detail: 'команда #42 выдана агенту; отменить её можно только с force: true' },
   413: { error: 'payload_too_large', detail: 'тело запроса слишком большое' },
   422: {
     error: 'validation_failed',

@@ -116,28 +116,28 @@ export class PlanFailedError extends DomainError {
 export class BatchFinishedError extends DomainError {
   readonly code = 'finished' as const;
   constructor(id: number) {
-    super(`пакет ${id} уже завершён: все его команды закончены, отменять нечего (история пакета не меняется)`);
+    super(`пакет #${id} уже завершён: все его команды закончены, отменять нечего (история пакета не меняется)`);
   }
 }
 
 export class NotClaimedError extends DomainError {
   readonly code = 'not_claimed' as const;
   constructor(id: number) {
-    super(`команда ${id} ещё не выдана агенту`);
+    super(`команда #${id} ещё не выдана агенту`);
   }
 }
 
 export class ClaimedError extends DomainError {
   readonly code = 'claimed' as const;
   constructor(id: number) {
-    super(`команда ${id} выдана агенту; отменить её можно только с force: true`);
+    super(`команда #${id} выдана агенту; отменить её можно только с force: true`);
   }
 }
 
 export class FinishedError extends DomainError {
   readonly code = 'finished' as const;
   constructor(id: number, status: string) {
-    super(`команда ${id} уже завершена (статус ${status})`);
+    super(`команда #${id} уже завершена (статус ${status})`);
   }
 }
 
@@ -149,7 +149,7 @@ export class ConflictError extends DomainError {
 export class IdempotencyMismatchError extends DomainError {
   readonly code = 'idempotency_mismatch' as const;
   constructor(key: string, batchId: number) {
-    super(`ключ идемпотентности «${key}» уже использован с другим телом запроса (пакет ${batchId}); для другого пакета возьмите новый ключ`);
+    super(`ключ идемпотентности «${key}» уже использован с другим телом запроса (пакет #${batchId}); для другого пакета возьмите новый ключ`);
   }
 }
 

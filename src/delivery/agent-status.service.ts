@@ -109,7 +109,7 @@ export class AgentStatusService implements OnModuleInit {
     }
     if (stale) warnings.push(`Агент работает с настройками версии ${row.settings_version}, а текущая версия — ${settings.version}.`);
     const failure = this.backups.lastFailure();
-    if (failure) warnings.push(`Не удалось сделать резервную копию перед пакетом ${failure.batchId} (${failure.at}); подробности в журнале хаба.`);
+    if (failure) warnings.push(`Не удалось сделать резервную копию перед пакетом #${failure.batchId} (${failure.at}); подробности в журнале хаба.`);
     return {
       online,
       last_seen_at: row.last_seen_at,

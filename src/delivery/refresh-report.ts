@@ -31,7 +31,7 @@ function parsed(raw: unknown, afterParts: boolean): RefreshResult {
  */
 export async function applyPart(m: EntityManager, c: CommandRow, part: number, raw: unknown, now: string, { issues, runs }: MirrorWrites): Promise<void> {
   if (c.type !== 'refresh') {
-    const detail = `часть результата (status: partial) бывает только у refresh, а команда ${c.id} — ${c.type}`;
+    const detail = `часть результата (status: partial) бывает только у refresh, а команда #${c.id} — ${c.type}`;
     throw new ValidationFailedError(detail, [{ field: 'status', detail }]);
   }
   const params = parseJson<Params>(c.params, {});
@@ -39,7 +39,7 @@ export async function applyPart(m: EntityManager, c: CommandRow, part: number, r
   const applied = partsOf(run, c.deliveries);
   if (part <= applied) return;
   if (part !== applied + 1) {
-    throw new ConflictError(`ожидается часть ${applied + 1} результата команды ${c.id}, а пришла часть ${part}: части отправляются по порядку, с 1 в каждой выдаче`);
+    throw new ConflictError(`ожидается часть ${applied + 1} результата команды #${c.id}, а пришла часть ${part}: части отправляются по порядку, с 1 в каждой выдаче`);
   }
   const slice = parsed(raw, false);
   if (applied === 0) run = await runs.startDelivery(m, run, c.deliveries);

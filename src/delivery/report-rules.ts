@@ -75,7 +75,7 @@ export class ReportRules {
       return { before: c, after: plain.after, read: { history: plain.history!, changes: plain.changes! }, looked: plain.looked };
     }
     const c = plain ? plain.before : await this.commands.find(m, id);
-    if (!c) throw new NotFoundError(`команды ${id} нет`);
+    if (!c) throw new NotFoundError(`команды #${id} нет`);
     if (c.status === 'queued') throw new NotClaimedError(id);
     const params = parseJson<Params>(c.params, {});
     const jiraCalls = report.jira_calls ?? 0;

@@ -228,7 +228,7 @@ describe('fitDetail', () => {
   });
 
   it('counts the detail as JSON carries it: quotes and backslashes twice, so an error answer stays under the cap', () => {
-    const detail = Array.from({ length: 300 }, (_, i) => `команда ${i + 1}: priority: значения «${'"\\'.repeat(150)}${i}» нет`).join('; ');
+    const detail = Array.from({ length: 300 }, (_, i) => `шаг ${i + 1}: priority: значения «${'"\\'.repeat(150)}${i}» нет`).join('; ');
     const fitted = fitDetail(detail, how, 300);
     expect(JSON.stringify(fitted).length).toBeLessThan(DETAIL_CAP + 500);
     // the text and the data's detail together, as an error answer carries it

@@ -113,7 +113,7 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
         ]
       : [];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.
-  const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- команда ${f.seq}: ${fenced(f.detail)}`)] : [];
+  const findings = r.ok === false ? [`Откат не пройдёт проверку по каталогу Jira — хаб ответит plan_failed и ничего не создаст; замечаний ${r.findings.length}:`, ...r.findings.map((f) => `- шаг ${f.seq}: ${fenced(f.detail)}`)] : [];
   // Nothing to put back: the revert itself is refused (revert.service.ts), which the dry run says beforehand.
   const nothing = r.dry_run && r.commands.length === 0 && later === 0 ? ['Откатывать нечего: revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст.'] : [];
   return [head, ...commands, ...conflicts, ...notYet, ...findings, ...uncheckedLines(r), ...nothing].join('\n');
@@ -133,6 +133,6 @@ function uncheckedLines(r: RevertView): string[] {
   }
   return [
     `По каталогу Jira не проверить обратных команд: ${unchecked.length} из ${r.commands.length} — хаб примет откат, а выполнимы ли они, агент узнает уже в Jira:`,
-    ...[...byReason].map(([why, seqs]) => `- ${seqs.length === 1 ? 'команда' : 'команды'} ${numberRanges(seqs)}: ${fenced(why)}`),
+    ...[...byReason].map(([why, seqs]) => `- ${seqs.length === 1 ? 'шаг' : 'шаги'} ${numberRanges(seqs)}: ${fenced(why)}`),
   ];
 }

@@ -91,7 +91,7 @@ describe('HttpHubApi', () => {
   });
 
   it.each([
-    [404, { error: 'not_found', detail: 'пакета 9 нет' }, 'not_found', 'пакета 9 нет'],
+    [404, { error: 'not_found', detail: 'пакета #9 нет' }, 'not_found', 'пакета #9 нет'],
     [502, 'Bad Gateway', 'http_error', 'хаб ответил 502 на GET /batches/9'],
   ])('an answer %i becomes a HubError with the Russian detail', async (status, body, code, detail) => {
     const hub = await fakeHub((_, res) => (typeof body === 'string' ? res.writeHead(status).end(body) : json(res, status, body)));

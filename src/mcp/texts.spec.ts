@@ -290,7 +290,7 @@ describe('batchText and the checks (SPEC 16.2)', () => {
         ],
       },
     } as unknown as BatchView, 'http://hub');
-    expect(text).toContain('По каталогу Jira не оценить команды 1 (каталога нет). Сохранены с предупреждениями проверок: команды 2.');
+    expect(text).toContain('По каталогу Jira не оценить шаг 1 (каталога нет). Сохранены с предупреждениями проверок: шаг 2.');
   });
 });
 

@@ -156,8 +156,8 @@ export function checksLine(b: BatchView): string {
   const unknown = checks.commands.filter((c) => c.verdict === 'unknown').map((c) => c.seq);
   const warned = checks.commands.filter((c) => c.findings.length > 0).map((c) => c.seq);
   return [
-    unknown.length ? `По каталогу Jira не оценить команды ${unknown.join(', ')}${checks.catalogue ? '' : ' (каталога нет)'}.` : '',
-    warned.length ? `Сохранены с предупреждениями проверок: команды ${warned.join(', ')}.` : '',
+    unknown.length ? `По каталогу Jira не оценить ${unknown.length === 1 ? 'шаг' : 'шаги'} ${unknown.join(', ')}${checks.catalogue ? '' : ' (каталога нет)'}.` : '',
+    warned.length ? `Сохранены с предупреждениями проверок: ${warned.length === 1 ? 'шаг' : 'шаги'} ${warned.join(', ')}.` : '',
   ]
     .filter(Boolean)
     .join(' ');

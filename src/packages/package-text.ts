@@ -95,12 +95,12 @@ const refusedText = (n: number) =>
   `Применить пакет нельзя: проверка по каталогу Jira нашла ошибки (${n}, отмечены ✗) — хаб откажет (422), пока их не исправить в файлах пакета.`;
 
 /**
- * A finding's words with its reference to another command of the batch («как в команде 3», the duplicate
+ * A finding's words with its reference to another command of the batch («как в шаге 3», the duplicate
  * summary's words in catalogue/checks.ts) put as the file and row that command comes from: a person
  * editing the files never saw the batch's numbers.
  */
 export function detailInFiles(detail: string, commands: readonly { seq: number; file: string; row: number }[]): string {
-  return detail.replace(/как в команде (\d+)/g, (text, n: string) => {
+  return detail.replace(/как в шаге (\d+)/g, (text, n: string) => {
     const from = commands.find((c) => c.seq === Number(n));
     return from?.file ? `как в ${from.file}, строка ${from.row}` : text;
   });
@@ -108,12 +108,12 @@ export function detailInFiles(detail: string, commands: readonly { seq: number; 
 
 /**
  * The refusal of an apply (422), its findings located in the package: «links.csv, строка 3: link_type: …»
- * instead of «команда 5: …», a number the person never saw in the files.
+ * instead of «шаг 5: …», a number the person never saw in the files.
  */
 export function refusalInFiles(findings: readonly FindingView[], commands: readonly { seq: number; file: string; row: number; column?: string }[]): string {
   const lines = findings.map((f) => {
     const from = commands.find((c) => c.seq === f.seq);
-    return `${from ? where(from) : `команда ${f.seq}`}: ${detailInFiles(checkFindingText(f), commands)}`;
+    return `${from ? where(from) : `шаг ${f.seq}`}: ${detailInFiles(checkFindingText(f), commands)}`;
   });
   return `план пакета не пройдёт в Jira: ${lines.join('; ')}`;
 }

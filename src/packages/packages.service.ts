@@ -258,7 +258,7 @@ export class PackagesService {
   private stored(id: number): Promise<StoredPackage> {
     return this.db.read(async (m) => {
       const stored = await this.packages.find(m, id);
-      if (!stored) throw new NotFoundError(`пакета планирования ${id} нет`);
+      if (!stored) throw new NotFoundError(`пакета планирования #${id} нет`);
       return stored;
     });
   }

@@ -140,7 +140,7 @@ export class BatchesService {
 
   private async view(m: EntityManager, id: number): Promise<BatchView> {
     const batch = await this.batches.find(m, id);
-    if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+    if (!batch) throw new NotFoundError(`пакета #${id} нет`);
     return this.views.batch(m, batch, this.settings.get().pacing);
   }
 
@@ -160,7 +160,7 @@ export class BatchesService {
   cancel(id: number): Promise<CancelBatchView> {
     return this.db.transaction(async (m, tx) => {
       const batch = await this.batches.find(m, id);
-      if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+      if (!batch) throw new NotFoundError(`пакета #${id} нет`);
       const before = await this.view(m, id);
       if (!batch.cancelled_at && before.commands.every((c) => isTerminal(c.status))) throw new BatchFinishedError(id);
       await this.batches.cancel(m, id, this.clock.iso());
@@ -196,7 +196,7 @@ export class BatchesService {
 
   private async awaiting(m: EntityManager, id: number, verb: string): Promise<void> {
     const batch = await this.batches.find(m, id);
-    if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+    if (!batch) throw new NotFoundError(`пакета #${id} нет`);
     if (isAwaiting(batch)) return;
     const why = batch.approved_at
       ? `уже одобрен: его одобрил ${batch.approved_by} ${approvedWhen(batch.approved_at, this.clock.now())}`
@@ -205,13 +205,13 @@ export class BatchesService {
         : batch.cancelled_at
           ? 'отменён'
           : 'не ждал одобрения';
-    throw new ConflictError(`пакет ${id} не ждёт одобрения, ${verb} его нельзя: он ${why}`);
+    throw new ConflictError(`пакет #${id} не ждёт одобрения, ${verb} его нельзя: он ${why}`);
   }
 
   getCommand(id: number): Promise<CommandView> {
     return this.db.read(async (m) => {
       const c = await this.commands.find(m, id);
-      if (!c) throw new NotFoundError(`команды ${id} нет`);
+      if (!c) throw new NotFoundError(`команды #${id} нет`);
       return this.views.command(m, c);
     });
   }
@@ -228,7 +228,7 @@ export class BatchesService {
   cancelCommand(id: number, force: boolean): Promise<CommandView> {
     return this.db.transaction(async (m, tx) => {
       const c = await this.commands.find(m, id);
-      if (!c) throw new NotFoundError(`команды ${id} нет`);
+      if (!c) throw new NotFoundError(`команды #${id} нет`);
       if (isTerminal(c.status)) throw new FinishedError(id, c.status);
       if (c.status === 'claimed' && !force) throw new ClaimedError(id);
       const now = this.clock.iso();
@@ -253,9 +253,9 @@ export class BatchesService {
   async retry(id: number, caller: Caller): Promise<BatchView> {
     return this.db.transaction(async (m, tx) => {
       const c = await this.commands.find(m, id);
-      if (!c) throw new NotFoundError(`команды ${id} нет`);
+      if (!c) throw new NotFoundError(`команды #${id} нет`);
       if (!RETRYABLE.includes(c.status)) {
-        throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды ${id} статус ${c.status}`);
+        throw new ConflictError(`повторить можно только команду в статусе failed, cancelled или skipped; у команды #${id} статус ${c.status}`);
       }
       const given: CommandInput[] = [{ type: c.type, params: parseJson<Params>(c.params, {}) }];
       const checked = await checkedForSubmit(m, given, this.settings.get(), this.catalogues, this.clock.now(), 'refuse', this.commands, this.issues, this.runs);

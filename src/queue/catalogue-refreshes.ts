@@ -66,6 +66,6 @@ export class CatalogueRefreshes {
   /** SPEC 16.1 (and decision 0130 for permissions): such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
   async noteFailure(m: EntityManager, c: CommandRow, error: string, now: string): Promise<void> {
     if (c.type === 'refresh' || c.type === 'refresh_catalogue' || !namesConfiguration(error)) return;
-    await this.catalogues.markStale(m, `команда ${c.id} (${c.type}): ${error.slice(0, 300)}`, now);
+    await this.catalogues.markStale(m, `команда #${c.id} (${c.type}): ${error.slice(0, 300)}`, now);
   }
 }

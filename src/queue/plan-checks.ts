@@ -98,8 +98,8 @@ export const refusing = (findings: readonly Finding[], mode: ChecksMode): Findin
 
 const WITHOUT_PARAM = ['temp_key', 'duplicate_summary'];
 
-/** One line of a refusal's detail: «команда 3: link_type: …». */
-export const findingLine = (f: Finding): string => `команда ${f.seq}: ${WITHOUT_PARAM.includes(f.code) ? '' : `${f.param}: `}${f.detail}${f.suggestion ? ` (${f.suggestion})` : ''}`;
+/** One line of a refusal's detail: «шаг 3: link_type: …» (the command's place in its batch, decision 1438). */
+export const findingLine = (f: Finding): string => `шаг ${f.seq}: ${WITHOUT_PARAM.includes(f.code) ? '' : `${f.param}: `}${f.detail}${f.suggestion ? ` (${f.suggestion})` : ''}`;
 
 /**
  * The 422 of a refused submit, every finding in it. Its code stays what earlier hubs answered for the

@@ -44,11 +44,11 @@ export class RevertService {
   async revert(id: number, caller: Caller, dryRun: boolean, leavePending = false): Promise<RevertView> {
     const plan = await this.db.read(async (m) => {
       const batch = await this.batchRows.find(m, id);
-      if (!batch) throw new NotFoundError(`пакета ${id} нет`);
+      if (!batch) throw new NotFoundError(`пакета #${id} нет`);
       await this.revertable(m, id);
-      if (isAwaiting(batch)) throw new ConflictError(`пакет ${id} ждёт одобрения и ещё ничего не изменил: откатить можно пакет, все команды которого закончены (или отменены)`);
+      if (isAwaiting(batch)) throw new ConflictError(`пакет #${id} ждёт одобрения и ещё ничего не изменил: откатить можно пакет, все команды которого закончены (или отменены)`);
       if ((await this.commands.unfinishedOf(m, id)) > 0) {
-        throw new ConflictError(`пакет ${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
+        throw new ConflictError(`пакет #${id} ещё не завершён: откатить можно пакет, все команды которого закончены (или отменены)`);
       }
       const built = await this.build(m, id);
       const checked = await runChecks(m, built.commands, this.settings.get(), this.catalogues, this.clock.now(), this.commands, this.issues, this.runs);
@@ -132,7 +132,7 @@ export class RevertService {
   /** A batch is reverted once (SPEC 17.2); a revert that was rejected does not count. */
   private async revertable(m: EntityManager, id: number): Promise<void> {
     const earlier = await this.batchRows.revertOf(m, id);
-    if (earlier) throw new ConflictError(`пакет ${id} уже откатывается или откачен: пакет #${earlier.id}`);
+    if (earlier) throw new ConflictError(`пакет #${id} уже откатывается или откачен: пакет #${earlier.id}`);
   }
 }
 

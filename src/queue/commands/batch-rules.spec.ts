@@ -99,7 +99,7 @@ describe('checkTempKeys (SPEC 4)', () => {
     expect(external).toEqual([]);
     expect(problems).toEqual([{ index: 0, param: 'key', detail: usedBeforeDefinerDetail('new:1', 2) }]);
     expect(problems[0]!.detail).toBe(
-      'временный ключ new:1 используется раньше, чем его создаёт ensure_issue (команда 3); ' +
+      'временный ключ new:1 используется раньше, чем его создаёт ensure_issue (шаг 3); ' +
         'в пакете, который определяет new:1, этот ключ означает задачу из этой ensure_issue, даже если new:1 уже создан прошлым пакетом, — ' +
         'поставьте команду после ensure_issue или дайте новой задаче другой временный ключ',
     );

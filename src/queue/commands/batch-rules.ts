@@ -33,7 +33,7 @@ export function duplicateSummaryDetail(summaries: readonly string[]): string {
 
 /** The 422 detail of a temp key used before its definer (`definerIndex` from 0). */
 export const usedBeforeDefinerDetail = (tempKey: string, definerIndex: number) =>
-  `временный ключ ${tempKey} используется раньше, чем его создаёт ensure_issue (команда ${definerIndex + 1}); ` +
+  `временный ключ ${tempKey} используется раньше, чем его создаёт ensure_issue (шаг ${definerIndex + 1}); ` +
   `в пакете, который определяет ${tempKey}, этот ключ означает задачу из этой ensure_issue, даже если ${tempKey} уже создан прошлым пакетом, — ` +
   `поставьте команду после ensure_issue или дайте новой задаче другой временный ключ`;
 

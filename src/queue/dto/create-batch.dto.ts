@@ -34,7 +34,7 @@ function NoArraysAsCommands() {
       propertyName,
       validator: {
         validate: (value: unknown) => arrays(value).length === 0,
-        defaultMessage: (args: ValidationArguments) => arrays(args.value).map((n) => `команда ${n}: нужен объект {type, params}, а не массив`).join('; '),
+        defaultMessage: (args: ValidationArguments) => arrays(args.value).map((n) => `шаг ${n}: нужен объект {type, params}, а не массив`).join('; '),
       },
     });
 }

@@ -26,9 +26,9 @@ describe('BatchChecksPanel', () => {
     expect(screen.getByText(/Проверки плана по каталогу Jira AURORA: изменят Jira — 1, уже так — 0, не оценить — 1, с предупреждениями — 1/)).toBeTruthy();
     // The checks' notes as the hub words them: sentences for people, Jira's statuses in «…».
     expect(
-      screen.getByText('команда 2: не оценить — целевой статус «Done»: путь по статусам «Done» (маршрут неизвестен: агент попробует прямой переход); в зеркале нет AURORA-9: тип задачи неизвестен (сначала обновите её в зеркале)'),
+      screen.getByText('шаг 2: не оценить — целевой статус «Done»: путь по статусам «Done» (маршрут неизвестен: агент попробует прямой переход); в зеркале нет AURORA-9: тип задачи неизвестен (сначала обновите её в зеркале)'),
     ).toBeTruthy();
-    expect(screen.getByText('команда 3: Приоритет: значения «Очень высокий» нет среди допустимых (одно из: High, Low)')).toBeTruthy();
+    expect(screen.getByText('шаг 3: Приоритет: значения «Очень высокий» нет среди допустимых (одно из: High, Low)')).toBeTruthy();
   });
 
   it('says nothing for a batch without checks', () => {

@@ -36,7 +36,7 @@ export function BatchChecksPanel({ checks }: { checks: BatchChecks | null | unde
         <ul className="small">
           {unknown.map((c) => (
             <li key={`u${c.seq}`}>
-              команда {c.seq}: не оценить — {c.notes.join('; ') || 'нет данных в каталоге'}
+              шаг {c.seq}: не оценить — {c.notes.join('; ') || 'нет данных в каталоге'}
             </li>
           ))}
         </ul>
@@ -46,7 +46,7 @@ export function BatchChecksPanel({ checks }: { checks: BatchChecks | null | unde
           {warned.flatMap((c) =>
             c.findings.map((f, i) => (
               <li key={`w${c.seq}-${i}`}>
-                команда {f.seq}: {paramLabel(f.param)}: {f.detail}
+                шаг {f.seq}: {paramLabel(f.param)}: {f.detail}
                 {f.suggestion ? ` (${f.suggestion})` : ''}
               </li>
             )),

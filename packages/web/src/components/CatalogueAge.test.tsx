@@ -42,10 +42,10 @@ describe('CatalogueAge', () => {
   });
 
   it('says when it is stale and why, and when there is none yet', async () => {
-    fakeFetch({ 'GET /catalogue': state({ stale: true, stale_reason: 'команда 7 (ensure_fields): HTTP 400: …' }) });
+    fakeFetch({ 'GET /catalogue': state({ stale: true, stale_reason: 'команда #7 (ensure_fields): HTTP 400: …' }) });
     const { unmount } = renderWithHub(<CatalogueAge />);
     await screen.findByText('устарел');
-    expect(screen.getByText('команда 7 (ensure_fields): HTTP 400: …')).toBeTruthy();
+    expect(screen.getByText('команда #7 (ensure_fields): HTTP 400: …')).toBeTruthy();
     unmount();
     fakeFetch({ 'GET /catalogue': state({ project_key: null, synced_at: null }) });
     renderWithHub(<CatalogueAge />);

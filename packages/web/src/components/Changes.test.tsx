@@ -183,7 +183,7 @@ describe('the change record on the batch page', () => {
     });
     const dialog = await openRevert();
     expect(within(dialog).getByText(/Хаб не примет этот откат/)).toBeTruthy();
-    expect(within(dialog).getByText('команда 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
+    expect(within(dialog).getByText('шаг 1: спринта «Спринт 1» нет среди активных и будущих')).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true']);
   });
@@ -201,8 +201,8 @@ describe('the change record on the batch page', () => {
     });
     const dialog = await openRevert();
     expect(within(dialog).getByText(/По каталогу Jira не проверить 14 из 14 обратных команд: хаб примет откат/)).toBeTruthy();
-    expect(within(dialog).getByText(`команды 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 и ещё 3: ${stale}`)).toBeTruthy();
-    expect(within(dialog).getByText(`команда 14: ${route}`)).toBeTruthy();
+    expect(within(dialog).getByText(`шаги 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 и ещё 3: ${stale}`)).toBeTruthy();
+    expect(within(dialog).getByText(`шаг 14: ${route}`)).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(false);
   });
 

@@ -41,7 +41,7 @@ function byReason(unchecked: RevertView['unchecked']): { why: string; seqs: stri
   return [...groups].map(([why, seqs]) => {
     const named = seqs.slice(0, SEQS_SHOWN).join(', ');
     const more = seqs.length > SEQS_SHOWN ? ` и ещё ${seqs.length - SEQS_SHOWN}` : '';
-    return { why, seqs: `${seqs.length === 1 ? 'команда' : 'команды'} ${named}${more}` };
+    return { why, seqs: `${seqs.length === 1 ? 'шаг' : 'шаги'} ${named}${more}` };
   });
 }
 
@@ -157,7 +157,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
                 <ul className="revert-findings">
                   {plan.findings.map((f, i) => (
                     <li key={i}>
-                      команда {f.seq}: {f.detail}
+                      шаг {f.seq}: {f.detail}
                     </li>
                   ))}
                 </ul>

@@ -77,13 +77,13 @@ describe('BatchPage', () => {
   it('shows the hub’s refusal in the dialog', async () => {
     fakeFetch({
       'GET /batches/1': batch({ status: 'queued', source: 'client' }),
-      'POST /commands/11/cancel': () => ({ status: 409, body: { error: 'finished', detail: 'команда 11 уже завершена (статус done)' } }),
+      'POST /commands/11/cancel': () => ({ status: 409, body: { error: 'finished', detail: 'команда #11 уже завершена (статус done)' } }),
     });
     renderWithHub(<BatchPage id={1} />);
     const row = (await screen.findByText('AURORA-1 блокирует AURORA-2')).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: 'Отменить' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Отменить команду' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('команда 11 уже завершена (статус done)');
+    expect((await screen.findByRole('alert')).textContent).toBe('команда #11 уже завершена (статус done)');
   });
 
   it('applies a command event in place', async () => {

@@ -169,7 +169,7 @@ describe('PackagesPage: the plan', () => {
     const calls = await planned(refused);
     const row = screen.getByText('issues.csv, строка 7').closest('tr')!;
     expect(within(row).getByText(/Jira откажет/)).toBeTruthy();
-    const findings = screen.getByRole('list', { name: 'Ошибки проверки, команда 1' });
+    const findings = screen.getByRole('list', { name: 'Ошибки проверки, шаг 1' });
     expect(findings.textContent).toBe('✗ Родитель: AURORA-5 — Task, а родителем задачи типа Story может быть только эпик → укажите другого родителя или другой тип задачи');
     expect(row.nextElementSibling?.contains(findings)).toBe(true); // right under its command
     const apply = screen.getByRole('button', { name: /^Применить/ }) as HTMLButtonElement;

@@ -232,7 +232,7 @@ export function PlanTables({ plan }: { plan: PackagePlan }) {
                     {found.length > 0 && (
                       <tr className="row-detail row-refused">
                         <td colSpan={5}>
-                          <ul className="findings check-findings" aria-label={`Ошибки проверки, команда ${c.seq}`}>
+                          <ul className="findings check-findings" aria-label={`Ошибки проверки, шаг ${c.seq}`}>
                             {found.map((f, i) => (
                               <li key={i}>✗ {findingText(f)}</li>
                             ))}
