@@ -60,4 +60,18 @@ describe('AuditPage', () => {
     await screen.findByText('Ассистент ещё ничего не вызывал.');
     expect(calls[0].url).toBe('/audit?batch_id=7&limit=50');
   });
+
+  it.each([
+    ['its own page', undefined],
+    ['a batch page', 7],
+  ])('on %s, says it is loading until the first page came, and «ничего не вызывал» only after the hub answered none', async (_, batchId) => {
+    let answer: (r: Response) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))));
+    renderWithHub(<AuditPage batchId={batchId} />);
+    expect(screen.getByRole('status').textContent).toContain('Загрузка');
+    expect(screen.queryByText('Ассистент ещё ничего не вызывал.')).toBeNull();
+    answer(new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } }));
+    await screen.findByText('Ассистент ещё ничего не вызывал.');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import type { AuditRecord } from '@jira-hub/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { api, query } from '../api';
-import { Empty, ErrorBox } from '../components/ui';
+import { Empty, ErrorBox, Loading } from '../components/ui';
 import { when } from '../format';
 import { batchHref } from '../router';
 
@@ -48,7 +48,8 @@ export function outcomeText(outcome: string): string {
  * assistant's role, newest first; `batchId` shows one batch's calls (the batch page embeds it).
  */
 export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSize?: number }) {
-  const [rows, setRows] = useState<AuditEntry[]>([]);
+  /** null until the first page came: «ничего не вызывал» only once the hub said so. */
+  const [rows, setRows] = useState<AuditEntry[] | null>(null);
   const [more, setMore] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -57,7 +58,7 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
     async (before?: number) => {
       try {
         const page = await api.get<AuditEntry[]>(`/audit${query({ batch_id: batchId, before_id: before, limit: pageSize })}`);
-        setRows((old) => (before ? [...old, ...page] : page));
+        setRows((old) => (before ? [...(old ?? []), ...page] : page));
         setMore(page.length === pageSize);
         setError(null);
       } catch (err) {
@@ -70,7 +71,7 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
   /** The next page; the button waits for it, so a double click reads it once (not twice, each row shown twice). */
   const next = async () => {
     setBusy(true);
-    await load(rows[rows.length - 1]?.id);
+    await load(rows?.[rows.length - 1]?.id);
     setBusy(false);
   };
 
@@ -83,8 +84,10 @@ export function AuditPage({ batchId, pageSize = 50 }: { batchId?: number; pageSi
         </header>
       )}
       {error !== null && <ErrorBox error={error} />}
-      {rows.length === 0 && error === null ? (
-        <Empty>Ассистент ещё ничего не вызывал.</Empty>
+      {rows === null ? (
+        error === null && <Loading rows={3} label="Загрузка вызовов ассистента…" />
+      ) : rows.length === 0 ? (
+        error === null && <Empty>Ассистент ещё ничего не вызывал.</Empty>
       ) : (
         <table className="table audit responsive">
           <thead>
