@@ -23,7 +23,7 @@ describe('BatchChecksPanel', () => {
         }}
       />,
     );
-    expect(screen.getByText(/Проверки плана по каталогу Jira AURORA: изменят Jira — 1, уже так — 0, не оценить — 1, с предупреждениями — 1/)).toBeTruthy();
+    expect(screen.getByText(/Проверки плана по каталогу Jira AURORA: изменят Jira — 1, уже так — 0, не выполнятся — 1, не оценить — 1, с предупреждениями — 1/)).toBeTruthy();
     // The checks' notes as the hub words them: sentences for people, Jira's statuses in «…».
     expect(
       screen.getByText('шаг 2: не оценить — целевой статус «Done»: путь по статусам «Done» (маршрут неизвестен: агент попробует прямой переход); в зеркале нет AURORA-9: тип задачи неизвестен (сначала обновите её в зеркале)'),

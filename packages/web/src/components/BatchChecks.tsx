@@ -29,7 +29,7 @@ export function BatchChecksPanel({ checks }: { checks: BatchChecks | null | unde
   return (
     <div className="panel" aria-label="Проверки плана">
       <div className="strong">
-        Проверки плана {catalogue}: изменят Jira — {checks.counts.will_change}, уже так — {checks.counts.no_change}, не оценить — {checks.counts.unknown}
+        Проверки плана {catalogue}: изменят Jira — {checks.counts.will_change}, уже так — {checks.counts.no_change}, не выполнятся — {checks.counts.will_fail}, не оценить — {checks.counts.unknown}
         {checks.mode === 'warn' ? `, с предупреждениями — ${warned.length}` : ''}
       </div>
       {unknown.length > 0 && (
