@@ -258,6 +258,16 @@ describe('PackagesPage: links to the batch page', () => {
     expect(calls.find((c) => c.url === '/batches')?.body).toMatchObject({ commands: [plan.refresh] });
   });
 
+  it('applied, the plan is spent: its «Применить» goes and the outcome shows, as on the drift page', async () => {
+    await planned(plan);
+    const calls = fakeFetch({ 'GET /packages': [applied.package], 'POST /packages/apply': applied });
+    fireEvent.click(screen.getByRole('button', { name: /^Применить/ }));
+    await screen.findByRole('link', { name: 'Открыть пакет команд #12' });
+    expect(screen.getByText(plan.text)).toBeTruthy(); // the plan stays to read
+    expect(screen.queryByRole('button', { name: /^Применить/ })).toBeNull();
+    expect(calls.filter((c) => c.url === '/packages/apply')).toHaveLength(1);
+  });
+
   it('the applied note and the list say the batch’s state and the time in Russian', async () => {
     await planned(plan);
     fakeFetch({ 'GET /packages': [applied.package], 'POST /packages/apply': applied });

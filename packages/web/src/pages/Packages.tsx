@@ -455,7 +455,8 @@ function PlanPage() {
                 Сначала обновить эти задачи ({plan.refresh.params.keys.length})
               </button>
             )}
-            <ApplyButton plan={plan} busy={busy} onApply={applyIt} />
+            {/* Applied, the plan is spent (as on the drift page): another apply would only replay it. */}
+            {!applied && <ApplyButton plan={plan} busy={busy} onApply={applyIt} />}
             {errorAt === 'plan' && <ErrorBox error={error} />}
           </div>
           <PlanTables plan={plan} />
