@@ -129,7 +129,7 @@ describe('a plan checked against the catalogue (issue 20 acceptance, hub side)',
       [8, 'bad_label', true, false],
     ]);
     const refused = (await hub.http.post('/batches').send(body).expect(422)).body;
-    expect(refused).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining(`команда 1: assignee: ${shown}`) });
+    expect(refused).toMatchObject({ error: 'plan_failed', detail: expect.stringContaining(`шаг 1: assignee: ${shown}`) });
     expect(refused.detail.length).toBeLessThan(5_000);
     expect(await counts()).toEqual(before);
   });
