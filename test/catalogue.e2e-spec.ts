@@ -109,6 +109,46 @@ describe('the catalogue (SPEC 16.1)', () => {
     expect(res.body).toMatchObject({ error: 'forbidden' });
   });
 
+  it('a status walk that failed for want of a transition teaches an observed catalogue what Jira offered there, without marking it stale (decision 1485)', async () => {
+    hub = await startHub();
+    const agent = agentOf(hub);
+    const task = CATALOGUE.per_type['10001']!;
+    const observed = { ...CATALOGUE, transitions_source: 'observed', per_type: { ...CATALOGUE.per_type, '10001': { ...task, transitions: [] } } };
+    await reportCatalogue(hub, observed);
+    const seen = { key: 'AURORA-7', issue_type: 'Task', status: 'To Do', transitions: [{ id: '11', name: 'Start', to: 'In Progress', required_fields: [] }] };
+    const failWalk = async (report: Record<string, unknown>) => {
+      await hub.http.post('/batches').send({ title: 'статус', commands: [{ type: 'ensure_status', params: { key: 'AURORA-7', path: ['Done'] } }] }).expect(201);
+      const c = (await agent.claim()).command;
+      expect(c.type).toBe('ensure_status');
+      return { c, answer: agent.report(c.id, report) };
+    };
+    const error = 'переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)';
+
+    // Malformed, or with another status: 422 and nothing written.
+    const { c, answer } = await failWalk({ status: 'done', result: {}, transitions_seen: seen });
+    expect((await answer.expect(422)).body.detail).toContain('transitions_seen бывают только при status: failed');
+    expect((await agent.report(c.id, { status: 'failed', error, transitions_seen: { ...seen, key: 'aurora' } }).expect(422)).body.detail).toContain('transitions_seen');
+    expect((await agent.report(c.id, { status: 'failed', error, transitions_seen: { ...seen, transitions: [{ id: '11' }] } }).expect(422)).body.detail).toContain('transitions_seen');
+    expect((await hub.http.get(`/commands/${c.id}`).expect(200)).body.status).toBe('claimed');
+
+    hub.clock.advance(60_000);
+    await agent.report(c.id, { status: 'failed', error, transitions_seen: seen }).expect(200);
+    const state = (await hub.http.get('/catalogue').expect(200)).body;
+    expect(state).toMatchObject({ stale: false, stale_reason: null, age_seconds: 60 });
+    expect(state.catalogue.per_type['10001'].transitions).toEqual([{ from: 'To Do', to: 'In Progress', id: '11', name: 'Start', required_fields: [], observed_at: hub.clock.iso() }]);
+    const plan = (await hub.http.post('/batches/plan').send({ title: 'п', commands: [{ type: 'ensure_issue', params: { temp_key: 'new:1', issue_type: 'Task', summary: 'Новая' } }, { type: 'ensure_status', params: { key: 'new:1', to: 'Done' } }] }).expect(200)).body;
+    expect(plan.commands[1].params.path).toEqual(['In Progress', 'Done']);
+
+    // A catalogue read from the workflow API is complete: such a failure means the workflow changed, and marks it stale.
+    const tail = (await agent.claim()).command;
+    expect(tail.type).toBe('refresh'); // the batch's tail refresh
+    await agent.done(tail.id, { issues: [], links: [] });
+    await reportCatalogue(hub);
+    const again = await failWalk({ status: 'failed', error, transitions_seen: seen });
+    await again.answer.expect(200);
+    expect((await hub.http.get('/catalogue').expect(200)).body).toMatchObject({ stale: true, stale_reason: expect.stringContaining('недоступен') });
+  });
+
   it('the hub queues it at the first claim, again once older than catalogue_max_age_minutes and the queue is idle, and when a failure marks it stale', async () => {
     hub = await startHub({ HUB_CATALOGUE_AUTO_REFRESH: 'on' });
     const agent = agentOf(hub);

@@ -65,6 +65,14 @@ export class CatalogueRepository {
     await run(m, sql`INSERT INTO catalogue (${raw(columns.join(', '))}) VALUES (${list(values)}) ON CONFLICT (project_key) DO UPDATE SET ${raw(updates.join(', '))}`);
   }
 
+  /**
+   * The project's per-type screens and workflows replaced, nothing else: what a failed status walk showed of
+   * Jira's transitions (decision 1485). `synced_at` stays: the rest of the catalogue was not read again.
+   */
+  async saveTypes(m: EntityManager, projectKey: string, perType: Catalogue['per_type']): Promise<void> {
+    await run(m, sql`UPDATE catalogue SET per_type = ${JSON.stringify(perType)} WHERE project_key = ${projectKey}`);
+  }
+
   /** Marks every catalogue stale (a command failed on a screen, field or transition Jira named, or on a permission Jira refused); the first reason is kept. */
   async markStale(m: EntityManager, reason: string, now: string): Promise<void> {
     await run(m, sql`UPDATE catalogue SET stale_since = ${now}, stale_reason = ${reason} WHERE stale_since IS NULL`);

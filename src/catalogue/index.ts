@@ -1,6 +1,6 @@
 /** The catalogue module's public surface: what other modules import of it. */
 export { parseCatalogueResult } from './catalogue-result.js';
-export { keepObserved } from './observed-transitions.js';
+export { keepObserved, learnSeenTransitions } from './observed-transitions.js';
 export { CatalogueModule } from './catalogue.module.js';
 export { CatalogueRepository } from './catalogue.repository.js';
 export { CatalogueSettingsCheck } from './settings-check.js';

@@ -4,7 +4,8 @@
  * its sample issues are in, and nothing of the others: replacing the stored catalogue forgot routes it had
  * learned (no Task in «To Do» today, and To Do → In Progress was gone). Pure.
  */
-import type { Catalogue, CatalogueTransition } from '@jira-hub/contracts';
+import type { Catalogue, CatalogueTransition, SeenTransitions } from '@jira-hub/contracts';
+import { sameStatus } from '@jira-hub/contracts/catalogue';
 
 /** How long an observed transition is kept without being seen again: a workflow changed since drops it by then. */
 export const OBSERVED_KEEP_DAYS = 30;
@@ -37,4 +38,32 @@ export function keepObserved(previous: Catalogue | null, next: Catalogue, now: D
     }),
   );
   return { ...next, per_type: perType };
+}
+
+/**
+ * The catalogue with what an agent saw of one issue's transitions where a status walk stopped for want of one
+ * (decision 1485): the edges out of `seen.status` for the issue's type become those Jira offered, each with
+ * `observed_at` now, as a read of the catalogue would record them (a status observed is read whole, so its old
+ * edges go). Only into a catalogue whose transitions are observed, of the issue's project, for a type and a
+ * status it knows (an edge to a status the type does not list is left out). Null when it cannot learn from
+ * it: no such catalogue, type or status, or no transition offered to a status the type has.
+ */
+export function learnSeenTransitions(catalogue: Catalogue | null, seen: SeenTransitions, now: Date): Catalogue | null {
+  if (!catalogue || catalogue.transitions_source !== 'observed' || !seen.key.startsWith(`${catalogue.project_key}-`)) return null;
+  const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const type = catalogue.issue_types.find((t) => t.name === seen.issue_type) ?? catalogue.issue_types.find((t) => sameName(t.name, seen.issue_type));
+  const config = type ? catalogue.per_type[type.id] : undefined;
+  if (!type || !config) return null;
+  const statusOf = (name: string) => config.statuses.find((s) => s.name === name) ?? config.statuses.find((s) => sameStatus(s.name, name));
+  const from = statusOf(seen.status)?.name;
+  if (from === undefined) return null;
+  const observedAt = now.toISOString();
+  const edges: CatalogueTransition[] = seen.transitions.flatMap((t) => {
+    const to = statusOf(t.to)?.name;
+    return to === undefined ? [] : [{ from, to, id: t.id, name: t.name, required_fields: [...t.required_fields], observed_at: observedAt }];
+  });
+  // Nothing offered at all teaches nothing the hub can route by (Jira hides transitions the account may not take).
+  if (edges.length === 0) return null;
+  const transitions = [...config.transitions.filter((t) => t.from !== from), ...edges];
+  return { ...catalogue, per_type: { ...catalogue.per_type, [type.id]: { ...config, transitions } } };
 }

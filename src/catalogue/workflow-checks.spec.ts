@@ -66,7 +66,7 @@ describe('the notes of the checks are sentences for people that say what the hub
       observedOnly(),
       { key: 'AURORA-1', path: ['In Progress', 'Done'] },
       [
-        'целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите путь по шагам (path))',
+        'целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов, хаб их запомнит и следующий план пойдёт по ним дальше (или укажите путь по шагам, path))',
       ],
     ],
     ['{to} with spaces around', status, { key: 'AURORA-1', to: ' Review ' }, CATALOGUE, { key: 'AURORA-1', path: ['In Progress', 'Review'] }, ['целевой статус записан без пробелов по краям названия: «Review»', 'целевой статус «Review»: путь по статусам «In Progress» → «Review» (из «To Do»)']],

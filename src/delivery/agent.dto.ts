@@ -28,6 +28,7 @@ import type {
   QueuedStatusTarget,
   RedeliveredCommand,
   ReportBody,
+  SeenTransitions,
 } from '@jira-hub/contracts';
 import { JIRA_KEY, OpaqueJson } from '../common/index.js';
 import { changesProblems, CommandView } from '../queue/index.js';
@@ -100,6 +101,37 @@ export class ClaimView implements ClaimResponse {
   settings_version!: number;
 }
 
+export class SeenTransitionDto {
+  /** @example '11' */
+  @IsString() @MaxLength(255) id!: string;
+  /** @example 'Start' */
+  @IsString() @MaxLength(255) name!: string;
+  /** the status it leads to @example 'In Progress' */
+  @IsString() @MaxLength(255) to!: string;
+  /** field ids the transition screen requires without a default @example ["resolution"] */
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(255, { each: true })
+  required_fields!: string[];
+}
+
+/** What the agent saw of an issue's transitions where a status walk stopped (decision 1485). */
+export class SeenTransitionsDto implements SeenTransitions {
+  /** @example 'AURORA-7' */
+  @Matches(JIRA_KEY, { message: 'нужен ключ Jira (ABC-123)' })
+  key!: string;
+  /** the issue type's name @example 'Bug' */
+  @IsString() @MaxLength(255) issue_type!: string;
+  /** the status the issue was in @example 'To Do' */
+  @IsString() @MaxLength(255) status!: string;
+  @IsArray()
+  @ArrayMaxSize(200, { message: 'не больше 200 переходов' })
+  @ValidateNested({ each: true })
+  @Type(() => SeenTransitionDto)
+  transitions!: SeenTransitionDto[];
+}
+
 export class ReportDto implements ReportBody {
   /**
    * partial: one part of a large refresh result (`part` = 1, 2, …), then done (which may carry the last slice and missing_keys) or failed;
@@ -159,6 +191,19 @@ export class ReportDto implements ReportBody {
   @ArrayMaxSize(100, { message: 'не больше 100 ключей' }) // a command names at most two issues; written out for the OpenAPI metadata
   @Matches(JIRA_KEY, { each: true, message: 'нужны ключи Jira (ABC-123)' })
   missing_keys?: string[];
+
+  /**
+   * with failed of an ensure_status only: the transitions Jira offered the issue where the walk stopped for want of one; the hub learns them into a catalogue whose transitions are observed (decision 1485)
+   */
+  @ValidateIf((dto: ReportDto) => dto.transitions_seen !== undefined)
+  @ValidateBy({
+    name: 'transitionsSeenOnlyWhenFailed',
+    validator: { validate: (_, args) => (args?.object as ReportDto).status === 'failed', defaultMessage: () => 'transitions_seen бывают только при status: failed' },
+  })
+  @IsObject({ message: 'нужен объект' })
+  @ValidateNested()
+  @Type(() => SeenTransitionsDto)
+  transitions_seen?: SeenTransitionsDto;
 
   /** @example 3 */
   @IsOptional() @IsInt() @Min(0) @Max(2147483647) jira_calls?: number;

@@ -69,7 +69,7 @@ export class ReportRules {
       const c = plain.before!;
       if (c.type === 'ensure_issue' && report.status === 'done') await this.notes.move(m, String(parseJson<Params>(c.params, {}).temp_key), resultKey(report)!, now);
       if (report.status === 'failed') {
-        await this.catalogueRefreshes.noteFailure(m, c, plain.after.error!, now);
+        await this.catalogueRefreshes.noteFailure(m, c, plain.after.error!, now, report.transitions_seen);
         await this.recordMissing(m, c, report, now);
       }
       return { before: c, after: plain.after, read: { history: plain.history!, changes: plain.changes! }, looked: plain.looked };
@@ -113,7 +113,7 @@ export class ReportRules {
       // What the command changed before it failed (a status walk refused partway) is kept as a done's is (decision 1413).
       await this.recordChanges(m, id, report, now);
       if (c.type === 'refresh') await this.runs.fail(m, id, now, error);
-      await this.catalogueRefreshes.noteFailure(m, c, error, now);
+      await this.catalogueRefreshes.noteFailure(m, c, error, now, report.transitions_seen);
       await this.recordMissing(m, c, report, now);
     }
     await this.deliveries.close(m, id, report.status === 'done' ? 'reported_done' : 'reported_failed', { at: now, jiraCalls });

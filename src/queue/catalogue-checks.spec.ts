@@ -233,7 +233,7 @@ describe('checkCommands: what is stored', () => {
     expect(out.commands[0]).toMatchObject({ params: { key: 'AURORA-1', path: ['In Progress', 'Done'] }, verdict: 'unknown' });
     // The note promises no more than the agent does: one direct transition per step, an error listing the others.
     expect(out.commands[0]!.notes).toContain(
-      'целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов — тогда укажите путь по шагам (path))',
+      'целевой статус «Done»: путь по статусам «In Progress» → «Done» (из «To Do»; переходы из «In Progress» ещё не наблюдались: агент попробует прямой переход в «Done», а если его нет, команда завершится ошибкой со списком доступных переходов, хаб их запомнит и следующий план пойдёт по ним дальше (или укажите путь по шагам, path))',
     );
     expect(out.commands[1]!.verdict).toBe('unknown');
     // To Do was observed: what it does not lead to is a finding

@@ -8,7 +8,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { jiraRefusalOf } from '@jira-hub/contracts/jira-failure';
 import { ValidationFailedError } from '../common/index.js';
-import { CatalogueRepository, keepObserved, parseCatalogueResult } from '../catalogue/index.js';
+import type { SeenTransitions } from '@jira-hub/contracts';
+import { CatalogueRepository, keepObserved, learnSeenTransitions, parseCatalogueResult } from '../catalogue/index.js';
 import { BatchRepository } from './batch.repository.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandRow } from './rows.js';
@@ -63,9 +64,19 @@ export class CatalogueRefreshes {
     await this.catalogues.save(m, keepObserved(previous, catalogue, new Date(now)), now, agentVersion);
   }
 
-  /** SPEC 16.1 (and decision 0130 for permissions): such a failure marks the catalogue stale (the next idle claim refreshes it; checks answer `unknown`). */
-  async noteFailure(m: EntityManager, c: CommandRow, error: string, now: string): Promise<void> {
+  /**
+   * SPEC 16.1 (and decision 0130 for permissions): such a failure marks the catalogue stale (the next idle claim
+   * refreshes it; checks answer `unknown`). A status walk that stopped for want of a transition and reports what
+   * Jira offered there teaches an observed catalogue instead (decision 1485): those edges are stored, the
+   * catalogue is not marked stale, and the next plan routes by what Jira showed rather than guessing again.
+   */
+  async noteFailure(m: EntityManager, c: CommandRow, error: string, now: string, seen?: SeenTransitions): Promise<void> {
     if (c.type === 'refresh' || c.type === 'refresh_catalogue' || !namesConfiguration(error)) return;
+    if (c.type === 'ensure_status' && seen) {
+      const project = seen.key.replace(/-\d+$/, '');
+      const learned = learnSeenTransitions(await this.catalogues.get(m, project), seen, new Date(now));
+      if (learned) return this.catalogues.saveTypes(m, learned.project_key, learned.per_type);
+    }
     await this.catalogues.markStale(m, `команда #${c.id} (${c.type}): ${error.slice(0, 300)}`, now);
   }
 }

@@ -292,6 +292,17 @@ describe('agent-loop', () => {
         { status: 'failed', error: 'Jira: задачи A-1 нет', changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress' }], missing_keys: ['A-1'], jira_calls: 3 },
         { status: 'failed', error: 'Jira: задачи A-1 нет', changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress' }], jira_calls: 3 },
       ],
+      [
+        'a failed walk with the transitions it saw: they go first with missing keys, the walk\'s record stays (decision 1485)',
+        {
+          status: 'failed',
+          error: 'переход в статус «Done» недоступен из «In Progress»',
+          changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress', transitions: ['Start'] }],
+          transitions_seen: { key: 'A-1', issue_type: 'Bug', status: 'In Progress', transitions: [{ id: '51', name: 'Review', to: 'In Review', required_fields: [] }] },
+          jira_calls: 4,
+        },
+        { status: 'failed', error: 'переход в статус «Done» недоступен из «In Progress»', changes: [{ key: 'A-1', what: 'status', before: 'To Do', after: 'In Progress', transitions: ['Start'] }], jira_calls: 4 },
+      ],
       ['a done without changes: a failure with the reason', { status: 'done', result: {}, jira_calls: 1, rate_limited: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: 1 }],
       ['a failure of its own text: a failure with the reason', { status: 'failed', error: 'Jira: \udc00', jira_calls: 1 }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: 1, rate_limited: undefined }],
       ['a failure with a result: a failure with the reason', { status: 'failed', error: 'хаб не принял результат: HTTP 413', result: { big: 1 } }, { status: 'failed', error: 'хаб не принял результат: HTTP 422: плохо', jira_calls: undefined, rate_limited: undefined }],

@@ -196,7 +196,7 @@ class AgentLoop {
     const report: ReportBody = {
       ...(outcome.status === 'done'
         ? { status: 'done', result: outcome.result, ...(outcome.changes ? { changes: outcome.changes } : {}) }
-        : { status: 'failed', error: outcome.error, ...(outcome.changes ? { changes: outcome.changes } : {}), ...(outcome.missing_keys ? { missing_keys: outcome.missing_keys } : {}) }),
+        : { status: 'failed', error: outcome.error, ...(outcome.changes ? { changes: outcome.changes } : {}), ...(outcome.missing_keys ? { missing_keys: outcome.missing_keys } : {}), ...(outcome.transitions_seen ? { transitions_seen: outcome.transitions_seen } : {}) }),
       jira_calls: after.jiraCalls - before.jiraCalls,
       rate_limited: after.rateLimited - before.rateLimited,
     };
@@ -345,9 +345,9 @@ const REFUSED = 'хаб не принял результат:';
  * the hub's answer in words (starting with REFUSED); undefined when nothing smaller tells the outcome (the
  * result is then dropped).
  * Step by step, each smaller than the last, so the ladder ends:
- * 1. a failure with `missing_keys`, without them: a hub before decision 1448 refuses the field it does not
- *    know, and they are worth least (the next refresh tells the mirror the same) — dropped before the change
- *    record, which that hub takes;
+ * 1. a failure with `missing_keys` or `transitions_seen`, without them: a hub before decision 1448 (1485)
+ *    refuses the field it does not know, and they are worth least (the next refresh, or read of the catalogue,
+ *    tells the hub the same) — dropped before the change record, which that hub takes;
  * 2. a report with a change record, without it: the outcome (a `done` stays done: it happened in Jira) is
  *    worth more than the record, which the hub may have refused for one value Jira sent (decision 1416);
  * 3. any other, a `failed` with the hub's reason and the Jira call counts (a failure's own text may be what
@@ -356,8 +356,8 @@ const REFUSED = 'хаб не принял результат:';
  */
 export function smallerReport(report: ReportBody, reason: string): ReportBody | undefined {
   if (report.status !== 'done' && report.status !== 'failed') return undefined;
-  if (report.missing_keys !== undefined) {
-    const { missing_keys: _dropped, ...rest } = report;
+  if (report.missing_keys !== undefined || report.transitions_seen !== undefined) {
+    const { missing_keys: _dropped, transitions_seen: _seen, ...rest } = report;
     return rest;
   }
   if (report.changes?.length) {

@@ -1,4 +1,4 @@
-import type { Change } from '@jira-hub/contracts';
+import type { Change, SeenTransitions } from '@jira-hub/contracts';
 
 /** A reason of the agent's own (not Jira's) to fail a command; the message is a Russian sentence for a person. */
 export class CommandFailure extends Error {}
@@ -28,4 +28,20 @@ export function withChangesMade(error: unknown, changes: Change[]): unknown {
 /** What the command had changed before `error` ended it (none unless withChangesMade marked it). */
 export function changesMadeBefore(error: unknown): Change[] {
   return (typeof error === 'object' && error !== null ? madeBefore.get(error) : undefined) ?? [];
+}
+
+const seenBefore = new WeakMap<object, SeenTransitions>();
+
+/**
+ * Marks `error` with the transitions Jira offered where a status walk stopped for want of one (decision 1485):
+ * the failed report carries them, and the hub learns them into its catalogue. Returns it, to be thrown.
+ */
+export function withTransitionsSeen(error: unknown, seen: SeenTransitions): unknown {
+  if (typeof error === 'object' && error !== null) seenBefore.set(error, seen);
+  return error;
+}
+
+/** The transitions a failed status walk saw (undefined unless withTransitionsSeen marked the error). */
+export function transitionsSeenBefore(error: unknown): SeenTransitions | undefined {
+  return typeof error === 'object' && error !== null ? seenBefore.get(error) : undefined;
 }

@@ -389,11 +389,33 @@ describe('executors', () => {
         expect(sleeps).toEqual([TRANSITION_RECHECK_DELAYS_MS[0]]);
       });
 
-      it('fails with a clear error when a step is unavailable', async () => {
+      it('fails with a clear error when a step is unavailable, telling the hub what Jira offered there (decision 1485)', async () => {
         const key = issue('Недоступно');
         const out = await run(flavor, 'ensure_status', { key, path: ['Done'] });
-        expect(out).toEqual({ status: 'failed', error: 'переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)' });
+        expect(out).toEqual({
+          status: 'failed',
+          error: 'переход в статус «Done» недоступен из «To Do» (доступные переходы: «Start» → «In Progress»)',
+          transitions_seen: { key, issue_type: 'Task', status: 'To Do', transitions: [{ id: '11', name: 'Start', to: 'In Progress', required_fields: [] }] },
+        });
         expect(h.sim.getIssue(key)?.status).toBe('To Do');
+      });
+
+      it('a walk stopped partway tells the transitions of the status it stopped in, with the walk so far', async () => {
+        const key = issue('Недоступно после шага');
+        const out = await run(flavor, 'ensure_status', { key, path: ['In Progress', 'Rejected'] });
+        expect(out).toMatchObject({
+          status: 'failed',
+          changes: [{ key, what: 'status', before: 'To Do', after: 'In Progress', transitions: ['Start'] }],
+          transitions_seen: {
+            key,
+            issue_type: 'Task',
+            status: 'In Progress',
+            transitions: [
+              { id: '21', name: 'Finish', to: 'Done', required_fields: ['resolution'] },
+              { id: '41', name: 'Stop', to: 'To Do', required_fields: [] },
+            ],
+          },
+        });
       });
     });
 

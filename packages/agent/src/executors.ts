@@ -1,4 +1,4 @@
-import { changesMadeBefore, CommandFailure, CommandStopped, RetryLater } from './command-failure.js';
+import { changesMadeBefore, CommandFailure, CommandStopped, RetryLater, transitionsSeenBefore } from './command-failure.js';
 import type { CommandResult, ExecutorContext } from './commands/context.js';
 import { ensureComment } from './commands/ensure-comment.js';
 import { ensureFields } from './commands/ensure-fields.js';
@@ -58,7 +58,9 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
       // What the command changed before it failed (a status walk refused partway) is reported with the failure (decision 1413).
       const changes = changesMadeBefore(error);
       const missing = missingKeys(error);
-      return { status: 'failed', error: failureText(error), ...(changes.length ? { changes } : {}), ...(missing.length ? { missing_keys: missing } : {}) };
+      // What Jira offered where a status walk stopped, for the hub's catalogue (decision 1485).
+      const seen = transitionsSeenBefore(error);
+      return { status: 'failed', error: failureText(error), ...(changes.length ? { changes } : {}), ...(missing.length ? { missing_keys: missing } : {}), ...(seen ? { transitions_seen: seen } : {}) };
     }
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
     return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };

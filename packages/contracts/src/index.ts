@@ -84,10 +84,27 @@ export interface ReportBody {
    */
   missing_keys?: string[];
   /**
+   * with `failed` of an ensure_status only: the transitions Jira offered the issue where the walk stopped for
+   * want of one to the next step (decision 1485). The hub learns them into an observed catalogue, so the next
+   * plan's route starts from what Jira showed instead of the guess that just failed.
+   */
+  transitions_seen?: SeenTransitions;
+  /**
    * The merged call: with this field the same transaction also claims the next command (as
    * `POST /agent/claim` without waiting would) and the answer carries it in `next`.
    */
   claim?: AgentInfo;
+}
+
+/** What the agent saw of one issue's transitions (`GET /issue/{key}/transitions`) when a status walk stopped (decision 1485). */
+export interface SeenTransitions {
+  key: string;
+  /** the issue type's name, as Jira answered it */
+  issue_type: string;
+  /** the status the issue was in */
+  status: string;
+  /** every transition Jira offered from there: `to` a status name; the transition screen's required fields without a default */
+  transitions: { id: string; name: string; to: string; required_fields: string[] }[];
 }
 
 /** What `POST /agent/commands/{id}/result` adds to the command view when the report carried `claim`. */

@@ -1,4 +1,4 @@
-import { CommandFailure, CommandStopped, withChangesMade } from '../command-failure.js';
+import { CommandFailure, CommandStopped, withChangesMade, withTransitionsSeen } from '../command-failure.js';
 import { sleep as realSleep } from '../sleep.js';
 import { JiraApi, type JiraTransition } from '../jira-api.js';
 import { JiraHttpError, SERVER_ERRORS } from '../jira-client.js';
@@ -6,7 +6,7 @@ import { sameStatus } from '@jira-hub/contracts/catalogue';
 import type { CommandResult, ExecutorContext } from './context.js';
 import { requireString, requireStringArray } from './params.js';
 import type { AgentCommand } from '../types.js';
-import type { Change } from '@jira-hub/contracts';
+import type { Change, SeenTransitions } from '@jira-hub/contracts';
 
 
 /** A transition to `step`: one whose target status is `step` first, else one named `step`. */
@@ -51,7 +51,7 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
   const path = requireStringArray(cmd.params, 'path');
   const target = path.at(-1)!;
   const api = JiraApi.for(ctx.client);
-  const issue = await api.getIssue(key, ['status']);
+  const issue = await api.getIssue(key, ['status', 'issuetype']);
   const from = (issue.fields.status as { name: string }).name;
   const walk = (before: string, after: string, transitions: string[]): Change => ({ key: issue.key, what: 'status', before, after, ...(transitions.length ? { transitions } : {}) });
 
@@ -72,7 +72,10 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
       const transition = pickTransition(transitions, step);
       if (!transition) {
         const offered = transitions.map((t) => `«${t.name}» → «${t.to.name}»`).join(', ') || 'нет';
-        throw new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
+        // What Jira offered here goes with the failure: the hub's catalogue learns it (decision 1485).
+        const failure = new CommandFailure(`переход в статус «${step}» недоступен из «${current}» (доступные переходы: ${offered})`);
+        const seen = seenTransitions(issue, current, transitions);
+        throw seen ? withTransitionsSeen(failure, seen) : failure;
       }
       const fields = requiredTransitionFields(transition);
       // Journaled before it is sent: Jira may carry it out and its answer never arrive.
@@ -87,6 +90,26 @@ export async function ensureStatus(cmd: AgentCommand, ctx: ExecutorContext): Pro
     throw withChangesMade(error, all.length ? [walk(began, current, all)] : []);
   }
   return { from, to: current, changes: [walk(from, current, taken)] };
+}
+
+/**
+ * The transitions Jira offered an issue in `status`, as the failed report carries them (decision 1485); `issue`
+ * read with its issue type (undefined when Jira did not name it: the hub could not tell whose workflow they are).
+ */
+export function seenTransitions(issue: { key: string; fields: Record<string, unknown> }, status: string, transitions: JiraTransition[]): SeenTransitions | undefined {
+  const type = (issue.fields.issuetype as { name?: unknown } | null | undefined)?.name;
+  if (typeof type !== 'string' || type.trim() === '') return undefined;
+  return {
+    key: issue.key,
+    issue_type: type,
+    status,
+    transitions: transitions.map((t) => ({
+      id: t.id,
+      name: t.name,
+      to: t.to.name,
+      required_fields: Object.entries(t.fields ?? {}).filter(([, meta]) => meta.required && !meta.hasDefaultValue).map(([id]) => id),
+    })),
+  };
 }
 
 /** The waits before each further look at the status after a server error to a transition (a 504's Jira may still be moving it). */
