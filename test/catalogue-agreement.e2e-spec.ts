@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { defaultSeed, JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
-import { testDatabaseEnv } from './support/pg.js';
+import { hubCalls, quietServe } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 describe('catalogue-agreement', () => {
@@ -21,26 +20,13 @@ describe('catalogue-agreement', () => {
   let sim: JiraSimulator | undefined;
   let stopAgent: (() => Promise<void>) | undefined;
 
-  const send = (method: string, path: string, body?: unknown) =>
-    fetch(hub!.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const response = await send(method, path, body);
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const { send, call } = hubCalls(() => hub!.url);
   const batchDone = (id: number) => waitFor(`batch ${id} done`, async () => ((await call('GET', `/batches/${id}`)).status === 'done' ? call('GET', `/batches/${id}`) : undefined), 60_000);
 
   /** A hub, the simulator with `seed` over the default one, the agent on both; the catalogue read and the seed's issues in the mirror. */
   async function start(seed: Partial<SimSeed>): Promise<void> {
     dir = mkdtempSync(join(tmpdir(), 'jira-hub-agreement-e2e-'));
-    const log = console.log;
-    console.log = () => undefined;
-    try {
-      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
-    } finally {
-      console.log = log;
-    }
+    hub = await quietServe(dir);
     sim = new JiraSimulator({ seed });
     await sim.start();
     await call('PATCH', '/settings', { pacing: { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 } });

@@ -8,10 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { testDatabaseEnv } from './support/pg.js';
+import { hubCalls, quietServe } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 describe('catalogue-sim', () => {
@@ -21,25 +20,12 @@ describe('catalogue-sim', () => {
   let hub: { url: string; close: () => Promise<void> };
   let sim: JiraSimulator;
 
-  const send = (method: string, path: string, body?: unknown) =>
-    fetch(hub.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const response = await send(method, path, body);
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const { send, call } = hubCalls(() => hub.url);
   const batchDone = (id: number) => waitFor(`batch ${id} done`, async () => ((await call('GET', `/batches/${id}`)).status === 'done' ? call('GET', `/batches/${id}`) : undefined), 60_000);
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jira-hub-catalogue-e2e-'));
-    const log = console.log;
-    console.log = () => undefined;
-    try {
-      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
-    } finally {
-      console.log = log;
-    }
+    hub = await quietServe(dir);
     sim = new JiraSimulator({
       seed: {
         issues: [

@@ -8,10 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '../src/cli.js';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { testDatabaseEnv } from './support/pg.js';
+import { hubCalls, quietServe } from './support/served.js';
 import { refreshResult } from './support/app.js';
 import { waitFor } from './support/wait.js';
 
@@ -22,22 +21,11 @@ describe('jira-auth', () => {
   let hub: { url: string; close: () => Promise<void> };
   let sim: JiraSimulator;
 
-  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const response = await fetch(hub.url + path, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const { call } = hubCalls(() => hub.url);
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'jira-hub-auth-e2e-'));
-    const log = console.log;
-    console.log = () => undefined; // serve() announces where it listens
-    try {
-      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
-    } finally {
-      console.log = log;
-    }
+    hub = await quietServe(dir);
     sim = new JiraSimulator({ seed: { issues: [{ summary: 'Задача для комментариев', issueType: 'Task' }] } }); // AURORA-1
     await sim.start();
   });

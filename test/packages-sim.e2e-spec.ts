@@ -13,6 +13,7 @@ import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
 import { main, serve } from '../src/cli.js';
 import { testDatabaseEnv } from './support/pg.js';
+import { hubCalls } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 const PROJECT = 'AURORA';
@@ -43,17 +44,7 @@ async function startWorld(simOptions: ConstructorParameters<typeof JiraSimulator
   const hub = await quietly(() => serve(env)); // serve() announces where it listens
   const sim = new JiraSimulator(simOptions);
   const simUrl = await sim.start();
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> => {
-    const isForm = body instanceof FormData;
-    const response = await fetch(hub.url + path, {
-      method,
-      headers: { ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const { call } = hubCalls(() => hub.url);
   /** Runs the reference agent until the batch is done, then stops it. */
   const runUntilDone = async (batchId: number): Promise<Json> => {
     const stop = new AbortController();

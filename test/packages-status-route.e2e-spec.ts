@@ -7,14 +7,13 @@
  * transitions it saw, so each next plan goes further instead of proposing the command that just failed, and
  * the package settles. With Bugs already seen along the way, the first plan gives the whole path at once.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { serve } from '../src/cli.js';
-import { testDatabaseEnv } from './support/pg.js';
+import { hubCalls, quietServe } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -36,17 +35,7 @@ describe('a new issue planned straight to a status its route is not known to (pa
   let hub: { url: string; close: () => Promise<void> };
   let sim: JiraSimulator;
 
-  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    const isForm = body instanceof FormData;
-    const response = await fetch(hub.url + path, {
-      method,
-      headers: body === undefined || isForm ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const { call } = hubCalls(() => hub.url);
 
   /** Runs the reference agent until the batch is done, then stops it. */
   const runUntilDone = async (batchId: number): Promise<Json> => {
@@ -78,13 +67,7 @@ describe('a new issue planned straight to a status its route is not known to (pa
 
   const start = async (seedIssues: { summary: string; issueType: string }[]) => {
     dir = mkdtempSync(join(tmpdir(), 'jira-hub-status-route-e2e-'));
-    const log = console.log;
-    console.log = () => undefined;
-    try {
-      hub = await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
-    } finally {
-      console.log = log;
-    }
+    hub = await quietServe(dir);
     sim = new JiraSimulator({ projectKey: PROJECT, seed: { issues: seedIssues } });
     await sim.start();
     await call('PATCH', '/settings', { pacing: ZERO_PACING });

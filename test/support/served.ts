@@ -1,0 +1,51 @@
+/**
+ * A hub started as `jira-hub serve` starts it, for the tests that run the real agent and the simulator
+ * beside it, and JSON calls to it over fetch.
+ */
+import { join } from 'node:path';
+import { serve } from '../../src/cli.js';
+import { testDatabaseEnv } from './pg.js';
+
+export interface ServedHub {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * `serve()` on a new database in `dir` (SQLite; a PostgreSQL schema of its own under `npm run test:pg`) on a
+ * free port of 127.0.0.1, the lines it prints about where it listens kept off the test's output.
+ */
+export async function quietServe(dir: string): Promise<ServedHub> {
+  const log = console.log;
+  console.log = () => undefined;
+  try {
+    return await serve(await testDatabaseEnv({ HUB_DB_PATH: join(dir, 'hub.sqlite'), HUB_PORT: '0', HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'error' }));
+  } finally {
+    console.log = log;
+  }
+}
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Calls to the hub at `url()` (read at each call: a test starts its hub later): `send` answers the Response;
+ * `call` the parsed body of a 2xx and throws naming the status and the body otherwise. A FormData body goes
+ * as multipart, anything else as JSON.
+ */
+export function hubCalls(url: () => string) {
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const form = body instanceof FormData;
+    return fetch(url() + path, {
+      method,
+      headers: body === undefined || form ? headers : { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+    });
+  };
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> => {
+    const response = await send(method, path, body, headers);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → HTTP ${response.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return { send, call };
+}
