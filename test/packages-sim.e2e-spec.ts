@@ -9,12 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
 import { main, serve } from '../src/cli.js';
 import { testDatabaseEnv } from './support/pg.js';
-import { hubCalls } from './support/served.js';
-import { waitFor } from './support/wait.js';
+import { agentUntilDone, hubCalls } from './support/served.js';
 
 const PROJECT = 'AURORA';
 const ZERO_PACING = { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 };
@@ -46,32 +44,7 @@ async function startWorld(simOptions: ConstructorParameters<typeof JiraSimulator
   const simUrl = await sim.start();
   const { call } = hubCalls(() => hub.url);
   /** Runs the reference agent until the batch is done, then stops it. */
-  const runUntilDone = async (batchId: number): Promise<Json> => {
-    const stop = new AbortController();
-    const lines: string[] = [];
-    const journal = new FileJournal(join(dir, 'agent', 'journal.jsonl'));
-    const finished = runAgent({
-      journal,
-      hub: new HubClient({ baseUrl: hub.url, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
-      jira: new JiraClient({ baseUrl: simUrl, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-      project: PROJECT,
-      log: (l) => void lines.push(l),
-      stopSignal: stop.signal,
-      waitSeconds: 30,
-    });
-    try {
-      return await waitFor(`batch ${batchId} done`, async () => {
-        const view = await call('GET', `/batches/${batchId}`);
-        return view.status === 'done' ? view : undefined;
-      }, 60_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
-    } finally {
-      stop.abort();
-      await finished.catch(() => undefined);
-      journal.close();
-    }
-  };
+  const runUntilDone = (batchId: number): Promise<Json> => agentUntilDone(hub.url, simUrl, PROJECT, join(dir, 'agent', 'journal.jsonl'), batchId);
   await call('PATCH', '/settings', { pacing: ZERO_PACING });
   return {
     dir,

@@ -11,10 +11,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { hubCalls, quietServe } from './support/served.js';
-import { waitFor } from './support/wait.js';
+import { agentUntilDone, hubCalls, quietServe } from './support/served.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -38,32 +36,7 @@ describe('a new issue planned straight to a status its route is not known to (pa
   const { call } = hubCalls(() => hub.url);
 
   /** Runs the reference agent until the batch is done, then stops it. */
-  const runUntilDone = async (batchId: number): Promise<Json> => {
-    const stop = new AbortController();
-    const lines: string[] = [];
-    const journal = new FileJournal(join(dir, 'journal.jsonl'));
-    const finished = runAgent({
-      journal,
-      hub: new HubClient({ baseUrl: hub.url, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
-      jira: new JiraClient({ baseUrl: sim.url, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-      project: PROJECT,
-      log: (l) => void lines.push(l),
-      stopSignal: stop.signal,
-      waitSeconds: 30,
-    });
-    try {
-      return await waitFor(`batch ${batchId} done`, async () => {
-        const view = await call('GET', `/batches/${batchId}`);
-        return view.status === 'done' ? view : undefined;
-      }, 60_000);
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
-    } finally {
-      stop.abort();
-      await finished.catch(() => undefined);
-      journal.close();
-    }
-  };
+  const runUntilDone = (batchId: number): Promise<Json> => agentUntilDone(hub.url, sim.url, PROJECT, join(dir, 'journal.jsonl'), batchId);
 
   const start = async (seedIssues: { summary: string; issueType: string }[]) => {
     dir = mkdtempSync(join(tmpdir(), 'jira-hub-status-route-e2e-'));

@@ -3,8 +3,10 @@
  * beside it, and JSON calls to it over fetch.
  */
 import { join } from 'node:path';
+import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { serve } from '../../src/cli.js';
 import { testDatabaseEnv } from './pg.js';
+import { waitFor } from './wait.js';
 
 export interface ServedHub {
   url: string;
@@ -48,4 +50,36 @@ export function hubCalls(url: () => string) {
     return text ? JSON.parse(text) : undefined;
   };
   return { send, call };
+}
+
+/**
+ * Runs the reference agent (Jira Cloud at `jiraUrl`, the journal at `journalPath`) until batch `batchId` is
+ * done, then stops it; answers the batch. A batch that does not finish in a minute fails with the agent's log.
+ */
+export async function agentUntilDone(hubUrl: string, jiraUrl: string, project: string, journalPath: string, batchId: number): Promise<Json> {
+  const { call } = hubCalls(() => hubUrl);
+  const stop = new AbortController();
+  const lines: string[] = [];
+  const journal = new FileJournal(journalPath);
+  const finished = runAgent({
+    journal,
+    hub: new HubClient({ baseUrl: hubUrl, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
+    jira: new JiraClient({ baseUrl: jiraUrl, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
+    project,
+    log: (l) => void lines.push(l),
+    stopSignal: stop.signal,
+    waitSeconds: 30,
+  });
+  try {
+    return await waitFor(`batch ${batchId} done`, async () => {
+      const view = await call('GET', `/batches/${batchId}`);
+      return view.status === 'done' ? view : undefined;
+    }, 60_000);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
+  } finally {
+    stop.abort();
+    await finished.catch(() => undefined);
+    journal.close();
+  }
 }
