@@ -105,12 +105,17 @@ describe('MCP: the change record and revert_batch', () => {
     const batches = (await hub.http.get('/batches').expect(200)).body.length;
     const refused = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
     expect(refused.isError).toBe(true);
-    expect(mcp.text(refused)).toContain(`откат пакета #${batch.id} не создан: 1 изменение пакета пока не откатить — B-1: срок меняет и пакет #${next.id}`);
+    // the refusal is the hub's advice, unfenced: it names the issue, not the conflict's words (Jira's names are the dry run's, fenced)
+    expect(mcp.text(refused)).toContain(`откат пакета #${batch.id} не создан: 1 изменение пакета пока не откатить (B-1) — какие и почему, показывает пробный откат (dry_run).`);
+    expect(mcp.text(refused)).not.toContain('срок меняет');
     expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batches);
 
     const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: true });
     expect(made.isError).toBeFalsy();
     expect(made.structuredContent).toMatchObject({ retry_later: 1, commands: [{ type: 'ensure_fields', params: { key: 'B-2', duedate: null } }], batch: { revert_of: batch.id, status: 'awaiting_approval' } });
+    // made, the revert leaves them for good: no longer «пока»
+    expect(mcp.text(made)).toContain('- B-1 (оставлено насовсем: leave_pending): <jira-data>');
+    expect(mcp.text(made)).not.toContain('(пока)');
     // Nothing of this test is left for the agent to claim in the next one.
     await hub.http.post(`/batches/${next.id}/cancel`).send({}).expect(200);
   });

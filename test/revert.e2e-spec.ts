@@ -718,8 +718,8 @@ describe('revert: bad input and refusals', () => {
       body: {
         error: 'conflict',
         detail:
-          `откат пакета #${b.id} не создан: 2 изменения пакета пока не откатить — ${dry.conflicts.map((c: Json) => c.detail).join('; ')}. ` +
-          'Обновите эти задачи в зеркале или дождитесь названных пакетов и запросите откат снова: откат, созданный сейчас, оставил бы их неоткаченными насовсем ' +
+          `откат пакета #${b.id} не создан: 2 изменения пакета пока не откатить (${[...new Set(dry.conflicts.map((c: Json) => c.key))].join(', ')}) — какие и почему, показывает пробный откат (dry_run). ` +
+          'Обновите эти задачи в зеркале или дождитесь названных там пакетов и запросите откат снова: откат, созданный сейчас, оставил бы их неоткаченными насовсем ' +
           '(пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить их как есть, запросите откат с leave_pending: true',
       },
     });
@@ -992,7 +992,7 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     ]);
     const before = await rowCounts(hub, ['batch', 'command']);
     const refused = (await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body;
-    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`откат пакета #${b.id} не создан: 1 изменение пакета пока не откатить — ${dry.conflicts[1].detail}. `) });
+    expect(refused).toEqual({ error: 'conflict', detail: expect.stringContaining(`откат пакета #${b.id} не создан: 1 изменение пакета пока не откатить (AURORA-1) — какие и почему, показывает пробный откат (dry_run). `) });
     expect(refused.detail).not.toContain('AURORA-2'); // a final conflict is no reason to wait
     expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
 
@@ -1023,7 +1023,8 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     const unseen = 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат';
     const before = await rowCounts(hub, ['batch', 'command']);
     expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=maybe`).expect(422)).body).toMatchObject({ error: 'validation_failed', detail: 'leave_pending: нужно true или false' });
-    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=false`).expect(409)).body.detail).toContain(`1 изменение пакета пока не откатить — ${unseen}. `);
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=false`).expect(409)).body.detail).toContain('1 изменение пакета пока не откатить (AURORA-1) — какие и почему, показывает пробный откат (dry_run). ');
+    expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.conflicts).toContainEqual(expect.objectContaining({ detail: unseen, retry_later: true }));
     expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
 
     const made = (await hub.http.post(`/batches/${b.id}/revert?leave_pending=true`).expect(201)).body;

@@ -100,7 +100,7 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
   // The params and the conflicts' details carry what Jira held (a description to put back, a summary, a value now).
   const commands = r.commands.slice(0, shown).map((c, i) => `${i + 1}. ${c.type} ${fenced(JSON.stringify(c.params))}`);
   const conflicts = r.conflicts.length
-    ? ['Не откатываются (оставлены как есть; почему — у каждого):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}${c.retry_later ? ' (пока)' : ''}: ${fenced(c.detail)}`)]
+    ? ['Не откатываются (оставлены как есть; почему — у каждого):', ...r.conflicts.map((c) => `- ${c.key ?? '—'}${c.retry_later ? (r.dry_run ? ' (пока)' : ' (оставлено насовсем: leave_pending)') : ''}: ${fenced(c.detail)}`)]
     : ['Конфликтов нет.'];
   // Conflicts that a refresh or another batch's end would lift (decision 1467): the revert is refused while they are listed.
   const later = r.conflicts.filter((c) => c.retry_later).length;

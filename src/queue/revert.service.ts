@@ -64,7 +64,7 @@ export class RevertService {
     if (dryRun) return view;
     // A batch is reverted once: made now, the revert would leave these for good, though a refresh or another
     // batch's end would let them be put back. Only when the person says to leave them (decision 1467).
-    if (later.length > 0 && !leavePending) throw new ConflictError(notYet(id, later.map((c) => c.detail)));
+    if (later.length > 0 && !leavePending) throw new ConflictError(notYet(id, later));
     if (plan.commands.length === 0) {
       const why = plan.conflicts.length ? `ни одно изменение пакета не откатить (конфликтов: ${plan.conflicts.length})` : 'в итоге пакет ничего не изменил в Jira (что он менял, он сам и вернул, или не менял ничего)';
       throw new ConflictError(`откатывать нечего: ${why}`);
@@ -139,13 +139,18 @@ export class RevertService {
 /** How many conflicts the refusal of a revert names before «и ещё N». */
 const NAMED = 5;
 
-/** Why a revert is not made while conflicts wait for a refresh or another batch (decision 1467), in Russian. */
-export function notYet(id: number, details: readonly string[]): string {
-  const n = details.length;
-  const named = details.slice(0, NAMED).join('; ') + (n > NAMED ? `; и ещё ${n - NAMED}` : '');
+/**
+ * Why a revert is not made while conflicts wait for a refresh or another batch (decision 1467), in Russian. It names
+ * the issues, not the conflicts' words: those carry Jira's names (a field's, a link type's), which the dry run shows
+ * (fenced as Jira's text for an assistant); this refusal is the hub's own advice.
+ */
+export function notYet(id: number, conflicts: readonly { key: string | null }[]): string {
+  const n = conflicts.length;
+  const keys = [...new Set(conflicts.map((c) => c.key).filter((k): k is string => k !== null))];
+  const named = keys.length ? ` (${keys.slice(0, NAMED).join(', ')}${keys.length > NAMED ? ` и ещё ${keys.length - NAMED}` : ''})` : '';
   return (
-    `откат пакета #${id} не создан: ${n} ${plural(n, 'изменение', 'изменения', 'изменений')} пакета пока не откатить — ${named}. ` +
-    `Обновите эти задачи в зеркале или дождитесь названных пакетов и запросите откат снова: откат, созданный сейчас, оставил бы ${n === 1 ? 'его' : 'их'} ` +
+    `откат пакета #${id} не создан: ${n} ${plural(n, 'изменение', 'изменения', 'изменений')} пакета пока не откатить${named} — какие и почему, показывает пробный откат (dry_run). ` +
+    `Обновите эти задачи в зеркале или дождитесь названных там пакетов и запросите откат снова: откат, созданный сейчас, оставил бы ${n === 1 ? 'его' : 'их'} ` +
     `неоткаченными насовсем (пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить ${n === 1 ? 'его' : 'их'} как есть, запросите откат с leave_pending: true`
   );
 }
