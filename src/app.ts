@@ -74,7 +74,8 @@ const BATCH_ROUTES = /^\/batches(\/plan)?\/?$/i;
 function tooLarge(err: unknown, req: Request): PayloadTooLargeError {
   const limit = (err as { limit?: unknown }).limit;
   if (typeof limit !== 'number') return new PayloadTooLargeError();
-  const split = BATCH_ROUTES.test(req.path) ? '; разделите команды на несколько пакетов поменьше' : '';
+  // POST /mcp: an assistant's submit_batch or plan_batch is the large body there.
+  const split = BATCH_ROUTES.test(req.path) || isMcpRequest(req) ? '; разделите команды на несколько пакетов поменьше' : '';
   return new PayloadTooLargeError(`тело запроса больше ${Math.round(limit / 1024 / 1024)} МБ: хаб такие не принимает${split}`);
 }
 

@@ -199,6 +199,9 @@ describe('errors (SPEC 11.1)', () => {
     expect(res.body).toEqual({ error: 'payload_too_large', detail: 'тело запроса больше 5 МБ: хаб такие не принимает; разделите команды на несколько пакетов поменьше' });
     const plan = await hub.http.post('/batches/plan').send({ title: big, commands: [fields('A-1')] }).expect(413);
     expect(plan.body.detail).toBe('тело запроса больше 5 МБ: хаб такие не принимает; разделите команды на несколько пакетов поменьше');
+    // an assistant's submit_batch on POST /mcp: the same advice, as a JSON-RPC error
+    const rpc = await hub.http.post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'submit_batch', arguments: { title: big, commands: [] } } }).expect(413);
+    expect(JSON.stringify(rpc.body)).toContain('тело запроса больше 5 МБ: хаб такие не принимает; разделите команды на несколько пакетов поменьше');
     // elsewhere no batch to split: the limit alone
     expect((await hub.http.patch('/settings').send({ x: big }).expect(413)).body.detail).toBe('тело запроса больше 5 МБ: хаб такие не принимает');
     const six = 'y'.repeat(6 * 1024 * 1024);
