@@ -494,6 +494,36 @@ describe('agent-loop', () => {
       expect(hub.reports).toEqual([{ id: 67, body: expect.objectContaining({ status: 'failed', error: expect.stringMatching(/^Jira недоступна \(/) }) }]);
     });
 
+    it('an outage partway through a status walk, given up: the failed report carries the transitions Jira took (decision 1497)', async () => {
+      const { hub, options } = await setup('dc');
+      const key = issue('Сбой посреди пути');
+      const params = { key, path: ['In Progress', 'Done'] };
+      hub.enqueue({ id: 68, type: 'ensure_status', params });
+      // Jira takes the first transition, then cannot be reached at all.
+      let down = false;
+      const failing = (async (...args: Parameters<typeof fetch>) => {
+        if (down) throw new TypeError('fetch failed');
+        const response = await fetch(...args);
+        if (args[1]?.method === 'POST' && String(args[0]).endsWith('/transitions')) down = true;
+        return response;
+      }) as typeof fetch;
+      const jira = new JiraClient({ baseUrl: h.url, flavor: 'dc', auth: { kind: 'bearer', token: 'pat' }, maxTries: 1, sleep: async () => undefined, fetch: failing });
+      const journal = new MemoryJournal();
+      await runAgent({ ...options, jira, journal, once: true });
+      expect(h.sim.getIssue(key)!.status).toBe('In Progress');
+      expect(hub.reports).toEqual([
+        {
+          id: 68,
+          body: expect.objectContaining({
+            status: 'failed',
+            error: expect.stringMatching(/^Jira недоступна \(/),
+            changes: [{ key, what: 'status', before: 'To Do', after: 'In Progress', transitions: ['Start'] }],
+          }),
+        },
+      ]);
+      expect(journal.intentFor(68, { type: 'ensure_status', params })).toBeUndefined();
+    });
+
     it('with wait_seconds 0 an empty claim is followed by a pause of about 1 s', async () => {
       const { hub, stop, sleeps, options } = await setup();
       let idle = 0;

@@ -152,6 +152,12 @@ class AgentLoop {
     const started = this.now();
     let outcome: CommandOutcome;
     let outageSince: number | null = null;
+    /**
+     * What the command had changed in Jira when an outage ended an execution (a status walk's transitions taken):
+     * a later execution that fails before it reads Jira knows nothing of it, and an outage given up is reported
+     * with it (decision 1497). The latest execution that knew any knows the most (it settles the journal's walk).
+     */
+    let madeBeforeOutage: CommandOutcome['changes'];
     const reportPart = cmd.type === 'refresh' ? partSender(this.o.hub, cmd.id) : undefined;
     for (let attempt = 0; ; attempt++) {
       outcome = await executeCommand(cmd, {
@@ -170,6 +176,7 @@ class AgentLoop {
       if (outcome.status === 'failed' && outcome.stopped) return 'stopped'; // still claimed: the hub hands it out again
       if (outcome.status === 'failed' && outcome.unauthorized) return this.release(cmd, outcome.error, before);
       if (outcome.status === 'done' || !outcome.outage) break;
+      if (outcome.changes?.length) madeBeforeOutage = outcome.changes;
       outageSince ??= this.now();
       const giveUp =
         this.now() - outageSince >= (this.o.outageGiveUpMs ?? DEFAULT_OUTAGE_GIVE_UP_MS)
@@ -180,6 +187,7 @@ class AgentLoop {
       if (giveUp) {
         // Bounded: credentials do not fix themselves quickly, and a long outage must not hold the queue forever.
         this.log(`#${cmd.id} ${cmd.type}: Jira unavailable (${outcome.error}); giving up (${giveUp}), reporting failed`);
+        if (madeBeforeOutage && !outcome.changes?.length) outcome = { ...outcome, changes: madeBeforeOutage };
         break;
       }
       // Jira as a whole is unusable: not this command's failure. Keep the command (the agent still holds it,

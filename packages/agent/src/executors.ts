@@ -39,7 +39,8 @@ const EXECUTORS: Record<CommandType | 'refresh_catalogue', Executor> = {
  * sentences, anything unexpected is reported as an internal error.
  * A failure keeps the changes the command made before it (the executor marks its error with them,
  * withChangesMade): they are reported with it (decision 1413).
- * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it;
+ * A Jira-wide outage (network failure, 401) is marked `outage`: the loop retries instead of reporting it (and,
+ * should it give up, reports the changes the outcome carries: decision 1497);
  * an execution the stop signal ended midway (a wait, or a Jira request: JiraStoppedError) is marked `stopped`: the loop neither reports nor retries it.
  */
 export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandOutcome> {
@@ -63,7 +64,10 @@ export async function executeCommand(cmd: AgentCommand, ctx: ExecutorContext): P
       return { status: 'failed', error: failureText(error), ...(changes.length ? { changes } : {}), ...(missing.length ? { missing_keys: missing } : {}), ...(seen ? { transitions_seen: seen } : {}) };
     }
     const unauthorized = error instanceof JiraHttpError && error.status === 401;
-    return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}) };
+    // Not reported while the loop runs the command again; but an outage it gives up on is reported, with what
+    // the command had changed before Jira went away (decision 1497).
+    const changes = changesMadeBefore(error);
+    return { status: 'failed', error: failureText(error), outage: true, ...(unauthorized ? { unauthorized: true } : {}), ...(changes.length ? { changes } : {}) };
   }
 }
 
