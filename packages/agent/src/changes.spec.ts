@@ -112,6 +112,17 @@ describe('changes', () => {
       const report = issue(`Отчёт ${flavor}`);
       expect(await run(flavor, 'delete_issue', { key: report, summary: `Отчёт ${flavor}`.normalize('NFD') })).toMatchObject({ status: 'done', result: { deleted: true } });
     });
+
+    it('delete_issue of an issue with sub-tasks: fails before any write, naming them and what to do (Jira deletes it only with them)', async () => {
+      const key = issue(`С подзадачами ${flavor}`);
+      const subs = [issue(`Подзадача 1 ${flavor}`, { issueType: 'Sub-task', parent: key }), issue(`Подзадача 2 ${flavor}`, { issueType: 'Sub-task', parent: key })];
+      expect(await run(flavor, 'delete_issue', { key, summary: `С подзадачами ${flavor}` })).toEqual({
+        status: 'failed',
+        error: `у задачи ${key} есть подзадачи (${subs.join(', ')}): Jira удаляет задачу только вместе с ними, а агент подзадачи не удаляет — удалите или перенесите их и повторите команду; задача ${key} не удалена`,
+      });
+      expect(writes()).toEqual([]);
+      expect([key, ...subs].map((k) => h.sim.store.findIssue(k)?.key)).toEqual([key, ...subs]);
+    });
   });
 
   describe.each(FLAVORS)('a re-delivery after a lost report on %s (decision 0121): the result agrees with the changes it reports', (flavor) => {

@@ -114,6 +114,8 @@ export function renderIssue(issue: StoredIssue, ctx: RenderContext, include: (fi
     }
     all[field.id] = encodeCustomValue(field, issue.custom[field.id], flavor, store, ctx.baseUrl);
   }
+  // Jira's `subtasks`: the issue's sub-tasks, each as a reference (read only when asked for: it scans the store).
+  if (include('subtasks')) all.subtasks = store.listIssues().filter((i) => i.parent === issue.key && i.issueType === 'Sub-task').map((sub) => issueRef(sub, ctx));
   const fields: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(all)) if (include(name)) fields[name] = value;
   return { id: issue.id, key: issue.key, self: `${apiBase(ctx)}/issue/${issue.id}`, fields };

@@ -57,17 +57,25 @@ export async function removeComment(cmd: AgentCommand, ctx: ExecutorContext): Pr
 
 /**
  * delete_issue → {deleted} (SPEC 17.2). Deletes only when Jira's summary still equals `summary` (after trimming
- * both) and the account holds DELETE_ISSUES in the issue's project; otherwise fails saying why, nothing deleted.
- * An issue that is already gone → {deleted: false}.
+ * both), the issue has no sub-tasks (Jira deletes an issue only together with them, which the agent never asks
+ * for: they are not the command's) and the account holds DELETE_ISSUES in the issue's project; otherwise fails
+ * saying why, nothing deleted. An issue that is already gone → {deleted: false}.
  */
 export async function deleteIssue(cmd: AgentCommand, ctx: ExecutorContext): Promise<CommandResult> {
   const key = requireString(cmd.params, 'key');
   const summary = requireString(cmd.params, 'summary').trim();
   const api = JiraApi.for(ctx.client);
-  const issue = await api.findIssue(key, ['summary', 'project']);
+  const issue = await api.findIssue(key, ['summary', 'project', 'subtasks']);
   if (!issue) return { deleted: false };
   const actual = typeof issue.fields.summary === 'string' ? issue.fields.summary.trim() : '';
   if (comparableText(actual) !== comparableText(summary)) throw new CommandFailure(`тема задачи ${issue.key} в Jira изменилась: «${actual}», а не «${summary}»; задача не удалена`);
+  // Jira answers a bare 400 («The issue has subtasks…»), which the agent would word as values to fix in the command.
+  const subtasks = (Array.isArray(issue.fields.subtasks) ? issue.fields.subtasks : []).map((s) => (s as { key?: unknown } | null)?.key).filter((k): k is string => typeof k === 'string');
+  if (subtasks.length > 0) {
+    throw new CommandFailure(
+      `у задачи ${issue.key} есть подзадачи (${subtasks.join(', ')}): Jira удаляет задачу только вместе с ними, а агент подзадачи не удаляет — удалите или перенесите их и повторите команду; задача ${issue.key} не удалена`,
+    );
+  }
   const project = (issue.fields.project as { key?: string } | undefined)?.key ?? /^(.+)-\d+$/.exec(issue.key)?.[1] ?? ctx.project;
   if (!(await api.hasPermission(project, 'DELETE_ISSUES'))) {
     throw new CommandFailure(`у учётной записи агента нет права удалять задачи в проекте ${project} (DELETE_ISSUES); задача ${issue.key} не удалена`);
