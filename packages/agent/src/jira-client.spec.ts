@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { executeCommand } from './executors.js';
 import { JiraClient, JiraHttpError, JiraNetworkError, JiraStoppedError, jiraErrorText, networkProblem } from './jira-client.js';
+import { MemoryJournal } from './journal.js';
 import { startHarness, until, type SimHarness } from './test-support.js';
 
 describe('jira-client', () => {
@@ -291,6 +293,27 @@ describe('jira-client', () => {
       const error = await client.api('GET', '/myself').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(JiraNetworkError);
       expect((error as Error).message).toBe('Jira недоступна (GET /rest/api/2/myself): нет ответа за 30 мс');
+    });
+
+    it('a 2xx that is not JSON (a login page, a web site at JIRA_URL) is not Jira: said in words, an outage, never JSON.parse\'s English (decision 1498)', async () => {
+      const page = createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end('<!DOCTYPE html>\n<html><head><title>Вход</title></head><body>Войдите в систему</body></html>');
+      });
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      try {
+        const client = new JiraClient({ baseUrl: `http://127.0.0.1:${(page.address() as AddressInfo).port}`, flavor: 'cloud', auth: { kind: 'none' }, maxTries: 1 });
+        const error = await client.api('GET', '/myself').catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(JiraNetworkError);
+        expect((error as Error).message).toBe(
+          'Jira недоступна (GET /rest/api/3/myself): по этому адресу отвечает не Jira — HTTP 200 с text/html вместо JSON («<!DOCTYPE html> <html><head><title>Вход</title></head><body>Войдите в систему</body></html>»); ' +
+            'проверьте JIRA_URL и нет ли перед Jira прокси или страницы входа',
+        );
+        const out = await executeCommand({ id: 1, type: 'ensure_comment', params: { key: 'AURORA-1', body: 'x' } }, { client, project: 'AURORA', journal: new MemoryJournal() });
+        expect(out).toEqual({ status: 'failed', error: (error as Error).message.replace('GET /rest/api/3/myself', 'GET /rest/api/3/issue/AURORA-1/comment'), outage: true });
+      } finally {
+        await new Promise((resolve) => page.close(resolve));
+      }
     });
 
     it('says in words why Jira could not be reached, with Node\'s code: a closed port, not fetch\'s «fetch failed»', async () => {

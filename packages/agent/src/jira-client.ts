@@ -265,7 +265,7 @@ export class JiraClient {
         throw new JiraNetworkError(`Jira недоступна (${method} ${url.pathname}): ${networkProblem(error, this.timeoutMs)}`);
       }
       this.lastCallAt = this.now();
-      if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
+      if (response.ok) return parseAnswer<T>(text, response, method, url);
       if (RATE_LIMITED.has(response.status)) {
         this.rateLimited++;
         const remaining = this.rateLimitBudgetMs - waitedMs;
@@ -316,6 +316,27 @@ export class JiraClient {
 
   private throwIfStopped(method: string, url: URL): void {
     if (this.stopSignal?.aborted) throw new JiraStoppedError(`остановлено во время запроса к Jira (${method} ${url.pathname})`);
+  }
+}
+
+/**
+ * A 2xx body: JSON, or nothing (204). Anything else did not come from Jira's REST API — a login page of a
+ * proxy or SSO in front of Jira, a web site at a wrong JIRA_URL that answers every path with its page — and is
+ * an outage in words (JiraNetworkError, decision 1498), never JSON.parse's English: the command is run again,
+ * and `--check` shows the line.
+ */
+function parseAnswer<T>(text: string, response: Response, method: string, url: URL): T {
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'ответом без Content-Type';
+    const shown = text.trim().replace(/\s+/g, ' ');
+    const start = shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+    throw new JiraNetworkError(
+      `Jira недоступна (${method} ${url.pathname}): по этому адресу отвечает не Jira — HTTP ${response.status} с ${type} вместо JSON («${start}»); ` +
+        'проверьте JIRA_URL и нет ли перед Jira прокси или страницы входа',
+    );
   }
 }
 
