@@ -4,7 +4,7 @@
  */
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { existsSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
@@ -147,6 +147,35 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
   console.log(o.json ? JSON.stringify(applied, null, 2) : [applied.text, appliedPlanText(applied)].filter(Boolean).join('\n'));
 }
 
+/**
+ * The package's files written whole or not at all: each under a partial name first, then all renamed in.
+ * A failure (a full disk, a folder where a file goes) leaves the folder as it was — not a new issues.csv
+ * beside the old links.csv and notes.csv, a package of two exports that plan would read as one.
+ */
+async function writeAll(files: { path: string; text: string }[]): Promise<void> {
+  const refuse = (path: string, err: unknown) => new ConfigError(`файл ${path} не записать: ${fileSystemReason(err)}`);
+  // A rename onto a folder fails only after the files before it have moved in: refused before anything is written.
+  const folderThere = files.find(({ path }) => statSync(path, { throwIfNoEntry: false })?.isDirectory());
+  if (folderThere) throw refuse(folderThere.path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+  const partial = (path: string) => `${path}.partial`;
+  try {
+    for (const { path, text } of files) {
+      await writeFile(partial(path), text).catch((err: unknown) => {
+        throw refuse(path, err);
+      });
+    }
+    for (const { path } of files) {
+      try {
+        renameSync(partial(path), path);
+      } catch (err) {
+        throw refuse(path, err);
+      }
+    }
+  } finally {
+    for (const { path } of files) rmSync(partial(path), { force: true });
+  }
+}
+
 /** The files an export writes: a folder that holds any of them is refused unless `force` (a mistyped JQL would wipe a package being edited). */
 const EXPORTED = ['issues.csv', 'links.csv', 'notes.csv'] as const;
 
@@ -173,12 +202,7 @@ export async function exportFolder(config: HubConfig, folder: string, jql: strin
   const out = await withHub(config, (app) => app.get(ExportService).export(jql), 'jira-hub export');
   makeFolder(folder, 'папку для пакета');
   const written = (name: (typeof EXPORTED)[number]) => names.get(name) ?? name;
-  for (const name of EXPORTED) {
-    const path = join(folder, written(name));
-    await writeFile(path, out.files[name]).catch((err: unknown) => {
-      throw new ConfigError(`файл ${path} не записать: ${fileSystemReason(err)}`);
-    });
-  }
+  await writeAll(EXPORTED.map((name) => ({ path: join(folder, written(name)), text: out.files[name] })));
   console.log(
     `Записано в ${folder}: ${written('issues.csv')} (задач: ${out.issues}), ${written('links.csv')} (связей: ${out.links}), ${written('notes.csv')} (заметок: ${out.notes}).`,
   );

@@ -317,6 +317,28 @@ describe('jira-hub command line (commander)', () => {
       expect(await export_(join(dir, 'out'), '--force')).toMatchObject({ code: 2, err: `jira-hub: файл ${join(dir, 'out', 'issues.csv')} не записать: это папка, а не файл` });
     });
 
+    it('an export that fails writes nothing: the package in the folder is not left half old, half new', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'package');
+      mkdirSync(join(folder, 'links.csv'), { recursive: true }); // a folder where the export's links.csv goes
+      writeFileSync(join(folder, 'issues.csv'), 'Ключ;Срок\nA-1;2026-12-01\n');
+      writeFileSync(join(folder, 'notes.csv'), 'Ключ;Комментарий (внутр.)\nA-1;правлю руками\n');
+      expect(await run(['export', folder, '--jql', 'project = AURORA', '--db', db, '--force'])).toMatchObject({
+        code: 2,
+        err: `jira-hub: файл ${join(folder, 'links.csv')} не записать: это папка, а не файл`,
+      });
+      // it was: issues.csv already the export's, beside the old notes.csv — a package plan reads as one
+      expect(readFileSync(join(folder, 'issues.csv'), 'utf8')).toBe('Ключ;Срок\nA-1;2026-12-01\n');
+      expect(readFileSync(join(folder, 'notes.csv'), 'utf8')).toBe('Ключ;Комментарий (внутр.)\nA-1;правлю руками\n');
+      expect(readdirSync(folder).sort()).toEqual(['issues.csv', 'links.csv', 'notes.csv']);
+      // the folder gone, the same export writes the three files whole, with no partial file left
+      rmSync(join(folder, 'links.csv'), { recursive: true });
+      expect(await run(['export', folder, '--jql', 'project = AURORA', '--db', db, '--force'])).toMatchObject({ code: 0, err: '' });
+      expect(readdirSync(folder).sort()).toEqual(['issues.csv', 'links.csv', 'notes.csv']);
+      expect(readFileSync(join(folder, 'issues.csv'), 'utf8')).toMatch(/^Ключ;Тип;Тема;/);
+    });
+
     it('a package folder that is not there is said so, and a file given for it as a file (both said “— не папка”)', async () => {
       const db = join(dir, 'hub.sqlite');
       await copyOfMigratedDatabase(db);
