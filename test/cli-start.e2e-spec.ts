@@ -224,6 +224,34 @@ describe('jira-sim, the simulator package’s own bin, refuses the same way (a p
     }
   });
 
+  it('takes --port=N and --seed=FILE as `jira-hub jira-sim` does, and refuses a blank value instead of taking the default port or seed', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    writeFileSync(join(dir, 'seed.json'), JSON.stringify({ issues: [{ summary: 'Из файла' }] }));
+    // it was «неизвестный параметр «--port=0»», exit 2
+    const sim = runSource('packages/jira-sim/src/bin.ts', ['--port=0', `--seed=${join(dir, 'seed.json')}`], {});
+    try {
+      await sim.until(/Симулятор Jira слушает http:\/\/127\.0\.0\.1:\d+/);
+      expect(sim.output()).toContain('Симулятор Jira: задач 1, связей 0');
+    } finally {
+      sim.child.kill('SIGTERM');
+      await sim.exited;
+    }
+    // `--port "$PORT"` with PORT unset: it was the default port 8080 (or the default data for --seed)
+    for (const args of [['--port', ''], ['-p', ' '], ['--port='], ['--seed', '']]) {
+      const blank = runSource('packages/jira-sim/src/bin.ts', args, { JIRA_SIM_PORT: '0' });
+      const started = await Promise.race([blank.exited.then(() => false), blank.until(/слушает/).then(() => true, () => false)]);
+      if (started) blank.child.kill('SIGTERM');
+      const flag = args[0]!.replace(/=$/, '');
+      expect({ started, code: await blank.exited, err: blank.stderr().trimEnd().split('\n'), out: blank.stdout() }).toEqual({
+        started: false,
+        code: 2,
+        err: [`jira-sim: параметру «${flag}» нужно непустое значение (список параметров и переменных: jira-sim --help)`],
+        out: '',
+      });
+    }
+  });
+
   // It was Node's English `listen EADDRINUSE: address already in use …` and exit 1 (the other refusals of
   // listening and of a seed file's shape run in-process: packages/jira-sim/src/main.spec.ts, seed-shape.spec.ts).
   it('a port that is taken is one Russian line naming host:port and how to choose another, exit 2', async () => {
