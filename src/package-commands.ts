@@ -119,9 +119,12 @@ export interface PackageCommandOptions {
   name?: string;
 }
 
-/** The package's name: --name, or the folder's; held to what the HTTP routes take (PackageFormDto). */
+/**
+ * The package's name: --name, or the folder's; held to what the HTTP routes take (PackageFormDto) and
+ * trimmed as they and the MCP tools trim it, so the same package gets the same name (and batch title) from each.
+ */
 function nameOf(o: PackageCommandOptions, folder: string): string {
-  const name = o.name ?? basename(resolve(folder));
+  const name = (o.name ?? basename(resolve(folder))).trim();
   if (!name.trim()) throw new ConfigError(o.name === undefined ? `у папки ${resolve(folder)} нет имени, по которому назвать пакет: задайте его параметром --name` : '--name: нужно непустое имя пакета');
   if ([...name].length > MAX_PACKAGE_NAME) throw new ConfigError(`--name: имя пакета не длиннее ${MAX_PACKAGE_NAME} символов`);
   return name;

@@ -284,6 +284,20 @@ describe('jira-hub command line (commander)', () => {
       expect(await run(['plan', '/', '--db', db])).toEqual({ code: 2, out: '', err: 'jira-hub: у папки / нет имени, по которому назвать пакет: задайте его параметром --name' });
     });
 
+    it('--name is trimmed as POST /packages/plan, /packages/apply and the MCP tools trim it: the same package gets the same name', async () => {
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = resolve('examples/plan');
+      const plan = await run(['plan', folder, '--db', db, '--name', '  Спринт 2  ', '--json']);
+      expect(plan).toMatchObject({ code: 0, err: `база данных: ${db}` });
+      expect(JSON.parse(plan.out).name).toBe('Спринт 2');
+      const applied = await run(['apply', folder, '--db', db, '--name', ' Спринт 2\t', '--json']);
+      expect(applied).toMatchObject({ code: 0 });
+      const { package: stored, batch } = JSON.parse(applied.out);
+      // it was « Спринт 2\t», and the batch «Пакет планирования #1 « Спринт 2\t»»
+      expect({ name: stored.name, title: batch.title }).toEqual({ name: 'Спринт 2', title: `Пакет планирования #${stored.id} «Спринт 2»` });
+    });
+
     it('plan of a package over the batch cap prints the plan with what to do and exits 0; apply refuses it in the same words, exit 1, nothing stored', async () => {
       const db = join(dir, 'hub.sqlite');
       await copyOfMigratedDatabase(db);
