@@ -354,6 +354,16 @@ describe('a plan whose ensure_issue the agent would answer with an existing issu
     expect(plan.commands.slice(0, 2)).toEqual([expect.objectContaining({ check: 'unknown', findings: [], notes: [why] }), expect.objectContaining({ check: 'unknown', findings: [], notes: [why] })]);
     // The project's own issue is judged as ever.
     expect(plan.findings).toEqual([expect.objectContaining({ seq: 3, code: 'unknown_sprint' })]);
+
+    // A status move on it: the dry run answers (it was a 500), and the command is stored as the direct step the
+    // agent will try — the agent walks only a path, and a bare `to` could not be carried out.
+    const status = { title: 'Чужой статус', commands: [{ type: 'ensure_status', params: { key: 'OTHER-1', to: 'Done' } }] };
+    const dry = (await hub.http.post('/batches/plan').send(status).expect(200)).body;
+    expect(dry.commands[0]).toMatchObject({ check: 'unknown', findings: [], params: { key: 'OTHER-1', path: ['Done'] } });
+    expect(dry.commands[0].notes).toEqual([expect.stringContaining('маршрут неизвестен: агент попробует прямой переход'), why]);
+    const batch = (await hub.http.post('/batches').send(status).expect(201)).body;
+    expect(batch.commands[0].params).toEqual({ key: 'OTHER-1', path: ['Done'] });
+    await hub.http.post(`/batches/${batch.id}/cancel`).expect(200);
   });
 
   it('a command on an issue Jira no longer has is unknown at submit, naming the issue and the run that found it gone; never refused for it (decision 1449)', async () => {

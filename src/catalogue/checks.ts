@@ -12,7 +12,7 @@ import { comparableText, eachInSlices, isJiraKey, isTempKey, mapInSlices, shownT
 import { goneWhy, type MirrorLookup } from '../mirror/index.js';
 import { byJiraName, checkContent, type CommandCheck } from './content-checks.js';
 import { checkFields, checkIssue, fieldOf, TypeContext } from './catalogue-checks.js';
-import { checkLink, checkReversedLink, checkSprint, checkStatus, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds, isOpenSprint } from './workflow-checks.js';
+import { checkLink, checkReversedLink, checkSprint, checkStatus, storeDirectPath, isSymmetricLinkType, linkIds, removedLink, sprintsOnBoard, catalogueBoardIds, isOpenSprint } from './workflow-checks.js';
 import { permissionFindings } from './permissions.js';
 
 export type Params = Record<string, unknown>;
@@ -153,7 +153,11 @@ export async function checkCommands(commands: readonly PlannedInput[], ctx: Chec
     // The catalogue is one project's: another project's issue has its own types, screens, workflows, boards and permissions.
     const key = typeof c.params.key === 'string' ? (ctx.resolved.get(c.params.key) ?? c.params.key) : undefined;
     const other = usable && key !== undefined && isJiraKey(key) && !key.startsWith(`${usable.project_key}-`) ? key.slice(0, key.lastIndexOf('-')) : undefined;
-    if (other) return void c.unknown.push(`${key} — задача проекта ${other}, а каталог в хабе — проекта ${usable!.project_key}: экраны, переходы, спринты и права проекта ${other} хабу неизвестны`);
+    if (other) {
+      c.unknown.push(`${key} — задача проекта ${other}, а каталог в хабе — проекта ${usable!.project_key}: экраны, переходы, спринты и права проекта ${other} хабу неизвестны`);
+      if (c.type === 'ensure_status') storeDirectPath(c);
+      return;
+    }
     if (c.type === 'ensure_issue') checkIssue(c, types);
     else if (c.type === 'ensure_fields') checkFields(c, types, ctx.customFields);
     else if (c.type === 'ensure_status') checkStatus(c, types);

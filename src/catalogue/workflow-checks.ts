@@ -23,6 +23,15 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
   if (typeof to === 'string') storePath(c, [to], routeNote(to, [to], 'маршрут не проверен: агент попробует прямой переход'));
 }
 
+/**
+ * `{key, to}` the catalogue cannot judge at all (an issue of another project) stored as the direct step the agent
+ * will try: the agent walks only a path, so a `to` left as it is could not be carried out.
+ */
+export function storeDirectPath(c: CommandCheck): void {
+  const to = c.params.to;
+  if (typeof to === 'string') storePath(c, [to], routeNote(to, [to], 'маршрут неизвестен: агент попробует прямой переход'));
+}
+
 function checkSteps(c: CommandCheck, types: TypeContext): void {
   const key = String(c.params.key);
   const to = typeof c.params.to === 'string' ? c.params.to : undefined;

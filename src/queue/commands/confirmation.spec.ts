@@ -76,6 +76,9 @@ describe('isConfirmedByState: ensure_status, ensure_sprint', () => {
     ['status equals the last path element', 'ensure_status', { key: 'A-1', path: ['Новая', 'В работе'] }, true],
     ['status equals the one path element', 'ensure_status', { key: 'A-1', path: ['В работе'] }, true],
     ['status equals an earlier path element only', 'ensure_status', { key: 'A-1', path: ['В работе', 'Готово'] }, false],
+    // a bare `to` (stored so by a hub before the checks always made it a path): the one step it names, no crash
+    ['status equals a bare to', 'ensure_status', { key: 'A-1', to: 'В работе' }, true],
+    ['status differs from a bare to', 'ensure_status', { key: 'A-1', to: 'Готово' }, false],
     ['sprint equal', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 2' }, true],
     ['sprint different', 'ensure_sprint', { key: 'A-1', sprint: 'Спринт 3' }, false],
     // with a board (the name on several boards, decision 1423) the same name tells nothing: never confirmed by it

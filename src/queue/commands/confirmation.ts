@@ -146,8 +146,9 @@ export function changesAgainstMirror(type: CommandType, params: Params, mirror: 
     case 'ensure_fields':
       return fieldChanges(issue, params);
     case 'ensure_status': {
-      const path = params.path as string[];
-      return one('status', issue.status, path[path.length - 1]);
+      // Stored with its path (the checks turn `to` into one); a bare `to` is read as the one step it names.
+      const path = Array.isArray(params.path) ? (params.path as string[]) : typeof params.to === 'string' ? [params.to] : [];
+      return path.length ? one('status', issue.status, path[path.length - 1]) : undefined;
     }
     case 'ensure_sprint': {
       const wanted = (params.sprint ?? null) as string | null;
