@@ -188,7 +188,28 @@ describe('the dashboard, second round (issue 23)', () => {
     await leave.focus();
     await page.keyboard.press('Space');
     await expect(create.isEnabled()).resolves.toBe(true);
+
+    // While the dialog is open, another batch walks AURORA-8's status too: the person agreed to leave the list shown,
+    // so nothing is made (decision 1491); the dialog shows the plan as it is now, and says why.
+    const meanwhile = (await post('/batches', { title: 'Статус', commands: [{ type: 'ensure_status', params: { key: 'AURORA-8', to: 'In Progress' } }] }).expect(201)).body;
+    const batchesBefore = (await hub.http.get('/batches').expect(200)).body.length;
+    await create.click();
+    await revertDialog.getByRole('alert').getByText('Пакет отката не создан: пока вы смотрели, список изменений, которые пока не откатить, изменился.', { exact: false }).waitFor();
+    await expect(revertDialog.locator('.revert-later li').count()).resolves.toBe(2);
+    await revertDialog.getByText('Откатывать пока нечего.').waitFor();
+    await expect(create.isDisabled()).resolves.toBe(true);
     await noSeriousViolations();
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batchesBefore);
+
+    // That batch is cancelled: asked again, the list is the first one, and the choice makes the revert.
+    await post(`/batches/${meanwhile.id}/cancel`).expect(200);
+    await page.keyboard.press('Escape');
+    await revertDialog.waitFor({ state: 'detached' });
+    await revert.press('Enter');
+    await revertDialog.locator('.revert-later').getByText(`дождитесь пакета #${next.id})`).waitFor();
+    await expect(revertDialog.locator('.revert-later li').count()).resolves.toBe(1);
+    await leave.focus();
+    await page.keyboard.press('Space');
     await create.click();
     await page.waitForURL((url) => /^#\/batch\/\d+$/.test(url.hash) && url.hash !== `#/batch/${changed.id}`);
     const made = (await hub.http.get(`/batches/${page.url().split('/').pop()}`).expect(200)).body;

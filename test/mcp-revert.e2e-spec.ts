@@ -85,9 +85,10 @@ describe('MCP: the change record and revert_batch', () => {
     for (const text of [summary, commands, plan]) expect(outside(text)).not.toMatch(/СИСТЕМА/);
   });
 
-  it('revert_batch marks the conflicts a refresh or another batch would lift; while one is listed it makes nothing, unless leave_pending: true (decision 1467)', async () => {
+  it("revert_batch marks the conflicts a refresh or another batch would lift; while one is listed it makes nothing, unless leave_pending is the pending_token of the plan shown, and that list is unchanged (decisions 1467, 1491)", async () => {
     const tool = (await mcp.client.listTools()).tools.find((t) => t.name === 'revert_batch')!;
-    expect(tool.inputSchema.properties).toHaveProperty('leave_pending', expect.objectContaining({ type: 'boolean', default: false }));
+    expect(tool.inputSchema.properties).toHaveProperty('leave_pending', expect.objectContaining({ type: 'string' }));
+    expect(tool.inputSchema.required ?? []).not.toContain('leave_pending');
 
     const agent = agentOf(hub);
     const batch = (await hub.http.post('/batches').send({ title: 'сроки', commands: [{ type: 'ensure_fields', params: { key: 'B-1', duedate: '2026-12-20' } }, { type: 'ensure_fields', params: { key: 'B-2', duedate: '2026-12-21' } }] }).expect(201)).body;
@@ -97,10 +98,16 @@ describe('MCP: the change record and revert_batch', () => {
     // A person's batch, still queued, sets B-1's due date again.
     const next = (await hub.http.post('/batches').send({ title: 'ещё', commands: [{ type: 'ensure_fields', params: { key: 'B-1', duedate: '2027-01-15' } }] }).expect(201)).body;
 
-    const plan = mcp.text(await mcp.call('revert_batch', { batch_id: batch.id }));
+    const dry = await mcp.call('revert_batch', { batch_id: batch.id });
+    const token = (dry.structuredContent as { pending_token: string }).pending_token;
+    expect(token).toMatch(/^[0-9a-f]{16}$/);
+    const plan = mcp.text(dry);
     expect(plan).toContain(`- B-1 (пока): <jira-data>B-1: срок меняет и пакет #${next.id}, он ещё не выполнен`);
     expect(plan).toContain('Пока не откатить (помечены «пока»): 1 — зеркало ещё не видело изменения пакета или его же меняет другой невыполненный пакет. ');
-    expect(plan).toContain('leave_pending: true создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить.');
+    expect(plan).toContain(
+      `leave_pending: "${token}" (pending_token этого плана) создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить; ` +
+        'если к тому времени список изменится, хаб откат не создаст (conflict), и план нужно показать человеку снова.',
+    );
 
     const batches = (await hub.http.get('/batches').expect(200)).body.length;
     const refused = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false });
@@ -110,7 +117,24 @@ describe('MCP: the change record and revert_batch', () => {
     expect(mcp.text(refused)).not.toContain('срок меняет');
     expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batches);
 
-    const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: true });
+    // `true` is no consent to a list: the tool takes only a plan's token.
+    const blanket = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: true });
+    expect(blanket.isError).toBe(true);
+    expect(mcp.text(blanket)).toContain('leave_pending: ожидалось: строка');
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batches);
+
+    // While the person reads the plan, another batch touching B-2 is submitted: the token shown no longer fits.
+    const other = (await hub.http.post('/batches').send({ title: 'и это', commands: [{ type: 'ensure_fields', params: { key: 'B-2', duedate: '2027-02-01' } }] }).expect(201)).body;
+    const stale = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: token });
+    expect(stale.isError).toBe(true);
+    expect(mcp.text(stale)).toBe(
+      `откат пакета #${batch.id} не создан: список изменений, которые пока не откатить, изменился после пробного отката — теперь их 2 (B-2, B-1). ` +
+        'Оставить насовсем можно только те, что вы видели: посмотрите пробный откат (dry_run) снова и решите заново',
+    );
+    expect((await hub.http.get('/batches').expect(200)).body).toHaveLength(batches + 1);
+    await hub.http.post(`/batches/${other.id}/cancel`).send({}).expect(200);
+
+    const made = await mcp.call('revert_batch', { batch_id: batch.id, dry_run: false, leave_pending: token });
     expect(made.isError).toBeFalsy();
     expect(made.structuredContent).toMatchObject({ retry_later: 1, commands: [{ type: 'ensure_fields', params: { key: 'B-2', duedate: null } }], batch: { revert_of: batch.id, status: 'awaiting_approval' } });
     // made, the revert leaves them for good: no longer «пока»

@@ -52,6 +52,10 @@ describe('the OpenAPI metadata (scripts/openapi-metadata.js)', () => {
     expect(revert).toEqual({ $ref: '#/components/schemas/RevertView' });
     expect(doc.components.schemas.RevertView.properties.conflicts).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/RevertConflictView' } });
     expect(doc.components.schemas.RevertConflictView.properties.retry_later).toMatchObject({ type: 'boolean', description: expect.stringContaining('decision 1467') });
+    // leave_pending takes the dry run's pending_token, or true/false (decision 1491).
+    const leave = doc.paths['/batches/{id}/revert'].post.parameters!.find((p: { name: string }) => p.name === 'leave_pending');
+    expect(leave).toMatchObject({ in: 'query', required: false, description: expect.stringContaining('decision 1491'), schema: { type: 'string', pattern: '^[0-9a-f]{16}$|^(true|false)$' } });
+    expect(doc.components.schemas.RevertView.properties.pending_token).toMatchObject({ type: 'string', nullable: true });
   });
 
   it('query parameters keep their order, defaults and limits', () => {

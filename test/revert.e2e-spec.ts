@@ -720,7 +720,7 @@ describe('revert: bad input and refusals', () => {
         detail:
           `откат пакета #${b.id} не создан: 2 изменения пакета пока не откатить (${[...new Set(dry.conflicts.map((c: Json) => c.key))].join(', ')}) — какие и почему, показывает пробный откат (dry_run). ` +
           'Обновите эти задачи в зеркале или дождитесь названных там пакетов и запросите откат снова: откат, созданный сейчас, оставил бы их неоткаченными насовсем ' +
-          '(пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить их как есть, запросите откат с leave_pending: true',
+          '(пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить их как есть, запросите откат с leave_pending, равным pending_token пробного отката',
       },
     });
     expect((await world.ok('GET', '/batches')).length).toBe(batches);
@@ -1007,7 +1007,7 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     });
   });
 
-  it('leave_pending=true makes the revert with a change the mirror has not seen yet, left for good; without it 409; not true/false → 422 (decision 1467)', async () => {
+  it('leave_pending=true makes the revert with a change the mirror has not seen yet, left for good; without it 409; not true/false/a token → 422 (decision 1467)', async () => {
     const agent = agentOf(hub);
     await clientOf(hub).batch([{ type: 'refresh', params: { keys: ['AURORA-1', 'AURORA-2'] } }]);
     await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]));
@@ -1022,7 +1022,7 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
 
     const unseen = 'AURORA-1: срок — зеркало ещё не видело изменения пакета (задачу читали до него); обновите её в зеркале и повторите откат';
     const before = await rowCounts(hub, ['batch', 'command']);
-    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=maybe`).expect(422)).body).toMatchObject({ error: 'validation_failed', detail: 'leave_pending: нужно true или false' });
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=maybe`).expect(422)).body).toMatchObject({ error: 'validation_failed', detail: 'leave_pending: нужно true, false или pending_token пробного отката' });
     expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=false`).expect(409)).body.detail).toContain('1 изменение пакета пока не откатить (AURORA-1) — какие и почему, показывает пробный откат (dry_run). ');
     expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.conflicts).toContainEqual(expect.objectContaining({ detail: unseen, retry_later: true }));
     expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
@@ -1036,6 +1036,73 @@ describe('revert: a withdrawn revert, an incomplete change record (a hub and a f
     });
     // As the person accepted: the batch is reverted once.
     expect((await hub.http.post(`/batches/${b.id}/revert`).expect(409)).body.detail).toContain(`уже откатывается или откачен: пакет #${made.batch.id}`);
+  });
+
+  it("leave_pending=<the dry run's pending_token> leaves only the conflicts that dry run listed: a list changed since (another batch submitted meanwhile) → 409, nothing written; the same list → made (decision 1491)", async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2026-12-20' }), fields('AURORA-2', { duedate: '2026-12-21' }), fields('AURORA-3', { duedate: '2026-12-22' })]);
+    for (const key of ['AURORA-1', 'AURORA-2', 'AURORA-3']) {
+      const after = `2026-12-${20 + Number(key.slice(-1)) - 1}`;
+      await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key, what: 'field:duedate', before: null, after }] }).expect(200);
+    }
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20' }, { key: 'AURORA-2', duedate: '2026-12-21' }, { key: 'AURORA-3', duedate: '2026-12-22' }]));
+    // A person's batch, still queued, sets AURORA-1's due date again: the dry run the person sees lists it as not final.
+    const first = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' })]);
+    const seen = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(seen).toMatchObject({ retry_later: 1, pending_token: expect.stringMatching(/^[0-9a-f]{16}$/), conflicts: [{ key: 'AURORA-1', retry_later: true }] });
+    // The same plan asked for again has the same token.
+    expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body.pending_token).toBe(seen.pending_token);
+
+    // While the dialog is open, another batch touching AURORA-2 is submitted: leaving «what is pending now» would leave it too.
+    const second = await clientOf(hub).batch([fields('AURORA-2', { duedate: '2027-02-01' })]);
+    const before = await rowCounts(hub, ['batch', 'command']);
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=${seen.pending_token}`).expect(409)).body).toEqual({
+      error: 'conflict',
+      detail:
+        `откат пакета #${b.id} не создан: список изменений, которые пока не откатить, изменился после пробного отката — теперь их 2 (AURORA-2, AURORA-1). ` +
+        'Оставить насовсем можно только те, что вы видели: посмотрите пробный откат (dry_run) снова и решите заново',
+    });
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+
+    // The person looks again: a new token for the new list. Then that batch is cancelled: the list is back to the one first seen.
+    const again = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(again).toMatchObject({ retry_later: 2 });
+    expect(again.pending_token).not.toBe(seen.pending_token);
+    await hub.http.post(`/batches/${second.id}/cancel`).send({}).expect(200);
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=${again.pending_token}`).expect(409)).body.detail).toContain('теперь их 1 (AURORA-1)');
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
+
+    // With the token of the list it now shows, the revert is made, leaving exactly that list.
+    const made = (await hub.http.post(`/batches/${b.id}/revert?leave_pending=${seen.pending_token}`).expect(201)).body;
+    expect(made).toMatchObject({
+      retry_later: 1,
+      pending_token: seen.pending_token,
+      conflicts: [{ key: 'AURORA-1', what: 'field:duedate', retry_later: true }],
+      commands: [{ type: 'ensure_fields', params: { key: 'AURORA-3', duedate: null } }, { type: 'ensure_fields', params: { key: 'AURORA-2', duedate: null } }],
+      batch: { revert_of: b.id },
+    });
+    await hub.http.post(`/batches/${made.batch.id}/cancel`).send({}).expect(200);
+    await hub.http.post(`/batches/${first.id}/cancel`).send({}).expect(200);
+  });
+
+  it('leave_pending=<a token> when nothing is pending any more is refused too: the revert would put back what the person agreed to leave (decision 1491)', async () => {
+    const agent = agentOf(hub);
+    const b = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2026-12-20' }), fields('AURORA-2', { duedate: '2026-12-21' })]);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-1', what: 'field:duedate', before: null, after: '2026-12-20' }] }).expect(200);
+    await agent.report((await agent.claim()).command.id, { status: 'done', result: {}, changes: [{ key: 'AURORA-2', what: 'field:duedate', before: null, after: '2026-12-21' }] }).expect(200);
+    await agent.done((await agent.claim()).command.id, refreshResult([{ key: 'AURORA-1', duedate: '2026-12-20' }, { key: 'AURORA-2', duedate: '2026-12-21' }]));
+    const next = await clientOf(hub).batch([fields('AURORA-1', { duedate: '2027-01-15' })]);
+    const seen = (await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body;
+    expect(seen.retry_later).toBe(1);
+    await hub.http.post(`/batches/${next.id}/cancel`).send({}).expect(200);
+    expect((await hub.http.post(`/batches/${b.id}/revert?dry_run=true`).expect(200)).body).toMatchObject({ retry_later: 0, pending_token: null });
+
+    const before = await rowCounts(hub, ['batch', 'command']);
+    expect((await hub.http.post(`/batches/${b.id}/revert?leave_pending=${seen.pending_token}`).expect(409)).body.detail).toBe(
+      `откат пакета #${b.id} не создан: список изменений, которые пока не откатить, изменился после пробного отката — теперь таких нет. ` +
+        'Оставить насовсем можно только те, что вы видели: посмотрите пробный откат (dry_run) снова и решите заново',
+    );
+    expect(await rowCounts(hub, ['batch', 'command'])).toEqual(before);
   });
 
   it('a revert waiting for approval is not approved over a change made since it was asked for; rejected, it can be asked for again', async () => {

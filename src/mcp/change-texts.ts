@@ -109,7 +109,10 @@ export function revertText(r: RevertView, shown = r.commands.length): string {
       ? [
           `Пока не откатить (помечены «пока»): ${later} — зеркало ещё не видело изменения пакета или его же меняет другой невыполненный пакет. ` +
             'Пока они есть, revert_batch с dry_run: false хаб отклонит (conflict) и ничего не создаст: предложите человеку обновить эти задачи (refresh) или дождаться названных пакетов и запросить откат снова.' +
-            (r.commands.length > 0 ? ' leave_pending: true создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить.' : ''),
+            (r.commands.length > 0
+              ? ` leave_pending: "${r.pending_token}" (pending_token этого плана) создаст откат без них — только если человек согласен, что их тогда через хаб уже не откатить; ` +
+                'если к тому времени список изменится, хаб откат не создаст (conflict), и план нужно показать человеку снова.'
+              : ''),
         ]
       : [];
   // The checks of every submit (SPEC 16.2): a dry run says beforehand what the revert itself would refuse.

@@ -218,8 +218,8 @@ export class HttpHubApi implements HubApi {
     }
   }
 
-  revertBatch(id: number, dryRun: boolean, leavePending = false): Promise<RevertView> {
-    const query = [dryRun ? 'dry_run=true' : '', leavePending ? 'leave_pending=true' : ''].filter(Boolean).join('&');
+  revertBatch(id: number, dryRun: boolean, leavePending?: string): Promise<RevertView> {
+    const query = [dryRun ? 'dry_run=true' : '', leavePending === undefined ? '' : `leave_pending=${encodeURIComponent(leavePending)}`].filter(Boolean).join('&');
     return this.json('POST', `/batches/${id}/revert${query ? `?${query}` : ''}`);
   }
 

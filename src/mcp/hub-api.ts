@@ -93,8 +93,11 @@ export interface HubApi {
   planPackage(files: PackageTexts, name?: string): Promise<PackagePlanView>;
   applyPackage(files: PackageTexts, name?: string): Promise<ApplyView>;
   packageDrift(id: number): Promise<DriftView>;
-  /** SPEC 17.2: POST /batches/{id}/revert (`dryRun`: the plan only; `leavePending`: made even with retry_later conflicts, decision 1467) */
-  revertBatch(id: number, dryRun: boolean, leavePending?: boolean): Promise<RevertView>;
+  /**
+   * SPEC 17.2: POST /batches/{id}/revert (`dryRun`: the plan only; `leavePending`: a dry run's `pending_token` — made
+   * leaving exactly the retry_later conflicts that dry run listed, decisions 1467 and 1491)
+   */
+  revertBatch(id: number, dryRun: boolean, leavePending?: string): Promise<RevertView>;
   /** records a tool call in the hub's audit */
   recordToolCall(call: AuditCall): Promise<void>;
   /** the same API, its REST calls marked as made for `tool` */

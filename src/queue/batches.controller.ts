@@ -116,13 +116,14 @@ export class BatchesController {
     description:
       'Changes the mirror no longer shows as the batch left them are listed as `conflicts` and left alone. `?dry_run=true` writes nothing (200). ' +
       'A conflict with `retry_later: true` is not final (the mirror has not seen the change yet, another batch still changes it): while one is listed the revert is refused (409), ' +
-      'unless `?leave_pending=true` says to leave them (decision 1467). ' +
-      '409 conflict: the batch is reverted already, not finished, has `retry_later` conflicts, or there is nothing to revert.',
+      'unless `leave_pending` says to leave them (decision 1467): `?leave_pending=<pending_token>` with the dry run\'s `pending_token` leaves exactly the ones that dry run listed, ' +
+      'refused (409) when the list has changed since (decision 1491); `?leave_pending=true` leaves whatever is listed at that moment. ' +
+      '409 conflict: the batch is reverted already, not finished, has `retry_later` conflicts (or others than the `pending_token` given), or there is nothing to revert.',
   })
   @ApiCreatedResponse({ type: RevertView })
   @ApiOkResponse({ type: RevertView, description: 'dry_run=true: the plan, nothing written' })
   async revert(@Param('id', IdPipe) id: number, @Query() q: RevertQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() _body: NoBody): Promise<RevertView> {
-    const view = await this.reverts.revert(id, callerFrom(req), q.dry_run === true, q.leave_pending === true);
+    const view = await this.reverts.revert(id, callerFrom(req), q.dry_run === true, q.leave_pending ?? false);
     res.status(view.dry_run ? 200 : 201);
     return view;
   }

@@ -11,6 +11,7 @@ export { CommandRepository, isFirstWrite } from './command.repository.js';
 export type { CatalogueCommandRow, ClaimLooks, Finish, Outcome, PlanRow } from './command.repository.js';
 export { changesProblems, subjectKey, withSubjectKeys } from './commands/change-record.js';
 export { inBacklog, isConfirmedByState, mirrorShowsSprint } from './commands/confirmation.js';
+export { PENDING_TOKEN } from './commands/revert.js';
 export { substitute } from './commands/temp-keys.js';
 export type { Resolution } from './commands/temp-keys.js';
 export { ageText, changeText, shown as shownValue, valueText, verdictText } from './commands/verdict.js';

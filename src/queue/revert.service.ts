@@ -13,7 +13,7 @@ import { BatchesService } from './batches.service.js';
 import { ChangesService } from './changes.service.js';
 import { CommandRepository } from './command.repository.js';
 import type { CommandInput } from './commands/batch-rules.js';
-import { buildRevert, pendingChanges, REVERT_TITLE, staleLabels, writtenBy, type RevertPlan } from './commands/revert.js';
+import { buildRevert, pendingChanges, pendingToken, REVERT_TITLE, staleLabels, writtenBy, type RevertPlan } from './commands/revert.js';
 import type { CreateBatchDto } from './dto/create-batch.dto.js';
 import { runChecks } from './plan-checks.js';
 import { isAwaiting, type BatchView } from './rows.js';
@@ -40,8 +40,12 @@ export class RevertService {
    * every submit (SPEC 16.2, plan-checks.ts) here too, so that the dry run shows what the revert itself
    * would refuse (a sprint closed since, a status the settings name as Jira does not): its findings,
    * and `ok`. The revert then makes its batch through the normal creation, which checks again.
+   *
+   * `leavePending`: whether to make the revert over `retry_later` conflicts, leaving them for good (decision 1467):
+   * false — not while any is listed; a dry run's `pending_token` — only while the list is still the one that dry
+   * run showed (decision 1491); true — whatever is listed at this moment.
    */
-  async revert(id: number, caller: Caller, dryRun: boolean, leavePending = false): Promise<RevertView> {
+  async revert(id: number, caller: Caller, dryRun: boolean, leavePending: boolean | string = false): Promise<RevertView> {
     const plan = await this.db.read(async (m) => {
       const batch = await this.batchRows.find(m, id);
       if (!batch) throw new NotFoundError(`пакета #${id} нет`);
@@ -58,13 +62,16 @@ export class RevertService {
     const title = REVERT_TITLE(id);
     const findings = plan.findings as FindingView[];
     const later = plan.conflicts.filter((c) => c.retry_later);
+    const token = pendingToken(plan.conflicts);
     const view: RevertView = {
-      dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, retry_later: later.length, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null,
+      dry_run: dryRun, revert_of: id, title, commands: plan.commands, conflicts: plan.conflicts, retry_later: later.length, pending_token: token, ok: findings.length === 0, findings, unchecked: plan.unchecked, batch: null,
     };
     if (dryRun) return view;
     // A batch is reverted once: made now, the revert would leave these for good, though a refresh or another
-    // batch's end would let them be put back. Only when the person says to leave them (decision 1467).
-    if (later.length > 0 && !leavePending) throw new ConflictError(notYet(id, later));
+    // batch's end would let them be put back. Only when the person says to leave them (decision 1467), and
+    // when they say it with a dry run's token, only those that dry run listed (decision 1491).
+    if (later.length > 0 && leavePending === false) throw new ConflictError(notYet(id, later));
+    if (typeof leavePending === 'string' && leavePending !== token) throw new ConflictError(changedSince(id, later));
     if (plan.commands.length === 0) {
       const why = plan.conflicts.length ? `ни одно изменение пакета не откатить (конфликтов: ${plan.conflicts.length})` : 'в итоге пакет ничего не изменил в Jira (что он менял, он сам и вернул, или не менял ничего)';
       throw new ConflictError(`откатывать нечего: ${why}`);
@@ -139,6 +146,12 @@ export class RevertService {
 /** How many conflicts the refusal of a revert names before «и ещё N». */
 const NAMED = 5;
 
+/** Names the issues of conflicts: « (A-1, A-2 и ещё N)», or nothing when none has a key. */
+function issuesOf(conflicts: readonly { key: string | null }[]): string {
+  const keys = [...new Set(conflicts.map((c) => c.key).filter((k): k is string => k !== null))];
+  return keys.length ? ` (${keys.slice(0, NAMED).join(', ')}${keys.length > NAMED ? ` и ещё ${keys.length - NAMED}` : ''})` : '';
+}
+
 /**
  * Why a revert is not made while conflicts wait for a refresh or another batch (decision 1467), in Russian. It names
  * the issues, not the conflicts' words: those carry Jira's names (a field's, a link type's), which the dry run shows
@@ -146,11 +159,24 @@ const NAMED = 5;
  */
 export function notYet(id: number, conflicts: readonly { key: string | null }[]): string {
   const n = conflicts.length;
-  const keys = [...new Set(conflicts.map((c) => c.key).filter((k): k is string => k !== null))];
-  const named = keys.length ? ` (${keys.slice(0, NAMED).join(', ')}${keys.length > NAMED ? ` и ещё ${keys.length - NAMED}` : ''})` : '';
   return (
-    `откат пакета #${id} не создан: ${n} ${plural(n, 'изменение', 'изменения', 'изменений')} пакета пока не откатить${named} — какие и почему, показывает пробный откат (dry_run). ` +
+    `откат пакета #${id} не создан: ${n} ${plural(n, 'изменение', 'изменения', 'изменений')} пакета пока не откатить${issuesOf(conflicts)} — какие и почему, показывает пробный откат (dry_run). ` +
     `Обновите эти задачи в зеркале или дождитесь названных там пакетов и запросите откат снова: откат, созданный сейчас, оставил бы ${n === 1 ? 'его' : 'их'} ` +
-    `неоткаченными насовсем (пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить ${n === 1 ? 'его' : 'их'} как есть, запросите откат с leave_pending: true`
+    `неоткаченными насовсем (пакет откатывают один раз). Чтобы откатить остальное сейчас и оставить ${n === 1 ? 'его' : 'их'} как есть, запросите откат с leave_pending, ` +
+    'равным pending_token пробного отката'
+  );
+}
+
+/**
+ * Why a revert asked for with a dry run's `pending_token` is not made (decision 1491): the conflicts that are not final
+ * are no longer those that dry run listed (another batch touching the same issue was submitted since, a refresh lifted
+ * one), and the person agreed to leave only those. In Russian; it names the issues, as `notYet` does.
+ */
+export function changedSince(id: number, conflicts: readonly { key: string | null }[]): string {
+  const n = conflicts.length;
+  const now = n ? `теперь их ${n}${issuesOf(conflicts)}` : 'теперь таких нет';
+  return (
+    `откат пакета #${id} не создан: список изменений, которые пока не откатить, изменился после пробного отката — ${now}. ` +
+    'Оставить насовсем можно только те, что вы видели: посмотрите пробный откат (dry_run) снова и решите заново'
   );
 }

@@ -47,11 +47,17 @@ export class RevertView {
   /**
    * changes not reverted, never overwritten: the mirror no longer shows them as the batch left them, or cannot
    * yet tell (`retry_later`: refresh the mirror or wait for the batch named, then ask again; the revert itself
-   * is refused while any is listed, unless `leave_pending=true`)
+   * is refused while any is listed, unless `leave_pending` says to leave them)
    */
   conflicts!: RevertConflictView[];
   /** how many of the conflicts are `retry_later` (0: every conflict is final) */
   retry_later!: number;
+  /**
+   * the fingerprint of the `retry_later` conflicts listed here (null: none): `leave_pending=<it>` makes the revert
+   * leaving exactly these, refused with 409 when the list has changed since (decision 1491)
+   * @example '3f9a0c1be47d2a65'
+   */
+  pending_token!: string | null;
   /** SPEC 16.2: no finding — the revert batch would be accepted (the same checks as any submit) */
   ok!: boolean;
   /** every finding of the inverse commands (1-based seq): what the revert itself would answer with 422 plan_failed */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
-import { buildRevert, pendingChanges, REVERTED_LABEL, staleLabels, writtenBy, type RecordedChange, type RevertOptions } from './revert.js';
+import { buildRevert, PENDING_TOKEN, pendingChanges, pendingToken, REVERTED_LABEL, staleLabels, writtenBy, type RecordedChange, type RevertOptions } from './revert.js';
 
 const issue = (over: Partial<MirrorIssue> = {}): MirrorIssue => ({
   status: 'Done',
@@ -505,5 +505,34 @@ describe('staleLabels: a waiting revert whose labels the mirror no longer leads 
     ['no labels command now (a conflict instead, told by the conflicts)', [], []],
   ])('%s', (_, fresh, expected) => {
     expect(staleLabels(waiting, { commands: fresh, conflicts: [] })).toEqual(expected);
+  });
+});
+
+describe('pendingToken (decision 1491)', () => {
+  const conflict = (key: string | null, what: string, retry_later: boolean, expected: unknown = 'x') => ({ key, what, expected, detail: `${key} ${what}`, retry_later });
+  const a = conflict('A-1', 'field:duedate', true, '2026-12-20');
+  const b = conflict('A-2', 'status', true, 'Done');
+  const final = conflict('A-3', 'field:priority', false);
+
+  it('is null without retry_later conflicts, final ones aside', () => {
+    expect(pendingToken([])).toBeNull();
+    expect(pendingToken([final])).toBeNull();
+  });
+
+  it('is short hex, the same for the same set in any order and whatever the final conflicts and the words are', () => {
+    const token = pendingToken([a, b, final])!;
+    expect(token).toMatch(PENDING_TOKEN);
+    expect(pendingToken([b, a])).toBe(token);
+    expect(pendingToken([{ ...a, detail: 'другие слова' }, b])).toBe(token);
+  });
+
+  it.each([
+    ['one more', [a, b, conflict('A-4', 'sprint', true)]],
+    ['one fewer', [a]],
+    ['another subject of the same issue', [a, conflict('A-2', 'field:labels', true)]],
+    ['the same key and what, another change (two links of one issue share them)', [conflict('A-1', 'field:duedate', true, '2027-01-01'), b]],
+    ['a final conflict that became pending', [a, b, { ...final, retry_later: true }]],
+  ])('differs for a different set: %s', (_, conflicts) => {
+    expect(pendingToken(conflicts)).not.toBe(pendingToken([a, b]));
   });
 });

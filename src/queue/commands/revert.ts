@@ -4,6 +4,7 @@
  * `after` (someone changed it since), which are listed and left alone, never overwritten. A subject the
  * batch changed more than once is reverted by its net change, first `before` to last `after` (decision 1410).
  */
+import { createHash } from 'node:crypto';
 import { comparableText } from '../../common/index.js';
 import type { MirrorIssue, MirrorLookup } from '../../mirror/index.js';
 import type { CommandInput } from './batch-rules.js';
@@ -101,6 +102,24 @@ export interface RevertPlan {
   commands: CommandInput[];
   conflicts: RevertConflict[];
 }
+
+/**
+ * The fingerprint of a plan's `retry_later` conflicts (decision 1491): a short hash of their sorted (key, what,
+ * expected) triples, null when there are none. A dry run answers it as `pending_token`; a revert asked for with
+ * `leave_pending=<token>` is made only while the plan's token is still the same, so what is left for good is the
+ * list the person saw. `expected` (the batch's own change, fixed once the batch has ended) tells apart two links
+ * or comments of one issue, which share key and what.
+ */
+export function pendingToken(conflicts: readonly RevertConflict[]): string | null {
+  const pending = conflicts.filter((c) => c.retry_later).map((c) => JSON.stringify([c.key, c.what, c.expected ?? null]));
+  if (pending.length === 0) return null;
+  return createHash('sha256').update(pending.sort().join('\n')).digest('hex').slice(0, PENDING_TOKEN_LENGTH);
+}
+
+/** How many hex digits a `pending_token` has. */
+export const PENDING_TOKEN_LENGTH = 16;
+/** A `pending_token` as `leave_pending` takes it. */
+export const PENDING_TOKEN = new RegExp(`^[0-9a-f]{${PENDING_TOKEN_LENGTH}}$`);
 
 interface LinkValue {
   source: string;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { IsNonBlank, PageQuery } from '../../common/index.js';
+import { PENDING_TOKEN } from '../commands/revert.js';
 import { BATCH_FILTERS, type BatchFilter } from '../rows.js';
 
 export class ListBatchesQuery extends PageQuery {
@@ -62,13 +63,16 @@ export class RevertQuery {
   @IsBoolean({ message: 'нужно true или false' })
   dry_run?: boolean;
   /**
-   * true: make the revert even though some conflicts are `retry_later` (the mirror has not seen the change yet,
-   * another batch still changes it), leaving them for good; without it such a revert is refused with 409
-   * @defaultValue false
+   * Make the revert even though some conflicts are `retry_later` (the mirror has not seen the change yet, another
+   * batch still changes it), leaving them for good: the `pending_token` of the dry run the person saw — refused with
+   * 409 when the list has changed since (decision 1491) — or `true`, whatever is pending at that moment (scripts);
+   * `false` or absent: such a revert is refused with 409
+   * @example '3f9a0c1be47d2a65'
    */
-  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @ApiPropertyOptional({ type: String, pattern: `${PENDING_TOKEN.source}|^(true|false)$` })
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
-  @IsBoolean({ message: 'нужно true или false' })
-  leave_pending?: boolean;
+  @ValidateIf((_, value) => typeof value !== 'boolean')
+  @Matches(PENDING_TOKEN, { message: 'нужно true, false или pending_token пробного отката' })
+  leave_pending?: boolean | string;
 }

@@ -112,7 +112,7 @@ describe('the change record on the batch page', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert']);
   });
 
-  it('revert: a conflict not yet decided (retry_later) is shown apart; the revert is made only when the person chooses to leave it, with leave_pending=true (decision 1467)', async () => {
+  it("revert: a conflict not yet decided (retry_later) is shown apart; the revert is made only when the person chooses to leave it, with the dry run's pending_token (decisions 1467, 1491)", async () => {
     const later = 'AURORA-1: срок меняет и пакет #7, он ещё не выполнен; не откатываем, чтобы не затереть его изменение (чтобы откатить и это, дождитесь пакета #7)';
     const edited = 'AURORA-9: тему с тех пор изменили на «Чужая» — задачу не удаляем';
     const calls = fakeFetch({
@@ -122,6 +122,7 @@ describe('the change record on the batch page', () => {
         body: revertPlan({
           dry_run: url.includes('dry_run=true'),
           retry_later: 1,
+          pending_token: '0123456789abcdef',
           conflicts: [
             { key: 'AURORA-9', what: 'issue', expected: null, detail: edited, retry_later: false },
             { key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2026-12-20', detail: later, retry_later: true },
@@ -142,7 +143,47 @@ describe('the change record on the batch page', () => {
     expect(create.disabled).toBe(false);
     fireEvent.click(create);
     await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
-    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert?leave_pending=true']);
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/batches/1/revert?dry_run=true', '/batches/1/revert?leave_pending=0123456789abcdef']);
+  });
+
+  it('revert: refused as the list not yet decided changed while the dialog was open (409), it shows the list as it is now, unticked, and the next choice sends its token (decision 1491)', async () => {
+    const first = { key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', detail: 'AURORA-1: срок меняет и пакет #7, он ещё не выполнен', retry_later: true };
+    const added = { key: 'AURORA-2', what: 'field:duedate', expected: '2026-12-21', detail: 'AURORA-2: срок меняет и пакет #8, он ещё не выполнен', retry_later: true };
+    let dryRuns = 0;
+    const calls = fakeFetch({
+      'GET /batches/1': done(),
+      'POST /batches/1/revert': (_: unknown, url: string) => {
+        if (url.includes('dry_run=true')) {
+          dryRuns++;
+          return { body: dryRuns === 1 ? revertPlan({ retry_later: 1, pending_token: 'aaaaaaaaaaaaaaaa', conflicts: [first] }) : revertPlan({ retry_later: 2, pending_token: 'bbbbbbbbbbbbbbbb', conflicts: [first, added] }) };
+        }
+        if (url.endsWith('leave_pending=aaaaaaaaaaaaaaaa')) {
+          return { status: 409, body: { error: 'conflict', detail: 'откат пакета #1 не создан: список изменений, которые пока не откатить, изменился после пробного отката — теперь их 2 (AURORA-1, AURORA-2).' } };
+        }
+        return { status: 201, body: revertPlan({ dry_run: false, batch: { id: 2 } }) };
+      },
+    });
+    const dialog = await openRevert();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Откатить остальное сейчас, а это изменение оставить как есть' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Создать пакет отката' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Пакет отката не создан: пока вы смотрели, список изменений, которые пока не откатить, изменился. Ниже — план, каким он стал; решите снова.',
+    );
+    expect([...dialog.querySelectorAll('.revert-later li')].map((li) => li.textContent)).toEqual([first.detail, added.detail]);
+    const leave = within(dialog).getByRole('checkbox', { name: 'Откатить остальное сейчас, а эти изменения оставить как есть' }) as HTMLInputElement;
+    expect(leave.checked).toBe(false);
+    expect((within(dialog).getByRole('button', { name: 'Создать пакет отката' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(location.hash).not.toBe('#/batch/2');
+
+    fireEvent.click(leave);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Создать пакет отката' }));
+    await vi.waitFor(() => expect(location.hash).toBe('#/batch/2'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual([
+      '/batches/1/revert?dry_run=true',
+      '/batches/1/revert?leave_pending=aaaaaaaaaaaaaaaa',
+      '/batches/1/revert?dry_run=true',
+      '/batches/1/revert?leave_pending=bbbbbbbbbbbbbbbb',
+    ]);
   });
 
   it('revert: only conflicts not yet decided and nothing else: nothing to revert yet, no choice offered', async () => {

@@ -1,6 +1,6 @@
 /** The batch page's revert (SPEC 17.2): the dry run first — the inverse commands and the conflicts — then the new batch. */
 import { useRef, useState } from 'react';
-import { api } from '../api';
+import { api, ApiError } from '../api';
 import { useHub } from '../context';
 import { plural } from '../format';
 import { batchHref, go } from '../router';
@@ -17,9 +17,14 @@ interface RevertView {
   /**
    * `detail`: the hub's own words for why the subject is left alone; `retry_later`: not final — the mirror has not
    * seen the change yet, or a batch not yet finished changes it (decision 1467): the hub makes the revert while one
-   * is listed only with `leave_pending=true`
+   * is listed only with `leave_pending`
    */
   conflicts: { key: string | null; what: string; expected: unknown; actual?: unknown; detail: string; retry_later: boolean }[];
+  /**
+   * the fingerprint of the `retry_later` conflicts listed (null: none): sent as `leave_pending`, it leaves exactly the
+   * ones the person saw, and the hub refuses (409) when the list has changed since (decision 1491)
+   */
+  pending_token: string | null;
   /** the checks of every submit (SPEC 16.2): false — the revert itself would be refused with these findings */
   ok: boolean;
   findings: { seq: number; detail: string }[];
@@ -52,6 +57,8 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const [busy, setBusy] = useState(false);
   /** the person chose to revert the rest now and leave the conflicts not yet decided for good */
   const [leave, setLeave] = useState(false);
+  /** the revert was refused as those conflicts changed since the dry run shown: the plan is the new one */
+  const [changed, setChanged] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
   // An inverse ensure_sprint names its sprint's board by id: by the catalogue's name, as the conflicts do.
   // A hook: called on every render, before the return below (the batch finishes while its page is open).
@@ -60,12 +67,14 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   // A finished batch: done, or cancelled after some of its commands changed Jira (the hub answers 409 while one is still with the agent).
   if ((batch.status !== 'done' && batch.status !== 'cancelled') || Object.keys(batch.changes ?? {}).length === 0) return null;
 
+  const dryRun = () => api.post<RevertView>(`/batches/${batch.id}/revert?dry_run=true`);
   const preview = async () => {
     setError(null);
+    setChanged(false);
     setBusy(true);
     try {
       setLeave(false);
-      setPlan(await api.post<RevertView>(`/batches/${batch.id}/revert?dry_run=true`));
+      setPlan(await dryRun());
     } catch (err) {
       setError(err);
     } finally {
@@ -75,11 +84,28 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const revert = async () => {
     setBusy(true);
     setError(null);
+    setChanged(false);
+    // The person agreed to leave the conflicts this dry run listed, not whatever is pending by now: its token says which.
+    const sent = leave ? (plan?.pending_token ?? null) : null;
     try {
-      const made = await api.post<RevertView>(`/batches/${batch.id}/revert${leave ? '?leave_pending=true' : ''}`);
+      const made = await api.post<RevertView>(`/batches/${batch.id}/revert${sent ? `?leave_pending=${encodeURIComponent(sent)}` : ''}`);
       setPlan(null);
       if (made.batch) go(batchHref(made.batch.id));
     } catch (err) {
+      // Refused as the list changed since (409, decision 1491): the dialog shows the list as it is now, for the person to decide again.
+      if (sent && err instanceof ApiError && err.status === 409) {
+        try {
+          const fresh = await dryRun();
+          if (fresh.pending_token !== sent) {
+            setPlan(fresh);
+            setLeave(false);
+            setChanged(true);
+            return;
+          }
+        } catch {
+          // the refusal itself says what is wrong
+        }
+      }
       setError(err);
     } finally {
       setBusy(false);
@@ -88,6 +114,7 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
   const close = () => {
     setPlan(null);
     setError(null);
+    setChanged(false);
     opener.current?.focus(); // it was disabled while the dry run ran, so the dialog may not have found it focused
   };
 
@@ -107,6 +134,11 @@ export function RevertButton({ batch }: { batch: Pick<BatchView, 'id' | 'status'
         <Modal title={plan.title} onClose={close} className="dialog-wide">
           <h2 className="dialog-title">{plan.title}</h2>
           <div className="dialog-text">
+            {changed && (
+              <p className="warn-text" role="alert">
+                Пакет отката не создан: пока вы смотрели, список изменений, которые пока не откатить, изменился. Ниже — план, каким он стал; решите снова.
+              </p>
+            )}
             {plan.commands.length === 0 ? (
               <p>{later.length > 0 ? 'Откатывать пока нечего.' : 'Откатывать нечего.'}</p>
             ) : (
