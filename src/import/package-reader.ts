@@ -276,6 +276,22 @@ export const TAB_SEPARATED =
 export const MAX_PACKAGE_RECORDS = 100_000;
 
 /**
+ * A cell a spreadsheet would run as a formula: one starting with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return (OWASP's CSV injection list), after any number of apostrophes (decision 1500).
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A value as an export writes it into a package cell (decision 1500): one a spreadsheet would read as a
+ * formula (a summary `=HYPERLINK(…)` anyone may type in Jira) gets an apostrophe in front, which a
+ * spreadsheet shows as text; `spreadsheetValue` takes it off again, so the package reads back as it was.
+ */
+export const spreadsheetCell = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
+
+/** The value of a package cell: the apostrophe `spreadsheetCell` put before a formula's first character taken off. */
+export const spreadsheetValue = (cell: string): string => (cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell);
+
+/**
  * Rows as objects of the canonical names of the columns the header has, each with the file line where
  * its record starts (the header is line 1; a quoted cell may span lines).
  */
@@ -347,7 +363,7 @@ export function readTable(file: PackageFile, data: Buffer): TableRow[] {
     // Only columns the header has get a value: an unknown (or misspelled) column sets nothing.
     const values: Record<string, string> = {};
     names.forEach((n, j) => {
-      if (n && values[n] === undefined) values[n] = cells[j] ?? '';
+      if (n && values[n] === undefined) values[n] = spreadsheetValue(cells[j] ?? '');
     });
     return { row, values, headers };
   });

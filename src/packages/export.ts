@@ -4,6 +4,7 @@
  * back as exactly what the mirror holds.
  */
 import { ValidationFailedError } from '../common/index.js';
+import { spreadsheetCell } from '../import/index.js';
 import type { ExportFilter, ExportNote, MirrorLink, PackageMirrorIssue } from '../mirror/index.js';
 import { splitLabels } from './issues-reader.js';
 import { hasLineBreak } from '@jira-hub/contracts/catalogue';
@@ -67,9 +68,12 @@ export function parseExportJql(jql: string): ExportFilter {
   }
 }
 
-/** One CSV cell: quoted when it holds the delimiter, a quote, a line break or spaces at its ends. */
+/**
+ * One CSV cell: a value a spreadsheet would run as a formula behind an apostrophe (spreadsheetCell, decision
+ * 1500); quoted when it holds the delimiter, a quote, a line break or spaces at its ends.
+ */
 function cell(value: string | null | undefined): string {
-  const v = value ?? '';
+  const v = spreadsheetCell(value ?? '');
   return /[;"\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
