@@ -42,7 +42,21 @@ export function envProblems(env: Env): string[] {
   return problems;
 }
 
-/** An address the agent calls: http or https with a host; `undefined` when unset (reported as missing). */
+/** An address as printed: its «user:password@», if it has one, as «***@» — a password never goes to a log line or the checklist. */
+export function shownAddress(raw: string): string {
+  return raw.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1***@');
+}
+
+/** Where an address's credentials go instead of «user:password@» in it. */
+const CREDENTIALS_IN = {
+  HUB_URL: 'токен хаба задаёт HUB_AGENT_TOKEN',
+  JIRA_URL: 'учётные данные Jira задают JIRA_EMAIL и JIRA_API_TOKEN (Cloud) или JIRA_PAT (Data Center)',
+};
+
+/**
+ * An address the agent calls: http or https with a host, and no «user:password@» (fetch refuses such a URL,
+ * and its English refusal quoted the password into the agent's log); `undefined` when unset (reported as missing).
+ */
 function urlProblem(env: Env, name: 'HUB_URL' | 'JIRA_URL'): string | undefined {
   const raw = value(env, name);
   if (!raw) return undefined;
@@ -52,9 +66,13 @@ function urlProblem(env: Env, name: 'HUB_URL' | 'JIRA_URL'): string | undefined 
   } catch {
     url = undefined;
   }
-  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname
-    ? undefined
-    : `${name} — не адрес http(s): «${raw}» (например, ${name === 'HUB_URL' ? 'http://127.0.0.1:3000' : 'https://example.atlassian.net'})`;
+  if (!(url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname)) {
+    return `${name} — не адрес http(s): «${shownAddress(raw)}» (например, ${name === 'HUB_URL' ? 'http://127.0.0.1:3000' : 'https://example.atlassian.net'})`;
+  }
+  if (url.username || url.password) {
+    return `${name} — адрес с логином или паролем («${shownAddress(raw)}»): такой адрес агент не открывает; уберите из него «логин:пароль@» — ${CREDENTIALS_IN[name]}`;
+  }
+  return undefined;
 }
 
 /** What is wrong with AGENT_WAIT_SECONDS (seconds, unset = 30; cut to a whole number in 0..60), if anything: it must be a number. */
@@ -152,7 +170,8 @@ export async function checkEnvironment(env: Env, log?: (line: string) => void): 
 export async function agentMain(args: string[], env: Env = process.env): Promise<number> {
   if (args.includes('--check')) {
     const lines = await checkEnvironment(env);
-    console.log(formatChecklist(`Проверка подключения агента к Jira (${value(env, 'JIRA_URL') ?? 'JIRA_URL не задан'})`, lines));
+    const jiraUrl = value(env, 'JIRA_URL');
+    console.log(formatChecklist(`Проверка подключения агента к Jira (${jiraUrl === undefined ? 'JIRA_URL не задан' : shownAddress(jiraUrl)})`, lines));
     return lines.every((l) => l.ok) ? 0 : 1;
   }
   const unknown = args.filter((a) => a !== '--check');

@@ -255,6 +255,26 @@ describe('preflight', () => {
       expect(printed.join('\n')).not.toContain('адреса заданы');
     });
 
+    it('refuses an address with «user:password@», its password shown nowhere, instead of fetch’s English refusal quoting it into the log; nothing sent to Jira', async () => {
+      const sim = await simulator();
+      const jira = new URL(sim.url);
+      const hubAt = new URL(hubUrl);
+      const env = envFor(sim, 'cloud', { JIRA_URL: `http://bot:JIRA-PASSWORD@${jira.host}`, HUB_URL: `http://agent:HUB-PASSWORD@${hubAt.host}` });
+      const problems = [
+        `HUB_URL — адрес с логином или паролем («http://***@${hubAt.host}»): такой адрес агент не открывает; уберите из него «логин:пароль@» — токен хаба задаёт HUB_AGENT_TOKEN`,
+        `JIRA_URL — адрес с логином или паролем («http://***@${jira.host}»): такой адрес агент не открывает; уберите из него «логин:пароль@» — учётные данные Jira задают JIRA_EMAIL и JIRA_API_TOKEN (Cloud) или JIRA_PAT (Data Center)`,
+      ];
+      expect(envProblems(env)).toEqual(problems);
+      const { code, lines } = await check(env);
+      expect(code).toBe(1);
+      expect(lines[0]).toBe(`Проверка подключения агента к Jira (http://***@${jira.host})`);
+      expect(lines).toEqual(expect.arrayContaining(problems.map((p) => `✗ ${p}`)));
+      await expect(runAgentFromEnv(env)).rejects.toThrow(problems.join('; '));
+      const refusal = await runAgentFromEnv(env).catch((err: Error) => err.message);
+      expect(`${printed.join('\n')}\n${refusal}`).not.toMatch(/PASSWORD/);
+      expect(sim.requests).toEqual([]);
+    });
+
     it('refuses a bearer token no Authorization header carries, naming it, instead of retrying fetch’s English error for ever', async () => {
       const base = { HUB_URL: 'http://hub:3000', JIRA_URL: 'http://jira', JIRA_PROJECT: 'AURORA' };
       expect(envProblems({ ...base, JIRA_EMAIL: 'a@b', JIRA_API_TOKEN: 'токен', HUB_AGENT_TOKEN: 'агент' })).toEqual([expect.stringMatching(/^HUB_AGENT_TOKEN: символ «а» \(U\+0430\) нельзя передать в заголовке Authorization/)]);
