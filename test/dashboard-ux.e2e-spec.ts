@@ -325,6 +325,37 @@ describe('the dashboard, second round (issue 23)', () => {
     await screenshots(page, 'mirror');
   }, 90_000);
 
+  it('mirror: a search is kept in the address, so a reload, Back and a return from another page show the same list and fields (decision 1503)', async () => {
+    await mirrorOf([
+      { key: 'AURORA-1', summary: 'Выгрузка отчётов', status: 'In Progress' },
+      { key: 'AURORA-2', summary: 'Права доступа', status: 'In Progress' },
+      { key: 'AURORA-3', summary: 'Права на отчёты', status: 'To Do' },
+    ]);
+    await open('/mirror');
+    await page.getByText('Найдено: 3.').waitFor();
+    await page.getByLabel('Текст').fill('Права');
+    await page.getByRole('button', { name: 'Найти' }).click();
+    await page.getByText('Найдено: 2 из 3.').waitFor();
+    await page.waitForURL((url) => new URLSearchParams(url.hash.split('?')[1]).get('q') === 'Права');
+    await page.reload();
+    await page.getByText('Найдено: 2 из 3.').waitFor();
+    await expect(page.getByLabel('Текст').inputValue()).resolves.toBe('Права');
+    // A second search, then another page and back twice: each search is where it was left.
+    await page.getByLabel('Статус').selectOption('To Do');
+    await page.getByRole('button', { name: 'Найти' }).click();
+    await page.getByText('Найдено: 1 из 3.').waitFor();
+    await page.getByRole('navigation', { name: 'Разделы' }).getByRole('link', { name: 'Очередь' }).click();
+    await page.getByRole('heading', { name: 'Очередь' }).waitFor();
+    await page.goBack();
+    await page.getByText('Найдено: 1 из 3.').waitFor();
+    await expect(page.getByLabel('Статус').inputValue()).resolves.toBe('To Do');
+    await expect(page.getByLabel('Текст').inputValue()).resolves.toBe('Права');
+    await page.goBack();
+    await page.getByText('Найдено: 2 из 3.').waitFor();
+    await expect(page.getByLabel('Статус').inputValue()).resolves.toBe('');
+    await expect(page.getByLabel('Текст').inputValue()).resolves.toBe('Права');
+  }, 60_000);
+
   it('import: the report’s next step makes a batch for the missing links after a dry run; notes say «импорт», not «(import)»', async () => {
     await mirrorOf([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]);
     await open('/import');

@@ -166,6 +166,22 @@ export function matchChoice(typed: string, choices: { value: string }[]): string
   return choices.find((c) => c.value.toLowerCase() === t)?.value ?? typed.trim();
 }
 
+/**
+ * The address's query for a search (`status=…&sprint=…&q=…`, the filled ones): a search is written into the
+ * address, so a reload, Back and Forward, and a return from a batch's page show the same list (decision 1503).
+ */
+export function searchParams(f: Filters, choices: Facets | null): string {
+  const value = (typed: string, list: { value: string }[] | undefined) => (list ? matchChoice(typed, list) : typed.trim());
+  const p = new URLSearchParams();
+  for (const [k, v] of [
+    ['status', value(f.status, choices?.statuses)],
+    ['sprint', value(f.sprint, choices?.sprints)],
+    ['q', f.q.trim()],
+  ] as const)
+    if (v) p.set(k, v);
+  return p.toString();
+}
+
 /** The mirror: issues by status, sprint and text; the issue card beside the list; counts and the last refresh. */
 export function MirrorPage({ issueKey }: { issueKey?: string }) {
   const route = useRoute();
@@ -230,7 +246,10 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
         className="search"
         onSubmit={(e) => {
           e.preventDefault();
-          void search(filters, facets);
+          // A new search goes into the address (the page then reads it from there); the same one is read again here.
+          const next = searchParams(filters, facets);
+          if (next === params) void search(filters, facets);
+          else go(mirrorHref(issueKey ?? null, next));
         }}
       >
         <input placeholder="Текст в теме" aria-label="Текст" value={filters.q} onChange={set('q')} />
