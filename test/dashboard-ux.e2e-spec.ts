@@ -356,6 +356,22 @@ describe('the dashboard, second round (issue 23)', () => {
     await expect(page.getByLabel('Текст').inputValue()).resolves.toBe('Права');
   }, 60_000);
 
+  it('at 390 px an issue opened from far down the list shows its card, which stands above the list, in view and clear of the top bar', async () => {
+    const keys = Array.from({ length: 30 }, (_, i) => `AURORA-${i + 1}`);
+    await mirrorOf(keys.map((key) => ({ key, summary: `Задача ${key}` })));
+    await page.setViewportSize(WIDTHS.phone);
+    await open('/mirror');
+    const link = page.getByRole('link', { name: 'AURORA-25', exact: true });
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    const card = page.getByRole('article', { name: 'Задача AURORA-25' });
+    await card.getByText('Задача AURORA-25').waitFor();
+    const bar = await page.locator('.topbar').boundingBox();
+    const top = await card.evaluate((c) => c.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(bar!.y + bar!.height);
+    expect(top).toBeLessThan(WIDTHS.phone.height / 2);
+  }, 60_000);
+
   it('import: the report’s next step makes a batch for the missing links after a dry run; notes say «импорт», not «(import)»', async () => {
     await mirrorOf([{ key: 'AURORA-1' }, { key: 'AURORA-2' }]);
     await open('/import');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { api, ApiError, query } from '../api';
 import { useNow } from '../clock';
 import { Empty, ErrorBox, Loading } from '../components/ui';
@@ -79,6 +79,13 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
     );
   }, [issueKey]);
   const people = useCataloguePeople(Boolean(issue?.assignee));
+  // Below 900 px the card stands above the list: one opened from far down the list is brought into view
+  // instead of opening off screen (beside the list, on a wide screen, it is in view already).
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const top = box.current?.getBoundingClientRect().top;
+    if (top !== undefined && (top < 0 || top > window.innerHeight)) box.current!.scrollIntoView({ block: 'start' });
+  }, [issueKey]);
   const close = (
     <a href={mirrorHref(null, params)} className="small">
       Закрыть
@@ -87,7 +94,7 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
   // The hub's 404 names its command («refresh»): the card says it in the dashboard's words, and closes.
   if (error instanceof ApiError && error.status === 404) {
     return (
-      <article className="issue" aria-label={`Задача ${issueKey}`}>
+      <article className="issue" aria-label={`Задача ${issueKey}`} ref={box}>
         <div className="result-line">
           <h2>{issueKey}</h2>
           {close}
@@ -99,10 +106,10 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
       </article>
     );
   }
-  if (error) return <div className="issue"><ErrorBox error={error} />{close}</div>;
-  if (!issue) return <div className="issue"><Loading rows={3} /></div>;
+  if (error) return <div className="issue" ref={box as RefObject<HTMLDivElement>}><ErrorBox error={error} />{close}</div>;
+  if (!issue) return <div className="issue" ref={box as RefObject<HTMLDivElement>}><Loading rows={3} /></div>;
   return (
-    <article className="issue" aria-label={`Задача ${issue.key}`}>
+    <article className="issue" aria-label={`Задача ${issue.key}`} ref={box}>
       <div className="result-line">
         <h2>
           {issue.key} <span className="muted">{issue.summary}</span>
