@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useRoute } from '../router';
 import { fakeFetch, renderWithHub } from '../test/support';
@@ -44,6 +44,54 @@ describe('the mirror page', () => {
     expect(screen.queryByText('AURORA-1')).toBeNull(); // the list beside the card is still the filtered one
     expect(within(screen.getByRole('article')).getByRole('link', { name: 'Закрыть' }).getAttribute('href')).toBe('#/mirror?status=done');
     expect(calls.filter((c) => c.url.startsWith('/issues?')).every((c) => c.url.includes('status=Done'))).toBe(true);
+  });
+
+  it('shows the card of the issue opened last when the answer for the one left comes after it', async () => {
+    window.location.hash = '#/mirror/AURORA-1';
+    const issue = (key: string) => ({ key, summary: `Тема ${key}`, status: 'To Do', sprint: null, sprint_state: null, issue_type: 'Task', assignee: null, duedate: null, synced_at: null, links_out: [], links_in: [], note: null });
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    let answerFirst: () => void = () => {};
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        if (url === '/issues/AURORA-1') return firstAnswered.then(() => json(issue('AURORA-1')));
+        if (url === '/issues/AURORA-2') return json(issue('AURORA-2'));
+        if (url === '/issues/facets') return json({ total: 2, statuses: [], sprints: [], last_synced_at: null });
+        if (url.endsWith('/changes')) return json([]);
+        return json([issue('AURORA-1'), issue('AURORA-2')]);
+      }),
+    );
+    const Page = () => {
+      const route = useRoute();
+      return <MirrorPage issueKey={route.id} />;
+    };
+    renderWithHub(<Page />);
+    fireEvent.click((await screen.findByRole('link', { name: 'AURORA-2' })).closest('tr')!); // before AURORA-1's card came
+    await screen.findByRole('article', { name: 'Задача AURORA-2' });
+    await act(async () => answerFirst());
+    await waitFor(() => expect(screen.getByRole('article').getAttribute('aria-label')).toBe('Задача AURORA-2'));
+    expect(screen.queryByText('Тема AURORA-1', { selector: 'h2 *' })).toBeNull();
+  });
+
+  it('says nothing of a key the mirror lacks about the next key while its card loads', async () => {
+    window.location.hash = '#/mirror/AURORA-404';
+    fakeFetch({
+      'GET /issues/facets': { total: 1, statuses: [], sprints: [], last_synced_at: null },
+      'GET /issues': [{ key: 'AURORA-1', summary: 'Эпик', status: 'To Do', sprint: null, sprint_state: null }],
+      'GET /issues/AURORA-404': () => ({ status: 404, body: { error: 'not_found', detail: 'задачи AURORA-404 нет в зеркале' } }),
+    });
+    const Page = () => {
+      const route = useRoute();
+      return <MirrorPage issueKey={route.id} />;
+    };
+    renderWithHub(<Page />);
+    await screen.findByText(/Задачи AURORA-404 нет в зеркале/);
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {}))); // AURORA-1's card never comes
+    fireEvent.click((await screen.findByRole('link', { name: 'AURORA-1' })).closest('tr')!);
+    await waitFor(() => expect(window.location.hash).toBe('#/mirror/AURORA-1'));
+    await waitFor(() => expect(screen.queryByText(/нет в зеркале/)).toBeNull());
   });
 
   it("names the card's assignee as the catalogue does, not by account id", async () => {

@@ -71,12 +71,20 @@ function IssueCard({ issueKey, params }: { issueKey: string; params: string }) {
   const { settings } = useHub();
   const [issue, setIssue] = useState<IssueDetail | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // The answer for an issue left meanwhile (the next row clicked, Back) is dropped: coming last, it showed the
+  // card of the issue left beside the row of the one opened, and a note typed there was saved to the wrong issue.
+  // A «not in the mirror» of the previous key is not said of the next one while it loads.
   useEffect(() => {
+    let current = true;
     setIssue(null);
+    setError(null);
     api.get<IssueDetail>(`/issues/${encodeURIComponent(issueKey)}`).then(
-      (i) => (setIssue(i), setError(null)),
-      setError,
+      (i) => current && (setIssue(i), setError(null)),
+      (err) => current && setError(err),
     );
+    return () => {
+      current = false;
+    };
   }, [issueKey]);
   const people = useCataloguePeople(Boolean(issue?.assignee));
   // Below 900 px the card stands above the list: one opened from far down the list is brought into view
