@@ -212,6 +212,27 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.put('/notes/new:2').send({ comment: 'x' }).expect(200)).body.key).toBe('new:2');
   });
 
+  it('GET /issues/new:N reads the issue new:N was created as, with its note, as GET /notes/new:N reads the note (decision 1506)', async () => {
+    await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Отчёт')] }).expect(201);
+    await hub.http.put('/notes/new:1').send({ fact_status: 'план' }).expect(200);
+    // not created yet: no refresh can bring it
+    expect((await hub.http.get('/issues/new:1').expect(404)).body).toEqual({
+      error: 'not_found',
+      detail: 'задачи new:1 в Jira ещё нет: временный ключ становится ключом Jira, когда выполнена команда ensure_issue с ним',
+    });
+    await agent.done((await agent.claim()).command.id, { key: 'A-77', created: true });
+    // created, not yet read from Jira: the answer names the key to refresh
+    expect((await hub.http.get('/issues/new:1').expect(404)).body.detail).toBe('задачи A-77 (new:1) нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira');
+    const tail = (await agent.claim()).command;
+    expect(tail).toMatchObject({ type: 'refresh', params: { keys: ['A-77'] } });
+    await agent.done(tail.id, refreshResult([{ key: 'A-77', summary: 'Отчёт' }, { key: 'A-78' }], [{ source_key: 'A-77', target_key: 'A-78', link_type: 'Blocks' }]));
+    const byTempKey = (await hub.http.get('/issues/new:1').expect(200)).body;
+    expect(byTempKey).toEqual((await hub.http.get('/issues/A-77').expect(200)).body);
+    expect(byTempKey).toMatchObject({ key: 'A-77', summary: 'Отчёт', links_out: [{ target_key: 'A-78', link_type: 'Blocks' }], note: { key: 'A-77', fact_status: 'план' } });
+    // a temp key no batch defined is not found either
+    expect((await hub.http.get('/issues/new:9').expect(404)).body.detail).toContain('задачи new:9 в Jira ещё нет');
+  });
+
   it('a temp key defined again by a batch still waiting keeps its own note, which moves to the new issue', async () => {
     await hub.http.post('/batches').send({ title: 'i', commands: [issue('new:1', 'Первая')] }).expect(201);
     await agent.done((await agent.claim()).command.id, { key: 'A-10', created: true });

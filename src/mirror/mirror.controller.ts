@@ -33,7 +33,7 @@ export class MirrorController {
   }
 
   @Get('issues/:key')
-  @ApiOperation({ summary: 'One mirrored issue with its links and internal note' })
+  @ApiOperation({ summary: 'One mirrored issue with its links and internal note; a temp key (new:N) reads the issue it was created as (decision 1506)' })
   @ApiOkResponse({ type: IssueDetailView })
   issue(@Param('key', KeyPipe) key: string, @Query() _query: NoQuery): Promise<IssueDetailView> {
     return this.mirror.getIssue(key);

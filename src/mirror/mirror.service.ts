@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, NotFoundError, ValidationFailedError } from '../common/index.js';
+import { Clock, NotFoundError, ValidationFailedError, isTempKey } from '../common/index.js';
 import { Db, parseJson } from '../database/index.js';
 import { IssueRepository } from './issue.repository.js';
 import { NoteRepository } from './note.repository.js';
@@ -60,12 +60,24 @@ export class MirrorService {
     });
   }
 
+  /**
+   * One issue with its links and note. A temp key reads the issue its ensure_issue created, as GET /notes
+   * reads that issue's note (decision 1506): the key the temp key stands for now (NoteKeys), or a 404
+   * that says the issue is not created yet; the mirror never holds a temp key itself.
+   */
   getIssue(key: string): Promise<IssueDetailView> {
     return this.db.read(async (m) => {
-      const row = await this.issues.get<IssueRow>(m, key);
-      if (!row) throw new NotFoundError(`задачи ${key} нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira`);
-      const links = await this.issues.linksOf(m, key);
-      const note = await this.notes.get(m, key);
+      const jiraKey = isTempKey(key) ? await this.noteKeys.currentResolution(m, key) : key;
+      if (jiraKey === undefined) {
+        throw new NotFoundError(`задачи ${key} в Jira ещё нет: временный ключ становится ключом Jira, когда выполнена команда ensure_issue с ним`);
+      }
+      const row = await this.issues.get<IssueRow>(m, jiraKey);
+      if (!row) {
+        const named = jiraKey === key ? key : `${jiraKey} (${key})`;
+        throw new NotFoundError(`задачи ${named} нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira`);
+      }
+      const links = await this.issues.linksOf(m, jiraKey);
+      const note = await this.notes.get(m, jiraKey);
       return { ...issueView(row), links_out: links.out, links_in: links.in, note: note ?? null };
     });
   }
