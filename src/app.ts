@@ -66,6 +66,8 @@ function undecompressed(err: unknown, req: Request): boolean {
 
 /** Routes taking a batch's commands, where a body too large has a way out: fewer commands per batch. */
 const BATCH_ROUTES = /^\/batches(\/plan)?\/?$/i;
+/** The agent's report, where a refresh's result too large has a way out: parts (SPEC 15.5). */
+const REPORT_ROUTE = /^\/agent\/commands\/[^/]+\/result\/?$/i;
 
 /**
  * A body over the route's limit (BODY_LIMIT or LARGE_BODY_LIMIT, which body-parser passes on in bytes): the 413
@@ -75,8 +77,13 @@ function tooLarge(err: unknown, req: Request): PayloadTooLargeError {
   const limit = (err as { limit?: unknown }).limit;
   if (typeof limit !== 'number') return new PayloadTooLargeError();
   // POST /mcp: an assistant's submit_batch or plan_batch is the large body there.
-  const split = BATCH_ROUTES.test(req.path) || isMcpRequest(req) ? '; разделите команды на несколько пакетов поменьше' : '';
-  return new PayloadTooLargeError(`тело запроса больше ${Math.round(limit / 1024 / 1024)} МБ: хаб такие не принимает${split}`);
+  const mb = Math.round(limit / 1024 / 1024);
+  const split = BATCH_ROUTES.test(req.path) || isMcpRequest(req)
+    ? '; разделите команды на несколько пакетов поменьше'
+    : REPORT_ROUTE.test(req.path)
+      ? `; большой результат refresh присылайте частями меньше ${mb} МБ: отчёты со status «partial» и part 1, 2, … (в result — issues и links части), затем done`
+      : '';
+  return new PayloadTooLargeError(`тело запроса больше ${mb} МБ: хаб такие не принимает${split}`);
 }
 
 /**

@@ -208,7 +208,8 @@ describe('errors (SPEC 11.1)', () => {
     // 6 MB reaches the result route (unknown command → 404 rather than 413)
     await hub.http.post('/agent/commands/999/result').send({ status: 'failed', error: six }).expect(404);
     const eleven = await hub.http.post('/agent/commands/999/result').send({ status: 'failed', error: 'z'.repeat(11 * 1024 * 1024) }).expect(413);
-    expect(eleven.body.detail).toBe('тело запроса больше 10 МБ: хаб такие не принимает');
+    // a report's way out is a refresh's parts (SPEC 15.5)
+    expect(eleven.body.detail).toMatch(/^тело запроса больше 10 МБ: хаб такие не принимает; большой результат refresh присылайте частями меньше 10 МБ/);
   });
 
   it('unknown routes → 404 not_found in the spec body', async () => {
