@@ -68,8 +68,11 @@ describe('mirror and notes (SPEC 7)', () => {
     expect((await hub.http.get('/issues?sprint=Спринт 2')).body.map((i: { key: string }) => i.key)).toEqual(['A-1']);
     expect((await hub.http.get('/issues?keys=A-2,A-9')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
     expect((await hub.http.get('/issues?limit=1&offset=1')).body.map((i: { key: string }) => i.key)).toEqual(['A-2']);
-    expect((await hub.http.get('/issues/A-3').expect(404)).body).toEqual({ error: 'not_found', detail: 'задачи A-3 нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira' });
     const run = (await hub.http.get('/sync-runs')).body[0];
+    expect((await hub.http.get('/issues/A-3').expect(404)).body).toEqual({
+      error: 'not_found',
+      detail: `задачи A-3 нет в зеркале: Jira её не нашла (чтение #${run.id} в /sync-runs) — задачу удалили, перенесли в другой проект или скрыли от агента`,
+    });
     expect(run).toMatchObject({ kind: 'keys', query: 'A-1,A-2,A-3', issues: 2, links: 1, missing: ['A-3'], error: null });
   });
 
@@ -132,6 +135,21 @@ describe('mirror and notes (SPEC 7)', () => {
     await refresh({ keys: ['A-1', 'A-2'] }, { issues: [], links: [], missing_keys: ['A-1', 'A-2'] });
     await hub.http.get('/issues/A-1').expect(200);
     expect((await hub.http.get('/sync-runs')).body[0].missing).toEqual(['A-1', 'A-2']);
+  });
+
+  it("GET /issues/{key} of a key a refresh asked Jira for and did not get says so, instead of advising another refresh", async () => {
+    await refresh({ keys: ['A-1', 'A-3'] }, refreshResult([{ key: 'A-1' }]));
+    const run = (await hub.http.get('/sync-runs').expect(200)).body[0];
+    expect(run.missing).toEqual(['A-3']);
+    expect((await hub.http.get('/issues/A-3').expect(404)).body).toEqual({
+      error: 'not_found',
+      detail: `задачи A-3 нет в зеркале: Jira её не нашла (чтение #${run.id} в /sync-runs) — задачу удалили, перенесли в другой проект или скрыли от агента`,
+    });
+    // a key no refresh asked for: a refresh is the way to it
+    expect((await hub.http.get('/issues/A-4').expect(404)).body.detail).toBe('задачи A-4 нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira');
+    // Jira has it again: the mirror shows it
+    await refresh({ keys: ['A-3'] }, refreshResult([{ key: 'A-3', summary: 'вернулась' }]));
+    expect((await hub.http.get('/issues/A-3').expect(200)).body.summary).toBe('вернулась');
   });
 
   it('a failed refresh closes its sync run with the error', async () => {

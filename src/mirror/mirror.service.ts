@@ -74,6 +74,9 @@ export class MirrorService {
       const row = await this.issues.get<IssueRow>(m, jiraKey);
       if (!row) {
         const named = jiraKey === key ? key : `${jiraKey} (${key})`;
+        // A refresh that asked Jira for it and got nothing back (or a command's 404, decision 1448): another refresh would not help.
+        const gone = (await this.syncRunRows.missingKeys(m)).get(jiraKey);
+        if (gone) throw new NotFoundError(`задачи ${named} нет в зеркале: Jira её не нашла (чтение #${gone.run} в /sync-runs) — задачу удалили, перенесли в другой проект или скрыли от агента`);
         throw new NotFoundError(`задачи ${named} нет в зеркале: обновите эту задачу в зеркале, чтобы прочитать её из Jira`);
       }
       const links = await this.issues.linksOf(m, jiraKey);
