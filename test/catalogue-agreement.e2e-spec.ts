@@ -7,9 +7,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { defaultSeed, JiraSimulator, type SimSeed } from '@jira-hub/jira-sim';
-import { hubCalls, quietServe } from './support/served.js';
+import { hubCalls, quietServe, startAgent } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 describe('catalogue-agreement', () => {
@@ -30,21 +29,7 @@ describe('catalogue-agreement', () => {
     sim = new JiraSimulator({ seed });
     await sim.start();
     await call('PATCH', '/settings', { pacing: { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 } });
-    const stop = new AbortController();
-    const journal = new FileJournal(join(dir, 'journal.jsonl'));
-    const agent = runAgent({
-      hub: new HubClient({ baseUrl: hub.url, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200 }),
-      jira: new JiraClient({ baseUrl: sim.url, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-      journal,
-      project: 'AURORA',
-      log: () => undefined,
-      stopSignal: stop.signal,
-      waitSeconds: 1,
-    }).finally(() => journal.close());
-    stopAgent = async () => {
-      stop.abort();
-      await agent.catch(() => undefined);
-    };
+    stopAgent = startAgent(hub.url, sim.url, join(dir, 'journal.jsonl'), { waitSeconds: 1 }).stop;
     await waitFor('the catalogue read at the first claim', async () => ((await call('GET', '/catalogue')).catalogue ? true : undefined), 30_000);
     const keys = (seed.issues ?? []).map((_, i) => `AURORA-${i + 1}`);
     if (keys.length) await batchDone((await call('POST', '/batches', { title: 'зеркало', commands: [{ type: 'refresh', params: { keys } }] })).id);

@@ -8,9 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileJournal, HubClient, JiraClient, runAgent } from '@jira-hub/agent';
 import { JiraSimulator } from '@jira-hub/jira-sim';
-import { hubCalls, quietServe } from './support/served.js';
+import { hubCalls, quietServe, startAgent } from './support/served.js';
 import { waitFor } from './support/wait.js';
 
 describe('catalogue-sim', () => {
@@ -46,18 +45,7 @@ describe('catalogue-sim', () => {
   describe.each(['cloud', 'dc'] as const)('plans checked against the catalogue the agent read (%s)', (flavor) => {
     it('every finding in one dry run, 422 plan_failed at submit, the corrected plan runs with no command failed', async () => {
       await call('PATCH', '/settings', { pacing: { ensure_issue: 0, ensure_fields: 0, ensure_status: 0, ensure_link: 0, ensure_sprint: 0, ensure_comment: 0, refresh: 0 } });
-      const stop = new AbortController();
-      const journal = new FileJournal(join(dir, 'journal.jsonl'));
-      const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'bot@example.com', apiToken: 'token' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
-      const agent = runAgent({
-        hub: new HubClient({ baseUrl: hub.url, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200 }),
-        jira: new JiraClient({ baseUrl: sim.url, flavor, auth, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-        journal,
-        project: 'AURORA',
-        log: () => undefined,
-        stopSignal: stop.signal,
-        waitSeconds: 1,
-      }).finally(() => journal.close());
+      const agent = startAgent(hub.url, sim.url, join(dir, 'journal.jsonl'), { flavor, waitSeconds: 1 });
       try {
         const state = await waitFor('the catalogue read at the first claim', async () => ((await call('GET', '/catalogue')).catalogue ? call('GET', '/catalogue') : undefined), 30_000);
         expect(state).toMatchObject({ project_key: 'AURORA', flavor, stale: false });
@@ -114,8 +102,7 @@ describe('catalogue-sim', () => {
         expect((await call('GET', '/issues/AURORA-1'))).toMatchObject({ status: 'Done', sprint: null }); // moved to Спринт 1, then to the backlog
         expect((await call('GET', '/issues/AURORA-2')).sprint).toBe('Спринт 2');
       } finally {
-        stop.abort();
-        await agent.catch(() => undefined);
+        await agent.stop();
       }
     }, 120_000);
   });

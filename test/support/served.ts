@@ -52,34 +52,56 @@ export function hubCalls(url: () => string) {
   return { send, call };
 }
 
+/** The reference agent running against the hub and a Jira (the simulator), until `stop()`. */
+export interface RunningAgent {
+  /** the agent's and its hub client's log lines */
+  lines: string[];
+  stop: () => Promise<void>;
+}
+
+/**
+ * The reference agent on the hub at `hubUrl` and the Jira at `jiraUrl` (Cloud with basic auth unless `flavor`
+ * says `dc`, then a personal token), its journal at `journalPath`, short retries; `waitSeconds` its long poll.
+ */
+export function startAgent(hubUrl: string, jiraUrl: string, journalPath: string, options: { project?: string; flavor?: 'cloud' | 'dc'; waitSeconds?: number } = {}): RunningAgent {
+  const { project = 'AURORA', flavor = 'cloud', waitSeconds = 30 } = options;
+  const stop = new AbortController();
+  const lines: string[] = [];
+  const journal = new FileJournal(journalPath);
+  const auth = flavor === 'cloud' ? ({ kind: 'basic', email: 'bot@example.com', apiToken: 'token' } as const) : ({ kind: 'bearer', token: 'pat' } as const);
+  const finished = runAgent({
+    journal,
+    hub: new HubClient({ baseUrl: hubUrl, stopSignal: stop.signal, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
+    jira: new JiraClient({ baseUrl: jiraUrl, flavor, auth, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
+    project,
+    log: (l) => void lines.push(l),
+    stopSignal: stop.signal,
+    waitSeconds,
+  }).finally(() => journal.close());
+  return {
+    lines,
+    stop: async () => {
+      stop.abort();
+      await finished.catch(() => undefined);
+    },
+  };
+}
+
 /**
  * Runs the reference agent (Jira Cloud at `jiraUrl`, the journal at `journalPath`) until batch `batchId` is
  * done, then stops it; answers the batch. A batch that does not finish in a minute fails with the agent's log.
  */
 export async function agentUntilDone(hubUrl: string, jiraUrl: string, project: string, journalPath: string, batchId: number): Promise<Json> {
   const { call } = hubCalls(() => hubUrl);
-  const stop = new AbortController();
-  const lines: string[] = [];
-  const journal = new FileJournal(journalPath);
-  const finished = runAgent({
-    journal,
-    hub: new HubClient({ baseUrl: hubUrl, retryBaseMs: 20, retryMaxMs: 200, log: (l) => void lines.push(l) }),
-    jira: new JiraClient({ baseUrl: jiraUrl, flavor: 'cloud', auth: { kind: 'basic', email: 'bot@example.com', apiToken: 'token' }, minRetryAfterMs: 5, maxRetryAfterMs: 50 }),
-    project,
-    log: (l) => void lines.push(l),
-    stopSignal: stop.signal,
-    waitSeconds: 30,
-  });
+  const agent = startAgent(hubUrl, jiraUrl, journalPath, { project });
   try {
     return await waitFor(`batch ${batchId} done`, async () => {
       const view = await call('GET', `/batches/${batchId}`);
       return view.status === 'done' ? view : undefined;
     }, 60_000);
   } catch (error) {
-    throw new Error(`${(error as Error).message}\nagent log:\n${lines.join('\n')}`);
+    throw new Error(`${(error as Error).message}\nagent log:\n${agent.lines.join('\n')}`);
   } finally {
-    stop.abort();
-    await finished.catch(() => undefined);
-    journal.close();
+    await agent.stop();
   }
 }

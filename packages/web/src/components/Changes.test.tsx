@@ -20,6 +20,11 @@ const done = () => ({ ...summary(1, { title: 'Спринт 2', status: 'done' })
 const SPRINT_BACK = { type: 'ensure_sprint', params: { key: 'AURORA-1', sprint: 'Спринт 1' } };
 /** The revert dry run of batch 1 as the hub answers it: one inverse command, no conflict, accepted — or as `over` says. */
 const revertPlan = (over: Record<string, unknown> = {}) => ({ dry_run: true, revert_of: 1, title: 'Откат пакета #1', commands: [SPRINT_BACK], conflicts: [], ok: true, findings: [], unchecked: [], batch: null, ...over });
+/** POST /batches/1/revert answering the plan `over` describes: a dry run 200, the revert itself 201 with batch #2. */
+const revertRoute = (over: Record<string, unknown>) => (_: unknown, url: string) => {
+  const dry = url.includes('dry_run=true');
+  return { status: dry ? 200 : 201, body: revertPlan({ ...over, dry_run: dry, batch: dry ? null : { id: 2 } }) };
+};
 /** The batch page of batch 1 with «Откатить…» pressed: the dialog. */
 async function openRevert() {
   renderWithHub(<BatchPage id={1} />);
@@ -93,13 +98,8 @@ describe('the change record on the batch page', () => {
   it('revert: the dry run first, with its commands and conflicts; then the new batch', async () => {
     const calls = fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': (_: unknown, url: string) => ({
-        status: url.includes('dry_run=true') ? 200 : 201,
-        body: revertPlan({
-          dry_run: url.includes('dry_run=true'),
-          conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: 'AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем' }],
-          batch: url.includes('dry_run=true') ? null : { id: 2 },
-        }),
+      'POST /batches/1/revert': revertRoute({
+        conflicts: [{ key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2027-01-10', detail: 'AURORA-1: срок с тех пор изменили — сейчас 2027-01-10, пакет оставил 2026-12-20; не откатываем' }],
       }),
     });
     const dialog = await openRevert();
@@ -117,18 +117,13 @@ describe('the change record on the batch page', () => {
     const edited = 'AURORA-9: тему с тех пор изменили на «Чужая» — задачу не удаляем';
     const calls = fakeFetch({
       'GET /batches/1': done(),
-      'POST /batches/1/revert': (_: unknown, url: string) => ({
-        status: url.includes('dry_run=true') ? 200 : 201,
-        body: revertPlan({
-          dry_run: url.includes('dry_run=true'),
-          retry_later: 1,
-          pending_token: '0123456789abcdef',
-          conflicts: [
-            { key: 'AURORA-9', what: 'issue', expected: null, detail: edited, retry_later: false },
-            { key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2026-12-20', detail: later, retry_later: true },
-          ],
-          batch: url.includes('dry_run=true') ? null : { id: 2 },
-        }),
+      'POST /batches/1/revert': revertRoute({
+        retry_later: 1,
+        pending_token: '0123456789abcdef',
+        conflicts: [
+          { key: 'AURORA-9', what: 'issue', expected: null, detail: edited, retry_later: false },
+          { key: 'AURORA-1', what: 'field:duedate', expected: '2026-12-20', actual: '2026-12-20', detail: later, retry_later: true },
+        ],
       }),
     });
     const dialog = await openRevert();
