@@ -42,6 +42,14 @@ describe('BatchPage', () => {
     expect(screen.getByText('HTTP 404: AURORA-7 не найдена')).toBeTruthy();
   });
 
+  it('a command handed out twice with no delivery rows reads «выдана 2 раза» (the plural agrees with the count)', async () => {
+    const claimed = command(11, 1, 'ensure_fields', { key: 'AURORA-1', duedate: '2026-12-01' }, { status: 'claimed', deliveries: 2, claimed_at: '2026-12-01T10:00:00.000Z', history: [] });
+    fakeFetch({ 'GET /batches/1': batch({ status: 'running', source: 'client', commands: [claimed] }) });
+    renderWithHub(<BatchPage id={1} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'История выдач команды #11: 2' }));
+    expect(await screen.findByText(/^выдана 2 раза, последний раз /)).toBeTruthy();
+  });
+
   it("names a revert's sprint board as the catalogue does, in the commands and in the plan to approve", async () => {
     const sprintBack = command(13, 1, 'ensure_sprint', { key: 'AURORA-1', sprint: 'Спринт 2', board: 2 });
     fakeFetch({

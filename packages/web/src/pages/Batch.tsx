@@ -1,4 +1,5 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { plural } from '@jira-hub/contracts/russian';
 import { api } from '../api';
 import { useNow } from '../clock';
 import { useAgent } from '../components/AgentStrip';
@@ -59,7 +60,7 @@ function CommandActions({ c }: { c: Command }) {
 
 function History({ c }: { c: Command }) {
   if (!c.history?.length) {
-    return <div className="muted small">{c.deliveries ? `выдана ${c.deliveries} раз, последний раз ${when(c.claimed_at, true)}` : 'ещё не выдавалась'}</div>;
+    return <div className="muted small">{c.deliveries ? `выдана ${c.deliveries} ${plural(c.deliveries, 'раз', 'раза', 'раз')}, последний раз ${when(c.claimed_at, true)}` : 'ещё не выдавалась'}</div>;
   }
   // Deliveries minutes apart read 07:00 / 07:00 without seconds: show them when times collide.
   const seconds = collide(c.history.flatMap((d) => [d.handed_out_at, d.reported_at]));
