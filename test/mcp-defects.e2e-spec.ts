@@ -272,6 +272,10 @@ describe.each<Transport>(['stdio', 'http'])('issue 22 over %s', (kind) => {
 
   it("10: notes say the assistant wrote them; author is the assistant's claim; a missing note is «заметки нет»", async () => {
     expect((await mcp.call('put_note', { key: 'AURORA-3', comment: 'ок' })).structuredContent).toMatchObject({ source: 'assistant' });
+    // the limit counts the text as stored, its ends trimmed, as PUT /notes and the import count it
+    const long = await mcp.call('put_note', { key: 'AURORA-3', fact_status: `${'я'.repeat(2000)}\n` });
+    expect(long.isError).toBeFalsy();
+    expect(long.structuredContent).toMatchObject({ fact_status: 'я'.repeat(2000) });
     const missing = await mcp.call('get_note', { key: 'AURORA-404' });
     expect(missing.isError).toBeFalsy();
     expect(mcp.text(missing)).toBe('Заметки о AURORA-404 нет.');

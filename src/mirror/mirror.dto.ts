@@ -2,6 +2,7 @@ import type { MirroredIssue, MirroredIssueDetail, Note, SprintState } from '@jir
 import { MaxCharacters, QueryInteger } from '../common/index.js';
 import { JIRA_KEY } from '@jira-hub/contracts/catalogue';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
 import { NOTE_LIMITS } from './note-limits.js';
 
 /**
@@ -84,8 +85,12 @@ export class ListIssuesQuery {
   offset?: number;
 }
 
+/** A note's text as an imported cell counts it (package-reader.ts readNotes): spaces at its ends dropped before the limit. */
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
 export class PutNoteDto {
   /** @example 'в работе у подрядчика' */
+  @Transform(trimmed)
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
@@ -94,6 +99,7 @@ export class PutNoteDto {
   fact_status?: string | null;
 
   /** @example 'ждём ответа от юристов' */
+  @Transform(trimmed)
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()

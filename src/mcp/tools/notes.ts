@@ -41,8 +41,8 @@ export const NOTE_TOOLS: ToolDef[] = [
     input: z
       .strictObject({
         key: noteKey,
-        fact_status: z.string().max(NOTE_LIMITS.fact_status).nullable().optional().describe(`фактический статус своими словами, до ${NOTE_LIMITS.fact_status} символов`),
-        comment: z.string().max(NOTE_LIMITS.comment).nullable().optional().describe(`внутренний комментарий, до ${NOTE_LIMITS.comment} символов`),
+        fact_status: z.string().trim().max(NOTE_LIMITS.fact_status).nullable().optional().describe(`фактический статус своими словами, до ${NOTE_LIMITS.fact_status} символов`),
+        comment: z.string().trim().max(NOTE_LIMITS.comment).nullable().optional().describe(`внутренний комментарий, до ${NOTE_LIMITS.comment} символов`),
       })
       .refine((a) => a.fact_status !== undefined || a.comment !== undefined, { error: 'передайте fact_status и/или comment' }),
     output: noteOutput,
