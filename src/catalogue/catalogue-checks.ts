@@ -88,10 +88,7 @@ export function lookupField(catalogue: Catalogue, name: string): CatalogueField 
   const byId = catalogue.fields.find((f) => f.id === name);
   if (byId) return byId;
   const wanted = name.trim().toLowerCase();
-  // Another team-managed project's own field does not count, as the agent's lookup leaves it out (a catalogue
-  // an older agent stored still lists such fields, with their `scope`).
-  const ours = (f: CatalogueField) => f.scope?.type !== 'PROJECT' || f.scope.project?.key === undefined || f.scope.project.key === catalogue.project_key;
-  const named = catalogue.fields.filter((f) => f.name.trim().toLowerCase() === wanted && ours(f));
+  const named = catalogue.fields.filter((f) => f.name.trim().toLowerCase() === wanted);
   return named.length > 1 ? { ambiguous: named } : named[0];
 }
 

@@ -34,10 +34,4 @@ describe('CatalogueSettingsCheck', () => {
     ]);
     expect(await c.problems(m, { fields: ['customfield_10030', 'customfield_10099'] }, DAY)).toEqual([]);
   });
-
-  it("another team-managed project's own field of the name is no ambiguity (the agent's lookup leaves it out), though a catalogue an older agent stored lists it", async () => {
-    const other = { id: 'customfield_10098', name: 'Team', scope: { type: 'PROJECT', project: { id: '10099', key: 'OTHER' } } };
-    const c = check({ ...CATALOGUE, fields: [...CATALOGUE.fields, other], synced_at: '2026-12-02T11:00:00.000Z', stale_since: null });
-    expect(await c.problems(m, { fields: ['Team'] }, DAY)).toEqual([]);
-  });
 });
