@@ -70,6 +70,12 @@ describe('readNotes (SPEC 8)', () => {
     expect(readNotes(buf(text))).toEqual([{ row: 2, key: 'AURORA-1', fact_status: 'Готово', comment }]);
   });
 
+  it('a quoted note is trimmed at its ends as PUT /notes trims it; 2,000 characters and a line break fit the limit (counted after trimming)', () => {
+    expect(readNotes(buf('key,fact_status,comment\nAURORA-1,Готово,"  ок \n"\n'))).toEqual([{ row: 2, key: 'AURORA-1', fact_status: 'Готово', comment: 'ок' }]);
+    const text = `key,fact_status,comment\nAURORA-1,"${'я'.repeat(2000)}\n",ок\n`;
+    expect(readNotes(buf(text))).toEqual([{ row: 2, key: 'AURORA-1', fact_status: 'я'.repeat(2000), comment: 'ок' }]);
+  });
+
   it('a column absent from the header is left out of the rows (the stored value is kept), not read as empty', () => {
     expect(readNotes(buf('Ключ\nA-1\nnew:2\n'))).toStrictEqual([
       { row: 2, key: 'A-1' },

@@ -423,9 +423,10 @@ export function readNotes(data: Buffer): NoteRow[] {
     if (values.key === '') errors.add(new PackageError('notes.csv', row, 'пустой ключ'));
     else errors.step(() => checkKey('notes.csv', row, values.key, 'ключ'));
     const note: NoteRow = { row, key: values.key };
-    // A column the file does not have stays out of the row, so the stored value is kept.
-    if (values.fact_status !== undefined) note.fact_status = orNull(values.fact_status);
-    if (values.comment !== undefined) note.comment = orNull(values.comment);
+    // A column the file does not have stays out of the row, so the stored value is kept. A quoted cell keeps the
+    // spaces and line breaks at its ends through the CSV reader: trimmed here, as PUT /notes trims (and counts) a note.
+    if (values.fact_status !== undefined) note.fact_status = orNull(values.fact_status.trim());
+    if (values.comment !== undefined) note.comment = orNull(values.comment.trim());
     for (const [field, column] of [['fact_status', 'Факт. статус'], ['comment', 'Комментарий (внутр.)']] as const) {
       const length = [...(note[field] ?? '')].length;
       if (length > NOTE_LIMITS[field]) errors.add(new PackageError('notes.csv', row, `«${column}» длиннее ${NOTE_LIMITS[field]} символов (${length})`));
