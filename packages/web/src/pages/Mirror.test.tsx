@@ -75,6 +75,43 @@ describe('the mirror page', () => {
     expect(screen.queryByText('Тема AURORA-1', { selector: 'h2 *' })).toBeNull();
   });
 
+  it('shows the list of the search made last when the answer for an earlier one comes after it', async () => {
+    window.location.hash = '#/mirror?q=first';
+    const row = (key: string) => ({ key, summary: `Тема ${key}`, status: 'To Do', sprint: null, sprint_state: null });
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    let answerFirst: () => void = () => {};
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    let firstRead: Promise<unknown> | null = null; // the first answer's body, once the page reads it
+    const first = () => {
+      const res = json([row('AURORA-1')]);
+      const read = res.json.bind(res);
+      res.json = () => (firstRead = read());
+      return res;
+    };
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/issues/facets') return json({ total: 2, statuses: [], sprints: [], last_synced_at: null });
+      if (url.includes('q=first')) return firstAnswered.then(first);
+      return json([row('AURORA-2')]);
+    });
+    vi.stubGlobal('fetch', fetch);
+    renderWithHub(<MirrorPage />);
+    await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).includes('q=first'))).toBe(true));
+    await act(async () => {
+      window.location.hash = '#/mirror?q=second'; // Forward, before the first search answered
+    });
+    await screen.findByRole('link', { name: 'AURORA-2' });
+    await act(async () => answerFirst());
+    await waitFor(() => expect(firstRead).not.toBeNull());
+    await act(async () => {
+      await firstRead;
+      await new Promise((resolve) => setTimeout(resolve, 0)); // the page's own awaits after the body are microtasks: all done by now
+    });
+    expect((screen.getByLabelText('Текст') as HTMLInputElement).value).toBe('second');
+    expect(screen.queryByRole('link', { name: 'AURORA-1' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'AURORA-2' })).toBeTruthy();
+  });
+
   it('says nothing of a key the mirror lacks about the next key while its card loads', async () => {
     window.location.hash = '#/mirror/AURORA-404';
     fakeFetch({

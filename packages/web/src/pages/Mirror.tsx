@@ -211,30 +211,37 @@ export function MirrorPage({ issueKey }: { issueKey?: string }) {
   const [readAt, setReadAt] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const search = useCallback(async (f: Filters, choices: Facets | null) => {
+  // Each search (a Back or Forward, a second «Найти» before the first answered) is numbered: only the latest one's
+  // answers are shown. Coming last, an older answer showed a list that matched neither the fields nor the address.
+  const latest = useRef(0);
+  const search = useCallback(async (f: Filters, choices: Facets | null, n = ++latest.current) => {
     setBusy(true);
     try {
       const status = choices ? matchChoice(f.status, choices.statuses) : f.status;
       const sprint = choices ? matchChoice(f.sprint, choices.sprints) : f.sprint;
-      setIssues(await api.get<Issue[]>(`/issues${query({ status, sprint, q: f.q.trim(), limit: LIMIT })}`));
+      const found = await api.get<Issue[]>(`/issues${query({ status, sprint, q: f.q.trim(), limit: LIMIT })}`);
+      if (n !== latest.current) return;
+      setIssues(found);
       setReadAt(Date.now());
       setError(null);
     } catch (err) {
-      setError(err);
+      if (n === latest.current) setError(err);
     } finally {
-      setBusy(false);
+      if (n === latest.current) setBusy(false);
     }
   }, []);
   const refresh = useCallback(
     async (f: Filters) => {
+      const n = ++latest.current;
       let choices: Facets | null = null;
       try {
         choices = await api.get<Facets>('/issues/facets');
+        if (n !== latest.current) return;
         setFacets(choices);
       } catch {
         // the list below says what went wrong
       }
-      await search(f, choices);
+      if (n === latest.current) await search(f, choices, n);
     },
     [search],
   );
