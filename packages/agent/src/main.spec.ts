@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runSimulatorFromEnv, JiraSimulator } from '@jira-hub/jira-sim';
 import { FakeHub } from './fake-hub.js';
 import { until } from './test-support.js';
-import { agentBin, jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, waitSecondsFromEnv } from './main.js';
+import { agentBin, jiraClientFromEnv, partIssuesFromEnv, runAgentFromEnv, shownAddress, waitSecondsFromEnv } from './main.js';
 
 describe('main', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-main-'));
@@ -119,5 +119,17 @@ describe('main', () => {
       stop.abort();
       await running;
     });
+  });
+});
+
+describe('shownAddress', () => {
+  it.each([
+    ['https://bob:secret@jira.example', 'https://***@jira.example'],
+    // a password with «/», «?» or «#» unencoded (new URL refuses it, and the refusal quotes the address)
+    ['https://bob:ab/cd@jira.example', 'https://***@jira.example'],
+    ['https://bob:a?b#c@jira.example/rest', 'https://***@jira.example/rest'],
+    ['https://jira.example', 'https://jira.example'],
+  ])('%s → %s', (raw, shown) => {
+    expect(shownAddress(raw)).toBe(shown);
   });
 });

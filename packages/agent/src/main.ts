@@ -42,9 +42,13 @@ export function envProblems(env: Env): string[] {
   return problems;
 }
 
-/** An address as printed: its «user:password@», if it has one, as «***@» — a password never goes to a log line or the checklist. */
+/**
+ * An address as printed: its «user:password@», if it has one, as «***@» — a password never goes to a log line or
+ * the checklist. Up to the last «@» of the address: a password may hold «/», «?» or «#» unencoded (a Data Center
+ * token is base64), which ends a URL's user part; masking an «@» of the path or query too only hides more.
+ */
 export function shownAddress(raw: string): string {
-  return raw.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1***@');
+  return raw.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)\S*@/i, '$1***@');
 }
 
 /** Where an address's credentials go instead of «user:password@» in it. */
