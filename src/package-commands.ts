@@ -4,7 +4,8 @@
  */
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { existsSync, renameSync, rmSync, statSync, type Dirent } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, renameSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { AppModule } from './app.module.js';
@@ -151,9 +152,11 @@ export async function applyFolder(config: HubConfig, folder: string, o: PackageC
 }
 
 /**
- * The package's files written whole or not at all: each under a partial name first, then all renamed in.
- * A failure (a full disk, a folder where a file goes) leaves the folder as it was — not a new issues.csv
- * beside the old links.csv and notes.csv, a package of two exports that plan would read as one.
+ * The package's files written whole or not at all: each under a partial name first; then the files already
+ * there are set aside (`issues.csv.<tag>.previous`), the partial files renamed in, and the set-aside files
+ * removed. A failure at any step (a full disk, a folder where a file goes, a links.csv open in Excel on
+ * Windows) moves the new files out and the set-aside ones back: the folder is as it was — not a new
+ * issues.csv beside the old links.csv and notes.csv, a package of two exports that plan would read as one.
  */
 async function writeAll(files: { path: string; text: string }[]): Promise<void> {
   const refuse = (path: string, err: unknown) => new ConfigError(`файл ${path} не записать: ${fileSystemReason(err)}`);
@@ -161,19 +164,44 @@ async function writeAll(files: { path: string; text: string }[]): Promise<void> 
   const folderThere = files.find(({ path }) => statSync(path, { throwIfNoEntry: false })?.isDirectory());
   if (folderThere) throw refuse(folderThere.path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
   const partial = (path: string) => `${path}.partial`;
+  const tag = randomBytes(4).toString('hex'); // a name no file of the folder has: nothing is renamed over
+  const aside = (path: string) => `${path}.${tag}.previous`;
+  const setAside: string[] = [];
+  const movedIn: string[] = [];
   try {
     for (const { path, text } of files) {
       await writeFile(partial(path), text).catch((err: unknown) => {
         throw refuse(path, err);
       });
     }
-    for (const { path } of files) {
+    const move = (from: string, to: string, path: string, done: string[]) => {
       try {
-        renameSync(partial(path), path);
+        renameSync(from, to);
       } catch (err) {
         throw refuse(path, err);
       }
+      done.push(path);
+    };
+    const tried = (step: () => void) => {
+      try {
+        step();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      for (const { path } of files) if (lstatSync(path, { throwIfNoEntry: false })) move(path, aside(path), path, setAside);
+      for (const { path } of files) move(partial(path), path, path, movedIn);
+    } catch (err) {
+      // Back as it was: the new files out, the old ones under their names again. One that cannot go back is named in the line.
+      for (const path of movedIn) tried(() => rmSync(path, { force: true }));
+      const stuck = setAside.filter((path) => !tried(() => renameSync(aside(path), path)));
+      if (!stuck.length || !(err instanceof ConfigError)) throw err;
+      throw new ConfigError(`${err.message}; прежние файлы не вернуть на место, они остались под именами ${stuck.map((path) => basename(aside(path))).join(', ')}`);
     }
+    // The export is in place; an old file that cannot be removed stays under its set-aside name, which plan does not read.
+    for (const path of setAside) tried(() => rmSync(aside(path), { force: true }));
   } finally {
     for (const { path } of files) rmSync(partial(path), { force: true });
   }

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { main, russianUsageError } from '../src/cli.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/database/migrations.js';
@@ -8,6 +10,7 @@ import { DataSource } from 'typeorm';
 import { agentOf, refreshResult, startHub, tempDir } from './support/app.js';
 import { testDatabaseEnv } from './support/pg.js';
 import { copyOfMigratedDatabase } from './support/template.js';
+import { waitFor } from './support/wait.js';
 import { createV1Database, storedSchemaVersion } from './support/legacy.js';
 
 /**
@@ -351,6 +354,29 @@ describe('jira-hub command line (commander)', () => {
       expect(await run(['export', folder, '--jql', 'project = AURORA', '--db', db, '--force'])).toMatchObject({ code: 0, err: '' });
       expect(readdirSync(folder).sort()).toEqual(['issues.csv', 'links.csv', 'notes.csv']);
       expect(readFileSync(join(folder, 'issues.csv'), 'utf8')).toMatch(/^Ключ;Тип;Тема;/);
+    });
+
+    it('an export whose second file fails to move in puts the first file back: the package is the old one, whole', async () => {
+      // On Windows a links.csv open in Excel refuses the rename (EPERM) after issues.csv has moved in. Here the
+      // rename of links.csv.partial fails for real: notes.csv.partial is a pipe, so the export waits on it
+      // after writing links.csv.partial, and the test takes links.csv.partial away meanwhile.
+      const db = join(dir, 'hub.sqlite');
+      await copyOfMigratedDatabase(db);
+      const folder = join(dir, 'package');
+      mkdirSync(folder);
+      const old = { 'issues.csv': 'Ключ;Срок\nA-1;2026-12-01\n', 'links.csv': 'Ключ;Связь;С задачей\n', 'notes.csv': 'Ключ;Комментарий (внутр.)\nA-1;правлю руками\n' };
+      for (const [name, text] of Object.entries(old)) writeFileSync(join(folder, name), text);
+      execFileSync('mkfifo', [join(folder, 'notes.csv.partial')]);
+      const exported = run(['export', folder, '--jql', 'project = AURORA', '--db', db, '--force']);
+      await waitFor('links.csv.partial written', () => existsSync(join(folder, 'links.csv.partial')) || undefined);
+      rmSync(join(folder, 'links.csv.partial'));
+      const pipe = await open(join(folder, 'notes.csv.partial'), 'r');
+      await pipe.readFile(); // the export's notes, to its end: the export goes on to the renames
+      await pipe.close();
+      expect(await exported).toMatchObject({ code: 2, err: `jira-hub: файл ${join(folder, 'links.csv')} не записать: нет такого файла или папки` });
+      // it was: issues.csv the export's, beside the old links.csv and notes.csv
+      for (const [name, text] of Object.entries(old)) expect(readFileSync(join(folder, name), 'utf8')).toBe(text);
+      expect(readdirSync(folder).sort()).toEqual(['issues.csv', 'links.csv', 'notes.csv']);
     });
 
     it('a package folder that is not there is said so, and a file given for it as a file (both said “— не папка”)', async () => {
