@@ -97,7 +97,7 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
     ['get_batch', {}, /batch_id: обязательный аргумент не передан/],
     ['submit_batch', { title: 'План', commands: [] }, /нужна хотя бы одна команда/],
     ['submit_batch', { title: 'План', commands: [{ type: 'ensure_everything', params: {} }] }, /commands\.0\.type: тип команды/],
-    ['get_issue', { key: 'aurora 1' }, /ключ Jira вида AURORA-123/],
+    ['get_issue', { key: 'aurora 1' }, /ключ Jira \(AURORA-123\) или временный ключ \(new:1\)/],
     ['put_note', { key: 'A-1' }, /передайте fact_status и\/или comment/],
     ['compare_package', {}, /links_csv: обязательный аргумент не передан/],
   ])('bad input to %s %j → a tool error in Russian, the server keeps serving', async (name, args, message) => {
@@ -149,6 +149,11 @@ describe.each<Transport>(['stdio', 'http'])('MCP server over %s', (kind) => {
     expect(found.structuredContent?.issues.map((i: { key: string }) => i.key).sort()).toEqual(['AURORA-1', 'AURORA-2']);
     // the summary and the values in one fence, the links in another (Jira's text)
     expect(mcp.text(found)).toMatch(/^AURORA-1 <jira-data>Сервер отчётов — .*статус In Progress.*спринт Спринт 2.*<\/jira-data>.*связи: <jira-data>AURORA-1 блокирует \(Blocks\) AURORA-2/m);
+
+    // a temp key reads the issue it became (decision 1506), as get_note does; one no batch created is said so
+    const unmade = await mcp.call('get_issue', { key: 'new:9' });
+    expect(unmade.isError).toBe(true);
+    expect(mcp.text(unmade)).toContain('задачи new:9 в Jira ещё нет: временный ключ становится ключом Jira, когда выполнена команда ensure_issue с ним');
 
     const none = await mcp.call('search_issues', { keys: ['AURORA-404'] });
     expect(mcp.text(none)).toMatch(/refresh/);

@@ -1,7 +1,7 @@
 /** The tools that read the mirror and the agent: search_issues, get_issue, agent_status. */
 import { z } from 'zod';
 import { agentStatusText, FENCE_NOTE, issueLine, issueLinks, issueText, linksText } from '../texts.js';
-import { jiraKey, tool, type ToolDef } from '../tool.js';
+import { jiraKey, noteKey, tool, type ToolDef } from '../tool.js';
 
 /** The longest `q`: the search takes the first 16 words of it anyway. */
 const MAX_Q = 500;
@@ -88,9 +88,10 @@ export const ISSUE_TOOLS: ToolDef[] = [
     name: 'get_issue',
     title: 'Задача из зеркала',
     description:
-      'Одна задача из зеркала Jira в хабе: поля, все связи в обе стороны словами («AURORA-1 блокирует AURORA-2» значит: связь от AURORA-1 к AURORA-2; в ensure_link это source=AURORA-1, target=AURORA-2), внутренняя заметка команды и время чтения из Jira.',
+      'Одна задача из зеркала Jira в хабе: поля, все связи в обе стороны словами («AURORA-1 блокирует AURORA-2» значит: связь от AURORA-1 к AURORA-2; в ensure_link это source=AURORA-1, target=AURORA-2), внутренняя заметка команды и время чтения из Jira. ' +
+      'Временный ключ new:N читает задачу, которой он стал (как get_note).',
     writes: false,
-    input: z.strictObject({ key: jiraKey }),
+    input: z.strictObject({ key: noteKey }),
     output: issueOutput,
     run: async (api, a) => {
       const [issue, linkTypes] = await Promise.all([api.getIssue(a.key), api.linkTypes()]);
