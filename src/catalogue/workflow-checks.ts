@@ -24,8 +24,9 @@ export function checkStatus(c: CommandCheck, types: TypeContext): void {
 }
 
 /**
- * `{key, to}` the catalogue cannot judge at all (an issue of another project) stored as the direct step the agent
- * will try: the agent walks only a path, so a `to` left as it is could not be carried out.
+ * `{key, to}` whose route the catalogue cannot judge (an issue of another project, a type it has no statuses of)
+ * stored as the direct step the agent will try: the agent walks only a path, so a `to` left as it is could not be
+ * carried out.
  */
 export function storeDirectPath(c: CommandCheck): void {
   const to = c.params.to;
@@ -41,7 +42,7 @@ function checkSteps(c: CommandCheck, types: TypeContext): void {
   if (typeof type === 'string' || !config || config.statuses.length === 0) {
     if (typeof type === 'string' && types.catalogue) c.unknown.push(type);
     else if (types.catalogue && typeof type !== 'string') c.unknown.push(`в каталоге нет статусов типа ${type.name}`);
-    if (to !== undefined) storePath(c, [to], routeNote(to, [to], 'маршрут неизвестен: агент попробует прямой переход'));
+    storeDirectPath(c);
     return;
   }
   const names = config.statuses.map((s) => s.name);
