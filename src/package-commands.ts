@@ -126,7 +126,7 @@ export interface PackageCommandOptions {
  */
 function nameOf(o: PackageCommandOptions, folder: string): string {
   const name = (o.name ?? basename(resolve(folder))).trim();
-  if (!name.trim()) throw new ConfigError(o.name === undefined ? `у папки ${resolve(folder)} нет имени, по которому назвать пакет: задайте его параметром --name` : '--name: нужно непустое имя пакета');
+  if (!name) throw new ConfigError(o.name === undefined ? `у папки ${resolve(folder)} нет имени, по которому назвать пакет: задайте его параметром --name` : '--name: нужно непустое имя пакета');
   if ([...name].length > MAX_PACKAGE_NAME) throw new ConfigError(`--name: имя пакета не длиннее ${MAX_PACKAGE_NAME} символов`);
   return name;
 }
